@@ -1,0 +1,196 @@
+//! Connecting: the URL picks the backend, r2d2 pools connections, migrations are embedded.
+use std::path::Path;
+use std::time::Duration;
+
+use diesel::connection::SimpleConnection;
+use diesel::pg::PgConnection;
+use diesel::r2d2::{ConnectionManager, CustomizeConnection, Pool};
+use diesel::sqlite::SqliteConnection;
+use diesel::Connection;
+use diesel_migrations::{embed_migrations, EmbeddedMigrations, MigrationHarness};
+
+use leadhub_domain::store::StoreError;
+
+use crate::error::store_error;
+
+const SQLITE_MIGRATIONS: EmbeddedMigrations = embed_migrations!("../../migrations/sqlite");
+const POSTGRES_MIGRATIONS: EmbeddedMigrations = embed_migrations!("../../migrations/postgres");
+
+/// One connection type for both backends; queries are written once against it.
+#[derive(diesel::MultiConnection)]
+pub enum DbConnection {
+    Postgres(PgConnection),
+    Sqlite(SqliteConnection),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Backend {
+    Sqlite,
+    Postgres,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum DbError {
+    #[error("DATABASE_URL must start with sqlite:// or postgres:// (got {0:?})")]
+    UnknownScheme(String),
+    #[error("cannot open the database: {0}")]
+    Connect(String),
+    #[error("cannot migrate the database: {0}")]
+    Migrate(String),
+}
+
+type DbPool = Pool<ConnectionManager<DbConnection>>;
+
+/// A pool of connections to one database. Cheap to clone.
+#[derive(Clone)]
+pub struct Database {
+    pool: DbPool,
+    backend: Backend,
+}
+
+/// Per-connection SQLite settings. `busy_timeout` must come before `journal_mode`, or the
+/// pool's first parallel connections fail with "database is locked" while WAL is switched on.
+#[derive(Debug)]
+struct SqliteSettings;
+
+impl CustomizeConnection<DbConnection, diesel::r2d2::Error> for SqliteSettings {
+    fn on_acquire(&self, conn: &mut DbConnection) -> Result<(), diesel::r2d2::Error> {
+        if let DbConnection::Sqlite(c) = conn {
+            c.batch_execute(
+                "PRAGMA busy_timeout = 10000; PRAGMA journal_mode = WAL; \
+                 PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;",
+            )
+            .map_err(diesel::r2d2::Error::QueryError)?;
+        }
+        Ok(())
+    }
+}
+
+impl Database {
+    /// Opens `sqlite://PATH` (creating the file and its folder) or `postgres://...`.
+    /// An unreachable server is reported within a few seconds rather than after r2d2's 30 s.
+    pub fn connect(url: &str, pool_size: u32) -> Result<Database, DbError> {
+        let (backend, target) = if let Some(path) = url.strip_prefix("sqlite://") {
+            if let Some(parent) = Path::new(path).parent() {
+                if !parent.as_os_str().is_empty() {
+                    std::fs::create_dir_all(parent).map_err(|e| {
+                        DbError::Connect(format!("cannot create {}: {e}", parent.display()))
+                    })?;
+                }
+            }
+            (Backend::Sqlite, path.to_owned())
+        } else if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+            (Backend::Postgres, with_connect_timeout(url))
+        } else {
+            let scheme = url.split(':').next().unwrap_or_default().to_owned();
+            return Err(DbError::UnknownScheme(scheme));
+        };
+        // One direct attempt first: it carries the server's own error message.
+        match backend {
+            Backend::Sqlite => SqliteConnection::establish(&target).map(drop),
+            Backend::Postgres => PgConnection::establish(&target).map(drop),
+        }
+        .map_err(|e| DbError::Connect(one_line(&e.to_string())))?;
+        let manager = ConnectionManager::<DbConnection>::new(match backend {
+            Backend::Sqlite => target,
+            Backend::Postgres => target,
+        });
+        let mut builder = Pool::builder()
+            .max_size(pool_size)
+            .min_idle(Some(1))
+            .connection_timeout(Duration::from_secs(10));
+        if backend == Backend::Sqlite {
+            builder = builder.connection_customizer(Box::new(SqliteSettings));
+        }
+        let pool = builder
+            .build(manager)
+            .map_err(|e| DbError::Connect(e.to_string()))?;
+        Ok(Database { pool, backend })
+    }
+
+    pub fn backend(&self) -> Backend {
+        self.backend
+    }
+
+    /// Applies pending migrations; returns how many ran.
+    pub fn migrate(&self) -> Result<usize, DbError> {
+        let mut conn = self
+            .pool
+            .get()
+            .map_err(|e| DbError::Connect(e.to_string()))?;
+        let harness: &mut DbConnection = &mut conn;
+        let applied = match harness {
+            DbConnection::Sqlite(c) => c.run_pending_migrations(SQLITE_MIGRATIONS).map(|v| v.len()),
+            DbConnection::Postgres(c) => c
+                .run_pending_migrations(POSTGRES_MIGRATIONS)
+                .map(|v| v.len()),
+        };
+        applied.map_err(|e| DbError::Migrate(e.to_string()))
+    }
+
+    /// True when the database answers and no migration is pending (readiness).
+    pub async fn is_ready(&self) -> bool {
+        self.run(|conn| {
+            let pending = match conn {
+                DbConnection::Sqlite(c) => c.has_pending_migration(SQLITE_MIGRATIONS),
+                DbConnection::Postgres(c) => c.has_pending_migration(POSTGRES_MIGRATIONS),
+            };
+            Ok(pending.map(|p| !p).unwrap_or(false))
+        })
+        .await
+        .unwrap_or(false)
+    }
+
+    /// Pool figures for /metrics: (connections open, idle).
+    pub fn pool_state(&self) -> (u32, u32) {
+        let state = self.pool.state();
+        (state.connections, state.idle_connections)
+    }
+
+    pub fn pool_max_size(&self) -> u32 {
+        self.pool.max_size()
+    }
+
+    /// Runs `work` with a pooled connection on the blocking thread pool.
+    pub async fn run<T, F>(&self, work: F) -> Result<T, StoreError>
+    where
+        T: Send + 'static,
+        F: FnOnce(&mut DbConnection) -> Result<T, StoreError> + Send + 'static,
+    {
+        let pool = self.pool.clone();
+        tokio::task::spawn_blocking(move || {
+            let mut conn = pool
+                .get()
+                .map_err(|e| StoreError::Unexpected(anyhow::Error::new(e)))?;
+            work(&mut conn)
+        })
+        .await
+        .map_err(|e| StoreError::Unexpected(anyhow::Error::new(e)))?
+    }
+
+    /// Like `run`, for a closure speaking diesel errors.
+    pub async fn query<T, F>(&self, work: F) -> Result<T, StoreError>
+    where
+        T: Send + 'static,
+        F: FnOnce(&mut DbConnection) -> diesel::QueryResult<T> + Send + 'static,
+    {
+        self.run(move |conn| work(conn).map_err(store_error)).await
+    }
+}
+
+/// libpq's messages span lines; a start-up error should be one.
+fn one_line(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// libpq waits for an unreachable server as long as the OS lets it; bound it unless the
+/// operator chose a timeout already.
+fn with_connect_timeout(url: &str) -> String {
+    if url.contains("connect_timeout=") {
+        url.to_owned()
+    } else if url.contains('?') {
+        format!("{url}&connect_timeout=5")
+    } else {
+        format!("{url}?connect_timeout=5")
+    }
+}

@@ -1,0 +1,14 @@
+//! The diesel adapter: one schema and one set of queries over SQLite and PostgreSQL.
+//!
+//! Diesel is synchronous, so every query runs on tokio's blocking pool (`Database::run`);
+//! an actix worker thread is never blocked on the database.
+#![forbid(unsafe_code)]
+
+mod connection;
+mod credentials;
+mod error;
+pub mod schema;
+mod time;
+mod users;
+
+pub use connection::{Backend, Database, DbConnection, DbError};

@@ -1,0 +1,234 @@
+//! The SQLite and PostgreSQL migrations must build the same schema in meaning: the same tables,
+//! columns, types, nullability and named indexes. Needs `TEST_DATABASE_URL` (CI sets it).
+#![allow(clippy::unwrap_used)]
+
+use std::collections::BTreeMap;
+use std::io::Write;
+
+use diesel::connection::SimpleConnection;
+use diesel::prelude::*;
+use diesel::sql_types::{BigInt, Bool, Integer, Text};
+use leadhub_db::{Database, DbConnection};
+
+/// table -> column -> (type, not null)
+type Columns = BTreeMap<String, BTreeMap<String, (String, bool)>>;
+/// index name -> (table, unique, columns)
+type Indexes = BTreeMap<String, (String, bool, String)>;
+
+#[derive(QueryableByName)]
+struct Name {
+    #[diesel(sql_type = Text)]
+    name: String,
+}
+
+#[derive(QueryableByName)]
+struct SqliteColumn {
+    #[diesel(sql_type = Text)]
+    name: String,
+    #[diesel(sql_type = Text)]
+    #[diesel(column_name = type_)]
+    type_: String,
+    #[diesel(sql_type = Integer)]
+    notnull: i32,
+    #[diesel(sql_type = Integer)]
+    pk: i32,
+}
+
+#[derive(QueryableByName)]
+struct SqliteIndex {
+    #[diesel(sql_type = Text)]
+    name: String,
+    #[diesel(sql_type = Integer)]
+    unique: i32,
+    #[diesel(sql_type = Text)]
+    origin: String,
+}
+
+#[derive(QueryableByName)]
+struct PgColumn {
+    #[diesel(sql_type = Text)]
+    table_name: String,
+    #[diesel(sql_type = Text)]
+    column_name: String,
+    #[diesel(sql_type = Text)]
+    data_type: String,
+    #[diesel(sql_type = Bool)]
+    not_null: bool,
+}
+
+#[derive(QueryableByName)]
+struct PgIndex {
+    #[diesel(sql_type = Text)]
+    indexname: String,
+    #[diesel(sql_type = Text)]
+    tablename: String,
+    #[diesel(sql_type = Text)]
+    indexdef: String,
+}
+
+#[derive(QueryableByName)]
+struct Count {
+    #[diesel(sql_type = BigInt)]
+    n: i64,
+}
+
+fn normalise(ty: &str, primary_key: bool) -> String {
+    match (ty.to_ascii_lowercase().as_str(), primary_key) {
+        ("integer", true) | ("bigint", _) => "int64".into(),
+        ("integer", false) => "int32".into(),
+        ("text", _) => "text".into(),
+        ("timestamp", _) | ("timestamp without time zone", _) => "timestamp".into(),
+        ("boolean", _) => "bool".into(),
+        ("double precision", _) => "float64".into(),
+        (other, _) => format!("unknown:{other}"),
+    }
+}
+
+fn sqlite_schema(conn: &mut SqliteConnection) -> (Columns, Indexes) {
+    let tables: Vec<Name> = diesel::sql_query(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name != '__diesel_schema_migrations'",
+    )
+    .load(conn)
+    .unwrap();
+    let mut columns = Columns::new();
+    let mut indexes = Indexes::new();
+    for t in tables {
+        let cols: Vec<SqliteColumn> = diesel::sql_query(format!(
+            "SELECT name, type AS type_, \"notnull\", pk FROM pragma_table_info('{}')",
+            t.name
+        ))
+        .load(conn)
+        .unwrap();
+        let entry = columns.entry(t.name.clone()).or_default();
+        let single_pk = cols.iter().filter(|c| c.pk > 0).count() == 1;
+        for c in cols {
+            let pk = c.pk > 0;
+            entry.insert(
+                c.name,
+                (normalise(&c.type_, pk && single_pk), c.notnull == 1 || pk),
+            );
+        }
+        let idx: Vec<SqliteIndex> = diesel::sql_query(format!(
+            "SELECT name, \"unique\", origin FROM pragma_index_list('{}')",
+            t.name
+        ))
+        .load(conn)
+        .unwrap();
+        for i in idx.into_iter().filter(|i| i.origin == "c") {
+            let cols: Vec<Name> = diesel::sql_query(format!(
+                "SELECT name FROM pragma_index_info('{}') ORDER BY seqno",
+                i.name
+            ))
+            .load(conn)
+            .unwrap();
+            let cols = cols
+                .into_iter()
+                .map(|c| c.name)
+                .collect::<Vec<_>>()
+                .join(",");
+            indexes.insert(i.name, (t.name.clone(), i.unique == 1, cols));
+        }
+    }
+    (columns, indexes)
+}
+
+fn pg_schema(conn: &mut PgConnection) -> (Columns, Indexes) {
+    let cols: Vec<PgColumn> = diesel::sql_query(
+        "SELECT table_name::text, column_name::text, data_type::text, (is_nullable = 'NO') AS not_null \
+         FROM information_schema.columns WHERE table_schema = current_schema() \
+         AND table_name != '__diesel_schema_migrations'",
+    )
+    .load(conn)
+    .unwrap();
+    let mut columns = Columns::new();
+    for c in cols {
+        columns
+            .entry(c.table_name)
+            .or_default()
+            .insert(c.column_name, (normalise(&c.data_type, false), c.not_null));
+    }
+    let idx: Vec<PgIndex> = diesel::sql_query(
+        "SELECT indexname::text, tablename::text, indexdef::text FROM pg_indexes \
+         WHERE schemaname = current_schema() AND indexname NOT IN (SELECT conname FROM pg_constraint)",
+    )
+    .load(conn)
+    .unwrap();
+    let mut indexes = Indexes::new();
+    for i in idx {
+        let cols = i
+            .indexdef
+            .split_once('(')
+            .and_then(|(_, rest)| rest.split_once(')'))
+            .map(|(cols, _)| cols.replace(' ', ""))
+            .unwrap_or_default();
+        indexes.insert(
+            i.indexname,
+            (i.tablename, i.indexdef.contains("UNIQUE"), cols),
+        );
+    }
+    (columns, indexes)
+}
+
+#[test]
+fn both_backends_build_the_same_schema() {
+    let Ok(pg_url) = std::env::var("TEST_DATABASE_URL") else {
+        let _ = writeln!(
+            std::io::stderr(),
+            "\n*** schema parity SKIPPED: TEST_DATABASE_URL is not set ***\n"
+        );
+        return;
+    };
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let dir = std::env::temp_dir().join(format!("leadhub-parity-{}", std::process::id()));
+    let sqlite_url = format!("sqlite://{}", dir.join("p.db").display());
+    let db = Database::connect(&sqlite_url, 1).unwrap();
+    db.migrate().unwrap();
+    let sqlite = runtime
+        .block_on(db.run(|conn| match conn {
+            DbConnection::Sqlite(c) => Ok(sqlite_schema(c)),
+            DbConnection::Postgres(_) => unreachable!(),
+        }))
+        .unwrap();
+
+    // A fresh PostgreSQL schema of our own, so this test shares nothing.
+    let schema = format!("parity_{}", std::process::id());
+    let mut admin = PgConnection::establish(&pg_url).unwrap();
+    admin
+        .batch_execute(&format!(
+            "DROP SCHEMA IF EXISTS {schema} CASCADE; CREATE SCHEMA {schema}"
+        ))
+        .unwrap();
+    let sep = if pg_url.contains('?') { '&' } else { '?' };
+    let scoped = format!("{pg_url}{sep}options=-csearch_path%3D{schema}");
+    let pg = Database::connect(&scoped, 1).unwrap();
+    pg.migrate().unwrap();
+    let postgres = runtime
+        .block_on(pg.run(|conn| match conn {
+            DbConnection::Postgres(c) => {
+                let n: Vec<Count> = diesel::sql_query(
+                    "SELECT count(*) AS n FROM information_schema.tables WHERE table_schema = current_schema()",
+                )
+                .load(c)
+                .unwrap();
+                assert!(n[0].n > 10, "migrations ran in the scoped schema");
+                Ok(pg_schema(c))
+            }
+            DbConnection::Sqlite(_) => unreachable!(),
+        }))
+        .unwrap();
+    drop(pg);
+    diesel::sql_query(format!("DROP SCHEMA {schema} CASCADE"))
+        .execute(&mut admin)
+        .unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+
+    assert_eq!(
+        sqlite.0.keys().collect::<Vec<_>>(),
+        postgres.0.keys().collect::<Vec<_>>()
+    );
+    for (table, cols) in &sqlite.0 {
+        assert_eq!(cols, &postgres.0[table], "columns of {table}");
+    }
+    assert_eq!(sqlite.1, postgres.1, "named indexes");
+    assert!(sqlite.1.contains_key("leads_one_per_property"));
+}

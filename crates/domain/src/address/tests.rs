@@ -1,0 +1,240 @@
+//! One test per rule of contract 3.3 / Publication 28.
+
+use super::AddressKey;
+
+fn key(address: &str) -> AddressKey {
+    AddressKey::parse(address, Some("Austin"), Some("TX"), Some("78701"))
+        .unwrap_or_else(|| panic!("no key for {address:?}"))
+}
+
+/// The street key of an address, for compact assertions.
+fn sk(address: &str) -> String {
+    key(address).street_key()
+}
+
+fn same(a: &str, b: &str) -> bool {
+    key(a).same_property(&key(b))
+}
+
+#[test]
+fn upper_case_and_whitespace() {
+    assert_eq!(sk("  123   main\tst "), "123 MAIN ST");
+    assert_eq!(sk("123 Main St"), sk("123 MAIN ST"));
+}
+
+#[test]
+fn punctuation_dropped() {
+    assert_eq!(sk("123 Main St."), "123 MAIN ST");
+    assert_eq!(sk("123 O'Farrell St"), "123 OFARRELL ST");
+    assert_eq!(sk("123 N.E. Main St."), "123 NE MAIN ST");
+    assert_eq!(sk("123 St.James Pl"), "123 ST JAMES PL");
+    assert_eq!(sk("123 N.Main St"), "123 N MAIN ST");
+}
+
+#[test]
+fn house_numbers_keep_what_distinguishes() {
+    assert_eq!(key("123-1/2 Main St").number, "123-1/2");
+    assert_eq!(key("123 1/2 Main St").number, "123-1/2");
+    assert_eq!(key("123\u{bd} Main St").number, "123-1/2");
+    assert_eq!(key("12-34 31st Ave").number, "12-34");
+    assert_eq!(key("123-A Main St").number, "123A");
+    assert_eq!(key("123a Main St").number, "123A");
+    assert_eq!(key("N89W16785 Main St").number, "N89W16785");
+    assert_eq!(key("One Main St").number, "1");
+    assert!(!same("12-34 31st Ave", "1234 31st Ave"));
+    assert!(!same("123 Main St", "123-1/2 Main St"));
+}
+
+#[test]
+fn suffixes_to_c1_abbreviations() {
+    for written in ["Avenue", "Ave", "Ave.", "AV", "Aven", "Avenu", "Avn", "Avnue"] {
+        assert_eq!(sk(&format!("10 Park {written}")), "10 PARK AVE", "{written}");
+    }
+    assert_eq!(sk("10 Sunset Boulevard"), "10 SUNSET BLVD");
+    assert_eq!(sk("10 Sunset Boulv"), "10 SUNSET BLVD");
+    assert_eq!(sk("10 Elm Strt"), "10 ELM ST");
+    assert_eq!(sk("10 Oak Crossing"), "10 OAK XING");
+    assert_eq!(sk("10 Main Street Extension"), "10 MAIN ST EXT");
+}
+
+#[test]
+fn suffix_words_as_street_names_survive() {
+    assert_eq!(sk("123 Park Ave"), "123 PARK AVE");
+    assert_eq!(sk("100 Court St"), "100 COURT ST");
+    assert_eq!(sk("45 Avenue C"), "45 AVENUE C");
+    assert_eq!(sk("45 Ave C"), "45 AVENUE C");
+    assert_eq!(sk("1 Avenue of the Americas"), "1 AVENUE OF THE AMERICAS");
+    assert_eq!(sk("12 Park"), "12 PARK");
+    assert_eq!(sk("12 Broadway"), "12 BROADWAY");
+    assert!(!same("123 Park Ave", "123 Park St"));
+}
+
+#[test]
+fn directionals_pre_and_post() {
+    for written in ["N", "N.", "North", "north"] {
+        assert_eq!(sk(&format!("5 {written} Main St")), "5 N MAIN ST", "{written}");
+    }
+    for written in ["NE", "N.E.", "Northeast", "North East", "North-East"] {
+        assert_eq!(sk(&format!("5 Main St {written}")), "5 MAIN ST NE", "{written}");
+        assert_eq!(sk(&format!("5 {written} Main St")), "5 NE MAIN ST", "{written}");
+    }
+    assert_eq!(sk("1600 Pennsylvania Avenue Northwest"), "1600 PENNSYLVANIA AVE NW");
+    assert!(!same("5 N Main St", "5 S Main St"));
+    assert!(!same("5 N Main St", "5 Main St"));
+    assert!(!same("5 Main St NW", "5 Main St"));
+    assert!(!same("5 NE Main St", "5 N Main St"));
+}
+
+#[test]
+fn a_directional_that_is_the_name_stays() {
+    assert_eq!(sk("123 North St"), "123 NORTH ST");
+    assert_eq!(sk("123 N St NW"), "123 N ST NW");
+    assert_eq!(sk("123 South Blvd"), "123 SOUTH BLVD");
+    assert_eq!(sk("123 Avenue N"), "123 AVENUE N");
+    assert_eq!(sk("123 West End Ave"), "123 W END AVE");
+    // DC's N Street is not North Street.
+    assert!(!same("123 N St", "123 North St"));
+}
+
+#[test]
+fn units_compare_by_identifier() {
+    for written in [
+        "Apt 4", "APT #4", "#4", "# 4", "Unit 4", "Ste 4", "Suite 4", "Apartment 4", "Apt. 4",
+        "Apt No. 4", ", Apt 4", ", #4", ", Unit 4", "Apt4",
+    ] {
+        let k = key(&format!("123 Main St {written}"));
+        assert_eq!(k.unit.as_deref(), Some("4"), "{written}");
+        assert_eq!(k.street, "MAIN ST", "{written}");
+    }
+    assert_eq!(key("123 Main St Apt B-2").unit.as_deref(), Some("B2"));
+    assert_eq!(key("123 Main St Apt 2-4").unit.as_deref(), Some("2-4"));
+    assert_eq!(key("123 Main St 4B").unit.as_deref(), Some("4B"));
+    assert_eq!(key("123 Main St, 4B").unit.as_deref(), Some("4B"));
+    assert_eq!(key("123 Main St Bldg 2 Apt 4").unit.as_deref(), Some("2 4"));
+    assert_eq!(sk("123 Main St Bldg 2 Apt 4"), "123 MAIN ST #2 #4");
+    assert!(!same("123 Main St Apt 4", "123 Main St Apt 5"));
+    assert!(!same("123 Main St Apt 4", "123 Main St"));
+    assert!(!same("123 Main St Apt 4", "123 Main St Bldg 2 Apt 4"));
+}
+
+#[test]
+fn units_without_identifier_keep_the_designator() {
+    assert_eq!(key("123 Main St Rear").unit.as_deref(), Some("REAR"));
+    assert_eq!(key("123 Main St, Upper").unit.as_deref(), Some("UPPR"));
+    assert_eq!(key("123 Main St Basement").unit.as_deref(), Some("BSMT"));
+    assert_eq!(key("123 Main St Penthouse").unit.as_deref(), Some("PH"));
+    assert_eq!(key("123 Main St PH 2").unit.as_deref(), Some("PH2"));
+    assert_eq!(key("123 Main St 2nd Floor").unit.as_deref(), Some("2"));
+    assert_eq!(key("123 Main St Second Floor").unit.as_deref(), Some("2"));
+    assert_eq!(key("123 Main St Fl 2").unit.as_deref(), Some("2"));
+    // Designator words that name streets stay street names.
+    assert_eq!(key("123 Front St").street, "FRONT ST");
+    assert_eq!(key("123 Front St").unit, None);
+    assert_eq!(key("123 Upper Valley Rd").street, "UPPER VALLEY RD");
+    assert_eq!(key("123 Key Largo Dr").street, "KEY LARGO DR");
+}
+
+#[test]
+fn spelled_ordinals_to_numerals() {
+    assert_eq!(sk("10 Fifth Ave"), "10 5TH AVE");
+    assert_eq!(sk("10 First St"), "10 1ST ST");
+    assert_eq!(sk("10 Twenty-First St"), "10 21ST ST");
+    assert_eq!(sk("10 Twenty First St"), "10 21ST ST");
+    assert_eq!(sk("10 Ninety Ninth St"), "10 99TH ST");
+    assert_eq!(sk("10 Twelfth St"), "10 12TH ST");
+    assert_eq!(sk("10 Fortieth St"), "10 40TH ST");
+    assert_eq!(sk("10 One Hundred Twenty Fifth St"), "10 125TH ST");
+    assert_eq!(sk("10 1st St"), "10 1ST ST");
+    assert_eq!(sk("10 2d St"), "10 2ND ST");
+    assert!(!same("10 Fifth Ave", "10 Sixth Ave"));
+    assert!(!same("10 5th Ave", "10 5 Ave"));
+}
+
+#[test]
+fn zip_plus_four_cut_to_zip5() {
+    for zip in ["78701", "78701-1234", "787011234", "78701 1234"] {
+        let k = AddressKey::parse("1 Main St", None, None, Some(zip)).expect("key");
+        assert_eq!(k.zip5.as_deref(), Some("78701"), "{zip}");
+    }
+    for zip in ["7870", "787012", "00000", "ABCDE", "78701-12", ""] {
+        let k = AddressKey::parse("1 Main St", None, None, Some(zip)).expect("key");
+        assert_eq!(k.zip5, None, "{zip}");
+    }
+}
+
+#[test]
+fn highways_and_county_roads() {
+    for written in ["Highway 71", "Hwy 71", "HWY. 71", "Hiway 71"] {
+        assert_eq!(key(&format!("900 {written}")).street, "HIGHWAY 71", "{written}");
+    }
+    for written in ["County Road 12", "CR 12", "Co Rd 12", "County Rd 12"] {
+        assert_eq!(key(&format!("900 {written}")).street, "COUNTY ROAD 12", "{written}");
+    }
+    assert_eq!(key("900 FM 1960").street, "FARM TO MARKET ROAD 1960");
+    assert_eq!(key("900 US Hwy 290 W").street, "US HIGHWAY 290 W");
+    assert_eq!(key("900 I-35").street, "INTERSTATE 35");
+    assert_eq!(key("900 Old Hwy 71").street, "OLD HIGHWAY 71");
+    assert_eq!(key("900 Old Hwy 71").unit, None);
+    assert_eq!(key("900 Hwy 71 Unit 4").unit.as_deref(), Some("4"));
+    assert!(!same("900 Hwy 71", "900 Hwy 17"));
+}
+
+#[test]
+fn box_addresses() {
+    for written in ["PO Box 123", "P.O. Box 123", "P O Box 123", "Post Office Box 123", "Box 123"] {
+        let k = key(written);
+        assert_eq!((k.number.as_str(), k.street.as_str()), ("123", "PO BOX"), "{written}");
+    }
+    let rr = key("RR 2 Box 15");
+    assert_eq!((rr.number.as_str(), rr.street.as_str()), ("15", "RR 2 BOX"));
+    assert!(same("Rural Route 2 Box 15", "RR 2 Box 15"));
+    assert!(!same("PO Box 123", "PO Box 124"));
+}
+
+#[test]
+fn no_usable_address() {
+    for line in ["", "   ", "Main St", "123", "#4", "1st Ave", ",,,", "Apt 4"] {
+        assert_eq!(AddressKey::parse(line, None, None, None), None, "{line:?}");
+    }
+}
+
+#[test]
+fn saint_mount_fort_in_names_and_cities() {
+    assert_eq!(key("10 Saint Marys St").street, "ST MARYS ST");
+    assert_eq!(key("10 St. Mary's St").street, "ST MARYS ST");
+    assert_eq!(key("10 Mount Vernon Ave").street, "MT VERNON AVE");
+    let a = AddressKey::parse("1 Main St", Some("Saint Louis"), Some("MO"), None);
+    let b = AddressKey::parse("1 Main St", Some("St. Louis"), Some("mo"), None);
+    assert_eq!(a.and_then(|k| k.city), Some("ST LOUIS".to_owned()));
+    assert_eq!(b.and_then(|k| k.city), Some("ST LOUIS".to_owned()));
+}
+
+#[test]
+fn city_state_zip_typed_into_the_line() {
+    assert_eq!(sk("123 Main St, Austin, TX 78701"), "123 MAIN ST");
+    assert_eq!(sk("123 Main St Austin TX 78701"), "123 MAIN ST");
+    assert_eq!(sk("123 Main St Apt 4 Austin TX"), "123 MAIN ST #4");
+    let ne = AddressKey::parse("123 Main St NE", Some("Omaha"), Some("NE"), Some("68102"));
+    assert_eq!(ne.map(|k| k.street), Some("MAIN ST NE".to_owned()));
+}
+
+#[test]
+fn keys_and_same_property_rule() {
+    let a = AddressKey::parse("123 N Main St Apt 4", Some("Austin"), Some("tx"), Some("78701"));
+    let a = a.expect("key");
+    assert_eq!(a.street_key(), "123 N MAIN ST #4");
+    assert_eq!(a.locality_key(), "78701");
+    assert_eq!(a.full_key(), "123 N MAIN ST #4|78701");
+    let no_zip = AddressKey::parse("123 North Main Street #4", Some("austin"), Some("TX"), None);
+    let no_zip = no_zip.expect("key");
+    assert_eq!(no_zip.locality_key(), "AUSTIN|TX");
+    assert!(a.same_property(&no_zip));
+    let other_city = AddressKey::parse("123 N Main St Apt 4", Some("Dallas"), Some("TX"), None);
+    assert!(!a.same_property(&other_city.expect("key")));
+    let no_city = AddressKey::parse("123 N Main St Apt 4", None, Some("TX"), None);
+    let no_city = no_city.expect("key");
+    assert_eq!(no_city.locality_key(), "");
+    assert!(!a.same_property(&no_city));
+    let other_zip = AddressKey::parse("123 N Main St Apt 4", Some("Austin"), Some("TX"), Some("78702"));
+    assert!(!a.same_property(&other_zip.expect("key")));
+}

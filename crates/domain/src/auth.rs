@@ -1,0 +1,236 @@
+//! Who is calling: turns a Bearer credential into a user, and manages users and API keys.
+use std::sync::Arc;
+
+use chrono::Duration;
+
+use crate::api_key::{ApiKey, CredentialRepository, NewApiKey};
+use crate::clock::Clock;
+use crate::error::{FieldError, LocPart};
+use crate::parse::{clean_text, normalize_email};
+use crate::secret::{hash_secret, hashes_match, TokenGenerator, API_KEY_PREFIX};
+use crate::store::StoreError;
+use crate::user::{NewUser, User, UserRepository};
+
+/// How much of a key is kept in clear to recognise it in a list.
+pub const KEY_PREFIX_LEN: usize = 12;
+/// `last_used_at` is refreshed at most this often, so authenticating is not a write per request.
+const LAST_USED_GRANULARITY_SECS: i64 = 60;
+pub const MAX_KEY_LIFETIME_DAYS: i64 = 3650;
+
+#[derive(Debug, thiserror::Error)]
+pub enum AuthError {
+    #[error("invalid or expired credential")]
+    Unauthorized,
+    #[error("{0} not found")]
+    NotFound(&'static str),
+    #[error("{0}")]
+    Conflict(String),
+    #[error("invalid input")]
+    Invalid(Vec<FieldError>),
+    #[error(transparent)]
+    Unexpected(#[from] anyhow::Error),
+}
+
+impl From<StoreError> for AuthError {
+    fn from(e: StoreError) -> Self {
+        match e {
+            StoreError::Conflict(m) => AuthError::Conflict(m),
+            StoreError::Unexpected(e) => AuthError::Unexpected(e),
+        }
+    }
+}
+
+/// The credential a request was made with.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Credential {
+    ApiKey { id: i64 },
+}
+
+/// An authenticated caller.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Caller {
+    pub user: User,
+    pub credential: Credential,
+}
+
+impl Caller {
+    /// A stable name for per-credential accounting (rate limits, logs) that reveals nothing secret.
+    pub fn credential_label(&self) -> String {
+        match self.credential {
+            Credential::ApiKey { id } => format!("key:{id}"),
+        }
+    }
+}
+
+/// A freshly made key: the only moment the full key exists outside the caller's hands.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CreatedApiKey {
+    pub key: ApiKey,
+    pub secret: String,
+}
+
+pub struct NewUserRequest {
+    pub email: String,
+    pub first_name: Option<String>,
+    pub last_name: Option<String>,
+    pub is_admin: bool,
+}
+
+pub struct AuthService {
+    users: Arc<dyn UserRepository>,
+    credentials: Arc<dyn CredentialRepository>,
+    clock: Arc<dyn Clock>,
+    tokens: Arc<dyn TokenGenerator>,
+}
+
+impl AuthService {
+    pub fn new(
+        users: Arc<dyn UserRepository>,
+        credentials: Arc<dyn CredentialRepository>,
+        clock: Arc<dyn Clock>,
+        tokens: Arc<dyn TokenGenerator>,
+    ) -> Self {
+        AuthService {
+            users,
+            credentials,
+            clock,
+            tokens,
+        }
+    }
+
+    /// Resolves a Bearer credential. Every failure is the same `Unauthorized`, so a caller
+    /// learns nothing about which keys exist.
+    pub async fn authenticate(&self, bearer: &str) -> Result<Caller, AuthError> {
+        let bearer = bearer.trim();
+        if !bearer.starts_with(API_KEY_PREFIX) || bearer.len() > 200 {
+            return Err(AuthError::Unauthorized);
+        }
+        let hash = hash_secret(bearer);
+        let Some(stored) = self.credentials.find_api_key_by_hash(&hash).await? else {
+            return Err(AuthError::Unauthorized);
+        };
+        let now = self.clock.now();
+        if !hashes_match(&hash, &stored.key_hash) || !stored.key.is_usable_at(now) {
+            return Err(AuthError::Unauthorized);
+        }
+        let user = self
+            .users
+            .find_by_internal_id(stored.key.user_id)
+            .await?
+            .ok_or(AuthError::Unauthorized)?;
+        let stale = stored
+            .key
+            .last_used_at
+            .is_none_or(|at| (now - at).num_seconds() >= LAST_USED_GRANULARITY_SECS);
+        if stale {
+            self.credentials.touch_api_key(stored.key.id, now).await?;
+        }
+        Ok(Caller {
+            user,
+            credential: Credential::ApiKey { id: stored.key.id },
+        })
+    }
+
+    pub async fn add_user(&self, request: NewUserRequest) -> Result<User, AuthError> {
+        let email = normalize_email(&request.email).ok_or_else(|| {
+            AuthError::Invalid(vec![FieldError::body(
+                &[LocPart::from("email")],
+                "value_error",
+                "value is not a valid email address",
+            )])
+        })?;
+        let user = NewUser {
+            user_id: self.tokens.public_id("usr_"),
+            email,
+            first_name: request.first_name.as_deref().and_then(clean_text),
+            last_name: request.last_name.as_deref().and_then(clean_text),
+            is_admin: request.is_admin,
+            created_at: self.clock.now(),
+        };
+        match self.users.insert(user).await {
+            Err(StoreError::Conflict(_)) => Err(AuthError::Conflict(
+                "A user with this e-mail address already exists".into(),
+            )),
+            other => Ok(other?),
+        }
+    }
+
+    pub async fn find_user_by_email(&self, email: &str) -> Result<User, AuthError> {
+        let email = normalize_email(email).ok_or(AuthError::NotFound("User"))?;
+        self.users
+            .find_by_email(&email)
+            .await?
+            .ok_or(AuthError::NotFound("User"))
+    }
+
+    pub async fn create_api_key(
+        &self,
+        user: &User,
+        name: &str,
+        expires_in_days: Option<i64>,
+    ) -> Result<CreatedApiKey, AuthError> {
+        let mut problems = Vec::new();
+        let name = clean_text(name).unwrap_or_default();
+        if name.is_empty() {
+            problems.push(FieldError::body(
+                &[LocPart::from("name")],
+                "too_short",
+                "String should have at least 1 character",
+            ));
+        } else if name.chars().count() > 100 {
+            problems.push(FieldError::body(
+                &[LocPart::from("name")],
+                "too_long",
+                "String should have at most 100 characters",
+            ));
+        }
+        if let Some(days) = expires_in_days {
+            if !(1..=MAX_KEY_LIFETIME_DAYS).contains(&days) {
+                problems.push(FieldError::body(
+                    &[LocPart::from("expires_in_days")],
+                    if days < 1 {
+                        "greater_than_equal"
+                    } else {
+                        "less_than_equal"
+                    },
+                    format!("Input should be between 1 and {MAX_KEY_LIFETIME_DAYS}"),
+                ));
+            }
+        }
+        if !problems.is_empty() {
+            return Err(AuthError::Invalid(problems));
+        }
+        let secret = self.tokens.secret(API_KEY_PREFIX);
+        let now = self.clock.now();
+        let key = self
+            .credentials
+            .insert_api_key(NewApiKey {
+                user_id: user.id,
+                name,
+                prefix: secret.chars().take(KEY_PREFIX_LEN).collect(),
+                key_hash: hash_secret(&secret),
+                created_at: now,
+                expires_at: expires_in_days.map(|d| now + Duration::days(d)),
+            })
+            .await?;
+        Ok(CreatedApiKey { key, secret })
+    }
+
+    pub async fn list_api_keys(&self, user: &User) -> Result<Vec<ApiKey>, AuthError> {
+        Ok(self.credentials.list_api_keys(user.id).await?)
+    }
+
+    /// Revokes one of the caller's own keys; someone else's key is "not found".
+    pub async fn revoke_api_key(&self, user: &User, key_id: i64) -> Result<(), AuthError> {
+        let now = self.clock.now();
+        if self
+            .credentials
+            .revoke_api_key(user.id, key_id, now)
+            .await?
+        {
+            Ok(())
+        } else {
+            Err(AuthError::NotFound("API key"))
+        }
+    }
+}

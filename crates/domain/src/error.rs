@@ -1,0 +1,54 @@
+//! Validation problems as data. The web layer renders them in the FastAPI 422 shape;
+//! the domain only says where (`loc`), what (`msg`) and which kind (`kind`, pydantic's words).
+use serde::Serialize;
+
+/// One segment of a location: a field name or a zero-based array index.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(untagged)]
+pub enum LocPart {
+    Field(String),
+    Index(usize),
+}
+
+impl From<&str> for LocPart {
+    fn from(s: &str) -> Self {
+        LocPart::Field(s.to_owned())
+    }
+}
+
+impl From<String> for LocPart {
+    fn from(s: String) -> Self {
+        LocPart::Field(s)
+    }
+}
+
+impl From<usize> for LocPart {
+    fn from(i: usize) -> Self {
+        LocPart::Index(i)
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct FieldError {
+    pub loc: Vec<LocPart>,
+    pub msg: String,
+    #[serde(rename = "type")]
+    pub kind: String,
+}
+
+impl FieldError {
+    pub fn new(loc: Vec<LocPart>, kind: &str, msg: impl Into<String>) -> Self {
+        FieldError {
+            loc,
+            msg: msg.into(),
+            kind: kind.to_owned(),
+        }
+    }
+
+    /// A problem with a body field: `loc` = ["body", ...path].
+    pub fn body(path: &[LocPart], kind: &str, msg: impl Into<String>) -> Self {
+        let mut loc = vec![LocPart::from("body")];
+        loc.extend_from_slice(path);
+        FieldError::new(loc, kind, msg)
+    }
+}

@@ -1,0 +1,16 @@
+//! The leadhub domain: entities, value objects, rules and the ports adapters implement.
+//! No I/O lives here: HTTP, SQL, SMTP and JSON-over-the-wire belong to the adapter crates.
+#![forbid(unsafe_code)]
+
+pub mod address;
+pub mod api_key;
+pub mod auth;
+pub mod clock;
+pub mod error;
+pub mod parse;
+pub mod secret;
+pub mod store;
+pub mod user;
+
+pub use clock::{Clock, SystemClock};
+pub use error::FieldError;

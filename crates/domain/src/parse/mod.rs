@@ -1,0 +1,23 @@
+//! Parsers and normalisers for the free-form values of leads and businesses (contract 3.2).
+//!
+//! Each answers `Option`: `Some(normalised)` or `None` when the value cannot be used, so the submission
+//! pipeline decides what becomes a 422 (a bad `state`) and what a validation warning (`invalid_phone`,
+//! `unparsed_date`, ...). None of them panics, whatever the input.
+
+mod date;
+mod email;
+mod lot_size;
+mod phone;
+mod state;
+mod text;
+mod url;
+mod zip;
+
+pub use date::{parse_permit_date, parse_permit_date_as_of};
+pub use email::normalize_email;
+pub use lot_size::parse_lot_size_acres;
+pub use phone::normalize_phone;
+pub use state::{InvalidStateCode, StateCode};
+pub use text::clean_text;
+pub use url::{normalize_url, url_domain};
+pub use zip::normalize_zip;

@@ -1,0 +1,236 @@
+//! North American phone numbers to E.164.
+
+/// Longest extension we keep; anything longer is more likely two numbers run together than an extension.
+const MAX_EXTENSION_DIGITS: usize = 8;
+
+/// Normalises a North American number to E.164 (`+15125550100`), keeping an extension as `;ext=NN` (RFC 3966).
+///
+/// Accepted: 10 digits, or 11 starting with 1, separated by spaces, `-`, `.`, `/`, parentheses or Unicode dashes,
+/// optionally prefixed by `+` (then the digits must be 11 starting with 1, since `+52...` is another country) or
+/// `tel:`. An extension may follow as `x12`, `ext 12`, `ext. 12`, `ext: 12`, `extension 12`, `#12` or `;ext=12`,
+/// optionally after a comma. The contract's rule is a digit count, so no numbering-plan check is made (a test
+/// number such as 555-123-4567 normalises). Letters (1-800-FLOWERS), other countries and anything else answer
+/// `None`; the caller keeps the raw value and warns `invalid_phone`.
+pub fn normalize_phone(s: &str) -> Option<String> {
+    let mut rest = s.trim();
+    if rest.len() >= 4
+        && rest
+            .get(..4)
+            .is_some_and(|p| p.eq_ignore_ascii_case("tel:"))
+    {
+        rest = rest.get(4..)?.trim_start();
+    }
+    let plus = rest.starts_with('+');
+    if plus {
+        rest = rest.get(1..)?;
+    }
+
+    // The number runs up to the first character that cannot be part of it; what follows must be an extension.
+    let split = rest
+        .char_indices()
+        .find(|&(_, c)| !(c.is_ascii_digit() || is_separator(c)))
+        .map(|(i, _)| i);
+    let (number, tail) = match split {
+        Some(i) => (rest.get(..i)?, rest.get(i..)?),
+        None => (rest, ""),
+    };
+
+    let digits: String = number.chars().filter(char::is_ascii_digit).collect();
+    let national = match (digits.len(), plus) {
+        (10, false) => digits.as_str(),
+        (11, _) => digits.strip_prefix('1')?,
+        _ => return None,
+    };
+
+    let mut out = format!("+1{national}");
+    if !tail.trim().is_empty() {
+        let ext = parse_extension(tail)?;
+        out.push_str(";ext=");
+        out.push_str(ext);
+    }
+    Some(out)
+}
+
+fn is_separator(c: char) -> bool {
+    // U+2010..U+2015 are the Unicode hyphens and dashes that word processors substitute for '-'.
+    c.is_whitespace()
+        || matches!(
+            c,
+            '-' | '.' | '/' | '(' | ')' | '\u{2010}'..='\u{2015}' | '\u{2212}'
+        )
+}
+
+/// Parses the text after the number, e.g. `" ext. 12"`, and answers the extension's digits.
+fn parse_extension(tail: &str) -> Option<&str> {
+    let tail = tail.trim_start();
+    let tail = tail.strip_prefix([',', ';']).unwrap_or(tail).trim_start();
+    // Longest marker first so "extension" is not read as "ext" + "ension".
+    let after_marker = ["extension", "ext", "x", "#"].iter().find_map(|marker| {
+        let head = tail.get(..marker.len())?;
+        head.eq_ignore_ascii_case(marker)
+            .then(|| tail.get(marker.len()..))
+            .flatten()
+    })?;
+    let after_marker = after_marker
+        .strip_prefix('.')
+        .unwrap_or(after_marker)
+        .trim_start();
+    let after_marker = after_marker
+        .strip_prefix([':', '='])
+        .unwrap_or(after_marker)
+        .trim();
+    let ok = !after_marker.is_empty()
+        && after_marker.len() <= MAX_EXTENSION_DIGITS
+        && after_marker.bytes().all(|b| b.is_ascii_digit());
+    ok.then_some(after_marker)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn norm(s: &str) -> Option<String> {
+        normalize_phone(s)
+    }
+
+    #[test]
+    fn common_us_forms() {
+        for input in [
+            "5125550100",
+            "(512) 555-0100",
+            "(512)555-0100",
+            "512-555-0100",
+            "512.555.0100",
+            "512 555 0100",
+            "512/555-0100",
+            "+1 512 555 0100",
+            "+1 (512) 555-0100",
+            "+15125550100",
+            "1-512-555-0100",
+            "1 (512) 555.0100",
+            "15125550100",
+            "  512-555-0100  ",
+            "tel:+1-512-555-0100",
+            "512\u{2013}555\u{2013}0100",
+            "512\u{00A0}555\u{00A0}0100",
+        ] {
+            assert_eq!(norm(input).as_deref(), Some("+15125550100"), "{input:?}");
+        }
+    }
+
+    #[test]
+    fn extensions() {
+        for input in [
+            "512-555-0100 x12",
+            "512-555-0100x12",
+            "512-555-0100 X 12",
+            "512-555-0100 ext 12",
+            "512-555-0100 ext. 12",
+            "512-555-0100 Ext.12",
+            "512-555-0100 ext: 12",
+            "512-555-0100 extension 12",
+            "512-555-0100 #12",
+            "512-555-0100 # 12",
+            "(512) 555-0100, ext. 12",
+            "+15125550100;ext=12",
+        ] {
+            assert_eq!(
+                norm(input).as_deref(),
+                Some("+15125550100;ext=12"),
+                "{input:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn rejects_what_cannot_be_normalised() {
+        for input in [
+            "",
+            "   ",
+            "555-0100",
+            "512-555-010",
+            "512-555-01000",
+            "2-512-555-0100",
+            "+52 55 1234 5678",
+            "+5255512345",
+            "+44 20 7946 0958",
+            "011 44 20 7946 0958",
+            "1-800-FLOWERS",
+            "512-555-0100 ext",
+            "512-555-0100 ext abc",
+            "512-555-0100 x123456789",
+            "512-555-0100 call after 5",
+            "512+555-0100",
+            "512-555-0100 / 512-555-0101",
+            "５１２５５５０１００",
+            "n/a",
+            "tel:",
+            "+",
+        ] {
+            assert_eq!(norm(input), None, "{input:?}");
+        }
+        assert_eq!(norm(&"5".repeat(100_000)), None);
+        assert_eq!(norm(&format!("5125550100 x{}", "1".repeat(100_000))), None);
+    }
+
+    #[test]
+    fn no_numbering_plan_check() {
+        // The contract's rule is the digit count only.
+        assert_eq!(norm("555-123-4567").as_deref(), Some("+15551234567"));
+        assert_eq!(norm("123-456-7890").as_deref(), Some("+11234567890"));
+    }
+
+    /// Renders a 10-digit number in one of the accepted layouts.
+    fn render(area: &str, exchange: &str, line: &str, layout: usize) -> String {
+        match layout {
+            0 => format!("{area}{exchange}{line}"),
+            1 => format!("({area}) {exchange}-{line}"),
+            2 => format!("({area}){exchange}-{line}"),
+            3 => format!("{area}-{exchange}-{line}"),
+            4 => format!("{area}.{exchange}.{line}"),
+            5 => format!("{area} {exchange} {line}"),
+            6 => format!("+1 {area} {exchange} {line}"),
+            7 => format!("+1{area}{exchange}{line}"),
+            8 => format!("1-{area}-{exchange}-{line}"),
+            9 => format!("1 ({area}) {exchange}-{line}"),
+            10 => format!("+1 ({area}) {exchange}.{line}"),
+            _ => format!(" 1{area}{exchange}{line} "),
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn separator_layouts_round_trip(
+            area in "[2-9][0-9]{2}",
+            exchange in "[2-9][0-9]{2}",
+            line in "[0-9]{4}",
+            layout in 0usize..12,
+            ext in proptest::option::of("[0-9]{1,6}"),
+            ext_form in 0usize..5,
+        ) {
+            let mut input = render(&area, &exchange, &line, layout);
+            let mut want = format!("+1{area}{exchange}{line}");
+            if let Some(ext) = &ext {
+                let marker = ["x", " ext ", " ext. ", " extension ", " #"][ext_form];
+                input.push_str(marker);
+                input.push_str(ext);
+                want.push_str(";ext=");
+                want.push_str(ext);
+            }
+            prop_assert_eq!(normalize_phone(&input), Some(want));
+        }
+
+        #[test]
+        fn idempotent(s in "[0-9 ()+.x#-]{0,24}|[0-9]{10,11}( ?(x|ext) ?[0-9]{1,4})?") {
+            if let Some(once) = normalize_phone(&s) {
+                prop_assert_eq!(normalize_phone(&once), Some(once.clone()));
+            }
+        }
+
+        #[test]
+        fn never_panics(s in any::<String>()) {
+            let _ = normalize_phone(&s);
+        }
+    }
+}

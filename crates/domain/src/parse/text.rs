@@ -1,0 +1,113 @@
+//! Free-text clean-up shared by every string field of a lead or business.
+
+/// Trims `s` and collapses every run of inner whitespace (any Unicode `White_Space`, so tabs, line breaks and
+/// no-break spaces too) to one ASCII space. Answers `None` when nothing is left, because the contract treats an
+/// empty or all-blank optional string as absent.
+///
+/// Control characters (NUL, escape, ...) and the invisible U+200B/U+2060/U+FEFF (zero-width space, word joiner,
+/// byte-order mark) are dropped: they arrive from spreadsheets and copy-paste, cannot be seen in the UI, would
+/// defeat duplicate detection, and PostgreSQL rejects NUL in `text` columns. The zero-width joiners U+200C/U+200D
+/// are kept because they are part of some scripts and of emoji sequences.
+pub fn clean_text(s: &str) -> Option<String> {
+    let mut out = String::with_capacity(s.len());
+    // A separator is only written once a later visible character arrives, so no leading, trailing or double
+    // spaces can occur.
+    let mut pending_space = false;
+    for c in s.chars() {
+        if c.is_whitespace() {
+            pending_space = !out.is_empty();
+        } else if c.is_control() || matches!(c, '\u{200B}' | '\u{2060}' | '\u{FEFF}') {
+            continue;
+        } else {
+            if pending_space {
+                out.push(' ');
+                pending_space = false;
+            }
+            out.push(c);
+        }
+    }
+    if out.is_empty() {
+        None
+    } else {
+        Some(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    #[test]
+    fn trims_and_collapses() {
+        assert_eq!(
+            clean_text("  hello   world  ").as_deref(),
+            Some("hello world")
+        );
+        assert_eq!(clean_text("a\tb\r\n\nc").as_deref(), Some("a b c"));
+        assert_eq!(clean_text("one").as_deref(), Some("one"));
+    }
+
+    #[test]
+    fn unicode_whitespace_collapses() {
+        // no-break space, em space, ideographic space, line separator
+        assert_eq!(
+            clean_text("\u{00A0}a\u{2003}\u{3000}b\u{2028}").as_deref(),
+            Some("a b")
+        );
+    }
+
+    #[test]
+    fn blank_is_none() {
+        assert_eq!(clean_text(""), None);
+        assert_eq!(clean_text("   "), None);
+        assert_eq!(clean_text("\t\n\u{00A0}"), None);
+        assert_eq!(clean_text("\u{FEFF}\u{200B}"), None);
+    }
+
+    #[test]
+    fn drops_controls_and_invisibles_keeps_joiners() {
+        assert_eq!(clean_text("a\u{0}b\u{1B}c").as_deref(), Some("abc"));
+        assert_eq!(clean_text("\u{FEFF}Main St").as_deref(), Some("Main St"));
+        assert_eq!(clean_text("a \u{200B} b").as_deref(), Some("a b"));
+        let family = "\u{1F468}\u{200D}\u{1F469}";
+        assert_eq!(clean_text(family).as_deref(), Some(family));
+    }
+
+    #[test]
+    fn non_ascii_text_is_kept() {
+        assert_eq!(clean_text("  Peña   Blvd  ").as_deref(), Some("Peña Blvd"));
+        assert_eq!(clean_text("東京  都").as_deref(), Some("東京 都"));
+    }
+
+    #[test]
+    fn very_long_input() {
+        let s = "word   ".repeat(100_000);
+        let out = clean_text(&s).unwrap_or_default();
+        assert_eq!(out.len(), "word ".len() * 100_000 - 1);
+    }
+
+    proptest! {
+        #[test]
+        fn idempotent_and_tidy(s in any::<String>()) {
+            if let Some(once) = clean_text(&s) {
+                prop_assert!(!once.contains("  "));
+                prop_assert_eq!(once.trim(), once.as_str());
+                prop_assert!(!once.chars().any(|c| c.is_whitespace() && c != ' '));
+                prop_assert_eq!(clean_text(&once), Some(once.clone()));
+            }
+        }
+
+        #[test]
+        fn whitespace_mix_is_tidy(s in "[ \t\n\u{A0}a-c\u{3000}]{0,40}") {
+            match clean_text(&s) {
+                Some(out) => {
+                    prop_assert!(!out.contains("  "));
+                    prop_assert_eq!(out.trim(), out.as_str());
+                    prop_assert_eq!(clean_text(&out), Some(out.clone()));
+                }
+                None => prop_assert!(s.trim().is_empty()),
+            }
+        }
+    }
+}

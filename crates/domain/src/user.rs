@@ -1,0 +1,56 @@
+//! Users: people (and the programs acting for them through API keys).
+use async_trait::async_trait;
+use chrono::{DateTime, Utc};
+
+use crate::store::StoreResult;
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct User {
+    /// Internal row id; never shown to clients.
+    pub id: i64,
+    /// The stable public identifier, `usr_` + 26 base32 characters.
+    pub user_id: String,
+    /// Lower-cased, so uniqueness is case-insensitive.
+    pub email: String,
+    pub first_name: Option<String>,
+    pub last_name: Option<String>,
+    /// A platform administrator: sees every team.
+    pub is_admin: bool,
+    pub created_at: DateTime<Utc>,
+}
+
+impl User {
+    /// "First Last", or the e-mail address when no name is known.
+    pub fn display_name(&self) -> String {
+        let name = [self.first_name.as_deref(), self.last_name.as_deref()]
+            .into_iter()
+            .flatten()
+            .collect::<Vec<_>>()
+            .join(" ");
+        if name.is_empty() {
+            self.email.clone()
+        } else {
+            name
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct NewUser {
+    pub user_id: String,
+    pub email: String,
+    pub first_name: Option<String>,
+    pub last_name: Option<String>,
+    pub is_admin: bool,
+    pub created_at: DateTime<Utc>,
+}
+
+#[cfg_attr(feature = "mock", mockall::automock)]
+#[async_trait]
+pub trait UserRepository: Send + Sync {
+    /// Fails with `Conflict` when the e-mail address is taken.
+    async fn insert(&self, user: NewUser) -> StoreResult<User>;
+    async fn find_by_email(&self, email: &str) -> StoreResult<Option<User>>;
+    async fn find_by_user_id(&self, user_id: &str) -> StoreResult<Option<User>>;
+    async fn find_by_internal_id(&self, id: i64) -> StoreResult<Option<User>>;
+}

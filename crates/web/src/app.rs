@@ -1,0 +1,127 @@
+//! The composition root: configuration in, adapters built, services built, one actix `App` out.
+//! Tests build the same app with other adapters through `Adapters`.
+use std::sync::Arc;
+
+use std::net::TcpListener;
+
+use actix_web::body::MessageBody;
+use actix_web::dev::{Server, ServiceFactory, ServiceRequest, ServiceResponse};
+use actix_web::middleware::{from_fn, NormalizePath, TrailingSlash};
+use actix_web::{web, App, HttpServer};
+
+use leadhub_db::Database;
+use leadhub_domain::auth::AuthService;
+use leadhub_domain::secret::TokenGenerator;
+use leadhub_domain::{Clock, SystemClock};
+
+use crate::config::Config;
+use crate::extract::{path_error_handler, query_error_handler};
+use crate::middleware::{observe, Metrics};
+use crate::routes;
+use crate::tokens::RandomTokens;
+
+/// The ports a deployment may swap; `Adapters::default()` is production.
+#[derive(Clone)]
+pub struct Adapters {
+    pub clock: Arc<dyn Clock>,
+    pub tokens: Arc<dyn TokenGenerator>,
+}
+
+impl Default for Adapters {
+    fn default() -> Self {
+        Adapters {
+            clock: Arc::new(SystemClock),
+            tokens: Arc::new(RandomTokens),
+        }
+    }
+}
+
+/// Everything handlers need, shared by every worker.
+pub struct AppState {
+    pub config: Arc<Config>,
+    pub db: Database,
+    pub auth: Arc<AuthService>,
+    pub metrics: Arc<Metrics>,
+}
+
+impl AppState {
+    pub fn new(config: Config, db: Database, adapters: Adapters) -> AppState {
+        let auth = AuthService::new(
+            Arc::new(db.clone()),
+            Arc::new(db.clone()),
+            adapters.clock.clone(),
+            adapters.tokens.clone(),
+        );
+        AppState {
+            config: Arc::new(config),
+            db,
+            auth: Arc::new(auth),
+            metrics: Arc::new(Metrics::default()),
+        }
+    }
+}
+
+/// Registers routes, extractor settings and middleware on an app.
+pub fn configure(state: web::Data<AppState>) -> impl FnOnce(&mut web::ServiceConfig) {
+    move |cfg: &mut web::ServiceConfig| {
+        let limit = state.config.body_limit;
+        cfg.app_data(state)
+            .app_data(web::Data::new(crate::extract::BodyLimit(limit)))
+            .app_data(web::PathConfig::default().error_handler(path_error_handler))
+            .app_data(web::QueryConfig::default().error_handler(query_error_handler))
+            .configure(routes::configure);
+    }
+}
+
+/// The whole application: routes plus middleware, outermost last.
+pub fn application(
+    state: web::Data<AppState>,
+) -> App<
+    impl ServiceFactory<
+        ServiceRequest,
+        Config = (),
+        Response = ServiceResponse<impl MessageBody>,
+        Error = actix_web::Error,
+        InitError = (),
+    >,
+> {
+    App::new()
+        .wrap(NormalizePath::new(TrailingSlash::Trim))
+        .wrap(from_fn(observe))
+        .configure(configure(state))
+}
+
+/// An HTTP server for `state` on an already bound listener (tests bind port 0).
+pub fn http_server(
+    state: web::Data<AppState>,
+    listener: TcpListener,
+    workers: usize,
+) -> std::io::Result<Server> {
+    Ok(HttpServer::new(move || application(state.clone()))
+        .workers(workers)
+        .listen(listener)?
+        .run())
+}
+
+/// Connects, migrates and serves until stopped.
+pub async fn serve(config: Config) -> anyhow::Result<()> {
+    let db = Database::connect(&config.database_url, pool_size(&config))?;
+    let applied = db.migrate()?;
+    tracing::info!(applied, backend = ?db.backend(), "database ready");
+    let bind = config.bind;
+    let listener = TcpListener::bind(bind)
+        .map_err(|e| anyhow::anyhow!("cannot listen on {bind} (LEADHUB_BIND): {e}"))?;
+    let state = web::Data::new(AppState::new(config, db, Adapters::default()));
+    tracing::info!(%bind, "serving");
+    let workers = std::thread::available_parallelism().map_or(2, |n| n.get());
+    http_server(state, listener, workers)?.await?;
+    Ok(())
+}
+
+pub fn pool_size(config: &Config) -> u32 {
+    if config.database_url.starts_with("sqlite://") {
+        8
+    } else {
+        16
+    }
+}

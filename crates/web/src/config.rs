@@ -1,0 +1,278 @@
+//! Typed configuration, read once from the environment (and `.env`) at start-up and passed
+//! explicitly from then on. Every error names the variable at fault.
+use std::collections::HashMap;
+use std::net::{IpAddr, SocketAddr};
+use std::path::PathBuf;
+
+#[derive(Debug, thiserror::Error)]
+#[error("{variable}: {problem}")]
+pub struct ConfigError {
+    pub variable: &'static str,
+    pub problem: String,
+}
+
+fn invalid(variable: &'static str, problem: impl Into<String>) -> ConfigError {
+    ConfigError {
+        variable,
+        problem: problem.into(),
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum LogFormat {
+    Text,
+    Json,
+}
+
+#[derive(Debug, Clone)]
+pub struct Config {
+    pub database_url: String,
+    pub data_dir: PathBuf,
+    pub bind: SocketAddr,
+    pub public_url: String,
+    pub smtp_url: Option<String>,
+    pub mail_from: String,
+    pub geocoders: Vec<String>,
+    pub census_url: String,
+    pub nominatim_url: String,
+    pub counties_file: Option<PathBuf>,
+    pub rate_limit_per_key_hour: u32,
+    pub rate_limit_per_ip_minute: u32,
+    pub trusted_proxies: Vec<IpAddr>,
+    pub workers: usize,
+    pub log_filter: String,
+    pub log_format: LogFormat,
+    /// Largest accepted request body, in bytes.
+    pub body_limit: usize,
+    pub invite_ttl_days: i64,
+}
+
+pub const GEOCODER_NAMES: [&str; 4] = ["census", "nominatim", "zip", "none"];
+
+impl Config {
+    /// Reads `.env` when present, then the process environment.
+    pub fn from_env() -> Result<Config, ConfigError> {
+        // A missing .env is normal; a malformed one is worth a warning but not a refusal.
+        if let Err(e) = dotenvy::dotenv() {
+            if !e.not_found() {
+                eprintln!("warning: .env not read: {e}");
+            }
+        }
+        Config::from_vars(&std::env::vars().collect())
+    }
+
+    pub fn from_vars(vars: &HashMap<String, String>) -> Result<Config, ConfigError> {
+        let get = |name: &str| {
+            vars.get(name)
+                .map(|v| v.trim().to_owned())
+                .filter(|v| !v.is_empty())
+        };
+        let data_dir = PathBuf::from(get("LEADHUB_DATA_DIR").unwrap_or_else(|| "./data".into()));
+        let database_url = match get("DATABASE_URL") {
+            Some(url) => {
+                let known = ["sqlite://", "postgres://", "postgresql://"];
+                if !known.iter().any(|p| url.starts_with(p)) {
+                    return Err(invalid(
+                        "DATABASE_URL",
+                        "must start with sqlite:// or postgres:// (e.g. sqlite://./data/leadhub.db)",
+                    ));
+                }
+                url
+            }
+            None => format!("sqlite://{}", data_dir.join("leadhub.db").display()),
+        };
+        let bind_text = get("LEADHUB_BIND").unwrap_or_else(|| "127.0.0.1:8080".into());
+        let bind: SocketAddr = bind_text.parse().map_err(|_| {
+            invalid(
+                "LEADHUB_BIND",
+                format!("{bind_text:?} is not an address like 127.0.0.1:8080"),
+            )
+        })?;
+        let public_url = get("LEADHUB_PUBLIC_URL")
+            .unwrap_or_else(|| format!("http://{bind}"))
+            .trim_end_matches('/')
+            .to_owned();
+        check_http_url("LEADHUB_PUBLIC_URL", &public_url)?;
+        let smtp_url = get("LEADHUB_SMTP_URL");
+        if let Some(url) = &smtp_url {
+            if !url.starts_with("smtp://") && !url.starts_with("smtps://") {
+                return Err(invalid(
+                    "LEADHUB_SMTP_URL",
+                    "must start with smtp:// or smtps://",
+                ));
+            }
+        }
+        let geocoders: Vec<String> = get("LEADHUB_GEOCODER")
+            .unwrap_or_else(|| "census,zip".into())
+            .split(',')
+            .map(|s| s.trim().to_ascii_lowercase())
+            .filter(|s| !s.is_empty())
+            .collect();
+        if let Some(bad) = geocoders
+            .iter()
+            .find(|g| !GEOCODER_NAMES.contains(&g.as_str()))
+        {
+            return Err(invalid(
+                "LEADHUB_GEOCODER",
+                format!(
+                    "unknown geocoder {bad:?}; use a comma list of {}",
+                    GEOCODER_NAMES.join(", ")
+                ),
+            ));
+        }
+        let census_url = base_url(
+            "LEADHUB_CENSUS_URL",
+            get("LEADHUB_CENSUS_URL"),
+            "https://geocoding.geo.census.gov",
+        )?;
+        let nominatim_url = base_url(
+            "LEADHUB_NOMINATIM_URL",
+            get("LEADHUB_NOMINATIM_URL"),
+            "https://nominatim.openstreetmap.org",
+        )?;
+        let counties_file = get("LEADHUB_COUNTIES").map(PathBuf::from);
+        let trusted_proxies = get("LEADHUB_TRUSTED_PROXIES")
+            .map(|list| {
+                list.split(',')
+                    .map(str::trim)
+                    .filter(|s| !s.is_empty())
+                    .map(|s| {
+                        s.parse::<IpAddr>().map_err(|_| {
+                            invalid(
+                                "LEADHUB_TRUSTED_PROXIES",
+                                format!("{s:?} is not an IP address"),
+                            )
+                        })
+                    })
+                    .collect::<Result<Vec<_>, _>>()
+            })
+            .transpose()?
+            .unwrap_or_default();
+        let log_format = match get("LEADHUB_LOG_FORMAT").as_deref() {
+            None | Some("text") => LogFormat::Text,
+            Some("json") => LogFormat::Json,
+            Some(other) => {
+                return Err(invalid(
+                    "LEADHUB_LOG_FORMAT",
+                    format!("{other:?} is neither text nor json"),
+                ))
+            }
+        };
+        Ok(Config {
+            database_url,
+            data_dir,
+            bind,
+            public_url,
+            smtp_url,
+            mail_from: get("LEADHUB_MAIL_FROM")
+                .unwrap_or_else(|| "leadhub <noreply@localhost>".into()),
+            geocoders,
+            census_url,
+            nominatim_url,
+            counties_file,
+            rate_limit_per_key_hour: number(
+                "LEADHUB_RATE_LIMIT_PER_KEY_HOUR",
+                get("LEADHUB_RATE_LIMIT_PER_KEY_HOUR"),
+                1000,
+            )?,
+            rate_limit_per_ip_minute: number(
+                "LEADHUB_RATE_LIMIT_PER_IP_MINUTE",
+                get("LEADHUB_RATE_LIMIT_PER_IP_MINUTE"),
+                100,
+            )?,
+            trusted_proxies,
+            workers: number("LEADHUB_WORKERS", get("LEADHUB_WORKERS"), 2)?,
+            log_filter: get("RUST_LOG").unwrap_or_else(|| "info".into()),
+            log_format,
+            body_limit: number("LEADHUB_BODY_LIMIT", get("LEADHUB_BODY_LIMIT"), 8 << 20)?,
+            invite_ttl_days: number("LEADHUB_INVITE_TTL_DAYS", get("LEADHUB_INVITE_TTL_DAYS"), 7)?,
+        })
+    }
+}
+
+fn number<T: std::str::FromStr>(
+    variable: &'static str,
+    value: Option<String>,
+    default: T,
+) -> Result<T, ConfigError> {
+    match value {
+        None => Ok(default),
+        Some(v) => v.parse().map_err(|_| {
+            invalid(
+                variable,
+                format!("{v:?} is not a non-negative whole number"),
+            )
+        }),
+    }
+}
+
+fn check_http_url(variable: &'static str, url: &str) -> Result<(), ConfigError> {
+    let rest = url
+        .strip_prefix("http://")
+        .or_else(|| url.strip_prefix("https://"))
+        .ok_or_else(|| invalid(variable, "must start with http:// or https://"))?;
+    if rest.is_empty() || rest.starts_with('/') {
+        return Err(invalid(variable, "has no host"));
+    }
+    Ok(())
+}
+
+/// Scheme and host only: the adapters append the documented paths.
+fn base_url(
+    variable: &'static str,
+    value: Option<String>,
+    default: &str,
+) -> Result<String, ConfigError> {
+    let url = value.unwrap_or_else(|| default.to_owned());
+    check_http_url(variable, &url)?;
+    Ok(url.trim_end_matches('/').to_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn vars(pairs: &[(&str, &str)]) -> HashMap<String, String> {
+        pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect()
+    }
+
+    #[test]
+    fn defaults_need_nothing() {
+        let c = Config::from_vars(&HashMap::new()).unwrap();
+        assert_eq!(c.database_url, "sqlite://./data/leadhub.db");
+        assert_eq!(c.bind.to_string(), "127.0.0.1:8080");
+        assert_eq!(c.public_url, "http://127.0.0.1:8080");
+        assert_eq!(c.geocoders, vec!["census", "zip"]);
+        assert_eq!(c.rate_limit_per_key_hour, 1000);
+        assert_eq!(c.rate_limit_per_ip_minute, 100);
+        assert_eq!(c.workers, 2);
+        assert_eq!(c.body_limit, 8 << 20);
+    }
+
+    #[test]
+    fn errors_name_the_variable() {
+        for (name, value) in [
+            ("DATABASE_URL", "mysql://x"),
+            ("LEADHUB_BIND", "nowhere"),
+            ("LEADHUB_GEOCODER", "census,google"),
+            ("LEADHUB_WORKERS", "-1"),
+            ("LEADHUB_SMTP_URL", "http://x"),
+            ("LEADHUB_TRUSTED_PROXIES", "10.0.0.1,banana"),
+            ("LEADHUB_LOG_FORMAT", "xml"),
+            ("LEADHUB_CENSUS_URL", "ftp://x"),
+        ] {
+            let e = Config::from_vars(&vars(&[(name, value)])).unwrap_err();
+            assert_eq!(e.variable, name);
+            assert!(e.to_string().starts_with(name));
+        }
+    }
+
+    #[test]
+    fn data_dir_moves_the_default_database() {
+        let c = Config::from_vars(&vars(&[("LEADHUB_DATA_DIR", "/srv/lh")])).unwrap();
+        assert_eq!(c.database_url, "sqlite:///srv/lh/leadhub.db");
+    }
+}

@@ -1,0 +1,112 @@
+//! How failures reach clients.
+//!
+//! Rules: every non-2xx answer is JSON with a `detail` key; a 401 is always exactly
+//! "Invalid or expired API key" (no hint which part was wrong); a 404 also covers what the caller
+//! may not see; an unexpected error is logged with its cause inside the request's span (which
+//! carries the request id) and answered with a bare "Internal server error".
+use actix_web::http::{header, StatusCode};
+use actix_web::{HttpResponse, ResponseError};
+use serde_json::json;
+
+use leadhub_domain::auth::AuthError;
+use leadhub_domain::error::FieldError;
+use leadhub_domain::store::StoreError;
+
+pub const UNAUTHORIZED_DETAIL: &str = "Invalid or expired API key";
+
+#[derive(Debug, thiserror::Error)]
+pub enum ApiError {
+    #[error("unauthorized")]
+    Unauthorized,
+    #[error("forbidden: {0}")]
+    Forbidden(String),
+    #[error("{0} not found")]
+    NotFound(String),
+    #[error("conflict: {0}")]
+    Conflict(String),
+    #[error("gone: {0}")]
+    Gone(String),
+    #[error("request body too large")]
+    PayloadTooLarge,
+    #[error("validation failed")]
+    Validation(Vec<FieldError>),
+    #[error("rate limit exceeded: {limit}")]
+    RateLimited { limit: String, retry_after: u64 },
+    #[error("internal error")]
+    Internal,
+}
+
+impl ApiError {
+    /// Logs the cause here, inside the request's span, and keeps it out of the answer.
+    pub fn unexpected(cause: anyhow::Error) -> ApiError {
+        tracing::error!(error = format!("{cause:#}"), "unexpected error");
+        ApiError::Internal
+    }
+
+    pub fn not_found(thing: &str) -> ApiError {
+        ApiError::NotFound(thing.to_owned())
+    }
+}
+
+impl ResponseError for ApiError {
+    fn status_code(&self) -> StatusCode {
+        match self {
+            ApiError::Unauthorized => StatusCode::UNAUTHORIZED,
+            ApiError::Forbidden(_) => StatusCode::FORBIDDEN,
+            ApiError::NotFound(_) => StatusCode::NOT_FOUND,
+            ApiError::Conflict(_) => StatusCode::CONFLICT,
+            ApiError::Gone(_) => StatusCode::GONE,
+            ApiError::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
+            ApiError::Validation(_) => StatusCode::UNPROCESSABLE_ENTITY,
+            ApiError::RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
+            ApiError::Internal => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+
+    fn error_response(&self) -> HttpResponse {
+        let body = match self {
+            ApiError::Unauthorized => json!({ "detail": UNAUTHORIZED_DETAIL }),
+            ApiError::Forbidden(reason) | ApiError::Conflict(reason) | ApiError::Gone(reason) => {
+                json!({ "detail": reason })
+            }
+            ApiError::NotFound(thing) => json!({ "detail": format!("{thing} not found") }),
+            ApiError::PayloadTooLarge => json!({ "detail": "Request body too large" }),
+            ApiError::Validation(problems) => json!({ "detail": problems }),
+            ApiError::RateLimited { limit, .. } => {
+                json!({ "detail": format!("Rate limit exceeded: {limit}") })
+            }
+            ApiError::Internal => json!({ "detail": "Internal server error" }),
+        };
+        let mut response = HttpResponse::build(self.status_code());
+        if let ApiError::Unauthorized = self {
+            response.insert_header((header::WWW_AUTHENTICATE, "Bearer"));
+        }
+        if let ApiError::RateLimited { retry_after, .. } = self {
+            response.insert_header((header::RETRY_AFTER, retry_after.to_string()));
+        }
+        response.json(body)
+    }
+}
+
+impl From<AuthError> for ApiError {
+    fn from(e: AuthError) -> Self {
+        match e {
+            AuthError::Unauthorized => ApiError::Unauthorized,
+            AuthError::NotFound(thing) => ApiError::not_found(thing),
+            AuthError::Conflict(reason) => ApiError::Conflict(reason),
+            AuthError::Invalid(problems) => ApiError::Validation(problems),
+            AuthError::Unexpected(cause) => ApiError::unexpected(cause),
+        }
+    }
+}
+
+impl From<StoreError> for ApiError {
+    fn from(e: StoreError) -> Self {
+        match e {
+            StoreError::Conflict(reason) => ApiError::unexpected(anyhow::anyhow!(reason)),
+            StoreError::Unexpected(cause) => ApiError::unexpected(cause),
+        }
+    }
+}
+
+pub type ApiResult<T> = Result<T, ApiError>;

@@ -1,0 +1,14 @@
+//! The HTTP service and the `leadhub` binary's commands.
+#![forbid(unsafe_code)]
+
+pub mod app;
+pub mod cli;
+pub mod config;
+pub mod error;
+pub mod extract;
+pub mod middleware;
+pub mod openapi;
+pub mod routes;
+pub mod telemetry;
+pub mod time;
+pub mod tokens;

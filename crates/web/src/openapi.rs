@@ -1,0 +1,59 @@
+//! The OpenAPI 3 description, assembled from the handlers' annotations.
+use std::sync::OnceLock;
+
+use utoipa::openapi::security::{Http, HttpAuthScheme, SecurityScheme};
+use utoipa::{Modify, OpenApi};
+
+use crate::routes::{health, keys, schemas};
+
+#[derive(OpenApi)]
+#[openapi(
+    info(
+        title = "leadhub",
+        version = "2025.12.30",
+        description = "Lead intake, business directory and teams. Authenticate with `Authorization: Bearer <API key or access token>`."
+    ),
+    paths(
+        health::healthz,
+        health::readyz,
+        health::metrics,
+        keys::list_keys,
+        keys::create_key,
+        keys::revoke_key,
+    ),
+    components(schemas(
+        schemas::ErrorBody,
+        schemas::ValidationErrorBody,
+        schemas::ValidationProblem,
+        keys::ApiKeyView,
+        keys::CreatedApiKeyView,
+        keys::CreateKeyRequest,
+    )),
+    modifiers(&BearerScheme),
+    tags(
+        (name = "api keys", description = "Programmatic credentials"),
+        (name = "operations", description = "Health, readiness and metrics"),
+    )
+)]
+pub struct ApiDoc;
+
+struct BearerScheme;
+
+impl Modify for BearerScheme {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        let components = openapi.components.get_or_insert_with(Default::default);
+        let mut scheme = Http::new(HttpAuthScheme::Bearer);
+        scheme.description = Some("An API key (`lhk_...`) or an access token (`lha_...`).".into());
+        components.add_security_scheme("bearer", SecurityScheme::Http(scheme));
+    }
+}
+
+/// Rendered once: the document never changes while the process runs.
+pub fn openapi_json() -> &'static str {
+    static JSON: OnceLock<String> = OnceLock::new();
+    JSON.get_or_init(|| {
+        ApiDoc::openapi()
+            .to_pretty_json()
+            .unwrap_or_else(|_| "{}".to_owned())
+    })
+}

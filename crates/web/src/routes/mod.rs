@@ -1,0 +1,20 @@
+//! HTTP routes, grouped by resource. Handlers stay thin: extract, call a service, map the result.
+use actix_web::{web, HttpResponse};
+use serde_json::json;
+
+pub mod docs;
+pub mod health;
+pub mod keys;
+pub mod schemas;
+
+pub fn configure(cfg: &mut web::ServiceConfig) {
+    cfg.configure(health::configure)
+        .configure(docs::configure)
+        .configure(keys::configure)
+        .default_service(web::to(not_found));
+}
+
+/// Unknown routes answer JSON like every other error.
+async fn not_found() -> HttpResponse {
+    HttpResponse::NotFound().json(json!({ "detail": "Not found" }))
+}

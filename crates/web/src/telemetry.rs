@@ -1,0 +1,16 @@
+//! Logs go to stderr (stdout carries only what a command is asked to print), as text or JSON.
+use tracing_subscriber::EnvFilter;
+
+use crate::config::LogFormat;
+
+pub fn init(filter: &str, format: &LogFormat) {
+    let filter = EnvFilter::try_new(filter).unwrap_or_else(|_| EnvFilter::new("info"));
+    let builder = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr);
+    // A second init (tests) is harmless: the first subscriber stays.
+    let _ = match format {
+        LogFormat::Json => builder.json().with_current_span(true).try_init(),
+        LogFormat::Text => builder.try_init(),
+    };
+}

@@ -1,0 +1,15 @@
+DROP TABLE IF EXISTS rate_limit_counters;
+DROP TABLE IF EXISTS geocode_cache;
+DROP TABLE IF EXISTS jobs;
+DROP TABLE IF EXISTS businesses;
+DROP TABLE IF EXISTS idempotency_keys;
+DROP TABLE IF EXISTS submissions;
+DROP TABLE IF EXISTS batches;
+DROP TABLE IF EXISTS leads;
+DROP TABLE IF EXISTS team_invites;
+DROP TABLE IF EXISTS team_members;
+DROP TABLE IF EXISTS teams;
+DROP TABLE IF EXISTS sign_in_links;
+DROP TABLE IF EXISTS auth_tokens;
+DROP TABLE IF EXISTS api_keys;
+DROP TABLE IF EXISTS users;

@@ -1,0 +1,7 @@
+//! End-to-end tests over HTTP. Each case runs once on SQLite and once on PostgreSQL.
+#![allow(clippy::unwrap_used)]
+
+mod api_keys;
+mod errors;
+mod openapi;
+mod operations;

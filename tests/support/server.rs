@@ -1,0 +1,164 @@
+//! A running server per test, on its own thread and actix system, on 127.0.0.1:<free port>.
+use std::collections::HashMap;
+use std::net::TcpListener;
+use std::sync::mpsc;
+
+use actix_web::dev::ServerHandle;
+use actix_web::web;
+use reqwest::{Method, StatusCode};
+use serde_json::Value;
+
+use leadhub_db::Database;
+use leadhub_domain::auth::NewUserRequest;
+use leadhub_domain::user::User;
+use leadhub_web::app::{http_server, Adapters, AppState};
+use leadhub_web::config::Config;
+
+use crate::database::TestDatabase;
+
+pub struct TestApp {
+    pub base_url: String,
+    pub state: web::Data<AppState>,
+    pub client: reqwest::Client,
+    pub db: TestDatabase,
+    handle: ServerHandle,
+}
+
+/// A user with an API key of their own.
+#[derive(Clone)]
+pub struct TestUser {
+    pub user: User,
+    pub key: String,
+}
+
+impl TestApp {
+    pub async fn start(db: TestDatabase) -> TestApp {
+        Self::start_with(db, Adapters::default(), HashMap::new()).await
+    }
+
+    /// Starts with other adapters and extra configuration variables.
+    pub async fn start_with(
+        db: TestDatabase,
+        adapters: Adapters,
+        vars: HashMap<String, String>,
+    ) -> TestApp {
+        let mut vars = vars;
+        vars.insert("DATABASE_URL".into(), db.url.clone());
+        let config = Config::from_vars(&vars).unwrap();
+        let url = db.url.clone();
+        let database = tokio::task::spawn_blocking(move || {
+            let database = Database::connect(&url, 4).unwrap();
+            database.migrate().unwrap();
+            database
+        })
+        .await
+        .unwrap();
+        let state = web::Data::new(AppState::new(config, database, adapters));
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let base_url = format!("http://{}", listener.local_addr().unwrap());
+        let (tx, rx) = mpsc::channel();
+        let server_state = state.clone();
+        std::thread::spawn(move || {
+            actix_web::rt::System::new().block_on(async move {
+                let server = http_server(server_state, listener, 1).unwrap();
+                tx.send(server.handle()).unwrap();
+                let _ = server.await;
+            })
+        });
+        let handle = rx.recv().unwrap();
+        TestApp {
+            base_url,
+            state,
+            client: reqwest::Client::builder()
+                .timeout(std::time::Duration::from_secs(60))
+                .build()
+                .unwrap(),
+            db,
+            handle,
+        }
+    }
+
+    pub fn url(&self, path: &str) -> String {
+        format!("{}{path}", self.base_url)
+    }
+
+    /// A user (created through the service, as the CLI does) and an API key for them.
+    pub async fn user(&self, email: &str) -> TestUser {
+        self.user_with(email, false).await
+    }
+
+    pub async fn admin(&self, email: &str) -> TestUser {
+        self.user_with(email, true).await
+    }
+
+    async fn user_with(&self, email: &str, is_admin: bool) -> TestUser {
+        let user = self
+            .state
+            .auth
+            .add_user(NewUserRequest {
+                email: email.into(),
+                first_name: Some("Test".into()),
+                last_name: Some("User".into()),
+                is_admin,
+            })
+            .await
+            .unwrap();
+        let key = self
+            .state
+            .auth
+            .create_api_key(&user, "test", None)
+            .await
+            .unwrap()
+            .secret;
+        TestUser { user, key }
+    }
+
+    /// Sends a request; answers the status and the JSON body (Null when there is none).
+    pub async fn call(
+        &self,
+        method: Method,
+        path: &str,
+        key: Option<&str>,
+        body: Option<&Value>,
+    ) -> (StatusCode, Value) {
+        let mut request = self.client.request(method, self.url(path));
+        if let Some(key) = key {
+            request = request.bearer_auth(key);
+        }
+        if let Some(body) = body {
+            request = request.json(body);
+        }
+        let response = request.send().await.unwrap();
+        let status = response.status();
+        let text = response.text().await.unwrap();
+        let json = if text.is_empty() {
+            Value::Null
+        } else {
+            serde_json::from_str(&text).unwrap_or(Value::String(text))
+        };
+        (status, json)
+    }
+
+    pub async fn get(&self, path: &str, key: &str) -> (StatusCode, Value) {
+        self.call(Method::GET, path, Some(key), None).await
+    }
+
+    pub async fn post(&self, path: &str, key: &str, body: Value) -> (StatusCode, Value) {
+        self.call(Method::POST, path, Some(key), Some(&body)).await
+    }
+
+    pub async fn patch(&self, path: &str, key: &str, body: Value) -> (StatusCode, Value) {
+        self.call(Method::PATCH, path, Some(key), Some(&body)).await
+    }
+
+    pub async fn delete(&self, path: &str, key: &str) -> (StatusCode, Value) {
+        self.call(Method::DELETE, path, Some(key), None).await
+    }
+}
+
+impl Drop for TestApp {
+    fn drop(&mut self) {
+        // Stop accepting and let the server thread end; the database is dropped after.
+        drop(self.handle.stop(false));
+    }
+}
