@@ -5,3 +5,4 @@ mod api_keys;
 mod errors;
 mod openapi;
 mod operations;
+mod submissions;

@@ -7,7 +7,11 @@
 mod connection;
 mod credentials;
 mod error;
+mod lead_row;
+mod leads;
+mod memberships;
 pub mod schema;
+mod submissions;
 mod time;
 mod users;
 

@@ -6,10 +6,14 @@ pub mod address;
 pub mod api_key;
 pub mod auth;
 pub mod clock;
+pub mod enrich;
 pub mod error;
+pub mod lead;
 pub mod parse;
 pub mod secret;
 pub mod store;
+pub mod submission;
+pub mod team_access;
 pub mod user;
 
 pub use clock::{Clock, SystemClock};

@@ -11,7 +11,9 @@ use actix_web::{web, App, HttpServer};
 
 use leadhub_db::Database;
 use leadhub_domain::auth::AuthService;
+use leadhub_domain::enrich::{AppraisalSource, Geocoder};
 use leadhub_domain::secret::TokenGenerator;
+use leadhub_domain::submission::{Enricher, SubmissionRepository, SubmissionService};
 use leadhub_domain::{Clock, SystemClock};
 
 use crate::config::Config;
@@ -25,6 +27,10 @@ use crate::tokens::RandomTokens;
 pub struct Adapters {
     pub clock: Arc<dyn Clock>,
     pub tokens: Arc<dyn TokenGenerator>,
+    /// None: the geocoding stage is skipped (`LEADHUB_GEOCODER=none`).
+    pub geocoder: Option<Arc<dyn Geocoder>>,
+    /// None: no county appraisal configured.
+    pub appraisal: Option<Arc<dyn AppraisalSource>>,
 }
 
 impl Default for Adapters {
@@ -32,6 +38,8 @@ impl Default for Adapters {
         Adapters {
             clock: Arc::new(SystemClock),
             tokens: Arc::new(RandomTokens),
+            geocoder: None,
+            appraisal: None,
         }
     }
 }
@@ -41,6 +49,10 @@ pub struct AppState {
     pub config: Arc<Config>,
     pub db: Database,
     pub auth: Arc<AuthService>,
+    pub submissions: Arc<SubmissionService>,
+    /// For idempotent replays, which sit in the web layer (they store HTTP answers).
+    pub submissions_repo: Arc<dyn SubmissionRepository>,
+    pub clock: Arc<dyn Clock>,
     pub metrics: Arc<Metrics>,
 }
 
@@ -52,10 +64,24 @@ impl AppState {
             adapters.clock.clone(),
             adapters.tokens.clone(),
         );
+        let submissions = SubmissionService::new(
+            Arc::new(db.clone()),
+            Arc::new(db.clone()),
+            Arc::new(db.clone()),
+            Enricher {
+                geocoder: adapters.geocoder.clone(),
+                appraisal: adapters.appraisal.clone(),
+            },
+            adapters.clock.clone(),
+            adapters.tokens.clone(),
+        );
         AppState {
             config: Arc::new(config),
+            submissions_repo: Arc::new(db.clone()),
             db,
             auth: Arc::new(auth),
+            submissions: Arc::new(submissions),
+            clock: adapters.clock,
             metrics: Arc::new(Metrics::default()),
         }
     }

@@ -4,7 +4,7 @@ use std::sync::OnceLock;
 use utoipa::openapi::security::{Http, HttpAuthScheme, SecurityScheme};
 use utoipa::{Modify, OpenApi};
 
-use crate::routes::{health, keys, schemas};
+use crate::routes::{health, keys, lead_body, leads, schemas, submission_views, submissions};
 
 #[derive(OpenApi)]
 #[openapi(
@@ -20,6 +20,12 @@ use crate::routes::{health, keys, schemas};
         keys::list_keys,
         keys::create_key,
         keys::revoke_key,
+        submissions::submit_single,
+        submissions::submit_batch,
+        submissions::submission_status,
+        submissions::batch_status,
+        leads::list_leads,
+        leads::get_lead,
     ),
     components(schemas(
         schemas::ErrorBody,
@@ -28,9 +34,20 @@ use crate::routes::{health, keys, schemas};
         keys::ApiKeyView,
         keys::CreatedApiKeyView,
         keys::CreateKeyRequest,
+        lead_body::LeadSubmissionSchema,
+        lead_body::BatchRequestSchema,
+        submission_views::WarningView,
+        submission_views::SingleResult,
+        submission_views::ElementResult,
+        submission_views::BatchResult,
+        submission_views::SubmissionStatusView,
+        submission_views::BatchStatusView,
+        submission_views::LeadViewSchema,
     )),
     modifiers(&BearerScheme),
     tags(
+        (name = "submissions", description = "Lead intake: single and batch submissions, their status"),
+        (name = "leads", description = "Stored leads"),
         (name = "api keys", description = "Programmatic credentials"),
         (name = "operations", description = "Health, readiness and metrics"),
     )

@@ -103,7 +103,8 @@ fn house_number(tokens: &[String]) -> Option<(String, &[String])> {
     };
     let mut used = 1;
     if let Some(fraction) = tokens.get(1).filter(|t| is_fraction(t)) {
-        if !number.contains('/') {
+        // Only a plain number takes a fraction: "123 1/2", not "123A 1/2".
+        if number.chars().all(|c| c.is_ascii_digit()) && tokens.len() > 2 {
             number = format!("{number}-{fraction}");
             used = 2;
         }
@@ -148,7 +149,9 @@ fn strip_locality(segments: Vec<Vec<String>>, given: &Given<'_>) -> Vec<Vec<Stri
     if ends_with {
         end -= n;
     } else if had_zip
-        && state.as_deref().is_some_and(|st| end.checked_sub(1).and_then(token) == Some(st))
+        && state
+            .as_deref()
+            .is_some_and(|st| end.checked_sub(1).and_then(token) == Some(st))
         && starts_segment(end - 1)
     {
         end -= 1;
@@ -164,9 +167,9 @@ fn strip_locality(segments: Vec<Vec<String>>, given: &Given<'_>) -> Vec<Vec<Stri
         .map(|(_, _, t)| (*t).clone())
         .collect();
     let looks_complete = in_segment.len() >= 3
-        && in_segment.last().is_some_and(|t| {
-            has_digit(t) || is_complete(in_segment.get(1..).unwrap_or_default())
-        });
+        && in_segment
+            .last()
+            .is_some_and(|t| has_digit(t) || is_complete(in_segment.get(1..).unwrap_or_default()));
     if !(had_zip || own_segment || looks_complete) || street_tokens.is_empty() {
         return segments;
     }

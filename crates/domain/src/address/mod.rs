@@ -96,16 +96,13 @@ impl AddressKey {
     /// and agree, or (when either lacks a ZIP) normalised city and state are both present on
     /// both sides and agree.
     pub fn same_property(&self, other: &AddressKey) -> bool {
-        if self.number != other.number || self.street != other.street || self.unit != other.unit
-        {
+        if self.number != other.number || self.street != other.street || self.unit != other.unit {
             return false;
         }
         match (&self.zip5, &other.zip5) {
             (Some(a), Some(b)) => a == b,
             _ => {
-                let both = |a: &Option<String>, b: &Option<String>| {
-                    matches!((a, b), (Some(a), Some(b)) if a == b)
-                };
+                let both = |a: &Option<String>, b: &Option<String>| matches!((a, b), (Some(a), Some(b)) if a == b);
                 both(&self.city, &other.city) && both(&self.state, &other.state)
             }
         }

@@ -109,7 +109,11 @@ fn scramble(text: &str, seed: u64) -> String {
             out.extend(c.to_uppercase());
         }
     }
-    format!("{}{out}{}", if bit() { " " } else { "" }, if bit() { "\t" } else { "" })
+    format!(
+        "{}{out}{}",
+        if bit() { " " } else { "" },
+        if bit() { "\t" } else { "" }
+    )
 }
 
 fn parse(line: &str) -> Option<AddressKey> {

@@ -39,8 +39,16 @@ const ROUTES: &[(&[&str], &str, bool)] = &[
     (&["US", "RT"], "US HIGHWAY", false),
     (&["USHWY"], "US HIGHWAY", true),
     (&["US"], "US HIGHWAY", true),
-    (&["FARM", "TO", "MARKET", "ROAD"], "FARM TO MARKET ROAD", false),
-    (&["FARM", "TO", "MARKET", "RD"], "FARM TO MARKET ROAD", false),
+    (
+        &["FARM", "TO", "MARKET", "ROAD"],
+        "FARM TO MARKET ROAD",
+        false,
+    ),
+    (
+        &["FARM", "TO", "MARKET", "RD"],
+        "FARM TO MARKET ROAD",
+        false,
+    ),
     (&["FARM", "TO", "MARKET"], "FARM TO MARKET ROAD", false),
     (&["FM", "ROAD"], "FARM TO MARKET ROAD", false),
     (&["FM", "RD"], "FARM TO MARKET ROAD", false),
@@ -83,7 +91,8 @@ pub(super) struct Route {
 /// and Missouri use ("HWY KK", "COUNTY ROAD N").
 fn is_route_number(word: &str, needs_digit: bool) -> bool {
     let digit = word.chars().any(|c| c.is_ascii_digit());
-    digit || (!needs_digit && (1..=2).contains(&word.len()) && word.chars().all(char::is_alphabetic))
+    digit
+        || (!needs_digit && (1..=2).contains(&word.len()) && word.chars().all(char::is_alphabetic))
 }
 
 /// The first numbered road in the words, longest road type first.
@@ -179,7 +188,10 @@ pub(super) fn box_address(tokens: &[String]) -> Option<(String, String)> {
                 _ => return None,
             };
             let number = box_number(after)?;
-            return Some((number, format!("{kind} {} BOX", super::tokens::clean_id(route))));
+            return Some((
+                number,
+                format!("{kind} {} BOX", super::tokens::clean_id(route)),
+            ));
         }
     }
     None

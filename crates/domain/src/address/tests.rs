@@ -47,8 +47,14 @@ fn house_numbers_keep_what_distinguishes() {
 
 #[test]
 fn suffixes_to_c1_abbreviations() {
-    for written in ["Avenue", "Ave", "Ave.", "AV", "Aven", "Avenu", "Avn", "Avnue"] {
-        assert_eq!(sk(&format!("10 Park {written}")), "10 PARK AVE", "{written}");
+    for written in [
+        "Avenue", "Ave", "Ave.", "AV", "Aven", "Avenu", "Avn", "Avnue",
+    ] {
+        assert_eq!(
+            sk(&format!("10 Park {written}")),
+            "10 PARK AVE",
+            "{written}"
+        );
     }
     assert_eq!(sk("10 Sunset Boulevard"), "10 SUNSET BLVD");
     assert_eq!(sk("10 Sunset Boulv"), "10 SUNSET BLVD");
@@ -72,13 +78,28 @@ fn suffix_words_as_street_names_survive() {
 #[test]
 fn directionals_pre_and_post() {
     for written in ["N", "N.", "North", "north"] {
-        assert_eq!(sk(&format!("5 {written} Main St")), "5 N MAIN ST", "{written}");
+        assert_eq!(
+            sk(&format!("5 {written} Main St")),
+            "5 N MAIN ST",
+            "{written}"
+        );
     }
     for written in ["NE", "N.E.", "Northeast", "North East", "North-East"] {
-        assert_eq!(sk(&format!("5 Main St {written}")), "5 MAIN ST NE", "{written}");
-        assert_eq!(sk(&format!("5 {written} Main St")), "5 NE MAIN ST", "{written}");
+        assert_eq!(
+            sk(&format!("5 Main St {written}")),
+            "5 MAIN ST NE",
+            "{written}"
+        );
+        assert_eq!(
+            sk(&format!("5 {written} Main St")),
+            "5 NE MAIN ST",
+            "{written}"
+        );
     }
-    assert_eq!(sk("1600 Pennsylvania Avenue Northwest"), "1600 PENNSYLVANIA AVE NW");
+    assert_eq!(
+        sk("1600 Pennsylvania Avenue Northwest"),
+        "1600 PENNSYLVANIA AVE NW"
+    );
     assert!(!same("5 N Main St", "5 S Main St"));
     assert!(!same("5 N Main St", "5 Main St"));
     assert!(!same("5 Main St NW", "5 Main St"));
@@ -99,8 +120,20 @@ fn a_directional_that_is_the_name_stays() {
 #[test]
 fn units_compare_by_identifier() {
     for written in [
-        "Apt 4", "APT #4", "#4", "# 4", "Unit 4", "Ste 4", "Suite 4", "Apartment 4", "Apt. 4",
-        "Apt No. 4", ", Apt 4", ", #4", ", Unit 4", "Apt4",
+        "Apt 4",
+        "APT #4",
+        "#4",
+        "# 4",
+        "Unit 4",
+        "Ste 4",
+        "Suite 4",
+        "Apartment 4",
+        "Apt. 4",
+        "Apt No. 4",
+        ", Apt 4",
+        ", #4",
+        ", Unit 4",
+        "Apt4",
     ] {
         let k = key(&format!("123 Main St {written}"));
         assert_eq!(k.unit.as_deref(), Some("4"), "{written}");
@@ -165,10 +198,18 @@ fn zip_plus_four_cut_to_zip5() {
 #[test]
 fn highways_and_county_roads() {
     for written in ["Highway 71", "Hwy 71", "HWY. 71", "Hiway 71"] {
-        assert_eq!(key(&format!("900 {written}")).street, "HIGHWAY 71", "{written}");
+        assert_eq!(
+            key(&format!("900 {written}")).street,
+            "HIGHWAY 71",
+            "{written}"
+        );
     }
     for written in ["County Road 12", "CR 12", "Co Rd 12", "County Rd 12"] {
-        assert_eq!(key(&format!("900 {written}")).street, "COUNTY ROAD 12", "{written}");
+        assert_eq!(
+            key(&format!("900 {written}")).street,
+            "COUNTY ROAD 12",
+            "{written}"
+        );
     }
     assert_eq!(key("900 FM 1960").street, "FARM TO MARKET ROAD 1960");
     assert_eq!(key("900 US Hwy 290 W").street, "US HIGHWAY 290 W");
@@ -181,9 +222,19 @@ fn highways_and_county_roads() {
 
 #[test]
 fn box_addresses() {
-    for written in ["PO Box 123", "P.O. Box 123", "P O Box 123", "Post Office Box 123", "Box 123"] {
+    for written in [
+        "PO Box 123",
+        "P.O. Box 123",
+        "P O Box 123",
+        "Post Office Box 123",
+        "Box 123",
+    ] {
         let k = key(written);
-        assert_eq!((k.number.as_str(), k.street.as_str()), ("123", "PO BOX"), "{written}");
+        assert_eq!(
+            (k.number.as_str(), k.street.as_str()),
+            ("123", "PO BOX"),
+            "{written}"
+        );
     }
     let rr = key("RR 2 Box 15");
     assert_eq!((rr.number.as_str(), rr.street.as_str()), ("15", "RR 2 BOX"));
@@ -220,7 +271,12 @@ fn city_state_zip_typed_into_the_line() {
 
 #[test]
 fn keys_and_same_property_rule() {
-    let a = AddressKey::parse("123 N Main St Apt 4", Some("Austin"), Some("tx"), Some("78701"));
+    let a = AddressKey::parse(
+        "123 N Main St Apt 4",
+        Some("Austin"),
+        Some("tx"),
+        Some("78701"),
+    );
     let a = a.expect("key");
     assert_eq!(a.street_key(), "123 N MAIN ST #4");
     assert_eq!(a.locality_key(), "78701");
@@ -235,6 +291,11 @@ fn keys_and_same_property_rule() {
     let no_city = no_city.expect("key");
     assert_eq!(no_city.locality_key(), "");
     assert!(!a.same_property(&no_city));
-    let other_zip = AddressKey::parse("123 N Main St Apt 4", Some("Austin"), Some("TX"), Some("78702"));
+    let other_zip = AddressKey::parse(
+        "123 N Main St Apt 4",
+        Some("Austin"),
+        Some("TX"),
+        Some("78702"),
+    );
     assert!(!a.same_property(&other_zip.expect("key")));
 }

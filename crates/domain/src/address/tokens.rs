@@ -37,6 +37,8 @@ pub(super) fn segments(line: &str) -> Vec<Vec<String>> {
         }
         flush(&mut token, &mut segment);
         match c {
+            // "##4" says no more than "#4".
+            '#' if segment.last().is_some_and(|t| t == "#") => {}
             '#' => segment.push("#".to_owned()),
             ',' | ';' | '\n' | '\r' => {
                 if !segment.is_empty() {
@@ -78,9 +80,9 @@ fn expand(line: &str) -> Vec<char> {
 }
 
 fn letter_run_before(chars: &[char], i: usize) -> usize {
-    chars
-        .get(..i)
-        .map_or(0, |s| s.iter().rev().take_while(|c| c.is_alphabetic()).count())
+    chars.get(..i).map_or(0, |s| {
+        s.iter().rev().take_while(|c| c.is_alphabetic()).count()
+    })
 }
 
 fn letter_run_after(chars: &[char], i: usize) -> usize {
@@ -113,8 +115,7 @@ pub(super) fn clean_id(token: &str) -> String {
         if c == '-' {
             let prev = i.checked_sub(1).and_then(|p| chars.get(p));
             let next = chars.get(i + 1);
-            if !(prev.is_some_and(char::is_ascii_digit) && next.is_some_and(char::is_ascii_digit))
-            {
+            if !(prev.is_some_and(char::is_ascii_digit) && next.is_some_and(char::is_ascii_digit)) {
                 continue;
             }
         }

@@ -172,9 +172,7 @@ fn identifier_after(tokens: &[String]) -> (Option<String>, usize) {
         _ => 0,
     };
     match tokens.get(skip) {
-        Some(id) if is_identifier(id) || (skip == 1 && id != "#") => {
-            (Some(clean_id(id)), skip + 1)
-        }
+        Some(id) if is_identifier(id) || (skip == 1 && id != "#") => (Some(clean_id(id)), skip + 1),
         _ => (None, 0),
     }
 }

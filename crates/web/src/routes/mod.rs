@@ -4,13 +4,20 @@ use serde_json::json;
 
 pub mod docs;
 pub mod health;
+mod idempotency;
 pub mod keys;
+pub mod lead_body;
+pub mod leads;
 pub mod schemas;
+pub mod submission_views;
+pub mod submissions;
 
 pub fn configure(cfg: &mut web::ServiceConfig) {
     cfg.configure(health::configure)
         .configure(docs::configure)
         .configure(keys::configure)
+        .configure(submissions::configure)
+        .configure(leads::configure)
         .default_service(web::to(not_found));
 }
 

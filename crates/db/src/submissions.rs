@@ -1,0 +1,296 @@
+//! `SubmissionRepository`: submissions kept verbatim, batch counters, idempotent answers.
+use async_trait::async_trait;
+use chrono::{DateTime, NaiveDateTime, Utc};
+use diesel::prelude::*;
+
+use leadhub_domain::lead::record::LeadAction;
+use leadhub_domain::lead::Warning;
+use leadhub_domain::store::StoreResult;
+use leadhub_domain::submission::{
+    BatchSummary, IdempotentAnswer, NewBatch, NewSubmission, Submission, SubmissionOutcome,
+    SubmissionRepository, SubmissionStatus,
+};
+
+use crate::schema::{batches, idempotency_keys, submissions};
+use crate::time::{from_db, to_db};
+use crate::Database;
+
+const CHUNK: usize = 500;
+
+#[derive(Queryable, Selectable)]
+#[diesel(table_name = submissions)]
+struct SubmissionRow {
+    id: i64,
+    batch_id: Option<String>,
+    batch_index: Option<i32>,
+    user_id: i64,
+    team_id: Option<i64>,
+    raw_json: String,
+    status: String,
+    result_lead_id: Option<i64>,
+    result_action: Option<String>,
+    validation_warnings: String,
+    error: Option<String>,
+    created_at: NaiveDateTime,
+    processed_at: Option<NaiveDateTime>,
+}
+
+fn action(s: &str) -> Option<LeadAction> {
+    match s {
+        "created" => Some(LeadAction::Created),
+        "updated" => Some(LeadAction::Updated),
+        "skipped" => Some(LeadAction::Skipped),
+        _ => None,
+    }
+}
+
+impl From<SubmissionRow> for Submission {
+    fn from(r: SubmissionRow) -> Self {
+        Submission {
+            id: r.id,
+            batch_id: r.batch_id,
+            batch_index: r.batch_index,
+            user_id: r.user_id,
+            team_id: r.team_id,
+            raw_json: r.raw_json,
+            status: SubmissionStatus::parse(&r.status),
+            result_lead_id: r.result_lead_id,
+            result_action: r.result_action.as_deref().and_then(action),
+            validation_warnings: serde_json::from_str::<Vec<Warning>>(&r.validation_warnings)
+                .unwrap_or_default(),
+            error: r.error,
+            created_at: from_db(r.created_at),
+            processed_at: r.processed_at.map(from_db),
+        }
+    }
+}
+
+#[derive(Queryable, Selectable)]
+#[diesel(table_name = batches)]
+struct BatchRow {
+    id: String,
+    user_id: i64,
+    team_id: Option<i64>,
+    total: i32,
+    created_at: NaiveDateTime,
+    completed_at: Option<NaiveDateTime>,
+}
+
+#[async_trait]
+impl SubmissionRepository for Database {
+    async fn insert_submissions(
+        &self,
+        batch: Option<NewBatch>,
+        new: Vec<NewSubmission>,
+    ) -> StoreResult<Vec<i64>> {
+        self.query(move |conn| {
+            conn.transaction(|conn| {
+                if let Some(b) = &batch {
+                    diesel::insert_into(batches::table)
+                        .values((
+                            batches::id.eq(&b.id),
+                            batches::user_id.eq(b.user_id),
+                            batches::team_id.eq(b.team_id),
+                            batches::total.eq(b.total),
+                            batches::process_immediately.eq(b.process_immediately),
+                            batches::created_at.eq(to_db(b.created_at)),
+                        ))
+                        .execute(conn)?;
+                }
+                let mut ids = Vec::with_capacity(new.len());
+                for s in &new {
+                    let id = diesel::insert_into(submissions::table)
+                        .values((
+                            submissions::batch_id.eq(&s.batch_id),
+                            submissions::batch_index.eq(s.batch_index),
+                            submissions::user_id.eq(s.user_id),
+                            submissions::team_id.eq(s.team_id),
+                            submissions::raw_json.eq(&s.raw_json),
+                            submissions::status.eq(s.status.as_str()),
+                            submissions::validation_warnings.eq("[]"),
+                            submissions::created_at.eq(to_db(s.created_at)),
+                        ))
+                        .returning(submissions::id)
+                        .get_result::<i64>(conn)?;
+                    ids.push(id);
+                }
+                Ok(ids)
+            })
+        })
+        .await
+    }
+
+    async fn finish_submissions(&self, outcomes: Vec<SubmissionOutcome>) -> StoreResult<()> {
+        self.query(move |conn| {
+            conn.transaction(|conn| {
+                let mut batch_ids = std::collections::BTreeSet::new();
+                for o in &outcomes {
+                    let warnings =
+                        serde_json::to_string(&o.warnings).unwrap_or_else(|_| "[]".into());
+                    let batch_id: Option<String> = diesel::update(submissions::table.find(o.id))
+                        .set((
+                            submissions::status.eq(o.status.as_str()),
+                            submissions::result_lead_id.eq(o.lead_id),
+                            submissions::result_action.eq(o.action.map(|a| a.as_str())),
+                            submissions::validation_warnings.eq(warnings),
+                            submissions::error.eq(&o.error),
+                            submissions::processed_at.eq(Some(to_db(o.processed_at))),
+                        ))
+                        .returning(submissions::batch_id)
+                        .get_result(conn)?;
+                    batch_ids.extend(batch_id);
+                }
+                let now = outcomes.first().map(|o| to_db(o.processed_at));
+                for id in batch_ids {
+                    let open: i64 = submissions::table
+                        .filter(submissions::batch_id.eq(&id))
+                        .filter(submissions::status.eq_any(["pending", "processing"]))
+                        .count()
+                        .get_result(conn)?;
+                    if open == 0 {
+                        diesel::update(
+                            batches::table
+                                .find(&id)
+                                .filter(batches::completed_at.is_null()),
+                        )
+                        .set(batches::completed_at.eq(now))
+                        .execute(conn)?;
+                    }
+                }
+                Ok(())
+            })
+        })
+        .await
+    }
+
+    async fn find_submission(&self, id: i64) -> StoreResult<Option<Submission>> {
+        self.query(move |conn| {
+            submissions::table
+                .find(id)
+                .select(SubmissionRow::as_select())
+                .first(conn)
+                .optional()
+                .map(|r| r.map(Submission::from))
+        })
+        .await
+    }
+
+    async fn find_submissions(&self, ids: Vec<i64>) -> StoreResult<Vec<Submission>> {
+        self.query(move |conn| {
+            let mut out = Vec::with_capacity(ids.len());
+            for chunk in ids.chunks(CHUNK) {
+                let rows: Vec<SubmissionRow> = submissions::table
+                    .filter(submissions::id.eq_any(chunk))
+                    .select(SubmissionRow::as_select())
+                    .load(conn)?;
+                out.extend(rows.into_iter().map(Submission::from));
+            }
+            Ok(out)
+        })
+        .await
+    }
+
+    async fn find_batch(&self, batch_id: &str) -> StoreResult<Option<BatchSummary>> {
+        let batch_id = batch_id.to_owned();
+        self.query(move |conn| {
+            let Some(b) = batches::table
+                .find(&batch_id)
+                .select(BatchRow::as_select())
+                .first(conn)
+                .optional()?
+            else {
+                return Ok(None);
+            };
+            let counts: Vec<(String, i64)> = submissions::table
+                .filter(submissions::batch_id.eq(&batch_id))
+                .group_by(submissions::status)
+                .select((submissions::status, diesel::dsl::count_star()))
+                .load(conn)?;
+            let count = |names: &[&str]| -> i64 {
+                counts
+                    .iter()
+                    .filter(|(s, _)| names.contains(&s.as_str()))
+                    .map(|(_, n)| n)
+                    .sum()
+            };
+            Ok(Some(BatchSummary {
+                batch_id: b.id,
+                user_id: b.user_id,
+                team_id: b.team_id,
+                total: i64::from(b.total),
+                pending: count(&["pending", "processing"]),
+                succeeded: count(&["completed"]),
+                duplicates: count(&["duplicate"]),
+                failed: count(&["failed"]),
+                created_at: from_db(b.created_at),
+                completed_at: b.completed_at.map(from_db),
+            }))
+        })
+        .await
+    }
+
+    async fn find_idempotent(
+        &self,
+        user_id: i64,
+        key: &str,
+    ) -> StoreResult<Option<IdempotentAnswer>> {
+        let key = key.to_owned();
+        self.query(move |conn| {
+            idempotency_keys::table
+                .filter(idempotency_keys::user_id.eq(user_id))
+                .filter(idempotency_keys::idempotency_key.eq(key))
+                .select((
+                    idempotency_keys::request_hash,
+                    idempotency_keys::response_status,
+                    idempotency_keys::response_body,
+                    idempotency_keys::created_at,
+                ))
+                .first::<(String, i32, String, NaiveDateTime)>(conn)
+                .optional()
+                .map(|r| {
+                    r.map(
+                        |(request_hash, status, body, created_at)| IdempotentAnswer {
+                            request_hash,
+                            status: u16::try_from(status).unwrap_or(200),
+                            body,
+                            created_at: from_db(created_at),
+                        },
+                    )
+                })
+        })
+        .await
+    }
+
+    async fn save_idempotent(
+        &self,
+        user_id: i64,
+        key: &str,
+        answer: IdempotentAnswer,
+        stale_before: DateTime<Utc>,
+    ) -> StoreResult<()> {
+        let key = key.to_owned();
+        self.query(move |conn| {
+            conn.transaction(|conn| {
+                diesel::delete(
+                    idempotency_keys::table
+                        .filter(idempotency_keys::user_id.eq(user_id))
+                        .filter(idempotency_keys::idempotency_key.eq(&key))
+                        .filter(idempotency_keys::created_at.lt(to_db(stale_before))),
+                )
+                .execute(conn)?;
+                diesel::insert_into(idempotency_keys::table)
+                    .values((
+                        idempotency_keys::user_id.eq(user_id),
+                        idempotency_keys::idempotency_key.eq(&key),
+                        idempotency_keys::request_hash.eq(&answer.request_hash),
+                        idempotency_keys::response_status.eq(i32::from(answer.status)),
+                        idempotency_keys::response_body.eq(&answer.body),
+                        idempotency_keys::created_at.eq(to_db(answer.created_at)),
+                    ))
+                    .execute(conn)
+                    .map(drop)
+            })
+        })
+        .await
+    }
+}

@@ -1,0 +1,66 @@
+//! Ports for the enrichment stages: geocoding and county appraisal. Adapters live in the
+//! `geocode` and `appraisal` crates; a deployment without them runs with `None` (stage skipped).
+use async_trait::async_trait;
+use serde::{Deserialize, Serialize};
+
+/// What a geocoder is asked.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GeocodeQuery {
+    /// The USPS address key (`AddressKey::full_key`): results are cached by it.
+    pub address_key: String,
+    pub address: String,
+    pub city: Option<String>,
+    pub state: Option<String>,
+    pub zip_code: Option<String>,
+}
+
+/// A found location.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct GeocodeResult {
+    pub latitude: f64,
+    pub longitude: f64,
+    /// The adapter that answered: `census`, `nominatim`, `zip`.
+    pub source: String,
+    /// `exact`, `non_exact`, or `zip_centroid` (coarse).
+    pub match_type: String,
+    pub matched_address: Option<String>,
+    /// State + county FIPS (e.g. 48453) when the source knows it: it picks the appraisal layer.
+    pub county_fips: Option<String>,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum EnrichError {
+    #[error("timed out")]
+    Timeout,
+    #[error("{0}")]
+    Failed(String),
+}
+
+#[cfg_attr(feature = "mock", mockall::automock)]
+#[async_trait]
+pub trait Geocoder: Send + Sync {
+    /// `Ok(None)` is a definite no-match; `Err` a failure worth retrying later.
+    async fn geocode(&self, query: &GeocodeQuery) -> Result<Option<GeocodeResult>, EnrichError>;
+}
+
+/// What the appraisal stage is asked.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AppraisalQuery {
+    pub parcel_number: Option<String>,
+    pub latitude: Option<f64>,
+    pub longitude: Option<f64>,
+    pub state: Option<String>,
+    pub county: Option<String>,
+    pub county_fips: Option<String>,
+}
+
+#[cfg_attr(feature = "mock", mockall::automock)]
+#[async_trait]
+pub trait AppraisalSource: Send + Sync {
+    /// `Ok(None)`: no county configured or no parcel there; `Err`: a failure worth retrying.
+    /// The value is the contract's `appraisal` object.
+    async fn appraise(
+        &self,
+        query: &AppraisalQuery,
+    ) -> Result<Option<serde_json::Value>, EnrichError>;
+}

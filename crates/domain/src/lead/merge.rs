@@ -1,0 +1,457 @@
+//! Merging a submission into the stored lead of the same property (contract 3.3).
+use crate::lead::fields::{LeadFields, Warning, STRING_FIELDS};
+use crate::lead::normalize::{EMAIL_FIELDS, PHONE_FIELDS};
+
+/// What a merge did: whether any stored value changed (`updated` versus `skipped`) and what could
+/// not be kept.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MergeOutcome {
+    pub changed: bool,
+    pub warnings: Vec<Warning>,
+}
+
+/// Merges a normalised submission into a stored lead's fields (contract 3.3).
+///
+/// Every value the submission supplies overwrites a differing stored one; `None` never erases.
+/// Phones and e-mails merge as sets instead, since a second number is extra contact information,
+/// not a correction: a new one fills the first empty slot, and one that does not fit is dropped
+/// with `contact_slots_full` (the raw submission still holds it).
+pub fn merge_into(stored: &mut LeadFields, incoming: &LeadFields) -> MergeOutcome {
+    let mut changed = false;
+    let mut warnings = Vec::new();
+
+    for name in STRING_FIELDS {
+        // Contact slots and the phone type follow their own rules below.
+        if PHONE_FIELDS.contains(&name)
+            || EMAIL_FIELDS.contains(&name)
+            || name == "primary_phone_type"
+        {
+            continue;
+        }
+        if let (Some(Some(new)), Some(slot)) =
+            (incoming.string_field(name), stored.string_field_mut(name))
+        {
+            changed |= overwrite(slot, new);
+        }
+    }
+
+    if let Some(n) = incoming.bedrooms {
+        if stored.bedrooms != Some(n) {
+            stored.bedrooms = Some(n);
+            changed = true;
+        }
+    }
+    changed |= overwrite_number(&mut stored.latitude, incoming.latitude);
+    changed |= overwrite_number(&mut stored.longitude, incoming.longitude);
+
+    changed |= merge_slots(stored, incoming, &PHONE_FIELDS, &mut warnings);
+    changed |= merge_slots(stored, incoming, &EMAIL_FIELDS, &mut warnings);
+
+    // The type describes one particular number. It is taken only when the submitted primary
+    // number is the stored primary (already, or because it filled the empty primary slot);
+    // otherwise it would be pinned on a different number, which is false data. A type sent
+    // without a primary number is therefore not taken either.
+    if let (Some(kind), Some(phone)) = (&incoming.primary_phone_type, &incoming.primary_phone) {
+        if stored.primary_phone.as_ref() == Some(phone) {
+            changed |= overwrite(&mut stored.primary_phone_type, kind);
+        }
+    }
+
+    MergeOutcome { changed, warnings }
+}
+
+/// Sets `slot` to `new`; true when that changed it.
+fn overwrite(slot: &mut Option<String>, new: &str) -> bool {
+    if slot.as_deref() == Some(new) {
+        return false;
+    }
+    *slot = Some(new.to_owned());
+    true
+}
+
+/// Sets `slot` to `new` when given, comparing by value; true when that changed it.
+fn overwrite_number(slot: &mut Option<f64>, new: Option<f64>) -> bool {
+    match (new, *slot) {
+        // NaN never equals itself; treating two NaNs as the same keeps a self-merge a no-op.
+        (Some(n), Some(old)) if n == old || (n.is_nan() && old.is_nan()) => false,
+        (Some(n), _) => {
+            *slot = Some(n);
+            true
+        }
+        (None, _) => false,
+    }
+}
+
+/// Set-merge of one group of contact slots: each incoming value (in slot order) that the stored
+/// lead lacks goes into the first empty stored slot, or is warned `contact_slots_full`. Values
+/// compare exactly, as both sides went through the same normalisation. True when a slot was filled.
+fn merge_slots(
+    stored: &mut LeadFields,
+    incoming: &LeadFields,
+    names: &[&str],
+    warnings: &mut Vec<Warning>,
+) -> bool {
+    let mut changed = false;
+    for name in names {
+        let Some(Some(value)) = incoming.string_field(name) else {
+            continue;
+        };
+        let present = names.iter().any(|n| {
+            stored
+                .string_field(n)
+                .is_some_and(|v| v.as_ref() == Some(value))
+        });
+        if present {
+            continue;
+        }
+        let empty = names
+            .iter()
+            .find(|n| stored.string_field(n).is_some_and(Option::is_none))
+            .and_then(|n| stored.string_field_mut(n));
+        match empty {
+            Some(slot) => {
+                *slot = Some(value.clone());
+                changed = true;
+            }
+            None => warnings.push(Warning::new(
+                name,
+                "contact_slots_full",
+                format!(
+                    "'{value}' was not added: all {} slots are taken",
+                    names.len()
+                ),
+            )),
+        }
+    }
+    changed
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn s(v: &str) -> Option<String> {
+        Some(v.to_owned())
+    }
+
+    fn stored() -> LeadFields {
+        LeadFields {
+            address: s("123 Main St"),
+            city: s("Austin"),
+            first_name: s("Ann"),
+            primary_phone: s("+15125550100"),
+            primary_phone_type: s("mobile"),
+            email_1: s("ann@example.com"),
+            bedrooms: Some(3),
+            latitude: Some(30.25),
+            longitude: Some(-97.75),
+            ..LeadFields::default()
+        }
+    }
+
+    fn phones(f: &LeadFields) -> [Option<&str>; 5] {
+        [
+            f.primary_phone.as_deref(),
+            f.phone_2.as_deref(),
+            f.phone_3.as_deref(),
+            f.phone_4.as_deref(),
+            f.phone_5.as_deref(),
+        ]
+    }
+
+    fn emails(f: &LeadFields) -> [Option<&str>; 3] {
+        [
+            f.email_1.as_deref(),
+            f.email_2.as_deref(),
+            f.email_3.as_deref(),
+        ]
+    }
+
+    fn codes(o: &MergeOutcome) -> Vec<(&str, &str)> {
+        o.warnings
+            .iter()
+            .map(|w| (w.field.as_str(), w.code.as_str()))
+            .collect()
+    }
+
+    #[test]
+    fn a_differing_value_overwrites() {
+        let mut lead = stored();
+        let incoming = LeadFields {
+            first_name: s("Anne"),
+            county: s("Travis"),
+            ..LeadFields::default()
+        };
+        let out = merge_into(&mut lead, &incoming);
+        assert!(out.changed);
+        assert!(out.warnings.is_empty());
+        assert_eq!(lead.first_name, s("Anne"));
+        assert_eq!(lead.county, s("Travis"));
+        assert_eq!(lead.city, s("Austin"));
+    }
+
+    #[test]
+    fn the_same_values_change_nothing() {
+        let mut lead = stored();
+        let incoming = LeadFields {
+            first_name: s("Ann"),
+            primary_phone: s("+15125550100"),
+            primary_phone_type: s("mobile"),
+            email_1: s("ann@example.com"),
+            bedrooms: Some(3),
+            latitude: Some(30.25),
+            ..LeadFields::default()
+        };
+        let out = merge_into(&mut lead, &incoming);
+        assert!(!out.changed);
+        assert_eq!(lead, stored());
+    }
+
+    #[test]
+    fn none_never_erases() {
+        let mut lead = stored();
+        let out = merge_into(&mut lead, &LeadFields::default());
+        assert!(!out.changed);
+        assert!(out.warnings.is_empty());
+        assert_eq!(lead, stored());
+    }
+
+    #[test]
+    fn numbers_compare_by_value() {
+        let mut lead = stored();
+        let out = merge_into(
+            &mut lead,
+            &LeadFields {
+                bedrooms: Some(4),
+                latitude: Some(30.5),
+                longitude: Some(-97.75),
+                ..LeadFields::default()
+            },
+        );
+        assert!(out.changed);
+        assert_eq!(
+            (lead.bedrooms, lead.latitude, lead.longitude),
+            (Some(4), Some(30.5), Some(-97.75))
+        );
+    }
+
+    #[test]
+    fn a_new_phone_fills_the_first_empty_slot() {
+        let mut lead = LeadFields {
+            phone_3: s("+15125550103"),
+            ..stored()
+        };
+        let out = merge_into(
+            &mut lead,
+            &LeadFields {
+                primary_phone: s("+15125550199"),
+                phone_2: s("+15125550198"),
+                ..LeadFields::default()
+            },
+        );
+        assert!(out.changed);
+        assert_eq!(
+            phones(&lead),
+            [
+                Some("+15125550100"),
+                Some("+15125550199"),
+                Some("+15125550103"),
+                Some("+15125550198"),
+                None
+            ]
+        );
+    }
+
+    #[test]
+    fn a_known_phone_is_ignored_wherever_it_is_stored() {
+        let mut lead = LeadFields {
+            phone_4: s("+15125550104"),
+            ..stored()
+        };
+        let before = lead.clone();
+        let out = merge_into(
+            &mut lead,
+            &LeadFields {
+                primary_phone: s("+15125550104"),
+                phone_3: s("+15125550100"),
+                ..LeadFields::default()
+            },
+        );
+        assert!(!out.changed);
+        assert_eq!(lead, before);
+    }
+
+    #[test]
+    fn a_phone_beyond_five_is_dropped_with_contact_slots_full() {
+        let full = LeadFields {
+            phone_2: s("+15125550102"),
+            phone_3: s("+15125550103"),
+            phone_4: s("+15125550104"),
+            phone_5: s("+15125550105"),
+            ..stored()
+        };
+        let mut lead = full.clone();
+        let out = merge_into(
+            &mut lead,
+            &LeadFields {
+                primary_phone: s("+15125550102"),
+                phone_2: s("+15125550199"),
+                ..LeadFields::default()
+            },
+        );
+        assert!(!out.changed);
+        assert_eq!(lead, full);
+        assert_eq!(codes(&out), [("phone_2", "contact_slots_full")]);
+    }
+
+    #[test]
+    fn emails_merge_as_a_set_too() {
+        let mut lead = stored();
+        let out = merge_into(
+            &mut lead,
+            &LeadFields {
+                email_1: s("bob@example.com"),
+                email_2: s("ann@example.com"),
+                ..LeadFields::default()
+            },
+        );
+        assert!(out.changed);
+        assert!(out.warnings.is_empty());
+        assert_eq!(
+            emails(&lead),
+            [Some("ann@example.com"), Some("bob@example.com"), None]
+        );
+
+        let out = merge_into(
+            &mut lead,
+            &LeadFields {
+                email_1: s("cy@example.com"),
+                email_2: s("dee@example.com"),
+                email_3: s("bob@example.com"),
+                ..LeadFields::default()
+            },
+        );
+        assert!(out.changed);
+        assert_eq!(
+            emails(&lead),
+            [
+                Some("ann@example.com"),
+                Some("bob@example.com"),
+                Some("cy@example.com")
+            ]
+        );
+        assert_eq!(codes(&out), [("email_2", "contact_slots_full")]);
+    }
+
+    #[test]
+    fn the_phone_type_follows_the_primary_number() {
+        // Same primary number: its type is updated.
+        let mut lead = stored();
+        let out = merge_into(
+            &mut lead,
+            &LeadFields {
+                primary_phone: s("+15125550100"),
+                primary_phone_type: s("landline"),
+                ..LeadFields::default()
+            },
+        );
+        assert!(out.changed);
+        assert_eq!(lead.primary_phone_type, s("landline"));
+
+        // A different primary lands in phone_2: the stored number keeps its type.
+        let out = merge_into(
+            &mut lead,
+            &LeadFields {
+                primary_phone: s("+15125550199"),
+                primary_phone_type: s("voip"),
+                ..LeadFields::default()
+            },
+        );
+        assert!(out.changed);
+        assert_eq!(lead.phone_2, s("+15125550199"));
+        assert_eq!(lead.primary_phone_type, s("landline"));
+
+        // A type without a number is not taken.
+        let out = merge_into(
+            &mut lead,
+            &LeadFields {
+                primary_phone_type: s("voip"),
+                ..LeadFields::default()
+            },
+        );
+        assert!(!out.changed);
+        assert_eq!(lead.primary_phone_type, s("landline"));
+    }
+
+    #[test]
+    fn the_phone_type_comes_with_a_primary_that_fills_the_empty_primary_slot() {
+        let mut lead = LeadFields {
+            primary_phone: None,
+            primary_phone_type: None,
+            ..stored()
+        };
+        let out = merge_into(
+            &mut lead,
+            &LeadFields {
+                primary_phone: s("+15125550199"),
+                primary_phone_type: s("voip"),
+                ..LeadFields::default()
+            },
+        );
+        assert!(out.changed);
+        assert_eq!(lead.primary_phone, s("+15125550199"));
+        assert_eq!(lead.primary_phone_type, s("voip"));
+    }
+
+    /// Any lead: each string field absent or one of a few values (so phones and e-mails repeat),
+    /// numbers absent or in their valid ranges.
+    fn any_lead() -> impl Strategy<Value = LeadFields> {
+        let string = proptest::option::of(prop_oneof![
+            Just("+15125550100".to_owned()),
+            Just("a@b.co".to_owned()),
+            "[a-z ]{0,6}",
+        ]);
+        (
+            proptest::collection::vec(string, STRING_FIELDS.len()),
+            proptest::option::of(0i64..=100),
+            proptest::option::of(-90.0f64..=90.0),
+            proptest::option::of(-180.0f64..=180.0),
+        )
+            .prop_map(|(strings, bedrooms, latitude, longitude)| {
+                let mut lead = LeadFields {
+                    bedrooms,
+                    latitude,
+                    longitude,
+                    ..LeadFields::default()
+                };
+                for (name, value) in STRING_FIELDS.iter().zip(strings) {
+                    if let Some(slot) = lead.string_field_mut(name) {
+                        *slot = value;
+                    }
+                }
+                lead
+            })
+    }
+
+    proptest! {
+        #[test]
+        fn merging_a_lead_into_itself_changes_nothing(lead in any_lead()) {
+            let mut merged = lead.clone();
+            let out = merge_into(&mut merged, &lead);
+            prop_assert!(!out.changed);
+            prop_assert!(out.warnings.is_empty());
+            prop_assert_eq!(merged, lead);
+        }
+
+        #[test]
+        fn merging_twice_changes_nothing_the_second_time(a in any_lead(), b in any_lead()) {
+            let mut merged = a;
+            merge_into(&mut merged, &b);
+            let once = merged.clone();
+            let out = merge_into(&mut merged, &b);
+            prop_assert!(!out.changed);
+            prop_assert_eq!(merged, once);
+        }
+    }
+}

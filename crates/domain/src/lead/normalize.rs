@@ -1,0 +1,502 @@
+//! Normalisation of a validated submission (contract 3.2): what can be read is rewritten to its
+//! canonical form, what cannot becomes a warning (contract 3.1) instead of a rejection.
+use crate::address::AddressKey;
+use crate::lead::fields::{LeadFields, Warning, STRING_FIELDS};
+use crate::parse::{
+    clean_text, normalize_email, normalize_phone, normalize_url, normalize_zip,
+    parse_lot_size_acres, parse_permit_date_as_of, StateCode,
+};
+
+/// The phone slots, in the order they are filled (shared with `merge`).
+pub(super) const PHONE_FIELDS: [&str; 5] =
+    ["primary_phone", "phone_2", "phone_3", "phone_4", "phone_5"];
+/// The e-mail slots, in the order they are filled (shared with `merge`).
+pub(super) const EMAIL_FIELDS: [&str; 3] = ["email_1", "email_2", "email_3"];
+
+/// A submission after normalisation, with what was derived from it and what could not be used.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NormalizedLead {
+    /// The normalised values.
+    pub fields: LeadFields,
+    pub lot_size_acres: Option<f64>,
+    pub address_key: Option<AddressKey>,
+    pub warnings: Vec<Warning>,
+}
+
+/// Normalises a submission that has passed `validate_lead`. `current_year` is for two-digit
+/// permit years (see `parse_permit_date_as_of`), so callers holding a clock get a stable answer.
+pub fn normalize(raw: &LeadFields, current_year: i32) -> NormalizedLead {
+    let mut f = raw.clone();
+    // Cleaning first means every later rule sees trimmed text, and a blank value is absent.
+    for name in STRING_FIELDS {
+        if let Some(slot) = f.string_field_mut(name) {
+            *slot = slot.as_deref().and_then(clean_text);
+        }
+    }
+    let mut warnings = Vec::new();
+
+    upper_state(&mut f.state);
+    upper_state(&mut f.mail_state);
+    zip(&mut f.zip_code, "zip_code", &mut warnings);
+    zip(&mut f.mail_zip, "mail_zip", &mut warnings);
+
+    normalize_slots(
+        &mut f,
+        &PHONE_FIELDS,
+        &mut warnings,
+        |field, value, warnings| {
+            // An unreadable number is kept: it may still be dialable by a person (contract 3.1).
+            Some(normalize_phone(&value).unwrap_or_else(|| {
+                warnings.push(Warning::new(
+                    field,
+                    "invalid_phone",
+                    format!(
+                        "'{value}' is not a 10-digit North American phone number; kept as given"
+                    ),
+                ));
+                value
+            }))
+        },
+    );
+    normalize_slots(
+        &mut f,
+        &EMAIL_FIELDS,
+        &mut warnings,
+        |field, value, warnings| {
+            // An unusable address is dropped (contract 3.1); the raw submission still holds it.
+            let email = normalize_email(&value);
+            if email.is_none() {
+                warnings.push(Warning::new(
+                    field,
+                    "invalid_email",
+                    format!("'{value}' is not a valid e-mail address; dropped"),
+                ));
+            }
+            email
+        },
+    );
+
+    if let Some(date) = &f.permit_date {
+        match parse_permit_date_as_of(date, current_year) {
+            Some(d) => f.permit_date = Some(d.format("%Y-%m-%d").to_string()),
+            None => warnings.push(Warning::new(
+                "permit_date",
+                "unparsed_date",
+                format!("'{date}' could not be read as a date; kept as given"),
+            )),
+        }
+    }
+
+    // lot_size itself stays as written: the acres are derived, and the text may say more.
+    let lot_size_acres = f.lot_size.as_deref().and_then(parse_lot_size_acres);
+    if let (Some(size), None) = (&f.lot_size, lot_size_acres) {
+        warnings.push(Warning::new(
+            "lot_size",
+            "unparsed_lot_size",
+            format!("'{size}' could not be read as a size with a unit (acres, sq ft, ...)"),
+        ));
+    }
+
+    // Validation already checked these against their lists case-insensitively.
+    for slot in [&mut f.property_type, &mut f.primary_phone_type] {
+        *slot = slot.as_deref().map(str::to_lowercase);
+    }
+
+    if let Some(url) = f.related_url.take() {
+        f.related_url = normalize_url(&url);
+        if f.related_url.is_none() {
+            warnings.push(Warning::new(
+                "related_url",
+                "invalid_url",
+                format!("'{url}' is not an http(s) URL; dropped"),
+            ));
+        }
+    }
+
+    let address_key = f.address.as_deref().and_then(|address| {
+        AddressKey::parse(
+            address,
+            f.city.as_deref(),
+            f.state.as_deref(),
+            f.zip_code.as_deref(),
+        )
+    });
+    if address_key.is_none() {
+        let why = match &f.address {
+            None => "no address given".to_owned(),
+            Some(a) => format!("'{a}' has no readable house number and street"),
+        };
+        warnings.push(Warning::new(
+            "address",
+            "no_address",
+            format!("{why}; no duplicate check possible"),
+        ));
+    }
+
+    NormalizedLead {
+        fields: f,
+        lot_size_acres,
+        address_key,
+        warnings,
+    }
+}
+
+/// Upper-cases a state code. Validation guarantees a listed code; the plain upper-casing fallback
+/// only keeps this function total should it ever be called on unvalidated input.
+fn upper_state(slot: &mut Option<String>) {
+    if let Some(s) = slot {
+        *s = StateCode::parse(s).map_or_else(|| s.to_uppercase(), |c| c.as_str().to_owned());
+    }
+}
+
+/// A ZIP to `12345` / `12345-6789`; anything else is kept (it is still information) and warned.
+fn zip(slot: &mut Option<String>, field: &str, warnings: &mut Vec<Warning>) {
+    if let Some(value) = slot {
+        match normalize_zip(value) {
+            Some(z) => *value = z,
+            None => warnings.push(Warning::new(
+                field,
+                "invalid_zip",
+                format!("'{value}' is not a ZIP code (12345 or 12345-6789); kept as given"),
+            )),
+        }
+    }
+}
+
+/// Normalises one group of contact slots with `check` (which answers `None` to drop a value),
+/// drops a value repeating an earlier one of the group, and moves the rest into the first slots
+/// in order, so the slots read as a set without holes (merge fills the first empty slot).
+fn normalize_slots(
+    f: &mut LeadFields,
+    names: &[&str],
+    warnings: &mut Vec<Warning>,
+    check: impl Fn(&str, String, &mut Vec<Warning>) -> Option<String>,
+) {
+    let mut kept: Vec<String> = Vec::new();
+    for name in names {
+        let value = f.string_field_mut(name).and_then(Option::take);
+        if let Some(v) = value.and_then(|v| check(name, v, warnings)) {
+            if !kept.contains(&v) {
+                kept.push(v);
+            }
+        }
+    }
+    let mut kept = kept.into_iter();
+    for name in names {
+        if let Some(slot) = f.string_field_mut(name) {
+            *slot = kept.next();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const YEAR: i32 = 2026;
+
+    fn s(v: &str) -> Option<String> {
+        Some(v.to_owned())
+    }
+
+    /// A lead that normalises without any warning.
+    fn good() -> LeadFields {
+        LeadFields {
+            address: s("123 Main Street"),
+            city: s("Austin"),
+            state: s("tx"),
+            zip_code: s("78701"),
+            ..LeadFields::default()
+        }
+    }
+
+    fn codes(n: &NormalizedLead) -> Vec<(&str, &str)> {
+        n.warnings
+            .iter()
+            .map(|w| (w.field.as_str(), w.code.as_str()))
+            .collect()
+    }
+
+    #[test]
+    fn a_clean_lead_has_no_warnings_and_an_address_key() {
+        let n = normalize(&good(), YEAR);
+        assert!(n.warnings.is_empty(), "{:?}", n.warnings);
+        let key = n.address_key.expect("key");
+        assert_eq!(key.number, "123");
+        assert_eq!(key.street, "MAIN ST");
+        assert_eq!(key.zip5.as_deref(), Some("78701"));
+    }
+
+    #[test]
+    fn every_string_is_trimmed_collapsed_and_blank_is_absent() {
+        let raw = LeadFields {
+            first_name: s("  Ann \t  Lee \n"),
+            county: s("   "),
+            project_description: s("new\n\nroof"),
+            source: s(""),
+            ..good()
+        };
+        let n = normalize(&raw, YEAR);
+        assert_eq!(n.fields.first_name, s("Ann Lee"));
+        assert_eq!(n.fields.county, None);
+        assert_eq!(n.fields.project_description, s("new roof"));
+        assert_eq!(n.fields.source, None);
+        assert_eq!(n.fields.city, s("Austin"));
+    }
+
+    #[test]
+    fn states_are_upper_case() {
+        let raw = LeadFields {
+            state: s(" tx "),
+            mail_state: s("Ca"),
+            ..good()
+        };
+        let n = normalize(&raw, YEAR);
+        assert_eq!(n.fields.state, s("TX"));
+        assert_eq!(n.fields.mail_state, s("CA"));
+    }
+
+    #[test]
+    fn zips_are_normalised_or_kept_with_invalid_zip() {
+        let raw = LeadFields {
+            zip_code: s("787011234"),
+            mail_zip: s(" ABC12 "),
+            ..good()
+        };
+        let n = normalize(&raw, YEAR);
+        assert_eq!(n.fields.zip_code, s("78701-1234"));
+        assert_eq!(n.fields.mail_zip, s("ABC12"));
+        assert_eq!(codes(&n), [("mail_zip", "invalid_zip")]);
+
+        let n = normalize(
+            &LeadFields {
+                zip_code: s("7870"),
+                ..good()
+            },
+            YEAR,
+        );
+        assert_eq!(n.fields.zip_code, s("07870"));
+        let n = normalize(
+            &LeadFields {
+                zip_code: s("12"),
+                ..good()
+            },
+            YEAR,
+        );
+        assert_eq!(n.fields.zip_code, s("12"));
+        assert_eq!(codes(&n), [("zip_code", "invalid_zip")]);
+    }
+
+    #[test]
+    fn phones_become_e164_or_are_kept_with_invalid_phone() {
+        let raw = LeadFields {
+            primary_phone: s("(512) 555-0100"),
+            phone_2: s("1-800-FLOWERS"),
+            phone_3: s("512.555.0101 x12"),
+            ..good()
+        };
+        let n = normalize(&raw, YEAR);
+        assert_eq!(n.fields.primary_phone, s("+15125550100"));
+        assert_eq!(n.fields.phone_2, s("1-800-FLOWERS"));
+        assert_eq!(n.fields.phone_3, s("+15125550101;ext=12"));
+        assert_eq!(codes(&n), [("phone_2", "invalid_phone")]);
+    }
+
+    #[test]
+    fn repeated_phones_are_dropped_and_the_rest_compacted() {
+        let raw = LeadFields {
+            primary_phone: s("(512) 555-0100"),
+            phone_2: s("512.555.0100"),
+            phone_4: s("+1 512 555 0199"),
+            phone_5: s("5125550100"),
+            ..good()
+        };
+        let n = normalize(&raw, YEAR);
+        assert_eq!(n.fields.primary_phone, s("+15125550100"));
+        assert_eq!(n.fields.phone_2, s("+15125550199"));
+        assert_eq!(
+            (&n.fields.phone_3, &n.fields.phone_4, &n.fields.phone_5),
+            (&None, &None, &None)
+        );
+        assert!(n.warnings.is_empty());
+
+        // A gap is closed too, so the first slot always holds the first number given.
+        let n = normalize(
+            &LeadFields {
+                phone_3: s("5125550100"),
+                ..good()
+            },
+            YEAR,
+        );
+        assert_eq!(n.fields.primary_phone, s("+15125550100"));
+        assert_eq!(n.fields.phone_3, None);
+    }
+
+    #[test]
+    fn emails_are_lower_cased_invalid_dropped_and_repeats_removed() {
+        let raw = LeadFields {
+            email_1: s("n/a"),
+            email_2: s(" Ann@Example.COM "),
+            email_3: s("ann@example.com"),
+            ..good()
+        };
+        let n = normalize(&raw, YEAR);
+        assert_eq!(n.fields.email_1, s("ann@example.com"));
+        assert_eq!(n.fields.email_2, None);
+        assert_eq!(n.fields.email_3, None);
+        assert_eq!(codes(&n), [("email_1", "invalid_email")]);
+    }
+
+    #[test]
+    fn permit_dates_become_iso_or_are_kept_with_unparsed_date() {
+        let date = |v: &str, year| {
+            normalize(
+                &LeadFields {
+                    permit_date: s(v),
+                    ..good()
+                },
+                year,
+            )
+            .fields
+            .permit_date
+        };
+        assert_eq!(date("Jan 5, 2025", YEAR), s("2025-01-05"));
+        assert_eq!(date("01/05/2025", YEAR), s("2025-01-05"));
+        // Two-digit years follow the year passed in, not the clock.
+        assert_eq!(date("1/5/40", YEAR), s("1940-01-05"));
+        assert_eq!(date("1/5/40", 2035), s("2040-01-05"));
+
+        let n = normalize(
+            &LeadFields {
+                permit_date: s(" soon  ish "),
+                ..good()
+            },
+            YEAR,
+        );
+        assert_eq!(n.fields.permit_date, s("soon ish"));
+        assert_eq!(codes(&n), [("permit_date", "unparsed_date")]);
+    }
+
+    #[test]
+    fn lot_size_is_kept_and_read_as_acres_or_warned() {
+        let n = normalize(
+            &LeadFields {
+                lot_size: s(" 10,890  sqft "),
+                ..good()
+            },
+            YEAR,
+        );
+        assert_eq!(n.fields.lot_size, s("10,890 sqft"));
+        assert_eq!(n.lot_size_acres, Some(0.25));
+        assert!(n.warnings.is_empty());
+
+        let n = normalize(
+            &LeadFields {
+                lot_size: s("9000"),
+                ..good()
+            },
+            YEAR,
+        );
+        assert_eq!(n.fields.lot_size, s("9000"));
+        assert_eq!(n.lot_size_acres, None);
+        assert_eq!(codes(&n), [("lot_size", "unparsed_lot_size")]);
+    }
+
+    #[test]
+    fn enumerations_are_lower_case() {
+        let raw = LeadFields {
+            property_type: s("Vacant_Land"),
+            primary_phone_type: s("MOBILE"),
+            ..good()
+        };
+        let n = normalize(&raw, YEAR);
+        assert_eq!(n.fields.property_type, s("vacant_land"));
+        assert_eq!(n.fields.primary_phone_type, s("mobile"));
+    }
+
+    #[test]
+    fn urls_are_normalised_or_dropped_with_invalid_url() {
+        let n = normalize(
+            &LeadFields {
+                related_url: s("HTTPS://Example.COM:443/Permit"),
+                ..good()
+            },
+            YEAR,
+        );
+        assert_eq!(n.fields.related_url, s("https://example.com/Permit"));
+        assert!(n.warnings.is_empty());
+
+        let n = normalize(
+            &LeadFields {
+                related_url: s("javascript:alert(1)"),
+                ..good()
+            },
+            YEAR,
+        );
+        assert_eq!(n.fields.related_url, None);
+        assert_eq!(codes(&n), [("related_url", "invalid_url")]);
+    }
+
+    #[test]
+    fn a_missing_or_unreadable_address_warns_no_address() {
+        let n = normalize(
+            &LeadFields {
+                address: None,
+                ..good()
+            },
+            YEAR,
+        );
+        assert_eq!(n.address_key, None);
+        assert_eq!(codes(&n), [("address", "no_address")]);
+
+        let n = normalize(
+            &LeadFields {
+                address: s("  "),
+                ..good()
+            },
+            YEAR,
+        );
+        assert_eq!(codes(&n), [("address", "no_address")]);
+
+        let n = normalize(
+            &LeadFields {
+                address: s("Main Street"),
+                ..good()
+            },
+            YEAR,
+        );
+        assert_eq!(n.address_key, None);
+        assert_eq!(n.fields.address, s("Main Street"));
+        assert_eq!(codes(&n), [("address", "no_address")]);
+    }
+
+    #[test]
+    fn numbers_pass_through() {
+        let raw = LeadFields {
+            bedrooms: Some(3),
+            latitude: Some(30.25),
+            longitude: Some(-97.75),
+            ..good()
+        };
+        let n = normalize(&raw, YEAR);
+        assert_eq!(n.fields.bedrooms, Some(3));
+        assert_eq!(n.fields.latitude, Some(30.25));
+        assert_eq!(n.fields.longitude, Some(-97.75));
+    }
+
+    #[test]
+    fn normalising_twice_changes_nothing_more() {
+        let raw = LeadFields {
+            primary_phone: s("512 555 0100"),
+            email_2: s("A@B.CO"),
+            permit_date: s("1/5/25"),
+            related_url: s("example.com"),
+            property_type: s("Commercial"),
+            ..good()
+        };
+        let once = normalize(&raw, YEAR);
+        let twice = normalize(&once.fields, YEAR);
+        assert_eq!(once.fields, twice.fields);
+        assert_eq!(once.address_key, twice.address_key);
+    }
+}

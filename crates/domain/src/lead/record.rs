@@ -1,0 +1,143 @@
+//! A stored lead and the repository port that keeps leads.
+use async_trait::async_trait;
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+
+use crate::lead::fields::{LeadFields, Warning};
+use crate::lead::normalize::NormalizedLead;
+use crate::store::StoreResult;
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct GeocodeInfo {
+    pub source: String,
+    #[serde(rename = "match")]
+    pub match_type: String,
+    pub matched_address: Option<String>,
+}
+
+/// Where a lead stands with geocoding and appraisal.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EnrichmentStatus {
+    /// Every stage that applies ran and found something.
+    Complete,
+    /// The stages ran, but one found nothing (no match, no parcel).
+    Partial,
+    /// A stage failed or timed out; it will be tried again.
+    PendingRetry,
+    /// No stage applied (no address, or enrichment not configured).
+    Skipped,
+}
+
+impl EnrichmentStatus {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            EnrichmentStatus::Complete => "complete",
+            EnrichmentStatus::Partial => "partial",
+            EnrichmentStatus::PendingRetry => "pending_retry",
+            EnrichmentStatus::Skipped => "skipped",
+        }
+    }
+
+    pub fn parse(s: &str) -> EnrichmentStatus {
+        match s {
+            "complete" => EnrichmentStatus::Complete,
+            "partial" => EnrichmentStatus::Partial,
+            "pending_retry" => EnrichmentStatus::PendingRetry,
+            _ => EnrichmentStatus::Skipped,
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Lead {
+    pub id: i64,
+    pub team_id: Option<i64>,
+    pub fields: LeadFields,
+    pub lot_size_acres: Option<f64>,
+    pub geocode: Option<GeocodeInfo>,
+    pub county_fips: Option<String>,
+    pub appraisal: Option<serde_json::Value>,
+    pub enrichment_status: EnrichmentStatus,
+    pub submission_count: i32,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: DateTime<Utc>,
+}
+
+/// One lead to write: created, or merged into the same property within `team_id`'s scope.
+#[derive(Debug, Clone)]
+pub struct LeadWrite {
+    pub team_id: Option<i64>,
+    pub user_id: i64,
+    pub lead: NormalizedLead,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LeadAction {
+    Created,
+    Updated,
+    Skipped,
+}
+
+impl LeadAction {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            LeadAction::Created => "created",
+            LeadAction::Updated => "updated",
+            LeadAction::Skipped => "skipped",
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct LeadWritten {
+    pub lead_id: i64,
+    pub action: LeadAction,
+    /// Merge warnings (`contact_slots_full`).
+    pub warnings: Vec<Warning>,
+    /// The lead lacks coordinates or an appraisal, and has something to look them up by.
+    pub needs_enrichment: bool,
+}
+
+/// Filters of `GET /api/v1/leads`; `visible_teams` None means every team (an admin).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct LeadFilter {
+    pub visible_teams: Option<Vec<i64>>,
+    pub team_id: Option<i64>,
+    pub state: Option<String>,
+    pub city: Option<String>,
+    pub zip_code: Option<String>,
+    pub property_type: Option<String>,
+    pub permit_status: Option<String>,
+    pub source: Option<String>,
+    pub q: Option<String>,
+    pub created_after: Option<DateTime<Utc>>,
+    pub created_before: Option<DateTime<Utc>>,
+}
+
+/// The result of enrichment, written back onto a lead.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EnrichmentUpdate {
+    pub lead_id: i64,
+    pub coordinates: Option<(f64, f64)>,
+    pub geocode: Option<GeocodeInfo>,
+    pub county_fips: Option<String>,
+    pub appraisal: Option<serde_json::Value>,
+    pub status: EnrichmentStatus,
+}
+
+#[cfg_attr(feature = "mock", mockall::automock)]
+#[async_trait]
+pub trait LeadRepository: Send + Sync {
+    /// Applies the writes in order, in as few transactions as the backend allows. Within one
+    /// scope a property never becomes two leads, whatever other writers do at the same time.
+    async fn write_leads(&self, writes: Vec<LeadWrite>) -> StoreResult<Vec<LeadWritten>>;
+    async fn find_lead(&self, id: i64) -> StoreResult<Option<Lead>>;
+    async fn find_leads(&self, ids: Vec<i64>) -> StoreResult<Vec<Lead>>;
+    async fn list_leads(
+        &self,
+        filter: LeadFilter,
+        limit: i64,
+        offset: i64,
+    ) -> StoreResult<(Vec<Lead>, i64)>;
+    async fn save_enrichment(&self, updates: Vec<EnrichmentUpdate>) -> StoreResult<()>;
+}

@@ -1,0 +1,140 @@
+//! The geocoding and appraisal stages, run with bounded concurrency over the leads that need them.
+use std::sync::Arc;
+
+use futures_util::stream::{self, StreamExt};
+
+use crate::address::AddressKey;
+use crate::enrich::{AppraisalQuery, AppraisalSource, EnrichError, GeocodeQuery, Geocoder};
+use crate::lead::fields::Warning;
+use crate::lead::record::{EnrichmentStatus, EnrichmentUpdate, GeocodeInfo, Lead};
+
+/// How many leads are enriched at once: enough to hide adapter latency, few enough to be
+/// polite to public services (the adapters bound their own request rates too).
+const CONCURRENCY: usize = 16;
+
+#[derive(Clone, Default)]
+pub struct Enricher {
+    pub geocoder: Option<Arc<dyn Geocoder>>,
+    pub appraisal: Option<Arc<dyn AppraisalSource>>,
+}
+
+impl Enricher {
+    pub fn is_configured(&self) -> bool {
+        self.geocoder.is_some() || self.appraisal.is_some()
+    }
+
+    /// Enriches each lead; answers the update to store and the warnings, per lead, in order.
+    pub async fn enrich(&self, leads: Vec<Lead>) -> Vec<(EnrichmentUpdate, Vec<Warning>)> {
+        stream::iter(leads)
+            .map(|lead| self.enrich_one(lead))
+            .buffered(CONCURRENCY)
+            .collect()
+            .await
+    }
+
+    async fn enrich_one(&self, lead: Lead) -> (EnrichmentUpdate, Vec<Warning>) {
+        let mut warnings = Vec::new();
+        let mut update = EnrichmentUpdate {
+            lead_id: lead.id,
+            coordinates: lead.fields.latitude.zip(lead.fields.longitude),
+            geocode: lead.geocode.clone(),
+            county_fips: lead.county_fips.clone(),
+            appraisal: lead.appraisal.clone(),
+            status: EnrichmentStatus::Skipped,
+        };
+        let mut ran = false;
+        let mut failed = false;
+        let mut missed = false;
+        if let (None, Some(geocoder), Some(address)) =
+            (update.coordinates, &self.geocoder, &lead.fields.address)
+        {
+            ran = true;
+            let address_key = AddressKey::parse(
+                address,
+                lead.fields.city.as_deref(),
+                lead.fields.state.as_deref(),
+                lead.fields.zip_code.as_deref(),
+            )
+            .map(|k| k.full_key())
+            .unwrap_or_default();
+            let query = GeocodeQuery {
+                address_key,
+                address: address.clone(),
+                city: lead.fields.city.clone(),
+                state: lead.fields.state.clone(),
+                zip_code: lead.fields.zip_code.clone(),
+            };
+            match geocoder.geocode(&query).await {
+                Ok(Some(found)) => {
+                    update.coordinates = Some((found.latitude, found.longitude));
+                    update.county_fips = found.county_fips.clone().or(update.county_fips);
+                    update.geocode = Some(GeocodeInfo {
+                        source: found.source,
+                        match_type: found.match_type,
+                        matched_address: found.matched_address,
+                    });
+                }
+                Ok(None) => {
+                    missed = true;
+                    warnings.push(Warning::new(
+                        "address",
+                        "geocode_no_match",
+                        "No geocoder found this address",
+                    ));
+                }
+                Err(e) => {
+                    failed = true;
+                    warnings.push(Warning::new(
+                        "address",
+                        "geocode_failed",
+                        format!("Geocoding failed ({e}); it will be retried"),
+                    ));
+                }
+            }
+        }
+        if let (None, Some(source)) = (&update.appraisal, &self.appraisal) {
+            if lead.fields.parcel_number.is_some() || update.coordinates.is_some() {
+                ran = true;
+                let query = AppraisalQuery {
+                    parcel_number: lead.fields.parcel_number.clone(),
+                    latitude: update.coordinates.map(|c| c.0),
+                    longitude: update.coordinates.map(|c| c.1),
+                    state: lead.fields.state.clone(),
+                    county: lead.fields.county.clone(),
+                    county_fips: update.county_fips.clone(),
+                };
+                match source.appraise(&query).await {
+                    Ok(Some(appraisal)) => update.appraisal = Some(appraisal),
+                    Ok(None) => {
+                        missed = true;
+                        warnings.push(Warning::new(
+                            "parcel_number",
+                            "appraisal_no_match",
+                            "No county parcel was found for this lead",
+                        ));
+                    }
+                    Err(e) => {
+                        failed = true;
+                        let what = if matches!(e, EnrichError::Timeout) {
+                            "timed out"
+                        } else {
+                            "failed"
+                        };
+                        warnings.push(Warning::new(
+                            "parcel_number",
+                            "appraisal_failed",
+                            format!("The appraisal lookup {what}; it will be retried"),
+                        ));
+                    }
+                }
+            }
+        }
+        update.status = match (ran, failed, missed) {
+            (false, _, _) => lead.enrichment_status,
+            (true, true, _) => EnrichmentStatus::PendingRetry,
+            (true, false, true) => EnrichmentStatus::Partial,
+            (true, false, false) => EnrichmentStatus::Complete,
+        };
+        (update, warnings)
+    }
+}

@@ -1,0 +1,150 @@
+//! Submissions as stored: every one kept verbatim with its outcome.
+use async_trait::async_trait;
+use chrono::{DateTime, Utc};
+
+use crate::lead::fields::Warning;
+use crate::lead::record::LeadAction;
+use crate::store::StoreResult;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SubmissionStatus {
+    Pending,
+    Processing,
+    Completed,
+    Failed,
+    Duplicate,
+}
+
+impl SubmissionStatus {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SubmissionStatus::Pending => "pending",
+            SubmissionStatus::Processing => "processing",
+            SubmissionStatus::Completed => "completed",
+            SubmissionStatus::Failed => "failed",
+            SubmissionStatus::Duplicate => "duplicate",
+        }
+    }
+
+    pub fn parse(s: &str) -> SubmissionStatus {
+        match s {
+            "pending" => SubmissionStatus::Pending,
+            "processing" => SubmissionStatus::Processing,
+            "completed" => SubmissionStatus::Completed,
+            "duplicate" => SubmissionStatus::Duplicate,
+            _ => SubmissionStatus::Failed,
+        }
+    }
+
+    /// The submission status that goes with a lead action.
+    pub fn for_action(action: LeadAction) -> SubmissionStatus {
+        match action {
+            LeadAction::Created | LeadAction::Updated => SubmissionStatus::Completed,
+            LeadAction::Skipped => SubmissionStatus::Duplicate,
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct NewSubmission {
+    pub batch_id: Option<String>,
+    pub batch_index: Option<i32>,
+    pub user_id: i64,
+    pub team_id: Option<i64>,
+    /// The element exactly as submitted (JSON text).
+    pub raw_json: String,
+    pub status: SubmissionStatus,
+    pub created_at: DateTime<Utc>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Submission {
+    pub id: i64,
+    pub batch_id: Option<String>,
+    pub batch_index: Option<i32>,
+    pub user_id: i64,
+    pub team_id: Option<i64>,
+    pub raw_json: String,
+    pub status: SubmissionStatus,
+    pub result_lead_id: Option<i64>,
+    pub result_action: Option<LeadAction>,
+    pub validation_warnings: Vec<Warning>,
+    pub error: Option<String>,
+    pub created_at: DateTime<Utc>,
+    pub processed_at: Option<DateTime<Utc>>,
+}
+
+/// The final state of one submission.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SubmissionOutcome {
+    pub id: i64,
+    pub status: SubmissionStatus,
+    pub lead_id: Option<i64>,
+    pub action: Option<LeadAction>,
+    pub warnings: Vec<Warning>,
+    pub error: Option<String>,
+    pub processed_at: DateTime<Utc>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct NewBatch {
+    pub id: String,
+    pub user_id: i64,
+    pub team_id: Option<i64>,
+    pub total: i32,
+    pub process_immediately: bool,
+    pub created_at: DateTime<Utc>,
+}
+
+/// A batch with its counters, computed from its submissions.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BatchSummary {
+    pub batch_id: String,
+    pub user_id: i64,
+    pub team_id: Option<i64>,
+    pub total: i64,
+    pub pending: i64,
+    pub succeeded: i64,
+    pub duplicates: i64,
+    pub failed: i64,
+    pub created_at: DateTime<Utc>,
+    pub completed_at: Option<DateTime<Utc>>,
+}
+
+/// A stored first answer to a request that carried an `Idempotency-Key`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct IdempotentAnswer {
+    pub request_hash: String,
+    pub status: u16,
+    pub body: String,
+    pub created_at: DateTime<Utc>,
+}
+
+#[cfg_attr(feature = "mock", mockall::automock)]
+#[async_trait]
+pub trait SubmissionRepository: Send + Sync {
+    /// Stores the batch (when given) and the submissions in one transaction; answers their ids in order.
+    async fn insert_submissions(
+        &self,
+        batch: Option<NewBatch>,
+        submissions: Vec<NewSubmission>,
+    ) -> StoreResult<Vec<i64>>;
+    /// Records outcomes; a batch whose submissions are all final gets its `completed_at`.
+    async fn finish_submissions(&self, outcomes: Vec<SubmissionOutcome>) -> StoreResult<()>;
+    async fn find_submission(&self, id: i64) -> StoreResult<Option<Submission>>;
+    async fn find_submissions(&self, ids: Vec<i64>) -> StoreResult<Vec<Submission>>;
+    async fn find_batch(&self, batch_id: &str) -> StoreResult<Option<BatchSummary>>;
+    async fn find_idempotent(
+        &self,
+        user_id: i64,
+        key: &str,
+    ) -> StoreResult<Option<IdempotentAnswer>>;
+    /// Keeps the first answer; replaces one older than `stale_before`.
+    async fn save_idempotent(
+        &self,
+        user_id: i64,
+        key: &str,
+        answer: IdempotentAnswer,
+        stale_before: DateTime<Utc>,
+    ) -> StoreResult<()>;
+}

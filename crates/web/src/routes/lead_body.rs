@@ -1,0 +1,174 @@
+//! Reading lead submissions from JSON: JSON types here (every problem collected), value rules
+//! in the domain (`validate_lead`), so one 422 lists everything wrong with every element.
+use serde_json::Value;
+use utoipa::ToSchema;
+
+use leadhub_domain::error::{FieldError, LocPart};
+use leadhub_domain::lead::fields::STRING_FIELDS;
+use leadhub_domain::lead::{validate_lead, LeadFields};
+use leadhub_domain::submission::SubmissionRequest;
+
+use crate::extract::{Fields, FromBody};
+
+/// Most leads one batch may carry.
+pub const MAX_BATCH: usize = 1000;
+
+/// Reads one lead at `base`; the raw element is kept verbatim for the submission record.
+fn read_lead(
+    value: &Value,
+    base: Vec<LocPart>,
+    problems: &mut Vec<FieldError>,
+) -> Option<SubmissionRequest> {
+    let fields = Fields::of(value, base.clone(), problems)?;
+    let before = problems.len();
+    let mut lead = LeadFields::default();
+    for name in STRING_FIELDS {
+        let v = fields.opt_string(name, usize::MAX, problems);
+        if let Some(slot) = lead.string_field_mut(name) {
+            *slot = v;
+        }
+    }
+    lead.bedrooms = fields.opt_int("bedrooms", problems);
+    lead.latitude = fields.opt_float("latitude", problems);
+    lead.longitude = fields.opt_float("longitude", problems);
+    let team_id = fields.opt_int("team_id", problems);
+    problems.extend(validate_lead(&lead, &base));
+    (problems.len() == before).then(|| SubmissionRequest {
+        fields: lead,
+        team_id,
+        raw_json: value.to_string(),
+    })
+}
+
+/// `POST /api/v1/submissions/single`.
+pub struct SingleSubmission(pub SubmissionRequest);
+
+impl FromBody for SingleSubmission {
+    fn from_body(value: &Value) -> Result<Self, Vec<FieldError>> {
+        let mut problems = Vec::new();
+        match read_lead(value, vec![LocPart::from("body")], &mut problems) {
+            Some(r) if problems.is_empty() => Ok(SingleSubmission(r)),
+            _ => Err(problems),
+        }
+    }
+}
+
+/// `POST /api/v1/submissions/batch`.
+pub struct BatchSubmission {
+    pub leads: Vec<SubmissionRequest>,
+    pub process_immediately: bool,
+    pub team_id: Option<i64>,
+}
+
+impl FromBody for BatchSubmission {
+    fn from_body(value: &Value) -> Result<Self, Vec<FieldError>> {
+        let mut problems = Vec::new();
+        let fields = Fields::of(value, vec![LocPart::from("body")], &mut problems)
+            .ok_or_else(|| problems.clone())?;
+        let process_immediately = fields
+            .opt_bool("process_immediately", &mut problems)
+            .unwrap_or(true);
+        let team_id = fields.opt_int("team_id", &mut problems);
+        let mut leads = Vec::new();
+        if let Some(items) = fields.array("leads", 1, MAX_BATCH, &mut problems) {
+            for (i, item) in items.iter().enumerate() {
+                let base = vec![
+                    LocPart::from("body"),
+                    LocPart::from("leads"),
+                    LocPart::Index(i),
+                ];
+                if let Some(mut lead) = read_lead(item, base, &mut problems) {
+                    // An element's own team_id overrides the batch's.
+                    lead.team_id = lead.team_id.or(team_id);
+                    leads.push(lead);
+                }
+            }
+        }
+        if problems.is_empty() {
+            Ok(BatchSubmission {
+                leads,
+                process_immediately,
+                team_id,
+            })
+        } else {
+            Err(problems)
+        }
+    }
+}
+
+/// A lead as submitted; every field is optional. Strings are trimmed; blank counts as absent.
+#[derive(ToSchema)]
+#[allow(dead_code)]
+pub struct LeadSubmissionSchema {
+    #[schema(example = "123 N Main St Apt 4", max_length = 255)]
+    address: Option<String>,
+    #[schema(example = "Austin", max_length = 255)]
+    city: Option<String>,
+    /// US state, DC or territory code (AS, GU, MP, PR, VI, UM), any case.
+    #[schema(example = "TX", max_length = 255)]
+    state: Option<String>,
+    #[schema(example = "78701", max_length = 255)]
+    zip_code: Option<String>,
+    county: Option<String>,
+    first_name: Option<String>,
+    last_name: Option<String>,
+    #[schema(example = "(512) 555-0100")]
+    primary_phone: Option<String>,
+    /// mobile, landline or voip.
+    #[schema(example = "mobile")]
+    primary_phone_type: Option<String>,
+    phone_2: Option<String>,
+    phone_3: Option<String>,
+    phone_4: Option<String>,
+    phone_5: Option<String>,
+    email_1: Option<String>,
+    email_2: Option<String>,
+    email_3: Option<String>,
+    mail_address: Option<String>,
+    mail_city: Option<String>,
+    /// A state code, like `state`.
+    mail_state: Option<String>,
+    mail_zip: Option<String>,
+    project_number: Option<String>,
+    /// Many forms are understood (2025-01-05, 01/05/2025, Jan 5, 2025, ...); stored as YYYY-MM-DD.
+    permit_date: Option<String>,
+    permit_status: Option<String>,
+    parcel_number: Option<String>,
+    subdivision: Option<String>,
+    lot: Option<String>,
+    work_type: Option<String>,
+    #[schema(max_length = 5000)]
+    project_description: Option<String>,
+    specific_use: Option<String>,
+    /// residential, commercial, agricultural or vacant_land.
+    property_type: Option<String>,
+    /// Free text such as "0.25 acres" or "10,890 sqft"; `lot_size_acres` is derived from it.
+    lot_size: Option<String>,
+    #[schema(minimum = 0, maximum = 100)]
+    bedrooms: Option<i64>,
+    #[schema(max_length = 2048)]
+    related_url: Option<String>,
+    /// With `longitude`, or neither.
+    #[schema(minimum = -90, maximum = 90)]
+    latitude: Option<f64>,
+    #[schema(minimum = -180, maximum = 180)]
+    longitude: Option<f64>,
+    #[schema(example = "permit_scrape")]
+    source: Option<String>,
+    source_identifier: Option<String>,
+    /// Assigns the lead to a team the caller is a member of.
+    team_id: Option<i64>,
+}
+
+/// A batch of leads.
+#[derive(ToSchema)]
+#[allow(dead_code)]
+pub struct BatchRequestSchema {
+    #[schema(min_items = 1, max_items = 1000)]
+    leads: Vec<LeadSubmissionSchema>,
+    /// true (default): answer after every stage ran; false: answer at once, every element `pending`.
+    #[schema(default = true)]
+    process_immediately: Option<bool>,
+    /// Applies to every element; an element's own team_id overrides it.
+    team_id: Option<i64>,
+}
