@@ -3,6 +3,8 @@
 
 mod api_keys;
 mod errors;
+mod helpers;
+mod leads;
 mod openapi;
 mod operations;
 mod submissions;

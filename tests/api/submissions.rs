@@ -1,8 +1,13 @@
 //! Lead submissions end to end (contract section 3).
 use reqwest::StatusCode;
-use serde_json::json;
+use serde_json::{json, Value};
 
 use leadhub_tests::{backend_tests, TestApp};
+
+use crate::helpers::{
+    has_warning, join, lead_total, locs, poll, post_with_key, problem_type, raw_json,
+    submission_count, submit, submit_and_get, team, warning_codes,
+};
 
 async fn single_then_duplicate_then_update(app: TestApp) {
     let alice = app.user("alice@example.com").await;
@@ -35,4 +40,1074 @@ async fn single_then_duplicate_then_update(app: TestApp) {
     assert_eq!(lead["state"], "TX");
 }
 
-backend_tests!(single_then_duplicate_then_update);
+const SINGLE: &str = "/api/v1/submissions/single";
+const BATCH: &str = "/api/v1/submissions/batch";
+
+/// Posts `body` to `path`, expects 422, and checks nothing was stored.
+async fn rejected(app: &TestApp, key: &str, path: &str, body: Value) -> Value {
+    let before = submission_count(app).await;
+    let (status, answer) = app.post(path, key, body.clone()).await;
+    assert_eq!(
+        status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "{body} -> {answer}"
+    );
+    assert_eq!(
+        submission_count(app).await,
+        before,
+        "stored after a 422: {body}"
+    );
+    answer
+}
+
+async fn wrong_json_types_are_422(app: TestApp) {
+    let alice = app.user("alice@example.com").await;
+    let cases = [
+        (
+            json!({"address": 12, "city": "Austin"}),
+            "address",
+            "string_type",
+        ),
+        (json!({"state": true}), "state", "string_type"),
+        (json!({"bedrooms": "three"}), "bedrooms", "int_type"),
+        (json!({"bedrooms": 2.5}), "bedrooms", "int_type"),
+        (
+            json!({"latitude": "north", "longitude": 1.0}),
+            "latitude",
+            "float_type",
+        ),
+        (json!({"team_id": "x"}), "team_id", "int_type"),
+        (
+            json!({"primary_phone": ["5125550100"]}),
+            "primary_phone",
+            "string_type",
+        ),
+    ];
+    for (body, field, kind) in cases {
+        let answer = rejected(&app, &alice.key, SINGLE, body).await;
+        let found = problem_type(&answer, &json!(["body", field])).unwrap_or_default();
+        // pydantic's words: *_type for a wrong JSON type, *_parsing for an unreadable string.
+        let family = kind.trim_end_matches("_type");
+        assert!(
+            found == kind
+                || found == format!("{family}_parsing")
+                || found == format!("{family}_from_float"),
+            "{field}: {answer}"
+        );
+    }
+    // Several problems at once are all listed.
+    let answer = rejected(
+        &app,
+        &alice.key,
+        SINGLE,
+        json!({"address": 1, "bedrooms": "x", "state": "ZZ"}),
+    )
+    .await;
+    let found = locs(&answer);
+    for field in ["address", "bedrooms", "state"] {
+        assert!(found.contains(&json!(["body", field])), "{answer}");
+    }
+    // A body that is not an object, and a batch with wrong types.
+    rejected(&app, &alice.key, SINGLE, json!([1, 2])).await;
+    let answer = rejected(&app, &alice.key, BATCH, json!({"leads": "x"})).await;
+    assert!(
+        locs(&answer).contains(&json!(["body", "leads"])),
+        "{answer}"
+    );
+    let answer = rejected(
+        &app,
+        &alice.key,
+        BATCH,
+        json!({"leads": [{"address": "1 A St"}], "process_immediately": "yes"}),
+    )
+    .await;
+    assert_eq!(
+        problem_type(&answer, &json!(["body", "process_immediately"])).as_deref(),
+        Some("bool_type"),
+        "{answer}"
+    );
+    assert_eq!(lead_total(&app, &alice.key, "").await, 0);
+}
+
+async fn state_and_enum_rules(app: TestApp) {
+    let alice = app.user("alice@example.com").await;
+    for (field, bad) in [
+        ("state", "ZZ"),
+        ("state", "Texas"),
+        ("mail_state", "XX"),
+        ("primary_phone_type", "pager"),
+        ("property_type", "industrial"),
+    ] {
+        let answer = rejected(
+            &app,
+            &alice.key,
+            SINGLE,
+            json!({"address": "1 Elm St", "city": "Austin", field: bad}),
+        )
+        .await;
+        assert!(locs(&answer).contains(&json!(["body", field])), "{answer}");
+    }
+    // Valid codes in any case, territories and DC accepted; enums compared case-insensitively.
+    for (i, st) in ["tx", "Tx", "dc", "PR", "gu", "as", "mp", "vi", "um"]
+        .iter()
+        .enumerate()
+    {
+        let (r, lead) = submit_and_get(
+            &app,
+            &alice.key,
+            json!({"address": format!("{} Elm St", i + 1), "city": "Town", "state": st, "mail_state": st.to_lowercase()}),
+        )
+        .await;
+        assert_eq!(r["status"], "completed", "{r}");
+        assert_eq!(lead["state"], st.to_uppercase());
+        assert_eq!(lead["mail_state"], st.to_uppercase());
+    }
+    let (_, lead) = submit_and_get(
+        &app,
+        &alice.key,
+        json!({"address": "50 Oak St", "city": "Austin", "state": "TX",
+               "primary_phone_type": "MOBILE", "property_type": "Vacant_Land"}),
+    )
+    .await;
+    assert_eq!(lead["primary_phone_type"], "mobile");
+    assert_eq!(lead["property_type"], "vacant_land");
+    for (i, t) in ["Landline", "voip"].iter().enumerate() {
+        submit(
+            &app,
+            &alice.key,
+            json!({"address": format!("{} Pine St", i + 1), "primary_phone_type": t}),
+        )
+        .await;
+    }
+    for (i, t) in ["RESIDENTIAL", "commercial", "Agricultural"]
+        .iter()
+        .enumerate()
+    {
+        submit(
+            &app,
+            &alice.key,
+            json!({"address": format!("{} Birch St", i + 1), "property_type": t}),
+        )
+        .await;
+    }
+}
+
+async fn numeric_ranges(app: TestApp) {
+    let alice = app.user("alice@example.com").await;
+    let bad = [
+        (
+            json!({"bedrooms": -1}),
+            json!(["body", "bedrooms"]),
+            "greater_than_equal",
+        ),
+        (
+            json!({"bedrooms": 101}),
+            json!(["body", "bedrooms"]),
+            "less_than_equal",
+        ),
+        (
+            json!({"latitude": 90.5, "longitude": 0.0}),
+            json!(["body", "latitude"]),
+            "less_than_equal",
+        ),
+        (
+            json!({"latitude": -90.5, "longitude": 0.0}),
+            json!(["body", "latitude"]),
+            "greater_than_equal",
+        ),
+        (
+            json!({"latitude": 0.0, "longitude": 180.5}),
+            json!(["body", "longitude"]),
+            "less_than_equal",
+        ),
+        (
+            json!({"latitude": 0.0, "longitude": -181}),
+            json!(["body", "longitude"]),
+            "greater_than_equal",
+        ),
+    ];
+    for (body, at, kind) in bad {
+        let answer = rejected(&app, &alice.key, SINGLE, body).await;
+        assert_eq!(
+            problem_type(&answer, &at).as_deref(),
+            Some(kind),
+            "{answer}"
+        );
+    }
+    // Only one of latitude/longitude.
+    let answer = rejected(
+        &app,
+        &alice.key,
+        SINGLE,
+        json!({"address": "1 A St", "latitude": 30.0}),
+    )
+    .await;
+    assert!(!locs(&answer).is_empty(), "{answer}");
+    let answer = rejected(
+        &app,
+        &alice.key,
+        SINGLE,
+        json!({"address": "1 A St", "longitude": -97.0}),
+    )
+    .await;
+    assert!(!locs(&answer).is_empty(), "{answer}");
+    // Bounds are inclusive.
+    for (i, body) in [
+        json!({"bedrooms": 0}),
+        json!({"bedrooms": 100}),
+        json!({"latitude": 90, "longitude": 180}),
+        json!({"latitude": -90.0, "longitude": -180.0}),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let mut body = body;
+        body["address"] = json!(format!("{} Range Rd", i + 1));
+        let r = submit(&app, &alice.key, body).await;
+        assert_eq!(r["status"], "completed", "{r}");
+    }
+}
+
+async fn string_limits(app: TestApp) {
+    let alice = app.user("alice@example.com").await;
+    for (field, max) in [
+        ("address", 255),
+        ("first_name", 255),
+        ("source", 255),
+        ("related_url", 2048),
+        ("project_description", 5000),
+    ] {
+        let too_long = if field == "related_url" {
+            format!("https://example.com/{}", "a".repeat(max))
+        } else {
+            "a".repeat(max + 1)
+        };
+        let answer = rejected(
+            &app,
+            &alice.key,
+            SINGLE,
+            json!({"city": "Austin", field: too_long}),
+        )
+        .await;
+        assert_eq!(
+            problem_type(&answer, &json!(["body", field])).as_deref(),
+            Some("too_long"),
+            "{field}: {answer}"
+        );
+        let fits = if field == "related_url" {
+            let prefix = "https://example.com/";
+            format!("{prefix}{}", "a".repeat(max - prefix.len()))
+        } else {
+            "a".repeat(max)
+        };
+        let r = submit(&app, &alice.key, json!({"city": "Austin", field: fits})).await;
+        assert_eq!(r["status"], "completed", "{field}: {r}");
+    }
+}
+
+async fn batch_validation(app: TestApp) {
+    let alice = app.user("alice@example.com").await;
+    let many: Vec<Value> = (0..1001)
+        .map(|i| json!({"address": format!("{i} Main St")}))
+        .collect();
+    let answer = rejected(&app, &alice.key, BATCH, json!({"leads": many})).await;
+    assert_eq!(
+        problem_type(&answer, &json!(["body", "leads"])).as_deref(),
+        Some("too_long"),
+        "{answer}"
+    );
+    let answer = rejected(&app, &alice.key, BATCH, json!({"leads": []})).await;
+    assert_eq!(
+        problem_type(&answer, &json!(["body", "leads"])).as_deref(),
+        Some("too_short"),
+        "{answer}"
+    );
+    let answer = rejected(&app, &alice.key, BATCH, json!({})).await;
+    assert_eq!(
+        problem_type(&answer, &json!(["body", "leads"])).as_deref(),
+        Some("missing"),
+        "{answer}"
+    );
+    // Several bad elements, each named by index; the good ones are not stored either.
+    let leads = json!([
+        {"address": "1 Good St", "city": "Austin", "state": "TX"},
+        {"address": "2 Bad St", "bedrooms": 500},
+        {"address": "3 Good St"},
+        {"address": "4 Bad St", "state": "zz"},
+        {"address": "5 Bad St", "latitude": 12.0, "property_type": "castle"},
+        {"address": 6},
+    ]);
+    let answer = rejected(&app, &alice.key, BATCH, json!({"leads": leads})).await;
+    let found = locs(&answer);
+    for at in [
+        json!(["body", "leads", 1, "bedrooms"]),
+        json!(["body", "leads", 3, "state"]),
+        json!(["body", "leads", 4, "property_type"]),
+        json!(["body", "leads", 5, "address"]),
+    ] {
+        assert!(found.contains(&at), "{at} missing in {answer}");
+    }
+    assert!(
+        found
+            .iter()
+            .any(|l| l.as_array().unwrap().get(2) == Some(&json!(4))
+                && (l[3] == "longitude" || l[3] == "latitude")),
+        "{answer}"
+    );
+    assert!(
+        !found
+            .iter()
+            .any(|l| l.get(2) == Some(&json!(0)) || l.get(2) == Some(&json!(2))),
+        "{answer}"
+    );
+    assert_eq!(lead_total(&app, &alice.key, "").await, 0);
+    // Exactly 1000 is fine.
+    let thousand: Vec<Value> = (0..1000)
+        .map(|i| json!({"address": format!("{i} Main St"), "city": "Austin", "state": "TX"}))
+        .collect();
+    let (status, body) = app
+        .post(
+            BATCH,
+            &alice.key,
+            json!({"leads": thousand, "process_immediately": false}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(body["total"], 1000);
+    assert_eq!(body["pending"], 1000);
+}
+
+async fn unknown_fields_ignored_and_blanks_absent(app: TestApp) {
+    let alice = app.user("alice@example.com").await;
+    let (r, lead) = submit_and_get(
+        &app,
+        &alice.key,
+        json!({"address": "  10   Main   St ", "city": "Austin", "state": "  ", "zip_code": "",
+               "email_1": "   ", "primary_phone_type": "", "property_type": " ", "mystery": {"x": 1}, "color": "blue"}),
+    )
+    .await;
+    assert_eq!(r["status"], "completed", "{r}");
+    assert!(warning_codes(&r).is_empty(), "{r}");
+    assert_eq!(lead["address"], "10 Main St");
+    assert!(lead["state"].is_null(), "{lead}");
+    assert!(lead["zip_code"].is_null(), "{lead}");
+    assert!(lead["email_1"].is_null(), "{lead}");
+    assert!(lead["property_type"].is_null(), "{lead}");
+    assert!(
+        lead.get("mystery").is_none() && lead.get("color").is_none(),
+        "{lead}"
+    );
+    // Without ZIP or state nothing can match, but the second submission is stored (not failed).
+    let again = submit(
+        &app,
+        &alice.key,
+        json!({"address": "10 Main St", "city": "Austin", "first_name": "  "}),
+    )
+    .await;
+    assert_eq!(again["status"], "completed", "{again}");
+    assert_eq!(again["result_action"], "created", "{again}");
+    assert_ne!(again["result_lead_id"], r["result_lead_id"], "{again}");
+    // Blank strings don't overwrite stored values on a merge.
+    let full = json!({"address": "11 Main St", "city": "Austin", "state": "TX", "zip_code": "78701", "first_name": "Ann"});
+    let first = submit(&app, &alice.key, full).await;
+    let blank = submit(
+        &app,
+        &alice.key,
+        json!({"address": "11 Main St", "city": " ", "state": "", "zip_code": "78701", "first_name": "  "}),
+    )
+    .await;
+    assert_eq!(blank["result_lead_id"], first["result_lead_id"], "{blank}");
+    assert_eq!(blank["result_action"], "skipped", "{blank}");
+}
+
+async fn team_membership_is_403(app: TestApp) {
+    let alice = app.user("alice@example.com").await;
+    let bob = app.user("bob@example.com").await;
+    let bobs = team(&app, "Bob's", &bob).await;
+    let alices = team(&app, "Alice's", &alice).await;
+    let before = submission_count(&app).await;
+    for body in [
+        json!({"address": "1 A St", "team_id": bobs}),
+        json!({"address": "1 A St", "team_id": 999_999}),
+    ] {
+        let (status, answer) = app.post(SINGLE, &alice.key, body).await;
+        assert_eq!(status, StatusCode::FORBIDDEN, "{answer}");
+        assert!(answer["detail"].is_string(), "{answer}");
+    }
+    for body in [
+        json!({"leads": [{"address": "1 A St"}], "team_id": bobs}),
+        json!({"leads": [{"address": "1 A St"}], "team_id": 424_242}),
+        json!({"leads": [{"address": "1 A St"}, {"address": "2 A St", "team_id": bobs}], "team_id": alices}),
+        json!({"leads": [{"address": "1 A St", "team_id": 777_777}]}),
+    ] {
+        let (status, answer) = app.post(BATCH, &alice.key, body.clone()).await;
+        assert_eq!(status, StatusCode::FORBIDDEN, "{body} -> {answer}");
+    }
+    assert_eq!(submission_count(&app).await, before);
+    // Her own team is fine.
+    let r = submit(
+        &app,
+        &alice.key,
+        json!({"address": "1 A St", "team_id": alices}),
+    )
+    .await;
+    assert_eq!(r["status"], "completed", "{r}");
+}
+
+async fn warnings(app: TestApp) {
+    let alice = app.user("alice@example.com").await;
+    let (r, lead) = submit_and_get(
+        &app,
+        &alice.key,
+        json!({"address": "1 Warn St", "city": "Austin", "state": "TX", "zip_code": "787",
+               "email_1": "not-an-email", "primary_phone": "555-12", "permit_date": "someday",
+               "lot_size": "big", "related_url": "not a url", "mail_zip": "ABCDE"}),
+    )
+    .await;
+    assert_eq!(r["status"], "completed", "{r}");
+    for (field, code) in [
+        ("email_1", "invalid_email"),
+        ("primary_phone", "invalid_phone"),
+        ("zip_code", "invalid_zip"),
+        ("mail_zip", "invalid_zip"),
+        ("permit_date", "unparsed_date"),
+        ("lot_size", "unparsed_lot_size"),
+        ("related_url", "invalid_url"),
+    ] {
+        assert!(has_warning(&r, field, code), "{field}/{code}: {r}");
+    }
+    for w in r["validation_warnings"].as_array().unwrap() {
+        assert!(w["message"].as_str().is_some_and(|m| !m.is_empty()), "{w}");
+    }
+    assert!(lead["email_1"].is_null(), "{lead}");
+    assert_eq!(lead["primary_phone"], "555-12");
+    assert_eq!(lead["permit_date"], "someday");
+    assert_eq!(lead["lot_size"], "big");
+    assert!(lead["lot_size_acres"].is_null(), "{lead}");
+    assert!(lead["related_url"].is_null(), "{lead}");
+    // No address: warned, never merged.
+    let a = submit(
+        &app,
+        &alice.key,
+        json!({"first_name": "Ann", "city": "Austin", "state": "TX"}),
+    )
+    .await;
+    assert!(has_warning(&a, "address", "no_address"), "{a}");
+    let b = submit(
+        &app,
+        &alice.key,
+        json!({"first_name": "Ann", "city": "Austin", "state": "TX"}),
+    )
+    .await;
+    assert_eq!(b["result_action"], "created", "{b}");
+    assert_ne!(a["result_lead_id"], b["result_lead_id"]);
+    // Contact slots full.
+    let full = json!({"address": "9 Full St", "city": "Austin", "state": "TX",
+        "primary_phone": "5125550101", "phone_2": "5125550102", "phone_3": "5125550103",
+        "phone_4": "5125550104", "phone_5": "5125550105",
+        "email_1": "a@x.com", "email_2": "b@x.com", "email_3": "c@x.com"});
+    let first = submit(&app, &alice.key, full).await;
+    let more = submit(
+        &app,
+        &alice.key,
+        json!({"address": "9 Full St", "city": "Austin", "state": "TX", "primary_phone": "5125550199", "email_1": "d@x.com"}),
+    )
+    .await;
+    assert_eq!(more["result_lead_id"], first["result_lead_id"]);
+    assert!(
+        warning_codes(&more)
+            .iter()
+            .any(|(_, c)| c == "contact_slots_full"),
+        "{more}"
+    );
+    let id = first["result_lead_id"].as_i64().unwrap();
+    let (_, lead) = app.get(&format!("/api/v1/leads/{id}"), &alice.key).await;
+    assert_eq!(lead["primary_phone"], "+15125550101");
+    assert_eq!(lead["phone_5"], "+15125550105");
+    assert_eq!(lead["email_1"], "a@x.com");
+}
+
+async fn normalisation(app: TestApp) {
+    let alice = app.user("alice@example.com").await;
+    let (_, lead) = submit_and_get(
+        &app,
+        &alice.key,
+        json!({"address": "  1  Norm   St ", "city": " Austin ", "state": "tx", "zip_code": "787011234",
+               "primary_phone": "(512) 555-0100 ext. 12", "phone_2": "1-512-555-0101",
+               "email_1": "Bob@Example.COM", "permit_date": "Jan 5, 2025", "lot_size": "1/4 acre",
+               "property_type": "Residential", "mail_zip": "78701 - 1234"}),
+    )
+    .await;
+    assert_eq!(lead["address"], "1 Norm St");
+    assert_eq!(lead["city"], "Austin");
+    assert_eq!(lead["state"], "TX");
+    assert_eq!(lead["zip_code"], "78701-1234");
+    assert_eq!(lead["primary_phone"], "+15125550100;ext=12");
+    assert_eq!(lead["phone_2"], "+15125550101");
+    assert_eq!(lead["email_1"], "bob@example.com");
+    assert_eq!(lead["permit_date"], "2025-01-05");
+    assert_eq!(lead["lot_size"], "1/4 acre");
+    assert!(
+        (lead["lot_size_acres"].as_f64().unwrap() - 0.25).abs() < 1e-6,
+        "{lead}"
+    );
+    assert_eq!(lead["property_type"], "residential");
+    let dates = [
+        "2025-01-05",
+        "2025/01/05",
+        "01/05/2025",
+        "1/5/2025",
+        "1/5/25",
+        "01-05-2025",
+        "2025-01-05T10:00:00Z",
+        "Jan 5, 2025",
+        "January 5, 2025",
+        "5 Jan 2025",
+    ];
+    let sizes = [
+        ("0.25 acres", 0.25),
+        ("1/4 acre", 0.25),
+        ("10,890 sqft", 0.25),
+        ("10890 sq ft", 0.25),
+        ("2.5 ac", 2.5),
+    ];
+    for (i, date) in dates.iter().enumerate() {
+        let (size, acres) = sizes[i % sizes.len()];
+        let (r, lead) = submit_and_get(
+            &app,
+            &alice.key,
+            json!({"address": format!("{} Date Ave", i + 1), "city": "Austin", "state": "TX",
+                   "zip_code": "78701", "permit_date": date, "lot_size": size}),
+        )
+        .await;
+        assert_eq!(lead["permit_date"], "2025-01-05", "{date}: {r}");
+        assert!(
+            (lead["lot_size_acres"].as_f64().unwrap_or(-1.0) - acres).abs() < 1e-3,
+            "{size}: {lead}"
+        );
+        assert_eq!(lead["zip_code"], "78701");
+    }
+}
+
+async fn duplicate_rules(app: TestApp) {
+    let alice = app.user("alice@example.com").await;
+    let base = submit(
+        &app,
+        &alice.key,
+        json!({"address": "123 North Main Street Apartment 4", "city": "Austin", "state": "TX", "zip_code": "78701"}),
+    )
+    .await;
+    let id = base["result_lead_id"].clone();
+    // Same property, other spellings.
+    for addr in [
+        "123 N Main St Apt 4",
+        "123 N. Main St., #4",
+        "123 north main street unit 4",
+        "123 N MAIN ST STE 4",
+    ] {
+        let r = submit(
+            &app,
+            &alice.key,
+            json!({"address": addr, "city": "Austin", "state": "TX", "zip_code": "78701-9999"}),
+        )
+        .await;
+        assert_eq!(r["result_lead_id"], id, "{addr}: {r}");
+        assert_ne!(r["result_action"], "created", "{addr}: {r}");
+    }
+    // Missing ZIP: matched by city + state.
+    let r = submit(
+        &app,
+        &alice.key,
+        json!({"address": "123 N Main St Apt 4", "city": "austin", "state": "tx"}),
+    )
+    .await;
+    assert_eq!(r["result_lead_id"], id, "{r}");
+    // Different properties.
+    for (addr, zip) in [
+        ("125 N Main St Apt 4", "78701"),
+        ("123 N Main St Apt 5", "78701"),
+        ("123 S Main St Apt 4", "78701"),
+        ("123 Main St Apt 4", "78701"),
+        ("123 N Main St", "78701"),
+        ("123 N Main Ave Apt 4", "78701"),
+        ("123 N Main St Apt 4", "78702"),
+    ] {
+        let r = submit(
+            &app,
+            &alice.key,
+            json!({"address": addr, "city": "Austin", "state": "TX", "zip_code": zip}),
+        )
+        .await;
+        assert_eq!(r["result_action"], "created", "{addr} {zip}: {r}");
+        assert_ne!(r["result_lead_id"], id);
+    }
+    // Ordinals spelled out.
+    let fifth = submit(
+        &app,
+        &alice.key,
+        json!({"address": "7 Fifth Avenue", "city": "Austin", "state": "TX", "zip_code": "78701"}),
+    )
+    .await;
+    let r = submit(
+        &app,
+        &alice.key,
+        json!({"address": "7 5th Ave", "city": "Austin", "state": "TX", "zip_code": "78701"}),
+    )
+    .await;
+    assert_eq!(r["result_lead_id"], fifth["result_lead_id"], "{r}");
+    // No ZIP on either side and another city: different.
+    let r = submit(
+        &app,
+        &alice.key,
+        json!({"address": "7 5th Ave", "city": "Dallas", "state": "TX"}),
+    )
+    .await;
+    assert_eq!(r["result_action"], "created", "{r}");
+}
+
+async fn duplicate_scope_by_team(app: TestApp) {
+    let alice = app.user("alice@example.com").await;
+    let t1 = team(&app, "One", &alice).await;
+    let t2 = team(&app, "Two", &alice).await;
+    let addr =
+        json!({"address": "5 Scope Rd", "city": "Austin", "state": "TX", "zip_code": "78701"});
+    let mut ids = Vec::new();
+    for team_id in [Some(t1), Some(t2), None] {
+        let mut body = addr.clone();
+        if let Some(t) = team_id {
+            body["team_id"] = json!(t);
+        }
+        let r = submit(&app, &alice.key, body.clone()).await;
+        assert_eq!(r["result_action"], "created", "{r}");
+        ids.push(r["result_lead_id"].clone());
+        let again = submit(&app, &alice.key, body).await;
+        assert_eq!(again["result_lead_id"], r["result_lead_id"], "{again}");
+    }
+    assert_ne!(ids[0], ids[1]);
+    assert_ne!(ids[0], ids[2]);
+    assert_ne!(ids[1], ids[2]);
+    assert_eq!(lead_total(&app, &alice.key, "").await, 3);
+}
+
+async fn merge_rules(app: TestApp) {
+    let alice = app.user("alice@example.com").await;
+    let first = submit(
+        &app,
+        &alice.key,
+        json!({"address": "8 Merge Ln", "city": "Austin", "state": "TX", "zip_code": "78701",
+               "first_name": "Ann", "permit_status": "Issued", "primary_phone": "5125550100", "email_1": "a@x.com"}),
+    )
+    .await;
+    let id = first["result_lead_id"].as_i64().unwrap();
+    // Overwrite a differing field, add a phone and an email, keep the rest.
+    let second = submit(
+        &app,
+        &alice.key,
+        json!({"address": "8 Merge Lane", "city": "Austin", "state": "TX",
+               "permit_status": "Final", "primary_phone": "512 555 0177", "email_1": "B@x.com"}),
+    )
+    .await;
+    assert_eq!(second["result_action"], "updated", "{second}");
+    assert_eq!(second["status"], "completed");
+    let (_, lead) = app.get(&format!("/api/v1/leads/{id}"), &alice.key).await;
+    assert_eq!(lead["permit_status"], "Final");
+    assert_eq!(lead["first_name"], "Ann");
+    assert_eq!(lead["primary_phone"], "+15125550100");
+    assert_eq!(lead["phone_2"], "+15125550177");
+    assert_eq!(lead["email_1"], "a@x.com");
+    assert_eq!(lead["email_2"], "b@x.com");
+    assert_eq!(lead["submission_count"], 2);
+    // Nothing new: skipped / duplicate. A known phone in another slot is not a change either.
+    let third = submit(
+        &app,
+        &alice.key,
+        json!({"address": "8 Merge Lane", "city": "Austin", "state": "TX", "zip_code": "78701",
+               "phone_3": "(512) 555-0177", "first_name": "Ann"}),
+    )
+    .await;
+    assert_eq!(third["result_action"], "skipped", "{third}");
+    assert_eq!(third["status"], "duplicate");
+    assert_eq!(third["result_lead_id"], json!(id));
+    let (_, status) = app
+        .get(
+            &format!("/api/v1/submissions/status/{}", third["id"]),
+            &alice.key,
+        )
+        .await;
+    assert_eq!(status["status"], "duplicate");
+    assert_eq!(status["result_action"], "skipped");
+}
+
+async fn batch_results_and_order(app: TestApp) {
+    let alice = app.user("alice@example.com").await;
+    let t = team(&app, "T", &alice).await;
+    let t2 = team(&app, "T2", &alice).await;
+    let body = json!({"team_id": t, "leads": [
+        {"address": "1 Batch St", "city": "Austin", "state": "TX", "zip_code": "78701"},
+        {"address": "1 Batch Street", "city": "Austin", "state": "TX", "zip_code": "78701", "first_name": "Zed"},
+        {"address": "1 Batch Street", "city": "Austin", "state": "TX", "zip_code": "78701"},
+        {"address": "2 Batch St", "city": "Austin", "state": "TX", "team_id": t2},
+        {"first_name": "Nobody"},
+    ]});
+    let (status, r) = app.post(BATCH, &alice.key, body.clone()).await;
+    assert_eq!(status, StatusCode::OK, "{r}");
+    let results = r["results"].as_array().unwrap();
+    assert_eq!(results.len(), 5);
+    for (i, e) in results.iter().enumerate() {
+        assert_eq!(e["index"], i);
+        assert!(e["submission_id"].as_i64().is_some(), "{e}");
+    }
+    assert_eq!(results[0]["action"], "created");
+    assert_eq!(results[0]["status"], "success");
+    assert_eq!(results[1]["action"], "updated", "{r}");
+    assert_eq!(results[1]["status"], "success");
+    assert_eq!(results[2]["action"], "skipped", "{r}");
+    assert_eq!(results[2]["status"], "duplicate");
+    assert_eq!(results[1]["lead_id"], results[0]["lead_id"]);
+    assert_eq!(results[2]["lead_id"], results[0]["lead_id"]);
+    assert_eq!(results[3]["action"], "created");
+    assert!(has_warning(&results[4], "address", "no_address"), "{r}");
+    assert_eq!(r["total"], 5);
+    assert_eq!(r["succeeded"], 4);
+    assert_eq!(r["duplicates"], 1);
+    assert_eq!(r["failed"], 0);
+    assert_eq!(r["pending"], 0);
+    assert!(r["batch_id"].as_str().is_some_and(|b| !b.is_empty()));
+    // team_id applies to every element; an element's own overrides it.
+    let lead0 = results[0]["lead_id"].as_i64().unwrap();
+    let lead3 = results[3]["lead_id"].as_i64().unwrap();
+    let (_, l0) = app.get(&format!("/api/v1/leads/{lead0}"), &alice.key).await;
+    let (_, l3) = app.get(&format!("/api/v1/leads/{lead3}"), &alice.key).await;
+    assert_eq!(l0["team_id"], t);
+    assert_eq!(l0["first_name"], "Zed");
+    assert_eq!(l0["submission_count"], 3);
+    assert_eq!(l3["team_id"], t2);
+    // Each element's submission carries the batch id and outcome.
+    let (_, s) = app
+        .get(
+            &format!("/api/v1/submissions/status/{}", results[1]["submission_id"]),
+            &alice.key,
+        )
+        .await;
+    assert_eq!(s["batch_id"], r["batch_id"]);
+    assert_eq!(s["status"], "completed");
+    assert_eq!(s["result_action"], "updated");
+    assert_eq!(s["result_lead_id"], results[0]["lead_id"]);
+    let (_, b) = app
+        .get(
+            &format!(
+                "/api/v1/submissions/batches/{}",
+                r["batch_id"].as_str().unwrap()
+            ),
+            &alice.key,
+        )
+        .await;
+    assert_eq!(b["total"], 5, "{b}");
+    assert_eq!(b["succeeded"], 4, "{b}");
+    assert_eq!(b["duplicates"], 1, "{b}");
+    assert_eq!(b["pending"], 0, "{b}");
+    assert_eq!(b["failed"], 0, "{b}");
+    assert!(
+        b["completed_at"].as_str().is_some_and(|c| c.ends_with('Z')),
+        "{b}"
+    );
+    assert!(
+        b["created_at"].as_str().is_some_and(|c| c.ends_with('Z')),
+        "{b}"
+    );
+}
+
+async fn deferred_batch(app: TestApp) {
+    let alice = app.user("alice@example.com").await;
+    let body = json!({"process_immediately": false, "leads": [
+        {"address": "3 Later St", "city": "Austin", "state": "TX", "zip_code": "78701"},
+        {"address": "3 Later St", "city": "Austin", "state": "TX", "zip_code": "78701"},
+        {"address": "4 Later St", "city": "Austin", "state": "TX", "zip_code": "78701"},
+    ]});
+    let (status, r) = app.post(BATCH, &alice.key, body).await;
+    assert_eq!(status, StatusCode::OK, "{r}");
+    assert_eq!(r["pending"], 3);
+    assert_eq!(r["total"], 3);
+    assert_eq!(r["succeeded"], 0);
+    for e in r["results"].as_array().unwrap() {
+        assert_eq!(e["status"], "pending", "{e}");
+        assert!(e["lead_id"].is_null() && e["action"].is_null(), "{e}");
+    }
+    let batch = r["batch_id"].as_str().unwrap();
+    let b = poll(
+        &app,
+        &format!("/api/v1/submissions/batches/{batch}"),
+        &alice.key,
+        |b| b["completed_at"].is_string(),
+    )
+    .await;
+    assert_eq!(b["pending"], 0, "{b}");
+    assert_eq!(b["succeeded"], 2, "{b}");
+    assert_eq!(b["duplicates"], 1, "{b}");
+    let ids: Vec<i64> = r["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["submission_id"].as_i64().unwrap())
+        .collect();
+    let s0 = poll(
+        &app,
+        &format!("/api/v1/submissions/status/{}", ids[0]),
+        &alice.key,
+        |s| s["status"] != "pending" && s["status"] != "processing",
+    )
+    .await;
+    let s1 = poll(
+        &app,
+        &format!("/api/v1/submissions/status/{}", ids[1]),
+        &alice.key,
+        |s| s["status"] != "pending" && s["status"] != "processing",
+    )
+    .await;
+    assert_eq!(s0["result_action"], "created", "{s0}");
+    assert_eq!(s1["result_action"], "skipped", "{s1}");
+    assert_eq!(s1["status"], "duplicate");
+    assert_eq!(s1["result_lead_id"], s0["result_lead_id"]);
+    assert!(
+        s0["processed_at"]
+            .as_str()
+            .is_some_and(|p| p.ends_with('Z')),
+        "{s0}"
+    );
+    assert_eq!(lead_total(&app, &alice.key, "").await, 2);
+}
+
+async fn status_visibility(app: TestApp) {
+    let alice = app.user("alice@example.com").await;
+    let mate = app.user("mate@example.com").await;
+    let stranger = app.user("stranger@example.com").await;
+    let admin = app.admin("admin@example.com").await;
+    let t = team(&app, "T", &alice).await;
+    join(&app, t, &mate).await;
+    let team_sub = submit(
+        &app,
+        &alice.key,
+        json!({"address": "1 Vis St", "team_id": t}),
+    )
+    .await;
+    let own_sub = submit(&app, &alice.key, json!({"address": "2 Vis St"})).await;
+    let (_, team_batch) = app
+        .post(
+            BATCH,
+            &alice.key,
+            json!({"team_id": t, "leads": [{"address": "3 Vis St"}]}),
+        )
+        .await;
+    let (_, own_batch) = app
+        .post(
+            BATCH,
+            &alice.key,
+            json!({"leads": [{"address": "4 Vis St"}]}),
+        )
+        .await;
+    let path = |s: &Value| format!("/api/v1/submissions/status/{}", s["id"]);
+    let bpath = |b: &Value| {
+        format!(
+            "/api/v1/submissions/batches/{}",
+            b["batch_id"].as_str().unwrap()
+        )
+    };
+    let (status, view) = app.get(&path(&team_sub), &alice.key).await;
+    assert_eq!(status, StatusCode::OK);
+    for key in [
+        "id",
+        "batch_id",
+        "status",
+        "result_lead_id",
+        "result_action",
+        "validation_warnings",
+        "error",
+        "created_at",
+        "processed_at",
+    ] {
+        assert!(view.get(key).is_some(), "{key} missing: {view}");
+    }
+    assert!(view["created_at"].as_str().unwrap().ends_with('Z'));
+    // (caller, sees the team's submission and batch, sees alice's own unassigned ones)
+    let cases = [
+        (&mate.key, true, false),
+        (&admin.key, true, true),
+        (&stranger.key, false, false),
+    ];
+    for (key, team_visible, own_visible) in cases {
+        let want = |v: bool| {
+            if v {
+                StatusCode::OK
+            } else {
+                StatusCode::NOT_FOUND
+            }
+        };
+        assert_eq!(app.get(&path(&team_sub), key).await.0, want(team_visible));
+        assert_eq!(app.get(&path(&own_sub), key).await.0, want(own_visible));
+        assert_eq!(
+            app.get(&bpath(&team_batch), key).await.0,
+            want(team_visible)
+        );
+        assert_eq!(app.get(&bpath(&own_batch), key).await.0, want(own_visible));
+    }
+    let (status, body) = app.get(&path(&own_sub), &stranger.key).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    assert!(body["detail"].is_string(), "{body}");
+    assert_eq!(app.get(&path(&own_sub), &alice.key).await.0, StatusCode::OK);
+    assert_eq!(
+        app.get(&bpath(&own_batch), &alice.key).await.0,
+        StatusCode::OK
+    );
+    assert_eq!(
+        app.get("/api/v1/submissions/status/999999", &admin.key)
+            .await
+            .0,
+        StatusCode::NOT_FOUND
+    );
+    assert_eq!(
+        app.get("/api/v1/submissions/batches/bat_nope", &admin.key)
+            .await
+            .0,
+        StatusCode::NOT_FOUND
+    );
+}
+
+async fn idempotency(app: TestApp) {
+    let alice = app.user("alice@example.com").await;
+    let bob = app.user("bob@example.com").await;
+    let body = json!({"address": "1 Idem St", "city": "Austin", "state": "TX"});
+    let (s1, h1, first) = post_with_key(&app, SINGLE, &alice.key, "key-1", &body).await;
+    assert_eq!(s1, StatusCode::OK, "{first}");
+    assert!(h1.is_none());
+    let count = submission_count(&app).await;
+    let (s2, h2, second) = post_with_key(&app, SINGLE, &alice.key, "key-1", &body).await;
+    assert_eq!(s2, StatusCode::OK);
+    assert_eq!(h2.as_deref(), Some("true"));
+    assert_eq!(second, first);
+    assert_eq!(submission_count(&app).await, count);
+    // Same key, another body.
+    let other = json!({"address": "2 Idem St"});
+    let (s3, _, answer) = post_with_key(&app, SINGLE, &alice.key, "key-1", &other).await;
+    assert_eq!(s3, StatusCode::UNPROCESSABLE_ENTITY, "{answer}");
+    assert!(answer["detail"].is_array(), "{answer}");
+    assert_eq!(submission_count(&app).await, count);
+    // Too long a key.
+    let long = "k".repeat(256);
+    let (s4, _, answer) = post_with_key(&app, SINGLE, &alice.key, &long, &other).await;
+    assert_eq!(s4, StatusCode::UNPROCESSABLE_ENTITY, "{answer}");
+    assert_eq!(submission_count(&app).await, count);
+    let ok = "k".repeat(255);
+    let (s5, _, _) = post_with_key(&app, SINGLE, &alice.key, &ok, &other).await;
+    assert_eq!(s5, StatusCode::OK);
+    // Another user's identical key is their own.
+    let (s6, h6, answer) = post_with_key(&app, SINGLE, &bob.key, "key-1", &body).await;
+    assert_eq!(s6, StatusCode::OK, "{answer}");
+    assert!(h6.is_none());
+    // Batches too.
+    let batch = json!({"leads": [{"address": "3 Idem St"}, {"address": "4 Idem St"}]});
+    let (b1, _, first) = post_with_key(&app, BATCH, &alice.key, "batch-1", &batch).await;
+    assert_eq!(b1, StatusCode::OK);
+    let count = submission_count(&app).await;
+    let (b2, h, again) = post_with_key(&app, BATCH, &alice.key, "batch-1", &batch).await;
+    assert_eq!(b2, StatusCode::OK);
+    assert_eq!(h.as_deref(), Some("true"));
+    assert_eq!(again["batch_id"], first["batch_id"]);
+    assert_eq!(again["results"], first["results"]);
+    assert_eq!(submission_count(&app).await, count);
+    let (b3, _, _) = post_with_key(
+        &app,
+        BATCH,
+        &alice.key,
+        "batch-1",
+        &json!({"leads": [{"address": "5 Idem St"}]}),
+    )
+    .await;
+    assert_eq!(b3, StatusCode::UNPROCESSABLE_ENTITY);
+}
+
+async fn raw_json_kept_verbatim(app: TestApp) {
+    let alice = app.user("alice@example.com").await;
+    let single = json!({"address": "  1 Raw   St ", "state": "tx", "email_1": "BAD", "extra": [1, {"a": null}], "zip_code": ""});
+    let r = submit(&app, &alice.key, single.clone()).await;
+    assert_eq!(raw_json(&app, r["id"].as_i64().unwrap()).await, single);
+    let leads = json!([
+        {"address": "2 Raw St", "unknown": true},
+        {"address": "2 Raw Street", "phone_2": "(512) 555-0100", "bedrooms": 3},
+    ]);
+    let (_, b) = app
+        .post(BATCH, &alice.key, json!({"leads": leads.clone()}))
+        .await;
+    for (i, e) in b["results"].as_array().unwrap().iter().enumerate() {
+        assert_eq!(
+            raw_json(&app, e["submission_id"].as_i64().unwrap()).await,
+            leads[i]
+        );
+    }
+}
+
+async fn concurrent_same_address(app: TestApp) {
+    let alice = app.user("alice@example.com").await;
+    let mut tasks = tokio::task::JoinSet::new();
+    for i in 0..20 {
+        let client = app.client.clone();
+        let url = app.url(SINGLE);
+        let key = alice.key.clone();
+        tasks.spawn(async move {
+            let body = json!({"address": "77 Race Ave", "city": "Austin", "state": "TX", "zip_code": "78701",
+                              "primary_phone": format!("51255501{:02}", i % 2)});
+            let response = client.post(url).bearer_auth(key).json(&body).send().await.unwrap();
+            let status = response.status();
+            let json: Value = response.json().await.unwrap();
+            (status, json)
+        });
+    }
+    let mut results = Vec::new();
+    while let Some(done) = tasks.join_next().await {
+        results.push(done.unwrap());
+    }
+    for (status, body) in &results {
+        assert_eq!(*status, StatusCode::OK, "{body}");
+    }
+    let lead_id = &results[0].1["result_lead_id"];
+    assert!(lead_id.is_i64(), "{}", results[0].1);
+    assert!(
+        results.iter().all(|(_, b)| &b["result_lead_id"] == lead_id),
+        "{results:?}"
+    );
+    let created = results
+        .iter()
+        .filter(|(_, b)| b["result_action"] == "created")
+        .count();
+    assert_eq!(created, 1, "{results:?}");
+    assert!(results
+        .iter()
+        .all(|(_, b)| ["created", "updated", "skipped"]
+            .contains(&b["result_action"].as_str().unwrap_or(""))));
+    assert_eq!(lead_total(&app, &alice.key, "").await, 1);
+    let (_, lead) = app
+        .get(&format!("/api/v1/leads/{lead_id}"), &alice.key)
+        .await;
+    assert_eq!(lead["submission_count"], 20, "{lead}");
+}
+
+backend_tests!(
+    single_then_duplicate_then_update,
+    wrong_json_types_are_422,
+    state_and_enum_rules,
+    numeric_ranges,
+    string_limits,
+    batch_validation,
+    unknown_fields_ignored_and_blanks_absent,
+    team_membership_is_403,
+    warnings,
+    normalisation,
+    duplicate_rules,
+    duplicate_scope_by_team,
+    merge_rules,
+    batch_results_and_order,
+    deferred_batch,
+    status_visibility,
+    idempotency,
+    raw_json_kept_verbatim,
+    concurrent_same_address,
+);

@@ -1,7 +1,7 @@
 //! A running server per test, on its own thread and actix system, on 127.0.0.1:<free port>.
 use std::collections::HashMap;
 use std::net::TcpListener;
-use std::sync::mpsc;
+use std::sync::{mpsc, Arc};
 
 use actix_web::dev::ServerHandle;
 use actix_web::web;
@@ -11,6 +11,7 @@ use serde_json::Value;
 use leadhub_db::Database;
 use leadhub_domain::auth::NewUserRequest;
 use leadhub_domain::user::User;
+use leadhub_mail::MemoryMailer;
 use leadhub_web::app::{http_server, Adapters, AppState};
 use leadhub_web::config::Config;
 
@@ -21,6 +22,8 @@ pub struct TestApp {
     pub state: web::Data<AppState>,
     pub client: reqwest::Client,
     pub db: TestDatabase,
+    /// Every e-mail the app sent.
+    pub mail: Arc<MemoryMailer>,
     handle: ServerHandle,
 }
 
@@ -33,7 +36,12 @@ pub struct TestUser {
 
 impl TestApp {
     pub async fn start(db: TestDatabase) -> TestApp {
-        Self::start_with(db, Adapters::default(), HashMap::new()).await
+        Self::start_with(db, Self::adapters(), HashMap::new()).await
+    }
+
+    /// Production adapters except the mailer, which keeps messages in memory.
+    pub fn adapters() -> Adapters {
+        Adapters::with_mailer(Arc::new(MemoryMailer::new()))
     }
 
     /// Starts with other adapters and extra configuration variables.
@@ -42,12 +50,26 @@ impl TestApp {
         adapters: Adapters,
         vars: HashMap<String, String>,
     ) -> TestApp {
+        Self::start_full(db, adapters, vars, 1).await
+    }
+
+    /// Starts with `workers` HTTP worker threads (benchmarks use more than one).
+    pub async fn start_full(
+        db: TestDatabase,
+        adapters: Adapters,
+        vars: HashMap<String, String>,
+        workers: usize,
+    ) -> TestApp {
+        let mut adapters = adapters;
+        let mail = Arc::new(MemoryMailer::new());
+        adapters.mailer = mail.clone();
         let mut vars = vars;
         vars.insert("DATABASE_URL".into(), db.url.clone());
         let config = Config::from_vars(&vars).unwrap();
         let url = db.url.clone();
+        let pool = if workers > 1 { 16 } else { 4 };
         let database = tokio::task::spawn_blocking(move || {
-            let database = Database::connect(&url, 4).unwrap();
+            let database = Database::connect(&url, pool).unwrap();
             database.migrate().unwrap();
             database
         })
@@ -60,7 +82,7 @@ impl TestApp {
         let server_state = state.clone();
         std::thread::spawn(move || {
             actix_web::rt::System::new().block_on(async move {
-                let server = http_server(server_state, listener, 1).unwrap();
+                let server = http_server(server_state, listener, workers).unwrap();
                 tx.send(server.handle()).unwrap();
                 let _ = server.await;
             })
@@ -74,6 +96,7 @@ impl TestApp {
                 .build()
                 .unwrap(),
             db,
+            mail,
             handle,
         }
     }

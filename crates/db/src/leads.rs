@@ -206,7 +206,11 @@ fn new_values(w: &LeadWrite, now: chrono::NaiveDateTime) -> LeadValues {
         team_id: w.team_id,
         dedupe_scope: scope_of(w.team_id),
         street_key: key.map(AddressKey::street_key),
-        address_key: key.map(AddressKey::full_key),
+        // Without a locality (no ZIP, and not both city and state) a lead matches nothing, so it
+        // must not claim a slot in the unique index either: two such leads are two leads.
+        address_key: key
+            .filter(|k| !k.locality_key().is_empty())
+            .map(AddressKey::full_key),
         lot_size_acres: w.lead.lot_size_acres,
         enrichment_status: EnrichmentStatus::Skipped.as_str().to_owned(),
         submission_count: 1,

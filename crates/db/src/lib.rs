@@ -7,11 +7,14 @@
 mod connection;
 mod credentials;
 mod error;
+mod geocode_cache;
 mod lead_row;
 mod leads;
 mod memberships;
 pub mod schema;
+mod sessions;
 mod submissions;
+mod teams;
 mod time;
 mod users;
 

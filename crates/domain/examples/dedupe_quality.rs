@@ -21,7 +21,11 @@ fn main() -> ExitCode {
     println!("| kind | label | pairs | judged same | judged different | false merges | precision | recall |");
     println!("|---|---|---:|---:|---:|---:|---:|---:|");
     for (kind, t) in &report.by_kind {
-        let label = if t.found + t.missed > 0 { "same" } else { "different" };
+        let label = if t.found + t.missed > 0 {
+            "same"
+        } else {
+            "different"
+        };
         println!(
             "| {kind} | {label} | {} | {} | {} | {} | {} | {} |",
             t.pairs,

@@ -6,8 +6,12 @@ use chrono::Duration;
 use crate::api_key::{ApiKey, CredentialRepository, NewApiKey};
 use crate::clock::Clock;
 use crate::error::{FieldError, LocPart};
+use crate::identity::IdentityProvider;
 use crate::parse::{clean_text, normalize_email};
-use crate::secret::{hash_secret, hashes_match, TokenGenerator, API_KEY_PREFIX};
+use crate::secret::{
+    hash_secret, hashes_match, TokenGenerator, ACCESS_TOKEN_PREFIX, API_KEY_PREFIX,
+};
+use crate::session::Session;
 use crate::store::StoreError;
 use crate::user::{NewUser, User, UserRepository};
 
@@ -25,6 +29,8 @@ pub enum AuthError {
     NotFound(&'static str),
     #[error("{0}")]
     Conflict(String),
+    #[error("{0}")]
+    Gone(String),
     #[error("invalid input")]
     Invalid(Vec<FieldError>),
     #[error(transparent)]
@@ -44,6 +50,7 @@ impl From<StoreError> for AuthError {
 #[derive(Debug, Clone, PartialEq)]
 pub enum Credential {
     ApiKey { id: i64 },
+    AccessToken { id: i64, family_id: String },
 }
 
 /// An authenticated caller.
@@ -56,8 +63,9 @@ pub struct Caller {
 impl Caller {
     /// A stable name for per-credential accounting (rate limits, logs) that reveals nothing secret.
     pub fn credential_label(&self) -> String {
-        match self.credential {
+        match &self.credential {
             Credential::ApiKey { id } => format!("key:{id}"),
+            Credential::AccessToken { family_id, .. } => format!("session:{family_id}"),
         }
     }
 }
@@ -77,6 +85,7 @@ pub struct NewUserRequest {
 }
 
 pub struct AuthService {
+    identity: Arc<dyn IdentityProvider>,
     users: Arc<dyn UserRepository>,
     credentials: Arc<dyn CredentialRepository>,
     clock: Arc<dyn Clock>,
@@ -85,12 +94,14 @@ pub struct AuthService {
 
 impl AuthService {
     pub fn new(
+        identity: Arc<dyn IdentityProvider>,
         users: Arc<dyn UserRepository>,
         credentials: Arc<dyn CredentialRepository>,
         clock: Arc<dyn Clock>,
         tokens: Arc<dyn TokenGenerator>,
     ) -> Self {
         AuthService {
+            identity,
             users,
             credentials,
             clock,
@@ -102,7 +113,24 @@ impl AuthService {
     /// learns nothing about which keys exist.
     pub async fn authenticate(&self, bearer: &str) -> Result<Caller, AuthError> {
         let bearer = bearer.trim();
-        if !bearer.starts_with(API_KEY_PREFIX) || bearer.len() > 200 {
+        if bearer.len() > 200 {
+            return Err(AuthError::Unauthorized);
+        }
+        if bearer.starts_with(ACCESS_TOKEN_PREFIX) {
+            let grant = self
+                .identity
+                .resolve_access_token(bearer)
+                .await?
+                .ok_or(AuthError::Unauthorized)?;
+            return Ok(Caller {
+                user: grant.user,
+                credential: Credential::AccessToken {
+                    id: grant.token_id,
+                    family_id: grant.family_id,
+                },
+            });
+        }
+        if !bearer.starts_with(API_KEY_PREFIX) {
             return Err(AuthError::Unauthorized);
         }
         let hash = hash_secret(bearer);
@@ -231,6 +259,23 @@ impl AuthService {
             Ok(())
         } else {
             Err(AuthError::NotFound("API key"))
+        }
+    }
+
+    /// The identity provider, for sign-in, refresh and sign-out.
+    pub fn identity(&self) -> &Arc<dyn IdentityProvider> {
+        &self.identity
+    }
+
+    pub async fn refresh(&self, refresh_token: &str) -> Result<Session, AuthError> {
+        self.identity.refresh(refresh_token.trim()).await
+    }
+
+    /// Ends the session an access token belongs to; an API key has no session to end.
+    pub async fn logout(&self, caller: &Caller) -> Result<(), AuthError> {
+        match &caller.credential {
+            Credential::AccessToken { family_id, .. } => self.identity.end_session(family_id).await,
+            Credential::ApiKey { .. } => Ok(()),
         }
     }
 }

@@ -36,11 +36,44 @@ pub enum EnrichError {
     Failed(String),
 }
 
+pub type GeocodeOutcome = Result<Option<GeocodeResult>, EnrichError>;
+
 #[cfg_attr(feature = "mock", mockall::automock)]
 #[async_trait]
 pub trait Geocoder: Send + Sync {
     /// `Ok(None)` is a definite no-match; `Err` a failure worth retrying later.
-    async fn geocode(&self, query: &GeocodeQuery) -> Result<Option<GeocodeResult>, EnrichError>;
+    async fn geocode(&self, query: &GeocodeQuery) -> GeocodeOutcome;
+
+    /// Many addresses at once, answers in the same order. Adapters with a batch endpoint
+    /// (Census `addressbatch`) override this; the default asks one at a time.
+    async fn geocode_batch(&self, queries: &[GeocodeQuery]) -> Vec<GeocodeOutcome> {
+        let mut out = Vec::with_capacity(queries.len());
+        for q in queries {
+            out.push(self.geocode(q).await);
+        }
+        out
+    }
+}
+
+/// A remembered geocoding answer; `result: None` remembers a definite no-match.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CachedGeocode {
+    pub result: Option<GeocodeResult>,
+    pub cached_at: chrono::DateTime<chrono::Utc>,
+}
+
+/// Geocoding answers by address key, shared by every process on one database.
+#[cfg_attr(feature = "mock", mockall::automock)]
+#[async_trait]
+pub trait GeocodeCache: Send + Sync {
+    async fn get(&self, address_key: &str) -> crate::store::StoreResult<Option<CachedGeocode>>;
+    /// Remembers an answer (a found location, or `None` for a definite no-match); replaces an older one.
+    async fn put(
+        &self,
+        address_key: &str,
+        result: Option<GeocodeResult>,
+        at: chrono::DateTime<chrono::Utc>,
+    ) -> crate::store::StoreResult<()>;
 }
 
 /// What the appraisal stage is asked.

@@ -8,11 +8,15 @@ pub mod auth;
 pub mod clock;
 pub mod enrich;
 pub mod error;
+pub mod identity;
 pub mod lead;
+pub mod mail;
 pub mod parse;
 pub mod secret;
+pub mod session;
 pub mod store;
 pub mod submission;
+pub mod team;
 pub mod team_access;
 pub mod user;
 

@@ -106,7 +106,9 @@ pub fn csv_records(text: &str) -> Vec<Vec<String>> {
 pub fn load() -> Result<Vec<Pair>, String> {
     let mut records = csv_records(CORPUS).into_iter();
     let header = records.next().ok_or("empty corpus")?;
-    if header.join(",") != "label,kind,a_address,a_city,a_state,a_zip,b_address,b_city,b_state,b_zip" {
+    if header.join(",")
+        != "label,kind,a_address,a_city,a_state,a_zip,b_address,b_city,b_state,b_zip"
+    {
         return Err(format!("unexpected header {header:?}"));
     }
     records
@@ -118,7 +120,12 @@ pub fn load() -> Result<Vec<Pair>, String> {
                     "different" => false,
                     other => return Err(format!("line {}: label {other:?}", i + 2)),
                 };
-                Ok(Pair { same, kind, a: [a0, a1, a2, a3], b: [b0, b1, b2, b3] })
+                Ok(Pair {
+                    same,
+                    kind,
+                    a: [a0, a1, a2, a3],
+                    b: [b0, b1, b2, b3],
+                })
             }
             Err(r) => Err(format!("line {}: {} fields", i + 2, r.len())),
         })
@@ -135,11 +142,19 @@ fn key(side: &Side) -> Option<AddressKey> {
 
 /// Judges every pair with `AddressKey::same_property` (a side without a key never merges).
 pub fn evaluate(pairs: &[Pair]) -> Report {
-    let mut report = Report { by_kind: BTreeMap::new(), total: Tally::default(), wrong: Vec::new() };
+    let mut report = Report {
+        by_kind: BTreeMap::new(),
+        total: Tally::default(),
+        wrong: Vec::new(),
+    };
     for pair in pairs {
         let (a, b) = (key(&pair.a), key(&pair.b));
         let judged_same = matches!((&a, &b), (Some(a), Some(b)) if a.same_property(b));
-        report.by_kind.entry(pair.kind.clone()).or_default().add(pair.same, judged_same);
+        report
+            .by_kind
+            .entry(pair.kind.clone())
+            .or_default()
+            .add(pair.same, judged_same);
         report.total.add(pair.same, judged_same);
         if judged_same != pair.same {
             report.wrong.push(format!(
@@ -157,7 +172,7 @@ pub fn evaluate(pairs: &[Pair]) -> Report {
 }
 
 #[test]
-fn corpus_has_no_false_merges_and_high_recall() {
+fn address_corpus_has_no_false_merges_and_high_recall() {
     let pairs = load().expect("corpus loads");
     assert!(pairs.len() >= 1200, "{} pairs", pairs.len());
     let report = evaluate(&pairs);
@@ -175,16 +190,34 @@ fn corpus_has_no_false_merges_and_high_recall() {
 }
 
 #[test]
-fn corpus_is_balanced_and_covers_every_kind() {
+fn address_corpus_is_balanced_and_covers_every_kind() {
     let pairs = load().expect("corpus loads");
     let same = pairs.iter().filter(|p| p.same).count();
     let share = same as f64 / pairs.len() as f64;
-    assert!((0.4..=0.6).contains(&share), "{same} of {} are same", pairs.len());
+    assert!(
+        (0.4..=0.6).contains(&share),
+        "{same} of {} are same",
+        pairs.len()
+    );
     let kinds: Vec<&str> = pairs.iter().map(|p| p.kind.as_str()).collect();
     for kind in [
-        "suffix_spelling", "directional_spelling", "unit_form", "case", "punctuation", "zip4",
-        "missing_zip", "whitespace", "ordinal", "other_number", "other_unit", "unit_vs_none",
-        "other_directional", "directional_vs_none", "other_suffix", "other_street", "other_zip",
+        "suffix_spelling",
+        "directional_spelling",
+        "unit_form",
+        "case",
+        "punctuation",
+        "zip4",
+        "missing_zip",
+        "whitespace",
+        "ordinal",
+        "other_number",
+        "other_unit",
+        "unit_vs_none",
+        "other_directional",
+        "directional_vs_none",
+        "other_suffix",
+        "other_street",
+        "other_zip",
     ] {
         assert!(kinds.contains(&kind), "no {kind} pairs");
     }

@@ -12,8 +12,11 @@ use actix_web::{web, App, HttpServer};
 use leadhub_db::Database;
 use leadhub_domain::auth::AuthService;
 use leadhub_domain::enrich::{AppraisalSource, Geocoder};
+use leadhub_domain::identity::{BuiltinIdentity, IdentityProvider};
+use leadhub_domain::mail::Mailer;
 use leadhub_domain::secret::TokenGenerator;
 use leadhub_domain::submission::{Enricher, SubmissionRepository, SubmissionService};
+use leadhub_domain::team::TeamService;
 use leadhub_domain::{Clock, SystemClock};
 
 use crate::config::Config;
@@ -22,22 +25,52 @@ use crate::middleware::{observe, Metrics};
 use crate::routes;
 use crate::tokens::RandomTokens;
 
-/// The ports a deployment may swap; `Adapters::default()` is production.
+/// The ports a deployment may swap; `Adapters::production` reads them from the configuration.
 #[derive(Clone)]
 pub struct Adapters {
     pub clock: Arc<dyn Clock>,
     pub tokens: Arc<dyn TokenGenerator>,
+    pub mailer: Arc<dyn Mailer>,
     /// None: the geocoding stage is skipped (`LEADHUB_GEOCODER=none`).
     pub geocoder: Option<Arc<dyn Geocoder>>,
     /// None: no county appraisal configured.
     pub appraisal: Option<Arc<dyn AppraisalSource>>,
 }
 
-impl Default for Adapters {
-    fn default() -> Self {
+impl Adapters {
+    /// The real adapters: system clock, OS randomness, SMTP or the outbox folder, the
+    /// geocoder chain of `LEADHUB_GEOCODER` (cached in the database), county appraisal layers.
+    pub fn production(config: &Config, db: &Database) -> anyhow::Result<Adapters> {
+        let mailer = leadhub_mail::build(
+            config.smtp_url.as_deref(),
+            &config.mail_from,
+            &config.data_dir.join("outbox"),
+        )?;
+        let mut adapters = Adapters::with_mailer(mailer);
+        let geocode_settings = leadhub_geocode::GeocodeSettings::new(
+            &config.census_url,
+            &config.nominatim_url,
+            leadhub_geocode::user_agent(&config.public_url),
+        );
+        adapters.geocoder =
+            leadhub_geocode::build(&config.geocoders, &geocode_settings, Arc::new(db.clone()))
+                .map_err(|e| anyhow::anyhow!("LEADHUB_GEOCODER: {e:#}"))?;
+        adapters.appraisal = match &config.counties_file {
+            Some(path) => Some(
+                leadhub_appraisal::from_file(path, leadhub_appraisal::DEFAULT_TIMEOUT)
+                    .map_err(|e| anyhow::anyhow!("LEADHUB_COUNTIES: {e:#}"))?,
+            ),
+            None => None,
+        };
+        Ok(adapters)
+    }
+
+    /// Real clock and randomness, no enrichment, and the given mailer (tests pass a memory one).
+    pub fn with_mailer(mailer: Arc<dyn Mailer>) -> Adapters {
         Adapters {
             clock: Arc::new(SystemClock),
             tokens: Arc::new(RandomTokens),
+            mailer,
             geocoder: None,
             appraisal: None,
         }
@@ -49,6 +82,7 @@ pub struct AppState {
     pub config: Arc<Config>,
     pub db: Database,
     pub auth: Arc<AuthService>,
+    pub teams: Arc<TeamService>,
     pub submissions: Arc<SubmissionService>,
     /// For idempotent replays, which sit in the web layer (they store HTTP answers).
     pub submissions_repo: Arc<dyn SubmissionRepository>,
@@ -58,11 +92,31 @@ pub struct AppState {
 
 impl AppState {
     pub fn new(config: Config, db: Database, adapters: Adapters) -> AppState {
+        let identity: Arc<dyn IdentityProvider> = Arc::new(BuiltinIdentity::new(
+            Arc::new(db.clone()),
+            Arc::new(db.clone()),
+            adapters.mailer.clone(),
+            adapters.clock.clone(),
+            adapters.tokens.clone(),
+            config.public_url.clone(),
+        ));
         let auth = AuthService::new(
+            identity.clone(),
             Arc::new(db.clone()),
             Arc::new(db.clone()),
             adapters.clock.clone(),
             adapters.tokens.clone(),
+        );
+        let teams = TeamService::new(
+            Arc::new(db.clone()),
+            Arc::new(db.clone()),
+            Arc::new(db.clone()),
+            identity,
+            adapters.mailer.clone(),
+            adapters.clock.clone(),
+            adapters.tokens.clone(),
+            config.public_url.clone(),
+            config.invite_ttl_days,
         );
         let submissions = SubmissionService::new(
             Arc::new(db.clone()),
@@ -80,6 +134,7 @@ impl AppState {
             submissions_repo: Arc::new(db.clone()),
             db,
             auth: Arc::new(auth),
+            teams: Arc::new(teams),
             submissions: Arc::new(submissions),
             clock: adapters.clock,
             metrics: Arc::new(Metrics::default()),
@@ -137,7 +192,8 @@ pub async fn serve(config: Config) -> anyhow::Result<()> {
     let bind = config.bind;
     let listener = TcpListener::bind(bind)
         .map_err(|e| anyhow::anyhow!("cannot listen on {bind} (LEADHUB_BIND): {e}"))?;
-    let state = web::Data::new(AppState::new(config, db, Adapters::default()));
+    let adapters = Adapters::production(&config, &db)?;
+    let state = web::Data::new(AppState::new(config, db, adapters));
     tracing::info!(%bind, "serving");
     let workers = std::thread::available_parallelism().map_or(2, |n| n.get());
     http_server(state, listener, workers)?.await?;

@@ -114,7 +114,8 @@ fn open(config: &Config) -> anyhow::Result<Database> {
 fn state(config: Config) -> anyhow::Result<AppState> {
     let db = open(&config)?;
     db.migrate()?;
-    Ok(AppState::new(config, db, Adapters::default()))
+    let adapters = Adapters::production(&config, &db)?;
+    Ok(AppState::new(config, db, adapters))
 }
 
 /// One line a person can act on, instead of a debug dump.

@@ -11,6 +11,7 @@ use serde_json::json;
 use leadhub_domain::auth::AuthError;
 use leadhub_domain::error::FieldError;
 use leadhub_domain::store::StoreError;
+use leadhub_domain::team::TeamError;
 
 pub const UNAUTHORIZED_DETAIL: &str = "Invalid or expired API key";
 
@@ -94,8 +95,22 @@ impl From<AuthError> for ApiError {
             AuthError::Unauthorized => ApiError::Unauthorized,
             AuthError::NotFound(thing) => ApiError::not_found(thing),
             AuthError::Conflict(reason) => ApiError::Conflict(reason),
+            AuthError::Gone(reason) => ApiError::Gone(reason),
             AuthError::Invalid(problems) => ApiError::Validation(problems),
             AuthError::Unexpected(cause) => ApiError::unexpected(cause),
+        }
+    }
+}
+
+impl From<TeamError> for ApiError {
+    fn from(e: TeamError) -> Self {
+        match e {
+            TeamError::NotFound(thing) => ApiError::not_found(thing),
+            TeamError::Forbidden(reason) => ApiError::Forbidden(reason),
+            TeamError::Conflict(reason) => ApiError::Conflict(reason),
+            TeamError::Gone(reason) => ApiError::Gone(reason),
+            TeamError::Invalid(problems) => ApiError::Validation(problems),
+            TeamError::Unexpected(cause) => ApiError::unexpected(cause),
         }
     }
 }

@@ -24,25 +24,31 @@ pub(super) struct Given<'a> {
 }
 
 pub(super) fn read_line(line: &str, given: &Given<'_>) -> Option<StreetLine> {
-    let mut street: Option<StreetLine> = None;
-    let mut other_units: Vec<String> = Vec::new();
     // Spelled ordinals first, so "SECOND FLOOR" is a unit and "FIFTH AVE" a street.
     let all: Vec<Vec<String>> = segments(line).into_iter().map(fold_ordinals).collect();
-    for segment in strip_locality(all, given) {
-        if street.is_none() {
-            if let Some(found) = read_street_segment(segment.clone()) {
-                street = Some(found);
-                continue;
+    let all = strip_locality(all, given);
+    let at = all
+        .iter()
+        .position(|segment| read_street_segment(segment.clone()).is_some())?;
+    // Units after (or before) a comma join the street's segment as "# id", so the line reads
+    // as its street key will: "123 Main St Apt, #4" is "123 MAIN ST #4" either way.
+    let mut tokens = all.get(at)?.clone();
+    for (i, segment) in all.iter().enumerate() {
+        if i != at {
+            for id in segment_units(segment) {
+                tokens.push("#".to_owned());
+                tokens.push(id);
             }
         }
-        other_units.extend(segment_units(&segment));
     }
-    let mut street = street?;
-    for id in other_units {
-        if !street.units.contains(&id) {
-            street.units.push(id);
+    let mut street = read_street_segment(tokens)?;
+    let mut units: Vec<String> = Vec::with_capacity(street.units.len());
+    for id in std::mem::take(&mut street.units) {
+        if !units.contains(&id) {
+            units.push(id);
         }
     }
+    street.units = units;
     Some(street)
 }
 

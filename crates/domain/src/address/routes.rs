@@ -10,6 +10,8 @@ const ROUTES: &[(&[&str], &str, bool)] = &[
     (&["CO", "RD"], "COUNTY ROAD", false),
     (&["CO", "ROAD"], "COUNTY ROAD", false),
     (&["CNTY", "RD"], "COUNTY ROAD", false),
+    (&["CTY", "RD"], "COUNTY ROAD", false),
+    (&["CTY", "ROAD"], "COUNTY ROAD", false),
     (&["CR"], "COUNTY ROAD", true),
     (&["COUNTY", "HIGHWAY"], "COUNTY HIGHWAY", false),
     (&["COUNTY", "HWY"], "COUNTY HIGHWAY", false),

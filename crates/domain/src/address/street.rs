@@ -125,6 +125,12 @@ fn plain_street(mut words: Vec<String>) -> Vec<String> {
                 (*short).clone_into(first);
             }
         }
+        // "MARTIN LUTHER KING JUNIOR BLVD" is "... JR BLVD"; never the first word of a name.
+        for word in words.iter_mut().skip(1) {
+            if word == "JUNIOR" {
+                "JR".clone_into(word);
+            }
+        }
     }
     let mut out: Vec<String> = Vec::with_capacity(words.len() + 3);
     out.extend(pre.map(str::to_owned));

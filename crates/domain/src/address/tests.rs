@@ -299,3 +299,28 @@ fn keys_and_same_property_rule() {
     );
     assert!(!a.same_property(&other_zip.expect("key")));
 }
+
+/// Inputs the property tests once found not to read back as their own street key.
+#[test]
+fn odd_inputs_read_back_as_their_street_key() {
+    for line in [
+        "0#0/0 ",
+        "0.a e-0",
+        "0#0/0.A",
+        "0 A sP##a",
+        "0a 0/0 0",
+        "0#A#Rm,#A",
+        "0 A-Key#Ph,0",
+        "123 Main St Apt, #4",
+        "123 Main St PH Apt 4",
+        "123 Main St PH, #4",
+    ] {
+        let key = AddressKey::parse(line, None, None, None);
+        if let Some(key) = &key {
+            let again = AddressKey::parse(&key.street_key(), None, None, None);
+            assert_eq!(again.as_ref(), Some(key), "{line:?}");
+        }
+    }
+    assert_eq!(sk("123 Main St Apt, #4"), "123 MAIN ST #4");
+    assert_eq!(sk("123 Main St PH, #4"), "123 MAIN ST #PH #4");
+}

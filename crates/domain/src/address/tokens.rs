@@ -40,10 +40,8 @@ pub(super) fn segments(line: &str) -> Vec<Vec<String>> {
             // "##4" says no more than "#4".
             '#' if segment.last().is_some_and(|t| t == "#") => {}
             '#' => segment.push("#".to_owned()),
-            ',' | ';' | '\n' | '\r' => {
-                if !segment.is_empty() {
-                    segments.push(std::mem::take(&mut segment));
-                }
+            ',' | ';' | '\n' | '\r' if !segment.is_empty() => {
+                segments.push(std::mem::take(&mut segment));
             }
             _ => {}
         }

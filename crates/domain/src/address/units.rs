@@ -128,11 +128,11 @@ pub(super) fn read_units(tokens: &[String]) -> Option<Vec<String>> {
                 }
                 _ => i += 1,
             }
-        } else if floor_at(&tokens[i..]) {
+        } else if floor_at(tokens.get(i..).unwrap_or_default()) {
             ids.push(token.trim_end_matches(char::is_alphabetic).to_owned());
             i += 2;
         } else if let Some((std, range)) = designator(token) {
-            let (id, used) = identifier_after(&tokens[i + 1..]);
+            let (id, used) = identifier_after(tokens.get(i + 1..).unwrap_or_default(), range);
             match (range, id) {
                 (Range::Required, Some(id)) => {
                     ids.push(id);
@@ -142,6 +142,13 @@ pub(super) fn read_units(tokens: &[String]) -> Option<Vec<String>> {
                 (Range::Optional, Some(id)) => {
                     ids.push(format!("{std}{id}"));
                     i += 1 + used;
+                }
+                // "UPPER UNIT", "UNIT UPPER": the bare word names no unit of its own.
+                (Range::Required, None)
+                    if !ids.is_empty()
+                        || tokens.get(i + 1).is_some_and(|t| designator(t).is_some()) =>
+                {
+                    i += 1;
                 }
                 (Range::Required, None) => return None,
                 (Range::None | Range::Optional, _) => {
@@ -164,15 +171,18 @@ pub(super) fn read_units(tokens: &[String]) -> Option<Vec<String>> {
     (!ids.is_empty()).then_some(ids)
 }
 
-/// The identifier after a designator, skipping a "#" or "NO" ("APT #4", "APT NO 4"),
-/// and how many tokens it took.
-fn identifier_after(tokens: &[String]) -> (Option<String>, usize) {
+/// The identifier after a designator, and how many tokens it took. A designator that needs
+/// one may have a "#" or "NO" before it ("APT #4", "APT NO 4"); PH takes only one written
+/// right after it, so "PH, #4" stays two units as its street key writes them.
+fn identifier_after(tokens: &[String], range: Range) -> (Option<String>, usize) {
     let skip = match tokens.first().map(String::as_str) {
-        Some("#") | Some("NO") => 1,
+        Some("#") | Some("NO") if range == Range::Required => 1,
         _ => 0,
     };
     match tokens.get(skip) {
-        Some(id) if is_identifier(id) || (skip == 1 && id != "#") => (Some(clean_id(id)), skip + 1),
+        Some(id) if is_identifier(id) || (skip == 1 && id != "#" && designator(id).is_none()) => {
+            (Some(clean_id(id)), skip + 1)
+        }
         _ => (None, 0),
     }
 }

@@ -4,7 +4,9 @@ use std::sync::Arc;
 use futures_util::stream::{self, StreamExt};
 
 use crate::address::AddressKey;
-use crate::enrich::{AppraisalQuery, AppraisalSource, EnrichError, GeocodeQuery, Geocoder};
+use crate::enrich::{
+    AppraisalQuery, AppraisalSource, EnrichError, GeocodeOutcome, GeocodeQuery, Geocoder,
+};
 use crate::lead::fields::Warning;
 use crate::lead::record::{EnrichmentStatus, EnrichmentUpdate, GeocodeInfo, Lead};
 
@@ -24,15 +26,34 @@ impl Enricher {
     }
 
     /// Enriches each lead; answers the update to store and the warnings, per lead, in order.
+    /// Geocoding goes through `geocode_batch` (one Census batch request for many addresses);
+    /// appraisal lookups run with bounded concurrency.
     pub async fn enrich(&self, leads: Vec<Lead>) -> Vec<(EnrichmentUpdate, Vec<Warning>)> {
-        stream::iter(leads)
-            .map(|lead| self.enrich_one(lead))
+        let mut geocoded: Vec<Option<GeocodeOutcome>> = leads.iter().map(|_| None).collect();
+        if let Some(geocoder) = &self.geocoder {
+            let wanted: Vec<(usize, GeocodeQuery)> = leads
+                .iter()
+                .enumerate()
+                .filter_map(|(i, lead)| geocode_query(lead).map(|q| (i, q)))
+                .collect();
+            let queries: Vec<GeocodeQuery> = wanted.iter().map(|(_, q)| q.clone()).collect();
+            let answers = geocoder.geocode_batch(&queries).await;
+            for ((i, _), answer) in wanted.into_iter().zip(answers) {
+                geocoded[i] = Some(answer);
+            }
+        }
+        stream::iter(leads.into_iter().zip(geocoded))
+            .map(|(lead, geocode)| self.finish_one(lead, geocode))
             .buffered(CONCURRENCY)
             .collect()
             .await
     }
 
-    async fn enrich_one(&self, lead: Lead) -> (EnrichmentUpdate, Vec<Warning>) {
+    async fn finish_one(
+        &self,
+        lead: Lead,
+        geocode: Option<GeocodeOutcome>,
+    ) -> (EnrichmentUpdate, Vec<Warning>) {
         let mut warnings = Vec::new();
         let mut update = EnrichmentUpdate {
             lead_id: lead.id,
@@ -45,26 +66,9 @@ impl Enricher {
         let mut ran = false;
         let mut failed = false;
         let mut missed = false;
-        if let (None, Some(geocoder), Some(address)) =
-            (update.coordinates, &self.geocoder, &lead.fields.address)
-        {
+        if let Some(answer) = geocode {
             ran = true;
-            let address_key = AddressKey::parse(
-                address,
-                lead.fields.city.as_deref(),
-                lead.fields.state.as_deref(),
-                lead.fields.zip_code.as_deref(),
-            )
-            .map(|k| k.full_key())
-            .unwrap_or_default();
-            let query = GeocodeQuery {
-                address_key,
-                address: address.clone(),
-                city: lead.fields.city.clone(),
-                state: lead.fields.state.clone(),
-                zip_code: lead.fields.zip_code.clone(),
-            };
-            match geocoder.geocode(&query).await {
+            match answer {
                 Ok(Some(found)) => {
                     update.coordinates = Some((found.latitude, found.longitude));
                     update.county_fips = found.county_fips.clone().or(update.county_fips);
@@ -137,4 +141,27 @@ impl Enricher {
         };
         (update, warnings)
     }
+}
+
+/// What to ask a geocoder for a lead without coordinates; None when it has them or no address.
+fn geocode_query(lead: &Lead) -> Option<GeocodeQuery> {
+    if lead.fields.latitude.is_some() {
+        return None;
+    }
+    let address = lead.fields.address.clone()?;
+    let address_key = AddressKey::parse(
+        &address,
+        lead.fields.city.as_deref(),
+        lead.fields.state.as_deref(),
+        lead.fields.zip_code.as_deref(),
+    )
+    .map(|k| k.full_key())
+    .unwrap_or_default();
+    Some(GeocodeQuery {
+        address_key,
+        address,
+        city: lead.fields.city.clone(),
+        state: lead.fields.state.clone(),
+        zip_code: lead.fields.zip_code.clone(),
+    })
 }

@@ -10,6 +10,7 @@ Hwy 71 vs State Hwy 71) are left out rather than labelled by guess.
 """
 import csv
 import random
+import re
 
 
 SUFFIX_FORMS = {
@@ -67,8 +68,9 @@ def streets():
 
 
 def new_address(city, street, unit=None):
-    number = street.get("number") or str(rng.choice([rng.randint(1, 99), rng.randint(100, 999),
-                                                    rng.randint(1000, 9999), rng.randint(10000, 29999)]))
+    number = street.get("number") or str(rng.choices(
+        [rng.randint(1, 99), rng.randint(100, 999), rng.randint(1000, 9999), rng.randint(10000, 24999)],
+        weights=[2, 4, 4, 1])[0])
     return {"number": number, "street": dict(street), "unit": unit, "city": city["city"],
             "state": city["state"], "zip": rng.choice(city["zips"])}
 
@@ -143,234 +145,195 @@ def plain_periods(text):
     return text.replace(".", "").replace("'", "")
 
 
-# ---- Real streets by city: name, C1 suffix, directionals. "ord" marks a numbered street. ----
-def S(name, suffix=None, pre=None, post=None, **kw):
-    d = {"name": name, "suffix": suffix, "pre": pre, "post": post}
-    d.update(kw)
-    return d
+# ---- Real streets by city ----
+# "City, ST: zips (other spellings of the city)", then its streets: "pre/name/suffix/post" with
+# C1 standard suffixes; "@J" is a lettered avenue (Avenue J); "=Hwy 71|Highway 71 >W" one
+# numbered road in its written forms, with a postdirectional; "*" marks Queens-style hyphenated
+# house numbers, "^" Wisconsin grid numbers (N89W16785).
+STREETS = """
+New York, NY: 10001 10011 10025 10027 10009
+    W/34th/ST; /5th/AVE; /Broadway; E/86th/ST; /Park/AVE; /Amsterdam/AVE; W/125th/ST;
+    /Riverside/DR; E/Houston/ST; /Lexington/AVE; @C; @B; /Park/AVE/S; /Saint Marks/PL;
+    /7th/AVE/S;
+Brooklyn, NY: 11201 11215 11230 11229
+    @J; @U; @N; /Ocean/PKWY; /Flatbush/AVE; /7th/AVE; /Atlantic/AVE; /Bedford/AVE; /Court/ST;
+Astoria, NY: 11102 11103 11105 11106
+    */21st/ST; */Ditmars/BLVD; */31st/AVE; */Steinway/ST;
+Jackson Heights, NY: 11372
+    */37th/AVE; */74th/ST; */Roosevelt/AVE;
+Chicago, IL: 60601 60607 60614 60616 60637
+    N/Michigan/AVE; W/Madison/ST; S/State/ST; N/Clark/ST; W/Fullerton/AVE; S/Wacker/DR;
+    N/Lake Shore/DR; W/63rd/ST; S/Martin Luther King/DR; N/Milwaukee/AVE; S/Halsted/ST;
+Washington, DC: 20001 20002 20003 20009 20011
+    /Pennsylvania/AVE/NW; /N/ST/NW; /Massachusetts/AVE/NE; /K/ST/NW; /16th/ST/NW;
+    /Constitution/AVE/NW; E/Capitol/ST/NE; /Rhode Island/AVE/NE; /Georgia/AVE/NW; /E/ST/SE;
+    /14th/ST/NW;
+Atlanta, GA: 30303 30308 30309 30312 30318
+    /Peachtree/ST/NE; /Ponce de Leon/AVE/NE; /Piedmont/AVE/NE; /10th/ST/NW; /Memorial/DR/SE;
+    /Howell Mill/RD/NW;
+Salt Lake City, UT: 84101 84102 84111 84105
+    S/300//W; E/400//S; S/State/ST; S/Main/ST; E/900//S; E/1300//S;
+Los Angeles, CA: 90012 90028 90036 90046 90026
+    /Sunset/BLVD; W/3rd/ST; S/Broadway; /Wilshire/BLVD; N/Fairfax/AVE; /Hollywood/BLVD;
+    S/Figueroa/ST; /Echo Park/AVE; S/La Brea/AVE;
+San Francisco, CA: 94102 94109 94110 94115 94117
+    /O'Farrell/ST; /Market/ST; /Mission/ST; /Van Ness/AVE; /Valencia/ST; /Geary/BLVD; /24th/ST;
+    /Lombard/ST; /Haight/ST; /Divisadero/ST;
+Seattle, WA: 98101 98103 98109 98122 98115
+    /Pike/ST; NE/45th/ST; /Aurora/AVE/N; /15th/AVE/E; /Rainier/AVE/S; SW/Alaska/ST;
+    NW/Market/ST; /Roosevelt/WAY/NE;
+Portland, OR: 97201 97205 97209 97214 97211
+    SE/Hawthorne/BLVD; NW/23rd/AVE; SW/Broadway; NE/Alberta/ST; N/Williams/AVE; SE/Division/ST;
+Austin, TX: 78701 78702 78704 78745 78751
+    /Congress/AVE; S/Lamar/BLVD; E/6th/ST; W/Slaughter/LN; /Burnet/RD; /Manchaca/RD;
+    E/Cesar Chavez/ST; =Hwy 71|Highway 71|HWY. 71|Hiway 71 >W; /Airport/BLVD; W/38th/ST;
+    =N IH 35|N I-35|N Interstate 35|North IH-35|N Interstate Hwy 35;
+Houston, TX: 77002 77006 77019 77056 77007
+    /Westheimer/RD; /Main/ST; /Richmond/AVE; /Montrose/BLVD; /Washington/AVE; /Allen/PKWY;
+    W/11th/ST; /Heights/BLVD;
+Spring, TX: 77379 77388
+    =FM 2920|Farm to Market Road 2920|F.M. 2920|Farm To Market 2920; =Louetta Rd|Louetta Road;
+Dallas, TX: 75201 75204 75219 75206
+    /Main/ST; /Ross/AVE; /McKinney/AVE; N/Central/EXPY; /Cedar Springs/RD; /Greenville/AVE;
+San Antonio, TX: 78205 78209 78212 78215
+    /Broadway; N/Saint Marys/ST; /Fredericksburg/RD; =Loop 410|LOOP 410; S/Alamo/ST;
+    E/Commerce/ST;
+Bastrop, TX: 78602
+    =County Road 304|CR 304|Co Rd 304|County Rd 304|Cnty Rd 304|CR-304;
+    =FM 969|Farm to Market Road 969|FM Road 969;
+    =State Highway 21|State Hwy 21|SH 21|St Hwy 21 >E; /Chestnut/ST;
+Phoenix, AZ: 85003 85004 85012 85016 85008
+    N/Central/AVE; E/Camelback/RD; W/Indian School/RD; N/7th/ST; E/McDowell/RD; N/24th/ST;
+    N/16th/ST;
+Flagstaff, AZ: 86001 86004
+    =Route 66|Rte 66|RTE. 66|ROUTE 66; N/San Francisco/ST; E/Butler/AVE;
+Denver, CO: 80202 80203 80205 80218 80210
+    /Larimer/ST; E/Colfax/AVE; /17th/ST; /Speer/BLVD; S/Broadway; /York/ST; N/Federal/BLVD;
+Miami, FL: 33130 33131 33137 33142 33125
+    NW/7th/AVE; SW/8th/ST; /Biscayne/BLVD; /Brickell/AVE; NE/2nd/AVE; NW/36th/ST; SW/27th/AVE;
+    =State Road 7|SR 7|State Rd 7|State Route 7;
+Boston, MA: 02108 02110 02116 02118 02215
+    /Beacon/ST; /Commonwealth/AVE; /Tremont/ST; /Boylston/ST; /Massachusetts/AVE;
+    /Washington/ST; /Dorchester/AVE; /Saint Botolph/ST;
+Philadelphia, PA: 19103 19106 19107 19147 19125
+    /Market/ST; S/Broad/ST; /Chestnut/ST; /Walnut/ST; /Spring Garden/ST; N/5th/ST;
+    /Germantown/AVE; E/Passyunk/AVE; /Frankford/AVE;
+Baltimore, MD: 21201 21202 21224 21231 21218
+    N/Charles/ST; E/Fayette/ST; /Eastern/AVE; S/Broadway; W/Pratt/ST; /Greenmount/AVE;
+Minneapolis, MN: 55401 55403 55408 55405
+    /Hennepin/AVE; /Nicollet/MALL; /Lyndale/AVE/S; E/Lake/ST; W/Lagoon/AVE; E/Franklin/AVE;
+Burnsville, MN: 55337 55306
+    =County Road 42|County Rd 42|CR 42|Co Rd 42 >W; /Nicollet/AVE; /Burnsville/PKWY;
+St. Louis, MO: 63101 63103 63104 63110 63118 (Saint Louis|St Louis|ST. LOUIS|saint louis)
+    /Washington/AVE; S/Grand/BLVD; /Market/ST; /Lafayette/AVE; /Manchester/AVE; S/Jefferson/AVE;
+St. Paul, MN: 55101 55102 55104 55105 (Saint Paul|St Paul|ST PAUL)
+    /University/AVE/W; /Grand/AVE; W/7th/ST; /Summit/AVE; /Selby/AVE;
+New Orleans, LA: 70112 70116 70130 70115
+    /Saint Charles/AVE; /Magazine/ST; /Decatur/ST; /Esplanade/AVE; N/Rampart/ST; /Canal/ST;
+    /Tchoupitoulas/ST; /Saint Claude/AVE;
+Nashville, TN: 37203 37206 37208 37212
+    /Broadway; /Music/SQ/E; /Charlotte/PIKE; /Gallatin/PIKE; /Hillsboro/PIKE; /21st/AVE/S;
+    /12th/AVE/S;
+Memphis, TN: 38103 38104 38111 38117
+    /Beale/ST; /Union/AVE; /Poplar/AVE; /Summer/AVE; /Elvis Presley/BLVD; S/Highland/ST;
+Detroit, MI: 48201 48207 48226 48208
+    /Woodward/AVE; /Gratiot/AVE; W/Grand/BLVD; E/Jefferson/AVE; /Michigan/AVE; W/Vernor/HWY;
+Cleveland, OH: 44103 44113 44114 44102
+    /Euclid/AVE; /Superior/AVE/E; /Lorain/AVE; W/25th/ST; E/55th/ST; /Detroit/AVE;
+Dublin, OH: 43016 43017
+    =State Route 161|SR 161|State Rte 161|St Rt 161|State Road 161 >W; W/Dublin Granville/RD;
+    W/Bridge/ST;
+Columbus, OH: 43201 43205 43215 43206
+    N/High/ST; E/Broad/ST; S/4th/ST; /Parsons/AVE;
+Cincinnati, OH: 45202 45206 45219 45220
+    /Vine/ST; /Reading/RD; /Madison/RD; /Elm/ST; /Central/PKWY;
+Pittsburgh, PA: 15212 15213 15222 15203
+    /Forbes/AVE; /Liberty/AVE; /Penn/AVE; /5th/AVE; /Murray/AVE; E/Carson/ST;
+Charlotte, NC: 28202 28203 28204 28205
+    S/Tryon/ST; N/Tryon/ST; /Providence/RD; /Central/AVE; /The/PLZ; /Kings/DR;
+Winston-Salem, NC: 27101 27103 27104 (Winston Salem|WINSTON-SALEM|winston salem)
+    N/Main/ST; /Reynolda/RD; /Stratford/RD; W/4th/ST;
+Las Vegas, NV: 89101 89104 89109 89119
+    /Las Vegas/BLVD/S; E/Fremont/ST; S/Maryland/PKWY; W/Sahara/AVE; E/Tropicana/AVE;
+Albuquerque, NM: 87102 87106 87108 87110
+    /Central/AVE/NE; /Central/AVE/SW; /Lomas/BLVD/NE; /4th/ST/NW; /San Mateo/BLVD/NE;
+Kansas City, MO: 64105 64108 64111 64109
+    /Main/ST; /Grand/BLVD; /Troost/AVE; W/39th/ST; /Broadway/BLVD;
+Omaha, NE: 68102 68105 68131 68106
+    /Farnam/ST; /Dodge/ST; /Leavenworth/ST; N/30th/ST; S/24th/ST; /Saddle Creek/RD;
+Milwaukee, WI: 53202 53204 53212 53207
+    N/Water/ST; W/Wisconsin/AVE; E/Brady/ST; S/Kinnickinnic/AVE; N/Martin Luther King/DR;
+Menomonee Falls, WI: 53051
+    ^/Appleton/AVE; ^/Main/ST; =County Road Q|County Rd Q|Co Rd Q;
+Honolulu, HI: 96813 96815 96822 96826
+    /Kalakaua/AVE; S/King/ST; /Kapiolani/BLVD; /Ala Moana/BLVD; S/Beretania/ST;
+Anchorage, AK: 99501 99503 99508
+    W/4th/AVE; E/Northern Lights/BLVD; /C/ST; /Spenard/RD; /Muldoon/RD;
+Lancaster, CA: 93534 93535 93536
+    @J; @K; @I; /Sierra/HWY; W/Lancaster/BLVD;
+Fort Worth, TX: 76102 76104 76107 76110 (Ft. Worth|Ft Worth|FORT WORTH)
+    W/Magnolia/AVE; /Main/ST; /Camp Bowie/BLVD; W/7th/ST; /Hemphill/ST;
+Tucson, AZ: 85701 85705 85719
+    E/Speedway/BLVD; N/Stone/AVE; E/Congress/ST; N/Campbell/AVE;
+Boise, ID: 83702 83705 83706
+    W/Main/ST; S/Capitol/BLVD; N/Harrison/BLVD; E/Warm Springs/AVE;
+Providence, RI: 02903 02906 02908
+    /Westminster/ST; /Thayer/ST; /Atwells/AVE; /Hope/ST; /Broad/ST;
+Hartford, CT: 06103 06105 06106
+    /Main/ST; /Farmington/AVE; /Asylum/ST; /Prospect/AVE; /Oak/CT;
+Burlington, VT: 05401 05408
+    /Church/ST; /Pearl/ST; /North/AVE; /Main/ST;
+Des Moines, IA: 50309 50312 50314
+    /Grand/AVE; /Ingersoll/AVE; /Locust/ST; /Martin Luther King Jr/PKWY; /Court/AVE;
+Oklahoma City, OK: 73102 73103 73118
+    N/Classen/BLVD; NW/23rd/ST; N/Western/AVE; W/Reno/AVE;
+Bend, OR: 97701 97702
+    NW/Wall/ST; NW/Bond/ST; =US Hwy 20|US Highway 20|U.S. Highway 20|US 20|US Route 20|US-20;
+    NE/Greenwood/AVE;
+Franklin, TN: 37064 37067 37069
+    /Hillsboro/RD; /Lewisburg/PIKE; /Main/ST; /Mallory/LN; /Cool Springs/BLVD;
+Mount Pleasant, SC: 29464 29466 (Mt. Pleasant|Mt Pleasant|MOUNT PLEASANT)
+    /Coleman/BLVD; /Johnnie Dodds/BLVD; /Shem/DR;
+"""
 
 
-def O(n, suffix, pre=None, post=None, **kw):
-    return S(numeral(n), suffix, pre, post, ord=n, **kw)
+def parse_street(spec):
+    flags = {"queens": spec.startswith("*"), "grid": spec.startswith("^")}
+    spec = spec.lstrip("*^")
+    if spec.startswith("@"):
+        letter = spec[1:]
+        forms = [f"Avenue {letter}", f"Ave {letter}", f"Ave. {letter}", f"AV {letter}"]
+        return {"kind": "route", "forms": forms, "name": forms[0], "letter": letter}
+    if spec.startswith("="):
+        forms, _, post = spec[1:].partition(" >")
+        forms = forms.split("|")
+        return {"kind": "route", "forms": forms, "post": post or None, "name": forms[0], "road": True}
+    pre, name, suffix, post = (spec.split("/") + ["", "", ""])[:4]
+    street = {"name": name, "suffix": suffix or None, "pre": pre or None, "post": post or None}
+    ordinal = re.fullmatch(r"(\d+)(st|nd|rd|th)", name)
+    if ordinal:
+        street["ord"] = int(ordinal.group(1))
+    street.update({k: v for k, v in flags.items() if v})
+    return street
 
 
-def R(forms, post=None):
-    """A numbered road: every list item is one written form of the same road."""
-    return {"kind": "route", "forms": forms, "post": post, "name": forms[0], "road": True}
+def parse_cities(text):
+    cities = []
+    for line in text.strip().splitlines():
+        if not line.startswith(" "):
+            head, zips = line.split(": ")
+            alt = re.search(r"\((.*)\)", zips)
+            city, state = head.rsplit(", ", 1)
+            cities.append({"city": city, "state": state, "zips": zips.split(" (")[0].split(),
+                           "streets": []})
+            if alt:
+                cities[-1]["alt_city"] = alt.group(1).split("|")
+        else:
+            cities[-1]["streets"] += [parse_street(x.strip()) for x in line.split(";") if x.strip()]
+    return cities
 
 
-def A(letter):
-    """A lettered avenue (Brooklyn's Avenue J, Lancaster's Avenue K)."""
-    return {"kind": "route", "forms": [f"Avenue {letter}", f"Ave {letter}", f"Ave. {letter}",
-                                       f"AV {letter}"], "name": f"Avenue {letter}", "letter": letter}
-
-
-CITIES = [
-    {"city": "New York", "state": "NY", "zips": ["10001", "10011", "10025", "10027", "10009"],
-     "streets": [O(34, "ST", "W"), O(5, "AVE"), S("Broadway"), O(86, "ST", "E"), S("Park", "AVE"),
-                 S("Amsterdam", "AVE"), O(125, "ST", "W"), S("Riverside", "DR"),
-                 S("Houston", "ST", "E"), S("Lexington", "AVE"), A("C"), A("B"),
-                 S("Park", "AVE", post="S"), S("Saint Marks", "PL"), O(7, "AVE", post="S")]},
-    {"city": "Brooklyn", "state": "NY", "zips": ["11201", "11215", "11230", "11229"],
-     "streets": [A("J"), A("U"), A("N"), S("Ocean", "PKWY"), S("Flatbush", "AVE"), O(7, "AVE"),
-                 S("Atlantic", "AVE"), S("Bedford", "AVE"), S("Court", "ST")]},
-    {"city": "Astoria", "state": "NY", "zips": ["11102", "11103", "11105", "11106"],
-     "streets": [O(21, "ST", queens=True), S("Ditmars", "BLVD", queens=True),
-                 O(31, "AVE", queens=True), S("Steinway", "ST", queens=True)]},
-    {"city": "Jackson Heights", "state": "NY", "zips": ["11372"],
-     "streets": [O(37, "AVE", queens=True), O(74, "ST", queens=True),
-                 S("Roosevelt", "AVE", queens=True)]},
-    {"city": "Chicago", "state": "IL", "zips": ["60601", "60607", "60614", "60616", "60637"],
-     "streets": [S("Michigan", "AVE", "N"), S("Madison", "ST", "W"), S("State", "ST", "S"),
-                 S("Clark", "ST", "N"), S("Fullerton", "AVE", "W"), S("Wacker", "DR", "S"),
-                 S("Lake Shore", "DR", "N"), O(63, "ST", "W"), S("Martin Luther King", "DR", "S"),
-                 S("Milwaukee", "AVE", "N"), S("Halsted", "ST", "S")]},
-    {"city": "Washington", "state": "DC", "zips": ["20001", "20002", "20003", "20009", "20011"],
-     "streets": [S("Pennsylvania", "AVE", post="NW"), S("N", "ST", post="NW"),
-                 S("Massachusetts", "AVE", post="NE"), S("K", "ST", post="NW"),
-                 O(16, "ST", post="NW"), S("Constitution", "AVE", post="NW"),
-                 S("Capitol", "ST", "E", "NE"), S("Rhode Island", "AVE", post="NE"),
-                 S("Georgia", "AVE", post="NW"), S("E", "ST", post="SE"), O(14, "ST", post="NW")]},
-    {"city": "Atlanta", "state": "GA", "zips": ["30303", "30308", "30309", "30312", "30318"],
-     "streets": [S("Peachtree", "ST", post="NE"), S("Ponce de Leon", "AVE", post="NE"),
-                 S("Piedmont", "AVE", post="NE"), O(10, "ST", post="NW"),
-                 S("Memorial", "DR", post="SE"), S("Howell Mill", "RD", post="NW")]},
-    {"city": "Salt Lake City", "state": "UT", "zips": ["84101", "84102", "84111", "84105"],
-     "streets": [S("300", None, "S", "W"), S("400", None, "E", "S"), S("State", "ST", "S"),
-                 S("Main", "ST", "S"), S("900", None, "E", "S"), S("1300", None, "E", "S")]},
-    {"city": "Los Angeles", "state": "CA", "zips": ["90012", "90028", "90036", "90046", "90026"],
-     "streets": [S("Sunset", "BLVD"), O(3, "ST", "W"), S("Broadway", None, "S"),
-                 S("Wilshire", "BLVD"), S("Fairfax", "AVE", "N"), S("Hollywood", "BLVD"),
-                 S("Figueroa", "ST", "S"), S("Echo Park", "AVE"), S("La Brea", "AVE", "S")]},
-    {"city": "San Francisco", "state": "CA", "zips": ["94102", "94109", "94110", "94115", "94117"],
-     "streets": [S("O'Farrell", "ST"), S("Market", "ST"), S("Mission", "ST"),
-                 S("Van Ness", "AVE"), S("Valencia", "ST"), S("Geary", "BLVD"), O(24, "ST"),
-                 S("Lombard", "ST"), S("Haight", "ST"), S("Divisadero", "ST")]},
-    {"city": "Seattle", "state": "WA", "zips": ["98101", "98103", "98109", "98122", "98115"],
-     "streets": [S("Pike", "ST"), O(45, "ST", "NE"), S("Aurora", "AVE", post="N"),
-                 O(15, "AVE", post="E"), S("Rainier", "AVE", post="S"), S("Alaska", "ST", "SW"),
-                 S("Market", "ST", "NW"), S("Roosevelt", "WAY", post="NE")]},
-    {"city": "Portland", "state": "OR", "zips": ["97201", "97205", "97209", "97214", "97211"],
-     "streets": [S("Hawthorne", "BLVD", "SE"), O(23, "AVE", "NW"), S("Broadway", None, "SW"),
-                 S("Alberta", "ST", "NE"), S("Williams", "AVE", "N"), S("Division", "ST", "SE")]},
-    {"city": "Austin", "state": "TX", "zips": ["78701", "78702", "78704", "78745", "78751"],
-     "streets": [S("Congress", "AVE"), S("Lamar", "BLVD", "S"), O(6, "ST", "E"),
-                 S("Slaughter", "LN", "W"), S("Burnet", "RD"), S("Manchaca", "RD"),
-                 S("Cesar Chavez", "ST", "E"), R(["Hwy 71", "Highway 71", "HWY. 71", "Hiway 71"], "W"),
-                 S("Airport", "BLVD"), O(38, "ST", "W")]},
-    {"city": "Houston", "state": "TX", "zips": ["77002", "77006", "77019", "77056", "77007"],
-     "streets": [S("Westheimer", "RD"), S("Main", "ST"), S("Richmond", "AVE"),
-                 S("Montrose", "BLVD"), S("Washington", "AVE"), S("Allen", "PKWY"),
-                 O(11, "ST", "W"), S("Heights", "BLVD")]},
-    {"city": "Spring", "state": "TX", "zips": ["77379", "77388"],
-     "streets": [R(["FM 2920", "Farm to Market Road 2920", "F.M. 2920", "Farm To Market 2920"]),
-                 R(["Louetta Rd", "Louetta Road"])]},
-    {"city": "Dallas", "state": "TX", "zips": ["75201", "75204", "75219", "75206"],
-     "streets": [S("Main", "ST"), S("Ross", "AVE"), S("McKinney", "AVE"),
-                 S("Central", "EXPY", "N"), S("Cedar Springs", "RD"), S("Greenville", "AVE")]},
-    {"city": "San Antonio", "state": "TX", "zips": ["78205", "78209", "78212", "78215"],
-     "streets": [S("Broadway"), S("Saint Marys", "ST", "N"), S("Fredericksburg", "RD"),
-                 R(["Loop 410", "LOOP 410"]), S("Alamo", "ST", "S"),
-                 S("Commerce", "ST", "E")]},
-    {"city": "Bastrop", "state": "TX", "zips": ["78602"],
-     "streets": [R(["County Road 304", "CR 304", "Co Rd 304", "County Rd 304", "Cnty Rd 304"]),
-                 R(["FM 969", "Farm to Market Road 969", "FM Road 969"]),
-                 R(["State Highway 21", "State Hwy 21", "SH 21", "St Hwy 21"], "E"),
-                 S("Chestnut", "ST")]},
-    {"city": "Phoenix", "state": "AZ", "zips": ["85003", "85004", "85012", "85016", "85008"],
-     "streets": [S("Central", "AVE", "N"), S("Camelback", "RD", "E"), S("Indian School", "RD", "W"),
-                 O(7, "ST", "N"), S("McDowell", "RD", "E"), O(24, "ST", "N"), O(16, "ST", "N")]},
-    {"city": "Flagstaff", "state": "AZ", "zips": ["86001", "86004"],
-     "streets": [R(["Route 66", "Rte 66", "RTE. 66", "ROUTE 66"]),
-                 S("San Francisco", "ST", "N"), S("Butler", "AVE", "E")]},
-    {"city": "Denver", "state": "CO", "zips": ["80202", "80203", "80205", "80218", "80210"],
-     "streets": [S("Larimer", "ST"), S("Colfax", "AVE", "E"), O(17, "ST"), S("Speer", "BLVD"),
-                 S("Broadway", None, "S"), S("York", "ST"), S("Federal", "BLVD", "N")]},
-    {"city": "Miami", "state": "FL", "zips": ["33130", "33131", "33137", "33142", "33125"],
-     "streets": [O(7, "AVE", "NW"), O(8, "ST", "SW"), S("Biscayne", "BLVD"), S("Brickell", "AVE"),
-                 O(2, "AVE", "NE"), O(36, "ST", "NW"), O(27, "AVE", "SW"),
-                 R(["State Road 7", "SR 7", "State Rd 7", "State Route 7"])]},
-    {"city": "Boston", "state": "MA", "zips": ["02108", "02110", "02116", "02118", "02215"],
-     "streets": [S("Beacon", "ST"), S("Commonwealth", "AVE"), S("Tremont", "ST"),
-                 S("Boylston", "ST"), S("Massachusetts", "AVE"), S("Washington", "ST"),
-                 S("Dorchester", "AVE"), S("Saint Botolph", "ST")]},
-    {"city": "Philadelphia", "state": "PA", "zips": ["19103", "19106", "19107", "19147", "19125"],
-     "streets": [S("Market", "ST"), S("Broad", "ST", "S"), S("Chestnut", "ST"), S("Walnut", "ST"),
-                 S("Spring Garden", "ST"), O(5, "ST", "N"), S("Germantown", "AVE"),
-                 S("Passyunk", "AVE", "E"), S("Frankford", "AVE")]},
-    {"city": "Baltimore", "state": "MD", "zips": ["21201", "21202", "21224", "21231", "21218"],
-     "streets": [S("Charles", "ST", "N"), S("Fayette", "ST", "E"), S("Eastern", "AVE"),
-                 S("Broadway", None, "S"), S("Pratt", "ST", "W"), S("Greenmount", "AVE")]},
-    {"city": "Minneapolis", "state": "MN", "zips": ["55401", "55403", "55408", "55405"],
-     "streets": [S("Hennepin", "AVE"), S("Nicollet", "MALL"), S("Lyndale", "AVE", post="S"),
-                 S("Lake", "ST", "E"), S("Lagoon", "AVE", "W"), S("Franklin", "AVE", "E")]},
-    {"city": "Burnsville", "state": "MN", "zips": ["55337", "55306"],
-     "streets": [R(["County Road 42", "County Rd 42", "CR 42", "Co Rd 42"], "W"),
-                 S("Nicollet", "AVE"), S("Burnsville", "PKWY")]},
-    {"city": "St. Louis", "state": "MO", "zips": ["63101", "63103", "63104", "63110", "63118"],
-     "alt_city": ["Saint Louis", "St Louis", "ST. LOUIS", "saint louis"],
-     "streets": [S("Washington", "AVE"), S("Grand", "BLVD", "S"), S("Market", "ST"),
-                 S("Lafayette", "AVE"), S("Manchester", "AVE"), S("Jefferson", "AVE", "S")]},
-    {"city": "St. Paul", "state": "MN", "zips": ["55101", "55102", "55104", "55105"],
-     "alt_city": ["Saint Paul", "St Paul", "ST PAUL"],
-     "streets": [S("University", "AVE", post="W"), S("Grand", "AVE"), O(7, "ST", "W"),
-                 S("Summit", "AVE"), S("Selby", "AVE")]},
-    {"city": "New Orleans", "state": "LA", "zips": ["70112", "70116", "70130", "70115"],
-     "streets": [S("Saint Charles", "AVE"), S("Magazine", "ST"), S("Decatur", "ST"),
-                 S("Esplanade", "AVE"), S("Rampart", "ST", "N"), S("Canal", "ST"),
-                 S("Tchoupitoulas", "ST"), S("Saint Claude", "AVE")]},
-    {"city": "Nashville", "state": "TN", "zips": ["37203", "37206", "37208", "37212"],
-     "streets": [S("Broadway"), S("Music", "SQ", post="E"), S("Charlotte", "PIKE"),
-                 S("Gallatin", "PIKE"), S("Hillsboro", "PIKE"), O(21, "AVE", post="S"),
-                 O(12, "AVE", post="S")]},
-    {"city": "Memphis", "state": "TN", "zips": ["38103", "38104", "38111", "38117"],
-     "streets": [S("Beale", "ST"), S("Union", "AVE"), S("Poplar", "AVE"), S("Summer", "AVE"),
-                 S("Elvis Presley", "BLVD"), S("Highland", "ST", "S")]},
-    {"city": "Detroit", "state": "MI", "zips": ["48201", "48207", "48226", "48208"],
-     "streets": [S("Woodward", "AVE"), S("Gratiot", "AVE"), S("Grand", "BLVD", "W"),
-                 S("Jefferson", "AVE", "E"), S("Michigan", "AVE"), S("Vernor", "HWY", "W")]},
-    {"city": "Cleveland", "state": "OH", "zips": ["44103", "44113", "44114", "44102"],
-     "streets": [S("Euclid", "AVE"), S("Superior", "AVE", post="E"), S("Lorain", "AVE"),
-                 O(25, "ST", "W"), O(55, "ST", "E"), S("Detroit", "AVE")]},
-    {"city": "Dublin", "state": "OH", "zips": ["43016", "43017"],
-     "streets": [R(["State Route 161", "SR 161", "State Rte 161", "St Rt 161", "State Road 161"], "W"),
-                 S("Dublin Granville", "RD", "W"), S("Bridge", "ST", "W")]},
-    {"city": "Columbus", "state": "OH", "zips": ["43201", "43205", "43215", "43206"],
-     "streets": [S("High", "ST", "N"), S("Broad", "ST", "E"), O(4, "ST", "S"), S("Parsons", "AVE")]},
-    {"city": "Cincinnati", "state": "OH", "zips": ["45202", "45206", "45219", "45220"],
-     "streets": [S("Vine", "ST"), S("Reading", "RD"), S("Madison", "RD"), S("Elm", "ST"),
-                 S("Central", "PKWY")]},
-    {"city": "Pittsburgh", "state": "PA", "zips": ["15212", "15213", "15222", "15203"],
-     "streets": [S("Forbes", "AVE"), S("Liberty", "AVE"), S("Penn", "AVE"), O(5, "AVE"),
-                 S("Murray", "AVE"), S("Carson", "ST", "E")]},
-    {"city": "Charlotte", "state": "NC", "zips": ["28202", "28203", "28204", "28205"],
-     "streets": [S("Tryon", "ST", "S"), S("Tryon", "ST", "N"), S("Providence", "RD"),
-                 S("Central", "AVE"), S("The", "PLZ"), S("Kings", "DR")]},
-    {"city": "Winston-Salem", "state": "NC", "zips": ["27101", "27103", "27104"],
-     "alt_city": ["Winston Salem", "WINSTON-SALEM", "winston salem"],
-     "streets": [S("Main", "ST", "N"), S("Reynolda", "RD"), S("Stratford", "RD"),
-                 S("Fourth", "ST", "W", ord=4)]},
-    {"city": "Las Vegas", "state": "NV", "zips": ["89101", "89104", "89109", "89119"],
-     "streets": [S("Las Vegas", "BLVD", post="S"), S("Fremont", "ST", "E"),
-                 S("Maryland", "PKWY", "S"), S("Sahara", "AVE", "W"), S("Tropicana", "AVE", "E")]},
-    {"city": "Albuquerque", "state": "NM", "zips": ["87102", "87106", "87108", "87110"],
-     "streets": [S("Central", "AVE", post="NE"), S("Central", "AVE", post="SW"),
-                 S("Lomas", "BLVD", post="NE"), O(4, "ST", post="NW"),
-                 S("San Mateo", "BLVD", post="NE")]},
-    {"city": "Kansas City", "state": "MO", "zips": ["64105", "64108", "64111", "64109"],
-     "streets": [S("Main", "ST"), S("Grand", "BLVD"), S("Troost", "AVE"), O(39, "ST", "W"),
-                 S("Broadway", "BLVD")]},
-    {"city": "Omaha", "state": "NE", "zips": ["68102", "68105", "68131", "68106"],
-     "streets": [S("Farnam", "ST"), S("Dodge", "ST"), S("Leavenworth", "ST"), O(30, "ST", "N"),
-                 O(24, "ST", "S"), S("Saddle Creek", "RD")]},
-    {"city": "Milwaukee", "state": "WI", "zips": ["53202", "53204", "53212", "53207"],
-     "streets": [S("Water", "ST", "N"), S("Wisconsin", "AVE", "W"), S("Brady", "ST", "E"),
-                 S("Kinnickinnic", "AVE", "S"), S("Martin Luther King", "DR", "N")]},
-    {"city": "Menomonee Falls", "state": "WI", "zips": ["53051"],
-     "streets": [S("Appleton", "AVE", grid=True), S("Main", "ST", grid=True),
-                 R(["County Road Q", "County Rd Q", "Co Rd Q"])]},
-    {"city": "Honolulu", "state": "HI", "zips": ["96813", "96815", "96822", "96826"],
-     "streets": [S("Kalakaua", "AVE"), S("King", "ST", "S"), S("Kapiolani", "BLVD"),
-                 S("Ala Moana", "BLVD"), S("Beretania", "ST", "S")]},
-    {"city": "Anchorage", "state": "AK", "zips": ["99501", "99503", "99508"],
-     "streets": [O(4, "AVE", "W"), S("Northern Lights", "BLVD", "E"), S("C", "ST"),
-                 S("Spenard", "RD"), S("Muldoon", "RD")]},
-    {"city": "Lancaster", "state": "CA", "zips": ["93534", "93535", "93536"],
-     "streets": [A("J"), A("K"), A("I"), S("Sierra", "HWY"), S("Lancaster", "BLVD", "W")]},
-    {"city": "Fort Worth", "state": "TX", "zips": ["76102", "76104", "76107", "76110"],
-     "alt_city": ["Ft. Worth", "Ft Worth", "FORT WORTH"],
-     "streets": [S("Magnolia", "AVE", "W"), S("Main", "ST"), S("Camp Bowie", "BLVD"),
-                 O(7, "ST", "W"), S("Hemphill", "ST")]},
-    {"city": "Tucson", "state": "AZ", "zips": ["85701", "85705", "85719"],
-     "streets": [S("Speedway", "BLVD", "E"), S("Stone", "AVE", "N"), S("Congress", "ST", "E"),
-                 S("Campbell", "AVE", "N")]},
-    {"city": "Boise", "state": "ID", "zips": ["83702", "83705", "83706"],
-     "streets": [S("Main", "ST", "W"), S("Capitol", "BLVD", "S"), S("Harrison", "BLVD", "N"),
-                 S("Warm Springs", "AVE", "E")]},
-    {"city": "Providence", "state": "RI", "zips": ["02903", "02906", "02908"],
-     "streets": [S("Westminster", "ST"), S("Thayer", "ST"), S("Atwells", "AVE"),
-                 S("Hope", "ST"), S("Broad", "ST")]},
-    {"city": "Hartford", "state": "CT", "zips": ["06103", "06105", "06106"],
-     "streets": [S("Main", "ST"), S("Farmington", "AVE"), S("Asylum", "ST"),
-                 S("Prospect", "AVE"), S("Oak", "CT")]},
-    {"city": "Burlington", "state": "VT", "zips": ["05401", "05408"],
-     "streets": [S("Church", "ST"), S("Pearl", "ST"), S("North", "AVE"), S("Main", "ST")]},
-    {"city": "Des Moines", "state": "IA", "zips": ["50309", "50312", "50314"],
-     "streets": [S("Grand", "AVE"), S("Ingersoll", "AVE"), S("Locust", "ST"),
-                 S("Martin Luther King Jr", "PKWY"), S("Court", "AVE")]},
-    {"city": "Oklahoma City", "state": "OK", "zips": ["73102", "73103", "73118"],
-     "streets": [S("Classen", "BLVD", "N"), O(23, "ST", "NW"), S("Western", "AVE", "N"),
-                 S("Reno", "AVE", "W")]},
-    {"city": "Bend", "state": "OR", "zips": ["97701", "97702"],
-     "streets": [S("Wall", "ST", "NW"), S("Bond", "ST", "NW"), R(["US Hwy 20", "US Highway 20",
-                 "U.S. Highway 20", "US 20", "US Route 20"]), S("Greenwood", "AVE", "NE")]},
-    {"city": "Franklin", "state": "TN", "zips": ["37064", "37067", "37069"],
-     "streets": [S("Hillsboro", "RD"), S("Lewisburg", "PIKE"), S("Main", "ST"),
-                 S("Mallory", "LN"), S("Cool Springs", "BLVD")]},
-    {"city": "Mount Pleasant", "state": "SC", "zips": ["29464", "29466"],
-     "alt_city": ["Mt. Pleasant", "Mt Pleasant", "MOUNT PLEASANT"],
-     "streets": [S("Coleman", "BLVD"), S("Johnnie Dodds", "BLVD"), S("Shem", "DR")]},
-]
+CITIES = parse_cities(STREETS)
 
 # Streets that differ from another by a letter or a word: near misses for `other_street`.
 NEAR_NAMES = [("Main", "Maine"), ("Oak", "Oakland"), ("Elm", "Elmwood"), ("Pine", "Pines"),
@@ -380,6 +343,9 @@ NEAR_NAMES = [("Main", "Maine"), ("Oak", "Oakland"), ("Elm", "Elmwood"), ("Pine"
               ("Spring", "Springs"), ("Church", "Churchill"), ("Mill", "Millers"),
               ("Forest", "Forest Hill"), ("High", "Highland"), ("Union", "Unity"),
               ("Cherry", "Cherry Hill"), ("Walnut", "Walnut Grove")]
+
+# Towns where rural route boxes are still in use.
+RURAL = ["Bastrop", "Franklin", "Flagstaff", "Bend", "Menomonee Falls", "Burnsville", "Spring"]
 
 # Neighbouring cities in one state, for a lead without ZIP placed in another town.
 NEIGHBOURS = [("Dallas", "Garland", "TX"), ("Austin", "Round Rock", "TX"),
@@ -411,9 +377,14 @@ def respace(text):
         rng.choice(["", " ", "\t"])
 
 
+def common(n):
+    """An index into a list of written forms, the first (most common) ones likelier."""
+    return rng.choices(range(n), weights=[max(1, 6 - 2 * k) for k in range(n)])[0]
+
+
 def any_form(addr, **over):
     """One written form picked at random: suffix, directional and unit spellings, case."""
-    opts = dict(sfx=rng.randrange(8), dirs=rng.randrange(8), unit_style=rng.randrange(12),
+    opts = dict(sfx=common(5), dirs=common(4), unit_style=rng.randrange(12),
                 comma=rng.random() < 0.3)
     opts.update(over)
     return recase(write(addr, **opts), rng.choice([0, 0, 1, 2, 3]))
@@ -473,7 +444,8 @@ def same_suffix_spelling():
                    or "letter" in s, unit=random_unit() if rng.random() < 0.3 else None)
     n = len(SUFFIX_FORMS[addr["street"]["suffix"]]) if "letter" not in addr["street"] \
         else len(addr["street"]["forms"])
-    i, j = two(n)
+    i = common(n)
+    j = (i + 1 + common(n - 1)) % n
     return fields(addr, write(addr, sfx=i)), fields(addr, write(addr, sfx=j))
 
 
@@ -520,7 +492,8 @@ def same_zip4():
     addr = address(unit=random_unit() if rng.random() < 0.3 else None)
     line = write(addr, sfx=rng.randrange(3))
     plus = f"{rng.randint(0, 9999):04d}"
-    z = rng.choice([f"{addr['zip']}-{plus}", f"{addr['zip']}{plus}", f"{addr['zip']}-{plus}"])
+    z = rng.choice([f"{addr['zip']}-{plus}", f"{addr['zip']}{plus}", f"{addr['zip']}-{plus}",
+                    f"{addr['zip']} {plus}"])
     return fields(addr, line), fields(addr, line if rng.random() < 0.7 else any_form(addr), zip_=z)
 
 
@@ -555,13 +528,15 @@ def same_highway():
 
 
 def same_po_box():
-    city, _ = pick(lambda c, s: True)
+    rural = rng.random() < 0.25
+    city, _ = pick(lambda c, s: not rural or c["city"] in RURAL)
     n = str(rng.choice([rng.randint(1, 999), rng.randint(1000, 99999)]))
-    if rng.random() < 0.8:
+    if not rural:
         forms = [f"PO Box {n}", f"P.O. Box {n}", f"P O Box {n}", f"Post Office Box {n}",
                  f"PO BOX {n}", f"Box {n}", f"POB {n}", f"P.O. BOX #{n}", f"po box {n}"]
     else:
         r = rng.randint(1, 9)
+        n = str(rng.randint(1, 400))
         forms = [f"RR {r} Box {n}", f"Rural Route {r} Box {n}", f"R.R. {r} Box {n}",
                  f"Rural Rte {r} Box {n}"]
     i, j = two(len(forms))
@@ -605,7 +580,9 @@ def same_name_abbreviation():
 def other_house_number(number):
     if "-" in number and number[0].isdigit():
         a, b = number.split("-", 1)
-        return rng.choice([f"{a}-{int(b) + rng.choice([1, 2, 10]):02d}", a + b])
+        # Not "3315" for "33-15": in Queens that is the same house with its hyphen dropped,
+        # elsewhere it may be another, so neither label would be honest.
+        return f"{a}-{int(b) + rng.choice([1, 2, 10]):02d}"
     if not number.isdigit():
         return rng.choice([number + "0", number[:-1] + str((int(number[-1]) + 1) % 10)])
     n = int(number)
@@ -710,7 +687,7 @@ def other_street(addr):
     r = rng.random()
     if "letter" in street:
         letter = rng.choice([c for c in "ABCDEFGHJKLMNOPRSTUVWXZ" if c != street["letter"]])
-        return A(letter)
+        return parse_street("@" + letter)
     if street.get("road"):
         body = street["forms"][0]
         head, number = body.rsplit(" ", 1)
@@ -719,7 +696,8 @@ def other_street(addr):
                               str(int(number) + 1), number + "0"])
         else:
             new = chr(ord(number[0]) + 1)
-        return R([f"{head} {new}"], street.get("post"))
+        post = street.get("post")
+        return parse_street(f"={head} {new}" + (f" >{post}" if post else ""))
     if "ord" in street and r < 0.7:
         n = street["ord"] + rng.choice([1, -1, 10, 20]) if street["ord"] > 1 else street["ord"] + 1
         return dict(street, ord=n, name=numeral(n))

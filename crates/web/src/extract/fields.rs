@@ -40,6 +40,11 @@ impl<'a> Fields<'a> {
         loc
     }
 
+    /// Whether the field is present at all, even as null (PATCH: null clears, absent keeps).
+    pub fn has(&self, name: &str) -> bool {
+        self.map.contains_key(name)
+    }
+
     /// The raw value, treating JSON null as absent.
     pub fn raw(&self, name: &str) -> Option<&'a Value> {
         self.map.get(name).filter(|v| !v.is_null())

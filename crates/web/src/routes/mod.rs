@@ -2,15 +2,19 @@
 use actix_web::{web, HttpResponse};
 use serde_json::json;
 
+pub mod auth;
 pub mod docs;
 pub mod health;
 mod idempotency;
+pub mod invites;
 pub mod keys;
 pub mod lead_body;
 pub mod leads;
 pub mod schemas;
 pub mod submission_views;
 pub mod submissions;
+pub mod team_views;
+pub mod teams;
 
 pub fn configure(cfg: &mut web::ServiceConfig) {
     cfg.configure(health::configure)
@@ -18,6 +22,9 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .configure(keys::configure)
         .configure(submissions::configure)
         .configure(leads::configure)
+        .configure(auth::configure)
+        .configure(teams::configure)
+        .configure(invites::configure)
         .default_service(web::to(not_found));
 }
 

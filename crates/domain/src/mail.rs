@@ -1,0 +1,41 @@
+//! E-mail as a port: the domain says which message to whom; the mail adapter renders its
+//! templates (plain text and HTML) and delivers it (SMTP, an outbox folder, or memory in tests).
+use async_trait::async_trait;
+use chrono::{DateTime, Utc};
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Message {
+    /// An invitation to join a team.
+    Invite {
+        to: String,
+        team_name: String,
+        inviter_name: String,
+        role: String,
+        invite_url: String,
+        expires_at: DateTime<Utc>,
+    },
+    /// A magic sign-in link.
+    SignIn {
+        to: String,
+        sign_in_url: String,
+        expires_at: DateTime<Utc>,
+    },
+}
+
+impl Message {
+    pub fn recipient(&self) -> &str {
+        match self {
+            Message::Invite { to, .. } | Message::SignIn { to, .. } => to,
+        }
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+#[error("e-mail not sent: {0}")]
+pub struct MailError(pub String);
+
+#[cfg_attr(feature = "mock", mockall::automock)]
+#[async_trait]
+pub trait Mailer: Send + Sync {
+    async fn send(&self, message: &Message) -> Result<(), MailError>;
+}

@@ -1,0 +1,166 @@
+//! Teams, their members and invites, and who may do what: the one permission table.
+use chrono::{DateTime, Utc};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Role {
+    Owner,
+    Admin,
+    Member,
+}
+
+impl Role {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Role::Owner => "owner",
+            Role::Admin => "admin",
+            Role::Member => "member",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Role> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "owner" => Some(Role::Owner),
+            "admin" => Some(Role::Admin),
+            "member" => Some(Role::Member),
+            _ => None,
+        }
+    }
+}
+
+/// The roles an invite or a role change may grant (ownership is never handed out this way).
+pub const GRANTABLE_ROLES: [&str; 2] = ["admin", "member"];
+
+/// Everything one can do to a team.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TeamAction {
+    View,
+    Update,
+    Deactivate,
+    ChangeRole,
+    RemoveMember,
+    Invite,
+    ListInvites,
+    RevokeInvite,
+}
+
+/// Who acts on a team: a member with a role, or a platform administrator.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Actor {
+    Member(Role),
+    PlatformAdmin,
+}
+
+/// The permission table. Platform admins may do everything an owner may; members may view.
+pub fn permits(actor: Actor, action: TeamAction) -> bool {
+    use TeamAction::*;
+    match actor {
+        Actor::PlatformAdmin | Actor::Member(Role::Owner) => true,
+        Actor::Member(Role::Admin) => !matches!(action, Deactivate),
+        Actor::Member(Role::Member) => matches!(action, View),
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Team {
+    pub id: i64,
+    pub name: String,
+    pub description: Option<String>,
+    pub is_active: bool,
+    pub created_at: DateTime<Utc>,
+}
+
+/// A team as listed, with its counts and the caller's role in it (None for a platform admin
+/// who is not a member).
+#[derive(Debug, Clone, PartialEq)]
+pub struct TeamSummary {
+    pub team: Team,
+    pub member_count: i64,
+    pub lead_count: i64,
+    pub my_role: Option<Role>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Member {
+    pub id: i64,
+    pub user_internal_id: i64,
+    pub user_id: String,
+    pub user_email: String,
+    pub user_name: String,
+    pub role: Role,
+    pub is_active: bool,
+    pub joined_at: DateTime<Utc>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct MembershipSummary {
+    pub team_id: i64,
+    pub team_name: String,
+    pub role: Role,
+    pub is_active: bool,
+    pub joined_at: DateTime<Utc>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Invite {
+    pub id: i64,
+    pub team_id: i64,
+    pub email: String,
+    pub role: Role,
+    pub created_at: DateTime<Utc>,
+    pub expires_at: DateTime<Utc>,
+    pub used_at: Option<DateTime<Utc>>,
+    pub revoked_at: Option<DateTime<Utc>>,
+    /// The inviter's public user id.
+    pub invited_by: String,
+    pub invited_by_name: String,
+}
+
+impl Invite {
+    pub fn is_pending_at(&self, now: DateTime<Utc>) -> bool {
+        self.used_at.is_none() && self.revoked_at.is_none() && self.expires_at > now
+    }
+}
+
+/// An invite with what its public page shows.
+#[derive(Debug, Clone, PartialEq)]
+pub struct InviteDetails {
+    pub invite: Invite,
+    pub team_name: String,
+    pub team_description: Option<String>,
+    pub team_is_active: bool,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_permission_table() {
+        use TeamAction::*;
+        let all = [
+            View,
+            Update,
+            Deactivate,
+            ChangeRole,
+            RemoveMember,
+            Invite,
+            ListInvites,
+            RevokeInvite,
+        ];
+        for action in all {
+            assert!(permits(Actor::Member(Role::Owner), action));
+            assert!(permits(Actor::PlatformAdmin, action));
+            assert_eq!(
+                permits(Actor::Member(Role::Admin), action),
+                action != Deactivate
+            );
+            assert_eq!(permits(Actor::Member(Role::Member), action), action == View);
+        }
+    }
+
+    #[test]
+    fn roles_parse_case_insensitively() {
+        assert_eq!(Role::parse(" Admin "), Some(Role::Admin));
+        assert_eq!(Role::parse("boss"), None);
+    }
+}

@@ -1,0 +1,183 @@
+//! The e-mail templates: a subject, a plain-text part and an HTML part per message kind, rendered
+//! with tera. The templates are compiled into the binary; HTML is autoescaped.
+use std::sync::LazyLock;
+
+use chrono::{DateTime, Utc};
+use leadhub_domain::mail::{MailError, Message};
+use tera::{Context, Tera};
+
+/// A message rendered and ready to be put into an e-mail.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Rendered {
+    pub subject: String,
+    pub text: String,
+    pub html: String,
+}
+
+const TEMPLATES: [(&str, &str); 7] = [
+    ("layout.html", include_str!("../templates/layout.html")),
+    (
+        "invite.subject.txt",
+        include_str!("../templates/invite.subject.txt"),
+    ),
+    ("invite.txt", include_str!("../templates/invite.txt")),
+    ("invite.html", include_str!("../templates/invite.html")),
+    (
+        "sign_in.subject.txt",
+        include_str!("../templates/sign_in.subject.txt"),
+    ),
+    ("sign_in.txt", include_str!("../templates/sign_in.txt")),
+    ("sign_in.html", include_str!("../templates/sign_in.html")),
+];
+
+// Parsed once. The templates are part of the binary, so a parse error is a programming error that
+// the tests catch; it is still reported as an error (never a panic), and `check_templates` lets the
+// composition root surface it at start-up.
+static TERA: LazyLock<Result<Tera, String>> = LazyLock::new(|| {
+    let mut tera = Tera::default();
+    tera.autoescape_on(vec![".html"]);
+    tera.set_escape_fn(escape_html);
+    tera.add_raw_templates(TEMPLATES)
+        .map_err(|e| format!("{e:?}"))?;
+    Ok(tera)
+});
+
+/// Fails when the compiled-in templates do not parse.
+pub fn check_templates() -> Result<(), MailError> {
+    templates().map(|_| ())
+}
+
+fn templates() -> Result<&'static Tera, MailError> {
+    TERA.as_ref()
+        .map_err(|e| MailError(format!("e-mail templates do not parse: {e}")))
+}
+
+/// Renders the subject, text and HTML of a message.
+pub fn render(message: &Message) -> Result<Rendered, MailError> {
+    let (name, context) = match message {
+        Message::Invite {
+            team_name,
+            inviter_name,
+            role,
+            invite_url,
+            expires_at,
+            ..
+        } => {
+            let mut context = Context::new();
+            context.insert("team_name", team_name.trim());
+            context.insert("inviter_name", inviter_name.trim());
+            context.insert("role_with_article", &with_article(role.trim()));
+            context.insert("invite_url", checked_link(invite_url)?);
+            context.insert("expires_at", &human_time(expires_at));
+            ("invite", context)
+        }
+        Message::SignIn {
+            sign_in_url,
+            expires_at,
+            ..
+        } => {
+            let mut context = Context::new();
+            context.insert("sign_in_url", checked_link(sign_in_url)?);
+            context.insert("expires_at", &human_time(expires_at));
+            ("sign_in", context)
+        }
+    };
+    render_parts(name, context)
+}
+
+fn render_parts(name: &str, mut context: Context) -> Result<Rendered, MailError> {
+    let tera = templates()?;
+    let render = |template: String, context: &Context| {
+        tera.render(&template, context)
+            .map_err(|e| MailError(format!("template {template} failed: {e:?}")))
+    };
+    // A subject is one line, whatever a team name contains.
+    let subject = render(format!("{name}.subject.txt"), &context)?
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    context.insert("subject", &subject);
+    let text = render(format!("{name}.txt"), &context)?;
+    let html = render(format!("{name}.html"), &context)?;
+    Ok(Rendered {
+        subject,
+        text,
+        html,
+    })
+}
+
+/// Links are built by the service from the public URL; anything but http(s) (a `javascript:`
+/// URL, say) must never become a clickable link in a mail client.
+fn checked_link(url: &str) -> Result<&str, MailError> {
+    let url = url.trim();
+    let lower = url.to_ascii_lowercase();
+    let scheme_ok = lower.starts_with("https://") || lower.starts_with("http://");
+    if !scheme_ok || url.chars().any(|c| c.is_whitespace() || c.is_control()) {
+        return Err(MailError(
+            "the link in the e-mail is not an http(s) URL".into(),
+        ));
+    }
+    Ok(url)
+}
+
+fn human_time(at: &DateTime<Utc>) -> String {
+    at.format("%-d %B %Y, %H:%M UTC").to_string()
+}
+
+fn with_article(role: &str) -> String {
+    let vowel = role
+        .chars()
+        .next()
+        .is_some_and(|c| "aeiouAEIOU".contains(c));
+    format!("{} {role}", if vowel { "an" } else { "a" })
+}
+
+/// HTML escaping for text and for double-quoted attribute values. Unlike tera's default it leaves
+/// `/` alone, so a link's `href` stays readable to mail clients and link scanners.
+fn escape_html(input: &str) -> String {
+    let mut out = String::with_capacity(input.len() + 16);
+    for c in input.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#x27;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn templates_parse() {
+        assert!(check_templates().is_ok(), "{:?}", check_templates());
+    }
+
+    #[test]
+    fn escapes_markup_but_not_slashes() {
+        assert_eq!(
+            escape_html(r#"<a href="x">&'/"#),
+            "&lt;a href=&quot;x&quot;&gt;&amp;&#x27;/"
+        );
+    }
+
+    #[test]
+    fn article_follows_the_role() {
+        assert_eq!(with_article("admin"), "an admin");
+        assert_eq!(with_article("member"), "a member");
+    }
+
+    #[test]
+    fn only_http_links() {
+        assert!(checked_link("https://x.test/invite/abc").is_ok());
+        assert!(checked_link("HTTP://x.test/a").is_ok());
+        assert!(checked_link("javascript:alert(1)").is_err());
+        assert!(checked_link("https://x.test/a b").is_err());
+        assert!(checked_link("").is_err());
+    }
+}

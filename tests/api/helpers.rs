@@ -1,0 +1,189 @@
+//! Shared helpers for the submission and lead tests: teams straight in the database (no HTTP API yet).
+use std::time::Duration;
+
+use diesel::prelude::*;
+use reqwest::{Method, StatusCode};
+use serde_json::Value;
+
+use leadhub_db::schema::{submissions, team_members, teams};
+use leadhub_tests::{TestApp, TestUser};
+
+/// An active team created by `owner`, with `owner` as its first member.
+pub async fn team(app: &TestApp, name: &str, owner: &TestUser) -> i64 {
+    let name = name.to_owned();
+    let owner_id = owner.user.id;
+    let now = chrono::Utc::now().naive_utc();
+    let id = app
+        .state
+        .db
+        .query(move |conn| {
+            diesel::insert_into(teams::table)
+                .values((
+                    teams::name.eq(name),
+                    teams::is_active.eq(true),
+                    teams::created_by.eq(owner_id),
+                    teams::created_at.eq(now),
+                    teams::updated_at.eq(now),
+                ))
+                .returning(teams::id)
+                .get_result::<i64>(conn)
+        })
+        .await
+        .unwrap();
+    join(app, id, owner).await;
+    id
+}
+
+/// Makes `user` an active member of `team_id`.
+pub async fn join(app: &TestApp, team_id: i64, user: &TestUser) {
+    let user_id = user.user.id;
+    let now = chrono::Utc::now().naive_utc();
+    app.state
+        .db
+        .query(move |conn| {
+            diesel::insert_into(team_members::table)
+                .values((
+                    team_members::team_id.eq(team_id),
+                    team_members::user_id.eq(user_id),
+                    team_members::role.eq("member"),
+                    team_members::is_active.eq(true),
+                    team_members::joined_at.eq(now),
+                ))
+                .execute(conn)
+        })
+        .await
+        .unwrap();
+}
+
+/// The raw_json stored for a submission.
+pub async fn raw_json(app: &TestApp, submission_id: i64) -> Value {
+    let raw = app
+        .state
+        .db
+        .query(move |conn| {
+            submissions::table
+                .filter(submissions::id.eq(submission_id))
+                .select(submissions::raw_json)
+                .first::<String>(conn)
+        })
+        .await
+        .unwrap();
+    serde_json::from_str(&raw).unwrap()
+}
+
+/// How many submissions are stored.
+pub async fn submission_count(app: &TestApp) -> i64 {
+    app.state
+        .db
+        .query(|conn| submissions::table.count().get_result::<i64>(conn))
+        .await
+        .unwrap()
+}
+
+/// `total` of GET /api/v1/leads (with an optional query string) as `key` sees it.
+pub async fn lead_total(app: &TestApp, key: &str, query: &str) -> i64 {
+    let (status, body) = app.get(&format!("/api/v1/leads{query}"), key).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    body["total"].as_i64().unwrap()
+}
+
+/// POST /api/v1/submissions/single, asserting 200; answers the body.
+pub async fn submit(app: &TestApp, key: &str, lead: Value) -> Value {
+    let (status, body) = app.post("/api/v1/submissions/single", key, lead).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    body
+}
+
+/// Submits and then fetches the stored lead.
+pub async fn submit_and_get(app: &TestApp, key: &str, lead: Value) -> (Value, Value) {
+    let result = submit(app, key, lead).await;
+    let id = result["result_lead_id"].as_i64().unwrap();
+    let (status, stored) = app.get(&format!("/api/v1/leads/{id}"), key).await;
+    assert_eq!(status, StatusCode::OK, "{stored}");
+    (result, stored)
+}
+
+/// The warning codes of a result, as (field, code).
+pub fn warning_codes(result: &Value) -> Vec<(String, String)> {
+    result["validation_warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| {
+            (
+                w["field"].as_str().unwrap().to_owned(),
+                w["code"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect()
+}
+
+pub fn has_warning(result: &Value, field: &str, code: &str) -> bool {
+    warning_codes(result)
+        .iter()
+        .any(|(f, c)| f == field && c == code)
+}
+
+/// The `loc`s of a 422 body.
+pub fn locs(body: &Value) -> Vec<Value> {
+    body["detail"]
+        .as_array()
+        .unwrap_or_else(|| panic!("not a 422 body: {body}"))
+        .iter()
+        .map(|d| d["loc"].clone())
+        .collect()
+}
+
+/// The `type` of the problem at `loc`, if any.
+pub fn problem_type(body: &Value, loc: &Value) -> Option<String> {
+    body["detail"]
+        .as_array()?
+        .iter()
+        .find(|d| &d["loc"] == loc)
+        .map(|d| d["type"].as_str().unwrap_or_default().to_owned())
+}
+
+/// A request with an Idempotency-Key; answers status, the replay header and the body.
+pub async fn post_with_key(
+    app: &TestApp,
+    path: &str,
+    key: &str,
+    idem: &str,
+    body: &Value,
+) -> (StatusCode, Option<String>, Value) {
+    let response = app
+        .client
+        .request(Method::POST, app.url(path))
+        .bearer_auth(key)
+        .header("Idempotency-Key", idem)
+        .json(body)
+        .send()
+        .await
+        .unwrap();
+    let status = response.status();
+    let replayed = response
+        .headers()
+        .get("Idempotent-Replayed")
+        .map(|v| v.to_str().unwrap().to_owned());
+    let text = response.text().await.unwrap();
+    (
+        status,
+        replayed,
+        serde_json::from_str(&text).unwrap_or(Value::Null),
+    )
+}
+
+/// Polls `path` until `done` holds (up to 10 s); answers the last body.
+pub async fn poll(app: &TestApp, path: &str, key: &str, done: impl Fn(&Value) -> bool) -> Value {
+    let mut last = Value::Null;
+    for _ in 0..100 {
+        let (status, body) = app.get(path, key).await;
+        assert_eq!(status, StatusCode::OK, "{body}");
+        if done(&body) {
+            return body;
+        }
+        last = body;
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    panic!("{path} did not settle in 10 s: {last}");
+}

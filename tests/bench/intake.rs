@@ -1,0 +1,182 @@
+//! Lead intake figures (issue "Lead intake"): prints them; asserts nothing about time.
+//!
+//! - a batch of 1000 leads (coordinates given, so no geocoding) over HTTP: median of 7 runs,
+//!   next to the floor: the same 1000 rows inserted in one bare SQL transaction, same database, same run;
+//! - single submissions from 16 concurrent clients: requests per second, p50 and p99.
+//!
+//! Run: `cargo bench -p leadhub-tests --bench intake` (add TEST_DATABASE_URL for PostgreSQL).
+#![allow(clippy::unwrap_used)]
+
+use std::collections::HashMap;
+use std::time::{Duration, Instant};
+
+use diesel::prelude::*;
+use serde_json::{json, Value};
+
+use leadhub_db::schema::leads;
+use leadhub_tests::{Backend, TestApp, TestDatabase};
+
+const BATCH: usize = 1000;
+const RUNS: usize = 7;
+const CLIENTS: usize = 16;
+const PER_CLIENT: usize = 250;
+
+fn lead(run: usize, i: usize) -> Value {
+    json!({
+        "address": format!("{} Oak Hollow Dr", 10_000 + run * BATCH + i),
+        "city": "Austin", "state": "TX", "zip_code": "78704",
+        "first_name": "Pat", "last_name": "Lee", "primary_phone": "512-555-0100",
+        "email_1": "pat@example.com", "permit_date": "01/05/2025", "lot_size": "0.25 acres",
+        "property_type": "residential", "source": "permit_scrape",
+        "latitude": 30.25, "longitude": -97.76
+    })
+}
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(|a, b| a.total_cmp(b));
+    v[v.len() / 2]
+}
+
+fn percentile(sorted: &[f64], p: f64) -> f64 {
+    let i = ((sorted.len() as f64 - 1.0) * p).round() as usize;
+    sorted[i]
+}
+
+/// The floor: 1000 lead rows in one transaction, one INSERT each, no application logic.
+async fn bare_insert(app: &TestApp, run: usize, user_id: i64) -> f64 {
+    let started = Instant::now();
+    app.state
+        .db
+        .query(move |conn| {
+            conn.transaction(|conn| {
+                let now = chrono::Utc::now().naive_utc();
+                for i in 0..BATCH {
+                    let n = 900_000 + run * BATCH + i;
+                    diesel::insert_into(leads::table)
+                        .values((
+                            leads::dedupe_scope.eq(0i64),
+                            leads::street_key.eq(format!("{n} OAK HOLLOW DR")),
+                            leads::address_key.eq(format!("{n} OAK HOLLOW DR|78704")),
+                            leads::address.eq(format!("{n} Oak Hollow Dr")),
+                            leads::city.eq("Austin"),
+                            leads::state.eq("TX"),
+                            leads::zip_code.eq("78704"),
+                            leads::first_name.eq("Pat"),
+                            leads::last_name.eq("Lee"),
+                            leads::primary_phone.eq("+15125550100"),
+                            leads::email_1.eq("pat@example.com"),
+                            leads::permit_date.eq("2025-01-05"),
+                            leads::lot_size.eq("0.25 acres"),
+                            leads::lot_size_acres.eq(0.25),
+                            leads::property_type.eq("residential"),
+                            leads::source.eq("permit_scrape"),
+                            leads::latitude.eq(30.25),
+                            leads::longitude.eq(-97.76),
+                            leads::enrichment_status.eq("skipped"),
+                            leads::created_by.eq(user_id),
+                            leads::created_at.eq(now),
+                            leads::updated_at.eq(now),
+                        ))
+                        .execute(conn)?;
+                }
+                Ok(())
+            })
+        })
+        .await
+        .unwrap();
+    started.elapsed().as_secs_f64() * 1000.0
+}
+
+async fn batch_figures(app: &TestApp, key: &str, user_id: i64) -> (f64, f64) {
+    let mut http = Vec::new();
+    let mut floor = Vec::new();
+    for run in 0..RUNS {
+        let body = json!({"leads": (0..BATCH).map(|i| lead(run, i)).collect::<Vec<_>>()});
+        let started = Instant::now();
+        let response = app
+            .client
+            .post(app.url("/api/v1/submissions/batch"))
+            .bearer_auth(key)
+            .json(&body)
+            .send()
+            .await
+            .unwrap();
+        assert!(response.status().is_success());
+        let result: Value = response.json().await.unwrap();
+        http.push(started.elapsed().as_secs_f64() * 1000.0);
+        assert_eq!(result["succeeded"], BATCH);
+        floor.push(bare_insert(app, run, user_id).await);
+    }
+    (median(http), median(floor))
+}
+
+async fn single_figures(app: &TestApp, key: &str) -> (f64, f64, f64) {
+    let started = Instant::now();
+    let mut tasks = Vec::new();
+    for c in 0..CLIENTS {
+        let client = app.client.clone();
+        let url = app.url("/api/v1/submissions/single");
+        let key = key.to_owned();
+        tasks.push(tokio::spawn(async move {
+            let mut latencies = Vec::with_capacity(PER_CLIENT);
+            for i in 0..PER_CLIENT {
+                let body = lead(100 + c, i);
+                let t = Instant::now();
+                let r = client
+                    .post(&url)
+                    .bearer_auth(&key)
+                    .json(&body)
+                    .send()
+                    .await
+                    .unwrap();
+                assert!(r.status().is_success());
+                r.bytes().await.unwrap();
+                latencies.push(t.elapsed().as_secs_f64() * 1000.0);
+            }
+            latencies
+        }));
+    }
+    let mut all = Vec::new();
+    for t in tasks {
+        all.extend(t.await.unwrap());
+    }
+    let elapsed = started.elapsed().as_secs_f64();
+    all.sort_by(|a, b| a.total_cmp(b));
+    (
+        all.len() as f64 / elapsed,
+        percentile(&all, 0.5),
+        percentile(&all, 0.99),
+    )
+}
+
+fn main() {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    println!(
+        "lead intake benchmark: {} cores",
+        std::thread::available_parallelism().map_or(1, |n| n.get())
+    );
+    for backend in [Backend::Sqlite, Backend::Postgres] {
+        let Some(db) = TestDatabase::create(backend) else {
+            println!("{backend:?}: skipped (TEST_DATABASE_URL not set)");
+            continue;
+        };
+        runtime.block_on(async {
+            let vars: HashMap<String, String> = HashMap::new();
+            let app = TestApp::start_full(db, TestApp::adapters(), vars, 2).await;
+            let user = app.user("bench@example.com").await;
+            let (http, floor) = batch_figures(&app, &user.key, user.user.id).await;
+            println!(
+                "{backend:?}: batch of {BATCH} over HTTP median {http:.1} ms; bare SQL transaction median {floor:.1} ms; ratio {:.2}x",
+                http / floor
+            );
+            let (rps, p50, p99) = single_figures(&app, &user.key).await;
+            println!(
+                "{backend:?}: single submissions, {CLIENTS} clients x {PER_CLIENT}: {rps:.0} req/s, p50 {p50:.2} ms, p99 {p99:.2} ms"
+            );
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        });
+    }
+}
