@@ -2,9 +2,12 @@
 #![allow(clippy::unwrap_used)]
 
 mod api_keys;
+mod enrichment;
 mod errors;
 mod helpers;
+mod identity;
 mod leads;
 mod openapi;
 mod operations;
 mod submissions;
+mod teams;

@@ -12,8 +12,9 @@ use leadhub_db::Database;
 use leadhub_domain::auth::NewUserRequest;
 use leadhub_domain::user::User;
 use leadhub_mail::MemoryMailer;
-use leadhub_web::app::{http_server, Adapters, AppState};
+use leadhub_web::app::{http_server, start_workers, Adapters, AppState};
 use leadhub_web::config::Config;
+use leadhub_web::worker::Workers;
 
 use crate::database::TestDatabase;
 
@@ -21,9 +22,11 @@ pub struct TestApp {
     pub base_url: String,
     pub state: web::Data<AppState>,
     pub client: reqwest::Client,
-    pub db: TestDatabase,
+    pub db: Arc<TestDatabase>,
     /// Every e-mail the app sent.
     pub mail: Arc<MemoryMailer>,
+    /// The job-queue workers, as `leadhub serve` runs them.
+    workers: Option<Workers>,
     handle: ServerHandle,
 }
 
@@ -39,6 +42,13 @@ impl TestApp {
         Self::start_with(db, Self::adapters(), HashMap::new()).await
     }
 
+    /// Stops this app and starts another on the same database with other adapters.
+    pub async fn restart_with(self, adapters: Adapters) -> TestApp {
+        let db = self.db.clone();
+        drop(self);
+        Self::start_with(db, adapters, HashMap::new()).await
+    }
+
     /// Production adapters except the mailer, which keeps messages in memory.
     pub fn adapters() -> Adapters {
         Adapters::with_mailer(Arc::new(MemoryMailer::new()))
@@ -46,25 +56,48 @@ impl TestApp {
 
     /// Starts with other adapters and extra configuration variables.
     pub async fn start_with(
-        db: TestDatabase,
+        db: impl Into<Arc<TestDatabase>>,
         adapters: Adapters,
         vars: HashMap<String, String>,
     ) -> TestApp {
         Self::start_full(db, adapters, vars, 1).await
     }
 
+    /// Like `start_with`, but keeps the caller's `adapters.mailer` (real SMTP, an outbox
+    /// folder, ...); `mail` then stays empty.
+    pub async fn start_with_mailer(
+        db: impl Into<Arc<TestDatabase>>,
+        adapters: Adapters,
+        vars: HashMap<String, String>,
+    ) -> TestApp {
+        Self::launch(db.into(), adapters, vars, 1, Arc::new(MemoryMailer::new())).await
+    }
+
     /// Starts with `workers` HTTP worker threads (benchmarks use more than one).
     pub async fn start_full(
-        db: TestDatabase,
+        db: impl Into<Arc<TestDatabase>>,
         adapters: Adapters,
         vars: HashMap<String, String>,
         workers: usize,
     ) -> TestApp {
+        let db: Arc<TestDatabase> = db.into();
         let mut adapters = adapters;
         let mail = Arc::new(MemoryMailer::new());
         adapters.mailer = mail.clone();
+        Self::launch(db, adapters, vars, workers, mail).await
+    }
+
+    async fn launch(
+        db: Arc<TestDatabase>,
+        adapters: Adapters,
+        vars: HashMap<String, String>,
+        workers: usize,
+        mail: Arc<MemoryMailer>,
+    ) -> TestApp {
         let mut vars = vars;
         vars.insert("DATABASE_URL".into(), db.url.clone());
+        vars.entry("LEADHUB_JOB_POLL_MS".into())
+            .or_insert_with(|| "50".into());
         let config = Config::from_vars(&vars).unwrap();
         let url = db.url.clone();
         let pool = if workers > 1 { 16 } else { 4 };
@@ -88,6 +121,7 @@ impl TestApp {
             })
         });
         let handle = rx.recv().unwrap();
+        let workers = Some(start_workers(&state));
         TestApp {
             base_url,
             state,
@@ -97,6 +131,7 @@ impl TestApp {
                 .unwrap(),
             db,
             mail,
+            workers,
             handle,
         }
     }
@@ -183,5 +218,8 @@ impl Drop for TestApp {
     fn drop(&mut self) {
         // Stop accepting and let the server thread end; the database is dropped after.
         drop(self.handle.stop(false));
+        if let Some(workers) = self.workers.take() {
+            workers.signal_stop();
+        }
     }
 }

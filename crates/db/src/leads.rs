@@ -4,14 +4,15 @@
 //! takes the write lock (SQLite: a no-op UPDATE makes the transaction a writer at once, so its
 //! reads cannot go stale; PostgreSQL: an advisory lock per (scope, street key)); the unique index
 //! on (dedupe_scope, address_key) backs this up, and a violation retries the whole transaction.
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap, HashSet};
 
 use async_trait::async_trait;
-use chrono::Utc;
+use chrono::{Duration, Utc};
 use diesel::prelude::*;
 use diesel::sql_types::Text;
 
 use leadhub_domain::address::AddressKey;
+use leadhub_domain::jobs::{NewJob, ENRICH_LEAD};
 use leadhub_domain::lead::merge_into;
 use leadhub_domain::lead::record::{
     EnrichmentStatus, EnrichmentUpdate, Lead, LeadAction, LeadFilter, LeadRepository, LeadWrite,
@@ -19,10 +20,13 @@ use leadhub_domain::lead::record::{
 };
 use leadhub_domain::parse::parse_lot_size_acres;
 use leadhub_domain::store::{StoreError, StoreResult};
+use leadhub_domain::submission::SubmissionStatus;
 
 use crate::error::store_error;
+use crate::jobs::insert_jobs;
 use crate::lead_row::{LeadRow, LeadValues};
-use crate::schema::leads;
+use crate::schema::{leads, submissions};
+use crate::submissions::close_finished_batches;
 use crate::time::to_db;
 use crate::{Database, DbConnection};
 
@@ -116,12 +120,21 @@ fn needs_enrichment(
         || (!has_appraisal && (has_parcel || row_fields_lat.is_some()))
 }
 
-fn write_all(conn: &mut DbConnection, writes: &[LeadWrite]) -> QueryResult<Vec<LeadWritten>> {
+fn write_all(
+    conn: &mut DbConnection,
+    writes: &[LeadWrite],
+) -> QueryResult<Vec<Option<LeadWritten>>> {
     lock_for_writing(conn, writes)?;
     let mut known = candidates(conn, writes)?;
+    let open = open_submissions(conn, writes)?;
     let now = to_db(Utc::now());
     let mut results = Vec::with_capacity(writes.len());
+    let mut to_enrich = Vec::new();
     for w in writes {
+        if w.submission_id.is_some_and(|id| !open.contains(&id)) {
+            results.push(None);
+            continue;
+        }
         let scope = scope_of(w.team_id);
         let key = w.lead.address_key.as_ref();
         let slot = key.map(|k| (scope, k.street_key()));
@@ -144,21 +157,26 @@ fn write_all(conn: &mut DbConnection, writes: &[LeadWrite]) -> QueryResult<Vec<L
                     values.lot_size_acres =
                         fields.lot_size.as_deref().and_then(parse_lot_size_acres);
                 }
+                let lead_id = row.id;
+                let enrich = outcome.changed
+                    && needs_enrichment(
+                        values.latitude,
+                        values.address.is_some(),
+                        values.parcel_number.is_some(),
+                        values.appraisal.is_some(),
+                    );
+                if enrich && w.enrich_later {
+                    values.enrichment_status = EnrichmentStatus::PendingRetry.as_str().to_owned();
+                    to_enrich.push(lead_id);
+                }
                 values.updated_at = now;
                 values.submission_count += 1;
-                diesel::update(leads::table.find(row.id))
+                diesel::update(leads::table.find(lead_id))
                     .set(&values)
                     .execute(conn)?;
-                let lead_id = row.id;
-                let enrich = needs_enrichment(
-                    values.latitude,
-                    values.address.is_some(),
-                    values.parcel_number.is_some(),
-                    values.appraisal.is_some(),
-                );
                 // Later elements of the batch must see this element's changes.
                 *row = LeadRow::from_values(lead_id, values);
-                results.push(LeadWritten {
+                let written = LeadWritten {
                     lead_id,
                     action: if outcome.changed {
                         LeadAction::Updated
@@ -166,38 +184,113 @@ fn write_all(conn: &mut DbConnection, writes: &[LeadWrite]) -> QueryResult<Vec<L
                         LeadAction::Skipped
                     },
                     warnings: outcome.warnings,
-                    needs_enrichment: enrich && outcome.changed,
-                });
+                    needs_enrichment: enrich,
+                };
+                record_outcome(conn, w, &written, now)?;
+                results.push(Some(written));
             }
             None => {
                 let mut values = new_values(w, now);
                 values.set_fields(&w.lead.fields);
-                let id = diesel::insert_into(leads::table)
-                    .values(&values)
-                    .returning(leads::id)
-                    .get_result::<i64>(conn)?;
                 let enrich = needs_enrichment(
                     values.latitude,
                     values.address.is_some(),
                     values.parcel_number.is_some(),
                     false,
                 );
+                if enrich && w.enrich_later {
+                    values.enrichment_status = EnrichmentStatus::PendingRetry.as_str().to_owned();
+                }
+                let id = diesel::insert_into(leads::table)
+                    .values(&values)
+                    .returning(leads::id)
+                    .get_result::<i64>(conn)?;
+                if enrich && w.enrich_later {
+                    to_enrich.push(id);
+                }
                 if let Some(slot) = slot {
                     known
                         .entry(slot)
                         .or_default()
                         .push(LeadRow::from_values(id, values));
                 }
-                results.push(LeadWritten {
+                let written = LeadWritten {
                     lead_id: id,
                     action: LeadAction::Created,
                     warnings: Vec::new(),
                     needs_enrichment: enrich,
-                });
+                };
+                record_outcome(conn, w, &written, now)?;
+                results.push(Some(written));
             }
         }
     }
+    let submission_ids: Vec<i64> = writes.iter().filter_map(|w| w.submission_id).collect();
+    let mut batch_ids = BTreeSet::new();
+    for chunk in submission_ids.chunks(CHUNK) {
+        let found: Vec<Option<String>> = submissions::table
+            .filter(submissions::id.eq_any(chunk))
+            .select(submissions::batch_id)
+            .distinct()
+            .load(conn)?;
+        batch_ids.extend(found.into_iter().flatten());
+    }
+    close_finished_batches(conn, batch_ids, now)?;
+    if !to_enrich.is_empty() {
+        // A safety net: enrichment runs right after this transaction; should the process die
+        // first, or the enrichment fail, this job does it later. It does nothing for leads
+        // whose enrichment finished.
+        let job = NewJob::now(
+            ENRICH_LEAD,
+            serde_json::json!({ "lead_ids": to_enrich }),
+            Utc::now() + Duration::seconds(ENRICH_SAFETY_DELAY_SECS),
+        );
+        insert_jobs(conn, &[job], now)?;
+    }
     Ok(results)
+}
+
+/// How long the enrichment safety-net job waits before it checks on its leads.
+const ENRICH_SAFETY_DELAY_SECS: i64 = 60;
+
+/// Ids of the writes' submissions that are still open (pending or processing).
+fn open_submissions(conn: &mut DbConnection, writes: &[LeadWrite]) -> QueryResult<HashSet<i64>> {
+    let ids: Vec<i64> = writes.iter().filter_map(|w| w.submission_id).collect();
+    let mut open = HashSet::with_capacity(ids.len());
+    for chunk in ids.chunks(CHUNK) {
+        let found: Vec<i64> = submissions::table
+            .filter(submissions::id.eq_any(chunk))
+            .filter(submissions::status.eq_any(["pending", "processing"]))
+            .select(submissions::id)
+            .load(conn)?;
+        open.extend(found);
+    }
+    Ok(open)
+}
+
+/// The submission's outcome, in the lead's transaction: a crash leaves both or neither.
+fn record_outcome(
+    conn: &mut DbConnection,
+    w: &LeadWrite,
+    written: &LeadWritten,
+    now: chrono::NaiveDateTime,
+) -> QueryResult<()> {
+    let Some(id) = w.submission_id else {
+        return Ok(());
+    };
+    let mut warnings = w.lead.warnings.clone();
+    warnings.extend(written.warnings.iter().cloned());
+    diesel::update(submissions::table.find(id))
+        .set((
+            submissions::status.eq(SubmissionStatus::for_action(written.action).as_str()),
+            submissions::result_lead_id.eq(Some(written.lead_id)),
+            submissions::result_action.eq(Some(written.action.as_str())),
+            submissions::validation_warnings
+                .eq(serde_json::to_string(&warnings).unwrap_or_else(|_| "[]".into())),
+            submissions::processed_at.eq(Some(now)),
+        ))
+        .execute(conn)
+        .map(drop)
 }
 
 fn new_values(w: &LeadWrite, now: chrono::NaiveDateTime) -> LeadValues {
@@ -223,7 +316,7 @@ fn new_values(w: &LeadWrite, now: chrono::NaiveDateTime) -> LeadValues {
 
 #[async_trait]
 impl LeadRepository for Database {
-    async fn write_leads(&self, writes: Vec<LeadWrite>) -> StoreResult<Vec<LeadWritten>> {
+    async fn write_leads(&self, writes: Vec<LeadWrite>) -> StoreResult<Vec<Option<LeadWritten>>> {
         self.run(move |conn| {
             let mut attempt = 0;
             loop {

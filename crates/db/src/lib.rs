@@ -4,10 +4,12 @@
 //! an actix worker thread is never blocked on the database.
 #![forbid(unsafe_code)]
 
+mod businesses;
 mod connection;
 mod credentials;
 mod error;
 mod geocode_cache;
+mod jobs;
 mod lead_row;
 mod leads;
 mod memberships;

@@ -3,19 +3,24 @@ use async_trait::async_trait;
 use chrono::{DateTime, NaiveDateTime, Utc};
 use diesel::prelude::*;
 
+use leadhub_domain::jobs::{NewJob, PROCESS_SUBMISSIONS};
 use leadhub_domain::lead::record::LeadAction;
 use leadhub_domain::lead::Warning;
 use leadhub_domain::store::StoreResult;
 use leadhub_domain::submission::{
-    BatchSummary, IdempotentAnswer, NewBatch, NewSubmission, Submission, SubmissionOutcome,
-    SubmissionRepository, SubmissionStatus,
+    BatchSummary, IdempotentAnswer, NewBatch, NewSubmission, PendingWork, Submission,
+    SubmissionOutcome, SubmissionRepository, SubmissionStatus,
 };
 
+use crate::jobs::insert_jobs;
 use crate::schema::{batches, idempotency_keys, submissions};
 use crate::time::{from_db, to_db};
-use crate::Database;
+use crate::{Database, DbConnection};
 
 const CHUNK: usize = 500;
+/// Submissions per deferred job: small enough that a crash repeats little work, large enough
+/// that each job's transaction is worth its overhead.
+const JOB_CHUNK: usize = 100;
 
 #[derive(Queryable, Selectable)]
 #[diesel(table_name = submissions)]
@@ -76,12 +81,38 @@ struct BatchRow {
     completed_at: Option<NaiveDateTime>,
 }
 
+/// Stamps `completed_at` on each of these batches whose submissions are all final.
+pub(crate) fn close_finished_batches(
+    conn: &mut DbConnection,
+    batch_ids: impl IntoIterator<Item = String>,
+    now: NaiveDateTime,
+) -> QueryResult<()> {
+    for id in batch_ids {
+        let open: i64 = submissions::table
+            .filter(submissions::batch_id.eq(&id))
+            .filter(submissions::status.eq_any(["pending", "processing"]))
+            .count()
+            .get_result(conn)?;
+        if open == 0 {
+            diesel::update(
+                batches::table
+                    .find(&id)
+                    .filter(batches::completed_at.is_null()),
+            )
+            .set(batches::completed_at.eq(Some(now)))
+            .execute(conn)?;
+        }
+    }
+    Ok(())
+}
+
 #[async_trait]
 impl SubmissionRepository for Database {
     async fn insert_submissions(
         &self,
         batch: Option<NewBatch>,
         new: Vec<NewSubmission>,
+        defer: bool,
     ) -> StoreResult<Vec<i64>> {
         self.query(move |conn| {
             conn.transaction(|conn| {
@@ -114,6 +145,25 @@ impl SubmissionRepository for Database {
                         .get_result::<i64>(conn)?;
                     ids.push(id);
                 }
+                if defer {
+                    let now = new.first().map_or_else(Utc::now, |s| s.created_at);
+                    let jobs: Vec<NewJob> = ids
+                        .iter()
+                        .zip(&new)
+                        .map(|(id, s)| (*id, s.user_id, s.team_id, s.fields.clone()))
+                        .collect::<Vec<_>>()
+                        .chunks(JOB_CHUNK)
+                        .map(|items| {
+                            let work = PendingWork(items.to_vec());
+                            NewJob::now(
+                                PROCESS_SUBMISSIONS,
+                                serde_json::to_value(&work).unwrap_or_default(),
+                                now,
+                            )
+                        })
+                        .collect();
+                    insert_jobs(conn, &jobs, to_db(now))?;
+                }
                 Ok(ids)
             })
         })
@@ -140,22 +190,8 @@ impl SubmissionRepository for Database {
                         .get_result(conn)?;
                     batch_ids.extend(batch_id);
                 }
-                let now = outcomes.first().map(|o| to_db(o.processed_at));
-                for id in batch_ids {
-                    let open: i64 = submissions::table
-                        .filter(submissions::batch_id.eq(&id))
-                        .filter(submissions::status.eq_any(["pending", "processing"]))
-                        .count()
-                        .get_result(conn)?;
-                    if open == 0 {
-                        diesel::update(
-                            batches::table
-                                .find(&id)
-                                .filter(batches::completed_at.is_null()),
-                        )
-                        .set(batches::completed_at.eq(now))
-                        .execute(conn)?;
-                    }
+                if let Some(now) = outcomes.first().map(|o| to_db(o.processed_at)) {
+                    close_finished_batches(conn, batch_ids, now)?;
                 }
                 Ok(())
             })
@@ -213,17 +249,29 @@ impl SubmissionRepository for Database {
                     .map(|(_, n)| n)
                     .sum()
             };
+            let pending = count(&["pending", "processing"]);
+            // Two workers finishing a batch's last jobs at once each see the other's
+            // submissions as open and neither stamps the batch; the last processing time is
+            // the completion time then.
+            let completed_at = match (b.completed_at, pending) {
+                (Some(at), _) => Some(at),
+                (None, 0) => submissions::table
+                    .filter(submissions::batch_id.eq(&batch_id))
+                    .select(diesel::dsl::max(submissions::processed_at))
+                    .first::<Option<NaiveDateTime>>(conn)?,
+                (None, _) => None,
+            };
             Ok(Some(BatchSummary {
                 batch_id: b.id,
                 user_id: b.user_id,
                 team_id: b.team_id,
                 total: i64::from(b.total),
-                pending: count(&["pending", "processing"]),
+                pending,
                 succeeded: count(&["completed"]),
                 duplicates: count(&["duplicate"]),
                 failed: count(&["failed"]),
                 created_at: from_db(b.created_at),
-                completed_at: b.completed_at.map(from_db),
+                completed_at: completed_at.map(from_db),
             }))
         })
         .await

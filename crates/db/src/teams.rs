@@ -477,7 +477,7 @@ impl TeamRepository for Database {
                     .select(TeamRow::as_select())
                     .first(conn)?;
                 if !team.is_active {
-                    return Err(Abort::With(AcceptOutcome::TeamInactive));
+                    return Err(Abort::With(Box::new(AcceptOutcome::TeamInactive)));
                 }
                 let existing = users::table
                     .filter(users::email.eq(&row.email))
@@ -486,7 +486,9 @@ impl TeamRepository for Database {
                     .optional()?;
                 let user = match (existing, &new_user) {
                     (Some(u), _) => User::from(u),
-                    (None, None) => return Err(Abort::With(AcceptOutcome::NamesRequired)),
+                    (None, None) => {
+                        return Err(Abort::With(Box::new(AcceptOutcome::NamesRequired)))
+                    }
                     (None, Some(n)) => {
                         let id = diesel::insert_into(users::table)
                             .values((
@@ -529,7 +531,8 @@ impl TeamRepository for Database {
                 })
             });
             match result {
-                Ok(outcome) | Err(Abort::With(outcome)) => Ok(outcome),
+                Ok(outcome) => Ok(outcome),
+                Err(Abort::With(outcome)) => Ok(*outcome),
                 Err(Abort::Db(e)) => Err(e),
             }
         })
@@ -539,7 +542,7 @@ impl TeamRepository for Database {
 
 /// Leaves an accept's transaction without committing: the invite stays unspent.
 enum Abort {
-    With(AcceptOutcome),
+    With(Box<AcceptOutcome>),
     Db(diesel::result::Error),
 }
 

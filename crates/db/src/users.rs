@@ -102,4 +102,17 @@ impl UserRepository for Database {
         })
         .await
     }
+
+    async fn first_admin(&self) -> StoreResult<Option<User>> {
+        self.query(move |conn| {
+            users::table
+                .filter(users::is_admin.eq(true))
+                .order(users::id.asc())
+                .select(UserRow::as_select())
+                .first(conn)
+                .optional()
+                .map(|r| r.map(User::from))
+        })
+        .await
+    }
 }

@@ -5,10 +5,12 @@
 pub mod address;
 pub mod api_key;
 pub mod auth;
+pub mod business;
 pub mod clock;
 pub mod enrich;
 pub mod error;
 pub mod identity;
+pub mod jobs;
 pub mod lead;
 pub mod mail;
 pub mod parse;

@@ -19,3 +19,26 @@ pub trait MembershipRepository: Send + Sync {
     /// Ids of the teams the user is an active member of.
     async fn team_ids_of(&self, user_id: i64) -> StoreResult<Vec<i64>>;
 }
+
+/// Whether `user` may add things (leads, businesses) to `team_id`: a member of an active team, or a
+/// platform admin. `Err` carries the 403 reason. An unknown team answers exactly like a foreign
+/// one, so ids reveal nothing.
+pub async fn may_add_to_team(
+    memberships: &dyn MembershipRepository,
+    user: &crate::user::User,
+    team_id: i64,
+) -> StoreResult<Result<(), &'static str>> {
+    let active = if user.is_admin {
+        memberships.team_is_active(team_id).await?
+    } else {
+        memberships
+            .membership(team_id, user.id)
+            .await?
+            .map(|m| m.team_is_active)
+    };
+    Ok(match active {
+        None => Err("Not a member of this team"),
+        Some(false) => Err("Team is inactive"),
+        Some(true) => Ok(()),
+    })
+}

@@ -53,4 +53,6 @@ pub trait UserRepository: Send + Sync {
     async fn find_by_email(&self, email: &str) -> StoreResult<Option<User>>;
     async fn find_by_user_id(&self, user_id: &str) -> StoreResult<Option<User>>;
     async fn find_by_internal_id(&self, id: i64) -> StoreResult<Option<User>>;
+    /// The earliest platform administrator, if any (the CLI acts as them unless told otherwise).
+    async fn first_admin(&self) -> StoreResult<Option<User>>;
 }

@@ -11,8 +11,10 @@ use actix_web::{web, App, HttpServer};
 
 use leadhub_db::Database;
 use leadhub_domain::auth::AuthService;
+use leadhub_domain::business::BusinessService;
 use leadhub_domain::enrich::{AppraisalSource, Geocoder};
 use leadhub_domain::identity::{BuiltinIdentity, IdentityProvider};
+use leadhub_domain::jobs::JobQueue;
 use leadhub_domain::mail::Mailer;
 use leadhub_domain::secret::TokenGenerator;
 use leadhub_domain::submission::{Enricher, SubmissionRepository, SubmissionService};
@@ -24,6 +26,7 @@ use crate::extract::{path_error_handler, query_error_handler};
 use crate::middleware::{observe, Metrics};
 use crate::routes;
 use crate::tokens::RandomTokens;
+use crate::worker::{self, WorkerSettings, Workers};
 
 /// The ports a deployment may swap; `Adapters::production` reads them from the configuration.
 #[derive(Clone)]
@@ -84,9 +87,11 @@ pub struct AppState {
     pub auth: Arc<AuthService>,
     pub teams: Arc<TeamService>,
     pub submissions: Arc<SubmissionService>,
+    pub businesses: Arc<BusinessService>,
     /// For idempotent replays, which sit in the web layer (they store HTTP answers).
     pub submissions_repo: Arc<dyn SubmissionRepository>,
     pub clock: Arc<dyn Clock>,
+    pub jobs: Arc<dyn JobQueue>,
     pub metrics: Arc<Metrics>,
 }
 
@@ -129,13 +134,20 @@ impl AppState {
             adapters.clock.clone(),
             adapters.tokens.clone(),
         );
+        let businesses = BusinessService::new(
+            Arc::new(db.clone()),
+            Arc::new(db.clone()),
+            adapters.clock.clone(),
+        );
         AppState {
             config: Arc::new(config),
             submissions_repo: Arc::new(db.clone()),
+            jobs: Arc::new(db.clone()),
             db,
             auth: Arc::new(auth),
             teams: Arc::new(teams),
             submissions: Arc::new(submissions),
+            businesses: Arc::new(businesses),
             clock: adapters.clock,
             metrics: Arc::new(Metrics::default()),
         }
@@ -195,9 +207,30 @@ pub async fn serve(config: Config) -> anyhow::Result<()> {
     let adapters = Adapters::production(&config, &db)?;
     let state = web::Data::new(AppState::new(config, db, adapters));
     tracing::info!(%bind, "serving");
-    let workers = std::thread::available_parallelism().map_or(2, |n| n.get());
-    http_server(state, listener, workers)?.await?;
+    let http_workers = std::thread::available_parallelism().map_or(2, |n| n.get());
+    let background = start_workers(&state);
+    // Runs until SIGTERM or SIGINT; actix then stops accepting and finishes open requests.
+    let served = http_server(state, listener, http_workers)?.await;
+    background.shutdown(SHUTDOWN_GRACE).await;
+    served?;
     Ok(())
+}
+
+/// How long in-flight jobs may take to finish once the server is told to stop.
+const SHUTDOWN_GRACE: std::time::Duration = std::time::Duration::from_secs(20);
+
+/// The job-queue workers of this process (`LEADHUB_WORKERS`).
+pub fn start_workers(state: &web::Data<AppState>) -> Workers {
+    worker::start(
+        state.jobs.clone(),
+        state.submissions.clone(),
+        state.clock.clone(),
+        WorkerSettings {
+            count: state.config.workers,
+            lease: std::time::Duration::from_secs(state.config.job_lease_secs),
+            poll: std::time::Duration::from_millis(state.config.job_poll_ms),
+        },
+    )
 }
 
 pub fn pool_size(config: &Config) -> u32 {

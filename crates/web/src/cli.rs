@@ -1,12 +1,17 @@
 //! The `leadhub` command line. Scripts depend on the output: `user add` prints the user id and
 //! `key create` the key, each alone on stdout's last line; everything else goes to stderr.
+use std::path::PathBuf;
+
 use clap::{Args, Parser, Subcommand};
 
 use leadhub_db::Database;
 use leadhub_domain::auth::NewUserRequest;
+use leadhub_domain::business::RelationshipType;
+use leadhub_domain::user::{User, UserRepository};
 
 use crate::app::{self, Adapters, AppState};
 use crate::config::Config;
+use crate::import::{self, ImportKind, ImportServices, ImportSettings};
 
 #[derive(Parser, Debug)]
 #[command(name = "leadhub", version, about = "Lead intake and team service")]
@@ -27,6 +32,53 @@ pub enum Command {
     /// Manage API keys.
     #[command(subcommand)]
     Key(KeyCommand),
+    /// Import a CSV file (columns named as the API's JSON fields); prints a summary.
+    #[command(subcommand)]
+    Import(ImportCommand),
+}
+
+#[derive(Subcommand, Debug)]
+pub enum ImportCommand {
+    /// Leads, through the submission pipeline (duplicates merge, as for the API).
+    Leads(LeadImport),
+    /// Businesses, as `POST /api/v1/lead-sources/import` does.
+    Businesses(BusinessImport),
+}
+
+#[derive(Args, Debug)]
+pub struct ImportTarget {
+    /// The CSV file; its header names the fields.
+    pub file: PathBuf,
+    /// Import into this team.
+    #[arg(long)]
+    pub team_id: Option<i64>,
+    /// Act as this user (default: the earliest platform administrator).
+    #[arg(long)]
+    pub email: Option<String>,
+    /// Rows per batch through the service.
+    #[arg(long, default_value_t = import::DEFAULT_CHUNK, hide = true)]
+    pub chunk_size: usize,
+}
+
+#[derive(Args, Debug)]
+pub struct LeadImport {
+    #[command(flatten)]
+    pub target: ImportTarget,
+}
+
+#[derive(Args, Debug)]
+pub struct BusinessImport {
+    #[command(flatten)]
+    pub target: ImportTarget,
+    /// lead_buyer, lead_source, marketing_partner or prospect.
+    #[arg(long, default_value = "prospect", value_parser = RelationshipType::NAMES)]
+    pub relationship_type: String,
+    /// Import duplicates too (by default they are skipped).
+    #[arg(long)]
+    pub no_skip_duplicates: bool,
+    /// Store industries as given (by default mapped to canonical slugs, or inferred).
+    #[arg(long)]
+    pub no_auto_categorize: bool,
 }
 
 #[derive(Subcommand, Debug)]
@@ -103,6 +155,58 @@ pub async fn run(cli: Cli, config: Config) -> anyhow::Result<()> {
             println!("{}", created.secret);
             Ok(())
         }
+        Command::Import(command) => {
+            let (target, kind) = match command {
+                ImportCommand::Leads(args) => (args.target, ImportKind::Leads),
+                ImportCommand::Businesses(args) => (
+                    args.target,
+                    ImportKind::Businesses {
+                        relationship_type: RelationshipType::parse(&args.relationship_type)
+                            .unwrap_or(RelationshipType::Prospect),
+                        skip_duplicates: !args.no_skip_duplicates,
+                        auto_categorize: !args.no_auto_categorize,
+                    },
+                ),
+            };
+            let state = state(config)?;
+            let user = import_user(&state, target.email.as_deref()).await?;
+            let settings = ImportSettings {
+                file: target.file,
+                kind,
+                team_id: target.team_id,
+                reports_dir: import::reports_dir(&state.config.data_dir),
+                chunk: target.chunk_size,
+                progress_bar: import::stdout_is_terminal(),
+            };
+            let services = ImportServices {
+                submissions: &state.submissions,
+                businesses: &state.businesses,
+            };
+            let summary = import::import_csv(services, &user, &settings).await?;
+            let seconds = summary.elapsed.as_secs_f64();
+            eprintln!(
+                "leadhub: {} rows in {seconds:.1} s ({:.0} rows/s)",
+                summary.rows,
+                summary.rows as f64 / seconds.max(0.001)
+            );
+            print!("{}", summary.render());
+            Ok(())
+        }
+    }
+}
+
+/// Who an import acts as: `--email`, else the earliest platform administrator.
+async fn import_user(state: &AppState, email: Option<&str>) -> anyhow::Result<User> {
+    match email {
+        Some(email) => state.auth.find_user_by_email(email).await.map_err(describe),
+        None => UserRepository::first_admin(&state.db)
+            .await
+            .map_err(|e| anyhow::anyhow!("{e}"))?
+            .ok_or_else(|| {
+                anyhow::anyhow!(
+                    "no platform administrator to import as: pass --email, or create one with `leadhub user add --email E --admin`"
+                )
+            }),
     }
 }
 

@@ -45,6 +45,11 @@ pub struct Config {
     /// Largest accepted request body, in bytes.
     pub body_limit: usize,
     pub invite_ttl_days: i64,
+    /// How long a claimed job stays a worker's without a heartbeat; after that another
+    /// worker (in any process) may take it, as after a crash.
+    pub job_lease_secs: u64,
+    /// How often an idle worker looks for due jobs, in milliseconds.
+    pub job_poll_ms: u64,
 }
 
 pub const GEOCODER_NAMES: [&str; 4] = ["census", "nominatim", "zip", "none"];
@@ -186,6 +191,9 @@ impl Config {
             log_format,
             body_limit: number("LEADHUB_BODY_LIMIT", get("LEADHUB_BODY_LIMIT"), 8 << 20)?,
             invite_ttl_days: number("LEADHUB_INVITE_TTL_DAYS", get("LEADHUB_INVITE_TTL_DAYS"), 7)?,
+            job_lease_secs: number("LEADHUB_JOB_LEASE_SECS", get("LEADHUB_JOB_LEASE_SECS"), 60)?
+                .max(1),
+            job_poll_ms: number("LEADHUB_JOB_POLL_MS", get("LEADHUB_JOB_POLL_MS"), 200)?.max(10),
         })
     }
 }

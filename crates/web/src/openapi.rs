@@ -4,7 +4,10 @@ use std::sync::OnceLock;
 use utoipa::openapi::security::{Http, HttpAuthScheme, SecurityScheme};
 use utoipa::{Modify, OpenApi};
 
-use crate::routes::{health, keys, lead_body, leads, schemas, submission_views, submissions};
+use crate::routes::{
+    business_views, businesses, health, keys, lead_body, leads, schemas, submission_views,
+    submissions,
+};
 
 #[derive(OpenApi)]
 #[openapi(
@@ -26,6 +29,12 @@ use crate::routes::{health, keys, lead_body, leads, schemas, submission_views, s
         submissions::batch_status,
         leads::list_leads,
         leads::get_lead,
+        leads::enrich_lead,
+        businesses::import_businesses,
+        businesses::list_businesses,
+        businesses::get_business,
+        businesses::update_business,
+        businesses::business_statistics,
     ),
     components(schemas(
         schemas::ErrorBody,
@@ -43,11 +52,21 @@ use crate::routes::{health, keys, lead_body, leads, schemas, submission_views, s
         submission_views::SubmissionStatusView,
         submission_views::BatchStatusView,
         submission_views::LeadViewSchema,
+        business_views::BusinessInputSchema,
+        business_views::ImportRequestSchema,
+        business_views::ImportErrorView,
+        business_views::SkippedView,
+        business_views::ImportResult,
+        business_views::BusinessView,
+        business_views::BusinessPage,
+        business_views::BusinessPatchSchema,
+        business_views::StatisticsView,
     )),
     modifiers(&BearerScheme),
     tags(
         (name = "submissions", description = "Lead intake: single and batch submissions, their status"),
         (name = "leads", description = "Stored leads"),
+        (name = "businesses", description = "The business directory: imports, queries, statistics"),
         (name = "api keys", description = "Programmatic credentials"),
         (name = "operations", description = "Health, readiness and metrics"),
     )

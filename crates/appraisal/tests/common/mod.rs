@@ -8,12 +8,9 @@ use std::time::Duration;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpListener;
 
-/// The recorded shapes in `shared/fixtures/arcgis` (beside the main checkout).
+/// The recorded shapes, copied from `shared/fixtures/arcgis` into this crate.
 pub fn fixture(name: &str) -> String {
-    let path = format!(
-        "{}/../../../shared/fixtures/arcgis/{name}",
-        env!("CARGO_MANIFEST_DIR")
-    );
+    let path = format!("{}/tests/fixtures/{name}", env!("CARGO_MANIFEST_DIR"));
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("fixture {path}: {e}"))
 }
 

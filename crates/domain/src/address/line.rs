@@ -23,6 +23,7 @@ pub(super) struct Given<'a> {
     pub zip5: Option<&'a str>,
 }
 
+/// The street line's parts, or None when no segment has a house number and a street.
 pub(super) fn read_line(line: &str, given: &Given<'_>) -> Option<StreetLine> {
     // Spelled ordinals first, so "SECOND FLOOR" is a unit and "FIFTH AVE" a street.
     let all: Vec<Vec<String>> = segments(line).into_iter().map(fold_ordinals).collect();
@@ -66,6 +67,8 @@ fn segment_units(segment: &[String]) -> Vec<String> {
     }
 }
 
+/// One comma-free segment as number, street and units; the unit starts at the first token
+/// from which everything left reads as units.
 fn read_street_segment(mut tokens: Vec<String>) -> Option<StreetLine> {
     while tokens.first().is_some_and(|t| t == "#") {
         tokens.remove(0);

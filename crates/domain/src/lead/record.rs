@@ -69,6 +69,12 @@ pub struct LeadWrite {
     pub team_id: Option<i64>,
     pub user_id: i64,
     pub lead: NormalizedLead,
+    /// The submission this write answers: its outcome is recorded in the same transaction as
+    /// the lead, and a submission already final is not applied again (exactly once).
+    pub submission_id: Option<i64>,
+    /// Geocoding or appraisal is configured: a lead that needs it is marked `pending_retry`
+    /// and a retry job is queued with the write, so a crash cannot lose the enrichment.
+    pub enrich_later: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -128,9 +134,10 @@ pub struct EnrichmentUpdate {
 #[cfg_attr(feature = "mock", mockall::automock)]
 #[async_trait]
 pub trait LeadRepository: Send + Sync {
-    /// Applies the writes in order, in as few transactions as the backend allows. Within one
-    /// scope a property never becomes two leads, whatever other writers do at the same time.
-    async fn write_leads(&self, writes: Vec<LeadWrite>) -> StoreResult<Vec<LeadWritten>>;
+    /// Applies the writes in order, in one transaction. Within one scope a property never
+    /// becomes two leads, whatever other writers do at the same time. Each write's submission
+    /// gets its outcome in the same transaction; `None` for a submission that was already final.
+    async fn write_leads(&self, writes: Vec<LeadWrite>) -> StoreResult<Vec<Option<LeadWritten>>>;
     async fn find_lead(&self, id: i64) -> StoreResult<Option<Lead>>;
     async fn find_leads(&self, ids: Vec<i64>) -> StoreResult<Vec<Lead>>;
     async fn list_leads(

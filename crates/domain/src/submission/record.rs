@@ -2,7 +2,7 @@
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 
-use crate::lead::fields::Warning;
+use crate::lead::fields::{LeadFields, Warning};
 use crate::lead::record::LeadAction;
 use crate::store::StoreResult;
 
@@ -53,6 +53,9 @@ pub struct NewSubmission {
     pub team_id: Option<i64>,
     /// The element exactly as submitted (JSON text).
     pub raw_json: String,
+    /// The validated fields: what a deferred job processes (the raw JSON may hold lax values
+    /// such as `"bedrooms": "3"` that only the HTTP layer knows how to read).
+    pub fields: LeadFields,
     pub status: SubmissionStatus,
     pub created_at: DateTime<Utc>,
 }
@@ -123,11 +126,14 @@ pub struct IdempotentAnswer {
 #[cfg_attr(feature = "mock", mockall::automock)]
 #[async_trait]
 pub trait SubmissionRepository: Send + Sync {
-    /// Stores the batch (when given) and the submissions in one transaction; answers their ids in order.
+    /// Stores the batch (when given) and the submissions in one transaction; answers their ids
+    /// in order. With `defer`, the `process_submissions` jobs for them are queued in the same
+    /// transaction, so a stored pending submission always has its job.
     async fn insert_submissions(
         &self,
         batch: Option<NewBatch>,
         submissions: Vec<NewSubmission>,
+        defer: bool,
     ) -> StoreResult<Vec<i64>>;
     /// Records outcomes; a batch whose submissions are all final gets its `completed_at`.
     async fn finish_submissions(&self, outcomes: Vec<SubmissionOutcome>) -> StoreResult<()>;

@@ -8,7 +8,9 @@ use crate::clock::Clock;
 use crate::error::FieldError;
 use crate::lead::fields::{LeadFields, Warning};
 use crate::lead::normalize::normalize;
-use crate::lead::record::{Lead, LeadAction, LeadFilter, LeadRepository, LeadWrite};
+use crate::lead::record::{
+    EnrichmentStatus, Lead, LeadAction, LeadFilter, LeadRepository, LeadWrite,
+};
 use crate::secret::TokenGenerator;
 use crate::store::StoreError;
 use crate::submission::enrichment::Enricher;
@@ -62,7 +64,7 @@ pub struct ElementOutcome {
 }
 
 /// Stored submissions still to be processed: (submission id, user id, team id, fields).
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default, serde::Serialize, serde::Deserialize)]
 pub struct PendingWork(pub Vec<(i64, i64, Option<i64>, LeadFields)>);
 
 #[derive(Debug, Clone, PartialEq)]
@@ -124,22 +126,22 @@ impl SubmissionService {
         user: &User,
         request: SubmissionRequest,
     ) -> Result<ElementOutcome, SubmissionError> {
-        let (mut batch, _) = self.submit(user, vec![request], None).await?;
+        let mut batch = self.submit(user, vec![request], None).await?;
         batch
             .elements
             .pop()
             .ok_or_else(|| SubmissionError::Unexpected(anyhow::anyhow!("no outcome")))
     }
 
-    /// Stores every element, then processes them now, or answers them `pending` together with
-    /// the work a background task must do (`process_pending`).
+    /// Stores every element, then processes them now, or answers them `pending` and leaves
+    /// them to the job queue's workers.
     pub async fn submit_batch(
         &self,
         user: &User,
         requests: Vec<SubmissionRequest>,
         team_id: Option<i64>,
         process_immediately: bool,
-    ) -> Result<(BatchOutcome, Option<PendingWork>), SubmissionError> {
+    ) -> Result<BatchOutcome, SubmissionError> {
         let batch = NewBatch {
             id: self.tokens.public_id("bat_"),
             user_id: user.id,
@@ -156,7 +158,7 @@ impl SubmissionService {
         user: &User,
         requests: Vec<SubmissionRequest>,
         batch: Option<NewBatch>,
-    ) -> Result<(BatchOutcome, Option<PendingWork>), SubmissionError> {
+    ) -> Result<BatchOutcome, SubmissionError> {
         let teams: BTreeSet<i64> = requests.iter().filter_map(|r| r.team_id).collect();
         for team_id in teams {
             self.check_team(user, team_id).await?;
@@ -175,6 +177,7 @@ impl SubmissionService {
                 user_id: user.id,
                 team_id: r.team_id,
                 raw_json: r.raw_json.clone(),
+                fields: r.fields.clone(),
                 status: if deferred {
                     SubmissionStatus::Pending
                 } else {
@@ -184,15 +187,17 @@ impl SubmissionService {
             })
             .collect();
         // Stored verbatim before any stage can fail: nothing submitted is ever lost.
-        let ids = self.submissions.insert_submissions(batch, new).await?;
+        let ids = self
+            .submissions
+            .insert_submissions(batch, new, deferred)
+            .await?;
         let work: Vec<_> = ids
             .iter()
             .zip(requests)
             .map(|(id, r)| (*id, user.id, r.team_id, r.fields))
             .collect();
-        let (elements, pending) = if deferred {
-            let elements = ids
-                .iter()
+        let elements = if deferred {
+            ids.iter()
                 .enumerate()
                 .map(|(index, id)| ElementOutcome {
                     index,
@@ -203,21 +208,18 @@ impl SubmissionService {
                     warnings: Vec::new(),
                     error: None,
                 })
-                .collect();
-            (elements, Some(PendingWork(work)))
+                .collect()
         } else {
-            (self.process(work).await?, None)
+            self.process(work).await?
         };
-        Ok((
-            BatchOutcome {
-                batch_id: batch_id.unwrap_or_default(),
-                elements,
-            },
-            pending,
-        ))
+        Ok(BatchOutcome {
+            batch_id: batch_id.unwrap_or_default(),
+            elements,
+        })
     }
 
-    /// Processes submissions stored as `pending` (a deferred batch).
+    /// Processes stored `pending` submissions (a deferred batch's job); those already final
+    /// are left alone, so a job run twice after a crash applies each submission once.
     pub async fn process_pending(
         &self,
         work: PendingWork,
@@ -225,20 +227,22 @@ impl SubmissionService {
         self.process(work.0).await
     }
 
-    /// Normalise, dedupe and write, enrich, record outcomes.
+    /// Normalise, dedupe and write (each submission's outcome in the lead's transaction),
+    /// enrich, then add what enrichment had to say.
     async fn process(
         &self,
         work: Vec<(i64, i64, Option<i64>, LeadFields)>,
     ) -> Result<Vec<ElementOutcome>, SubmissionError> {
         let year = self.clock.now().year();
-        let normalised: Vec<_> = work.iter().map(|(_, _, _, f)| normalize(f, year)).collect();
+        let enrich_later = self.enricher.is_configured();
         let writes: Vec<LeadWrite> = work
             .iter()
-            .zip(&normalised)
-            .map(|((_, user_id, team_id, _), lead)| LeadWrite {
+            .map(|(id, user_id, team_id, fields)| LeadWrite {
                 team_id: *team_id,
                 user_id: *user_id,
-                lead: lead.clone(),
+                lead: normalize(fields, year),
+                submission_id: Some(*id),
+                enrich_later,
             })
             .collect();
         let written = match self.leads.write_leads(writes.clone()).await {
@@ -246,12 +250,12 @@ impl SubmissionService {
             // One bad element must not fail its neighbours: retry them one at a time.
             Err(_) if writes.len() > 1 => {
                 let mut each = Vec::with_capacity(writes.len());
-                for w in writes {
+                for w in writes.iter().cloned() {
                     each.push(
                         self.leads
                             .write_leads(vec![w])
                             .await
-                            .map(|mut v| v.remove(0)),
+                            .map(|mut v| v.pop().flatten()),
                     );
                 }
                 each
@@ -260,37 +264,32 @@ impl SubmissionService {
         };
         let needing: Vec<i64> = written
             .iter()
-            .filter_map(|w| w.as_ref().ok())
+            .filter_map(|w| w.as_ref().ok().and_then(Option::as_ref))
             .filter(|w| w.needs_enrichment)
             .map(|w| w.lead_id)
             .collect();
-        let mut enrichment_warnings = std::collections::HashMap::new();
-        if self.enricher.is_configured() && !needing.is_empty() {
-            let leads: Vec<Lead> = self.leads.find_leads(needing).await?;
-            let results = self.enricher.enrich(leads).await;
-            let mut updates = Vec::with_capacity(results.len());
-            for (update, warnings) in results {
-                enrichment_warnings.insert(update.lead_id, warnings);
-                updates.push(update);
-            }
-            self.leads.save_enrichment(updates).await?;
-        }
+        let mut enrichment_warnings = self.enrich_leads(needing).await?;
         let now = self.clock.now();
-        let mut outcomes = Vec::with_capacity(work.len());
+        let mut follow_ups = Vec::new();
         let mut elements = Vec::with_capacity(work.len());
-        for (index, (((id, ..), lead), result)) in
-            work.iter().zip(normalised).zip(written).enumerate()
-        {
-            let mut warnings = lead.warnings;
+        for (index, (write, result)) in writes.into_iter().zip(written).enumerate() {
+            let id = write.submission_id.unwrap_or_default();
+            let mut warnings = write.lead.warnings;
             let element = match result {
-                Ok(w) => {
+                // Already final (a job run twice after a crash): nothing more to say.
+                Ok(None) => continue,
+                Ok(Some(w)) => {
                     warnings.extend(w.warnings);
-                    if let Some(extra) = enrichment_warnings.remove(&w.lead_id) {
+                    if let Some(extra) = enrichment_warnings
+                        .remove(&w.lead_id)
+                        .filter(|e| !e.is_empty())
+                    {
                         warnings.extend(extra);
+                        follow_ups.push((id, w.lead_id, w.action, warnings.clone()));
                     }
                     ElementOutcome {
                         index,
-                        submission_id: *id,
+                        submission_id: id,
                         status: SubmissionStatus::for_action(w.action),
                         lead_id: Some(w.lead_id),
                         action: Some(w.action),
@@ -300,30 +299,105 @@ impl SubmissionService {
                 }
                 Err(e) => {
                     tracing::error!(submission_id = id, error = %e, "lead write failed");
-                    ElementOutcome {
+                    let element = ElementOutcome {
                         index,
-                        submission_id: *id,
+                        submission_id: id,
                         status: SubmissionStatus::Failed,
                         lead_id: None,
                         action: None,
                         warnings,
-                        error: Some("The lead could not be stored; the submission is kept and can be retried".into()),
-                    }
+                        error: Some(
+                            "The lead could not be stored; the submission is kept verbatim".into(),
+                        ),
+                    };
+                    follow_ups.push((id, 0, LeadAction::Skipped, Vec::new()));
+                    elements.push(element);
+                    continue;
                 }
             };
-            outcomes.push(SubmissionOutcome {
-                id: element.submission_id,
-                status: element.status,
-                lead_id: element.lead_id,
-                action: element.action,
-                warnings: element.warnings.clone(),
-                error: element.error.clone(),
-                processed_at: now,
-            });
             elements.push(element);
         }
-        self.submissions.finish_submissions(outcomes).await?;
+        let outcomes: Vec<SubmissionOutcome> = elements
+            .iter()
+            .filter(|e| follow_ups.iter().any(|(id, ..)| *id == e.submission_id))
+            .map(|e| SubmissionOutcome {
+                id: e.submission_id,
+                status: e.status,
+                lead_id: e.lead_id,
+                action: e.action,
+                warnings: e.warnings.clone(),
+                error: e.error.clone(),
+                processed_at: now,
+            })
+            .collect();
+        if !outcomes.is_empty() {
+            self.submissions.finish_submissions(outcomes).await?;
+        }
         Ok(elements)
+    }
+
+    /// Runs enrichment for these leads now; answers the warnings per lead.
+    async fn enrich_leads(
+        &self,
+        lead_ids: Vec<i64>,
+    ) -> Result<std::collections::HashMap<i64, Vec<Warning>>, SubmissionError> {
+        let mut warnings = std::collections::HashMap::new();
+        if !self.enricher.is_configured() || lead_ids.is_empty() {
+            return Ok(warnings);
+        }
+        let leads: Vec<Lead> = self.leads.find_leads(lead_ids).await?;
+        let results = self.enricher.enrich(leads).await;
+        let mut updates = Vec::with_capacity(results.len());
+        for (update, w) in results {
+            warnings.insert(update.lead_id, w);
+            updates.push(update);
+        }
+        self.leads.save_enrichment(updates).await?;
+        Ok(warnings)
+    }
+
+    /// The enrichment job: leads still `pending_retry` are enriched again. Answers how many
+    /// still wait, so the job can be retried with backoff.
+    pub async fn retry_enrichment(&self, lead_ids: Vec<i64>) -> Result<usize, SubmissionError> {
+        let waiting: Vec<i64> = self
+            .leads
+            .find_leads(lead_ids)
+            .await?
+            .into_iter()
+            .filter(|l| l.enrichment_status == EnrichmentStatus::PendingRetry)
+            .map(|l| l.id)
+            .collect();
+        if waiting.is_empty() {
+            return Ok(0);
+        }
+        self.enrich_leads(waiting.clone()).await?;
+        Ok(self
+            .leads
+            .find_leads(waiting)
+            .await?
+            .iter()
+            .filter(|l| l.enrichment_status == EnrichmentStatus::PendingRetry)
+            .count())
+    }
+
+    /// Enriches one lead again on request (any status), for those who may see it.
+    pub async fn enrich_now(&self, user: &User, lead_id: i64) -> Result<Lead, SubmissionError> {
+        let lead = self.lead(user, lead_id).await?;
+        if self.enricher.is_configured() {
+            let mut fresh = lead;
+            // Forget what was found before, so the stages run again.
+            fresh.geocode = None;
+            fresh.appraisal = None;
+            if fresh.geocode.is_none() && fresh.fields.address.is_some() {
+                fresh.fields.latitude = None;
+                fresh.fields.longitude = None;
+            }
+            let results = self.enricher.enrich(vec![fresh]).await;
+            self.leads
+                .save_enrichment(results.into_iter().map(|(u, _)| u).collect())
+                .await?;
+        }
+        self.lead(user, lead_id).await
     }
 
     /// Whether `user` may see something of `team_id` submitted by `owner`.

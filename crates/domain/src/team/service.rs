@@ -114,13 +114,15 @@ impl TeamService {
             .find_team(team_id)
             .await?
             .ok_or(TeamError::NotFound("Team"))?;
+        // A platform admin keeps every right on every team, also when they are a plain member
+        // of it (their team role still shows as `my_role`).
+        if user.is_admin {
+            return Ok((team, Actor::PlatformAdmin));
+        }
         if let Some(m) = self.memberships.membership(team_id, user.id).await? {
             if let Some(role) = Role::parse(&m.role) {
                 return Ok((team, Actor::Member(role)));
             }
-        }
-        if user.is_admin {
-            return Ok((team, Actor::PlatformAdmin));
         }
         Err(TeamError::NotFound("Team"))
     }

@@ -14,7 +14,9 @@ use crate::extract::{Fields, FromBody};
 pub const MAX_BATCH: usize = 1000;
 
 /// Reads one lead at `base`; the raw element is kept verbatim for the submission record.
-fn read_lead(
+/// The CLI import reads each CSV row through here too (as an object of strings), so a row is
+/// rejected for exactly the reasons an API element would be.
+pub fn read_lead(
     value: &Value,
     base: Vec<LocPart>,
     problems: &mut Vec<FieldError>,

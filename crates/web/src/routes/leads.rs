@@ -14,7 +14,8 @@ use crate::routes::submission_views::{lead_json, LeadViewSchema};
 
 pub fn configure(cfg: &mut web::ServiceConfig) {
     cfg.route("/api/v1/leads", web::get().to(list_leads))
-        .route("/api/v1/leads/{id}", web::get().to(get_lead));
+        .route("/api/v1/leads/{id}", web::get().to(get_lead))
+        .route("/api/v1/leads/{id}/enrich", web::post().to(enrich_lead));
 }
 
 pub struct LeadQuery {
@@ -104,6 +105,27 @@ pub async fn get_lead(
     let lead = state
         .submissions
         .lead(&caller.user, id.into_inner())
+        .await?;
+    Ok(HttpResponse::Ok().json(lead_json(&lead)))
+}
+
+/// Geocodes and appraises the lead again now (its team's members and platform admins).
+#[utoipa::path(post, path = "/api/v1/leads/{id}/enrich", operation_id = "enrich_lead", tag = "leads",
+    security(("bearer" = [])),
+    params(("id" = i64, Path, description = "The lead's id")),
+    responses(
+        (status = 200, description = "The lead after enrichment", body = LeadViewSchema),
+        (status = 401, description = "Missing, invalid or expired credential", body = ErrorBody),
+        (status = 404, description = "No such lead the caller may see", body = ErrorBody),
+        (status = 422, description = "The id is not a whole number", body = ValidationErrorBody)))]
+pub async fn enrich_lead(
+    state: web::Data<AppState>,
+    caller: Caller,
+    id: web::Path<i64>,
+) -> ApiResult<HttpResponse> {
+    let lead = state
+        .submissions
+        .enrich_now(&caller.user, id.into_inner())
         .await?;
     Ok(HttpResponse::Ok().json(lead_json(&lead)))
 }

@@ -3,6 +3,8 @@ use actix_web::{web, HttpResponse};
 use serde_json::json;
 
 pub mod auth;
+pub mod business_views;
+pub mod businesses;
 pub mod docs;
 pub mod health;
 mod idempotency;
@@ -22,9 +24,11 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .configure(keys::configure)
         .configure(submissions::configure)
         .configure(leads::configure)
+        .configure(businesses::configure)
         .configure(auth::configure)
         .configure(teams::configure)
         .configure(invites::configure)
+        .configure(crate::pages::configure)
         .default_service(web::to(not_found));
 }
 

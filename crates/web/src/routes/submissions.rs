@@ -96,18 +96,10 @@ pub async fn submit_batch(
     let service = state.submissions.clone();
     let user = &caller.user;
     idempotent(&req, &state, user, &body.json, || async move {
-        let (outcome, pending) = service
+        // Deferred elements are stored with their jobs; the workers process them.
+        let outcome = service
             .submit_batch(user, batch.leads, batch.team_id, batch.process_immediately)
             .await?;
-        if let Some(work) = pending {
-            // Deferred: processed in the background; progress shows in the status endpoints.
-            let background = service.clone();
-            tokio::spawn(async move {
-                if let Err(e) = background.process_pending(work).await {
-                    tracing::error!(error = %e, "deferred batch failed");
-                }
-            });
-        }
         let elapsed = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
         Ok((
             StatusCode::OK,

@@ -1,0 +1,289 @@
+//! Businesses: the fields an import carries, the element rules, and the stored record.
+use chrono::{DateTime, Utc};
+
+use crate::business::duplicate::{name_key, DuplicateKeys};
+use crate::business::industry::categorize;
+use crate::parse::{clean_text, normalize_phone, url_domain, StateCode};
+
+/// Longest accepted string field of a business, in characters.
+pub const MAX_FIELD_LEN: usize = 255;
+
+/// Who a business is to us.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum RelationshipType {
+    LeadBuyer,
+    LeadSource,
+    MarketingPartner,
+    Prospect,
+}
+
+impl RelationshipType {
+    pub const NAMES: [&'static str; 4] =
+        ["lead_buyer", "lead_source", "marketing_partner", "prospect"];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RelationshipType::LeadBuyer => "lead_buyer",
+            RelationshipType::LeadSource => "lead_source",
+            RelationshipType::MarketingPartner => "marketing_partner",
+            RelationshipType::Prospect => "prospect",
+        }
+    }
+
+    /// Case-insensitive.
+    pub fn parse(s: &str) -> Option<RelationshipType> {
+        [
+            RelationshipType::LeadBuyer,
+            RelationshipType::LeadSource,
+            RelationshipType::MarketingPartner,
+            RelationshipType::Prospect,
+        ]
+        .into_iter()
+        .find(|r| r.as_str().eq_ignore_ascii_case(s.trim()))
+    }
+}
+
+/// Where we stand with a business; every import starts as `Prospect`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum BusinessStatus {
+    Prospect,
+    Active,
+    Inactive,
+}
+
+impl BusinessStatus {
+    pub const NAMES: [&'static str; 3] = ["prospect", "active", "inactive"];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            BusinessStatus::Prospect => "prospect",
+            BusinessStatus::Active => "active",
+            BusinessStatus::Inactive => "inactive",
+        }
+    }
+
+    /// Case-insensitive.
+    pub fn parse(s: &str) -> Option<BusinessStatus> {
+        [
+            BusinessStatus::Prospect,
+            BusinessStatus::Active,
+            BusinessStatus::Inactive,
+        ]
+        .into_iter()
+        .find(|r| r.as_str().eq_ignore_ascii_case(s.trim()))
+    }
+}
+
+/// One business as imported (after JSON or CSV typing): every field optional until the element
+/// rules ran.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct BusinessFields {
+    pub name: Option<String>,
+    pub phone: Option<String>,
+    pub website: Option<String>,
+    pub address: Option<String>,
+    pub city: Option<String>,
+    pub state: Option<String>,
+    pub zip_code: Option<String>,
+    pub industry: Option<String>,
+    pub rating: Option<f64>,
+    pub review_count: Option<i64>,
+}
+
+/// The string fields, in the order of the interface spec (CSV columns use the same names).
+pub const STRING_FIELDS: [&str; 8] = [
+    "name", "phone", "website", "address", "city", "state", "zip_code", "industry",
+];
+
+impl BusinessFields {
+    pub fn string_field_mut(&mut self, name: &str) -> Option<&mut Option<String>> {
+        Some(match name {
+            "name" => &mut self.name,
+            "phone" => &mut self.phone,
+            "website" => &mut self.website,
+            "address" => &mut self.address,
+            "city" => &mut self.city,
+            "state" => &mut self.state,
+            "zip_code" => &mut self.zip_code,
+            "industry" => &mut self.industry,
+            _ => return None,
+        })
+    }
+}
+
+/// The element rules: every reason this element cannot be imported, for a person, or none.
+/// A bad element is reported by index; its neighbours are imported all the same.
+pub fn element_problems(b: &BusinessFields) -> Vec<String> {
+    let mut problems = Vec::new();
+    if b.name.as_deref().and_then(clean_text).is_none() {
+        problems.push("name: Field required".to_owned());
+    }
+    if let Some(state) = b.state.as_deref().and_then(clean_text) {
+        if StateCode::parse(&state).is_none() {
+            problems.push(format!(
+                "state: {state:?} is not a US state, DC or territory code"
+            ));
+        }
+    }
+    if let Some(r) = b.rating {
+        if !(0.0..=5.0).contains(&r) {
+            problems.push(format!("rating: {r} is outside 0..=5"));
+        }
+    }
+    if let Some(n) = b.review_count {
+        if n < 0 {
+            problems.push(format!("review_count: {n} is negative"));
+        }
+    }
+    problems
+}
+
+/// A business ready to store: cleaned, phone normalised, industry categorised, duplicate keys built.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NewBusiness {
+    pub name: String,
+    pub name_key: String,
+    pub phone: Option<String>,
+    pub website: Option<String>,
+    pub website_domain: Option<String>,
+    pub address: Option<String>,
+    pub city: Option<String>,
+    pub state: Option<String>,
+    pub zip_code: Option<String>,
+    pub industry: Option<String>,
+    pub rating: Option<f64>,
+    pub review_count: Option<i64>,
+}
+
+impl NewBusiness {
+    /// Normalises an element that passed `element_problems`; None when it did not.
+    /// Phones become E.164 as for leads (kept as given when they cannot); `state` is upper-cased.
+    pub fn from_fields(b: &BusinessFields, auto_categorize: bool) -> Option<NewBusiness> {
+        if !element_problems(b).is_empty() {
+            return None;
+        }
+        let text = |v: &Option<String>| v.as_deref().and_then(clean_text);
+        let name = text(&b.name)?;
+        let website = text(&b.website);
+        let given_industry = text(&b.industry);
+        let industry = if auto_categorize {
+            categorize(given_industry.as_deref(), &name, website.as_deref())
+        } else {
+            given_industry
+        };
+        Some(NewBusiness {
+            name_key: name_key(&name),
+            phone: text(&b.phone).map(|p| normalize_phone(&p).unwrap_or(p)),
+            website_domain: website.as_deref().and_then(url_domain),
+            website,
+            address: text(&b.address),
+            city: text(&b.city),
+            state: text(&b.state)
+                .and_then(|s| StateCode::parse(&s))
+                .map(|s| s.as_str().to_owned()),
+            zip_code: text(&b.zip_code),
+            industry,
+            rating: b.rating,
+            review_count: b.review_count,
+            name,
+        })
+    }
+
+    pub fn duplicate_keys(&self) -> DuplicateKeys {
+        DuplicateKeys::new(
+            &self.name_key,
+            self.city.as_deref(),
+            self.state.as_deref(),
+            self.phone.as_deref(),
+            self.website.as_deref(),
+        )
+    }
+}
+
+/// A stored business.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Business {
+    pub id: i64,
+    pub team_id: Option<i64>,
+    pub name: String,
+    pub phone: Option<String>,
+    pub website: Option<String>,
+    pub address: Option<String>,
+    pub city: Option<String>,
+    pub state: Option<String>,
+    pub zip_code: Option<String>,
+    pub industry: Option<String>,
+    pub rating: Option<f64>,
+    pub review_count: Option<i64>,
+    pub relationship_type: String,
+    pub status: String,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: DateTime<Utc>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn element_rules() {
+        let ok = BusinessFields {
+            name: Some("Acme".into()),
+            state: Some("tx".into()),
+            rating: Some(5.0),
+            review_count: Some(0),
+            ..BusinessFields::default()
+        };
+        assert!(element_problems(&ok).is_empty());
+        let bad = BusinessFields {
+            name: Some("   ".into()),
+            state: Some("XX".into()),
+            rating: Some(5.1),
+            review_count: Some(-1),
+            ..BusinessFields::default()
+        };
+        let problems = element_problems(&bad);
+        assert_eq!(problems.len(), 4, "{problems:?}");
+        assert!(problems[0].starts_with("name"));
+        assert!(element_problems(&BusinessFields {
+            name: Some("x".into()),
+            rating: Some(-0.5),
+            ..BusinessFields::default()
+        })[0]
+            .starts_with("rating"));
+    }
+
+    #[test]
+    fn normalisation() {
+        let b = NewBusiness::from_fields(
+            &BusinessFields {
+                name: Some("  Joe's   Plumbing LLC ".into()),
+                phone: Some("(512) 555-0100".into()),
+                website: Some("https://WWW.JoesPlumbing.com/".into()),
+                state: Some("tx".into()),
+                industry: Some("Plumbing Services".into()),
+                ..BusinessFields::default()
+            },
+            true,
+        )
+        .unwrap();
+        assert_eq!(b.name, "Joe's Plumbing LLC");
+        assert_eq!(b.name_key, "joes plumbing");
+        assert_eq!(b.phone.as_deref(), Some("+15125550100"));
+        assert_eq!(b.website_domain.as_deref(), Some("joesplumbing.com"));
+        assert_eq!(b.state.as_deref(), Some("TX"));
+        assert_eq!(b.industry.as_deref(), Some("plumbing"));
+        let raw = NewBusiness::from_fields(
+            &BusinessFields {
+                name: Some("Joe's Plumbing".into()),
+                phone: Some("call us".into()),
+                industry: Some("Plumbing Services".into()),
+                ..BusinessFields::default()
+            },
+            false,
+        )
+        .unwrap();
+        assert_eq!(raw.phone.as_deref(), Some("call us"));
+        assert_eq!(raw.industry.as_deref(), Some("Plumbing Services"));
+    }
+}

@@ -1,0 +1,122 @@
+//! The durable job queue as a port: deferred submissions and enrichment retries live in the
+//! database, so a crash loses nothing; a worker that dies mid-job leaves a lease that expires.
+use async_trait::async_trait;
+use chrono::{DateTime, Duration, Utc};
+
+use crate::store::StoreResult;
+
+/// Process stored `pending` submissions; payload `{"items": [{submission_id, user_id, team_id, fields}]}`.
+pub const PROCESS_SUBMISSIONS: &str = "process_submissions";
+/// Geocode and appraise a lead again; payload `{"lead_id": N}`.
+pub const ENRICH_LEAD: &str = "enrich_lead";
+
+pub const DEFAULT_MAX_ATTEMPTS: i32 = 5;
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct NewJob {
+    pub kind: String,
+    pub payload: serde_json::Value,
+    pub run_at: DateTime<Utc>,
+    pub max_attempts: i32,
+}
+
+impl NewJob {
+    pub fn now(kind: &str, payload: serde_json::Value, at: DateTime<Utc>) -> NewJob {
+        NewJob {
+            kind: kind.to_owned(),
+            payload,
+            run_at: at,
+            max_attempts: DEFAULT_MAX_ATTEMPTS,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum JobStatus {
+    Queued,
+    Running,
+    Done,
+    Dead,
+}
+
+impl JobStatus {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            JobStatus::Queued => "queued",
+            JobStatus::Running => "running",
+            JobStatus::Done => "done",
+            JobStatus::Dead => "dead",
+        }
+    }
+
+    pub fn parse(s: &str) -> JobStatus {
+        match s {
+            "running" => JobStatus::Running,
+            "done" => JobStatus::Done,
+            "dead" => JobStatus::Dead,
+            _ => JobStatus::Queued,
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Job {
+    pub id: i64,
+    pub kind: String,
+    pub payload: serde_json::Value,
+    pub status: JobStatus,
+    /// Attempts made so far, this one included once claimed.
+    pub attempts: i32,
+    pub max_attempts: i32,
+    pub run_at: DateTime<Utc>,
+    pub locked_by: Option<String>,
+    pub last_error: Option<String>,
+    pub updated_at: DateTime<Utc>,
+}
+
+/// When a failed job runs again: exponential backoff from 2 s, capped at 10 minutes.
+pub fn retry_delay(attempts: i32) -> Duration {
+    let exp = attempts.clamp(1, 12) as u32;
+    Duration::seconds((2_i64.pow(exp)).min(600))
+}
+
+#[cfg_attr(feature = "mock", mockall::automock)]
+#[async_trait]
+pub trait JobQueue: Send + Sync {
+    async fn enqueue(&self, jobs: Vec<NewJob>) -> StoreResult<()>;
+    /// Takes the next due job for `worker`: a queued one whose time has come, or a running one
+    /// whose lease (`locked_at` older than `lease_expired_before`) ran out because its worker died.
+    async fn claim(
+        &self,
+        worker: &str,
+        now: DateTime<Utc>,
+        lease_expired_before: DateTime<Utc>,
+    ) -> StoreResult<Option<Job>>;
+    /// Keeps the lease of a long job alive.
+    async fn heartbeat(&self, job_id: i64, worker: &str, at: DateTime<Utc>) -> StoreResult<()>;
+    async fn complete(&self, job_id: i64, at: DateTime<Utc>) -> StoreResult<()>;
+    /// Records a failure: queued again at `retry_at`, or dead when `retry_at` is None.
+    async fn fail(
+        &self,
+        job_id: i64,
+        error: &str,
+        retry_at: Option<DateTime<Utc>>,
+        at: DateTime<Utc>,
+    ) -> StoreResult<()>;
+    async fn jobs_with_status(&self, status: JobStatus, limit: i64) -> StoreResult<Vec<Job>>;
+    /// Puts dead jobs back in the queue (all when `ids` is None), with fresh attempts.
+    async fn requeue_dead(&self, ids: Option<Vec<i64>>, at: DateTime<Utc>) -> StoreResult<usize>;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn backoff_grows_and_caps() {
+        assert_eq!(retry_delay(1), Duration::seconds(2));
+        assert_eq!(retry_delay(2), Duration::seconds(4));
+        assert_eq!(retry_delay(5), Duration::seconds(32));
+        assert_eq!(retry_delay(30), Duration::seconds(600));
+    }
+}

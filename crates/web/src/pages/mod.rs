@@ -1,0 +1,102 @@
+//! The web pages for people: sign-in, API keys, teams and invite acceptance. Server-rendered with
+//! tera; the templates, CSS and JS are compiled into the binary (`web-assets/pages/`). Handlers
+//! call the domain services directly, like the API handlers do. Every state change is a POST that
+//! carries a CSRF token; GETs never change anything (not even spend a link's token).
+use actix_web::http::header;
+use actix_web::{web, HttpResponse};
+use serde::Deserialize;
+use tera::Context;
+
+pub mod invites;
+pub mod keys;
+pub mod render;
+pub mod session;
+pub mod sign_in;
+pub mod teams;
+
+use render::{see_other, PageError};
+use session::Visitor;
+
+pub fn configure(cfg: &mut web::ServiceConfig) {
+    cfg.app_data(
+        web::FormConfig::default()
+            .limit(64 * 1024)
+            .error_handler(|_, _| PageError::BadForm.into()),
+    )
+    .route("/", web::get().to(home))
+    .route("/assets/{file}", web::get().to(asset))
+    .configure(sign_in::configure)
+    .configure(keys::configure)
+    .configure(teams::configure)
+    .configure(invites::configure);
+}
+
+/// The start page is the list of one's teams (which sends strangers to the sign-in page).
+async fn home() -> HttpResponse {
+    see_other("/teams")
+}
+
+async fn asset(file: web::Path<String>) -> HttpResponse {
+    let (content_type, body): (&str, &'static str) = match file.as_str() {
+        "pages.css" => (
+            "text/css; charset=utf-8",
+            include_str!("../../../../web-assets/pages/pages.css"),
+        ),
+        "pages.js" => (
+            "text/javascript; charset=utf-8",
+            include_str!("../../../../web-assets/pages/pages.js"),
+        ),
+        _ => {
+            return HttpResponse::NotFound().json(serde_json::json!({ "detail": "Not found" }));
+        }
+    };
+    HttpResponse::Ok()
+        .content_type(content_type)
+        .insert_header((header::CACHE_CONTROL, "public, max-age=3600"))
+        .insert_header((header::X_CONTENT_TYPE_OPTIONS, "nosniff"))
+        .body(body)
+}
+
+/// What every page's layout needs: who is signed in (and the token of the sign-out form).
+pub fn base_context(visitor: Option<&Visitor>, nav: &str) -> Context {
+    let mut context = Context::new();
+    context.insert("nav", nav);
+    if let Some(v) = visitor {
+        context.insert("me_name", &v.user.display_name());
+        context.insert("me_email", &v.user.email);
+        context.insert("csrf", &v.csrf_token());
+    }
+    context
+}
+
+/// The `?done=...` of a redirect after a form, as a fixed sentence (never text from the URL).
+#[derive(Deserialize)]
+pub struct Done {
+    pub done: Option<String>,
+}
+
+impl Done {
+    pub fn notice(&self) -> Option<&'static str> {
+        Some(match self.done.as_deref()? {
+            "created" => "Team created.",
+            "role" => "Role changed.",
+            "removed" => "Member removed.",
+            "left" => "You left the team.",
+            "invited" => "Invite sent.",
+            "resent" => "A new invite was sent; the previous link no longer works.",
+            "invite-revoked" => "Invite revoked.",
+            "deactivated" => "Team deactivated.",
+            "joined" => "Welcome! You joined the team.",
+            "key-revoked" => "API key revoked.",
+            "signed-out" => "You are signed out.",
+            _ => return None,
+        })
+    }
+}
+
+/// A path segment that must be a number; anything else is a page that does not exist.
+pub fn id_of(segment: &str, thing: &str) -> Result<i64, PageError> {
+    segment
+        .parse()
+        .map_err(|_| PageError::NotFound(thing.to_owned()))
+}

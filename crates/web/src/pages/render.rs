@@ -1,0 +1,256 @@
+//! Page rendering: the tera templates compiled into the binary (autoescaped), the headers every
+//! page gets, and `PageError`, which answers with an HTML page instead of the API's JSON.
+use std::sync::LazyLock;
+
+use actix_web::http::{header, StatusCode};
+use actix_web::{HttpResponse, HttpResponseBuilder, ResponseError};
+use chrono::{DateTime, Utc};
+use tera::{Context, Tera};
+
+use leadhub_domain::auth::AuthError;
+use leadhub_domain::error::{FieldError, LocPart};
+use leadhub_domain::team::TeamError;
+
+use crate::pages::session::cleared_session_cookies;
+
+macro_rules! page_templates {
+    ($($name:literal),* $(,)?) => {
+        [$(($name, include_str!(concat!("../../../../web-assets/pages/", $name)))),*]
+    };
+}
+
+const TEMPLATES: [(&str, &str); 12] = page_templates!(
+    "base.html",
+    "message.html",
+    "sign_in.html",
+    "sign_in_link.html",
+    "api_keys.html",
+    "api_key_created.html",
+    "api_key_revoke.html",
+    "teams.html",
+    "team.html",
+    "team_deactivate.html",
+    "member_remove.html",
+    "invite.html",
+);
+
+// Parsed once. A parse error is a programming error the unit test below catches; it still answers
+// a 500 page rather than panicking.
+static TERA: LazyLock<Result<Tera, String>> = LazyLock::new(|| {
+    let mut tera = Tera::default();
+    tera.autoescape_on(vec![".html"]);
+    tera.set_escape_fn(escape_html);
+    tera.add_raw_templates(TEMPLATES)
+        .map_err(|e| format!("{e:?}"))?;
+    Ok(tera)
+});
+
+/// tera's own escaper also escapes `/`, which makes every URL in an attribute unreadable; these
+/// five characters are all HTML needs (attribute values are always double-quoted).
+fn escape_html(input: &str) -> String {
+    let mut out = String::with_capacity(input.len() + 16);
+    for c in input.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#x27;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Renders a template to HTML.
+pub fn render(name: &str, context: &Context) -> Result<String, PageError> {
+    let tera = TERA.as_ref().map_err(|e| {
+        tracing::error!(error = %e, "page templates do not parse");
+        PageError::Internal
+    })?;
+    tera.render(name, context).map_err(|e| {
+        tracing::error!(template = name, error = ?e, "page not rendered");
+        PageError::Internal
+    })
+}
+
+/// The headers of every page: never cached (a new API key is on one), no framing, no referrer
+/// (the sign-in and invite URLs carry tokens), and scripts and styles from this origin only.
+pub fn page_headers(builder: &mut HttpResponseBuilder) -> &mut HttpResponseBuilder {
+    builder
+        .content_type("text/html; charset=utf-8")
+        .insert_header((header::CACHE_CONTROL, "no-store"))
+        .insert_header((header::REFERRER_POLICY, "no-referrer"))
+        .insert_header((header::X_FRAME_OPTIONS, "DENY"))
+        .insert_header((header::X_CONTENT_TYPE_OPTIONS, "nosniff"))
+        .insert_header((
+            header::CONTENT_SECURITY_POLICY,
+            "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; \
+             form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+        ))
+}
+
+/// An HTML answer with the given status.
+pub fn html(status: StatusCode, body: String) -> HttpResponse {
+    page_headers(&mut HttpResponse::build(status)).body(body)
+}
+
+/// A 303 to another page (after a form: Post/Redirect/Get).
+pub fn see_other(location: &str) -> HttpResponse {
+    HttpResponse::SeeOther()
+        .insert_header((header::LOCATION, location))
+        .insert_header((header::CACHE_CONTROL, "no-store"))
+        .finish()
+}
+
+/// "31 Jan 2026 17:04 UTC".
+pub fn when(at: DateTime<Utc>) -> String {
+    at.format("%-d %b %Y %H:%M UTC").to_string()
+}
+
+pub fn when_opt(at: Option<DateTime<Utc>>) -> Option<String> {
+    at.map(when)
+}
+
+/// The problems of a form as one sentence: "first name: Field required for a new account".
+pub fn problems_text(problems: &[FieldError]) -> String {
+    problems
+        .iter()
+        .map(|p| match p.loc.last() {
+            Some(LocPart::Field(field)) => format!("{}: {}", field.replace('_', " "), p.msg),
+            _ => p.msg.clone(),
+        })
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+/// Why a page could not be shown; each answers with an HTML page.
+#[derive(Debug, thiserror::Error)]
+pub enum PageError {
+    #[error("not signed in")]
+    SignedOut,
+    #[error("CSRF token missing or wrong")]
+    Csrf,
+    #[error("bad form")]
+    BadForm,
+    #[error("{0} not found")]
+    NotFound(String),
+    #[error("forbidden: {0}")]
+    Forbidden(String),
+    #[error("gone: {0}")]
+    Gone(String),
+    #[error("internal error")]
+    Internal,
+}
+
+impl PageError {
+    pub fn unexpected(cause: anyhow::Error) -> PageError {
+        tracing::error!(error = format!("{cause:#}"), "unexpected error");
+        PageError::Internal
+    }
+
+    fn title_and_text(&self) -> (&'static str, String) {
+        match self {
+            PageError::SignedOut => ("Signed out", "Please sign in.".into()),
+            PageError::Csrf => (
+                "This form could not be accepted",
+                "The form was missing its security token or the token did not match your \
+                 session (perhaps it came from another site, or you signed in again since \
+                 the page was loaded). Nothing was changed. Go back, reload the page and try again."
+                    .into(),
+            ),
+            PageError::BadForm => (
+                "This form could not be read",
+                "Nothing was changed. Go back, reload the page and try again.".into(),
+            ),
+            PageError::NotFound(thing) => ("Not found", format!("{thing} not found.")),
+            PageError::Forbidden(reason) => ("Not allowed", format!("{reason}.")),
+            PageError::Gone(reason) => ("This link no longer works", format!("{reason}.")),
+            PageError::Internal => (
+                "Something went wrong",
+                "An unexpected error occurred; it has been logged. Please try again.".into(),
+            ),
+        }
+    }
+}
+
+impl ResponseError for PageError {
+    fn status_code(&self) -> StatusCode {
+        match self {
+            PageError::SignedOut => StatusCode::SEE_OTHER,
+            PageError::Csrf | PageError::Forbidden(_) => StatusCode::FORBIDDEN,
+            PageError::BadForm => StatusCode::BAD_REQUEST,
+            PageError::NotFound(_) => StatusCode::NOT_FOUND,
+            PageError::Gone(_) => StatusCode::GONE,
+            PageError::Internal => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+
+    fn error_response(&self) -> HttpResponse {
+        if let PageError::SignedOut = self {
+            // The session cookies, if any, are dead: drop them on the way to the sign-in page.
+            let mut response = see_other("/sign-in");
+            for c in cleared_session_cookies(false) {
+                if let Err(e) = response.add_cookie(&c) {
+                    tracing::error!(error = %e, "cookie not cleared");
+                }
+            }
+            return response;
+        }
+        let (title, text) = self.title_and_text();
+        let mut context = Context::new();
+        context.insert("title", title);
+        context.insert("text", &text);
+        context.insert("is_error", &true);
+        match render("message.html", &context) {
+            Ok(body) => html(self.status_code(), body),
+            Err(_) => HttpResponse::build(self.status_code())
+                .content_type("text/plain; charset=utf-8")
+                .body(format!("{title}\n\n{text}\n")),
+        }
+    }
+}
+
+impl From<AuthError> for PageError {
+    fn from(e: AuthError) -> Self {
+        match e {
+            AuthError::Unauthorized => PageError::SignedOut,
+            AuthError::NotFound(thing) => PageError::NotFound(thing.into()),
+            AuthError::Gone(reason) => PageError::Gone(reason),
+            AuthError::Conflict(reason) => PageError::Forbidden(reason),
+            AuthError::Invalid(_) => PageError::BadForm,
+            AuthError::Unexpected(cause) => PageError::unexpected(cause),
+        }
+    }
+}
+
+impl From<TeamError> for PageError {
+    fn from(e: TeamError) -> Self {
+        match e {
+            TeamError::NotFound(thing) => PageError::NotFound(thing.into()),
+            TeamError::Forbidden(reason) => PageError::Forbidden(reason),
+            TeamError::Gone(reason) => PageError::Gone(reason),
+            TeamError::Conflict(reason) => PageError::Forbidden(reason),
+            TeamError::Invalid(_) => PageError::BadForm,
+            TeamError::Unexpected(cause) => PageError::unexpected(cause),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn templates_parse() {
+        assert!(TERA.as_ref().is_ok(), "{:?}", TERA.as_ref().err());
+    }
+
+    #[test]
+    fn escapes_markup() {
+        assert_eq!(
+            escape_html("<script>alert('x\")</script>&"),
+            "&lt;script&gt;alert(&#x27;x&quot;)&lt;/script&gt;&amp;"
+        );
+    }
+}

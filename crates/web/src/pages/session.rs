@@ -1,0 +1,223 @@
+//! Browser sessions and CSRF protection for the pages (the design is written up in `docs/pages.md`).
+//!
+//! - `leadhub_session` holds the access token, `leadhub_refresh` the refresh token: both HttpOnly,
+//!   SameSite=Lax, Path=/, Secure when the public URL is https. An expired access token is
+//!   refreshed transparently with the refresh cookie.
+//! - `leadhub_csrf` holds a random secret (HttpOnly too). A form carries
+//!   `SHA-256("leadhub-csrf" | binding | secret)`, where the binding is the session's family id
+//!   for signed-in forms and `public` for the sign-in and invite forms. A cross-site page can
+//!   neither read the cookie nor guess the family id, so it cannot forge the token.
+use actix_web::cookie::time::Duration as CookieDuration;
+use actix_web::cookie::{Cookie, SameSite};
+use actix_web::dev::Payload;
+use actix_web::{web, FromRequest, HttpRequest, HttpResponse};
+use futures_util::future::LocalBoxFuture;
+
+use leadhub_domain::auth::{AuthError, Credential};
+use leadhub_domain::secret::{hash_secret, hashes_match, TokenGenerator, ACCESS_TOKEN_PREFIX};
+use leadhub_domain::session::{Session, REFRESH_TOKEN_DAYS};
+use leadhub_domain::user::User;
+
+use crate::app::AppState;
+use crate::pages::render::PageError;
+use crate::tokens::RandomTokens;
+
+pub const SESSION_COOKIE: &str = "leadhub_session";
+pub const REFRESH_COOKIE: &str = "leadhub_refresh";
+pub const CSRF_COOKIE: &str = "leadhub_csrf";
+/// The CSRF binding of forms shown before anyone is signed in.
+pub const PUBLIC_BINDING: &str = "public";
+
+/// Whether cookies get the `Secure` attribute: only when the service is reached over https.
+pub fn secure(state: &AppState) -> bool {
+    state.config.public_url.starts_with("https://")
+}
+
+fn cookie(name: &'static str, value: String, max_age: i64, secure: bool) -> Cookie<'static> {
+    Cookie::build(name, value)
+        .path("/")
+        .http_only(true)
+        .same_site(SameSite::Lax)
+        .secure(secure)
+        .max_age(CookieDuration::seconds(max_age))
+        .finish()
+}
+
+/// The two cookies of a new or refreshed session.
+pub fn session_cookies(session: &Session, secure: bool) -> Vec<Cookie<'static>> {
+    vec![
+        cookie(
+            SESSION_COOKIE,
+            session.access_token.clone(),
+            session.expires_in,
+            secure,
+        ),
+        cookie(
+            REFRESH_COOKIE,
+            session.refresh_token.clone(),
+            REFRESH_TOKEN_DAYS * 24 * 3600,
+            secure,
+        ),
+    ]
+}
+
+/// Cookies that make the browser forget the session.
+pub fn cleared_session_cookies(secure: bool) -> Vec<Cookie<'static>> {
+    [SESSION_COOKIE, REFRESH_COOKIE]
+        .into_iter()
+        .map(|name| cookie(name, String::new(), 0, secure))
+        .collect()
+}
+
+/// A fresh CSRF secret cookie (given at sign-in and sign-out, so a secret never outlives a session).
+pub fn fresh_csrf_cookie(secure: bool) -> Cookie<'static> {
+    cookie(
+        CSRF_COOKIE,
+        RandomTokens.secret(""),
+        REFRESH_TOKEN_DAYS * 24 * 3600,
+        secure,
+    )
+}
+
+/// The browser's CSRF secret, or a new one to hand out with this answer.
+pub struct Csrf {
+    secret: String,
+    fresh: bool,
+}
+
+impl Csrf {
+    pub fn of(req: &HttpRequest) -> Csrf {
+        match req
+            .cookie(CSRF_COOKIE)
+            .map(|c| c.value().to_owned())
+            .filter(|v| (20..=100).contains(&v.len()))
+        {
+            Some(secret) => Csrf {
+                secret,
+                fresh: false,
+            },
+            None => Csrf {
+                secret: RandomTokens.secret(""),
+                fresh: true,
+            },
+        }
+    }
+
+    /// The token forms carry for this binding.
+    pub fn token(&self, binding: &str) -> String {
+        hash_secret(&format!("leadhub-csrf\n{binding}\n{}", self.secret))
+    }
+
+    /// Whether a posted token is the one for this binding; a secret made for this very request
+    /// (no cookie came with it) never matches.
+    pub fn verify(&self, binding: &str, presented: &str) -> bool {
+        !self.fresh && hashes_match(&self.token(binding), presented.trim())
+    }
+
+    /// The cookie to set when the secret is new.
+    pub fn cookie(&self, secure: bool) -> Option<Cookie<'static>> {
+        self.fresh.then(|| {
+            cookie(
+                CSRF_COOKIE,
+                self.secret.clone(),
+                REFRESH_TOKEN_DAYS * 24 * 3600,
+                secure,
+            )
+        })
+    }
+
+    /// Refuses a form whose token is missing or wrong.
+    pub fn check(&self, binding: &str, presented: &str) -> Result<(), PageError> {
+        if self.verify(binding, presented) {
+            Ok(())
+        } else {
+            Err(PageError::Csrf)
+        }
+    }
+}
+
+/// A signed-in person, with the cookies the answer must set (a transparent refresh, a new CSRF
+/// secret). Extracting it from a request without a live session redirects to `/sign-in`.
+pub struct Visitor {
+    pub user: User,
+    pub family_id: String,
+    pub csrf: Csrf,
+    pub cookies: Vec<Cookie<'static>>,
+}
+
+impl Visitor {
+    /// The token for this session's forms.
+    pub fn csrf_token(&self) -> String {
+        self.csrf.token(&self.family_id)
+    }
+
+    /// Refuses a form that does not carry this session's token.
+    pub fn check_csrf(&self, presented: &str) -> Result<(), PageError> {
+        self.csrf.check(&self.family_id, presented)
+    }
+
+    /// Adds the pending cookies to an answer.
+    pub fn finish(&self, mut response: HttpResponse) -> HttpResponse {
+        for c in &self.cookies {
+            if let Err(e) = response.add_cookie(c) {
+                tracing::error!(error = %e, "cookie not set");
+            }
+        }
+        response
+    }
+
+    async fn resolve(req: HttpRequest) -> Result<Visitor, PageError> {
+        let state = req
+            .app_data::<web::Data<AppState>>()
+            .cloned()
+            .ok_or(PageError::Internal)?;
+        let secure = secure(&state);
+        let mut cookies = Vec::new();
+        let mut caller = None;
+        // Only an access token is accepted from the cookie, never an API key.
+        if let Some(access) = req
+            .cookie(SESSION_COOKIE)
+            .map(|c| c.value().to_owned())
+            .filter(|v| v.starts_with(ACCESS_TOKEN_PREFIX))
+        {
+            match state.auth.authenticate(&access).await {
+                Ok(c) => caller = Some(c),
+                Err(AuthError::Unauthorized) => {}
+                Err(e) => return Err(e.into()),
+            }
+        }
+        if caller.is_none() {
+            if let Some(refresh) = req.cookie(REFRESH_COOKIE).map(|c| c.value().to_owned()) {
+                match state.auth.refresh(&refresh).await {
+                    Ok(session) => {
+                        caller = Some(state.auth.authenticate(&session.access_token).await?);
+                        cookies.extend(session_cookies(&session, secure));
+                    }
+                    Err(AuthError::Unauthorized) => {}
+                    Err(e) => return Err(e.into()),
+                }
+            }
+        }
+        let caller = caller.ok_or(PageError::SignedOut)?;
+        let Credential::AccessToken { family_id, .. } = caller.credential else {
+            return Err(PageError::SignedOut);
+        };
+        let csrf = Csrf::of(&req);
+        cookies.extend(csrf.cookie(secure));
+        Ok(Visitor {
+            user: caller.user,
+            family_id,
+            csrf,
+            cookies,
+        })
+    }
+}
+
+impl FromRequest for Visitor {
+    type Error = PageError;
+    type Future = LocalBoxFuture<'static, Result<Self, PageError>>;
+
+    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
+        Box::pin(Visitor::resolve(req.clone()))
+    }
+}

@@ -1,0 +1,198 @@
+//! `/sign-in` (ask for a link; open a link), `/sign-in/link` (spend it), `/sign-out`.
+//! The link's GET only shows a button: mail scanners prefetch links, so only the POST spends it.
+use actix_web::http::StatusCode;
+use actix_web::{web, HttpRequest, HttpResponse};
+use serde::Deserialize;
+
+use leadhub_domain::auth::AuthError;
+
+use crate::app::AppState;
+use crate::pages::render::{html, render, see_other, PageError};
+use crate::pages::session::{
+    cleared_session_cookies, fresh_csrf_cookie, secure, session_cookies, Csrf, Visitor,
+    PUBLIC_BINDING,
+};
+use crate::pages::{base_context, Done};
+
+pub fn configure(cfg: &mut web::ServiceConfig) {
+    cfg.route("/sign-in", web::get().to(show))
+        .route("/sign-in", web::post().to(request_link))
+        .route("/sign-in/link", web::post().to(spend_link))
+        .route("/sign-out", web::post().to(sign_out));
+}
+
+#[derive(Deserialize)]
+pub struct SignInQuery {
+    token: Option<String>,
+    done: Option<String>,
+}
+
+#[derive(Deserialize)]
+pub struct EmailForm {
+    #[serde(default)]
+    email: String,
+    #[serde(default)]
+    csrf: String,
+}
+
+#[derive(Deserialize)]
+pub struct LinkForm {
+    #[serde(default)]
+    token: String,
+    #[serde(default)]
+    csrf: String,
+}
+
+#[derive(Deserialize)]
+pub struct SignOutForm {
+    #[serde(default)]
+    csrf: String,
+}
+
+/// The e-mail form, optionally with a notice or an error, and the status to answer with.
+fn email_form(
+    req: &HttpRequest,
+    state: &AppState,
+    status: StatusCode,
+    notice: Option<&str>,
+    error: Option<&str>,
+    email: &str,
+) -> Result<HttpResponse, PageError> {
+    let csrf = Csrf::of(req);
+    let mut context = base_context(None, "sign-in");
+    context.insert("public_csrf", &csrf.token(PUBLIC_BINDING));
+    context.insert("notice", &notice);
+    context.insert("error", &error);
+    context.insert("email", email);
+    let mut response = html(status, render("sign_in.html", &context)?);
+    if let Some(c) = csrf.cookie(secure(state)) {
+        response.add_cookie(&c).map_err(|_| PageError::Internal)?;
+    }
+    Ok(response)
+}
+
+/// GET /sign-in: the e-mail form, or, with `?token=`, the button that spends the link.
+pub async fn show(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    query: web::Query<SignInQuery>,
+) -> Result<HttpResponse, PageError> {
+    let Some(token) = query
+        .token
+        .as_deref()
+        .map(str::trim)
+        .filter(|t| !t.is_empty())
+    else {
+        let notice = Done {
+            done: query.done.clone(),
+        }
+        .notice();
+        return email_form(&req, &state, StatusCode::OK, notice, None, "");
+    };
+    let csrf = Csrf::of(&req);
+    let mut context = base_context(None, "sign-in");
+    context.insert("public_csrf", &csrf.token(PUBLIC_BINDING));
+    context.insert("token", token);
+    let mut response = html(StatusCode::OK, render("sign_in_link.html", &context)?);
+    if let Some(c) = csrf.cookie(secure(&state)) {
+        response.add_cookie(&c).map_err(|_| PageError::Internal)?;
+    }
+    Ok(response)
+}
+
+/// POST /sign-in: e-mails a link to a known address; the answer is the same for any address.
+pub async fn request_link(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    form: web::Form<EmailForm>,
+) -> Result<HttpResponse, PageError> {
+    Csrf::of(&req).check(PUBLIC_BINDING, &form.csrf)?;
+    let email = form.email.trim();
+    if email.is_empty() || email.len() > 320 || !email.contains('@') {
+        return email_form(
+            &req,
+            &state,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            None,
+            Some("Enter your e-mail address, like ada@example.com."),
+            email,
+        );
+    }
+    state.auth.identity().send_sign_in_link(email).await?;
+    let mut context = base_context(None, "sign-in");
+    context.insert("title", "Check your e-mail");
+    context.insert(
+        "text",
+        &format!(
+            "If {email} belongs to an account, a sign-in link is on its way. \
+             The link works once, for 15 minutes."
+        ),
+    );
+    context.insert("link_href", "/sign-in");
+    context.insert("link_text", "Send another link");
+    Ok(html(StatusCode::OK, render("message.html", &context)?))
+}
+
+/// POST /sign-in/link: spends the link's token, starts a session, and goes to the teams.
+pub async fn spend_link(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    form: web::Form<LinkForm>,
+) -> Result<HttpResponse, PageError> {
+    Csrf::of(&req).check(PUBLIC_BINDING, &form.csrf)?;
+    match state
+        .auth
+        .identity()
+        .verify_sign_in_link(form.token.trim())
+        .await
+    {
+        Ok((_, session)) => {
+            let secure = secure(&state);
+            let mut response = see_other("/teams");
+            for c in session_cookies(&session, secure)
+                .into_iter()
+                .chain([fresh_csrf_cookie(secure)])
+            {
+                response.add_cookie(&c).map_err(|_| PageError::Internal)?;
+            }
+            Ok(response)
+        }
+        Err(AuthError::Gone(_)) => email_form(
+            &req,
+            &state,
+            StatusCode::GONE,
+            None,
+            Some(
+                "This sign-in link was already used or has expired. \
+                 Enter your e-mail address to get a new one.",
+            ),
+            "",
+        ),
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// POST /sign-out: ends the session (all its tokens) and forgets the cookies.
+pub async fn sign_out(
+    state: web::Data<AppState>,
+    visitor: Option<Visitor>,
+    form: web::Form<SignOutForm>,
+) -> Result<HttpResponse, PageError> {
+    if let Some(visitor) = &visitor {
+        visitor.check_csrf(&form.csrf)?;
+        state
+            .auth
+            .identity()
+            .end_session(&visitor.family_id)
+            .await?;
+    }
+    let secure = secure(&state);
+    let mut response = see_other("/sign-in?done=signed-out");
+    for c in cleared_session_cookies(secure)
+        .into_iter()
+        .chain([fresh_csrf_cookie(secure)])
+    {
+        response.add_cookie(&c).map_err(|_| PageError::Internal)?;
+    }
+    Ok(response)
+}

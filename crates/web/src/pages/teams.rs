@@ -1,0 +1,525 @@
+//! `/teams` (the caller's teams, create one) and `/teams/{id}` (members, roles, invites,
+//! deactivation). Each control is shown only to those the permission table (`permits`) allows;
+//! the `TeamService` checks every action again whatever the page showed.
+use actix_web::http::StatusCode;
+use actix_web::{web, HttpResponse};
+use serde::{Deserialize, Serialize};
+use tera::Context;
+
+use leadhub_domain::team::{
+    permits, Actor, Invite, Member, Role, TeamAction, TeamError, TeamSummary, GRANTABLE_ROLES,
+};
+
+use crate::app::AppState;
+use crate::pages::render::{html, problems_text, render, see_other, when, PageError};
+use crate::pages::session::Visitor;
+use crate::pages::{base_context, id_of, Done};
+
+pub fn configure(cfg: &mut web::ServiceConfig) {
+    cfg.route("/teams", web::get().to(list))
+        .route("/teams", web::post().to(create))
+        .route("/teams/{id}", web::get().to(show))
+        .route("/teams/{id}/deactivate", web::get().to(confirm_deactivate))
+        .route("/teams/{id}/deactivate", web::post().to(deactivate))
+        .route(
+            "/teams/{id}/members/{user_id}/role",
+            web::post().to(change_role),
+        )
+        .route(
+            "/teams/{id}/members/{user_id}/remove",
+            web::get().to(confirm_remove),
+        )
+        .route(
+            "/teams/{id}/members/{user_id}/remove",
+            web::post().to(remove),
+        )
+        .route("/teams/{id}/invites", web::post().to(invite))
+        .route(
+            "/teams/{id}/invites/{invite_id}/revoke",
+            web::post().to(revoke_invite),
+        )
+        .route(
+            "/teams/{id}/invites/{invite_id}/resend",
+            web::post().to(resend_invite),
+        );
+}
+
+#[derive(Serialize)]
+struct TeamRow {
+    id: i64,
+    name: String,
+    description: Option<String>,
+    is_active: bool,
+    member_count: i64,
+    lead_count: i64,
+    role: String,
+    created: String,
+}
+
+impl From<&TeamSummary> for TeamRow {
+    fn from(t: &TeamSummary) -> Self {
+        TeamRow {
+            id: t.team.id,
+            name: t.team.name.clone(),
+            description: t.team.description.clone(),
+            is_active: t.team.is_active,
+            member_count: t.member_count,
+            lead_count: t.lead_count,
+            role: t.my_role.map_or("platform admin", Role::as_str).to_owned(),
+            created: when(t.team.created_at),
+        }
+    }
+}
+
+/// How the visitor stands to a team (a platform admin need not be a member).
+fn actor(summary: &TeamSummary) -> Actor {
+    summary.my_role.map_or(Actor::PlatformAdmin, Actor::Member)
+}
+
+/// Which controls the team page shows.
+#[derive(Serialize)]
+struct Controls {
+    deactivate: bool,
+    change_role: bool,
+    remove_member: bool,
+    invite: bool,
+    list_invites: bool,
+    revoke_invite: bool,
+}
+
+impl Controls {
+    fn of(actor: Actor, active: bool) -> Controls {
+        let can = |action| permits(actor, action);
+        Controls {
+            deactivate: active && can(TeamAction::Deactivate),
+            change_role: can(TeamAction::ChangeRole),
+            remove_member: can(TeamAction::RemoveMember),
+            invite: active && can(TeamAction::Invite),
+            list_invites: can(TeamAction::ListInvites),
+            revoke_invite: can(TeamAction::RevokeInvite),
+        }
+    }
+}
+
+#[derive(Serialize)]
+struct MemberRow {
+    user_id: String,
+    name: String,
+    email: String,
+    role: String,
+    joined: String,
+    is_me: bool,
+    /// The owner's role never changes and the owner is never removed.
+    can_change_role: bool,
+    can_remove: bool,
+}
+
+#[derive(Serialize)]
+struct InviteRow {
+    id: i64,
+    email: String,
+    role: String,
+    expires: String,
+    invited_by: String,
+}
+
+impl From<&Invite> for InviteRow {
+    fn from(i: &Invite) -> Self {
+        InviteRow {
+            id: i.id,
+            email: i.email.clone(),
+            role: i.role.as_str().to_owned(),
+            expires: when(i.expires_at),
+            invited_by: i.invited_by_name.clone(),
+        }
+    }
+}
+
+#[derive(Deserialize)]
+pub struct CreateForm {
+    #[serde(default)]
+    name: String,
+    #[serde(default)]
+    description: String,
+    #[serde(default)]
+    csrf: String,
+}
+
+#[derive(Deserialize)]
+pub struct RoleForm {
+    #[serde(default)]
+    role: String,
+    #[serde(default)]
+    csrf: String,
+}
+
+#[derive(Deserialize)]
+pub struct InviteForm {
+    #[serde(default)]
+    email: String,
+    #[serde(default)]
+    role: String,
+    #[serde(default)]
+    csrf: String,
+}
+
+#[derive(Deserialize)]
+pub struct CsrfForm {
+    #[serde(default)]
+    csrf: String,
+}
+
+/// What a form failed with, shown above the form again.
+struct Problem {
+    status: StatusCode,
+    message: String,
+    /// What the visitor typed, so they need not type it again.
+    values: Vec<(&'static str, String)>,
+}
+
+async fn list_page(
+    state: &AppState,
+    visitor: &Visitor,
+    notice: Option<&str>,
+    problem: Option<Problem>,
+) -> Result<HttpResponse, PageError> {
+    let teams = state.teams.list(&visitor.user).await?;
+    let mut context = base_context(Some(visitor), "teams");
+    context.insert(
+        "teams",
+        &teams.iter().map(TeamRow::from).collect::<Vec<_>>(),
+    );
+    context.insert("notice", &notice);
+    let status = add_problem(&mut context, problem);
+    Ok(visitor.finish(html(status, render("teams.html", &context)?)))
+}
+
+fn add_problem(context: &mut Context, problem: Option<Problem>) -> StatusCode {
+    match problem {
+        Some(p) => {
+            context.insert("error", &p.message);
+            for (k, v) in p.values {
+                context.insert(k, &v);
+            }
+            p.status
+        }
+        None => {
+            context.insert("error", &None::<String>);
+            StatusCode::OK
+        }
+    }
+}
+
+pub async fn list(
+    state: web::Data<AppState>,
+    visitor: Visitor,
+    done: web::Query<Done>,
+) -> Result<HttpResponse, PageError> {
+    list_page(&state, &visitor, done.notice(), None).await
+}
+
+pub async fn create(
+    state: web::Data<AppState>,
+    visitor: Visitor,
+    form: web::Form<CreateForm>,
+) -> Result<HttpResponse, PageError> {
+    visitor.check_csrf(&form.csrf)?;
+    let name = form.name.trim();
+    let description = form.description.trim();
+    let message = if name.is_empty() {
+        Some("Name: enter a name for the team.")
+    } else if name.chars().count() > 100 {
+        Some("Name: at most 100 characters.")
+    } else if description.chars().count() > 1000 {
+        Some("Description: at most 1000 characters.")
+    } else {
+        None
+    };
+    if let Some(message) = message {
+        let problem = Problem {
+            status: StatusCode::UNPROCESSABLE_ENTITY,
+            message: message.into(),
+            values: vec![("name", name.into()), ("description", description.into())],
+        };
+        return list_page(&state, &visitor, None, Some(problem)).await;
+    }
+    let description = Some(description).filter(|d| !d.is_empty());
+    let team = state.teams.create(&visitor.user, name, description).await?;
+    Ok(visitor.finish(see_other(&format!("/teams/{}?done=created", team.team.id))))
+}
+
+async fn team_page(
+    state: &AppState,
+    visitor: &Visitor,
+    team_id: i64,
+    notice: Option<&str>,
+    problem: Option<Problem>,
+) -> Result<HttpResponse, PageError> {
+    let summary = state.teams.get(&visitor.user, team_id).await?;
+    let actor = actor(&summary);
+    let controls = Controls::of(actor, summary.team.is_active);
+    let members: Vec<MemberRow> = state
+        .teams
+        .members(&visitor.user, team_id)
+        .await?
+        .iter()
+        .map(|m: &Member| {
+            let is_me = m.user_internal_id == visitor.user.id;
+            let not_owner = m.role != Role::Owner;
+            MemberRow {
+                user_id: m.user_id.clone(),
+                name: m.user_name.clone(),
+                email: m.user_email.clone(),
+                role: m.role.as_str().to_owned(),
+                joined: when(m.joined_at),
+                is_me,
+                can_change_role: not_owner && controls.change_role,
+                can_remove: not_owner && (controls.remove_member || is_me),
+            }
+        })
+        .collect();
+    let invites: Vec<InviteRow> = if controls.list_invites {
+        state
+            .teams
+            .invites(&visitor.user, team_id)
+            .await?
+            .iter()
+            .map(InviteRow::from)
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let mut context = base_context(Some(visitor), "teams");
+    context.insert("team", &TeamRow::from(&summary));
+    context.insert("can", &controls);
+    context.insert("members", &members);
+    context.insert("invites", &invites);
+    context.insert("roles", &GRANTABLE_ROLES);
+    context.insert("notice", &notice);
+    context.insert("invite_email", "");
+    context.insert("invite_role", "member");
+    let status = add_problem(&mut context, problem);
+    Ok(visitor.finish(html(status, render("team.html", &context)?)))
+}
+
+pub async fn show(
+    state: web::Data<AppState>,
+    visitor: Visitor,
+    id: web::Path<String>,
+    done: web::Query<Done>,
+) -> Result<HttpResponse, PageError> {
+    let team_id = id_of(&id, "Team")?;
+    team_page(&state, &visitor, team_id, done.notice(), None).await
+}
+
+/// A refused team action shown on the team page; anything else becomes an error page.
+async fn refused(
+    state: &AppState,
+    visitor: &Visitor,
+    team_id: i64,
+    error: TeamError,
+    values: Vec<(&'static str, String)>,
+) -> Result<HttpResponse, PageError> {
+    let (status, message) = match error {
+        TeamError::Conflict(m) => (StatusCode::CONFLICT, m),
+        TeamError::Forbidden(m) => (StatusCode::FORBIDDEN, m),
+        TeamError::Invalid(problems) => {
+            (StatusCode::UNPROCESSABLE_ENTITY, problems_text(&problems))
+        }
+        other => return Err(other.into()),
+    };
+    let problem = Problem {
+        status,
+        message,
+        values,
+    };
+    team_page(state, visitor, team_id, None, Some(problem)).await
+}
+
+fn back(team_id: i64, done: &str) -> HttpResponse {
+    see_other(&format!("/teams/{team_id}?done={done}"))
+}
+
+pub async fn change_role(
+    state: web::Data<AppState>,
+    visitor: Visitor,
+    path: web::Path<(String, String)>,
+    form: web::Form<RoleForm>,
+) -> Result<HttpResponse, PageError> {
+    visitor.check_csrf(&form.csrf)?;
+    let team_id = id_of(&path.0, "Team")?;
+    let role = match Role::parse(&form.role).filter(|r| *r != Role::Owner) {
+        Some(role) => role,
+        None => {
+            let error = TeamError::Forbidden("A role change can grant admin or member only".into());
+            return refused(&state, &visitor, team_id, error, vec![]).await;
+        }
+    };
+    match state
+        .teams
+        .change_role(&visitor.user, team_id, &path.1, role)
+        .await
+    {
+        Ok(_) => Ok(visitor.finish(back(team_id, "role"))),
+        Err(e) => refused(&state, &visitor, team_id, e, vec![]).await,
+    }
+}
+
+/// GET: asks before removing (works without JavaScript).
+pub async fn confirm_remove(
+    state: web::Data<AppState>,
+    visitor: Visitor,
+    path: web::Path<(String, String)>,
+) -> Result<HttpResponse, PageError> {
+    let team_id = id_of(&path.0, "Team")?;
+    let summary = state.teams.get(&visitor.user, team_id).await?;
+    let member = state
+        .teams
+        .members(&visitor.user, team_id)
+        .await?
+        .into_iter()
+        .find(|m| m.user_id == path.1)
+        .ok_or_else(|| PageError::NotFound("Member".into()))?;
+    let mut context = base_context(Some(&visitor), "teams");
+    context.insert("team", &TeamRow::from(&summary));
+    context.insert("member_user_id", &member.user_id);
+    context.insert("member_name", &member.user_name);
+    context.insert("member_email", &member.user_email);
+    context.insert("is_me", &(member.user_internal_id == visitor.user.id));
+    Ok(visitor.finish(html(
+        StatusCode::OK,
+        render("member_remove.html", &context)?,
+    )))
+}
+
+pub async fn remove(
+    state: web::Data<AppState>,
+    visitor: Visitor,
+    path: web::Path<(String, String)>,
+    form: web::Form<CsrfForm>,
+) -> Result<HttpResponse, PageError> {
+    visitor.check_csrf(&form.csrf)?;
+    let team_id = id_of(&path.0, "Team")?;
+    let leaving = path.1 == visitor.user.user_id;
+    match state
+        .teams
+        .remove_member(&visitor.user, team_id, &path.1)
+        .await
+    {
+        Ok(()) if leaving => Ok(visitor.finish(see_other("/teams?done=left"))),
+        Ok(()) => Ok(visitor.finish(back(team_id, "removed"))),
+        Err(e) => refused(&state, &visitor, team_id, e, vec![]).await,
+    }
+}
+
+pub async fn invite(
+    state: web::Data<AppState>,
+    visitor: Visitor,
+    id: web::Path<String>,
+    form: web::Form<InviteForm>,
+) -> Result<HttpResponse, PageError> {
+    visitor.check_csrf(&form.csrf)?;
+    let team_id = id_of(&id, "Team")?;
+    let typed = vec![
+        ("invite_email", form.email.trim().to_owned()),
+        ("invite_role", form.role.clone()),
+    ];
+    let role = match Role::parse(&form.role).filter(|r| *r != Role::Owner) {
+        Some(role) => role,
+        None => {
+            let error = TeamError::Forbidden("An invite can grant admin or member only".into());
+            return refused(&state, &visitor, team_id, error, typed).await;
+        }
+    };
+    match state
+        .teams
+        .invite(&visitor.user, team_id, &form.email, role)
+        .await
+    {
+        Ok(_) => Ok(visitor.finish(back(team_id, "invited"))),
+        Err(e) => refused(&state, &visitor, team_id, e, typed).await,
+    }
+}
+
+pub async fn revoke_invite(
+    state: web::Data<AppState>,
+    visitor: Visitor,
+    path: web::Path<(String, String)>,
+    form: web::Form<CsrfForm>,
+) -> Result<HttpResponse, PageError> {
+    visitor.check_csrf(&form.csrf)?;
+    let team_id = id_of(&path.0, "Team")?;
+    let invite_id = id_of(&path.1, "Invite")?;
+    match state
+        .teams
+        .revoke_invite(&visitor.user, team_id, invite_id)
+        .await
+    {
+        Ok(()) => Ok(visitor.finish(back(team_id, "invite-revoked"))),
+        Err(e) => refused(&state, &visitor, team_id, e, vec![]).await,
+    }
+}
+
+/// Resending is a new invite for the same address and role; it replaces the pending one, whose
+/// link then stops working.
+pub async fn resend_invite(
+    state: web::Data<AppState>,
+    visitor: Visitor,
+    path: web::Path<(String, String)>,
+    form: web::Form<CsrfForm>,
+) -> Result<HttpResponse, PageError> {
+    visitor.check_csrf(&form.csrf)?;
+    let team_id = id_of(&path.0, "Team")?;
+    let invite_id = id_of(&path.1, "Invite")?;
+    let pending = match state.teams.invites(&visitor.user, team_id).await {
+        Ok(list) => list,
+        Err(e) => return refused(&state, &visitor, team_id, e, vec![]).await,
+    };
+    let old = pending
+        .into_iter()
+        .find(|i| i.id == invite_id)
+        .ok_or_else(|| PageError::NotFound("Pending invite".into()))?;
+    match state
+        .teams
+        .invite(&visitor.user, team_id, &old.email, old.role)
+        .await
+    {
+        Ok(_) => Ok(visitor.finish(back(team_id, "resent"))),
+        Err(e) => refused(&state, &visitor, team_id, e, vec![]).await,
+    }
+}
+
+/// GET: asks before deactivating.
+pub async fn confirm_deactivate(
+    state: web::Data<AppState>,
+    visitor: Visitor,
+    id: web::Path<String>,
+) -> Result<HttpResponse, PageError> {
+    let team_id = id_of(&id, "Team")?;
+    let summary = state.teams.get(&visitor.user, team_id).await?;
+    if !permits(actor(&summary), TeamAction::Deactivate) {
+        return Err(PageError::Forbidden(
+            "Only the team owner can deactivate the team".into(),
+        ));
+    }
+    let mut context = base_context(Some(&visitor), "teams");
+    context.insert("team", &TeamRow::from(&summary));
+    Ok(visitor.finish(html(
+        StatusCode::OK,
+        render("team_deactivate.html", &context)?,
+    )))
+}
+
+pub async fn deactivate(
+    state: web::Data<AppState>,
+    visitor: Visitor,
+    id: web::Path<String>,
+    form: web::Form<CsrfForm>,
+) -> Result<HttpResponse, PageError> {
+    visitor.check_csrf(&form.csrf)?;
+    let team_id = id_of(&id, "Team")?;
+    match state.teams.deactivate(&visitor.user, team_id).await {
+        Ok(_) => Ok(visitor.finish(back(team_id, "deactivated"))),
+        Err(e) => refused(&state, &visitor, team_id, e, vec![]).await,
+    }
+}

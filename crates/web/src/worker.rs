@@ -1,0 +1,173 @@
+//! Background workers: `LEADHUB_WORKERS` tasks inside `leadhub serve` that take jobs from the
+//! database queue. A worker keeps its job's lease alive with heartbeats; on shutdown it finishes
+//! the job in hand (within a bounded time) and takes no new one; whatever is left stays queued.
+use std::sync::Arc;
+use std::time::Duration;
+
+use chrono::Duration as ChronoDuration;
+use rand::Rng;
+use tokio::sync::watch;
+use tokio::task::JoinHandle;
+
+use leadhub_domain::jobs::{retry_delay, Job, JobQueue, ENRICH_LEAD, PROCESS_SUBMISSIONS};
+use leadhub_domain::submission::{PendingWork, SubmissionService};
+use leadhub_domain::Clock;
+
+#[derive(Clone)]
+pub struct WorkerSettings {
+    pub count: usize,
+    pub lease: Duration,
+    pub poll: Duration,
+}
+
+pub struct Workers {
+    stop: watch::Sender<bool>,
+    handles: Vec<JoinHandle<()>>,
+}
+
+struct Worker {
+    name: String,
+    queue: Arc<dyn JobQueue>,
+    submissions: Arc<SubmissionService>,
+    clock: Arc<dyn Clock>,
+    settings: WorkerSettings,
+}
+
+/// Starts `settings.count` workers named after this process, so a job's `locked_by` says who.
+pub fn start(
+    queue: Arc<dyn JobQueue>,
+    submissions: Arc<SubmissionService>,
+    clock: Arc<dyn Clock>,
+    settings: WorkerSettings,
+) -> Workers {
+    let (stop, stopped) = watch::channel(false);
+    let tag: u32 = rand::rng().random();
+    let handles = (0..settings.count)
+        .map(|n| {
+            let worker = Worker {
+                name: format!("pid{}-{tag:08x}-w{n}", std::process::id()),
+                queue: queue.clone(),
+                submissions: submissions.clone(),
+                clock: clock.clone(),
+                settings: settings.clone(),
+            };
+            tokio::spawn(worker.run(stopped.clone()))
+        })
+        .collect();
+    Workers { stop, handles }
+}
+
+impl Workers {
+    /// Asks the workers to stop without waiting (for places that cannot await).
+    pub fn signal_stop(&self) {
+        let _ = self.stop.send(true);
+    }
+
+    /// Asks every worker to stop after its current job and waits up to `grace` for them.
+    pub async fn shutdown(self, grace: Duration) {
+        let _ = self.stop.send(true);
+        let all = futures_util::future::join_all(self.handles);
+        if tokio::time::timeout(grace, all).await.is_err() {
+            // Their jobs' leases expire and another worker takes them up later.
+            tracing::warn!("workers still busy after the grace period; their jobs stay queued");
+        }
+    }
+}
+
+impl Worker {
+    async fn run(self, mut stopped: watch::Receiver<bool>) {
+        tracing::info!(worker = %self.name, "worker started");
+        while !*stopped.borrow() {
+            let now = self.clock.now();
+            let lease = ChronoDuration::from_std(self.settings.lease)
+                .unwrap_or(ChronoDuration::seconds(60));
+            match self.queue.claim(&self.name, now, now - lease).await {
+                Ok(Some(job)) => self.work(job).await,
+                Ok(None) => {
+                    tokio::select! {
+                        _ = tokio::time::sleep(self.settings.poll) => {}
+                        _ = stopped.changed() => {}
+                    }
+                }
+                Err(e) => {
+                    tracing::error!(worker = %self.name, error = %e, "cannot claim jobs");
+                    tokio::time::sleep(self.settings.poll * 10).await;
+                }
+            }
+        }
+        tracing::info!(worker = %self.name, "worker stopped");
+    }
+
+    async fn work(&self, job: Job) {
+        let span =
+            tracing::info_span!("job", id = job.id, kind = %job.kind, attempt = job.attempts);
+        let _guard = span.enter();
+        let heartbeat = self.heartbeat(job.id);
+        let result = self.handle(&job).await;
+        heartbeat.abort();
+        let now = self.clock.now();
+        let recorded = match result {
+            Ok(()) => self.queue.complete(job.id, now).await,
+            Err(error) => {
+                let retry_at =
+                    (job.attempts < job.max_attempts).then(|| now + retry_delay(job.attempts));
+                if retry_at.is_none() {
+                    tracing::error!(error = %error, "job failed for the last time; it is kept as dead");
+                } else {
+                    tracing::warn!(error = %error, "job failed; it will be retried");
+                }
+                self.queue.fail(job.id, &error, retry_at, now).await
+            }
+        };
+        if let Err(e) = recorded {
+            tracing::error!(error = %e, "job outcome not recorded; its lease will expire and it runs again");
+        }
+    }
+
+    /// Renews the lease at a third of its length while the job runs.
+    fn heartbeat(&self, job_id: i64) -> JoinHandle<()> {
+        let queue = self.queue.clone();
+        let clock = self.clock.clone();
+        let name = self.name.clone();
+        let every = self.settings.lease / 3;
+        tokio::spawn(async move {
+            loop {
+                tokio::time::sleep(every).await;
+                if let Err(e) = queue.heartbeat(job_id, &name, clock.now()).await {
+                    tracing::warn!(error = %e, "heartbeat failed");
+                }
+            }
+        })
+    }
+
+    async fn handle(&self, job: &Job) -> Result<(), String> {
+        match job.kind.as_str() {
+            PROCESS_SUBMISSIONS => {
+                let work: PendingWork = serde_json::from_value(job.payload.clone())
+                    .map_err(|e| format!("bad payload: {e}"))?;
+                self.submissions
+                    .process_pending(work)
+                    .await
+                    .map(drop)
+                    .map_err(|e| e.to_string())
+            }
+            ENRICH_LEAD => {
+                let ids: Vec<i64> = job
+                    .payload
+                    .get("lead_ids")
+                    .and_then(|v| serde_json::from_value(v.clone()).ok())
+                    .ok_or_else(|| "bad payload: no lead_ids".to_owned())?;
+                match self
+                    .submissions
+                    .retry_enrichment(ids)
+                    .await
+                    .map_err(|e| e.to_string())?
+                {
+                    0 => Ok(()),
+                    n => Err(format!("{n} lead(s) still wait for enrichment")),
+                }
+            }
+            other => Err(format!("unknown job kind {other:?}")),
+        }
+    }
+}

@@ -1,0 +1,343 @@
+//! The durable job queue with the real binary: a `leadhub serve` killed with SIGKILL in the
+//! middle of deferred batches loses nothing and applies nothing twice once restarted; two
+//! processes sharing one PostgreSQL database split the work without doing a job twice.
+#![allow(clippy::unwrap_used)]
+
+use std::io::Write;
+use std::net::TcpListener;
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use diesel::prelude::*;
+use leadhub_db::schema::{jobs, leads, submissions};
+use leadhub_db::Database;
+use serde_json::{json, Value};
+
+const BIN: &str = env!("CARGO_BIN_EXE_leadhub");
+
+struct Env {
+    dir: PathBuf,
+    database_url: String,
+    drop_pg: Option<(String, String)>,
+}
+
+impl Env {
+    fn new(tag: &str, postgres: bool) -> Option<Env> {
+        let dir = std::env::temp_dir().join(format!("leadhub-jobs-{tag}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        if !postgres {
+            let database_url = format!("sqlite://{}", dir.join("leadhub.db").display());
+            return Some(Env {
+                dir,
+                database_url,
+                drop_pg: None,
+            });
+        }
+        let Ok(admin) = std::env::var("TEST_DATABASE_URL") else {
+            let _ = writeln!(
+                std::io::stderr(),
+                "\n*** PostgreSQL job-queue test SKIPPED: TEST_DATABASE_URL is not set ***\n"
+            );
+            return None;
+        };
+        let name = format!("lh_jobs_{tag}_{}", std::process::id());
+        let mut conn = diesel::PgConnection::establish(&admin).unwrap();
+        diesel::sql_query(format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
+            .execute(&mut conn)
+            .unwrap();
+        diesel::sql_query(format!("CREATE DATABASE {name}"))
+            .execute(&mut conn)
+            .unwrap();
+        let base = admin.rsplit_once('/').map(|(b, _)| b.to_owned()).unwrap();
+        Some(Env {
+            dir,
+            database_url: format!("{base}/{name}"),
+            drop_pg: Some((admin, name)),
+        })
+    }
+
+    fn command(&self) -> Command {
+        let mut c = Command::new(BIN);
+        c.env_clear()
+            .env("DATABASE_URL", &self.database_url)
+            .env("LEADHUB_DATA_DIR", &self.dir)
+            .env("LEADHUB_GEOCODER", "none")
+            .env("LEADHUB_WORKERS", "2")
+            .env("LEADHUB_JOB_LEASE_SECS", "2")
+            .env("LEADHUB_JOB_POLL_MS", "50")
+            .env("RUST_LOG", "warn")
+            .current_dir(&self.dir);
+        c
+    }
+
+    fn key(&self) -> String {
+        let added = self
+            .command()
+            .args(["user", "add", "--email", "jobs@example.com"])
+            .output()
+            .unwrap();
+        assert!(
+            added.status.success(),
+            "{}",
+            String::from_utf8_lossy(&added.stderr)
+        );
+        let key = self
+            .command()
+            .args(["key", "create", "--email", "jobs@example.com"])
+            .output()
+            .unwrap();
+        assert!(key.status.success());
+        String::from_utf8(key.stdout).unwrap().trim().to_owned()
+    }
+
+    fn serve(&self) -> (Server, String) {
+        let port = TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        let child = self
+            .command()
+            .env("LEADHUB_BIND", format!("127.0.0.1:{port}"))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        (Server(child), format!("http://127.0.0.1:{port}"))
+    }
+
+    fn db(&self) -> Database {
+        Database::connect(&self.database_url, 2).unwrap()
+    }
+}
+
+impl Drop for Env {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+        if let Some((admin, name)) = &self.drop_pg {
+            if let Ok(mut conn) = diesel::PgConnection::establish(admin) {
+                let _ = diesel::sql_query(format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
+                    .execute(&mut conn);
+            }
+        }
+    }
+}
+
+struct Server(Child);
+
+impl Server {
+    /// SIGKILL: no shutdown hook, no graceful anything.
+    fn kill(mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+async fn wait_up(client: &reqwest::Client, base: &str) {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while client.get(format!("{base}/healthz")).send().await.is_err() {
+        assert!(Instant::now() < deadline, "server did not start");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// A batch: `unique` new properties, a repeat of each of the first `repeats`, and `bare`
+/// leads without an address (never merged, so any double processing would show).
+fn batch(n: usize, unique: usize, repeats: usize, bare: usize) -> Value {
+    let mut leads = Vec::new();
+    for i in 0..unique {
+        leads.push(json!({"address": format!("{} Job St", n * 10_000 + i), "city": "Austin", "state": "TX", "zip_code": "78701", "latitude": 30.2, "longitude": -97.7}));
+    }
+    for i in 0..repeats {
+        leads.push(json!({"address": format!("{} Job Street", n * 10_000 + i), "city": "Austin", "state": "TX", "zip_code": "78701", "primary_phone": "512-555-0100"}));
+    }
+    for i in 0..bare {
+        leads.push(json!({"first_name": format!("Bare{n}x{i}"), "source": "cold_call"}));
+    }
+    json!({"leads": leads, "process_immediately": false})
+}
+
+async fn submit(client: &reqwest::Client, base: &str, key: &str, body: &Value) -> String {
+    let r: Value = client
+        .post(format!("{base}/api/v1/submissions/batch"))
+        .bearer_auth(key)
+        .json(body)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(r["pending"], r["total"], "{r}");
+    r["batch_id"].as_str().unwrap().to_owned()
+}
+
+async fn wait_done(client: &reqwest::Client, base: &str, key: &str, batches: &[String]) {
+    let deadline = Instant::now() + Duration::from_secs(180);
+    for id in batches {
+        loop {
+            let b: Value = client
+                .get(format!("{base}/api/v1/submissions/batches/{id}"))
+                .bearer_auth(key)
+                .send()
+                .await
+                .unwrap()
+                .json()
+                .await
+                .unwrap();
+            if b["pending"] == 0 {
+                assert_eq!(b["failed"], 0, "{b}");
+                assert!(b["completed_at"].is_string(), "{b}");
+                break;
+            }
+            assert!(Instant::now() < deadline, "batch {id} not finished: {b}");
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        }
+    }
+}
+
+/// Every submission final, one lead per property, one lead per address-less submission.
+async fn check_exactly_once(
+    db: &Database,
+    expected_properties: i64,
+    expected_bare: i64,
+    expected_submissions: i64,
+) {
+    let (open, total, with_address, bare, done_twice) = db
+        .query(|conn| {
+            let open: i64 = submissions::table
+                .filter(submissions::status.eq_any(["pending", "processing", "failed"]))
+                .count()
+                .get_result(conn)?;
+            let total: i64 = submissions::table.count().get_result(conn)?;
+            let with_address: i64 = leads::table
+                .filter(leads::address.is_not_null())
+                .count()
+                .get_result(conn)?;
+            let bare: i64 = leads::table
+                .filter(leads::address.is_null())
+                .count()
+                .get_result(conn)?;
+            let done_twice: i64 = jobs::table
+                .filter(jobs::kind.eq("process_submissions"))
+                .filter(jobs::status.ne("done"))
+                .count()
+                .get_result(conn)?;
+            Ok((open, total, with_address, bare, done_twice))
+        })
+        .await
+        .unwrap();
+    assert_eq!(total, expected_submissions, "every submission stored");
+    assert_eq!(open, 0, "every submission final and none failed");
+    assert_eq!(with_address, expected_properties, "one lead per property");
+    assert_eq!(
+        bare, expected_bare,
+        "each address-less submission applied exactly once"
+    );
+    assert_eq!(done_twice, 0, "every job done");
+}
+
+async fn crash_and_recover(env: Env) {
+    let key = env.key();
+    let client = reqwest::Client::new();
+    let (server, base) = env.serve();
+    wait_up(&client, &base).await;
+    let mut ids = Vec::new();
+    for n in 0..4 {
+        ids.push(submit(&client, &base, &key, &batch(n, 300, 50, 50)).await);
+    }
+    // Mid-way: some jobs done, some running, most queued.
+    tokio::time::sleep(Duration::from_millis(400)).await;
+    server.kill();
+    let db = env.db();
+    let open_after_kill: i64 = db
+        .query(|conn| {
+            submissions::table
+                .filter(submissions::status.eq("pending"))
+                .count()
+                .get_result(conn)
+        })
+        .await
+        .unwrap();
+    eprintln!("after SIGKILL: {open_after_kill} of 1600 submissions still pending");
+    let (server, base) = env.serve();
+    wait_up(&client, &base).await;
+    wait_done(&client, &base, &key, &ids).await;
+    drop(server);
+    check_exactly_once(&db, 4 * 300, 4 * 50, 4 * 400).await;
+}
+
+fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .unwrap()
+}
+
+#[test]
+fn sqlite_survives_sigkill_mid_batch() {
+    let env = Env::new("sqlite", false).unwrap();
+    runtime().block_on(crash_and_recover(env));
+}
+
+#[test]
+fn postgres_survives_sigkill_mid_batch() {
+    let Some(env) = Env::new("pgkill", true) else {
+        return;
+    };
+    runtime().block_on(crash_and_recover(env));
+}
+
+#[test]
+fn two_processes_share_one_postgres_queue() {
+    let Some(env) = Env::new("pgtwo", true) else {
+        return;
+    };
+    runtime().block_on(async move {
+        let key = env.key();
+        let client = reqwest::Client::new();
+        let (first, base) = env.serve();
+        let (second, other) = env.serve();
+        wait_up(&client, &base).await;
+        wait_up(&client, &other).await;
+        let mut ids = Vec::new();
+        for n in 0..3 {
+            ids.push(submit(&client, &base, &key, &batch(10 + n, 700, 50, 50)).await);
+        }
+        wait_done(&client, &base, &key, &ids).await;
+        drop((first, second));
+        let db = env.db();
+        check_exactly_once(&db, 3 * 700, 3 * 50, 3 * 800).await;
+        let (processes, attempts): (Vec<Option<String>>, Vec<i32>) = db
+            .query(|conn| {
+                jobs::table
+                    .filter(jobs::kind.eq("process_submissions"))
+                    .select((jobs::locked_by, jobs::attempts))
+                    .load::<(Option<String>, i32)>(conn)
+            })
+            .await
+            .unwrap()
+            .into_iter()
+            .unzip();
+        assert_eq!(attempts.len(), 24);
+        assert!(
+            attempts.iter().all(|a| *a == 1),
+            "no job taken twice: {attempts:?}"
+        );
+        let pids: std::collections::BTreeSet<String> = processes
+            .into_iter()
+            .flatten()
+            .map(|w| w.split('-').next().unwrap_or_default().to_owned())
+            .collect();
+        assert_eq!(pids.len(), 2, "both processes worked: {pids:?}");
+    });
+}

@@ -1,0 +1,174 @@
+//! Geocoding and appraisal through the whole pipeline (contract section 4).
+use std::io::{Read, Write};
+use std::net::TcpListener;
+use std::sync::Arc;
+use std::time::Duration;
+
+use diesel::prelude::*;
+use reqwest::StatusCode;
+use serde_json::json;
+
+use leadhub_db::schema::jobs;
+use leadhub_tests::{backend_tests, TestApp};
+
+fn geocoder(
+    app_db: &leadhub_db::Database,
+    names: &[&str],
+    census: &str,
+) -> Option<Arc<dyn leadhub_domain::enrich::Geocoder>> {
+    let mut settings =
+        leadhub_geocode::GeocodeSettings::new(census, "http://127.0.0.1:9", "leadhub-test");
+    settings.timeout = Duration::from_millis(500);
+    let names: Vec<String> = names.iter().map(|s| s.to_string()).collect();
+    leadhub_geocode::build(&names, &settings, Arc::new(app_db.clone())).unwrap()
+}
+
+/// An app whose geocoder chain is `names` (Census at `census`), on the test's database.
+async fn app_with(app: TestApp, names: &[&str], census: &str, counties: Option<&str>) -> TestApp {
+    let db = leadhub_db::Database::connect(&app.db.url, 2).unwrap();
+    let mut adapters = TestApp::adapters();
+    adapters.geocoder = geocoder(&db, names, census);
+    adapters.appraisal = counties
+        .map(|toml| leadhub_appraisal::from_toml_str(toml, Duration::from_secs(2)).unwrap());
+    app.restart_with(adapters).await
+}
+
+/// A one-line HTTP server answering every request with `body`.
+fn fake_server(body: &'static str) -> String {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    std::thread::spawn(move || {
+        for stream in listener.incoming().flatten() {
+            let mut stream = stream;
+            let mut buf = [0u8; 8192];
+            let _ = stream.read(&mut buf);
+            let _ = write!(stream, "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}", body.len());
+        }
+    });
+    url
+}
+
+async fn zip_geocoder_places_78701_in_austin(app: TestApp) {
+    let app = app_with(app, &["zip"], "http://127.0.0.1:9", None).await;
+    let alice = app.user("alice@example.com").await;
+    let (status, r) = app
+        .post("/api/v1/submissions/single", &alice.key, json!({"address": "100 Congress Ave", "city": "Austin", "state": "TX", "zip_code": "78701"}))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{r}");
+    let id = r["result_lead_id"].as_i64().unwrap();
+    let (_, lead) = app.get(&format!("/api/v1/leads/{id}"), &alice.key).await;
+    let (lat, lon) = (
+        lead["latitude"].as_f64().unwrap(),
+        lead["longitude"].as_f64().unwrap(),
+    );
+    assert!(
+        (30.25..30.30).contains(&lat) && (-97.76..-97.72).contains(&lon),
+        "{lead}"
+    );
+    assert_eq!(lead["geocode"]["source"], "zip");
+    assert_eq!(lead["geocode"]["match"], "zip_centroid");
+    assert_eq!(lead["enrichment_status"], "complete");
+}
+
+async fn a_failed_geocode_is_a_warning_and_retried_later(app: TestApp) {
+    // Census at a port nothing listens on: a failure, never a failed submission.
+    let app = app_with(app, &["census"], "http://127.0.0.1:9", None).await;
+    let alice = app.user("alice@example.com").await;
+    let (status, r) = app
+        .post("/api/v1/submissions/single", &alice.key, json!({"address": "1 Nowhere Rd", "city": "Austin", "state": "TX", "zip_code": "78701"}))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{r}");
+    assert_eq!(r["status"], "completed");
+    let codes: Vec<&str> = r["validation_warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|w| w["code"].as_str())
+        .collect();
+    assert!(codes.contains(&"geocode_failed"), "{r}");
+    let id = r["result_lead_id"].as_i64().unwrap();
+    let (_, lead) = app.get(&format!("/api/v1/leads/{id}"), &alice.key).await;
+    assert_eq!(lead["enrichment_status"], "pending_retry");
+    let queued: i64 = app
+        .state
+        .db
+        .query(|conn| {
+            jobs::table
+                .filter(jobs::kind.eq("enrich_lead"))
+                .filter(jobs::status.eq("queued"))
+                .count()
+                .get_result(conn)
+        })
+        .await
+        .unwrap();
+    assert_eq!(queued, 1, "a retry job waits");
+}
+
+async fn enrich_endpoint_runs_again(app: TestApp) {
+    let app = app_with(app, &["zip"], "http://127.0.0.1:9", None).await;
+    let alice = app.user("alice@example.com").await;
+    let bob = app.user("bob@example.com").await;
+    let (_, r) = app
+        .post(
+            "/api/v1/submissions/single",
+            &alice.key,
+            json!({"address": "5 Elm St", "zip_code": "78701", "latitude": 1.0, "longitude": 1.0}),
+        )
+        .await;
+    let id = r["result_lead_id"].as_i64().unwrap();
+    let (status, lead) = app
+        .post(&format!("/api/v1/leads/{id}/enrich"), &alice.key, json!({}))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{lead}");
+    assert_eq!(
+        lead["geocode"]["source"], "zip",
+        "re-geocoded from the address: {lead}"
+    );
+    // Unassigned leads are everyone's; a team lead is not.
+    let team = crate::helpers::team(&app, "Alpha", &alice).await;
+    let (_, r) = app
+        .post(
+            "/api/v1/submissions/single",
+            &alice.key,
+            json!({"address": "6 Elm St", "zip_code": "78701", "team_id": team}),
+        )
+        .await;
+    let id = r["result_lead_id"].as_i64().unwrap();
+    let (status, _) = app
+        .post(&format!("/api/v1/leads/{id}/enrich"), &bob.key, json!({}))
+        .await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+}
+
+const TRAVIS: &str =
+    include_str!("../../crates/appraisal/tests/fixtures/travis-parcel-query-response.json");
+
+async fn appraisal_comes_from_the_county_layer(app: TestApp) {
+    let layer = fake_server(TRAVIS);
+    let counties = format!(
+        "[[county]]\nstate = \"TX\"\ncounty = \"Travis\"\nfips = \"48453\"\nlayer_url = \"{layer}/arcgis/rest/services/x/FeatureServer/0\"\nparcel_id_field = \"PROP_ID\"\n[county.fields]\naccount_id = \"PROP_ID\"\nowner_name = \"py_owner_name\"\nmarket_value = \"market_value\"\n"
+    );
+    let counties: &'static str = Box::leak(counties.into_boxed_str());
+    let app = app_with(app, &["none"], "http://127.0.0.1:9", Some(counties)).await;
+    let alice = app.user("alice@example.com").await;
+    let (_, r) = app
+        .post("/api/v1/submissions/single", &alice.key,
+              json!({"address": "1407 W 9th St", "city": "Austin", "state": "TX", "county": "Travis", "parcel_number": "102345", "zip_code": "78703"}))
+        .await;
+    let id = r["result_lead_id"].as_i64().unwrap();
+    let (_, lead) = app.get(&format!("/api/v1/leads/{id}"), &alice.key).await;
+    assert_eq!(
+        lead["appraisal"]["owner_name"], "GARCIA MARIA & JOSE",
+        "{lead}"
+    );
+    assert_eq!(lead["appraisal"]["market_value"], 812500);
+    assert_eq!(lead["appraisal"]["raw"]["PROP_ID"], 102345);
+    assert_eq!(lead["enrichment_status"], "complete");
+}
+
+backend_tests!(
+    zip_geocoder_places_78701_in_austin,
+    a_failed_geocode_is_a_warning_and_retried_later,
+    enrich_endpoint_runs_again,
+    appraisal_comes_from_the_county_layer,
+);

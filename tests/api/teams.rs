@@ -1,0 +1,1388 @@
+//! Teams, members and invites over HTTP: the role matrix of contract sections 6 and 7, the invite
+//! life cycle, membership taking effect on the very next request, and the invite e-mail through a
+//! real SMTP server (Python aiosmtpd) and through the outbox folder.
+use std::collections::HashMap;
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+use chrono::{DateTime, Utc};
+use diesel::prelude::*;
+use reqwest::{Method, StatusCode};
+use serde_json::{json, Value};
+
+use leadhub_db::schema::team_invites;
+use leadhub_domain::mail::Message;
+use leadhub_tests::{backend_tests, Backend, TestApp, TestDatabase, TestUser};
+use leadhub_web::app::Adapters;
+
+use crate::helpers::submit;
+
+// ---------------------------------------------------------------------------------------------
+// Helpers shared with identity.rs
+// ---------------------------------------------------------------------------------------------
+
+/// POST /api/teams as `key`, asserting 200; answers the team.
+pub async fn create_team(app: &TestApp, key: &str, name: &str) -> Value {
+    let (status, team) = app
+        .post("/api/teams", key, json!({"name": name, "description": "d"}))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{team}");
+    team
+}
+
+/// POST /api/teams/{id}/invites, asserting 200; answers the invite (with `invite_url`).
+pub async fn invite(app: &TestApp, key: &str, team: i64, email: &str, role: Option<&str>) -> Value {
+    let mut body = json!({ "email": email });
+    if let Some(role) = role {
+        body["role"] = json!(role);
+    }
+    let (status, invite) = app
+        .post(&format!("/api/teams/{team}/invites"), key, body)
+        .await;
+    assert_eq!(status, StatusCode::OK, "{invite}");
+    invite
+}
+
+/// The token of an invite link: its last path segment.
+pub fn token_of(invite_url: &str) -> String {
+    invite_url.rsplit('/').next().unwrap().to_owned()
+}
+
+/// GET /api/invites/{token}, without credentials.
+pub async fn invite_info(app: &TestApp, token: &str) -> (StatusCode, Value) {
+    app.call(Method::GET, &format!("/api/invites/{token}"), None, None)
+        .await
+}
+
+/// POST /api/invites/{token}/accept, without credentials.
+pub async fn accept(app: &TestApp, token: &str, body: Value) -> (StatusCode, Value) {
+    app.call(
+        Method::POST,
+        &format!("/api/invites/{token}/accept"),
+        None,
+        Some(&body),
+    )
+    .await
+}
+
+/// Makes an existing user a member with `role` the way a person would: invite, then accept.
+pub async fn add_member(app: &TestApp, inviter_key: &str, team: i64, user: &TestUser, role: &str) {
+    let created = invite(app, inviter_key, team, &user.user.email, Some(role)).await;
+    let token = token_of(created["invite_url"].as_str().unwrap());
+    let (status, body) = accept(app, &token, json!({})).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+}
+
+fn team_id(team: &Value) -> i64 {
+    team["id"].as_i64().unwrap()
+}
+
+async fn members(app: &TestApp, key: &str, team: i64) -> Vec<Value> {
+    let (status, body) = app.get(&format!("/api/teams/{team}/members"), key).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    body.as_array().unwrap().clone()
+}
+
+async fn pending(app: &TestApp, key: &str, team: i64) -> Vec<Value> {
+    let (status, body) = app.get(&format!("/api/teams/{team}/invites"), key).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    body.as_array().unwrap().clone()
+}
+
+fn forbidden(body: &Value) {
+    assert!(
+        body["detail"].as_str().is_some(),
+        "403 without a reason: {body}"
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// 1. The role matrix
+// ---------------------------------------------------------------------------------------------
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Who {
+    Outsider,
+    Member,
+    TeamAdmin,
+    Owner,
+    PlatformAdmin,
+}
+
+const ACTORS: [Who; 5] = [
+    Who::Outsider,
+    Who::Member,
+    Who::TeamAdmin,
+    Who::Owner,
+    Who::PlatformAdmin,
+];
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Op {
+    GetTeam,
+    PatchTeam,
+    DeleteTeam,
+    GetMembers,
+    /// Another plain member to admin.
+    PatchMember,
+    /// The owner's role.
+    PatchOwner,
+    /// Another plain member.
+    DeleteMember,
+    DeleteOwner,
+    /// The actor removes their own user_id.
+    LeaveSelf,
+    PostInvite,
+    GetInvites,
+    DeleteInvite,
+}
+
+impl Op {
+    fn destructive(self) -> bool {
+        !matches!(self, Op::GetTeam | Op::GetMembers | Op::GetInvites)
+    }
+}
+
+/// One team with an owner, a team admin, a member, another member to act on and a pending
+/// invite. The outsider and the platform admin are shared by every fixture.
+struct Fixture {
+    team: i64,
+    owner: TestUser,
+    admin: TestUser,
+    member: TestUser,
+    target: TestUser,
+    invite_id: i64,
+}
+
+struct World {
+    outsider: TestUser,
+    platform_admin: TestUser,
+}
+
+impl Fixture {
+    async fn build(app: &TestApp, label: &str) -> Fixture {
+        let owner = app.user(&format!("{label}.owner@example.com")).await;
+        let admin = app.user(&format!("{label}.admin@example.com")).await;
+        let member = app.user(&format!("{label}.member@example.com")).await;
+        let target = app.user(&format!("{label}.target@example.com")).await;
+        let team = team_id(&create_team(app, &owner.key, &format!("Team {label}")).await);
+        add_member(app, &owner.key, team, &admin, "admin").await;
+        add_member(app, &owner.key, team, &member, "member").await;
+        add_member(app, &owner.key, team, &target, "member").await;
+        let pending = invite(
+            app,
+            &owner.key,
+            team,
+            &format!("{label}.pending@example.com"),
+            None,
+        )
+        .await;
+        Fixture {
+            team,
+            owner,
+            admin,
+            member,
+            target,
+            invite_id: pending["id"].as_i64().unwrap(),
+        }
+    }
+
+    fn actor<'a>(&'a self, world: &'a World, who: Who) -> &'a TestUser {
+        match who {
+            Who::Outsider => &world.outsider,
+            Who::Member => &self.member,
+            Who::TeamAdmin => &self.admin,
+            Who::Owner => &self.owner,
+            Who::PlatformAdmin => &world.platform_admin,
+        }
+    }
+
+    async fn perform(&self, app: &TestApp, actor: &TestUser, op: Op) -> (StatusCode, Value) {
+        let t = self.team;
+        let key = actor.key.as_str();
+        match op {
+            Op::GetTeam => app.get(&format!("/api/teams/{t}"), key).await,
+            Op::PatchTeam => {
+                app.patch(
+                    &format!("/api/teams/{t}"),
+                    key,
+                    json!({"name": "Renamed", "description": "new"}),
+                )
+                .await
+            }
+            Op::DeleteTeam => app.delete(&format!("/api/teams/{t}"), key).await,
+            Op::GetMembers => app.get(&format!("/api/teams/{t}/members"), key).await,
+            Op::PatchMember => {
+                let u = &self.target.user.user_id;
+                app.patch(
+                    &format!("/api/teams/{t}/members/{u}"),
+                    key,
+                    json!({"role": "admin"}),
+                )
+                .await
+            }
+            Op::PatchOwner => {
+                let u = &self.owner.user.user_id;
+                app.patch(
+                    &format!("/api/teams/{t}/members/{u}"),
+                    key,
+                    json!({"role": "member"}),
+                )
+                .await
+            }
+            Op::DeleteMember => {
+                let u = &self.target.user.user_id;
+                app.delete(&format!("/api/teams/{t}/members/{u}"), key)
+                    .await
+            }
+            Op::DeleteOwner => {
+                let u = &self.owner.user.user_id;
+                app.delete(&format!("/api/teams/{t}/members/{u}"), key)
+                    .await
+            }
+            Op::LeaveSelf => {
+                let u = &actor.user.user_id;
+                app.delete(&format!("/api/teams/{t}/members/{u}"), key)
+                    .await
+            }
+            Op::PostInvite => {
+                app.post(
+                    &format!("/api/teams/{t}/invites"),
+                    key,
+                    json!({"email": "newcomer@example.com"}),
+                )
+                .await
+            }
+            Op::GetInvites => app.get(&format!("/api/teams/{t}/invites"), key).await,
+            Op::DeleteInvite => {
+                let i = self.invite_id;
+                app.delete(&format!("/api/teams/{t}/invites/{i}"), key)
+                    .await
+            }
+        }
+    }
+
+    /// What a successful `op` must have changed (seen by the owner), and what a refused one
+    /// must have left alone.
+    async fn check_effect(&self, app: &TestApp, op: Op, actor: &TestUser, ok: bool) {
+        let t = self.team;
+        let owner = &self.owner.key;
+        let (_, team) = app.get(&format!("/api/teams/{t}"), owner).await;
+        let list = members(app, owner, t).await;
+        let role_of = |user: &TestUser| {
+            list.iter()
+                .find(|m| m["user_id"] == user.user.user_id.as_str())
+                .map(|m| m["role"].as_str().unwrap().to_owned())
+        };
+        match op {
+            Op::PatchTeam => assert_eq!(team["name"] == "Renamed", ok, "{team}"),
+            Op::DeleteTeam => assert_eq!(team["is_active"] == false, ok, "{team}"),
+            Op::PatchMember => assert_eq!(
+                role_of(&self.target).as_deref(),
+                Some(if ok { "admin" } else { "member" })
+            ),
+            Op::DeleteMember => assert_eq!(role_of(&self.target).is_none(), ok),
+            Op::LeaveSelf => {
+                if ok {
+                    assert_eq!(role_of(actor), None);
+                }
+            }
+            Op::DeleteInvite => {
+                let still = pending(app, owner, t)
+                    .await
+                    .iter()
+                    .any(|i| i["id"] == self.invite_id);
+                assert_eq!(still, !ok);
+            }
+            Op::PostInvite => {
+                let made = pending(app, owner, t)
+                    .await
+                    .iter()
+                    .any(|i| i["email"] == "newcomer@example.com");
+                assert_eq!(made, ok);
+            }
+            _ => {}
+        }
+        // The owner is never removed nor re-roled.
+        assert_eq!(role_of(&self.owner).as_deref(), Some("owner"));
+    }
+}
+
+async fn the_role_matrix(app: TestApp) {
+    let world = World {
+        outsider: app.user("outsider@example.com").await,
+        platform_admin: app.admin("root@example.com").await,
+    };
+    // Expected statuses, in the order of ACTORS: outsider, member, team admin, owner, platform admin.
+    let table: [(Op, [u16; 5]); 12] = [
+        (Op::GetTeam, [404, 200, 200, 200, 200]),
+        (Op::PatchTeam, [404, 403, 200, 200, 200]),
+        (Op::DeleteTeam, [404, 403, 403, 200, 200]),
+        (Op::GetMembers, [404, 200, 200, 200, 200]),
+        (Op::PatchMember, [404, 403, 200, 200, 200]),
+        (Op::PatchOwner, [404, 403, 403, 403, 403]),
+        (Op::DeleteMember, [404, 403, 200, 200, 200]),
+        (Op::DeleteOwner, [404, 403, 403, 403, 403]),
+        // A platform admin who is not a member has no membership to leave.
+        (Op::LeaveSelf, [404, 200, 200, 403, 404]),
+        (Op::PostInvite, [404, 403, 200, 200, 200]),
+        (Op::GetInvites, [404, 403, 200, 200, 200]),
+        (Op::DeleteInvite, [404, 403, 200, 200, 200]),
+    ];
+    let shared = Fixture::build(&app, "shared").await;
+    let mut n = 0;
+    for (op, expected) in table {
+        for (who, want) in ACTORS.into_iter().zip(expected) {
+            let fresh;
+            let fx = if op.destructive() {
+                n += 1;
+                fresh = Fixture::build(&app, &format!("f{n}")).await;
+                &fresh
+            } else {
+                &shared
+            };
+            let actor = fx.actor(&world, who);
+            let (status, body) = fx.perform(&app, actor, op).await;
+            assert_eq!(status.as_u16(), want, "{op:?} by {who:?}: {body}");
+            match want {
+                404 => {
+                    let detail = body["detail"].as_str().unwrap_or_default();
+                    assert!(detail.ends_with("not found"), "{op:?} by {who:?}: {body}");
+                }
+                403 => forbidden(&body),
+                _ => {}
+            }
+            if op.destructive() {
+                fx.check_effect(&app, op, actor, want == 200).await;
+            }
+        }
+    }
+
+    // A platform admin who is also a plain member of the team keeps every platform-admin right
+    // (and, like everyone, may not touch the owner).
+    let root_member = app.admin("root.member@example.com").await;
+    for (op, want) in [
+        (Op::PatchTeam, 200),
+        (Op::PatchMember, 200),
+        (Op::DeleteMember, 200),
+        (Op::PostInvite, 200),
+        (Op::GetInvites, 200),
+        (Op::DeleteInvite, 200),
+        (Op::DeleteTeam, 200),
+        (Op::PatchOwner, 403),
+        (Op::DeleteOwner, 403),
+        (Op::LeaveSelf, 200),
+    ] {
+        n += 1;
+        let fx = Fixture::build(&app, &format!("f{n}")).await;
+        add_member(&app, &fx.owner.key, fx.team, &root_member, "member").await;
+        let (status, body) = fx.perform(&app, &root_member, op).await;
+        assert_eq!(
+            status.as_u16(),
+            want,
+            "{op:?} by a platform admin who is a member: {body}"
+        );
+        fx.check_effect(&app, op, &root_member, want == 200).await;
+        let (_, team) = app
+            .get(&format!("/api/teams/{}", fx.team), &root_member.key)
+            .await;
+        if op != Op::LeaveSelf {
+            assert_eq!(team["my_role"], "member", "my_role stays the team role");
+        }
+    }
+
+    // Bodies of the successful answers.
+    let t = shared.team;
+    let (_, team) = app
+        .get(&format!("/api/teams/{t}"), &world.platform_admin.key)
+        .await;
+    assert_eq!(
+        team["my_role"],
+        Value::Null,
+        "a platform admin is no member"
+    );
+    assert_eq!(team["member_count"], 4);
+    let (_, team) = app.get(&format!("/api/teams/{t}"), &shared.admin.key).await;
+    assert_eq!(team["my_role"], "admin");
+    let list = members(&app, &shared.member.key, t).await;
+    assert_eq!(list.len(), 4);
+    let owner_row = &list[0];
+    assert_eq!(owner_row["user_id"], shared.owner.user.user_id.as_str());
+    assert_eq!(owner_row["user_email"], "shared.owner@example.com");
+    assert_eq!(owner_row["user_name"], "Test User");
+    assert_eq!(owner_row["role"], "owner");
+    assert_eq!(owner_row["is_active"], true);
+    assert!(owner_row["joined_at"].as_str().unwrap().ends_with('Z'));
+    assert!(owner_row["id"].as_i64().is_some());
+
+    // Successful role change and removal answers.
+    let fx = Fixture::build(&app, "bodies").await;
+    let u = &fx.target.user.user_id;
+    let (status, changed) = app
+        .patch(
+            &format!("/api/teams/{}/members/{u}", fx.team),
+            &fx.admin.key,
+            json!({"role": "admin"}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{changed}");
+    assert_eq!(changed["role"], "admin");
+    assert_eq!(changed["user_id"], u.as_str());
+    for bad in [json!({"role": "owner"}), json!({"role": "boss"}), json!({})] {
+        let (status, body) = app
+            .patch(
+                &format!("/api/teams/{}/members/{u}", fx.team),
+                &fx.owner.key,
+                bad.clone(),
+            )
+            .await;
+        assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{bad}: {body}");
+        assert_eq!(body["detail"][0]["loc"], json!(["body", "role"]));
+    }
+    let (status, body) = app
+        .delete(
+            &format!("/api/teams/{}/members/{u}", fx.team),
+            &fx.owner.key,
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(body, json!({"detail": "Member removed"}));
+    let (status, body) = app
+        .delete(
+            &format!("/api/teams/{}/members/usr_nobody", fx.team),
+            &fx.owner.key,
+        )
+        .await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    assert_eq!(body, json!({"detail": "Member not found"}));
+    let (status, body) = app.get("/api/teams/999999", &fx.owner.key).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    assert_eq!(body, json!({"detail": "Team not found"}));
+    let (status, _) = app.get("/api/teams/abc", &fx.owner.key).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+}
+
+async fn team_lists_creation_counts_and_memberships(app: TestApp) {
+    let ada = app.user("ada@example.com").await;
+    let bob = app.user("bob@example.com").await;
+    let root = app.admin("root@example.com").await;
+    let nobody = app.user("nobody@example.com").await;
+
+    // POST (with and without the trailing slash) makes the caller the owner.
+    let (status, a) = app
+        .post(
+            "/api/teams/",
+            &ada.key,
+            json!({"name": "  Austin   roofing ", "description": "Roofs"}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{a}");
+    assert_eq!(a["name"], "Austin roofing");
+    assert_eq!(a["description"], "Roofs");
+    assert_eq!(a["my_role"], "owner");
+    assert_eq!(a["member_count"], 1);
+    assert_eq!(a["lead_count"], 0);
+    assert_eq!(a["is_active"], true);
+    assert!(a["created_at"].as_str().unwrap().ends_with('Z'));
+    let a_id = team_id(&a);
+    let b = create_team(&app, &bob.key, "Dallas solar").await;
+    let b_id = team_id(&b);
+    assert_eq!(b["description"], "d");
+
+    // Validation.
+    for bad in [
+        json!({}),
+        json!({"name": ""}),
+        json!({"name": "x".repeat(101)}),
+    ] {
+        let (status, body) = app.post("/api/teams", &ada.key, bad.clone()).await;
+        assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{bad}: {body}");
+        assert_eq!(body["detail"][0]["loc"], json!(["body", "name"]));
+    }
+
+    // Counts follow members and leads.
+    add_member(&app, &ada.key, a_id, &bob, "member").await;
+    submit(
+        &app,
+        &ada.key,
+        json!({"address": "1 Count St", "team_id": a_id}),
+    )
+    .await;
+    submit(
+        &app,
+        &bob.key,
+        json!({"address": "2 Count St", "team_id": a_id}),
+    )
+    .await;
+    submit(&app, &bob.key, json!({"address": "3 Open St"})).await;
+    let (_, a) = app.get(&format!("/api/teams/{a_id}"), &ada.key).await;
+    assert_eq!(
+        (a["member_count"].clone(), a["lead_count"].clone()),
+        (json!(2), json!(2))
+    );
+
+    // Each sees their own teams; a platform admin sees all; trailing slash is the same route.
+    for path in ["/api/teams", "/api/teams/"] {
+        let ids = |v: &Value| -> Vec<i64> { v.as_array().unwrap().iter().map(team_id).collect() };
+        let (status, list) = app.get(path, &ada.key).await;
+        assert_eq!(status, StatusCode::OK, "{list}");
+        assert_eq!(ids(&list), vec![a_id]);
+        assert_eq!(list[0]["my_role"], "owner");
+        let (_, list) = app.get(path, &bob.key).await;
+        let mut bobs = ids(&list);
+        bobs.sort_unstable();
+        assert_eq!(bobs, vec![a_id, b_id]);
+        let mine = list.as_array().unwrap();
+        let role = |id: i64| mine.iter().find(|t| team_id(t) == id).unwrap()["my_role"].clone();
+        assert_eq!((role(a_id), role(b_id)), (json!("member"), json!("owner")));
+        let (_, list) = app.get(path, &nobody.key).await;
+        assert_eq!(list, json!([]));
+        let (_, list) = app.get(path, &root.key).await;
+        let mut all = ids(&list);
+        all.sort_unstable();
+        assert_eq!(all, vec![a_id, b_id]);
+        assert!(list
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|t| t["my_role"].is_null()));
+    }
+
+    // Memberships, with their roles.
+    for path in ["/api/teams/me/memberships", "/api/teams/me/memberships/"] {
+        let (status, list) = app.get(path, &bob.key).await;
+        assert_eq!(status, StatusCode::OK, "{list}");
+        let list = list.as_array().unwrap();
+        assert_eq!(list.len(), 2);
+        let of = |id: i64| list.iter().find(|m| m["team_id"] == id).unwrap().clone();
+        assert_eq!(of(a_id)["team_name"], "Austin roofing");
+        assert_eq!(of(a_id)["role"], "member");
+        assert_eq!(of(a_id)["is_active"], true);
+        assert!(of(a_id)["joined_at"].as_str().unwrap().ends_with('Z'));
+        assert_eq!(of(b_id)["role"], "owner");
+        let (_, none) = app.get(path, &root.key).await;
+        assert_eq!(none, json!([]));
+    }
+
+    // PATCH: absent fields stay, null description clears.
+    let (status, t) = app
+        .patch(
+            &format!("/api/teams/{a_id}/"),
+            &ada.key,
+            json!({"description": null}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{t}");
+    assert_eq!(t["name"], "Austin roofing");
+    assert_eq!(t["description"], Value::Null);
+    let (status, t) = app
+        .patch(
+            &format!("/api/teams/{a_id}"),
+            &ada.key,
+            json!({"name": "Austin roofs"}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{t}");
+    assert_eq!(t["name"], "Austin roofs");
+    assert_eq!(t["my_role"], "owner");
+
+    // Without a credential: the exact 401.
+    let (status, body) = app.call(Method::GET, "/api/teams", None, None).await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED);
+    assert_eq!(body, json!({"detail": "Invalid or expired API key"}));
+}
+
+// ---------------------------------------------------------------------------------------------
+// 2. Invites
+// ---------------------------------------------------------------------------------------------
+
+async fn invites_are_created_validated_and_replaced(app: TestApp) {
+    let ada = app.user("ada@example.com").await;
+    let bob = app.user("bob@example.com").await;
+    let t = team_id(&create_team(&app, &ada.key, "Team").await);
+    add_member(&app, &ada.key, t, &bob, "member").await;
+
+    // Default role member; the link is {public_url}/invite/{token}; an e-mail carries it.
+    let created = invite(&app, &ada.key, t, "  Sam@Example.COM ", None).await;
+    assert_eq!(created["email"], "sam@example.com");
+    assert_eq!(created["role"], "member");
+    assert_eq!(created["is_used"], false);
+    assert_eq!(created["invited_by"], ada.user.user_id.as_str());
+    let url = created["invite_url"].as_str().unwrap().to_owned();
+    let public = &app.state.config.public_url;
+    assert!(url.starts_with(&format!("{public}/invite/lhi_")), "{url}");
+    let token = token_of(&url);
+    assert!(token.len() >= 4 + 43, "256 bits at least: {token}");
+    let created_at: DateTime<Utc> = created["created_at"].as_str().unwrap().parse().unwrap();
+    let expires_at: DateTime<Utc> = created["expires_at"].as_str().unwrap().parse().unwrap();
+    assert_eq!((expires_at - created_at).num_days(), 7);
+    let mail = app
+        .mail
+        .last_to("sam@example.com")
+        .expect("an invite e-mail");
+    match &mail.message {
+        Message::Invite {
+            invite_url,
+            team_name,
+            role,
+            ..
+        } => {
+            assert_eq!(invite_url, &url);
+            assert_eq!(team_name, "Team");
+            assert_eq!(role, "member");
+        }
+        other => panic!("not an invite: {other:?}"),
+    }
+    assert!(mail.text.contains(&url));
+
+    // Role admin.
+    let admin_invite = invite(&app, &ada.key, t, "carol@example.com", Some("admin")).await;
+    assert_eq!(admin_invite["role"], "admin");
+
+    // Bad role, bad e-mail, missing e-mail: 422.
+    for (body, loc) in [
+        (json!({"email": "x@example.com", "role": "owner"}), "role"),
+        (json!({"email": "x@example.com", "role": "boss"}), "role"),
+        (json!({"email": "not-an-email"}), "email"),
+        (json!({"email": "a@b@c"}), "email"),
+        (json!({"role": "member"}), "email"),
+    ] {
+        let (status, answer) = app
+            .post(&format!("/api/teams/{t}/invites"), &ada.key, body.clone())
+            .await;
+        assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}: {answer}");
+        assert_eq!(answer["detail"][0]["loc"], json!(["body", loc]), "{answer}");
+    }
+
+    // A current member (any case): 409.
+    for email in ["bob@example.com", "BOB@example.com", "ada@example.com"] {
+        let (status, body) = app
+            .post(
+                &format!("/api/teams/{t}/invites"),
+                &ada.key,
+                json!({ "email": email }),
+            )
+            .await;
+        assert_eq!(status, StatusCode::CONFLICT, "{email}: {body}");
+        assert!(body["detail"].as_str().is_some());
+    }
+
+    // Re-inviting replaces the pending invite: the old link is gone, the new one works.
+    let again = invite(&app, &ada.key, t, "sam@example.com", Some("admin")).await;
+    let new_token = token_of(again["invite_url"].as_str().unwrap());
+    assert_ne!(new_token, token);
+    let (status, body) = invite_info(&app, &token).await;
+    assert_eq!(status, StatusCode::GONE, "{body}");
+    assert!(body["detail"].as_str().is_some());
+    let (status, body) = accept(&app, &token, json!({"first_name": "S", "last_name": "A"})).await;
+    assert_eq!(status, StatusCode::GONE, "{body}");
+    let (status, info) = invite_info(&app, &new_token).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(info["role"], "admin");
+
+    // Pending only: used, revoked and expired invites are not listed.
+    let list = pending(&app, &ada.key, t).await;
+    let emails: Vec<&str> = list.iter().map(|i| i["email"].as_str().unwrap()).collect();
+    assert_eq!(
+        emails,
+        vec!["sam@example.com", "carol@example.com"],
+        "newest first"
+    );
+    assert!(list.iter().all(|i| i.get("invite_url").is_none()));
+    assert_eq!(list[0]["id"], again["id"]);
+    let dave = invite(&app, &ada.key, t, "dave@example.com", None).await;
+    let erin = invite(&app, &ada.key, t, "erin@example.com", None).await;
+    let fay = invite(&app, &ada.key, t, "fay@example.com", None).await;
+    // dave accepts, erin's is revoked, fay's expires.
+    let (status, _) = accept(
+        &app,
+        &token_of(dave["invite_url"].as_str().unwrap()),
+        json!({"first_name": "Dave", "last_name": "D"}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    let erin_id = erin["id"].as_i64().unwrap();
+    let (status, body) = app
+        .delete(&format!("/api/teams/{t}/invites/{erin_id}"), &ada.key)
+        .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(body, json!({"detail": "Invite revoked"}));
+    let (status, body) = app
+        .delete(&format!("/api/teams/{t}/invites/{erin_id}"), &ada.key)
+        .await;
+    assert_eq!(status, StatusCode::NOT_FOUND, "revoking twice: {body}");
+    let (status, _) = invite_info(&app, &token_of(erin["invite_url"].as_str().unwrap())).await;
+    assert_eq!(status, StatusCode::GONE, "a revoked link");
+    let fay_id = fay["id"].as_i64().unwrap();
+    let past = (Utc::now() - chrono::Duration::minutes(1)).naive_utc();
+    app.state
+        .db
+        .query(move |conn| {
+            diesel::update(team_invites::table.find(fay_id))
+                .set(team_invites::expires_at.eq(past))
+                .execute(conn)
+        })
+        .await
+        .unwrap();
+    let fay_token = token_of(fay["invite_url"].as_str().unwrap());
+    let (status, _) = invite_info(&app, &fay_token).await;
+    assert_eq!(status, StatusCode::GONE, "an expired link");
+    let (status, _) = accept(
+        &app,
+        &fay_token,
+        json!({"first_name": "F", "last_name": "F"}),
+    )
+    .await;
+    assert_eq!(
+        status,
+        StatusCode::GONE,
+        "an expired link cannot be accepted"
+    );
+    let emails: Vec<String> = pending(&app, &ada.key, t)
+        .await
+        .iter()
+        .map(|i| i["email"].as_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(emails, vec!["sam@example.com", "carol@example.com"]);
+
+    // An invite of another team cannot be revoked through this one.
+    let other = team_id(&create_team(&app, &ada.key, "Other").await);
+    let (status, _) = app
+        .delete(
+            &format!("/api/teams/{other}/invites/{}", again["id"]),
+            &ada.key,
+        )
+        .await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+}
+
+async fn the_public_invite_page_and_accepting(app: TestApp) {
+    let ada = app.user("ada@example.com").await;
+    let t = team_id(&create_team(&app, &ada.key, "Roofers").await);
+    let created = invite(&app, &ada.key, t, "sam@example.com", Some("admin")).await;
+    let token = token_of(created["invite_url"].as_str().unwrap());
+
+    // Public, read as often as you like without spending it.
+    for _ in 0..3 {
+        let (status, info) = invite_info(&app, &token).await;
+        assert_eq!(status, StatusCode::OK, "{info}");
+        assert_eq!(
+            info,
+            json!({
+                "team_name": "Roofers",
+                "team_description": "d",
+                "email": "sam@example.com",
+                "role": "admin",
+                "invited_by_name": "Test User",
+                "expires_at": created["expires_at"],
+            })
+        );
+    }
+    let (status, body) = invite_info(&app, "lhi_unknownunknownunknownunknownunknownunknown0").await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    assert_eq!(body, json!({"detail": "Invite not found"}));
+    let (status, _) = accept(
+        &app,
+        "lhi_nope",
+        json!({"first_name": "A", "last_name": "B"}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+
+    // A new address needs both names; every missing one is named.
+    for body in [json!({}), json!({"first_name": "  ", "last_name": ""})] {
+        let (status, answer) = accept(&app, &token, body).await;
+        assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{answer}");
+        let locs: Vec<Value> = answer["detail"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|d| d["loc"].clone())
+            .collect();
+        assert_eq!(
+            locs,
+            vec![json!(["body", "first_name"]), json!(["body", "last_name"])]
+        );
+    }
+    let (status, answer) = accept(&app, &token, json!({"first_name": "Sam"})).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(answer["detail"].as_array().unwrap().len(), 1);
+    assert_eq!(answer["detail"][0]["loc"], json!(["body", "last_name"]));
+    let (status, answer) = accept(
+        &app,
+        &token,
+        json!({"first_name": "x".repeat(101), "last_name": "Ok"}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{answer}");
+    assert_eq!(answer["detail"][0]["loc"], json!(["body", "first_name"]));
+    let (status, _) = invite_info(&app, &token).await;
+    assert_eq!(status, StatusCode::OK, "a refused accept does not spend it");
+
+    // Accept: the account, the membership with the invite's role, a session.
+    let (status, accepted) = accept(
+        &app,
+        &token,
+        json!({"first_name": " Sam ", "last_name": "Spade"}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{accepted}");
+    assert_eq!(accepted["success"], true);
+    assert_eq!(accepted["team_id"], t);
+    assert_eq!(accepted["team_name"], "Roofers");
+    assert_eq!(accepted["expires_in"], 3600);
+    let access = accepted["access_token"].as_str().unwrap().to_owned();
+    let refresh = accepted["refresh_token"].as_str().unwrap();
+    assert!(access.starts_with("lha_") && refresh.starts_with("lhr_"));
+    let (status, me) = app.get("/api/auth/me", &access).await;
+    assert_eq!(status, StatusCode::OK, "{me}");
+    assert_eq!(me["email"], "sam@example.com");
+    assert_eq!(me["first_name"], "Sam");
+    assert_eq!(me["last_name"], "Spade");
+    assert_eq!(me["is_admin"], false);
+    assert!(me["user_id"].as_str().unwrap().starts_with("usr_"));
+    let (status, team) = app.get(&format!("/api/teams/{t}"), &access).await;
+    assert_eq!(status, StatusCode::OK, "{team}");
+    assert_eq!(team["my_role"], "admin");
+    assert_eq!(team["member_count"], 2);
+    // As a team admin, Sam can manage invites at once.
+    assert!(pending(&app, &access, t).await.is_empty());
+
+    // Spent: 410 for reading and accepting.
+    let (status, body) = accept(&app, &token, json!({"first_name": "Sam", "last_name": "S"})).await;
+    assert_eq!(status, StatusCode::GONE, "{body}");
+    let (status, _) = invite_info(&app, &token).await;
+    assert_eq!(status, StatusCode::GONE);
+
+    // An address that has an account: no names needed, and it signs that user in.
+    let bob = app.user("Bob@Example.com").await;
+    let created = invite(&app, &ada.key, t, "bob@example.com", None).await;
+    let (status, accepted) = accept(
+        &app,
+        &token_of(created["invite_url"].as_str().unwrap()),
+        json!({}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{accepted}");
+    let (_, me) = app
+        .get("/api/auth/me", accepted["access_token"].as_str().unwrap())
+        .await;
+    assert_eq!(me["user_id"], bob.user.user_id.as_str());
+    assert_eq!(
+        me["first_name"], "Test",
+        "the existing account is kept as it is"
+    );
+    let (_, team) = app.get(&format!("/api/teams/{t}"), &bob.key).await;
+    assert_eq!(team["my_role"], "member");
+}
+
+async fn concurrent_accepts_give_one_success(app: TestApp) {
+    let ada = app.user("ada@example.com").await;
+    let t = team_id(&create_team(&app, &ada.key, "Race").await);
+    for round in 0..3 {
+        let email = format!("racer{round}@example.com");
+        let created = invite(&app, &ada.key, t, &email, None).await;
+        let token = token_of(created["invite_url"].as_str().unwrap());
+        let body = json!({"first_name": "Race", "last_name": "Car"});
+        let (a, b) = tokio::join!(
+            accept(&app, &token, body.clone()),
+            accept(&app, &token, body)
+        );
+        let mut statuses = [a.0.as_u16(), b.0.as_u16()];
+        statuses.sort_unstable();
+        assert_eq!(statuses, [200, 410], "round {round}: {} / {}", a.1, b.1);
+        let list = members(&app, &ada.key, t).await;
+        assert_eq!(
+            list.iter()
+                .filter(|m| m["user_email"] == email.as_str())
+                .count(),
+            1
+        );
+    }
+    assert_eq!(members(&app, &ada.key, t).await.len(), 4);
+}
+
+async fn a_failed_email_keeps_the_invite(app: TestApp) {
+    let ada = app.user("ada@example.com").await;
+    let t = team_id(&create_team(&app, &ada.key, "Quiet").await);
+    app.mail.set_failing(Some("down"));
+    let created = invite(&app, &ada.key, t, "sam@example.com", None).await;
+    app.mail.set_failing(None);
+    assert!(app.mail.last_to("sam@example.com").is_none());
+    let url = created["invite_url"].as_str().unwrap();
+    assert!(url.contains("/invite/lhi_"));
+    assert_eq!(pending(&app, &ada.key, t).await.len(), 1);
+    let token = token_of(url);
+    let (status, _) = invite_info(&app, &token).await;
+    assert_eq!(status, StatusCode::OK);
+    let (status, body) = accept(&app, &token, json!({"first_name": "Sam", "last_name": "S"})).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+}
+
+async fn an_inactive_team_keeps_reads_and_refuses_writes(app: TestApp) {
+    let ada = app.user("ada@example.com").await;
+    let bob = app.user("bob@example.com").await;
+    let t = team_id(&create_team(&app, &ada.key, "Closing").await);
+    add_member(&app, &ada.key, t, &bob, "admin").await;
+    let lead = submit(&app, &ada.key, json!({"address": "1 Old St", "team_id": t})).await;
+    let lead_id = lead["result_lead_id"].as_i64().unwrap();
+    let early = invite(&app, &ada.key, t, "late@example.com", None).await;
+    let early_token = token_of(early["invite_url"].as_str().unwrap());
+
+    let (status, team) = app.delete(&format!("/api/teams/{t}"), &ada.key).await;
+    assert_eq!(status, StatusCode::OK, "{team}");
+    assert_eq!(team["is_active"], false);
+    assert_eq!(team["id"], t);
+
+    // Reads still work.
+    let (status, team) = app.get(&format!("/api/teams/{t}"), &bob.key).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(team["is_active"], false);
+    assert_eq!(team["lead_count"], 1);
+    assert_eq!(members(&app, &bob.key, t).await.len(), 2);
+    let (status, _) = app.get(&format!("/api/v1/leads/{lead_id}"), &bob.key).await;
+    assert_eq!(
+        status,
+        StatusCode::OK,
+        "a deactivated team's leads stay visible"
+    );
+    let (_, mine) = app.get("/api/teams/me/memberships", &bob.key).await;
+    assert_eq!(mine[0]["is_active"], false);
+    let (_, list) = app.get("/api/teams", &bob.key).await;
+    assert_eq!(list[0]["is_active"], false);
+
+    // No new invites, members or leads.
+    let (status, body) = app
+        .post(
+            &format!("/api/teams/{t}/invites"),
+            &ada.key,
+            json!({"email": "new@example.com"}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+    assert_eq!(body, json!({"detail": "Team is inactive"}));
+    let (status, body) = accept(
+        &app,
+        &early_token,
+        json!({"first_name": "Late", "last_name": "L"}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::FORBIDDEN, "{body}");
+    assert_eq!(body, json!({"detail": "Team is inactive"}));
+    assert_eq!(members(&app, &ada.key, t).await.len(), 2, "nobody joined");
+    for key in [&ada.key, &bob.key] {
+        let (status, body) = app
+            .post(
+                "/api/v1/submissions/single",
+                key,
+                json!({"address": "2 New St", "team_id": t}),
+            )
+            .await;
+        assert_eq!(status, StatusCode::FORBIDDEN, "{body}");
+        assert_eq!(body, json!({"detail": "Team is inactive"}));
+    }
+    // Deactivating twice still answers the (inactive) team.
+    let (status, team) = app.delete(&format!("/api/teams/{t}"), &ada.key).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(team["is_active"], false);
+}
+
+// ---------------------------------------------------------------------------------------------
+// 3. Membership takes effect on the very next request
+// ---------------------------------------------------------------------------------------------
+
+async fn a_removed_member_loses_access_at_once(app: TestApp) {
+    let ada = app.user("ada@example.com").await;
+    let bob = app.user("bob@example.com").await;
+    let cy = app.user("cy@example.com").await;
+    let t = team_id(&create_team(&app, &ada.key, "Crew").await);
+    add_member(&app, &ada.key, t, &bob, "member").await;
+    add_member(&app, &ada.key, t, &cy, "admin").await;
+    let lead = submit(
+        &app,
+        &ada.key,
+        json!({"address": "9 Secret Ln", "team_id": t}),
+    )
+    .await;
+    let lead_path = format!("/api/v1/leads/{}", lead["result_lead_id"]);
+    for user in [&bob, &cy] {
+        assert_eq!(app.get(&lead_path, &user.key).await.0, StatusCode::OK);
+        assert_eq!(crate::helpers::lead_total(&app, &user.key, "").await, 1);
+    }
+
+    // Bob is removed by the owner: the next request already sees it.
+    let (status, _) = app
+        .delete(
+            &format!("/api/teams/{t}/members/{}", bob.user.user_id),
+            &ada.key,
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    let (status, body) = app.get(&format!("/api/teams/{t}"), &bob.key).await;
+    assert_eq!(status, StatusCode::NOT_FOUND, "{body}");
+    let (status, body) = app.get(&lead_path, &bob.key).await;
+    assert_eq!(status, StatusCode::NOT_FOUND, "{body}");
+    assert_eq!(crate::helpers::lead_total(&app, &bob.key, "").await, 0);
+    let (_, list) = app.get("/api/teams", &bob.key).await;
+    assert_eq!(list, json!([]));
+    let (_, mine) = app.get("/api/teams/me/memberships", &bob.key).await;
+    assert_eq!(mine, json!([]));
+    let (status, _) = app
+        .post(
+            "/api/v1/submissions/single",
+            &bob.key,
+            json!({"address": "1 Sneaky St", "team_id": t}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+
+    // Cy (a team admin) leaves on their own.
+    let (status, body) = app
+        .delete(
+            &format!("/api/teams/{t}/members/{}", cy.user.user_id),
+            &cy.key,
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(body, json!({"detail": "Member removed"}));
+    assert_eq!(
+        app.get(&format!("/api/teams/{t}"), &cy.key).await.0,
+        StatusCode::NOT_FOUND
+    );
+    assert_eq!(app.get(&lead_path, &cy.key).await.0, StatusCode::NOT_FOUND);
+    let (_, team) = app.get(&format!("/api/teams/{t}"), &ada.key).await;
+    assert_eq!(team["member_count"], 1);
+
+    // A removed member can be invited again and is back at once.
+    add_member(&app, &ada.key, t, &bob, "member").await;
+    assert_eq!(app.get(&lead_path, &bob.key).await.0, StatusCode::OK);
+}
+
+// ---------------------------------------------------------------------------------------------
+// 6. The invite e-mail through a real SMTP server and through the outbox folder.
+//    SQLite only: these exercise the mail transports, not the database.
+// ---------------------------------------------------------------------------------------------
+
+const PUBLIC_URL: &str = "https://leads.example.test";
+
+/// aiosmtpd on 127.0.0.1: writes each message it receives as NNNN.eml into `inbox`.
+const SMTP_SINK: &str = r#"
+import os, sys
+from aiosmtpd.controller import Controller
+
+port, inbox = int(sys.argv[1]), sys.argv[2]
+
+class Handler:
+    count = 0
+    async def handle_DATA(self, server, session, envelope):
+        Handler.count += 1
+        name = "%04d.eml" % Handler.count
+        data = envelope.original_content or envelope.content
+        if isinstance(data, str):
+            data = data.encode("utf-8")
+        tmp = os.path.join(inbox, "." + name + ".tmp")
+        with open(tmp, "wb") as f:
+            f.write(data)
+        os.rename(tmp, os.path.join(inbox, name))
+        return "250 OK"
+
+controller = Controller(Handler(), hostname="127.0.0.1", port=port)
+controller.start()
+print("READY", flush=True)
+try:
+    sys.stdin.read()
+finally:
+    controller.stop()
+"#;
+
+fn scratch_dir(what: &str) -> PathBuf {
+    let n: u64 = rand::random();
+    let dir = std::env::temp_dir().join(format!("lh_{what}_{n:016x}"));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+struct SmtpSink {
+    child: Child,
+    port: u16,
+    dir: PathBuf,
+}
+
+impl SmtpSink {
+    /// None (with a notice) when aiosmtpd is not installed, unless `CI` is set: then it fails.
+    fn start() -> Option<SmtpSink> {
+        let available = Command::new("python3")
+            .args(["-c", "import aiosmtpd"])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success());
+        if !available {
+            assert!(
+                std::env::var_os("CI").is_none(),
+                "CI is set but python3 with aiosmtpd is not available (pip install aiosmtpd)"
+            );
+            let _ = std::io::stderr().write_all(
+                b"\n*** invite flow over real SMTP SKIPPED: python3 -c 'import aiosmtpd' failed ***\n",
+            );
+            return None;
+        }
+        let dir = scratch_dir("smtp");
+        let inbox = dir.join("inbox");
+        std::fs::create_dir_all(&inbox).unwrap();
+        let script = dir.join("sink.py");
+        std::fs::write(&script, SMTP_SINK).unwrap();
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        let mut child = Command::new("python3")
+            .arg(&script)
+            .arg(port.to_string())
+            .arg(&inbox)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .unwrap();
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        let sink = SmtpSink { child, port, dir };
+        assert_eq!(line.trim(), "READY", "aiosmtpd did not start");
+        Some(sink)
+    }
+
+    fn inbox(&self) -> PathBuf {
+        self.dir.join("inbox")
+    }
+}
+
+impl Drop for SmtpSink {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+/// The only complete `.eml` in `dir` (hidden temporary files ignored), waiting up to 10 s.
+async fn only_eml(dir: &Path) -> Vec<u8> {
+    for _ in 0..100 {
+        let files: Vec<PathBuf> = std::fs::read_dir(dir)
+            .map(|rd| {
+                rd.filter_map(Result::ok)
+                    .map(|e| e.path())
+                    .filter(|p| {
+                        let name = p.file_name().unwrap().to_string_lossy().into_owned();
+                        name.ends_with(".eml") && !name.starts_with('.')
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        match files.len() {
+            0 => tokio::time::sleep(Duration::from_millis(100)).await,
+            1 => return std::fs::read(&files[0]).unwrap(),
+            n => panic!("{n} e-mails in {}, expected one", dir.display()),
+        }
+    }
+    panic!("no e-mail arrived in {}", dir.display());
+}
+
+/// Undoes quoted-printable (soft breaks and `=XX`).
+fn decode_qp(s: &str) -> String {
+    let s = s.replace("=\r\n", "").replace("=\n", "");
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'=' && i + 2 < bytes.len() {
+            let hex = std::str::from_utf8(&bytes[i + 1..i + 3]).unwrap_or("");
+            if let Ok(b) = u8::from_str_radix(hex, 16) {
+                out.push(b);
+                i += 3;
+                continue;
+            }
+        }
+        out.push(bytes[i]);
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// Decodes every run of base64 lines (a base64 body part).
+fn decode_base64_runs(s: &str) -> String {
+    fn value(c: u8) -> Option<u32> {
+        Some(match c {
+            b'A'..=b'Z' => c - b'A',
+            b'a'..=b'z' => c - b'a' + 26,
+            b'0'..=b'9' => c - b'0' + 52,
+            b'+' => 62,
+            b'/' => 63,
+            _ => return None,
+        } as u32)
+    }
+    let mut out = String::new();
+    let mut run = String::new();
+    let flush = |run: &mut String, out: &mut String| {
+        let mut bits = 0u32;
+        let mut n = 0;
+        let mut bytes = Vec::new();
+        for c in run.bytes().filter(|c| *c != b'=') {
+            if let Some(v) = value(c) {
+                bits = (bits << 6) | v;
+                n += 6;
+                if n >= 8 {
+                    n -= 8;
+                    bytes.push((bits >> n) as u8);
+                    bits &= (1 << n) - 1;
+                }
+            }
+        }
+        out.push_str(&String::from_utf8_lossy(&bytes));
+        out.push('\n');
+        run.clear();
+    };
+    for line in s.lines() {
+        let line = line.trim_end();
+        let looks = line.len() >= 16
+            && line
+                .bytes()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'+' | b'/' | b'='));
+        if looks {
+            run.push_str(line);
+        } else if !run.is_empty() {
+            flush(&mut run, &mut out);
+        }
+    }
+    if !run.is_empty() {
+        flush(&mut run, &mut out);
+    }
+    out
+}
+
+/// The invite link in an e-mail, whatever transfer encoding its parts use.
+fn invite_url_in(eml: &[u8]) -> String {
+    let raw = String::from_utf8_lossy(eml).into_owned();
+    let prefix = format!("{PUBLIC_URL}/invite/");
+    for text in [decode_qp(&raw), decode_base64_runs(&raw), raw.clone()] {
+        if let Some(at) = text.find(&prefix) {
+            let token: String = text[at + prefix.len()..]
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_' || *c == '-')
+                .collect();
+            return format!("{prefix}{token}");
+        }
+    }
+    panic!("no invite link in the e-mail:\n{raw}");
+}
+
+/// Invite over HTTP, read the e-mail the transport delivered into `folder`, follow its link.
+async fn invite_flow_through(app: &TestApp, folder: &Path) {
+    let ada = app.user("ada@example.com").await;
+    let t = team_id(&create_team(app, &ada.key, "Mail crew").await);
+    let created = invite(app, &ada.key, t, "sam@example.com", Some("admin")).await;
+    let eml = only_eml(folder).await;
+    let raw = String::from_utf8_lossy(&eml);
+    assert!(
+        raw.contains("sam@example.com"),
+        "addressed to the invitee:\n{raw}"
+    );
+    assert!(
+        raw.contains("noreply@localhost"),
+        "from the configured sender"
+    );
+    let url = invite_url_in(&eml);
+    assert_eq!(
+        url,
+        created["invite_url"].as_str().unwrap(),
+        "the link in the mail is the one answered"
+    );
+    let token = token_of(&url);
+    assert!(token.starts_with("lhi_"));
+    let (status, info) = invite_info(app, &token).await;
+    assert_eq!(status, StatusCode::OK, "{info}");
+    assert_eq!(info["team_name"], "Mail crew");
+    assert_eq!(info["email"], "sam@example.com");
+    let (status, accepted) = accept(
+        app,
+        &token,
+        json!({"first_name": "Sam", "last_name": "Spade"}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{accepted}");
+    let (status, me) = app
+        .get("/api/auth/me", accepted["access_token"].as_str().unwrap())
+        .await;
+    assert_eq!(status, StatusCode::OK, "{me}");
+    assert_eq!(me["email"], "sam@example.com");
+    let (_, team) = app
+        .get(
+            &format!("/api/teams/{t}"),
+            accepted["access_token"].as_str().unwrap(),
+        )
+        .await;
+    assert_eq!(team["my_role"], "admin");
+}
+
+fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap()
+}
+
+fn vars() -> HashMap<String, String> {
+    HashMap::from([("LEADHUB_PUBLIC_URL".to_owned(), PUBLIC_URL.to_owned())])
+}
+
+/// SQLite only.
+#[test]
+fn sqlite_only_invite_flow_over_real_smtp() {
+    let Some(sink) = SmtpSink::start() else {
+        return;
+    };
+    let db = TestDatabase::create(Backend::Sqlite).unwrap();
+    let outbox = scratch_dir("unused_outbox");
+    let mailer = leadhub_mail::build(
+        Some(&format!("smtp://127.0.0.1:{}", sink.port)),
+        "leadhub <noreply@localhost>",
+        &outbox,
+    )
+    .unwrap();
+    runtime().block_on(async {
+        let app = TestApp::start_with_mailer(db, Adapters::with_mailer(mailer), vars()).await;
+        invite_flow_through(&app, &sink.inbox()).await;
+        assert!(app.mail.sent().is_empty(), "the memory mailer was not used");
+    });
+    let _ = std::fs::remove_dir_all(outbox);
+}
+
+/// SQLite only.
+#[test]
+fn sqlite_only_invite_flow_through_the_outbox_folder() {
+    let db = TestDatabase::create(Backend::Sqlite).unwrap();
+    let outbox = scratch_dir("outbox");
+    let mailer = leadhub_mail::build(None, "leadhub <noreply@localhost>", &outbox).unwrap();
+    runtime().block_on(async {
+        let app = TestApp::start_with_mailer(db, Adapters::with_mailer(mailer), vars()).await;
+        invite_flow_through(&app, &outbox).await;
+    });
+    let _ = std::fs::remove_dir_all(outbox);
+}
+
+backend_tests!(
+    the_role_matrix,
+    team_lists_creation_counts_and_memberships,
+    invites_are_created_validated_and_replaced,
+    the_public_invite_page_and_accepting,
+    concurrent_accepts_give_one_success,
+    a_failed_email_keeps_the_invite,
+    an_inactive_team_keeps_reads_and_refuses_writes,
+    a_removed_member_loses_access_at_once,
+);
