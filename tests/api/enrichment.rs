@@ -105,27 +105,18 @@ async fn a_failed_geocode_is_a_warning_and_retried_later(app: TestApp) {
 }
 
 async fn enrich_endpoint_runs_again(app: TestApp) {
-    let app = app_with(app, &["zip"], "http://127.0.0.1:9", None).await;
+    // Stored while no geocoder was configured: no coordinates.
     let alice = app.user("alice@example.com").await;
     let bob = app.user("bob@example.com").await;
+    let team = crate::helpers::team(&app, "Alpha", &alice).await;
     let (_, r) = app
         .post(
             "/api/v1/submissions/single",
             &alice.key,
-            json!({"address": "5 Elm St", "zip_code": "78701", "latitude": 1.0, "longitude": 1.0}),
+            json!({"address": "5 Elm St", "zip_code": "78701"}),
         )
         .await;
     let id = r["result_lead_id"].as_i64().unwrap();
-    let (status, lead) = app
-        .post(&format!("/api/v1/leads/{id}/enrich"), &alice.key, json!({}))
-        .await;
-    assert_eq!(status, StatusCode::OK, "{lead}");
-    assert_eq!(
-        lead["geocode"]["source"], "zip",
-        "re-geocoded from the address: {lead}"
-    );
-    // Unassigned leads are everyone's; a team lead is not.
-    let team = crate::helpers::team(&app, "Alpha", &alice).await;
     let (_, r) = app
         .post(
             "/api/v1/submissions/single",
@@ -133,11 +124,34 @@ async fn enrich_endpoint_runs_again(app: TestApp) {
             json!({"address": "6 Elm St", "zip_code": "78701", "team_id": team}),
         )
         .await;
-    let id = r["result_lead_id"].as_i64().unwrap();
+    let team_lead = r["result_lead_id"].as_i64().unwrap();
+    let (_, lead) = app.get(&format!("/api/v1/leads/{id}"), &alice.key).await;
+    assert_eq!(lead["geocode"], serde_json::Value::Null);
+    // The operator configures the offline geocoder; enrichment runs again on request.
+    let app = app_with(app, &["zip"], "http://127.0.0.1:9", None).await;
+    let (status, lead) = app
+        .post(&format!("/api/v1/leads/{id}/enrich"), &alice.key, json!({}))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{lead}");
+    assert_eq!(lead["geocode"]["source"], "zip", "{lead}");
+    assert!(lead["latitude"].as_f64().is_some());
+    // Unassigned leads are everyone's; a team's lead is not.
     let (status, _) = app
-        .post(&format!("/api/v1/leads/{id}/enrich"), &bob.key, json!({}))
+        .post(
+            &format!("/api/v1/leads/{team_lead}/enrich"),
+            &bob.key,
+            json!({}),
+        )
         .await;
     assert_eq!(status, StatusCode::NOT_FOUND);
+    let (status, _) = app
+        .post(
+            &format!("/api/v1/leads/{team_lead}/enrich"),
+            &alice.key,
+            json!({}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK);
 }
 
 const TRAVIS: &str =

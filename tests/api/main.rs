@@ -2,12 +2,17 @@
 #![allow(clippy::unwrap_used)]
 
 mod api_keys;
+mod businesses;
 mod enrichment;
 mod errors;
+mod hardening;
 mod helpers;
 mod identity;
+mod isolation;
 mod leads;
 mod openapi;
 mod operations;
+mod pages;
+mod rate_limits;
 mod submissions;
 mod teams;

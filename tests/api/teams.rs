@@ -284,11 +284,7 @@ impl Fixture {
                 Some(if ok { "admin" } else { "member" })
             ),
             Op::DeleteMember => assert_eq!(role_of(&self.target).is_none(), ok),
-            Op::LeaveSelf => {
-                if ok {
-                    assert_eq!(role_of(actor), None);
-                }
-            }
+            Op::LeaveSelf if ok => assert_eq!(role_of(actor), None),
             Op::DeleteInvite => {
                 let still = pending(app, owner, t)
                     .await

@@ -149,6 +149,47 @@ async fn single_figures(app: &TestApp, key: &str) -> (f64, f64, f64) {
     )
 }
 
+/// Deferred throughput: `batches` batches of 1000 answered `pending`, then processed by the
+/// job-queue workers; leads per second from the first enqueue to the last final state.
+async fn deferred_figures(app: &TestApp, key: &str, batches: usize) -> f64 {
+    let started = Instant::now();
+    let mut ids = Vec::new();
+    for b in 0..batches {
+        let body = json!({"process_immediately": false, "leads": (0..BATCH).map(|i| lead(500 + b, i)).collect::<Vec<_>>()});
+        let r: Value = app
+            .client
+            .post(app.url("/api/v1/submissions/batch"))
+            .bearer_auth(key)
+            .json(&body)
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        ids.push(r["batch_id"].as_str().unwrap().to_owned());
+    }
+    for id in ids {
+        loop {
+            let b: Value = app
+                .client
+                .get(app.url(&format!("/api/v1/submissions/batches/{id}")))
+                .bearer_auth(key)
+                .send()
+                .await
+                .unwrap()
+                .json()
+                .await
+                .unwrap();
+            if b["pending"] == 0 {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    }
+    (batches * BATCH) as f64 / started.elapsed().as_secs_f64()
+}
+
 fn main() {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -176,7 +217,8 @@ fn main() {
             println!(
                 "{backend:?}: single submissions, {CLIENTS} clients x {PER_CLIENT}: {rps:.0} req/s, p50 {p50:.2} ms, p99 {p99:.2} ms"
             );
-            tokio::time::sleep(Duration::from_millis(10)).await;
+            let deferred = deferred_figures(&app, &user.key, 5).await;
+            println!("{backend:?}: deferred, 5 batches of {BATCH} through the job queue: {deferred:.0} leads/s from enqueue to final");
         });
     }
 }

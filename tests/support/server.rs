@@ -98,6 +98,13 @@ impl TestApp {
         vars.insert("DATABASE_URL".into(), db.url.clone());
         vars.entry("LEADHUB_JOB_POLL_MS".into())
             .or_insert_with(|| "50".into());
+        // Every test client is 127.0.0.1: rate limits stay off unless a test turns them on.
+        for limit in [
+            "LEADHUB_RATE_LIMIT_PER_KEY_HOUR",
+            "LEADHUB_RATE_LIMIT_PER_IP_MINUTE",
+        ] {
+            vars.entry(limit.into()).or_insert_with(|| "0".into());
+        }
         let config = Config::from_vars(&vars).unwrap();
         let url = db.url.clone();
         let pool = if workers > 1 { 16 } else { 4 };

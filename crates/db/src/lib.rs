@@ -13,6 +13,7 @@ mod jobs;
 mod lead_row;
 mod leads;
 mod memberships;
+mod rate_limits;
 pub mod schema;
 mod sessions;
 mod submissions;
@@ -21,3 +22,4 @@ mod time;
 mod users;
 
 pub use connection::{Backend, Database, DbConnection, DbError};
+pub use rate_limits::DatabaseRateLimitStore;

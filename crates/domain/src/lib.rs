@@ -14,6 +14,7 @@ pub mod jobs;
 pub mod lead;
 pub mod mail;
 pub mod parse;
+pub mod rate_limit;
 pub mod secret;
 pub mod session;
 pub mod store;

@@ -9,13 +9,14 @@ use actix_web::dev::{Server, ServiceFactory, ServiceRequest, ServiceResponse};
 use actix_web::middleware::{from_fn, NormalizePath, TrailingSlash};
 use actix_web::{web, App, HttpServer};
 
-use leadhub_db::Database;
+use leadhub_db::{Backend, Database, DatabaseRateLimitStore};
 use leadhub_domain::auth::AuthService;
 use leadhub_domain::business::BusinessService;
 use leadhub_domain::enrich::{AppraisalSource, Geocoder};
 use leadhub_domain::identity::{BuiltinIdentity, IdentityProvider};
 use leadhub_domain::jobs::JobQueue;
 use leadhub_domain::mail::Mailer;
+use leadhub_domain::rate_limit::{MemoryRateLimitStore, RateLimitStore, RateLimiter};
 use leadhub_domain::secret::TokenGenerator;
 use leadhub_domain::submission::{Enricher, SubmissionRepository, SubmissionService};
 use leadhub_domain::team::TeamService;
@@ -23,7 +24,7 @@ use leadhub_domain::{Clock, SystemClock};
 
 use crate::config::Config;
 use crate::extract::{path_error_handler, query_error_handler};
-use crate::middleware::{observe, Metrics};
+use crate::middleware::{observe, rate_limit, Metrics};
 use crate::routes;
 use crate::tokens::RandomTokens;
 use crate::worker::{self, WorkerSettings, Workers};
@@ -93,6 +94,7 @@ pub struct AppState {
     pub clock: Arc<dyn Clock>,
     pub jobs: Arc<dyn JobQueue>,
     pub metrics: Arc<Metrics>,
+    pub rate_limiter: Arc<RateLimiter>,
 }
 
 impl AppState {
@@ -139,7 +141,20 @@ impl AppState {
             Arc::new(db.clone()),
             adapters.clock.clone(),
         );
+        // Several processes may share a PostgreSQL database, so its counters live there; a SQLite
+        // file is served by one process, whose memory is the cheaper place to count.
+        let rate_limit_store: Arc<dyn RateLimitStore> = match db.backend() {
+            Backend::Postgres => Arc::new(DatabaseRateLimitStore::new(db.clone())),
+            Backend::Sqlite => Arc::new(MemoryRateLimitStore::new()),
+        };
+        let rate_limiter = Arc::new(RateLimiter::new(
+            rate_limit_store,
+            adapters.clock.clone(),
+            config.rate_limit_per_key_hour,
+            config.rate_limit_per_ip_minute,
+        ));
         AppState {
+            rate_limiter,
             config: Arc::new(config),
             submissions_repo: Arc::new(db.clone()),
             jobs: Arc::new(db.clone()),
@@ -179,10 +194,18 @@ pub fn application(
     >,
 > {
     App::new()
+        .wrap(from_fn(rate_limit))
         .wrap(NormalizePath::new(TrailingSlash::Trim))
         .wrap(from_fn(observe))
         .configure(configure(state))
 }
+
+/// Time a client has to send a request's line and headers (else 408).
+pub const REQUEST_HEAD_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
+/// An idle keep-alive connection is closed after this long.
+pub const KEEP_ALIVE: std::time::Duration = std::time::Duration::from_secs(30);
+/// Open connections per HTTP worker thread; beyond it, new connections wait in the backlog.
+pub const MAX_CONNECTIONS_PER_WORKER: usize = 10_000;
 
 /// An HTTP server for `state` on an already bound listener (tests bind port 0).
 pub fn http_server(
@@ -192,6 +215,11 @@ pub fn http_server(
 ) -> std::io::Result<Server> {
     Ok(HttpServer::new(move || application(state.clone()))
         .workers(workers)
+        // Slow or idle clients cannot hold connections for long (docs/hardening.md).
+        .client_request_timeout(REQUEST_HEAD_TIMEOUT)
+        .client_disconnect_timeout(std::time::Duration::from_secs(5))
+        .keep_alive(KEEP_ALIVE)
+        .max_connections(MAX_CONNECTIONS_PER_WORKER)
         .listen(listener)?
         .run())
 }

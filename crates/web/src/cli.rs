@@ -7,6 +7,7 @@ use clap::{Args, Parser, Subcommand};
 use leadhub_db::Database;
 use leadhub_domain::auth::NewUserRequest;
 use leadhub_domain::business::RelationshipType;
+use leadhub_domain::jobs::JobStatus;
 use leadhub_domain::user::{User, UserRepository};
 
 use crate::app::{self, Adapters, AppState};
@@ -35,6 +36,36 @@ pub enum Command {
     /// Import a CSV file (columns named as the API's JSON fields); prints a summary.
     #[command(subcommand)]
     Import(ImportCommand),
+    /// Background jobs: list dead ones, put them back in the queue.
+    #[command(subcommand)]
+    Jobs(JobsCommand),
+    /// Stored leads.
+    #[command(subcommand)]
+    Lead(LeadCommand),
+}
+
+#[derive(Subcommand, Debug)]
+pub enum JobsCommand {
+    /// Lists jobs that failed for the last time (id, kind, attempts, last error), one a line.
+    Dead {
+        #[arg(long, default_value_t = 100)]
+        limit: i64,
+    },
+    /// Puts dead jobs back in the queue with fresh attempts; prints how many.
+    Requeue {
+        /// A dead job's id; repeat for several.
+        #[arg(long = "id")]
+        ids: Vec<i64>,
+        /// Every dead job.
+        #[arg(long, conflicts_with = "ids")]
+        all: bool,
+    },
+}
+
+#[derive(Subcommand, Debug)]
+pub enum LeadCommand {
+    /// Geocodes and appraises a lead again now; prints the lead's enrichment status.
+    Enrich { id: i64 },
 }
 
 #[derive(Subcommand, Debug)]
@@ -153,6 +184,37 @@ pub async fn run(cli: Cli, config: Config) -> anyhow::Result<()> {
                 .await
                 .map_err(describe)?;
             println!("{}", created.secret);
+            Ok(())
+        }
+        Command::Jobs(JobsCommand::Dead { limit }) => {
+            let state = state(config)?;
+            for job in state.jobs.jobs_with_status(JobStatus::Dead, limit).await? {
+                let error = job.last_error.unwrap_or_default().replace('\n', " ");
+                println!(
+                    "{}\t{}\t{} attempts\t{}",
+                    job.id, job.kind, job.attempts, error
+                );
+            }
+            Ok(())
+        }
+        Command::Jobs(JobsCommand::Requeue { ids, all }) => {
+            if ids.is_empty() && !all {
+                anyhow::bail!("name the jobs with --id N (repeatable) or use --all");
+            }
+            let state = state(config)?;
+            let now = state.clock.now();
+            let count = state.jobs.requeue_dead((!all).then_some(ids), now).await?;
+            println!("{count}");
+            Ok(())
+        }
+        Command::Lead(LeadCommand::Enrich { id }) => {
+            let state = state(config)?;
+            let lead = state
+                .submissions
+                .enrich_lead_again(id)
+                .await
+                .map_err(|e| anyhow::anyhow!("{e}"))?;
+            println!("{}", lead.enrichment_status.as_str());
             Ok(())
         }
         Command::Import(command) => {

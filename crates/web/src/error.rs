@@ -29,6 +29,8 @@ pub enum ApiError {
     Gone(String),
     #[error("request body too large")]
     PayloadTooLarge,
+    #[error("request body not received in time")]
+    RequestTimeout,
     #[error("validation failed")]
     Validation(Vec<FieldError>),
     #[error("rate limit exceeded: {limit}")]
@@ -58,6 +60,7 @@ impl ResponseError for ApiError {
             ApiError::Conflict(_) => StatusCode::CONFLICT,
             ApiError::Gone(_) => StatusCode::GONE,
             ApiError::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
+            ApiError::RequestTimeout => StatusCode::REQUEST_TIMEOUT,
             ApiError::Validation(_) => StatusCode::UNPROCESSABLE_ENTITY,
             ApiError::RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
             ApiError::Internal => StatusCode::INTERNAL_SERVER_ERROR,
@@ -72,6 +75,7 @@ impl ResponseError for ApiError {
             }
             ApiError::NotFound(thing) => json!({ "detail": format!("{thing} not found") }),
             ApiError::PayloadTooLarge => json!({ "detail": "Request body too large" }),
+            ApiError::RequestTimeout => json!({ "detail": "Request body not received in time" }),
             ApiError::Validation(problems) => json!({ "detail": problems }),
             ApiError::RateLimited { limit, .. } => {
                 json!({ "detail": format!("Rate limit exceeded: {limit}") })

@@ -18,7 +18,7 @@ use serde_json::{Map, Value};
 use leadhub_domain::business::{BusinessService, ImportRequest, RelationshipType};
 use leadhub_domain::lead::fields::STRING_FIELDS as LEAD_STRING_FIELDS;
 use leadhub_domain::lead::record::LeadAction;
-use leadhub_domain::submission::{SubmissionRequest, SubmissionService, SubmissionStatus};
+use leadhub_domain::submission::{SubmissionRequest, SubmissionService};
 use leadhub_domain::user::User;
 
 use crate::routes::businesses::read_business;
@@ -364,11 +364,12 @@ async fn import_leads(
         .await
         .map_err(|e| anyhow::anyhow!(describe_submission_error(e)))?;
     for (element, row) in outcome.elements.iter().zip(&accepted) {
-        match (element.status, element.action) {
-            (_, Some(LeadAction::Created)) => summary.created += 1,
-            (_, Some(LeadAction::Updated)) => summary.updated += 1,
-            (_, Some(LeadAction::Skipped)) => summary.skipped += 1,
-            (SubmissionStatus::Failed, None) | (_, None) => {
+        match element.action {
+            Some(LeadAction::Created) => summary.created += 1,
+            Some(LeadAction::Updated) => summary.updated += 1,
+            Some(LeadAction::Skipped) => summary.skipped += 1,
+            // Failed: the submission is kept; the row goes to the report so it can be retried.
+            None => {
                 summary.failed += 1;
                 let reason = element
                     .error

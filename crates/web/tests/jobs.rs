@@ -341,3 +341,54 @@ fn two_processes_share_one_postgres_queue() {
         assert_eq!(pids.len(), 2, "both processes worked: {pids:?}");
     });
 }
+
+#[test]
+fn dead_jobs_are_listed_and_requeued_by_the_cli() {
+    use leadhub_domain::jobs::{JobQueue, NewJob};
+    let env = Env::new("dead", false).unwrap();
+    let migrated = env.command().arg("migrate").output().unwrap();
+    assert!(migrated.status.success());
+    runtime().block_on(async {
+        let db = env.db();
+        let now = chrono::Utc::now();
+        db.enqueue(vec![NewJob::now(
+            "enrich_lead",
+            json!({"lead_ids": [1]}),
+            now,
+        )])
+        .await
+        .unwrap();
+        let job = db.claim("test", now, now).await.unwrap().unwrap();
+        db.fail(job.id, "parcel layer down", None, now)
+            .await
+            .unwrap();
+    });
+    let listed = env.command().args(["jobs", "dead"]).output().unwrap();
+    let stdout = String::from_utf8(listed.stdout).unwrap();
+    assert!(
+        stdout.contains("enrich_lead") && stdout.contains("parcel layer down"),
+        "{stdout}"
+    );
+    let refused = env.command().args(["jobs", "requeue"]).output().unwrap();
+    assert!(!refused.status.success(), "requeue needs --id or --all");
+    let requeued = env
+        .command()
+        .args(["jobs", "requeue", "--all"])
+        .output()
+        .unwrap();
+    assert_eq!(String::from_utf8(requeued.stdout).unwrap().trim(), "1");
+    let listed = env.command().args(["jobs", "dead"]).output().unwrap();
+    assert!(listed.stdout.is_empty());
+    let queued: i64 = runtime().block_on(async {
+        env.db()
+            .query(|conn| {
+                jobs::table
+                    .filter(jobs::status.eq("queued"))
+                    .count()
+                    .get_result(conn)
+            })
+            .await
+            .unwrap()
+    });
+    assert_eq!(queued, 1);
+}

@@ -383,21 +383,40 @@ impl SubmissionService {
     /// Enriches one lead again on request (any status), for those who may see it.
     pub async fn enrich_now(&self, user: &User, lead_id: i64) -> Result<Lead, SubmissionError> {
         let lead = self.lead(user, lead_id).await?;
-        if self.enricher.is_configured() {
-            let mut fresh = lead;
-            // Forget what was found before, so the stages run again.
-            fresh.geocode = None;
-            fresh.appraisal = None;
-            if fresh.geocode.is_none() && fresh.fields.address.is_some() {
-                fresh.fields.latitude = None;
-                fresh.fields.longitude = None;
-            }
-            let results = self.enricher.enrich(vec![fresh]).await;
-            self.leads
-                .save_enrichment(results.into_iter().map(|(u, _)| u).collect())
-                .await?;
-        }
+        self.enrich_again(lead).await?;
         self.lead(user, lead_id).await
+    }
+
+    /// Enriches a lead again whoever asks (the operator's CLI); answers it afterwards.
+    pub async fn enrich_lead_again(&self, lead_id: i64) -> Result<Lead, SubmissionError> {
+        let lead = self
+            .leads
+            .find_lead(lead_id)
+            .await?
+            .ok_or(SubmissionError::NotFound("Lead"))?;
+        self.enrich_again(lead).await?;
+        self.leads
+            .find_lead(lead_id)
+            .await?
+            .ok_or(SubmissionError::NotFound("Lead"))
+    }
+
+    async fn enrich_again(&self, mut lead: Lead) -> Result<(), SubmissionError> {
+        if !self.enricher.is_configured() {
+            return Ok(());
+        }
+        // Forget what the stages found before so they run again; coordinates the
+        // submitter gave (no geocode recorded) are the submitter's and stay.
+        if lead.geocode.take().is_some() {
+            lead.fields.latitude = None;
+            lead.fields.longitude = None;
+        }
+        lead.appraisal = None;
+        let results = self.enricher.enrich(vec![lead]).await;
+        self.leads
+            .save_enrichment(results.into_iter().map(|(u, _)| u).collect())
+            .await?;
+        Ok(())
     }
 
     /// Whether `user` may see something of `team_id` submitted by `owner`.

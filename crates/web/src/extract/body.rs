@@ -14,9 +14,17 @@ use crate::error::ApiError;
 /// and a bound keeps hostile documents from costing stack or time.
 const MAX_DEPTH: usize = 32;
 
+/// The whole body must arrive within this time (8 MiB at about 1.2 Mbit/s).
+const BODY_READ_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(60);
+
 /// A request body type read from a JSON value.
 pub trait FromBody: Sized {
     fn from_body(value: &Value) -> Result<Self, Vec<FieldError>>;
+
+    /// Whether an empty body means `{}` (every field optional) rather than a missing body.
+    fn empty_is_object() -> bool {
+        false
+    }
 }
 
 /// The validated body plus the JSON it came from (kept verbatim for submissions).
@@ -48,22 +56,34 @@ impl<T: FromBody + 'static> FromRequest for ValidatedJson<T> {
             if declared.is_some_and(|n| n > limit) {
                 return Err(ApiError::PayloadTooLarge);
             }
-            let mut body = web::BytesMut::new();
-            while let Some(chunk) = payload.next().await {
-                let chunk = chunk.map_err(|e| match e {
-                    actix_web::error::PayloadError::Overflow => ApiError::PayloadTooLarge,
-                    _ => ApiError::Validation(vec![FieldError::new(
-                        vec![LocPart::from("body")],
-                        "json_invalid",
-                        "The request body could not be read",
-                    )]),
-                })?;
-                if body.len() + chunk.len() > limit {
-                    return Err(ApiError::PayloadTooLarge);
+            let read = async {
+                let mut body = web::BytesMut::new();
+                while let Some(chunk) = payload.next().await {
+                    let chunk = chunk.map_err(|e| match e {
+                        actix_web::error::PayloadError::Overflow => ApiError::PayloadTooLarge,
+                        _ => ApiError::Validation(vec![FieldError::new(
+                            vec![LocPart::from("body")],
+                            "json_invalid",
+                            "The request body could not be read",
+                        )]),
+                    })?;
+                    if body.len() + chunk.len() > limit {
+                        return Err(ApiError::PayloadTooLarge);
+                    }
+                    body.extend_from_slice(&chunk);
                 }
-                body.extend_from_slice(&chunk);
-            }
-            let json = parse_json_body(&body).map_err(ApiError::Validation)?;
+                Ok(body)
+            };
+            // actix bounds the time to send headers, not the body: a trickling body would
+            // otherwise hold a worker's connection slot indefinitely.
+            let body = tokio::time::timeout(BODY_READ_TIMEOUT, read)
+                .await
+                .map_err(|_| ApiError::RequestTimeout)??;
+            let json = if T::empty_is_object() && body.iter().all(u8::is_ascii_whitespace) {
+                Value::Object(serde_json::Map::new())
+            } else {
+                parse_json_body(&body).map_err(ApiError::Validation)?
+            };
             let value = T::from_body(&json).map_err(ApiError::Validation)?;
             Ok(ValidatedJson { value, json })
         })

@@ -2,7 +2,8 @@
 use std::ops::Deref;
 
 use actix_web::dev::Payload;
-use actix_web::{web, FromRequest, HttpRequest};
+use actix_web::http::header::HeaderMap;
+use actix_web::{web, FromRequest, HttpMessage, HttpRequest};
 use futures_util::future::LocalBoxFuture;
 
 use leadhub_domain::auth;
@@ -19,10 +20,18 @@ impl Deref for Caller {
     }
 }
 
+/// What the rate-limit middleware already learned about the request's credential, so that a
+/// request is authenticated once (see `middleware::rate_limit`).
+#[derive(Clone)]
+pub enum Authenticated {
+    Caller(Box<auth::Caller>),
+    /// The credential is unknown, revoked or expired: a 401.
+    Rejected,
+}
+
 /// The credential as sent, when the header is a well-formed Bearer header.
-fn bearer(req: &HttpRequest) -> Option<String> {
-    let value = req
-        .headers()
+pub fn bearer_credential(headers: &HeaderMap) -> Option<String> {
+    let value = headers
         .get(actix_web::http::header::AUTHORIZATION)?
         .to_str()
         .ok()?;
@@ -38,8 +47,17 @@ impl FromRequest for Caller {
     type Future = LocalBoxFuture<'static, Result<Self, ApiError>>;
 
     fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
+        let known = req.extensions().get::<Authenticated>().cloned();
+        if let Some(known) = known {
+            return Box::pin(async move {
+                match known {
+                    Authenticated::Caller(caller) => Ok(Caller(*caller)),
+                    Authenticated::Rejected => Err(ApiError::Unauthorized),
+                }
+            });
+        }
         let state = req.app_data::<web::Data<AppState>>().cloned();
-        let credential = bearer(req);
+        let credential = bearer_credential(req.headers());
         Box::pin(async move {
             let state = state.ok_or(ApiError::Internal)?;
             let credential = credential.ok_or(ApiError::Unauthorized)?;

@@ -7,7 +7,7 @@ mod path;
 mod query;
 
 pub use body::{parse_json_body, BodyLimit, FromBody, ValidatedJson};
-pub use caller::Caller;
+pub use caller::{bearer_credential, Authenticated, Caller};
 pub use fields::Fields;
 pub use path::{path_error_handler, query_error_handler};
 pub use query::{FromQuery, Paging, QueryFields, ValidatedQuery};

@@ -1,6 +1,8 @@
-//! Cross-cutting request handling: request ids, the request span, metrics.
+//! Cross-cutting request handling: request ids, the request span, metrics, rate limits.
 mod metrics;
+mod rate_limit;
 mod request_id;
 
 pub use metrics::Metrics;
+pub use rate_limit::{client_ip, rate_limit};
 pub use request_id::{observe, RequestId};

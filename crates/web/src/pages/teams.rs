@@ -9,6 +9,7 @@ use tera::Context;
 use leadhub_domain::team::{
     permits, Actor, Invite, Member, Role, TeamAction, TeamError, TeamSummary, GRANTABLE_ROLES,
 };
+use leadhub_domain::user::User;
 
 use crate::app::AppState;
 use crate::pages::render::{html, problems_text, render, see_other, when, PageError};
@@ -71,9 +72,13 @@ impl From<&TeamSummary> for TeamRow {
     }
 }
 
-/// How the visitor stands to a team (a platform admin need not be a member).
-fn actor(summary: &TeamSummary) -> Actor {
-    summary.my_role.map_or(Actor::PlatformAdmin, Actor::Member)
+/// How the visitor stands to a team: platform admins act as such whether or not they are
+/// also members (the same rule as `TeamService`).
+fn actor(user: &User, summary: &TeamSummary) -> Actor {
+    match summary.my_role {
+        Some(role) if !user.is_admin => Actor::Member(role),
+        _ => Actor::PlatformAdmin,
+    }
 }
 
 /// Which controls the team page shows.
@@ -256,7 +261,7 @@ async fn team_page(
     problem: Option<Problem>,
 ) -> Result<HttpResponse, PageError> {
     let summary = state.teams.get(&visitor.user, team_id).await?;
-    let actor = actor(&summary);
+    let actor = actor(&visitor.user, &summary);
     let controls = Controls::of(actor, summary.team.is_active);
     let members: Vec<MemberRow> = state
         .teams
@@ -497,7 +502,7 @@ pub async fn confirm_deactivate(
 ) -> Result<HttpResponse, PageError> {
     let team_id = id_of(&id, "Team")?;
     let summary = state.teams.get(&visitor.user, team_id).await?;
-    if !permits(actor(&summary), TeamAction::Deactivate) {
+    if !permits(actor(&visitor.user, &summary), TeamAction::Deactivate) {
         return Err(PageError::Forbidden(
             "Only the team owner can deactivate the team".into(),
         ));

@@ -67,6 +67,11 @@ pub struct AcceptBody {
 }
 
 impl FromBody for AcceptBody {
+    /// Someone who already has an account needs to send nothing.
+    fn empty_is_object() -> bool {
+        true
+    }
+
     fn from_body(value: &Value) -> Result<Self, Vec<FieldError>> {
         let mut p = Vec::new();
         let f = Fields::of(value, vec![LocPart::from("body")], &mut p).ok_or_else(|| p.clone())?;

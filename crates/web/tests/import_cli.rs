@@ -1,0 +1,279 @@
+//! `leadhub import leads|businesses FILE.csv`, run as the real binary on small files.
+#![allow(clippy::unwrap_used)]
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use diesel::prelude::*;
+
+use leadhub_db::schema::{businesses, leads};
+use leadhub_db::Database;
+
+const BIN: &str = env!("CARGO_BIN_EXE_leadhub");
+
+fn temp_dir(tag: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("leadhub-import-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn leadhub(dir: &Path, args: &[&str]) -> Output {
+    Command::new(BIN)
+        .args(args)
+        .env_clear()
+        .env("LEADHUB_DATA_DIR", dir.join("data"))
+        .env("LEADHUB_GEOCODER", "none")
+        .env("RUST_LOG", "warn")
+        .current_dir(dir)
+        .output()
+        .unwrap()
+}
+
+fn ok(output: &Output) -> (String, String) {
+    let stdout = String::from_utf8(output.stdout.clone()).unwrap();
+    let stderr = String::from_utf8(output.stderr.clone()).unwrap();
+    assert!(output.status.success(), "{stdout}\n{stderr}");
+    (stdout, stderr)
+}
+
+/// The `name: value` lines of the summary.
+fn summary(stdout: &str) -> HashMap<String, String> {
+    stdout
+        .lines()
+        .filter_map(|l| l.split_once(": "))
+        .map(|(k, v)| (k.to_owned(), v.to_owned()))
+        .collect()
+}
+
+fn figure(s: &HashMap<String, String>, name: &str) -> u64 {
+    s.get(name)
+        .unwrap_or_else(|| panic!("no {name} in {s:?}"))
+        .parse()
+        .unwrap()
+}
+
+fn count(dir: &Path, what: &'static str) -> i64 {
+    let url = format!("sqlite://{}", dir.join("data/leadhub.db").display());
+    let db = Database::connect(&url, 1).unwrap();
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    runtime
+        .block_on(db.query(move |conn| match what {
+            "leads" => leads::table.count().get_result::<i64>(conn),
+            _ => businesses::table.count().get_result::<i64>(conn),
+        }))
+        .unwrap()
+}
+
+fn admin(dir: &Path) {
+    ok(&leadhub(
+        dir,
+        &["user", "add", "--email", "ops@example.com", "--admin"],
+    ));
+}
+
+const LEADS: &str = "\
+address,city,state,zip_code,first_name,primary_phone,bedrooms,favourite_colour
+1 Main St,Austin,TX,78701,Ann,512-555-0100,3,blue
+2 Oak Ave,Austin,XX,78701,Bob,,2,red
+\"3 Elm Rd, Unit 4\",Dallas,tx,75201,Cy,(214) 555-0100,,green
+4 Pine Ln,Tulsa,OK,74103,Di,,many,
+5 Cedar Ct,Tulsa,OK,74103,Ed,,,
+";
+
+#[test]
+fn lead_import_reports_rejects_and_reruns_create_no_duplicates() {
+    let dir = temp_dir("leads");
+    admin(&dir);
+    std::fs::write(dir.join("leads.csv"), LEADS).unwrap();
+    let (stdout, stderr) = ok(&leadhub(&dir, &["import", "leads", "leads.csv"]));
+    let s = summary(&stdout);
+    assert_eq!(figure(&s, "rows"), 5, "{stdout}");
+    assert_eq!(figure(&s, "created"), 3, "{stdout}");
+    assert_eq!(figure(&s, "updated"), 0);
+    assert_eq!(figure(&s, "skipped"), 0);
+    assert_eq!(figure(&s, "rejected"), 2);
+    assert_eq!(
+        stderr.matches("favourite_colour").count(),
+        1,
+        "the unknown column is reported once: {stderr}"
+    );
+    // The report: the rejected rows with their line number, reason and original values.
+    let report = PathBuf::from(&s["report"]);
+    assert!(report.starts_with(dir.join("data/reports")), "{report:?}");
+    let text = std::fs::read_to_string(&report).unwrap();
+    let mut lines = text.lines();
+    assert_eq!(
+        lines.next().unwrap(),
+        "row,reason,address,city,state,zip_code,first_name,primary_phone,bedrooms,favourite_colour"
+    );
+    let bad_state = lines.next().unwrap();
+    assert!(bad_state.starts_with("3,"), "{text}");
+    assert!(
+        bad_state.contains("state") && bad_state.contains("2 Oak Ave"),
+        "{text}"
+    );
+    let bad_bedrooms = lines.next().unwrap();
+    assert!(
+        bad_bedrooms.starts_with("5,") && bad_bedrooms.contains("bedrooms"),
+        "{text}"
+    );
+    assert_eq!(lines.next(), None);
+    assert_eq!(count(&dir, "leads"), 3);
+
+    // The same file again: duplicate detection merges every row into its lead.
+    let (stdout, _) = ok(&leadhub(&dir, &["import", "leads", "leads.csv"]));
+    let s = summary(&stdout);
+    assert_eq!(figure(&s, "created"), 0, "{stdout}");
+    assert_eq!(figure(&s, "skipped"), 3, "{stdout}");
+    assert_eq!(figure(&s, "rejected"), 2);
+    assert_eq!(count(&dir, "leads"), 3, "no duplicate leads");
+
+    // A team the importer may not use stops the import with a one-line error.
+    let out = leadhub(&dir, &["import", "leads", "leads.csv", "--team-id", "42"]);
+    assert!(!out.status.success());
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(stderr.contains("Not a member of this team"), "{stderr}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn lead_import_in_small_chunks_matches_one_chunk() {
+    let dir = temp_dir("chunks");
+    admin(&dir);
+    std::fs::write(dir.join("leads.csv"), LEADS).unwrap();
+    let (stdout, _) = ok(&leadhub(
+        &dir,
+        &["import", "leads", "leads.csv", "--chunk-size", "2"],
+    ));
+    let s = summary(&stdout);
+    assert_eq!(figure(&s, "created"), 3, "{stdout}");
+    assert_eq!(figure(&s, "rejected"), 2, "{stdout}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+const BUSINESSES: &str = "\
+name,phone,website,city,state,industry,rating,review_count,notes
+Joe's Plumbing LLC,(512) 555-0100,https://joesplumbing.com,Austin,TX,,4.5,10,x
+JOES PLUMBING,,,Austin,tx,,,,same name and place
+,,,,,,,,no name
+Cool Air,512-555-0199,,Austin,TX,Heating & Air,7,3,bad rating
+Sunny Solar Inc,,,Austin,ZZ,,,,bad state
+Bright Spark,,brightspark.com,Dallas,TX,Electrician,,,
+";
+
+#[test]
+fn business_import_with_options() {
+    let dir = temp_dir("businesses");
+    admin(&dir);
+    std::fs::write(dir.join("biz.csv"), BUSINESSES).unwrap();
+    let (stdout, stderr) = ok(&leadhub(
+        &dir,
+        &[
+            "import",
+            "businesses",
+            "biz.csv",
+            "--relationship-type",
+            "lead_buyer",
+        ],
+    ));
+    let s = summary(&stdout);
+    assert_eq!(figure(&s, "rows"), 6, "{stdout}");
+    assert_eq!(figure(&s, "created"), 2, "{stdout}");
+    assert_eq!(figure(&s, "skipped"), 1);
+    assert_eq!(figure(&s, "rejected"), 3);
+    assert_eq!(stderr.matches("notes").count(), 1, "{stderr}");
+    let text = std::fs::read_to_string(&s["report"]).unwrap();
+    let rows: Vec<&str> = text.lines().skip(1).collect();
+    assert_eq!(rows.len(), 3, "{text}");
+    assert!(
+        rows[0].starts_with("4,") && rows[0].contains("name"),
+        "{text}"
+    );
+    assert!(
+        rows[1].starts_with("5,") && rows[1].contains("rating"),
+        "{text}"
+    );
+    assert!(
+        rows[2].starts_with("6,") && rows[2].contains("state"),
+        "{text}"
+    );
+
+    // Again: everything valid is a duplicate now.
+    let (stdout, _) = ok(&leadhub(&dir, &["import", "businesses", "biz.csv"]));
+    let s = summary(&stdout);
+    assert_eq!(figure(&s, "created"), 0, "{stdout}");
+    assert_eq!(figure(&s, "skipped"), 3);
+    assert_eq!(count(&dir, "businesses"), 2);
+
+    // --no-skip-duplicates imports them anyway.
+    let (stdout, _) = ok(&leadhub(
+        &dir,
+        &[
+            "import",
+            "businesses",
+            "biz.csv",
+            "--no-skip-duplicates",
+            "--no-auto-categorize",
+        ],
+    ));
+    assert_eq!(figure(&summary(&stdout), "created"), 3, "{stdout}");
+    assert_eq!(count(&dir, "businesses"), 5);
+
+    let bad = leadhub(
+        &dir,
+        &[
+            "import",
+            "businesses",
+            "biz.csv",
+            "--relationship-type",
+            "friend",
+        ],
+    );
+    assert!(!bad.status.success());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn import_needs_someone_to_act_as() {
+    let dir = temp_dir("nobody");
+    std::fs::write(dir.join("biz.csv"), BUSINESSES).unwrap();
+    let out = leadhub(&dir, &["import", "businesses", "biz.csv"]);
+    assert!(!out.status.success());
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(stderr.contains("--email"), "{stderr}");
+    ok(&leadhub(
+        &dir,
+        &["user", "add", "--email", "plain@example.com"],
+    ));
+    let (stdout, _) = ok(&leadhub(
+        &dir,
+        &[
+            "import",
+            "businesses",
+            "biz.csv",
+            "--email",
+            "plain@example.com",
+        ],
+    ));
+    assert_eq!(figure(&summary(&stdout), "created"), 2, "{stdout}");
+    let missing = leadhub(
+        &dir,
+        &[
+            "import",
+            "leads",
+            "nope.csv",
+            "--email",
+            "plain@example.com",
+        ],
+    );
+    assert!(!missing.status.success());
+    assert!(String::from_utf8(missing.stderr)
+        .unwrap()
+        .contains("nope.csv"));
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Import throughput and memory of `leadhub import leads`: generates a lead CSV (crates/web/examples/make_leads_csv.rs),
+# imports it into a fresh SQLite database (or DATABASE_URL, e.g. a scratch PostgreSQL database) under
+# `/usr/bin/time -v`, and prints rows/s and the peak resident set size. Run it for two sizes to see that memory stays
+# flat while the row count grows (the file is streamed and processed in chunks of 500).
+# Usage: scripts/bench-import.sh [ROWS...]        (default: 10000 100000)
+#   CARGO_PROFILE=release|bench (default bench: optimised, no LTO), CARGO_TARGET_DIR as usual.
+set -euo pipefail
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+profile=${CARGO_PROFILE:-bench}
+target=${CARGO_TARGET_DIR:-$root/target}
+sizes=("$@")
+[[ ${#sizes[@]} -gt 0 ]] || sizes=(10000 100000)
+[[ -x /usr/bin/time ]] || { echo "bench-import: needs GNU time (apt-get install time)" >&2; exit 1; }
+
+(cd "$root" && cargo build --profile "$profile" -p leadhub-web --bin leadhub --example make_leads_csv) >&2
+case $profile in dev | test) dir_name=debug ;; bench | release) dir_name=release ;; *) dir_name=$profile ;; esac
+bin=$target/$dir_name/leadhub
+gen=$target/$dir_name/examples/make_leads_csv
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+printf '%-8s %-10s %-10s %-10s %-12s %s\n' rows seconds rows/s max_rss_mb csv_mb summary
+for rows in "${sizes[@]}"; do
+  run=$work/$rows
+  mkdir -p "$run"
+  "$gen" "$rows" "$run/leads.csv"
+  export LEADHUB_DATA_DIR=$run/data LEADHUB_GEOCODER=none RUST_LOG=warn
+  "$bin" user add --email bench@example.com --admin >/dev/null
+  /usr/bin/time -v -o "$run/time.txt" "$bin" import leads "$run/leads.csv" >"$run/summary.txt" 2>"$run/stderr.txt"
+  secs=$(awk -F': ' '/Elapsed \(wall clock\)/ {n=split($2,p,":"); s=0; for(i=1;i<=n;i++) s=s*60+p[i]; print s}' "$run/time.txt")
+  rss_kb=$(awk -F': ' '/Maximum resident set size/ {print $2}' "$run/time.txt")
+  csv_mb=$(awk -v b="$(stat -c %s "$run/leads.csv")" 'BEGIN {printf "%.1f", b/1048576}')
+  printf '%-8s %-10s %-10s %-10s %-12s %s\n' "$rows" "$secs" \
+    "$(awk -v r="$rows" -v s="$secs" 'BEGIN {printf "%.0f", r/s}')" \
+    "$(awk -v k="$rss_kb" 'BEGIN {printf "%.1f", k/1024}')" "$csv_mb" \
+    "$(grep -E '^(created|updated|skipped|rejected|failed):' "$run/summary.txt" | tr '\n' ' ')"
+done

@@ -1,0 +1,351 @@
+//! Cross-team isolation: a member of team A, against every resource of team B, gets the
+//! contract's 403/404 (or an empty list) and never any of B's data; nothing of B changes.
+use reqwest::{Method, StatusCode};
+use serde_json::{json, Value};
+
+use leadhub_tests::{backend_tests, TestApp, TestUser};
+
+use crate::helpers::join;
+
+backend_tests!(team_a_never_reaches_team_b);
+
+/// Strings that exist only in team B's data: none may appear in an answer to A.
+const SECRETS: [&str; 7] = [
+    "Bravo Secret Team",
+    "bravo-owner@example.com",
+    "bravo-member@example.com",
+    "bravo-invitee@example.com",
+    "Zanzibar Quux Road",
+    "Xylophone Secret Plumbing",
+    "Bravo Hidden Description",
+];
+
+struct TeamB {
+    team: i64,
+    owner: TestUser,
+    member: TestUser,
+    lead: i64,
+    submission: i64,
+    batch: String,
+    invite: i64,
+    business: i64,
+}
+
+async fn ok(app: &TestApp, method: Method, path: &str, key: &str, body: Option<Value>) -> Value {
+    let (status, answer) = app.call(method, path, Some(key), body.as_ref()).await;
+    assert!(status.is_success(), "{path}: {status} {answer}");
+    answer
+}
+
+async fn team_b(app: &TestApp) -> TeamB {
+    let owner = app.user("bravo-owner@example.com").await;
+    let member = app.user("bravo-member@example.com").await;
+    let k = owner.key.as_str();
+    let team = ok(
+        app,
+        Method::POST,
+        "/api/teams",
+        k,
+        Some(json!({"name": "Bravo Secret Team", "description": "Bravo Hidden Description"})),
+    )
+    .await["id"]
+        .as_i64()
+        .unwrap();
+    join(app, team, &member).await;
+    let single = ok(
+        app,
+        Method::POST,
+        "/api/v1/submissions/single",
+        k,
+        Some(
+            json!({"address": "1 Zanzibar Quux Road", "city": "Austin", "state": "TX",
+                    "zip_code": "78701", "latitude": 30.27, "longitude": -97.74, "team_id": team}),
+        ),
+    )
+    .await;
+    let batch = ok(
+        app,
+        Method::POST,
+        "/api/v1/submissions/batch",
+        k,
+        Some(json!({"team_id": team, "leads": [
+            {"address": "2 Zanzibar Quux Road", "city": "Austin", "state": "TX", "zip_code": "78701",
+             "latitude": 30.27, "longitude": -97.74}]})),
+    )
+    .await;
+    let invite = ok(
+        app,
+        Method::POST,
+        &format!("/api/teams/{team}/invites"),
+        k,
+        Some(json!({"email": "bravo-invitee@example.com"})),
+    )
+    .await["id"]
+        .as_i64()
+        .unwrap();
+    let import = ok(
+        app,
+        Method::POST,
+        "/api/v1/lead-sources/import",
+        k,
+        Some(json!({"team_id": team, "businesses": [
+            {"name": "Xylophone Secret Plumbing", "city": "Austin", "state": "TX"}]})),
+    )
+    .await;
+    TeamB {
+        team,
+        owner,
+        member,
+        lead: single["result_lead_id"].as_i64().unwrap(),
+        submission: single["id"].as_i64().unwrap(),
+        batch: batch["batch_id"].as_str().unwrap().to_owned(),
+        invite,
+        business: import["imported_ids"][0].as_i64().unwrap(),
+    }
+}
+
+fn assert_no_secrets(what: &str, body: &Value) {
+    let text = body.to_string();
+    for secret in SECRETS {
+        assert!(!text.contains(secret), "{what} leaked {secret:?}: {text}");
+    }
+}
+
+async fn team_a_never_reaches_team_b(app: TestApp) {
+    let b = team_b(&app).await;
+    let alice = app.user("alice@example.com").await;
+    let team_a = ok(
+        &app,
+        Method::POST,
+        "/api/teams",
+        &alice.key,
+        Some(json!({"name": "Alpha"})),
+    )
+    .await["id"]
+        .as_i64()
+        .unwrap();
+    let t = b.team;
+    let member_id = b.member.user.user_id.clone();
+    let owner_id = b.owner.user.user_id.clone();
+
+    // (method, path, body, the statuses the contract allows)
+    let not_found = &[StatusCode::NOT_FOUND][..];
+    let refused = &[StatusCode::FORBIDDEN, StatusCode::NOT_FOUND][..];
+    let cases: Vec<(Method, String, Option<Value>, &[StatusCode])> = vec![
+        // Leads and submissions.
+        (
+            Method::GET,
+            format!("/api/v1/leads/{}", b.lead),
+            None,
+            not_found,
+        ),
+        (
+            Method::POST,
+            format!("/api/v1/leads/{}/enrich", b.lead),
+            None,
+            not_found,
+        ),
+        (
+            Method::GET,
+            format!("/api/v1/submissions/status/{}", b.submission),
+            None,
+            not_found,
+        ),
+        (
+            Method::GET,
+            format!("/api/v1/submissions/batches/{}", b.batch),
+            None,
+            not_found,
+        ),
+        (
+            Method::POST,
+            "/api/v1/submissions/single".into(),
+            Some(json!({"address": "9 Other Road", "city": "Austin", "state": "TX", "team_id": t})),
+            refused,
+        ),
+        (
+            Method::POST,
+            "/api/v1/submissions/batch".into(),
+            Some(
+                json!({"team_id": t, "leads": [{"address": "9 Other Road", "city": "Austin", "state": "TX"}]}),
+            ),
+            refused,
+        ),
+        // Businesses.
+        (
+            Method::GET,
+            format!("/api/v1/lead-sources/businesses/{}", b.business),
+            None,
+            not_found,
+        ),
+        (
+            Method::PATCH,
+            format!("/api/v1/lead-sources/businesses/{}", b.business),
+            Some(json!({"status": "inactive"})),
+            not_found,
+        ),
+        (
+            Method::POST,
+            "/api/v1/lead-sources/import".into(),
+            Some(json!({"team_id": t, "businesses": [{"name": "Intruder Co"}]})),
+            refused,
+        ),
+        // The team itself, its members and invites.
+        (Method::GET, format!("/api/teams/{t}"), None, not_found),
+        (
+            Method::PATCH,
+            format!("/api/teams/{t}"),
+            Some(json!({"name": "Pwned"})),
+            not_found,
+        ),
+        (Method::DELETE, format!("/api/teams/{t}"), None, not_found),
+        (
+            Method::GET,
+            format!("/api/teams/{t}/members"),
+            None,
+            not_found,
+        ),
+        (
+            Method::PATCH,
+            format!("/api/teams/{t}/members/{member_id}"),
+            Some(json!({"role": "admin"})),
+            not_found,
+        ),
+        (
+            Method::DELETE,
+            format!("/api/teams/{t}/members/{member_id}"),
+            None,
+            not_found,
+        ),
+        (
+            Method::DELETE,
+            format!("/api/teams/{t}/members/{owner_id}"),
+            None,
+            not_found,
+        ),
+        (
+            Method::GET,
+            format!("/api/teams/{t}/invites"),
+            None,
+            not_found,
+        ),
+        (
+            Method::POST,
+            format!("/api/teams/{t}/invites"),
+            Some(json!({"email": "mallory@example.com", "role": "admin"})),
+            not_found,
+        ),
+        (
+            Method::DELETE,
+            format!("/api/teams/{t}/invites/{}", b.invite),
+            None,
+            not_found,
+        ),
+    ];
+    for (method, path, body, allowed) in cases {
+        let (status, answer) = app
+            .call(method.clone(), &path, Some(&alice.key), body.as_ref())
+            .await;
+        assert!(
+            allowed.contains(&status),
+            "{method} {path}: {status} {answer}"
+        );
+        assert!(answer["detail"].is_string(), "{method} {path}: {answer}");
+        assert_no_secrets(&format!("{method} {path}"), &answer);
+    }
+
+    // Lists filtered by B's team: empty (or refused), never B's rows.
+    for path in [
+        format!("/api/v1/leads?team_id={t}"),
+        format!("/api/v1/lead-sources/businesses?team_id={t}"),
+        format!("/api/v1/lead-sources/statistics?team_id={t}"),
+    ] {
+        let (status, answer) = app.get(&path, &alice.key).await;
+        assert!(
+            status == StatusCode::OK || refused.contains(&status),
+            "{path}: {status} {answer}"
+        );
+        if status == StatusCode::OK {
+            assert_eq!(answer["total"], 0, "{path}: {answer}");
+        }
+        assert_no_secrets(&path, &answer);
+    }
+    // Unfiltered lists and A's own views show nothing of B.
+    for path in [
+        "/api/v1/leads".to_owned(),
+        "/api/v1/lead-sources/businesses".to_owned(),
+        "/api/v1/lead-sources/statistics".to_owned(),
+        "/api/teams".to_owned(),
+        "/api/teams/me/memberships".to_owned(),
+        format!("/api/teams/{team_a}/members"),
+        format!("/api/teams/{team_a}/invites"),
+    ] {
+        let (status, answer) = app.get(&path, &alice.key).await;
+        assert_eq!(status, StatusCode::OK, "{path}: {answer}");
+        assert_no_secrets(&path, &answer);
+    }
+    let (_, teams) = app.get("/api/teams", &alice.key).await;
+    assert!(teams.as_array().unwrap().iter().all(|x| x["id"] != t));
+
+    // B is untouched: same team, members, invite and business, and still reachable by B.
+    let k = b.owner.key.as_str();
+    let team = ok(&app, Method::GET, &format!("/api/teams/{t}"), k, None).await;
+    assert_eq!(team["name"], "Bravo Secret Team");
+    assert_eq!(team["is_active"], true);
+    let members = ok(
+        &app,
+        Method::GET,
+        &format!("/api/teams/{t}/members"),
+        k,
+        None,
+    )
+    .await;
+    assert_eq!(members.as_array().unwrap().len(), 2, "{members}");
+    assert!(members
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|m| m["role"] != "admin" || m["user_id"] != member_id.as_str()));
+    let invites = ok(
+        &app,
+        Method::GET,
+        &format!("/api/teams/{t}/invites"),
+        k,
+        None,
+    )
+    .await;
+    let emails: Vec<&str> = invites
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|i| i["email"].as_str())
+        .collect();
+    assert_eq!(emails, vec!["bravo-invitee@example.com"]);
+    let business = ok(
+        &app,
+        Method::GET,
+        &format!("/api/v1/lead-sources/businesses/{}", b.business),
+        k,
+        None,
+    )
+    .await;
+    assert_eq!(business["status"], "prospect");
+    let leads = ok(
+        &app,
+        Method::GET,
+        &format!("/api/v1/leads?team_id={t}"),
+        k,
+        None,
+    )
+    .await;
+    assert_eq!(leads["total"], 2);
+    let member_view = ok(
+        &app,
+        Method::GET,
+        &format!("/api/v1/leads/{}", b.lead),
+        &b.member.key,
+        None,
+    )
+    .await;
+    assert_eq!(member_view["team_id"], t);
+}

@@ -1,0 +1,480 @@
+//! The web pages over plain HTTP: redirects when signed out, CSRF refusal, link GETs that never
+//! spend their token, the transparent refresh, autoescaping, controls by role.
+use std::collections::BTreeMap;
+
+use leadhub_domain::mail::Message;
+use leadhub_tests::{backend_tests, TestApp};
+use reqwest::header::{HeaderMap, LOCATION, SET_COOKIE};
+use reqwest::StatusCode;
+use serde_json::json;
+
+/// A tiny browser: its own cookie jar, redirects not followed (the tests look at them).
+struct Browser {
+    client: reqwest::Client,
+    base: String,
+    jar: BTreeMap<String, String>,
+}
+
+struct Page {
+    status: StatusCode,
+    headers: HeaderMap,
+    body: String,
+}
+
+impl Page {
+    fn location(&self) -> &str {
+        self.headers
+            .get(LOCATION)
+            .map(|v| v.to_str().unwrap())
+            .unwrap_or("")
+    }
+
+    /// The value of the first hidden input called `name`.
+    fn field(&self, name: &str) -> String {
+        let marker = format!("name=\"{name}\" value=\"");
+        let start = self
+            .body
+            .find(&marker)
+            .unwrap_or_else(|| panic!("no {name} field in:\n{}", self.body))
+            + marker.len();
+        let end = self.body[start..].find('"').unwrap() + start;
+        self.body[start..end].to_owned()
+    }
+}
+
+impl Browser {
+    fn new(app: &TestApp) -> Browser {
+        Browser {
+            client: reqwest::Client::builder()
+                .redirect(reqwest::redirect::Policy::none())
+                .build()
+                .unwrap(),
+            base: app.base_url.clone(),
+            jar: BTreeMap::new(),
+        }
+    }
+
+    fn cookie_header(&self) -> String {
+        self.jar
+            .iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect::<Vec<_>>()
+            .join("; ")
+    }
+
+    async fn finish(&mut self, response: reqwest::Response) -> Page {
+        for value in response.headers().get_all(SET_COOKIE) {
+            let text = value.to_str().unwrap();
+            let (pair, attributes) = text.split_once(';').unwrap_or((text, ""));
+            let (name, value) = pair.split_once('=').unwrap();
+            if attributes.contains("Max-Age=0") {
+                self.jar.remove(name.trim());
+            } else {
+                self.jar.insert(name.trim().into(), value.trim().into());
+            }
+        }
+        let status = response.status();
+        let headers = response.headers().clone();
+        let body = response.text().await.unwrap();
+        Page {
+            status,
+            headers,
+            body,
+        }
+    }
+
+    async fn get(&mut self, path: &str) -> Page {
+        let url = self.url(path);
+        let response = self
+            .client
+            .get(url)
+            .header("cookie", self.cookie_header())
+            .send()
+            .await
+            .unwrap();
+        self.finish(response).await
+    }
+
+    async fn post(&mut self, path: &str, form: &[(&str, &str)]) -> Page {
+        let url = self.url(path);
+        let response = self
+            .client
+            .post(url)
+            .header("cookie", self.cookie_header())
+            .form(form)
+            .send()
+            .await
+            .unwrap();
+        self.finish(response).await
+    }
+
+    /// A path, or a link from an e-mail (whose origin is the configured public URL, not the
+    /// test server's port).
+    fn url(&self, path: &str) -> String {
+        let path = match path.strip_prefix("http://") {
+            Some(rest) => &rest[rest.find('/').unwrap_or(rest.len())..],
+            None => path,
+        };
+        format!("{}{path}", self.base)
+    }
+}
+
+/// The sign-in link last e-mailed to `email`.
+fn sign_in_link(app: &TestApp, email: &str) -> String {
+    match app.mail.last_to(email).expect("a sign-in e-mail").message {
+        Message::SignIn { sign_in_url, .. } => sign_in_url,
+        other => panic!("not a sign-in e-mail: {other:?}"),
+    }
+}
+
+/// Signs `email` in through the pages, as a person would.
+async fn sign_in(app: &TestApp, email: &str) -> Browser {
+    let mut b = Browser::new(app);
+    let form = b.get("/sign-in").await;
+    let csrf = form.field("csrf");
+    let sent = b
+        .post("/sign-in", &[("csrf", &csrf), ("email", email)])
+        .await;
+    assert_eq!(sent.status, StatusCode::OK);
+    assert!(sent.body.contains("Check your e-mail"));
+    let link = b.get(&sign_in_link(app, email)).await;
+    assert_eq!(link.status, StatusCode::OK);
+    let done = b
+        .post(
+            "/sign-in/link",
+            &[
+                ("csrf", &link.field("csrf")),
+                ("token", &link.field("token")),
+            ],
+        )
+        .await;
+    assert_eq!(done.status, StatusCode::SEE_OTHER, "{}", done.body);
+    assert_eq!(done.location(), "/teams");
+    b
+}
+
+async fn signed_out_pages_redirect_to_sign_in(app: TestApp) {
+    let mut b = Browser::new(&app);
+    for path in ["/teams", "/api-keys", "/teams/1", "/api-keys/1/revoke", "/"] {
+        let page = b.get(path).await;
+        assert_eq!(page.status, StatusCode::SEE_OTHER, "{path}");
+        assert!(page.location().ends_with("/sign-in") || page.location() == "/teams");
+    }
+    let page = b.post("/teams", &[("name", "x"), ("csrf", "x")]).await;
+    assert_eq!(page.status, StatusCode::SEE_OTHER);
+    assert_eq!(page.location(), "/sign-in");
+    // An API key is not a browser session.
+    let owner = app.user("owner@example.com").await;
+    b.jar.insert("leadhub_session".into(), owner.key.clone());
+    assert_eq!(b.get("/teams").await.location(), "/sign-in");
+    // Unknown pages are still 404s.
+    assert_eq!(b.get("/no-such-page").await.status, StatusCode::NOT_FOUND);
+    let sign_in = b.get("/sign-in").await;
+    assert_eq!(sign_in.status, StatusCode::OK);
+    assert!(sign_in.body.contains("name=\"viewport\""));
+}
+
+async fn forms_without_their_csrf_token_are_refused(app: TestApp) {
+    let owner = app.user("owner@example.com").await;
+    let mut b = sign_in(&app, "owner@example.com").await;
+    let teams = b.get("/teams").await;
+    let good = teams.field("csrf");
+
+    for form in [
+        vec![("name", "Forged")],
+        vec![("name", "Forged"), ("csrf", "0123abcd")],
+    ] {
+        let page = b.post("/teams", &form).await;
+        assert_eq!(page.status, StatusCode::FORBIDDEN);
+        assert!(page.body.contains("This form could not be accepted"));
+        assert!(page.headers["content-type"]
+            .to_str()
+            .unwrap()
+            .starts_with("text/html"));
+    }
+    // Another session's token does not fit this one.
+    app.user("other@example.com").await;
+    let mut other = sign_in(&app, "other@example.com").await;
+    let theirs = other.get("/teams").await.field("csrf");
+    assert_ne!(theirs, good);
+    let page = b
+        .post("/teams", &[("name", "Forged"), ("csrf", &theirs)])
+        .await;
+    assert_eq!(page.status, StatusCode::FORBIDDEN);
+    assert!(app.state.teams.list(&owner.user).await.unwrap().is_empty());
+
+    // Public forms too: no e-mail goes out for a forged sign-in request.
+    app.mail.clear();
+    let mut stranger = Browser::new(&app);
+    let page = stranger
+        .post("/sign-in", &[("email", "owner@example.com")])
+        .await;
+    assert_eq!(page.status, StatusCode::FORBIDDEN);
+    assert!(app.mail.sent().is_empty());
+    // Signing out is a POST with a token as well; a forged one leaves the session alone.
+    let page = b.post("/sign-out", &[]).await;
+    assert_eq!(page.status, StatusCode::FORBIDDEN);
+    assert_eq!(b.get("/teams").await.status, StatusCode::OK);
+
+    // With the right token the same form works.
+    let page = b.post("/teams", &[("name", "Real"), ("csrf", &good)]).await;
+    assert_eq!(page.status, StatusCode::SEE_OTHER);
+    assert_eq!(app.state.teams.list(&owner.user).await.unwrap().len(), 1);
+}
+
+async fn opening_a_sign_in_link_never_spends_it(app: TestApp) {
+    app.user("ada@example.com").await;
+    let mut b = Browser::new(&app);
+    let csrf = b.get("/sign-in").await.field("csrf");
+    b.post("/sign-in", &[("csrf", &csrf), ("email", "ada@example.com")])
+        .await;
+    let link = sign_in_link(&app, "ada@example.com");
+    // A mail scanner and the person both open it: nothing is spent.
+    let mut scanner = Browser::new(&app);
+    for _ in 0..2 {
+        let page = scanner.get(&link).await;
+        assert_eq!(page.status, StatusCode::OK);
+        assert!(!scanner.jar.contains_key("leadhub_session"));
+    }
+    let page = b.get(&link).await;
+    assert_eq!(page.status, StatusCode::OK);
+    assert!(page.body.contains("Continue signing in"));
+    let token = page.field("token");
+    let form_csrf = page.field("csrf");
+    let done = b
+        .post("/sign-in/link", &[("csrf", &form_csrf), ("token", &token)])
+        .await;
+    assert_eq!(done.status, StatusCode::SEE_OTHER);
+    let cookie = done
+        .headers
+        .get_all(SET_COOKIE)
+        .iter()
+        .map(|v| v.to_str().unwrap().to_owned())
+        .find(|c| c.starts_with("leadhub_session="))
+        .unwrap();
+    assert!(
+        cookie.contains("HttpOnly") && cookie.contains("SameSite=Lax") && cookie.contains("Path=/")
+    );
+    assert!(
+        !cookie.contains("Secure"),
+        "plain http public URL: {cookie}"
+    );
+    assert_eq!(b.get("/teams").await.status, StatusCode::OK);
+
+    // Spent: a clear page with the form for a new link.
+    let mut again = Browser::new(&app);
+    let page = again.get(&link).await;
+    let page = again
+        .post(
+            "/sign-in/link",
+            &[("csrf", &page.field("csrf")), ("token", &token)],
+        )
+        .await;
+    assert_eq!(page.status, StatusCode::GONE);
+    assert!(page.body.contains("already used or has expired"));
+    assert!(page.body.contains("action=\"/sign-in\""));
+
+    // Signing out ends the session: the old cookies no longer work.
+    let csrf = b.get("/teams").await.field("csrf");
+    let old = b.jar.clone();
+    let page = b.post("/sign-out", &[("csrf", &csrf)]).await;
+    assert_eq!(page.status, StatusCode::SEE_OTHER);
+    assert!(!b.jar.contains_key("leadhub_session"));
+    b.jar = old;
+    assert_eq!(b.get("/teams").await.location(), "/sign-in");
+}
+
+async fn an_expired_access_cookie_is_refreshed_transparently(app: TestApp) {
+    app.user("ada@example.com").await;
+    let mut b = sign_in(&app, "ada@example.com").await;
+    let first_refresh = b.jar["leadhub_refresh"].clone();
+    // As if the access token had expired (the browser drops it after its Max-Age).
+    b.jar.remove("leadhub_session");
+    let page = b.get("/api-keys").await;
+    assert_eq!(page.status, StatusCode::OK);
+    assert!(b.jar.contains_key("leadhub_session"));
+    assert_ne!(b.jar["leadhub_refresh"], first_refresh);
+    // Forms keep working across the refresh (the CSRF token is bound to the session, not the token).
+    let csrf = page.field("csrf");
+    b.jar.insert("leadhub_session".into(), "lha_garbage".into());
+    let page = b
+        .post("/teams", &[("name", "After refresh"), ("csrf", &csrf)])
+        .await;
+    assert_eq!(page.status, StatusCode::SEE_OTHER, "{}", page.body);
+}
+
+async fn opening_an_invite_never_spends_it(app: TestApp) {
+    let owner = app.user("owner@example.com").await;
+    let (_, team) = app
+        .post("/api/teams", &owner.key, json!({"name": "Roofers"}))
+        .await;
+    let team_id = team["id"].as_i64().unwrap();
+    let (status, invite) = app
+        .post(
+            &format!("/api/teams/{team_id}/invites"),
+            &owner.key,
+            json!({"email": "sam@example.com", "role": "admin"}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    let url = invite["invite_url"].as_str().unwrap();
+    let token = url.rsplit('/').next().unwrap();
+    let mut b = Browser::new(&app);
+    for _ in 0..2 {
+        let page = b.get(url).await;
+        assert_eq!(page.status, StatusCode::OK);
+        assert!(page.body.contains("Roofers") && page.body.contains("admin"));
+        assert!(page.body.contains("Test User"), "the inviter's name");
+    }
+    let (status, _) = app
+        .call(
+            reqwest::Method::GET,
+            &format!("/api/invites/{token}"),
+            None,
+            None,
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "the GETs did not spend it");
+
+    let page = b.get(url).await;
+    let csrf = page.field("csrf");
+    let missing = b
+        .post(&format!("/invite/{token}"), &[("csrf", &csrf)])
+        .await;
+    assert_eq!(missing.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(missing.body.contains("first name"));
+    let done = b
+        .post(
+            &format!("/invite/{token}"),
+            &[
+                ("csrf", &csrf),
+                ("first_name", "Sam"),
+                ("last_name", "Smith"),
+            ],
+        )
+        .await;
+    assert_eq!(done.status, StatusCode::SEE_OTHER, "{}", done.body);
+    assert_eq!(done.location(), format!("/teams/{team_id}?done=joined"));
+    let page = b.get(done.location()).await;
+    assert_eq!(page.status, StatusCode::OK);
+    assert!(page.body.contains("Sam Smith") && page.body.contains("(you)"));
+
+    let mut late = Browser::new(&app);
+    let page = late.get(url).await;
+    assert_eq!(page.status, StatusCode::GONE);
+    assert!(page.body.contains("already used, revoked or has expired"));
+    assert_eq!(
+        late.get("/invite/lhi_nonsense").await.status,
+        StatusCode::NOT_FOUND
+    );
+}
+
+async fn team_names_are_escaped(app: TestApp) {
+    let owner = app.user("owner@example.com").await;
+    let evil = "<script>alert(1)</script>";
+    let (_, team) = app
+        .post(
+            "/api/teams",
+            &owner.key,
+            json!({"name": evil, "description": "\"><img src=x onerror=alert(2)>"}),
+        )
+        .await;
+    let team_id = team["id"].as_i64().unwrap();
+    let mut b = sign_in(&app, "owner@example.com").await;
+    for path in [
+        "/teams".to_owned(),
+        format!("/teams/{team_id}"),
+        format!("/teams/{team_id}/deactivate"),
+    ] {
+        let page = b.get(&path).await;
+        assert_eq!(page.status, StatusCode::OK, "{path}");
+        assert!(!page.body.contains(evil), "{path} is not escaped");
+        assert!(!page.body.contains("<img src=x"), "{path} is not escaped");
+        assert!(
+            page.body.contains("&lt;script&gt;alert(1)&lt;/script&gt;"),
+            "{path}"
+        );
+    }
+}
+
+async fn controls_follow_the_permission_table(app: TestApp) {
+    let owner = app.user("owner@example.com").await;
+    app.user("member@example.com").await;
+    let (_, team) = app
+        .post("/api/teams", &owner.key, json!({"name": "Crew"}))
+        .await;
+    let team_id = team["id"].as_i64().unwrap();
+    let (_, invite) = app
+        .post(
+            &format!("/api/teams/{team_id}/invites"),
+            &owner.key,
+            json!({"email": "member@example.com"}),
+        )
+        .await;
+    let token = invite["invite_url"]
+        .as_str()
+        .unwrap()
+        .rsplit('/')
+        .next()
+        .unwrap()
+        .to_owned();
+    let (status, _) = app
+        .call(
+            reqwest::Method::POST,
+            &format!("/api/invites/{token}/accept"),
+            None,
+            Some(&json!({})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK);
+
+    let mut o = sign_in(&app, "owner@example.com").await;
+    let page = o.get(&format!("/teams/{team_id}")).await;
+    for control in ["/invites\"", "/role\"", "/remove\"", "/deactivate\""] {
+        assert!(page.body.contains(control), "owner sees {control}");
+    }
+    let mut m = sign_in(&app, "member@example.com").await;
+    let page = m.get(&format!("/teams/{team_id}")).await;
+    assert_eq!(page.status, StatusCode::OK);
+    for control in ["/invites\"", "/role\"", "/deactivate\""] {
+        assert!(
+            !page.body.contains(control),
+            "a member does not see {control}"
+        );
+    }
+    assert!(page.body.contains("Leave…"), "a member may leave");
+    // The server refuses what the page did not offer.
+    let csrf = page.field("csrf");
+    let refused = m
+        .post(
+            &format!("/teams/{team_id}/members/{}/role", owner.user.user_id),
+            &[("csrf", &csrf), ("role", "member")],
+        )
+        .await;
+    assert_eq!(refused.status, StatusCode::FORBIDDEN);
+    let refused = m
+        .post(&format!("/teams/{team_id}/deactivate"), &[("csrf", &csrf)])
+        .await;
+    assert_eq!(refused.status, StatusCode::FORBIDDEN);
+    assert_eq!(
+        m.get(&format!("/teams/{team_id}/deactivate")).await.status,
+        StatusCode::FORBIDDEN
+    );
+    // A team one is not in is not found.
+    app.user("outsider@example.com").await;
+    let mut x = sign_in(&app, "outsider@example.com").await;
+    assert_eq!(
+        x.get(&format!("/teams/{team_id}")).await.status,
+        StatusCode::NOT_FOUND
+    );
+}
+
+backend_tests!(
+    signed_out_pages_redirect_to_sign_in,
+    forms_without_their_csrf_token_are_refused,
+    opening_a_sign_in_link_never_spends_it,
+    an_expired_access_cookie_is_refreshed_transparently,
+    opening_an_invite_never_spends_it,
+    team_names_are_escaped,
+    controls_follow_the_permission_table,
+);

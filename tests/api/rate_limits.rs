@@ -1,0 +1,368 @@
+//! Rate limits (contract section 8): headers on every response, 429 with Retry-After, per key,
+//! per client IP (with trusted proxies), 0 = off, and on PostgreSQL counts shared by processes.
+use std::collections::HashMap;
+
+use reqwest::header::HeaderMap;
+use reqwest::StatusCode;
+use serde_json::Value;
+
+use leadhub_tests::{backend_tests, Backend, TestApp};
+
+backend_tests!(
+    headers_are_on_every_response_and_count_down,
+    over_the_ip_limit_is_a_429_with_retry_after,
+    each_key_has_its_own_hourly_limit,
+    zero_turns_a_limit_off,
+    forwarded_for_is_believed_only_from_trusted_proxies,
+    health_endpoints_are_not_counted,
+    processes_on_one_postgres_share_counts,
+);
+
+fn vars(pairs: &[(&str, &str)]) -> HashMap<String, String> {
+    pairs
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect()
+}
+
+async fn app_with(app: &TestApp, pairs: &[(&str, &str)]) -> TestApp {
+    TestApp::start_with(app.db.clone(), TestApp::adapters(), vars(pairs)).await
+}
+
+/// Fixed windows start over on the minute (and hour): a test that needs one window whole
+/// waits when the current one is about to end.
+async fn fresh_window() {
+    let now = chrono::Utc::now().timestamp();
+    let left_in_minute = 60 - now.rem_euclid(60);
+    let left_in_hour = 3600 - now.rem_euclid(3600);
+    if left_in_minute < 15 || left_in_hour < 15 {
+        let wait = left_in_minute.min(left_in_hour) as u64 + 1;
+        tokio::time::sleep(std::time::Duration::from_secs(wait)).await;
+    }
+}
+
+struct Answer {
+    status: StatusCode,
+    headers: HeaderMap,
+    body: Value,
+}
+
+impl Answer {
+    fn header(&self, name: &str) -> Option<String> {
+        self.headers
+            .get(name)
+            .map(|v| v.to_str().unwrap().to_owned())
+    }
+
+    /// `r` of the `RateLimit` header.
+    fn remaining(&self) -> u64 {
+        let value = self.header("ratelimit").expect("RateLimit header");
+        let r = value
+            .split(';')
+            .find_map(|p| p.strip_prefix("r="))
+            .expect("r=");
+        r.parse().unwrap()
+    }
+}
+
+async fn send(app: &TestApp, path: &str, key: Option<&str>, forwarded_for: Option<&str>) -> Answer {
+    let mut request = app.client.get(app.url(path));
+    if let Some(key) = key {
+        request = request.bearer_auth(key);
+    }
+    if let Some(hops) = forwarded_for {
+        request = request.header("x-forwarded-for", hops);
+    }
+    let response = request.send().await.unwrap();
+    let status = response.status();
+    let headers = response.headers().clone();
+    let text = response.text().await.unwrap();
+    Answer {
+        status,
+        headers,
+        body: serde_json::from_str(&text).unwrap_or(Value::String(text)),
+    }
+}
+
+async fn headers_are_on_every_response_and_count_down(app: TestApp) {
+    let app = app_with(
+        &app,
+        &[
+            ("LEADHUB_RATE_LIMIT_PER_IP_MINUTE", "20"),
+            ("LEADHUB_RATE_LIMIT_PER_KEY_HOUR", "10"),
+        ],
+    )
+    .await;
+    let alice = app.user("alice@example.com").await;
+    fresh_window().await;
+
+    // Unauthenticated (a 401): the IP limit alone.
+    let a = send(&app, "/api/auth/me", None, None).await;
+    assert_eq!(a.status, StatusCode::UNAUTHORIZED);
+    assert_eq!(
+        a.header("ratelimit-policy").as_deref(),
+        Some("\"minute\";q=20;w=60")
+    );
+    assert_eq!(a.remaining(), 19);
+    let t: u64 = a
+        .header("ratelimit")
+        .unwrap()
+        .rsplit("t=")
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!((1..=60).contains(&t), "{t}");
+    assert_eq!(a.header("x-ratelimit-limit").as_deref(), Some("20"));
+    assert_eq!(a.header("x-ratelimit-remaining").as_deref(), Some("19"));
+    let reset: i64 = a.header("x-ratelimit-reset").unwrap().parse().unwrap();
+    let now = chrono::Utc::now().timestamp();
+    assert!(
+        reset > now - 1 && reset <= now + 60 && reset % 60 == 0,
+        "{reset}"
+    );
+
+    // A 404 of an unknown route carries them too.
+    let b = send(&app, "/api/no-such-thing", None, None).await;
+    assert_eq!(b.status, StatusCode::NOT_FOUND);
+    assert_eq!(b.remaining(), 18);
+
+    // Authenticated: both limits in force; the hour one (10) is the tightest.
+    let c = send(&app, "/api/auth/me", Some(&alice.key), None).await;
+    assert_eq!(c.status, StatusCode::OK);
+    assert_eq!(
+        c.header("ratelimit-policy").as_deref(),
+        Some("\"hour\";q=10;w=3600, \"minute\";q=20;w=60")
+    );
+    assert!(c
+        .header("ratelimit")
+        .unwrap()
+        .starts_with("\"hour\";r=9;t="));
+    assert_eq!(c.header("x-ratelimit-limit").as_deref(), Some("10"));
+    let d = send(&app, "/api/keys", Some(&alice.key), None).await;
+    assert_eq!(d.status, StatusCode::OK);
+    assert_eq!(d.remaining(), 8);
+    let reset: i64 = d.header("x-ratelimit-reset").unwrap().parse().unwrap();
+    assert_eq!(reset % 3600, 0);
+
+    // A wrong key is a 401 held to the IP limit only (the IP count went on meanwhile).
+    let e = send(&app, "/api/auth/me", Some("lhk_not-a-key"), None).await;
+    assert_eq!(e.status, StatusCode::UNAUTHORIZED);
+    assert_eq!(e.body["detail"], "Invalid or expired API key");
+    assert_eq!(e.header("x-ratelimit-limit").as_deref(), Some("20"));
+    assert_eq!(e.remaining(), 15);
+}
+
+async fn over_the_ip_limit_is_a_429_with_retry_after(app: TestApp) {
+    let app = app_with(&app, &[("LEADHUB_RATE_LIMIT_PER_IP_MINUTE", "3")]).await;
+    let alice = app.user("alice@example.com").await;
+    fresh_window().await;
+    for left in [2, 1, 0] {
+        let a = send(&app, "/api/auth/me", Some(&alice.key), None).await;
+        assert_eq!(a.status, StatusCode::OK);
+        assert_eq!(a.remaining(), left);
+    }
+    let over = send(&app, "/api/auth/me", Some(&alice.key), None).await;
+    assert_eq!(over.status, StatusCode::TOO_MANY_REQUESTS);
+    assert_eq!(
+        over.body,
+        serde_json::json!({"detail": "Rate limit exceeded: 3 requests per minute per client IP"})
+    );
+    let retry: u64 = over.header("retry-after").unwrap().parse().unwrap();
+    assert!((1..=60).contains(&retry), "{retry}");
+    assert_eq!(over.remaining(), 0);
+    assert_eq!(over.header("x-ratelimit-remaining").as_deref(), Some("0"));
+    // Unauthenticated requests from the same address are refused as well.
+    let anonymous = send(&app, "/openapi.json", None, None).await;
+    assert_eq!(anonymous.status, StatusCode::TOO_MANY_REQUESTS);
+}
+
+async fn each_key_has_its_own_hourly_limit(app: TestApp) {
+    let app = app_with(&app, &[("LEADHUB_RATE_LIMIT_PER_KEY_HOUR", "2")]).await;
+    let alice = app.user("alice@example.com").await;
+    let bob = app.user("bob@example.com").await;
+    fresh_window().await;
+    for _ in 0..2 {
+        assert_eq!(
+            send(&app, "/api/keys", Some(&alice.key), None).await.status,
+            StatusCode::OK
+        );
+    }
+    let over = send(&app, "/api/keys", Some(&alice.key), None).await;
+    assert_eq!(over.status, StatusCode::TOO_MANY_REQUESTS);
+    assert_eq!(
+        over.body["detail"],
+        "Rate limit exceeded: 2 requests per hour per credential"
+    );
+    let retry: u64 = over.header("retry-after").unwrap().parse().unwrap();
+    assert!((1..=3600).contains(&retry), "{retry}");
+    // Refused before the handler: no key is created.
+    let (status, _) = app
+        .post(
+            "/api/keys",
+            &alice.key,
+            serde_json::json!({"name": "sneaky"}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::TOO_MANY_REQUESTS);
+    let keys = app.state.auth.list_api_keys(&alice.user).await.unwrap();
+    assert_eq!(keys.len(), 1);
+
+    // Bob's key counts on its own, and so does a second key of Alice's.
+    let b = send(&app, "/api/keys", Some(&bob.key), None).await;
+    assert_eq!(b.status, StatusCode::OK);
+    assert_eq!(b.remaining(), 1);
+    let second = app
+        .state
+        .auth
+        .create_api_key(&alice.user, "second", None)
+        .await
+        .unwrap()
+        .secret;
+    assert_eq!(
+        send(&app, "/api/keys", Some(&second), None).await.status,
+        StatusCode::OK
+    );
+    // Unauthenticated requests are not held to any per-key limit, and the IP limit is off.
+    let anonymous = send(&app, "/api/auth/me", None, None).await;
+    assert_eq!(anonymous.status, StatusCode::UNAUTHORIZED);
+    assert!(anonymous.header("ratelimit").is_none());
+}
+
+async fn zero_turns_a_limit_off(app: TestApp) {
+    let alice = app.user("alice@example.com").await;
+    // The harness default: both off, no headers at all.
+    for _ in 0..30 {
+        let a = send(&app, "/api/auth/me", Some(&alice.key), None).await;
+        assert_eq!(a.status, StatusCode::OK);
+        assert!(a.header("ratelimit-policy").is_none());
+        assert!(a.header("x-ratelimit-limit").is_none());
+    }
+    // Only the IP limit on: the policy names only it, also for a key.
+    let app = app_with(
+        &app,
+        &[
+            ("LEADHUB_RATE_LIMIT_PER_IP_MINUTE", "1000"),
+            ("LEADHUB_RATE_LIMIT_PER_KEY_HOUR", "0"),
+        ],
+    )
+    .await;
+    let a = send(&app, "/api/auth/me", Some(&alice.key), None).await;
+    assert_eq!(
+        a.header("ratelimit-policy").as_deref(),
+        Some("\"minute\";q=1000;w=60")
+    );
+}
+
+async fn forwarded_for_is_believed_only_from_trusted_proxies(app: TestApp) {
+    let trusted = app_with(
+        &app,
+        &[
+            ("LEADHUB_RATE_LIMIT_PER_IP_MINUTE", "2"),
+            ("LEADHUB_TRUSTED_PROXIES", "10.1.1.1, 127.0.0.1"),
+        ],
+    )
+    .await;
+    fresh_window().await;
+    // Behind the trusted proxy, each client has its own count; the client cannot
+    // escape by prepending addresses of its own.
+    for hops in ["203.0.113.7", "198.51.100.1, 203.0.113.7"] {
+        let a = send(&trusted, "/openapi.json", None, Some(hops)).await;
+        assert_eq!(a.status, StatusCode::OK);
+    }
+    let over = send(
+        &trusted,
+        "/openapi.json",
+        None,
+        Some("192.0.2.9, 203.0.113.7"),
+    )
+    .await;
+    assert_eq!(over.status, StatusCode::TOO_MANY_REQUESTS);
+    // A trusted proxy in the chain is skipped.
+    let via_two = send(
+        &trusted,
+        "/openapi.json",
+        None,
+        Some("203.0.113.7, 10.1.1.1"),
+    )
+    .await;
+    assert_eq!(via_two.status, StatusCode::TOO_MANY_REQUESTS);
+    let other = send(&trusted, "/openapi.json", None, Some("203.0.113.8")).await;
+    assert_eq!(other.status, StatusCode::OK);
+    assert_eq!(other.remaining(), 1);
+
+    // The peer (127.0.0.1) is not trusted here: the header is ignored, all count as one client.
+    let untrusted = app_with(
+        &app,
+        &[
+            ("LEADHUB_RATE_LIMIT_PER_IP_MINUTE", "2"),
+            ("LEADHUB_TRUSTED_PROXIES", "10.1.1.1"),
+        ],
+    )
+    .await;
+    fresh_window().await;
+    for hops in ["203.0.113.1", "203.0.113.2"] {
+        let a = send(&untrusted, "/openapi.json", None, Some(hops)).await;
+        assert_eq!(a.status, StatusCode::OK);
+    }
+    let over = send(&untrusted, "/openapi.json", None, Some("203.0.113.3")).await;
+    assert_eq!(over.status, StatusCode::TOO_MANY_REQUESTS);
+}
+
+async fn health_endpoints_are_not_counted(app: TestApp) {
+    let app = app_with(&app, &[("LEADHUB_RATE_LIMIT_PER_IP_MINUTE", "1")]).await;
+    fresh_window().await;
+    for path in ["/healthz", "/readyz", "/metrics", "/healthz/"] {
+        for _ in 0..3 {
+            let a = send(&app, path, None, None).await;
+            assert_eq!(a.status, StatusCode::OK, "{path}");
+            assert!(a.header("ratelimit").is_none());
+        }
+    }
+    assert_eq!(
+        send(&app, "/openapi.json", None, None).await.status,
+        StatusCode::OK
+    );
+    assert_eq!(
+        send(&app, "/openapi.json", None, None).await.status,
+        StatusCode::TOO_MANY_REQUESTS
+    );
+}
+
+async fn processes_on_one_postgres_share_counts(app: TestApp) {
+    if app.db.backend != Backend::Postgres {
+        // SQLite counts in the memory of its single process (docs/rate-limits.md).
+        return;
+    }
+    let limits = [
+        ("LEADHUB_RATE_LIMIT_PER_IP_MINUTE", "1000"),
+        ("LEADHUB_RATE_LIMIT_PER_KEY_HOUR", "3"),
+    ];
+    let first = app_with(&app, &limits).await;
+    let second = app_with(&app, &limits).await;
+    let alice = first.user("alice@example.com").await;
+    fresh_window().await;
+    assert_eq!(
+        send(&first, "/api/keys", Some(&alice.key), None)
+            .await
+            .remaining(),
+        2
+    );
+    assert_eq!(
+        send(&second, "/api/keys", Some(&alice.key), None)
+            .await
+            .remaining(),
+        1
+    );
+    assert_eq!(
+        send(&first, "/api/keys", Some(&alice.key), None)
+            .await
+            .status,
+        StatusCode::OK
+    );
+    let over = send(&second, "/api/keys", Some(&alice.key), None).await;
+    assert_eq!(over.status, StatusCode::TOO_MANY_REQUESTS);
+    // The IP counter is shared too.
+    let ip = send(&second, "/openapi.json", None, None).await;
+    assert_eq!(ip.remaining(), 1000 - 5);
+}

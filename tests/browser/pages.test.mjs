@@ -1,0 +1,335 @@
+// The leadhub pages in real headless Chromium (Debian's /usr/bin/chromium, driven by playwright-core;
+// no browser is downloaded), against the real `leadhub` binary with e-mail going to the outbox folder.
+//
+// Usage: node tests/browser/pages.test.mjs [path/to/leadhub]     (default target/debug/leadhub)
+// Screenshots of every page: tests/artifacts/pages/*.png (gitignored).
+import assert from "node:assert/strict";
+import { spawn, execFileSync } from "node:child_process";
+import fs from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+import { chromium } from "playwright-core";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const root = path.resolve(here, "../..");
+const bin = path.resolve(process.argv[2] ?? path.join(root, "target/debug/leadhub"));
+const artifacts = path.join(root, "tests/artifacts/pages");
+const chromiumPath = process.env.CHROMIUM ?? "/usr/bin/chromium";
+
+let passed = 0;
+const started = Date.now();
+function step(name) {
+  passed += 1;
+  console.log(`browser: ok ${String(passed).padStart(2)} ${name} (+${((Date.now() - started) / 1000).toFixed(1)}s)`);
+}
+
+async function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.on("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+// ---- The real binary: SQLite in a temporary folder, no SMTP (mail lands in <data dir>/outbox). ----
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "leadhub-browser-"));
+const port = await freePort();
+const base = `http://127.0.0.1:${port}`;
+const env = { ...process.env };
+for (const name of Object.keys(env)) if (name.startsWith("LEADHUB_") || name === "DATABASE_URL") delete env[name];
+Object.assign(env, {
+  DATABASE_URL: `sqlite://${tmp}/leadhub.db`,
+  LEADHUB_DATA_DIR: tmp,
+  LEADHUB_BIND: `127.0.0.1:${port}`,
+  LEADHUB_PUBLIC_URL: base,
+  LEADHUB_GEOCODER: "none",
+  LEADHUB_RATE_LIMIT_PER_IP_MINUTE: "0", // one client makes every request of the walk-through
+  RUST_LOG: "warn",
+});
+const outbox = path.join(tmp, "outbox");
+if (!fs.existsSync(bin)) throw new Error(`no leadhub binary at ${bin} (cargo build -p leadhub-web)`);
+execFileSync(bin, ["user", "add", "--email", "owner@example.com", "--first-name", "Olivia", "--last-name", "Owner"], {
+  env,
+  stdio: ["ignore", "ignore", "inherit"],
+});
+const serverLog = fs.openSync(path.join(tmp, "server.log"), "w");
+const server = spawn(bin, ["serve"], { env, stdio: ["ignore", serverLog, serverLog] });
+let browser;
+
+async function cleanup() {
+  if (browser) await browser.close().catch(() => {});
+  server.kill("SIGTERM");
+}
+
+async function waitForServer() {
+  for (let i = 0; i < 150; i++) {
+    if (server.exitCode !== null) throw new Error("leadhub exited before /healthz answered");
+    try {
+      if ((await fetch(`${base}/healthz`)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error("/healthz did not answer within 30 s");
+}
+
+// ---- The outbox: each e-mail is an .eml file; its body is quoted-printable. ----
+function decodeQuotedPrintable(text) {
+  return text
+    .replace(/=\r?\n/g, "")
+    .replace(/=([0-9A-F]{2})/g, (_, hex) => String.fromCharCode(parseInt(hex, 16)));
+}
+
+/** The link in the newest e-mail of `kind` ("sign-in" or "invite") to `to`, waiting for it to arrive. */
+async function mailedLink(kind, to, after = 0) {
+  const pattern = kind === "sign-in" ? /https?:\/\/[^\s"<>]+\/sign-in\?token=[A-Za-z0-9_-]+/ : /https?:\/\/[^\s"<>]+\/invite\/[A-Za-z0-9_-]+/;
+  for (let i = 0; i < 100; i++) {
+    const files = fs.existsSync(outbox)
+      ? fs.readdirSync(outbox).filter((f) => f.endsWith(`-${kind}.eml`)).sort()
+      : [];
+    for (const file of files.slice(after).reverse()) {
+      const eml = decodeQuotedPrintable(fs.readFileSync(path.join(outbox, file), "utf8"));
+      if (!new RegExp(`^To: .*${to.replace(".", "\\.")}`, "mi").test(eml)) continue;
+      const match = eml.match(pattern);
+      if (match) return { link: match[0], count: files.length };
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`no ${kind} e-mail to ${to} in ${outbox}`);
+}
+
+function mailCount(kind) {
+  return fs.existsSync(outbox) ? fs.readdirSync(outbox).filter((f) => f.endsWith(`-${kind}.eml`)).length : 0;
+}
+
+async function shot(page, name) {
+  await page.screenshot({ path: path.join(artifacts, `${name}.png`), fullPage: true });
+}
+
+const problems = [];
+function watch(page, who) {
+  page.setDefaultTimeout(15000);
+  page.on("pageerror", (e) => problems.push(`${who}: page error: ${e.message}`));
+  page.on("console", (m) => {
+    // A 4xx page is expected in some steps; anything else (a CSP violation, a script error) is a problem.
+    if (m.type() === "error" && !/status of 4\d\d/.test(m.text())) problems.push(`${who}: console: ${m.text()}`);
+  });
+  return page;
+}
+
+async function sessionCookie(context) {
+  return (await context.cookies(base)).find((c) => c.name === "leadhub_session");
+}
+
+try {
+  fs.rmSync(artifacts, { recursive: true, force: true });
+  fs.mkdirSync(artifacts, { recursive: true });
+  await waitForServer();
+  browser = await chromium.launch({
+    executablePath: chromiumPath,
+    headless: true,
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-dev-shm-usage"],
+  });
+  // Two people, two separate browser contexts (separate cookie jars and storage).
+  const owner = await browser.newContext({ viewport: { width: 1100, height: 800 } });
+  const invitee = await browser.newContext({ viewport: { width: 1100, height: 800 } });
+  const a = watch(await owner.newPage(), "owner");
+  const b = watch(await invitee.newPage(), "invitee");
+
+  // Signed out: any page leads to the sign-in form.
+  await a.goto(`${base}/teams`);
+  assert.equal(new URL(a.url()).pathname, "/sign-in");
+  await shot(a, "01-sign-in");
+  step("signed out: /teams redirects to /sign-in");
+
+  // Sign in through the link in the outbox e-mail.
+  await a.fill("#email", "owner@example.com");
+  await a.click("text=Send me a sign-in link");
+  await a.getByRole("heading", { name: "Check your e-mail" }).waitFor();
+  await shot(a, "02-check-your-email");
+  const { link: signInLink } = await mailedLink("sign-in", "owner@example.com");
+  await a.goto(signInLink);
+  await a.getByRole("heading", { name: "Continue signing in" }).waitFor();
+  assert.equal(await sessionCookie(owner), undefined, "opening the link does not sign in (nor spend it)");
+  await shot(a, "03-sign-in-link");
+  await a.getByRole("button", { name: "Sign in" }).click();
+  await a.waitForURL(`${base}/teams`);
+  await a.getByText("You are not in any team yet").waitFor();
+  const cookie = await sessionCookie(owner);
+  assert.ok(cookie && cookie.httpOnly && cookie.sameSite === "Lax" && cookie.path === "/", JSON.stringify(cookie));
+  await shot(a, "04-teams-empty");
+  step("sign-in through the e-mailed link; HttpOnly SameSite=Lax session cookie");
+
+  // A team.
+  await a.fill("#team-name", "Austin Roofing");
+  await a.fill("#team-description", "Leads for the roofing crew");
+  await a.click("text=Create team");
+  await a.waitForURL(/\/teams\/\d+\?done=created$/);
+  const teamUrl = a.url().replace(/\?.*$/, "");
+  await a.getByText("Team created.").waitFor();
+  await shot(a, "05-team-created");
+  await a.goto(`${base}/teams`);
+  await a.getByText("1 member", { exact: false }).first().waitFor();
+  await shot(a, "06-teams-list");
+  step("team created; listed with its counts");
+
+  // An API key, shown once, used against the API, then revoked.
+  await a.goto(`${base}/api-keys`);
+  await a.getByText("You have no API keys yet").waitFor();
+  await shot(a, "07-api-keys-empty");
+  await a.fill("#key-name", "CI key");
+  await a.click("text=Create key");
+  const key = await a.inputValue("#new-key");
+  assert.match(key, /^lhk_[A-Za-z0-9_-]{40,}$/);
+  assert.ok(await a.locator("button[data-copy]").isVisible(), "the copy button appears with JavaScript");
+  await shot(a, "08-api-key-created");
+  let res = await fetch(`${base}/api/keys`, { headers: { Authorization: `Bearer ${key}` } });
+  assert.equal(res.status, 200);
+  const keys = await res.json();
+  assert.ok(keys.some((k) => k.name === "CI key" && k.prefix === key.slice(0, 12)), JSON.stringify(keys));
+  await a.goto(`${base}/api-keys`);
+  const keyRow = a.locator("tr", { hasText: "CI key" });
+  await keyRow.getByText("active").waitFor();
+  await shot(a, "09-api-keys-list");
+  await keyRow.getByRole("link", { name: "Revoke…" }).click();
+  await a.getByRole("heading", { name: /Revoke “CI key”/ }).waitFor();
+  await shot(a, "10-api-key-revoke-confirm");
+  await a.getByRole("button", { name: "Revoke key" }).click();
+  await a.getByText("API key revoked.").waitFor();
+  res = await fetch(`${base}/api/keys`, { headers: { Authorization: `Bearer ${key}` } });
+  assert.equal(res.status, 401);
+  step("API key created, shown once, used on GET /api/keys (200), revoked after confirmation (then 401)");
+
+  // Invite, resend (replaces the first link), accept in the second context.
+  await a.goto(teamUrl);
+  await a.fill("#invite-email", "sam@example.com");
+  await a.selectOption("#invite-role", "member");
+  await a.click("text=Send invite");
+  await a.getByText("Invite sent.").waitFor();
+  const invites = a.locator('tr[data-invite="sam@example.com"]');
+  await invites.waitFor();
+  const first = await mailedLink("invite", "sam@example.com");
+  await shot(a, "11-team-invite-pending");
+  await invites.getByRole("button", { name: "Resend" }).click();
+  await a.getByText("A new invite was sent").waitFor();
+  assert.equal(await a.locator('tr[data-invite="sam@example.com"]').count(), 1, "the resent invite replaces the old one");
+  const second = await mailedLink("invite", "sam@example.com", first.count);
+  assert.notEqual(second.link, first.link);
+  await b.goto(first.link);
+  await b.getByRole("heading", { name: "This link no longer works" }).waitFor();
+  await shot(b, "12-invite-replaced");
+  await b.goto(second.link);
+  await b.getByRole("heading", { name: "Join “Austin Roofing”" }).waitFor();
+  await b.getByText("Olivia Owner").waitFor();
+  await shot(b, "13-invite");
+  await b.reload();
+  await b.getByRole("heading", { name: "Join “Austin Roofing”" }).waitFor();
+  await b.fill("#first-name", "Sam");
+  await b.fill("#last-name", "Sample");
+  await b.click("text=Accept and join");
+  await b.waitForURL(/\/teams\/\d+\?done=joined$/);
+  await b.getByText("Welcome! You joined the team.").waitFor();
+  assert.ok(await sessionCookie(invitee), "accepting signs the invitee in");
+  assert.equal(await b.locator("#invite-email").count(), 0, "a member sees no invite form");
+  assert.equal(await b.getByRole("button", { name: "Change role" }).count(), 0, "a member changes no roles");
+  await shot(b, "14-team-as-member");
+  step("invite sent, resent (old link 410), opened twice and accepted in a second browser context");
+
+  // Change the new member's role, then remove them.
+  await a.goto(teamUrl);
+  const samRow = a.locator('tr[data-member="sam@example.com"]');
+  await samRow.locator("select").selectOption("admin");
+  await samRow.getByRole("button", { name: "Change role" }).click();
+  await a.getByText("Role changed.").waitFor();
+  assert.equal(await a.locator('tr[data-member="sam@example.com"] select').inputValue(), "admin");
+  await shot(a, "15-role-changed");
+  await b.goto(teamUrl);
+  await b.locator("#invite-email").waitFor(); // an admin may invite
+  assert.equal(await b.getByRole("link", { name: "Deactivate…" }).count(), 0, "only the owner deactivates");
+  step("role changed to admin; the admin now sees the invite form but not deactivation");
+
+  await a.locator('tr[data-member="sam@example.com"]').getByRole("link", { name: "Remove…" }).click();
+  await a.getByRole("heading", { name: /Remove Sam Sample/ }).waitFor();
+  await shot(a, "16-member-remove-confirm");
+  await a.getByRole("button", { name: "Remove member" }).click();
+  await a.getByText("Member removed.").waitFor();
+  assert.equal(await a.locator('tr[data-member="sam@example.com"]').count(), 0);
+  await shot(a, "17-member-removed");
+  const gone = await b.goto(teamUrl);
+  assert.equal(gone.status(), 404);
+  await shot(b, "18-removed-member-sees-404");
+  step("member removed after confirmation; their page is now a 404");
+
+  // A forged POST without its CSRF token is refused: from the page (token stripped) and as a bare request.
+  await a.goto(`${base}/teams`);
+  await a.evaluate(() => document.querySelector('form[action="/teams"] input[name="csrf"]').remove());
+  await a.fill("#team-name", "Forged team");
+  await a.click("text=Create team");
+  await a.getByRole("heading", { name: "This form could not be accepted" }).waitFor();
+  await shot(a, "19-csrf-refused");
+  const forged = await a.request.post(`${base}/teams`, { form: { name: "Forged team" }, maxRedirects: 0 });
+  assert.equal(forged.status(), 403);
+  const forgedInvite = await a.request.post(`${teamUrl}/invites`, { form: { email: "x@example.com", role: "admin", csrf: "0".repeat(64) }, maxRedirects: 0 });
+  assert.equal(forgedInvite.status(), 403);
+  await a.goto(`${base}/teams`);
+  assert.equal(await a.getByText("Forged team").count(), 0);
+  step("forged form POSTs without a valid CSRF token refused with 403, nothing created");
+
+  // Readable on a phone.
+  await a.setViewportSize({ width: 390, height: 844 });
+  await a.goto(teamUrl);
+  const overflow = await a.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  assert.ok(overflow <= 1, `the team page scrolls sideways on a phone by ${overflow}px`);
+  await shot(a, "20-team-phone");
+  await a.goto(`${base}/api-keys`);
+  await shot(a, "21-api-keys-phone");
+  await a.setViewportSize({ width: 1100, height: 800 });
+  step("phone-sized viewport: no sideways scrolling");
+
+  // Deactivate (owner only), then sign out.
+  await a.goto(teamUrl);
+  await a.getByRole("link", { name: "Deactivate…" }).click();
+  await a.getByRole("button", { name: "Deactivate team" }).click();
+  await a.getByText("Team deactivated.").waitFor();
+  assert.equal(await a.locator("#invite-email").count(), 0, "an inactive team takes no invites");
+  await shot(a, "22-team-deactivated");
+  await a.getByRole("button", { name: "Sign out" }).click();
+  await a.waitForURL(`${base}/sign-in?done=signed-out`);
+  await a.getByText("You are signed out.").waitFor();
+  assert.equal(await sessionCookie(owner), undefined);
+  await a.goto(`${base}/api-keys`);
+  assert.equal(new URL(a.url()).pathname, "/sign-in");
+  await shot(a, "23-signed-out");
+  step("team deactivated after confirmation; signed out (cookies gone, pages redirect)");
+
+  // A spent sign-in link: a clear page with a way to get a new one.
+  await a.goto(signInLink);
+  await a.getByRole("button", { name: "Sign in" }).click();
+  await a.getByText("This sign-in link was already used or has expired").waitFor();
+  assert.ok(await a.locator("#email").isVisible());
+  await shot(a, "24-sign-in-link-used");
+  step("a spent sign-in link explains itself and offers a new one");
+
+  assert.deepEqual(problems, [], "no script errors or CSP violations in the pages");
+  step("no console errors or CSP violations");
+  console.log(`browser: ${passed} checks passed; screenshots in ${path.relative(root, artifacts)}/`);
+} catch (e) {
+  console.error(`browser: FAIL: ${e.stack ?? e}`);
+  try {
+    fs.copyFileSync(path.join(tmp, "server.log"), path.join(artifacts, "server.log"));
+    console.error(`browser: server log copied to ${path.relative(root, artifacts)}/server.log`);
+  } catch {
+    // no log to copy
+  }
+  process.exitCode = 1;
+} finally {
+  await cleanup();
+  fs.rmSync(tmp, { recursive: true, force: true });
+}
