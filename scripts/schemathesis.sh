@@ -51,6 +51,8 @@ done
 curl -fsS "http://127.0.0.1:$port/readyz" >/dev/null
 
 status=0
+# Run from the temporary folder: schemathesis keeps a `.schemathesis/` cache in its working directory.
+cd "$work"
 # shellcheck disable=SC2086
 schemathesis run "http://127.0.0.1:$port/openapi.json" \
   --checks not_a_server_error,response_schema_conformance \

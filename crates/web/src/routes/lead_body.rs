@@ -99,7 +99,7 @@ impl FromBody for BatchSubmission {
 }
 
 /// A lead as submitted; every field is optional. Strings are trimmed; blank counts as absent.
-#[derive(ToSchema)]
+#[derive(ToSchema, serde::Serialize)]
 #[allow(dead_code)]
 pub struct LeadSubmissionSchema {
     #[schema(example = "123 N Main St Apt 4", max_length = 255)]

@@ -180,12 +180,14 @@ impl From<&BatchSummary> for BatchStatusView {
 }
 
 /// A stored lead: every submission field (normalised) plus what the pipeline added.
-#[derive(ToSchema)]
+// Serialize only so that `flatten` is understood: the fields sit at the top level of the answer
+// (schemathesis found the document promising a nested `fields` object).
+#[derive(ToSchema, Serialize)]
 #[allow(dead_code)]
 pub struct LeadViewSchema {
     id: i64,
     team_id: Option<i64>,
-    #[schema(inline)]
+    #[serde(flatten)]
     fields: super::lead_body::LeadSubmissionSchema,
     lot_size_acres: Option<f64>,
     /// {source, match, matched_address}, or null.
