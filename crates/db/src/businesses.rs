@@ -19,6 +19,7 @@ use leadhub_domain::business::{
 };
 use leadhub_domain::store::StoreResult;
 
+use crate::connection::take_write_lock;
 use crate::schema::businesses;
 use crate::time::{from_db, to_db};
 use crate::{Database, DbConnection};
@@ -329,6 +330,7 @@ impl BusinessRepository for Database {
     ) -> StoreResult<Option<Business>> {
         self.query(move |conn| {
             conn.transaction(|conn| {
+                take_write_lock(conn)?;
                 let Some(row) = businesses::table
                     .find(id)
                     .select(BusinessRow::as_select())

@@ -6,7 +6,7 @@ use diesel::connection::SimpleConnection;
 use diesel::pg::PgConnection;
 use diesel::r2d2::{ConnectionManager, CustomizeConnection, Pool};
 use diesel::sqlite::SqliteConnection;
-use diesel::Connection;
+use diesel::{Connection, RunQueryDsl};
 use diesel_migrations::{embed_migrations, EmbeddedMigrations, MigrationHarness};
 
 use leadhub_domain::store::StoreError;
@@ -176,6 +176,17 @@ impl Database {
     {
         self.run(move |conn| work(conn).map_err(store_error)).await
     }
+}
+
+/// Makes the current transaction a writer before it reads. SQLite transactions begin deferred:
+/// one that reads and then writes can find another writer in the way and fail at once with
+/// "database is locked" (the busy timeout does not apply to that upgrade). Any UPDATE takes the
+/// write lock, waiting politely, even when it matches no row. PostgreSQL needs nothing here.
+pub(crate) fn take_write_lock(conn: &mut DbConnection) -> diesel::QueryResult<()> {
+    if let DbConnection::Sqlite(_) = conn {
+        diesel::sql_query("UPDATE users SET id = id WHERE id = -1").execute(conn)?;
+    }
+    Ok(())
 }
 
 /// libpq's messages span lines; a start-up error should be one.

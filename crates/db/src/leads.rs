@@ -22,6 +22,7 @@ use leadhub_domain::parse::parse_lot_size_acres;
 use leadhub_domain::store::{StoreError, StoreResult};
 use leadhub_domain::submission::SubmissionStatus;
 
+use crate::connection::take_write_lock;
 use crate::error::store_error;
 use crate::jobs::insert_jobs;
 use crate::lead_row::{LeadRow, LeadValues};
@@ -50,9 +51,7 @@ fn stored_key(row: &LeadRow) -> Option<AddressKey> {
 /// Takes the write locks the batch needs before reading anything.
 fn lock_for_writing(conn: &mut DbConnection, writes: &[LeadWrite]) -> QueryResult<()> {
     match conn {
-        DbConnection::Sqlite(_) => {
-            diesel::sql_query("UPDATE leads SET id = id WHERE id = -1").execute(conn)?;
-        }
+        DbConnection::Sqlite(_) => take_write_lock(conn)?,
         DbConnection::Postgres(_) => {
             let keys: BTreeSet<String> = writes
                 .iter()
