@@ -3,6 +3,7 @@
 
 mod api_keys;
 mod businesses;
+mod clock;
 mod enrichment;
 mod errors;
 mod hardening;
