@@ -100,15 +100,18 @@ impl FromBody for RoleChange {
     fn from_body(value: &Value) -> Result<Self, Vec<FieldError>> {
         let mut p = Vec::new();
         let f = Fields::of(value, vec![LocPart::from("body")], &mut p).ok_or_else(|| p.clone())?;
-        if f.raw("role").is_none() {
-            p.push(FieldError::new(f.loc("role"), "missing", "Field required"));
-        }
         match f
             .opt_enum("role", &GRANTABLE_ROLES, &mut p)
             .and_then(Role::parse)
         {
             Some(role) if p.is_empty() => Ok(RoleChange(role)),
-            _ => Err(p),
+            _ => {
+                // Absent, null and blank all mean no role was given.
+                if p.is_empty() {
+                    p.push(FieldError::new(f.loc("role"), "missing", "Field required"));
+                }
+                Err(p)
+            }
         }
     }
 }
