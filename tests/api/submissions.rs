@@ -1025,6 +1025,45 @@ async fn idempotency(app: TestApp) {
     assert_eq!(b3, StatusCode::UNPROCESSABLE_ENTITY);
 }
 
+/// Twins sent at the same moment with one key: one runs, the others replay its answer, and a
+/// single submission is stored.
+async fn idempotent_twins_store_once(app: TestApp) {
+    let alice = app.user("alice@example.com").await;
+    let body =
+        json!({"address": "7 Twin St", "city": "Austin", "state": "TX", "zip_code": "78701"});
+    let before = submission_count(&app).await;
+    let answers = futures_util::future::join_all(
+        (0..8).map(|_| post_with_key(&app, SINGLE, &alice.key, "twin-key", &body)),
+    )
+    .await;
+    assert_eq!(submission_count(&app).await, before + 1);
+    let first = &answers[0].2;
+    let mut replayed = 0;
+    for (status, header, answer) in &answers {
+        assert_eq!(*status, StatusCode::OK, "{answer}");
+        assert_eq!(answer, first);
+        replayed += usize::from(header.as_deref() == Some("true"));
+    }
+    assert_eq!(replayed, 7);
+}
+
+/// A request that fails stores nothing, so its key is free for the corrected retry.
+async fn failed_request_gives_its_key_up(app: TestApp) {
+    let alice = app.user("alice@example.com").await;
+    let bob = app.user("bob@example.com").await;
+    let bobs = team(&app, "Bob's", &bob).await;
+    let body = json!({"address": "8 Retry St", "team_id": bobs});
+    let (status, _, answer) = post_with_key(&app, SINGLE, &alice.key, "retry-key", &body).await;
+    assert_eq!(status, StatusCode::FORBIDDEN, "{answer}");
+    let (status, header, answer) =
+        post_with_key(&app, SINGLE, &alice.key, "retry-key", &body).await;
+    assert_eq!(status, StatusCode::FORBIDDEN, "{answer}");
+    assert!(
+        header.is_none(),
+        "an error is not replayed: the request ran again"
+    );
+}
+
 async fn raw_json_kept_verbatim(app: TestApp) {
     let alice = app.user("alice@example.com").await;
     let single = json!({"address": "  1 Raw   St ", "state": "tx", "email_1": "BAD", "extra": [1, {"a": null}], "zip_code": ""});
@@ -1108,6 +1147,8 @@ backend_tests!(
     deferred_batch,
     status_visibility,
     idempotency,
+    idempotent_twins_store_once,
+    failed_request_gives_its_key_up,
     raw_json_kept_verbatim,
     concurrent_same_address,
 );

@@ -5,6 +5,7 @@
 //! - single submissions from 16 concurrent clients: requests per second, p50 and p99.
 //!
 //! Run: `cargo bench -p leadhub-tests --bench intake` (add TEST_DATABASE_URL for PostgreSQL).
+//! `INTAKE_BENCH=batch,single,deferred` picks figures (all by default), e.g. to profile one.
 #![allow(clippy::unwrap_used)]
 
 use std::collections::HashMap;
@@ -190,6 +191,11 @@ async fn deferred_figures(app: &TestApp, key: &str, batches: usize) -> f64 {
     (batches * BATCH) as f64 / started.elapsed().as_secs_f64()
 }
 
+/// Whether `INTAKE_BENCH` (a comma list; unset means all) asks for this figure.
+fn wanted(figure: &str) -> bool {
+    std::env::var("INTAKE_BENCH").map_or(true, |v| v.split(',').any(|f| f.trim() == figure))
+}
+
 fn main() {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -208,17 +214,23 @@ fn main() {
             let vars: HashMap<String, String> = HashMap::new();
             let app = TestApp::start_full(db, TestApp::adapters(), vars, 2).await;
             let user = app.user("bench@example.com").await;
-            let (http, floor) = batch_figures(&app, &user.key, user.user.id).await;
-            println!(
-                "{backend:?}: batch of {BATCH} over HTTP median {http:.1} ms; bare SQL transaction median {floor:.1} ms; ratio {:.2}x",
-                http / floor
-            );
-            let (rps, p50, p99) = single_figures(&app, &user.key).await;
-            println!(
-                "{backend:?}: single submissions, {CLIENTS} clients x {PER_CLIENT}: {rps:.0} req/s, p50 {p50:.2} ms, p99 {p99:.2} ms"
-            );
-            let deferred = deferred_figures(&app, &user.key, 5).await;
-            println!("{backend:?}: deferred, 5 batches of {BATCH} through the job queue: {deferred:.0} leads/s from enqueue to final");
+            if wanted("batch") {
+                let (http, floor) = batch_figures(&app, &user.key, user.user.id).await;
+                println!(
+                    "{backend:?}: batch of {BATCH} over HTTP median {http:.1} ms; bare SQL transaction median {floor:.1} ms; ratio {:.2}x",
+                    http / floor
+                );
+            }
+            if wanted("single") {
+                let (rps, p50, p99) = single_figures(&app, &user.key).await;
+                println!(
+                    "{backend:?}: single submissions, {CLIENTS} clients x {PER_CLIENT}: {rps:.0} req/s, p50 {p50:.2} ms, p99 {p99:.2} ms"
+                );
+            }
+            if wanted("deferred") {
+                let deferred = deferred_figures(&app, &user.key, 5).await;
+                println!("{backend:?}: deferred, 5 batches of {BATCH} through the job queue: {deferred:.0} leads/s from enqueue to final");
+            }
         });
     }
 }

@@ -1,5 +1,6 @@
 //! Connecting: the URL picks the backend, r2d2 pools connections, migrations are embedded.
 use std::path::Path;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use diesel::connection::SimpleConnection;
@@ -46,6 +47,8 @@ type DbPool = Pool<ConnectionManager<DbConnection>>;
 pub struct Database {
     pool: DbPool,
     backend: Backend,
+    /// The queue of this process's SQLite writers (see `write`).
+    writer: Arc<Mutex<()>>,
 }
 
 /// Per-connection SQLite settings. `busy_timeout` must come before `journal_mode`, or the
@@ -105,7 +108,11 @@ impl Database {
         let pool = builder
             .build(manager)
             .map_err(|e| DbError::Connect(e.to_string()))?;
-        Ok(Database { pool, backend })
+        Ok(Database {
+            pool,
+            backend,
+            writer: Arc::new(Mutex::new(())),
+        })
     }
 
     pub fn backend(&self) -> Backend {
@@ -168,6 +175,44 @@ impl Database {
         .map_err(|e| StoreError::Unexpected(anyhow::Error::new(e)))?
     }
 
+    /// Like `query`, for work that writes. SQLite has one writer at a time, and a writer that
+    /// finds another in the way waits in SQLite's busy handler, which sleeps between attempts
+    /// (up to 100 ms each), so under load some writes wait far longer than the lock was held.
+    /// This process's SQLite writers queue on a mutex instead and take turns as soon as the
+    /// lock is free; the busy handler is left to writers in other processes (the CLI).
+    /// PostgreSQL writers need no queue.
+    pub async fn write<T, F>(&self, work: F) -> Result<T, StoreError>
+    where
+        T: Send + 'static,
+        F: FnOnce(&mut DbConnection) -> diesel::QueryResult<T> + Send + 'static,
+    {
+        self.run_writing(move |conn| work(conn).map_err(store_error))
+            .await
+    }
+
+    /// `write`, for a closure speaking the store's errors.
+    pub async fn run_writing<T, F>(&self, work: F) -> Result<T, StoreError>
+    where
+        T: Send + 'static,
+        F: FnOnce(&mut DbConnection) -> Result<T, StoreError> + Send + 'static,
+    {
+        let pool = self.pool.clone();
+        let writer = (self.backend == Backend::Sqlite).then(|| self.writer.clone());
+        tokio::task::spawn_blocking(move || {
+            // A writer that panicked left nothing half-done behind the mutex (its transaction
+            // rolled back), so a poisoned queue is still a queue.
+            let _turn = writer
+                .as_ref()
+                .map(|w| w.lock().unwrap_or_else(std::sync::PoisonError::into_inner));
+            let mut conn = pool
+                .get()
+                .map_err(|e| StoreError::Unexpected(anyhow::Error::new(e)))?;
+            work(&mut conn)
+        })
+        .await
+        .map_err(|e| StoreError::Unexpected(anyhow::Error::new(e)))?
+    }
+
     /// Like `run`, for a closure speaking diesel errors.
     pub async fn query<T, F>(&self, work: F) -> Result<T, StoreError>
     where
@@ -188,6 +233,19 @@ pub(crate) fn take_write_lock(conn: &mut DbConnection) -> diesel::QueryResult<()
     }
     Ok(())
 }
+
+/// Runs `$body` with the backend's own connection bound to `$c`, for the statements
+/// `MultiConnection` cannot express (multi-row INSERT ... RETURNING): written once, compiled
+/// for each backend.
+macro_rules! on_backend {
+    ($conn:expr, $c:ident => $body:expr) => {
+        match $conn {
+            $crate::DbConnection::Sqlite($c) => $body,
+            $crate::DbConnection::Postgres($c) => $body,
+        }
+    };
+}
+pub(crate) use on_backend;
 
 /// libpq's messages span lines; a start-up error should be one.
 fn one_line(text: &str) -> String {

@@ -45,7 +45,7 @@ impl From<ApiKeyRow> for StoredApiKey {
 #[async_trait]
 impl CredentialRepository for Database {
     async fn insert_api_key(&self, key: NewApiKey) -> StoreResult<ApiKey> {
-        self.query(move |conn| {
+        self.write(move |conn| {
             let id = diesel::insert_into(api_keys::table)
                 .values((
                     api_keys::user_id.eq(key.user_id),
@@ -100,7 +100,7 @@ impl CredentialRepository for Database {
     }
 
     async fn touch_api_key(&self, id: i64, at: DateTime<Utc>) -> StoreResult<()> {
-        self.query(move |conn| {
+        self.write(move |conn| {
             diesel::update(api_keys::table.find(id))
                 .set(api_keys::last_used_at.eq(Some(to_db(at))))
                 .execute(conn)
@@ -110,7 +110,7 @@ impl CredentialRepository for Database {
     }
 
     async fn revoke_api_key(&self, user_id: i64, id: i64, at: DateTime<Utc>) -> StoreResult<bool> {
-        self.query(move |conn| {
+        self.write(move |conn| {
             diesel::update(
                 api_keys::table
                     .filter(api_keys::id.eq(id))

@@ -85,7 +85,7 @@ pub(crate) fn insert_jobs(
 #[async_trait]
 impl JobQueue for Database {
     async fn enqueue(&self, new: Vec<NewJob>) -> StoreResult<()> {
-        self.query(move |conn| {
+        self.write(move |conn| {
             let now = to_db(Utc::now());
             conn.transaction(|conn| insert_jobs(conn, &new, now))
         })
@@ -99,7 +99,7 @@ impl JobQueue for Database {
         lease_expired_before: DateTime<Utc>,
     ) -> StoreResult<Option<Job>> {
         let worker = worker.to_owned();
-        self.query(move |conn| {
+        self.write(move |conn| {
             let pick = match conn {
                 DbConnection::Postgres(_) => "SELECT id FROM jobs WHERE (status = 'queued' AND run_at <= $1) \
                      OR (status = 'running' AND locked_at < $2) ORDER BY run_at, id LIMIT 1 FOR UPDATE SKIP LOCKED",
@@ -129,7 +129,7 @@ impl JobQueue for Database {
 
     async fn heartbeat(&self, job_id: i64, worker: &str, at: DateTime<Utc>) -> StoreResult<()> {
         let worker = worker.to_owned();
-        self.query(move |conn| {
+        self.write(move |conn| {
             diesel::update(
                 jobs::table
                     .find(job_id)
@@ -144,7 +144,7 @@ impl JobQueue for Database {
     }
 
     async fn complete(&self, job_id: i64, at: DateTime<Utc>) -> StoreResult<()> {
-        self.query(move |conn| {
+        self.write(move |conn| {
             diesel::update(jobs::table.find(job_id))
                 .set((
                     jobs::status.eq(JobStatus::Done.as_str()),
@@ -165,7 +165,7 @@ impl JobQueue for Database {
         at: DateTime<Utc>,
     ) -> StoreResult<()> {
         let error = error.chars().take(2000).collect::<String>();
-        self.query(move |conn| {
+        self.write(move |conn| {
             let status = if retry_at.is_some() {
                 JobStatus::Queued
             } else {
@@ -199,7 +199,7 @@ impl JobQueue for Database {
     }
 
     async fn requeue_dead(&self, ids: Option<Vec<i64>>, at: DateTime<Utc>) -> StoreResult<usize> {
-        self.query(move |conn| {
+        self.write(move |conn| {
             let values = (
                 jobs::status.eq(JobStatus::Queued.as_str()),
                 jobs::attempts.eq(0),

@@ -11,6 +11,7 @@ mod error;
 mod geocode_cache;
 mod jobs;
 mod lead_row;
+mod lead_writes;
 mod leads;
 mod memberships;
 mod rate_limits;

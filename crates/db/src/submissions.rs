@@ -8,16 +8,19 @@ use leadhub_domain::lead::record::LeadAction;
 use leadhub_domain::lead::Warning;
 use leadhub_domain::store::StoreResult;
 use leadhub_domain::submission::{
-    BatchSummary, IdempotentAnswer, NewBatch, NewSubmission, PendingWork, Submission,
-    SubmissionOutcome, SubmissionRepository, SubmissionStatus,
+    BatchSummary, IdempotencyClaim, IdempotentAnswer, NewBatch, NewSubmission, PendingWork,
+    Submission, SubmissionOutcome, SubmissionRepository, SubmissionStatus,
 };
 
+use crate::connection::on_backend;
 use crate::jobs::insert_jobs;
 use crate::schema::{batches, idempotency_keys, submissions};
 use crate::time::{from_db, to_db};
 use crate::{Database, DbConnection};
 
 const CHUNK: usize = 500;
+/// `response_status` of an idempotency key whose first request is still running.
+const RUNNING: i32 = 0;
 /// Submissions per deferred job: small enough that a crash repeats little work, large enough
 /// that each job's transaction is worth its overhead.
 const JOB_CHUNK: usize = 100;
@@ -114,7 +117,7 @@ impl SubmissionRepository for Database {
         new: Vec<NewSubmission>,
         defer: bool,
     ) -> StoreResult<Vec<i64>> {
-        self.query(move |conn| {
+        self.write(move |conn| {
             conn.transaction(|conn| {
                 if let Some(b) = &batch {
                     diesel::insert_into(batches::table)
@@ -129,21 +132,31 @@ impl SubmissionRepository for Database {
                         .execute(conn)?;
                 }
                 let mut ids = Vec::with_capacity(new.len());
-                for s in &new {
-                    let id = diesel::insert_into(submissions::table)
-                        .values((
-                            submissions::batch_id.eq(&s.batch_id),
-                            submissions::batch_index.eq(s.batch_index),
-                            submissions::user_id.eq(s.user_id),
-                            submissions::team_id.eq(s.team_id),
-                            submissions::raw_json.eq(&s.raw_json),
-                            submissions::status.eq(s.status.as_str()),
-                            submissions::validation_warnings.eq("[]"),
-                            submissions::created_at.eq(to_db(s.created_at)),
-                        ))
-                        .returning(submissions::id)
-                        .get_result::<i64>(conn)?;
-                    ids.push(id);
+                for chunk in new.chunks(CHUNK) {
+                    let rows: Vec<_> = chunk
+                        .iter()
+                        .map(|s| {
+                            (
+                                submissions::batch_id.eq(&s.batch_id),
+                                submissions::batch_index.eq(s.batch_index),
+                                submissions::user_id.eq(s.user_id),
+                                submissions::team_id.eq(s.team_id),
+                                submissions::raw_json.eq(&s.raw_json),
+                                submissions::status.eq(s.status.as_str()),
+                                submissions::validation_warnings.eq("[]"),
+                                submissions::created_at.eq(to_db(s.created_at)),
+                            )
+                        })
+                        .collect();
+                    // One INSERT per chunk; ids grow row by row within it, while RETURNING's
+                    // order is not promised, so sorting gives them back in element order.
+                    let mut chunk_ids: Vec<i64> =
+                        on_backend!(conn, c => diesel::insert_into(submissions::table)
+                            .values(&rows)
+                            .returning(submissions::id)
+                            .get_results(c))?;
+                    chunk_ids.sort_unstable();
+                    ids.extend(chunk_ids);
                 }
                 if defer {
                     let now = new.first().map_or_else(Utc::now, |s| s.created_at);
@@ -171,7 +184,7 @@ impl SubmissionRepository for Database {
     }
 
     async fn finish_submissions(&self, outcomes: Vec<SubmissionOutcome>) -> StoreResult<()> {
-        self.query(move |conn| {
+        self.write(move |conn| {
             conn.transaction(|conn| {
                 let mut batch_ids = std::collections::BTreeSet::new();
                 for o in &outcomes {
@@ -277,67 +290,104 @@ impl SubmissionRepository for Database {
         .await
     }
 
-    async fn find_idempotent(
+    async fn claim_idempotent(
         &self,
         user_id: i64,
         key: &str,
-    ) -> StoreResult<Option<IdempotentAnswer>> {
+        request_hash: &str,
+        now: DateTime<Utc>,
+        stale_before: DateTime<Utc>,
+        abandoned_before: DateTime<Utc>,
+    ) -> StoreResult<IdempotencyClaim> {
         let key = key.to_owned();
-        self.query(move |conn| {
-            idempotency_keys::table
-                .filter(idempotency_keys::user_id.eq(user_id))
-                .filter(idempotency_keys::idempotency_key.eq(key))
-                .select((
-                    idempotency_keys::request_hash,
-                    idempotency_keys::response_status,
-                    idempotency_keys::response_body,
-                    idempotency_keys::created_at,
-                ))
-                .first::<(String, i32, String, NaiveDateTime)>(conn)
-                .optional()
-                .map(|r| {
-                    r.map(
-                        |(request_hash, status, body, created_at)| IdempotentAnswer {
-                            request_hash,
-                            status: u16::try_from(status).unwrap_or(200),
-                            body,
-                            created_at: from_db(created_at),
-                        },
-                    )
-                })
+        let request_hash = request_hash.to_owned();
+        self.write(move |conn| {
+            conn.transaction(|conn| {
+                let this_key = idempotency_keys::user_id
+                    .eq(user_id)
+                    .and(idempotency_keys::idempotency_key.eq(&key));
+                diesel::delete(
+                    idempotency_keys::table.filter(this_key).filter(
+                        idempotency_keys::created_at.lt(to_db(stale_before)).or(
+                            idempotency_keys::response_status
+                                .eq(RUNNING)
+                                .and(idempotency_keys::created_at.lt(to_db(abandoned_before))),
+                        ),
+                    ),
+                )
+                .execute(conn)?;
+                let row = (
+                    idempotency_keys::user_id.eq(user_id),
+                    idempotency_keys::idempotency_key.eq(&key),
+                    idempotency_keys::request_hash.eq(&request_hash),
+                    idempotency_keys::response_status.eq(RUNNING),
+                    idempotency_keys::response_body.eq(""),
+                    idempotency_keys::created_at.eq(to_db(now)),
+                );
+                // The unique (user_id, idempotency_key) decides between concurrent twins.
+                let inserted = on_backend!(conn, c => diesel::insert_into(idempotency_keys::table)
+                    .values(&row)
+                    .on_conflict_do_nothing()
+                    .execute(c))?;
+                if inserted == 1 {
+                    return Ok(IdempotencyClaim::Claimed);
+                }
+                let (request_hash, status, body, created_at) = idempotency_keys::table
+                    .filter(this_key)
+                    .select((
+                        idempotency_keys::request_hash,
+                        idempotency_keys::response_status,
+                        idempotency_keys::response_body,
+                        idempotency_keys::created_at,
+                    ))
+                    .first::<(String, i32, String, NaiveDateTime)>(conn)?;
+                Ok(IdempotencyClaim::Taken(IdempotentAnswer {
+                    request_hash,
+                    answer: (status != RUNNING)
+                        .then(|| (u16::try_from(status).unwrap_or(200), body)),
+                    created_at: from_db(created_at),
+                }))
+            })
         })
         .await
     }
 
-    async fn save_idempotent(
+    async fn complete_idempotent(
         &self,
         user_id: i64,
         key: &str,
-        answer: IdempotentAnswer,
-        stale_before: DateTime<Utc>,
+        status: u16,
+        body: String,
     ) -> StoreResult<()> {
         let key = key.to_owned();
-        self.query(move |conn| {
-            conn.transaction(|conn| {
-                diesel::delete(
-                    idempotency_keys::table
-                        .filter(idempotency_keys::user_id.eq(user_id))
-                        .filter(idempotency_keys::idempotency_key.eq(&key))
-                        .filter(idempotency_keys::created_at.lt(to_db(stale_before))),
-                )
-                .execute(conn)?;
-                diesel::insert_into(idempotency_keys::table)
-                    .values((
-                        idempotency_keys::user_id.eq(user_id),
-                        idempotency_keys::idempotency_key.eq(&key),
-                        idempotency_keys::request_hash.eq(&answer.request_hash),
-                        idempotency_keys::response_status.eq(i32::from(answer.status)),
-                        idempotency_keys::response_body.eq(&answer.body),
-                        idempotency_keys::created_at.eq(to_db(answer.created_at)),
-                    ))
-                    .execute(conn)
-                    .map(drop)
-            })
+        self.write(move |conn| {
+            diesel::update(
+                idempotency_keys::table
+                    .filter(idempotency_keys::user_id.eq(user_id))
+                    .filter(idempotency_keys::idempotency_key.eq(&key))
+                    .filter(idempotency_keys::response_status.eq(RUNNING)),
+            )
+            .set((
+                idempotency_keys::response_status.eq(i32::from(status)),
+                idempotency_keys::response_body.eq(body),
+            ))
+            .execute(conn)
+            .map(drop)
+        })
+        .await
+    }
+
+    async fn release_idempotent(&self, user_id: i64, key: &str) -> StoreResult<()> {
+        let key = key.to_owned();
+        self.write(move |conn| {
+            diesel::delete(
+                idempotency_keys::table
+                    .filter(idempotency_keys::user_id.eq(user_id))
+                    .filter(idempotency_keys::idempotency_key.eq(&key))
+                    .filter(idempotency_keys::response_status.eq(RUNNING)),
+            )
+            .execute(conn)
+            .map(drop)
         })
         .await
     }

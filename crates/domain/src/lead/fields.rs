@@ -44,43 +44,68 @@ pub struct LeadFields {
     pub source_identifier: Option<String>,
 }
 
-/// The names of the string fields, in the order of the interface spec.
-pub const STRING_FIELDS: [&str; 34] = [
-    "address",
-    "city",
-    "state",
-    "zip_code",
-    "county",
-    "first_name",
-    "last_name",
-    "primary_phone",
-    "primary_phone_type",
-    "phone_2",
-    "phone_3",
-    "phone_4",
-    "phone_5",
-    "email_1",
-    "email_2",
-    "email_3",
-    "mail_address",
-    "mail_city",
-    "mail_state",
-    "mail_zip",
-    "project_number",
-    "permit_date",
-    "permit_status",
-    "parcel_number",
-    "subdivision",
-    "lot",
-    "work_type",
-    "project_description",
-    "specific_use",
-    "property_type",
-    "lot_size",
-    "related_url",
-    "source",
-    "source_identifier",
-];
+/// The string fields, named once: the name list and both by-name accessors come from here.
+macro_rules! string_fields {
+    ($($name:ident),* $(,)?) => {
+        /// The names of the string fields, in the order of the interface spec.
+        pub const STRING_FIELDS: [&str; 34] = [$(stringify!($name)),*];
+
+        impl LeadFields {
+            /// The string field called `name`, for code that walks fields by name.
+            pub fn string_field(&self, name: &str) -> Option<&Option<String>> {
+                match name {
+                    $(stringify!($name) => Some(&self.$name),)*
+                    _ => None,
+                }
+            }
+
+            /// Mutable access by name, the twin of `string_field`.
+            pub fn string_field_mut(&mut self, name: &str) -> Option<&mut Option<String>> {
+                match name {
+                    $(stringify!($name) => Some(&mut self.$name),)*
+                    _ => None,
+                }
+            }
+        }
+    };
+}
+
+string_fields!(
+    address,
+    city,
+    state,
+    zip_code,
+    county,
+    first_name,
+    last_name,
+    primary_phone,
+    primary_phone_type,
+    phone_2,
+    phone_3,
+    phone_4,
+    phone_5,
+    email_1,
+    email_2,
+    email_3,
+    mail_address,
+    mail_city,
+    mail_state,
+    mail_zip,
+    project_number,
+    permit_date,
+    permit_status,
+    parcel_number,
+    subdivision,
+    lot,
+    work_type,
+    project_description,
+    specific_use,
+    property_type,
+    lot_size,
+    related_url,
+    source,
+    source_identifier,
+);
 
 pub const PHONE_TYPES: [&str; 3] = ["mobile", "landline", "voip"];
 pub const PROPERTY_TYPES: [&str; 4] = ["residential", "commercial", "agricultural", "vacant_land"];
@@ -91,90 +116,6 @@ pub fn max_len(field: &str) -> usize {
         "project_description" => 5000,
         "related_url" => 2048,
         _ => 255,
-    }
-}
-
-impl LeadFields {
-    /// The string field called `name`, for code that walks fields by name.
-    pub fn string_field(&self, name: &str) -> Option<&Option<String>> {
-        Some(match name {
-            "address" => &self.address,
-            "city" => &self.city,
-            "state" => &self.state,
-            "zip_code" => &self.zip_code,
-            "county" => &self.county,
-            "first_name" => &self.first_name,
-            "last_name" => &self.last_name,
-            "primary_phone" => &self.primary_phone,
-            "primary_phone_type" => &self.primary_phone_type,
-            "phone_2" => &self.phone_2,
-            "phone_3" => &self.phone_3,
-            "phone_4" => &self.phone_4,
-            "phone_5" => &self.phone_5,
-            "email_1" => &self.email_1,
-            "email_2" => &self.email_2,
-            "email_3" => &self.email_3,
-            "mail_address" => &self.mail_address,
-            "mail_city" => &self.mail_city,
-            "mail_state" => &self.mail_state,
-            "mail_zip" => &self.mail_zip,
-            "project_number" => &self.project_number,
-            "permit_date" => &self.permit_date,
-            "permit_status" => &self.permit_status,
-            "parcel_number" => &self.parcel_number,
-            "subdivision" => &self.subdivision,
-            "lot" => &self.lot,
-            "work_type" => &self.work_type,
-            "project_description" => &self.project_description,
-            "specific_use" => &self.specific_use,
-            "property_type" => &self.property_type,
-            "lot_size" => &self.lot_size,
-            "related_url" => &self.related_url,
-            "source" => &self.source,
-            "source_identifier" => &self.source_identifier,
-            _ => return None,
-        })
-    }
-
-    /// Mutable access by name, the twin of `string_field`.
-    pub fn string_field_mut(&mut self, name: &str) -> Option<&mut Option<String>> {
-        Some(match name {
-            "address" => &mut self.address,
-            "city" => &mut self.city,
-            "state" => &mut self.state,
-            "zip_code" => &mut self.zip_code,
-            "county" => &mut self.county,
-            "first_name" => &mut self.first_name,
-            "last_name" => &mut self.last_name,
-            "primary_phone" => &mut self.primary_phone,
-            "primary_phone_type" => &mut self.primary_phone_type,
-            "phone_2" => &mut self.phone_2,
-            "phone_3" => &mut self.phone_3,
-            "phone_4" => &mut self.phone_4,
-            "phone_5" => &mut self.phone_5,
-            "email_1" => &mut self.email_1,
-            "email_2" => &mut self.email_2,
-            "email_3" => &mut self.email_3,
-            "mail_address" => &mut self.mail_address,
-            "mail_city" => &mut self.mail_city,
-            "mail_state" => &mut self.mail_state,
-            "mail_zip" => &mut self.mail_zip,
-            "project_number" => &mut self.project_number,
-            "permit_date" => &mut self.permit_date,
-            "permit_status" => &mut self.permit_status,
-            "parcel_number" => &mut self.parcel_number,
-            "subdivision" => &mut self.subdivision,
-            "lot" => &mut self.lot,
-            "work_type" => &mut self.work_type,
-            "project_description" => &mut self.project_description,
-            "specific_use" => &mut self.specific_use,
-            "property_type" => &mut self.property_type,
-            "lot_size" => &mut self.lot_size,
-            "related_url" => &mut self.related_url,
-            "source" => &mut self.source,
-            "source_identifier" => &mut self.source_identifier,
-            _ => return None,
-        })
     }
 }
 

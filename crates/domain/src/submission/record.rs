@@ -114,13 +114,23 @@ pub struct BatchSummary {
     pub completed_at: Option<DateTime<Utc>>,
 }
 
-/// A stored first answer to a request that carried an `Idempotency-Key`.
+/// The first request that carried an `Idempotency-Key`, and its answer once it has one.
 #[derive(Debug, Clone, PartialEq)]
 pub struct IdempotentAnswer {
     pub request_hash: String,
-    pub status: u16,
-    pub body: String,
+    /// (HTTP status, JSON body); `None` while the first request is still running.
+    pub answer: Option<(u16, String)>,
     pub created_at: DateTime<Utc>,
+}
+
+/// What claiming an `Idempotency-Key` found.
+#[derive(Debug, Clone, PartialEq)]
+pub enum IdempotencyClaim {
+    /// The key is now this request's: run it, then `complete_idempotent` or
+    /// `release_idempotent`.
+    Claimed,
+    /// An earlier request holds the key.
+    Taken(IdempotentAnswer),
 }
 
 #[cfg_attr(feature = "mock", mockall::automock)]
@@ -140,17 +150,26 @@ pub trait SubmissionRepository: Send + Sync {
     async fn find_submission(&self, id: i64) -> StoreResult<Option<Submission>>;
     async fn find_submissions(&self, ids: Vec<i64>) -> StoreResult<Vec<Submission>>;
     async fn find_batch(&self, batch_id: &str) -> StoreResult<Option<BatchSummary>>;
-    async fn find_idempotent(
+    /// Takes the key for a request with `request_hash`, unless an earlier request holds it. A
+    /// holder from before `stale_before` (its 24 hours are over), or one still running since
+    /// before `abandoned_before` (its process died), gives the key up.
+    async fn claim_idempotent(
         &self,
         user_id: i64,
         key: &str,
-    ) -> StoreResult<Option<IdempotentAnswer>>;
-    /// Keeps the first answer; replaces one older than `stale_before`.
-    async fn save_idempotent(
-        &self,
-        user_id: i64,
-        key: &str,
-        answer: IdempotentAnswer,
+        request_hash: &str,
+        now: DateTime<Utc>,
         stale_before: DateTime<Utc>,
+        abandoned_before: DateTime<Utc>,
+    ) -> StoreResult<IdempotencyClaim>;
+    /// Stores the answer of the request that claimed the key.
+    async fn complete_idempotent(
+        &self,
+        user_id: i64,
+        key: &str,
+        status: u16,
+        body: String,
     ) -> StoreResult<()>;
+    /// Gives up a claim whose request failed, so that a retry runs it again.
+    async fn release_idempotent(&self, user_id: i64, key: &str) -> StoreResult<()>;
 }

@@ -18,7 +18,7 @@ use crate::submission::record::{
     BatchSummary, NewBatch, NewSubmission, Submission, SubmissionOutcome, SubmissionRepository,
     SubmissionStatus,
 };
-use crate::team_access::MembershipRepository;
+use crate::team_access::{may_add_to_team, MembershipRepository};
 use crate::user::User;
 
 #[derive(Debug, thiserror::Error)]
@@ -102,23 +102,10 @@ impl SubmissionService {
     }
 
     /// A team may take leads only from its members (and platform admins), and only while active.
-    /// An unknown team answers exactly like a foreign one, so ids reveal nothing.
     async fn check_team(&self, user: &User, team_id: i64) -> Result<(), SubmissionError> {
-        let active = if user.is_admin {
-            self.memberships.team_is_active(team_id).await?
-        } else {
-            self.memberships
-                .membership(team_id, user.id)
-                .await?
-                .map(|m| m.team_is_active)
-        };
-        match active {
-            None => Err(SubmissionError::Forbidden(
-                "Not a member of this team".into(),
-            )),
-            Some(false) => Err(SubmissionError::Forbidden("Team is inactive".into())),
-            Some(true) => Ok(()),
-        }
+        may_add_to_team(self.memberships.as_ref(), user, team_id)
+            .await?
+            .map_err(|reason| SubmissionError::Forbidden(reason.to_owned()))
     }
 
     pub async fn submit_single(
@@ -270,7 +257,8 @@ impl SubmissionService {
             .collect();
         let mut enrichment_warnings = self.enrich_leads(needing).await?;
         let now = self.clock.now();
-        let mut follow_ups = Vec::new();
+        // Submissions whose outcome changed after the lead's transaction recorded it.
+        let mut follow_ups = std::collections::HashSet::new();
         let mut elements = Vec::with_capacity(work.len());
         for (index, (write, result)) in writes.into_iter().zip(written).enumerate() {
             let id = write.submission_id.unwrap_or_default();
@@ -285,7 +273,7 @@ impl SubmissionService {
                         .filter(|e| !e.is_empty())
                     {
                         warnings.extend(extra);
-                        follow_ups.push((id, w.lead_id, w.action, warnings.clone()));
+                        follow_ups.insert(id);
                     }
                     ElementOutcome {
                         index,
@@ -310,7 +298,7 @@ impl SubmissionService {
                             "The lead could not be stored; the submission is kept verbatim".into(),
                         ),
                     };
-                    follow_ups.push((id, 0, LeadAction::Skipped, Vec::new()));
+                    follow_ups.insert(id);
                     elements.push(element);
                     continue;
                 }
@@ -319,7 +307,7 @@ impl SubmissionService {
         }
         let outcomes: Vec<SubmissionOutcome> = elements
             .iter()
-            .filter(|e| follow_ups.iter().any(|(id, ..)| *id == e.submission_id))
+            .filter(|e| follow_ups.contains(&e.submission_id))
             .map(|e| SubmissionOutcome {
                 id: e.submission_id,
                 status: e.status,
@@ -436,20 +424,27 @@ impl SubmissionService {
         }
     }
 
-    pub async fn submission(&self, user: &User, id: i64) -> Result<Submission, SubmissionError> {
-        let found = self
-            .submissions
-            .find_submission(id)
-            .await?
-            .ok_or(SubmissionError::NotFound("Submission"))?;
-        if self
-            .may_see(user, found.team_id, Some(found.user_id))
-            .await?
-        {
+    /// `found`, if the user may see it: an unknown id and someone else's answer alike.
+    async fn visible<T>(
+        &self,
+        user: &User,
+        found: Option<T>,
+        what: &'static str,
+        team_and_owner: impl Fn(&T) -> (Option<i64>, Option<i64>),
+    ) -> Result<T, SubmissionError> {
+        let found = found.ok_or(SubmissionError::NotFound(what))?;
+        let (team_id, owner) = team_and_owner(&found);
+        if self.may_see(user, team_id, owner).await? {
             Ok(found)
         } else {
-            Err(SubmissionError::NotFound("Submission"))
+            Err(SubmissionError::NotFound(what))
         }
+    }
+
+    pub async fn submission(&self, user: &User, id: i64) -> Result<Submission, SubmissionError> {
+        let found = self.submissions.find_submission(id).await?;
+        self.visible(user, found, "Submission", |s| (s.team_id, Some(s.user_id)))
+            .await
     }
 
     pub async fn batch(
@@ -457,32 +452,15 @@ impl SubmissionService {
         user: &User,
         batch_id: &str,
     ) -> Result<BatchSummary, SubmissionError> {
-        let found = self
-            .submissions
-            .find_batch(batch_id)
-            .await?
-            .ok_or(SubmissionError::NotFound("Batch"))?;
-        if self
-            .may_see(user, found.team_id, Some(found.user_id))
-            .await?
-        {
-            Ok(found)
-        } else {
-            Err(SubmissionError::NotFound("Batch"))
-        }
+        let found = self.submissions.find_batch(batch_id).await?;
+        self.visible(user, found, "Batch", |b| (b.team_id, Some(b.user_id)))
+            .await
     }
 
     pub async fn lead(&self, user: &User, id: i64) -> Result<Lead, SubmissionError> {
-        let found = self
-            .leads
-            .find_lead(id)
-            .await?
-            .ok_or(SubmissionError::NotFound("Lead"))?;
-        if self.may_see(user, found.team_id, None).await? {
-            Ok(found)
-        } else {
-            Err(SubmissionError::NotFound("Lead"))
-        }
+        let found = self.leads.find_lead(id).await?;
+        self.visible(user, found, "Lead", |l| (l.team_id, None))
+            .await
     }
 
     /// The leads the user may see, filtered. A `team_id` filter for a team the user is not in

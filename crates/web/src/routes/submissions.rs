@@ -55,6 +55,7 @@ fn to_json<T: serde::Serialize>(v: &T) -> ApiResult<serde_json::Value> {
         (status = 200, description = "What became of the lead", body = SingleResult),
         (status = 401, description = "Missing, invalid or expired credential", body = ErrorBody),
         (status = 403, description = "team_id of a team the caller is not a member of, or an inactive team", body = ErrorBody),
+        (status = 409, description = "A request with the same Idempotency-Key is still being processed", body = ErrorBody),
         (status = 413, description = "Request body too large", body = ErrorBody),
         (status = 422, description = "Validation failure: every problem listed", body = ValidationErrorBody)))]
 pub async fn submit_single(
@@ -83,6 +84,7 @@ pub async fn submit_single(
         (status = 200, description = "One result per element, with counters", body = BatchResult),
         (status = 401, description = "Missing, invalid or expired credential", body = ErrorBody),
         (status = 403, description = "team_id of a team the caller is not a member of, or an inactive team", body = ErrorBody),
+        (status = 409, description = "A request with the same Idempotency-Key is still being processed", body = ErrorBody),
         (status = 413, description = "Request body too large", body = ErrorBody),
         (status = 422, description = "Validation failure: every bad element named by index", body = ValidationErrorBody)))]
 pub async fn submit_batch(
