@@ -1,5 +1,5 @@
-//! "Fuzzing" of the JSON request path with proptest (cargo fuzz needs a nightly toolchain; see
-//! docs/fuzzing.md): arbitrary bytes through `parse_json_body`, and arbitrary JSON values (built
+//! Property-based fuzzing of the JSON request path with proptest (the coverage-guided twin is
+//! `fuzz/fuzz_targets/json_body.rs`; see docs/fuzzing.md): arbitrary bytes through `parse_json_body`, and arbitrary JSON values (built
 //! around the real field names, so the readers get past the first check) through every `FromBody`
 //! reader. Nothing may panic; every failure is a non-empty 422 list located under "body".
 //!

@@ -27,10 +27,12 @@ pub(super) fn city(raw: &str) -> Option<String> {
 /// The state code as given, upper case, punctuation dropped ("tx." -> "TX"). Whether it is a
 /// real state is checked where leads are validated.
 pub(super) fn state(raw: &str) -> Option<String> {
+    // Upper-case first: some letters upper-case to a letter plus a combining mark ("ǰ" -> "J̌"),
+    // which the filter then drops, so the code reads back as itself (found by cargo fuzz).
     let code: String = raw
         .chars()
-        .filter(|c| c.is_alphanumeric())
         .flat_map(char::to_uppercase)
+        .filter(|c| c.is_alphanumeric())
         .collect();
     (!code.is_empty()).then_some(code)
 }
@@ -56,4 +58,17 @@ pub(super) fn zip5(raw: &str) -> Option<String> {
 /// Whether a street-line token is a ZIP or ZIP+4 with this ZIP5.
 pub(super) fn is_zip_token(token: &str, zip5_given: &str) -> bool {
     zip5(token).is_some_and(|z| z == zip5_given)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::state;
+
+    #[test]
+    fn a_state_code_reads_back_as_itself() {
+        assert_eq!(state(" tx. ").as_deref(), Some("TX"));
+        // "ǰ" upper-cases to "J" and a combining caron (the input cargo fuzz found).
+        let once = state("ǰ").unwrap();
+        assert_eq!(state(&once), Some(once.clone()));
+    }
 }
