@@ -12,6 +12,9 @@
 #   SOAK_BACKENDS     "sqlite postgres" (default); postgres needs pg_isready to succeed on SOAK_PG_URL and is
 #                     skipped with a notice otherwise; it runs in a fresh database (leadhub_soak_<pid>), dropped at the end
 #   SOAK_PG_URL       server URL without a database (default postgres://postgres@127.0.0.1:5432)
+#   SOAK_MIX          growing (default: most submissions are new properties, so the leads table grows) or steady
+#                     (every submission lands on one of 2,000 properties, so after warm-up the tables stop growing
+#                     but for the submissions log: memory can then be judged apart from data growth)
 #   SOAK_RATE_LIMITS  high (default: both limits on but far above the load, so the limiter's store is exercised)
 #                     or off (0 = off, as config.rs reads it)
 #   SOAK_RUST_LOG     the server's RUST_LOG (default info: one line per request, as in production)
@@ -30,6 +33,8 @@ threads=${SOAK_THREADS:-2}
 backends=${SOAK_BACKENDS:-sqlite postgres}
 pg_base=${SOAK_PG_URL:-postgres://postgres@127.0.0.1:5432}
 rate_limits=${SOAK_RATE_LIMITS:-high}
+mix=${SOAK_MIX:-growing}
+[[ $mix == growing || $mix == steady ]] || { printf 'soak: SOAK_MIX must be growing or steady\n' >&2; exit 2; }
 server_log_filter=${SOAK_RUST_LOG:-info}
 
 say() { printf 'soak: %s\n' "$*" >&2; }
@@ -138,6 +143,7 @@ function init(args)
   max_lead = tonumber(args[2]) or 1
   max_sub = tonumber(args[3]) or 1
   slice = tonumber(args[4]) or 0
+  steady = args[5] == "steady"
   math.randomseed(tid * 7919 + slice * 104729 + os.time())
   auth = "Bearer " .. key
   seq = 0       -- fresh properties made by this thread in this slice
@@ -148,6 +154,14 @@ function init(args)
   end
   -- this thread's ZIP in this slice: every fresh property of (slice, thread) is new to the database
   zip = string.format("%05d", 10000 + (slice * 64 + tid) % 89999)
+  if steady then zip = "77001" end
+end
+
+-- In the steady mix every property comes from one pool of 2,000 shared by all threads and slices.
+local POOL = 2000
+local function known()
+  if steady then return math.random(POOL) end
+  return math.random(seq)
 end
 
 -- One lead as JSON. n picks the property (house number, street, city); zp its ZIP; v varies the mergeable fields.
@@ -166,6 +180,7 @@ end
 
 local function fresh()
   seq = seq + 1
+  if steady then return lead(math.random(POOL), zip, 0) end
   return lead(seq, zip, 0)
 end
 
@@ -177,9 +192,9 @@ local function single()
   if r <= 75 or seq < 5 then
     return fresh(), nil
   elseif r <= 85 then
-    return lead(math.random(seq), zip, 0), nil                      -- identical repeat: skipped
+    return lead(known(), zip, 0), nil                               -- identical repeat: skipped
   elseif r <= 92 then
-    return lead(math.random(seq), zip, math.random(1, 50)), nil     -- changed permit status/phone: updated
+    return lead(known(), zip, math.random(1, 50)), nil              -- changed permit status/phone: updated
   elseif r <= 96 then
     return lead(math.random(25), "99001", math.random(0, 1000)), nil -- shared hot pool
   else
@@ -193,7 +208,7 @@ local function batch()
   local first = fresh()
   parts[1] = first
   for i = 2, 18 do parts[i] = fresh() end
-  parts[19] = lead(math.random(seq), zip, math.random(1, 50))       -- an earlier property
+  parts[19] = lead(known(), zip, math.random(1, 50))                -- an earlier property
   parts[20] = first                                                 -- the same property twice in one batch
   local deferred = math.random(4) == 1
   return '{"process_immediately":' .. (deferred and "false" or "true") .. ',"leads":[' .. table.concat(parts, ",") .. "]}"
@@ -396,7 +411,7 @@ run_backend() {
     scrape "$dir/metrics.s$s.before"
     local out=$dir/wrk.s$s.txt
     timeout $((slice + 60)) wrk -t"$threads" -c"$connections" -d"${slice}s" --timeout 10s --latency \
-      -s "$work/mix.lua" "$base" -- "$key" "$max_lead" "${max_sub:-1}" "$s" >"$out" 2>&1 || true
+      -s "$work/mix.lua" "$base" -- "$key" "$max_lead" "${max_sub:-1}" "$s" "$mix" >"$out" 2>&1 || true
     scrape "$dir/metrics.s$s.after"
     local alive=1
     kill -0 "$server_pid" 2>/dev/null || alive=0
