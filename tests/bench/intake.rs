@@ -94,17 +94,9 @@ async fn batch_figures(app: &TestApp, key: &str, user_id: i64) -> (f64, f64) {
     for run in 0..RUNS {
         let body = json!({"leads": (0..BATCH).map(|i| lead(run, i)).collect::<Vec<_>>()});
         let started = Instant::now();
-        let response = app
-            .client
-            .post(app.url("/api/v1/submissions/batch"))
-            .bearer_auth(key)
-            .json(&body)
-            .send()
-            .await
-            .unwrap();
-        assert!(response.status().is_success());
-        let result: Value = response.json().await.unwrap();
+        let (status, result) = app.post("/api/v1/submissions/batch", key, body).await;
         http.push(started.elapsed().as_secs_f64() * 1000.0);
+        assert!(status.is_success(), "{result}");
         assert_eq!(result["succeeded"], BATCH);
         floor.push(bare_insert(app, run, user_id).await);
     }
@@ -157,31 +149,14 @@ async fn deferred_figures(app: &TestApp, key: &str, batches: usize) -> f64 {
     let mut ids = Vec::new();
     for b in 0..batches {
         let body = json!({"process_immediately": false, "leads": (0..BATCH).map(|i| lead(500 + b, i)).collect::<Vec<_>>()});
-        let r: Value = app
-            .client
-            .post(app.url("/api/v1/submissions/batch"))
-            .bearer_auth(key)
-            .json(&body)
-            .send()
-            .await
-            .unwrap()
-            .json()
-            .await
-            .unwrap();
+        let (_, r) = app.post("/api/v1/submissions/batch", key, body).await;
         ids.push(r["batch_id"].as_str().unwrap().to_owned());
     }
     for id in ids {
         loop {
-            let b: Value = app
-                .client
-                .get(app.url(&format!("/api/v1/submissions/batches/{id}")))
-                .bearer_auth(key)
-                .send()
-                .await
-                .unwrap()
-                .json()
-                .await
-                .unwrap();
+            let (_, b) = app
+                .get(&format!("/api/v1/submissions/batches/{id}"), key)
+                .await;
             if b["pending"] == 0 {
                 break;
             }

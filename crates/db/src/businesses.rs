@@ -22,16 +22,12 @@ use leadhub_domain::store::StoreResult;
 use crate::connection::take_write_lock;
 use crate::schema::businesses;
 use crate::time::{from_db, to_db};
-use crate::{Database, DbConnection};
+use crate::{scope_of, Database, DbConnection};
 
 /// Bind-parameter lists are chunked below every backend's limit.
 const CHUNK: usize = 500;
 
 diesel::define_sql_function!(fn lower(x: Nullable<Text>) -> Nullable<Text>);
-
-fn scope_of(team_id: Option<i64>) -> i64 {
-    team_id.unwrap_or(0)
-}
 
 #[derive(Queryable, Selectable, Clone, Debug)]
 #[diesel(table_name = businesses)]

@@ -164,15 +164,7 @@ impl Database {
         T: Send + 'static,
         F: FnOnce(&mut DbConnection) -> Result<T, StoreError> + Send + 'static,
     {
-        let pool = self.pool.clone();
-        tokio::task::spawn_blocking(move || {
-            let mut conn = pool
-                .get()
-                .map_err(|e| StoreError::Unexpected(anyhow::Error::new(e)))?;
-            work(&mut conn)
-        })
-        .await
-        .map_err(|e| StoreError::Unexpected(anyhow::Error::new(e)))?
+        on_blocking_pool(self.pool.clone(), None, work).await
     }
 
     /// Like `query`, for work that writes. SQLite has one writer at a time, and a writer that
@@ -196,21 +188,8 @@ impl Database {
         T: Send + 'static,
         F: FnOnce(&mut DbConnection) -> Result<T, StoreError> + Send + 'static,
     {
-        let pool = self.pool.clone();
         let writer = (self.backend == Backend::Sqlite).then(|| self.writer.clone());
-        tokio::task::spawn_blocking(move || {
-            // A writer that panicked left nothing half-done behind the mutex (its transaction
-            // rolled back), so a poisoned queue is still a queue.
-            let _turn = writer
-                .as_ref()
-                .map(|w| w.lock().unwrap_or_else(std::sync::PoisonError::into_inner));
-            let mut conn = pool
-                .get()
-                .map_err(|e| StoreError::Unexpected(anyhow::Error::new(e)))?;
-            work(&mut conn)
-        })
-        .await
-        .map_err(|e| StoreError::Unexpected(anyhow::Error::new(e)))?
+        on_blocking_pool(self.pool.clone(), writer, work).await
     }
 
     /// Like `run`, for a closure speaking diesel errors.
@@ -221,6 +200,32 @@ impl Database {
     {
         self.run(move |conn| work(conn).map_err(store_error)).await
     }
+}
+
+/// Runs `work` on tokio's blocking pool with a pooled connection, after taking this process's
+/// turn as a writer when `writer` is given (see `Database::write`).
+async fn on_blocking_pool<T, F>(
+    pool: DbPool,
+    writer: Option<Arc<Mutex<()>>>,
+    work: F,
+) -> Result<T, StoreError>
+where
+    T: Send + 'static,
+    F: FnOnce(&mut DbConnection) -> Result<T, StoreError> + Send + 'static,
+{
+    tokio::task::spawn_blocking(move || {
+        // A writer that panicked left nothing half-done behind the mutex (its transaction
+        // rolled back), so a poisoned queue is still a queue.
+        let _turn = writer
+            .as_ref()
+            .map(|w| w.lock().unwrap_or_else(std::sync::PoisonError::into_inner));
+        let mut conn = pool
+            .get()
+            .map_err(|e| StoreError::Unexpected(anyhow::Error::new(e)))?;
+        work(&mut conn)
+    })
+    .await
+    .map_err(|e| StoreError::Unexpected(anyhow::Error::new(e)))?
 }
 
 /// Makes the current transaction a writer before it reads. SQLite transactions begin deferred:

@@ -28,7 +28,7 @@ use crate::lead_row::{LeadRow, LeadValues};
 use crate::schema::{leads, submissions};
 use crate::submissions::close_finished_batches;
 use crate::time::to_db;
-use crate::DbConnection;
+use crate::{scope_of, DbConnection};
 
 /// Bind-parameter lists are chunked below every backend's limit.
 const CHUNK: usize = 500;
@@ -36,10 +36,6 @@ const CHUNK: usize = 500;
 const INSERT_CHUNK: usize = 400;
 /// How long the enrichment safety-net job waits before it checks on its leads.
 const ENRICH_SAFETY_DELAY_SECS: i64 = 60;
-
-pub(crate) fn scope_of(team_id: Option<i64>) -> i64 {
-    team_id.unwrap_or(0)
-}
 
 /// Where a lead of the batch is while the batch is planned.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

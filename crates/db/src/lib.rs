@@ -23,4 +23,10 @@ mod time;
 mod users;
 
 pub use connection::{Backend, Database, DbConnection, DbError};
+
+/// The `dedupe_scope` column of leads and businesses: the team, or 0 for no team (NULL would
+/// not take part in the unique indexes that keep one row per property or business).
+pub(crate) fn scope_of(team_id: Option<i64>) -> i64 {
+    team_id.unwrap_or(0)
+}
 pub use rate_limits::DatabaseRateLimitStore;
