@@ -1129,6 +1129,75 @@ async fn concurrent_same_address(app: TestApp) {
     assert_eq!(lead["submission_count"], 20, "{lead}");
 }
 
+/// Single submissions of several callers arriving together are stored and processed as one
+/// group (see single_intake.rs): each caller still gets its own answer, its own team's scope
+/// and its own warnings, and sees only its own submissions.
+async fn concurrent_singles_of_several_callers(app: TestApp) {
+    let alice = app.user("alice@example.com").await;
+    let bob = app.user("bob@example.com").await;
+    let alices = team(&app, "Alice's", &alice).await;
+    let bobs = team(&app, "Bob's", &bob).await;
+    let mut tasks = tokio::task::JoinSet::new();
+    for i in 0..24 {
+        let (key, team_id, name) = if i % 2 == 0 {
+            (alice.key.clone(), alices, "alice")
+        } else {
+            (bob.key.clone(), bobs, "bob")
+        };
+        let client = app.client.clone();
+        let url = app.url(SINGLE);
+        // Both teams submit the same twelve properties; a third of them with a bad e-mail.
+        let body = json!({"address": format!("{} Group Ln", i / 2), "city": "Austin", "state": "TX",
+                          "zip_code": "78701", "team_id": team_id, "first_name": name,
+                          "email_1": if i % 3 == 0 { "nope" } else { "ok@example.com" }});
+        tasks.spawn(async move {
+            let response = client
+                .post(url)
+                .bearer_auth(key)
+                .json(&body)
+                .send()
+                .await
+                .unwrap();
+            let status = response.status();
+            (i, status, response.json::<Value>().await.unwrap())
+        });
+    }
+    let mut ids = std::collections::HashMap::new();
+    while let Some(done) = tasks.join_next().await {
+        let (i, status, r) = done.unwrap();
+        assert_eq!(status, StatusCode::OK, "{r}");
+        assert_eq!(r["result_action"], "created", "{i}: {r}");
+        assert_eq!(
+            has_warning(&r, "email_1", "invalid_email"),
+            i % 3 == 0,
+            "{i}: {r}"
+        );
+        ids.insert(i, (r["id"].clone(), r["result_lead_id"].clone()));
+    }
+    for i in 0..24 {
+        let (submission, lead) = &ids[&i];
+        let (own, other) = if i % 2 == 0 {
+            (&alice, &bob)
+        } else {
+            (&bob, &alice)
+        };
+        let path = format!("/api/v1/submissions/status/{submission}");
+        let (status, seen) = app.get(&path, &own.key).await;
+        assert_eq!(status, StatusCode::OK, "{seen}");
+        assert_eq!(&seen["result_lead_id"], lead, "{seen}");
+        assert_eq!(app.get(&path, &other.key).await.0, StatusCode::NOT_FOUND);
+        let (status, found) = app.get(&format!("/api/v1/leads/{lead}"), &own.key).await;
+        assert_eq!(status, StatusCode::OK, "{found}");
+        assert_eq!(
+            found["first_name"],
+            if i % 2 == 0 { "alice" } else { "bob" }
+        );
+        assert_eq!(found["address"], format!("{} Group Ln", i / 2));
+    }
+    assert_eq!(lead_total(&app, &alice.key, "").await, 12);
+    assert_eq!(lead_total(&app, &bob.key, "").await, 12);
+}
+
 backend_tests!(
     single_then_duplicate_then_update,
     wrong_json_types_are_422,
@@ -1151,4 +1220,5 @@ backend_tests!(
     failed_request_gives_its_key_up,
     raw_json_kept_verbatim,
     concurrent_same_address,
+    concurrent_singles_of_several_callers,
 );

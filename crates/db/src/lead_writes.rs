@@ -23,6 +23,7 @@ use leadhub_domain::parse::parse_lot_size_acres;
 use leadhub_domain::submission::SubmissionStatus;
 
 use crate::connection::{on_backend, take_write_lock};
+use crate::fixed_chunks::for_each_fixed_chunk;
 use crate::jobs::insert_jobs;
 use crate::lead_row::{LeadRow, LeadValues};
 use crate::schema::{leads, submissions};
@@ -32,8 +33,6 @@ use crate::{scope_of, DbConnection};
 
 /// Bind-parameter lists are chunked below every backend's limit.
 const CHUNK: usize = 500;
-/// New leads per INSERT: 400 rows of 52 columns stay below SQLite's 32,766 parameters.
-const INSERT_CHUNK: usize = 400;
 /// How long the enrichment safety-net job waits before it checks on its leads.
 const ENRICH_SAFETY_DELAY_SECS: i64 = 60;
 
@@ -310,7 +309,7 @@ fn open_submissions(
     Ok((open, batches))
 }
 
-/// Inserts the new leads, 400 rows per INSERT; answers their ids in the order given. Ids grow
+/// Inserts the new leads in chunks of fixed sizes (see fixed_chunks.rs); answers their ids in the order given. Ids grow
 /// with each row of an INSERT on both backends (SQLite's next rowid, PostgreSQL's sequence, under
 /// this transaction's locks), while RETURNING's row order is not promised: sorting restores it.
 ///
@@ -318,14 +317,14 @@ fn open_submissions(
 /// indexes in place, 1000 single-row INSERTs took 57 ms and three multi-row ones 16 ms.
 fn insert_leads(conn: &mut DbConnection, created: &[LeadValues]) -> QueryResult<Vec<i64>> {
     let mut ids = Vec::with_capacity(created.len());
-    for chunk in created.chunks(INSERT_CHUNK) {
+    for_each_fixed_chunk!(created, chunk => {
         let mut chunk_ids: Vec<i64> = on_backend!(conn, c => diesel::insert_into(leads::table)
             .values(chunk)
             .returning(leads::id)
             .get_results(c))?;
         chunk_ids.sort_unstable();
         ids.extend(chunk_ids);
-    }
+    });
     Ok(ids)
 }
 

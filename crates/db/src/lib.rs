@@ -8,6 +8,7 @@ mod businesses;
 mod connection;
 mod credentials;
 mod error;
+mod fixed_chunks;
 mod geocode_cache;
 mod jobs;
 mod lead_row;

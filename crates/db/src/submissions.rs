@@ -13,6 +13,7 @@ use leadhub_domain::submission::{
 };
 
 use crate::connection::on_backend;
+use crate::fixed_chunks::for_each_fixed_chunk;
 use crate::jobs::insert_jobs;
 use crate::schema::{batches, idempotency_keys, submissions};
 use crate::time::{from_db, to_db};
@@ -132,32 +133,32 @@ impl SubmissionRepository for Database {
                         .execute(conn)?;
                 }
                 let mut ids = Vec::with_capacity(new.len());
-                for chunk in new.chunks(CHUNK) {
-                    let rows: Vec<_> = chunk
-                        .iter()
-                        .map(|s| {
-                            (
-                                submissions::batch_id.eq(&s.batch_id),
-                                submissions::batch_index.eq(s.batch_index),
-                                submissions::user_id.eq(s.user_id),
-                                submissions::team_id.eq(s.team_id),
-                                submissions::raw_json.eq(&s.raw_json),
-                                submissions::status.eq(s.status.as_str()),
-                                submissions::validation_warnings.eq("[]"),
-                                submissions::created_at.eq(to_db(s.created_at)),
-                            )
-                        })
-                        .collect();
-                    // One INSERT per chunk; ids grow row by row within it, while RETURNING's
-                    // order is not promised, so sorting gives them back in element order.
+                let rows: Vec<_> = new
+                    .iter()
+                    .map(|s| {
+                        (
+                            submissions::batch_id.eq(s.batch_id.clone()),
+                            submissions::batch_index.eq(s.batch_index),
+                            submissions::user_id.eq(s.user_id),
+                            submissions::team_id.eq(s.team_id),
+                            submissions::raw_json.eq(s.raw_json.clone()),
+                            submissions::status.eq(s.status.as_str()),
+                            submissions::validation_warnings.eq("[]"),
+                            submissions::created_at.eq(to_db(s.created_at)),
+                        )
+                    })
+                    .collect();
+                // One INSERT per chunk; ids grow row by row within it, while RETURNING's
+                // order is not promised, so sorting gives them back in element order.
+                for_each_fixed_chunk!(rows, chunk => {
                     let mut chunk_ids: Vec<i64> =
                         on_backend!(conn, c => diesel::insert_into(submissions::table)
-                            .values(&rows)
+                            .values(chunk)
                             .returning(submissions::id)
                             .get_results(c))?;
                     chunk_ids.sort_unstable();
                     ids.extend(chunk_ids);
-                }
+                });
                 if defer {
                     let now = new.first().map_or_else(Utc::now, |s| s.created_at);
                     let jobs: Vec<NewJob> = ids

@@ -26,6 +26,7 @@ use crate::config::Config;
 use crate::extract::{path_error_handler, query_error_handler};
 use crate::middleware::{observe, rate_limit, Metrics};
 use crate::routes;
+use crate::single_intake::SingleIntake;
 use crate::tokens::RandomTokens;
 use crate::worker::{self, WorkerSettings, Workers};
 
@@ -88,6 +89,8 @@ pub struct AppState {
     pub auth: Arc<AuthService>,
     pub teams: Arc<TeamService>,
     pub submissions: Arc<SubmissionService>,
+    /// Single submissions, grouped while the database is busy.
+    pub single_intake: Arc<SingleIntake>,
     pub businesses: Arc<BusinessService>,
     /// For idempotent replays, which sit in the web layer (they store HTTP answers).
     pub submissions_repo: Arc<dyn SubmissionRepository>,
@@ -153,7 +156,9 @@ impl AppState {
             config.rate_limit_per_key_hour,
             config.rate_limit_per_ip_minute,
         ));
+        let submissions = Arc::new(submissions);
         AppState {
+            single_intake: Arc::new(SingleIntake::start(submissions.clone())),
             rate_limiter,
             config: Arc::new(config),
             submissions_repo: Arc::new(db.clone()),
@@ -161,7 +166,7 @@ impl AppState {
             db,
             auth: Arc::new(auth),
             teams: Arc::new(teams),
-            submissions: Arc::new(submissions),
+            submissions,
             businesses: Arc::new(businesses),
             clock: adapters.clock,
             metrics: Arc::new(Metrics::default()),

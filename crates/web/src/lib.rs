@@ -11,6 +11,7 @@ pub mod middleware;
 pub mod openapi;
 pub mod pages;
 pub mod routes;
+pub mod single_intake;
 pub mod telemetry;
 pub mod time;
 pub mod tokens;

@@ -7,7 +7,7 @@ use chrono::Datelike;
 use crate::clock::Clock;
 use crate::error::FieldError;
 use crate::lead::fields::{LeadFields, Warning};
-use crate::lead::normalize::normalize;
+use crate::lead::normalize::{normalize, NormalizedLead};
 use crate::lead::record::{
     EnrichmentStatus, Lead, LeadAction, LeadFilter, LeadRepository, LeadWrite,
 };
@@ -113,11 +113,45 @@ impl SubmissionService {
         user: &User,
         request: SubmissionRequest,
     ) -> Result<ElementOutcome, SubmissionError> {
-        let mut batch = self.submit(user, vec![request], None).await?;
-        batch
-            .elements
+        self.admit_single(user, &request).await?;
+        self.submit_singles(vec![(user.id, request)])
+            .await?
             .pop()
             .ok_or_else(|| SubmissionError::Unexpected(anyhow::anyhow!("no outcome")))
+    }
+
+    /// Whether `user` may submit `request` on its own (its team, if any, takes the user's leads).
+    pub async fn admit_single(
+        &self,
+        user: &User,
+        request: &SubmissionRequest,
+    ) -> Result<(), SubmissionError> {
+        match request.team_id {
+            Some(team_id) => self.check_team(user, team_id).await,
+            None => Ok(()),
+        }
+    }
+
+    /// Single submissions of any callers, each admitted by `admit_single`, stored in one write
+    /// and processed together, as a batch would be; answers their outcomes in the same order.
+    pub async fn submit_singles(
+        &self,
+        singles: Vec<(i64, SubmissionRequest)>,
+    ) -> Result<Vec<ElementOutcome>, SubmissionError> {
+        let count = singles.len();
+        let mut outcomes = self.store_and_process(singles, None).await?.elements;
+        // Fresh submissions are never final already, so each has its outcome, in order.
+        if outcomes.len() != count {
+            return Err(SubmissionError::Unexpected(anyhow::anyhow!(
+                "{count} single submissions gave {} outcomes",
+                outcomes.len()
+            )));
+        }
+        // Each answers on its own: it is no element of anything.
+        for outcome in &mut outcomes {
+            outcome.index = 0;
+        }
+        Ok(outcomes)
     }
 
     /// Stores every element, then processes them now, or answers them `pending` and leaves
@@ -150,18 +184,29 @@ impl SubmissionService {
         for team_id in teams {
             self.check_team(user, team_id).await?;
         }
+        let requests = requests.into_iter().map(|r| (user.id, r)).collect();
+        self.store_and_process(requests, batch).await
+    }
+
+    /// Stores every (submitter, request) verbatim, then processes them now, or answers them
+    /// `pending` when the batch is deferred.
+    async fn store_and_process(
+        &self,
+        requests: Vec<(i64, SubmissionRequest)>,
+        batch: Option<NewBatch>,
+    ) -> Result<BatchOutcome, SubmissionError> {
         let now = self.clock.now();
         let deferred = batch.as_ref().is_some_and(|b| !b.process_immediately);
         let batch_id = batch.as_ref().map(|b| b.id.clone());
         let new: Vec<NewSubmission> = requests
             .iter()
             .enumerate()
-            .map(|(i, r)| NewSubmission {
+            .map(|(i, (user_id, r))| NewSubmission {
                 batch_id: batch_id.clone(),
                 batch_index: batch_id
                     .as_ref()
                     .map(|_| i32::try_from(i).unwrap_or(i32::MAX)),
-                user_id: user.id,
+                user_id: *user_id,
                 team_id: r.team_id,
                 raw_json: r.raw_json.clone(),
                 fields: r.fields.clone(),
@@ -174,14 +219,26 @@ impl SubmissionService {
             })
             .collect();
         // Stored verbatim before any stage can fail: nothing submitted is ever lost.
-        let ids = self
-            .submissions
-            .insert_submissions(batch, new, deferred)
-            .await?;
+        let store = self.submissions.insert_submissions(batch, new, deferred);
+        let (ids, normalized) = if deferred {
+            (store.await?, Vec::new())
+        } else {
+            // The insert runs on the database's threads; normalising, pure and CPU-bound,
+            // meanwhile uses the other core. Its results wait until the store has succeeded.
+            let year = self.clock.now().year();
+            let normalize_all = async {
+                requests
+                    .iter()
+                    .map(|(_, r)| normalize(&r.fields, year))
+                    .collect::<Vec<_>>()
+            };
+            let (ids, normalized) = futures_util::future::join(store, normalize_all).await;
+            (ids?, normalized)
+        };
         let work: Vec<_> = ids
             .iter()
             .zip(requests)
-            .map(|(id, r)| (*id, user.id, r.team_id, r.fields))
+            .map(|(id, (user_id, r))| (*id, user_id, r.team_id, r.fields))
             .collect();
         let elements = if deferred {
             ids.iter()
@@ -197,7 +254,7 @@ impl SubmissionService {
                 })
                 .collect()
         } else {
-            self.process(work).await?
+            self.process(work, normalized).await?
         };
         Ok(BatchOutcome {
             batch_id: batch_id.unwrap_or_default(),
@@ -211,7 +268,9 @@ impl SubmissionService {
         &self,
         work: PendingWork,
     ) -> Result<Vec<ElementOutcome>, SubmissionError> {
-        self.process(work.0).await
+        let year = self.clock.now().year();
+        let normalized = work.0.iter().map(|(.., f)| normalize(f, year)).collect();
+        self.process(work.0, normalized).await
     }
 
     /// Normalise, dedupe and write (each submission's outcome in the lead's transaction),
@@ -219,15 +278,16 @@ impl SubmissionService {
     async fn process(
         &self,
         work: Vec<(i64, i64, Option<i64>, LeadFields)>,
+        normalized: Vec<NormalizedLead>,
     ) -> Result<Vec<ElementOutcome>, SubmissionError> {
-        let year = self.clock.now().year();
         let enrich_later = self.enricher.is_configured();
         let writes: Vec<LeadWrite> = work
             .iter()
-            .map(|(id, user_id, team_id, fields)| LeadWrite {
+            .zip(normalized)
+            .map(|((id, user_id, team_id, _), lead)| LeadWrite {
                 team_id: *team_id,
                 user_id: *user_id,
-                lead: normalize(fields, year),
+                lead,
                 submission_id: Some(*id),
                 enrich_later,
             })

@@ -66,10 +66,7 @@ pub async fn submit_single(
 ) -> ApiResult<HttpResponse> {
     let request = body.value.0;
     idempotent(&req, &state, &caller.user, &body.json, || async {
-        let outcome = state
-            .submissions
-            .submit_single(&caller.user, request)
-            .await?;
+        let outcome = state.single_intake.submit(&caller.user, request).await?;
         Ok((StatusCode::OK, to_json(&SingleResult::from(&outcome))?))
     })
     .await
