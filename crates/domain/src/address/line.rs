@@ -28,21 +28,29 @@ pub(super) fn read_line(line: &str, given: &Given<'_>) -> Option<StreetLine> {
     // Spelled ordinals first, so "SECOND FLOOR" is a unit and "FIFTH AVE" a street.
     let all: Vec<Vec<String>> = segments(line).into_iter().map(fold_ordinals).collect();
     let all = strip_locality(all, given);
-    let at = all
+    let (at, alone) = all
         .iter()
-        .position(|segment| read_street_segment(segment.clone()).is_some())?;
+        .enumerate()
+        .find_map(|(i, segment)| read_street_segment(segment.clone()).map(|s| (i, s)))?;
     // Units after (or before) a comma join the street's segment as "# id", so the line reads
     // as its street key will: "123 Main St Apt, #4" is "123 MAIN ST #4" either way.
-    let mut tokens = all.get(at)?.clone();
+    let mut joined = Vec::new();
     for (i, segment) in all.iter().enumerate() {
         if i != at {
             for id in segment_units(segment) {
-                tokens.push("#".to_owned());
-                tokens.push(id);
+                joined.push("#".to_owned());
+                joined.push(id);
             }
         }
     }
-    let mut street = read_street_segment(tokens)?;
+    // Most lines have no units elsewhere: the segment as read alone is the answer.
+    let mut street = if joined.is_empty() {
+        alone
+    } else {
+        let mut tokens = all.get(at)?.clone();
+        tokens.extend(joined);
+        read_street_segment(tokens)?
+    };
     let mut units: Vec<String> = Vec::with_capacity(street.units.len());
     for id in std::mem::take(&mut street.units) {
         if !units.contains(&id) {
