@@ -8,6 +8,7 @@ use chrono::Duration as ChronoDuration;
 use rand::Rng;
 use tokio::sync::watch;
 use tokio::task::JoinHandle;
+use tracing::Instrument;
 
 use leadhub_domain::jobs::{retry_delay, Job, JobQueue, ENRICH_LEAD, PROCESS_SUBMISSIONS};
 use leadhub_domain::submission::{PendingWork, SubmissionService};
@@ -99,9 +100,15 @@ impl Worker {
     }
 
     async fn work(&self, job: Job) {
+        // The span follows the future, never a thread: a guard from `Span::enter` held across an
+        // await stays entered on whichever thread the task left, and tracing-subscriber's
+        // registry panicked on it under load ("tried to clone a span that already closed").
         let span =
             tracing::info_span!("job", id = job.id, kind = %job.kind, attempt = job.attempts);
-        let _guard = span.enter();
+        self.work_in_span(job).instrument(span).await;
+    }
+
+    async fn work_in_span(&self, job: Job) {
         let heartbeat = self.heartbeat(job.id);
         let result = self.handle(&job).await;
         heartbeat.abort();
