@@ -309,9 +309,10 @@ fn open_submissions(
     Ok((open, batches))
 }
 
-/// Inserts the new leads in chunks of fixed sizes (see fixed_chunks.rs); answers their ids in the order given. Ids grow
-/// with each row of an INSERT on both backends (SQLite's next rowid, PostgreSQL's sequence, under
-/// this transaction's locks), while RETURNING's row order is not promised: sorting restores it.
+/// Inserts the new leads in chunks of fixed sizes (see fixed_chunks.rs); answers their ids in
+/// the order given. Ids grow with each row of an INSERT on both backends (SQLite's next rowid,
+/// PostgreSQL's sequence, under this transaction's locks), while RETURNING's row order is not
+/// promised: sorting restores it.
 ///
 /// On PostgreSQL every statement is a round trip; on SQLite, measured with the lead list's
 /// indexes in place, 1000 single-row INSERTs took 57 ms and three multi-row ones 16 ms.

@@ -8,7 +8,6 @@
 //! groups only grow while earlier ones are being written ("group commit").
 use std::sync::Arc;
 
-use tokio::runtime::Handle;
 use tokio::sync::{mpsc, oneshot, Semaphore};
 
 use leadhub_domain::submission::{
@@ -33,19 +32,17 @@ struct Queued {
 /// The queue of admitted single submissions. Cheap to share.
 pub struct SingleIntake {
     service: Arc<SubmissionService>,
-    /// `None` outside a tokio runtime, where each submission simply runs on its own.
-    queue: Option<mpsc::UnboundedSender<Queued>>,
+    queue: mpsc::UnboundedSender<Queued>,
 }
 
 impl SingleIntake {
     /// Starts the group runner on the current tokio runtime, which outlives the HTTP workers
     /// (they stop first on shutdown), so no admitted submission is left without an answer.
+    /// Like `tokio::spawn`, it must be called inside a runtime; the service is always built
+    /// inside one (`serve`, the CLI's commands and the tests all run under `block_on`).
     pub fn start(service: Arc<SubmissionService>) -> SingleIntake {
-        let queue = Handle::try_current().ok().map(|runtime| {
-            let (sender, receiver) = mpsc::unbounded_channel();
-            runtime.spawn(run_groups(service.clone(), receiver));
-            sender
-        });
+        let (queue, receiver) = mpsc::unbounded_channel();
+        tokio::spawn(run_groups(service.clone(), receiver));
         SingleIntake { service, queue }
     }
 
@@ -55,12 +52,9 @@ impl SingleIntake {
         user: &User,
         request: SubmissionRequest,
     ) -> Result<ElementOutcome, SubmissionError> {
-        let Some(queue) = &self.queue else {
-            return self.service.submit_single(user, request).await;
-        };
         self.service.admit_single(user, &request).await?;
         let (reply, answer) = oneshot::channel();
-        queue
+        self.queue
             .send(Queued {
                 user_id: user.id,
                 request,

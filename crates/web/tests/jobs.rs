@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use diesel::prelude::*;
 use leadhub_db::schema::{jobs, leads, submissions};
-use leadhub_db::Database;
+use leadhub_db::{Database, DbConnection};
 use serde_json::{json, Value};
 
 const BIN: &str = env!("CARGO_BIN_EXE_leadhub");
@@ -205,24 +205,19 @@ async fn wait_done(client: &reqwest::Client, base: &str, key: &str, batches: &[S
     }
 }
 
-/// Waits until no submission-processing job is left undone.
+/// Submission-processing jobs not done yet.
+fn undone_jobs(conn: &mut DbConnection) -> diesel::QueryResult<i64> {
+    jobs::table
+        .filter(jobs::kind.eq("process_submissions"))
+        .filter(jobs::status.ne("done"))
+        .count()
+        .get_result(conn)
+}
+
+/// Gives jobs up to a minute to be done; `check_exactly_once` then says whether they were.
 async fn wait_jobs_done(db: &Database) {
     let deadline = Instant::now() + Duration::from_secs(60);
-    loop {
-        let undone: i64 = db
-            .query(|conn| {
-                jobs::table
-                    .filter(jobs::kind.eq("process_submissions"))
-                    .filter(jobs::status.ne("done"))
-                    .count()
-                    .get_result(conn)
-            })
-            .await
-            .unwrap();
-        if undone == 0 {
-            return;
-        }
-        assert!(Instant::now() < deadline, "{undone} job(s) still not done");
+    while Instant::now() < deadline && db.query(undone_jobs).await.unwrap() > 0 {
         tokio::time::sleep(Duration::from_millis(200)).await;
     }
 }
@@ -249,11 +244,7 @@ async fn check_exactly_once(
                 .filter(leads::address.is_null())
                 .count()
                 .get_result(conn)?;
-            let done_twice: i64 = jobs::table
-                .filter(jobs::kind.eq("process_submissions"))
-                .filter(jobs::status.ne("done"))
-                .count()
-                .get_result(conn)?;
+            let done_twice = undone_jobs(conn)?;
             Ok((open, total, with_address, bare, done_twice))
         })
         .await

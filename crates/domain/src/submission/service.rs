@@ -108,18 +108,6 @@ impl SubmissionService {
             .map_err(|reason| SubmissionError::Forbidden(reason.to_owned()))
     }
 
-    pub async fn submit_single(
-        &self,
-        user: &User,
-        request: SubmissionRequest,
-    ) -> Result<ElementOutcome, SubmissionError> {
-        self.admit_single(user, &request).await?;
-        self.submit_singles(vec![(user.id, request)])
-            .await?
-            .pop()
-            .ok_or_else(|| SubmissionError::Unexpected(anyhow::anyhow!("no outcome")))
-    }
-
     /// Whether `user` may submit `request` on its own (its team, if any, takes the user's leads).
     pub async fn admit_single(
         &self,
@@ -225,7 +213,7 @@ impl SubmissionService {
         } else {
             // The insert runs on the database's threads; normalising, pure and CPU-bound,
             // meanwhile uses the other core. Its results wait until the store has succeeded.
-            let year = self.clock.now().year();
+            let year = now.year();
             let normalize_all = async {
                 requests
                     .iter()
@@ -235,11 +223,6 @@ impl SubmissionService {
             let (ids, normalized) = futures_util::future::join(store, normalize_all).await;
             (ids?, normalized)
         };
-        let work: Vec<_> = ids
-            .iter()
-            .zip(requests)
-            .map(|(id, (user_id, r))| (*id, user_id, r.team_id, r.fields))
-            .collect();
         let elements = if deferred {
             ids.iter()
                 .enumerate()
@@ -254,7 +237,13 @@ impl SubmissionService {
                 })
                 .collect()
         } else {
-            self.process(work, normalized).await?
+            let work = ids
+                .iter()
+                .zip(requests)
+                .zip(normalized)
+                .map(|((id, (user_id, r)), lead)| (*id, user_id, r.team_id, lead))
+                .collect();
+            self.process(work).await?
         };
         Ok(BatchOutcome {
             batch_id: batch_id.unwrap_or_default(),
@@ -269,26 +258,29 @@ impl SubmissionService {
         work: PendingWork,
     ) -> Result<Vec<ElementOutcome>, SubmissionError> {
         let year = self.clock.now().year();
-        let normalized = work.0.iter().map(|(.., f)| normalize(f, year)).collect();
-        self.process(work.0, normalized).await
+        let work = work
+            .0
+            .into_iter()
+            .map(|(id, user_id, team_id, fields)| (id, user_id, team_id, normalize(&fields, year)))
+            .collect();
+        self.process(work).await
     }
 
-    /// Normalise, dedupe and write (each submission's outcome in the lead's transaction),
+    /// Dedupe and write normalised leads (each submission's outcome in the lead's transaction),
     /// enrich, then add what enrichment had to say.
     async fn process(
         &self,
-        work: Vec<(i64, i64, Option<i64>, LeadFields)>,
-        normalized: Vec<NormalizedLead>,
+        work: Vec<(i64, i64, Option<i64>, NormalizedLead)>,
     ) -> Result<Vec<ElementOutcome>, SubmissionError> {
         let enrich_later = self.enricher.is_configured();
+        let count = work.len();
         let writes: Vec<LeadWrite> = work
-            .iter()
-            .zip(normalized)
-            .map(|((id, user_id, team_id, _), lead)| LeadWrite {
-                team_id: *team_id,
-                user_id: *user_id,
+            .into_iter()
+            .map(|(id, user_id, team_id, lead)| LeadWrite {
+                team_id,
+                user_id,
                 lead,
-                submission_id: Some(*id),
+                submission_id: Some(id),
                 enrich_later,
             })
             .collect();
@@ -319,7 +311,7 @@ impl SubmissionService {
         let now = self.clock.now();
         // Submissions whose outcome changed after the lead's transaction recorded it.
         let mut follow_ups = std::collections::HashSet::new();
-        let mut elements = Vec::with_capacity(work.len());
+        let mut elements = Vec::with_capacity(count);
         for (index, (write, result)) in writes.into_iter().zip(written).enumerate() {
             let id = write.submission_id.unwrap_or_default();
             let mut warnings = write.lead.warnings;
