@@ -57,8 +57,12 @@ pub async fn join(app: &TestApp, team_id: i64, user: &TestUser) {
 
 /// The raw_json stored for a submission.
 pub async fn raw_json(app: &TestApp, submission_id: i64) -> Value {
-    let raw = app
-        .state
+    serde_json::from_str(&raw_text(app, submission_id).await).unwrap()
+}
+
+/// The raw_json stored for a submission, as text.
+pub async fn raw_text(app: &TestApp, submission_id: i64) -> String {
+    app.state
         .db
         .query(move |conn| {
             submissions::table
@@ -67,8 +71,7 @@ pub async fn raw_json(app: &TestApp, submission_id: i64) -> Value {
                 .first::<String>(conn)
         })
         .await
-        .unwrap();
-    serde_json::from_str(&raw).unwrap()
+        .unwrap()
 }
 
 /// How many submissions are stored.

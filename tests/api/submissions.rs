@@ -5,7 +5,7 @@ use serde_json::{json, Value};
 use leadhub_tests::{backend_tests, TestApp};
 
 use crate::helpers::{
-    has_warning, join, lead_total, locs, poll, post_with_key, problem_type, raw_json,
+    has_warning, join, lead_total, locs, poll, post_with_key, problem_type, raw_json, raw_text,
     submission_count, submit, submit_and_get, team, warning_codes,
 };
 
@@ -1084,6 +1084,38 @@ async fn raw_json_kept_verbatim(app: TestApp) {
     }
 }
 
+/// The text of each element as sent (key order, spacing, escapes, number forms), not the
+/// same JSON written out again.
+async fn raw_json_kept_byte_for_byte(app: TestApp) {
+    let alice = app.user("alice@example.com").await;
+    let send = |path: &'static str, body: String| {
+        app.client
+            .post(app.url(path))
+            .bearer_auth(&alice.key)
+            .header("Content-Type", "application/json")
+            .body(body)
+            .send()
+    };
+    let single = "{ \"zip_code\" : \"78701\",\n  \"address\": \"1 Caf\\u00e9 St\", \"lot_size\": \"0.50 acres\", \"n\": 1.50 }";
+    let answer: Value = send(SINGLE, format!("\n {single} \n"))
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(raw_text(&app, answer["id"].as_i64().unwrap()).await, single);
+    let first = "{\"state\":\"TX\",   \"address\":\"2 Raw St\"}";
+    let second =
+        "{\n\t\"address\": \"3 Raw St\", \"bedrooms\": \"3\", \"x\": [1.0, {\"b\": null}]\n}";
+    let batch = format!("{{\"process_immediately\": true, \"leads\": [ {first} ,{second}]}}");
+    let answer: Value = send(BATCH, batch).await.unwrap().json().await.unwrap();
+    let results = answer["results"].as_array().unwrap();
+    for (result, sent) in results.iter().zip([first, second]) {
+        let id = result["submission_id"].as_i64().unwrap();
+        assert_eq!(raw_text(&app, id).await, sent);
+    }
+}
+
 async fn concurrent_same_address(app: TestApp) {
     let alice = app.user("alice@example.com").await;
     let mut tasks = tokio::task::JoinSet::new();
@@ -1219,6 +1251,7 @@ backend_tests!(
     idempotent_twins_store_once,
     failed_request_gives_its_key_up,
     raw_json_kept_verbatim,
+    raw_json_kept_byte_for_byte,
     concurrent_same_address,
     concurrent_singles_of_several_callers,
 );

@@ -1,6 +1,6 @@
 //! Connecting: the URL picks the backend, r2d2 pools connections, migrations are embedded.
 use std::path::Path;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
 
 use diesel::connection::SimpleConnection;
@@ -12,6 +12,7 @@ use diesel_migrations::{embed_migrations, EmbeddedMigrations, MigrationHarness};
 
 use leadhub_domain::store::StoreError;
 
+use crate::checkpoint::{self, Writers, AUTOCHECKPOINT_PAGES};
 use crate::error::store_error;
 
 const SQLITE_MIGRATIONS: EmbeddedMigrations = embed_migrations!("../../migrations/sqlite");
@@ -47,8 +48,9 @@ type DbPool = Pool<ConnectionManager<DbConnection>>;
 pub struct Database {
     pool: DbPool,
     backend: Backend,
-    /// The queue of this process's SQLite writers (see `write`).
-    writer: Arc<Mutex<()>>,
+    /// The queue of this process's SQLite writers (see `write`); the background checkpoint
+    /// runs while it lives.
+    writer: Arc<Writers>,
 }
 
 /// Per-connection SQLite settings. `busy_timeout` must come before `journal_mode`, or the
@@ -59,10 +61,11 @@ struct SqliteSettings;
 impl CustomizeConnection<DbConnection, diesel::r2d2::Error> for SqliteSettings {
     fn on_acquire(&self, conn: &mut DbConnection) -> Result<(), diesel::r2d2::Error> {
         if let DbConnection::Sqlite(c) = conn {
-            c.batch_execute(
+            c.batch_execute(&format!(
                 "PRAGMA busy_timeout = 10000; PRAGMA journal_mode = WAL; \
-                 PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;",
-            )
+                 PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; \
+                 PRAGMA wal_autocheckpoint = {AUTOCHECKPOINT_PAGES};"
+            ))
             .map_err(diesel::r2d2::Error::QueryError)?;
         }
         Ok(())
@@ -94,10 +97,11 @@ impl Database {
             Backend::Postgres => PgConnection::establish(&target).map(drop),
         }
         .map_err(|e| DbError::Connect(one_line(&e.to_string())))?;
-        let manager = ConnectionManager::<DbConnection>::new(match backend {
-            Backend::Sqlite => target,
-            Backend::Postgres => target,
-        });
+        let writer = Arc::new(Writers::default());
+        if backend == Backend::Sqlite {
+            checkpoint::start(target.clone(), &writer);
+        }
+        let manager = ConnectionManager::<DbConnection>::new(target);
         let mut builder = Pool::builder()
             .max_size(pool_size)
             .min_idle(Some(1))
@@ -111,7 +115,7 @@ impl Database {
         Ok(Database {
             pool,
             backend,
-            writer: Arc::new(Mutex::new(())),
+            writer,
         })
     }
 
@@ -206,7 +210,7 @@ impl Database {
 /// turn as a writer when `writer` is given (see `Database::write`).
 async fn on_blocking_pool<T, F>(
     pool: DbPool,
-    writer: Option<Arc<Mutex<()>>>,
+    writer: Option<Arc<Writers>>,
     work: F,
 ) -> Result<T, StoreError>
 where
@@ -216,13 +220,19 @@ where
     tokio::task::spawn_blocking(move || {
         // A writer that panicked left nothing half-done behind the mutex (its transaction
         // rolled back), so a poisoned queue is still a queue.
-        let _turn = writer
-            .as_ref()
-            .map(|w| w.lock().unwrap_or_else(std::sync::PoisonError::into_inner));
+        let _turn = writer.as_ref().map(|w| {
+            w.turn
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+        });
         let mut conn = pool
             .get()
             .map_err(|e| StoreError::Unexpected(anyhow::Error::new(e)))?;
-        work(&mut conn)
+        let done = work(&mut conn);
+        if let Some(w) = &writer {
+            w.note_write();
+        }
+        done
     })
     .await
     .map_err(|e| StoreError::Unexpected(anyhow::Error::new(e)))?

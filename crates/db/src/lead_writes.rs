@@ -283,25 +283,38 @@ fn open_submissions(
     conn: &mut DbConnection,
     writes: &[LeadWrite],
 ) -> QueryResult<(HashSet<i64>, BTreeSet<String>)> {
-    let ids: Vec<i64> = writes.iter().filter_map(|w| w.submission_id).collect();
+    let ids: HashSet<i64> = writes.iter().filter_map(|w| w.submission_id).collect();
     let mut open = HashSet::with_capacity(ids.len());
     let mut batches = BTreeSet::new();
-    for chunk in ids.chunks(CHUNK) {
-        let open_only = submissions::status.eq_any(["pending", "processing"]);
-        let found: Vec<(i64, Option<String>)> = match chunk {
-            // Kept prepared on SQLite, as in `load_candidates`.
-            [id] => submissions::table
-                .filter(submissions::id.eq(id))
-                .filter(open_only)
-                .select((submissions::id, submissions::batch_id))
-                .load(conn)?,
-            _ => submissions::table
-                .filter(submissions::id.eq_any(chunk))
-                .filter(open_only)
-                .select((submissions::id, submissions::batch_id))
-                .load(conn)?,
-        };
-        for (id, batch) in found {
+    let (Some(&low), Some(&high)) = (ids.iter().min(), ids.iter().max()) else {
+        return Ok((open, batches));
+    };
+    let open_only = submissions::status.eq_any(["pending", "processing"]);
+    // A batch's submissions were inserted together, so their ids form one narrow range: one
+    // prepared range query reads them, where IN lists of 500 binds are parsed anew each time.
+    // Rows of other requests inside the range are read and left out.
+    let found: Vec<(i64, Option<String>)> = if high - low < 2 * ids.len() as i64 + 1000 {
+        submissions::table
+            .filter(submissions::id.between(low, high))
+            .filter(open_only)
+            .select((submissions::id, submissions::batch_id))
+            .load(conn)?
+    } else {
+        let ids: Vec<i64> = ids.iter().copied().collect();
+        let mut found = Vec::with_capacity(ids.len());
+        for chunk in ids.chunks(CHUNK) {
+            found.extend(
+                submissions::table
+                    .filter(submissions::id.eq_any(chunk))
+                    .filter(submissions::status.eq_any(["pending", "processing"]))
+                    .select((submissions::id, submissions::batch_id))
+                    .load::<(i64, Option<String>)>(conn)?,
+            );
+        }
+        found
+    };
+    for (id, batch) in found {
+        if ids.contains(&id) {
             open.insert(id);
             batches.extend(batch);
         }

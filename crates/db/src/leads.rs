@@ -21,7 +21,10 @@ const WRITE_ATTEMPTS: usize = 3;
 
 #[async_trait]
 impl LeadRepository for Database {
-    async fn write_leads(&self, writes: Vec<LeadWrite>) -> StoreResult<Vec<Option<LeadWritten>>> {
+    async fn write_leads(
+        &self,
+        writes: std::sync::Arc<[LeadWrite]>,
+    ) -> StoreResult<Vec<Option<LeadWritten>>> {
         self.run_writing(move |conn| {
             let mut attempt = 0;
             loop {

@@ -5,6 +5,7 @@
 #![forbid(unsafe_code)]
 
 mod businesses;
+mod checkpoint;
 mod connection;
 mod credentials;
 mod error;

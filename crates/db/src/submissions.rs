@@ -116,7 +116,6 @@ impl SubmissionRepository for Database {
         &self,
         batch: Option<NewBatch>,
         new: Vec<NewSubmission>,
-        defer: bool,
     ) -> StoreResult<Vec<i64>> {
         self.write(move |conn| {
             conn.transaction(|conn| {
@@ -132,16 +131,24 @@ impl SubmissionRepository for Database {
                         ))
                         .execute(conn)?;
                 }
+                let created_at = new.first().map_or_else(Utc::now, |s| s.created_at);
                 let mut ids = Vec::with_capacity(new.len());
+                let mut deferred = Vec::new();
+                // Owned values (moved, not copied) give the fixed-size INSERTs a static query id,
+                // so each connection keeps them prepared.
                 let rows: Vec<_> = new
-                    .iter()
-                    .map(|s| {
+                    .into_iter()
+                    .enumerate()
+                    .map(|(i, s)| {
+                        if let Some(fields) = s.deferred {
+                            deferred.push((i, s.user_id, s.team_id, fields));
+                        }
                         (
-                            submissions::batch_id.eq(s.batch_id.clone()),
+                            submissions::batch_id.eq(s.batch_id),
                             submissions::batch_index.eq(s.batch_index),
                             submissions::user_id.eq(s.user_id),
                             submissions::team_id.eq(s.team_id),
-                            submissions::raw_json.eq(s.raw_json.clone()),
+                            submissions::raw_json.eq(s.raw_json),
                             submissions::status.eq(s.status.as_str()),
                             submissions::validation_warnings.eq("[]"),
                             submissions::created_at.eq(to_db(s.created_at)),
@@ -159,24 +166,23 @@ impl SubmissionRepository for Database {
                     chunk_ids.sort_unstable();
                     ids.extend(chunk_ids);
                 });
-                if defer {
-                    let now = new.first().map_or_else(Utc::now, |s| s.created_at);
-                    let jobs: Vec<NewJob> = ids
-                        .iter()
-                        .zip(&new)
-                        .map(|(id, s)| (*id, s.user_id, s.team_id, s.fields.clone()))
-                        .collect::<Vec<_>>()
+                if !deferred.is_empty() {
+                    let work: Vec<_> = deferred
+                        .into_iter()
+                        .map(|(i, user_id, team_id, fields)| (ids[i], user_id, team_id, fields))
+                        .collect();
+                    let jobs: Vec<NewJob> = work
                         .chunks(JOB_CHUNK)
                         .map(|items| {
                             let work = PendingWork(items.to_vec());
                             NewJob::now(
                                 PROCESS_SUBMISSIONS,
                                 serde_json::to_value(&work).unwrap_or_default(),
-                                now,
+                                created_at,
                             )
                         })
                         .collect();
-                    insert_jobs(conn, &jobs, to_db(now))?;
+                    insert_jobs(conn, &jobs, to_db(created_at))?;
                 }
                 Ok(ids)
             })

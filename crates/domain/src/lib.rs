@@ -9,6 +9,7 @@ pub mod business;
 pub mod clock;
 pub mod enrich;
 pub mod error;
+pub mod halves;
 pub mod identity;
 pub mod jobs;
 pub mod lead;

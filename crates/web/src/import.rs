@@ -344,7 +344,7 @@ async fn import_leads(
     let mut requests: Vec<SubmissionRequest> = Vec::with_capacity(rows.len());
     for row in rows {
         let mut problems = Vec::new();
-        match read_lead(&row.value, Vec::new(), &mut problems) {
+        match read_lead(&row.value, None, Vec::new(), &mut problems) {
             Some(mut request) if problems.is_empty() => {
                 request.team_id = request.team_id.or(team_id);
                 requests.push(request);

@@ -72,10 +72,24 @@ fn designator(word: &str) -> Option<(&'static str, Range)> {
 
 /// "APT4B", "STE200": a designator glued to its identifier.
 fn glued(token: &str) -> Option<String> {
+    glued_identifier(token).map(clean_id)
+}
+
+/// The identifier part of a glued unit token, not yet cleaned.
+fn glued_identifier(token: &str) -> Option<&str> {
+    // Most tokens (house numbers, street words) start with a digit or hold none: no designator
+    // table scan for them.
+    let letter_first = token
+        .bytes()
+        .next()
+        .is_some_and(|b| b.is_ascii_alphabetic());
+    if !letter_first || !token.bytes().any(|b| b.is_ascii_digit()) {
+        return None;
+    }
     DESIGNATORS.iter().find_map(|(written, _, range)| {
         let rest = token.strip_prefix(written)?;
         let starts_with_digit = rest.chars().next().is_some_and(|c| c.is_ascii_digit());
-        (*range == Range::Required && starts_with_digit).then(|| clean_id(rest))
+        (*range == Range::Required && starts_with_digit).then_some(rest)
     })
 }
 
@@ -89,7 +103,10 @@ pub(super) fn starts_unit(tokens: &[String]) -> bool {
     let Some(first) = tokens.first() else {
         return false;
     };
-    first == "#" || designator(first).is_some() || glued(first).is_some() || floor_at(tokens)
+    first == "#"
+        || designator(first).is_some()
+        || glued_identifier(first).is_some()
+        || floor_at(tokens)
 }
 
 /// Whether the unit starting here stands without an identifier (REAR, UPPR), which needs a

@@ -137,7 +137,11 @@ pub trait LeadRepository: Send + Sync {
     /// Applies the writes in order, in one transaction. Within one scope a property never
     /// becomes two leads, whatever other writers do at the same time. Each write's submission
     /// gets its outcome in the same transaction; `None` for a submission that was already final.
-    async fn write_leads(&self, writes: Vec<LeadWrite>) -> StoreResult<Vec<Option<LeadWritten>>>;
+    /// Shared, not owned: the caller keeps the writes (to retry them one by one) without a copy.
+    async fn write_leads(
+        &self,
+        writes: std::sync::Arc<[LeadWrite]>,
+    ) -> StoreResult<Vec<Option<LeadWritten>>>;
     async fn find_lead(&self, id: i64) -> StoreResult<Option<Lead>>;
     async fn find_leads(&self, ids: Vec<i64>) -> StoreResult<Vec<Lead>>;
     async fn list_leads(

@@ -54,10 +54,15 @@ pub fn parse_lot_size_acres(s: &str) -> Option<f64> {
         ("¾", " 3/4"),
         ("more or less", " "),
     ] {
-        text = text.replace(from, to);
+        // Most sizes hold none of these: look before copying the text.
+        if text.contains(from) {
+            text = text.replace(from, to);
+        }
     }
     for mark in ["+/-", "+-", "±", "(", ")", "~"] {
-        text = text.replace(mark, " ");
+        if text.contains(mark) {
+            text = text.replace(mark, " ");
+        }
     }
     let text = space_after_number(&text);
     let words: Vec<&str> = text

@@ -53,9 +53,10 @@ pub struct NewSubmission {
     pub team_id: Option<i64>,
     /// The element exactly as submitted (JSON text).
     pub raw_json: String,
-    /// The validated fields: what a deferred job processes (the raw JSON may hold lax values
-    /// such as `"bedrooms": "3"` that only the HTTP layer knows how to read).
-    pub fields: LeadFields,
+    /// Set for a deferred submission: the validated fields its job will process (the raw JSON
+    /// may hold lax values such as `"bedrooms": "3"` that only the HTTP layer knows how to
+    /// read). A submission processed now carries none: nothing would read them.
+    pub deferred: Option<LeadFields>,
     pub status: SubmissionStatus,
     pub created_at: DateTime<Utc>,
 }
@@ -137,13 +138,12 @@ pub enum IdempotencyClaim {
 #[async_trait]
 pub trait SubmissionRepository: Send + Sync {
     /// Stores the batch (when given) and the submissions in one transaction; answers their ids
-    /// in order. With `defer`, the `process_submissions` jobs for them are queued in the same
+    /// in order. The `process_submissions` jobs for the deferred ones are queued in the same
     /// transaction, so a stored pending submission always has its job.
     async fn insert_submissions(
         &self,
         batch: Option<NewBatch>,
         submissions: Vec<NewSubmission>,
-        defer: bool,
     ) -> StoreResult<Vec<i64>>;
     /// Records outcomes; a batch whose submissions are all final gets its `completed_at`.
     async fn finish_submissions(&self, outcomes: Vec<SubmissionOutcome>) -> StoreResult<()>;

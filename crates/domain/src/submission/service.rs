@@ -6,6 +6,7 @@ use chrono::Datelike;
 
 use crate::clock::Clock;
 use crate::error::FieldError;
+use crate::halves::in_halves;
 use crate::lead::fields::{LeadFields, Warning};
 use crate::lead::normalize::{normalize, NormalizedLead};
 use crate::lead::record::{
@@ -180,14 +181,15 @@ impl SubmissionService {
     /// `pending` when the batch is deferred.
     async fn store_and_process(
         &self,
-        requests: Vec<(i64, SubmissionRequest)>,
+        mut requests: Vec<(i64, SubmissionRequest)>,
         batch: Option<NewBatch>,
     ) -> Result<BatchOutcome, SubmissionError> {
         let now = self.clock.now();
         let deferred = batch.as_ref().is_some_and(|b| !b.process_immediately);
         let batch_id = batch.as_ref().map(|b| b.id.clone());
+        // The verbatim text moves to the store; the fields too when a job will process them.
         let new: Vec<NewSubmission> = requests
-            .iter()
+            .iter_mut()
             .enumerate()
             .map(|(i, (user_id, r))| NewSubmission {
                 batch_id: batch_id.clone(),
@@ -196,8 +198,8 @@ impl SubmissionService {
                     .map(|_| i32::try_from(i).unwrap_or(i32::MAX)),
                 user_id: *user_id,
                 team_id: r.team_id,
-                raw_json: r.raw_json.clone(),
-                fields: r.fields.clone(),
+                raw_json: std::mem::take(&mut r.raw_json),
+                deferred: deferred.then(|| std::mem::take(&mut r.fields)),
                 status: if deferred {
                     SubmissionStatus::Pending
                 } else {
@@ -207,19 +209,18 @@ impl SubmissionService {
             })
             .collect();
         // Stored verbatim before any stage can fail: nothing submitted is ever lost.
-        let store = self.submissions.insert_submissions(batch, new, deferred);
+        let store = self.submissions.insert_submissions(batch, new);
         let (ids, normalized) = if deferred {
             (store.await?, Vec::new())
         } else {
             // The insert runs on the database's threads; normalising, pure and CPU-bound,
-            // meanwhile uses the other core. Its results wait until the store has succeeded.
+            // meanwhile uses the other cores. Its results wait until the store has succeeded.
+            let fields: Vec<LeadFields> = requests
+                .iter_mut()
+                .map(|(_, r)| std::mem::take(&mut r.fields))
+                .collect();
             let year = now.year();
-            let normalize_all = async {
-                requests
-                    .iter()
-                    .map(|(_, r)| normalize(&r.fields, year))
-                    .collect::<Vec<_>>()
-            };
+            let normalize_all = async move { normalize_all(&fields, year) };
             let (ids, normalized) = futures_util::future::join(store, normalize_all).await;
             (ids?, normalized)
         };
@@ -258,10 +259,15 @@ impl SubmissionService {
         work: PendingWork,
     ) -> Result<Vec<ElementOutcome>, SubmissionError> {
         let year = self.clock.now().year();
-        let work = work
+        let (keys, fields): (Vec<_>, Vec<_>) = work
             .0
             .into_iter()
-            .map(|(id, user_id, team_id, fields)| (id, user_id, team_id, normalize(&fields, year)))
+            .map(|(id, user_id, team_id, fields)| ((id, user_id, team_id), fields))
+            .unzip();
+        let work = keys
+            .into_iter()
+            .zip(normalize_all(&fields, year))
+            .map(|((id, user_id, team_id), lead)| (id, user_id, team_id, lead))
             .collect();
         self.process(work).await
     }
@@ -274,7 +280,7 @@ impl SubmissionService {
     ) -> Result<Vec<ElementOutcome>, SubmissionError> {
         let enrich_later = self.enricher.is_configured();
         let count = work.len();
-        let writes: Vec<LeadWrite> = work
+        let writes: Arc<[LeadWrite]> = work
             .into_iter()
             .map(|(id, user_id, team_id, lead)| LeadWrite {
                 team_id,
@@ -284,7 +290,7 @@ impl SubmissionService {
                 enrich_later,
             })
             .collect();
-        let written = match self.leads.write_leads(writes.clone()).await {
+        let written = match self.leads.write_leads(Arc::clone(&writes)).await {
             Ok(w) => w.into_iter().map(Ok).collect::<Vec<_>>(),
             // One bad element must not fail its neighbours: retry them one at a time.
             Err(_) if writes.len() > 1 => {
@@ -292,7 +298,7 @@ impl SubmissionService {
                 for w in writes.iter().cloned() {
                     each.push(
                         self.leads
-                            .write_leads(vec![w])
+                            .write_leads(Arc::from([w]))
                             .await
                             .map(|mut v| v.pop().flatten()),
                     );
@@ -312,9 +318,9 @@ impl SubmissionService {
         // Submissions whose outcome changed after the lead's transaction recorded it.
         let mut follow_ups = std::collections::HashSet::new();
         let mut elements = Vec::with_capacity(count);
-        for (index, (write, result)) in writes.into_iter().zip(written).enumerate() {
+        for (index, (write, result)) in writes.iter().zip(written).enumerate() {
             let id = write.submission_id.unwrap_or_default();
-            let mut warnings = write.lead.warnings;
+            let mut warnings = write.lead.warnings.clone();
             let element = match result {
                 // Already final (a job run twice after a crash): nothing more to say.
                 Ok(None) => continue,
@@ -531,4 +537,14 @@ impl SubmissionService {
         };
         Ok(self.leads.list_leads(filter, limit, offset).await?)
     }
+}
+
+/// Normalises every lead, a large batch's halves at once (see `halves`).
+fn normalize_all(fields: &[LeadFields], year: i32) -> Vec<NormalizedLead> {
+    in_halves(fields, |_, part| {
+        part.iter().map(|f| normalize(f, year)).collect::<Vec<_>>()
+    })
+    .into_iter()
+    .flatten()
+    .collect()
 }

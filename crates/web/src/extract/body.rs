@@ -21,6 +21,12 @@ const BODY_READ_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(60
 pub trait FromBody: Sized {
     fn from_body(value: &Value) -> Result<Self, Vec<FieldError>>;
 
+    /// Like `from_body`, with the body's text at hand, for types that keep parts of it exactly
+    /// as sent (lead submissions are stored verbatim).
+    fn from_body_text(value: &Value, _text: &[u8]) -> Result<Self, Vec<FieldError>> {
+        Self::from_body(value)
+    }
+
     /// Whether an empty body means `{}` (every field optional) rather than a missing body.
     fn empty_is_object() -> bool {
         false
@@ -84,7 +90,7 @@ impl<T: FromBody + 'static> FromRequest for ValidatedJson<T> {
             } else {
                 parse_json_body(&body).map_err(ApiError::Validation)?
             };
-            let value = T::from_body(&json).map_err(ApiError::Validation)?;
+            let value = T::from_body_text(&json, &body).map_err(ApiError::Validation)?;
             Ok(ValidatedJson { value, json })
         })
     }

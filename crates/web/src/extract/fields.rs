@@ -63,7 +63,9 @@ impl<'a> Fields<'a> {
                 let t = s.trim();
                 if t.is_empty() {
                     None
-                } else if t.chars().count() > max {
+                // A string has at least as many bytes as characters: count only when it may
+                // be too long.
+                } else if t.len() > max && t.chars().count() > max {
                     problems.push(FieldError::new(self.loc(name), "too_long", too_long(max)));
                     None
                 } else {

@@ -47,11 +47,11 @@ pub async fn idempotent<F, Fut>(
 ) -> ApiResult<HttpResponse>
 where
     F: FnOnce() -> Fut,
-    Fut: Future<Output = ApiResult<(StatusCode, Value)>>,
+    Fut: Future<Output = ApiResult<(StatusCode, String)>>,
 {
     let Some(raw) = req.headers().get(HEADER) else {
         let (status, json) = produce().await?;
-        return Ok(HttpResponse::build(status).json(json));
+        return Ok(json_answer(status, json));
     };
     let key = raw
         .to_str()
@@ -116,20 +116,20 @@ async fn run_claimed<F, Fut>(
 ) -> ApiResult<HttpResponse>
 where
     F: FnOnce() -> Fut,
-    Fut: Future<Output = ApiResult<(StatusCode, Value)>>,
+    Fut: Future<Output = ApiResult<(StatusCode, String)>>,
 {
     let repo = &state.submissions_repo;
     match produce().await {
         Ok((status, json)) => {
             if let Err(e) = repo
-                .complete_idempotent(user.id, key, status.as_u16(), json.to_string())
+                .complete_idempotent(user.id, key, status.as_u16(), json.clone())
                 .await
             {
                 // The answer is still right to send; a repeat waits, then may run again
                 // once the claim counts as abandoned.
                 tracing::warn!(error = %e, "idempotent answer not saved");
             }
-            Ok(HttpResponse::build(status).json(json))
+            Ok(json_answer(status, json))
         }
         Err(problem) => {
             if let Err(e) = repo.release_idempotent(user.id, key).await {
@@ -138,4 +138,12 @@ where
             Err(problem)
         }
     }
+}
+
+/// An answer already serialised: a batch's answer is written once, straight from its results,
+/// and a kept answer is replayed as the very text first sent.
+fn json_answer(status: StatusCode, json: String) -> HttpResponse {
+    HttpResponse::build(status)
+        .content_type("application/json")
+        .body(json)
 }

@@ -4,6 +4,7 @@ use serde_json::Value;
 use utoipa::ToSchema;
 
 use leadhub_domain::error::{FieldError, LocPart};
+use leadhub_domain::halves::in_halves;
 use leadhub_domain::lead::fields::STRING_FIELDS;
 use leadhub_domain::lead::{validate_lead, LeadFields};
 use leadhub_domain::submission::SubmissionRequest;
@@ -13,11 +14,13 @@ use crate::extract::{Fields, FromBody};
 /// Most leads one batch may carry.
 pub const MAX_BATCH: usize = 1000;
 
-/// Reads one lead at `base`; the raw element is kept verbatim for the submission record.
+/// Reads one lead at `base`; the raw element is kept verbatim for the submission record: its
+/// text as sent when given (`raw`), else `value` written out as JSON.
 /// The CLI import reads each CSV row through here too (as an object of strings), so a row is
 /// rejected for exactly the reasons an API element would be.
 pub fn read_lead(
     value: &Value,
+    raw: Option<&str>,
     base: Vec<LocPart>,
     problems: &mut Vec<FieldError>,
 ) -> Option<SubmissionRequest> {
@@ -38,7 +41,7 @@ pub fn read_lead(
     (problems.len() == before).then(|| SubmissionRequest {
         fields: lead,
         team_id,
-        raw_json: value.to_string(),
+        raw_json: raw.map_or_else(|| value.to_string(), str::to_owned),
     })
 }
 
@@ -47,8 +50,19 @@ pub struct SingleSubmission(pub SubmissionRequest);
 
 impl FromBody for SingleSubmission {
     fn from_body(value: &Value) -> Result<Self, Vec<FieldError>> {
+        Self::read(value, None)
+    }
+
+    fn from_body_text(value: &Value, text: &[u8]) -> Result<Self, Vec<FieldError>> {
+        // Text that parsed as JSON is UTF-8.
+        Self::read(value, std::str::from_utf8(text).ok().map(str::trim))
+    }
+}
+
+impl SingleSubmission {
+    fn read(value: &Value, raw: Option<&str>) -> Result<Self, Vec<FieldError>> {
         let mut problems = Vec::new();
-        match read_lead(value, vec![LocPart::from("body")], &mut problems) {
+        match read_lead(value, raw, vec![LocPart::from("body")], &mut problems) {
             Some(r) if problems.is_empty() => Ok(SingleSubmission(r)),
             _ => Err(problems),
         }
@@ -64,6 +78,23 @@ pub struct BatchSubmission {
 
 impl FromBody for BatchSubmission {
     fn from_body(value: &Value) -> Result<Self, Vec<FieldError>> {
+        Self::read(value, None)
+    }
+
+    fn from_body_text(value: &Value, text: &[u8]) -> Result<Self, Vec<FieldError>> {
+        Self::read(value, Some(text))
+    }
+}
+
+/// The batch body's `leads` as the texts of its elements, exactly as sent.
+#[derive(serde::Deserialize)]
+struct RawLeads<'a> {
+    #[serde(borrow)]
+    leads: Vec<&'a serde_json::value::RawValue>,
+}
+
+impl BatchSubmission {
+    fn read(value: &Value, text: Option<&[u8]>) -> Result<Self, Vec<FieldError>> {
         let mut problems = Vec::new();
         let fields = Fields::of(value, vec![LocPart::from("body")], &mut problems)
             .ok_or_else(|| problems.clone())?;
@@ -73,17 +104,23 @@ impl FromBody for BatchSubmission {
         let team_id = fields.opt_int("team_id", &mut problems);
         let mut leads = Vec::new();
         if let Some(items) = fields.array("leads", 1, MAX_BATCH, &mut problems) {
-            for (i, item) in items.iter().enumerate() {
-                let base = vec![
-                    LocPart::from("body"),
-                    LocPart::from("leads"),
-                    LocPart::Index(i),
-                ];
-                if let Some(mut lead) = read_lead(item, base, &mut problems) {
-                    // An element's own team_id overrides the batch's.
-                    lead.team_id = lead.team_id.or(team_id);
-                    leads.push(lead);
-                }
+            // Each element's own text, when the body reads as such (a repeated "leads" key
+            // would not): else each element is written out from its value.
+            let raw: Option<Vec<&serde_json::value::RawValue>> = text
+                .and_then(|t| serde_json::from_slice::<RawLeads>(t).ok())
+                .map(|r| r.leads)
+                .filter(|r| r.len() == items.len());
+            let elements: Vec<(&Value, Option<&str>)> = items
+                .iter()
+                .enumerate()
+                .map(|(i, item)| (item, raw.as_ref().and_then(|r| r.get(i)).map(|r| r.get())))
+                .collect();
+            // Both halves of a large batch are read at once; problems keep element order.
+            for (part, part_problems) in
+                in_halves(&elements, |offset, part| read_leads(offset, part, team_id))
+            {
+                leads.extend(part);
+                problems.extend(part_problems);
             }
         }
         if problems.is_empty() {
@@ -96,6 +133,30 @@ impl FromBody for BatchSubmission {
             Err(problems)
         }
     }
+}
+
+/// Reads the batch elements `items`, the first at index `offset`: the leads read and the
+/// problems found, in element order.
+fn read_leads(
+    offset: usize,
+    items: &[(&Value, Option<&str>)],
+    team_id: Option<i64>,
+) -> (Vec<SubmissionRequest>, Vec<FieldError>) {
+    let mut leads = Vec::with_capacity(items.len());
+    let mut problems = Vec::new();
+    for (i, (item, raw)) in items.iter().enumerate() {
+        let base = vec![
+            LocPart::from("body"),
+            LocPart::from("leads"),
+            LocPart::Index(offset + i),
+        ];
+        if let Some(mut lead) = read_lead(item, *raw, base, &mut problems) {
+            // An element's own team_id overrides the batch's.
+            lead.team_id = lead.team_id.or(team_id);
+            leads.push(lead);
+        }
+    }
+    (leads, problems)
 }
 
 /// A lead as submitted; every field is optional. Strings are trimmed; blank counts as absent.

@@ -42,8 +42,8 @@ impl From<SubmissionError> for ApiError {
     }
 }
 
-fn to_json<T: serde::Serialize>(v: &T) -> ApiResult<serde_json::Value> {
-    serde_json::to_value(v).map_err(|e| ApiError::unexpected(e.into()))
+fn to_json<T: serde::Serialize>(v: &T) -> ApiResult<String> {
+    serde_json::to_string(v).map_err(|e| ApiError::unexpected(e.into()))
 }
 
 /// Submits one lead; the answer comes after every pipeline stage ran.

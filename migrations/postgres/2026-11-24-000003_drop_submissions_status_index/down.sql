@@ -1,0 +1,1 @@
+CREATE INDEX submissions_status ON submissions(status);
