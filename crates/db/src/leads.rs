@@ -23,7 +23,7 @@ const WRITE_ATTEMPTS: usize = 3;
 impl LeadRepository for Database {
     async fn write_leads(
         &self,
-        writes: std::sync::Arc<[LeadWrite]>,
+        writes: std::sync::Arc<Vec<LeadWrite>>,
     ) -> StoreResult<Vec<Option<LeadWritten>>> {
         self.run_writing(move |conn| {
             let mut attempt = 0;

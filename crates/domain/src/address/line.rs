@@ -94,10 +94,12 @@ fn read_street_segment(mut tokens: Vec<String>) -> Option<StreetLine> {
         let Some(first) = tail.first() else {
             return false;
         };
-        let needs_complete_street = starts_with_lone_designator(tail) || !starts_unit(tail);
-        (starts_unit(tail) || has_digit(first))
-            && (!needs_complete_street || is_complete(core))
-            && read_units(tail).is_some()
+        let unit_here = starts_unit(tail);
+        if !unit_here && !has_digit(first) {
+            return false;
+        }
+        let needs_complete_street = !unit_here || starts_with_lone_designator(tail);
+        (!needs_complete_street || is_complete(core)) && read_units(tail).is_some()
     });
     let (core, tail) = rest.split_at(unit_start.unwrap_or(rest.len()));
     let street = standard_street(core)?;

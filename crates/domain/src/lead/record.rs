@@ -140,7 +140,7 @@ pub trait LeadRepository: Send + Sync {
     /// Shared, not owned: the caller keeps the writes (to retry them one by one) without a copy.
     async fn write_leads(
         &self,
-        writes: std::sync::Arc<[LeadWrite]>,
+        writes: std::sync::Arc<Vec<LeadWrite>>,
     ) -> StoreResult<Vec<Option<LeadWritten>>>;
     async fn find_lead(&self, id: i64) -> StoreResult<Option<Lead>>;
     async fn find_leads(&self, ids: Vec<i64>) -> StoreResult<Vec<Lead>>;

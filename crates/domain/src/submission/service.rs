@@ -128,7 +128,11 @@ impl SubmissionService {
         singles: Vec<(i64, SubmissionRequest)>,
     ) -> Result<Vec<ElementOutcome>, SubmissionError> {
         let count = singles.len();
-        let mut outcomes = self.store_and_process(singles, None).await?.elements;
+        let (submitters, requests) = singles.into_iter().unzip();
+        let mut outcomes = self
+            .store_and_process(submitters, requests, None)
+            .await?
+            .elements;
         // Fresh submissions are never final already, so each has its outcome, in order.
         if outcomes.len() != count {
             return Err(SubmissionError::Unexpected(anyhow::anyhow!(
@@ -173,15 +177,16 @@ impl SubmissionService {
         for team_id in teams {
             self.check_team(user, team_id).await?;
         }
-        let requests = requests.into_iter().map(|r| (user.id, r)).collect();
-        self.store_and_process(requests, batch).await
+        let submitters = vec![user.id; requests.len()];
+        self.store_and_process(submitters, requests, batch).await
     }
 
-    /// Stores every (submitter, request) verbatim, then processes them now, or answers them
-    /// `pending` when the batch is deferred.
+    /// Stores every request verbatim with its submitter (`submitters[i]` sent `requests[i]`),
+    /// then processes them now, or answers them `pending` when the batch is deferred.
     async fn store_and_process(
         &self,
-        mut requests: Vec<(i64, SubmissionRequest)>,
+        submitters: Vec<i64>,
+        mut requests: Vec<SubmissionRequest>,
         batch: Option<NewBatch>,
     ) -> Result<BatchOutcome, SubmissionError> {
         let now = self.clock.now();
@@ -190,8 +195,9 @@ impl SubmissionService {
         // The verbatim text moves to the store; the fields too when a job will process them.
         let new: Vec<NewSubmission> = requests
             .iter_mut()
+            .zip(&submitters)
             .enumerate()
-            .map(|(i, (user_id, r))| NewSubmission {
+            .map(|(i, (r, user_id))| NewSubmission {
                 batch_id: batch_id.clone(),
                 batch_index: batch_id
                     .as_ref()
@@ -217,7 +223,7 @@ impl SubmissionService {
             // meanwhile uses the other cores. Its results wait until the store has succeeded.
             let fields: Vec<LeadFields> = requests
                 .iter_mut()
-                .map(|(_, r)| std::mem::take(&mut r.fields))
+                .map(|r| std::mem::take(&mut r.fields))
                 .collect();
             let year = now.year();
             let normalize_all = async move { normalize_all(&fields, year) };
@@ -240,9 +246,10 @@ impl SubmissionService {
         } else {
             let work = ids
                 .iter()
+                .zip(submitters)
                 .zip(requests)
                 .zip(normalized)
-                .map(|((id, (user_id, r)), lead)| (*id, user_id, r.team_id, lead))
+                .map(|(((id, user_id), r), lead)| (*id, user_id, r.team_id, lead))
                 .collect();
             self.process(work).await?
         };
@@ -280,16 +287,17 @@ impl SubmissionService {
     ) -> Result<Vec<ElementOutcome>, SubmissionError> {
         let enrich_later = self.enricher.is_configured();
         let count = work.len();
-        let writes: Arc<[LeadWrite]> = work
-            .into_iter()
-            .map(|(id, user_id, team_id, lead)| LeadWrite {
-                team_id,
-                user_id,
-                lead,
-                submission_id: Some(id),
-                enrich_later,
-            })
-            .collect();
+        let writes: Arc<Vec<LeadWrite>> = Arc::new(
+            work.into_iter()
+                .map(|(id, user_id, team_id, lead)| LeadWrite {
+                    team_id,
+                    user_id,
+                    lead,
+                    submission_id: Some(id),
+                    enrich_later,
+                })
+                .collect::<Vec<_>>(),
+        );
         let written = match self.leads.write_leads(Arc::clone(&writes)).await {
             Ok(w) => w.into_iter().map(Ok).collect::<Vec<_>>(),
             // One bad element must not fail its neighbours: retry them one at a time.
@@ -298,7 +306,7 @@ impl SubmissionService {
                 for w in writes.iter().cloned() {
                     each.push(
                         self.leads
-                            .write_leads(Arc::from([w]))
+                            .write_leads(Arc::new(vec![w]))
                             .await
                             .map(|mut v| v.pop().flatten()),
                     );
