@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Soak test: mixed API traffic (wrk + a Lua mix) against one `leadhub serve`, on SQLite and on PostgreSQL, in
 # consecutive slices; after each slice it records throughput, p50/p99 latency, responses by status class, the
-# server's resident memory (VmRSS), open file descriptors, database size and lead count. At the end it prints a
+# server's anonymous resident memory (RssAnon: its heap; SQLite's memory-mapped database file is
+# file-backed and left out), open file descriptors, database size and lead count. At the end it prints a
 # markdown section (tables per backend, status counts per request kind, mean latency per route in the first and last
 # slices from the server's /metrics, a verdict) ready for docs/performance.md.
 #
@@ -302,7 +303,7 @@ free_port() {
 # First number of a JSON field in stdin (the bodies here are flat enough for that).
 json_num() { grep -o "\"$1\": *[0-9]*" | head -n 1 | grep -o '[0-9]*$' || true; }
 api() { curl -sS --max-time 30 -H "Authorization: Bearer $key" -H 'Content-Type: application/json' "$@"; }
-rss_kb() { awk '/^VmRSS:/ {print $2}' "/proc/$server_pid/status" 2>/dev/null || echo 0; }
+rss_kb() { awk '/^RssAnon:/ {print $2}' "/proc/$server_pid/status" 2>/dev/null || echo 0; }
 fd_count() { find "/proc/$server_pid/fd" -mindepth 1 -maxdepth 1 2>/dev/null | wc -l; }
 mb() { awk -v k="$1" -v d="${2:-1024}" 'BEGIN {printf "%.1f", k/d}'; }
 # Sum of leadhub_http_requests_total in a /metrics scrape: `metric_sum FILE all` or `metric_sum FILE 5xx`.
@@ -454,7 +455,7 @@ run_backend() {
     printf '| %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' \
       $((SECONDS - started)) "$rps" "$(mb "$p50" 1000)" "$(mb "$p99" 1000)" "$req" "$k2" "$((k404 + k4)) ($k404)" \
       "$k5" "$m5xx" "$sock" "$(mb "$rss")" "$fds" "$(mb "$dbb" 1048576)" "${lead_total:--}" >>"$table"
-    say "$backend: slice $((s + 1))/$slices: $rps req/s, p50 $(mb "$p50" 1000) ms, p99 $(mb "$p99" 1000) ms, $req requests: 2xx $k2, 4xx $((k404 + k4)) (404: $k404), 5xx $k5 (metrics $m5xx), socket errors $sock, RSS $(mb "$rss") MB"
+    say "$backend: slice $((s + 1))/$slices: $rps req/s, p50 $(mb "$p50" 1000) ms, p99 $(mb "$p99" 1000) ms, $req requests: 2xx $k2, 4xx $((k404 + k4)) (404: $k404), 5xx $k5 (metrics $m5xx), socket errors $sock, anon RSS $(mb "$rss") MB"
     if [[ $backend == postgres ]] && ((pg_vacuum_between)); then
       PGCONNECT_TIMEOUT=5 timeout 600 psql -X -q -d "$db_url" -c 'VACUUM (ANALYZE)' >/dev/null 2>&1 ||
         say "$backend: VACUUM after slice $((s + 1)) failed"
@@ -515,7 +516,7 @@ run_backend() {
   [[ $verdict == pass ]] || failed=1
   {
     printf '#### %s\n\n' "$name"
-    printf '| t (s) | req/s | p50 ms | p99 ms | requests | 2xx | 4xx (404) | 5xx | 5xx (/metrics) | socket errors | RSS MB | open fds | DB MB | leads |\n'
+    printf '| t (s) | req/s | p50 ms | p99 ms | requests | 2xx | 4xx (404) | 5xx | 5xx (/metrics) | socket errors | anon RSS MB | open fds | DB MB | leads |\n'
     printf '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n'
     cat "$table"
     printf '\nResponses by request kind over the whole run:\n\n'
@@ -535,7 +536,7 @@ run_backend() {
       {printf "| `%s` | %s | %s req, %s ms |\n", $1, ($1 in f) ? f[$1] : "-", $2, $3}' "$dir/routes.first" "$dir/routes.last"
     printf '\n**%s verdict: %s.** %s requests in %s s of load (%s req/s); 5xx: %d (%s); ' \
       "$name" "$verdict" "$total_req" "$elapsed" "$rps_all" "$total_5xx" "$m_text"
-    printf 'non-2xx: %d, of which 404: %d; socket errors: %d; RSS %s MB after the first slice, %s MB after the last, max %s MB (peak VmHWM %s MB); ' \
+    printf 'non-2xx: %d, of which 404: %d; socket errors: %d; anon RSS %s MB after the first slice, %s MB after the last, max %s MB (peak VmHWM %s MB); ' \
       "$total_non2xx" "$total_404" "$total_sock" "$(mb "$rss_first")" "$(mb "$rss_last")" "$(mb "$rss_max")" "$(mb "${hwm:-0}")"
     printf 'server log: %d ERROR, %d WARN line(s), %d panic(s).\n\n' "$n_error" "$n_warn" "$n_panic"
   } >"$work/$backend.md"

@@ -12,7 +12,7 @@ use std::collections::{BTreeSet, HashMap, HashSet};
 
 use chrono::{Duration, NaiveDateTime, Utc};
 use diesel::prelude::*;
-use diesel::sql_types::{Array, Text, Timestamp};
+use diesel::sql_types::{Array, Text};
 
 use leadhub_domain::address::AddressKey;
 use leadhub_domain::jobs::{NewJob, ENRICH_LEAD};
@@ -26,6 +26,7 @@ use crate::connection::{on_backend, take_write_lock};
 use crate::fixed_chunks::for_each_fixed_chunk;
 use crate::jobs::insert_jobs;
 use crate::lead_row::{LeadRow, LeadValues};
+use crate::outcomes::{record_outcomes, OutcomeRow};
 use crate::schema::{leads, submissions};
 use crate::submissions::close_finished_batches;
 use crate::time::to_db;
@@ -340,61 +341,6 @@ fn insert_leads(conn: &mut DbConnection, created: &[LeadValues]) -> QueryResult<
         ids.extend(chunk_ids);
     });
     Ok(ids)
-}
-
-/// One submission's outcome, as `record_outcomes` sends it to the database.
-struct OutcomeRow {
-    id: i64,
-    status: &'static str,
-    lead_id: i64,
-    action: &'static str,
-    warnings: String,
-}
-
-/// Every submission's outcome in one statement, in the leads' transaction: a crash leaves both
-/// or neither. The rows travel as one JSON parameter, which both backends can read as a table.
-fn record_outcomes(
-    conn: &mut DbConnection,
-    rows: &[OutcomeRow],
-    now: NaiveDateTime,
-) -> QueryResult<()> {
-    if rows.is_empty() {
-        return Ok(());
-    }
-    let json = serde_json::Value::Array(
-        rows.iter()
-            .map(|r| {
-                serde_json::json!({
-                    "id": r.id, "status": r.status, "lead_id": r.lead_id,
-                    "action": r.action, "warnings": r.warnings,
-                })
-            })
-            .collect(),
-    )
-    .to_string();
-    match conn {
-        DbConnection::Postgres(pg) => diesel::sql_query(
-            "UPDATE submissions AS s SET status = v.status, result_lead_id = v.lead_id, \
-             result_action = v.action, validation_warnings = v.warnings, processed_at = $2 \
-             FROM jsonb_to_recordset($1::jsonb) \
-               AS v(id bigint, status text, lead_id bigint, action text, warnings text) \
-             WHERE s.id = v.id",
-        )
-        .bind::<Text, _>(json)
-        .bind::<Timestamp, _>(now)
-        .execute(pg),
-        DbConnection::Sqlite(lite) => diesel::sql_query(
-            "UPDATE submissions SET status = json_extract(v.value, '$.status'), \
-             result_lead_id = json_extract(v.value, '$.lead_id'), \
-             result_action = json_extract(v.value, '$.action'), \
-             validation_warnings = json_extract(v.value, '$.warnings'), processed_at = ?2 \
-             FROM json_each(?1) AS v WHERE submissions.id = json_extract(v.value, '$.id')",
-        )
-        .bind::<Text, _>(json)
-        .bind::<Timestamp, _>(now)
-        .execute(lite),
-    }
-    .map(drop)
 }
 
 /// Writes the batch in the caller's transaction. An element whose submission is already final

@@ -16,6 +16,7 @@ mod lead_row;
 mod lead_writes;
 mod leads;
 mod memberships;
+mod outcomes;
 mod rate_limits;
 pub mod schema;
 mod sessions;
