@@ -20,7 +20,8 @@ use leadhub_web::routes::auth::{MagicLinkRequest, RefreshRequest, TokenRequest};
 use leadhub_web::routes::businesses::{ImportBody, PatchBody};
 use leadhub_web::routes::invites::{AcceptBody, NewInviteBody};
 use leadhub_web::routes::keys::CreateKeyRequest;
-use leadhub_web::routes::lead_body::{BatchSubmission, SingleSubmission};
+use leadhub_web::routes::batch_body::BatchSubmission;
+use leadhub_web::routes::lead_body::SingleSubmission;
 use leadhub_web::routes::teams::{CreateTeamRequest, RoleChange, TeamChanges};
 
 fn check_problems(what: &str, problems: &[FieldError]) {

@@ -13,10 +13,11 @@ use leadhub_domain::error::{FieldError, LocPart};
 use leadhub_domain::lead::fields::STRING_FIELDS;
 use leadhub_web::extract::{parse_json_body, FromBody};
 use leadhub_web::routes::auth::{MagicLinkRequest, RefreshRequest, TokenRequest};
+use leadhub_web::routes::batch_body::BatchSubmission;
 use leadhub_web::routes::businesses::{ImportBody, PatchBody};
 use leadhub_web::routes::invites::{AcceptBody, NewInviteBody};
 use leadhub_web::routes::keys::CreateKeyRequest;
-use leadhub_web::routes::lead_body::{BatchSubmission, SingleSubmission};
+use leadhub_web::routes::lead_body::SingleSubmission;
 use leadhub_web::routes::teams::{CreateTeamRequest, RoleChange, TeamChanges};
 
 fn check_problems(what: &str, problems: &[FieldError]) {
@@ -200,7 +201,41 @@ fn mangled_json() -> impl Strategy<Value = Vec<u8>> {
         })
 }
 
+type BatchSummary = Result<
+    (bool, Option<i64>, Vec<(String, Option<i64>, String)>),
+    Vec<(Vec<LocPart>, String, String)>,
+>;
+
+fn summary(read: Result<BatchSubmission, Vec<FieldError>>) -> BatchSummary {
+    match read {
+        Ok(b) => Ok((
+            b.process_immediately,
+            b.team_id,
+            b.leads
+                .into_iter()
+                .map(|l| (format!("{:?}", l.fields), l.team_id, l.raw_json))
+                .collect(),
+        )),
+        Err(problems) => Err(problems
+            .into_iter()
+            .map(|p| (p.loc, p.kind.to_string(), p.msg.to_string()))
+            .collect()),
+    }
+}
+
+/// The batch reader's shortcut straight from the text must answer as reading the parsed body
+/// does, whenever it answers at all.
+fn fast_batch_agrees(bytes: &[u8]) {
+    let Some(fast) = BatchSubmission::from_text(bytes) else {
+        return;
+    };
+    let value = parse_json_body(bytes).expect("the shortcut read a body the parser refuses");
+    let generic = BatchSubmission::from_body_text(&value, bytes);
+    assert_eq!(summary(fast), summary(generic));
+}
+
 fn parse_then_read(bytes: &[u8]) {
+    fast_batch_agrees(bytes);
     match parse_json_body(bytes) {
         Ok(value) => every_reader(&value),
         Err(problems) => {
@@ -238,6 +273,7 @@ proptest! {
     #[test]
     fn request_shaped_values_never_panic(value in request_like()) {
         every_reader(&value);
+        fast_batch_agrees(&serde_json::to_vec(&value).unwrap());
     }
 
     #[test]

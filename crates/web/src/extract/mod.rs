@@ -6,7 +6,7 @@ mod fields;
 mod path;
 mod query;
 
-pub use body::{parse_json_body, BodyLimit, FromBody, ValidatedJson};
+pub use body::{depth, parse_json_body, BodyLimit, FromBody, ValidatedJson, MAX_DEPTH};
 pub use caller::{bearer_credential, Authenticated, Caller};
 pub use fields::Fields;
 pub use path::{path_error_handler, query_error_handler};

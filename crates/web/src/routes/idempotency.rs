@@ -42,7 +42,7 @@ pub async fn idempotent<F, Fut>(
     req: &HttpRequest,
     state: &AppState,
     user: &User,
-    body: &Value,
+    body: impl FnOnce() -> Value,
     produce: F,
 ) -> ApiResult<HttpResponse>
 where
@@ -64,7 +64,7 @@ where
         ));
     }
     // serde_json orders object keys, so the hash ignores key order and whitespace.
-    let request_hash = hash_secret(&format!("{} {} {}", req.method(), req.path(), body));
+    let request_hash = hash_secret(&format!("{} {} {}", req.method(), req.path(), body()));
     let repo = &state.submissions_repo;
     let waiting_since = Instant::now();
     loop {

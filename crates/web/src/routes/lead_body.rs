@@ -4,7 +4,6 @@ use serde_json::Value;
 use utoipa::ToSchema;
 
 use leadhub_domain::error::{FieldError, LocPart};
-use leadhub_domain::halves::in_halves;
 use leadhub_domain::lead::fields::STRING_FIELDS;
 use leadhub_domain::lead::{validate_lead, LeadFields};
 use leadhub_domain::submission::SubmissionRequest;
@@ -67,96 +66,6 @@ impl SingleSubmission {
             _ => Err(problems),
         }
     }
-}
-
-/// `POST /api/v1/submissions/batch`.
-pub struct BatchSubmission {
-    pub leads: Vec<SubmissionRequest>,
-    pub process_immediately: bool,
-    pub team_id: Option<i64>,
-}
-
-impl FromBody for BatchSubmission {
-    fn from_body(value: &Value) -> Result<Self, Vec<FieldError>> {
-        Self::read(value, None)
-    }
-
-    fn from_body_text(value: &Value, text: &[u8]) -> Result<Self, Vec<FieldError>> {
-        Self::read(value, Some(text))
-    }
-}
-
-/// The batch body's `leads` as the texts of its elements, exactly as sent.
-#[derive(serde::Deserialize)]
-struct RawLeads<'a> {
-    #[serde(borrow)]
-    leads: Vec<&'a serde_json::value::RawValue>,
-}
-
-impl BatchSubmission {
-    fn read(value: &Value, text: Option<&[u8]>) -> Result<Self, Vec<FieldError>> {
-        let mut problems = Vec::new();
-        let fields = Fields::of(value, vec![LocPart::from("body")], &mut problems)
-            .ok_or_else(|| problems.clone())?;
-        let process_immediately = fields
-            .opt_bool("process_immediately", &mut problems)
-            .unwrap_or(true);
-        let team_id = fields.opt_int("team_id", &mut problems);
-        let mut leads = Vec::new();
-        if let Some(items) = fields.array("leads", 1, MAX_BATCH, &mut problems) {
-            // Each element's own text, when the body reads as such (a repeated "leads" key
-            // would not): else each element is written out from its value.
-            let raw: Option<Vec<&serde_json::value::RawValue>> = text
-                .and_then(|t| serde_json::from_slice::<RawLeads>(t).ok())
-                .map(|r| r.leads)
-                .filter(|r| r.len() == items.len());
-            let elements: Vec<(&Value, Option<&str>)> = items
-                .iter()
-                .enumerate()
-                .map(|(i, item)| (item, raw.as_ref().and_then(|r| r.get(i)).map(|r| r.get())))
-                .collect();
-            // Both halves of a large batch are read at once; problems keep element order.
-            for (part, part_problems) in
-                in_halves(&elements, |offset, part| read_leads(offset, part, team_id))
-            {
-                leads.extend(part);
-                problems.extend(part_problems);
-            }
-        }
-        if problems.is_empty() {
-            Ok(BatchSubmission {
-                leads,
-                process_immediately,
-                team_id,
-            })
-        } else {
-            Err(problems)
-        }
-    }
-}
-
-/// Reads the batch elements `items`, the first at index `offset`: the leads read and the
-/// problems found, in element order.
-fn read_leads(
-    offset: usize,
-    items: &[(&Value, Option<&str>)],
-    team_id: Option<i64>,
-) -> (Vec<SubmissionRequest>, Vec<FieldError>) {
-    let mut leads = Vec::with_capacity(items.len());
-    let mut problems = Vec::new();
-    for (i, (item, raw)) in items.iter().enumerate() {
-        let base = vec![
-            LocPart::from("body"),
-            LocPart::from("leads"),
-            LocPart::Index(offset + i),
-        ];
-        if let Some(mut lead) = read_lead(item, *raw, base, &mut problems) {
-            // An element's own team_id overrides the batch's.
-            lead.team_id = lead.team_id.or(team_id);
-            leads.push(lead);
-        }
-    }
-    (leads, problems)
 }
 
 /// A lead as submitted; every field is optional. Strings are trimmed; blank counts as absent.

@@ -3,6 +3,7 @@ use actix_web::{web, HttpResponse};
 use serde_json::json;
 
 pub mod auth;
+pub mod batch_body;
 pub mod business_views;
 pub mod businesses;
 pub mod docs;

@@ -9,10 +9,9 @@ use leadhub_domain::submission::SubmissionError;
 use crate::app::AppState;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{Caller, ValidatedJson};
+use crate::routes::batch_body::BatchSubmission;
 use crate::routes::idempotency::idempotent;
-use crate::routes::lead_body::{
-    BatchRequestSchema, BatchSubmission, LeadSubmissionSchema, SingleSubmission,
-};
+use crate::routes::lead_body::{BatchRequestSchema, LeadSubmissionSchema, SingleSubmission};
 use crate::routes::schemas::{ErrorBody, ValidationErrorBody};
 use crate::routes::submission_views::{
     BatchResult, BatchStatusView, SingleResult, SubmissionStatusView,
@@ -65,10 +64,16 @@ pub async fn submit_single(
     body: ValidatedJson<SingleSubmission>,
 ) -> ApiResult<HttpResponse> {
     let request = body.value.0;
-    idempotent(&req, &state, &caller.user, &body.json, || async {
-        let outcome = state.single_intake.submit(&caller.user, request).await?;
-        Ok((StatusCode::OK, to_json(&SingleResult::from(&outcome))?))
-    })
+    idempotent(
+        &req,
+        &state,
+        &caller.user,
+        || body.raw.json(),
+        || async {
+            let outcome = state.single_intake.submit(&caller.user, request).await?;
+            Ok((StatusCode::OK, to_json(&SingleResult::from(&outcome))?))
+        },
+    )
     .await
 }
 
@@ -94,21 +99,27 @@ pub async fn submit_batch(
     let started = Instant::now();
     let service = state.submissions.clone();
     let user = &caller.user;
-    idempotent(&req, &state, user, &body.json, || async move {
-        // Deferred elements are stored with their jobs; the workers process them.
-        let outcome = service
-            .submit_batch(user, batch.leads, batch.team_id, batch.process_immediately)
-            .await?;
-        let elapsed = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
-        Ok((
-            StatusCode::OK,
-            to_json(&BatchResult::new(
-                outcome.batch_id,
-                &outcome.elements,
-                elapsed,
-            ))?,
-        ))
-    })
+    idempotent(
+        &req,
+        &state,
+        user,
+        || body.raw.json(),
+        || async move {
+            // Deferred elements are stored with their jobs; the workers process them.
+            let outcome = service
+                .submit_batch(user, batch.leads, batch.team_id, batch.process_immediately)
+                .await?;
+            let elapsed = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
+            Ok((
+                StatusCode::OK,
+                to_json(&BatchResult::new(
+                    outcome.batch_id,
+                    &outcome.elements,
+                    elapsed,
+                ))?,
+            ))
+        },
+    )
     .await
 }
 
