@@ -191,6 +191,8 @@ fn wanted(figure: &str) -> bool {
 }
 
 fn main() {
+    // The binary's malloc settings, so the figures are the service's (crates/web/src/malloc.rs).
+    leadhub_web::malloc::use_service_malloc_settings();
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()

@@ -7,6 +7,7 @@ pub mod config;
 pub mod error;
 pub mod extract;
 pub mod import;
+pub mod malloc;
 pub mod middleware;
 pub mod openapi;
 pub mod pages;
