@@ -290,14 +290,14 @@ fn open_submissions(
     let (Some(&low), Some(&high)) = (ids.iter().min(), ids.iter().max()) else {
         return Ok((open, batches));
     };
-    let open_only = submissions::status.eq_any(["pending", "processing"]);
+    let open_only = || submissions::status.eq_any(["pending", "processing"]);
     // A batch's submissions were inserted together, so their ids form one narrow range: one
     // prepared range query reads them, where IN lists of 500 binds are parsed anew each time.
     // Rows of other requests inside the range are read and left out.
     let found: Vec<(i64, Option<String>)> = if high - low < 2 * ids.len() as i64 + 1000 {
         submissions::table
             .filter(submissions::id.between(low, high))
-            .filter(open_only)
+            .filter(open_only())
             .select((submissions::id, submissions::batch_id))
             .load(conn)?
     } else {
@@ -307,7 +307,7 @@ fn open_submissions(
             found.extend(
                 submissions::table
                     .filter(submissions::id.eq_any(chunk))
-                    .filter(submissions::status.eq_any(["pending", "processing"]))
+                    .filter(open_only())
                     .select((submissions::id, submissions::batch_id))
                     .load::<(i64, Option<String>)>(conn)?,
             );

@@ -83,7 +83,7 @@ fn on_sqlite(
             .bind::<Text, _>(r.status)
             .bind::<BigInt, _>(r.lead_id)
             .bind::<Text, _>(r.action)
-            .bind::<Text, _>(r.warnings.clone());
+            .bind::<Text, _>(r.warnings.as_str());
     }
     query.execute(lite).map(drop)
 }

@@ -167,21 +167,19 @@ impl SubmissionRepository for Database {
                     ids.extend(chunk_ids);
                 });
                 if !deferred.is_empty() {
-                    let work: Vec<_> = deferred
+                    let mut work = deferred
                         .into_iter()
                         .map(|(i, user_id, team_id, fields)| (ids[i], user_id, team_id, fields))
-                        .collect();
-                    let jobs: Vec<NewJob> = work
-                        .chunks(JOB_CHUNK)
-                        .map(|items| {
-                            let work = PendingWork(items.to_vec());
-                            NewJob::now(
-                                PROCESS_SUBMISSIONS,
-                                serde_json::to_value(&work).unwrap_or_default(),
-                                created_at,
-                            )
-                        })
-                        .collect();
+                        .peekable();
+                    let mut jobs: Vec<NewJob> = Vec::new();
+                    while work.peek().is_some() {
+                        let items = PendingWork(work.by_ref().take(JOB_CHUNK).collect());
+                        jobs.push(NewJob::now(
+                            PROCESS_SUBMISSIONS,
+                            serde_json::to_value(&items).unwrap_or_default(),
+                            created_at,
+                        ));
+                    }
                     insert_jobs(conn, &jobs, to_db(created_at))?;
                 }
                 Ok(ids)

@@ -9,7 +9,6 @@ pub mod business;
 pub mod clock;
 pub mod enrich;
 pub mod error;
-pub mod halves;
 pub mod identity;
 pub mod jobs;
 pub mod lead;
@@ -22,6 +21,7 @@ pub mod store;
 pub mod submission;
 pub mod team;
 pub mod team_access;
+pub mod two_threads;
 pub mod user;
 
 pub use clock::{Clock, SystemClock};

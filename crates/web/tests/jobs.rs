@@ -229,7 +229,7 @@ async fn check_exactly_once(
     expected_bare: i64,
     expected_submissions: i64,
 ) {
-    let (open, total, with_address, bare, done_twice) = db
+    let (open, total, with_address, bare, undone) = db
         .query(|conn| {
             let open: i64 = submissions::table
                 .filter(submissions::status.eq_any(["pending", "processing", "failed"]))
@@ -244,8 +244,8 @@ async fn check_exactly_once(
                 .filter(leads::address.is_null())
                 .count()
                 .get_result(conn)?;
-            let done_twice = undone_jobs(conn)?;
-            Ok((open, total, with_address, bare, done_twice))
+            let undone = undone_jobs(conn)?;
+            Ok((open, total, with_address, bare, undone))
         })
         .await
         .unwrap();
@@ -256,7 +256,7 @@ async fn check_exactly_once(
         bare, expected_bare,
         "each address-less submission applied exactly once"
     );
-    assert_eq!(done_twice, 0, "every job done");
+    assert_eq!(undone, 0, "every job done");
 }
 
 async fn crash_and_recover(env: Env) {

@@ -6,7 +6,6 @@ use chrono::Datelike;
 
 use crate::clock::Clock;
 use crate::error::FieldError;
-use crate::halves::in_halves;
 use crate::lead::fields::{LeadFields, Warning};
 use crate::lead::normalize::{normalize, NormalizedLead};
 use crate::lead::record::{
@@ -20,6 +19,7 @@ use crate::submission::record::{
     SubmissionStatus,
 };
 use crate::team_access::{may_add_to_team, MembershipRepository};
+use crate::two_threads::in_chunks_on_two_threads;
 use crate::user::User;
 
 #[derive(Debug, thiserror::Error)]
@@ -547,9 +547,9 @@ impl SubmissionService {
     }
 }
 
-/// Normalises every lead, a large batch's halves at once (see `halves`).
+/// Normalises every lead, a large batch on two threads (see `two_threads`).
 fn normalize_all(fields: &[LeadFields], year: i32) -> Vec<NormalizedLead> {
-    in_halves(fields, |_, part| {
+    in_chunks_on_two_threads(fields, |_, part| {
         part.iter().map(|f| normalize(f, year)).collect::<Vec<_>>()
     })
     .into_iter()

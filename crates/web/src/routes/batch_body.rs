@@ -12,8 +12,8 @@ use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
 use leadhub_domain::error::{FieldError, LocPart};
-use leadhub_domain::halves::in_halves;
 use leadhub_domain::submission::SubmissionRequest;
+use leadhub_domain::two_threads::in_chunks_on_two_threads;
 
 use crate::extract::{depth, Fields, FromBody, MAX_DEPTH};
 use crate::routes::lead_body::{read_lead, MAX_BATCH};
@@ -112,7 +112,7 @@ impl BatchSubmission {
                 .map(|(i, item)| (item, raw.as_ref().and_then(|r| r.get(i)).map(|r| r.get())))
                 .collect();
             // A large batch is read on two threads; problems keep element order.
-            for (part, part_problems) in in_halves(&elements, |offset, part| {
+            for (part, part_problems) in in_chunks_on_two_threads(&elements, |offset, part| {
                 let mut read = ReadLeads::new(part.len());
                 for (i, (item, raw)) in part.iter().enumerate() {
                     read.element(offset + i, item, *raw, batch.team_id);
@@ -162,7 +162,7 @@ impl BatchSubmission {
         let fields = Fields::of(&own, vec![LocPart::from("body")], &mut problems)?;
         let batch = BatchFields::read(&fields, &mut problems);
         let mut leads = Vec::with_capacity(elements.len());
-        for part in in_halves(&elements, |offset, part| {
+        for part in in_chunks_on_two_threads(&elements, |offset, part| {
             let mut read = ReadLeads::new(part.len());
             for (i, text) in part.iter().enumerate() {
                 let item: Value = serde_json::from_str(text.get()).ok()?;

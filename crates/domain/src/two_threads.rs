@@ -17,7 +17,7 @@ const CHUNK: usize = 32;
 /// Runs `work(offset, part)` over consecutive parts of `items`: in one part on this thread when
 /// there are fewer than `IN_TWO_FROM`, else in chunks shared with a helper thread. Answers the
 /// parts' results in the order of the parts. A panic in the helper is raised again here.
-pub fn in_halves<T, R, F>(items: &[T], work: F) -> Vec<R>
+pub fn in_chunks_on_two_threads<T, R, F>(items: &[T], work: F) -> Vec<R>
 where
     T: Sync,
     R: Send,
@@ -59,7 +59,7 @@ mod tests {
 
     #[test]
     fn small_batches_stay_whole() {
-        let parts = in_halves(&[1, 2, 3], |offset, part| (offset, part.to_vec()));
+        let parts = in_chunks_on_two_threads(&[1, 2, 3], |offset, part| (offset, part.to_vec()));
         assert_eq!(parts, vec![(0, vec![1, 2, 3])]);
     }
 
@@ -67,7 +67,7 @@ mod tests {
     fn large_batches_keep_their_order_and_offsets() {
         for len in [64, 65, 100, 1000, 1001] {
             let items: Vec<usize> = (0..len).collect();
-            let parts = in_halves(&items, |offset, part| {
+            let parts = in_chunks_on_two_threads(&items, |offset, part| {
                 assert_eq!(part[0], offset);
                 part.to_vec()
             });
@@ -80,7 +80,7 @@ mod tests {
     #[should_panic(expected = "a bad element")]
     fn a_panic_in_either_thread_reaches_the_caller() {
         let items: Vec<usize> = (0..100).collect();
-        in_halves(&items, |offset, _| {
+        in_chunks_on_two_threads(&items, |offset, _| {
             assert!(offset != 64, "a bad element");
         });
     }
