@@ -18,8 +18,7 @@ if [[ -z "$bin" ]]; then
   cargo build -p leadhub-web --bin leadhub
   bin="$target_dir/debug/leadhub"
 fi
-command -v schemathesis >/dev/null \
-  || python3 -m pip install --quiet --disable-pip-version-check schemathesis
+python3 -m pip install --quiet --disable-pip-version-check -r scripts/requirements-test.txt
 
 work=$(mktemp -d)
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
@@ -50,19 +49,40 @@ for _ in $(seq 1 100); do
 done
 curl -fsS "http://127.0.0.1:$port/readyz" >/dev/null
 
-status=0
 # Run from the temporary folder: schemathesis keeps a `.schemathesis/` cache in its working directory.
 cd "$work"
-# shellcheck disable=SC2086
-schemathesis run "http://127.0.0.1:$port/openapi.json" \
-  --checks not_a_server_error,response_schema_conformance \
-  --max-examples "${SCHEMATHESIS_EXAMPLES:-25}" \
-  --max-time "${SCHEMATHESIS_MAX_TIME:-600}" \
-  --header "Authorization: Bearer $key" \
-  --seed "${SCHEMATHESIS_SEED:-1}" \
-  --workers 2 \
-  --request-timeout 30 \
-  ${SCHEMATHESIS_ARGS:-} || status=$?
+run_schemathesis() {
+  # shellcheck disable=SC2086
+  schemathesis run "http://127.0.0.1:$port/openapi.json" \
+    --checks not_a_server_error,response_schema_conformance \
+    --max-examples "${SCHEMATHESIS_EXAMPLES:-25}" \
+    --max-time "${SCHEMATHESIS_MAX_TIME:-600}" \
+    --header "Authorization: Bearer $key" \
+    --seed "${SCHEMATHESIS_SEED:-1}" \
+    --workers 2 \
+    --request-timeout 30 \
+    ${SCHEMATHESIS_ARGS:-} 2>&1 | tee "$work/run.log"
+  return "${PIPESTATUS[0]}"
+}
+
+# Only schemathesis's own errors, and not one answer that failed a check: its summary lists
+# "Runtime Error" and nothing else under Errors, and the output has no FAILURES section.
+only_tool_errors() {
+  ! grep -q ' FAILURES ' "$work/run.log" \
+    && grep -q 'Runtime Error: ' "$work/run.log" \
+    && ! sed -n '/^Errors:/,/^$/p' "$work/run.log" | grep -v -e '^Errors:' -e '^$' -e 'Runtime Error: ' | grep -q .
+}
+
+status=0
+run_schemathesis || status=$?
+if [[ $status -ne 0 ]] && only_tool_errors; then
+  # Case generation itself crashed once in CI (a Hypothesis FlakyFailure inside schemathesis's
+  # coverage phase, 2026-11-24) while every request sent had passed. Such a crash says nothing
+  # about the service, so it gets one more run; a second crash, or any failed check, fails.
+  echo "schemathesis failed inside its own case generation, with no failed check; running it once more" >&2
+  status=0
+  run_schemathesis || status=$?
+fi
 
 if [[ $status -ne 0 ]]; then
   echo "--- server log (errors) ---" >&2

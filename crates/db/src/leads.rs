@@ -10,14 +10,13 @@ use leadhub_domain::store::{StoreError, StoreResult};
 
 use crate::error::store_error;
 use crate::lead_row::LeadRow;
-use crate::lead_writes::write_all;
+use crate::lead_writes::{write_all, WRITE_ATTEMPTS};
 use crate::schema::leads;
 use crate::time::to_db;
 use crate::{Database, DbConnection};
 
 /// Bind-parameter lists are chunked below every backend's limit.
 const CHUNK: usize = 500;
-const WRITE_ATTEMPTS: usize = 3;
 
 #[async_trait]
 impl LeadRepository for Database {

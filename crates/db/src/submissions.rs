@@ -8,12 +8,14 @@ use leadhub_domain::lead::record::LeadAction;
 use leadhub_domain::lead::Warning;
 use leadhub_domain::store::StoreResult;
 use leadhub_domain::submission::{
-    BatchSummary, IdempotencyClaim, IdempotentAnswer, NewBatch, NewSubmission, PendingWork,
-    Submission, SubmissionOutcome, SubmissionRepository, SubmissionStatus,
+    BatchSummary, IdempotencyClaim, IdempotentAnswer, LeadWriteStream, NewBatch, NewSubmission,
+    PendingWork, StoredAndWritten, Submission, SubmissionOutcome, SubmissionRepository,
+    SubmissionStatus,
 };
 
 use crate::connection::on_backend;
 use crate::fixed_chunks::for_each_fixed_chunk;
+use crate::fresh_submissions::store_and_write;
 use crate::jobs::insert_jobs;
 use crate::schema::{batches, idempotency_keys, submissions};
 use crate::time::{from_db, to_db};
@@ -110,62 +112,105 @@ pub(crate) fn close_finished_batches(
     Ok(())
 }
 
+/// Stores a batch's own row; `completed_at` when every submission is stored final with it.
+pub(crate) fn insert_batch(
+    conn: &mut DbConnection,
+    b: &NewBatch,
+    completed_at: Option<NaiveDateTime>,
+) -> QueryResult<()> {
+    diesel::insert_into(batches::table)
+        .values((
+            batches::id.eq(&b.id),
+            batches::user_id.eq(b.user_id),
+            batches::team_id.eq(b.team_id),
+            batches::total.eq(b.total),
+            batches::process_immediately.eq(b.process_immediately),
+            batches::created_at.eq(to_db(b.created_at)),
+            batches::completed_at.eq(completed_at),
+        ))
+        .execute(conn)
+        .map(drop)
+}
+
+/// The outcome a submission is stored with when its lead was written in the same transaction.
+pub(crate) struct FinalOutcome {
+    pub status: &'static str,
+    pub lead_id: i64,
+    pub action: &'static str,
+    pub warnings: String,
+    pub processed_at: NaiveDateTime,
+}
+
+/// Inserts submissions verbatim, each final when it comes with its outcome and as its own
+/// `status` says otherwise; answers their ids in the order given. Every row has the same
+/// columns, so each fixed-size INSERT (fixed_chunks.rs) is one prepared statement per connection.
+pub(crate) fn insert_submission_rows(
+    conn: &mut DbConnection,
+    new: impl Iterator<Item = (NewSubmission, Option<FinalOutcome>)>,
+) -> QueryResult<Vec<i64>> {
+    // Owned values (moved, not copied) give the fixed-size INSERTs a static query id.
+    let rows: Vec<_> = new
+        .map(|(s, outcome)| {
+            let (status, lead_id, action, warnings, processed_at) = match outcome {
+                Some(o) => (
+                    o.status,
+                    Some(o.lead_id),
+                    Some(o.action),
+                    o.warnings,
+                    Some(o.processed_at),
+                ),
+                None => (s.status.as_str(), None, None, "[]".to_owned(), None),
+            };
+            (
+                submissions::batch_id.eq(s.batch_id),
+                submissions::batch_index.eq(s.batch_index),
+                submissions::user_id.eq(s.user_id),
+                submissions::team_id.eq(s.team_id),
+                submissions::raw_json.eq(s.raw_json),
+                submissions::status.eq(status),
+                submissions::result_lead_id.eq(lead_id),
+                submissions::result_action.eq(action),
+                submissions::validation_warnings.eq(warnings),
+                submissions::processed_at.eq(processed_at),
+                submissions::created_at.eq(to_db(s.created_at)),
+            )
+        })
+        .collect();
+    let mut ids = Vec::with_capacity(rows.len());
+    // One INSERT per chunk; ids grow row by row within it, while RETURNING's order is not
+    // promised, so sorting gives them back in element order.
+    for_each_fixed_chunk!(rows, chunk => {
+        let mut chunk_ids: Vec<i64> =
+            on_backend!(conn, c => diesel::insert_into(submissions::table)
+                .values(chunk)
+                .returning(submissions::id)
+                .get_results(c))?;
+        chunk_ids.sort_unstable();
+        ids.extend(chunk_ids);
+    });
+    Ok(ids)
+}
+
 #[async_trait]
 impl SubmissionRepository for Database {
     async fn insert_submissions(
         &self,
         batch: Option<NewBatch>,
-        new: Vec<NewSubmission>,
+        mut new: Vec<NewSubmission>,
     ) -> StoreResult<Vec<i64>> {
         self.write(move |conn| {
             conn.transaction(|conn| {
                 if let Some(b) = &batch {
-                    diesel::insert_into(batches::table)
-                        .values((
-                            batches::id.eq(&b.id),
-                            batches::user_id.eq(b.user_id),
-                            batches::team_id.eq(b.team_id),
-                            batches::total.eq(b.total),
-                            batches::process_immediately.eq(b.process_immediately),
-                            batches::created_at.eq(to_db(b.created_at)),
-                        ))
-                        .execute(conn)?;
+                    insert_batch(conn, b, None)?;
                 }
                 let created_at = new.first().map_or_else(Utc::now, |s| s.created_at);
-                let mut ids = Vec::with_capacity(new.len());
                 let mut deferred = Vec::new();
-                // Owned values (moved, not copied) give the fixed-size INSERTs a static query id,
-                // so each connection keeps them prepared.
-                let rows: Vec<_> = new
-                    .into_iter()
-                    .enumerate()
-                    .map(|(i, s)| {
-                        if let Some(fields) = s.deferred {
-                            deferred.push((i, s.user_id, s.team_id, fields));
-                        }
-                        (
-                            submissions::batch_id.eq(s.batch_id),
-                            submissions::batch_index.eq(s.batch_index),
-                            submissions::user_id.eq(s.user_id),
-                            submissions::team_id.eq(s.team_id),
-                            submissions::raw_json.eq(s.raw_json),
-                            submissions::status.eq(s.status.as_str()),
-                            submissions::validation_warnings.eq("[]"),
-                            submissions::created_at.eq(to_db(s.created_at)),
-                        )
-                    })
-                    .collect();
-                // One INSERT per chunk; ids grow row by row within it, while RETURNING's
-                // order is not promised, so sorting gives them back in element order.
-                for_each_fixed_chunk!(rows, chunk => {
-                    let mut chunk_ids: Vec<i64> =
-                        on_backend!(conn, c => diesel::insert_into(submissions::table)
-                            .values(chunk)
-                            .returning(submissions::id)
-                            .get_results(c))?;
-                    chunk_ids.sort_unstable();
-                    ids.extend(chunk_ids);
-                });
+                for (i, s) in new.iter_mut().enumerate() {
+                    if let Some(fields) = s.deferred.take() {
+                        deferred.push((i, s.user_id, s.team_id, fields));
+                    }
+                }
+                let ids = insert_submission_rows(conn, new.into_iter().map(|s| (s, None)))?;
                 if !deferred.is_empty() {
                     let mut work = deferred
                         .into_iter()
@@ -186,6 +231,16 @@ impl SubmissionRepository for Database {
             })
         })
         .await
+    }
+
+    async fn store_and_write(
+        &self,
+        batch: Option<NewBatch>,
+        new: Vec<NewSubmission>,
+        writes: LeadWriteStream,
+    ) -> StoreResult<StoredAndWritten> {
+        self.write(move |conn| store_and_write(conn, batch.as_ref(), new, writes))
+            .await
     }
 
     async fn finish_submissions(&self, outcomes: Vec<SubmissionOutcome>) -> StoreResult<()> {

@@ -89,7 +89,12 @@ impl AddressKey {
 
     /// street_key + "|" + locality_key: what a unique index holds.
     pub fn full_key(&self) -> String {
-        format!("{}|{}", self.street_key(), self.locality_key())
+        self.full_key_from(&self.street_key())
+    }
+
+    /// `full_key` for a caller that has built `street_key` already (it is not free).
+    pub fn full_key_from(&self, street_key: &str) -> String {
+        format!("{street_key}|{}", self.locality_key())
     }
 
     /// The contract's rule: number, street and unit agree, and either both ZIP5s are present

@@ -1,7 +1,7 @@
 //! Normalisation of a validated submission (contract 3.2): what can be read is rewritten to its
 //! canonical form, what cannot becomes a warning (contract 3.1) instead of a rejection.
 use crate::address::AddressKey;
-use crate::lead::fields::{LeadFields, Warning, STRING_FIELDS};
+use crate::lead::fields::{LeadFields, Warning};
 use crate::parse::{
     clean_text, normalize_email, normalize_phone, normalize_url, normalize_zip,
     parse_lot_size_acres, parse_permit_date_as_of, StateCode,
@@ -26,13 +26,8 @@ pub struct NormalizedLead {
 /// Normalises a submission that has passed `validate_lead`. `current_year` is for two-digit
 /// permit years (see `parse_permit_date_as_of`), so callers holding a clock get a stable answer.
 pub fn normalize(raw: &LeadFields, current_year: i32) -> NormalizedLead {
-    let mut f = raw.clone();
     // Cleaning first means every later rule sees trimmed text, and a blank value is absent.
-    for name in STRING_FIELDS {
-        if let Some(slot) = f.string_field_mut(name) {
-            *slot = slot.as_deref().and_then(clean_text);
-        }
-    }
+    let mut f = raw.map_strings(clean_text);
     let mut warnings = Vec::new();
 
     upper_state(&mut f.state);
@@ -40,9 +35,15 @@ pub fn normalize(raw: &LeadFields, current_year: i32) -> NormalizedLead {
     zip(&mut f.zip_code, "zip_code", &mut warnings);
     zip(&mut f.mail_zip, "mail_zip", &mut warnings);
 
+    let phones = [
+        &mut f.primary_phone,
+        &mut f.phone_2,
+        &mut f.phone_3,
+        &mut f.phone_4,
+        &mut f.phone_5,
+    ];
     normalize_slots(
-        &mut f,
-        &PHONE_FIELDS,
+        PHONE_FIELDS.into_iter().zip(phones),
         &mut warnings,
         |field, value, warnings| {
             // An unreadable number is kept: it may still be dialable by a person (contract 3.1).
@@ -58,9 +59,9 @@ pub fn normalize(raw: &LeadFields, current_year: i32) -> NormalizedLead {
             }))
         },
     );
+    let emails = [&mut f.email_1, &mut f.email_2, &mut f.email_3];
     normalize_slots(
-        &mut f,
-        &EMAIL_FIELDS,
+        EMAIL_FIELDS.into_iter().zip(emails),
         &mut warnings,
         |field, value, warnings| {
             // An unusable address is dropped (contract 3.1); the raw submission still holds it.
@@ -166,26 +167,23 @@ fn zip(slot: &mut Option<String>, field: &str, warnings: &mut Vec<Warning>) {
 /// Normalises one group of contact slots with `check` (which answers `None` to drop a value),
 /// drops a value repeating an earlier one of the group, and moves the rest into the first slots
 /// in order, so the slots read as a set without holes (merge fills the first empty slot).
-fn normalize_slots(
-    f: &mut LeadFields,
-    names: &[&str],
+fn normalize_slots<'a>(
+    slots: impl Iterator<Item = (&'static str, &'a mut Option<String>)>,
     warnings: &mut Vec<Warning>,
     check: impl Fn(&str, String, &mut Vec<Warning>) -> Option<String>,
 ) {
+    let mut slots: Vec<_> = slots.collect();
     let mut kept: Vec<String> = Vec::new();
-    for name in names {
-        let value = f.string_field_mut(name).and_then(Option::take);
-        if let Some(v) = value.and_then(|v| check(name, v, warnings)) {
+    for (name, slot) in &mut slots {
+        if let Some(v) = slot.take().and_then(|v| check(name, v, warnings)) {
             if !kept.contains(&v) {
                 kept.push(v);
             }
         }
     }
     let mut kept = kept.into_iter();
-    for name in names {
-        if let Some(slot) = f.string_field_mut(name) {
-            *slot = kept.next();
-        }
+    for (_, slot) in slots {
+        *slot = kept.next();
     }
 }
 

@@ -3,7 +3,7 @@ use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 
 use crate::lead::fields::{LeadFields, Warning};
-use crate::lead::record::LeadAction;
+use crate::lead::record::{LeadAction, LeadWrite, LeadWritten};
 use crate::store::StoreResult;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -124,6 +124,23 @@ pub struct IdempotentAnswer {
     pub created_at: DateTime<Utc>,
 }
 
+/// Lead writes handed to the store one by one as they are made, so that it can write the first
+/// ones while the rest are still being normalised.
+pub type LeadWriteStream = Box<dyn Iterator<Item = LeadWrite> + Send>;
+
+/// What `SubmissionRepository::store_and_write` did: every submission is stored, and its lead
+/// written or not.
+#[derive(Debug)]
+pub struct StoredAndWritten {
+    /// The submissions' ids, in the order given.
+    pub ids: Vec<i64>,
+    /// Every lead write the stream gave, in order.
+    pub writes: Vec<LeadWrite>,
+    /// One result per submission when the leads were written, each submission then stored
+    /// final with its outcome; otherwise why not, the submissions then stored open.
+    pub leads: StoreResult<Vec<LeadWritten>>,
+}
+
 /// What claiming an `Idempotency-Key` found.
 #[derive(Debug, Clone, PartialEq)]
 pub enum IdempotencyClaim {
@@ -145,6 +162,19 @@ pub trait SubmissionRepository: Send + Sync {
         batch: Option<NewBatch>,
         submissions: Vec<NewSubmission>,
     ) -> StoreResult<Vec<i64>>;
+    /// Fresh submissions processed now, in one transaction: the leads of `writes` (one per
+    /// submission, in order, with no `submission_id`) are written as `LeadRepository::write_leads`
+    /// would, in a savepoint, then the batch (when given) and every submission, verbatim, with
+    /// its outcome. Should the leads' write fail, the savepoint is rolled back and the
+    /// submissions are stored all the same, open, with that error answered beside their ids:
+    /// nothing is stored only when the transaction itself fails, and then it answers an error.
+    /// The whole stream is taken either way.
+    async fn store_and_write(
+        &self,
+        batch: Option<NewBatch>,
+        submissions: Vec<NewSubmission>,
+        writes: LeadWriteStream,
+    ) -> StoreResult<StoredAndWritten>;
     /// Records outcomes; a batch whose submissions are all final gets its `completed_at`.
     async fn finish_submissions(&self, outcomes: Vec<SubmissionOutcome>) -> StoreResult<()>;
     async fn find_submission(&self, id: i64) -> StoreResult<Option<Submission>>;

@@ -15,12 +15,13 @@ use crate::secret::TokenGenerator;
 use crate::store::StoreError;
 use crate::submission::enrichment::Enricher;
 use crate::submission::record::{
-    BatchSummary, NewBatch, NewSubmission, Submission, SubmissionOutcome, SubmissionRepository,
-    SubmissionStatus,
+    BatchSummary, NewBatch, NewSubmission, Submission, SubmissionRepository, SubmissionStatus,
 };
 use crate::team_access::{may_add_to_team, MembershipRepository};
 use crate::two_threads::in_chunks_on_two_threads;
 use crate::user::User;
+
+mod processing;
 
 #[derive(Debug, thiserror::Error)]
 pub enum SubmissionError {
@@ -214,23 +215,9 @@ impl SubmissionService {
                 created_at: now,
             })
             .collect();
-        // Stored verbatim before any stage can fail: nothing submitted is ever lost.
-        let store = self.submissions.insert_submissions(batch, new);
-        let (ids, normalized) = if deferred {
-            (store.await?, Vec::new())
-        } else {
-            // The insert runs on the database's threads; normalising, pure and CPU-bound,
-            // meanwhile uses the other cores. Its results wait until the store has succeeded.
-            let fields: Vec<LeadFields> = requests
-                .iter_mut()
-                .map(|r| std::mem::take(&mut r.fields))
-                .collect();
-            let year = now.year();
-            let normalize_all = async move { normalize_all(&fields, year) };
-            let (ids, normalized) = futures_util::future::join(store, normalize_all).await;
-            (ids?, normalized)
-        };
         let elements = if deferred {
+            // Stored verbatim with their jobs; the job queue's workers process them.
+            let ids = self.submissions.insert_submissions(batch, new).await?;
             ids.iter()
                 .enumerate()
                 .map(|(index, id)| ElementOutcome {
@@ -244,14 +231,19 @@ impl SubmissionService {
                 })
                 .collect()
         } else {
-            let work = ids
-                .iter()
-                .zip(submitters)
+            let year = now.year();
+            let enrich_later = self.enricher.is_configured();
+            let writes = submitters
+                .into_iter()
                 .zip(requests)
-                .zip(normalized)
-                .map(|(((id, user_id), r), lead)| (*id, user_id, r.team_id, lead))
-                .collect();
-            self.process(work).await?
+                .map(move |(user_id, r)| LeadWrite {
+                    team_id: r.team_id,
+                    user_id,
+                    lead: normalize(&r.fields, year),
+                    submission_id: None,
+                    enrich_later,
+                });
+            self.store_and_write(batch, new, writes).await?
         };
         Ok(BatchOutcome {
             batch_id: batch_id.unwrap_or_default(),
@@ -274,120 +266,8 @@ impl SubmissionService {
         let work = keys
             .into_iter()
             .zip(normalize_all(&fields, year))
-            .map(|((id, user_id, team_id), lead)| (id, user_id, team_id, lead))
-            .collect();
-        self.process(work).await
-    }
-
-    /// Dedupe and write normalised leads (each submission's outcome in the lead's transaction),
-    /// enrich, then add what enrichment had to say.
-    async fn process(
-        &self,
-        work: Vec<(i64, i64, Option<i64>, NormalizedLead)>,
-    ) -> Result<Vec<ElementOutcome>, SubmissionError> {
-        let enrich_later = self.enricher.is_configured();
-        let count = work.len();
-        let writes: Arc<Vec<LeadWrite>> = Arc::new(
-            work.into_iter()
-                .map(|(id, user_id, team_id, lead)| LeadWrite {
-                    team_id,
-                    user_id,
-                    lead,
-                    submission_id: Some(id),
-                    enrich_later,
-                })
-                .collect::<Vec<_>>(),
-        );
-        let written = match self.leads.write_leads(Arc::clone(&writes)).await {
-            Ok(w) => w.into_iter().map(Ok).collect::<Vec<_>>(),
-            // One bad element must not fail its neighbours: retry them one at a time.
-            Err(_) if writes.len() > 1 => {
-                let mut each = Vec::with_capacity(writes.len());
-                for w in writes.iter().cloned() {
-                    each.push(
-                        self.leads
-                            .write_leads(Arc::new(vec![w]))
-                            .await
-                            .map(|mut v| v.pop().flatten()),
-                    );
-                }
-                each
-            }
-            Err(e) => vec![Err(e)],
-        };
-        let needing: Vec<i64> = written
-            .iter()
-            .filter_map(|w| w.as_ref().ok().and_then(Option::as_ref))
-            .filter(|w| w.needs_enrichment)
-            .map(|w| w.lead_id)
-            .collect();
-        let mut enrichment_warnings = self.enrich_leads(needing).await?;
-        let now = self.clock.now();
-        // Submissions whose outcome changed after the lead's transaction recorded it.
-        let mut follow_ups = std::collections::HashSet::new();
-        let mut elements = Vec::with_capacity(count);
-        for (index, (write, result)) in writes.iter().zip(written).enumerate() {
-            let id = write.submission_id.unwrap_or_default();
-            let mut warnings = write.lead.warnings.clone();
-            let element = match result {
-                // Already final (a job run twice after a crash): nothing more to say.
-                Ok(None) => continue,
-                Ok(Some(w)) => {
-                    warnings.extend(w.warnings);
-                    if let Some(extra) = enrichment_warnings
-                        .remove(&w.lead_id)
-                        .filter(|e| !e.is_empty())
-                    {
-                        warnings.extend(extra);
-                        follow_ups.insert(id);
-                    }
-                    ElementOutcome {
-                        index,
-                        submission_id: id,
-                        status: SubmissionStatus::for_action(w.action),
-                        lead_id: Some(w.lead_id),
-                        action: Some(w.action),
-                        warnings,
-                        error: None,
-                    }
-                }
-                Err(e) => {
-                    tracing::error!(submission_id = id, error = %e, "lead write failed");
-                    let element = ElementOutcome {
-                        index,
-                        submission_id: id,
-                        status: SubmissionStatus::Failed,
-                        lead_id: None,
-                        action: None,
-                        warnings,
-                        error: Some(
-                            "The lead could not be stored; the submission is kept verbatim".into(),
-                        ),
-                    };
-                    follow_ups.insert(id);
-                    elements.push(element);
-                    continue;
-                }
-            };
-            elements.push(element);
-        }
-        let outcomes: Vec<SubmissionOutcome> = elements
-            .iter()
-            .filter(|e| follow_ups.contains(&e.submission_id))
-            .map(|e| SubmissionOutcome {
-                id: e.submission_id,
-                status: e.status,
-                lead_id: e.lead_id,
-                action: e.action,
-                warnings: e.warnings.clone(),
-                error: e.error.clone(),
-                processed_at: now,
-            })
-            .collect();
-        if !outcomes.is_empty() {
-            self.submissions.finish_submissions(outcomes).await?;
-        }
-        Ok(elements)
+            .map(|((id, user_id, team_id), lead)| (Some(id), user_id, team_id, lead));
+        self.write_and_conclude(self.lead_writes(work)).await
     }
 
     /// Runs enrichment for these leads now; answers the warnings per lead.

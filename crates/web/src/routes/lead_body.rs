@@ -4,7 +4,6 @@ use serde_json::Value;
 use utoipa::ToSchema;
 
 use leadhub_domain::error::{FieldError, LocPart};
-use leadhub_domain::lead::fields::STRING_FIELDS;
 use leadhub_domain::lead::{validate_lead, LeadFields};
 use leadhub_domain::submission::SubmissionRequest;
 
@@ -25,13 +24,7 @@ pub fn read_lead(
 ) -> Option<SubmissionRequest> {
     let fields = Fields::of(value, base.clone(), problems)?;
     let before = problems.len();
-    let mut lead = LeadFields::default();
-    for name in STRING_FIELDS {
-        let v = fields.opt_string(name, usize::MAX, problems);
-        if let Some(slot) = lead.string_field_mut(name) {
-            *slot = v;
-        }
-    }
+    let mut lead = LeadFields::from_strings(|name| fields.opt_string(name, usize::MAX, problems));
     lead.bedrooms = fields.opt_int("bedrooms", problems);
     lead.latitude = fields.opt_float("latitude", problems);
     lead.longitude = fields.opt_float("longitude", problems);

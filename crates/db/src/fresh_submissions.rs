@@ -1,0 +1,96 @@
+//! Fresh submissions processed now: stored verbatim, each with its outcome, in the transaction
+//! that writes their leads.
+//!
+//! Storing the submissions first and recording their outcomes after the leads wrote every
+//! submission row twice, in two transactions: on SQLite each row's pages went to the log twice,
+//! and the outcome UPDATE had to find every row again. Here the leads are written first, in a
+//! savepoint, as the caller normalises them (`write_fresh_stream`), and then each submission is
+//! inserted once, final. Should the leads' write fail, the savepoint is rolled back and the
+//! submissions are inserted all the same, open, so no stage can lose what was submitted; only a
+//! failure of the transaction itself stores nothing, and the caller is then answered an error,
+//! as it was when the first of the two transactions failed.
+use chrono::NaiveDateTime;
+use diesel::prelude::*;
+use diesel::result::{DatabaseErrorKind, Error};
+
+use leadhub_domain::lead::record::{LeadWrite, LeadWritten};
+use leadhub_domain::submission::{
+    LeadWriteStream, NewBatch, NewSubmission, StoredAndWritten, SubmissionStatus,
+};
+
+use crate::error::store_error;
+use crate::lead_writes::{outcome_warnings, write_fresh, write_fresh_stream, WRITE_ATTEMPTS};
+use crate::submissions::{insert_batch, insert_submission_rows, FinalOutcome};
+use crate::DbConnection;
+
+/// Writes the leads of `writes` and stores `new` (one submission per write, in order) with
+/// their outcomes, in one transaction.
+pub(crate) fn store_and_write(
+    conn: &mut DbConnection,
+    batch: Option<&NewBatch>,
+    new: Vec<NewSubmission>,
+    mut writes: LeadWriteStream,
+) -> QueryResult<StoredAndWritten> {
+    conn.transaction(|conn| {
+        let mut received = Vec::with_capacity(new.len());
+        let leads = write_in_savepoint(conn, writes.as_mut(), &mut received);
+        let (outcomes, completed_at) = match &leads {
+            Ok((written, now)) => (
+                received
+                    .iter()
+                    .zip(written)
+                    .map(|(w, written)| Some(final_outcome(w, written, *now)))
+                    .collect(),
+                Some(*now),
+            ),
+            Err(e) => {
+                tracing::warn!(error = %e, "the leads of fresh submissions were not written; the submissions are stored open");
+                (Vec::new(), None)
+            }
+        };
+        if let Some(b) = batch {
+            insert_batch(conn, b, completed_at)?;
+        }
+        let outcomes = outcomes
+            .into_iter()
+            .chain(std::iter::repeat_with(|| None));
+        let ids = insert_submission_rows(conn, new.into_iter().zip(outcomes))?;
+        Ok(StoredAndWritten {
+            ids,
+            writes: received,
+            leads: leads.map(|(written, _)| written).map_err(store_error),
+        })
+    })
+}
+
+/// The leads' write in a savepoint (a nested transaction), taking every write of the stream
+/// into `received` whatever happens; tried again, from `received`, when another writer created
+/// one of the properties between its read and its write.
+fn write_in_savepoint(
+    conn: &mut DbConnection,
+    stream: &mut dyn Iterator<Item = LeadWrite>,
+    received: &mut Vec<LeadWrite>,
+) -> QueryResult<(Vec<LeadWritten>, NaiveDateTime)> {
+    let mut done = conn.transaction(|conn| write_fresh_stream(conn, stream, received));
+    // A failure may have come before the end of the stream: the rest is the caller's all the same.
+    received.extend(stream);
+    for _ in 1..WRITE_ATTEMPTS {
+        match done {
+            Err(Error::DatabaseError(DatabaseErrorKind::UniqueViolation, _)) => {
+                done = conn.transaction(|conn| write_fresh(conn, received));
+            }
+            _ => break,
+        }
+    }
+    done
+}
+
+fn final_outcome(w: &LeadWrite, written: &LeadWritten, now: NaiveDateTime) -> FinalOutcome {
+    FinalOutcome {
+        status: SubmissionStatus::for_action(written.action).as_str(),
+        lead_id: written.lead_id,
+        action: written.action.as_str(),
+        warnings: outcome_warnings(w, written),
+        processed_at: now,
+    }
+}

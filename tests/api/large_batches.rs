@@ -1,0 +1,108 @@
+//! Batches larger than the writer's chunks (the SQLite writer plans and inserts a batch 100
+//! elements at a time while the rest are normalised): duplicates across chunks merge in element
+//! order exactly as within one, stored leads are read once and keep every change, and a lead
+//! created in one chunk and merged into by a later one is written back with the merge.
+use reqwest::StatusCode;
+use serde_json::{json, Value};
+
+use leadhub_tests::{backend_tests, TestApp};
+
+use crate::helpers::{lead_total, submission_count};
+
+fn lead(n: usize) -> Value {
+    json!({"address": format!("{n} Chunk Rd"), "city": "Austin", "state": "TX", "zip_code": "78702",
+           "latitude": 30.26, "longitude": -97.72})
+}
+
+async fn duplicates_across_chunks(app: TestApp) {
+    let alice = app.user("alice@example.com").await;
+    // A lead stored before the batch.
+    let (_, stored) = app
+        .post("/api/v1/submissions/single", &alice.key, lead(9000))
+        .await;
+    let stored_id = stored["result_lead_id"].as_i64().unwrap();
+    let mut leads: Vec<Value> = (0..250).map(lead).collect();
+    // Created in the first chunk, merged into from the second and the third.
+    leads[150] = json!({"address": "10 Chunk Road", "city": "Austin", "state": "TX",
+                        "zip_code": "78702-1111", "primary_phone": "512-555-0150"});
+    leads[240] =
+        json!({"address": "10 chunk rd.", "zip_code": "78702", "email_1": "Ten@Example.com"});
+    // The stored lead, merged into from two chunks.
+    leads[20] = json!({"address": "9000 Chunk Rd", "zip_code": "78702", "first_name": "Ada"});
+    leads[220] =
+        json!({"address": "9000 Chunk Road", "zip_code": "78702", "last_name": "Lovelace"});
+    // A duplicate within one chunk, changing nothing.
+    leads[31] = lead(30);
+    let (status, r) = app
+        .post(
+            "/api/v1/submissions/batch",
+            &alice.key,
+            json!({"leads": leads}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{r}");
+    let results = r["results"].as_array().unwrap();
+    let action = |i: usize| results[i]["action"].as_str().unwrap().to_owned();
+    let lead_id = |i: usize| results[i]["lead_id"].as_i64().unwrap();
+    assert_eq!(
+        (action(10), action(150), action(240)),
+        ("created".into(), "updated".into(), "updated".into()),
+        "{r}"
+    );
+    assert_eq!((lead_id(150), lead_id(240)), (lead_id(10), lead_id(10)));
+    assert_eq!(
+        (action(20), action(220)),
+        ("updated".into(), "updated".into())
+    );
+    assert_eq!((lead_id(20), lead_id(220)), (stored_id, stored_id));
+    assert_eq!(
+        (action(30), action(31)),
+        ("created".into(), "skipped".into())
+    );
+    assert_eq!(lead_id(31), lead_id(30));
+    for (i, e) in results.iter().enumerate() {
+        assert_eq!(e["index"], i);
+        if ![20, 31, 150, 220, 240].contains(&i) {
+            assert_eq!(e["action"], "created", "{e}");
+        }
+    }
+    // 250 elements: 5 merged into others, 245 new leads, plus the one stored before.
+    assert_eq!(
+        (&r["total"], &r["succeeded"], &r["duplicates"], &r["failed"]),
+        (&json!(250), &json!(249), &json!(1), &json!(0)),
+        "{r}"
+    );
+    assert_eq!(lead_total(&app, &alice.key, "").await, 246);
+    assert_eq!(submission_count(&app).await, 251);
+
+    let (_, ten) = app
+        .get(&format!("/api/v1/leads/{}", lead_id(10)), &alice.key)
+        .await;
+    assert_eq!(ten["primary_phone"], "+15125550150", "{ten}");
+    assert_eq!(ten["email_1"], "ten@example.com", "{ten}");
+    assert_eq!(ten["submission_count"], 3, "{ten}");
+    let (_, nine) = app
+        .get(&format!("/api/v1/leads/{stored_id}"), &alice.key)
+        .await;
+    assert_eq!(
+        (
+            &nine["first_name"],
+            &nine["last_name"],
+            &nine["submission_count"]
+        ),
+        (&json!("Ada"), &json!("Lovelace"), &json!(3)),
+        "{nine}"
+    );
+    // Every submission is final, with the lead and action its element was answered.
+    for i in [10, 150, 240, 20, 31] {
+        let id = results[i]["submission_id"].as_i64().unwrap();
+        let (_, s) = app
+            .get(&format!("/api/v1/submissions/status/{id}"), &alice.key)
+            .await;
+        assert_eq!(s["result_lead_id"], results[i]["lead_id"], "{s}");
+        assert_eq!(s["result_action"], results[i]["action"], "{s}");
+        assert!(s["processed_at"].is_string(), "{s}");
+    }
+}
+
+backend_tests!(duplicates_across_chunks);
