@@ -34,6 +34,18 @@ pub(crate) fn store_and_write(
     conn.transaction(|conn| {
         let mut received = Vec::with_capacity(new.len());
         let leads = write_in_savepoint(conn, writes.as_mut(), &mut received);
+        // A stream that ends before every submission has its lead was cut off: its sender is
+        // gone (the request was dropped, say its caller disconnected). Nothing is stored, as for
+        // a request cut off before anything was written; committing would leave the rest of the
+        // submissions open with no job to process them, in a batch marked complete.
+        if received.len() != new.len() {
+            tracing::warn!(
+                submissions = new.len(),
+                leads = received.len(),
+                "the lead stream was cut off; nothing is stored"
+            );
+            return Err(Error::RollbackTransaction);
+        }
         let (outcomes, completed_at) = match &leads {
             Ok((written, now)) => (
                 received
