@@ -22,10 +22,7 @@ use leadhub_domain::store::StoreResult;
 use crate::connection::take_write_lock;
 use crate::schema::businesses;
 use crate::time::{from_db, to_db};
-use crate::{scope_of, Database, DbConnection};
-
-/// Bind-parameter lists are chunked below every backend's limit.
-const CHUNK: usize = 500;
+use crate::{scope_of, Database, DbConnection, IN_LIST_CHUNK};
 
 diesel::define_sql_function!(fn lower(x: Nullable<Text>) -> Nullable<Text>);
 
@@ -146,21 +143,25 @@ fn candidates(
             found.entry(row.id).or_insert_with(|| row.duplicate_keys());
         }
     };
-    for chunk in names.into_iter().collect::<Vec<_>>().chunks(CHUNK) {
+    for chunk in names.into_iter().collect::<Vec<_>>().chunks(IN_LIST_CHUNK) {
         collect(
             in_scope()
                 .filter(businesses::name_key.eq_any(chunk))
                 .load(conn)?,
         );
     }
-    for chunk in phones.into_iter().collect::<Vec<_>>().chunks(CHUNK) {
+    for chunk in phones.into_iter().collect::<Vec<_>>().chunks(IN_LIST_CHUNK) {
         collect(
             in_scope()
                 .filter(businesses::phone.eq_any(chunk))
                 .load(conn)?,
         );
     }
-    for chunk in domains.into_iter().collect::<Vec<_>>().chunks(CHUNK) {
+    for chunk in domains
+        .into_iter()
+        .collect::<Vec<_>>()
+        .chunks(IN_LIST_CHUNK)
+    {
         collect(
             in_scope()
                 .filter(businesses::website_domain.eq_any(chunk))

@@ -35,6 +35,24 @@ macro_rules! for_each_fixed_chunk {
 }
 pub(crate) use for_each_fixed_chunk;
 
+/// Inserts the rows of the slice `$rows` into `$table` in fixed-size chunks and evaluates to the
+/// new rows' `$id`s in the order of the rows (`?` on a failed INSERT). Ids grow with each row of
+/// an INSERT on both backends (SQLite's next rowid, PostgreSQL's sequence, under the writer's
+/// locks), while RETURNING's row order is not promised: sorting each chunk's ids restores it.
+macro_rules! insert_returning_ids {
+    ($conn:expr, $table:expr, $id:expr, $rows:expr) => {{
+        let mut ids: Vec<i64> = Vec::with_capacity($rows.len());
+        $crate::fixed_chunks::for_each_fixed_chunk!($rows, chunk => {
+            let mut chunk_ids: Vec<i64> = $crate::connection::on_backend!($conn, c =>
+                diesel::insert_into($table).values(chunk).returning($id).get_results(c))?;
+            chunk_ids.sort_unstable();
+            ids.extend(chunk_ids);
+        });
+        ids
+    }};
+}
+pub(crate) use insert_returning_ids;
+
 #[cfg(test)]
 mod tests {
     #[test]

@@ -11,16 +11,15 @@
 //! as it was when the first of the two transactions failed.
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
-use diesel::result::{DatabaseErrorKind, Error};
+use diesel::result::Error;
 
 use leadhub_domain::lead::record::{LeadWrite, LeadWritten};
-use leadhub_domain::submission::{
-    LeadWriteStream, NewBatch, NewSubmission, StoredAndWritten, SubmissionStatus,
-};
+use leadhub_domain::submission::{LeadWriteStream, NewBatch, NewSubmission, StoredAndWritten};
 
 use crate::error::store_error;
-use crate::lead_writes::{outcome_warnings, write_fresh, write_fresh_stream, WRITE_ATTEMPTS};
-use crate::submissions::{insert_batch, insert_submission_rows, FinalOutcome};
+use crate::lead_writes::{retry_on_conflict, write_fresh, write_fresh_stream};
+use crate::outcomes::Outcome;
+use crate::submissions::{insert_batch, insert_submission_rows};
 use crate::DbConnection;
 
 /// Writes the leads of `writes` and stores `new` (one submission per write, in order) with
@@ -46,12 +45,12 @@ pub(crate) fn store_and_write(
             );
             return Err(Error::RollbackTransaction);
         }
-        let (outcomes, completed_at) = match &leads {
+        let (outcomes, processed_at) = match &leads {
             Ok((written, now)) => (
                 received
                     .iter()
                     .zip(written)
-                    .map(|(w, written)| Some(final_outcome(w, written, *now)))
+                    .map(|(w, written)| Some(Outcome::of(w, written)))
                     .collect(),
                 Some(*now),
             ),
@@ -61,12 +60,13 @@ pub(crate) fn store_and_write(
             }
         };
         if let Some(b) = batch {
-            insert_batch(conn, b, completed_at)?;
+            // Complete when its submissions are stored final, that is when the leads were written.
+            insert_batch(conn, b, processed_at)?;
         }
         let outcomes = outcomes
             .into_iter()
             .chain(std::iter::repeat_with(|| None));
-        let ids = insert_submission_rows(conn, new.into_iter().zip(outcomes))?;
+        let ids = insert_submission_rows(conn, new.into_iter().zip(outcomes), processed_at)?;
         Ok(StoredAndWritten {
             ids,
             writes: received,
@@ -83,26 +83,10 @@ fn write_in_savepoint(
     stream: &mut dyn Iterator<Item = LeadWrite>,
     received: &mut Vec<LeadWrite>,
 ) -> QueryResult<(Vec<LeadWritten>, NaiveDateTime)> {
-    let mut done = conn.transaction(|conn| write_fresh_stream(conn, stream, received));
+    let done = conn.transaction(|conn| write_fresh_stream(conn, stream, received));
     // A failure may have come before the end of the stream: the rest is the caller's all the same.
     received.extend(stream);
-    for _ in 1..WRITE_ATTEMPTS {
-        match done {
-            Err(Error::DatabaseError(DatabaseErrorKind::UniqueViolation, _)) => {
-                done = conn.transaction(|conn| write_fresh(conn, received));
-            }
-            _ => break,
-        }
-    }
-    done
-}
-
-fn final_outcome(w: &LeadWrite, written: &LeadWritten, now: NaiveDateTime) -> FinalOutcome {
-    FinalOutcome {
-        status: SubmissionStatus::for_action(written.action).as_str(),
-        lead_id: written.lead_id,
-        action: written.action.as_str(),
-        warnings: outcome_warnings(w, written),
-        processed_at: now,
-    }
+    retry_on_conflict(done, || {
+        conn.transaction(|conn| write_fresh(conn, received))
+    })
 }

@@ -16,15 +16,12 @@ use leadhub_domain::lead::record::{EnrichmentStatus, LeadAction, LeadWrite, Lead
 use leadhub_domain::lead::Warning;
 use leadhub_domain::parse::parse_lot_size_acres;
 
-use crate::connection::on_backend;
-use crate::fixed_chunks::{for_each_fixed_chunk, LARGE};
+use crate::fixed_chunks::{insert_returning_ids, LARGE};
 use crate::jobs::insert_jobs;
 use crate::lead_row::{LeadRow, LeadValues};
 use crate::schema::leads;
-use crate::{scope_of, DbConnection};
+use crate::{scope_of, DbConnection, IN_LIST_CHUNK};
 
-/// Bind-parameter lists are chunked below every backend's limit.
-const CHUNK: usize = 500;
 /// How long the enrichment safety-net job waits before it checks on its leads.
 const ENRICH_SAFETY_DELAY_SECS: i64 = 60;
 
@@ -188,7 +185,7 @@ impl Plan {
             .collect::<BTreeSet<_>>()
             .into_iter()
             .collect();
-        for chunk in keys.chunks(CHUNK) {
+        for chunk in keys.chunks(IN_LIST_CHUNK) {
             let rows: Vec<LeadRow> = match (scopes.as_slice(), chunk) {
                 // The single submission's case, as a statement SQLite can keep prepared (an IN
                 // list of binds is prepared anew each time).
@@ -352,22 +349,15 @@ fn new_values(w: &LeadWrite, street_key: Option<&str>, now: NaiveDateTime) -> Le
     }
 }
 
-/// Inserts the new leads in chunks of fixed sizes (see fixed_chunks.rs); answers their ids in
-/// the order given. Ids grow with each row of an INSERT on both backends (SQLite's next rowid,
-/// PostgreSQL's sequence, under this transaction's locks), while RETURNING's row order is not
-/// promised: sorting restores it.
+/// Inserts the new leads; answers their ids in the order given.
 ///
 /// On PostgreSQL every statement is a round trip; on SQLite, measured with the lead list's
 /// indexes in place, 1000 single-row INSERTs took 57 ms and three multi-row ones 16 ms.
 fn insert_leads(conn: &mut DbConnection, created: &[LeadValues]) -> QueryResult<Vec<i64>> {
-    let mut ids = Vec::with_capacity(created.len());
-    for_each_fixed_chunk!(created, chunk => {
-        let mut chunk_ids: Vec<i64> = on_backend!(conn, c => diesel::insert_into(leads::table)
-            .values(chunk)
-            .returning(leads::id)
-            .get_results(c))?;
-        chunk_ids.sort_unstable();
-        ids.extend(chunk_ids);
-    });
-    Ok(ids)
+    Ok(insert_returning_ids!(
+        conn,
+        leads::table,
+        leads::id,
+        created
+    ))
 }

@@ -14,26 +14,38 @@ use std::collections::{BTreeSet, HashSet};
 
 use chrono::{NaiveDateTime, Utc};
 use diesel::prelude::*;
+use diesel::result::{DatabaseErrorKind, Error};
 use diesel::sql_types::{Array, Text};
 
 use leadhub_domain::lead::record::{LeadWrite, LeadWritten};
-use leadhub_domain::lead::Warning;
-use leadhub_domain::submission::SubmissionStatus;
 
 use crate::connection::take_write_lock;
 use crate::lead_plan::Plan;
-use crate::outcomes::{record_outcomes, OutcomeRow};
+use crate::outcomes::{record_outcomes, Outcome, OutcomeRow};
 use crate::schema::submissions;
 use crate::submissions::close_finished_batches;
 use crate::time::to_db;
-use crate::{scope_of, DbConnection};
+use crate::{scope_of, DbConnection, IN_LIST_CHUNK};
 
-/// Bind-parameter lists are chunked below every backend's limit.
-const CHUNK: usize = 500;
 /// Tries of a lead write that met a property created by another writer since its read.
-pub(crate) const WRITE_ATTEMPTS: usize = 3;
+const WRITE_ATTEMPTS: usize = 3;
 /// Elements a streamed batch is planned and written by (see `write_fresh_stream`).
 const STREAM_CHUNK: usize = 100;
+
+/// `done`, or, while it failed on a property another writer created between its read and its
+/// write, what `again` answers: `WRITE_ATTEMPTS` tries in all.
+pub(crate) fn retry_on_conflict<T>(
+    mut done: QueryResult<T>,
+    mut again: impl FnMut() -> QueryResult<T>,
+) -> QueryResult<T> {
+    for _ in 1..WRITE_ATTEMPTS {
+        match &done {
+            Err(Error::DatabaseError(DatabaseErrorKind::UniqueViolation, _)) => done = again(),
+            _ => break,
+        }
+    }
+    done
+}
 
 /// Takes the write locks the batch needs before reading anything.
 fn lock_for_writing(conn: &mut DbConnection, writes: &[LeadWrite]) -> QueryResult<()> {
@@ -91,7 +103,7 @@ fn open_submissions(
     } else {
         let ids: Vec<i64> = ids.iter().copied().collect();
         let mut found = Vec::with_capacity(ids.len());
-        for chunk in ids.chunks(CHUNK) {
+        for chunk in ids.chunks(IN_LIST_CHUNK) {
             found.extend(
                 submissions::table
                     .filter(submissions::id.eq_any(chunk))
@@ -128,13 +140,9 @@ pub(crate) fn write_all(
         .iter()
         .zip(&results)
         .filter_map(|(w, written)| {
-            let written = written.as_ref()?;
             Some(OutcomeRow {
                 id: w.submission_id?,
-                status: SubmissionStatus::for_action(written.action).as_str(),
-                lead_id: written.lead_id,
-                action: written.action.as_str(),
-                warnings: outcome_warnings(w, written),
+                outcome: Outcome::of(w, written.as_ref()?),
             })
         })
         .collect();
@@ -187,12 +195,6 @@ pub(crate) fn write_fresh_stream(
     }
     let results = plan.finish(conn, received, now)?;
     Ok((results.into_iter().flatten().collect(), now))
-}
-
-/// A submission's warnings once its lead is written: normalisation's, then the merge's, as JSON.
-pub(crate) fn outcome_warnings(w: &LeadWrite, written: &LeadWritten) -> String {
-    let warnings: Vec<&Warning> = w.lead.warnings.iter().chain(&written.warnings).collect();
-    serde_json::to_string(&warnings).unwrap_or_else(|_| "[]".into())
 }
 
 /// Plans the writes that `apply` lets through (the others answer `None`) all at once, and

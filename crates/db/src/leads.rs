@@ -6,17 +6,13 @@ use diesel::sql_types::Text;
 use leadhub_domain::lead::record::{
     EnrichmentUpdate, Lead, LeadFilter, LeadRepository, LeadWrite, LeadWritten,
 };
-use leadhub_domain::store::{StoreError, StoreResult};
+use leadhub_domain::store::StoreResult;
 
-use crate::error::store_error;
 use crate::lead_row::LeadRow;
-use crate::lead_writes::{write_all, WRITE_ATTEMPTS};
+use crate::lead_writes::{retry_on_conflict, write_all};
 use crate::schema::leads;
 use crate::time::to_db;
-use crate::{Database, DbConnection};
-
-/// Bind-parameter lists are chunked below every backend's limit.
-const CHUNK: usize = 500;
+use crate::{Database, DbConnection, IN_LIST_CHUNK};
 
 #[async_trait]
 impl LeadRepository for Database {
@@ -24,19 +20,9 @@ impl LeadRepository for Database {
         &self,
         writes: std::sync::Arc<Vec<LeadWrite>>,
     ) -> StoreResult<Vec<Option<LeadWritten>>> {
-        self.run_writing(move |conn| {
-            let mut attempt = 0;
-            loop {
-                attempt += 1;
-                match conn.transaction(|conn| write_all(conn, &writes)) {
-                    Ok(done) => return Ok(done),
-                    Err(e) => match store_error(e) {
-                        // Another writer created the property between our read and write.
-                        StoreError::Conflict(_) if attempt < WRITE_ATTEMPTS => continue,
-                        other => return Err(other),
-                    },
-                }
-            }
+        self.write(move |conn| {
+            let done = conn.transaction(|conn| write_all(conn, &writes));
+            retry_on_conflict(done, || conn.transaction(|conn| write_all(conn, &writes)))
         })
         .await
     }
@@ -56,7 +42,7 @@ impl LeadRepository for Database {
     async fn find_leads(&self, ids: Vec<i64>) -> StoreResult<Vec<Lead>> {
         self.query(move |conn| {
             let mut out = Vec::with_capacity(ids.len());
-            for chunk in ids.chunks(CHUNK) {
+            for chunk in ids.chunks(IN_LIST_CHUNK) {
                 let rows: Vec<LeadRow> = leads::table
                     .filter(leads::id.eq_any(chunk))
                     .select(LeadRow::as_select())

@@ -29,6 +29,10 @@ mod users;
 
 pub use connection::{Backend, Database, DbConnection, DbError};
 
+/// Bind-parameter lists (`IN (...)` of ids, keys, names) are read in chunks of this many, below
+/// every backend's limit.
+pub(crate) const IN_LIST_CHUNK: usize = 500;
+
 /// The `dedupe_scope` column of leads and businesses: the team, or 0 for no team (NULL would
 /// not take part in the unique indexes that keep one row per property or business).
 pub(crate) fn scope_of(team_id: Option<i64>) -> i64 {

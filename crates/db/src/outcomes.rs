@@ -3,16 +3,39 @@ use chrono::NaiveDateTime;
 use diesel::prelude::*;
 use diesel::sql_types::{BigInt, Text, Timestamp};
 
+use leadhub_domain::lead::record::{LeadWrite, LeadWritten};
+use leadhub_domain::lead::Warning;
+use leadhub_domain::submission::SubmissionStatus;
+
 use crate::fixed_chunks::for_each_fixed_chunk;
 use crate::DbConnection;
 
-/// One submission's outcome, as `record_outcomes` sends it to the database.
-pub(crate) struct OutcomeRow {
-    pub id: i64,
+/// What became of a submission whose lead was written, in the columns that record it.
+pub(crate) struct Outcome {
     pub status: &'static str,
     pub lead_id: i64,
     pub action: &'static str,
+    /// Normalisation's warnings, then the merge's, as JSON.
     pub warnings: String,
+}
+
+impl Outcome {
+    /// The outcome of the submission that `w` wrote, as `written`.
+    pub(crate) fn of(w: &LeadWrite, written: &LeadWritten) -> Self {
+        let warnings: Vec<&Warning> = w.lead.warnings.iter().chain(&written.warnings).collect();
+        Outcome {
+            status: SubmissionStatus::for_action(written.action).as_str(),
+            lead_id: written.lead_id,
+            action: written.action.as_str(),
+            warnings: serde_json::to_string(&warnings).unwrap_or_else(|_| "[]".into()),
+        }
+    }
+}
+
+/// One stored submission's outcome, as `record_outcomes` sends it to the database.
+pub(crate) struct OutcomeRow {
+    pub id: i64,
+    pub outcome: Outcome,
 }
 
 /// Every submission's outcome, in as few statements as the backend reads best.
@@ -44,9 +67,10 @@ fn on_postgres(
     let json = serde_json::Value::Array(
         rows.iter()
             .map(|r| {
+                let o = &r.outcome;
                 serde_json::json!({
-                    "id": r.id, "status": r.status, "lead_id": r.lead_id,
-                    "action": r.action, "warnings": r.warnings,
+                    "id": r.id, "status": o.status, "lead_id": o.lead_id,
+                    "action": o.action, "warnings": o.warnings,
                 })
             })
             .collect(),
@@ -81,10 +105,10 @@ fn on_sqlite(
     for r in rows {
         query = query
             .bind::<BigInt, _>(r.id)
-            .bind::<Text, _>(r.status)
-            .bind::<BigInt, _>(r.lead_id)
-            .bind::<Text, _>(r.action)
-            .bind::<Text, _>(r.warnings.as_str());
+            .bind::<Text, _>(r.outcome.status)
+            .bind::<BigInt, _>(r.outcome.lead_id)
+            .bind::<Text, _>(r.outcome.action)
+            .bind::<Text, _>(r.outcome.warnings.as_str());
     }
     query.execute(lite).map(drop)
 }

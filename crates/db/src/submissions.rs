@@ -14,14 +14,14 @@ use leadhub_domain::submission::{
 };
 
 use crate::connection::on_backend;
-use crate::fixed_chunks::for_each_fixed_chunk;
+use crate::fixed_chunks::insert_returning_ids;
 use crate::fresh_submissions::store_and_write;
 use crate::jobs::insert_jobs;
+use crate::outcomes::Outcome;
 use crate::schema::{batches, idempotency_keys, submissions};
 use crate::time::{from_db, to_db};
-use crate::{Database, DbConnection};
+use crate::{Database, DbConnection, IN_LIST_CHUNK};
 
-const CHUNK: usize = 500;
 /// `response_status` of an idempotency key whose first request is still running.
 const RUNNING: i32 = 0;
 /// Submissions per deferred job: small enough that a crash repeats little work, large enough
@@ -132,21 +132,14 @@ pub(crate) fn insert_batch(
         .map(drop)
 }
 
-/// The outcome a submission is stored with when its lead was written in the same transaction.
-pub(crate) struct FinalOutcome {
-    pub status: &'static str,
-    pub lead_id: i64,
-    pub action: &'static str,
-    pub warnings: String,
-    pub processed_at: NaiveDateTime,
-}
-
-/// Inserts submissions verbatim, each final when it comes with its outcome and as its own
-/// `status` says otherwise; answers their ids in the order given. Every row has the same
-/// columns, so each fixed-size INSERT (fixed_chunks.rs) is one prepared statement per connection.
+/// Inserts submissions verbatim, each final when it comes with its outcome (its lead written in
+/// this transaction, at `processed_at`: `None` when none comes with one) and as its own `status`
+/// says otherwise; answers their ids in the order given. Every row has the same columns, so each fixed-size INSERT
+/// (fixed_chunks.rs) is one prepared statement per connection.
 pub(crate) fn insert_submission_rows(
     conn: &mut DbConnection,
-    new: impl Iterator<Item = (NewSubmission, Option<FinalOutcome>)>,
+    new: impl Iterator<Item = (NewSubmission, Option<Outcome>)>,
+    processed_at: Option<NaiveDateTime>,
 ) -> QueryResult<Vec<i64>> {
     // Owned values (moved, not copied) give the fixed-size INSERTs a static query id.
     let rows: Vec<_> = new
@@ -157,7 +150,7 @@ pub(crate) fn insert_submission_rows(
                     Some(o.lead_id),
                     Some(o.action),
                     o.warnings,
-                    Some(o.processed_at),
+                    processed_at,
                 ),
                 None => (s.status.as_str(), None, None, "[]".to_owned(), None),
             };
@@ -176,19 +169,12 @@ pub(crate) fn insert_submission_rows(
             )
         })
         .collect();
-    let mut ids = Vec::with_capacity(rows.len());
-    // One INSERT per chunk; ids grow row by row within it, while RETURNING's order is not
-    // promised, so sorting gives them back in element order.
-    for_each_fixed_chunk!(rows, chunk => {
-        let mut chunk_ids: Vec<i64> =
-            on_backend!(conn, c => diesel::insert_into(submissions::table)
-                .values(chunk)
-                .returning(submissions::id)
-                .get_results(c))?;
-        chunk_ids.sort_unstable();
-        ids.extend(chunk_ids);
-    });
-    Ok(ids)
+    Ok(insert_returning_ids!(
+        conn,
+        submissions::table,
+        submissions::id,
+        rows
+    ))
 }
 
 #[async_trait]
@@ -210,7 +196,8 @@ impl SubmissionRepository for Database {
                         deferred.push((i, s.user_id, s.team_id, fields));
                     }
                 }
-                let ids = insert_submission_rows(conn, new.into_iter().map(|s| (s, None)))?;
+                // None comes with an outcome: they are all still to be processed.
+                let ids = insert_submission_rows(conn, new.into_iter().map(|s| (s, None)), None)?;
                 if !deferred.is_empty() {
                     let mut work = deferred
                         .into_iter()
@@ -287,7 +274,7 @@ impl SubmissionRepository for Database {
     async fn find_submissions(&self, ids: Vec<i64>) -> StoreResult<Vec<Submission>> {
         self.query(move |conn| {
             let mut out = Vec::with_capacity(ids.len());
-            for chunk in ids.chunks(CHUNK) {
+            for chunk in ids.chunks(IN_LIST_CHUNK) {
                 let rows: Vec<SubmissionRow> = submissions::table
                     .filter(submissions::id.eq_any(chunk))
                     .select(SubmissionRow::as_select())

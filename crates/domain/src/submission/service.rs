@@ -8,9 +8,7 @@ use crate::clock::Clock;
 use crate::error::FieldError;
 use crate::lead::fields::{LeadFields, Warning};
 use crate::lead::normalize::{normalize, NormalizedLead};
-use crate::lead::record::{
-    EnrichmentStatus, Lead, LeadAction, LeadFilter, LeadRepository, LeadWrite,
-};
+use crate::lead::record::{EnrichmentStatus, Lead, LeadAction, LeadFilter, LeadRepository};
 use crate::secret::TokenGenerator;
 use crate::store::StoreError;
 use crate::submission::enrichment::Enricher;
@@ -231,19 +229,14 @@ impl SubmissionService {
                 })
                 .collect()
         } else {
+            // Normalised one by one as the store takes them (see `store_and_write`).
             let year = now.year();
-            let enrich_later = self.enricher.is_configured();
-            let writes = submitters
+            let work = submitters
                 .into_iter()
                 .zip(requests)
-                .map(move |(user_id, r)| LeadWrite {
-                    team_id: r.team_id,
-                    user_id,
-                    lead: normalize(&r.fields, year),
-                    submission_id: None,
-                    enrich_later,
-                });
-            self.store_and_write(batch, new, writes).await?
+                .map(move |(user_id, r)| (None, user_id, r.team_id, normalize(&r.fields, year)));
+            self.store_and_write(batch, new, self.lead_writes(work))
+                .await?
         };
         Ok(BatchOutcome {
             batch_id: batch_id.unwrap_or_default(),
@@ -267,7 +260,8 @@ impl SubmissionService {
             .into_iter()
             .zip(normalize_all(&fields, year))
             .map(|((id, user_id, team_id), lead)| (Some(id), user_id, team_id, lead));
-        self.write_and_conclude(self.lead_writes(work)).await
+        self.write_and_conclude(self.lead_writes(work).collect())
+            .await
     }
 
     /// Runs enrichment for these leads now; answers the warnings per lead.

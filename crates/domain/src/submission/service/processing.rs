@@ -17,20 +17,20 @@ const HAND_OVER: usize = 50;
 type Written = Result<Option<LeadWritten>, StoreError>;
 
 impl SubmissionService {
-    /// The lead writes for normalised leads: (stored submission id, user id, team id, lead).
+    /// The lead writes for normalised leads: (stored submission id, user id, team id, lead),
+    /// made as they are taken (a lead normalised inside `work` is normalised then).
     pub(super) fn lead_writes(
         &self,
         work: impl Iterator<Item = (Option<i64>, i64, Option<i64>, NormalizedLead)>,
-    ) -> Vec<LeadWrite> {
+    ) -> impl Iterator<Item = LeadWrite> {
         let enrich_later = self.enricher.is_configured();
-        work.map(|(submission_id, user_id, team_id, lead)| LeadWrite {
+        work.map(move |(submission_id, user_id, team_id, lead)| LeadWrite {
             team_id,
             user_id,
             lead,
             submission_id,
             enrich_later,
         })
-        .collect()
     }
 
     /// Fresh submissions processed now: stored verbatim in the transaction that writes their
@@ -69,12 +69,15 @@ impl SubmissionService {
                 self.conclude(&stored.ids, &stored.writes, written).await
             }
             Err(e) => {
-                tracing::warn!(error = %e, "writing fresh submissions' leads failed; trying them as stored submissions");
+                tracing::warn!(error = %e, "writing fresh submissions' leads failed; trying them one at a time as stored submissions");
                 let mut writes = stored.writes;
                 for (w, id) in writes.iter_mut().zip(&stored.ids) {
                     w.submission_id = Some(*id);
                 }
-                self.write_and_conclude(writes).await
+                // The whole batch has just failed (after its own retries): straight to one at
+                // a time, so that only the element at fault fails.
+                let written = self.write_each(&writes).await;
+                self.conclude(&stored.ids, &writes, written).await
             }
         }
     }
@@ -89,18 +92,7 @@ impl SubmissionService {
         let written = match self.leads.write_leads(Arc::clone(&writes)).await {
             Ok(w) => w.into_iter().map(Ok).collect::<Vec<_>>(),
             // One bad element must not fail its neighbours: retry them one at a time.
-            Err(_) if writes.len() > 1 => {
-                let mut each = Vec::with_capacity(writes.len());
-                for w in writes.iter().cloned() {
-                    each.push(
-                        self.leads
-                            .write_leads(Arc::new(vec![w]))
-                            .await
-                            .map(|mut v| v.pop().flatten()),
-                    );
-                }
-                each
-            }
+            Err(_) if writes.len() > 1 => self.write_each(&writes).await,
             Err(e) => vec![Err(e)],
         };
         let ids: Vec<i64> = writes
@@ -108,6 +100,20 @@ impl SubmissionService {
             .map(|w| w.submission_id.unwrap_or_default())
             .collect();
         self.conclude(&ids, &writes, written).await
+    }
+
+    /// Writes each stored submission's lead in a transaction of its own.
+    async fn write_each(&self, writes: &[LeadWrite]) -> Vec<Written> {
+        let mut each = Vec::with_capacity(writes.len());
+        for w in writes.iter().cloned() {
+            each.push(
+                self.leads
+                    .write_leads(Arc::new(vec![w]))
+                    .await
+                    .map(|mut v| v.pop().flatten()),
+            );
+        }
+        each
     }
 
     /// Enriches the leads that need it, then answers each submission's outcome (`ids[i]` is
