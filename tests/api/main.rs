@@ -16,6 +16,7 @@ mod openapi;
 mod operations;
 mod pages;
 mod rate_limits;
+mod streamed_batches;
 mod submissions;
 mod teams;
 mod write_failures;

@@ -175,7 +175,7 @@ async fn single_refused_is_kept(app: TestApp) {
     assert_eq!(stored["submission_count"], 1, "{stored}");
 }
 
-/// The store is handed three submissions and a lead stream that ends after two, as when the
+/// The store is told of three submissions and handed a stream that ends after two, as when the
 /// request producing it is dropped mid-batch: the transaction is rolled back whole.
 async fn cut_off_lead_stream_stores_nothing(app: TestApp) {
     let alice = app.user("alice@example.com").await;
@@ -211,7 +211,7 @@ async fn cut_off_lead_stream_stores_nothing(app: TestApp) {
     let stored = app
         .state
         .db
-        .store_and_write(None, new, Box::new(writes.into_iter()))
+        .store_and_write(None, 3, Box::new(new.into_iter().zip(writes)))
         .await;
     assert!(stored.is_err(), "a cut-off stream was committed");
     assert_eq!(submission_count(&app).await, 0);

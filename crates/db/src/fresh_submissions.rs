@@ -14,7 +14,7 @@ use diesel::prelude::*;
 use diesel::result::Error;
 
 use leadhub_domain::lead::record::{LeadWrite, LeadWritten};
-use leadhub_domain::submission::{LeadWriteStream, NewBatch, NewSubmission, StoredAndWritten};
+use leadhub_domain::submission::{FreshStream, NewBatch, StoredAndWritten};
 
 use crate::error::store_error;
 use crate::lead_writes::{retry_on_conflict, write_fresh, write_fresh_stream};
@@ -22,26 +22,34 @@ use crate::outcomes::Outcome;
 use crate::submissions::{insert_batch, insert_submission_rows};
 use crate::DbConnection;
 
-/// Writes the leads of `writes` and stores `new` (one submission per write, in order) with
-/// their outcomes, in one transaction.
+/// Writes the leads of `fresh` and stores its submissions (`count` of them, each with its lead's
+/// write, in order) with their outcomes, in one transaction.
 pub(crate) fn store_and_write(
     conn: &mut DbConnection,
     batch: Option<&NewBatch>,
-    new: Vec<NewSubmission>,
-    mut writes: LeadWriteStream,
+    count: usize,
+    mut fresh: FreshStream,
 ) -> QueryResult<StoredAndWritten> {
     conn.transaction(|conn| {
-        let mut received = Vec::with_capacity(new.len());
-        let leads = write_in_savepoint(conn, writes.as_mut(), &mut received);
-        // A stream that ends before every submission has its lead was cut off: its sender is
-        // gone (the request was dropped, say its caller disconnected). Nothing is stored, as for
-        // a request cut off before anything was written; committing would leave the rest of the
-        // submissions open with no job to process them, in a batch marked complete.
-        if received.len() != new.len() {
-            tracing::warn!(
-                submissions = new.len(),
-                leads = received.len(),
-                "the lead stream was cut off; nothing is stored"
+        let mut new = Vec::with_capacity(count);
+        let mut received = Vec::with_capacity(count);
+        let leads = {
+            let mut writes = fresh.as_mut().map(|(submission, write)| {
+                new.push(submission);
+                write
+            });
+            write_in_savepoint(conn, &mut writes, &mut received)
+        };
+        // A stream that ends before every submission has its lead was cut off: its sender
+        // refused an element (the batch is then answered 422) or is gone (the request was
+        // dropped, say its caller disconnected). Nothing is stored, as for a request refused or
+        // cut off before anything was written; committing would leave the rest of the
+        // submissions unstored, in a batch marked complete.
+        if received.len() != count {
+            tracing::debug!(
+                submissions = count,
+                received = received.len(),
+                "the lead stream ended short; nothing is stored"
             );
             return Err(Error::RollbackTransaction);
         }

@@ -8,7 +8,7 @@ use leadhub_domain::lead::record::LeadAction;
 use leadhub_domain::lead::Warning;
 use leadhub_domain::store::StoreResult;
 use leadhub_domain::submission::{
-    BatchSummary, IdempotencyClaim, IdempotentAnswer, LeadWriteStream, NewBatch, NewSubmission,
+    BatchSummary, FreshStream, IdempotencyClaim, IdempotentAnswer, NewBatch, NewSubmission,
     PendingWork, StoredAndWritten, Submission, SubmissionOutcome, SubmissionRepository,
     SubmissionStatus,
 };
@@ -223,10 +223,10 @@ impl SubmissionRepository for Database {
     async fn store_and_write(
         &self,
         batch: Option<NewBatch>,
-        new: Vec<NewSubmission>,
-        writes: LeadWriteStream,
+        count: usize,
+        fresh: FreshStream,
     ) -> StoreResult<StoredAndWritten> {
-        self.write(move |conn| store_and_write(conn, batch.as_ref(), new, writes))
+        self.write(move |conn| store_and_write(conn, batch.as_ref(), count, fresh))
             .await
     }
 

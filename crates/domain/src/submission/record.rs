@@ -124,9 +124,9 @@ pub struct IdempotentAnswer {
     pub created_at: DateTime<Utc>,
 }
 
-/// Lead writes handed to the store one by one as they are made, so that it can write the first
-/// ones while the rest are still being normalised.
-pub type LeadWriteStream = Box<dyn Iterator<Item = LeadWrite> + Send>;
+/// Fresh submissions, each with its lead's write, handed to the store one by one as they are
+/// made, so that it can write the first ones while the rest are still being read and normalised.
+pub type FreshStream = Box<dyn Iterator<Item = (NewSubmission, LeadWrite)> + Send>;
 
 /// What `SubmissionRepository::store_and_write` did: every submission is stored, and its lead
 /// written or not.
@@ -162,18 +162,19 @@ pub trait SubmissionRepository: Send + Sync {
         batch: Option<NewBatch>,
         submissions: Vec<NewSubmission>,
     ) -> StoreResult<Vec<i64>>;
-    /// Fresh submissions processed now, in one transaction: the leads of `writes` (one per
-    /// submission, in order, with no `submission_id`) are written as `LeadRepository::write_leads`
-    /// would, in a savepoint, then the batch (when given) and every submission, verbatim, with
-    /// its outcome. Should the leads' write fail, the savepoint is rolled back and the
-    /// submissions are stored all the same, open, with that error answered beside their ids:
-    /// nothing is stored only when the transaction itself fails, and then it answers an error.
-    /// The whole stream is taken either way.
+    /// Fresh submissions processed now, in one transaction: the leads of `fresh` (each
+    /// submission with its lead's write, in order, with no `submission_id`) are written as
+    /// `LeadRepository::write_leads` would, in a savepoint, then the batch (when given) and
+    /// every submission, verbatim, with its outcome. Should the leads' write fail, the savepoint
+    /// is rolled back and the submissions are stored all the same, open, with that error
+    /// answered beside their ids: nothing is stored only when the transaction itself fails, and
+    /// then it answers an error. The whole stream is taken either way; a stream that gives other
+    /// than `count` submissions was cut off (or refused by its sender), and stores nothing.
     async fn store_and_write(
         &self,
         batch: Option<NewBatch>,
-        submissions: Vec<NewSubmission>,
-        writes: LeadWriteStream,
+        count: usize,
+        fresh: FreshStream,
     ) -> StoreResult<StoredAndWritten>;
     /// Records outcomes; a batch whose submissions are all final gets its `completed_at`.
     async fn finish_submissions(&self, outcomes: Vec<SubmissionOutcome>) -> StoreResult<()>;

@@ -5,10 +5,12 @@ use std::sync::Arc;
 use chrono::Datelike;
 
 use crate::clock::Clock;
-use crate::error::FieldError;
+use crate::error::{FieldError, LocPart};
 use crate::lead::fields::{LeadFields, Warning};
 use crate::lead::normalize::{normalize, NormalizedLead};
-use crate::lead::record::{EnrichmentStatus, Lead, LeadAction, LeadFilter, LeadRepository};
+use crate::lead::record::{
+    EnrichmentStatus, Lead, LeadAction, LeadFilter, LeadRepository, LeadWrite,
+};
 use crate::secret::TokenGenerator;
 use crate::store::StoreError;
 use crate::submission::enrichment::Enricher;
@@ -191,8 +193,9 @@ impl SubmissionService {
         let now = self.clock.now();
         let deferred = batch.as_ref().is_some_and(|b| !b.process_immediately);
         let batch_id = batch.as_ref().map(|b| b.id.clone());
+        let count = requests.len();
         // The verbatim text moves to the store; the fields too when a job will process them.
-        let new: Vec<NewSubmission> = requests
+        let new = requests
             .iter_mut()
             .zip(&submitters)
             .enumerate()
@@ -211,10 +214,10 @@ impl SubmissionService {
                     SubmissionStatus::Processing
                 },
                 created_at: now,
-            })
-            .collect();
+            });
         let elements = if deferred {
             // Stored verbatim with their jobs; the job queue's workers process them.
+            let new = new.collect();
             let ids = self.submissions.insert_submissions(batch, new).await?;
             ids.iter()
                 .enumerate()
@@ -229,17 +232,96 @@ impl SubmissionService {
                 })
                 .collect()
         } else {
+            let new: Vec<NewSubmission> = new.collect();
             // Normalised one by one as the store takes them (see `store_and_write`).
             let year = now.year();
             let work = submitters
                 .into_iter()
                 .zip(requests)
                 .map(move |(user_id, r)| (None, user_id, r.team_id, normalize(&r.fields, year)));
-            self.store_and_write(batch, new, self.lead_writes(work))
-                .await?
+            let fresh = new.into_iter().zip(self.lead_writes(work)).map(Ok);
+            self.store_and_write(batch, count, fresh).await?
         };
         Ok(BatchOutcome {
             batch_id: batch_id.unwrap_or_default(),
+            elements,
+        })
+    }
+
+    /// A batch processed now whose elements are read as the store takes them, so that the
+    /// first leads are written while the last are still being read: `elements` yields the
+    /// `total` elements in order, each read or refused with its problems. Answers as
+    /// `submit_batch` does; every element is read before any answer, so a refused element
+    /// answers every element's problems (`Invalid`) with nothing stored, and a team the caller
+    /// may not use answers `Forbidden` only when no element is refused. The elements take the
+    /// batch's team: one naming a team of its own must go through `submit_batch`, which checks
+    /// each team before storing anything, and is refused here.
+    pub async fn submit_batch_read_as_stored(
+        &self,
+        user: &User,
+        total: usize,
+        team_id: Option<i64>,
+        elements: impl Iterator<Item = Result<SubmissionRequest, Vec<FieldError>>> + Send,
+    ) -> Result<BatchOutcome, SubmissionError> {
+        if let Some(team) = team_id {
+            if let Err(forbidden) = self.check_team(user, team).await {
+                let problems: Vec<FieldError> =
+                    elements.filter_map(Result::err).flatten().collect();
+                return Err(if problems.is_empty() {
+                    forbidden
+                } else {
+                    SubmissionError::Invalid(problems)
+                });
+            }
+        }
+        let now = self.clock.now();
+        let batch = NewBatch {
+            id: self.tokens.public_id("bat_"),
+            user_id: user.id,
+            team_id,
+            total: i32::try_from(total).unwrap_or(i32::MAX),
+            process_immediately: true,
+            created_at: now,
+        };
+        let batch_id = batch.id.clone();
+        let answered_id = batch.id.clone();
+        let (user_id, year) = (user.id, now.year());
+        let enrich_later = self.enricher.is_configured();
+        let fresh = elements.enumerate().map(move |(i, element)| {
+            let r = element?;
+            if r.team_id.is_some() {
+                return Err(vec![FieldError::new(
+                    vec![
+                        LocPart::from("body"),
+                        LocPart::from("leads"),
+                        LocPart::Index(i),
+                    ],
+                    "value_error",
+                    "An element naming its own team must be submitted whole",
+                )]);
+            }
+            let submission = NewSubmission {
+                batch_id: Some(batch_id.clone()),
+                batch_index: Some(i32::try_from(i).unwrap_or(i32::MAX)),
+                user_id,
+                team_id,
+                raw_json: r.raw_json,
+                deferred: None,
+                status: SubmissionStatus::Processing,
+                created_at: now,
+            };
+            let write = LeadWrite {
+                team_id,
+                user_id,
+                lead: normalize(&r.fields, year),
+                submission_id: None,
+                enrich_later,
+            };
+            Ok((submission, write))
+        });
+        let elements = self.store_and_write(Some(batch), total, fresh).await?;
+        Ok(BatchOutcome {
+            batch_id: answered_id,
             elements,
         })
     }

@@ -29,7 +29,7 @@ pub trait FromBody: Sized {
 
     /// A faster reading straight from the text, for large bodies of the usual shape; `None`
     /// whenever it could answer differently from `from_body_text` (which then reads the body).
-    fn from_text(_text: &[u8]) -> Option<Result<Self, Vec<FieldError>>> {
+    fn from_text(_text: &web::Bytes) -> Option<Result<Self, Vec<FieldError>>> {
         None
     }
 

@@ -3,10 +3,20 @@
 //!
 //! Two readings give the same answer. The usual body (an object with a `leads` array of
 //! 1 to 1000 elements, no repeated key, no deep nesting) is read straight from its text: each
-//! element parsed on its own, on two threads, without a tree of the whole body. Anything else
-//! goes the generic way (the body parsed whole, then read), which also words every problem
-//! with the shape.
+//! element parsed on its own, without a tree of the whole body. Anything else goes the
+//! generic way (the body parsed whole, then read), which also words every problem with the
+//! shape.
+//!
+//! A usual body processed now, with no problem in the batch's own fields, is not even read
+//! here: its elements are split out (`UnreadElements`) and read one by one as the store takes
+//! them (`ElementReader`), so that the first leads are written while the last are still being
+//! read. An element that the straight reading cannot answer for (too deep, a number out of
+//! range, a team of its own) stops that reading; the body is then read whole and processed as
+//! any other.
 use std::borrow::Cow;
+use std::ops::Range;
+
+use actix_web::web::Bytes;
 
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
@@ -15,14 +25,28 @@ use leadhub_domain::error::{FieldError, LocPart};
 use leadhub_domain::submission::SubmissionRequest;
 use leadhub_domain::two_threads::in_chunks_on_two_threads;
 
-use crate::extract::{depth, Fields, FromBody, MAX_DEPTH};
+use crate::extract::{depth, parse_json_body, Fields, FromBody, MAX_DEPTH};
 use crate::routes::lead_body::{read_lead, MAX_BATCH};
 
 /// `POST /api/v1/submissions/batch`.
 pub struct BatchSubmission {
-    pub leads: Vec<SubmissionRequest>,
+    pub elements: BatchElements,
     pub process_immediately: bool,
     pub team_id: Option<i64>,
+}
+
+/// A batch's elements, read or not yet.
+pub enum BatchElements {
+    /// Every element read, and valid.
+    Read(Vec<SubmissionRequest>),
+    /// To be read as the store takes them (see the module's comment).
+    Unread(UnreadElements),
+}
+
+/// A batch body's elements, not read yet: where each one's text lies in the body.
+pub struct UnreadElements {
+    body: Bytes,
+    spans: Vec<Range<usize>>,
 }
 
 impl FromBody for BatchSubmission {
@@ -34,7 +58,7 @@ impl FromBody for BatchSubmission {
         Self::read(value, Some(text))
     }
 
-    fn from_text(text: &[u8]) -> Option<Result<Self, Vec<FieldError>>> {
+    fn from_text(text: &Bytes) -> Option<Result<Self, Vec<FieldError>>> {
         Self::read_fast(text)
     }
 }
@@ -128,7 +152,7 @@ impl BatchSubmission {
 
     /// The reading straight from the text; `None` for any body the generic reading might
     /// answer differently.
-    fn read_fast(text: &[u8]) -> Option<Result<Self, Vec<FieldError>>> {
+    fn read_fast(text: &Bytes) -> Option<Result<Self, Vec<FieldError>>> {
         let RawMembers(members) = serde_json::from_slice(text).ok()?;
         let mut names = std::collections::HashSet::new();
         let mut own = Map::new();
@@ -161,6 +185,26 @@ impl BatchSubmission {
         let mut problems = Vec::new();
         let fields = Fields::of(&own, vec![LocPart::from("body")], &mut problems)?;
         let batch = BatchFields::read(&fields, &mut problems);
+        if problems.is_empty() && batch.process_immediately {
+            // Each element's place in the body: serde_json borrows every RawValue from `text`.
+            let start = text.as_ptr() as usize;
+            let spans = elements
+                .iter()
+                .map(|e| {
+                    let at = e.get().as_ptr() as usize - start;
+                    at..at + e.get().len()
+                })
+                .collect();
+            let unread = UnreadElements {
+                body: text.clone(),
+                spans,
+            };
+            return Some(Ok(BatchSubmission {
+                elements: BatchElements::Unread(unread),
+                process_immediately: batch.process_immediately,
+                team_id: batch.team_id,
+            }));
+        }
         let mut leads = Vec::with_capacity(elements.len());
         for part in in_chunks_on_two_threads(&elements, |offset, part| {
             let mut read = ReadLeads::new(part.len());
@@ -188,12 +232,97 @@ impl BatchSubmission {
     ) -> Result<Self, Vec<FieldError>> {
         if problems.is_empty() {
             Ok(BatchSubmission {
-                leads,
+                elements: BatchElements::Read(leads),
                 process_immediately: batch.process_immediately,
                 team_id: batch.team_id,
             })
         } else {
             Err(problems)
+        }
+    }
+}
+
+impl UnreadElements {
+    /// How many elements the batch has (1 to 1000).
+    pub fn count(&self) -> usize {
+        self.spans.len()
+    }
+
+    /// Reads the elements one by one, in order.
+    pub fn reader(&self) -> ElementReader<'_> {
+        ElementReader {
+            unread: self,
+            next: 0,
+            read_whole: false,
+        }
+    }
+
+    /// The generic reading of the whole body, for when the straight one stopped: every
+    /// element, or every problem.
+    pub fn read_whole(&self) -> Result<Vec<SubmissionRequest>, Vec<FieldError>> {
+        let value = parse_json_body(&self.body)?;
+        match BatchSubmission::read(&value, Some(&self.body))?.elements {
+            BatchElements::Read(leads) => Ok(leads),
+            // The generic reading reads every element.
+            BatchElements::Unread(unread) => unread.read_whole(),
+        }
+    }
+}
+
+/// Reads unread elements in order: each one read, or its problems. An element the straight
+/// reading cannot answer for ends the reading (it yields no problems, then nothing more), and
+/// the body must then be read whole (`read_whole`).
+pub struct ElementReader<'a> {
+    unread: &'a UnreadElements,
+    next: usize,
+    read_whole: bool,
+}
+
+impl ElementReader<'_> {
+    /// Whether an element stopped this reading: the body must be read whole.
+    pub fn must_read_whole(&self) -> bool {
+        self.read_whole
+    }
+
+    /// Element `index`, read from its text, or `None` when only the generic reading can
+    /// answer for it.
+    fn read(index: usize, text: &[u8]) -> Option<Result<SubmissionRequest, Vec<FieldError>>> {
+        let text = std::str::from_utf8(text).ok()?;
+        let item: Value = serde_json::from_str(text).ok()?;
+        // The body and its "leads" array nest two levels above each element.
+        if 2 + depth(&item) > MAX_DEPTH {
+            return None;
+        }
+        let mut read = ReadLeads::new(1);
+        read.element(index, &item, Some(text), None);
+        match read.leads.pop() {
+            // A team of its own is checked before anything is stored: only the whole
+            // reading's path does that.
+            Some(lead) if lead.team_id.is_some() => None,
+            Some(lead) => Some(Ok(lead)),
+            None if read.problems.is_empty() => None,
+            None => Some(Err(read.problems)),
+        }
+    }
+}
+
+impl Iterator for ElementReader<'_> {
+    type Item = Result<SubmissionRequest, Vec<FieldError>>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.read_whole {
+            return None;
+        }
+        let index = self.next;
+        let span = self.unread.spans.get(index)?.clone();
+        self.next += 1;
+        let body: &[u8] = &self.unread.body;
+        match body.get(span).and_then(|text| Self::read(index, text)) {
+            Some(read) => Some(read),
+            None => {
+                self.read_whole = true;
+                Some(Err(Vec::new()))
+            }
         }
     }
 }
@@ -231,13 +360,46 @@ impl ReadLeads {
 mod tests {
     use super::*;
 
-    type Read = Result<BatchSubmission, Vec<FieldError>>;
+    /// A reading: the batch's own fields, and its elements or every problem.
+    type Read = Result<(bool, Option<i64>, Vec<SubmissionRequest>), Vec<FieldError>>;
+
+    /// Reads the elements left unread, as the store would take them: every element, or every
+    /// problem; `None` when the reading stopped for the body to be read whole.
+    fn finish(read: Result<BatchSubmission, Vec<FieldError>>) -> Option<Read> {
+        let b = match read {
+            Ok(b) => b,
+            Err(problems) => return Some(Err(problems)),
+        };
+        let leads = match b.elements {
+            BatchElements::Read(leads) => leads,
+            BatchElements::Unread(unread) => {
+                let mut reader = unread.reader();
+                let (mut leads, mut problems) = (Vec::new(), Vec::new());
+                for element in &mut reader {
+                    match element {
+                        Ok(lead) => leads.push(lead),
+                        Err(p) => problems.extend(p),
+                    }
+                }
+                if reader.must_read_whole() {
+                    return None;
+                }
+                if !problems.is_empty() {
+                    return Some(Err(problems));
+                }
+                leads
+            }
+        };
+        Some(Ok((b.process_immediately, b.team_id, leads)))
+    }
 
     fn both(text: &str) -> (Option<Read>, Read) {
         let value: Value = serde_json::from_str(text).unwrap();
+        let body = Bytes::copy_from_slice(text.as_bytes());
+        let generic = BatchSubmission::read(&value, Some(text.as_bytes()));
         (
-            BatchSubmission::read_fast(text.as_bytes()),
-            BatchSubmission::read(&value, Some(text.as_bytes())),
+            BatchSubmission::read_fast(&body).and_then(finish),
+            finish(generic).expect("the generic reading reads every element"),
         )
     }
 
@@ -258,18 +420,17 @@ mod tests {
             {"address": "2 Main St", "team_id": 7, "latitude": 30.1, "longitude": -97.7}]}"#;
         let (fast, generic) = both(text);
         let (fast, generic) = (fast.unwrap().ok().unwrap(), generic.ok().unwrap());
-        assert_eq!(fast.process_immediately, generic.process_immediately);
-        assert_eq!(fast.team_id, generic.team_id);
-        assert_eq!(fast.leads.len(), 2);
-        for (a, b) in fast.leads.iter().zip(&generic.leads) {
+        assert_eq!(fast.0, generic.0);
+        assert_eq!(fast.1, generic.1);
+        assert_eq!(fast.2.len(), 2);
+        for (a, b) in fast.2.iter().zip(&generic.2) {
             assert_eq!(a.fields, b.fields);
             assert_eq!(a.team_id, b.team_id);
             assert_eq!(a.raw_json, b.raw_json);
         }
     }
 
-    #[test]
-    fn problems_are_the_same_both_ways() {
+    fn bad_elements() -> String {
         let bad: Vec<String> = (0..100)
             .map(|i| match i % 3 {
                 0 => format!(r#"{{"address": "{i} Main St", "bedrooms": "many"}}"#),
@@ -277,11 +438,69 @@ mod tests {
                 _ => "[1, 2]".to_owned(),
             })
             .collect();
-        let text = format!(r#"{{"team_id": "x", "leads": [{}]}}"#, bad.join(","));
-        let (fast, generic) = both(&text);
-        let fast = fast.unwrap();
-        assert!(fast.is_err());
-        assert_eq!(problems(&fast), problems(&generic));
+        bad.join(",")
+    }
+
+    #[test]
+    fn problems_are_the_same_both_ways() {
+        // With a problem in the batch's own fields too (elements read at once), and without
+        // (elements read as the store would take them).
+        for own in [r#""team_id": "x", "#, ""] {
+            let text = format!(r#"{{{own}"leads": [{}]}}"#, bad_elements());
+            let (fast, generic) = both(&text);
+            let fast = fast.unwrap();
+            assert!(fast.is_err());
+            assert_eq!(problems(&fast), problems(&generic), "{own}");
+        }
+    }
+
+    #[test]
+    fn only_batches_processed_now_are_left_unread() {
+        let unread = |text: &str| {
+            let body = Bytes::copy_from_slice(text.as_bytes());
+            matches!(
+                BatchSubmission::read_fast(&body),
+                Some(Ok(BatchSubmission {
+                    elements: BatchElements::Unread(_),
+                    ..
+                }))
+            )
+        };
+        assert!(unread(r#"{"leads": [{"address": "1 Main St"}]}"#));
+        assert!(unread(
+            r#"{"team_id": 3, "process_immediately": true, "leads": [{"address": "1 Main St"}]}"#
+        ));
+        assert!(!unread(
+            r#"{"process_immediately": false, "leads": [{"address": "1 Main St"}]}"#
+        ));
+    }
+
+    #[test]
+    fn elements_only_the_whole_reading_answers_for_stop_the_straight_one() {
+        for element in [
+            // A team of its own: checked before anything is stored.
+            r#"{"address": "2 Main St", "team_id": 7}"#,
+            // Out of serde_json's range, which skipping over it does not see.
+            r#"{"address": "2 Main St", "latitude": 1e400}"#,
+        ] {
+            let text = format!(r#"{{"leads": [{{"address": "1 Main St"}}, {element}]}}"#);
+            let body = Bytes::copy_from_slice(text.as_bytes());
+            let Some(Ok(BatchSubmission {
+                elements: BatchElements::Unread(unread),
+                ..
+            })) = BatchSubmission::read_fast(&body)
+            else {
+                panic!("left unread: {element}");
+            };
+            let mut reader = unread.reader();
+            assert!(reader.next().is_some_and(|first| first.is_ok()));
+            assert!(reader.next().is_some_and(|second| second.is_err()));
+            assert!(reader.must_read_whole(), "{element}");
+            assert!(reader.next().is_none());
+            // What the whole reading answers: the team's element read, the other refused.
+            let whole = unread.read_whole();
+            assert_eq!(whole.is_ok(), element.contains("team_id"), "{element}");
+        }
     }
 
     #[test]
@@ -294,18 +513,18 @@ mod tests {
             r#"[[{"address": "1 Main St"}], 5]"#,
             r#"{"team_id": 1}"#,
         ] {
-            assert!(
-                BatchSubmission::read_fast(text.as_bytes()).is_none(),
-                "{text}"
-            );
+            let body = Bytes::copy_from_slice(text.as_bytes());
+            assert!(BatchSubmission::read_fast(&body).is_none(), "{text}");
         }
         let deep = format!(
             r#"{{"leads": [{{"a": {}1{}}}]}}"#,
             "[".repeat(30),
             "]".repeat(30)
         );
-        assert!(BatchSubmission::read_fast(deep.as_bytes()).is_none());
+        let (fast, _) = both(&deep);
+        assert!(fast.is_none(), "a deep element stops the straight reading");
         let too_many = format!(r#"{{"leads": [{}]}}"#, vec!["{}"; MAX_BATCH + 1].join(","));
-        assert!(BatchSubmission::read_fast(too_many.as_bytes()).is_none());
+        let body = Bytes::copy_from_slice(too_many.as_bytes());
+        assert!(BatchSubmission::read_fast(&body).is_none());
     }
 }

@@ -9,7 +9,7 @@ use leadhub_domain::submission::SubmissionError;
 use crate::app::AppState;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{Caller, ValidatedJson};
-use crate::routes::batch_body::BatchSubmission;
+use crate::routes::batch_body::{BatchElements, BatchSubmission};
 use crate::routes::idempotency::idempotent;
 use crate::routes::lead_body::{BatchRequestSchema, LeadSubmissionSchema, SingleSubmission};
 use crate::routes::schemas::{ErrorBody, ValidationErrorBody};
@@ -95,7 +95,11 @@ pub async fn submit_batch(
     caller: Caller,
     body: ValidatedJson<BatchSubmission>,
 ) -> ApiResult<HttpResponse> {
-    let batch = body.value;
+    let BatchSubmission {
+        elements,
+        process_immediately,
+        team_id,
+    } = body.value;
     let started = Instant::now();
     let service = state.submissions.clone();
     let user = &caller.user;
@@ -106,9 +110,30 @@ pub async fn submit_batch(
         || body.raw.json(),
         || async move {
             // Deferred elements are stored with their jobs; the workers process them.
-            let outcome = service
-                .submit_batch(user, batch.leads, batch.team_id, batch.process_immediately)
-                .await?;
+            let outcome = match elements {
+                BatchElements::Read(leads) => {
+                    service
+                        .submit_batch(user, leads, team_id, process_immediately)
+                        .await?
+                }
+                BatchElements::Unread(unread) => {
+                    let mut reader = unread.reader();
+                    let streamed = service
+                        .submit_batch_read_as_stored(user, unread.count(), team_id, &mut reader)
+                        .await;
+                    match streamed {
+                        // An element stopped the reading, so nothing was stored: read the body
+                        // whole and go the usual way.
+                        Err(_) if reader.must_read_whole() => {
+                            let leads = unread.read_whole().map_err(ApiError::Validation)?;
+                            service
+                                .submit_batch(user, leads, team_id, process_immediately)
+                                .await?
+                        }
+                        streamed => streamed?,
+                    }
+                }
+            };
             let elapsed = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
             Ok((
                 StatusCode::OK,

@@ -5,6 +5,7 @@ use std::collections::HashSet;
 use std::sync::Arc;
 
 use super::{ElementOutcome, SubmissionError, SubmissionService};
+use crate::error::FieldError;
 use crate::lead::normalize::NormalizedLead;
 use crate::lead::record::{LeadWrite, LeadWritten};
 use crate::store::StoreError;
@@ -15,6 +16,9 @@ const HAND_OVER: usize = 50;
 
 /// One write's result: `Ok(None)` when its submission was final already.
 type Written = Result<Option<LeadWritten>, StoreError>;
+
+/// A fresh submission with its lead's write.
+pub(super) type Fresh = (NewSubmission, LeadWrite);
 
 impl SubmissionService {
     /// The lead writes for normalised leads: (stored submission id, user id, team id, lead),
@@ -34,34 +38,70 @@ impl SubmissionService {
     }
 
     /// Fresh submissions processed now: stored verbatim in the transaction that writes their
-    /// leads (`writes` yields `new[i]`'s lead i-th, normalising it as it goes). Should that
-    /// write fail, they are stored open all the same and processed as stored submissions are.
+    /// leads. `fresh` yields the `count` submissions in order, each with its lead's write, made as
+    /// it is taken (read, then normalised, then). An element refused (`Err`: its problems) stops
+    /// the stream, so nothing is stored; the rest are still read, for every element's problems,
+    /// answered together as `Invalid`. Should the leads' write fail, the submissions are stored
+    /// open all the same and processed as stored submissions are.
     pub(super) async fn store_and_write(
         &self,
         batch: Option<NewBatch>,
-        new: Vec<NewSubmission>,
-        writes: impl Iterator<Item = LeadWrite> + Send,
+        count: usize,
+        fresh: impl Iterator<Item = Result<Fresh, Vec<FieldError>>> + Send,
     ) -> Result<Vec<ElementOutcome>, SubmissionError> {
-        let (sender, stream) = std::sync::mpsc::channel::<Vec<LeadWrite>>();
+        let (sender, stream) = std::sync::mpsc::channel::<Vec<Fresh>>();
         let store =
             self.submissions
-                .store_and_write(batch, new, Box::new(stream.into_iter().flatten()));
+                .store_and_write(batch, count, Box::new(stream.into_iter().flatten()));
         // The store's first poll starts its transaction on a database thread; this thread then
-        // normalises the leads and hands them over a few at a time, so the store plans and
-        // inserts the first ones while the rest are being normalised. (Handing over each lead
-        // alone woke the waiting store once per lead: the first hundred took 3 ms instead of
-        // 0.5.) Nothing here awaits, so the store never waits on a sender that is not running.
+        // reads and normalises the elements and hands them over a few at a time, so the store
+        // plans and inserts the first ones while the rest are being read. (Handing over each
+        // lead alone woke the waiting store once per lead: the first hundred took 3 ms instead
+        // of 0.5.) Nothing here awaits, so the store never waits on a sender that is not running.
         let produce = async move {
-            let mut writes = writes.peekable();
-            while writes.peek().is_some() {
-                let part: Vec<LeadWrite> = writes.by_ref().take(HAND_OVER).collect();
-                if sender.send(part).is_err() {
-                    // The store has stopped taking them: it answers why.
-                    break;
+            let mut fresh = fresh;
+            let mut refused: Option<Vec<FieldError>> = None;
+            let mut part = Vec::with_capacity(HAND_OVER);
+            for item in fresh.by_ref() {
+                match item {
+                    Ok(f) => part.push(f),
+                    Err(problems) => {
+                        refused = Some(problems);
+                        break;
+                    }
+                }
+                if part.len() == HAND_OVER {
+                    let full = std::mem::replace(&mut part, Vec::with_capacity(HAND_OVER));
+                    if sender.send(full).is_err() {
+                        // The store has stopped taking them: it answers why.
+                        break;
+                    }
                 }
             }
+            if refused.is_none() && !part.is_empty() {
+                // An error means the store has stopped: it answers why.
+                let _ = sender.send(part);
+            }
+            // Ending the stream short makes the store roll back; every element is still read.
+            drop(sender);
+            refused.map(|mut problems| {
+                for item in fresh {
+                    if let Err(more) = item {
+                        problems.extend(more);
+                    }
+                }
+                problems
+            })
         };
-        let (stored, ()) = futures_util::future::join(store, produce).await;
+        let (stored, refused) = futures_util::future::join(store, produce).await;
+        if let Some(problems) = refused {
+            return match stored {
+                Err(_) => Err(SubmissionError::Invalid(problems)),
+                Ok(_) => Err(SubmissionError::Unexpected(anyhow::anyhow!(
+                    "a batch with a refused element was stored"
+                ))),
+            };
+        }
         let stored = stored?;
         match stored.leads {
             Ok(written) => {
