@@ -193,7 +193,7 @@ impl SubmissionRepository for Database {
                 let mut deferred = Vec::new();
                 for (i, s) in new.iter_mut().enumerate() {
                     if let Some(fields) = s.deferred.take() {
-                        deferred.push((i, s.user_id, s.team_id, fields));
+                        deferred.push((i, s.user_id, s.team_id, *fields));
                     }
                 }
                 // None comes with an outcome: they are all still to be processed.

@@ -4,11 +4,16 @@
 //! `unsafe`, which the workspace forbids), so `leadhub` starts itself again (same pid, arguments
 //! and descriptors) with whichever of these the operator did not set:
 //!
-//! - `MALLOC_ARENA_MAX=2`: glibc gives busy threads arenas of their own (up to 8 per core) and
-//!   keeps what they free in each. The server's threads come and go (tokio's blocking pools,
-//!   one per HTTP worker and one for the jobs), and under a steady soak its RSS crept from 60 to
-//!   110 MB in 8 minutes on SQLite; with two arenas it stayed near 50 MB (docs/performance.md,
-//!   "Soak"). mimalloc was tried instead and held 270-290 MB.
+//! - `MALLOC_ARENA_MAX=8`: glibc gives busy threads arenas of their own (up to 8 per core, 16
+//!   here) and keeps what they free in each. The server's threads come and go (tokio's blocking
+//!   pools, one per HTTP worker and one for the jobs), and under a steady soak its RSS crept from
+//!   60 to 110 MB in 8 minutes with 16 arenas. Two arenas kept it near 50 MB, but then threads
+//!   working side by side often share an arena and queue on its lock: a batch's request thread
+//!   reads and normalises leads while a database thread writes them, and with two arenas the
+//!   batch of 1000 ran in one of two modes, about 20 or 26 ms, by the luck of the arenas its
+//!   threads drew (docs/performance.md). Eight arenas keep those threads apart (the batch at
+//!   1.6-1.9x its floor in every run instead of 1.6-2.1x) for a heap that levels off about
+//!   12 MB higher (soak run 11: 38 -> 48.5 MB in 6 minutes, 9% more throughput).
 //! - `GLIBC_TUNABLES` with a 64 MB trim threshold, 16 MB top pad and 16 MB mmap threshold:
 //!   by default glibc hands memory back to the kernel as soon as a megabyte or so is free at the
 //!   top of a heap, and serves blocks over 128 KB to 32 MB with their own mappings, so every
@@ -18,7 +23,7 @@
 //!
 //! The intake benchmark applies the same settings to itself, so its figures are the binary's.
 
-const ARENAS: (&str, &str) = ("MALLOC_ARENA_MAX", "2");
+const ARENAS: (&str, &str) = ("MALLOC_ARENA_MAX", "8");
 const TUNABLES: (&str, &str) = (
     "GLIBC_TUNABLES",
     "glibc.malloc.trim_threshold=67108864:glibc.malloc.top_pad=16777216:\

@@ -1,5 +1,7 @@
 //! Normalisation of a validated submission (contract 3.2): what can be read is rewritten to its
 //! canonical form, what cannot becomes a warning (contract 3.1) instead of a rejection.
+use chrono::{Datelike, NaiveDate};
+
 use crate::address::AddressKey;
 use crate::lead::fields::{LeadFields, Warning};
 use crate::parse::{
@@ -79,7 +81,7 @@ pub fn normalize(raw: &LeadFields, current_year: i32) -> NormalizedLead {
 
     if let Some(date) = &f.permit_date {
         match parse_permit_date_as_of(date, current_year) {
-            Some(d) => f.permit_date = Some(d.format("%Y-%m-%d").to_string()),
+            Some(d) => f.permit_date = Some(iso_date(d)),
             None => warnings.push(Warning::new(
                 "permit_date",
                 "unparsed_date",
@@ -144,6 +146,12 @@ pub fn normalize(raw: &LeadFields, current_year: i32) -> NormalizedLead {
 
 /// Upper-cases a state code. Validation guarantees a listed code; the plain upper-casing fallback
 /// only keeps this function total should it ever be called on unvalidated input.
+/// `YYYY-MM-DD`, as chrono's `%Y-%m-%d` writes a date of years 0 to 9999 (all a permit date can
+/// have), without parsing a format string for every lead.
+fn iso_date(d: NaiveDate) -> String {
+    format!("{:04}-{:02}-{:02}", d.year(), d.month(), d.day())
+}
+
 fn upper_state(slot: &mut Option<String>) {
     if let Some(s) = slot {
         *s = StateCode::parse(s).map_or_else(|| s.to_uppercase(), |c| c.as_str().to_owned());
@@ -192,6 +200,20 @@ mod tests {
     use super::*;
 
     const YEAR: i32 = 2026;
+
+    #[test]
+    fn iso_date_writes_as_chrono_does() {
+        for (y, m, d) in [
+            (2025, 1, 5),
+            (1999, 12, 31),
+            (5, 3, 9),
+            (9999, 12, 31),
+            (0, 1, 1),
+        ] {
+            let date = NaiveDate::from_ymd_opt(y, m, d).unwrap();
+            assert_eq!(iso_date(date), date.format("%Y-%m-%d").to_string());
+        }
+    }
 
     fn s(v: &str) -> Option<String> {
         Some(v.to_owned())

@@ -55,8 +55,9 @@ pub struct NewSubmission {
     pub raw_json: String,
     /// Set for a deferred submission: the validated fields its job will process (the raw JSON
     /// may hold lax values such as `"bedrooms": "3"` that only the HTTP layer knows how to
-    /// read). A submission processed now carries none: nothing would read them.
-    pub deferred: Option<LeadFields>,
+    /// read). A submission processed now carries none: nothing would read them. Boxed, because
+    /// a submission processed now is moved from thread to thread with its lead's write.
+    pub deferred: Option<Box<LeadFields>>,
     pub status: SubmissionStatus,
     pub created_at: DateTime<Utc>,
 }

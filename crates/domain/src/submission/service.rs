@@ -207,7 +207,7 @@ impl SubmissionService {
                 user_id: *user_id,
                 team_id: r.team_id,
                 raw_json: std::mem::take(&mut r.raw_json),
-                deferred: deferred.then(|| std::mem::take(&mut r.fields)),
+                deferred: deferred.then(|| Box::new(std::mem::take(&mut r.fields))),
                 status: if deferred {
                     SubmissionStatus::Pending
                 } else {
