@@ -118,6 +118,16 @@ impl BatchFields {
 impl BatchSubmission {
     /// The generic reading, from the body parsed whole (and its text, for each element's own).
     fn read(value: &Value, text: Option<&[u8]>) -> Result<Self, Vec<FieldError>> {
+        let (batch, leads) = Self::read_generic(value, text)?;
+        Self::answer(batch, leads, Vec::new())
+    }
+
+    /// The batch's own fields and every element, or every problem, read from the body parsed
+    /// whole.
+    fn read_generic(
+        value: &Value,
+        text: Option<&[u8]>,
+    ) -> Result<(BatchFields, Vec<SubmissionRequest>), Vec<FieldError>> {
         let mut problems = Vec::new();
         let fields = Fields::of(value, vec![LocPart::from("body")], &mut problems)
             .ok_or_else(|| problems.clone())?;
@@ -147,7 +157,11 @@ impl BatchSubmission {
                 problems.extend(part_problems);
             }
         }
-        Self::answer(batch, leads, problems)
+        if problems.is_empty() {
+            Ok((batch, leads))
+        } else {
+            Err(problems)
+        }
     }
 
     /// The reading straight from the text; `None` for any body the generic reading might
@@ -191,10 +205,10 @@ impl BatchSubmission {
             let spans = elements
                 .iter()
                 .map(|e| {
-                    let at = e.get().as_ptr() as usize - start;
-                    at..at + e.get().len()
+                    let at = (e.get().as_ptr() as usize).checked_sub(start)?;
+                    Some(at..at + e.get().len())
                 })
-                .collect();
+                .collect::<Option<Vec<_>>>()?;
             let unread = UnreadElements {
                 body: text.clone(),
                 spans,
@@ -261,11 +275,7 @@ impl UnreadElements {
     /// element, or every problem.
     pub fn read_whole(&self) -> Result<Vec<SubmissionRequest>, Vec<FieldError>> {
         let value = parse_json_body(&self.body)?;
-        match BatchSubmission::read(&value, Some(&self.body))?.elements {
-            BatchElements::Read(leads) => Ok(leads),
-            // The generic reading reads every element.
-            BatchElements::Unread(unread) => unread.read_whole(),
-        }
+        BatchSubmission::read_generic(&value, Some(&self.body)).map(|(_, leads)| leads)
     }
 }
 
