@@ -12,8 +12,9 @@
 //!   reads and normalises leads while a database thread writes them, and with two arenas the
 //!   batch of 1000 ran in one of two modes, about 20 or 26 ms, by the luck of the arenas its
 //!   threads drew (docs/performance.md). Eight arenas keep those threads apart (the batch at
-//!   1.6-1.9x its floor in every run instead of 1.6-2.1x) for a heap that levels off about
-//!   12 MB higher (soak run 11: 38 -> 48.5 MB in 6 minutes, 9% more throughput).
+//!   1.6-1.9x its floor in every run instead of 1.6-2.1x) for a heap about 12 MB larger in
+//!   the first minutes of a soak and in the same range after 15 (runs 11 and 13: 48.5 MB at 6
+//!   minutes, 54.7 MB at 15, rising ever more slowly), with 9% more throughput.
 //! - `GLIBC_TUNABLES` with a 64 MB trim threshold, 16 MB top pad and 16 MB mmap threshold:
 //!   by default glibc hands memory back to the kernel as soon as a megabyte or so is free at the
 //!   top of a heap, and serves blocks over 128 KB to 32 MB with their own mappings, so every
