@@ -2,10 +2,12 @@
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
-use chrono::Datelike;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use chrono::{DateTime, Datelike, Utc};
 
 use crate::clock::Clock;
-use crate::error::{FieldError, LocPart};
+use crate::error::FieldError;
 use crate::lead::fields::{LeadFields, Warning};
 use crate::lead::normalize::{normalize, NormalizedLead};
 use crate::lead::record::{
@@ -22,6 +24,8 @@ use crate::two_threads::in_chunks_on_two_threads;
 use crate::user::User;
 
 mod processing;
+
+use processing::Fresh;
 
 #[derive(Debug, thiserror::Error)]
 pub enum SubmissionError {
@@ -187,37 +191,32 @@ impl SubmissionService {
     async fn store_and_process(
         &self,
         submitters: Vec<i64>,
-        mut requests: Vec<SubmissionRequest>,
+        requests: Vec<SubmissionRequest>,
         batch: Option<NewBatch>,
     ) -> Result<BatchOutcome, SubmissionError> {
         let now = self.clock.now();
-        let deferred = batch.as_ref().is_some_and(|b| !b.process_immediately);
         let batch_id = batch.as_ref().map(|b| b.id.clone());
         let count = requests.len();
-        // The verbatim text moves to the store; the fields too when a job will process them.
-        let new = requests
-            .iter_mut()
-            .zip(&submitters)
-            .enumerate()
-            .map(|(i, (r, user_id))| NewSubmission {
-                batch_id: batch_id.clone(),
-                batch_index: batch_id
-                    .as_ref()
-                    .map(|_| i32::try_from(i).unwrap_or(i32::MAX)),
-                user_id: *user_id,
-                team_id: r.team_id,
-                raw_json: std::mem::take(&mut r.raw_json),
-                deferred: deferred.then(|| Box::new(std::mem::take(&mut r.fields))),
-                status: if deferred {
-                    SubmissionStatus::Pending
-                } else {
-                    SubmissionStatus::Processing
-                },
-                created_at: now,
-            });
-        let elements = if deferred {
-            // Stored verbatim with their jobs; the job queue's workers process them.
-            let new = new.collect();
+        let elements = if batch.as_ref().is_some_and(|b| !b.process_immediately) {
+            // Stored verbatim with their jobs, the fields too; the job queue's workers process
+            // them.
+            let new = submitters
+                .into_iter()
+                .zip(requests)
+                .enumerate()
+                .map(|(i, (user_id, r))| {
+                    let fields = Some(Box::new(r.fields));
+                    new_submission(
+                        batch_id.as_deref(),
+                        i,
+                        user_id,
+                        r.team_id,
+                        r.raw_json,
+                        fields,
+                        now,
+                    )
+                })
+                .collect();
             let ids = self.submissions.insert_submissions(batch, new).await?;
             ids.iter()
                 .enumerate()
@@ -232,14 +231,11 @@ impl SubmissionService {
                 })
                 .collect()
         } else {
-            let new: Vec<NewSubmission> = new.collect();
-            // Normalised one by one as the store takes them (see `store_and_write`).
-            let year = now.year();
-            let work = submitters
+            let requests = submitters
                 .into_iter()
                 .zip(requests)
-                .map(move |(user_id, r)| (None, user_id, r.team_id, normalize(&r.fields, year)));
-            let fresh = new.into_iter().zip(self.lead_writes(work)).map(Ok);
+                .map(|(user_id, r)| Ok((user_id, r.team_id, r)));
+            let fresh = self.fresh(batch_id.clone(), now, requests);
             self.store_and_write(batch, count, fresh).await?
         };
         Ok(BatchOutcome {
@@ -255,7 +251,8 @@ impl SubmissionService {
     /// answers every element's problems (`Invalid`) with nothing stored, and a team the caller
     /// may not use answers `Forbidden` only when no element is refused. The elements take the
     /// batch's team: one naming a team of its own must go through `submit_batch`, which checks
-    /// each team before storing anything, and is refused here.
+    /// each team before storing anything; here it stops the batch, nothing is stored, and the
+    /// caller is answered an unexpected error.
     pub async fn submit_batch_read_as_stored(
         &self,
         user: &User,
@@ -265,8 +262,7 @@ impl SubmissionService {
     ) -> Result<BatchOutcome, SubmissionError> {
         if let Some(team) = team_id {
             if let Err(forbidden) = self.check_team(user, team).await {
-                let problems: Vec<FieldError> =
-                    elements.filter_map(Result::err).flatten().collect();
+                let problems = every_problem(elements);
                 return Err(if problems.is_empty() {
                     forbidden
                 } else {
@@ -284,32 +280,39 @@ impl SubmissionService {
             created_at: now,
         };
         let batch_id = batch.id.clone();
-        let answered_id = batch.id.clone();
-        let (user_id, year) = (user.id, now.year());
-        let enrich_later = self.enricher.is_configured();
-        let fresh = elements.enumerate().map(move |(i, element)| {
+        let user_id = user.id;
+        let own_team = AtomicBool::new(false);
+        let elements = elements.map(|element| {
             let r = element?;
             if r.team_id.is_some() {
-                return Err(vec![FieldError::new(
-                    vec![
-                        LocPart::from("body"),
-                        LocPart::from("leads"),
-                        LocPart::Index(i),
-                    ],
-                    "value_error",
-                    "An element naming its own team must be submitted whole",
-                )]);
+                own_team.store(true, Ordering::Relaxed);
+                return Err(Vec::new());
             }
-            let submission = NewSubmission {
-                batch_id: Some(batch_id.clone()),
-                batch_index: Some(i32::try_from(i).unwrap_or(i32::MAX)),
-                user_id,
-                team_id,
-                raw_json: r.raw_json,
-                deferred: None,
-                status: SubmissionStatus::Processing,
-                created_at: now,
-            };
+            Ok((user_id, team_id, r))
+        });
+        let fresh = self.fresh(Some(batch_id.clone()), now, elements);
+        match self.store_and_write(Some(batch), total, fresh).await {
+            Ok(elements) => Ok(BatchOutcome { batch_id, elements }),
+            Err(_) if own_team.load(Ordering::Relaxed) => Err(SubmissionError::Unexpected(
+                anyhow::anyhow!("a batch element named a team of its own; such a batch must go through submit_batch"),
+            )),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Fresh submissions to be processed now, each with its lead's write, made as they are
+    /// taken from `requests` ((submitter, team, request), or an element's problems), the lead
+    /// normalised then. Element `i` is the batch's `i`-th when there is a batch.
+    fn fresh(
+        &self,
+        batch_id: Option<String>,
+        now: DateTime<Utc>,
+        requests: impl Iterator<Item = Result<(i64, Option<i64>, SubmissionRequest), Vec<FieldError>>>,
+    ) -> impl Iterator<Item = Result<Fresh, Vec<FieldError>>> {
+        let year = now.year();
+        let enrich_later = self.enricher.is_configured();
+        requests.enumerate().map(move |(i, request)| {
+            let (user_id, team_id, r) = request?;
             let write = LeadWrite {
                 team_id,
                 user_id,
@@ -317,12 +320,16 @@ impl SubmissionService {
                 submission_id: None,
                 enrich_later,
             };
+            let submission = new_submission(
+                batch_id.as_deref(),
+                i,
+                user_id,
+                team_id,
+                r.raw_json,
+                None,
+                now,
+            );
             Ok((submission, write))
-        });
-        let elements = self.store_and_write(Some(batch), total, fresh).await?;
-        Ok(BatchOutcome {
-            batch_id: answered_id,
-            elements,
         })
     }
 
@@ -511,4 +518,36 @@ fn normalize_all(fields: &[LeadFields], year: i32) -> Vec<NormalizedLead> {
     .into_iter()
     .flatten()
     .collect()
+}
+
+/// A submission to store verbatim: open, `pending` with the fields its job will process when
+/// deferred, else `processing`; element `index` of the batch when there is one.
+fn new_submission(
+    batch_id: Option<&str>,
+    index: usize,
+    user_id: i64,
+    team_id: Option<i64>,
+    raw_json: String,
+    deferred: Option<Box<LeadFields>>,
+    created_at: DateTime<Utc>,
+) -> NewSubmission {
+    NewSubmission {
+        batch_id: batch_id.map(str::to_owned),
+        batch_index: batch_id.map(|_| i32::try_from(index).unwrap_or(i32::MAX)),
+        user_id,
+        team_id,
+        raw_json,
+        status: if deferred.is_some() {
+            SubmissionStatus::Pending
+        } else {
+            SubmissionStatus::Processing
+        },
+        deferred,
+        created_at,
+    }
+}
+
+/// Every problem of the elements refused among `elements`, in order.
+fn every_problem<T>(elements: impl Iterator<Item = Result<T, Vec<FieldError>>>) -> Vec<FieldError> {
+    elements.filter_map(Result::err).flatten().collect()
 }

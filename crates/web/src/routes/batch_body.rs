@@ -119,7 +119,7 @@ impl BatchSubmission {
     /// The generic reading, from the body parsed whole (and its text, for each element's own).
     fn read(value: &Value, text: Option<&[u8]>) -> Result<Self, Vec<FieldError>> {
         let (batch, leads) = Self::read_generic(value, text)?;
-        Self::answer(batch, leads, Vec::new())
+        Ok(Self::of(batch, BatchElements::Read(leads)))
     }
 
     /// The batch's own fields and every element, or every problem, read from the body parsed
@@ -213,21 +213,13 @@ impl BatchSubmission {
                 body: text.clone(),
                 spans,
             };
-            return Some(Ok(BatchSubmission {
-                elements: BatchElements::Unread(unread),
-                process_immediately: batch.process_immediately,
-                team_id: batch.team_id,
-            }));
+            return Some(Ok(Self::of(batch, BatchElements::Unread(unread))));
         }
         let mut leads = Vec::with_capacity(elements.len());
         for part in in_chunks_on_two_threads(&elements, |offset, part| {
             let mut read = ReadLeads::new(part.len());
             for (i, text) in part.iter().enumerate() {
-                let item: Value = serde_json::from_str(text.get()).ok()?;
-                // The body and its "leads" array nest two levels above each element.
-                if 2 + depth(&item) > MAX_DEPTH {
-                    return None;
-                }
+                let item = parse_element(text.get())?;
                 read.element(offset + i, &item, Some(text.get()), batch.team_id);
             }
             Some((read.leads, read.problems))
@@ -236,22 +228,18 @@ impl BatchSubmission {
             leads.extend(part);
             problems.extend(part_problems);
         }
-        Some(Self::answer(batch, leads, problems))
-    }
-
-    fn answer(
-        batch: BatchFields,
-        leads: Vec<SubmissionRequest>,
-        problems: Vec<FieldError>,
-    ) -> Result<Self, Vec<FieldError>> {
-        if problems.is_empty() {
-            Ok(BatchSubmission {
-                elements: BatchElements::Read(leads),
-                process_immediately: batch.process_immediately,
-                team_id: batch.team_id,
-            })
+        Some(if problems.is_empty() {
+            Ok(Self::of(batch, BatchElements::Read(leads)))
         } else {
             Err(problems)
+        })
+    }
+
+    fn of(batch: BatchFields, elements: BatchElements) -> Self {
+        BatchSubmission {
+            elements,
+            process_immediately: batch.process_immediately,
+            team_id: batch.team_id,
         }
     }
 }
@@ -298,11 +286,7 @@ impl ElementReader<'_> {
     /// answer for it.
     fn read(index: usize, text: &[u8]) -> Option<Result<SubmissionRequest, Vec<FieldError>>> {
         let text = std::str::from_utf8(text).ok()?;
-        let item: Value = serde_json::from_str(text).ok()?;
-        // The body and its "leads" array nest two levels above each element.
-        if 2 + depth(&item) > MAX_DEPTH {
-            return None;
-        }
+        let item = parse_element(text)?;
         let mut read = ReadLeads::new(1);
         read.element(index, &item, Some(text), None);
         match read.leads.pop() {
@@ -335,6 +319,14 @@ impl Iterator for ElementReader<'_> {
             }
         }
     }
+}
+
+/// An element's value parsed from its text; `None` when the straight reading cannot answer for
+/// it (the parser refuses it, or it nests too deeply), so that only the whole reading does.
+fn parse_element(text: &str) -> Option<Value> {
+    let item: Value = serde_json::from_str(text).ok()?;
+    // The body and its "leads" array nest two levels above each element.
+    (2 + depth(&item) <= MAX_DEPTH).then_some(item)
 }
 
 /// Batch elements read so far: the leads, and the problems found, in element order.

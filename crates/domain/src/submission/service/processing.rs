@@ -4,7 +4,7 @@
 use std::collections::HashSet;
 use std::sync::Arc;
 
-use super::{ElementOutcome, SubmissionError, SubmissionService};
+use super::{every_problem, ElementOutcome, SubmissionError, SubmissionService};
 use crate::error::FieldError;
 use crate::lead::normalize::NormalizedLead;
 use crate::lead::record::{LeadWrite, LeadWritten};
@@ -85,11 +85,7 @@ impl SubmissionService {
             // Ending the stream short makes the store roll back; every element is still read.
             drop(sender);
             refused.map(|mut problems| {
-                for item in fresh {
-                    if let Err(more) = item {
-                        problems.extend(more);
-                    }
-                }
+                problems.extend(every_problem(fresh));
                 problems
             })
         };
