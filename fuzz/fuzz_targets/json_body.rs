@@ -1,8 +1,8 @@
 //! The JSON request path on arbitrary bytes: what `ValidatedJson<T>` does with a body once it has
-//! been read (an empty body is `{}` for readers that allow it, else `parse_json_body`), then every
-//! `FromBody` reader of the API, the two lead submission readers first. The libFuzzer counterpart
-//! of the proptest suite `crates/web/tests/fuzz_bodies.rs`, with the same checks: nothing panics,
-//! and every failure is a non-empty 422 problem list located under "body" (malformed JSON:
+//! been read (`read_body`: checked as JSON, read by serde, validated), for every request body
+//! type of the API, the two lead submission bodies first. The libFuzzer counterpart of the
+//! proptest suite `crates/web/tests/fuzz_bodies.rs`, with the same checks: nothing panics, and
+//! every failure is a non-empty 422 problem list located under "body" (malformed JSON:
 //! `json_invalid` at an offset within the body), which renders as a 422 with one `detail` entry
 //! per problem.
 #![no_main]
@@ -15,14 +15,14 @@ use serde_json::Value;
 
 use leadhub_domain::error::{FieldError, LocPart};
 use leadhub_web::error::ApiError;
-use leadhub_web::extract::{parse_json_body, FromBody};
+use leadhub_web::extract::{check_json, read_body, RequestBody};
 use leadhub_web::routes::auth::{MagicLinkRequest, RefreshRequest, TokenRequest};
-use leadhub_web::routes::businesses::{ImportBody, PatchBody};
-use leadhub_web::routes::invites::{AcceptBody, NewInviteBody};
-use leadhub_web::routes::keys::CreateKeyRequest;
 use leadhub_web::routes::batch_body::BatchSubmission;
-use leadhub_web::routes::lead_body::SingleSubmission;
-use leadhub_web::routes::teams::{CreateTeamRequest, RoleChange, TeamChanges};
+use leadhub_web::routes::businesses::{ImportBody, PatchBody};
+use leadhub_web::routes::invites::{AcceptRequest, InviteRequest};
+use leadhub_web::routes::keys::CreateKeyRequest;
+use leadhub_web::routes::lead_body::SubmittedLead;
+use leadhub_web::routes::teams::{CreateTeamRequest, RoleRequest, UpdateTeamRequest};
 
 fn check_problems(what: &str, problems: &[FieldError]) {
     assert!(!problems.is_empty(), "{what}: an error without problems");
@@ -55,25 +55,15 @@ fn check_problems(what: &str, problems: &[FieldError]) {
 }
 
 /// `ValidatedJson<T>` after the body has arrived.
-fn read<T: FromBody>(what: &str, body: &[u8], parsed: &Result<Value, Vec<FieldError>>) {
-    let empty = Value::Object(serde_json::Map::new());
-    let json = if T::empty_is_object() && body.iter().all(u8::is_ascii_whitespace) {
-        &empty
-    } else {
-        match parsed {
-            Ok(json) => json,
-            Err(_) => return, // checked once, in `fuzz_target!`
-        }
-    };
-    if let Err(problems) = T::from_body(json) {
+fn read<T: RequestBody>(what: &str, body: &[u8]) {
+    if let Err(problems) = read_body::<T>(body) {
         check_problems(what, &problems);
     }
 }
 
 fuzz_target!(|body: &[u8]| {
-    let parsed = parse_json_body(body);
-    if let Err(problems) = &parsed {
-        check_problems("parse", problems);
+    if let Err(problems) = check_json(body) {
+        check_problems("parse", &problems);
         assert!(
             problems
                 .iter()
@@ -84,17 +74,17 @@ fuzz_target!(|body: &[u8]| {
             assert!(*offset <= body.len());
         }
     }
-    read::<SingleSubmission>("single", body, &parsed);
-    read::<BatchSubmission>("batch", body, &parsed);
-    read::<ImportBody>("import", body, &parsed);
-    read::<PatchBody>("business patch", body, &parsed);
-    read::<CreateTeamRequest>("create team", body, &parsed);
-    read::<TeamChanges>("team changes", body, &parsed);
-    read::<RoleChange>("role", body, &parsed);
-    read::<MagicLinkRequest>("magic link", body, &parsed);
-    read::<TokenRequest>("verify", body, &parsed);
-    read::<RefreshRequest>("refresh", body, &parsed);
-    read::<CreateKeyRequest>("create key", body, &parsed);
-    read::<NewInviteBody>("invite", body, &parsed);
-    read::<AcceptBody>("accept", body, &parsed);
+    read::<SubmittedLead>("single", body);
+    read::<BatchSubmission>("batch", body);
+    read::<ImportBody>("import", body);
+    read::<PatchBody>("business patch", body);
+    read::<CreateTeamRequest>("create team", body);
+    read::<UpdateTeamRequest>("team changes", body);
+    read::<RoleRequest>("role", body);
+    read::<MagicLinkRequest>("magic link", body);
+    read::<TokenRequest>("verify", body);
+    read::<RefreshRequest>("refresh", body);
+    read::<CreateKeyRequest>("create key", body);
+    read::<InviteRequest>("invite", body);
+    read::<AcceptRequest>("accept", body);
 });

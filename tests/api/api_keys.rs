@@ -118,7 +118,7 @@ async fn expired_keys_are_refused(app: TestApp) {
     let past = (Utc::now() - Duration::minutes(1)).naive_utc();
     app.state
         .db
-        .query(move |conn| {
+        .write(move |conn| {
             use leadhub_db::schema::api_keys;
             diesel::update(api_keys::table.find(id))
                 .set(api_keys::expires_at.eq(Some(past)))
@@ -169,11 +169,9 @@ async fn only_hashes_are_stored(app: TestApp) {
     let stored: Vec<(String, String)> = app
         .state
         .db
-        .query(|conn| {
+        .read(|conn| {
             use leadhub_db::schema::api_keys;
-            api_keys::table
-                .select((api_keys::key_hash, api_keys::prefix))
-                .load(conn)
+            conn.load(api_keys::table.select((api_keys::key_hash, api_keys::prefix)))
         })
         .await
         .unwrap();

@@ -60,7 +60,7 @@ fn error_indexes(result: &Value) -> Vec<i64> {
 async fn deactivate(app: &TestApp, team_id: i64) {
     app.state
         .db
-        .query(move |conn| {
+        .write(move |conn| {
             diesel::update(teams::table.find(team_id))
                 .set(teams::is_active.eq(false))
                 .execute(conn)

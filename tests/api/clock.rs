@@ -66,6 +66,7 @@ async fn tokens_and_links_expire_by_the_clock(app: TestApp) {
         Some(&json!({"email": "ada@example.com"})),
     )
     .await;
+    app.mail_settled().await;
     let link = app.mail.last_to("ada@example.com").unwrap();
     let leadhub_domain::mail::Message::SignIn { sign_in_url, .. } = link.message else {
         panic!("not a sign-in e-mail")

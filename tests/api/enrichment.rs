@@ -92,12 +92,13 @@ async fn a_failed_geocode_is_a_warning_and_retried_later(app: TestApp) {
     let queued: i64 = app
         .state
         .db
-        .query(|conn| {
-            jobs::table
-                .filter(jobs::kind.eq("enrich_lead"))
-                .filter(jobs::status.eq("queued"))
-                .count()
-                .get_result(conn)
+        .read(|conn| {
+            conn.get_result(
+                jobs::table
+                    .filter(jobs::kind.eq("enrich_lead"))
+                    .filter(jobs::status.eq("queued"))
+                    .count(),
+            )
         })
         .await
         .unwrap();

@@ -1,5 +1,5 @@
 //! Abuse resistance: body limits on every JSON endpoint, list sizes, slow and oversized
-//! request heads (docs/hardening.md).
+//! request heads, the security headers of every response (docs/hardening.md).
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
@@ -18,6 +18,7 @@ backend_tests!(
     lists_are_bounded,
     a_slow_request_head_is_cut_off,
     oversized_headers_are_refused,
+    every_response_carries_the_security_headers,
 );
 
 /// Every endpoint that reads a JSON body, with placeholders filled in.
@@ -181,4 +182,93 @@ async fn oversized_headers_are_refused(app: TestApp) {
     // The server is still fine.
     let (status, _) = app.call(Method::GET, "/healthz", None, None).await;
     assert_eq!(status, StatusCode::OK);
+}
+
+/// Whatever answers (a handler, an extractor, the router, the rate-limit middleware), the
+/// response forbids MIME sniffing, framing and Referer; pages keep their own fuller CSP.
+async fn every_response_carries_the_security_headers(app: TestApp) {
+    let app = TestApp::start_with(
+        app.db.clone(),
+        TestApp::adapters(),
+        HashMap::from([
+            ("LEADHUB_BODY_LIMIT".to_owned(), "1024".to_owned()),
+            (
+                "LEADHUB_RATE_LIMIT_PER_IP_MINUTE".to_owned(),
+                "30".to_owned(),
+            ),
+        ]),
+    )
+    .await;
+    let alice = app.user("alice@example.com").await;
+    // Redirects are answers to check too, not to follow.
+    let client = reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .unwrap();
+    let big = json!({"name": "x".repeat(2000)});
+    // Method, path, key, body, status.
+    type Case<'a> = (Method, &'a str, Option<&'a str>, Option<Value>, u16);
+    let cases: Vec<Case> = vec![
+        (Method::GET, "/healthz", None, None, 200),
+        (Method::GET, "/openapi.json", None, None, 200),
+        (Method::GET, "/docs", None, None, 200),
+        (Method::GET, "/docs/init.js", None, None, 200),
+        (Method::GET, "/docs/nothing.js", None, None, 404),
+        (Method::GET, "/api/nowhere", None, None, 404),
+        (Method::GET, "/api/keys", None, None, 401),
+        (Method::GET, "/api/keys/", Some(&alice.key), None, 200),
+        (
+            Method::POST,
+            "/api/teams",
+            Some(&alice.key),
+            Some(json!({"name": 5})),
+            422,
+        ),
+        (Method::POST, "/api/teams", Some(&alice.key), Some(big), 413),
+        (Method::GET, "/", None, None, 303),
+        (Method::GET, "/assets/pages.css", None, None, 200),
+    ];
+    for (method, path, key, body, expected) in cases {
+        let mut request = client.request(method.clone(), app.url(path));
+        if let Some(key) = key {
+            request = request.bearer_auth(key);
+        }
+        if let Some(body) = body {
+            request = request.json(&body);
+        }
+        let response = request.send().await.unwrap();
+        let what = format!("{method} {path}");
+        assert_eq!(response.status().as_u16(), expected, "{what}");
+        assert_security_headers(&what, &response);
+    }
+    let page = client.get(app.url("/sign-in")).send().await.unwrap();
+    assert_eq!(page.status(), StatusCode::OK);
+    assert_security_headers("the sign-in page", &page);
+    let csp = page.headers()["content-security-policy"].to_str().unwrap();
+    assert!(csp.starts_with("default-src 'self'"), "{csp}");
+    // The rate-limit middleware's own answer.
+    for _ in 0..60 {
+        let response = client.get(app.url("/api/keys")).send().await.unwrap();
+        if response.status() == StatusCode::TOO_MANY_REQUESTS {
+            assert_security_headers("a 429", &response);
+            return;
+        }
+    }
+    panic!("no 429 after 60 requests over a limit of 30 a minute");
+}
+
+fn assert_security_headers(what: &str, response: &reqwest::Response) {
+    let header = |name: &str| {
+        response
+            .headers()
+            .get(name)
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or_default()
+            .to_owned()
+    };
+    assert_eq!(header("x-content-type-options"), "nosniff", "{what}");
+    assert_eq!(header("x-frame-options"), "DENY", "{what}");
+    assert_eq!(header("referrer-policy"), "no-referrer", "{what}");
+    let csp = header("content-security-policy");
+    assert!(csp.contains("frame-ancestors 'none'"), "{what}: {csp:?}");
 }

@@ -16,7 +16,7 @@ pub async fn team(app: &TestApp, name: &str, owner: &TestUser) -> i64 {
     let id = app
         .state
         .db
-        .query(move |conn| {
+        .write(move |conn| {
             diesel::insert_into(teams::table)
                 .values((
                     teams::name.eq(name),
@@ -40,7 +40,7 @@ pub async fn join(app: &TestApp, team_id: i64, user: &TestUser) {
     let now = chrono::Utc::now().naive_utc();
     app.state
         .db
-        .query(move |conn| {
+        .write(move |conn| {
             diesel::insert_into(team_members::table)
                 .values((
                     team_members::team_id.eq(team_id),
@@ -64,11 +64,12 @@ pub async fn raw_json(app: &TestApp, submission_id: i64) -> Value {
 pub async fn raw_text(app: &TestApp, submission_id: i64) -> String {
     app.state
         .db
-        .query(move |conn| {
-            submissions::table
-                .filter(submissions::id.eq(submission_id))
-                .select(submissions::raw_json)
-                .first::<String>(conn)
+        .read(move |conn| {
+            conn.first::<_, String>(
+                submissions::table
+                    .filter(submissions::id.eq(submission_id))
+                    .select(submissions::raw_json),
+            )
         })
         .await
         .unwrap()
@@ -78,7 +79,7 @@ pub async fn raw_text(app: &TestApp, submission_id: i64) -> String {
 pub async fn submission_count(app: &TestApp) -> i64 {
     app.state
         .db
-        .query(|conn| submissions::table.count().get_result::<i64>(conn))
+        .read(|conn| conn.get_result::<_, i64>(submissions::table.count()))
         .await
         .unwrap()
 }

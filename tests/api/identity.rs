@@ -39,14 +39,15 @@ async fn public_post(app: &TestApp, path: &str, body: Value) -> (StatusCode, Val
 }
 
 /// POST /api/auth/magic-link, asserting the one answer it ever gives.
-async fn request_link(app: &TestApp, email: &str) {
+pub async fn request_link(app: &TestApp, email: &str) {
     let (status, body) = public_post(app, "/api/auth/magic-link", json!({ "email": email })).await;
     assert_eq!(status, StatusCode::ACCEPTED, "{body}");
     assert_eq!(body, json!({"detail": "Check your e-mail"}));
+    app.mail_settled().await;
 }
 
 /// The token of the last sign-in link e-mailed to `email`.
-fn link_token(app: &TestApp, email: &str) -> String {
+pub fn link_token(app: &TestApp, email: &str) -> String {
     let mail = app.mail.last_to(email).expect("a sign-in e-mail");
     match mail.message {
         Message::SignIn { sign_in_url, .. } => {
@@ -142,7 +143,7 @@ async fn magic_link_sign_in(app: TestApp) {
     let past = (Utc::now() - Duration::minutes(1)).naive_utc();
     app.state
         .db
-        .query(move |conn| {
+        .write(move |conn| {
             diesel::update(sign_in_links::table.filter(sign_in_links::used_at.is_null()))
                 .set(sign_in_links::expires_at.eq(past))
                 .execute(conn)
@@ -161,11 +162,7 @@ async fn links_expire_after_fifteen_minutes(app: TestApp) {
     let expiry: chrono::NaiveDateTime = app
         .state
         .db
-        .query(|conn| {
-            sign_in_links::table
-                .select(sign_in_links::expires_at)
-                .first(conn)
-        })
+        .read(|conn| conn.first(sign_in_links::table.select(sign_in_links::expires_at)))
         .await
         .unwrap();
     assert!(expiry >= before + Duration::minutes(15) - Duration::seconds(1));
@@ -279,7 +276,7 @@ async fn logout_and_expiry(app: TestApp) {
     let past = (Utc::now() - Duration::seconds(1)).naive_utc();
     app.state
         .db
-        .query(move |conn| {
+        .write(move |conn| {
             diesel::update(auth_tokens::table.filter(auth_tokens::kind.eq("access")))
                 .set(auth_tokens::expires_at.eq(past))
                 .execute(conn)
@@ -307,7 +304,7 @@ async fn logout_and_expiry(app: TestApp) {
     // An expired refresh token: 401.
     app.state
         .db
-        .query(move |conn| {
+        .write(move |conn| {
             diesel::update(auth_tokens::table.filter(auth_tokens::kind.eq("refresh")))
                 .set(auth_tokens::expires_at.eq(past))
                 .execute(conn)
@@ -402,30 +399,20 @@ async fn no_plain_secrets_in_the_database(app: TestApp) {
     let stored: Vec<(&str, String)> = app
         .state
         .db
-        .query(|conn| {
+        .read(|conn| {
             let mut all = Vec::new();
-            for h in api_keys::table
-                .select(api_keys::key_hash)
-                .load::<String>(conn)?
-            {
+            for h in conn.load::<_, String>(api_keys::table.select(api_keys::key_hash))? {
                 all.push(("api_keys.key_hash", h));
             }
-            for h in auth_tokens::table
-                .select(auth_tokens::token_hash)
-                .load::<String>(conn)?
-            {
+            for h in conn.load::<_, String>(auth_tokens::table.select(auth_tokens::token_hash))? {
                 all.push(("auth_tokens.token_hash", h));
             }
-            for h in sign_in_links::table
-                .select(sign_in_links::token_hash)
-                .load::<String>(conn)?
+            for h in
+                conn.load::<_, String>(sign_in_links::table.select(sign_in_links::token_hash))?
             {
                 all.push(("sign_in_links.token_hash", h));
             }
-            for h in team_invites::table
-                .select(team_invites::token_hash)
-                .load::<String>(conn)?
-            {
+            for h in conn.load::<_, String>(team_invites::table.select(team_invites::token_hash))? {
                 all.push(("team_invites.token_hash", h));
             }
             Ok::<_, diesel::result::Error>(all)

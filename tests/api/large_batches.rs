@@ -1,7 +1,6 @@
-//! Batches larger than the writer's chunks (the SQLite writer plans and inserts a batch 100
-//! elements at a time while the rest are normalised): duplicates across chunks merge in element
-//! order exactly as within one, stored leads are read once and keep every change, and a lead
-//! created in one chunk and merged into by a later one is written back with the merge.
+//! Large batches with duplicates far apart: elements merge in element order, stored leads are
+//! read once and keep every change, and a lead created early in the batch and merged into later
+//! is stored with the merge.
 use reqwest::StatusCode;
 use serde_json::{json, Value};
 
@@ -14,7 +13,7 @@ fn lead(n: usize) -> Value {
            "latitude": 30.26, "longitude": -97.72})
 }
 
-async fn duplicates_across_chunks(app: TestApp) {
+async fn duplicates_far_apart(app: TestApp) {
     let alice = app.user("alice@example.com").await;
     // A lead stored before the batch.
     let (_, stored) = app
@@ -22,16 +21,16 @@ async fn duplicates_across_chunks(app: TestApp) {
         .await;
     let stored_id = stored["result_lead_id"].as_i64().unwrap();
     let mut leads: Vec<Value> = (0..250).map(lead).collect();
-    // Created in the first chunk, merged into from the second and the third.
+    // Created early, merged into twice far later.
     leads[150] = json!({"address": "10 Chunk Road", "city": "Austin", "state": "TX",
                         "zip_code": "78702-1111", "primary_phone": "512-555-0150"});
     leads[240] =
         json!({"address": "10 chunk rd.", "zip_code": "78702", "email_1": "Ten@Example.com"});
-    // The stored lead, merged into from two chunks.
+    // The stored lead, merged into twice, far apart.
     leads[20] = json!({"address": "9000 Chunk Rd", "zip_code": "78702", "first_name": "Ada"});
     leads[220] =
         json!({"address": "9000 Chunk Road", "zip_code": "78702", "last_name": "Lovelace"});
-    // A duplicate within one chunk, changing nothing.
+    // A duplicate of its neighbour, changing nothing.
     leads[31] = lead(30);
     let (status, r) = app
         .post(
@@ -105,4 +104,4 @@ async fn duplicates_across_chunks(app: TestApp) {
     }
 }
 
-backend_tests!(duplicates_across_chunks);
+backend_tests!(duplicates_far_apart);

@@ -171,7 +171,7 @@ async fn visibility(app: TestApp) {
     // A deactivated team's leads stay visible to its members.
     app.state
         .db
-        .query(move |conn| {
+        .write(move |conn| {
             use diesel::prelude::*;
             use leadhub_db::schema::teams;
             diesel::update(teams::table.filter(teams::id.eq(t)))

@@ -2,6 +2,7 @@
 //! spend their token, the transparent refresh, autoescaping, controls by role.
 use std::collections::BTreeMap;
 
+use crate::teams::mailed_invite_url;
 use leadhub_domain::mail::Message;
 use leadhub_tests::{backend_tests, TestApp};
 use reqwest::header::{HeaderMap, LOCATION, SET_COOKIE};
@@ -137,6 +138,7 @@ async fn sign_in(app: &TestApp, email: &str) -> Browser {
         .await;
     assert_eq!(sent.status, StatusCode::OK);
     assert!(sent.body.contains("Check your e-mail"));
+    app.mail_settled().await;
     let link = b.get(&sign_in_link(app, email)).await;
     assert_eq!(link.status, StatusCode::OK);
     let done = b
@@ -210,11 +212,21 @@ async fn forms_without_their_csrf_token_are_refused(app: TestApp) {
         .post("/sign-in", &[("email", "owner@example.com")])
         .await;
     assert_eq!(page.status, StatusCode::FORBIDDEN);
+    app.mail_settled().await;
     assert!(app.mail.sent().is_empty());
     // Signing out is a POST with a token as well; a forged one leaves the session alone.
     let page = b.post("/sign-out", &[]).await;
     assert_eq!(page.status, StatusCode::FORBIDDEN);
     assert_eq!(b.get("/teams").await.status, StatusCode::OK);
+    // A cross-site form arrives without the SameSite=Lax cookies: its answer must not clear
+    // them either (the browser would apply that Set-Cookie to the person's session).
+    let page = stranger.post("/sign-out", &[]).await;
+    assert_eq!(page.status, StatusCode::SEE_OTHER);
+    assert!(
+        page.headers.get_all(SET_COOKIE).iter().next().is_none(),
+        "cookies set by a cross-site sign-out: {:?}",
+        page.headers
+    );
 
     // With the right token the same form works.
     let page = b.post("/teams", &[("name", "Real"), ("csrf", &good)]).await;
@@ -228,6 +240,7 @@ async fn opening_a_sign_in_link_never_spends_it(app: TestApp) {
     let csrf = b.get("/sign-in").await.field("csrf");
     b.post("/sign-in", &[("csrf", &csrf), ("email", "ada@example.com")])
         .await;
+    app.mail_settled().await;
     let link = sign_in_link(&app, "ada@example.com");
     // A mail scanner and the person both open it: nothing is spent.
     let mut scanner = Browser::new(&app);
@@ -316,8 +329,8 @@ async fn opening_an_invite_never_spends_it(app: TestApp) {
             json!({"email": "sam@example.com", "role": "admin"}),
         )
         .await;
-    assert_eq!(status, StatusCode::OK);
-    let url = invite["invite_url"].as_str().unwrap();
+    assert_eq!(status, StatusCode::OK, "{invite}");
+    let url = &mailed_invite_url(&app.mail.last_to("sam@example.com").unwrap().message);
     let token = url.rsplit('/').next().unwrap();
     let mut b = Browser::new(&app);
     for _ in 0..2 {
@@ -404,16 +417,15 @@ async fn controls_follow_the_permission_table(app: TestApp) {
         .post("/api/teams", &owner.key, json!({"name": "Crew"}))
         .await;
     let team_id = team["id"].as_i64().unwrap();
-    let (_, invite) = app
+    let (status, invite) = app
         .post(
             &format!("/api/teams/{team_id}/invites"),
             &owner.key,
             json!({"email": "member@example.com"}),
         )
         .await;
-    let token = invite["invite_url"]
-        .as_str()
-        .unwrap()
+    assert_eq!(status, StatusCode::OK, "{invite}");
+    let token = mailed_invite_url(&app.mail.last_to("member@example.com").unwrap().message)
         .rsplit('/')
         .next()
         .unwrap()
@@ -469,7 +481,49 @@ async fn controls_follow_the_permission_table(app: TestApp) {
     );
 }
 
+/// The takeover of issue 20 through the pages: the inviter sees every page of the team and
+/// never a token; the invitee's account gets no session.
+async fn invites_sent_from_the_pages_reach_only_the_mailbox(app: TestApp) {
+    let victim = app.admin("root@example.com").await;
+    app.user("mallory@example.com").await;
+    let mut b = sign_in(&app, "mallory@example.com").await;
+    let teams = b.get("/teams").await;
+    let created = b
+        .post(
+            "/teams",
+            &[("csrf", &teams.field("csrf")), ("name", "Bait")],
+        )
+        .await;
+    assert_eq!(created.status, StatusCode::SEE_OTHER, "{}", created.body);
+    let team_page = created.location().split('?').next().unwrap().to_owned();
+    let csrf = b.get(&team_page).await.field("csrf");
+    let mut seen = Vec::new();
+    for _ in 0..2 {
+        let sent = b
+            .post(
+                &format!("{team_page}/invites"),
+                &[
+                    ("csrf", &csrf),
+                    ("email", "root@example.com"),
+                    ("role", "admin"),
+                ],
+            )
+            .await;
+        assert_eq!(sent.status, StatusCode::SEE_OTHER, "{}", sent.body);
+        let page = b.get(sent.location()).await;
+        assert!(page.body.contains("Invite sent."), "{}", page.body);
+        seen.push(format!("{:?}{}{}", sent.headers, sent.body, page.body));
+    }
+    assert!(
+        seen.iter().all(|s| !s.contains("lhi_")),
+        "a token on a page"
+    );
+    assert_eq!(crate::takeover::accept_every_token(&app, &seen).await, 0);
+    assert_eq!(crate::takeover::sessions_of(&app, victim.user.id).await, 0);
+}
+
 backend_tests!(
+    invites_sent_from_the_pages_reach_only_the_mailbox,
     signed_out_pages_redirect_to_sign_in,
     forms_without_their_csrf_token_are_refused,
     opening_a_sign_in_link_never_spends_it,

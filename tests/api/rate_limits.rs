@@ -25,13 +25,13 @@ fn vars(pairs: &[(&str, &str)]) -> HashMap<String, String> {
         .collect()
 }
 
-async fn app_with(app: &TestApp, pairs: &[(&str, &str)]) -> TestApp {
+pub async fn app_with(app: &TestApp, pairs: &[(&str, &str)]) -> TestApp {
     TestApp::start_with(app.db.clone(), TestApp::adapters(), vars(pairs)).await
 }
 
 /// Fixed windows start over on the minute (and hour): a test that needs one window whole
 /// waits when the current one is about to end.
-async fn fresh_window() {
+pub async fn fresh_window() {
     let now = chrono::Utc::now().timestamp();
     let left_in_minute = 60 - now.rem_euclid(60);
     let left_in_hour = 3600 - now.rem_euclid(3600);

@@ -1,9 +1,7 @@
-//! Batches processed now are read element by element while the first leads are already being
-//! written (the usual body's elements are read as the store takes them). These cases put the
-//! element that decides the answer past the writer's first chunks, where leads are already
-//! written when it is read: a refused element must still roll everything back and answer every
-//! problem, and an element that only the whole reading answers for (a team of its own, a number
-//! out of range, deep nesting) must answer as it always did.
+//! Large batches processed now whose deciding element lies far into the body, past where a writer
+//! taking leads in chunks would already have written some: a refused element must store nothing
+//! and answer every problem, a team of the element's own must be checked like the batch's, and a
+//! number out of range or nesting too deep anywhere is invalid JSON (422) as for any body.
 use reqwest::StatusCode;
 use serde_json::{json, Value};
 

@@ -58,7 +58,7 @@ async fn bare_insert(app: &TestApp, run: usize, user_id: i64) -> f64 {
     let started = Instant::now();
     app.state
         .db
-        .query(move |conn| {
+        .write(move |conn| {
             conn.transaction(|conn| {
                 let now = chrono::Utc::now().naive_utc();
                 for i in 0..BATCH {
@@ -105,7 +105,7 @@ async fn settle_log(app: &TestApp) {
     if app.state.db.backend() == leadhub_db::Backend::Sqlite {
         app.state
             .db
-            .query(|conn| {
+            .write(|conn| {
                 diesel::sql_query("PRAGMA wal_checkpoint(TRUNCATE)")
                     .execute(conn)
                     .map(drop)
@@ -202,8 +202,6 @@ fn wanted(figure: &str) -> bool {
 }
 
 fn main() {
-    // The binary's malloc settings, so the figures are the service's (crates/web/src/malloc.rs).
-    leadhub_web::malloc::use_service_malloc_settings();
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()

@@ -2,13 +2,14 @@
 use std::collections::HashMap;
 use std::net::TcpListener;
 use std::sync::{mpsc, Arc};
+use std::time::Duration;
 
 use actix_web::dev::ServerHandle;
 use actix_web::web;
 use reqwest::{Method, StatusCode};
 use serde_json::Value;
 
-use leadhub_db::Database;
+use leadhub_db::{Database, SQLITE_BUSY_TIMEOUT};
 use leadhub_domain::auth::NewUserRequest;
 use leadhub_domain::user::User;
 use leadhub_mail::MemoryMailer;
@@ -49,6 +50,18 @@ impl TestApp {
         Self::start_with(db, adapters, HashMap::new()).await
     }
 
+    /// Stops this app and starts another on the same database with two HTTP workers (a pool of
+    /// 16 connections) and SQLite's busy timeout at zero: a write that finds the database locked
+    /// fails at once ("database is locked") instead of sleeping in SQLite's busy handler.
+    pub async fn restart_without_busy_wait(self) -> TestApp {
+        let db = self.db.clone();
+        drop(self);
+        let mail = Arc::new(MemoryMailer::new());
+        let mut adapters = Self::adapters();
+        adapters.mailer = mail.clone();
+        Self::launch(db, adapters, HashMap::new(), 2, mail, Duration::ZERO).await
+    }
+
     /// Production adapters except the mailer, which keeps messages in memory.
     pub fn adapters() -> Adapters {
         Adapters::with_mailer(Arc::new(MemoryMailer::new()))
@@ -70,7 +83,15 @@ impl TestApp {
         adapters: Adapters,
         vars: HashMap<String, String>,
     ) -> TestApp {
-        Self::launch(db.into(), adapters, vars, 1, Arc::new(MemoryMailer::new())).await
+        Self::launch(
+            db.into(),
+            adapters,
+            vars,
+            1,
+            Arc::new(MemoryMailer::new()),
+            SQLITE_BUSY_TIMEOUT,
+        )
+        .await
     }
 
     /// Starts with `workers` HTTP worker threads (benchmarks use more than one).
@@ -84,7 +105,7 @@ impl TestApp {
         let mut adapters = adapters;
         let mail = Arc::new(MemoryMailer::new());
         adapters.mailer = mail.clone();
-        Self::launch(db, adapters, vars, workers, mail).await
+        Self::launch(db, adapters, vars, workers, mail, SQLITE_BUSY_TIMEOUT).await
     }
 
     async fn launch(
@@ -93,15 +114,19 @@ impl TestApp {
         vars: HashMap<String, String>,
         workers: usize,
         mail: Arc<MemoryMailer>,
+        busy_timeout: Duration,
     ) -> TestApp {
         let mut vars = vars;
         vars.insert("DATABASE_URL".into(), db.url.clone());
         vars.entry("LEADHUB_JOB_POLL_MS".into())
             .or_insert_with(|| "50".into());
-        // Every test client is 127.0.0.1: rate limits stay off unless a test turns them on.
+        // Every test client is 127.0.0.1, and tests mail one address often: rate limits and the
+        // per-address e-mail quota stay off unless a test turns them on.
         for limit in [
             "LEADHUB_RATE_LIMIT_PER_KEY_HOUR",
             "LEADHUB_RATE_LIMIT_PER_IP_MINUTE",
+            "LEADHUB_MAIL_PER_ADDRESS_MINUTE",
+            "LEADHUB_MAIL_PER_ADDRESS_HOUR",
         ] {
             vars.entry(limit.into()).or_insert_with(|| "0".into());
         }
@@ -109,7 +134,7 @@ impl TestApp {
         let url = db.url.clone();
         let pool = if workers > 1 { 16 } else { 4 };
         let database = tokio::task::spawn_blocking(move || {
-            let database = Database::connect(&url, pool).unwrap();
+            let database = Database::connect_with_busy_timeout(&url, pool, busy_timeout).unwrap();
             database.migrate().unwrap();
             database
         })
@@ -141,6 +166,12 @@ impl TestApp {
             workers,
             handle,
         }
+    }
+
+    /// Returns once every sign-in link asked for so far was handled (they are sent after the
+    /// answer).
+    pub async fn mail_settled(&self) {
+        self.state.sign_in_links.idle().await;
     }
 
     pub fn url(&self, path: &str) -> String {

@@ -3,6 +3,7 @@
 
 use std::time::Duration;
 
+use backon::{ExponentialBuilder, Retryable};
 use leadhub_domain::enrich::EnrichError;
 use serde::Deserialize;
 use serde_json::{Map, Value};
@@ -11,7 +12,7 @@ use crate::config::ParcelIdType;
 
 /// Longest parcel id accepted; real ones are 6 to 20 characters.
 const MAX_PARCEL_ID_LEN: usize = 64;
-/// Backoff never grows past this, whatever `retries` says.
+/// The backoff stops doubling here, whatever `retries` says (jitter adds up to as much again).
 const MAX_BACKOFF: Duration = Duration::from_secs(5);
 
 /// Why a parcel number was not turned into a `where` clause.
@@ -143,23 +144,20 @@ pub(crate) async fn query(
     params: &[(&'static str, String)],
     policy: &CallPolicy,
 ) -> Result<Option<Map<String, Value>>, EnrichError> {
-    let mut attempt = 0u32;
-    loop {
-        match query_once(client, url, params, policy.timeout).await {
-            Ok(found) => return Ok(found),
-            Err(e @ AttemptError::Fatal(_)) => return Err(e.into_enrich()),
-            Err(e) if attempt >= policy.retries => return Err(e.into_enrich()),
-            Err(e) => {
-                let backoff = policy
-                    .retry_backoff
-                    .saturating_mul(2u32.saturating_pow(attempt))
-                    .min(MAX_BACKOFF);
-                tracing::debug!(url, attempt, error = ?e, ?backoff, "appraisal query failed; retrying");
-                tokio::time::sleep(backoff).await;
-                attempt += 1;
-            }
-        }
-    }
+    let backoff = ExponentialBuilder::new()
+        .with_min_delay(policy.retry_backoff)
+        .with_factor(2.0)
+        .with_max_delay(MAX_BACKOFF)
+        .with_max_times(policy.retries as usize)
+        .with_jitter();
+    (|| query_once(client, url, params, policy.timeout))
+        .retry(backoff)
+        .when(|e| !matches!(e, AttemptError::Fatal(_)))
+        .notify(|e, backoff| {
+            tracing::debug!(url, error = ?e, ?backoff, "appraisal query failed; retrying");
+        })
+        .await
+        .map_err(AttemptError::into_enrich)
 }
 
 async fn query_once(

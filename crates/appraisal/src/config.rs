@@ -10,6 +10,7 @@ use std::time::Duration;
 
 use leadhub_domain::parse::StateCode;
 use serde::Deserialize;
+use strum::VariantNames;
 use url::Url;
 
 /// Defaults for `[settings]`; the per-request timeout default comes from the caller (`from_file`).
@@ -34,8 +35,22 @@ impl ConfigError {
 }
 
 /// The contract's `appraisal` keys (section 4.2) that a county maps to layer attributes. `source` and `raw` are
-/// filled by the adapter and are not mappable.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+/// filled by the adapter and are not mappable. Written in snake case (`account_id`), in this order.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    strum::EnumString,
+    strum::IntoStaticStr,
+    strum::EnumIter,
+    strum::VariantNames,
+)]
+#[strum(serialize_all = "snake_case")]
 pub enum AppraisalKey {
     AccountId,
     OwnerName,
@@ -62,35 +77,9 @@ pub enum ValueKind {
 }
 
 impl AppraisalKey {
-    pub const ALL: [AppraisalKey; 11] = [
-        AppraisalKey::AccountId,
-        AppraisalKey::OwnerName,
-        AppraisalKey::MailingAddress,
-        AppraisalKey::MarketValue,
-        AppraisalKey::AppraisedValue,
-        AppraisalKey::LandValue,
-        AppraisalKey::ImprovementValue,
-        AppraisalKey::YearBuilt,
-        AppraisalKey::LivingAreaSqft,
-        AppraisalKey::LandAcres,
-        AppraisalKey::LegalDescription,
-    ];
-
     /// The key as it appears in the `appraisal` object and in the county file's `fields` table.
     pub fn as_str(self) -> &'static str {
-        match self {
-            AppraisalKey::AccountId => "account_id",
-            AppraisalKey::OwnerName => "owner_name",
-            AppraisalKey::MailingAddress => "mailing_address",
-            AppraisalKey::MarketValue => "market_value",
-            AppraisalKey::AppraisedValue => "appraised_value",
-            AppraisalKey::LandValue => "land_value",
-            AppraisalKey::ImprovementValue => "improvement_value",
-            AppraisalKey::YearBuilt => "year_built",
-            AppraisalKey::LivingAreaSqft => "living_area_sqft",
-            AppraisalKey::LandAcres => "land_acres",
-            AppraisalKey::LegalDescription => "legal_description",
-        }
+        self.into()
     }
 
     pub fn kind(self) -> ValueKind {
@@ -107,10 +96,6 @@ impl AppraisalKey {
             | AppraisalKey::LivingAreaSqft
             | AppraisalKey::LandAcres => ValueKind::Number,
         }
-    }
-
-    fn parse(s: &str) -> Option<AppraisalKey> {
-        AppraisalKey::ALL.into_iter().find(|k| k.as_str() == s)
     }
 }
 
@@ -132,7 +117,7 @@ pub struct Settings {
     pub timeout: Duration,
     /// Extra attempts after a timeout or a 5xx; other failures are not retried.
     pub retries: u32,
-    /// Wait before the first retry; doubled on each further one.
+    /// Wait before the first retry; doubled on each further one up to 5 s, plus up to as much again of jitter.
     pub retry_backoff: Duration,
     /// Consecutive failed lookups on a layer that open its circuit.
     pub breaker_failures: u32,
@@ -378,11 +363,13 @@ impl RawCounty {
         let mut fields = BTreeMap::new();
         for (key, names) in self.fields {
             let path = format!("fields.{key}");
-            let Some(k) = AppraisalKey::parse(&key) else {
-                let known: Vec<_> = AppraisalKey::ALL.iter().map(|k| k.as_str()).collect();
+            let Ok(k) = key.parse::<AppraisalKey>() else {
                 return Err(err(
                     &path,
-                    format!("unknown key; the keys are {}", known.join(", ")),
+                    format!(
+                        "unknown key; the keys are {}",
+                        AppraisalKey::VARIANTS.join(", ")
+                    ),
                 ));
             };
             let names = match names {

@@ -12,7 +12,6 @@
 //! 200, malformed JSON, an open circuit) is `EnrichError::Failed`. No county, no parcel: `Ok(None)`.
 
 mod arcgis;
-mod breaker;
 pub mod config;
 mod mapping;
 mod source;

@@ -3,6 +3,7 @@
 use std::collections::BTreeMap;
 
 use serde_json::{Map, Number, Value};
+use strum::IntoEnumIterator;
 
 use crate::config::{AppraisalKey, ValueKind};
 
@@ -15,7 +16,7 @@ pub(crate) fn appraisal_object(
 ) -> Value {
     let mut out = Map::new();
     out.insert("source".into(), Value::String(source.to_string()));
-    for key in AppraisalKey::ALL {
+    for key in AppraisalKey::iter() {
         let value = match fields.get(&key) {
             Some(names) => read(key.kind(), names, &attributes),
             None => Value::Null,

@@ -2,22 +2,23 @@
 
 use std::collections::HashMap;
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use async_trait::async_trait;
+use leadhub_domain::circuit_breaker::{BreakerPolicy, CircuitBreaker};
 use leadhub_domain::enrich::{AppraisalQuery, AppraisalSource, EnrichError};
 use serde_json::{Map, Value};
 use tokio::sync::Semaphore;
 
 use crate::arcgis::{self, CallPolicy};
-use crate::breaker::Breaker;
 use crate::config::{county_name_key, County, CountyFile, Settings};
 use crate::mapping::appraisal_object;
 
 /// What several counties on one layer (a regional layer, say) share: its circuit and its concurrency limit.
+/// The circuit counts failed lookups (after their retries), not attempts.
 #[derive(Debug)]
 struct Layer {
-    breaker: Breaker,
+    breaker: CircuitBreaker,
     permits: Semaphore,
 }
 
@@ -56,11 +57,13 @@ impl CountyAppraisal {
                 let layer = layers
                     .entry(county.layer_url.as_str().to_string())
                     .or_insert_with(|| {
+                        let policy = BreakerPolicy {
+                            failures_to_open: file.settings.breaker_failures,
+                            time_lost_to_open: Duration::MAX,
+                            cool_down: file.settings.breaker_cooldown,
+                        };
                         Arc::new(Layer {
-                            breaker: Breaker::new(
-                                file.settings.breaker_failures,
-                                file.settings.breaker_cooldown,
-                            ),
+                            breaker: CircuitBreaker::new(county.layer_url.as_str(), policy),
                             permits: Semaphore::new(file.settings.max_concurrent),
                         })
                     })
@@ -114,7 +117,7 @@ impl CountyAppraisal {
         params: &[(&'static str, String)],
     ) -> Result<Option<Map<String, Value>>, EnrichError> {
         let county = &entry.county;
-        let Some(pass) = entry.layer.breaker.try_pass() else {
+        let Ok(pass) = entry.layer.breaker.admit(Instant::now()) else {
             return Err(EnrichError::Failed(format!(
                 "{} is not answering; lookups paused for a while",
                 county.source
@@ -131,12 +134,13 @@ impl CountyAppraisal {
             retries: self.settings.retries,
             retry_backoff: self.settings.retry_backoff,
         };
+        let started = Instant::now();
         let outcome = arcgis::query(&self.client, &county.query_url(), params, &policy).await;
         match &outcome {
             Ok(_) => pass.success(),
             Err(e) => {
                 tracing::warn!(source = %county.source, error = %e, "appraisal lookup failed");
-                pass.failure();
+                pass.failure(Instant::now(), started.elapsed());
             }
         }
         outcome

@@ -1,21 +1,26 @@
-//! Lookups against a fake ArcGIS layer answering the recorded shapes: parcel id, point, routing, mapping.
+//! Lookups against a wiremock ArcGIS layer answering the recorded shapes: parcel id, point, routing, mapping.
 
 mod common;
 
 use std::time::Duration;
 
-use common::{empty, query, travis, travis_toml, FakeArcgis, Reply};
+use common::{empty, hits, json, layer, param, query, seen, serve, travis, travis_toml};
 use leadhub_appraisal::from_toml_str;
 use leadhub_domain::enrich::AppraisalQuery;
 use serde_json::json;
+use wiremock::matchers::{any, query_param_is_missing};
+use wiremock::{Mock, MockServer};
 
 const LAYER: &str = "/arcgis/rest/services/TCAD/FeatureServer/0";
 
 #[tokio::test]
 async fn parcel_number_is_looked_up_with_a_quoted_where_clause() {
-    let fake = FakeArcgis::start(|_| Reply::json(travis())).await;
-    let source = from_toml_str(&travis_toml(&fake.layer(LAYER), ""), Duration::from_secs(5))
-        .expect("config");
+    let fake = serve(json(travis())).await;
+    let source = from_toml_str(
+        &travis_toml(&layer(&fake, LAYER), ""),
+        Duration::from_secs(5),
+    )
+    .expect("config");
 
     let got = source
         .appraise(&query(Some("102345"), Some((30.2781, -97.7583))))
@@ -23,14 +28,17 @@ async fn parcel_number_is_looked_up_with_a_quoted_where_clause() {
         .expect("lookup")
         .expect("a parcel");
 
-    let seen = fake.seen();
+    let seen = seen(&fake).await;
     assert_eq!(seen.len(), 1, "the parcel id answered; no point query");
-    assert_eq!(seen[0].path, format!("{LAYER}/query"));
-    assert_eq!(seen[0].param("where"), Some("PROP_ID='102345'"));
-    assert_eq!(seen[0].param("outFields"), Some("*"));
-    assert_eq!(seen[0].param("returnGeometry"), Some("false"));
-    assert_eq!(seen[0].param("f"), Some("json"));
-    assert_eq!(seen[0].param("geometry"), None);
+    assert_eq!(seen[0].url.path(), format!("{LAYER}/query"));
+    assert_eq!(
+        param(&seen[0], "where").as_deref(),
+        Some("PROP_ID='102345'")
+    );
+    assert_eq!(param(&seen[0], "outFields").as_deref(), Some("*"));
+    assert_eq!(param(&seen[0], "returnGeometry").as_deref(), Some("false"));
+    assert_eq!(param(&seen[0], "f").as_deref(), Some("json"));
+    assert_eq!(param(&seen[0], "geometry").as_deref(), None);
 
     assert_eq!(
         got,
@@ -69,21 +77,30 @@ async fn parcel_number_is_looked_up_with_a_quoted_where_clause() {
 
 #[tokio::test]
 async fn quotes_in_a_parcel_number_are_doubled() {
-    let fake = FakeArcgis::start(|_| Reply::json(travis())).await;
-    let source = from_toml_str(&travis_toml(&fake.layer(LAYER), ""), Duration::from_secs(5))
-        .expect("config");
+    let fake = serve(json(travis())).await;
+    let source = from_toml_str(
+        &travis_toml(&layer(&fake, LAYER), ""),
+        Duration::from_secs(5),
+    )
+    .expect("config");
     source
         .appraise(&query(Some("O'NEIL-7"), None))
         .await
         .expect("lookup");
-    assert_eq!(fake.seen()[0].param("where"), Some("PROP_ID='O''NEIL-7'"));
+    assert_eq!(
+        param(&seen(&fake).await[0], "where").as_deref(),
+        Some("PROP_ID='O''NEIL-7'")
+    );
 }
 
 #[tokio::test]
 async fn unsafe_parcel_numbers_never_reach_the_layer() {
-    let fake = FakeArcgis::start(|_| Reply::json(travis())).await;
-    let source = from_toml_str(&travis_toml(&fake.layer(LAYER), ""), Duration::from_secs(5))
-        .expect("config");
+    let fake = serve(json(travis())).await;
+    let source = from_toml_str(
+        &travis_toml(&layer(&fake, LAYER), ""),
+        Duration::from_secs(5),
+    )
+    .expect("config");
     for bad in ["1' OR 1=1 --", "102345;DROP", "10%", "a\"b", "x)"] {
         let got = source
             .appraise(&query(Some(bad), None))
@@ -91,7 +108,7 @@ async fn unsafe_parcel_numbers_never_reach_the_layer() {
             .expect("no failure");
         assert_eq!(got, None, "{bad}");
     }
-    assert_eq!(fake.hits(), 0);
+    assert_eq!(hits(&fake).await, 0);
 
     // With coordinates the point lookup still runs.
     let got = source
@@ -99,15 +116,18 @@ async fn unsafe_parcel_numbers_never_reach_the_layer() {
         .await
         .expect("lookup");
     assert!(got.is_some());
-    assert_eq!(fake.hits(), 1);
-    assert!(fake.seen()[0].param("where").is_none());
+    assert_eq!(hits(&fake).await, 1);
+    assert!(param(&seen(&fake).await[0], "where").as_deref().is_none());
 }
 
 #[tokio::test]
 async fn point_in_parcel_sends_wgs84_longitude_first() {
-    let fake = FakeArcgis::start(|_| Reply::json(travis())).await;
-    let source = from_toml_str(&travis_toml(&fake.layer(LAYER), ""), Duration::from_secs(5))
-        .expect("config");
+    let fake = serve(json(travis())).await;
+    let source = from_toml_str(
+        &travis_toml(&layer(&fake, LAYER), ""),
+        Duration::from_secs(5),
+    )
+    .expect("config");
 
     let got = source
         .appraise(&query(None, Some((30.2781, -97.7583))))
@@ -116,25 +136,34 @@ async fn point_in_parcel_sends_wgs84_longitude_first() {
         .expect("a parcel");
     assert_eq!(got["owner_name"], "GARCIA MARIA & JOSE");
 
-    let seen = fake.seen();
+    let seen = seen(&fake).await;
     assert_eq!(seen.len(), 1);
     let q = &seen[0];
-    assert_eq!(q.path, format!("{LAYER}/query"));
-    assert_eq!(q.param("geometry"), Some("-97.7583,30.2781"));
-    assert_eq!(q.param("geometryType"), Some("esriGeometryPoint"));
-    assert_eq!(q.param("inSR"), Some("4326"));
-    assert_eq!(q.param("spatialRel"), Some("esriSpatialRelIntersects"));
-    assert_eq!(q.param("outFields"), Some("*"));
-    assert_eq!(q.param("returnGeometry"), Some("false"));
-    assert_eq!(q.param("f"), Some("json"));
-    assert_eq!(q.param("where"), None);
+    assert_eq!(q.url.path(), format!("{LAYER}/query"));
+    assert_eq!(param(q, "geometry").as_deref(), Some("-97.7583,30.2781"));
+    assert_eq!(
+        param(q, "geometryType").as_deref(),
+        Some("esriGeometryPoint")
+    );
+    assert_eq!(param(q, "inSR").as_deref(), Some("4326"));
+    assert_eq!(
+        param(q, "spatialRel").as_deref(),
+        Some("esriSpatialRelIntersects")
+    );
+    assert_eq!(param(q, "outFields").as_deref(), Some("*"));
+    assert_eq!(param(q, "returnGeometry").as_deref(), Some("false"));
+    assert_eq!(param(q, "f").as_deref(), Some("json"));
+    assert_eq!(param(q, "where").as_deref(), None);
 }
 
 #[tokio::test]
 async fn no_parcel_is_none() {
-    let fake = FakeArcgis::start(|_| Reply::json(empty())).await;
-    let source = from_toml_str(&travis_toml(&fake.layer(LAYER), ""), Duration::from_secs(5))
-        .expect("config");
+    let fake = serve(json(empty())).await;
+    let source = from_toml_str(
+        &travis_toml(&layer(&fake, LAYER), ""),
+        Duration::from_secs(5),
+    )
+    .expect("config");
     assert_eq!(
         source
             .appraise(&query(Some("999"), None))
@@ -153,32 +182,39 @@ async fn no_parcel_is_none() {
 
 #[tokio::test]
 async fn a_parcel_id_without_match_falls_back_to_the_point() {
-    let fake = FakeArcgis::start(|seen| {
-        if seen.param("where").is_some() {
-            Reply::json(empty())
-        } else {
-            Reply::json(travis())
-        }
-    })
-    .await;
-    let source = from_toml_str(&travis_toml(&fake.layer(LAYER), ""), Duration::from_secs(5))
-        .expect("config");
+    let fake = MockServer::start().await;
+    Mock::given(query_param_is_missing("where"))
+        .respond_with(json(travis()))
+        .mount(&fake)
+        .await;
+    Mock::given(any())
+        .respond_with(json(empty()))
+        .mount(&fake)
+        .await;
+    let source = from_toml_str(
+        &travis_toml(&layer(&fake, LAYER), ""),
+        Duration::from_secs(5),
+    )
+    .expect("config");
     let got = source
         .appraise(&query(Some("0204050112"), Some((30.2781, -97.7583))))
         .await
         .expect("lookup");
     assert_eq!(got.expect("found by point")["account_id"], "102345");
-    let seen = fake.seen();
+    let seen = seen(&fake).await;
     assert_eq!(seen.len(), 2);
-    assert!(seen[0].param("where").is_some());
-    assert!(seen[1].param("geometry").is_some());
+    assert!(param(&seen[0], "where").as_deref().is_some());
+    assert!(param(&seen[1], "geometry").as_deref().is_some());
 }
 
 #[tokio::test]
 async fn nothing_to_look_up_is_none_without_a_request() {
-    let fake = FakeArcgis::start(|_| Reply::json(travis())).await;
-    let source = from_toml_str(&travis_toml(&fake.layer(LAYER), ""), Duration::from_secs(5))
-        .expect("config");
+    let fake = serve(json(travis())).await;
+    let source = from_toml_str(
+        &travis_toml(&layer(&fake, LAYER), ""),
+        Duration::from_secs(5),
+    )
+    .expect("config");
     assert_eq!(source.appraise(&query(None, None)).await.expect("ok"), None);
     assert_eq!(
         source.appraise(&query(Some("  "), None)).await.expect("ok"),
@@ -192,7 +228,7 @@ async fn nothing_to_look_up_is_none_without_a_request() {
             .expect("ok"),
         None
     );
-    assert_eq!(fake.hits(), 0);
+    assert_eq!(hits(&fake).await, 0);
 }
 
 #[tokio::test]
@@ -202,9 +238,12 @@ async fn several_features_take_the_first() {
         {"attributes": {"PROP_ID": 2, "py_owner_name": "SECOND"}}
     ]})
     .to_string();
-    let fake = FakeArcgis::start(move |_| Reply::json(two.clone())).await;
-    let source = from_toml_str(&travis_toml(&fake.layer(LAYER), ""), Duration::from_secs(5))
-        .expect("config");
+    let fake = serve(json(two.clone())).await;
+    let source = from_toml_str(
+        &travis_toml(&layer(&fake, LAYER), ""),
+        Duration::from_secs(5),
+    )
+    .expect("config");
     let got = source
         .appraise(&query(None, Some((30.0, -97.0))))
         .await
@@ -224,8 +263,11 @@ async fn numeric_strings_are_coerced_and_source_defaults_to_the_layer_url() {
         "Year_Built": "0", "Living_Are": "1,850", "Land_Acres": " 0.25 "
     }}]})
     .to_string();
-    let fake = FakeArcgis::start(move |_| Reply::json(body.clone())).await;
-    let layer = fake.layer("/arcgis/rest/services/OD_TAD/OD_ParcelView/MapServer/0");
+    let fake = serve(json(body.clone())).await;
+    let layer = layer(
+        &fake,
+        "/arcgis/rest/services/OD_TAD/OD_ParcelView/MapServer/0",
+    );
     let toml = format!(
         r#"
 [[county]]
@@ -263,13 +305,16 @@ land_acres = "Land_Acres"
     assert_eq!(got["land_acres"], 0.25);
     assert_eq!(got["appraised_value"], serde_json::Value::Null);
     assert_eq!(got["raw"]["Total_Valu"], "325,000");
-    assert_eq!(fake.seen()[0].param("where"), Some("Account_Nu='04123456'"));
+    assert_eq!(
+        param(&seen(&fake).await[0], "where").as_deref(),
+        Some("Account_Nu='04123456'")
+    );
 }
 
 #[tokio::test]
 async fn numeric_parcel_id_fields_are_compared_unquoted() {
-    let fake = FakeArcgis::start(|_| Reply::json(travis())).await;
-    let toml = travis_toml(&fake.layer(LAYER), "").replace(
+    let fake = serve(json(travis())).await;
+    let toml = travis_toml(&layer(&fake, LAYER), "").replace(
         "parcel_id_field = \"PROP_ID\"",
         "parcel_id_field = \"PROP_ID\"\nparcel_id_type = \"number\"",
     );
@@ -278,19 +323,23 @@ async fn numeric_parcel_id_fields_are_compared_unquoted() {
         .appraise(&query(Some("0102345"), None))
         .await
         .expect("ok");
-    assert_eq!(fake.seen()[0].param("where"), Some("PROP_ID=102345"));
+    assert_eq!(
+        param(&seen(&fake).await[0], "where").as_deref(),
+        Some("PROP_ID=102345")
+    );
 }
 
-/// Two counties on two fake servers; which one a query reaches shows the routing.
+/// Two counties on two layer servers; which one a query reaches shows the routing.
 async fn two_counties() -> (
-    FakeArcgis,
-    FakeArcgis,
+    MockServer,
+    MockServer,
     std::sync::Arc<dyn leadhub_domain::enrich::AppraisalSource>,
 ) {
-    let travis_fake = FakeArcgis::start(|_| Reply::json(travis())).await;
-    let dallas_fake = FakeArcgis::start(|_| {
-        Reply::json(json!({"features": [{"attributes": {"PARCELID": "00000123", "OWNERNME1": "DALLAS OWNER"}}]}).to_string())
-    })
+    let travis_fake = serve(json(travis())).await;
+    let dallas_fake = serve(json(
+        json!({"features": [{"attributes": {"PARCELID": "00000123", "OWNERNME1": "DALLAS OWNER"}}]})
+            .to_string(),
+    ))
     .await;
     let toml = format!(
         r#"
@@ -313,8 +362,8 @@ parcel_id_field = "PARCELID"
 [county.fields]
 owner_name = "OWNERNME1"
 "#,
-        travis_fake.layer(LAYER),
-        dallas_fake.layer("/arcgis/rest/services/DCAD/MapServer/4")
+        layer(&travis_fake, LAYER),
+        layer(&dallas_fake, "/arcgis/rest/services/DCAD/MapServer/4")
     );
     let source = from_toml_str(&toml, Duration::from_secs(5)).expect("config");
     (travis_fake, dallas_fake, source)
@@ -342,7 +391,7 @@ async fn routing_prefers_fips() {
         .expect("some");
     assert_eq!(got["source"], "Dallas County, TX (DCAD)");
     assert_eq!(got["owner_name"], "DALLAS OWNER");
-    assert_eq!((travis_fake.hits(), dallas_fake.hits()), (0, 1));
+    assert_eq!((hits(&travis_fake).await, hits(&dallas_fake).await), (0, 1));
 }
 
 #[tokio::test]
@@ -365,7 +414,7 @@ async fn routing_by_state_and_name_ignores_case_and_suffix() {
         .await
         .expect("ok");
     assert!(got.is_some());
-    assert_eq!((travis_fake.hits(), dallas_fake.hits()), (5, 0));
+    assert_eq!((hits(&travis_fake).await, hits(&dallas_fake).await), (5, 0));
 }
 
 #[tokio::test]
@@ -382,5 +431,5 @@ async fn unknown_county_is_none_without_a_request() {
     ] {
         assert_eq!(source.appraise(&q).await.expect("ok"), None, "{q:?}");
     }
-    assert_eq!((travis_fake.hits(), dallas_fake.hits()), (0, 0));
+    assert_eq!((hits(&travis_fake).await, hits(&dallas_fake).await), (0, 0));
 }

@@ -2,13 +2,13 @@
 
 mod common;
 
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Arc;
 use std::time::Duration;
 
-use common::{arcgis_error, query, travis, travis_toml, FakeArcgis, Reply};
+use common::{arcgis_error, hits, json, layer, query, serve, status, travis, travis_toml};
 use leadhub_appraisal::from_toml_str;
 use leadhub_domain::enrich::EnrichError;
+use wiremock::matchers::any;
+use wiremock::{Mock, MockServer};
 
 const LAYER: &str = "/arcgis/rest/services/TCAD/MapServer/3";
 
@@ -21,9 +21,12 @@ fn failed_message(r: Result<Option<serde_json::Value>, EnrichError>) -> String {
 
 #[tokio::test]
 async fn an_error_object_in_a_200_is_a_failure_and_not_retried() {
-    let fake = FakeArcgis::start(|_| Reply::json(arcgis_error())).await;
-    let source = from_toml_str(&travis_toml(&fake.layer(LAYER), ""), Duration::from_secs(5))
-        .expect("config");
+    let fake = serve(json(arcgis_error())).await;
+    let source = from_toml_str(
+        &travis_toml(&layer(&fake, LAYER), ""),
+        Duration::from_secs(5),
+    )
+    .expect("config");
     let msg = failed_message(
         source
             .appraise(&query(Some("102345"), Some((30.2, -97.7))))
@@ -35,7 +38,7 @@ async fn an_error_object_in_a_200_is_a_failure_and_not_retried() {
     );
     assert!(msg.contains("Invalid query parameters"), "{msg}");
     assert_eq!(
-        fake.hits(),
+        hits(&fake).await,
         1,
         "no retry and no point fallback after a failure"
     );
@@ -43,60 +46,62 @@ async fn an_error_object_in_a_200_is_a_failure_and_not_retried() {
 
 #[tokio::test]
 async fn http_500_is_retried_then_fails() {
-    let fake = FakeArcgis::start(|_| Reply::status(500, "oops")).await;
+    let fake = serve(status(500, "oops")).await;
     let source = from_toml_str(
-        &travis_toml(&fake.layer(LAYER), "retries = 2"),
+        &travis_toml(&layer(&fake, LAYER), "retries = 2"),
         Duration::from_secs(5),
     )
     .expect("config");
     let msg = failed_message(source.appraise(&query(Some("102345"), None)).await);
     assert!(msg.contains("500"), "{msg}");
-    assert_eq!(fake.hits(), 3, "one try and two retries");
+    assert_eq!(hits(&fake).await, 3, "one try and two retries");
 }
 
 #[tokio::test]
 async fn a_5xx_that_recovers_succeeds() {
-    let calls = Arc::new(AtomicUsize::new(0));
-    let counter = calls.clone();
-    let fake = FakeArcgis::start(move |_| {
-        if counter.fetch_add(1, Ordering::SeqCst) == 0 {
-            Reply::status(503, "busy")
-        } else {
-            Reply::json(travis())
-        }
-    })
-    .await;
-    let source = from_toml_str(&travis_toml(&fake.layer(LAYER), ""), Duration::from_secs(5))
-        .expect("config");
+    let fake = MockServer::start().await;
+    Mock::given(any())
+        .respond_with(status(503, "busy"))
+        .up_to_n_times(1)
+        .mount(&fake)
+        .await;
+    Mock::given(any())
+        .respond_with(json(travis()))
+        .mount(&fake)
+        .await;
+    let source = from_toml_str(
+        &travis_toml(&layer(&fake, LAYER), ""),
+        Duration::from_secs(5),
+    )
+    .expect("config");
     let got = source
         .appraise(&query(Some("102345"), None))
         .await
         .expect("recovered");
     assert!(got.is_some());
-    assert_eq!(fake.hits(), 2);
+    assert_eq!(hits(&fake).await, 2);
 }
 
 #[tokio::test]
 async fn http_400_and_404_are_not_retried() {
-    for status in [400u16, 404] {
-        let fake = FakeArcgis::start(move |_| Reply::status(status, "{}")).await;
+    for code in [400u16, 404] {
+        let fake = serve(status(code, "{}")).await;
         let source = from_toml_str(
-            &travis_toml(&fake.layer(LAYER), "retries = 3"),
+            &travis_toml(&layer(&fake, LAYER), "retries = 3"),
             Duration::from_secs(5),
         )
         .expect("config");
         let msg = failed_message(source.appraise(&query(Some("102345"), None)).await);
-        assert!(msg.contains(&status.to_string()), "{msg}");
-        assert_eq!(fake.hits(), 1, "status {status}");
+        assert!(msg.contains(&code.to_string()), "{msg}");
+        assert_eq!(hits(&fake).await, 1, "status {code}");
     }
 }
 
 #[tokio::test]
 async fn a_slow_layer_times_out_after_retries() {
-    let fake =
-        FakeArcgis::start(|_| Reply::json(travis()).after(Duration::from_millis(1500))).await;
+    let fake = serve(json(travis()).set_delay(Duration::from_millis(1500))).await;
     // The county's own timeout wins over the constructor's.
-    let toml = travis_toml(&fake.layer(LAYER), "retries = 1").replace(
+    let toml = travis_toml(&layer(&fake, LAYER), "retries = 1").replace(
         "parcel_id_field = \"PROP_ID\"",
         "parcel_id_field = \"PROP_ID\"\ntimeout_ms = 200",
     );
@@ -104,16 +109,15 @@ async fn a_slow_layer_times_out_after_retries() {
     let started = std::time::Instant::now();
     let got = source.appraise(&query(Some("102345"), None)).await;
     assert!(matches!(got, Err(EnrichError::Timeout)), "{got:?}");
-    assert_eq!(fake.hits(), 2, "a timeout is retried");
+    assert_eq!(hits(&fake).await, 2, "a timeout is retried");
     assert!(started.elapsed() < Duration::from_secs(3));
 }
 
 #[tokio::test]
 async fn the_constructor_timeout_applies_when_the_file_sets_none() {
-    let fake =
-        FakeArcgis::start(|_| Reply::json(travis()).after(Duration::from_millis(1500))).await;
+    let fake = serve(json(travis()).set_delay(Duration::from_millis(1500))).await;
     let source = from_toml_str(
-        &travis_toml(&fake.layer(LAYER), "retries = 0"),
+        &travis_toml(&layer(&fake, LAYER), "retries = 0"),
         Duration::from_millis(200),
     )
     .expect("config");
@@ -129,12 +133,15 @@ async fn malformed_answers_fail_without_retry() {
         "{}",
         "{\"features\": 3}",
     ] {
-        let fake = FakeArcgis::start(move |_| Reply::json(body.to_string())).await;
-        let source = from_toml_str(&travis_toml(&fake.layer(LAYER), ""), Duration::from_secs(5))
-            .expect("config");
+        let fake = serve(json(body.to_string())).await;
+        let source = from_toml_str(
+            &travis_toml(&layer(&fake, LAYER), ""),
+            Duration::from_secs(5),
+        )
+        .expect("config");
         let msg = failed_message(source.appraise(&query(Some("102345"), None)).await);
         assert!(msg.contains("malformed"), "{body}: {msg}");
-        assert_eq!(fake.hits(), 1, "{body}");
+        assert_eq!(hits(&fake).await, 1, "{body}");
     }
 }
 
@@ -152,9 +159,21 @@ async fn a_refused_connection_is_a_failure() {
 
 #[tokio::test]
 async fn the_breaker_opens_after_five_failures_and_closes_after_a_good_probe() {
-    let fake = FakeArcgis::start(|_| Reply::status(502, "bad gateway")).await;
+    let fake = MockServer::start().await;
+    // Mounted first, so it answers while mounted.
+    let down = Mock::given(any())
+        .respond_with(status(502, "bad gateway"))
+        .mount_as_scoped(&fake)
+        .await;
+    Mock::given(any())
+        .respond_with(json(travis()))
+        .mount(&fake)
+        .await;
     let source = from_toml_str(
-        &travis_toml(&fake.layer(LAYER), "retries = 0\nbreaker_cooldown_ms = 300"),
+        &travis_toml(
+            &layer(&fake, LAYER),
+            "retries = 0\nbreaker_cooldown_ms = 300",
+        ),
         Duration::from_secs(5),
     )
     .expect("config");
@@ -163,44 +182,46 @@ async fn the_breaker_opens_after_five_failures_and_closes_after_a_good_probe() {
     for _ in 0..5 {
         failed_message(source.appraise(&q).await);
     }
-    assert_eq!(fake.hits(), 5);
+    assert_eq!(hits(&fake).await, 5);
 
     // Open: refused without a request.
     let msg = failed_message(source.appraise(&q).await);
     assert!(msg.contains("not answering"), "{msg}");
-    assert_eq!(fake.hits(), 5);
+    assert_eq!(hits(&fake).await, 5);
 
     // Half-open after the cool-down: a failing probe reopens it.
     tokio::time::sleep(Duration::from_millis(400)).await;
     failed_message(source.appraise(&q).await);
-    assert_eq!(fake.hits(), 6);
+    assert_eq!(hits(&fake).await, 6);
     failed_message(source.appraise(&q).await);
-    assert_eq!(fake.hits(), 6, "reopened by the failed probe");
+    assert_eq!(hits(&fake).await, 6, "reopened by the failed probe");
 
     // The layer recovers; after the cool-down the probe closes the circuit.
-    fake.set_responder(|_| Reply::json(travis()));
+    drop(down);
     tokio::time::sleep(Duration::from_millis(400)).await;
     assert!(source.appraise(&q).await.expect("probe").is_some());
     assert!(source.appraise(&q).await.expect("closed").is_some());
-    assert_eq!(fake.hits(), 8);
+    assert_eq!(hits(&fake).await, 8);
 }
 
 #[tokio::test]
 async fn no_match_and_successes_keep_the_breaker_closed() {
-    let calls = Arc::new(AtomicUsize::new(0));
-    let counter = calls.clone();
     // Fail four times, succeed once, fail four times: never five in a row.
-    let fake = FakeArcgis::start(move |_| {
-        if counter.fetch_add(1, Ordering::SeqCst) == 4 {
-            Reply::json(common::empty())
-        } else {
-            Reply::status(500, "")
-        }
-    })
-    .await;
+    let fake = MockServer::start().await;
+    for (answer, times) in [(status(500, ""), 4), (json(common::empty()), 1)] {
+        Mock::given(any())
+            .respond_with(answer)
+            .up_to_n_times(times)
+            .mount(&fake)
+            .await;
+    }
+    Mock::given(any())
+        .respond_with(status(500, ""))
+        .mount(&fake)
+        .await;
     let source = from_toml_str(
         &travis_toml(
-            &fake.layer(LAYER),
+            &layer(&fake, LAYER),
             "retries = 0\nbreaker_cooldown_ms = 60000",
         ),
         Duration::from_secs(5),
@@ -210,17 +231,17 @@ async fn no_match_and_successes_keep_the_breaker_closed() {
     for _ in 0..9 {
         let _ = source.appraise(&q).await;
     }
-    assert_eq!(fake.hits(), 9);
+    assert_eq!(hits(&fake).await, 9);
     // The fifth in a row (the tenth call) opens it; the eleventh is refused.
     let _ = source.appraise(&q).await;
     let _ = source.appraise(&q).await;
-    assert_eq!(fake.hits(), 10);
+    assert_eq!(hits(&fake).await, 10);
 }
 
 #[tokio::test]
 async fn breaker_threshold_is_configurable_and_shared_per_layer() {
-    let fake = FakeArcgis::start(|_| Reply::status(500, "")).await;
-    let layer = fake.layer(LAYER);
+    let fake = serve(status(500, "")).await;
+    let layer = layer(&fake, LAYER);
     // Two counties on one regional layer share its circuit.
     let toml = format!(
         r#"
@@ -253,8 +274,8 @@ owner_name = "file_as_name"
     denton.county = Some("Denton".into());
     failed_message(source.appraise(&collin).await);
     failed_message(source.appraise(&denton).await);
-    assert_eq!(fake.hits(), 2);
+    assert_eq!(hits(&fake).await, 2);
     failed_message(source.appraise(&collin).await);
     failed_message(source.appraise(&denton).await);
-    assert_eq!(fake.hits(), 2);
+    assert_eq!(hits(&fake).await, 2);
 }

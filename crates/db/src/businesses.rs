@@ -266,15 +266,15 @@ fn filtered(
 /// (value, count) per value of one column, NULL counted as "unknown".
 macro_rules! counts_by {
     ($conn:expr, $filter:expr, $column:expr) => {
-        apply_filter!(
-            businesses::table
-                .group_by($column)
-                .select(($column.nullable(), count_star()))
-                .into_boxed(),
-            $filter
-        )
-        .load::<(Option<String>, i64)>($conn)
-        .map(collect)
+        $conn
+            .load::<_, (Option<String>, i64)>(apply_filter!(
+                businesses::table
+                    .group_by($column)
+                    .select(($column.nullable(), count_star()))
+                    .into_boxed(),
+                $filter
+            ))
+            .map(collect)
     };
 }
 
@@ -284,16 +284,13 @@ impl BusinessRepository for Database {
         &self,
         import: BusinessImport,
     ) -> StoreResult<Vec<ImportedBusiness>> {
-        self.query(move |conn| conn.transaction(|conn| import_all(conn, &import)))
+        self.write(move |conn| conn.transaction(|conn| import_all(conn, &import)))
             .await
     }
 
     async fn find_business(&self, id: i64) -> StoreResult<Option<Business>> {
-        self.query(move |conn| {
-            businesses::table
-                .find(id)
-                .select(BusinessRow::as_select())
-                .first(conn)
+        self.read(move |conn| {
+            conn.first(businesses::table.find(id).select(BusinessRow::as_select()))
                 .optional()
                 .map(|r| r.map(Business::from))
         })
@@ -306,14 +303,15 @@ impl BusinessRepository for Database {
         limit: i64,
         offset: i64,
     ) -> StoreResult<(Vec<Business>, i64)> {
-        self.query(move |conn| {
-            let total: i64 = filtered(&filter).count().get_result(conn)?;
-            let rows: Vec<BusinessRow> = filtered(&filter)
-                .order((businesses::created_at.desc(), businesses::id.desc()))
-                .limit(limit)
-                .offset(offset)
-                .select(BusinessRow::as_select())
-                .load(conn)?;
+        self.read(move |conn| {
+            let total: i64 = conn.get_result(filtered(&filter).count())?;
+            let rows: Vec<BusinessRow> = conn.load(
+                filtered(&filter)
+                    .order((businesses::created_at.desc(), businesses::id.desc()))
+                    .limit(limit)
+                    .offset(offset)
+                    .select(BusinessRow::as_select()),
+            )?;
             Ok((rows.into_iter().map(Business::from).collect(), total))
         })
         .await
@@ -325,7 +323,7 @@ impl BusinessRepository for Database {
         patch: BusinessPatch,
         now: DateTime<Utc>,
     ) -> StoreResult<Option<Business>> {
-        self.query(move |conn| {
+        self.write(move |conn| {
             conn.transaction(|conn| {
                 take_write_lock(conn)?;
                 let Some(row) = businesses::table
@@ -368,8 +366,8 @@ impl BusinessRepository for Database {
     }
 
     async fn business_statistics(&self, filter: BusinessFilter) -> StoreResult<BusinessStatistics> {
-        self.query(move |conn| {
-            let total: i64 = filtered(&filter).count().get_result(conn)?;
+        self.read(move |conn| {
+            let total: i64 = conn.get_result(filtered(&filter).count())?;
             let by_relationship_type = counts_by!(conn, &filter, businesses::relationship_type)?;
             let by_industry = counts_by!(conn, &filter, businesses::industry)?;
             let by_state = counts_by!(conn, &filter, businesses::state)?;

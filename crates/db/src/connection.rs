@@ -4,16 +4,21 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use diesel::connection::SimpleConnection;
+use diesel::dsl::Limit;
 use diesel::pg::PgConnection;
+use diesel::query_builder::SelectQuery;
+use diesel::query_dsl::methods::LimitDsl;
+use diesel::query_dsl::LoadQuery;
 use diesel::r2d2::{ConnectionManager, CustomizeConnection, Pool};
 use diesel::sqlite::SqliteConnection;
-use diesel::{Connection, RunQueryDsl};
+use diesel::{Connection, QueryResult, RunQueryDsl};
 use diesel_migrations::{embed_migrations, EmbeddedMigrations, MigrationHarness};
 
 use leadhub_domain::store::StoreError;
 
 use crate::checkpoint::{self, Writers, AUTOCHECKPOINT_PAGES};
 use crate::error::store_error;
+use crate::pool_threads::{self, OpenPool};
 
 const SQLITE_MIGRATIONS: EmbeddedMigrations = embed_migrations!("../../migrations/sqlite");
 const POSTGRES_MIGRATIONS: EmbeddedMigrations = embed_migrations!("../../migrations/postgres");
@@ -51,6 +56,8 @@ pub struct Database {
     /// The queue of this process's SQLite writers (see `write`); the background checkpoint
     /// runs while it lives.
     writer: Arc<Writers>,
+    /// Last, so the pool is closed by the time the last clone counts as gone (`settle`).
+    _open: Arc<OpenPool>,
 }
 
 /// How much of the SQLite database file each connection reads through a memory map rather
@@ -59,18 +66,25 @@ pub struct Database {
 /// file-backed (the kernel's page cache, shared by the connections), not heap memory.
 const SQLITE_MMAP_BYTES: u64 = 256 << 20;
 
+/// How long a SQLite writer waits for a writer of another process (the CLI) before it fails with
+/// "database is locked": this process's own writers queue in `Database::write` instead.
+pub const SQLITE_BUSY_TIMEOUT: Duration = Duration::from_secs(10);
+
 /// Per-connection SQLite settings. `busy_timeout` must come before `journal_mode`, or the
 /// pool's first parallel connections fail with "database is locked" while WAL is switched on.
 #[derive(Debug)]
-struct SqliteSettings;
+struct SqliteSettings {
+    busy_timeout: Duration,
+}
 
 impl CustomizeConnection<DbConnection, diesel::r2d2::Error> for SqliteSettings {
     fn on_acquire(&self, conn: &mut DbConnection) -> Result<(), diesel::r2d2::Error> {
         if let DbConnection::Sqlite(c) = conn {
             c.batch_execute(&format!(
-                "PRAGMA busy_timeout = 10000; PRAGMA journal_mode = WAL; \
+                "PRAGMA busy_timeout = {}; PRAGMA journal_mode = WAL; \
                  PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; \
-                 PRAGMA wal_autocheckpoint = {AUTOCHECKPOINT_PAGES}; PRAGMA mmap_size = {SQLITE_MMAP_BYTES};"
+                 PRAGMA wal_autocheckpoint = {AUTOCHECKPOINT_PAGES}; PRAGMA mmap_size = {SQLITE_MMAP_BYTES};",
+                self.busy_timeout.as_millis()
             ))
             .map_err(diesel::r2d2::Error::QueryError)?;
         }
@@ -79,17 +93,21 @@ impl CustomizeConnection<DbConnection, diesel::r2d2::Error> for SqliteSettings {
 }
 
 impl Database {
-    /// Opens `sqlite://PATH` (creating the file and its folder) or `postgres://...`.
+    /// Opens `sqlite://PATH` (creating the file and its folder, private) or `postgres://...`.
     /// An unreachable server is reported within a few seconds rather than after r2d2's 30 s.
     pub fn connect(url: &str, pool_size: u32) -> Result<Database, DbError> {
+        Self::connect_with_busy_timeout(url, pool_size, SQLITE_BUSY_TIMEOUT)
+    }
+
+    /// `connect`, with SQLite's busy timeout chosen (zero: a write that finds the database
+    /// locked fails at once instead of sleeping in SQLite's busy handler).
+    pub fn connect_with_busy_timeout(
+        url: &str,
+        pool_size: u32,
+        busy_timeout: Duration,
+    ) -> Result<Database, DbError> {
         let (backend, target) = if let Some(path) = url.strip_prefix("sqlite://") {
-            if let Some(parent) = Path::new(path).parent() {
-                if !parent.as_os_str().is_empty() {
-                    std::fs::create_dir_all(parent).map_err(|e| {
-                        DbError::Connect(format!("cannot create {}: {e}", parent.display()))
-                    })?;
-                }
-            }
+            create_sqlite_file(path)?;
             (Backend::Sqlite, path.to_owned())
         } else if url.starts_with("postgres://") || url.starts_with("postgresql://") {
             (Backend::Postgres, with_connect_timeout(url))
@@ -107,13 +125,15 @@ impl Database {
         if backend == Backend::Sqlite {
             checkpoint::start(target.clone(), &writer);
         }
+        let open = Arc::new(OpenPool::new());
         let manager = ConnectionManager::<DbConnection>::new(target);
         let mut builder = Pool::builder()
+            .thread_pool(pool_threads::workers())
             .max_size(pool_size)
             .min_idle(Some(1))
             .connection_timeout(Duration::from_secs(10));
         if backend == Backend::Sqlite {
-            builder = builder.connection_customizer(Box::new(SqliteSettings));
+            builder = builder.connection_customizer(Box::new(SqliteSettings { busy_timeout }));
         }
         let pool = builder
             .build(manager)
@@ -122,6 +142,7 @@ impl Database {
             pool,
             backend,
             writer,
+            _open: open,
         })
     }
 
@@ -129,8 +150,13 @@ impl Database {
         self.backend
     }
 
-    /// Applies pending migrations; returns how many ran.
+    /// Applies pending migrations, as a writer; returns how many ran.
     pub fn migrate(&self) -> Result<usize, DbError> {
+        let _turn = self
+            .writer
+            .turn
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         let mut conn = self
             .pool
             .get()
@@ -147,7 +173,7 @@ impl Database {
 
     /// True when the database answers and no migration is pending (readiness).
     pub async fn is_ready(&self) -> bool {
-        self.run(|conn| {
+        on_blocking_pool(self.pool.clone(), None, |conn| {
             let pending = match conn {
                 DbConnection::Sqlite(c) => c.has_pending_migration(SQLITE_MIGRATIONS),
                 DbConnection::Postgres(c) => c.has_pending_migration(POSTGRES_MIGRATIONS),
@@ -168,47 +194,82 @@ impl Database {
         self.pool.max_size()
     }
 
-    /// Runs `work` with a pooled connection on the blocking thread pool.
-    pub async fn run<T, F>(&self, work: F) -> Result<T, StoreError>
+    /// Runs `work`, which only reads, with a pooled connection on the blocking thread pool. The
+    /// connection runs SELECT statements and nothing else (see `ReadConnection`), so a read never
+    /// queues behind the writers, and nothing written goes around them.
+    pub async fn read<T, F>(&self, work: F) -> Result<T, StoreError>
     where
         T: Send + 'static,
-        F: FnOnce(&mut DbConnection) -> Result<T, StoreError> + Send + 'static,
+        F: FnOnce(&mut ReadConnection<'_>) -> QueryResult<T> + Send + 'static,
     {
-        on_blocking_pool(self.pool.clone(), None, work).await
+        on_blocking_pool(self.pool.clone(), None, move |conn| {
+            work(&mut ReadConnection(conn)).map_err(store_error)
+        })
+        .await
     }
 
-    /// Like `query`, for work that writes. SQLite has one writer at a time, and a writer that
+    /// Runs `work`, which writes, with a pooled connection on the blocking thread pool: the only
+    /// way to a connection that can write. SQLite has one writer at a time, and a writer that
     /// finds another in the way waits in SQLite's busy handler, which sleeps between attempts
-    /// (up to 100 ms each), so under load some writes wait far longer than the lock was held.
-    /// This process's SQLite writers queue on a mutex instead and take turns as soon as the
-    /// lock is free; the busy handler is left to writers in other processes (the CLI).
-    /// PostgreSQL writers need no queue.
+    /// (up to 100 ms each), so under load some writes would wait far longer than the lock was
+    /// held. This process's SQLite writers take turns on a mutex instead, and each finds the
+    /// lock free; the busy handler is left to writers in other processes (the CLI). PostgreSQL
+    /// writers need no queue.
     pub async fn write<T, F>(&self, work: F) -> Result<T, StoreError>
     where
         T: Send + 'static,
-        F: FnOnce(&mut DbConnection) -> diesel::QueryResult<T> + Send + 'static,
-    {
-        self.run_writing(move |conn| work(conn).map_err(store_error))
-            .await
-    }
-
-    /// `write`, for a closure speaking the store's errors.
-    pub async fn run_writing<T, F>(&self, work: F) -> Result<T, StoreError>
-    where
-        T: Send + 'static,
-        F: FnOnce(&mut DbConnection) -> Result<T, StoreError> + Send + 'static,
+        F: FnOnce(&mut DbConnection) -> QueryResult<T> + Send + 'static,
     {
         let writer = (self.backend == Backend::Sqlite).then(|| self.writer.clone());
-        on_blocking_pool(self.pool.clone(), writer, work).await
+        on_blocking_pool(self.pool.clone(), writer, move |conn| {
+            work(conn).map_err(store_error)
+        })
+        .await
+    }
+}
+
+/// The connection `Database::read` hands out: it runs SELECT statements only (diesel's
+/// `SelectQuery`: no INSERT, UPDATE, DELETE, `sql_query` or `batch_execute`), so that every
+/// write takes `Database::write`. A writer reads through `ReadConnection::of`.
+pub struct ReadConnection<'a>(&'a mut DbConnection);
+
+impl<'a> ReadConnection<'a> {
+    /// Reads through a writer's connection, for helpers shared by reads and writes.
+    pub fn of(conn: &'a mut DbConnection) -> Self {
+        ReadConnection(conn)
     }
 
-    /// Like `run`, for a closure speaking diesel errors.
-    pub async fn query<T, F>(&self, work: F) -> Result<T, StoreError>
+    /// Which database this is.
+    pub fn backend(&self) -> Backend {
+        match self.0 {
+            DbConnection::Sqlite(_) => Backend::Sqlite,
+            DbConnection::Postgres(_) => Backend::Postgres,
+        }
+    }
+
+    /// `RunQueryDsl::load`, for a SELECT.
+    pub fn load<'q, Q, U>(&mut self, query: Q) -> QueryResult<Vec<U>>
     where
-        T: Send + 'static,
-        F: FnOnce(&mut DbConnection) -> diesel::QueryResult<T> + Send + 'static,
+        Q: SelectQuery + RunQueryDsl<DbConnection> + LoadQuery<'q, DbConnection, U>,
     {
-        self.run(move |conn| work(conn).map_err(store_error)).await
+        query.load(self.0)
+    }
+
+    /// `RunQueryDsl::get_result`, for a SELECT.
+    pub fn get_result<'q, Q, U>(&mut self, query: Q) -> QueryResult<U>
+    where
+        Q: SelectQuery + RunQueryDsl<DbConnection> + LoadQuery<'q, DbConnection, U>,
+    {
+        query.get_result(self.0)
+    }
+
+    /// `RunQueryDsl::first`, for a SELECT.
+    pub fn first<'q, Q, U>(&mut self, query: Q) -> QueryResult<U>
+    where
+        Q: LimitDsl + RunQueryDsl<DbConnection>,
+        Limit<Q>: SelectQuery + LoadQuery<'q, DbConnection, U>,
+    {
+        query.first(self.0)
     }
 }
 
@@ -267,6 +328,35 @@ macro_rules! on_backend {
     };
 }
 pub(crate) use on_backend;
+
+/// Creates a missing SQLite file, and its missing folders, readable by this user only: it holds
+/// every lead and credential, and SQLite gives its -wal and -shm files the file's own mode.
+/// Folders and files that exist keep their modes.
+fn create_sqlite_file(path: &str) -> Result<(), DbError> {
+    if path == ":memory:" || path.starts_with("file:") {
+        return Ok(());
+    }
+    let path = Path::new(path);
+    let failed = |what: &Path, e: std::io::Error| {
+        DbError::Connect(format!("cannot create {}: {e}", what.display()))
+    };
+    if let Some(folder) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+        let mut folders = std::fs::DirBuilder::new();
+        folders.recursive(true);
+        #[cfg(unix)]
+        std::os::unix::fs::DirBuilderExt::mode(&mut folders, 0o700);
+        folders.create(folder).map_err(|e| failed(folder, e))?;
+    }
+    let mut file = std::fs::OpenOptions::new();
+    file.write(true).create_new(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut file, 0o600);
+    match file.open(path) {
+        Ok(_) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(()),
+        Err(e) => Err(failed(path, e)),
+    }
+}
 
 /// libpq's messages span lines; a start-up error should be one.
 fn one_line(text: &str) -> String {

@@ -72,12 +72,13 @@ impl CredentialRepository for Database {
     }
 
     async fn list_api_keys(&self, user_id: i64) -> StoreResult<Vec<ApiKey>> {
-        self.query(move |conn| {
-            let rows = api_keys::table
-                .filter(api_keys::user_id.eq(user_id))
-                .order((api_keys::created_at.desc(), api_keys::id.desc()))
-                .select(ApiKeyRow::as_select())
-                .load(conn)?;
+        self.read(move |conn| {
+            let rows = conn.load(
+                api_keys::table
+                    .filter(api_keys::user_id.eq(user_id))
+                    .order((api_keys::created_at.desc(), api_keys::id.desc()))
+                    .select(ApiKeyRow::as_select()),
+            )?;
             Ok(rows
                 .into_iter()
                 .map(|r| StoredApiKey::from(r).key)
@@ -88,13 +89,14 @@ impl CredentialRepository for Database {
 
     async fn find_api_key_by_hash(&self, key_hash: &str) -> StoreResult<Option<StoredApiKey>> {
         let key_hash = key_hash.to_owned();
-        self.query(move |conn| {
-            api_keys::table
-                .filter(api_keys::key_hash.eq(key_hash))
-                .select(ApiKeyRow::as_select())
-                .first(conn)
-                .optional()
-                .map(|r| r.map(StoredApiKey::from))
+        self.read(move |conn| {
+            conn.first(
+                api_keys::table
+                    .filter(api_keys::key_hash.eq(key_hash))
+                    .select(ApiKeyRow::as_select()),
+            )
+            .optional()
+            .map(|r| r.map(StoredApiKey::from))
         })
         .await
     }

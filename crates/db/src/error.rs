@@ -1,5 +1,7 @@
 //! Database errors become domain errors here, in one place: a unique violation is a
 //! `Conflict` the services can act on; everything else is unexpected and keeps its cause.
+use std::str::FromStr;
+
 use diesel::result::{DatabaseErrorKind, Error};
 use leadhub_domain::store::StoreError;
 
@@ -10,4 +12,24 @@ pub fn store_error(e: Error) -> StoreError {
         }
         other => StoreError::Unexpected(anyhow::Error::new(other)),
     }
+}
+
+/// A word in a column that this code does not know (a status, a role): the row is reported,
+/// never read as some other word.
+#[derive(Debug, thiserror::Error)]
+#[error("unknown value {value:?} in {column}")]
+pub struct UnknownWord {
+    column: &'static str,
+    value: String,
+}
+
+/// Reads the word stored in `column` (`"submissions.status"`) as its domain enum; an unknown one
+/// is an error that `store_error` reports as unexpected, naming the column and the value.
+pub fn stored_word<T: FromStr>(column: &'static str, value: &str) -> Result<T, Error> {
+    value.parse().map_err(|_| {
+        Error::DeserializationError(Box::new(UnknownWord {
+            column,
+            value: value.to_owned(),
+        }))
+    })
 }

@@ -47,11 +47,8 @@ impl From<CacheRow> for CachedGeocode {
 impl GeocodeCache for Database {
     async fn get(&self, address_key: &str) -> StoreResult<Option<CachedGeocode>> {
         let key = address_key.to_owned();
-        self.query(move |conn| {
-            geocode_cache::table
-                .find(key)
-                .select(CacheRow::as_select())
-                .first(conn)
+        self.read(move |conn| {
+            conn.first(geocode_cache::table.find(key).select(CacheRow::as_select()))
                 .optional()
                 .map(|r| r.map(CachedGeocode::from))
         })
@@ -65,7 +62,7 @@ impl GeocodeCache for Database {
         at: DateTime<Utc>,
     ) -> StoreResult<()> {
         let key = address_key.to_owned();
-        self.query(move |conn| {
+        self.write(move |conn| {
             conn.transaction(|conn| {
                 // Delete-then-insert is portable across both backends (MultiConnection has no
                 // ON CONFLICT). Two processes caching one key at once: one put fails on the primary

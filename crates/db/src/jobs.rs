@@ -11,6 +11,7 @@ use diesel::sql_types::{BigInt, Integer, Nullable, Text, Timestamp};
 use leadhub_domain::jobs::{Job, JobQueue, JobStatus, NewJob};
 use leadhub_domain::store::StoreResult;
 
+use crate::error::stored_word;
 use crate::schema::jobs;
 use crate::time::{from_db, to_db};
 use crate::{Database, DbConnection};
@@ -40,20 +41,22 @@ struct JobRow {
     updated_at: NaiveDateTime,
 }
 
-impl From<JobRow> for Job {
-    fn from(r: JobRow) -> Self {
-        Job {
+impl TryFrom<JobRow> for Job {
+    type Error = diesel::result::Error;
+
+    fn try_from(r: JobRow) -> Result<Self, Self::Error> {
+        Ok(Job {
             id: r.id,
             kind: r.kind,
             payload: serde_json::from_str(&r.payload).unwrap_or(serde_json::Value::Null),
-            status: JobStatus::parse(&r.status),
+            status: stored_word("jobs.status", &r.status)?,
             attempts: r.attempts,
             max_attempts: r.max_attempts,
             run_at: from_db(r.run_at),
             locked_by: r.locked_by,
             last_error: r.last_error,
             updated_at: from_db(r.updated_at),
-        }
+        })
     }
 }
 
@@ -122,7 +125,7 @@ impl JobQueue for Database {
                 .bind::<Text, _>(worker)
                 .get_result::<JobRow>(conn)
                 .optional()
-                .map(|r| r.map(Job::from))
+                .and_then(|r| r.map(Job::try_from).transpose())
         })
         .await
     }
@@ -186,14 +189,15 @@ impl JobQueue for Database {
     }
 
     async fn jobs_with_status(&self, status: JobStatus, limit: i64) -> StoreResult<Vec<Job>> {
-        self.query(move |conn| {
-            jobs::table
-                .filter(jobs::status.eq(status.as_str()))
-                .order(jobs::id.asc())
-                .limit(limit)
-                .select(JobRow::as_select())
-                .load(conn)
-                .map(|rows| rows.into_iter().map(Job::from).collect())
+        self.read(move |conn| {
+            conn.load(
+                jobs::table
+                    .filter(jobs::status.eq(status.as_str()))
+                    .order(jobs::id.asc())
+                    .limit(limit)
+                    .select(JobRow::as_select()),
+            )
+            .and_then(|rows| rows.into_iter().map(Job::try_from).collect())
         })
         .await
     }

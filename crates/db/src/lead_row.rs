@@ -2,10 +2,13 @@
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 
-use leadhub_domain::lead::record::{EnrichmentStatus, GeocodeInfo, Lead};
+use leadhub_domain::lead::plan::NewLead;
+use leadhub_domain::lead::record::{GeocodeInfo, Lead};
 use leadhub_domain::lead::LeadFields;
 
+use crate::error::stored_word;
 use crate::schema::leads;
+use crate::scope_of;
 use crate::time::from_db;
 
 /// A stored lead: its id and its values.
@@ -81,7 +84,8 @@ pub struct LeadValues {
 }
 
 impl LeadRow {
-    pub fn into_lead(self) -> Lead {
+    /// The domain's lead; a stored `enrichment_status` this code does not know is an error.
+    pub fn into_lead(self) -> QueryResult<Lead> {
         let fields = self.values.fields();
         let geocode = self
             .values
@@ -93,7 +97,7 @@ impl LeadRow {
                 matched_address: self.values.geocode_matched_address.clone(),
             });
         let v = self.values;
-        Lead {
+        Ok(Lead {
             id: self.id,
             team_id: v.team_id,
             fields,
@@ -101,15 +105,34 @@ impl LeadRow {
             geocode,
             county_fips: v.county_fips,
             appraisal: v.appraisal.and_then(|a| serde_json::from_str(&a).ok()),
-            enrichment_status: EnrichmentStatus::parse(&v.enrichment_status),
+            enrichment_status: stored_word("leads.enrichment_status", &v.enrichment_status)?,
             submission_count: v.submission_count,
             created_at: from_db(v.created_at),
             updated_at: from_db(v.updated_at),
-        }
+        })
     }
 }
 
 impl LeadValues {
+    /// A new lead's row, as `domain::lead::plan` made it, created at `now`.
+    pub fn new_lead(lead: NewLead, now: NaiveDateTime) -> LeadValues {
+        let mut values = LeadValues {
+            team_id: lead.team_id,
+            dedupe_scope: scope_of(lead.team_id),
+            street_key: lead.street_key,
+            address_key: lead.address_key,
+            lot_size_acres: lead.lot_size_acres,
+            enrichment_status: lead.enrichment_status.as_str().to_owned(),
+            submission_count: lead.submission_count,
+            created_by: lead.created_by,
+            created_at: now,
+            updated_at: now,
+            ..LeadValues::default()
+        };
+        values.set_fields(lead.fields);
+        values
+    }
+
     /// The domain's fields, from the row's columns.
     pub fn fields(&self) -> LeadFields {
         let r = self;
@@ -154,42 +177,42 @@ impl LeadValues {
         }
     }
 
-    /// Copies the domain's fields into the row's columns.
-    pub fn set_fields(&mut self, f: &LeadFields) {
-        self.address = f.address.clone();
-        self.city = f.city.clone();
-        self.state = f.state.clone();
-        self.zip_code = f.zip_code.clone();
-        self.county = f.county.clone();
-        self.first_name = f.first_name.clone();
-        self.last_name = f.last_name.clone();
-        self.primary_phone = f.primary_phone.clone();
-        self.primary_phone_type = f.primary_phone_type.clone();
-        self.phone_2 = f.phone_2.clone();
-        self.phone_3 = f.phone_3.clone();
-        self.phone_4 = f.phone_4.clone();
-        self.phone_5 = f.phone_5.clone();
-        self.email_1 = f.email_1.clone();
-        self.email_2 = f.email_2.clone();
-        self.email_3 = f.email_3.clone();
-        self.mail_address = f.mail_address.clone();
-        self.mail_city = f.mail_city.clone();
-        self.mail_state = f.mail_state.clone();
-        self.mail_zip = f.mail_zip.clone();
-        self.project_number = f.project_number.clone();
-        self.permit_date = f.permit_date.clone();
-        self.permit_status = f.permit_status.clone();
-        self.parcel_number = f.parcel_number.clone();
-        self.subdivision = f.subdivision.clone();
-        self.lot = f.lot.clone();
-        self.work_type = f.work_type.clone();
-        self.project_description = f.project_description.clone();
-        self.specific_use = f.specific_use.clone();
-        self.property_type = f.property_type.clone();
-        self.lot_size = f.lot_size.clone();
-        self.related_url = f.related_url.clone();
-        self.source = f.source.clone();
-        self.source_identifier = f.source_identifier.clone();
+    /// Moves the domain's fields into the row's columns.
+    pub fn set_fields(&mut self, f: LeadFields) {
+        self.address = f.address;
+        self.city = f.city;
+        self.state = f.state;
+        self.zip_code = f.zip_code;
+        self.county = f.county;
+        self.first_name = f.first_name;
+        self.last_name = f.last_name;
+        self.primary_phone = f.primary_phone;
+        self.primary_phone_type = f.primary_phone_type;
+        self.phone_2 = f.phone_2;
+        self.phone_3 = f.phone_3;
+        self.phone_4 = f.phone_4;
+        self.phone_5 = f.phone_5;
+        self.email_1 = f.email_1;
+        self.email_2 = f.email_2;
+        self.email_3 = f.email_3;
+        self.mail_address = f.mail_address;
+        self.mail_city = f.mail_city;
+        self.mail_state = f.mail_state;
+        self.mail_zip = f.mail_zip;
+        self.project_number = f.project_number;
+        self.permit_date = f.permit_date;
+        self.permit_status = f.permit_status;
+        self.parcel_number = f.parcel_number;
+        self.subdivision = f.subdivision;
+        self.lot = f.lot;
+        self.work_type = f.work_type;
+        self.project_description = f.project_description;
+        self.specific_use = f.specific_use;
+        self.property_type = f.property_type;
+        self.lot_size = f.lot_size;
+        self.related_url = f.related_url;
+        self.source = f.source;
+        self.source_identifier = f.source_identifier;
         self.bedrooms = f.bedrooms.and_then(|b| i32::try_from(b).ok());
         self.latitude = f.latitude;
         self.longitude = f.longitude;

@@ -5,11 +5,11 @@
 //! PostgreSQL: an advisory lock per (scope, street key)); the unique index on
 //! (dedupe_scope, address_key) backs this up, and a violation retries the whole transaction.
 //!
-//! The batch is planned in memory first (`lead_plan`: which element creates, merges into or
-//! skips which lead, in element order), then written: multi-row INSERTs of the new leads, one
-//! UPDATE per stored lead that was touched, and the submissions' outcomes: recorded on stored
-//! submissions in few statements (`write_all`), or left to the caller that stores fresh
-//! submissions with them (`write_fresh`, `write_fresh_stream`).
+//! The batch is planned in memory by the domain (`lead::plan`: which element creates, merges
+//! into or skips which lead, in element order), then written (`plan_store`): multi-row INSERTs
+//! of the new leads, one UPDATE per stored lead merged into, and the submissions' outcomes:
+//! recorded on stored submissions in few statements (`write_all`), or left to the caller that
+//! stores fresh submissions with them (`write_fresh`).
 use std::collections::{BTreeSet, HashSet};
 
 use chrono::{NaiveDateTime, Utc};
@@ -17,11 +17,12 @@ use diesel::prelude::*;
 use diesel::result::{DatabaseErrorKind, Error};
 use diesel::sql_types::{Array, Text};
 
+use leadhub_domain::lead::plan::{streets, Street};
 use leadhub_domain::lead::record::{LeadWrite, LeadWritten};
 
 use crate::connection::take_write_lock;
-use crate::lead_plan::Plan;
 use crate::outcomes::{record_outcomes, Outcome, OutcomeRow};
+use crate::plan_store::plan_and_write;
 use crate::schema::submissions;
 use crate::submissions::close_finished_batches;
 use crate::time::to_db;
@@ -29,8 +30,6 @@ use crate::{scope_of, DbConnection, IN_LIST_CHUNK};
 
 /// Tries of a lead write that met a property created by another writer since its read.
 const WRITE_ATTEMPTS: usize = 3;
-/// Elements a streamed batch is planned and written by (see `write_fresh_stream`).
-const STREAM_CHUNK: usize = 100;
 
 /// `done`, or, while it failed on a property another writer created between its read and its
 /// write, what `again` answers: `WRITE_ATTEMPTS` tries in all.
@@ -47,19 +46,14 @@ pub(crate) fn retry_on_conflict<T>(
     done
 }
 
-/// Takes the write locks the batch needs before reading anything.
-fn lock_for_writing(conn: &mut DbConnection, writes: &[LeadWrite]) -> QueryResult<()> {
+/// Takes the write locks for these streets before reading anything.
+fn lock_for_writing(conn: &mut DbConnection, streets: &BTreeSet<Street>) -> QueryResult<()> {
     match conn {
         DbConnection::Sqlite(_) => take_write_lock(conn),
         DbConnection::Postgres(pg) => {
-            let keys: Vec<String> = writes
+            let keys: Vec<String> = streets
                 .iter()
-                .filter_map(|w| {
-                    let key = w.lead.address_key.as_ref()?;
-                    Some(format!("{}|{}", scope_of(w.team_id), key.street_key()))
-                })
-                .collect::<BTreeSet<_>>()
-                .into_iter()
+                .map(|s| format!("{}|{}", scope_of(s.team_id), s.key))
                 .collect();
             if keys.is_empty() {
                 return Ok(());
@@ -130,10 +124,11 @@ pub(crate) fn write_all(
     conn: &mut DbConnection,
     writes: &[LeadWrite],
 ) -> QueryResult<Vec<Option<LeadWritten>>> {
-    lock_for_writing(conn, writes)?;
+    let streets = streets(writes);
+    lock_for_writing(conn, &streets)?;
     let (open, batch_ids) = open_submissions(conn, writes)?;
     let now = to_db(Utc::now());
-    let results = plan_and_write(conn, writes, now, |w| {
+    let results = plan_and_write(conn, writes, &streets, now, |w| {
         w.submission_id.is_none_or(|id| open.contains(&id))
     })?;
     let outcomes: Vec<OutcomeRow> = writes
@@ -158,54 +153,9 @@ pub(crate) fn write_fresh(
     conn: &mut DbConnection,
     writes: &[LeadWrite],
 ) -> QueryResult<(Vec<LeadWritten>, NaiveDateTime)> {
-    lock_for_writing(conn, writes)?;
+    let streets = streets(writes);
+    lock_for_writing(conn, &streets)?;
     let now = to_db(Utc::now());
-    let results = plan_and_write(conn, writes, now, |_| true)?;
+    let results = plan_and_write(conn, writes, &streets, now, |_| true)?;
     Ok((results.into_iter().flatten().collect(), now))
-}
-
-/// Writes the leads of submissions not stored yet, as `write_fresh` does, taking them from
-/// `stream` as they come: on SQLite each chunk of 100 is planned and its new leads inserted while
-/// the caller is still normalising the next ones. Every write taken is pushed on `received`, in
-/// order, also when this fails. Element order is kept: each chunk's plan starts from what the
-/// earlier chunks made, and a lead created in one chunk and merged into by a later one is written
-/// back at the end. PostgreSQL takes the batch whole first: its advisory locks are taken for
-/// every street at once, in one order, so that two batches never wait on each other.
-pub(crate) fn write_fresh_stream(
-    conn: &mut DbConnection,
-    stream: &mut dyn Iterator<Item = LeadWrite>,
-    received: &mut Vec<LeadWrite>,
-) -> QueryResult<(Vec<LeadWritten>, NaiveDateTime)> {
-    if !matches!(conn, DbConnection::Sqlite(_)) {
-        received.extend(stream);
-        return write_fresh(conn, received);
-    }
-    // SQLite: one write lock for the whole database, taken before anything is read.
-    take_write_lock(conn)?;
-    let now = to_db(Utc::now());
-    let mut plan = Plan::default();
-    loop {
-        let start = received.len();
-        received.extend((&mut *stream).take(STREAM_CHUNK));
-        if received.len() == start {
-            break;
-        }
-        plan.add(conn, &received[start..], now, |_| true)?;
-        plan.insert_created(conn, false)?;
-    }
-    let results = plan.finish(conn, received, now)?;
-    Ok((results.into_iter().flatten().collect(), now))
-}
-
-/// Plans the writes that `apply` lets through (the others answer `None`) all at once, and
-/// writes the plan. The caller holds the write locks.
-fn plan_and_write(
-    conn: &mut DbConnection,
-    writes: &[LeadWrite],
-    now: NaiveDateTime,
-    apply: impl Fn(&LeadWrite) -> bool,
-) -> QueryResult<Vec<Option<LeadWritten>>> {
-    let mut plan = Plan::default();
-    plan.add(conn, writes, now, apply)?;
-    plan.finish(conn, writes, now)
 }

@@ -28,26 +28,26 @@ impl LeadRepository for Database {
     }
 
     async fn find_lead(&self, id: i64) -> StoreResult<Option<Lead>> {
-        self.query(move |conn| {
-            leads::table
-                .find(id)
-                .select(LeadRow::as_select())
-                .first(conn)
+        self.read(move |conn| {
+            conn.first(leads::table.find(id).select(LeadRow::as_select()))
                 .optional()
-                .map(|r| r.map(LeadRow::into_lead))
+                .and_then(|r| r.map(LeadRow::into_lead).transpose())
         })
         .await
     }
 
     async fn find_leads(&self, ids: Vec<i64>) -> StoreResult<Vec<Lead>> {
-        self.query(move |conn| {
+        self.read(move |conn| {
             let mut out = Vec::with_capacity(ids.len());
             for chunk in ids.chunks(IN_LIST_CHUNK) {
-                let rows: Vec<LeadRow> = leads::table
-                    .filter(leads::id.eq_any(chunk))
-                    .select(LeadRow::as_select())
-                    .load(conn)?;
-                out.extend(rows.into_iter().map(LeadRow::into_lead));
+                let rows: Vec<LeadRow> = conn.load(
+                    leads::table
+                        .filter(leads::id.eq_any(chunk))
+                        .select(LeadRow::as_select()),
+                )?;
+                for row in rows {
+                    out.push(row.into_lead()?);
+                }
             }
             Ok(out)
         })
@@ -60,15 +60,20 @@ impl LeadRepository for Database {
         limit: i64,
         offset: i64,
     ) -> StoreResult<(Vec<Lead>, i64)> {
-        self.query(move |conn| {
-            let total: i64 = filtered(&filter).count().get_result(conn)?;
-            let rows: Vec<LeadRow> = filtered(&filter)
-                .order((leads::created_at.desc(), leads::id.desc()))
-                .limit(limit)
-                .offset(offset)
-                .select(LeadRow::as_select())
-                .load(conn)?;
-            Ok((rows.into_iter().map(LeadRow::into_lead).collect(), total))
+        self.read(move |conn| {
+            let total: i64 = conn.get_result(filtered(&filter).count())?;
+            let rows: Vec<LeadRow> = conn.load(
+                filtered(&filter)
+                    .order((leads::created_at.desc(), leads::id.desc()))
+                    .limit(limit)
+                    .offset(offset)
+                    .select(LeadRow::as_select()),
+            )?;
+            let leads = rows
+                .into_iter()
+                .map(LeadRow::into_lead)
+                .collect::<QueryResult<_>>()?;
+            Ok((leads, total))
         })
         .await
     }

@@ -1,7 +1,9 @@
 //! The diesel adapter: one schema and one set of queries over SQLite and PostgreSQL.
 //!
-//! Diesel is synchronous, so every query runs on tokio's blocking pool (`Database::run`);
-//! an actix worker thread is never blocked on the database.
+//! Diesel is synchronous, so every query runs on tokio's blocking pool, through one of two doors:
+//! `Database::read` (a connection that runs SELECTs only) or `Database::write` (the only way to
+//! a connection that writes; on SQLite it takes this process's writer turn). An actix worker
+//! thread is never blocked on the database.
 #![forbid(unsafe_code)]
 
 mod businesses;
@@ -13,12 +15,13 @@ mod fixed_chunks;
 mod fresh_submissions;
 mod geocode_cache;
 mod jobs;
-mod lead_plan;
 mod lead_row;
 mod lead_writes;
 mod leads;
 mod memberships;
 mod outcomes;
+mod plan_store;
+mod pool_threads;
 mod rate_limits;
 pub mod schema;
 mod sessions;
@@ -27,7 +30,10 @@ mod teams;
 mod time;
 mod users;
 
-pub use connection::{Backend, Database, DbConnection, DbError};
+pub use connection::{
+    Backend, Database, DbConnection, DbError, ReadConnection, SQLITE_BUSY_TIMEOUT,
+};
+pub use pool_threads::{settle, StillOpen};
 
 /// Bind-parameter lists (`IN (...)` of ids, keys, names) are read in chunks of this many, below
 /// every backend's limit.

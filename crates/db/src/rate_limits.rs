@@ -65,7 +65,7 @@ impl RateLimitStore for DatabaseRateLimitStore {
         let bucket = bucket.to_owned();
         let hits = self
             .db
-            .query(move |conn| {
+            .write(move |conn| {
                 let hits = match conn {
                     DbConnection::Postgres(c) => diesel::sql_query(PG_UPSERT)
                         .bind::<Text, _>(&bucket)
@@ -116,10 +116,10 @@ mod tests {
         let current = Window::containing(now, 60);
         assert_eq!(store.hit("a", current, now).await.unwrap(), 1);
         let rows: i64 = db
-            .query(|conn| {
+            .read(|conn| {
                 use crate::schema::rate_limit_counters::dsl::*;
                 use diesel::prelude::*;
-                rate_limit_counters.count().get_result(conn)
+                conn.get_result(rate_limit_counters.count())
             })
             .await
             .unwrap();

@@ -159,6 +159,7 @@ diesel::table! {
         process_immediately -> Bool,
         created_at -> Timestamp,
         completed_at -> Nullable<Timestamp>,
+        idempotency_key_id -> Nullable<BigInt>,
     }
 }
 
@@ -177,6 +178,7 @@ diesel::table! {
         error -> Nullable<Text>,
         created_at -> Timestamp,
         processed_at -> Nullable<Timestamp>,
+        idempotency_key_id -> Nullable<BigInt>,
     }
 }
 

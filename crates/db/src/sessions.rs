@@ -3,9 +3,10 @@ use async_trait::async_trait;
 use chrono::{DateTime, NaiveDateTime, Utc};
 use diesel::prelude::*;
 
-use leadhub_domain::session::{NewToken, RetireOutcome, SessionRepository, StoredToken, TokenKind};
+use leadhub_domain::session::{NewToken, RetireOutcome, SessionRepository, StoredToken};
 use leadhub_domain::store::StoreResult;
 
+use crate::error::stored_word;
 use crate::schema::{auth_tokens, sign_in_links};
 use crate::time::{from_db, to_db};
 use crate::Database;
@@ -23,29 +24,27 @@ struct TokenRow {
     revoked_at: Option<NaiveDateTime>,
 }
 
-impl From<TokenRow> for StoredToken {
-    fn from(r: TokenRow) -> Self {
-        StoredToken {
+impl TryFrom<TokenRow> for StoredToken {
+    type Error = diesel::result::Error;
+
+    fn try_from(r: TokenRow) -> Result<Self, Self::Error> {
+        Ok(StoredToken {
             id: r.id,
             user_id: r.user_id,
-            kind: if r.kind == "refresh" {
-                TokenKind::Refresh
-            } else {
-                TokenKind::Access
-            },
+            kind: stored_word("auth_tokens.kind", &r.kind)?,
             token_hash: r.token_hash,
             family_id: r.family_id,
             expires_at: from_db(r.expires_at),
             retired_at: r.retired_at.map(from_db),
             revoked_at: r.revoked_at.map(from_db),
-        }
+        })
     }
 }
 
 #[async_trait]
 impl SessionRepository for Database {
     async fn insert_tokens(&self, tokens: Vec<NewToken>) -> StoreResult<()> {
-        self.query(move |conn| {
+        self.write(move |conn| {
             conn.transaction(|conn| {
                 for t in &tokens {
                     diesel::insert_into(auth_tokens::table)
@@ -67,13 +66,14 @@ impl SessionRepository for Database {
 
     async fn find_token(&self, token_hash: &str) -> StoreResult<Option<StoredToken>> {
         let hash = token_hash.to_owned();
-        self.query(move |conn| {
-            auth_tokens::table
-                .filter(auth_tokens::token_hash.eq(hash))
-                .select(TokenRow::as_select())
-                .first(conn)
-                .optional()
-                .map(|r| r.map(StoredToken::from))
+        self.read(move |conn| {
+            conn.first(
+                auth_tokens::table
+                    .filter(auth_tokens::token_hash.eq(hash))
+                    .select(TokenRow::as_select()),
+            )
+            .optional()
+            .and_then(|r| r.map(StoredToken::try_from).transpose())
         })
         .await
     }
@@ -84,7 +84,7 @@ impl SessionRepository for Database {
         at: DateTime<Utc>,
     ) -> StoreResult<RetireOutcome> {
         let hash = token_hash.to_owned();
-        self.query(move |conn| {
+        self.write(move |conn| {
             // One conditional UPDATE: of two concurrent refreshes with one token, one retires it.
             let retired = diesel::update(
                 auth_tokens::table
@@ -113,7 +113,7 @@ impl SessionRepository for Database {
 
     async fn revoke_family(&self, family_id: &str, at: DateTime<Utc>) -> StoreResult<()> {
         let family = family_id.to_owned();
-        self.query(move |conn| {
+        self.write(move |conn| {
             diesel::update(
                 auth_tokens::table
                     .filter(auth_tokens::family_id.eq(family))
@@ -134,7 +134,7 @@ impl SessionRepository for Database {
         expires_at: DateTime<Utc>,
     ) -> StoreResult<()> {
         let hash = token_hash.to_owned();
-        self.query(move |conn| {
+        self.write(move |conn| {
             diesel::insert_into(sign_in_links::table)
                 .values((
                     sign_in_links::user_id.eq(user_id),
@@ -154,7 +154,7 @@ impl SessionRepository for Database {
         at: DateTime<Utc>,
     ) -> StoreResult<Option<i64>> {
         let hash = token_hash.to_owned();
-        self.query(move |conn| {
+        self.write(move |conn| {
             conn.transaction(|conn| {
                 let spent = diesel::update(
                     sign_in_links::table

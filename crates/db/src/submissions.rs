@@ -1,19 +1,20 @@
 //! `SubmissionRepository`: submissions kept verbatim, batch counters, idempotent answers.
 use async_trait::async_trait;
 use chrono::{DateTime, NaiveDateTime, Utc};
+use diesel::dsl::{exists, not};
 use diesel::prelude::*;
 
 use leadhub_domain::jobs::{NewJob, PROCESS_SUBMISSIONS};
-use leadhub_domain::lead::record::LeadAction;
+use leadhub_domain::lead::record::{LeadAction, LeadWrite};
 use leadhub_domain::lead::Warning;
-use leadhub_domain::store::StoreResult;
+use leadhub_domain::store::{StoreError, StoreResult};
 use leadhub_domain::submission::{
-    BatchSummary, FreshStream, IdempotencyClaim, IdempotentAnswer, NewBatch, NewSubmission,
-    PendingWork, StoredAndWritten, Submission, SubmissionOutcome, SubmissionRepository,
-    SubmissionStatus,
+    BatchSummary, IdempotencyClaim, IdempotentAnswer, NewBatch, NewSubmission, PendingWork,
+    StoredAndWritten, StoredForClaim, Submission, SubmissionOutcome, SubmissionRepository,
 };
 
 use crate::connection::on_backend;
+use crate::error::stored_word;
 use crate::fixed_chunks::insert_returning_ids;
 use crate::fresh_submissions::store_and_write;
 use crate::jobs::insert_jobs;
@@ -46,33 +47,31 @@ struct SubmissionRow {
     processed_at: Option<NaiveDateTime>,
 }
 
-fn action(s: &str) -> Option<LeadAction> {
-    match s {
-        "created" => Some(LeadAction::Created),
-        "updated" => Some(LeadAction::Updated),
-        "skipped" => Some(LeadAction::Skipped),
-        _ => None,
-    }
-}
+impl TryFrom<SubmissionRow> for Submission {
+    type Error = diesel::result::Error;
 
-impl From<SubmissionRow> for Submission {
-    fn from(r: SubmissionRow) -> Self {
-        Submission {
+    fn try_from(r: SubmissionRow) -> Result<Self, Self::Error> {
+        let result_action: Option<LeadAction> = r
+            .result_action
+            .as_deref()
+            .map(|a| stored_word("submissions.result_action", a))
+            .transpose()?;
+        Ok(Submission {
             id: r.id,
             batch_id: r.batch_id,
             batch_index: r.batch_index,
             user_id: r.user_id,
             team_id: r.team_id,
             raw_json: r.raw_json,
-            status: SubmissionStatus::parse(&r.status),
+            status: stored_word("submissions.status", &r.status)?,
             result_lead_id: r.result_lead_id,
-            result_action: r.result_action.as_deref().and_then(action),
+            result_action,
             validation_warnings: serde_json::from_str::<Vec<Warning>>(&r.validation_warnings)
                 .unwrap_or_default(),
             error: r.error,
             created_at: from_db(r.created_at),
             processed_at: r.processed_at.map(from_db),
-        }
+        })
     }
 }
 
@@ -127,6 +126,7 @@ pub(crate) fn insert_batch(
             batches::process_immediately.eq(b.process_immediately),
             batches::created_at.eq(to_db(b.created_at)),
             batches::completed_at.eq(completed_at),
+            batches::idempotency_key_id.eq(b.idempotency_key_id),
         ))
         .execute(conn)
         .map(drop)
@@ -166,6 +166,7 @@ pub(crate) fn insert_submission_rows(
                 submissions::validation_warnings.eq(warnings),
                 submissions::processed_at.eq(processed_at),
                 submissions::created_at.eq(to_db(s.created_at)),
+                submissions::idempotency_key_id.eq(s.idempotency_key_id),
             )
         })
         .collect();
@@ -223,10 +224,17 @@ impl SubmissionRepository for Database {
     async fn store_and_write(
         &self,
         batch: Option<NewBatch>,
-        count: usize,
-        fresh: FreshStream,
+        submissions: Vec<NewSubmission>,
+        writes: std::sync::Arc<Vec<LeadWrite>>,
     ) -> StoreResult<StoredAndWritten> {
-        self.write(move |conn| store_and_write(conn, batch.as_ref(), count, fresh))
+        if submissions.len() != writes.len() {
+            return Err(StoreError::Unexpected(anyhow::anyhow!(
+                "{} submissions came with {} lead writes",
+                submissions.len(),
+                writes.len()
+            )));
+        }
+        self.write(move |conn| store_and_write(conn, batch.as_ref(), submissions, &writes))
             .await
     }
 
@@ -260,26 +268,30 @@ impl SubmissionRepository for Database {
     }
 
     async fn find_submission(&self, id: i64) -> StoreResult<Option<Submission>> {
-        self.query(move |conn| {
-            submissions::table
-                .find(id)
-                .select(SubmissionRow::as_select())
-                .first(conn)
-                .optional()
-                .map(|r| r.map(Submission::from))
+        self.read(move |conn| {
+            conn.first(
+                submissions::table
+                    .find(id)
+                    .select(SubmissionRow::as_select()),
+            )
+            .optional()
+            .and_then(|r| r.map(Submission::try_from).transpose())
         })
         .await
     }
 
     async fn find_submissions(&self, ids: Vec<i64>) -> StoreResult<Vec<Submission>> {
-        self.query(move |conn| {
+        self.read(move |conn| {
             let mut out = Vec::with_capacity(ids.len());
             for chunk in ids.chunks(IN_LIST_CHUNK) {
-                let rows: Vec<SubmissionRow> = submissions::table
-                    .filter(submissions::id.eq_any(chunk))
-                    .select(SubmissionRow::as_select())
-                    .load(conn)?;
-                out.extend(rows.into_iter().map(Submission::from));
+                let rows: Vec<SubmissionRow> = conn.load(
+                    submissions::table
+                        .filter(submissions::id.eq_any(chunk))
+                        .select(SubmissionRow::as_select()),
+                )?;
+                for row in rows {
+                    out.push(Submission::try_from(row)?);
+                }
             }
             Ok(out)
         })
@@ -288,20 +300,19 @@ impl SubmissionRepository for Database {
 
     async fn find_batch(&self, batch_id: &str) -> StoreResult<Option<BatchSummary>> {
         let batch_id = batch_id.to_owned();
-        self.query(move |conn| {
-            let Some(b) = batches::table
-                .find(&batch_id)
-                .select(BatchRow::as_select())
-                .first(conn)
+        self.read(move |conn| {
+            let Some(b) = conn
+                .first(batches::table.find(&batch_id).select(BatchRow::as_select()))
                 .optional()?
             else {
                 return Ok(None);
             };
-            let counts: Vec<(String, i64)> = submissions::table
-                .filter(submissions::batch_id.eq(&batch_id))
-                .group_by(submissions::status)
-                .select((submissions::status, diesel::dsl::count_star()))
-                .load(conn)?;
+            let counts: Vec<(String, i64)> = conn.load(
+                submissions::table
+                    .filter(submissions::batch_id.eq(&batch_id))
+                    .group_by(submissions::status)
+                    .select((submissions::status, diesel::dsl::count_star())),
+            )?;
             let count = |names: &[&str]| -> i64 {
                 counts
                     .iter()
@@ -315,10 +326,11 @@ impl SubmissionRepository for Database {
             // the completion time then.
             let completed_at = match (b.completed_at, pending) {
                 (Some(at), _) => Some(at),
-                (None, 0) => submissions::table
-                    .filter(submissions::batch_id.eq(&batch_id))
-                    .select(diesel::dsl::max(submissions::processed_at))
-                    .first::<Option<NaiveDateTime>>(conn)?,
+                (None, 0) => conn.first::<_, Option<NaiveDateTime>>(
+                    submissions::table
+                        .filter(submissions::batch_id.eq(&batch_id))
+                        .select(diesel::dsl::max(submissions::processed_at)),
+                )?,
                 (None, _) => None,
             };
             Ok(Some(BatchSummary {
@@ -353,12 +365,22 @@ impl SubmissionRepository for Database {
                 let this_key = idempotency_keys::user_id
                     .eq(user_id)
                     .and(idempotency_keys::idempotency_key.eq(&key));
+                // A claim still running that stored nothing was abandoned by its process; one
+                // whose batch or submission exists committed, and its answer can be rebuilt.
+                let stored_nothing =
+                    not(exists(batches::table.filter(
+                        batches::idempotency_key_id.eq(idempotency_keys::id.nullable()),
+                    )))
+                    .and(not(exists(submissions::table.filter(
+                        submissions::idempotency_key_id.eq(idempotency_keys::id.nullable()),
+                    ))));
                 diesel::delete(
                     idempotency_keys::table.filter(this_key).filter(
                         idempotency_keys::created_at.lt(to_db(stale_before)).or(
                             idempotency_keys::response_status
                                 .eq(RUNNING)
-                                .and(idempotency_keys::created_at.lt(to_db(abandoned_before))),
+                                .and(idempotency_keys::created_at.lt(to_db(abandoned_before)))
+                                .and(stored_nothing),
                         ),
                     ),
                 )
@@ -376,19 +398,21 @@ impl SubmissionRepository for Database {
                     .values(&row)
                     .on_conflict_do_nothing()
                     .execute(c))?;
-                if inserted == 1 {
-                    return Ok(IdempotencyClaim::Claimed);
-                }
-                let (request_hash, status, body, created_at) = idempotency_keys::table
+                let (id, request_hash, status, body, created_at) = idempotency_keys::table
                     .filter(this_key)
                     .select((
+                        idempotency_keys::id,
                         idempotency_keys::request_hash,
                         idempotency_keys::response_status,
                         idempotency_keys::response_body,
                         idempotency_keys::created_at,
                     ))
-                    .first::<(String, i32, String, NaiveDateTime)>(conn)?;
+                    .first::<(i64, String, i32, String, NaiveDateTime)>(conn)?;
+                if inserted == 1 {
+                    return Ok(IdempotencyClaim::Claimed(id));
+                }
                 Ok(IdempotencyClaim::Taken(IdempotentAnswer {
+                    id,
                     request_hash,
                     answer: (status != RUNNING)
                         .then(|| (u16::try_from(status).unwrap_or(200), body)),
@@ -420,6 +444,45 @@ impl SubmissionRepository for Database {
             ))
             .execute(conn)
             .map(drop)
+        })
+        .await
+    }
+
+    async fn stored_for_claim(&self, claim_id: i64) -> StoreResult<Option<StoredForClaim>> {
+        self.read(move |conn| {
+            let batch_id: Option<String> = conn
+                .first(
+                    batches::table
+                        .filter(batches::idempotency_key_id.eq(claim_id))
+                        .select(batches::id),
+                )
+                .optional()?;
+            if let Some(batch_id) = batch_id {
+                let rows: Vec<SubmissionRow> = conn.load(
+                    submissions::table
+                        .filter(submissions::batch_id.eq(&batch_id))
+                        .order(submissions::batch_index)
+                        .select(SubmissionRow::as_select()),
+                )?;
+                return Ok(Some(StoredForClaim::Batch {
+                    batch_id,
+                    submissions: rows
+                        .into_iter()
+                        .map(Submission::try_from)
+                        .collect::<Result<_, _>>()?,
+                }));
+            }
+            let single: Option<SubmissionRow> = conn
+                .first(
+                    submissions::table
+                        .filter(submissions::idempotency_key_id.eq(claim_id))
+                        .select(SubmissionRow::as_select()),
+                )
+                .optional()?;
+            Ok(single
+                .map(Submission::try_from)
+                .transpose()?
+                .map(StoredForClaim::Single))
         })
         .await
     }

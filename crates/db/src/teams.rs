@@ -12,10 +12,12 @@ use leadhub_domain::team::{
 };
 use leadhub_domain::user::{NewUser, User};
 
+use crate::error::stored_word;
+use crate::lead_writes::retry_on_conflict;
 use crate::schema::{leads, team_invites, team_members, teams, users};
 use crate::time::{from_db, to_db};
 use crate::users::UserRow;
-use crate::{Database, DbConnection};
+use crate::{Database, DbConnection, ReadConnection};
 
 #[derive(Queryable, Selectable)]
 #[diesel(table_name = teams)]
@@ -53,20 +55,21 @@ struct InviteRow {
     revoked_at: Option<NaiveDateTime>,
 }
 
-fn role(s: &str) -> Role {
-    Role::parse(s).unwrap_or(Role::Member)
+/// A member's role as stored in `team_members.role`.
+fn member_role(s: &str) -> QueryResult<Role> {
+    stored_word("team_members.role", s)
 }
 
 fn full_name(u: &User) -> String {
     u.display_name()
 }
 
-fn invite(r: InviteRow, inviter: Option<User>) -> Invite {
-    Invite {
+fn invite(r: InviteRow, inviter: Option<User>) -> QueryResult<Invite> {
+    Ok(Invite {
         id: r.id,
         team_id: r.team_id,
         email: r.email,
-        role: role(&r.role),
+        role: stored_word("team_invites.role", &r.role)?,
         created_at: from_db(r.created_at),
         expires_at: from_db(r.expires_at),
         used_at: r.used_at.map(from_db),
@@ -76,14 +79,11 @@ fn invite(r: InviteRow, inviter: Option<User>) -> Invite {
             .map(|u| u.user_id.clone())
             .unwrap_or_default(),
         invited_by_name: inviter.as_ref().map(full_name).unwrap_or_default(),
-    }
+    })
 }
 
-fn load_user(conn: &mut DbConnection, id: i64) -> QueryResult<Option<User>> {
-    users::table
-        .find(id)
-        .select(UserRow::as_select())
-        .first(conn)
+fn load_user(conn: &mut ReadConnection<'_>, id: i64) -> QueryResult<Option<User>> {
+    conn.first(users::table.find(id).select(UserRow::as_select()))
         .optional()
         .map(|r| r.map(User::from))
 }
@@ -116,7 +116,7 @@ impl TeamRepository for Database {
         owner: i64,
         at: DateTime<Utc>,
     ) -> StoreResult<Team> {
-        self.query(move |conn| {
+        self.write(move |conn| {
             conn.transaction(|conn| {
                 let now = to_db(at);
                 let id = diesel::insert_into(teams::table)
@@ -144,11 +144,8 @@ impl TeamRepository for Database {
     }
 
     async fn find_team(&self, team_id: i64) -> StoreResult<Option<Team>> {
-        self.query(move |conn| {
-            teams::table
-                .find(team_id)
-                .select(TeamRow::as_select())
-                .first(conn)
+        self.read(move |conn| {
+            conn.first(teams::table.find(team_id).select(TeamRow::as_select()))
                 .optional()
                 .map(|r| r.map(Team::from))
         })
@@ -160,7 +157,7 @@ impl TeamRepository for Database {
         only: Option<Vec<i64>>,
         user_id: i64,
     ) -> StoreResult<Vec<TeamSummary>> {
-        self.query(move |conn| {
+        self.read(move |conn| {
             let mut query = teams::table
                 .select(TeamRow::as_select())
                 .order((teams::created_at.desc(), teams::id.desc()))
@@ -168,37 +165,44 @@ impl TeamRepository for Database {
             if let Some(ids) = &only {
                 query = query.filter(teams::id.eq_any(ids.clone()));
             }
-            let rows: Vec<TeamRow> = query.load(conn)?;
+            let rows: Vec<TeamRow> = conn.load(query)?;
             let ids: Vec<i64> = rows.iter().map(|r| r.id).collect();
-            let members: HashMap<i64, i64> = team_members::table
-                .filter(team_members::team_id.eq_any(&ids))
-                .filter(team_members::is_active.eq(true))
-                .group_by(team_members::team_id)
-                .select((team_members::team_id, diesel::dsl::count_star()))
-                .load::<(i64, i64)>(conn)?
+            let members: HashMap<i64, i64> = conn
+                .load::<_, (i64, i64)>(
+                    team_members::table
+                        .filter(team_members::team_id.eq_any(&ids))
+                        .filter(team_members::is_active.eq(true))
+                        .group_by(team_members::team_id)
+                        .select((team_members::team_id, diesel::dsl::count_star())),
+                )?
                 .into_iter()
                 .collect();
-            let lead_counts: HashMap<Option<i64>, i64> = leads::table
-                .filter(leads::team_id.eq_any(&ids))
-                .group_by(leads::team_id)
-                .select((leads::team_id, diesel::dsl::count_star()))
-                .load::<(Option<i64>, i64)>(conn)?
+            let lead_counts: HashMap<Option<i64>, i64> = conn
+                .load::<_, (Option<i64>, i64)>(
+                    leads::table
+                        .filter(leads::team_id.eq_any(&ids))
+                        .group_by(leads::team_id)
+                        .select((leads::team_id, diesel::dsl::count_star())),
+                )?
                 .into_iter()
                 .collect();
-            let roles: HashMap<i64, String> = team_members::table
-                .filter(team_members::team_id.eq_any(&ids))
-                .filter(team_members::user_id.eq(user_id))
-                .filter(team_members::is_active.eq(true))
-                .select((team_members::team_id, team_members::role))
-                .load::<(i64, String)>(conn)?
+            let roles: HashMap<i64, Role> = conn
+                .load::<_, (i64, String)>(
+                    team_members::table
+                        .filter(team_members::team_id.eq_any(&ids))
+                        .filter(team_members::user_id.eq(user_id))
+                        .filter(team_members::is_active.eq(true))
+                        .select((team_members::team_id, team_members::role)),
+                )?
                 .into_iter()
-                .collect();
+                .map(|(team_id, role)| Ok((team_id, member_role(&role)?)))
+                .collect::<QueryResult<_>>()?;
             Ok(rows
                 .into_iter()
                 .map(|r| TeamSummary {
                     member_count: members.get(&r.id).copied().unwrap_or(0),
                     lead_count: lead_counts.get(&Some(r.id)).copied().unwrap_or(0),
-                    my_role: roles.get(&r.id).map(|s| role(s)),
+                    my_role: roles.get(&r.id).copied(),
                     team: Team::from(r),
                 })
                 .collect())
@@ -213,7 +217,7 @@ impl TeamRepository for Database {
         description: Option<Option<String>>,
         at: DateTime<Utc>,
     ) -> StoreResult<()> {
-        self.query(move |conn| {
+        self.write(move |conn| {
             conn.transaction(|conn| {
                 if let Some(name) = &name {
                     diesel::update(teams::table.find(team_id))
@@ -235,7 +239,7 @@ impl TeamRepository for Database {
     }
 
     async fn deactivate_team(&self, team_id: i64, at: DateTime<Utc>) -> StoreResult<()> {
-        self.query(move |conn| {
+        self.write(move |conn| {
             diesel::update(teams::table.find(team_id))
                 .set((teams::is_active.eq(false), teams::updated_at.eq(to_db(at))))
                 .execute(conn)
@@ -245,35 +249,35 @@ impl TeamRepository for Database {
     }
 
     async fn members(&self, team_id: i64) -> StoreResult<Vec<Member>> {
-        self.query(move |conn| {
-            let rows: Vec<(i64, String, bool, NaiveDateTime, UserRow)> = team_members::table
-                .inner_join(users::table)
-                .filter(team_members::team_id.eq(team_id))
-                .order((team_members::joined_at.asc(), team_members::id.asc()))
-                .select((
-                    team_members::id,
-                    team_members::role,
-                    team_members::is_active,
-                    team_members::joined_at,
-                    UserRow::as_select(),
-                ))
-                .load(conn)?;
-            Ok(rows
-                .into_iter()
+        self.read(move |conn| {
+            let rows: Vec<(i64, String, bool, NaiveDateTime, UserRow)> = conn.load(
+                team_members::table
+                    .inner_join(users::table)
+                    .filter(team_members::team_id.eq(team_id))
+                    .order((team_members::joined_at.asc(), team_members::id.asc()))
+                    .select((
+                        team_members::id,
+                        team_members::role,
+                        team_members::is_active,
+                        team_members::joined_at,
+                        UserRow::as_select(),
+                    )),
+            )?;
+            rows.into_iter()
                 .map(|(id, r, is_active, joined_at, user)| {
                     let user = User::from(user);
-                    Member {
+                    Ok(Member {
                         id,
                         user_internal_id: user.id,
                         user_name: full_name(&user),
                         user_id: user.user_id,
                         user_email: user.email,
-                        role: role(&r),
+                        role: member_role(&r)?,
                         is_active,
                         joined_at: from_db(joined_at),
-                    }
+                    })
                 })
-                .collect())
+                .collect()
         })
         .await
     }
@@ -284,7 +288,7 @@ impl TeamRepository for Database {
         user_internal_id: i64,
         new_role: Role,
     ) -> StoreResult<()> {
-        self.query(move |conn| {
+        self.write(move |conn| {
             diesel::update(
                 team_members::table
                     .filter(team_members::team_id.eq(team_id))
@@ -298,7 +302,7 @@ impl TeamRepository for Database {
     }
 
     async fn remove_member(&self, team_id: i64, user_internal_id: i64) -> StoreResult<()> {
-        self.query(move |conn| {
+        self.write(move |conn| {
             diesel::delete(
                 team_members::table
                     .filter(team_members::team_id.eq(team_id))
@@ -311,38 +315,38 @@ impl TeamRepository for Database {
     }
 
     async fn memberships_of(&self, user_id: i64) -> StoreResult<Vec<MembershipSummary>> {
-        self.query(move |conn| {
-            let rows: Vec<(i64, String, String, bool, NaiveDateTime)> = team_members::table
-                .inner_join(teams::table)
-                .filter(team_members::user_id.eq(user_id))
-                .filter(team_members::is_active.eq(true))
-                .order((team_members::joined_at.desc(), team_members::id.desc()))
-                .select((
-                    teams::id,
-                    teams::name,
-                    team_members::role,
-                    teams::is_active,
-                    team_members::joined_at,
-                ))
-                .load(conn)?;
-            Ok(rows
-                .into_iter()
-                .map(
-                    |(team_id, team_name, r, is_active, joined_at)| MembershipSummary {
+        self.read(move |conn| {
+            let rows: Vec<(i64, String, String, bool, NaiveDateTime)> = conn.load(
+                team_members::table
+                    .inner_join(teams::table)
+                    .filter(team_members::user_id.eq(user_id))
+                    .filter(team_members::is_active.eq(true))
+                    .order((team_members::joined_at.desc(), team_members::id.desc()))
+                    .select((
+                        teams::id,
+                        teams::name,
+                        team_members::role,
+                        teams::is_active,
+                        team_members::joined_at,
+                    )),
+            )?;
+            rows.into_iter()
+                .map(|(team_id, team_name, r, is_active, joined_at)| {
+                    Ok(MembershipSummary {
                         team_id,
                         team_name,
-                        role: role(&r),
+                        role: member_role(&r)?,
                         is_active,
                         joined_at: from_db(joined_at),
-                    },
-                )
-                .collect())
+                    })
+                })
+                .collect()
         })
         .await
     }
 
     async fn create_invite(&self, new: NewInvite) -> StoreResult<Invite> {
-        self.query(move |conn| {
+        self.write(move |conn| {
             conn.transaction(|conn| {
                 let now = to_db(new.created_at);
                 // A re-invite replaces the pending one: its link answers 410 from now on.
@@ -371,27 +375,28 @@ impl TeamRepository for Database {
                     .find(id)
                     .select(InviteRow::as_select())
                     .first(conn)?;
-                let inviter = load_user(conn, new.invited_by)?;
-                Ok(invite(row, inviter))
+                let inviter = load_user(&mut ReadConnection::of(conn), new.invited_by)?;
+                invite(row, inviter)
             })
         })
         .await
     }
 
     async fn pending_invites(&self, team_id: i64, now: DateTime<Utc>) -> StoreResult<Vec<Invite>> {
-        self.query(move |conn| {
-            let rows: Vec<InviteRow> = team_invites::table
-                .filter(team_invites::team_id.eq(team_id))
-                .filter(team_invites::used_at.is_null())
-                .filter(team_invites::revoked_at.is_null())
-                .filter(team_invites::expires_at.gt(to_db(now)))
-                .order((team_invites::created_at.desc(), team_invites::id.desc()))
-                .select(InviteRow::as_select())
-                .load(conn)?;
+        self.read(move |conn| {
+            let rows: Vec<InviteRow> = conn.load(
+                team_invites::table
+                    .filter(team_invites::team_id.eq(team_id))
+                    .filter(team_invites::used_at.is_null())
+                    .filter(team_invites::revoked_at.is_null())
+                    .filter(team_invites::expires_at.gt(to_db(now)))
+                    .order((team_invites::created_at.desc(), team_invites::id.desc()))
+                    .select(InviteRow::as_select()),
+            )?;
             let mut out = Vec::with_capacity(rows.len());
             for r in rows {
                 let inviter = load_user(conn, r.invited_by)?;
-                out.push(invite(r, inviter));
+                out.push(invite(r, inviter)?);
             }
             Ok(out)
         })
@@ -404,7 +409,7 @@ impl TeamRepository for Database {
         invite_id: i64,
         at: DateTime<Utc>,
     ) -> StoreResult<bool> {
-        self.query(move |conn| {
+        self.write(move |conn| {
             diesel::update(
                 team_invites::table
                     .filter(team_invites::id.eq(invite_id))
@@ -421,22 +426,22 @@ impl TeamRepository for Database {
 
     async fn find_invite(&self, token_hash: &str) -> StoreResult<Option<InviteDetails>> {
         let hash = token_hash.to_owned();
-        self.query(move |conn| {
-            let Some(row) = team_invites::table
-                .filter(team_invites::token_hash.eq(&hash))
-                .select(InviteRow::as_select())
-                .first(conn)
+        self.read(move |conn| {
+            let Some(row) = conn
+                .first(
+                    team_invites::table
+                        .filter(team_invites::token_hash.eq(&hash))
+                        .select(InviteRow::as_select()),
+                )
                 .optional()?
             else {
                 return Ok(None);
             };
-            let team: TeamRow = teams::table
-                .find(row.team_id)
-                .select(TeamRow::as_select())
-                .first(conn)?;
+            let team: TeamRow =
+                conn.first(teams::table.find(row.team_id).select(TeamRow::as_select()))?;
             let inviter = load_user(conn, row.invited_by)?;
             Ok(Some(InviteDetails {
-                invite: invite(row, inviter),
+                invite: invite(row, inviter)?,
                 team_name: team.name,
                 team_description: team.description,
                 team_is_active: team.is_active,
@@ -452,89 +457,18 @@ impl TeamRepository for Database {
         at: DateTime<Utc>,
     ) -> StoreResult<AcceptOutcome> {
         let hash = token_hash.to_owned();
-        self.query(move |conn| {
-            let result = conn.transaction::<_, Abort, _>(|conn| {
-                let now = to_db(at);
-                // Spend first: of two concurrent accepts exactly one changes the row.
-                let spent = diesel::update(
-                    team_invites::table
-                        .filter(team_invites::token_hash.eq(&hash))
-                        .filter(team_invites::used_at.is_null())
-                        .filter(team_invites::revoked_at.is_null())
-                        .filter(team_invites::expires_at.gt(now)),
-                )
-                .set(team_invites::used_at.eq(Some(now)))
-                .execute(conn)?;
-                if spent == 0 {
-                    return Ok(AcceptOutcome::Gone);
-                }
-                let row: InviteRow = team_invites::table
-                    .filter(team_invites::token_hash.eq(&hash))
-                    .select(InviteRow::as_select())
-                    .first(conn)?;
-                let team: TeamRow = teams::table
-                    .find(row.team_id)
-                    .select(TeamRow::as_select())
-                    .first(conn)?;
-                if !team.is_active {
-                    return Err(Abort::With(Box::new(AcceptOutcome::TeamInactive)));
-                }
-                let existing = users::table
-                    .filter(users::email.eq(&row.email))
-                    .select(UserRow::as_select())
-                    .first(conn)
-                    .optional()?;
-                let user = match (existing, &new_user) {
-                    (Some(u), _) => User::from(u),
-                    (None, None) => {
-                        return Err(Abort::With(Box::new(AcceptOutcome::NamesRequired)))
-                    }
-                    (None, Some(n)) => {
-                        let id = diesel::insert_into(users::table)
-                            .values((
-                                users::user_id.eq(&n.user_id),
-                                users::email.eq(&row.email),
-                                users::first_name.eq(&n.first_name),
-                                users::last_name.eq(&n.last_name),
-                                users::is_admin.eq(false),
-                                users::created_at.eq(now),
-                                users::updated_at.eq(now),
-                            ))
-                            .returning(users::id)
-                            .get_result::<i64>(conn)?;
-                        User {
-                            id,
-                            user_id: n.user_id.clone(),
-                            email: row.email.clone(),
-                            first_name: n.first_name.clone(),
-                            last_name: n.last_name.clone(),
-                            is_admin: false,
-                            created_at: at,
-                        }
-                    }
-                };
-                let already: i64 = team_members::table
-                    .filter(team_members::team_id.eq(row.team_id))
-                    .filter(team_members::user_id.eq(user.id))
-                    .count()
-                    .get_result(conn)?;
-                if already == 0 {
-                    insert_member(conn, row.team_id, user.id, role(&row.role), now)?;
-                }
-                diesel::update(team_invites::table.find(row.id))
-                    .set(team_invites::used_by.eq(Some(user.id)))
-                    .execute(conn)?;
-                Ok(AcceptOutcome::Accepted {
-                    user,
-                    team_id: team.id,
-                    team_name: team.name,
-                })
-            });
-            match result {
+        self.write(move |conn| {
+            let run = |conn: &mut DbConnection| match conn
+                .transaction(|conn| accept_in(conn, &hash, new_user.as_ref(), at))
+            {
                 Ok(outcome) => Ok(outcome),
                 Err(Abort::With(outcome)) => Ok(*outcome),
                 Err(Abort::Db(e)) => Err(e),
-            }
+            };
+            // Two invites of one new address accepted at once both create its user: the one
+            // that meets the unique e-mail runs again and finds the user.
+            let first = run(conn);
+            retry_on_conflict(first, || run(conn))
         })
         .await
     }
@@ -550,4 +484,87 @@ impl From<diesel::result::Error> for Abort {
     fn from(e: diesel::result::Error) -> Self {
         Abort::Db(e)
     }
+}
+
+/// Accepting an invite, in the caller's transaction (see `accept_invite`).
+fn accept_in(
+    conn: &mut DbConnection,
+    hash: &str,
+    new_user: Option<&NewUser>,
+    at: DateTime<Utc>,
+) -> Result<AcceptOutcome, Abort> {
+    let now = to_db(at);
+    // Spend first: of two concurrent accepts exactly one changes the row.
+    let spent = diesel::update(
+        team_invites::table
+            .filter(team_invites::token_hash.eq(&hash))
+            .filter(team_invites::used_at.is_null())
+            .filter(team_invites::revoked_at.is_null())
+            .filter(team_invites::expires_at.gt(now)),
+    )
+    .set(team_invites::used_at.eq(Some(now)))
+    .execute(conn)?;
+    if spent == 0 {
+        return Ok(AcceptOutcome::Gone);
+    }
+    let row: InviteRow = team_invites::table
+        .filter(team_invites::token_hash.eq(&hash))
+        .select(InviteRow::as_select())
+        .first(conn)?;
+    let team: TeamRow = teams::table
+        .find(row.team_id)
+        .select(TeamRow::as_select())
+        .first(conn)?;
+    if !team.is_active {
+        return Err(Abort::With(Box::new(AcceptOutcome::TeamInactive)));
+    }
+    let existing = users::table
+        .filter(users::email.eq(&row.email))
+        .select(UserRow::as_select())
+        .first(conn)
+        .optional()?;
+    let user = match (existing, &new_user) {
+        (Some(u), _) => User::from(u),
+        (None, None) => return Err(Abort::With(Box::new(AcceptOutcome::NamesRequired))),
+        (None, Some(n)) => {
+            let id = diesel::insert_into(users::table)
+                .values((
+                    users::user_id.eq(&n.user_id),
+                    users::email.eq(&row.email),
+                    users::first_name.eq(&n.first_name),
+                    users::last_name.eq(&n.last_name),
+                    users::is_admin.eq(false),
+                    users::created_at.eq(now),
+                    users::updated_at.eq(now),
+                ))
+                .returning(users::id)
+                .get_result::<i64>(conn)?;
+            User {
+                id,
+                user_id: n.user_id.clone(),
+                email: row.email.clone(),
+                first_name: n.first_name.clone(),
+                last_name: n.last_name.clone(),
+                is_admin: false,
+                created_at: at,
+            }
+        }
+    };
+    let already: i64 = team_members::table
+        .filter(team_members::team_id.eq(row.team_id))
+        .filter(team_members::user_id.eq(user.id))
+        .count()
+        .get_result(conn)?;
+    if already == 0 {
+        let role = stored_word("team_invites.role", &row.role)?;
+        insert_member(conn, row.team_id, user.id, role, now)?;
+    }
+    diesel::update(team_invites::table.find(row.id))
+        .set(team_invites::used_by.eq(Some(user.id)))
+        .execute(conn)?;
+    Ok(AcceptOutcome::Accepted {
+        user,
+        team_id: team.id,
+        team_name: team.name,
+    })
 }

@@ -39,7 +39,7 @@ impl From<UserRow> for User {
 #[async_trait]
 impl UserRepository for Database {
     async fn insert(&self, user: NewUser) -> StoreResult<User> {
-        self.query(move |conn| {
+        self.write(move |conn| {
             let id = diesel::insert_into(users::table)
                 .values((
                     users::user_id.eq(&user.user_id),
@@ -67,36 +67,35 @@ impl UserRepository for Database {
 
     async fn find_by_email(&self, email: &str) -> StoreResult<Option<User>> {
         let email = email.to_owned();
-        self.query(move |conn| {
-            users::table
-                .filter(users::email.eq(email))
-                .select(UserRow::as_select())
-                .first(conn)
-                .optional()
-                .map(|r| r.map(User::from))
+        self.read(move |conn| {
+            conn.first(
+                users::table
+                    .filter(users::email.eq(email))
+                    .select(UserRow::as_select()),
+            )
+            .optional()
+            .map(|r| r.map(User::from))
         })
         .await
     }
 
     async fn find_by_user_id(&self, user_id: &str) -> StoreResult<Option<User>> {
         let user_id = user_id.to_owned();
-        self.query(move |conn| {
-            users::table
-                .filter(users::user_id.eq(user_id))
-                .select(UserRow::as_select())
-                .first(conn)
-                .optional()
-                .map(|r| r.map(User::from))
+        self.read(move |conn| {
+            conn.first(
+                users::table
+                    .filter(users::user_id.eq(user_id))
+                    .select(UserRow::as_select()),
+            )
+            .optional()
+            .map(|r| r.map(User::from))
         })
         .await
     }
 
     async fn find_by_internal_id(&self, id: i64) -> StoreResult<Option<User>> {
-        self.query(move |conn| {
-            users::table
-                .find(id)
-                .select(UserRow::as_select())
-                .first(conn)
+        self.read(move |conn| {
+            conn.first(users::table.find(id).select(UserRow::as_select()))
                 .optional()
                 .map(|r| r.map(User::from))
         })
@@ -104,14 +103,15 @@ impl UserRepository for Database {
     }
 
     async fn first_admin(&self) -> StoreResult<Option<User>> {
-        self.query(move |conn| {
-            users::table
-                .filter(users::is_admin.eq(true))
-                .order(users::id.asc())
-                .select(UserRow::as_select())
-                .first(conn)
-                .optional()
-                .map(|r| r.map(User::from))
+        self.read(move |conn| {
+            conn.first(
+                users::table
+                    .filter(users::is_admin.eq(true))
+                    .order(users::id.asc())
+                    .select(UserRow::as_select()),
+            )
+            .optional()
+            .map(|r| r.map(User::from))
         })
         .await
     }

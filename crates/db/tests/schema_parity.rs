@@ -184,7 +184,8 @@ fn both_backends_build_the_same_schema() {
     let db = Database::connect(&sqlite_url, 1).unwrap();
     db.migrate().unwrap();
     let sqlite = runtime
-        .block_on(db.run(|conn| match conn {
+        // Raw introspection SQL is no `SelectQuery`: it takes the writer's connection.
+        .block_on(db.write(|conn| match conn {
             DbConnection::Sqlite(c) => Ok(sqlite_schema(c)),
             DbConnection::Postgres(_) => unreachable!(),
         }))
@@ -203,7 +204,7 @@ fn both_backends_build_the_same_schema() {
     let pg = Database::connect(&scoped, 1).unwrap();
     pg.migrate().unwrap();
     let postgres = runtime
-        .block_on(pg.run(|conn| match conn {
+        .block_on(pg.write(|conn| match conn {
             DbConnection::Postgres(c) => {
                 let n: Vec<Count> = diesel::sql_query(
                     "SELECT count(*) AS n FROM information_schema.tables WHERE table_schema = current_schema()",

@@ -40,7 +40,7 @@ pub struct StoredApiKey {
     pub key_hash: String,
 }
 
-#[cfg_attr(feature = "mock", mockall::automock)]
+#[cfg_attr(any(test, feature = "mock"), mockall::automock)]
 #[async_trait]
 pub trait CredentialRepository: Send + Sync {
     async fn insert_api_key(&self, key: NewApiKey) -> StoreResult<ApiKey>;

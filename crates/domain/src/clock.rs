@@ -1,7 +1,7 @@
 //! Time as a port, so expiry rules can be tested without sleeping.
 use chrono::{DateTime, Utc};
 
-#[cfg_attr(feature = "mock", mockall::automock)]
+#[cfg_attr(any(test, feature = "mock"), mockall::automock)]
 pub trait Clock: Send + Sync {
     fn now(&self) -> DateTime<Utc>;
 }

@@ -38,7 +38,7 @@ pub enum EnrichError {
 
 pub type GeocodeOutcome = Result<Option<GeocodeResult>, EnrichError>;
 
-#[cfg_attr(feature = "mock", mockall::automock)]
+#[cfg_attr(any(test, feature = "mock"), mockall::automock)]
 #[async_trait]
 pub trait Geocoder: Send + Sync {
     /// `Ok(None)` is a definite no-match; `Err` a failure worth retrying later.
@@ -63,7 +63,7 @@ pub struct CachedGeocode {
 }
 
 /// Geocoding answers by address key, shared by every process on one database.
-#[cfg_attr(feature = "mock", mockall::automock)]
+#[cfg_attr(any(test, feature = "mock"), mockall::automock)]
 #[async_trait]
 pub trait GeocodeCache: Send + Sync {
     async fn get(&self, address_key: &str) -> crate::store::StoreResult<Option<CachedGeocode>>;
@@ -87,7 +87,7 @@ pub struct AppraisalQuery {
     pub county_fips: Option<String>,
 }
 
-#[cfg_attr(feature = "mock", mockall::automock)]
+#[cfg_attr(any(test, feature = "mock"), mockall::automock)]
 #[async_trait]
 pub trait AppraisalSource: Send + Sync {
     /// `Ok(None)`: no county configured or no parcel there; `Err`: a failure worth retrying.

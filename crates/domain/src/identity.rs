@@ -8,6 +8,7 @@ use chrono::Duration;
 use crate::auth::AuthError;
 use crate::clock::Clock;
 use crate::mail::{Mailer, Message};
+use crate::mail_throttle::{MailAdmission, MailThrottle};
 use crate::parse::normalize_email;
 use crate::secret::{
     hash_secret, hashes_match, TokenGenerator, ACCESS_TOKEN_PREFIX, REFRESH_TOKEN_PREFIX,
@@ -27,7 +28,7 @@ pub struct AccessGrant {
     pub family_id: String,
 }
 
-#[cfg_attr(feature = "mock", mockall::automock)]
+#[cfg_attr(any(test, feature = "mock"), mockall::automock)]
 #[async_trait]
 pub trait IdentityProvider: Send + Sync {
     /// The grant behind a live access token; None for unknown, expired or revoked ones.
@@ -50,6 +51,7 @@ pub struct BuiltinIdentity {
     clock: Arc<dyn Clock>,
     tokens: Arc<dyn TokenGenerator>,
     public_url: String,
+    mail_throttle: Option<Arc<MailThrottle>>,
 }
 
 impl BuiltinIdentity {
@@ -68,7 +70,15 @@ impl BuiltinIdentity {
             clock,
             tokens,
             public_url,
+            mail_throttle: None,
         }
+    }
+
+    /// Bounds the sign-in e-mails one address receives; beyond it, requests are dropped
+    /// silently (the answer never differs, so addresses cannot be probed).
+    pub fn with_mail_throttle(mut self, throttle: Arc<MailThrottle>) -> Self {
+        self.mail_throttle = Some(throttle);
+        self
     }
 
     async fn issue(&self, user_id: i64, family_id: String) -> Result<Session, AuthError> {
@@ -171,6 +181,12 @@ impl IdentityProvider for BuiltinIdentity {
         let Some(user) = self.users.find_by_email(&email).await? else {
             return Ok(());
         };
+        if let Some(throttle) = &self.mail_throttle {
+            if let MailAdmission::Wait(_) = throttle.admit(&user.email).await? {
+                tracing::info!(user_id = %user.user_id, "sign-in e-mail throttled");
+                return Ok(());
+            }
+        }
         let token = self.tokens.secret(SIGN_IN_TOKEN_PREFIX);
         let now = self.clock.now();
         let expires_at = now + Duration::minutes(SIGN_IN_LINK_MINUTES);

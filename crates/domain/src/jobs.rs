@@ -7,10 +7,14 @@ use crate::store::StoreResult;
 
 /// Process stored `pending` submissions; payload `{"items": [{submission_id, user_id, team_id, fields}]}`.
 pub const PROCESS_SUBMISSIONS: &str = "process_submissions";
-/// Geocode and appraise a lead again; payload `{"lead_id": N}`.
+/// Geocode and appraise leads still `pending_retry`; payload `{"lead_ids": [N, ...]}`.
 pub const ENRICH_LEAD: &str = "enrich_lead";
 
 pub const DEFAULT_MAX_ATTEMPTS: i32 = 5;
+
+/// How long an enrichment retry waits: enrichment runs right after the leads' write, and the
+/// retry only does what that left undone (nothing, for leads enriched by then).
+const ENRICHMENT_RETRY_DELAY_SECS: i64 = 60;
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct NewJob {
@@ -29,9 +33,24 @@ impl NewJob {
             max_attempts: DEFAULT_MAX_ATTEMPTS,
         }
     }
+
+    /// The retry queued with a lead write for the leads it marked `pending_retry`
+    /// (`lead::plan`), so that a crash before their enrichment cannot lose it.
+    pub fn enrichment_retry(lead_ids: impl IntoIterator<Item = i64>, now: DateTime<Utc>) -> NewJob {
+        let lead_ids: std::collections::BTreeSet<i64> = lead_ids.into_iter().collect();
+        NewJob::now(
+            ENRICH_LEAD,
+            serde_json::json!({ "lead_ids": lead_ids }),
+            now + Duration::seconds(ENRICHMENT_RETRY_DELAY_SECS),
+        )
+    }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// Stored as `queued`, `running`, `done`, `dead` (`FromStr` takes exactly these).
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, strum::EnumString, strum::IntoStaticStr, strum::Display,
+)]
+#[strum(serialize_all = "snake_case")]
 pub enum JobStatus {
     Queued,
     Running,
@@ -41,21 +60,7 @@ pub enum JobStatus {
 
 impl JobStatus {
     pub fn as_str(self) -> &'static str {
-        match self {
-            JobStatus::Queued => "queued",
-            JobStatus::Running => "running",
-            JobStatus::Done => "done",
-            JobStatus::Dead => "dead",
-        }
-    }
-
-    pub fn parse(s: &str) -> JobStatus {
-        match s {
-            "running" => JobStatus::Running,
-            "done" => JobStatus::Done,
-            "dead" => JobStatus::Dead,
-            _ => JobStatus::Queued,
-        }
+        self.into()
     }
 }
 
@@ -80,7 +85,7 @@ pub fn retry_delay(attempts: i32) -> Duration {
     Duration::seconds((2_i64.pow(exp)).min(600))
 }
 
-#[cfg_attr(feature = "mock", mockall::automock)]
+#[cfg_attr(any(test, feature = "mock"), mockall::automock)]
 #[async_trait]
 pub trait JobQueue: Send + Sync {
     async fn enqueue(&self, jobs: Vec<NewJob>) -> StoreResult<()>;

@@ -5,14 +5,23 @@
 pub mod address;
 pub mod api_key;
 pub mod auth;
+#[cfg(test)]
+mod auth_tests;
 pub mod business;
+pub mod circuit_breaker;
 pub mod clock;
 pub mod enrich;
+#[cfg(test)]
+#[path = "submission/enrichment_tests.rs"]
+mod enrichment_tests;
 pub mod error;
 pub mod identity;
+#[cfg(test)]
+mod identity_tests;
 pub mod jobs;
 pub mod lead;
 pub mod mail;
+pub mod mail_throttle;
 pub mod parse;
 pub mod rate_limit;
 pub mod secret;
@@ -21,7 +30,8 @@ pub mod store;
 pub mod submission;
 pub mod team;
 pub mod team_access;
-pub mod two_threads;
+#[cfg(test)]
+mod test_support;
 pub mod user;
 
 pub use clock::{Clock, SystemClock};

@@ -34,7 +34,7 @@ impl Message {
 #[error("e-mail not sent: {0}")]
 pub struct MailError(pub String);
 
-#[cfg_attr(feature = "mock", mockall::automock)]
+#[cfg_attr(any(test, feature = "mock"), mockall::automock)]
 #[async_trait]
 pub trait Mailer: Send + Sync {
     async fn send(&self, message: &Message) -> Result<(), MailError>;

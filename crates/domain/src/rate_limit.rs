@@ -39,7 +39,7 @@ impl Window {
 }
 
 /// Where hits are counted.
-#[cfg_attr(feature = "mock", mockall::automock)]
+#[cfg_attr(any(test, feature = "mock"), mockall::automock)]
 #[async_trait]
 pub trait RateLimitStore: Send + Sync {
     /// Counts one hit for `bucket` in `window` and answers the hits so far, this one included.

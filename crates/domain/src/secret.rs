@@ -4,7 +4,7 @@ use sha2::{Digest, Sha256};
 use subtle::ConstantTimeEq;
 
 /// Where random credentials come from: a port, so tests can make predictable ones.
-#[cfg_attr(feature = "mock", mockall::automock)]
+#[cfg_attr(any(test, feature = "mock"), mockall::automock)]
 pub trait TokenGenerator: Send + Sync {
     /// `prefix` followed by at least 256 random bits, URL-safe: a credential.
     fn secret(&self, prefix: &str) -> String;

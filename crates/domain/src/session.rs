@@ -11,7 +11,11 @@ pub const ACCESS_TOKEN_SECONDS: i64 = 3600;
 pub const REFRESH_TOKEN_DAYS: i64 = 30;
 pub const SIGN_IN_LINK_MINUTES: i64 = 15;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// Stored as `access` or `refresh`.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, strum::EnumString, strum::IntoStaticStr, strum::Display,
+)]
+#[strum(serialize_all = "snake_case")]
 pub enum TokenKind {
     Access,
     Refresh,
@@ -19,10 +23,7 @@ pub enum TokenKind {
 
 impl TokenKind {
     pub fn as_str(self) -> &'static str {
-        match self {
-            TokenKind::Access => "access",
-            TokenKind::Refresh => "refresh",
-        }
+        self.into()
     }
 }
 
@@ -67,7 +68,7 @@ pub enum RetireOutcome {
     Unusable,
 }
 
-#[cfg_attr(feature = "mock", mockall::automock)]
+#[cfg_attr(any(test, feature = "mock"), mockall::automock)]
 #[async_trait]
 pub trait SessionRepository: Send + Sync {
     async fn insert_tokens(&self, tokens: Vec<NewToken>) -> StoreResult<()>;

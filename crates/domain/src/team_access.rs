@@ -2,14 +2,15 @@
 use async_trait::async_trait;
 
 use crate::store::StoreResult;
+use crate::team::Role;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Membership {
-    pub role: String,
+    pub role: Role,
     pub team_is_active: bool,
 }
 
-#[cfg_attr(feature = "mock", mockall::automock)]
+#[cfg_attr(any(test, feature = "mock"), mockall::automock)]
 #[async_trait]
 pub trait MembershipRepository: Send + Sync {
     /// The user's active membership of the team, if any.

@@ -45,7 +45,7 @@ pub struct NewUser {
     pub created_at: DateTime<Utc>,
 }
 
-#[cfg_attr(feature = "mock", mockall::automock)]
+#[cfg_attr(any(test, feature = "mock"), mockall::automock)]
 #[async_trait]
 pub trait UserRepository: Send + Sync {
     /// Fails with `Conflict` when the e-mail address is taken.

@@ -1,4 +1,5 @@
-//! Geocoding under a slow or failing Census, against a local fake with 200 ms latency per request.
+//! Geocoding under a slow or failing Census, against a local wiremock server with 200 ms latency per
+//! request.
 //! Prints figures; asserts nothing about time.
 //!
 //!     cargo run --release -p leadhub-geocode --example geocode_bench
@@ -16,7 +17,8 @@ use std::time::{Duration, Instant};
 
 use leadhub_domain::enrich::{GeocodeQuery, Geocoder};
 use leadhub_geocode::{build, GeocodeSettings, MemoryGeocodeCache};
-use support::{address_rows, batch_match_row, FakeReply, FakeServer};
+use support::{address_rows, batch_match_row, count, ok, serve, status};
+use wiremock::{Request, ResponseTemplate};
 
 const LATENCY: Duration = Duration::from_millis(200);
 
@@ -52,18 +54,20 @@ async fn sequential_singles(url: &str) -> anyhow::Result<(Duration, usize)> {
     Ok((started.elapsed(), failures))
 }
 
+/// Census batches: every row matched, rows in reverse order, after the latency.
+fn census_batch(request: &Request) -> ResponseTemplate {
+    let rows: Vec<String> = address_rows(request)
+        .iter()
+        .rev()
+        .map(|row| batch_match_row(&row[0], &row[1], -97.74, 30.27))
+        .collect();
+    ok(rows.join("\n")).set_delay(LATENCY)
+}
+
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
-    let healthy = FakeServer::start(|request| {
-        let rows: Vec<String> = address_rows(request)
-            .iter()
-            .rev()
-            .map(|row| batch_match_row(&row[0], &row[1], -97.74, 30.27))
-            .collect();
-        FakeReply::ok(rows.join("\n")).after(LATENCY)
-    })
-    .await;
-    let geocoder = census_chain(&healthy.url)?;
+    let healthy = serve(census_batch).await;
+    let geocoder = census_chain(&healthy.uri())?;
     let leads: Vec<GeocodeQuery> = (0..1000).map(lead).collect();
     let started = Instant::now();
     let answers = geocoder.geocode_batch(&leads).await;
@@ -72,30 +76,30 @@ async fn main() -> anyhow::Result<()> {
     println!(
         "(a) batch of 1000 uncached: {:>8.3} s, {found} found, {} request(s) to Census",
         took.as_secs_f64(),
-        healthy.count()
+        count(&healthy).await
     );
     let started = Instant::now();
     geocoder.geocode_batch(&leads).await;
     println!(
         "    same 1000 again, cached: {:>8.3} s, {} request(s) to Census",
         started.elapsed().as_secs_f64(),
-        healthy.count()
+        count(&healthy).await
     );
 
-    let failing = FakeServer::start(|_| FakeReply::status(500, "").after(LATENCY)).await;
-    let (took, failures) = sequential_singles(&failing.url).await?;
+    let failing = serve(status(500, "").set_delay(LATENCY)).await;
+    let (took, failures) = sequential_singles(&failing.uri()).await?;
     println!(
         "(b) 100 singles, Census 500s: {:>8.3} s, {failures} failures, {} request(s) to Census",
         took.as_secs_f64(),
-        failing.count()
+        count(&failing).await
     );
 
-    let hanging = FakeServer::start(|_| FakeReply::ok("").after(Duration::from_secs(3600))).await;
-    let (took, failures) = sequential_singles(&hanging.url).await?;
+    let hanging = serve(ok("").set_delay(Duration::from_secs(3600))).await;
+    let (took, failures) = sequential_singles(&hanging.uri()).await?;
     println!(
         "(b) 100 singles, Census hangs: {:>7.3} s, {failures} failures, {} request(s) to Census",
         took.as_secs_f64(),
-        hanging.count()
+        count(&hanging).await
     );
     Ok(())
 }

@@ -3,12 +3,13 @@
 //! chain that tries them in `LEADHUB_GEOCODER` order behind the address-key cache.
 //!
 //! Every HTTP adapter has a timeout, retries transient failures with backoff and sits behind its
-//! own circuit breaker (see `upstream` and `breaker`), so an outage costs a few timeouts, not one
+//! own circuit breaker (see `upstream` and `leadhub_domain::circuit_breaker`), so an outage costs a few timeouts, not one
 //! per lead. The composition root calls [`build`].
-mod breaker;
 mod cache;
 mod census;
 mod chain;
+#[cfg(test)]
+mod chain_tests;
 mod nominatim;
 mod rate_gate;
 mod upstream;
@@ -19,10 +20,10 @@ use std::time::Duration;
 
 use leadhub_domain::enrich::{GeocodeCache, Geocoder};
 
-pub use breaker::BreakerPolicy;
 pub use cache::MemoryGeocodeCache;
 pub use census::{CensusGeocoder, BATCH_THRESHOLD, CENSUS, MAX_BATCH_ROWS};
 pub use chain::{GeocoderChain, CACHE_FRESH_FOR};
+pub use leadhub_domain::circuit_breaker::BreakerPolicy;
 pub use nominatim::{NominatimGeocoder, NOMINATIM};
 pub use upstream::{RetryPolicy, CIRCUIT_OPEN};
 pub use zip::{ZipCentroidGeocoder, ZIP};

@@ -8,10 +8,11 @@
 //! as soon as it opens.
 use std::time::{Duration, Instant};
 
+use backon::{ExponentialBuilder, Retryable};
+use leadhub_domain::circuit_breaker::{BreakerPolicy, CircuitBreaker};
 use leadhub_domain::enrich::EnrichError;
 use reqwest::{Client, RequestBuilder, StatusCode};
 
-use crate::breaker::{BreakerPolicy, CircuitBreaker};
 use crate::rate_gate::RateGate;
 
 /// How transient failures are retried.
@@ -19,8 +20,8 @@ use crate::rate_gate::RateGate;
 pub struct RetryPolicy {
     /// Extra attempts after the first.
     pub retries: u32,
-    /// Wait before the first retry; each later wait is four times longer, plus up to 50% jitter so
-    /// many leads failing together do not retry in lock-step.
+    /// Wait before the first retry; each later wait is four times longer, plus up to as much again
+    /// of jitter so many leads failing together do not retry in lock-step.
     pub first_backoff: Duration,
 }
 
@@ -30,6 +31,17 @@ impl Default for RetryPolicy {
             retries: 2,
             first_backoff: Duration::from_millis(100),
         }
+    }
+}
+
+impl RetryPolicy {
+    fn backoff(&self) -> ExponentialBuilder {
+        ExponentialBuilder::new()
+            .with_min_delay(self.first_backoff)
+            .with_factor(4.0)
+            .without_max_delay()
+            .with_max_times(self.retries as usize)
+            .with_jitter()
     }
 }
 
@@ -46,15 +58,28 @@ pub(crate) struct Upstream {
     gate: Option<&'static RateGate>,
 }
 
-/// What one attempt came to.
-enum Attempt {
-    Body(String),
-    /// Worth another attempt (and a breaker failure).
+/// Why an attempt brought no body.
+enum Failure {
+    /// Worth another attempt (and a breaker failure): timeout, connection error, 5xx.
     Transient(EnrichError),
     /// Final, but the service is down or refusing us (a breaker failure): 429.
     Refused(EnrichError),
-    /// Final, and the service answered (not a breaker failure): other 4xx.
-    Rejected(EnrichError),
+    /// Final, and not the service's fault: another 4xx (it answered), a bad request, an open circuit.
+    Final(EnrichError),
+}
+
+impl Failure {
+    fn error(&self) -> &EnrichError {
+        match self {
+            Failure::Transient(e) | Failure::Refused(e) | Failure::Final(e) => e,
+        }
+    }
+
+    fn into_error(self) -> EnrichError {
+        match self {
+            Failure::Transient(e) | Failure::Refused(e) | Failure::Final(e) => e,
+        }
+    }
 }
 
 impl Upstream {
@@ -75,7 +100,7 @@ impl Upstream {
             name,
             client,
             retry,
-            breaker: CircuitBreaker::new(breaker),
+            breaker: CircuitBreaker::new(name, breaker),
             gate,
         })
     }
@@ -85,91 +110,72 @@ impl Upstream {
         &self,
         build: impl Fn(&Client) -> RequestBuilder,
     ) -> Result<String, EnrichError> {
-        let mut attempt = 0;
-        loop {
-            if self.breaker.admit().is_err() {
-                return Err(EnrichError::Failed(CIRCUIT_OPEN.into()));
-            }
-            if let Some(gate) = self.gate {
-                gate.pass().await;
-            }
-            let started = Instant::now();
-            let outcome = self.attempt(build(&self.client)).await;
-            let took = started.elapsed();
-            match outcome {
-                Attempt::Body(body) => {
-                    self.breaker.record_success();
-                    return Ok(body);
-                }
-                Attempt::Rejected(error) => {
-                    self.breaker.record_success();
-                    return Err(error);
-                }
-                Attempt::Refused(error) => {
-                    self.breaker.record_failure(took);
-                    return Err(error);
-                }
-                Attempt::Transient(error) => {
-                    self.breaker.record_failure(took);
-                    // Once the circuit has opened, a retry would only be refused: report the cause.
-                    if attempt >= self.retry.retries || self.breaker.is_open() {
-                        return Err(error);
-                    }
-                    tracing::debug!(service = self.name, attempt, %error, "retrying");
-                    tokio::time::sleep(self.backoff(attempt)).await;
-                    attempt += 1;
-                }
-            }
-        }
+        (|| self.attempt(build(&self.client)))
+            .retry(self.retry.backoff())
+            // Once the circuit has opened, a retry would only be refused: report the cause.
+            .when(|failure| {
+                matches!(failure, Failure::Transient(_)) && !self.breaker.is_open(Instant::now())
+            })
+            .notify(|failure, wait| {
+                tracing::debug!(service = self.name, error = %failure.error(), ?wait, "retrying");
+            })
+            .await
+            .map_err(Failure::into_error)
     }
 
-    async fn attempt(&self, request: RequestBuilder) -> Attempt {
-        let response = match request.send().await {
-            Ok(response) => response,
-            Err(e) => return self.transport_error(e),
-        };
+    /// One attempt, through the breaker and the gate.
+    async fn attempt(&self, request: RequestBuilder) -> Result<String, Failure> {
+        let pass = self
+            .breaker
+            .admit(Instant::now())
+            .map_err(|_| Failure::Final(EnrichError::Failed(CIRCUIT_OPEN.into())))?;
+        if let Some(gate) = self.gate {
+            gate.pass().await;
+        }
+        let started = Instant::now();
+        let outcome = self.send(request).await;
+        match &outcome {
+            Ok(_) | Err(Failure::Final(_)) => pass.success(),
+            Err(Failure::Transient(_) | Failure::Refused(_)) => {
+                pass.failure(Instant::now(), started.elapsed())
+            }
+        }
+        outcome
+    }
+
+    async fn send(&self, request: RequestBuilder) -> Result<String, Failure> {
+        let response = request.send().await.map_err(|e| self.transport_error(e))?;
         let status = response.status();
         if status.is_server_error() {
-            return Attempt::Transient(self.failed(format!("HTTP {}", status.as_u16())));
+            return Err(Failure::Transient(
+                self.failed(format!("HTTP {}", status.as_u16())),
+            ));
         }
         if status == StatusCode::TOO_MANY_REQUESTS {
-            return Attempt::Refused(self.failed("HTTP 429 (rate limited)".into()));
+            return Err(Failure::Refused(
+                self.failed("HTTP 429 (rate limited)".into()),
+            ));
         }
         if !status.is_success() {
-            return Attempt::Rejected(self.failed(format!("HTTP {}", status.as_u16())));
+            return Err(Failure::Final(
+                self.failed(format!("HTTP {}", status.as_u16())),
+            ));
         }
-        match response.text().await {
-            Ok(body) => Attempt::Body(body),
-            Err(e) => self.transport_error(e),
-        }
+        response.text().await.map_err(|e| self.transport_error(e))
     }
 
-    fn transport_error(&self, e: reqwest::Error) -> Attempt {
+    fn transport_error(&self, e: reqwest::Error) -> Failure {
         if e.is_timeout() {
-            Attempt::Transient(EnrichError::Timeout)
+            Failure::Transient(EnrichError::Timeout)
         } else if e.is_builder() {
-            Attempt::Rejected(self.failed(format!("bad request: {e}")))
+            Failure::Final(self.failed(format!("bad request: {e}")))
         } else {
             // Connection refused or reset, truncated body: the network or the service, maybe passing.
-            Attempt::Transient(self.failed(format!("request failed: {e}")))
+            Failure::Transient(self.failed(format!("request failed: {e}")))
         }
     }
 
     pub(crate) fn failed(&self, problem: String) -> EnrichError {
         EnrichError::Failed(format!("{}: {problem}", self.name))
-    }
-
-    fn backoff(&self, attempt: u32) -> Duration {
-        let base = self
-            .retry
-            .first_backoff
-            .saturating_mul(4u32.saturating_pow(attempt));
-        let jitter_ms = (base.as_millis() as u64) / 2;
-        let jitter = if jitter_ms == 0 {
-            0
-        } else {
-            rand::random_range(0..=jitter_ms)
-        };
-        base + Duration::from_millis(jitter)
     }
 }

@@ -76,11 +76,12 @@ fn write_eml(dir: &Path, name: &str, bytes: &[u8]) -> Result<PathBuf, MailError>
     };
     let tmp = dir.join(format!(".{name}.tmp"));
     let path = dir.join(name);
-    let mut file = std::fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .open(&tmp)
-        .map_err(|e| fail("creating a file", e))?;
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    // Like the folder, each message is its owner's only: it holds a sign-in or invite link.
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    let mut file = options.open(&tmp).map_err(|e| fail("creating a file", e))?;
     let written = file
         .write_all(bytes)
         .and_then(|()| file.sync_all())

@@ -89,6 +89,10 @@ async fn writes_one_parseable_eml_per_message_into_a_new_folder() {
             .permissions()
             .mode();
         assert_eq!(mode & 0o077, 0, "a new outbox is private: {mode:o}");
+        for file in &files {
+            let mode = std::fs::metadata(file).expect("meta").permissions().mode();
+            assert_eq!(mode & 0o777, 0o600, "a message is private: {mode:o}");
+        }
     }
 }
 

@@ -6,8 +6,10 @@ use std::net::TcpListener;
 
 use actix_web::body::MessageBody;
 use actix_web::dev::{Server, ServiceFactory, ServiceRequest, ServiceResponse};
-use actix_web::middleware::{from_fn, NormalizePath, TrailingSlash};
+use actix_web::http::header;
+use actix_web::middleware::{from_fn, DefaultHeaders, NormalizePath, TrailingSlash};
 use actix_web::{web, App, HttpServer};
+use apistos::app::OpenApiWrapper;
 
 use leadhub_db::{Backend, Database, DatabaseRateLimitStore};
 use leadhub_domain::auth::AuthService;
@@ -16,6 +18,7 @@ use leadhub_domain::enrich::{AppraisalSource, Geocoder};
 use leadhub_domain::identity::{BuiltinIdentity, IdentityProvider};
 use leadhub_domain::jobs::JobQueue;
 use leadhub_domain::mail::Mailer;
+use leadhub_domain::mail_throttle::MailThrottle;
 use leadhub_domain::rate_limit::{MemoryRateLimitStore, RateLimitStore, RateLimiter};
 use leadhub_domain::secret::TokenGenerator;
 use leadhub_domain::submission::{Enricher, SubmissionRepository, SubmissionService};
@@ -25,10 +28,11 @@ use leadhub_domain::{Clock, SystemClock};
 use crate::config::Config;
 use crate::extract::{path_error_handler, query_error_handler};
 use crate::middleware::{observe, rate_limit, Metrics};
-use crate::routes;
+use crate::sign_in_links::SignInLinks;
 use crate::single_intake::SingleIntake;
 use crate::tokens::RandomTokens;
 use crate::worker::{self, WorkerSettings, Workers};
+use crate::{openapi, routes};
 
 /// The ports a deployment may swap; `Adapters::production` reads them from the configuration.
 #[derive(Clone)]
@@ -91,6 +95,8 @@ pub struct AppState {
     pub submissions: Arc<SubmissionService>,
     /// Single submissions, grouped while the database is busy.
     pub single_intake: Arc<SingleIntake>,
+    /// Sign-in links, sent after the answer.
+    pub sign_in_links: Arc<SignInLinks>,
     pub businesses: Arc<BusinessService>,
     /// For idempotent replays, which sit in the web layer (they store HTTP answers).
     pub submissions_repo: Arc<dyn SubmissionRepository>,
@@ -102,14 +108,29 @@ pub struct AppState {
 
 impl AppState {
     pub fn new(config: Config, db: Database, adapters: Adapters) -> AppState {
-        let identity: Arc<dyn IdentityProvider> = Arc::new(BuiltinIdentity::new(
-            Arc::new(db.clone()),
-            Arc::new(db.clone()),
-            adapters.mailer.clone(),
+        // Several processes may share a PostgreSQL database, so its counters live there; a SQLite
+        // file is served by one process, whose memory is the cheaper place to count.
+        let rate_limit_store: Arc<dyn RateLimitStore> = match db.backend() {
+            Backend::Postgres => Arc::new(DatabaseRateLimitStore::new(db.clone())),
+            Backend::Sqlite => Arc::new(MemoryRateLimitStore::new()),
+        };
+        let mail_throttle = Arc::new(MailThrottle::new(
+            rate_limit_store.clone(),
             adapters.clock.clone(),
-            adapters.tokens.clone(),
-            config.public_url.clone(),
+            config.mail_per_address_minute.into(),
+            config.mail_per_address_hour.into(),
         ));
+        let identity: Arc<dyn IdentityProvider> = Arc::new(
+            BuiltinIdentity::new(
+                Arc::new(db.clone()),
+                Arc::new(db.clone()),
+                adapters.mailer.clone(),
+                adapters.clock.clone(),
+                adapters.tokens.clone(),
+                config.public_url.clone(),
+            )
+            .with_mail_throttle(mail_throttle.clone()),
+        );
         let auth = AuthService::new(
             identity.clone(),
             Arc::new(db.clone()),
@@ -117,6 +138,7 @@ impl AppState {
             adapters.clock.clone(),
             adapters.tokens.clone(),
         );
+        let sign_in_links = Arc::new(SignInLinks::start(identity.clone()));
         let teams = TeamService::new(
             Arc::new(db.clone()),
             Arc::new(db.clone()),
@@ -127,8 +149,10 @@ impl AppState {
             adapters.tokens.clone(),
             config.public_url.clone(),
             config.invite_ttl_days,
-        );
+        )
+        .with_mail_throttle(mail_throttle);
         let submissions = SubmissionService::new(
+            Arc::new(db.clone()),
             Arc::new(db.clone()),
             Arc::new(db.clone()),
             Arc::new(db.clone()),
@@ -144,12 +168,6 @@ impl AppState {
             Arc::new(db.clone()),
             adapters.clock.clone(),
         );
-        // Several processes may share a PostgreSQL database, so its counters live there; a SQLite
-        // file is served by one process, whose memory is the cheaper place to count.
-        let rate_limit_store: Arc<dyn RateLimitStore> = match db.backend() {
-            Backend::Postgres => Arc::new(DatabaseRateLimitStore::new(db.clone())),
-            Backend::Sqlite => Arc::new(MemoryRateLimitStore::new()),
-        };
         let rate_limiter = Arc::new(RateLimiter::new(
             rate_limit_store,
             adapters.clock.clone(),
@@ -159,6 +177,7 @@ impl AppState {
         let submissions = Arc::new(submissions);
         AppState {
             single_intake: Arc::new(SingleIntake::start(submissions.clone())),
+            sign_in_links,
             rate_limiter,
             config: Arc::new(config),
             submissions_repo: Arc::new(db.clone()),
@@ -174,19 +193,8 @@ impl AppState {
     }
 }
 
-/// Registers routes, extractor settings and middleware on an app.
-pub fn configure(state: web::Data<AppState>) -> impl FnOnce(&mut web::ServiceConfig) {
-    move |cfg: &mut web::ServiceConfig| {
-        let limit = state.config.body_limit;
-        cfg.app_data(state)
-            .app_data(web::Data::new(crate::extract::BodyLimit(limit)))
-            .app_data(web::PathConfig::default().error_handler(path_error_handler))
-            .app_data(web::QueryConfig::default().error_handler(query_error_handler))
-            .configure(routes::configure);
-    }
-}
-
-/// The whole application: routes plus middleware, outermost last.
+/// The whole application: the API (documented by apistos, its document at `/openapi.json`),
+/// the docs UI and the pages, behind the middleware (outermost last).
 pub fn application(
     state: web::Data<AppState>,
 ) -> App<
@@ -198,11 +206,31 @@ pub fn application(
         InitError = (),
     >,
 > {
+    let limit = state.config.body_limit;
     App::new()
+        .document(openapi::spec())
         .wrap(from_fn(rate_limit))
         .wrap(NormalizePath::new(TrailingSlash::Trim))
         .wrap(from_fn(observe))
-        .configure(configure(state))
+        .wrap(security_headers())
+        .app_data(state)
+        .app_data(web::Data::new(crate::extract::BodyLimit(limit)))
+        .app_data(web::PathConfig::default().error_handler(path_error_handler))
+        .app_data(web::QueryConfig::default().error_handler(query_error_handler))
+        .configure(|cfg| routes::api(&mut routes::Api::new(cfg)))
+        .build("/openapi.json")
+        .configure(routes::configure)
+}
+
+/// Headers for every response, outermost so the other middleware's answers (429s) get them too;
+/// a response that sets one keeps its own (pages send a fuller CSP). No MIME sniffing, no
+/// framing, and no Referer, since sign-in and invite URLs carry tokens.
+fn security_headers() -> DefaultHeaders {
+    DefaultHeaders::new()
+        .add((header::X_CONTENT_TYPE_OPTIONS, "nosniff"))
+        .add((header::X_FRAME_OPTIONS, "DENY"))
+        .add((header::CONTENT_SECURITY_POLICY, "frame-ancestors 'none'"))
+        .add((header::REFERRER_POLICY, "no-referrer"))
 }
 
 /// Time a client has to send a request's line and headers (else 408).

@@ -2,6 +2,7 @@
 //! explicitly from then on. Every error names the variable at fault.
 use std::collections::HashMap;
 use std::net::{IpAddr, SocketAddr};
+use std::ops::RangeInclusive;
 use std::path::PathBuf;
 
 #[derive(Debug, thiserror::Error)]
@@ -38,6 +39,9 @@ pub struct Config {
     pub counties_file: Option<PathBuf>,
     pub rate_limit_per_key_hour: u32,
     pub rate_limit_per_ip_minute: u32,
+    /// Sign-in and invite e-mails one address may receive per minute and per hour (0: no limit).
+    pub mail_per_address_minute: u32,
+    pub mail_per_address_hour: u32,
     pub trusted_proxies: Vec<IpAddr>,
     pub workers: usize,
     pub log_filter: String,
@@ -53,6 +57,10 @@ pub struct Config {
 }
 
 pub const GEOCODER_NAMES: [&str; 4] = ["census", "nominatim", "zip", "none"];
+
+/// Days an invite stays open: none or fewer would make invites born expired, and a huge number
+/// overflows the expiry date.
+pub const INVITE_TTL_DAYS: RangeInclusive<i64> = 1..=365;
 
 impl Config {
     /// Reads `.env` when present, then the process environment.
@@ -185,12 +193,27 @@ impl Config {
                 get("LEADHUB_RATE_LIMIT_PER_IP_MINUTE"),
                 100,
             )?,
+            mail_per_address_minute: number(
+                "LEADHUB_MAIL_PER_ADDRESS_MINUTE",
+                get("LEADHUB_MAIL_PER_ADDRESS_MINUTE"),
+                1,
+            )?,
+            mail_per_address_hour: number(
+                "LEADHUB_MAIL_PER_ADDRESS_HOUR",
+                get("LEADHUB_MAIL_PER_ADDRESS_HOUR"),
+                5,
+            )?,
             trusted_proxies,
             workers: number("LEADHUB_WORKERS", get("LEADHUB_WORKERS"), 2)?,
             log_filter: get("RUST_LOG").unwrap_or_else(|| "info".into()),
             log_format,
             body_limit: number("LEADHUB_BODY_LIMIT", get("LEADHUB_BODY_LIMIT"), 8 << 20)?,
-            invite_ttl_days: number("LEADHUB_INVITE_TTL_DAYS", get("LEADHUB_INVITE_TTL_DAYS"), 7)?,
+            invite_ttl_days: number_within(
+                "LEADHUB_INVITE_TTL_DAYS",
+                get("LEADHUB_INVITE_TTL_DAYS"),
+                7,
+                INVITE_TTL_DAYS,
+            )?,
             job_lease_secs: number("LEADHUB_JOB_LEASE_SECS", get("LEADHUB_JOB_LEASE_SECS"), 60)?
                 .max(1),
             job_poll_ms: number("LEADHUB_JOB_POLL_MS", get("LEADHUB_JOB_POLL_MS"), 200)?.max(10),
@@ -211,6 +234,28 @@ fn number<T: std::str::FromStr>(
                 format!("{v:?} is not a non-negative whole number"),
             )
         }),
+    }
+}
+
+fn number_within(
+    variable: &'static str,
+    value: Option<String>,
+    default: i64,
+    range: RangeInclusive<i64>,
+) -> Result<i64, ConfigError> {
+    let Some(v) = value else {
+        return Ok(default);
+    };
+    match v.parse::<i64>() {
+        Ok(n) if range.contains(&n) => Ok(n),
+        _ => Err(invalid(
+            variable,
+            format!(
+                "{v:?} is not a whole number from {} to {}",
+                range.start(),
+                range.end()
+            ),
+        )),
     }
 }
 
@@ -275,6 +320,40 @@ mod tests {
             let e = Config::from_vars(&vars(&[(name, value)])).unwrap_err();
             assert_eq!(e.variable, name);
             assert!(e.to_string().starts_with(name));
+        }
+    }
+
+    #[test]
+    fn invite_lifetime_is_bounded() {
+        let ttl = |value: &str| {
+            Config::from_vars(&vars(&[("LEADHUB_INVITE_TTL_DAYS", value)]))
+                .map(|c| c.invite_ttl_days)
+        };
+        assert_eq!(
+            Config::from_vars(&HashMap::new()).unwrap().invite_ttl_days,
+            7
+        );
+        assert_eq!(ttl("1").unwrap(), 1);
+        assert_eq!(ttl(" 365 ").unwrap(), 365);
+        for bad in [
+            "0",
+            "-1",
+            "-30",
+            "366",
+            "1000000000000",
+            "99999999999999999999",
+            "7.5",
+            "week",
+        ] {
+            let e = ttl(bad).unwrap_err();
+            assert_eq!(e.variable, "LEADHUB_INVITE_TTL_DAYS", "{bad}");
+            let message = e.to_string();
+            assert!(
+                message.starts_with("LEADHUB_INVITE_TTL_DAYS: ")
+                    && message.contains("from 1 to 365"),
+                "{bad}: {message}"
+            );
+            assert_eq!(message.lines().count(), 1);
         }
     }
 

@@ -6,12 +6,13 @@
 //! carries the request id) and answered with a bare "Internal server error".
 use actix_web::http::{header, StatusCode};
 use actix_web::{HttpResponse, ResponseError};
-use serde_json::json;
 
 use leadhub_domain::auth::AuthError;
 use leadhub_domain::error::FieldError;
 use leadhub_domain::store::StoreError;
 use leadhub_domain::team::TeamError;
+
+use crate::routes::schemas::{ErrorBody, ValidationErrorBody};
 
 pub const UNAUTHORIZED_DETAIL: &str = "Invalid or expired API key";
 
@@ -33,6 +34,8 @@ pub enum ApiError {
     RequestTimeout,
     #[error("validation failed")]
     Validation(Vec<FieldError>),
+    #[error("unavailable: {0}")]
+    Unavailable(String),
     #[error("rate limit exceeded: {limit}")]
     RateLimited { limit: String, retry_after: u64 },
     #[error("internal error")]
@@ -62,25 +65,28 @@ impl ResponseError for ApiError {
             ApiError::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::RequestTimeout => StatusCode::REQUEST_TIMEOUT,
             ApiError::Validation(_) => StatusCode::UNPROCESSABLE_ENTITY,
+            ApiError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
             ApiError::Internal => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
 
     fn error_response(&self) -> HttpResponse {
-        let body = match self {
-            ApiError::Unauthorized => json!({ "detail": UNAUTHORIZED_DETAIL }),
-            ApiError::Forbidden(reason) | ApiError::Conflict(reason) | ApiError::Gone(reason) => {
-                json!({ "detail": reason })
+        let detail = match self {
+            ApiError::Unauthorized => UNAUTHORIZED_DETAIL.to_owned(),
+            ApiError::Forbidden(reason)
+            | ApiError::Conflict(reason)
+            | ApiError::Gone(reason)
+            | ApiError::Unavailable(reason) => reason.clone(),
+            ApiError::NotFound(thing) => format!("{thing} not found"),
+            ApiError::PayloadTooLarge => "Request body too large".to_owned(),
+            ApiError::RequestTimeout => "Request body not received in time".to_owned(),
+            ApiError::Validation(problems) => {
+                return HttpResponse::build(self.status_code())
+                    .json(ValidationErrorBody { detail: problems })
             }
-            ApiError::NotFound(thing) => json!({ "detail": format!("{thing} not found") }),
-            ApiError::PayloadTooLarge => json!({ "detail": "Request body too large" }),
-            ApiError::RequestTimeout => json!({ "detail": "Request body not received in time" }),
-            ApiError::Validation(problems) => json!({ "detail": problems }),
-            ApiError::RateLimited { limit, .. } => {
-                json!({ "detail": format!("Rate limit exceeded: {limit}") })
-            }
-            ApiError::Internal => json!({ "detail": "Internal server error" }),
+            ApiError::RateLimited { limit, .. } => format!("Rate limit exceeded: {limit}"),
+            ApiError::Internal => "Internal server error".to_owned(),
         };
         let mut response = HttpResponse::build(self.status_code());
         if let ApiError::Unauthorized = self {
@@ -89,7 +95,7 @@ impl ResponseError for ApiError {
         if let ApiError::RateLimited { retry_after, .. } = self {
             response.insert_header((header::RETRY_AFTER, retry_after.to_string()));
         }
-        response.json(body)
+        response.json(ErrorBody { detail })
     }
 }
 
@@ -114,6 +120,10 @@ impl From<TeamError> for ApiError {
             TeamError::Conflict(reason) => ApiError::Conflict(reason),
             TeamError::Gone(reason) => ApiError::Gone(reason),
             TeamError::Invalid(problems) => ApiError::Validation(problems),
+            TeamError::TooManyEmails(retry_after) => ApiError::RateLimited {
+                limit: "invite e-mails to this address".into(),
+                retry_after,
+            },
             TeamError::Unexpected(cause) => ApiError::unexpected(cause),
         }
     }

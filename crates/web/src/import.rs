@@ -1,8 +1,9 @@
 //! `leadhub import leads|businesses FILE.csv`: CSV files through the same services as the API.
 //!
 //! The file is streamed row by row (never held in memory) and processed in chunks; each row is read
-//! exactly like an API element (`read_lead` + the domain's rules, `read_business`), so a row is
-//! rejected for the same reasons a request element would be, and the rest of its chunk is imported.
+//! into the API's own request types (`SubmittedLead`, `BusinessInput`) with their rules, so a row
+//! is rejected for the same reasons a request element would be, and the rest of its chunk is
+//! imported.
 //! Rejected rows go to a report CSV under `<data dir>/reports/` with their line number and reason.
 use std::collections::BTreeSet;
 use std::fs::File;
@@ -13,6 +14,7 @@ use std::time::{Duration, Instant};
 use anyhow::Context;
 use csv::StringRecord;
 use indicatif::{ProgressBar, ProgressStyle};
+use serde::Deserialize;
 use serde_json::{Map, Value};
 
 use leadhub_domain::business::{BusinessService, ImportRequest, RelationshipType};
@@ -21,8 +23,9 @@ use leadhub_domain::lead::record::LeadAction;
 use leadhub_domain::submission::{SubmissionRequest, SubmissionService};
 use leadhub_domain::user::User;
 
-use crate::routes::businesses::read_business;
-use crate::routes::lead_body::read_lead;
+use crate::csv_cell::defuse_formula;
+use crate::routes::business_views::BusinessInput;
+use crate::routes::lead_body::SubmittedLead;
 
 /// Rows per chunk: one batch through the service, one transaction.
 pub const DEFAULT_CHUNK: usize = 500;
@@ -119,24 +122,22 @@ struct Report {
 }
 
 impl Report {
+    /// Writes one rejected row; every cell from the file is defused, as a spreadsheet opens it.
     fn reject(&mut self, line: u64, reason: &str, record: &StringRecord) -> anyhow::Result<()> {
         if self.writer.is_none() {
-            std::fs::create_dir_all(&self.dir)
-                .with_context(|| format!("cannot create {}", self.dir.display()))?;
             let path = self.dir.join(&self.name);
-            let mut writer = csv::Writer::from_path(&path)
-                .with_context(|| format!("cannot write {}", path.display()))?;
-            let mut header = vec!["row", "reason"];
-            header.extend(self.header.iter());
-            writer.write_record(&header)?;
+            let mut writer = csv::Writer::from_writer(create_private_file(&self.dir, &path)?);
+            let mut header = vec!["row".into(), "reason".into()];
+            header.extend(self.header.iter().map(defuse_formula));
+            writer.write_record(header.iter().map(|cell| cell.as_bytes()))?;
             self.path = Some(path);
             self.writer = Some(writer);
         }
         if let Some(writer) = &mut self.writer {
             let line = line.to_string();
-            let mut row = vec![line.as_str(), reason];
-            row.extend(record.iter());
-            writer.write_record(&row)?;
+            let mut row = vec![line.as_str().into(), defuse_formula(reason)];
+            row.extend(record.iter().map(defuse_formula));
+            writer.write_record(row.iter().map(|cell| cell.as_bytes()))?;
         }
         Ok(())
     }
@@ -147,6 +148,24 @@ impl Report {
         }
         Ok(self.path)
     }
+}
+
+/// Creates `path` (and its folder `dir` when missing) readable by this user only: the report
+/// holds the rejected rows' personal data. A folder that exists keeps its mode.
+fn create_private_file(dir: &Path, path: &Path) -> anyhow::Result<File> {
+    let mut folders = std::fs::DirBuilder::new();
+    folders.recursive(true);
+    #[cfg(unix)]
+    std::os::unix::fs::DirBuilderExt::mode(&mut folders, 0o700);
+    folders
+        .create(dir)
+        .with_context(|| format!("cannot create {}", dir.display()))?;
+    let mut file = std::fs::OpenOptions::new();
+    file.write(true).create(true).truncate(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut file, 0o600);
+    file.open(path)
+        .with_context(|| format!("cannot write {}", path.display()))
 }
 
 /// One row waiting in a chunk: where it came from and what it says.
@@ -342,25 +361,27 @@ async fn import_leads(
 ) -> anyhow::Result<()> {
     let mut accepted: Vec<PendingRow> = Vec::with_capacity(rows.len());
     let mut requests: Vec<SubmissionRequest> = Vec::with_capacity(rows.len());
-    for row in rows {
-        let mut problems = Vec::new();
-        match read_lead(&row.value, None, Vec::new(), &mut problems) {
-            Some(mut request) if problems.is_empty() => {
-                request.team_id = request.team_id.or(team_id);
-                requests.push(request);
-                accepted.push(row);
+    for mut row in rows {
+        let reason = match SubmittedLead::from_row(std::mem::take(&mut row.value)) {
+            Ok(lead) => {
+                let problems = lead.problems(Vec::new());
+                if problems.is_empty() {
+                    requests.push(lead.into_request(team_id));
+                    accepted.push(row);
+                    continue;
+                }
+                reasons(&problems)
             }
-            _ => {
-                summary.rejected += 1;
-                report.reject(row.line, &reasons(&problems), &row.record)?;
-            }
-        }
+            Err(e) => format!("unreadable row: {e}"),
+        };
+        summary.rejected += 1;
+        report.reject(row.line, &reason, &row.record)?;
     }
     if requests.is_empty() {
         return Ok(());
     }
     let outcome = service
-        .submit_batch(user, requests, team_id, true)
+        .submit_batch(user, requests, team_id, true, None)
         .await
         .map_err(|e| anyhow::anyhow!(describe_submission_error(e)))?;
     for (element, row) in outcome.elements.iter().zip(&accepted) {
@@ -390,7 +411,14 @@ async fn import_businesses(
     summary: &mut ImportSummary,
     report: &mut Report,
 ) -> anyhow::Result<()> {
-    request.elements = rows.iter().map(|r| read_business(&r.value)).collect();
+    request.elements = rows
+        .iter()
+        .map(|r| {
+            BusinessInput::deserialize(&r.value)
+                .map_err(|e| e.to_string())
+                .and_then(BusinessInput::into_element)
+        })
+        .collect();
     let outcome = service.import(user, request).await.map_err(|e| {
         use leadhub_domain::business::BusinessError;
         match e {

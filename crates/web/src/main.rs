@@ -9,8 +9,10 @@ use leadhub_web::cli::{self, Cli};
 use leadhub_web::config::Config;
 use leadhub_web::telemetry;
 
+/// How long the exit waits for database handles held by threads that are not joined (actix's).
+const SETTLE_PATIENCE: std::time::Duration = std::time::Duration::from_secs(10);
+
 fn main() -> ExitCode {
-    leadhub_web::malloc::use_service_malloc_settings();
     let cli = Cli::parse();
     let config = match Config::from_env() {
         Ok(c) => c,
@@ -30,7 +32,14 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    match runtime.block_on(cli::run(cli, config)) {
+    let outcome = runtime.block_on(cli::run(cli, config));
+    // Dropping the runtime drops its tasks and joins its threads; `settle` waits out the rest
+    // (handles on actix's threads, r2d2's jobs): no thread is in libpq when OpenSSL is freed.
+    drop(runtime);
+    if let Err(e) = leadhub_db::settle(SETTLE_PATIENCE) {
+        eprintln!("leadhub: warning: {e}");
+    }
+    match outcome {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("leadhub: {e:#}");

@@ -131,12 +131,30 @@ mod http {
     use std::time::{Duration, Instant};
 
     pub fn blocking_get_keys(port: u16, key: &str) -> (u16, String) {
+        blocking_send(
+            port,
+            &format!(
+                "GET /api/keys HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer {key}\r\nConnection: close\r\n\r\n"
+            ),
+        )
+    }
+
+    /// POSTs a JSON body.
+    pub fn blocking_post(port: u16, path: &str, body: &str) -> (u16, String) {
+        blocking_send(
+            port,
+            &format!(
+                "POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+                body.len()
+            ),
+        )
+    }
+
+    /// Sends `request` once the server listens (within 30 s); returns the status and body.
+    fn blocking_send(port: u16, request: &str) -> (u16, String) {
         let deadline = Instant::now() + Duration::from_secs(30);
         loop {
             if let Ok(mut stream) = TcpStream::connect(("127.0.0.1", port)) {
-                let request = format!(
-                    "GET /api/keys HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer {key}\r\nConnection: close\r\n\r\n"
-                );
                 stream.write_all(request.as_bytes()).unwrap();
                 let mut response = String::new();
                 stream.read_to_string(&mut response).unwrap();
@@ -152,6 +170,94 @@ mod http {
             std::thread::sleep(Duration::from_millis(100));
         }
     }
+}
+
+/// What a fresh start on SQLite creates is its user's only: the data folder, the database with
+/// its -wal and -shm files, the outbox with its messages (sign-in links), the import reports.
+#[cfg(unix)]
+#[test]
+fn a_fresh_start_creates_private_files() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = temp_dir("private");
+    let data = dir.join("data");
+    let leadhub_in = |args: &[&str]| {
+        let output = Command::new(BIN)
+            .args(args)
+            .env_clear()
+            .env("LEADHUB_DATA_DIR", &data)
+            .env("LEADHUB_GEOCODER", "none")
+            .env("RUST_LOG", "warn")
+            .current_dir(&dir)
+            .output()
+            .unwrap();
+        assert!(
+            output.status.success(),
+            "{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+    };
+    leadhub_in(&["user", "add", "--email", "ops@example.com", "--admin"]);
+    std::fs::write(
+        dir.join("leads.csv"),
+        "address,city,state,zip_code\n1 Main St,Austin,XX,78701\n",
+    )
+    .unwrap();
+    leadhub_in(&["import", "leads", "leads.csv"]);
+
+    let port = free_port();
+    let server = Server(
+        Command::new(BIN)
+            .env_clear()
+            .env("LEADHUB_DATA_DIR", &data)
+            .env("LEADHUB_BIND", format!("127.0.0.1:{port}"))
+            .env("LEADHUB_GEOCODER", "none")
+            .env("RUST_LOG", "warn")
+            .current_dir(&dir)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap(),
+    );
+    let (status, body) = http::blocking_post(
+        port,
+        "/api/auth/magic-link",
+        r#"{"email": "ops@example.com"}"#,
+    );
+    assert_eq!(status, 202, "{body}");
+    let outbox = data.join("outbox");
+    let files_in = |folder: &PathBuf| -> Vec<PathBuf> {
+        std::fs::read_dir(folder)
+            .map(|entries| entries.map(|e| e.unwrap().path()).collect())
+            .unwrap_or_default()
+    };
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while files_in(&outbox).is_empty() {
+        assert!(Instant::now() < deadline, "no e-mail in {outbox:?}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+
+    let mode = |path: &PathBuf| std::fs::metadata(path).unwrap().permissions().mode() & 0o777;
+    let mut expected = vec![
+        (data.clone(), 0o700),
+        (data.join("leadhub.db"), 0o600),
+        // The server holds connections open, so SQLite's side files exist now.
+        (data.join("leadhub.db-wal"), 0o600),
+        (data.join("leadhub.db-shm"), 0o600),
+        (outbox.clone(), 0o700),
+        (data.join("reports"), 0o700),
+    ];
+    let messages = files_in(&outbox);
+    let reports = files_in(&data.join("reports"));
+    assert_eq!(reports.len(), 1, "{reports:?}");
+    expected.extend(messages.into_iter().chain(reports).map(|f| (f, 0o600)));
+    let wrong: Vec<String> = expected
+        .iter()
+        .filter(|(path, want)| mode(path) != *want)
+        .map(|(path, want)| format!("{}: {:o}, not {want:o}", path.display(), mode(path)))
+        .collect();
+    drop(server);
+    assert!(wrong.is_empty(), "{wrong:#?}");
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -193,5 +299,135 @@ fn an_unreachable_database_fails_fast() {
     let stderr = String::from_utf8(output.stderr).unwrap();
     assert!(stderr.contains("cannot open the database"), "{stderr}");
     assert_eq!(stderr.trim().lines().count(), 1, "{stderr}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A PostgreSQL database of its own, dropped afterwards; None (said on stderr) without
+/// TEST_DATABASE_URL.
+struct PgDatabase {
+    admin_url: String,
+    name: String,
+    url: String,
+}
+
+impl PgDatabase {
+    fn create(tag: &str) -> Option<PgDatabase> {
+        use diesel::{Connection, PgConnection, RunQueryDsl};
+        let Ok(admin_url) = std::env::var("TEST_DATABASE_URL") else {
+            use std::io::Write;
+            let _ = writeln!(
+                std::io::stderr(),
+                "\n*** PostgreSQL CLI test SKIPPED: TEST_DATABASE_URL is not set ***\n"
+            );
+            return None;
+        };
+        let name = format!("lh_cli_{tag}_{}", std::process::id());
+        let mut admin = PgConnection::establish(&admin_url).unwrap();
+        diesel::sql_query(format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
+            .execute(&mut admin)
+            .unwrap();
+        diesel::sql_query(format!("CREATE DATABASE {name}"))
+            .execute(&mut admin)
+            .unwrap();
+        let url = with_database(&admin_url, &name);
+        Some(PgDatabase {
+            admin_url,
+            name,
+            url,
+        })
+    }
+}
+
+/// `postgres://u@h:p/db?x` with another database name.
+fn with_database(url: &str, name: &str) -> String {
+    let (base, query) = url
+        .split_once('?')
+        .map_or((url, String::new()), |(b, q)| (b, format!("?{q}")));
+    let host = base.find("://").map_or(0, |i| i + 3);
+    let path = base[host..].find('/').map_or(base.len(), |j| host + j);
+    format!("{}/{name}{query}", &base[..path])
+}
+
+impl Drop for PgDatabase {
+    fn drop(&mut self) {
+        use diesel::{Connection, PgConnection, RunQueryDsl};
+        if let Ok(mut admin) = PgConnection::establish(&self.admin_url) {
+            let _ = diesel::sql_query(format!(
+                "DROP DATABASE IF EXISTS {} WITH (FORCE)",
+                self.name
+            ))
+            .execute(&mut admin);
+        }
+    }
+}
+
+/// Every short command on PostgreSQL exits 0, run after run: none may die at exit (a pool
+/// thread still inside libpq while the exit handlers free OpenSSL was a SIGSEGV in about one
+/// run in ten).
+#[test]
+fn postgres_commands_exit_cleanly_every_time() {
+    const RUNS: usize = 50;
+    let Some(db) = PgDatabase::create("exit") else {
+        return;
+    };
+    let dir = temp_dir("pg-exit");
+    std::fs::write(
+        dir.join("leads.csv"),
+        "address,city,state,zip_code,first_name\n1 Main St,Austin,TX,78701,Ann\n",
+    )
+    .unwrap();
+    let run = |args: &[&str]| {
+        Command::new(BIN)
+            .args(args)
+            .env_clear()
+            .env("DATABASE_URL", &db.url)
+            .env("LEADHUB_DATA_DIR", dir.join("data"))
+            .env("LEADHUB_GEOCODER", "none")
+            .env("RUST_LOG", "warn")
+            .current_dir(&dir)
+            .output()
+            .unwrap()
+    };
+    let mut failures = Vec::new();
+    let mut check = |what: &str, i: usize, output: Output| {
+        if output.status.code() != Some(0) {
+            failures.push(format!(
+                "{what} run {i}: {} {}",
+                output.status,
+                String::from_utf8_lossy(&output.stderr).trim()
+            ));
+        }
+    };
+    for i in 0..RUNS {
+        check("migrate", i, run(&["migrate"]));
+    }
+    for i in 0..RUNS {
+        let email = format!("ops{i}@example.com");
+        check(
+            "user add",
+            i,
+            run(&["user", "add", "--email", &email, "--admin"]),
+        );
+    }
+    for i in 0..RUNS {
+        let email = format!("ops{i}@example.com");
+        check("key create", i, run(&["key", "create", "--email", &email]));
+    }
+    for i in 0..RUNS {
+        check("jobs dead", i, run(&["jobs", "dead"]));
+    }
+    for i in 0..RUNS {
+        check("jobs requeue", i, run(&["jobs", "requeue", "--all"]));
+    }
+    for i in 0..RUNS {
+        check("import leads", i, run(&["import", "leads", "leads.csv"]));
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {} runs did not exit 0:\n{}",
+        failures.len(),
+        6 * RUNS,
+        failures.join("\n")
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

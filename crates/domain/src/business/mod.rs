@@ -5,6 +5,8 @@ pub mod industry;
 pub mod model;
 pub mod repository;
 mod service;
+#[cfg(test)]
+mod service_tests;
 
 pub use duplicate::{name_key, DuplicateKeys};
 pub use industry::{canonical_industry, categorize, industry_slugs, infer_industry};

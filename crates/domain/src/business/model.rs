@@ -1,5 +1,6 @@
 //! Businesses: the fields an import carries, the element rules, and the stored record.
 use chrono::{DateTime, Utc};
+use strum::VariantNames;
 
 use crate::business::duplicate::{name_key, DuplicateKeys};
 use crate::business::industry::categorize;
@@ -8,8 +9,22 @@ use crate::parse::{clean_text, normalize_phone, url_domain, StateCode};
 /// Longest accepted string field of a business, in characters.
 pub const MAX_FIELD_LEN: usize = 255;
 
-/// Who a business is to us.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+/// Who a business is to us; stored and sent in snake case (`lead_buyer`), read case-insensitively.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    strum::EnumString,
+    strum::IntoStaticStr,
+    strum::Display,
+    strum::VariantNames,
+)]
+#[strum(serialize_all = "snake_case", ascii_case_insensitive)]
 pub enum RelationshipType {
     LeadBuyer,
     LeadSource,
@@ -18,33 +33,34 @@ pub enum RelationshipType {
 }
 
 impl RelationshipType {
-    pub const NAMES: [&'static str; 4] =
-        ["lead_buyer", "lead_source", "marketing_partner", "prospect"];
+    pub const NAMES: [&'static str; 4] = words(<Self as VariantNames>::VARIANTS);
 
     pub fn as_str(self) -> &'static str {
-        match self {
-            RelationshipType::LeadBuyer => "lead_buyer",
-            RelationshipType::LeadSource => "lead_source",
-            RelationshipType::MarketingPartner => "marketing_partner",
-            RelationshipType::Prospect => "prospect",
-        }
+        self.into()
     }
 
-    /// Case-insensitive.
+    /// Case-insensitive, surrounding spaces ignored.
     pub fn parse(s: &str) -> Option<RelationshipType> {
-        [
-            RelationshipType::LeadBuyer,
-            RelationshipType::LeadSource,
-            RelationshipType::MarketingPartner,
-            RelationshipType::Prospect,
-        ]
-        .into_iter()
-        .find(|r| r.as_str().eq_ignore_ascii_case(s.trim()))
+        s.trim().parse().ok()
     }
 }
 
-/// Where we stand with a business; every import starts as `Prospect`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+/// Where we stand with a business; every import starts as `Prospect`. Read case-insensitively.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    strum::EnumString,
+    strum::IntoStaticStr,
+    strum::Display,
+    strum::VariantNames,
+)]
+#[strum(serialize_all = "snake_case", ascii_case_insensitive)]
 pub enum BusinessStatus {
     Prospect,
     Active,
@@ -52,26 +68,29 @@ pub enum BusinessStatus {
 }
 
 impl BusinessStatus {
-    pub const NAMES: [&'static str; 3] = ["prospect", "active", "inactive"];
+    pub const NAMES: [&'static str; 3] = words(<Self as VariantNames>::VARIANTS);
 
     pub fn as_str(self) -> &'static str {
-        match self {
-            BusinessStatus::Prospect => "prospect",
-            BusinessStatus::Active => "active",
-            BusinessStatus::Inactive => "inactive",
-        }
+        self.into()
     }
 
-    /// Case-insensitive.
+    /// Case-insensitive, surrounding spaces ignored.
     pub fn parse(s: &str) -> Option<BusinessStatus> {
-        [
-            BusinessStatus::Prospect,
-            BusinessStatus::Active,
-            BusinessStatus::Inactive,
-        ]
-        .into_iter()
-        .find(|r| r.as_str().eq_ignore_ascii_case(s.trim()))
+        s.trim().parse().ok()
     }
+}
+
+/// An enum's words as an array (clap and the extractors take them so); the build fails when `N`
+/// is not the number of variants.
+const fn words<const N: usize>(variants: &[&'static str]) -> [&'static str; N] {
+    assert!(variants.len() == N, "N must be the number of variants");
+    let mut out = [""; N];
+    let mut i = 0;
+    while i < N {
+        out[i] = variants[i];
+        i += 1;
+    }
+    out
 }
 
 /// One business as imported (after JSON or CSV typing): every field optional until the element

@@ -60,7 +60,7 @@ pub struct BusinessStatistics {
     pub by_status: BTreeMap<String, i64>,
 }
 
-#[cfg_attr(feature = "mock", mockall::automock)]
+#[cfg_attr(any(test, feature = "mock"), mockall::automock)]
 #[async_trait]
 pub trait BusinessRepository: Send + Sync {
     /// Stores an import in one transaction, in order; answers one outcome per business. Two

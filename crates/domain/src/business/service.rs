@@ -298,8 +298,8 @@ mod tests {
     async fn a_foreign_or_inactive_team_is_forbidden() {
         let mut memberships = MockMembershipRepository::new();
         memberships.expect_membership().returning(|team, _| {
-            Ok((team == 2).then(|| Membership {
-                role: "member".into(),
+            Ok((team == 2).then_some(Membership {
+                role: crate::team::Role::Member,
                 team_is_active: false,
             }))
         });

@@ -2,10 +2,9 @@
 pub mod fields;
 pub mod merge;
 pub mod normalize;
+pub mod plan;
 pub mod record;
-pub mod validate;
 
 pub use fields::{LeadFields, Warning};
 pub use merge::{merge_into, MergeOutcome};
 pub use normalize::{normalize, NormalizedLead};
-pub use validate::validate_lead;

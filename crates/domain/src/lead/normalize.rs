@@ -25,7 +25,7 @@ pub struct NormalizedLead {
     pub warnings: Vec<Warning>,
 }
 
-/// Normalises a submission that has passed `validate_lead`. `current_year` is for two-digit
+/// Normalises a submission that passed the request rules. `current_year` is for two-digit
 /// permit years (see `parse_permit_date_as_of`), so callers holding a clock get a stable answer.
 pub fn normalize(raw: &LeadFields, current_year: i32) -> NormalizedLead {
     // Cleaning first means every later rule sees trimmed text, and a blank value is absent.

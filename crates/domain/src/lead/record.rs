@@ -15,8 +15,11 @@ pub struct GeocodeInfo {
     pub matched_address: Option<String>,
 }
 
-/// Where a lead stands with geocoding and appraisal.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// Where a lead stands with geocoding and appraisal; stored and sent in snake case (`pending_retry`).
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, strum::EnumString, strum::IntoStaticStr, strum::Display,
+)]
+#[strum(serialize_all = "snake_case")]
 pub enum EnrichmentStatus {
     /// Every stage that applies ran and found something.
     Complete,
@@ -30,21 +33,7 @@ pub enum EnrichmentStatus {
 
 impl EnrichmentStatus {
     pub fn as_str(self) -> &'static str {
-        match self {
-            EnrichmentStatus::Complete => "complete",
-            EnrichmentStatus::Partial => "partial",
-            EnrichmentStatus::PendingRetry => "pending_retry",
-            EnrichmentStatus::Skipped => "skipped",
-        }
-    }
-
-    pub fn parse(s: &str) -> EnrichmentStatus {
-        match s {
-            "complete" => EnrichmentStatus::Complete,
-            "partial" => EnrichmentStatus::Partial,
-            "pending_retry" => EnrichmentStatus::PendingRetry,
-            _ => EnrichmentStatus::Skipped,
-        }
+        self.into()
     }
 }
 
@@ -77,7 +66,11 @@ pub struct LeadWrite {
     pub enrich_later: bool,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// What a submission did to its lead; stored and sent as `created`, `updated`, `skipped`.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, strum::EnumString, strum::IntoStaticStr, strum::Display,
+)]
+#[strum(serialize_all = "snake_case")]
 pub enum LeadAction {
     Created,
     Updated,
@@ -86,11 +79,7 @@ pub enum LeadAction {
 
 impl LeadAction {
     pub fn as_str(self) -> &'static str {
-        match self {
-            LeadAction::Created => "created",
-            LeadAction::Updated => "updated",
-            LeadAction::Skipped => "skipped",
-        }
+        self.into()
     }
 }
 
@@ -100,8 +89,8 @@ pub struct LeadWritten {
     pub action: LeadAction,
     /// Merge warnings (`contact_slots_full`).
     pub warnings: Vec<Warning>,
-    /// The lead lacks coordinates or an appraisal, and has something to look them up by.
-    pub needs_enrichment: bool,
+    /// Enrichment is to look at the lead now (`lead::plan::needs_enrichment`).
+    pub to_enrich: bool,
 }
 
 /// Filters of `GET /api/v1/leads`; `visible_teams` None means every team (an admin).
@@ -131,7 +120,7 @@ pub struct EnrichmentUpdate {
     pub status: EnrichmentStatus,
 }
 
-#[cfg_attr(feature = "mock", mockall::automock)]
+#[cfg_attr(any(test, feature = "mock"), mockall::automock)]
 #[async_trait]
 pub trait LeadRepository: Send + Sync {
     /// Applies the writes in order, in one transaction. Within one scope a property never

@@ -1,8 +1,13 @@
-//! Web addresses (`related_url`, a business's `website`): a careful small check, not a full WHATWG parser.
+//! Web addresses (`related_url`, a business's `website`): parsed by the `url` crate (the WHATWG URL
+//! standard), with leadhub's policy on top.
 //!
-//! Only what a lead or business record needs: an absolute http(s) URL whose host is a domain name, `localhost`
-//! or an IP literal. User-info (`user:pass@host`) is refused: it has no business in lead data and is the classic
-//! way to disguise a link's real host (`https://bank.com@evil.example`).
+//! The policy: an absolute http(s) URL whose host is a domain name with a dot, `localhost` or an IP
+//! literal; without a scheme, only a dotted domain name, which gains `https://`. User-info
+//! (`user:pass@host`) is refused: it has no business in lead data and is the classic way to disguise
+//! a link's real host (`https://bank.com@evil.example`). The value is kept as the person wrote it
+//! (host lower-cased, a default port dropped), not re-serialised: the parser would add a `/` to a
+//! bare host and spell `bücher.de` as `xn--bcher-kva.de`.
+use url::{Host, Url};
 
 /// The parts of an accepted URL, host lower-cased and default port dropped.
 struct Parts<'a> {
@@ -41,6 +46,8 @@ pub fn url_domain(s: &str) -> Option<String> {
 
 fn parse(s: &str) -> Option<Parts<'_>> {
     let s = s.trim();
+    // The parser would silently drop tabs and line breaks and percent-encode spaces and quotes: a
+    // value carrying them is not a web address someone typed, so it is refused instead.
     if s.is_empty()
         || s.chars().any(|c| {
             c.is_whitespace() || c.is_control() || matches!(c, '"' | '<' | '>' | '\\' | '`')
@@ -51,36 +58,40 @@ fn parse(s: &str) -> Option<Parts<'_>> {
     let (scheme, rest) = match s.split_once("://") {
         // Only a real scheme counts: "example.com/go?to=http://x" has "://" in its query, not a scheme.
         Some((scheme, rest)) if is_scheme(scheme) => {
-            let scheme = if scheme.eq_ignore_ascii_case("https") {
-                "https"
+            if scheme.eq_ignore_ascii_case("https") {
+                (Some("https"), rest)
             } else if scheme.eq_ignore_ascii_case("http") {
-                "http"
+                (Some("http"), rest)
             } else {
                 return None;
-            };
-            (Some(scheme), rest)
+            }
         }
         _ => (None, s.strip_prefix("//").unwrap_or(s)),
     };
+    let url = Url::parse(&format!("{}://{rest}", scheme.unwrap_or("https"))).ok()?;
 
-    let end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
-    let (authority, tail) = (rest.get(..end)?, rest.get(end..)?);
-    if authority.contains('@') {
+    let (authority, tail) = rest.split_at(rest.find(['/', '?', '#']).unwrap_or(rest.len()));
+    // Also an empty user-info (`https://@example.com`); and an empty port or port 0 is a typo.
+    if authority.contains('@') || authority.ends_with(':') || url.port() == Some(0) {
         return None;
     }
-    let (host, port) = split_host_port(authority)?;
-    let host = host.to_lowercase();
-    let kind = host_kind(&host)?;
-    // Without a scheme, only a dotted domain name is taken as a web address ("localhost:8080" or "1.5" is not).
-    if scheme.is_none() && kind != HostKind::Domain {
-        return None;
+    let given_host = match authority.find(']') {
+        Some(close) => &authority[..=close],
+        None => authority.split(':').next().unwrap_or(authority),
     }
-    let scheme = scheme.unwrap_or("https");
-    let port = port.filter(|&p| !matches!((scheme, p), ("http", 80) | ("https", 443)));
+    .to_lowercase();
+    let host = match url.host()? {
+        Host::Domain(ascii) if is_domain(&given_host, ascii) => given_host,
+        Host::Domain("localhost") if scheme.is_some() => given_host,
+        // Dotted-quad only: the standard also reads `1.2.3` and `0x7f.1` as addresses.
+        Host::Ipv4(ip) if scheme.is_some() && ip.to_string() == given_host => given_host,
+        Host::Ipv6(ip) if scheme.is_some() => format!("[{ip}]"),
+        _ => return None,
+    };
     Some(Parts {
-        scheme,
+        scheme: scheme.unwrap_or("https"),
         host,
-        port,
+        port: url.port(),
         tail,
     })
 }
@@ -91,76 +102,21 @@ fn is_scheme(s: &str) -> bool {
             .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.'))
 }
 
-fn split_host_port(authority: &str) -> Option<(&str, Option<u16>)> {
-    let (host, port) = if authority.starts_with('[') {
-        // IPv6 literal: the port, if any, follows the closing bracket.
-        let close = authority.find(']')?;
-        let (host, after) = (authority.get(..=close)?, authority.get(close + 1..)?);
-        match after {
-            "" => (host, None),
-            _ => (host, Some(after.strip_prefix(':')?)),
-        }
-    } else {
-        match authority.split_once(':') {
-            Some((host, port)) => (host, Some(port)),
-            None => (authority, None),
-        }
-    };
-    let port = match port {
-        None => None,
-        Some(p) if (1..=5).contains(&p.len()) && p.bytes().all(|b| b.is_ascii_digit()) => {
-            Some(p.parse::<u16>().ok().filter(|&p| p != 0)?)
-        }
-        Some(_) => return None,
-    };
-    Some((host, port))
-}
-
-#[derive(Debug, PartialEq, Eq)]
-enum HostKind {
-    Domain,
-    Localhost,
-    Ip,
-}
-
-fn host_kind(host: &str) -> Option<HostKind> {
-    if let Some(inner) = host.strip_prefix('[').and_then(|h| h.strip_suffix(']')) {
-        let ok = inner.contains(':')
-            && inner
-                .bytes()
-                .all(|b| b.is_ascii_hexdigit() || b == b':' || b == b'.');
-        return ok.then_some(HostKind::Ip);
-    }
-    if host == "localhost" {
-        return Some(HostKind::Localhost);
-    }
-    if host.is_empty() || host.len() > 253 {
-        return None;
-    }
-    let labels: Vec<&str> = host.split('.').collect();
-    if labels
-        .iter()
-        .all(|l| !l.is_empty() && l.bytes().all(|b| b.is_ascii_digit()))
-    {
-        // All-numeric hosts are only valid as dotted-quad IPv4.
-        let ipv4 = labels.len() == 4
-            && labels
-                .iter()
-                .all(|l| l.len() <= 3 && l.parse::<u8>().is_ok());
-        return ipv4.then_some(HostKind::Ip);
-    }
-    let label_ok = |l: &&str| {
-        !l.is_empty()
-            && l.len() <= 63
-            && !l.starts_with('-')
-            && !l.ends_with('-')
-            && l.chars()
-                .all(|c| c.is_alphanumeric() || c == '-' || c == '_')
-    };
-    let tld_ok = labels
-        .last()
-        .is_some_and(|tld| !tld.bytes().all(|b| b.is_ascii_digit()));
-    (labels.len() >= 2 && labels.iter().all(label_ok) && tld_ok).then_some(HostKind::Domain)
+/// A domain name as DNS takes it: two labels or more, without a leading or trailing hyphen, each
+/// 1 to 63 characters in the ASCII form and 253 at most in all. The name as given holds only letters,
+/// digits, `-`, `_` and dots: the standard would quietly drop invisible characters such as U+200B.
+fn is_domain(given: &str, ascii: &str) -> bool {
+    let labels: Vec<&str> = given.split('.').collect();
+    labels.len() >= 2
+        && labels.iter().all(|l| {
+            !l.is_empty()
+                && !l.starts_with('-')
+                && !l.ends_with('-')
+                && l.chars()
+                    .all(|c| c.is_alphanumeric() || matches!(c, '-' | '_'))
+        })
+        && ascii.len() <= 253
+        && ascii.split('.').all(|l| l.len() <= 63)
 }
 
 #[cfg(test)]
@@ -269,6 +225,9 @@ mod tests {
             "https://[zz::1]/",
             "https://[::1",
             "https://[::1]x/",
+            "http://[:]/",
+            "http://010.0.0.1/",
+            "https://-bücher.de",
             "https://example.com/\u{0}",
             "https://exa\u{200B}mple.com",
             "https//example.com",

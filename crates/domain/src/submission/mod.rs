@@ -3,6 +3,8 @@
 mod enrichment;
 pub mod record;
 mod service;
+#[cfg(test)]
+mod service_tests;
 
 pub use enrichment::Enricher;
 pub use record::*;

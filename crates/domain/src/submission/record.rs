@@ -6,7 +6,11 @@ use crate::lead::fields::{LeadFields, Warning};
 use crate::lead::record::{LeadAction, LeadWrite, LeadWritten};
 use crate::store::StoreResult;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// Stored and sent as `pending`, `processing`, `completed`, `failed`, `duplicate`.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, strum::EnumString, strum::IntoStaticStr, strum::Display,
+)]
+#[strum(serialize_all = "snake_case")]
 pub enum SubmissionStatus {
     Pending,
     Processing,
@@ -17,23 +21,7 @@ pub enum SubmissionStatus {
 
 impl SubmissionStatus {
     pub fn as_str(self) -> &'static str {
-        match self {
-            SubmissionStatus::Pending => "pending",
-            SubmissionStatus::Processing => "processing",
-            SubmissionStatus::Completed => "completed",
-            SubmissionStatus::Failed => "failed",
-            SubmissionStatus::Duplicate => "duplicate",
-        }
-    }
-
-    pub fn parse(s: &str) -> SubmissionStatus {
-        match s {
-            "pending" => SubmissionStatus::Pending,
-            "processing" => SubmissionStatus::Processing,
-            "completed" => SubmissionStatus::Completed,
-            "duplicate" => SubmissionStatus::Duplicate,
-            _ => SubmissionStatus::Failed,
-        }
+        self.into()
     }
 
     /// The submission status that goes with a lead action.
@@ -60,6 +48,8 @@ pub struct NewSubmission {
     pub deferred: Option<Box<LeadFields>>,
     pub status: SubmissionStatus,
     pub created_at: DateTime<Utc>,
+    /// The `Idempotency-Key` claim a single submission answers for.
+    pub idempotency_key_id: Option<i64>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -99,6 +89,8 @@ pub struct NewBatch {
     pub total: i32,
     pub process_immediately: bool,
     pub created_at: DateTime<Utc>,
+    /// The `Idempotency-Key` claim the batch answers for.
+    pub idempotency_key_id: Option<i64>,
 }
 
 /// A batch with its counters, computed from its submissions.
@@ -116,18 +108,26 @@ pub struct BatchSummary {
     pub completed_at: Option<DateTime<Utc>>,
 }
 
+/// What a request that held an `Idempotency-Key` stored.
+#[derive(Debug, Clone, PartialEq)]
+pub enum StoredForClaim {
+    Single(Submission),
+    Batch {
+        batch_id: String,
+        submissions: Vec<Submission>,
+    },
+}
+
 /// The first request that carried an `Idempotency-Key`, and its answer once it has one.
 #[derive(Debug, Clone, PartialEq)]
 pub struct IdempotentAnswer {
+    /// The claim's id.
+    pub id: i64,
     pub request_hash: String,
     /// (HTTP status, JSON body); `None` while the first request is still running.
     pub answer: Option<(u16, String)>,
     pub created_at: DateTime<Utc>,
 }
-
-/// Fresh submissions, each with its lead's write, handed to the store one by one as they are
-/// made, so that it can write the first ones while the rest are still being read and normalised.
-pub type FreshStream = Box<dyn Iterator<Item = (NewSubmission, LeadWrite)> + Send>;
 
 /// What `SubmissionRepository::store_and_write` did: every submission is stored, and its lead
 /// written or not.
@@ -135,8 +135,6 @@ pub type FreshStream = Box<dyn Iterator<Item = (NewSubmission, LeadWrite)> + Sen
 pub struct StoredAndWritten {
     /// The submissions' ids, in the order given.
     pub ids: Vec<i64>,
-    /// Every lead write the stream gave, in order.
-    pub writes: Vec<LeadWrite>,
     /// One result per submission when the leads were written, each submission then stored
     /// final with its outcome; otherwise why not, the submissions then stored open.
     pub leads: StoreResult<Vec<LeadWritten>>,
@@ -147,12 +145,12 @@ pub struct StoredAndWritten {
 pub enum IdempotencyClaim {
     /// The key is now this request's: run it, then `complete_idempotent` or
     /// `release_idempotent`.
-    Claimed,
+    Claimed(i64),
     /// An earlier request holds the key.
     Taken(IdempotentAnswer),
 }
 
-#[cfg_attr(feature = "mock", mockall::automock)]
+#[cfg_attr(any(test, feature = "mock"), mockall::automock)]
 #[async_trait]
 pub trait SubmissionRepository: Send + Sync {
     /// Stores the batch (when given) and the submissions in one transaction; answers their ids
@@ -163,28 +161,28 @@ pub trait SubmissionRepository: Send + Sync {
         batch: Option<NewBatch>,
         submissions: Vec<NewSubmission>,
     ) -> StoreResult<Vec<i64>>;
-    /// Fresh submissions processed now, in one transaction: the leads of `fresh` (each
-    /// submission with its lead's write, in order, with no `submission_id`) are written as
+    /// Fresh submissions processed now, in one transaction: the leads of `writes` (`writes[i]`
+    /// is the lead of `submissions[i]`; no `submission_id`) are written as
     /// `LeadRepository::write_leads` would, in a savepoint, then the batch (when given) and
     /// every submission, verbatim, with its outcome. Should the leads' write fail, the savepoint
     /// is rolled back and the submissions are stored all the same, open, with that error
     /// answered beside their ids: nothing is stored only when the transaction itself fails, and
-    /// then it answers an error. The whole stream is taken either way; a stream that gives other
-    /// than `count` submissions was cut off (or refused by its sender), and stores nothing.
+    /// then it answers an error.
     async fn store_and_write(
         &self,
         batch: Option<NewBatch>,
-        count: usize,
-        fresh: FreshStream,
+        submissions: Vec<NewSubmission>,
+        writes: std::sync::Arc<Vec<LeadWrite>>,
     ) -> StoreResult<StoredAndWritten>;
     /// Records outcomes; a batch whose submissions are all final gets its `completed_at`.
     async fn finish_submissions(&self, outcomes: Vec<SubmissionOutcome>) -> StoreResult<()>;
     async fn find_submission(&self, id: i64) -> StoreResult<Option<Submission>>;
     async fn find_submissions(&self, ids: Vec<i64>) -> StoreResult<Vec<Submission>>;
     async fn find_batch(&self, batch_id: &str) -> StoreResult<Option<BatchSummary>>;
-    /// Takes the key for a request with `request_hash`, unless an earlier request holds it. A
-    /// holder from before `stale_before` (its 24 hours are over), or one still running since
-    /// before `abandoned_before` (its process died), gives the key up.
+    /// Takes the key for a request with `request_hash` (`Claimed` with the claim's id), unless
+    /// an earlier request holds it. A holder from before `stale_before` (its 24 hours are over),
+    /// or one still running since before `abandoned_before` that stored nothing (its process
+    /// died before its transaction), gives the key up.
     async fn claim_idempotent(
         &self,
         user_id: i64,
@@ -204,4 +202,8 @@ pub trait SubmissionRepository: Send + Sync {
     ) -> StoreResult<()>;
     /// Gives up a claim whose request failed, so that a retry runs it again.
     async fn release_idempotent(&self, user_id: i64, key: &str) -> StoreResult<()>;
+    /// What the request holding claim `claim_id` stored, in its own transaction: its single
+    /// submission or its batch with every submission in element order; `None` when it stored
+    /// nothing (yet).
+    async fn stored_for_claim(&self, claim_id: i64) -> StoreResult<Option<StoredForClaim>>;
 }

@@ -1,15 +1,13 @@
 //! `SubmissionService`: runs submissions through the pipeline and answers what became of them.
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::sync::Arc;
-
-use std::sync::atomic::{AtomicBool, Ordering};
 
 use chrono::{DateTime, Datelike, Utc};
 
 use crate::clock::Clock;
 use crate::error::FieldError;
 use crate::lead::fields::{LeadFields, Warning};
-use crate::lead::normalize::{normalize, NormalizedLead};
+use crate::lead::normalize::normalize;
 use crate::lead::record::{
     EnrichmentStatus, Lead, LeadAction, LeadFilter, LeadRepository, LeadWrite,
 };
@@ -17,15 +15,13 @@ use crate::secret::TokenGenerator;
 use crate::store::StoreError;
 use crate::submission::enrichment::Enricher;
 use crate::submission::record::{
-    BatchSummary, NewBatch, NewSubmission, Submission, SubmissionRepository, SubmissionStatus,
+    BatchSummary, NewBatch, NewSubmission, Submission, SubmissionOutcome, SubmissionRepository,
+    SubmissionStatus,
 };
 use crate::team_access::{may_add_to_team, MembershipRepository};
-use crate::two_threads::in_chunks_on_two_threads;
-use crate::user::User;
+use crate::user::{User, UserRepository};
 
 mod processing;
-
-use processing::Fresh;
 
 #[derive(Debug, thiserror::Error)]
 pub enum SubmissionError {
@@ -55,6 +51,9 @@ pub struct SubmissionRequest {
     pub team_id: Option<i64>,
     /// The element exactly as received, kept verbatim.
     pub raw_json: String,
+    /// A single submission sent with an `Idempotency-Key`: the key's claim, stored with the
+    /// submission in its transaction (batch elements leave it to their batch).
+    pub idempotency_key_id: Option<i64>,
 }
 
 /// What became of one submitted lead.
@@ -71,7 +70,10 @@ pub struct ElementOutcome {
 
 /// Stored submissions still to be processed: (submission id, user id, team id, fields).
 #[derive(Debug, Clone, Default, serde::Serialize, serde::Deserialize)]
-pub struct PendingWork(pub Vec<(i64, i64, Option<i64>, LeadFields)>);
+pub struct PendingWork(pub Vec<PendingItem>);
+
+/// One stored submission to process: (submission id, user id, team id, fields).
+pub type PendingItem = (i64, i64, Option<i64>, LeadFields);
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct BatchOutcome {
@@ -83,6 +85,7 @@ pub struct SubmissionService {
     leads: Arc<dyn LeadRepository>,
     submissions: Arc<dyn SubmissionRepository>,
     memberships: Arc<dyn MembershipRepository>,
+    users: Arc<dyn UserRepository>,
     enricher: Enricher,
     clock: Arc<dyn Clock>,
     tokens: Arc<dyn TokenGenerator>,
@@ -93,6 +96,7 @@ impl SubmissionService {
         leads: Arc<dyn LeadRepository>,
         submissions: Arc<dyn SubmissionRepository>,
         memberships: Arc<dyn MembershipRepository>,
+        users: Arc<dyn UserRepository>,
         enricher: Enricher,
         clock: Arc<dyn Clock>,
         tokens: Arc<dyn TokenGenerator>,
@@ -101,6 +105,7 @@ impl SubmissionService {
             leads,
             submissions,
             memberships,
+            users,
             enricher,
             clock,
             tokens,
@@ -160,6 +165,7 @@ impl SubmissionService {
         requests: Vec<SubmissionRequest>,
         team_id: Option<i64>,
         process_immediately: bool,
+        idempotency_key_id: Option<i64>,
     ) -> Result<BatchOutcome, SubmissionError> {
         let batch = NewBatch {
             id: self.tokens.public_id("bat_"),
@@ -168,6 +174,7 @@ impl SubmissionService {
             total: i32::try_from(requests.len()).unwrap_or(i32::MAX),
             process_immediately,
             created_at: self.clock.now(),
+            idempotency_key_id,
         };
         self.submit(user, requests, Some(batch)).await
     }
@@ -196,7 +203,6 @@ impl SubmissionService {
     ) -> Result<BatchOutcome, SubmissionError> {
         let now = self.clock.now();
         let batch_id = batch.as_ref().map(|b| b.id.clone());
-        let count = requests.len();
         let elements = if batch.as_ref().is_some_and(|b| !b.process_immediately) {
             // Stored verbatim with their jobs, the fields too; the job queue's workers process
             // them.
@@ -206,7 +212,7 @@ impl SubmissionService {
                 .enumerate()
                 .map(|(i, (user_id, r))| {
                     let fields = Some(Box::new(r.fields));
-                    new_submission(
+                    let mut new = new_submission(
                         batch_id.as_deref(),
                         i,
                         user_id,
@@ -214,7 +220,9 @@ impl SubmissionService {
                         r.raw_json,
                         fields,
                         now,
-                    )
+                    );
+                    new.idempotency_key_id = r.idempotency_key_id;
+                    new
                 })
                 .collect();
             let ids = self.submissions.insert_submissions(batch, new).await?;
@@ -231,105 +239,38 @@ impl SubmissionService {
                 })
                 .collect()
         } else {
-            let requests = submitters
+            let year = now.year();
+            let enrich_later = self.enricher.is_configured();
+            let (submissions, writes) = submitters
                 .into_iter()
                 .zip(requests)
-                .map(|(user_id, r)| Ok((user_id, r.team_id, r)));
-            let fresh = self.fresh(batch_id.clone(), now, requests);
-            self.store_and_write(batch, count, fresh).await?
+                .enumerate()
+                .map(|(i, (user_id, r))| {
+                    let write = LeadWrite {
+                        team_id: r.team_id,
+                        user_id,
+                        lead: normalize(&r.fields, year),
+                        submission_id: None,
+                        enrich_later,
+                    };
+                    let mut submission = new_submission(
+                        batch_id.as_deref(),
+                        i,
+                        user_id,
+                        r.team_id,
+                        r.raw_json,
+                        None,
+                        now,
+                    );
+                    submission.idempotency_key_id = r.idempotency_key_id;
+                    (submission, write)
+                })
+                .unzip();
+            self.store_and_write(batch, submissions, writes).await?
         };
         Ok(BatchOutcome {
             batch_id: batch_id.unwrap_or_default(),
             elements,
-        })
-    }
-
-    /// A batch processed now whose elements are read as the store takes them, so that the
-    /// first leads are written while the last are still being read: `elements` yields the
-    /// `total` elements in order, each read or refused with its problems. Answers as
-    /// `submit_batch` does; every element is read before any answer, so a refused element
-    /// answers every element's problems (`Invalid`) with nothing stored, and a team the caller
-    /// may not use answers `Forbidden` only when no element is refused. The elements take the
-    /// batch's team: one naming a team of its own must go through `submit_batch`, which checks
-    /// each team before storing anything; here it stops the batch, nothing is stored, and the
-    /// caller is answered an unexpected error.
-    pub async fn submit_batch_read_as_stored(
-        &self,
-        user: &User,
-        total: usize,
-        team_id: Option<i64>,
-        elements: impl Iterator<Item = Result<SubmissionRequest, Vec<FieldError>>> + Send,
-    ) -> Result<BatchOutcome, SubmissionError> {
-        if let Some(team) = team_id {
-            if let Err(forbidden) = self.check_team(user, team).await {
-                let problems = every_problem(elements);
-                return Err(if problems.is_empty() {
-                    forbidden
-                } else {
-                    SubmissionError::Invalid(problems)
-                });
-            }
-        }
-        let now = self.clock.now();
-        let batch = NewBatch {
-            id: self.tokens.public_id("bat_"),
-            user_id: user.id,
-            team_id,
-            total: i32::try_from(total).unwrap_or(i32::MAX),
-            process_immediately: true,
-            created_at: now,
-        };
-        let batch_id = batch.id.clone();
-        let user_id = user.id;
-        let own_team = AtomicBool::new(false);
-        let elements = elements.map(|element| {
-            let r = element?;
-            if r.team_id.is_some() {
-                own_team.store(true, Ordering::Relaxed);
-                return Err(Vec::new());
-            }
-            Ok((user_id, team_id, r))
-        });
-        let fresh = self.fresh(Some(batch_id.clone()), now, elements);
-        match self.store_and_write(Some(batch), total, fresh).await {
-            Ok(elements) => Ok(BatchOutcome { batch_id, elements }),
-            Err(_) if own_team.load(Ordering::Relaxed) => Err(SubmissionError::Unexpected(
-                anyhow::anyhow!("a batch element named a team of its own; such a batch must go through submit_batch"),
-            )),
-            Err(e) => Err(e),
-        }
-    }
-
-    /// Fresh submissions to be processed now, each with its lead's write, made as they are
-    /// taken from `requests` ((submitter, team, request), or an element's problems), the lead
-    /// normalised then. Element `i` is the batch's `i`-th when there is a batch.
-    fn fresh(
-        &self,
-        batch_id: Option<String>,
-        now: DateTime<Utc>,
-        requests: impl Iterator<Item = Result<(i64, Option<i64>, SubmissionRequest), Vec<FieldError>>>,
-    ) -> impl Iterator<Item = Result<Fresh, Vec<FieldError>>> {
-        let year = now.year();
-        let enrich_later = self.enricher.is_configured();
-        requests.enumerate().map(move |(i, request)| {
-            let (user_id, team_id, r) = request?;
-            let write = LeadWrite {
-                team_id,
-                user_id,
-                lead: normalize(&r.fields, year),
-                submission_id: None,
-                enrich_later,
-            };
-            let submission = new_submission(
-                batch_id.as_deref(),
-                i,
-                user_id,
-                team_id,
-                r.raw_json,
-                None,
-                now,
-            );
-            Ok((submission, write))
         })
     }
 
@@ -339,18 +280,88 @@ impl SubmissionService {
         &self,
         work: PendingWork,
     ) -> Result<Vec<ElementOutcome>, SubmissionError> {
+        let work = self.refuse_unauthorised(work.0).await?;
         let year = self.clock.now().year();
-        let (keys, fields): (Vec<_>, Vec<_>) = work
-            .0
+        let enrich_later = self.enricher.is_configured();
+        let writes = work
             .into_iter()
-            .map(|(id, user_id, team_id, fields)| ((id, user_id, team_id), fields))
-            .unzip();
-        let work = keys
+            .map(|(id, user_id, team_id, fields)| LeadWrite {
+                team_id,
+                user_id,
+                lead: normalize(&fields, year),
+                submission_id: Some(id),
+                enrich_later,
+            })
+            .collect();
+        self.write_and_conclude(writes).await
+    }
+
+    /// A deferred submission was authorised when it was queued; what held then may not hold
+    /// when its job runs (the submitter left the team, or the team was deactivated). Those
+    /// still open are failed with the reason; the rest are returned to be processed.
+    async fn refuse_unauthorised(
+        &self,
+        work: Vec<PendingItem>,
+    ) -> Result<Vec<PendingItem>, SubmissionError> {
+        let mut verdicts: HashMap<(i64, i64), Option<&'static str>> = HashMap::new();
+        for (_, user_id, team_id, _) in &work {
+            let Some(team_id) = *team_id else { continue };
+            if verdicts.contains_key(&(*user_id, team_id)) {
+                continue;
+            }
+            let verdict = match self.users.find_by_internal_id(*user_id).await? {
+                None => Some("The submitter's account no longer exists"),
+                Some(user) => may_add_to_team(self.memberships.as_ref(), &user, team_id)
+                    .await?
+                    .err(),
+            };
+            verdicts.insert((*user_id, team_id), verdict);
+        }
+        let refusal = |(_, user_id, team_id, _): &PendingItem| {
+            team_id.and_then(|t| verdicts.get(&(*user_id, t)).copied().flatten())
+        };
+        let (refused, allowed): (Vec<_>, Vec<_>) =
+            work.into_iter().partition(|item| refusal(item).is_some());
+        if refused.is_empty() {
+            return Ok(allowed);
+        }
+        let open: HashSet<i64> = self
+            .submissions
+            .find_submissions(refused.iter().map(|item| item.0).collect())
+            .await?
             .into_iter()
-            .zip(normalize_all(&fields, year))
-            .map(|((id, user_id, team_id), lead)| (Some(id), user_id, team_id, lead));
-        self.write_and_conclude(self.lead_writes(work).collect())
-            .await
+            .filter(|s| {
+                matches!(
+                    s.status,
+                    SubmissionStatus::Pending | SubmissionStatus::Processing
+                )
+            })
+            .map(|s| s.id)
+            .collect();
+        let now = self.clock.now();
+        let outcomes: Vec<SubmissionOutcome> = refused
+            .iter()
+            .filter(|item| open.contains(&item.0))
+            .map(|item| SubmissionOutcome {
+                id: item.0,
+                status: SubmissionStatus::Failed,
+                lead_id: None,
+                action: None,
+                warnings: Vec::new(),
+                error: refusal(item).map(|reason| {
+                    format!("Not processed: {reason} (checked when the deferred batch ran)")
+                }),
+                processed_at: now,
+            })
+            .collect();
+        if !outcomes.is_empty() {
+            tracing::warn!(
+                refused = outcomes.len(),
+                "deferred submissions no longer authorised; failed"
+            );
+            self.submissions.finish_submissions(outcomes).await?;
+        }
+        Ok(allowed)
     }
 
     /// Runs enrichment for these leads now; answers the warnings per lead.
@@ -510,16 +521,6 @@ impl SubmissionService {
     }
 }
 
-/// Normalises every lead, a large batch on two threads (see `two_threads`).
-fn normalize_all(fields: &[LeadFields], year: i32) -> Vec<NormalizedLead> {
-    in_chunks_on_two_threads(fields, |_, part| {
-        part.iter().map(|f| normalize(f, year)).collect::<Vec<_>>()
-    })
-    .into_iter()
-    .flatten()
-    .collect()
-}
-
 /// A submission to store verbatim: open, `pending` with the fields its job will process when
 /// deferred, else `processing`; element `index` of the batch when there is one.
 fn new_submission(
@@ -544,10 +545,6 @@ fn new_submission(
         },
         deferred,
         created_at,
+        idempotency_key_id: None,
     }
-}
-
-/// Every problem of the elements refused among `elements`, in order.
-fn every_problem<T>(elements: impl Iterator<Item = Result<T, Vec<FieldError>>>) -> Vec<FieldError> {
-    elements.filter_map(Result::err).flatten().collect()
 }

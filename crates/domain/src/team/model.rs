@@ -1,7 +1,20 @@
 //! Teams, their members and invites, and who may do what: the one permission table.
 use chrono::{DateTime, Utc};
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+/// A member's role in a team: stored and sent as `owner`, `admin`, `member`; read case-insensitively.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    strum::EnumString,
+    strum::IntoStaticStr,
+    strum::Display,
+)]
+#[strum(serialize_all = "snake_case", ascii_case_insensitive)]
 pub enum Role {
     Owner,
     Admin,
@@ -10,20 +23,12 @@ pub enum Role {
 
 impl Role {
     pub fn as_str(self) -> &'static str {
-        match self {
-            Role::Owner => "owner",
-            Role::Admin => "admin",
-            Role::Member => "member",
-        }
+        self.into()
     }
 
+    /// Case-insensitive, surrounding spaces ignored.
     pub fn parse(s: &str) -> Option<Role> {
-        match s.trim().to_ascii_lowercase().as_str() {
-            "owner" => Some(Role::Owner),
-            "admin" => Some(Role::Admin),
-            "member" => Some(Role::Member),
-            _ => None,
-        }
+        s.trim().parse().ok()
     }
 }
 

@@ -34,7 +34,7 @@ pub enum AcceptOutcome {
     TeamInactive,
 }
 
-#[cfg_attr(feature = "mock", mockall::automock)]
+#[cfg_attr(any(test, feature = "mock"), mockall::automock)]
 #[async_trait]
 pub trait TeamRepository: Send + Sync {
     /// Creates the team and makes `owner` its owner, in one transaction.

@@ -8,6 +8,7 @@ use crate::clock::Clock;
 use crate::error::{FieldError, LocPart};
 use crate::identity::IdentityProvider;
 use crate::mail::{Mailer, Message};
+use crate::mail_throttle::{MailAdmission, MailThrottle};
 use crate::parse::{clean_text, normalize_email};
 use crate::secret::{hash_secret, TokenGenerator, INVITE_TOKEN_PREFIX};
 use crate::session::Session;
@@ -32,6 +33,9 @@ pub enum TeamError {
     Gone(String),
     #[error("invalid input")]
     Invalid(Vec<FieldError>),
+    /// The invitee's address received its quota of e-mails; retry after these seconds.
+    #[error("too many e-mails to this address")]
+    TooManyEmails(u64),
     #[error(transparent)]
     Unexpected(anyhow::Error),
 }
@@ -54,11 +58,13 @@ impl From<crate::auth::AuthError> for TeamError {
 const INACTIVE: &str = "Team is inactive";
 const GONE: &str = "This invite was already used, revoked or has expired";
 
-/// A new invite: the only moment its link exists outside the invitee's mailbox.
+/// A new invite. Its link went to the invitee's mailbox and nowhere else: whoever holds the
+/// token may accept it as the invitee, so it never reaches the inviter.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CreatedInvite {
     pub invite: Invite,
-    pub invite_url: String,
+    /// Whether the mailer took the e-mail; when not, re-inviting mails a new link.
+    pub email_sent: bool,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -79,6 +85,7 @@ pub struct TeamService {
     tokens: Arc<dyn TokenGenerator>,
     public_url: String,
     invite_ttl: Duration,
+    mail_throttle: Option<Arc<MailThrottle>>,
 }
 
 impl TeamService {
@@ -104,7 +111,15 @@ impl TeamService {
             tokens,
             public_url,
             invite_ttl: Duration::days(invite_ttl_days),
+            mail_throttle: None,
         }
+    }
+
+    /// Bounds the invite e-mails one address receives; beyond it an invite is refused
+    /// (`TooManyEmails`) before anything changes, so the pending invite's link keeps working.
+    pub fn with_mail_throttle(mut self, throttle: Arc<MailThrottle>) -> Self {
+        self.mail_throttle = Some(throttle);
+        self
     }
 
     /// The team and how the user stands to it; "not found" when the user may not see it.
@@ -120,9 +135,7 @@ impl TeamService {
             return Ok((team, Actor::PlatformAdmin));
         }
         if let Some(m) = self.memberships.membership(team_id, user.id).await? {
-            if let Some(role) = Role::parse(&m.role) {
-                return Ok((team, Actor::Member(role)));
-            }
+            return Ok((team, Actor::Member(m.role)));
         }
         Err(TeamError::NotFound("Team"))
     }
@@ -324,6 +337,11 @@ impl TeamService {
                 "{email} is already a member of this team"
             )));
         }
+        if let Some(throttle) = &self.mail_throttle {
+            if let MailAdmission::Wait(seconds) = throttle.admit(&email).await? {
+                return Err(TeamError::TooManyEmails(seconds));
+            }
+        }
         let token = self.tokens.secret(INVITE_TOKEN_PREFIX);
         let now = self.clock.now();
         let invite = self
@@ -338,20 +356,24 @@ impl TeamService {
                 expires_at: now + self.invite_ttl,
             })
             .await?;
-        let invite_url = format!("{}/invite/{token}", self.public_url);
         let message = Message::Invite {
             to: email,
             team_name: team.name,
             inviter_name: user.display_name(),
             role: role.as_str().to_owned(),
-            invite_url: invite_url.clone(),
+            invite_url: format!("{}/invite/{token}", self.public_url),
             expires_at: invite.expires_at,
         };
-        // A failed e-mail does not lose the invite: the answer carries the link.
-        if let Err(e) = self.mailer.send(&message).await {
-            tracing::error!(invite_id = invite.id, error = %e, "invite e-mail not sent");
-        }
-        Ok(CreatedInvite { invite, invite_url })
+        // A failed e-mail keeps the invite (stored above); the inviter learns it from
+        // `email_sent` and re-invites, which mails a new link.
+        let email_sent = match self.mailer.send(&message).await {
+            Ok(()) => true,
+            Err(e) => {
+                tracing::error!(invite_id = invite.id, error = %e, "invite e-mail not sent");
+                false
+            }
+        };
+        Ok(CreatedInvite { invite, email_sent })
     }
 
     pub async fn invites(&self, user: &User, team_id: i64) -> Result<Vec<Invite>, TeamError> {

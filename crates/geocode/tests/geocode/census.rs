@@ -1,7 +1,11 @@
 use leadhub_domain::enrich::{EnrichError, Geocoder};
 use leadhub_geocode::CensusGeocoder;
 
-use crate::support::{address_rows, batch_match_row, FakeReply, FakeRequest, FakeServer};
+use wiremock::{Request, ResponseTemplate};
+
+use crate::support::{
+    address_rows, batch_match_row, count, count_path, form_part, ok, param, requests, serve,
+};
 use crate::{query, settings, MATCH_JSON, NO_MATCH_JSON};
 
 const SINGLE_PATH: &str = "/geocoder/geographies/address";
@@ -11,9 +15,9 @@ const BATCH_PATH: &str = "/geocoder/geographies/addressbatch";
 /// Answers single lookups with the recorded match and batches like Census would: streets with
 /// "Nowhere" unmatched, with "Twin" tied, others matched at a longitude that encodes the row id;
 /// rows in a shuffled order.
-fn census_like(request: &FakeRequest) -> FakeReply {
-    if request.path != BATCH_PATH {
-        return FakeReply::ok(MATCH_JSON);
+fn census_like(request: &Request) -> ResponseTemplate {
+    if request.url.path() != BATCH_PATH {
+        return ok(MATCH_JSON);
     }
     let mut rows: Vec<String> = address_rows(request)
         .iter()
@@ -41,13 +45,13 @@ fn census_like(request: &FakeRequest) -> FakeReply {
             .unwrap_or(0);
         (id.is_multiple_of(2), usize::MAX - id)
     });
-    FakeReply::ok(rows.join("\r\n") + "\r\n")
+    ok(rows.join("\r\n") + "\r\n")
 }
 
 #[tokio::test]
 async fn a_single_match_gives_coordinates_and_county_fips() {
-    let census = FakeServer::start(census_like).await;
-    let geocoder = CensusGeocoder::new(&settings(&census.url)).expect("builds");
+    let census = serve(census_like).await;
+    let geocoder = CensusGeocoder::new(&settings(&census.uri())).expect("builds");
 
     let found = geocoder
         .geocode(&query(
@@ -68,8 +72,8 @@ async fn a_single_match_gives_coordinates_and_county_fips() {
         found.matched_address.as_deref(),
         Some("1600 PENNSYLVANIA AVE NW, WASHINGTON, DC, 20502")
     );
-    let asked = &census.requests()[0];
-    assert_eq!(asked.path, SINGLE_PATH);
+    let asked = &requests(&census).await[0];
+    assert_eq!(asked.url.path(), SINGLE_PATH);
     for (name, value) in [
         ("street", "1600 Pennsylvania Avenue NW"),
         ("city", "Washington"),
@@ -79,35 +83,36 @@ async fn a_single_match_gives_coordinates_and_county_fips() {
         ("vintage", "Current_Current"),
         ("format", "json"),
     ] {
-        assert_eq!(asked.param(name).as_deref(), Some(value), "{name}");
+        assert_eq!(param(asked, name).as_deref(), Some(value), "{name}");
     }
 }
 
 #[tokio::test]
 async fn no_address_match_is_a_definite_no_match() {
-    let census = FakeServer::start(|_| FakeReply::ok(NO_MATCH_JSON)).await;
-    let geocoder = CensusGeocoder::new(&settings(&census.url)).expect("builds");
+    let census = serve(ok(NO_MATCH_JSON)).await;
+    let geocoder = CensusGeocoder::new(&settings(&census.uri())).expect("builds");
 
     let answer = geocoder
         .geocode(&query("79 Wistful Vista, Wistful Vista, IL", "", "", ""))
         .await;
 
     assert!(matches!(answer, Ok(None)), "{answer:?}");
-    let asked = &census.requests()[0];
+    let asked = &requests(&census).await[0];
     assert_eq!(
-        asked.path, ONE_LINE_PATH,
+        asked.url.path(),
+        ONE_LINE_PATH,
         "only an address line: the one-line form"
     );
     assert_eq!(
-        asked.param("address").as_deref(),
+        param(asked, "address").as_deref(),
         Some("79 Wistful Vista, Wistful Vista, IL")
     );
 }
 
 #[tokio::test]
 async fn a_batch_reads_match_no_match_and_tie_rows_in_any_order() {
-    let census = FakeServer::start(census_like).await;
-    let geocoder = CensusGeocoder::new(&settings(&census.url)).expect("builds");
+    let census = serve(census_like).await;
+    let geocoder = CensusGeocoder::new(&settings(&census.uri())).expect("builds");
     let queries: Vec<_> = (0..12)
         .map(|i| {
             let street = match i {
@@ -140,17 +145,17 @@ async fn a_batch_reads_match_no_match_and_tie_rows_in_any_order() {
             }
         }
     }
-    let upload = &census.requests()[0];
+    let upload = &requests(&census).await[0];
     assert_eq!(
-        (upload.method.as_str(), upload.path.as_str()),
+        (upload.method.as_str(), upload.url.path()),
         ("POST", BATCH_PATH)
     );
     assert_eq!(
-        upload.form_part("benchmark").as_deref(),
+        form_part(upload, "benchmark").as_deref(),
         Some("Public_AR_Current")
     );
     assert_eq!(
-        upload.form_part("vintage").as_deref(),
+        form_part(upload, "vintage").as_deref(),
         Some("Current_Current")
     );
     assert_eq!(
@@ -161,26 +166,29 @@ async fn a_batch_reads_match_no_match_and_tie_rows_in_any_order() {
 
 #[tokio::test]
 async fn ten_or_more_addresses_are_one_upload_fewer_are_single_lookups() {
-    let census = FakeServer::start(census_like).await;
-    let geocoder = CensusGeocoder::new(&settings(&census.url)).expect("builds");
+    let census = serve(census_like).await;
+    let geocoder = CensusGeocoder::new(&settings(&census.uri())).expect("builds");
     let queries: Vec<_> = (0..10)
         .map(|i| query(&format!("{i} Congress Ave"), "Austin", "TX", "78701"))
         .collect();
 
     let answers = geocoder.geocode_batch(&queries).await;
     assert!(answers.iter().all(|a| matches!(a, Ok(Some(_)))));
-    assert_eq!((census.count_path(BATCH_PATH), census.count()), (1, 1));
+    assert_eq!(
+        (count_path(&census, BATCH_PATH).await, count(&census).await),
+        (1, 1)
+    );
 
     let answers = geocoder.geocode_batch(&queries[..9]).await;
     assert!(answers.iter().all(|a| matches!(a, Ok(Some(_)))));
-    assert_eq!(census.count_path(BATCH_PATH), 1);
-    assert_eq!(census.count_path(SINGLE_PATH), 9);
+    assert_eq!(count_path(&census, BATCH_PATH).await, 1);
+    assert_eq!(count_path(&census, SINGLE_PATH).await, 9);
 }
 
 #[tokio::test]
 async fn more_than_ten_thousand_addresses_are_split_into_uploads() {
-    let census = FakeServer::start(census_like).await;
-    let geocoder = CensusGeocoder::new(&settings(&census.url)).expect("builds");
+    let census = serve(census_like).await;
+    let geocoder = CensusGeocoder::new(&settings(&census.uri())).expect("builds");
     let queries: Vec<_> = (0..10_001)
         .map(|i| query(&format!("{i} Congress Ave"), "Austin", "TX", "78701"))
         .collect();
@@ -189,8 +197,8 @@ async fn more_than_ten_thousand_addresses_are_split_into_uploads() {
 
     assert_eq!(answers.len(), 10_001);
     assert!(answers.iter().all(|a| matches!(a, Ok(Some(_)))));
-    let sizes: Vec<usize> = census
-        .requests()
+    let sizes: Vec<usize> = requests(&census)
+        .await
         .iter()
         .map(|r| address_rows(r).len())
         .collect();
@@ -206,8 +214,8 @@ async fn more_than_ten_thousand_addresses_are_split_into_uploads() {
 
 #[tokio::test]
 async fn a_malformed_answer_is_a_failure_and_not_retried() {
-    let census = FakeServer::start(|_| FakeReply::ok("<html>Service busy</html>")).await;
-    let geocoder = CensusGeocoder::new(&settings(&census.url)).expect("builds");
+    let census = serve(ok("<html>Service busy</html>")).await;
+    let geocoder = CensusGeocoder::new(&settings(&census.uri())).expect("builds");
 
     let answer = geocoder
         .geocode(&query(
@@ -221,7 +229,7 @@ async fn a_malformed_answer_is_a_failure_and_not_retried() {
         matches!(&answer, Err(EnrichError::Failed(m)) if m.contains("malformed")),
         "{answer:?}"
     );
-    assert_eq!(census.count(), 1);
+    assert_eq!(count(&census).await, 1);
 
     let queries: Vec<_> = (0..10)
         .map(|i| query(&format!("{i} Congress Ave"), "Austin", "TX", "78701"))
@@ -230,5 +238,5 @@ async fn a_malformed_answer_is_a_failure_and_not_retried() {
     assert!(answers
         .iter()
         .all(|a| matches!(a, Err(EnrichError::Failed(_)))));
-    assert_eq!(census.count(), 2);
+    assert_eq!(count(&census).await, 2);
 }

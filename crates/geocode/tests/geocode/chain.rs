@@ -4,7 +4,9 @@ use chrono::{TimeDelta, Utc};
 use leadhub_domain::enrich::{EnrichError, GeocodeCache, GeocodeResult, Geocoder};
 use leadhub_geocode::{build, MemoryGeocodeCache};
 
-use crate::support::{address_rows, batch_match_row, FakeReply, FakeRequest, FakeServer};
+use wiremock::{Request, ResponseTemplate};
+
+use crate::support::{address_rows, batch_match_row, count, ok, requests, serve, status};
 use crate::{query, settings, MATCH_JSON, NO_MATCH_JSON};
 
 fn chain(names: &[&str], url: &str, cache: Arc<MemoryGeocodeCache>) -> Arc<dyn Geocoder> {
@@ -43,9 +45,9 @@ async fn zip_finds_the_centre_of_a_zip_code() {
 
 #[tokio::test]
 async fn a_no_match_falls_through_to_the_next_geocoder_and_is_cached() {
-    let census = FakeServer::start(|_| FakeReply::ok(NO_MATCH_JSON)).await;
+    let census = serve(ok(NO_MATCH_JSON)).await;
     let cache = Arc::new(MemoryGeocodeCache::new());
-    let geocoder = chain(&["census", "zip"], &census.url, cache.clone());
+    let geocoder = chain(&["census", "zip"], &census.uri(), cache.clone());
     let lead = query("1100 Congress Ave", "Austin", "TX", "78701");
 
     let found = geocoder
@@ -55,17 +57,17 @@ async fn a_no_match_falls_through_to_the_next_geocoder_and_is_cached() {
         .expect("a centroid");
 
     assert_eq!(found.source, "zip");
-    assert_eq!(census.count(), 1);
+    assert_eq!(count(&census).await, 1);
     let cached = cache.get(&lead.address_key).await.expect("readable");
     assert_eq!(cached.and_then(|c| c.result), Some(found));
 }
 
 #[tokio::test]
 async fn the_first_geocoder_that_matches_wins() {
-    let census = FakeServer::start(|_| FakeReply::ok(MATCH_JSON)).await;
+    let census = serve(ok(MATCH_JSON)).await;
     let lead = query("1100 Congress Ave", "Austin", "TX", "78701");
 
-    let zip_first = chain(&["zip", "census"], &census.url, Arc::default());
+    let zip_first = chain(&["zip", "census"], &census.uri(), Arc::default());
     assert_eq!(
         zip_first
             .geocode(&lead)
@@ -75,9 +77,9 @@ async fn the_first_geocoder_that_matches_wins() {
             .source,
         "zip"
     );
-    assert_eq!(census.count(), 0);
+    assert_eq!(count(&census).await, 0);
 
-    let census_first = chain(&["census", "zip"], &census.url, Arc::default());
+    let census_first = chain(&["census", "zip"], &census.uri(), Arc::default());
     assert_eq!(
         census_first
             .geocode(&lead)
@@ -87,14 +89,14 @@ async fn the_first_geocoder_that_matches_wins() {
             .source,
         "census"
     );
-    assert_eq!(census.count(), 1);
+    assert_eq!(count(&census).await, 1);
 }
 
 #[tokio::test]
 async fn a_failure_falls_through_but_is_the_answer_when_nobody_matches() {
-    let census = FakeServer::start(|_| FakeReply::status(404, "")).await;
+    let census = serve(status(404, "")).await;
     let cache = Arc::new(MemoryGeocodeCache::new());
-    let geocoder = chain(&["census", "zip"], &census.url, cache.clone());
+    let geocoder = chain(&["census", "zip"], &census.uri(), cache.clone());
 
     let found = geocoder
         .geocode(&query("1100 Congress Ave", "Austin", "TX", "78701"))
@@ -114,9 +116,9 @@ async fn a_failure_falls_through_but_is_the_answer_when_nobody_matches() {
 
 #[tokio::test]
 async fn a_cached_answer_makes_no_request() {
-    let census = FakeServer::start(|_| FakeReply::ok(MATCH_JSON)).await;
+    let census = serve(ok(MATCH_JSON)).await;
     let cache = Arc::new(MemoryGeocodeCache::new());
-    let geocoder = chain(&["census"], &census.url, cache.clone());
+    let geocoder = chain(&["census"], &census.uri(), cache.clone());
     let known = query("1 Known St", "Austin", "TX", "78701");
     let unfindable = query("1 Nowhere Rd", "Austin", "TX", "78701");
     let now = Utc::now();
@@ -134,21 +136,21 @@ async fn a_cached_answer_makes_no_request() {
         Some(somewhere("census"))
     );
     assert_eq!(geocoder.geocode(&unfindable).await.expect("ok"), None);
-    assert_eq!(census.count(), 0);
+    assert_eq!(count(&census).await, 0);
 
     // A found address is remembered: the second lead there costs nothing.
     let white_house = query("1600 Pennsylvania Avenue NW", "Washington", "DC", "20500");
     for _ in 0..2 {
         assert!(geocoder.geocode(&white_house).await.expect("ok").is_some());
     }
-    assert_eq!(census.count(), 1);
+    assert_eq!(count(&census).await, 1);
 }
 
 #[tokio::test]
 async fn a_stale_cached_answer_is_asked_again() {
-    let census = FakeServer::start(|_| FakeReply::ok(MATCH_JSON)).await;
+    let census = serve(ok(MATCH_JSON)).await;
     let cache = Arc::new(MemoryGeocodeCache::new());
-    let geocoder = chain(&["census"], &census.url, cache.clone());
+    let geocoder = chain(&["census"], &census.uri(), cache.clone());
     let lead = query("1600 Pennsylvania Avenue NW", "Washington", "DC", "20500");
     let long_ago = Utc::now() - TimeDelta::days(31);
     cache
@@ -159,7 +161,7 @@ async fn a_stale_cached_answer_is_asked_again() {
     let found = geocoder.geocode(&lead).await.expect("ok");
 
     assert_eq!(found.map(|f| f.source).as_deref(), Some("census"));
-    assert_eq!(census.count(), 1);
+    assert_eq!(count(&census).await, 1);
     let refreshed = cache
         .get(&lead.address_key)
         .await
@@ -169,7 +171,7 @@ async fn a_stale_cached_answer_is_asked_again() {
 }
 
 /// Census batches: "Nowhere" streets unmatched, others matched in Travis County.
-fn census_batch(request: &FakeRequest) -> FakeReply {
+fn census_batch(request: &Request) -> ResponseTemplate {
     let rows: Vec<String> = address_rows(request)
         .iter()
         .rev()
@@ -181,14 +183,14 @@ fn census_batch(request: &FakeRequest) -> FakeReply {
             }
         })
         .collect();
-    FakeReply::ok(rows.join("\n"))
+    ok(rows.join("\n"))
 }
 
 #[tokio::test]
 async fn a_batch_asks_only_for_uncached_addresses_then_falls_through() {
-    let census = FakeServer::start(census_batch).await;
+    let census = serve(census_batch).await;
     let cache = Arc::new(MemoryGeocodeCache::new());
-    let geocoder = chain(&["census", "zip"], &census.url, cache.clone());
+    let geocoder = chain(&["census", "zip"], &census.uri(), cache.clone());
     let leads: Vec<_> = (0..12)
         .map(|i| {
             let street = if i % 4 == 1 {
@@ -227,7 +229,7 @@ async fn a_batch_asks_only_for_uncached_addresses_then_falls_through() {
         })
         .collect();
     assert_eq!(sources, expected);
-    let uploads = census.requests();
+    let uploads = requests(&census).await;
     assert_eq!(uploads.len(), 1);
     assert_eq!(
         address_rows(&uploads[0]).len(),
@@ -237,5 +239,9 @@ async fn a_batch_asks_only_for_uncached_addresses_then_falls_through() {
     assert_eq!(cache.len(), 12);
 
     geocoder.geocode_batch(&leads).await;
-    assert_eq!(census.count(), 1, "the second time everything is cached");
+    assert_eq!(
+        count(&census).await,
+        1,
+        "the second time everything is cached"
+    );
 }

@@ -1,4 +1,4 @@
-//! The geocoding adapters against fake services on 127.0.0.1 answering the recorded Census shapes.
+//! The geocoding adapters against wiremock servers on 127.0.0.1 answering the recorded Census shapes.
 #[path = "../support/mod.rs"]
 mod support;
 

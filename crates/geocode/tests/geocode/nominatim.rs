@@ -3,7 +3,10 @@ use std::time::{Duration, Instant};
 use leadhub_domain::enrich::Geocoder;
 use leadhub_geocode::NominatimGeocoder;
 
-use crate::support::{FakeReply, FakeServer};
+use wiremock::matchers::{any, query_param};
+use wiremock::{Mock, MockServer};
+
+use crate::support::{header, ok, param, requests};
 use crate::{query, settings};
 
 const CAPITOL: &str = r#"[{"place_id":311,"licence":"Data (c) OpenStreetMap contributors, ODbL 1.0.",
@@ -15,15 +18,16 @@ const CAPITOL: &str = r#"[{"place_id":311,"licence":"Data (c) OpenStreetMap cont
 // One test, because the one-request-per-second gate is shared by the whole process.
 #[tokio::test]
 async fn nominatim_is_asked_at_most_once_a_second_and_told_who_asks() {
-    let nominatim = FakeServer::start(|request| {
-        if request.param("street").as_deref() == Some("1 Nowhere Rd") {
-            FakeReply::ok("[]")
-        } else {
-            FakeReply::ok(CAPITOL)
-        }
-    })
-    .await;
-    let geocoder = NominatimGeocoder::new(&settings(&nominatim.url)).expect("builds");
+    let nominatim = MockServer::start().await;
+    Mock::given(query_param("street", "1 Nowhere Rd"))
+        .respond_with(ok("[]"))
+        .mount(&nominatim)
+        .await;
+    Mock::given(any())
+        .respond_with(ok(CAPITOL))
+        .mount(&nominatim)
+        .await;
+    let geocoder = NominatimGeocoder::new(&settings(&nominatim.uri())).expect("builds");
     let capitol = query("1100 Congress Ave", "Austin", "TX", "78701");
     let started = Instant::now();
 
@@ -48,12 +52,12 @@ async fn nominatim_is_asked_at_most_once_a_second_and_told_who_asks() {
     assert_eq!(found.county_fips, None);
     assert!(matches!(answers[2], Ok(None)), "{:?}", answers[2]);
 
-    let requests = nominatim.requests();
+    let requests = requests(&nominatim).await;
     assert_eq!(requests.len(), 3);
     let first = &requests[0];
-    assert_eq!(first.path, "/search");
+    assert_eq!(first.url.path(), "/search");
     assert_eq!(
-        first.header("user-agent"),
+        header(first, "user-agent"),
         Some("leadhub/test (+http://leads.test)")
     );
     for (name, value) in [
@@ -65,6 +69,6 @@ async fn nominatim_is_asked_at_most_once_a_second_and_told_who_asks() {
         ("format", "jsonv2"),
         ("limit", "1"),
     ] {
-        assert_eq!(first.param(name).as_deref(), Some(value), "{name}");
+        assert_eq!(param(first, name).as_deref(), Some(value), "{name}");
     }
 }

@@ -1,11 +1,12 @@
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use leadhub_domain::enrich::{EnrichError, Geocoder};
 use leadhub_geocode::{CensusGeocoder, CIRCUIT_OPEN};
 
-use crate::support::{FakeReply, FakeServer};
+use wiremock::matchers::any;
+use wiremock::{Mock, MockServer};
+
+use crate::support::{count, ok, serve, status};
 use crate::{query, settings, MATCH_JSON};
 
 fn white_house() -> leadhub_domain::enrich::GeocodeQuery {
@@ -14,8 +15,8 @@ fn white_house() -> leadhub_domain::enrich::GeocodeQuery {
 
 #[tokio::test]
 async fn a_server_error_is_retried_then_reported() {
-    let census = FakeServer::start(|_| FakeReply::status(500, "oops")).await;
-    let geocoder = CensusGeocoder::new(&settings(&census.url)).expect("builds");
+    let census = serve(status(500, "oops")).await;
+    let geocoder = CensusGeocoder::new(&settings(&census.uri())).expect("builds");
 
     let answer = geocoder.geocode(&white_house()).await;
 
@@ -23,32 +24,33 @@ async fn a_server_error_is_retried_then_reported() {
         matches!(&answer, Err(EnrichError::Failed(m)) if m == "census: HTTP 500"),
         "{answer:?}"
     );
-    assert_eq!(census.count(), 3, "the first attempt and two retries");
+    assert_eq!(count(&census).await, 3, "the first attempt and two retries");
 }
 
 #[tokio::test]
 async fn a_server_error_that_passes_is_not_seen() {
-    let failed_once = Arc::new(AtomicBool::new(false));
-    let census = FakeServer::start(move |_| {
-        if failed_once.swap(true, Ordering::SeqCst) {
-            FakeReply::ok(MATCH_JSON)
-        } else {
-            FakeReply::status(503, "")
-        }
-    })
-    .await;
-    let geocoder = CensusGeocoder::new(&settings(&census.url)).expect("builds");
+    let census = MockServer::start().await;
+    Mock::given(any())
+        .respond_with(status(503, ""))
+        .up_to_n_times(1)
+        .mount(&census)
+        .await;
+    Mock::given(any())
+        .respond_with(ok(MATCH_JSON))
+        .mount(&census)
+        .await;
+    let geocoder = CensusGeocoder::new(&settings(&census.uri())).expect("builds");
 
     let answer = geocoder.geocode(&white_house()).await;
 
     assert!(matches!(answer, Ok(Some(_))), "{answer:?}");
-    assert_eq!(census.count(), 2);
+    assert_eq!(count(&census).await, 2);
 }
 
 #[tokio::test]
 async fn a_client_error_is_not_retried() {
-    let census = FakeServer::start(|_| FakeReply::status(404, "not found")).await;
-    let geocoder = CensusGeocoder::new(&settings(&census.url)).expect("builds");
+    let census = serve(status(404, "not found")).await;
+    let geocoder = CensusGeocoder::new(&settings(&census.uri())).expect("builds");
 
     let answer = geocoder.geocode(&white_house()).await;
 
@@ -56,20 +58,19 @@ async fn a_client_error_is_not_retried() {
         matches!(&answer, Err(EnrichError::Failed(m)) if m == "census: HTTP 404"),
         "{answer:?}"
     );
-    assert_eq!(census.count(), 1);
+    assert_eq!(count(&census).await, 1);
 }
 
 #[tokio::test]
 async fn a_slow_service_times_out() {
-    let census =
-        FakeServer::start(|_| FakeReply::ok(MATCH_JSON).after(Duration::from_secs(2))).await;
-    let geocoder = CensusGeocoder::new(&settings(&census.url)).expect("builds");
+    let census = serve(ok(MATCH_JSON).set_delay(Duration::from_secs(2))).await;
+    let geocoder = CensusGeocoder::new(&settings(&census.uri())).expect("builds");
     let started = Instant::now();
 
     let answer = geocoder.geocode(&white_house()).await;
 
     assert!(matches!(answer, Err(EnrichError::Timeout)), "{answer:?}");
-    assert_eq!(census.count(), 3, "timeouts are retried");
+    assert_eq!(count(&census).await, 3, "timeouts are retried");
     assert!(
         started.elapsed() < Duration::from_secs(2),
         "{:?}",
@@ -93,23 +94,23 @@ async fn an_unreachable_service_is_a_failure() {
 
 #[tokio::test]
 async fn the_circuit_opens_after_repeated_failures_and_closes_after_the_cool_down() {
-    let down = Arc::new(AtomicBool::new(true));
-    let is_down = down.clone();
-    let census = FakeServer::start(move |_| {
-        if is_down.load(Ordering::SeqCst) {
-            FakeReply::status(500, "")
-        } else {
-            FakeReply::ok(MATCH_JSON)
-        }
-    })
-    .await;
-    let geocoder = CensusGeocoder::new(&settings(&census.url)).expect("builds");
+    let census = MockServer::start().await;
+    // Mounted first, so it answers while mounted.
+    let down = Mock::given(any())
+        .respond_with(status(500, ""))
+        .mount_as_scoped(&census)
+        .await;
+    Mock::given(any())
+        .respond_with(ok(MATCH_JSON))
+        .mount(&census)
+        .await;
+    let geocoder = CensusGeocoder::new(&settings(&census.uri())).expect("builds");
 
     // Five failed attempts open it: three in the first call, two in the second.
     for _ in 0..2 {
         assert!(geocoder.geocode(&white_house()).await.is_err());
     }
-    assert_eq!(census.count(), 5);
+    assert_eq!(count(&census).await, 5);
 
     let started = Instant::now();
     for _ in 0..20 {
@@ -119,13 +120,13 @@ async fn the_circuit_opens_after_repeated_failures_and_closes_after_the_cool_dow
             "{answer:?}"
         );
     }
-    assert_eq!(census.count(), 5, "no request while open");
+    assert_eq!(count(&census).await, 5, "no request while open");
     assert!(
         started.elapsed() < Duration::from_millis(100),
         "open fails fast"
     );
 
-    down.store(false, Ordering::SeqCst);
+    drop(down);
     tokio::time::sleep(Duration::from_millis(250)).await;
     assert!(matches!(
         geocoder.geocode(&white_house()).await,
@@ -135,14 +136,13 @@ async fn the_circuit_opens_after_repeated_failures_and_closes_after_the_cool_dow
         geocoder.geocode(&white_house()).await,
         Ok(Some(_))
     ));
-    assert_eq!(census.count(), 7, "the probe closed it");
+    assert_eq!(count(&census).await, 7, "the probe closed it");
 }
 
 #[tokio::test]
 async fn a_failed_probe_keeps_the_circuit_open() {
-    let census =
-        FakeServer::start(|_| FakeReply::ok(MATCH_JSON).after(Duration::from_secs(5))).await;
-    let geocoder = CensusGeocoder::new(&settings(&census.url)).expect("builds");
+    let census = serve(ok(MATCH_JSON).set_delay(Duration::from_secs(5))).await;
+    let geocoder = CensusGeocoder::new(&settings(&census.uri())).expect("builds");
 
     for _ in 0..2 {
         assert!(matches!(
@@ -150,11 +150,11 @@ async fn a_failed_probe_keeps_the_circuit_open() {
             Err(EnrichError::Timeout)
         ));
     }
-    assert_eq!(census.count(), 5);
+    assert_eq!(count(&census).await, 5);
 
     tokio::time::sleep(Duration::from_millis(250)).await;
     // One probe (a timeout), then fail fast again for another cool-down.
     assert!(geocoder.geocode(&white_house()).await.is_err());
     assert!(geocoder.geocode(&white_house()).await.is_err());
-    assert_eq!(census.count(), 6);
+    assert_eq!(count(&census).await, 6);
 }

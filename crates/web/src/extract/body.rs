@@ -1,42 +1,30 @@
-//! `ValidatedJson<T>`: the body read within the size limit, parsed as JSON, then read into `T`
-//! with every problem collected.
+//! `ValidatedJson<T>`: the body read within the size limit and time, checked as JSON, read by
+//! serde into `T`, then validated by `T`'s rules, every problem collected.
 use actix_web::dev::Payload;
 use actix_web::{web, FromRequest, HttpRequest};
+use apistos::reference_or::ReferenceOr;
+use apistos::{ApiComponent, Schema};
 use futures_util::future::LocalBoxFuture;
 use futures_util::StreamExt;
+use schemars::JsonSchema;
+use serde::de::DeserializeOwned;
 use serde_json::Value;
+use validator::Validate;
 
 use leadhub_domain::error::{FieldError, LocPart};
 
 use crate::error::ApiError;
-
-/// Deepest JSON nesting accepted; no request of this API needs more than a handful of levels,
-/// and a bound keeps hostile documents from costing stack or time.
-pub const MAX_DEPTH: usize = 32;
+use crate::extract::json_text::{check_json, is_object};
+use crate::extract::problems::problems;
 
 /// The whole body must arrive within this time (8 MiB at about 1.2 Mbit/s).
 const BODY_READ_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(60);
 
-/// A request body type read from a JSON value.
-pub trait FromBody: Sized {
-    fn from_body(value: &Value) -> Result<Self, Vec<FieldError>>;
-
-    /// Like `from_body`, with the body's text at hand, for types that keep parts of it exactly
-    /// as sent (lead submissions are stored verbatim).
-    fn from_body_text(value: &Value, _text: &[u8]) -> Result<Self, Vec<FieldError>> {
-        Self::from_body(value)
-    }
-
-    /// A faster reading straight from the text, for large bodies of the usual shape; `None`
-    /// whenever it could answer differently from `from_body_text` (which then reads the body).
-    fn from_text(_text: &web::Bytes) -> Option<Result<Self, Vec<FieldError>>> {
-        None
-    }
-
+/// A request body type: read by serde (its fields `Lax`, so reading never stops at a problem),
+/// then validated; its schema is the operation's request body.
+pub trait RequestBody: DeserializeOwned + Validate + JsonSchema + ApiComponent {
     /// Whether an empty body means `{}` (every field optional) rather than a missing body.
-    fn empty_is_object() -> bool {
-        false
-    }
+    const EMPTY_IS_OBJECT: bool = false;
 }
 
 /// The validated body plus the body it came from.
@@ -47,18 +35,13 @@ pub struct ValidatedJson<T> {
 
 /// A request's body as received, for what needs it whole (an Idempotency-Key's request hash).
 pub struct RawBody {
-    /// The parsed body; `None` when `FromBody::from_text` read it without parsing it whole.
-    json: Option<Value>,
     text: web::Bytes,
 }
 
 impl RawBody {
-    /// The body as JSON (parsed now if it was read straight from its text).
+    /// The body as JSON.
     pub fn json(&self) -> Value {
-        match &self.json {
-            Some(json) => json.clone(),
-            None => serde_json::from_slice(&self.text).unwrap_or(Value::Null),
-        }
+        serde_json::from_slice(&self.text).unwrap_or(Value::Null)
     }
 }
 
@@ -66,7 +49,7 @@ impl RawBody {
 #[derive(Clone, Copy, Debug)]
 pub struct BodyLimit(pub usize);
 
-impl<T: FromBody + 'static> FromRequest for ValidatedJson<T> {
+impl<T: RequestBody + 'static> FromRequest for ValidatedJson<T> {
     type Error = ApiError;
     type Future = LocalBoxFuture<'static, Result<Self, ApiError>>;
 
@@ -107,88 +90,128 @@ impl<T: FromBody + 'static> FromRequest for ValidatedJson<T> {
             // otherwise hold a worker's connection slot indefinitely.
             let body = tokio::time::timeout(BODY_READ_TIMEOUT, read)
                 .await
-                .map_err(|_| ApiError::RequestTimeout)??;
-            let body = body.freeze();
-            if let Some(read) = T::from_text(&body) {
-                let value = read.map_err(ApiError::Validation)?;
-                return Ok(ValidatedJson {
-                    value,
-                    raw: RawBody {
-                        json: None,
-                        text: body,
-                    },
-                });
-            }
-            let json = if T::empty_is_object() && body.iter().all(u8::is_ascii_whitespace) {
-                Value::Object(serde_json::Map::new())
-            } else {
-                parse_json_body(&body).map_err(ApiError::Validation)?
-            };
-            let value = T::from_body_text(&json, &body).map_err(ApiError::Validation)?;
+                .map_err(|_| ApiError::RequestTimeout)??
+                .freeze();
+            let value = read_body::<T>(&body).map_err(ApiError::Validation)?;
             Ok(ValidatedJson {
                 value,
-                raw: RawBody {
-                    json: Some(json),
-                    text: body,
-                },
+                raw: RawBody { text: body },
             })
         })
     }
 }
 
-/// Parses a body into JSON, answering FastAPI's shapes: an empty body is a missing body,
-/// malformed JSON is `json_invalid` at its byte offset.
-pub fn parse_json_body(body: &[u8]) -> Result<Value, Vec<FieldError>> {
-    if body.iter().all(u8::is_ascii_whitespace) {
-        return Err(vec![FieldError::new(
-            vec![LocPart::from("body")],
-            "missing",
-            "Field required",
-        )]);
-    }
-    let json: Value = serde_json::from_slice(body).map_err(|e| {
-        let offset = byte_offset(body, e.line(), e.column());
-        vec![FieldError::new(
-            vec![LocPart::from("body"), LocPart::Index(offset)],
-            "json_invalid",
-            format!("JSON decode error: {}", describe(&e)),
-        )]
-    })?;
-    if depth(&json) > MAX_DEPTH {
-        return Err(vec![FieldError::new(
-            vec![LocPart::from("body")],
-            "json_invalid",
-            format!("JSON nested deeper than {MAX_DEPTH} levels"),
-        )]);
-    }
-    Ok(json)
+/// A body's text as a valid `T`, or every problem with it.
+pub fn read_body<T: RequestBody>(body: &[u8]) -> Result<T, Vec<FieldError>> {
+    refuse_nul(body)?;
+    let value: T = if T::EMPTY_IS_OBJECT && body.iter().all(u8::is_ascii_whitespace) {
+        deserialize(b"{}")?
+    } else {
+        check_json(body)?;
+        if !is_object(body) {
+            return Err(vec![FieldError::new(
+                vec![LocPart::from("body")],
+                "model_attributes_type",
+                "Input should be a valid dictionary or object to extract fields from",
+            )]);
+        }
+        deserialize(body)?
+    };
+    value
+        .validate()
+        .map_err(|errors| problems::<T>(&errors, vec![LocPart::from("body")]))?;
+    Ok(value)
 }
 
-/// serde_json's message without its " at line L column C" tail (the offset says where).
-fn describe(e: &serde_json::Error) -> String {
-    let text = e.to_string();
-    match text.find(" at line ") {
-        Some(i) => text[..i].to_owned(),
-        None => text,
+/// Reads checked JSON text into `T`. serde's derive refuses a repeated member, which JSON
+/// parsers take as the last one given: such a body is read from its parsed value, written out
+/// again (so a batch's elements are then stored as written out, not as sent).
+fn deserialize<T: DeserializeOwned>(body: &[u8]) -> Result<T, Vec<FieldError>> {
+    serde_json::from_slice(body)
+        .or_else(|_| {
+            let value: Value = serde_json::from_slice(body)?;
+            serde_json::from_slice(&serde_json::to_vec(&value)?)
+        })
+        .map_err(|e: serde_json::Error| {
+            vec![FieldError::new(
+                vec![LocPart::from("body")],
+                "json_invalid",
+                format!("JSON decode error: {e}"),
+            )]
+        })
+}
+
+/// Refuses a body with a NUL character in any string (PostgreSQL cannot store one, and no
+/// field has a use for it). JSON can only write NUL as the escape `\u0000`, so bodies without
+/// that text are passed at the cost of one scan; the others are parsed to name each field.
+pub fn refuse_nul(body: &[u8]) -> Result<(), Vec<FieldError>> {
+    const ESCAPE: &[u8] = b"\\u0000";
+    if !body.windows(ESCAPE.len()).any(|w| w == ESCAPE) {
+        return Ok(());
+    }
+    let Ok(json) = serde_json::from_slice::<Value>(body) else {
+        // The parser words a malformed body's problem itself.
+        return Ok(());
+    };
+    let mut problems = Vec::new();
+    nul_fields(&json, &mut vec![LocPart::from("body")], &mut problems);
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(problems)
     }
 }
 
-/// serde_json reports 1-based line and column; FastAPI reports a byte offset.
-fn byte_offset(body: &[u8], line: usize, column: usize) -> usize {
-    let line_start: usize = body
-        .split(|b| *b == b'\n')
-        .take(line.saturating_sub(1))
-        .map(|l| l.len() + 1)
-        .sum();
-    (line_start + column.saturating_sub(1)).min(body.len())
-}
-
-/// How deeply `value` nests: 0 for a scalar, 1 for a flat array or object.
-pub fn depth(value: &Value) -> usize {
+fn nul_fields(value: &Value, loc: &mut Vec<LocPart>, problems: &mut Vec<FieldError>) {
+    let nul = |text: &str| text.contains('\0');
     match value {
-        Value::Array(items) => 1 + items.iter().map(depth).max().unwrap_or(0),
-        Value::Object(map) => 1 + map.values().map(depth).max().unwrap_or(0),
-        _ => 0,
+        Value::String(text) if nul(text) => problems.push(FieldError::new(
+            loc.clone(),
+            "value_error",
+            "Value error, text must not contain NUL characters",
+        )),
+        Value::Array(items) => {
+            for (i, item) in items.iter().enumerate() {
+                loc.push(LocPart::Index(i));
+                nul_fields(item, loc, problems);
+                loc.pop();
+            }
+        }
+        Value::Object(map) => {
+            for (name, item) in map {
+                loc.push(LocPart::from(name.as_str()));
+                if nul(name) {
+                    problems.push(FieldError::new(
+                        loc.clone(),
+                        "value_error",
+                        "Value error, names must not contain NUL characters",
+                    ));
+                } else {
+                    nul_fields(item, loc, problems);
+                }
+                loc.pop();
+            }
+        }
+        _ => {}
+    }
+}
+
+/// The operation's request body: `T`'s schema (optional when an empty body is allowed).
+impl<T: RequestBody> ApiComponent for ValidatedJson<T> {
+    fn required() -> bool {
+        !T::EMPTY_IS_OBJECT
+    }
+
+    fn child_schemas() -> Vec<(String, ReferenceOr<Schema>)> {
+        T::child_schemas()
+    }
+
+    fn raw_schema() -> Option<ReferenceOr<Schema>> {
+        T::raw_schema()
+    }
+
+    fn schema() -> Option<(String, ReferenceOr<Schema>)> {
+        T::schema()
     }
 }
 
@@ -197,24 +220,23 @@ mod tests {
     use super::*;
 
     #[test]
-    fn malformed_json_points_at_the_byte() {
-        let e = parse_json_body(b"{\n  \"a\": 1,\n  \"b\": }").unwrap_err();
-        assert_eq!(e[0].kind, "json_invalid");
-        assert_eq!(e[0].loc[1], LocPart::Index(19));
-    }
-
-    #[test]
-    fn empty_body_is_missing() {
-        let e = parse_json_body(b"  ").unwrap_err();
-        assert_eq!(e[0].kind, "missing");
-        assert_eq!(e[0].loc, vec![LocPart::from("body")]);
-    }
-
-    #[test]
-    fn deep_nesting_is_refused() {
-        let deep = "[".repeat(40) + &"]".repeat(40);
-        let e = parse_json_body(deep.as_bytes()).unwrap_err();
-        assert_eq!(e[0].kind, "json_invalid");
-        assert!(parse_json_body(b"{\"a\":[{\"b\":1}]}").is_ok());
+    fn nul_is_refused_wherever_it_stands() {
+        let e = refuse_nul(br#"{"a": "x\u0000", "b": [1, {"c": "\u0000"}], "d": "\\u0000"}"#)
+            .unwrap_err();
+        let locs: Vec<_> = e.iter().map(|p| p.loc.clone()).collect();
+        assert_eq!(
+            locs,
+            vec![
+                vec![LocPart::from("body"), LocPart::from("a")],
+                vec![
+                    LocPart::from("body"),
+                    LocPart::from("b"),
+                    LocPart::Index(1),
+                    LocPart::from("c")
+                ],
+            ]
+        );
+        assert!(refuse_nul(br#"{"d": "\\u0000 is only text"}"#).is_ok());
+        assert!(refuse_nul(br#"{"d": "\u0001"}"#).is_ok());
     }
 }

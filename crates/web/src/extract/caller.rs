@@ -1,9 +1,13 @@
 //! `Caller`: the authenticated user behind `Authorization: Bearer <credential>`.
+use std::collections::BTreeMap;
 use std::ops::Deref;
 
 use actix_web::dev::Payload;
 use actix_web::http::header::HeaderMap;
 use actix_web::{web, FromRequest, HttpMessage, HttpRequest};
+use apistos::reference_or::ReferenceOr;
+use apistos::security::{Http, SecurityScheme, SecurityType};
+use apistos::{ApiComponent, Schema};
 use futures_util::future::LocalBoxFuture;
 
 use leadhub_domain::auth;
@@ -66,3 +70,37 @@ impl FromRequest for Caller {
         })
     }
 }
+
+/// The operation needs the Bearer scheme.
+impl ApiComponent for Caller {
+    fn child_schemas() -> Vec<(String, ReferenceOr<Schema>)> {
+        Vec::new()
+    }
+
+    fn schema() -> Option<(String, ReferenceOr<Schema>)> {
+        None
+    }
+
+    fn securities() -> BTreeMap<String, SecurityScheme> {
+        BTreeMap::from([(
+            BEARER.to_owned(),
+            SecurityScheme {
+                _type: SecurityType::Http(Http {
+                    scheme: "bearer".to_owned(),
+                    bearer_format: None,
+                }),
+                description: Some(
+                    "An API key (`lhk_...`) or an access token (`lha_...`).".to_owned(),
+                ),
+                extensions: Default::default(),
+            },
+        )])
+    }
+
+    fn security_requirement_name() -> Option<String> {
+        Some(BEARER.to_owned())
+    }
+}
+
+/// The security scheme's name in the document.
+const BEARER: &str = "bearer";

@@ -1,13 +1,22 @@
 //! Request extractors that answer in the contract's shapes: 401 for credentials, 422 (every
 //! problem, with full `loc` paths) for bodies, queries and paths, 413 for oversized bodies.
+//! Each also tells apistos what it adds to an operation (`ApiComponent`).
 mod body;
 mod caller;
-mod fields;
+mod idempotent;
+pub(crate) mod json_text;
+mod lax;
 mod path;
+pub(crate) mod problems;
 mod query;
+pub(crate) mod rules;
 
-pub use body::{depth, parse_json_body, BodyLimit, FromBody, ValidatedJson, MAX_DEPTH};
+pub use body::{read_body, refuse_nul, BodyLimit, RawBody, RequestBody, ValidatedJson};
 pub use caller::{bearer_credential, Authenticated, Caller};
-pub use fields::Fields;
-pub use path::{path_error_handler, query_error_handler};
-pub use query::{FromQuery, Paging, QueryFields, ValidatedQuery};
+pub use idempotent::IdempotentRequest;
+pub use json_text::{check_json, MAX_DEPTH};
+pub use lax::{json_type, Lax, LaxValue, Mismatch};
+pub use path::{path_error_handler, query_error_handler, PathText};
+pub use query::{
+    iso_timestamp, read_query, timestamp, Paging, RequestQuery, ValidatedQuery, MAX_PAGE,
+};

@@ -1,219 +1,225 @@
-//! `ValidatedQuery<T>`: query parameters read with every problem collected (`loc` = ["query", name]).
+//! `ValidatedQuery<T>`: query parameters decoded as `application/x-www-form-urlencoded`, read
+//! by serde into `T`, then validated, every problem collected (`loc` = ["query", name]).
 use std::collections::HashMap;
 
 use actix_web::dev::Payload;
-use actix_web::{FromRequest, HttpRequest};
+use actix_web::{web, FromRequest, HttpRequest};
+use apistos::paths::{Parameter, RequestBody};
+use apistos::reference_or::ReferenceOr;
+use apistos::{ApiComponent, Schema};
 use futures_util::future::{ready, Ready};
+use schemars::JsonSchema;
+use serde::de::value::MapDeserializer;
+use serde::de::DeserializeOwned;
+use validator::{Validate, ValidationError};
 
 use leadhub_domain::error::{FieldError, LocPart};
 
 use crate::error::ApiError;
+use crate::extract::lax::Lax;
+use crate::extract::problems::problems;
 
-pub trait FromQuery: Sized {
-    fn from_query(q: &QueryFields) -> Result<Self, Vec<FieldError>>;
-}
+/// A query parameters type: read by serde (its fields `Lax`), then validated; its schema gives
+/// the operation's query parameters.
+pub trait RequestQuery: DeserializeOwned + Validate + JsonSchema + ApiComponent {}
 
 pub struct ValidatedQuery<T>(pub T);
 
-impl<T: FromQuery> FromRequest for ValidatedQuery<T> {
+impl<T: RequestQuery> FromRequest for ValidatedQuery<T> {
     type Error = ApiError;
     type Future = Ready<Result<Self, ApiError>>;
 
     fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
-        let fields = QueryFields::parse(req.query_string());
         ready(
-            T::from_query(&fields)
+            read_query(req.query_string())
                 .map(ValidatedQuery)
                 .map_err(ApiError::Validation),
         )
     }
 }
 
-/// Decoded query parameters; a repeated name keeps its last value.
-pub struct QueryFields {
-    values: HashMap<String, String>,
+/// A query string as a valid `T`, or every problem with it. A repeated name keeps its last
+/// value; `+` is a space, `%XX` a byte; invalid escapes are kept as written and invalid UTF-8
+/// is replaced rather than refused.
+pub fn read_query<T: RequestQuery>(query: &str) -> Result<T, Vec<FieldError>> {
+    let values: HashMap<String, String> = form_urlencoded::parse(query.as_bytes())
+        .into_owned()
+        .collect();
+    refuse_nul(&values)?;
+    let value = T::deserialize(MapDeserializer::<_, serde::de::value::Error>::new(
+        values.into_iter(),
+    ))
+    .map_err(|e| {
+        vec![FieldError::new(
+            vec![LocPart::from("query")],
+            "value_error",
+            e.to_string(),
+        )]
+    })?;
+    value
+        .validate()
+        .map_err(|errors| problems::<T>(&errors, vec![LocPart::from("query")]))?;
+    Ok(value)
 }
 
-impl QueryFields {
-    pub fn parse(query: &str) -> Self {
-        let values = url_decode_pairs(query);
-        QueryFields { values }
-    }
-
-    fn loc(name: &str) -> Vec<LocPart> {
-        vec![LocPart::from("query"), LocPart::from(name)]
-    }
-
-    /// A trimmed, non-blank value.
-    pub fn string(&self, name: &str) -> Option<String> {
-        self.values
-            .get(name)
-            .map(|v| v.trim().to_owned())
-            .filter(|v| !v.is_empty())
-    }
-
-    pub fn int_in(
-        &self,
-        name: &str,
-        min: i64,
-        max: i64,
-        problems: &mut Vec<FieldError>,
-    ) -> Option<i64> {
-        let raw = self.string(name)?;
-        match raw.parse::<i64>() {
-            Err(_) => {
-                problems.push(FieldError::new(
-                    Self::loc(name),
-                    "int_parsing",
-                    "Input should be a valid integer, unable to parse string as an integer",
-                ));
-                None
-            }
-            Ok(v) if v < min => {
-                problems.push(FieldError::new(
-                    Self::loc(name),
-                    "greater_than_equal",
-                    format!("Input should be greater than or equal to {min}"),
-                ));
-                None
-            }
-            Ok(v) if v > max => {
-                problems.push(FieldError::new(
-                    Self::loc(name),
-                    "less_than_equal",
-                    format!("Input should be less than or equal to {max}"),
-                ));
-                None
-            }
-            Ok(v) => Some(v),
-        }
-    }
-
-    /// A value from a closed list (case-insensitive); answers the canonical spelling.
-    pub fn enum_value(
-        &self,
-        name: &str,
-        allowed: &[&'static str],
-        problems: &mut Vec<FieldError>,
-    ) -> Option<&'static str> {
-        let raw = self.string(name)?;
-        let found = allowed
-            .iter()
-            .find(|a| a.eq_ignore_ascii_case(&raw))
-            .copied();
-        if found.is_none() {
-            problems.push(FieldError::new(
-                Self::loc(name),
-                "enum",
-                super::fields::enum_message(allowed),
-            ));
-        }
-        found
-    }
-
-    pub fn timestamp(
-        &self,
-        name: &str,
-        problems: &mut Vec<FieldError>,
-    ) -> Option<chrono::DateTime<chrono::Utc>> {
-        let raw = self.string(name)?;
-        let parsed = chrono::DateTime::parse_from_rfc3339(&raw)
-            .map(|d| d.with_timezone(&chrono::Utc))
-            .ok()
-            .or_else(|| {
-                chrono::NaiveDate::parse_from_str(&raw, "%Y-%m-%d")
-                    .ok()
-                    .and_then(|d| d.and_hms_opt(0, 0, 0))
-                    .map(|d| d.and_utc())
-            });
-        if parsed.is_none() {
-            problems.push(FieldError::new(
-                Self::loc(name),
-                "datetime_from_date_parsing",
-                "Input should be a valid datetime or date (ISO 8601)",
-            ));
-        }
-        parsed
+/// Refuses NUL in any parameter, as bodies do (`extract::body::refuse_nul`).
+fn refuse_nul(values: &HashMap<String, String>) -> Result<(), Vec<FieldError>> {
+    let mut names: Vec<&str> = values
+        .iter()
+        .filter(|(name, value)| name.contains('\0') || value.contains('\0'))
+        .map(|(name, _)| name.as_str())
+        .collect();
+    names.sort_unstable();
+    let problems: Vec<FieldError> = names
+        .into_iter()
+        .map(|name| {
+            FieldError::new(
+                vec![LocPart::from("query"), LocPart::from(name)],
+                "value_error",
+                "Value error, text must not contain NUL characters",
+            )
+        })
+        .collect();
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(problems)
     }
 }
 
-/// `limit` (1..=500, default 50) and `offset` (>= 0, default 0), as every list takes them.
+/// The operation's query parameters: one per field of `T`.
+impl<T: RequestQuery> ApiComponent for ValidatedQuery<T> {
+    fn required() -> bool {
+        false
+    }
+
+    fn child_schemas() -> Vec<(String, ReferenceOr<Schema>)> {
+        Vec::new()
+    }
+
+    fn schema() -> Option<(String, ReferenceOr<Schema>)> {
+        None
+    }
+
+    fn request_body() -> Option<RequestBody> {
+        None
+    }
+
+    fn parameters() -> Vec<Parameter> {
+        <web::Query<T> as ApiComponent>::parameters()
+    }
+}
+
+/// Most items one page may hold.
+pub const MAX_PAGE: i64 = 500;
+
+/// A page of a list: what `limit` and `offset` come to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Paging {
     pub limit: i64,
     pub offset: i64,
 }
 
-pub const MAX_PAGE: i64 = 500;
-
 impl Paging {
-    pub fn read(q: &QueryFields, problems: &mut Vec<FieldError>) -> Paging {
+    /// `limit` defaults to 50, `offset` to 0.
+    pub fn of(limit: &Lax<i64>, offset: &Lax<i64>) -> Paging {
         Paging {
-            limit: q.int_in("limit", 1, MAX_PAGE, problems).unwrap_or(50),
-            offset: q.int_in("offset", 0, i64::MAX / 2, problems).unwrap_or(0),
+            limit: limit.value().copied().unwrap_or(50),
+            offset: offset.value().copied().unwrap_or(0),
         }
     }
 }
 
-fn url_decode_pairs(query: &str) -> HashMap<String, String> {
-    query
-        .split('&')
-        .filter(|p| !p.is_empty())
-        .map(|pair| {
-            let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
-            (percent_decode(k), percent_decode(v))
+/// An ISO 8601 date or timestamp, as lists filter by creation time.
+pub fn timestamp(text: &str) -> Option<chrono::DateTime<chrono::Utc>> {
+    chrono::DateTime::parse_from_rfc3339(text)
+        .map(|d| d.with_timezone(&chrono::Utc))
+        .ok()
+        .or_else(|| {
+            chrono::NaiveDate::parse_from_str(text, "%Y-%m-%d")
+                .ok()
+                .and_then(|d| d.and_hms_opt(0, 0, 0))
+                .map(|d| d.and_utc())
         })
-        .collect()
 }
 
-/// application/x-www-form-urlencoded decoding: `+` is a space, `%XX` a byte; invalid
-/// escapes are kept as written and invalid UTF-8 is replaced rather than refused.
-fn percent_decode(s: &str) -> String {
-    let bytes = s.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        match bytes[i] {
-            b'+' => out.push(b' '),
-            b'%' if i + 2 < bytes.len() => {
-                let hex = std::str::from_utf8(&bytes[i + 1..i + 3]).ok();
-                match hex.and_then(|h| u8::from_str_radix(h, 16).ok()) {
-                    Some(b) => {
-                        out.push(b);
-                        i += 2;
-                    }
-                    None => out.push(b'%'),
-                }
-            }
-            b => out.push(b),
+/// The rule of a timestamp parameter.
+pub fn iso_timestamp(field: &Lax<String>) -> Result<(), ValidationError> {
+    match field.text() {
+        Some(text) if timestamp(text).is_none() => {
+            Err(ValidationError::new("datetime_from_date_parsing")
+                .with_message("Input should be a valid datetime or date (ISO 8601)".into()))
         }
-        i += 1;
+        _ => Ok(()),
     }
-    String::from_utf8_lossy(&out).into_owned()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::extract::lax::json_type;
+    use serde::Deserialize;
+
+    #[derive(Deserialize, Validate, JsonSchema, apistos::ApiComponent)]
+    struct Probe {
+        #[validate(custom(function = "json_type"))]
+        city: Lax<String>,
+        #[validate(custom(function = "json_type"))]
+        q: Lax<String>,
+        #[validate(custom(function = "json_type"))]
+        x: Lax<String>,
+        #[validate(custom(function = "json_type"), range(min = 1, max = 500))]
+        limit: Lax<i64>,
+        #[validate(custom(function = "json_type"), range(min = 0))]
+        offset: Lax<i64>,
+    }
+
+    impl RequestQuery for Probe {}
 
     #[test]
     fn decodes_pairs() {
-        let q = QueryFields::parse("city=San+Antonio&q=a%26b&x=%zz&limit=5");
-        assert_eq!(q.string("city").unwrap(), "San Antonio");
-        assert_eq!(q.string("q").unwrap(), "a&b");
-        assert_eq!(q.string("x").unwrap(), "%zz");
-        let mut p = Vec::new();
-        assert_eq!(Paging::read(&q, &mut p).limit, 5);
-        assert!(p.is_empty());
+        let q: Probe = read_query("city=San+Antonio&q=a%26b&x=%zz&limit=5&limit=7").unwrap();
+        assert_eq!(q.city.text(), Some("San Antonio"));
+        assert_eq!(q.q.text(), Some("a&b"));
+        assert_eq!(q.x.text(), Some("%zz"));
+        assert_eq!(
+            Paging::of(&q.limit, &q.offset),
+            Paging {
+                limit: 7,
+                offset: 0
+            }
+        );
     }
 
     #[test]
     fn paging_bounds() {
-        for bad in ["limit=0", "limit=501", "limit=abc", "offset=-1"] {
-            let mut p = Vec::new();
-            Paging::read(&QueryFields::parse(bad), &mut p);
+        for (bad, kind) in [
+            ("limit=0", "greater_than_equal"),
+            ("limit=501", "less_than_equal"),
+            ("limit=abc", "int_parsing"),
+            ("offset=-1", "greater_than_equal"),
+        ] {
+            let p = read_query::<Probe>(bad).err().unwrap();
             assert_eq!(p.len(), 1, "{bad}");
             assert_eq!(p[0].loc[0], LocPart::from("query"));
+            assert_eq!(p[0].kind, kind, "{bad}");
         }
+        let p = read_query::<Probe>("offset=x&limit=0").err().unwrap();
+        let names: Vec<_> = p.iter().map(|p| p.loc[1].clone()).collect();
+        assert_eq!(
+            names,
+            [LocPart::from("limit"), LocPart::from("offset")],
+            "field order"
+        );
+    }
+
+    #[test]
+    fn nul_is_refused() {
+        let p = read_query::<Probe>("q=%00&city=a%00").err().unwrap();
+        assert_eq!(p.len(), 2);
+        assert_eq!(
+            p[0].loc,
+            vec![LocPart::from("query"), LocPart::from("city")]
+        );
     }
 }

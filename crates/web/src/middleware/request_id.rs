@@ -46,8 +46,7 @@ pub async fn observe(
         .app_data::<web::Data<AppState>>()
         .map(|s| s.metrics.clone());
     let method = req.method().to_string();
-    let span =
-        tracing::info_span!("request", request_id = %id, method = %method, path = %req.path());
+    let span = tracing::info_span!("request", request_id = %id, method = %method, path = %logged_path(&req));
     let started = Instant::now();
     let result = next.call(req).instrument(span.clone()).await;
     let elapsed = started.elapsed();
@@ -77,9 +76,42 @@ pub async fn observe(
     }
 }
 
+/// The path as logs show it: the route it matches (`/api/invites/{token}`), so that a
+/// credential in a path never reaches a log line; an unmatched path with each segment that may
+/// hold a credential replaced.
+fn logged_path(req: &ServiceRequest) -> String {
+    req.match_pattern().unwrap_or_else(|| redacted(req.path()))
+}
+
+/// `path` with every segment that looks like a credential (a `lh?_` prefix) or is long enough
+/// to be one replaced by `{redacted}`.
+fn redacted(path: &str) -> String {
+    path.split('/')
+        .map(|segment| {
+            let credential = segment.len() > 32
+                || (segment.len() > 4
+                    && segment.starts_with("lh")
+                    && segment.as_bytes().get(3) == Some(&b'_'));
+            if credential {
+                "{redacted}"
+            } else {
+                segment
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn credentials_in_unmatched_paths_are_redacted() {
+        assert_eq!(redacted("/invite/lhi_abc/"), "/invite/{redacted}/");
+        assert_eq!(redacted(&format!("/x/{}", "a".repeat(40))), "/x/{redacted}");
+        assert_eq!(redacted("/api/teams/12/"), "/api/teams/12/");
+    }
 
     #[test]
     fn only_sane_ids_are_echoed() {

@@ -84,6 +84,9 @@ impl Done {
             "left" => "You left the team.",
             "invited" => "Invite sent.",
             "resent" => "A new invite was sent; the previous link no longer works.",
+            "invite-not-mailed" => {
+                "The invite was saved, but its e-mail could not be sent. Try \"Resend\" later."
+            }
             "invite-revoked" => "Invite revoked.",
             "deactivated" => "Team deactivated.",
             "joined" => "Welcome! You joined the team.",

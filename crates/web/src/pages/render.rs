@@ -232,6 +232,9 @@ impl From<TeamError> for PageError {
             TeamError::Gone(reason) => PageError::Gone(reason),
             TeamError::Conflict(reason) => PageError::Forbidden(reason),
             TeamError::Invalid(_) => PageError::BadForm,
+            TeamError::TooManyEmails(_) => {
+                PageError::Forbidden("Too many e-mails to this address; try again later".into())
+            }
             TeamError::Unexpected(cause) => PageError::unexpected(cause),
         }
     }

@@ -100,7 +100,8 @@ pub async fn show(
     Ok(response)
 }
 
-/// POST /sign-in: e-mails a link to a known address; the answer is the same for any address.
+/// POST /sign-in: e-mails a link to a known address; the answer is the same, in the same time,
+/// for any address.
 pub async fn request_link(
     req: HttpRequest,
     state: web::Data<AppState>,
@@ -118,7 +119,7 @@ pub async fn request_link(
             email,
         );
     }
-    state.auth.identity().send_sign_in_link(email).await?;
+    state.sign_in_links.request(email);
     let mut context = base_context(None, "sign-in");
     context.insert("title", "Check your e-mail");
     context.insert(
@@ -172,20 +173,23 @@ pub async fn spend_link(
     }
 }
 
-/// POST /sign-out: ends the session (all its tokens) and forgets the cookies.
+/// POST /sign-out: ends the session (all its tokens) and forgets the cookies. Only a form with
+/// the session's CSRF token does: a request without a live session (a cross-site POST carries
+/// no SameSite=Lax cookie) changes nothing, so another site cannot sign a person out.
 pub async fn sign_out(
     state: web::Data<AppState>,
     visitor: Option<Visitor>,
     form: web::Form<SignOutForm>,
 ) -> Result<HttpResponse, PageError> {
-    if let Some(visitor) = &visitor {
-        visitor.check_csrf(&form.csrf)?;
-        state
-            .auth
-            .identity()
-            .end_session(&visitor.family_id)
-            .await?;
-    }
+    let Some(visitor) = visitor else {
+        return Ok(see_other("/sign-in"));
+    };
+    visitor.check_csrf(&form.csrf)?;
+    state
+        .auth
+        .identity()
+        .end_session(&visitor.family_id)
+        .await?;
     let secure = secure(&state);
     let mut response = see_other("/sign-in?done=signed-out");
     for c in cleared_session_cookies(secure)

@@ -7,7 +7,8 @@ use serde::{Deserialize, Serialize};
 use tera::Context;
 
 use leadhub_domain::team::{
-    permits, Actor, Invite, Member, Role, TeamAction, TeamError, TeamSummary, GRANTABLE_ROLES,
+    permits, Actor, CreatedInvite, Invite, Member, Role, TeamAction, TeamError, TeamSummary,
+    GRANTABLE_ROLES,
 };
 use leadhub_domain::user::User;
 
@@ -331,6 +332,13 @@ async fn refused(
         TeamError::Invalid(problems) => {
             (StatusCode::UNPROCESSABLE_ENTITY, problems_text(&problems))
         }
+        TeamError::TooManyEmails(seconds) => (
+            StatusCode::TOO_MANY_REQUESTS,
+            format!(
+                "This address was sent too many e-mails; try again in {} minute(s).",
+                seconds.div_ceil(60)
+            ),
+        ),
         other => return Err(other.into()),
     };
     let problem = Problem {
@@ -441,7 +449,7 @@ pub async fn invite(
         .invite(&visitor.user, team_id, &form.email, role)
         .await
     {
-        Ok(_) => Ok(visitor.finish(back(team_id, "invited"))),
+        Ok(created) => Ok(visitor.finish(back(team_id, sent_notice(&created, "invited")))),
         Err(e) => refused(&state, &visitor, team_id, e, typed).await,
     }
 }
@@ -462,6 +470,15 @@ pub async fn revoke_invite(
     {
         Ok(()) => Ok(visitor.finish(back(team_id, "invite-revoked"))),
         Err(e) => refused(&state, &visitor, team_id, e, vec![]).await,
+    }
+}
+
+/// The notice after an invite: `sent` when its e-mail went out, else one that asks to resend.
+fn sent_notice(created: &CreatedInvite, sent: &'static str) -> &'static str {
+    if created.email_sent {
+        sent
+    } else {
+        "invite-not-mailed"
     }
 }
 
@@ -489,7 +506,7 @@ pub async fn resend_invite(
         .invite(&visitor.user, team_id, &old.email, old.role)
         .await
     {
-        Ok(_) => Ok(visitor.finish(back(team_id, "resent"))),
+        Ok(created) => Ok(visitor.finish(back(team_id, sent_notice(&created, "resent")))),
         Err(e) => refused(&state, &visitor, team_id, e, vec![]).await,
     }
 }

@@ -1,76 +1,190 @@
 //! The JSON shapes of business requests and answers.
 use std::collections::BTreeMap;
+use std::fmt;
 
-use serde::Serialize;
-use utoipa::ToSchema;
+use schemars::gen::SchemaGenerator;
+use schemars::schema::Schema;
+use schemars::JsonSchema;
+use serde::de::value::MapAccessDeserializer;
+use serde::de::{IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde::{Deserialize, Deserializer, Serialize};
+use validator::Validate;
 
-use leadhub_domain::business::{Business, BusinessStatistics, ImportOutcome};
+use leadhub_domain::business::model::MAX_FIELD_LEN;
+use leadhub_domain::business::{
+    element_problems, Business, BusinessFields, BusinessStatistics, ImportElement, ImportOutcome,
+};
+use leadhub_domain::error::LocPart;
 
+use crate::extract::problems::problems;
+use crate::extract::{json_type, Lax};
 use crate::time::iso;
 
-/// One business of an import. Only `name` is required; a bad element (no name, a state that is not
-/// a US code, rating outside 0..=5, negative review_count, a wrong JSON type) is reported in
+/// One business of an import. Only `name` is required; a bad element (no name, a state that is
+/// not a US code, rating outside 0..=5, negative review_count, a wrong JSON type) is reported in
 /// `errors` by index and the rest are imported.
-#[derive(ToSchema)]
-#[allow(dead_code)]
-pub struct BusinessInputSchema {
-    #[schema(example = "Joe's Plumbing LLC", max_length = 255)]
-    name: String,
-    /// Stored as E.164 (`+15125550100`) when it has 10 digits (or 11 starting with 1), else as given.
-    #[schema(example = "(512) 555-0100", max_length = 255)]
-    phone: Option<String>,
-    #[schema(example = "https://joesplumbing.com", max_length = 255)]
-    website: Option<String>,
-    #[schema(max_length = 255)]
-    address: Option<String>,
-    #[schema(example = "Austin", max_length = 255)]
-    city: Option<String>,
+#[derive(Deserialize, Validate, JsonSchema)]
+pub struct BusinessInput {
+    /// e.g. "Joe's Plumbing LLC"
+    #[schemars(required)]
+    #[validate(custom(function = "json_type"), length(max = 255))]
+    pub name: Lax<String>,
+    /// Stored as E.164 (`+15125550100`) when it has 10 digits (or 11 starting with 1), else as
+    /// given.
+    #[validate(custom(function = "json_type"), length(max = 255))]
+    pub phone: Lax<String>,
+    /// e.g. "https://joesplumbing.com"
+    #[validate(custom(function = "json_type"), length(max = 255))]
+    pub website: Lax<String>,
+    #[validate(custom(function = "json_type"), length(max = 255))]
+    pub address: Lax<String>,
+    #[validate(custom(function = "json_type"), length(max = 255))]
+    pub city: Lax<String>,
     /// US state, DC or territory code, any case.
-    #[schema(example = "TX", max_length = 255)]
-    state: Option<String>,
-    #[schema(max_length = 255)]
-    zip_code: Option<String>,
+    #[validate(custom(function = "json_type"), length(max = 255))]
+    pub state: Lax<String>,
+    #[validate(custom(function = "json_type"), length(max = 255))]
+    pub zip_code: Lax<String>,
     /// With auto_categorize, mapped to a canonical slug (plumbing, hvac, roofing, electrical,
     /// real_estate, solar, landscaping, pest_control, pools, painting, general_contractor).
-    #[schema(example = "Plumbing Services", max_length = 255)]
-    industry: Option<String>,
-    #[schema(minimum = 0, maximum = 5, example = 4.7)]
-    rating: Option<f64>,
-    #[schema(minimum = 0, example = 132)]
-    review_count: Option<i64>,
+    #[validate(custom(function = "json_type"), length(max = 255))]
+    pub industry: Lax<String>,
+    /// 0 to 5.
+    #[validate(custom(function = "json_type"))]
+    pub rating: Lax<f64>,
+    /// 0 or more.
+    #[validate(custom(function = "json_type"))]
+    pub review_count: Lax<i64>,
 }
 
-/// `POST /api/v1/lead-sources/import`.
-#[derive(ToSchema)]
-#[allow(dead_code)]
-pub struct ImportRequestSchema {
-    #[schema(min_items = 1, max_items = 1000)]
-    businesses: Vec<BusinessInputSchema>,
-    /// lead_buyer, lead_source, marketing_partner or prospect.
-    #[schema(default = "prospect", example = "lead_buyer")]
-    relationship_type: Option<String>,
-    /// true: a business already stored (or earlier in this import) with the same normalised name
-    /// in the same city and state, the same phone or the same website domain is skipped.
-    #[schema(default = true)]
-    skip_duplicates: Option<bool>,
-    /// true: map the industry to a canonical slug, or infer a missing one from name and website.
-    #[schema(default = true)]
-    auto_categorize: Option<bool>,
-    /// Imports into this team (the caller must be a member of it); absent: unassigned.
-    team_id: Option<i64>,
+impl BusinessInput {
+    /// The element as the import takes it: its fields, or every reason it is refused, for a
+    /// person (its fields' problems, then the domain's element rules).
+    pub fn into_element(self) -> ImportElement {
+        let problems = match self.validate() {
+            Ok(()) => Vec::new(),
+            Err(errors) => problems::<BusinessInput>(&errors, Vec::new()),
+        };
+        let mut fields = BusinessFields {
+            name: self.name.into_text(),
+            phone: self.phone.into_text(),
+            website: self.website.into_text(),
+            address: self.address.into_text(),
+            city: self.city.into_text(),
+            state: self.state.into_text(),
+            zip_code: self.zip_code.into_text(),
+            industry: self.industry.into_text(),
+            rating: self.rating.into_value(),
+            review_count: self.review_count.into_value(),
+        };
+        if problems.is_empty() {
+            return Ok(fields);
+        }
+        let mut reasons = Vec::with_capacity(problems.len());
+        for problem in &problems {
+            let field = match problem.loc.last() {
+                Some(LocPart::Field(f)) => f.as_str(),
+                _ => "",
+            };
+            // A value with a problem cannot be used: the element rules see it as absent.
+            if let Some(value) = fields.string_field_mut(field) {
+                *value = None;
+            }
+            reasons.push(format!("{field}: {}", problem.msg));
+        }
+        reasons.extend(element_problems(&fields));
+        Err(reasons.join("; "))
+    }
+}
+
+/// One element of an import's `businesses`: a business, or something that is not an object.
+pub enum BusinessItem {
+    Business(Box<BusinessInput>),
+    NotAnObject,
+}
+
+impl BusinessItem {
+    pub fn into_element(self) -> ImportElement {
+        match self {
+            BusinessItem::Business(input) => input.into_element(),
+            BusinessItem::NotAnObject => Err("Input should be an object".to_owned()),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for BusinessItem {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_any(ItemVisitor)
+    }
+}
+
+struct ItemVisitor;
+
+impl<'de> Visitor<'de> for ItemVisitor {
+    type Value = BusinessItem;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<BusinessItem, A::Error> {
+        BusinessInput::deserialize(MapAccessDeserializer::new(map))
+            .map(|input| BusinessItem::Business(Box::new(input)))
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<BusinessItem, A::Error> {
+        while seq.next_element::<IgnoredAny>()?.is_some() {}
+        Ok(BusinessItem::NotAnObject)
+    }
+    fn visit_bool<E>(self, _: bool) -> Result<BusinessItem, E> {
+        Ok(BusinessItem::NotAnObject)
+    }
+    fn visit_i64<E>(self, _: i64) -> Result<BusinessItem, E> {
+        Ok(BusinessItem::NotAnObject)
+    }
+    fn visit_u64<E>(self, _: u64) -> Result<BusinessItem, E> {
+        Ok(BusinessItem::NotAnObject)
+    }
+    fn visit_f64<E>(self, _: f64) -> Result<BusinessItem, E> {
+        Ok(BusinessItem::NotAnObject)
+    }
+    fn visit_str<E>(self, _: &str) -> Result<BusinessItem, E> {
+        Ok(BusinessItem::NotAnObject)
+    }
+    fn visit_unit<E>(self) -> Result<BusinessItem, E> {
+        Ok(BusinessItem::NotAnObject)
+    }
+}
+
+/// As `null` (validator keeps a failing list's elements with its problem; only their count
+/// is used).
+impl Serialize for BusinessItem {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_unit()
+    }
+}
+
+/// Documented as the business it should be.
+impl JsonSchema for BusinessItem {
+    fn schema_name() -> String {
+        BusinessInput::schema_name()
+    }
+
+    fn json_schema(generator: &mut SchemaGenerator) -> Schema {
+        BusinessInput::json_schema(generator)
+    }
 }
 
 /// A rejected element of an import.
-#[derive(Serialize, ToSchema)]
+#[derive(Serialize, JsonSchema)]
 pub struct ImportErrorView {
     /// Zero-based position in `businesses`.
     pub index: usize,
-    #[schema(example = "state: \"XX\" is not a US state, DC or territory code")]
+    /// Every reason, e.g. `state: "XX" is not a US state, DC or territory code`.
     pub detail: String,
 }
 
 /// An element skipped as a duplicate.
-#[derive(Serialize, ToSchema)]
+#[derive(Serialize, JsonSchema)]
 pub struct SkippedView {
     pub index: usize,
     /// The stored business it duplicates.
@@ -78,7 +192,7 @@ pub struct SkippedView {
 }
 
 /// The answer to an import.
-#[derive(Serialize, ToSchema)]
+#[derive(Serialize, JsonSchema, apistos::ApiComponent)]
 pub struct ImportResult {
     pub imported_count: usize,
     pub skipped_count: usize,
@@ -117,7 +231,7 @@ impl From<&ImportOutcome> for ImportResult {
 }
 
 /// A stored business: the imported fields plus what the service keeps.
-#[derive(Serialize, ToSchema)]
+#[derive(Serialize, JsonSchema, apistos::ApiComponent)]
 pub struct BusinessView {
     pub id: i64,
     pub name: String,
@@ -163,7 +277,7 @@ impl From<&Business> for BusinessView {
 }
 
 /// A page of businesses.
-#[derive(Serialize, ToSchema)]
+#[derive(Serialize, JsonSchema, apistos::ApiComponent)]
 pub struct BusinessPage {
     pub items: Vec<BusinessView>,
     pub total: i64,
@@ -171,31 +285,18 @@ pub struct BusinessPage {
     pub offset: i64,
 }
 
-/// `PATCH /api/v1/lead-sources/businesses/{id}`: absent fields stay as they are.
-#[derive(ToSchema)]
-#[allow(dead_code)]
-pub struct BusinessPatchSchema {
-    /// prospect, active or inactive.
-    #[schema(example = "active")]
-    status: Option<String>,
-    /// lead_buyer, lead_source, marketing_partner or prospect.
-    relationship_type: Option<String>,
-    /// Stored as given; null or "" clears it.
-    industry: Option<String>,
-}
-
-/// Counts over the businesses the caller can see; each `by_*` maps a value to its count (a missing
-/// industry or state counts as "unknown").
-#[derive(Serialize, ToSchema)]
+/// Counts over the businesses the caller can see; each `by_*` maps a value to its count (a
+/// missing industry or state counts as "unknown").
+#[derive(Serialize, JsonSchema, apistos::ApiComponent)]
 pub struct StatisticsView {
     pub total: i64,
-    #[schema(example = json!({"lead_buyer": 3, "prospect": 10}))]
+    /// e.g. {"lead_buyer": 3, "prospect": 10}
     pub by_relationship_type: BTreeMap<String, i64>,
-    #[schema(example = json!({"plumbing": 7, "hvac": 5, "unknown": 1}))]
+    /// e.g. {"plumbing": 7, "hvac": 5, "unknown": 1}
     pub by_industry: BTreeMap<String, i64>,
-    #[schema(example = json!({"TX": 12, "OK": 1}))]
+    /// e.g. {"TX": 12, "OK": 1}
     pub by_state: BTreeMap<String, i64>,
-    #[schema(example = json!({"prospect": 11, "active": 2}))]
+    /// e.g. {"prospect": 11, "active": 2}
     pub by_status: BTreeMap<String, i64>,
 }
 
@@ -210,3 +311,6 @@ impl From<BusinessStatistics> for StatisticsView {
         }
     }
 }
+
+/// The longest text a business field takes is the domain's.
+const _: () = assert!(MAX_FIELD_LEN == 255);

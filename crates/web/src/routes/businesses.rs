@@ -1,48 +1,53 @@
 //! The business directory: imports, queries, changes and statistics (contract section 5).
-use actix_web::{web, HttpResponse};
-use serde_json::Value;
+use actix_web::http::Method;
+use actix_web::web::{self, Json};
+use apistos::api_operation;
+use serde::Deserialize;
+use validator::{Validate, ValidationError};
 
-use leadhub_domain::business::model::{MAX_FIELD_LEN, STRING_FIELDS};
 use leadhub_domain::business::{
-    element_problems, BusinessError, BusinessFields, BusinessFilter, BusinessPatch, BusinessStatus,
-    ImportElement, ImportRequest, RelationshipType,
+    BusinessError, BusinessFilter, BusinessPatch, BusinessStatus, ImportRequest, RelationshipType,
 };
-use leadhub_domain::error::{FieldError, LocPart};
 
 use crate::app::AppState;
 use crate::error::{ApiError, ApiResult};
+use crate::extract::rules::{one_of, one_of_text};
 use crate::extract::{
-    Caller, Fields, FromBody, FromQuery, Paging, QueryFields, ValidatedJson, ValidatedQuery,
+    json_type, Caller, Lax, Paging, RequestBody, RequestQuery, ValidatedJson, ValidatedQuery,
 };
 use crate::routes::business_views::{
-    BusinessPage, BusinessPatchSchema, BusinessView, ImportRequestSchema, ImportResult,
-    StatisticsView,
+    BusinessItem, BusinessPage, BusinessView, ImportResult, StatisticsView,
 };
-use crate::routes::schemas::{ErrorBody, ValidationErrorBody};
+use crate::routes::Api;
 
 /// Most businesses one import may carry.
 pub const MAX_IMPORT: usize = 1000;
 
-pub fn configure(cfg: &mut web::ServiceConfig) {
-    cfg.route(
+pub fn routes(api: &mut Api) {
+    api.route(
+        Method::POST,
         "/api/v1/lead-sources/import",
-        web::post().to(import_businesses),
+        import_businesses,
     )
     .route(
+        Method::GET,
         "/api/v1/lead-sources/businesses",
-        web::get().to(list_businesses),
+        list_businesses,
     )
     .route(
+        Method::GET,
         "/api/v1/lead-sources/businesses/{id}",
-        web::get().to(get_business),
+        get_business,
     )
     .route(
+        Method::PATCH,
         "/api/v1/lead-sources/businesses/{id}",
-        web::patch().to(update_business),
+        update_business,
     )
     .route(
+        Method::GET,
         "/api/v1/lead-sources/statistics",
-        web::get().to(business_statistics),
+        business_statistics,
     );
 }
 
@@ -57,198 +62,259 @@ impl From<BusinessError> for ApiError {
     }
 }
 
-/// Reads one business (a JSON element, or a CSV row as an object of strings: numbers in strings
-/// are accepted). A problem makes the element an error for a person, with every reason, instead
-/// of a 422: a bad element must not stop its neighbours.
-pub fn read_business(value: &Value) -> ImportElement {
-    let mut problems = Vec::new();
-    let Some(fields) = Fields::of(value, Vec::new(), &mut problems) else {
-        return Err("Input should be an object".to_owned());
-    };
-    let mut business = BusinessFields::default();
-    for name in STRING_FIELDS {
-        let v = fields.opt_string(name, MAX_FIELD_LEN, &mut problems);
-        if let Some(slot) = business.string_field_mut(name) {
-            *slot = v;
-        }
-    }
-    business.rating = fields.opt_float("rating", &mut problems);
-    business.review_count = fields.opt_int("review_count", &mut problems);
-    if problems.is_empty() {
-        return Ok(business);
-    }
-    let mut reasons: Vec<String> = problems
-        .iter()
-        .map(|p| {
-            let field = match p.loc.last() {
-                Some(LocPart::Field(f)) => f.clone(),
-                _ => String::new(),
-            };
-            format!("{field}: {}", p.msg)
-        })
-        .collect();
-    reasons.extend(element_problems(&business));
-    Err(reasons.join("; "))
+fn relationship_type(field: &Lax<String>) -> Result<(), ValidationError> {
+    one_of(field, &RelationshipType::NAMES)
 }
 
-/// `POST /api/v1/lead-sources/import`.
-pub struct ImportBody(pub ImportRequest);
+fn business_status(field: &Lax<String>) -> Result<(), ValidationError> {
+    one_of(field, &BusinessStatus::NAMES)
+}
 
-impl FromBody for ImportBody {
-    fn from_body(value: &Value) -> Result<Self, Vec<FieldError>> {
-        let mut problems = Vec::new();
-        let fields = Fields::of(value, vec![LocPart::from("body")], &mut problems)
-            .ok_or_else(|| problems.clone())?;
-        let relationship_type = fields
-            .opt_enum("relationship_type", &RelationshipType::NAMES, &mut problems)
-            .and_then(RelationshipType::parse)
-            .unwrap_or(RelationshipType::Prospect);
-        let skip_duplicates = fields
-            .opt_bool("skip_duplicates", &mut problems)
-            .unwrap_or(true);
-        let auto_categorize = fields
-            .opt_bool("auto_categorize", &mut problems)
-            .unwrap_or(true);
-        let team_id = fields.opt_int("team_id", &mut problems);
-        let elements = fields
-            .array("businesses", 1, MAX_IMPORT, &mut problems)
-            .map(|items| items.iter().map(read_business).collect())
-            .unwrap_or_default();
-        if problems.is_empty() {
-            Ok(ImportBody(ImportRequest {
-                elements,
-                relationship_type,
-                skip_duplicates,
-                auto_categorize,
-                team_id,
-            }))
-        } else {
-            Err(problems)
+fn relationship_type_text(field: &Lax<String>) -> Result<(), ValidationError> {
+    one_of_text(field, &RelationshipType::NAMES)
+}
+
+fn business_status_text(field: &Lax<String>) -> Result<(), ValidationError> {
+    one_of_text(field, &BusinessStatus::NAMES)
+}
+
+/// `POST /api/v1/lead-sources/import`. A bad element is not a 422: it is reported in the
+/// answer's `errors`, by index, and its neighbours are imported.
+#[derive(Deserialize, Validate, schemars::JsonSchema, apistos::ApiComponent)]
+pub struct ImportBody {
+    #[validate(custom(function = "json_type"), required, length(min = 1, max = 1000))]
+    pub businesses: Lax<Vec<BusinessItem>>,
+    /// lead_buyer, lead_source, marketing_partner or prospect (default).
+    #[validate(
+        custom(function = "json_type"),
+        length(max = 255),
+        custom(function = "relationship_type_text")
+    )]
+    #[schemars(default = "prospect")]
+    pub relationship_type: Lax<String>,
+    /// true (default): a business already stored (or earlier in this import) with the same
+    /// normalised name in the same city and state, the same phone or the same website domain
+    /// is skipped.
+    #[validate(custom(function = "json_type"))]
+    #[schemars(default = "yes")]
+    pub skip_duplicates: Lax<bool>,
+    /// true (default): map the industry to a canonical slug, or infer a missing one from name
+    /// and website.
+    #[validate(custom(function = "json_type"))]
+    #[schemars(default = "yes")]
+    pub auto_categorize: Lax<bool>,
+    /// Imports into this team (the caller must be a member of it); absent: unassigned.
+    #[validate(custom(function = "json_type"))]
+    pub team_id: Lax<i64>,
+}
+
+fn prospect() -> &'static str {
+    RelationshipType::Prospect.as_str()
+}
+
+fn yes() -> bool {
+    true
+}
+
+impl RequestBody for ImportBody {}
+
+impl ImportBody {
+    fn into_request(self) -> ImportRequest {
+        ImportRequest {
+            relationship_type: self
+                .relationship_type
+                .text()
+                .and_then(RelationshipType::parse)
+                .unwrap_or(RelationshipType::Prospect),
+            skip_duplicates: self.skip_duplicates.value().copied().unwrap_or(true),
+            auto_categorize: self.auto_categorize.value().copied().unwrap_or(true),
+            team_id: self.team_id.value().copied(),
+            elements: self
+                .businesses
+                .into_value()
+                .unwrap_or_default()
+                .into_iter()
+                .map(BusinessItem::into_element)
+                .collect(),
         }
     }
 }
 
-/// `PATCH /api/v1/lead-sources/businesses/{id}`.
-pub struct PatchBody(BusinessPatch);
+/// `PATCH /api/v1/lead-sources/businesses/{id}`: absent fields stay as they are.
+#[derive(Deserialize, Validate, schemars::JsonSchema, apistos::ApiComponent)]
+pub struct PatchBody {
+    /// prospect, active or inactive.
+    #[validate(
+        custom(function = "json_type"),
+        length(max = 255),
+        custom(function = "business_status_text")
+    )]
+    pub status: Lax<String>,
+    /// lead_buyer, lead_source, marketing_partner or prospect.
+    #[validate(
+        custom(function = "json_type"),
+        length(max = 255),
+        custom(function = "relationship_type_text")
+    )]
+    pub relationship_type: Lax<String>,
+    /// Stored as given; null or "" clears it.
+    #[serde(default)]
+    #[validate(custom(function = "json_type"), length(max = 255))]
+    pub industry: Lax<String>,
+}
 
-impl FromBody for PatchBody {
-    fn from_body(value: &Value) -> Result<Self, Vec<FieldError>> {
-        let mut p = Vec::new();
-        let f = Fields::of(value, vec![LocPart::from("body")], &mut p).ok_or_else(|| p.clone())?;
-        let patch = BusinessPatch {
-            status: f
-                .opt_enum("status", &BusinessStatus::NAMES, &mut p)
-                .and_then(BusinessStatus::parse),
-            relationship_type: f
-                .opt_enum("relationship_type", &RelationshipType::NAMES, &mut p)
+impl RequestBody for PatchBody {}
+
+impl PatchBody {
+    fn into_patch(self) -> BusinessPatch {
+        BusinessPatch {
+            status: self.status.text().and_then(BusinessStatus::parse),
+            relationship_type: self
+                .relationship_type
+                .text()
                 .and_then(RelationshipType::parse),
-            industry: f
-                .has("industry")
-                .then(|| f.opt_string("industry", MAX_FIELD_LEN, &mut p)),
-        };
-        if p.is_empty() {
-            Ok(PatchBody(patch))
-        } else {
-            Err(p)
+            industry: self.industry.is_sent().then(|| self.industry.into_text()),
         }
     }
 }
 
 /// The filters of the list and the statistics.
+#[derive(Deserialize, Validate, schemars::JsonSchema, apistos::ApiComponent)]
 pub struct BusinessQuery {
-    filter: BusinessFilter,
+    /// lead_buyer, lead_source, marketing_partner or prospect.
+    #[validate(custom(function = "json_type"), custom(function = "relationship_type"))]
+    pub relationship_type: Lax<String>,
+    /// e.g. plumbing, hvac, real_estate (case-insensitive).
+    #[validate(custom(function = "json_type"))]
+    pub industry: Lax<String>,
+    /// prospect, active or inactive.
+    #[validate(custom(function = "json_type"), custom(function = "business_status"))]
+    pub status: Lax<String>,
+    /// State code.
+    #[validate(custom(function = "json_type"))]
+    pub state: Lax<String>,
+    /// Only this team's businesses.
+    #[validate(custom(function = "json_type"))]
+    pub team_id: Lax<i64>,
 }
 
-impl FromQuery for BusinessQuery {
-    fn from_query(q: &QueryFields) -> Result<Self, Vec<FieldError>> {
-        let mut problems = Vec::new();
-        let filter = read_filter(q, &mut problems);
-        if problems.is_empty() {
-            Ok(BusinessQuery { filter })
-        } else {
-            Err(problems)
-        }
+impl RequestQuery for BusinessQuery {}
+
+impl BusinessQuery {
+    fn filter(&self) -> BusinessFilter {
+        filter(
+            &self.relationship_type,
+            &self.industry,
+            &self.status,
+            &self.state,
+            &self.team_id,
+        )
     }
 }
 
-fn read_filter(q: &QueryFields, problems: &mut Vec<FieldError>) -> BusinessFilter {
+/// The filter of a list or statistics query's fields.
+fn filter(
+    relationship_type: &Lax<String>,
+    industry: &Lax<String>,
+    status: &Lax<String>,
+    state: &Lax<String>,
+    team_id: &Lax<i64>,
+) -> BusinessFilter {
     BusinessFilter {
         visible_teams: None,
-        team_id: q.int_in("team_id", i64::MIN, i64::MAX, problems),
-        relationship_type: q
-            .enum_value("relationship_type", &RelationshipType::NAMES, problems)
-            .and_then(RelationshipType::parse),
-        industry: q.string("industry"),
-        status: q
-            .enum_value("status", &BusinessStatus::NAMES, problems)
-            .and_then(BusinessStatus::parse),
-        state: q.string("state"),
+        team_id: team_id.value().copied(),
+        relationship_type: relationship_type.text().and_then(RelationshipType::parse),
+        industry: industry.text().map(str::to_owned),
+        status: status.text().and_then(BusinessStatus::parse),
+        state: state.text().map(str::to_owned),
     }
 }
 
+/// A page of the businesses a filter finds.
+#[derive(Deserialize, Validate, schemars::JsonSchema, apistos::ApiComponent)]
 pub struct BusinessListQuery {
-    filter: BusinessFilter,
-    paging: Paging,
+    /// lead_buyer, lead_source, marketing_partner or prospect.
+    #[validate(custom(function = "json_type"), custom(function = "relationship_type"))]
+    pub relationship_type: Lax<String>,
+    /// e.g. plumbing, hvac, real_estate (case-insensitive).
+    #[validate(custom(function = "json_type"))]
+    pub industry: Lax<String>,
+    /// prospect, active or inactive.
+    #[validate(custom(function = "json_type"), custom(function = "business_status"))]
+    pub status: Lax<String>,
+    /// State code.
+    #[validate(custom(function = "json_type"))]
+    pub state: Lax<String>,
+    /// Only this team's businesses.
+    #[validate(custom(function = "json_type"))]
+    pub team_id: Lax<i64>,
+    /// 1..=500, default 50.
+    #[validate(custom(function = "json_type"), range(min = 1, max = 500))]
+    pub limit: Lax<i64>,
+    /// Default 0.
+    #[validate(
+        custom(function = "json_type"),
+        range(min = 0, max = 4611686018427387903i64)
+    )]
+    pub offset: Lax<i64>,
 }
 
-impl FromQuery for BusinessListQuery {
-    fn from_query(q: &QueryFields) -> Result<Self, Vec<FieldError>> {
-        let mut problems = Vec::new();
-        let paging = Paging::read(q, &mut problems);
-        let filter = read_filter(q, &mut problems);
-        if problems.is_empty() {
-            Ok(BusinessListQuery { filter, paging })
-        } else {
-            Err(problems)
-        }
+impl RequestQuery for BusinessListQuery {}
+
+impl BusinessListQuery {
+    fn filter(&self) -> BusinessFilter {
+        filter(
+            &self.relationship_type,
+            &self.industry,
+            &self.status,
+            &self.state,
+            &self.team_id,
+        )
     }
 }
 
 /// Imports up to 1000 businesses; bad elements are reported by index, the rest imported.
-#[utoipa::path(post, path = "/api/v1/lead-sources/import", operation_id = "import_businesses", tag = "businesses",
-    security(("bearer" = [])),
-    request_body = ImportRequestSchema,
-    responses(
-        (status = 200, description = "Counts, the new ids, and every rejected element by index", body = ImportResult),
-        (status = 401, description = "Missing, invalid or expired credential", body = ErrorBody),
-        (status = 403, description = "team_id of a team the caller is not a member of, or an inactive team", body = ErrorBody),
-        (status = 413, description = "Request body too large", body = ErrorBody),
-        (status = 422, description = "A bad request-level field (businesses missing, empty or over 1000, unknown relationship_type, ...)", body = ValidationErrorBody)))]
+#[api_operation(
+    operation_id = "import_businesses",
+    tag = "businesses",
+    error_code = 401,
+    error_code = 403,
+    error_code = 413,
+    error_code = 422,
+    error_code = 429
+)]
 pub async fn import_businesses(
     state: web::Data<AppState>,
     caller: Caller,
     body: ValidatedJson<ImportBody>,
-) -> ApiResult<HttpResponse> {
-    let outcome = state.businesses.import(&caller.user, body.value.0).await?;
-    Ok(HttpResponse::Ok().json(ImportResult::from(&outcome)))
+) -> ApiResult<Json<ImportResult>> {
+    let outcome = state
+        .businesses
+        .import(&caller.user, body.value.into_request())
+        .await?;
+    Ok(Json(ImportResult::from(&outcome)))
 }
 
 /// The businesses the caller may see (their teams' and unassigned ones), newest first.
-#[utoipa::path(get, path = "/api/v1/lead-sources/businesses", operation_id = "list_businesses", tag = "businesses",
-    security(("bearer" = [])),
-    params(
-        ("relationship_type" = Option<String>, Query, description = "lead_buyer, lead_source, marketing_partner or prospect"),
-        ("industry" = Option<String>, Query, description = "e.g. plumbing, hvac, real_estate (case-insensitive)"),
-        ("status" = Option<String>, Query, description = "prospect, active or inactive"),
-        ("state" = Option<String>, Query, description = "State code"),
-        ("team_id" = Option<i64>, Query, description = "Only this team's businesses"),
-        ("limit" = Option<i64>, Query, description = "1..=500, default 50"),
-        ("offset" = Option<i64>, Query, description = "default 0")),
-    responses(
-        (status = 200, description = "A page of businesses", body = BusinessPage),
-        (status = 401, description = "Missing, invalid or expired credential", body = ErrorBody),
-        (status = 422, description = "Bad query parameter", body = ValidationErrorBody)))]
+#[api_operation(
+    operation_id = "list_businesses",
+    tag = "businesses",
+    error_code = 401,
+    error_code = 422,
+    error_code = 429
+)]
 pub async fn list_businesses(
     state: web::Data<AppState>,
     caller: Caller,
     query: ValidatedQuery<BusinessListQuery>,
-) -> ApiResult<HttpResponse> {
-    let BusinessListQuery { filter, paging } = query.0;
+) -> ApiResult<Json<BusinessPage>> {
+    let query = query.0;
+    let paging = Paging::of(&query.limit, &query.offset);
     let (items, total) = state
         .businesses
-        .businesses(&caller.user, filter, paging.limit, paging.offset)
+        .businesses(&caller.user, query.filter(), paging.limit, paging.offset)
         .await?;
-    Ok(HttpResponse::Ok().json(BusinessPage {
+    Ok(Json(BusinessPage {
         items: items.iter().map(BusinessView::from).collect(),
         total,
         limit: paging.limit,
@@ -257,70 +323,65 @@ pub async fn list_businesses(
 }
 
 /// One business.
-#[utoipa::path(get, path = "/api/v1/lead-sources/businesses/{id}", operation_id = "get_business", tag = "businesses",
-    security(("bearer" = [])),
-    params(("id" = i64, Path, description = "The business's id")),
-    responses(
-        (status = 200, description = "The business", body = BusinessView),
-        (status = 401, description = "Missing, invalid or expired credential", body = ErrorBody),
-        (status = 404, description = "No such business the caller may see", body = ErrorBody),
-        (status = 422, description = "The id is not a whole number", body = ValidationErrorBody)))]
+#[api_operation(
+    operation_id = "get_business",
+    tag = "businesses",
+    error_code = 401,
+    error_code = 404,
+    error_code = 422,
+    error_code = 429
+)]
 pub async fn get_business(
     state: web::Data<AppState>,
     caller: Caller,
     id: web::Path<i64>,
-) -> ApiResult<HttpResponse> {
+) -> ApiResult<Json<BusinessView>> {
     let found = state
         .businesses
         .business(&caller.user, id.into_inner())
         .await?;
-    Ok(HttpResponse::Ok().json(BusinessView::from(&found)))
+    Ok(Json(BusinessView::from(&found)))
 }
 
 /// Changes a business's status, relationship type or industry.
-#[utoipa::path(patch, path = "/api/v1/lead-sources/businesses/{id}", operation_id = "update_business", tag = "businesses",
-    security(("bearer" = [])),
-    params(("id" = i64, Path, description = "The business's id")),
-    request_body = BusinessPatchSchema,
-    responses(
-        (status = 200, description = "The changed business", body = BusinessView),
-        (status = 401, description = "Missing, invalid or expired credential", body = ErrorBody),
-        (status = 404, description = "No such business the caller may see", body = ErrorBody),
-        (status = 422, description = "A value outside its list", body = ValidationErrorBody)))]
+#[api_operation(
+    operation_id = "update_business",
+    tag = "businesses",
+    error_code = 401,
+    error_code = 404,
+    error_code = 413,
+    error_code = 422,
+    error_code = 429
+)]
 pub async fn update_business(
     state: web::Data<AppState>,
     caller: Caller,
     id: web::Path<i64>,
     body: ValidatedJson<PatchBody>,
-) -> ApiResult<HttpResponse> {
+) -> ApiResult<Json<BusinessView>> {
     let changed = state
         .businesses
-        .update(&caller.user, id.into_inner(), body.value.0)
+        .update(&caller.user, id.into_inner(), body.value.into_patch())
         .await?;
-    Ok(HttpResponse::Ok().json(BusinessView::from(&changed)))
+    Ok(Json(BusinessView::from(&changed)))
 }
 
 /// Counts by relationship type, industry, state and status over the businesses the caller can see.
-#[utoipa::path(get, path = "/api/v1/lead-sources/statistics", operation_id = "business_statistics", tag = "businesses",
-    security(("bearer" = [])),
-    params(
-        ("team_id" = Option<i64>, Query, description = "Only this team's businesses"),
-        ("relationship_type" = Option<String>, Query, description = "Narrow to one relationship type"),
-        ("industry" = Option<String>, Query, description = "Narrow to one industry"),
-        ("status" = Option<String>, Query, description = "Narrow to one status"),
-        ("state" = Option<String>, Query, description = "Narrow to one state")),
-    responses(
-        (status = 200, description = "The counts", body = StatisticsView),
-        (status = 401, description = "Missing, invalid or expired credential", body = ErrorBody),
-        (status = 422, description = "Bad query parameter", body = ValidationErrorBody)))]
+#[api_operation(
+    operation_id = "business_statistics",
+    tag = "businesses",
+    error_code = 401,
+    error_code = 422,
+    error_code = 429
+)]
 pub async fn business_statistics(
     state: web::Data<AppState>,
     caller: Caller,
     query: ValidatedQuery<BusinessQuery>,
-) -> ApiResult<HttpResponse> {
+) -> ApiResult<Json<StatisticsView>> {
     let stats = state
         .businesses
-        .statistics(&caller.user, query.0.filter)
+        .statistics(&caller.user, query.0.filter())
         .await?;
-    Ok(HttpResponse::Ok().json(StatisticsView::from(stats)))
+    Ok(Json(StatisticsView::from(stats)))
 }

@@ -1,19 +1,11 @@
-//! `/openapi.json` and the interactive docs at `/docs`, served from assets inside the binary.
+//! The interactive docs at `/docs` (Swagger UI reading `/openapi.json`, which apistos serves),
+//! from assets inside the binary: they work with no network.
 use actix_web::http::header;
 use actix_web::{web, HttpResponse};
 
-use crate::openapi::openapi_json;
-
 pub fn configure(cfg: &mut web::ServiceConfig) {
-    cfg.route("/openapi.json", web::get().to(spec))
-        .route("/docs", web::get().to(index))
+    cfg.route("/docs", web::get().to(index))
         .route("/docs/{file}", web::get().to(asset));
-}
-
-async fn spec() -> HttpResponse {
-    HttpResponse::Ok()
-        .content_type("application/json")
-        .body(openapi_json())
 }
 
 async fn index() -> HttpResponse {

@@ -1,39 +1,51 @@
 //! Liveness, readiness and metrics: unauthenticated, for orchestrators and scrapers.
-use actix_web::{web, HttpResponse};
-use serde_json::json;
+use actix_web::http::Method;
+use actix_web::web::{self, Json};
+use actix_web::HttpResponse;
+use apistos::api_operation;
+use serde::Serialize;
 
 use crate::app::AppState;
+use crate::error::{ApiError, ApiResult};
+use crate::routes::Api;
 
-pub fn configure(cfg: &mut web::ServiceConfig) {
-    cfg.route("/healthz", web::get().to(healthz))
-        .route("/readyz", web::get().to(readyz))
-        .route("/metrics", web::get().to(metrics));
+pub fn routes(api: &mut Api) {
+    api.route(Method::GET, "/healthz", healthz)
+        .route(Method::GET, "/readyz", readyz)
+        .route(Method::GET, "/metrics", metrics);
+}
+
+/// How the process is.
+#[derive(Serialize, schemars::JsonSchema, apistos::ApiComponent)]
+pub struct Status {
+    /// "ok" (alive) or "ready".
+    pub status: String,
 }
 
 /// The process is up and answering.
-#[utoipa::path(get, path = "/healthz", operation_id = "healthz", tag = "operations",
-    responses((status = 200, description = "Alive", body = serde_json::Value, example = json!({"status": "ok"}))))]
-pub async fn healthz() -> HttpResponse {
-    HttpResponse::Ok().json(json!({ "status": "ok" }))
+#[api_operation(operation_id = "healthz", tag = "operations")]
+pub async fn healthz() -> Json<Status> {
+    Json(Status {
+        status: "ok".into(),
+    })
 }
 
 /// The database answers and every migration is applied.
-#[utoipa::path(get, path = "/readyz", operation_id = "readyz", tag = "operations",
-    responses(
-        (status = 200, description = "Ready", body = serde_json::Value, example = json!({"status": "ready"})),
-        (status = 503, description = "Not ready", body = crate::routes::schemas::ErrorBody)))]
-pub async fn readyz(state: web::Data<AppState>) -> HttpResponse {
+#[api_operation(operation_id = "readyz", tag = "operations", error_code = 503)]
+pub async fn readyz(state: web::Data<AppState>) -> ApiResult<Json<Status>> {
     if state.db.is_ready().await {
-        HttpResponse::Ok().json(json!({ "status": "ready" }))
+        Ok(Json(Status {
+            status: "ready".into(),
+        }))
     } else {
-        HttpResponse::ServiceUnavailable()
-            .json(json!({ "detail": "Database unreachable or migrations pending" }))
+        Err(ApiError::Unavailable(
+            "Database unreachable or migrations pending".into(),
+        ))
     }
 }
 
 /// Prometheus text format: requests and latency per route, database pool usage.
-#[utoipa::path(get, path = "/metrics", operation_id = "metrics", tag = "operations",
-    responses((status = 200, description = "Prometheus exposition", content_type = "text/plain", body = String)))]
+#[api_operation(operation_id = "metrics", tag = "operations", produces = "text/plain")]
 pub async fn metrics(state: web::Data<AppState>) -> HttpResponse {
     let (open, idle) = state.db.pool_state();
     let text = state.metrics.render((open, idle, state.db.pool_max_size()));

@@ -1,131 +1,167 @@
 //! Lead queries.
-use actix_web::{web, HttpResponse};
-use serde_json::json;
+use actix_web::http::Method;
+use actix_web::web::{self, Json};
+use apistos::api_operation;
+use serde::Deserialize;
+use validator::{Validate, ValidationError};
 
-use leadhub_domain::error::FieldError;
 use leadhub_domain::lead::fields::PROPERTY_TYPES;
 use leadhub_domain::lead::record::LeadFilter;
 
 use crate::app::AppState;
 use crate::error::ApiResult;
-use crate::extract::{Caller, FromQuery, Paging, QueryFields, ValidatedQuery};
-use crate::routes::schemas::{ErrorBody, ValidationErrorBody};
-use crate::routes::submission_views::{lead_json, LeadViewSchema};
+use crate::extract::rules::one_of;
+use crate::extract::{
+    iso_timestamp, json_type, timestamp, Caller, Lax, Paging, RequestQuery, ValidatedQuery,
+};
+use crate::routes::submission_views::{LeadPage, LeadView};
+use crate::routes::Api;
 
-pub fn configure(cfg: &mut web::ServiceConfig) {
-    cfg.route("/api/v1/leads", web::get().to(list_leads))
-        .route("/api/v1/leads/{id}", web::get().to(get_lead))
-        .route("/api/v1/leads/{id}/enrich", web::post().to(enrich_lead));
+pub fn routes(api: &mut Api) {
+    api.route(Method::GET, "/api/v1/leads", list_leads)
+        .route(Method::GET, "/api/v1/leads/{id}", get_lead)
+        .route(Method::POST, "/api/v1/leads/{id}/enrich", enrich_lead);
 }
 
+/// `GET /api/v1/leads`: every filter optional.
+#[derive(Deserialize, Validate, schemars::JsonSchema, apistos::ApiComponent)]
 pub struct LeadQuery {
-    filter: LeadFilter,
-    paging: Paging,
+    /// Only this team's leads.
+    #[validate(custom(function = "json_type"))]
+    pub team_id: Lax<i64>,
+    /// State code.
+    #[validate(custom(function = "json_type"))]
+    pub state: Lax<String>,
+    /// City, as normalised.
+    #[validate(custom(function = "json_type"))]
+    pub city: Lax<String>,
+    /// ZIP code or its prefix.
+    #[validate(custom(function = "json_type"))]
+    pub zip_code: Lax<String>,
+    /// residential, commercial, agricultural or vacant_land.
+    #[validate(custom(function = "json_type"), custom(function = "property_type"))]
+    pub property_type: Lax<String>,
+    /// Permit status.
+    #[validate(custom(function = "json_type"))]
+    pub permit_status: Lax<String>,
+    /// Lead channel.
+    #[validate(custom(function = "json_type"))]
+    pub source: Lax<String>,
+    /// Substring of the address, owner name or project number.
+    #[validate(custom(function = "json_type"))]
+    pub q: Lax<String>,
+    /// ISO 8601 date or timestamp.
+    #[validate(custom(function = "json_type"), custom(function = "iso_timestamp"))]
+    pub created_after: Lax<String>,
+    /// ISO 8601 date or timestamp.
+    #[validate(custom(function = "json_type"), custom(function = "iso_timestamp"))]
+    pub created_before: Lax<String>,
+    /// 1..=500, default 50.
+    #[validate(custom(function = "json_type"), range(min = 1, max = 500))]
+    pub limit: Lax<i64>,
+    /// Default 0.
+    #[validate(
+        custom(function = "json_type"),
+        range(min = 0, max = 4611686018427387903i64)
+    )]
+    pub offset: Lax<i64>,
 }
 
-impl FromQuery for LeadQuery {
-    fn from_query(q: &QueryFields) -> Result<Self, Vec<FieldError>> {
-        let mut problems = Vec::new();
-        let paging = Paging::read(q, &mut problems);
-        let filter = LeadFilter {
+fn property_type(field: &Lax<String>) -> Result<(), ValidationError> {
+    one_of(field, &PROPERTY_TYPES)
+}
+
+impl RequestQuery for LeadQuery {}
+
+impl LeadQuery {
+    fn filter(&self) -> LeadFilter {
+        let text = |field: &Lax<String>| field.text().map(str::to_owned);
+        LeadFilter {
             visible_teams: None,
-            team_id: q.int_in("team_id", i64::MIN, i64::MAX, &mut problems),
-            state: q.string("state"),
-            city: q.string("city"),
-            zip_code: q.string("zip_code"),
-            property_type: q
-                .enum_value("property_type", &PROPERTY_TYPES, &mut problems)
-                .map(str::to_owned),
-            permit_status: q.string("permit_status"),
-            source: q.string("source"),
-            q: q.string("q"),
-            created_after: q.timestamp("created_after", &mut problems),
-            created_before: q.timestamp("created_before", &mut problems),
-        };
-        if problems.is_empty() {
-            Ok(LeadQuery { filter, paging })
-        } else {
-            Err(problems)
+            team_id: self.team_id.value().copied(),
+            state: text(&self.state),
+            city: text(&self.city),
+            zip_code: text(&self.zip_code),
+            property_type: self.property_type.text().and_then(|given| {
+                PROPERTY_TYPES
+                    .iter()
+                    .find(|t| t.eq_ignore_ascii_case(given))
+                    .map(|t| (*t).to_owned())
+            }),
+            permit_status: text(&self.permit_status),
+            source: text(&self.source),
+            q: text(&self.q),
+            created_after: self.created_after.text().and_then(timestamp),
+            created_before: self.created_before.text().and_then(timestamp),
         }
     }
 }
 
 /// The leads the caller may see (their teams' and unassigned ones), newest first.
-#[utoipa::path(get, path = "/api/v1/leads", operation_id = "list_leads", tag = "leads",
-    security(("bearer" = [])),
-    params(
-        ("team_id" = Option<i64>, Query, description = "Only this team's leads"),
-        ("state" = Option<String>, Query, description = "State code"),
-        ("city" = Option<String>, Query, description = "City, as normalised"),
-        ("zip_code" = Option<String>, Query, description = "ZIP code or its prefix"),
-        ("property_type" = Option<String>, Query, description = "residential, commercial, agricultural or vacant_land"),
-        ("permit_status" = Option<String>, Query, description = "Permit status"),
-        ("source" = Option<String>, Query, description = "Lead channel"),
-        ("q" = Option<String>, Query, description = "Substring of the address, owner name or project number"),
-        ("created_after" = Option<String>, Query, description = "ISO 8601 date or timestamp"),
-        ("created_before" = Option<String>, Query, description = "ISO 8601 date or timestamp"),
-        ("limit" = Option<i64>, Query, description = "1..=500, default 50"),
-        ("offset" = Option<i64>, Query, description = "default 0")),
-    responses(
-        (status = 200, description = "A page of leads: {items, total, limit, offset}", body = serde_json::Value),
-        (status = 401, description = "Missing, invalid or expired credential", body = ErrorBody),
-        (status = 422, description = "Bad query parameter", body = ValidationErrorBody)))]
+#[api_operation(
+    operation_id = "list_leads",
+    tag = "leads",
+    error_code = 401,
+    error_code = 422,
+    error_code = 429
+)]
 pub async fn list_leads(
     state: web::Data<AppState>,
     caller: Caller,
     query: ValidatedQuery<LeadQuery>,
-) -> ApiResult<HttpResponse> {
-    let LeadQuery { filter, paging } = query.0;
+) -> ApiResult<Json<LeadPage>> {
+    let query = query.0;
+    let paging = Paging::of(&query.limit, &query.offset);
     let (leads, total) = state
         .submissions
-        .leads(&caller.user, filter, paging.limit, paging.offset)
+        .leads(&caller.user, query.filter(), paging.limit, paging.offset)
         .await?;
-    Ok(HttpResponse::Ok().json(json!({
-        "items": leads.iter().map(lead_json).collect::<Vec<_>>(),
-        "total": total,
-        "limit": paging.limit,
-        "offset": paging.offset,
-    })))
+    Ok(Json(LeadPage {
+        items: leads.into_iter().map(LeadView::from).collect(),
+        total,
+        limit: paging.limit,
+        offset: paging.offset,
+    }))
 }
 
 /// One lead with everything the pipeline added.
-#[utoipa::path(get, path = "/api/v1/leads/{id}", operation_id = "get_lead", tag = "leads",
-    security(("bearer" = [])),
-    params(("id" = i64, Path, description = "The lead's id")),
-    responses(
-        (status = 200, description = "The lead", body = LeadViewSchema),
-        (status = 401, description = "Missing, invalid or expired credential", body = ErrorBody),
-        (status = 404, description = "No such lead the caller may see", body = ErrorBody),
-        (status = 422, description = "The id is not a whole number", body = ValidationErrorBody)))]
+#[api_operation(
+    operation_id = "get_lead",
+    tag = "leads",
+    error_code = 401,
+    error_code = 404,
+    error_code = 422,
+    error_code = 429
+)]
 pub async fn get_lead(
     state: web::Data<AppState>,
     caller: Caller,
     id: web::Path<i64>,
-) -> ApiResult<HttpResponse> {
+) -> ApiResult<Json<LeadView>> {
     let lead = state
         .submissions
         .lead(&caller.user, id.into_inner())
         .await?;
-    Ok(HttpResponse::Ok().json(lead_json(&lead)))
+    Ok(Json(LeadView::from(lead)))
 }
 
 /// Geocodes and appraises the lead again now (its team's members and platform admins).
-#[utoipa::path(post, path = "/api/v1/leads/{id}/enrich", operation_id = "enrich_lead", tag = "leads",
-    security(("bearer" = [])),
-    params(("id" = i64, Path, description = "The lead's id")),
-    responses(
-        (status = 200, description = "The lead after enrichment", body = LeadViewSchema),
-        (status = 401, description = "Missing, invalid or expired credential", body = ErrorBody),
-        (status = 404, description = "No such lead the caller may see", body = ErrorBody),
-        (status = 422, description = "The id is not a whole number", body = ValidationErrorBody)))]
+#[api_operation(
+    operation_id = "enrich_lead",
+    tag = "leads",
+    error_code = 401,
+    error_code = 404,
+    error_code = 422,
+    error_code = 429
+)]
 pub async fn enrich_lead(
     state: web::Data<AppState>,
     caller: Caller,
     id: web::Path<i64>,
-) -> ApiResult<HttpResponse> {
+) -> ApiResult<Json<LeadView>> {
     let lead = state
         .submissions
         .enrich_now(&caller.user, id.into_inner())
         .await?;
-    Ok(HttpResponse::Ok().json(lead_json(&lead)))
+    Ok(Json(LeadView::from(lead)))
 }

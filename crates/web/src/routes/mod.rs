@@ -1,5 +1,7 @@
 //! HTTP routes, grouped by resource. Handlers stay thin: extract, call a service, map the result.
-use actix_web::{web, HttpResponse};
+use actix_web::http::Method;
+use actix_web::{web, FromRequest, Handler, HttpResponse, Responder};
+use apistos::PathItemDefinition;
 use serde_json::json;
 
 pub mod auth;
@@ -19,16 +21,64 @@ pub mod submissions;
 pub mod team_views;
 pub mod teams;
 
+/// The API's routes, as registered: apistos documents each one from its handler's
+/// `#[api_operation]` and extractors; the list is kept so that a test can hold the routes
+/// served against the document (`served`).
+pub struct Api<'a, 'b> {
+    cfg: &'a mut apistos::web::ServiceConfig<'b>,
+    served: Vec<(Method, &'static str)>,
+}
+
+impl<'a, 'b> Api<'a, 'b> {
+    pub fn new(cfg: &'a mut apistos::web::ServiceConfig<'b>) -> Self {
+        Api {
+            cfg,
+            served: Vec::new(),
+        }
+    }
+
+    /// Serves `handler` for `method` on `path`.
+    pub fn route<F, Args>(&mut self, method: Method, path: &'static str, handler: F) -> &mut Self
+    where
+        F: Handler<Args>,
+        Args: FromRequest + 'static,
+        F::Output: Responder + 'static,
+        F::Future: PathItemDefinition,
+    {
+        self.served.push((method.clone(), path));
+        self.cfg
+            .route(path, apistos::web::method(method).to(handler));
+        self
+    }
+}
+
+/// Every operation of the API (and the health routes).
+pub fn api(api: &mut Api) {
+    health::routes(api);
+    keys::routes(api);
+    submissions::routes(api);
+    leads::routes(api);
+    businesses::routes(api);
+    auth::routes(api);
+    teams::routes(api);
+    invites::routes(api);
+}
+
+/// Every (method, path) `api` serves.
+pub fn served() -> Vec<(Method, &'static str)> {
+    let mut served = Vec::new();
+    let _ = actix_web::App::new().configure(|cfg| {
+        let mut cfg = apistos::web::ServiceConfig::from(cfg);
+        let mut routes = Api::new(&mut cfg);
+        api(&mut routes);
+        served = routes.served;
+    });
+    served
+}
+
+/// What is not part of the API: the docs UI, the pages for people, and unknown routes.
 pub fn configure(cfg: &mut web::ServiceConfig) {
-    cfg.configure(health::configure)
-        .configure(docs::configure)
-        .configure(keys::configure)
-        .configure(submissions::configure)
-        .configure(leads::configure)
-        .configure(businesses::configure)
-        .configure(auth::configure)
-        .configure(teams::configure)
-        .configure(invites::configure)
+    cfg.configure(docs::configure)
         .configure(crate::pages::configure)
         .default_service(web::to(not_found));
 }

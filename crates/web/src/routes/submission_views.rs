@@ -1,19 +1,19 @@
 //! The JSON shapes of submission and lead answers.
 use serde::Serialize;
 use serde_json::Value;
-use utoipa::ToSchema;
 
 use leadhub_domain::lead::record::Lead;
-use leadhub_domain::lead::Warning;
+use leadhub_domain::lead::{LeadFields, Warning};
 use leadhub_domain::submission::{BatchSummary, ElementOutcome, Submission, SubmissionStatus};
 
+use crate::routes::lead_body::LeadSubmission;
 use crate::time::iso;
 
-#[derive(Serialize, ToSchema, Clone)]
+#[derive(Serialize, schemars::JsonSchema, Clone)]
 pub struct WarningView {
-    #[schema(example = "primary_phone")]
+    /// The field it is about, e.g. "primary_phone".
     pub field: String,
-    #[schema(example = "invalid_phone")]
+    /// e.g. "invalid_phone".
     pub code: String,
     pub message: String,
 }
@@ -29,15 +29,13 @@ pub fn warnings(w: &[Warning]) -> Vec<WarningView> {
 }
 
 /// The answer to a single submission.
-#[derive(Serialize, ToSchema)]
+#[derive(Serialize, schemars::JsonSchema, apistos::ApiComponent)]
 pub struct SingleResult {
     pub id: i64,
     /// completed, duplicate or failed.
-    #[schema(example = "completed")]
     pub status: String,
     pub result_lead_id: Option<i64>,
     /// created, updated or skipped; null when failed.
-    #[schema(example = "created")]
     pub result_action: Option<String>,
     pub validation_warnings: Vec<WarningView>,
     pub error: Option<String>,
@@ -57,11 +55,10 @@ impl From<&ElementOutcome> for SingleResult {
 }
 
 /// One element of a batch answer.
-#[derive(Serialize, ToSchema)]
+#[derive(Serialize, schemars::JsonSchema)]
 pub struct ElementResult {
     pub index: usize,
     /// success (created or updated), duplicate (skipped), failed, or pending (deferred).
-    #[schema(example = "success")]
     pub status: String,
     pub lead_id: Option<i64>,
     pub action: Option<String>,
@@ -80,7 +77,7 @@ fn element_status(s: SubmissionStatus) -> &'static str {
 }
 
 /// The answer to a batch.
-#[derive(Serialize, ToSchema)]
+#[derive(Serialize, schemars::JsonSchema, apistos::ApiComponent)]
 pub struct BatchResult {
     pub batch_id: String,
     pub total: usize,
@@ -121,7 +118,7 @@ impl BatchResult {
 }
 
 /// A submission's processing status.
-#[derive(Serialize, ToSchema)]
+#[derive(Serialize, schemars::JsonSchema, apistos::ApiComponent)]
 pub struct SubmissionStatusView {
     pub id: i64,
     pub batch_id: Option<String>,
@@ -152,7 +149,7 @@ impl From<&Submission> for SubmissionStatusView {
 }
 
 /// A batch's progress.
-#[derive(Serialize, ToSchema)]
+#[derive(Serialize, schemars::JsonSchema, apistos::ApiComponent)]
 pub struct BatchStatusView {
     pub batch_id: String,
     pub total: i64,
@@ -179,53 +176,51 @@ impl From<&BatchSummary> for BatchStatusView {
     }
 }
 
-/// A stored lead: every submission field (normalised) plus what the pipeline added.
-// Serialize only so that `flatten` is understood: the fields sit at the top level of the answer
-// (schemathesis found the document promising a nested `fields` object).
-#[derive(ToSchema, Serialize)]
-#[allow(dead_code)]
-pub struct LeadViewSchema {
-    id: i64,
-    team_id: Option<i64>,
+/// A stored lead: every submission field (normalised), flat, plus what the pipeline added.
+#[derive(Serialize, schemars::JsonSchema, apistos::ApiComponent)]
+pub struct LeadView {
+    pub id: i64,
+    pub team_id: Option<i64>,
     #[serde(flatten)]
-    fields: super::lead_body::LeadSubmissionSchema,
-    lot_size_acres: Option<f64>,
+    #[schemars(with = "LeadSubmission")]
+    pub fields: LeadFields,
+    pub lot_size_acres: Option<f64>,
     /// {source, match, matched_address}, or null.
-    geocode: Option<Value>,
+    pub geocode: Option<Value>,
     /// The county appraisal record, or null.
-    appraisal: Option<Value>,
+    pub appraisal: Option<Value>,
     /// complete, partial, pending_retry or skipped.
-    enrichment_status: String,
-    submission_count: i32,
-    created_at: String,
-    updated_at: String,
+    pub enrichment_status: String,
+    pub submission_count: i32,
+    pub created_at: String,
+    pub updated_at: String,
 }
 
-/// Renders a lead: the fields flat, as submitted, plus the pipeline's additions.
-pub fn lead_json(lead: &Lead) -> Value {
-    let mut out = serde_json::to_value(&lead.fields).unwrap_or(Value::Null);
-    if let Value::Object(map) = &mut out {
-        map.insert("id".into(), lead.id.into());
-        map.insert("team_id".into(), lead.team_id.into());
-        map.insert("lot_size_acres".into(), lead.lot_size_acres.into());
-        map.insert(
-            "geocode".into(),
-            lead.geocode
+impl From<Lead> for LeadView {
+    fn from(lead: Lead) -> Self {
+        LeadView {
+            id: lead.id,
+            team_id: lead.team_id,
+            geocode: lead
+                .geocode
                 .as_ref()
-                .and_then(|g| serde_json::to_value(g).ok())
-                .unwrap_or(Value::Null),
-        );
-        map.insert(
-            "appraisal".into(),
-            lead.appraisal.clone().unwrap_or(Value::Null),
-        );
-        map.insert(
-            "enrichment_status".into(),
-            lead.enrichment_status.as_str().into(),
-        );
-        map.insert("submission_count".into(), lead.submission_count.into());
-        map.insert("created_at".into(), iso(lead.created_at).into());
-        map.insert("updated_at".into(), iso(lead.updated_at).into());
+                .and_then(|g| serde_json::to_value(g).ok()),
+            lot_size_acres: lead.lot_size_acres,
+            appraisal: lead.appraisal,
+            enrichment_status: lead.enrichment_status.as_str().to_owned(),
+            submission_count: lead.submission_count,
+            created_at: iso(lead.created_at),
+            updated_at: iso(lead.updated_at),
+            fields: lead.fields,
+        }
     }
-    out
+}
+
+/// A page of leads.
+#[derive(Serialize, schemars::JsonSchema, apistos::ApiComponent)]
+pub struct LeadPage {
+    pub items: Vec<LeadView>,
+    pub total: i64,
+    pub limit: i64,
+    pub offset: i64,
 }

@@ -1,15 +1,14 @@
 //! The JSON shapes of users, teams, members and invites.
 use serde::Serialize;
-use utoipa::ToSchema;
 
 use leadhub_domain::team::{Invite, InviteDetails, Member, MembershipSummary, TeamSummary};
 use leadhub_domain::user::User;
 
 use crate::time::iso;
 
-#[derive(Serialize, ToSchema)]
+#[derive(Serialize, schemars::JsonSchema, apistos::ApiComponent)]
 pub struct UserView {
-    #[schema(example = "usr_0j5x3k9q2w8e7r6t5y4u3i2o1p")]
+    /// e.g. "usr_0j5x3k9q2w8e7r6t5y4u3i2o1p"
     pub user_id: String,
     pub email: String,
     pub first_name: Option<String>,
@@ -31,7 +30,7 @@ impl From<&User> for UserView {
     }
 }
 
-#[derive(Serialize, ToSchema)]
+#[derive(Serialize, schemars::JsonSchema, apistos::ApiComponent)]
 pub struct TeamView {
     pub id: i64,
     pub name: String,
@@ -59,7 +58,7 @@ impl From<&TeamSummary> for TeamView {
     }
 }
 
-#[derive(Serialize, ToSchema)]
+#[derive(Serialize, schemars::JsonSchema, apistos::ApiComponent)]
 pub struct MemberView {
     pub id: i64,
     pub user_id: String,
@@ -84,7 +83,7 @@ impl From<&Member> for MemberView {
     }
 }
 
-#[derive(Serialize, ToSchema)]
+#[derive(Serialize, schemars::JsonSchema, apistos::ApiComponent)]
 pub struct MembershipView {
     pub team_id: i64,
     pub team_name: String,
@@ -106,7 +105,7 @@ impl From<&MembershipSummary> for MembershipView {
     }
 }
 
-#[derive(Serialize, ToSchema)]
+#[derive(Serialize, schemars::JsonSchema, apistos::ApiComponent)]
 pub struct InviteView {
     pub id: i64,
     pub email: String,
@@ -116,13 +115,14 @@ pub struct InviteView {
     pub created_at: String,
     /// The inviter's user_id.
     pub invited_by: String,
-    /// Only in the answer that creates the invite.
+    /// Only in the answer that creates the invite: whether the e-mail with the link went out
+    /// (the link itself goes to the invitee's mailbox only; when false, invite again).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub invite_url: Option<String>,
+    pub email_sent: Option<bool>,
 }
 
 impl InviteView {
-    pub fn new(i: &Invite, invite_url: Option<String>) -> Self {
+    pub fn new(i: &Invite, email_sent: Option<bool>) -> Self {
         InviteView {
             id: i.id,
             email: i.email.clone(),
@@ -131,13 +131,13 @@ impl InviteView {
             is_used: i.used_at.is_some(),
             created_at: iso(i.created_at),
             invited_by: i.invited_by.clone(),
-            invite_url,
+            email_sent,
         }
     }
 }
 
 /// What the public invite page shows.
-#[derive(Serialize, ToSchema)]
+#[derive(Serialize, schemars::JsonSchema, apistos::ApiComponent)]
 pub struct InviteInfoView {
     pub team_name: String,
     pub team_description: Option<String>,

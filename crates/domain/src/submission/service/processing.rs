@@ -4,112 +4,44 @@
 use std::collections::HashSet;
 use std::sync::Arc;
 
-use super::{every_problem, ElementOutcome, SubmissionError, SubmissionService};
-use crate::error::FieldError;
-use crate::lead::normalize::NormalizedLead;
+use super::{ElementOutcome, SubmissionError, SubmissionService};
 use crate::lead::record::{LeadWrite, LeadWritten};
 use crate::store::StoreError;
 use crate::submission::record::{NewBatch, NewSubmission, SubmissionOutcome, SubmissionStatus};
 
-/// Lead writes handed to the store at a time (see `store_and_write`).
-const HAND_OVER: usize = 50;
-
 /// One write's result: `Ok(None)` when its submission was final already.
 type Written = Result<Option<LeadWritten>, StoreError>;
 
-/// A fresh submission with its lead's write.
-pub(super) type Fresh = (NewSubmission, LeadWrite);
-
 impl SubmissionService {
-    /// The lead writes for normalised leads: (stored submission id, user id, team id, lead),
-    /// made as they are taken (a lead normalised inside `work` is normalised then).
-    pub(super) fn lead_writes(
-        &self,
-        work: impl Iterator<Item = (Option<i64>, i64, Option<i64>, NormalizedLead)>,
-    ) -> impl Iterator<Item = LeadWrite> {
-        let enrich_later = self.enricher.is_configured();
-        work.map(move |(submission_id, user_id, team_id, lead)| LeadWrite {
-            team_id,
-            user_id,
-            lead,
-            submission_id,
-            enrich_later,
-        })
-    }
-
-    /// Fresh submissions processed now: stored verbatim in the transaction that writes their
-    /// leads. `fresh` yields the `count` submissions in order, each with its lead's write, made as
-    /// it is taken (read, then normalised, then). An element refused (`Err`: its problems) stops
-    /// the stream, so nothing is stored; the rest are still read, for every element's problems,
-    /// answered together as `Invalid`. Should the leads' write fail, the submissions are stored
-    /// open all the same and processed as stored submissions are.
+    /// Fresh submissions processed now (`writes[i]` is the lead of `submissions[i]`): stored
+    /// verbatim in the transaction that writes their leads. Should the leads' write fail, the
+    /// submissions are stored open all the same and processed as stored submissions are.
     pub(super) async fn store_and_write(
         &self,
         batch: Option<NewBatch>,
-        count: usize,
-        fresh: impl Iterator<Item = Result<Fresh, Vec<FieldError>>> + Send,
+        submissions: Vec<NewSubmission>,
+        writes: Vec<LeadWrite>,
     ) -> Result<Vec<ElementOutcome>, SubmissionError> {
-        let (sender, stream) = std::sync::mpsc::channel::<Vec<Fresh>>();
-        let store =
-            self.submissions
-                .store_and_write(batch, count, Box::new(stream.into_iter().flatten()));
-        // The store's first poll starts its transaction on a database thread; this thread then
-        // reads and normalises the elements and hands them over a few at a time, so the store
-        // plans and inserts the first ones while the rest are being read. (Handing over each
-        // lead alone woke the waiting store once per lead: the first hundred took 3 ms instead
-        // of 0.5.) Nothing here awaits, so the store never waits on a sender that is not running.
-        let produce = async move {
-            let mut fresh = fresh;
-            let mut refused: Option<Vec<FieldError>> = None;
-            let mut part = Vec::with_capacity(HAND_OVER);
-            for item in fresh.by_ref() {
-                match item {
-                    Ok(f) => part.push(f),
-                    Err(problems) => {
-                        refused = Some(problems);
-                        break;
-                    }
-                }
-                if part.len() == HAND_OVER {
-                    let full = std::mem::replace(&mut part, Vec::with_capacity(HAND_OVER));
-                    if sender.send(full).is_err() {
-                        // The store has stopped taking them: it answers why.
-                        break;
-                    }
-                }
-            }
-            if refused.is_none() && !part.is_empty() {
-                // An error means the store has stopped: it answers why.
-                let _ = sender.send(part);
-            }
-            // Ending the stream short makes the store roll back; every element is still read.
-            drop(sender);
-            refused.map(|mut problems| {
-                problems.extend(every_problem(fresh));
-                problems
-            })
-        };
-        let (stored, refused) = futures_util::future::join(store, produce).await;
-        if let Some(problems) = refused {
-            return match stored {
-                Err(_) => Err(SubmissionError::Invalid(problems)),
-                Ok(_) => Err(SubmissionError::Unexpected(anyhow::anyhow!(
-                    "a batch with a refused element was stored"
-                ))),
-            };
-        }
-        let stored = stored?;
+        let writes = Arc::new(writes);
+        let stored = self
+            .submissions
+            .store_and_write(batch, submissions, Arc::clone(&writes))
+            .await?;
         match stored.leads {
             Ok(written) => {
                 let written = written.into_iter().map(|w| Ok(Some(w))).collect();
-                self.conclude(&stored.ids, &stored.writes, written).await
+                self.conclude(&stored.ids, &writes, written).await
             }
             Err(e) => {
                 tracing::warn!(error = %e, "writing fresh submissions' leads failed; trying them one at a time as stored submissions");
-                let mut writes = stored.writes;
-                for (w, id) in writes.iter_mut().zip(&stored.ids) {
-                    w.submission_id = Some(*id);
-                }
+                let writes: Vec<LeadWrite> = writes
+                    .iter()
+                    .zip(&stored.ids)
+                    .map(|(w, id)| LeadWrite {
+                        submission_id: Some(*id),
+                        ..w.clone()
+                    })
+                    .collect();
                 // The whole batch has just failed (after its own retries): straight to one at
                 // a time, so that only the element at fault fails.
                 let written = self.write_each(&writes).await;
@@ -164,7 +96,7 @@ impl SubmissionService {
         let needing: Vec<i64> = written
             .iter()
             .filter_map(|w| w.as_ref().ok().and_then(Option::as_ref))
-            .filter(|w| w.needs_enrichment)
+            .filter(|w| w.to_enrich)
             .map(|w| w.lead_id)
             .collect();
         let mut enrichment_warnings = self.enrich_leads(needing).await?;

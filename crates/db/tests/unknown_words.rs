@@ -1,0 +1,134 @@
+//! A stored word the code does not know (a status, a role, a token kind) is reported as an
+//! unexpected store error naming the column and the value, never read as some other word.
+//! On SQLite, and on PostgreSQL when `TEST_DATABASE_URL` is set.
+#![allow(clippy::unwrap_used)]
+
+use diesel::connection::SimpleConnection;
+use diesel::prelude::*;
+use leadhub_db::Database;
+use leadhub_domain::lead::record::{EnrichmentStatus, LeadRepository};
+use leadhub_domain::session::{SessionRepository, TokenKind};
+use leadhub_domain::store::StoreError;
+use leadhub_domain::submission::{SubmissionRepository, SubmissionStatus};
+use leadhub_domain::team::Role;
+use leadhub_domain::team_access::MembershipRepository;
+
+const AT: &str = "'2026-11-01 10:00:00'";
+
+/// Rows 1 hold known words, rows 2 unknown ones.
+fn rows() -> String {
+    format!(
+        "INSERT INTO users (id, user_id, email, is_admin, created_at, updated_at) VALUES \
+           (1, 'u1', 'a@example.com', false, {AT}, {AT}), (2, 'u2', 'b@example.com', false, {AT}, {AT});
+         INSERT INTO teams (id, name, is_active, created_by, created_at, updated_at) VALUES \
+           (1, 'T', true, 1, {AT}, {AT});
+         INSERT INTO team_members (id, team_id, user_id, role, is_active, joined_at) VALUES \
+           (1, 1, 1, 'admin', true, {AT}), (2, 1, 2, 'superuser', true, {AT});
+         INSERT INTO auth_tokens (id, user_id, kind, token_hash, family_id, created_at, expires_at) VALUES \
+           (1, 1, 'refresh', 'h1', 'f', {AT}, {AT}), (2, 1, 'api', 'h2', 'f', {AT}, {AT});
+         INSERT INTO leads (id, dedupe_scope, enrichment_status, created_by, created_at, updated_at) VALUES \
+           (1, 0, 'partial', 1, {AT}, {AT}), (2, 0, 'bogus', 1, {AT}, {AT});
+         INSERT INTO submissions (id, user_id, raw_json, status, result_action, created_at) VALUES \
+           (1, 1, '{{}}', 'duplicate', 'skipped', {AT}), (2, 1, '{{}}', 'archived', NULL, {AT}), \
+           (3, 1, '{{}}', 'completed', 'merged', {AT});"
+    )
+}
+
+fn names_the_word(error: StoreError, column: &str, value: &str) {
+    let StoreError::Unexpected(e) = error else {
+        panic!("not unexpected: {error:?}");
+    };
+    let message = e.to_string();
+    assert!(
+        message.contains(column) && message.contains(&format!("{value:?}")),
+        "{message}"
+    );
+}
+
+async fn check(db: &Database) {
+    db.migrate().unwrap();
+    let sql = rows();
+    db.write(move |conn| conn.batch_execute(&sql))
+        .await
+        .unwrap();
+
+    let lead = db.find_lead(1).await.unwrap().unwrap();
+    assert_eq!(lead.enrichment_status, EnrichmentStatus::Partial);
+    names_the_word(
+        db.find_lead(2).await.unwrap_err(),
+        "leads.enrichment_status",
+        "bogus",
+    );
+    names_the_word(
+        db.find_leads(vec![1, 2]).await.unwrap_err(),
+        "leads.enrichment_status",
+        "bogus",
+    );
+
+    let submission = db.find_submission(1).await.unwrap().unwrap();
+    assert_eq!(submission.status, SubmissionStatus::Duplicate);
+    names_the_word(
+        db.find_submission(2).await.unwrap_err(),
+        "submissions.status",
+        "archived",
+    );
+    names_the_word(
+        db.find_submission(3).await.unwrap_err(),
+        "submissions.result_action",
+        "merged",
+    );
+
+    assert_eq!(
+        db.membership(1, 1).await.unwrap().unwrap().role,
+        Role::Admin
+    );
+    names_the_word(
+        db.membership(1, 2).await.unwrap_err(),
+        "team_members.role",
+        "superuser",
+    );
+
+    let token = db.find_token("h1").await.unwrap().unwrap();
+    assert_eq!(token.kind, TokenKind::Refresh);
+    names_the_word(
+        db.find_token("h2").await.unwrap_err(),
+        "auth_tokens.kind",
+        "api",
+    );
+}
+
+#[tokio::test]
+async fn unknown_words_are_reported_on_sqlite() {
+    let dir = std::env::temp_dir().join(format!("leadhub-words-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("words.db");
+    let _ = std::fs::remove_file(&path);
+    let db = Database::connect(&format!("sqlite://{}", path.display()), 2).unwrap();
+    check(&db).await;
+    drop(db);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[tokio::test]
+async fn unknown_words_are_reported_on_postgres() {
+    let Ok(pg_url) = std::env::var("TEST_DATABASE_URL") else {
+        eprintln!("\n*** unknown words on PostgreSQL SKIPPED: TEST_DATABASE_URL is not set ***\n");
+        return;
+    };
+    // A schema of our own, so this test shares nothing.
+    let schema = format!("words_{}", std::process::id());
+    let mut admin = PgConnection::establish(&pg_url).unwrap();
+    admin
+        .batch_execute(&format!(
+            "DROP SCHEMA IF EXISTS {schema} CASCADE; CREATE SCHEMA {schema}"
+        ))
+        .unwrap();
+    let sep = if pg_url.contains('?') { '&' } else { '?' };
+    let db =
+        Database::connect(&format!("{pg_url}{sep}options=-csearch_path%3D{schema}"), 2).unwrap();
+    check(&db).await;
+    drop(db);
+    admin
+        .batch_execute(&format!("DROP SCHEMA {schema} CASCADE"))
+        .unwrap();
+}

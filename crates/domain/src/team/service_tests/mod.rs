@@ -1,0 +1,211 @@
+//! `TeamService` with every port mocked: the permission table, the invite life cycle, accepting.
+//! Here the team, its people and the `Setup` of the mocks; the rules in the files below.
+#![allow(clippy::unwrap_used)]
+use std::sync::Arc;
+
+use chrono::Duration;
+use mockall::predicate::eq;
+
+use crate::error::{FieldError, LocPart};
+use crate::identity::MockIdentityProvider;
+use crate::mail::{MailError, Message, MockMailer};
+use crate::secret::{hash_secret, MockTokenGenerator, INVITE_TOKEN_PREFIX};
+use crate::session::Session;
+use crate::team::model::{Invite, InviteDetails, Member, Role, Team, TeamAction, TeamSummary};
+use crate::team::repository::{AcceptOutcome, MockTeamRepository};
+use crate::team::service::{TeamError, TeamService};
+use crate::team_access::{Membership, MockMembershipRepository};
+use crate::test_support::{clock, now, numbered_tokens, person, platform_admin};
+use crate::user::{MockUserRepository, User};
+
+mod accepting;
+mod invites;
+mod permissions;
+
+const TEAM: i64 = 1;
+const PUBLIC_URL: &str = "https://leads.example.com";
+const INVITE_TTL_DAYS: i64 = 7;
+const INVITE_TOKEN: &str = "lhi_the-generated-token";
+
+// The people of team 1, and two who are not in it.
+fn owner() -> User {
+    person(1, "owner@example.com")
+}
+fn team_admin() -> User {
+    person(2, "admin@example.com")
+}
+fn member() -> User {
+    person(3, "member@example.com")
+}
+/// The member the others act upon (change the role of, remove).
+fn colleague() -> User {
+    person(4, "colleague@example.com")
+}
+fn outsider() -> User {
+    person(5, "outsider@example.com")
+}
+fn site_admin() -> User {
+    platform_admin(6, "root@example.com")
+}
+/// A platform administrator who is also a plain member of the team.
+fn site_admin_in_team() -> User {
+    platform_admin(7, "root-member@example.com")
+}
+
+/// Team 1 with its roster, and the mocks of every port `TeamService` uses. Tests add the
+/// expectations their rule is about; `build` then adds the reads every operation makes
+/// (the team, who belongs to it), after them, as fallbacks.
+struct Setup {
+    teams: MockTeamRepository,
+    users: MockUserRepository,
+    identity: MockIdentityProvider,
+    mailer: MockMailer,
+    tokens: MockTokenGenerator,
+    team_active: bool,
+    roster: Vec<(User, Role)>,
+}
+
+impl Setup {
+    fn new() -> Setup {
+        Setup {
+            teams: MockTeamRepository::new(),
+            users: MockUserRepository::new(),
+            identity: MockIdentityProvider::new(),
+            mailer: MockMailer::new(),
+            tokens: MockTokenGenerator::new(),
+            team_active: true,
+            roster: vec![
+                (owner(), Role::Owner),
+                (team_admin(), Role::Admin),
+                (member(), Role::Member),
+                (colleague(), Role::Member),
+                (site_admin_in_team(), Role::Member),
+            ],
+        }
+    }
+
+    fn team_inactive(mut self) -> Setup {
+        self.team_active = false;
+        self
+    }
+
+    /// The invite token generator hands out `INVITE_TOKEN` (once).
+    fn invite_token(mut self) -> Setup {
+        self.tokens
+            .expect_secret()
+            .with(eq(INVITE_TOKEN_PREFIX))
+            .times(1)
+            .return_const(INVITE_TOKEN.to_owned());
+        self
+    }
+
+    fn build(mut self) -> TeamService {
+        let team = Team {
+            id: TEAM,
+            name: "Roofers".into(),
+            description: None,
+            is_active: self.team_active,
+            created_at: now(),
+        };
+        let members: Vec<Member> = self
+            .roster
+            .iter()
+            .map(|(user, role)| Member {
+                id: user.id * 10,
+                user_internal_id: user.id,
+                user_id: user.user_id.clone(),
+                user_email: user.email.clone(),
+                user_name: user.display_name(),
+                role: *role,
+                is_active: true,
+                joined_at: now(),
+            })
+            .collect();
+        let found = team.clone();
+        self.teams
+            .expect_find_team()
+            .returning(move |id| Ok((id == TEAM).then(|| found.clone())));
+        self.teams
+            .expect_members()
+            .returning(move |_| Ok(members.clone()));
+        let summary = TeamSummary {
+            team,
+            member_count: self.roster.len() as i64,
+            lead_count: 0,
+            my_role: None,
+        };
+        self.teams
+            .expect_team_summaries()
+            .returning(move |_, _| Ok(vec![summary.clone()]));
+        let roster = self.roster.clone();
+        let active = self.team_active;
+        let mut memberships = MockMembershipRepository::new();
+        memberships
+            .expect_membership()
+            .returning(move |team, user| {
+                Ok(roster
+                    .iter()
+                    .find(|(u, _)| team == TEAM && u.id == user)
+                    .map(|(_, role)| Membership {
+                        role: *role,
+                        team_is_active: active,
+                    }))
+            });
+        numbered_tokens(&mut self.tokens);
+        TeamService::new(
+            Arc::new(self.teams),
+            Arc::new(memberships),
+            Arc::new(self.users),
+            Arc::new(self.identity),
+            Arc::new(self.mailer),
+            clock(),
+            Arc::new(self.tokens),
+            PUBLIC_URL.into(),
+            INVITE_TTL_DAYS,
+        )
+    }
+}
+
+/// A stored invite for `email` to team 1, pending unless a test changes it.
+fn pending_invite(email: &str) -> InviteDetails {
+    InviteDetails {
+        invite: Invite {
+            id: 9,
+            team_id: TEAM,
+            email: email.into(),
+            role: Role::Admin,
+            created_at: now() - Duration::days(1),
+            expires_at: now() + Duration::days(6),
+            used_at: None,
+            revoked_at: None,
+            invited_by: owner().user_id,
+            invited_by_name: owner().display_name(),
+        },
+        team_name: "Roofers".into(),
+        team_description: None,
+        team_is_active: true,
+    }
+}
+
+fn stored(invite: &crate::team::repository::NewInvite) -> Invite {
+    Invite {
+        id: 9,
+        team_id: invite.team_id,
+        email: invite.email.clone(),
+        role: invite.role,
+        created_at: invite.created_at,
+        expires_at: invite.expires_at,
+        used_at: None,
+        revoked_at: None,
+        invited_by: owner().user_id,
+        invited_by_name: owner().display_name(),
+    }
+}
+
+fn session() -> Session {
+    Session {
+        access_token: "lha_a".into(),
+        refresh_token: "lhr_r".into(),
+        expires_in: 3600,
+    }
+}

@@ -1,0 +1,70 @@
+//! What the domain's unit tests share: a fixed time, people, and the clock and token mocks.
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use chrono::{DateTime, TimeZone, Utc};
+
+use crate::clock::MockClock;
+use crate::secret::MockTokenGenerator;
+use crate::user::User;
+
+/// The moment every test runs at.
+pub fn now() -> DateTime<Utc> {
+    Utc.with_ymd_and_hms(2026, 11, 2, 9, 0, 0)
+        .single()
+        .unwrap_or_default()
+}
+
+/// A clock standing at `now()`.
+pub fn clock() -> Arc<MockClock> {
+    let mut clock = MockClock::new();
+    clock.expect_now().returning(now);
+    Arc::new(clock)
+}
+
+/// Adds the default answers of a token generator, counted per prefix: `{prefix}secret-1`,
+/// `{prefix}secret-2`, ... and `{prefix}id-1`, ... A test that needs another token sets its own
+/// expectation first (mockall uses the first expectation that matches).
+pub fn numbered_tokens(tokens: &mut MockTokenGenerator) {
+    let secrets = Counters::default();
+    tokens
+        .expect_secret()
+        .returning(move |prefix| format!("{prefix}secret-{}", secrets.next(prefix)));
+    let ids = Counters::default();
+    tokens
+        .expect_public_id()
+        .returning(move |prefix| format!("{prefix}id-{}", ids.next(prefix)));
+}
+
+#[derive(Default)]
+struct Counters(Mutex<HashMap<String, usize>>);
+
+impl Counters {
+    fn next(&self, prefix: &str) -> usize {
+        let mut counts = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        let n = counts.entry(prefix.to_owned()).or_default();
+        *n += 1;
+        *n
+    }
+}
+
+/// A person with an account, no platform rights.
+pub fn person(id: i64, email: &str) -> User {
+    User {
+        id,
+        user_id: format!("usr_{id}"),
+        email: email.to_owned(),
+        first_name: Some("Pat".into()),
+        last_name: Some(format!("Person{id}")),
+        is_admin: false,
+        created_at: now(),
+    }
+}
+
+/// A platform administrator.
+pub fn platform_admin(id: i64, email: &str) -> User {
+    User {
+        is_admin: true,
+        ..person(id, email)
+    }
+}

@@ -1,0 +1,70 @@
+//! Field rules that validator does not have built in, worded as pydantic words them.
+use std::borrow::Cow;
+
+use validator::ValidationError;
+
+use leadhub_domain::parse::StateCode;
+
+use crate::extract::lax::Lax;
+
+/// A value from a closed list, compared case-insensitively (blank counts as absent).
+pub fn one_of(field: &Lax<String>, allowed: &[&str]) -> Result<(), ValidationError> {
+    match field.text() {
+        Some(text) if !allowed.iter().any(|a| a.eq_ignore_ascii_case(text)) => {
+            Err(ValidationError::new("enum").with_message(Cow::Owned(enum_message(allowed))))
+        }
+        _ => Ok(()),
+    }
+}
+
+/// `one_of` for a body field that also carries `length(max = 255)`: longer text is only too
+/// long, as pydantic reports a value that fails its string type's constraint.
+pub fn one_of_text(field: &Lax<String>, allowed: &[&str]) -> Result<(), ValidationError> {
+    match field.text() {
+        Some(text) if text.chars().count() > MAX_ENUM_TEXT => Ok(()),
+        _ => one_of(field, allowed),
+    }
+}
+
+/// The length rule of enum fields in bodies.
+const MAX_ENUM_TEXT: usize = 255;
+
+/// pydantic's wording: "Input should be 'a', 'b' or 'c'".
+pub fn enum_message(allowed: &[&str]) -> String {
+    let quoted: Vec<String> = allowed.iter().map(|a| format!("'{a}'")).collect();
+    match quoted.split_last() {
+        Some((last, rest)) if !rest.is_empty() => {
+            format!("Input should be {} or {last}", rest.join(", "))
+        }
+        Some((only, _)) => format!("Input should be {only}"),
+        None => "Input should be one of the allowed values".into(),
+    }
+}
+
+/// A US state, DC or territory code, any case.
+pub fn state_code(field: &Lax<String>) -> Result<(), ValidationError> {
+    match field.text() {
+        Some(text) if StateCode::parse(text).is_none() => Err(ValidationError::new("value_error")
+            .with_message(Cow::Owned(format!(
+                "Value error, {text:?} is not a US state, DC or territory code"
+            )))),
+        _ => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn enum_messages_read_as_pydantic_words_them() {
+        assert_eq!(enum_message(&["a"]), "Input should be 'a'");
+        assert_eq!(
+            enum_message(&["a", "b", "c"]),
+            "Input should be 'a', 'b' or 'c'"
+        );
+        assert!(one_of(&Lax::Given("B".into()), &["a", "b"]).is_ok());
+        assert!(one_of(&Lax::Given(String::new()), &["a"]).is_ok());
+        assert!(one_of(&Lax::Given("x".into()), &["a"]).is_err());
+    }
+}

@@ -1,0 +1,108 @@
+//! A deferred batch is authorised when it is queued and again when its job runs (issue 20,
+//! item 12): a submitter who left the team, or a team deactivated in between, gets the
+//! batch's submissions failed with the reason, and no lead is written.
+use std::collections::HashMap;
+
+use reqwest::StatusCode;
+use serde_json::{json, Value};
+
+use leadhub_tests::{backend_tests, TestApp};
+
+use crate::helpers::poll;
+use crate::teams::{add_member, create_team};
+
+/// Stops the app's job workers and starts the same database with none, so that a deferred
+/// batch stays queued while the test changes who may do what.
+async fn without_workers(app: TestApp) -> TestApp {
+    let db = app.db.clone();
+    drop(app);
+    let vars = HashMap::from([("LEADHUB_WORKERS".to_owned(), "0".to_owned())]);
+    TestApp::start_with(db, TestApp::adapters(), vars).await
+}
+
+async fn with_workers(app: TestApp) -> TestApp {
+    let db = app.db.clone();
+    drop(app);
+    TestApp::start_with(db, TestApp::adapters(), HashMap::new()).await
+}
+
+async fn defer(app: &TestApp, key: &str, team: i64, street: &str) -> Value {
+    let (status, body) = app
+        .post(
+            "/api/v1/submissions/batch",
+            key,
+            json!({"team_id": team, "process_immediately": false, "leads": [
+                {"address": format!("1 {street}"), "city": "Austin", "state": "TX"},
+                {"address": format!("2 {street}"), "city": "Austin", "state": "TX"},
+            ]}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(body["pending"], 2);
+    body
+}
+
+async fn deferred_work_is_authorised_again_when_it_runs(app: TestApp) {
+    let app = without_workers(app).await;
+    let owner = app.user("owner@example.com").await;
+    let leaver = app.user("leaver@example.com").await;
+    let stayer = app.user("stayer@example.com").await;
+    let closing = app.user("closing@example.com").await;
+    let team = create_team(&app, &owner.key, "Crew").await["id"]
+        .as_i64()
+        .unwrap();
+    let other = create_team(&app, &closing.key, "Closing").await["id"]
+        .as_i64()
+        .unwrap();
+    add_member(&app, &owner.key, team, &leaver, "member").await;
+    add_member(&app, &owner.key, team, &stayer, "member").await;
+
+    let left = defer(&app, &leaver.key, team, "Left St").await;
+    let kept = defer(&app, &stayer.key, team, "Kept St").await;
+    let closed = defer(&app, &closing.key, other, "Closed St").await;
+    let (status, _) = app
+        .delete(
+            &format!("/api/teams/{team}/members/{}", leaver.user.user_id),
+            &owner.key,
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    let (status, _) = app
+        .delete(&format!("/api/teams/{other}"), &closing.key)
+        .await;
+    assert_eq!(status, StatusCode::OK);
+
+    let app = with_workers(app).await;
+    for (batch, key, expected) in [
+        (&left, &leaver.key, Some("Not a member of this team")),
+        (&kept, &stayer.key, None),
+        (&closed, &closing.key, Some("Team is inactive")),
+    ] {
+        let path = format!(
+            "/api/v1/submissions/batches/{}",
+            batch["batch_id"].as_str().unwrap()
+        );
+        let done = poll(&app, &path, key, |b| b["pending"] == 0).await;
+        for element in batch["results"].as_array().unwrap() {
+            let id = element["submission_id"].as_i64().unwrap();
+            let (_, status) = app
+                .get(&format!("/api/v1/submissions/status/{id}"), key)
+                .await;
+            match expected {
+                Some(reason) => {
+                    assert_eq!(status["status"], "failed", "{status}");
+                    assert!(status["result_lead_id"].is_null());
+                    let error = status["error"].as_str().unwrap();
+                    assert!(error.contains(reason), "{error}");
+                }
+                None => assert_eq!(status["status"], "completed", "{status}"),
+            }
+        }
+        let failed = if expected.is_some() { 2 } else { 0 };
+        assert_eq!(done["failed"], failed, "{done}");
+    }
+    let (_, leads) = app.get("/api/v1/leads", &owner.key).await;
+    assert_eq!(leads["total"], 2, "only the stayer's leads: {leads}");
+}
+
+backend_tests!(deferred_work_is_authorised_again_when_it_runs);
