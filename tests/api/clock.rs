@@ -26,9 +26,7 @@ impl Clock for TestClock {
 
 async fn tokens_and_links_expire_by_the_clock(app: TestApp) {
     let clock = Arc::new(TestClock(Mutex::new(Utc::now())));
-    let mut adapters = TestApp::adapters();
-    adapters.clock = clock.clone();
-    let app = app.restart_with(adapters).await;
+    let app = app.restart().clock(clock.clone()).build().await;
     app.user("ada@example.com").await;
 
     // A sign-in link works for 15 minutes.

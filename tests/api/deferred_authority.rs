@@ -1,8 +1,6 @@
 //! A deferred batch is authorised when it is queued and again when its job runs (issue 20,
 //! item 12): a submitter who left the team, or a team deactivated in between, gets the
 //! batch's submissions failed with the reason, and no lead is written.
-use std::collections::HashMap;
-
 use reqwest::StatusCode;
 use serde_json::{json, Value};
 
@@ -11,19 +9,14 @@ use leadhub_tests::{backend_tests, TestApp};
 use crate::helpers::poll;
 use crate::teams::{add_member, create_team};
 
-/// Stops the app's job workers and starts the same database with none, so that a deferred
-/// batch stays queued while the test changes who may do what.
+/// The same database with no job workers, so that a deferred batch stays queued while the test
+/// changes who may do what.
 async fn without_workers(app: TestApp) -> TestApp {
-    let db = app.db.clone();
-    drop(app);
-    let vars = HashMap::from([("LEADHUB_WORKERS".to_owned(), "0".to_owned())]);
-    TestApp::start_with(db, TestApp::adapters(), vars).await
+    app.restart().env("LEADHUB_WORKERS", "0").build().await
 }
 
 async fn with_workers(app: TestApp) -> TestApp {
-    let db = app.db.clone();
-    drop(app);
-    TestApp::start_with(db, TestApp::adapters(), HashMap::new()).await
+    app.restart().build().await
 }
 
 async fn defer(app: &TestApp, key: &str, team: i64, street: &str) -> Value {

@@ -11,26 +11,19 @@ use serde_json::json;
 use leadhub_db::schema::jobs;
 use leadhub_tests::{backend_tests, TestApp};
 
-fn geocoder(
-    app_db: &leadhub_db::Database,
-    names: &[&str],
-    census: &str,
-) -> Option<Arc<dyn leadhub_domain::enrich::Geocoder>> {
-    let mut settings =
-        leadhub_geocode::GeocodeSettings::new(census, "http://127.0.0.1:9", "leadhub-test");
+/// The app again with the geocoder chain `names` (Census and Nominatim unreachable), cached in
+/// the test's database.
+async fn with_geocoders(app: TestApp, names: &[&str]) -> TestApp {
+    let db = leadhub_db::Database::connect(&app.db.url, 2).unwrap();
+    let mut settings = leadhub_geocode::GeocodeSettings::new(
+        "http://127.0.0.1:9",
+        "http://127.0.0.1:9",
+        "leadhub-test",
+    );
     settings.timeout = Duration::from_millis(500);
     let names: Vec<String> = names.iter().map(|s| s.to_string()).collect();
-    leadhub_geocode::build(&names, &settings, Arc::new(app_db.clone())).unwrap()
-}
-
-/// An app whose geocoder chain is `names` (Census at `census`), on the test's database.
-async fn app_with(app: TestApp, names: &[&str], census: &str, counties: Option<&str>) -> TestApp {
-    let db = leadhub_db::Database::connect(&app.db.url, 2).unwrap();
-    let mut adapters = TestApp::adapters();
-    adapters.geocoder = geocoder(&db, names, census);
-    adapters.appraisal = counties
-        .map(|toml| leadhub_appraisal::from_toml_str(toml, Duration::from_secs(2)).unwrap());
-    app.restart_with(adapters).await
+    let geocoder = leadhub_geocode::build(&names, &settings, Arc::new(db)).unwrap();
+    app.restart().geocoder(geocoder).build().await
 }
 
 /// A one-line HTTP server answering every request with `body`.
@@ -49,7 +42,7 @@ fn fake_server(body: &'static str) -> String {
 }
 
 async fn zip_geocoder_places_78701_in_austin(app: TestApp) {
-    let app = app_with(app, &["zip"], "http://127.0.0.1:9", None).await;
+    let app = with_geocoders(app, &["zip"]).await;
     let alice = app.user("alice@example.com").await;
     let (status, r) = app
         .post("/api/v1/submissions/single", &alice.key, json!({"address": "100 Congress Ave", "city": "Austin", "state": "TX", "zip_code": "78701"}))
@@ -72,7 +65,7 @@ async fn zip_geocoder_places_78701_in_austin(app: TestApp) {
 
 async fn a_failed_geocode_is_a_warning_and_retried_later(app: TestApp) {
     // Census at a port nothing listens on: a failure, never a failed submission.
-    let app = app_with(app, &["census"], "http://127.0.0.1:9", None).await;
+    let app = with_geocoders(app, &["census"]).await;
     let alice = app.user("alice@example.com").await;
     let (status, r) = app
         .post("/api/v1/submissions/single", &alice.key, json!({"address": "1 Nowhere Rd", "city": "Austin", "state": "TX", "zip_code": "78701"}))
@@ -129,7 +122,7 @@ async fn enrich_endpoint_runs_again(app: TestApp) {
     let (_, lead) = app.get(&format!("/api/v1/leads/{id}"), &alice.key).await;
     assert_eq!(lead["geocode"], serde_json::Value::Null);
     // The operator configures the offline geocoder; enrichment runs again on request.
-    let app = app_with(app, &["zip"], "http://127.0.0.1:9", None).await;
+    let app = with_geocoders(app, &["zip"]).await;
     let (status, lead) = app
         .post(&format!("/api/v1/leads/{id}/enrich"), &alice.key, json!({}))
         .await;
@@ -163,8 +156,8 @@ async fn appraisal_comes_from_the_county_layer(app: TestApp) {
     let counties = format!(
         "[[county]]\nstate = \"TX\"\ncounty = \"Travis\"\nfips = \"48453\"\nlayer_url = \"{layer}/arcgis/rest/services/x/FeatureServer/0\"\nparcel_id_field = \"PROP_ID\"\n[county.fields]\naccount_id = \"PROP_ID\"\nowner_name = \"py_owner_name\"\nmarket_value = \"market_value\"\n"
     );
-    let counties: &'static str = Box::leak(counties.into_boxed_str());
-    let app = app_with(app, &["none"], "http://127.0.0.1:9", Some(counties)).await;
+    let appraisal = leadhub_appraisal::from_toml_str(&counties, Duration::from_secs(2)).unwrap();
+    let app = app.restart().appraisal(Some(appraisal)).build().await;
     let alice = app.user("alice@example.com").await;
     let (_, r) = app
         .post("/api/v1/submissions/single", &alice.key,

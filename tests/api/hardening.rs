@@ -1,6 +1,5 @@
 //! Abuse resistance: body limits on every JSON endpoint, list sizes, slow and oversized
 //! request heads, the security headers of every response (docs/hardening.md).
-use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
 use reqwest::{Method, StatusCode};
@@ -44,12 +43,10 @@ fn json_endpoints(team_id: i64, user_id: &str) -> Vec<(Method, String)> {
 }
 
 async fn every_json_endpoint_refuses_an_oversized_body(app: TestApp) {
-    let small = TestApp::start_with(
-        app.db.clone(),
-        TestApp::adapters(),
-        HashMap::from([("LEADHUB_BODY_LIMIT".to_owned(), "1024".to_owned())]),
-    )
-    .await;
+    let small = TestApp::builder(app.db.clone())
+        .env("LEADHUB_BODY_LIMIT", "1024")
+        .build()
+        .await;
     let alice = small.user("alice@example.com").await;
     let t = team(&small, "Alpha", &alice).await;
     let big = json!({"name": "x".repeat(2000), "email": "a@example.com"});
@@ -93,12 +90,10 @@ async fn raw(app: &TestApp, request: &[u8], wait: Duration) -> String {
 }
 
 async fn a_chunked_body_over_the_limit_is_refused(app: TestApp) {
-    let small = TestApp::start_with(
-        app.db.clone(),
-        TestApp::adapters(),
-        HashMap::from([("LEADHUB_BODY_LIMIT".to_owned(), "1024".to_owned())]),
-    )
-    .await;
+    let small = TestApp::builder(app.db.clone())
+        .env("LEADHUB_BODY_LIMIT", "1024")
+        .build()
+        .await;
     let alice = small.user("alice@example.com").await;
     let mut request = format!(
         "POST /api/teams HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {}\r\n\
@@ -187,18 +182,11 @@ async fn oversized_headers_are_refused(app: TestApp) {
 /// Whatever answers (a handler, an extractor, the router, the rate-limit middleware), the
 /// response forbids MIME sniffing, framing and Referer; pages keep their own fuller CSP.
 async fn every_response_carries_the_security_headers(app: TestApp) {
-    let app = TestApp::start_with(
-        app.db.clone(),
-        TestApp::adapters(),
-        HashMap::from([
-            ("LEADHUB_BODY_LIMIT".to_owned(), "1024".to_owned()),
-            (
-                "LEADHUB_RATE_LIMIT_PER_IP_MINUTE".to_owned(),
-                "30".to_owned(),
-            ),
-        ]),
-    )
-    .await;
+    let app = TestApp::builder(app.db.clone())
+        .env("LEADHUB_BODY_LIMIT", "1024")
+        .env("LEADHUB_RATE_LIMIT_PER_IP_MINUTE", "30")
+        .build()
+        .await;
     let alice = app.user("alice@example.com").await;
     // Redirects are answers to check too, not to follow.
     let client = reqwest::Client::builder()

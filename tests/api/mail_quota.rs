@@ -6,7 +6,7 @@ use serde_json::json;
 
 use leadhub_tests::{backend_tests, TestApp};
 
-use crate::rate_limits::{app_with, fresh_window};
+use crate::rate_limits::fresh_window;
 use crate::teams::{create_team, mailed_invite_url};
 
 async fn ask_link(app: &TestApp, email: &str) {
@@ -28,7 +28,10 @@ fn mails_to(app: &TestApp, email: &str) -> usize {
 
 async fn sign_in_mail_is_bounded_per_address(app: TestApp) {
     fresh_window().await;
-    let app = app_with(&app, &[("LEADHUB_MAIL_PER_ADDRESS_MINUTE", "1")]).await;
+    let app = TestApp::builder(app.db.clone())
+        .env("LEADHUB_MAIL_PER_ADDRESS_MINUTE", "1")
+        .build()
+        .await;
     app.user("ada@example.com").await;
     app.user("bob@example.com").await;
     for _ in 0..5 {
@@ -44,14 +47,11 @@ async fn sign_in_mail_is_bounded_per_address(app: TestApp) {
     );
 
     // The hour's quota, with the minute's off.
-    let app = app_with(
-        &app,
-        &[
-            ("LEADHUB_MAIL_PER_ADDRESS_MINUTE", "0"),
-            ("LEADHUB_MAIL_PER_ADDRESS_HOUR", "2"),
-        ],
-    )
-    .await;
+    let app = TestApp::builder(app.db.clone())
+        .env("LEADHUB_MAIL_PER_ADDRESS_MINUTE", "0")
+        .env("LEADHUB_MAIL_PER_ADDRESS_HOUR", "2")
+        .build()
+        .await;
     app.user("cy@example.com").await;
     for _ in 0..4 {
         ask_link(&app, "cy@example.com").await;
@@ -62,7 +62,10 @@ async fn sign_in_mail_is_bounded_per_address(app: TestApp) {
 
 async fn invite_mail_is_bounded_per_address(app: TestApp) {
     fresh_window().await;
-    let app = app_with(&app, &[("LEADHUB_MAIL_PER_ADDRESS_MINUTE", "1")]).await;
+    let app = TestApp::builder(app.db.clone())
+        .env("LEADHUB_MAIL_PER_ADDRESS_MINUTE", "1")
+        .build()
+        .await;
     let ada = app.user("ada@example.com").await;
     let team = create_team(&app, &ada.key, "Crew").await["id"]
         .as_i64()

@@ -1,7 +1,5 @@
 //! Rate limits (contract section 8): headers on every response, 429 with Retry-After, per key,
 //! per client IP (with trusted proxies), 0 = off, and on PostgreSQL counts shared by processes.
-use std::collections::HashMap;
-
 use reqwest::header::HeaderMap;
 use reqwest::StatusCode;
 use serde_json::Value;
@@ -17,17 +15,6 @@ backend_tests!(
     health_endpoints_are_not_counted,
     processes_on_one_postgres_share_counts,
 );
-
-fn vars(pairs: &[(&str, &str)]) -> HashMap<String, String> {
-    pairs
-        .iter()
-        .map(|(k, v)| (k.to_string(), v.to_string()))
-        .collect()
-}
-
-pub async fn app_with(app: &TestApp, pairs: &[(&str, &str)]) -> TestApp {
-    TestApp::start_with(app.db.clone(), TestApp::adapters(), vars(pairs)).await
-}
 
 /// Fixed windows start over on the minute (and hour): a test that needs one window whole
 /// waits when the current one is about to end.
@@ -85,14 +72,11 @@ async fn send(app: &TestApp, path: &str, key: Option<&str>, forwarded_for: Optio
 }
 
 async fn headers_are_on_every_response_and_count_down(app: TestApp) {
-    let app = app_with(
-        &app,
-        &[
-            ("LEADHUB_RATE_LIMIT_PER_IP_MINUTE", "20"),
-            ("LEADHUB_RATE_LIMIT_PER_KEY_HOUR", "10"),
-        ],
-    )
-    .await;
+    let app = TestApp::builder(app.db.clone())
+        .env("LEADHUB_RATE_LIMIT_PER_IP_MINUTE", "20")
+        .env("LEADHUB_RATE_LIMIT_PER_KEY_HOUR", "10")
+        .build()
+        .await;
     let alice = app.user("alice@example.com").await;
     fresh_window().await;
 
@@ -154,7 +138,10 @@ async fn headers_are_on_every_response_and_count_down(app: TestApp) {
 }
 
 async fn over_the_ip_limit_is_a_429_with_retry_after(app: TestApp) {
-    let app = app_with(&app, &[("LEADHUB_RATE_LIMIT_PER_IP_MINUTE", "3")]).await;
+    let app = TestApp::builder(app.db.clone())
+        .env("LEADHUB_RATE_LIMIT_PER_IP_MINUTE", "3")
+        .build()
+        .await;
     let alice = app.user("alice@example.com").await;
     fresh_window().await;
     for left in [2, 1, 0] {
@@ -178,7 +165,10 @@ async fn over_the_ip_limit_is_a_429_with_retry_after(app: TestApp) {
 }
 
 async fn each_key_has_its_own_hourly_limit(app: TestApp) {
-    let app = app_with(&app, &[("LEADHUB_RATE_LIMIT_PER_KEY_HOUR", "2")]).await;
+    let app = TestApp::builder(app.db.clone())
+        .env("LEADHUB_RATE_LIMIT_PER_KEY_HOUR", "2")
+        .build()
+        .await;
     let alice = app.user("alice@example.com").await;
     let bob = app.user("bob@example.com").await;
     fresh_window().await;
@@ -239,14 +229,11 @@ async fn zero_turns_a_limit_off(app: TestApp) {
         assert!(a.header("x-ratelimit-limit").is_none());
     }
     // Only the IP limit on: the policy names only it, also for a key.
-    let app = app_with(
-        &app,
-        &[
-            ("LEADHUB_RATE_LIMIT_PER_IP_MINUTE", "1000"),
-            ("LEADHUB_RATE_LIMIT_PER_KEY_HOUR", "0"),
-        ],
-    )
-    .await;
+    let app = TestApp::builder(app.db.clone())
+        .env("LEADHUB_RATE_LIMIT_PER_IP_MINUTE", "1000")
+        .env("LEADHUB_RATE_LIMIT_PER_KEY_HOUR", "0")
+        .build()
+        .await;
     let a = send(&app, "/api/auth/me", Some(&alice.key), None).await;
     assert_eq!(
         a.header("ratelimit-policy").as_deref(),
@@ -255,14 +242,11 @@ async fn zero_turns_a_limit_off(app: TestApp) {
 }
 
 async fn forwarded_for_is_believed_only_from_trusted_proxies(app: TestApp) {
-    let trusted = app_with(
-        &app,
-        &[
-            ("LEADHUB_RATE_LIMIT_PER_IP_MINUTE", "2"),
-            ("LEADHUB_TRUSTED_PROXIES", "10.1.1.1, 127.0.0.1"),
-        ],
-    )
-    .await;
+    let trusted = TestApp::builder(app.db.clone())
+        .env("LEADHUB_RATE_LIMIT_PER_IP_MINUTE", "2")
+        .env("LEADHUB_TRUSTED_PROXIES", "10.1.1.1, 127.0.0.1")
+        .build()
+        .await;
     fresh_window().await;
     // Behind the trusted proxy, each client has its own count; the client cannot
     // escape by prepending addresses of its own.
@@ -292,14 +276,11 @@ async fn forwarded_for_is_believed_only_from_trusted_proxies(app: TestApp) {
     assert_eq!(other.remaining(), 1);
 
     // The peer (127.0.0.1) is not trusted here: the header is ignored, all count as one client.
-    let untrusted = app_with(
-        &app,
-        &[
-            ("LEADHUB_RATE_LIMIT_PER_IP_MINUTE", "2"),
-            ("LEADHUB_TRUSTED_PROXIES", "10.1.1.1"),
-        ],
-    )
-    .await;
+    let untrusted = TestApp::builder(app.db.clone())
+        .env("LEADHUB_RATE_LIMIT_PER_IP_MINUTE", "2")
+        .env("LEADHUB_TRUSTED_PROXIES", "10.1.1.1")
+        .build()
+        .await;
     fresh_window().await;
     for hops in ["203.0.113.1", "203.0.113.2"] {
         let a = send(&untrusted, "/openapi.json", None, Some(hops)).await;
@@ -310,7 +291,10 @@ async fn forwarded_for_is_believed_only_from_trusted_proxies(app: TestApp) {
 }
 
 async fn health_endpoints_are_not_counted(app: TestApp) {
-    let app = app_with(&app, &[("LEADHUB_RATE_LIMIT_PER_IP_MINUTE", "1")]).await;
+    let app = TestApp::builder(app.db.clone())
+        .env("LEADHUB_RATE_LIMIT_PER_IP_MINUTE", "1")
+        .build()
+        .await;
     fresh_window().await;
     for path in ["/healthz", "/readyz", "/metrics", "/healthz/"] {
         for _ in 0..3 {
@@ -334,12 +318,13 @@ async fn processes_on_one_postgres_share_counts(app: TestApp) {
         // SQLite counts in the memory of its single process (docs/rate-limits.md).
         return;
     }
-    let limits = [
-        ("LEADHUB_RATE_LIMIT_PER_IP_MINUTE", "1000"),
-        ("LEADHUB_RATE_LIMIT_PER_KEY_HOUR", "3"),
-    ];
-    let first = app_with(&app, &limits).await;
-    let second = app_with(&app, &limits).await;
+    let process = || {
+        TestApp::builder(app.db.clone())
+            .env("LEADHUB_RATE_LIMIT_PER_IP_MINUTE", "1000")
+            .env("LEADHUB_RATE_LIMIT_PER_KEY_HOUR", "3")
+    };
+    let first = process().build().await;
+    let second = process().build().await;
     let alice = first.user("alice@example.com").await;
     fresh_window().await;
     assert_eq!(

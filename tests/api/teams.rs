@@ -1,7 +1,6 @@
 //! Teams, members and invites over HTTP: the role matrix of contract sections 6 and 7, the invite
 //! life cycle, membership taking effect on the very next request, and the invite e-mail through a
 //! real SMTP server (Python aiosmtpd) and through the outbox folder.
-use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -15,7 +14,6 @@ use serde_json::{json, Value};
 use leadhub_db::schema::team_invites;
 use leadhub_domain::mail::Message;
 use leadhub_tests::{backend_tests, Backend, TestApp, TestDatabase, TestUser};
-use leadhub_web::app::Adapters;
 
 use crate::helpers::submit;
 
@@ -1357,10 +1355,6 @@ fn runtime() -> tokio::runtime::Runtime {
         .unwrap()
 }
 
-fn vars() -> HashMap<String, String> {
-    HashMap::from([("LEADHUB_PUBLIC_URL".to_owned(), PUBLIC_URL.to_owned())])
-}
-
 /// SQLite only.
 #[test]
 fn sqlite_only_invite_flow_over_real_smtp() {
@@ -1376,7 +1370,11 @@ fn sqlite_only_invite_flow_over_real_smtp() {
     )
     .unwrap();
     runtime().block_on(async {
-        let app = TestApp::start_with_mailer(db, Adapters::with_mailer(mailer), vars()).await;
+        let app = TestApp::builder(db)
+            .mailer(mailer)
+            .env("LEADHUB_PUBLIC_URL", PUBLIC_URL)
+            .build()
+            .await;
         invite_flow_through(&app, &sink.inbox()).await;
         assert!(app.mail.sent().is_empty(), "the memory mailer was not used");
     });
@@ -1390,7 +1388,11 @@ fn sqlite_only_invite_flow_through_the_outbox_folder() {
     let outbox = scratch_dir("outbox");
     let mailer = leadhub_mail::build(None, "leadhub <noreply@localhost>", &outbox).unwrap();
     runtime().block_on(async {
-        let app = TestApp::start_with_mailer(db, Adapters::with_mailer(mailer), vars()).await;
+        let app = TestApp::builder(db)
+            .mailer(mailer)
+            .env("LEADHUB_PUBLIC_URL", PUBLIC_URL)
+            .build()
+            .await;
         invite_flow_through(&app, &outbox).await;
     });
     let _ = std::fs::remove_dir_all(outbox);

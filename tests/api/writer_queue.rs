@@ -16,7 +16,12 @@ const PEOPLE: usize = 32;
 const ROUNDS: usize = 3;
 
 async fn concurrent_sign_ins_and_team_creations_never_meet_a_lock(app: TestApp) {
-    let app = app.restart_without_busy_wait().await;
+    let app = app
+        .restart()
+        .http_workers(2)
+        .without_busy_wait()
+        .build()
+        .await;
     let mut people = Vec::with_capacity(PEOPLE);
     for i in 0..PEOPLE {
         people.push(app.user(&format!("person{i}@example.com")).await);

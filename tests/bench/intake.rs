@@ -9,7 +9,6 @@
 //! `INTAKE_BENCH=batch,single,deferred` picks figures (all by default), e.g. to profile one.
 #![allow(clippy::unwrap_used)]
 
-use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
 use diesel::prelude::*;
@@ -216,8 +215,7 @@ fn main() {
             continue;
         };
         runtime.block_on(async {
-            let vars: HashMap<String, String> = HashMap::new();
-            let app = TestApp::start_full(db, TestApp::adapters(), vars, 2).await;
+            let app = TestApp::builder(db).http_workers(2).build().await;
             let user = app.user("bench@example.com").await;
             if wanted("batch") {
                 let (http, floor) = batch_figures(&app, &user.key, user.user.id).await;

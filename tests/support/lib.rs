@@ -6,7 +6,7 @@ mod database;
 mod server;
 
 pub use database::{Backend, TestDatabase};
-pub use server::{TestApp, TestUser};
+pub use server::{TestApp, TestAppBuilder, TestUser};
 
 /// Declares one async test case for each backend:
 /// `sqlite::<name>` always, `postgres::<name>` when `TEST_DATABASE_URL` is set (else skipped, said once on stderr).

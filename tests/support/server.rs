@@ -11,7 +11,10 @@ use serde_json::Value;
 
 use leadhub_db::{Database, SQLITE_BUSY_TIMEOUT};
 use leadhub_domain::auth::NewUserRequest;
+use leadhub_domain::enrich::{AppraisalSource, Geocoder};
+use leadhub_domain::mail::Mailer;
 use leadhub_domain::user::User;
+use leadhub_domain::Clock;
 use leadhub_mail::MemoryMailer;
 use leadhub_web::app::{http_server, start_workers, Adapters, AppState};
 use leadhub_web::config::Config;
@@ -39,84 +42,40 @@ pub struct TestUser {
 }
 
 impl TestApp {
+    /// The app every `backend_tests!` case gets: production adapters, mail kept in memory.
     pub async fn start(db: TestDatabase) -> TestApp {
-        Self::start_with(db, Self::adapters(), HashMap::new()).await
+        Self::builder(db).build().await
     }
 
-    /// Stops this app and starts another on the same database with other adapters.
-    pub async fn restart_with(self, adapters: Adapters) -> TestApp {
-        let db = self.db.clone();
-        drop(self);
-        Self::start_with(db, adapters, HashMap::new()).await
-    }
-
-    /// Stops this app and starts another on the same database with two HTTP workers (a pool of
-    /// 16 connections) and SQLite's busy timeout at zero: a write that finds the database locked
-    /// fails at once ("database is locked") instead of sleeping in SQLite's busy handler.
-    pub async fn restart_without_busy_wait(self) -> TestApp {
-        let db = self.db.clone();
-        drop(self);
+    /// An app on `db` that differs from `start`'s only in what the test names.
+    pub fn builder(db: impl Into<Arc<TestDatabase>>) -> TestAppBuilder {
         let mail = Arc::new(MemoryMailer::new());
-        let mut adapters = Self::adapters();
-        adapters.mailer = mail.clone();
-        Self::launch(db, adapters, HashMap::new(), 2, mail, Duration::ZERO).await
+        TestAppBuilder {
+            db: db.into(),
+            adapters: Adapters::with_mailer(mail.clone()),
+            mail,
+            vars: HashMap::new(),
+            http_workers: 1,
+            busy_timeout: SQLITE_BUSY_TIMEOUT,
+        }
     }
 
-    /// Production adapters except the mailer, which keeps messages in memory.
-    pub fn adapters() -> Adapters {
-        Adapters::with_mailer(Arc::new(MemoryMailer::new()))
+    /// Stops this app; the builder starts another on the same database.
+    pub fn restart(self) -> TestAppBuilder {
+        let db = self.db.clone();
+        drop(self);
+        Self::builder(db)
     }
 
-    /// Starts with other adapters and extra configuration variables.
-    pub async fn start_with(
-        db: impl Into<Arc<TestDatabase>>,
-        adapters: Adapters,
-        vars: HashMap<String, String>,
-    ) -> TestApp {
-        Self::start_full(db, adapters, vars, 1).await
-    }
-
-    /// Like `start_with`, but keeps the caller's `adapters.mailer` (real SMTP, an outbox
-    /// folder, ...); `mail` then stays empty.
-    pub async fn start_with_mailer(
-        db: impl Into<Arc<TestDatabase>>,
-        adapters: Adapters,
-        vars: HashMap<String, String>,
-    ) -> TestApp {
-        Self::launch(
-            db.into(),
+    async fn launch(builder: TestAppBuilder) -> TestApp {
+        let TestAppBuilder {
+            db,
             adapters,
-            vars,
-            1,
-            Arc::new(MemoryMailer::new()),
-            SQLITE_BUSY_TIMEOUT,
-        )
-        .await
-    }
-
-    /// Starts with `workers` HTTP worker threads (benchmarks use more than one).
-    pub async fn start_full(
-        db: impl Into<Arc<TestDatabase>>,
-        adapters: Adapters,
-        vars: HashMap<String, String>,
-        workers: usize,
-    ) -> TestApp {
-        let db: Arc<TestDatabase> = db.into();
-        let mut adapters = adapters;
-        let mail = Arc::new(MemoryMailer::new());
-        adapters.mailer = mail.clone();
-        Self::launch(db, adapters, vars, workers, mail, SQLITE_BUSY_TIMEOUT).await
-    }
-
-    async fn launch(
-        db: Arc<TestDatabase>,
-        adapters: Adapters,
-        vars: HashMap<String, String>,
-        workers: usize,
-        mail: Arc<MemoryMailer>,
-        busy_timeout: Duration,
-    ) -> TestApp {
-        let mut vars = vars;
+            mail,
+            mut vars,
+            http_workers: workers,
+            busy_timeout,
+        } = builder;
         vars.insert("DATABASE_URL".into(), db.url.clone());
         vars.entry("LEADHUB_JOB_POLL_MS".into())
             .or_insert_with(|| "50".into());
@@ -169,7 +128,7 @@ impl TestApp {
     }
 
     /// Returns once every sign-in link asked for so far was handled (they are sent after the
-    /// answer).
+    /// response).
     pub async fn mail_settled(&self) {
         self.state.sign_in_links.idle().await;
     }
@@ -209,7 +168,7 @@ impl TestApp {
         TestUser { user, key }
     }
 
-    /// Sends a request; answers the status and the JSON body (Null when there is none).
+    /// Sends a request; returns the status and the JSON body (Null when there is none).
     pub async fn call(
         &self,
         method: Method,
@@ -249,6 +208,65 @@ impl TestApp {
 
     pub async fn delete(&self, path: &str, key: &str) -> (StatusCode, Value) {
         self.call(Method::DELETE, path, Some(key), None).await
+    }
+}
+
+/// What a test changes about its app (`TestApp::builder`, `app.restart()`); the rest stays as
+/// every test has it.
+pub struct TestAppBuilder {
+    db: Arc<TestDatabase>,
+    adapters: Adapters,
+    /// Behind `adapters.mailer` unless the test names a mailer of its own.
+    mail: Arc<MemoryMailer>,
+    vars: HashMap<String, String>,
+    http_workers: usize,
+    busy_timeout: Duration,
+}
+
+impl TestAppBuilder {
+    /// A configuration variable, as `leadhub serve` reads it from the environment.
+    pub fn env(mut self, name: &str, value: &str) -> Self {
+        self.vars.insert(name.to_owned(), value.to_owned());
+        self
+    }
+
+    pub fn clock(mut self, clock: Arc<dyn Clock>) -> Self {
+        self.adapters.clock = clock;
+        self
+    }
+
+    /// None skips geocoding, as `LEADHUB_GEOCODER=none` does.
+    pub fn geocoder(mut self, geocoder: Option<Arc<dyn Geocoder>>) -> Self {
+        self.adapters.geocoder = geocoder;
+        self
+    }
+
+    pub fn appraisal(mut self, appraisal: Option<Arc<dyn AppraisalSource>>) -> Self {
+        self.adapters.appraisal = appraisal;
+        self
+    }
+
+    /// Sends e-mail through `mailer` (real SMTP, an outbox folder); `app.mail` then stays empty.
+    pub fn mailer(mut self, mailer: Arc<dyn Mailer>) -> Self {
+        self.adapters.mailer = mailer;
+        self
+    }
+
+    /// HTTP worker threads; more than one also gets a pool of 16 connections.
+    pub fn http_workers(mut self, workers: usize) -> Self {
+        self.http_workers = workers;
+        self
+    }
+
+    /// SQLite's busy timeout at zero: a write that finds the database locked fails at once
+    /// ("database is locked") instead of sleeping in SQLite's busy handler.
+    pub fn without_busy_wait(mut self) -> Self {
+        self.busy_timeout = Duration::ZERO;
+        self
+    }
+
+    pub async fn build(self) -> TestApp {
+        TestApp::launch(self).await
     }
 }
 
