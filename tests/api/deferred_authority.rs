@@ -1,5 +1,5 @@
-//! A deferred batch is authorised when it is queued and again when its job runs (issue 20,
-//! item 12): a submitter who left the team, or a team deactivated in between, gets the
+//! A deferred batch is authorised when it is queued and again when its job runs: a
+//! submitter who left the team, or a team deactivated in between, gets the
 //! batch's submissions failed with the reason, and no lead is written.
 use reqwest::StatusCode;
 use serde_json::{json, Value};

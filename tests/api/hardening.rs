@@ -78,7 +78,7 @@ async fn every_json_endpoint_refuses_an_oversized_body(app: TestApp) {
     }
 }
 
-/// Sends raw bytes and answers what came back before the server closed or `wait` passed.
+/// Sends raw bytes and returns what came back before the server closed or `wait` passed.
 async fn raw(app: &TestApp, request: &[u8], wait: Duration) -> String {
     let address = app.base_url.trim_start_matches("http://");
     let mut stream = TcpStream::connect(address).await.unwrap();

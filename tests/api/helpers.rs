@@ -91,7 +91,7 @@ pub async fn lead_total(app: &TestApp, key: &str, query: &str) -> i64 {
     body["total"].as_i64().unwrap()
 }
 
-/// POST /api/v1/submissions/single, asserting 200; answers the body.
+/// POST /api/v1/submissions/single, asserting 200; returns the body.
 pub async fn submit(app: &TestApp, key: &str, lead: Value) -> Value {
     let (status, body) = app.post("/api/v1/submissions/single", key, lead).await;
     assert_eq!(status, StatusCode::OK, "{body}");
@@ -147,7 +147,7 @@ pub fn problem_type(body: &Value, loc: &Value) -> Option<String> {
         .map(|d| d["type"].as_str().unwrap_or_default().to_owned())
 }
 
-/// A request with an Idempotency-Key; answers status, the replay header and the body.
+/// A request with an Idempotency-Key; returns the status, the replay header and the body.
 pub async fn post_with_key(
     app: &TestApp,
     path: &str,
@@ -177,7 +177,7 @@ pub async fn post_with_key(
     )
 }
 
-/// Polls `path` until `done` holds (up to 10 s); answers the last body.
+/// Polls `path` until `done` holds (up to 10 s); returns the last body.
 pub async fn poll(app: &TestApp, path: &str, key: &str, done: impl Fn(&Value) -> bool) -> Value {
     let mut last = Value::Null;
     for _ in 0..100 {

@@ -1,4 +1,4 @@
-//! An Idempotency-Key after a crash mid-request (issue 20, item 7): a key is either linked to
+//! An Idempotency-Key after a crash mid-request: a key is either linked to
 //! what its request stored, in the same transaction, or to nothing. The state a crash leaves
 //! is made here directly in the database: a request that stored its submissions but died before
 //! its answer was saved (the key back to "running"), or one that died before storing anything

@@ -1,4 +1,4 @@
-//! Invites accepted at the same moment (issue 20, item 6): two invites of one new address, from
+//! Invites accepted at the same moment: two invites of one new address, from
 //! two teams, accepted at once both succeed, as one account in both teams.
 use futures_util::future::join_all;
 use reqwest::{Method, StatusCode};

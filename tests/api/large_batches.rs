@@ -92,7 +92,7 @@ async fn duplicates_far_apart(app: TestApp) {
         (&json!("Ada"), &json!("Lovelace"), &json!(3)),
         "{nine}"
     );
-    // Every submission is final, with the lead and action its element was answered.
+    // Every submission is final, with the lead and action its element was given.
     for i in [10, 150, 240, 20, 31] {
         let id = results[i]["submission_id"].as_i64().unwrap();
         let (_, s) = app

@@ -1,4 +1,4 @@
-//! Sign-in and invite e-mails to one address are bounded (issue 20, item 8: mail bombing):
+//! Sign-in and invite e-mails to one address are bounded, so no one can flood a mailbox:
 //! sign-in requests past the quota are dropped silently (the answer never differs), invites are
 //! refused with 429 before anything changes, so the pending invite's link keeps working.
 use reqwest::{Method, StatusCode};

@@ -33,13 +33,7 @@ fn openapi_document_is_valid_openapi_3() {
     let runtime = tokio::runtime::Runtime::new().unwrap();
     let spec = runtime.block_on(async {
         let app = TestApp::start(TestDatabase::create(Backend::Sqlite).unwrap()).await;
-        let response = app
-            .client
-            .get(app.url("/openapi.json"))
-            .send()
-            .await
-            .unwrap();
-        response.text().await.unwrap()
+        app.get_text("/openapi.json").await
     });
     let mut child = Command::new("python3")
         .args([
@@ -78,15 +72,7 @@ const PUBLIC: [&str; 5] = [
 /// registered; each answers for itself (not the unknown-route 404), and each carries its
 /// operationId, tag, summary, security and error answers with bodies that resolve.
 async fn every_route_is_documented(app: TestApp) {
-    let spec: Value = app
-        .client
-        .get(app.url("/openapi.json"))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let spec: Value = serde_json::from_str(&app.get_text("/openapi.json").await).unwrap();
     let mut documented = BTreeSet::new();
     for (path, item) in spec["paths"].as_object().unwrap() {
         for (method, op) in item.as_object().unwrap() {

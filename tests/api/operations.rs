@@ -16,15 +16,7 @@ async fn metrics_count_requests_per_route(app: TestApp) {
     let alice = app.user("alice@example.com").await;
     app.get("/api/keys", &alice.key).await;
     app.get("/api/keys", "lhk_wrong").await;
-    let text = app
-        .client
-        .get(app.url("/metrics"))
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let text = app.get_text("/metrics").await;
     assert!(
         text.contains(
             r#"leadhub_http_requests_total{method="GET",route="/api/keys",status="200"} 1"#
@@ -59,15 +51,7 @@ async fn request_ids_are_echoed_or_made(app: TestApp) {
 }
 
 async fn openapi_documents_operations_and_security(app: TestApp) {
-    let spec: Value = app
-        .client
-        .get(app.url("/openapi.json"))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let spec: Value = serde_json::from_str(&app.get_text("/openapi.json").await).unwrap();
     assert!(spec["openapi"].as_str().unwrap().starts_with("3."));
     assert_eq!(
         spec["components"]["securitySchemes"]["bearer"]["scheme"],

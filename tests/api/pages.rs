@@ -481,7 +481,7 @@ async fn controls_follow_the_permission_table(app: TestApp) {
     );
 }
 
-/// The takeover of issue 20 through the pages: the inviter sees every page of the team and
+/// The invite takeover (tests/api/takeover.rs) through the pages: the inviter sees every page of the team and
 /// never a token; the invitee's account gets no session.
 async fn invites_sent_from_the_pages_reach_only_the_mailbox(app: TestApp) {
     let victim = app.admin("root@example.com").await;

@@ -1,4 +1,4 @@
-//! The invite account takeover (issue 20, item 1): an inviter must never hold the invitee's
+//! The invite account takeover: an inviter must never hold the invitee's
 //! token. Each scenario plays the attacker with everything the service hands them, tries every
 //! invite token it finds, and ends by checking that the victim has no session.
 use diesel::prelude::*;

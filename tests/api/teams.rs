@@ -21,7 +21,7 @@ use crate::helpers::submit;
 // Helpers shared with identity.rs
 // ---------------------------------------------------------------------------------------------
 
-/// POST /api/teams as `key`, asserting 200; answers the team.
+/// POST /api/teams as `key`, asserting 200; returns the team.
 pub async fn create_team(app: &TestApp, key: &str, name: &str) -> Value {
     let (status, team) = app
         .post("/api/teams", key, json!({"name": name, "description": "d"}))
@@ -31,7 +31,7 @@ pub async fn create_team(app: &TestApp, key: &str, name: &str) -> Value {
 }
 
 /// POST /api/teams/{id}/invites, asserting 200 and that the answer carries no link or token;
-/// answers the invite plus `mailed_url`, the link read from the invitee's mailbox (null when the
+/// returns the invite plus `mailed_url`, the link read from the invitee's mailbox (null when the
 /// e-mail did not go out).
 pub async fn invite(app: &TestApp, key: &str, team: i64, email: &str, role: Option<&str>) -> Value {
     let mut body = json!({ "email": email });
@@ -1005,7 +1005,7 @@ async fn an_inactive_team_keeps_reads_and_refuses_writes(app: TestApp) {
         assert_eq!(status, StatusCode::FORBIDDEN, "{body}");
         assert_eq!(body, json!({"detail": "Team is inactive"}));
     }
-    // Deactivating twice still answers the (inactive) team.
+    // Deactivating twice still returns the (inactive) team.
     let (status, team) = app.delete(&format!("/api/teams/{t}"), &ada.key).await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(team["is_active"], false);

@@ -66,7 +66,7 @@ async fn concurrent_sign_ins_and_team_creations_never_meet_a_lock(app: TestApp) 
     );
 }
 
-/// Runs `request` and answers its result with how long it took.
+/// Runs `request` and returns its result with how long it took.
 async fn timed<T>(request: impl std::future::Future<Output = T>) -> (T, Duration) {
     let started = Instant::now();
     let answer = request.await;

@@ -1,4 +1,4 @@
-//! Sign-in link timing (issue 20, item 3): `POST /api/auth/magic-link` must take the same time
+//! Sign-in link timing: `POST /api/auth/magic-link` must take the same time
 //! for an address with an account and one without, or one request tells whether an account
 //! exists. Prints the medians of 300 interleaved requests of each kind; asserts nothing.
 //!

@@ -194,6 +194,12 @@ impl TestApp {
         (status, json)
     }
 
+    /// GET without credentials; returns the body as text, whatever the status.
+    pub async fn get_text(&self, path: &str) -> String {
+        let response = self.client.get(self.url(path)).send().await.unwrap();
+        response.text().await.unwrap()
+    }
+
     pub async fn get(&self, path: &str, key: &str) -> (StatusCode, Value) {
         self.call(Method::GET, path, Some(key), None).await
     }

@@ -208,13 +208,9 @@ impl Database {
         .await
     }
 
-    /// Runs `work`, which writes, with a pooled connection on the blocking thread pool: the only
-    /// way to a connection that can write. SQLite has one writer at a time, and a writer that
-    /// finds another in the way waits in SQLite's busy handler, which sleeps between attempts
-    /// (up to 100 ms each), so under load some writes would wait far longer than the lock was
-    /// held. This process's SQLite writers take turns on a mutex instead, and each finds the
-    /// lock free; the busy handler is left to writers in other processes (the CLI). PostgreSQL
-    /// writers need no queue.
+    /// Runs `work`, which writes, on the blocking thread pool: the only way to a connection that
+    /// can write. On SQLite this process's writers take turns on a mutex, so none sleeps in
+    /// SQLite's busy handler (up to 100 ms a try); that is left to other processes (the CLI).
     pub async fn write<T, F>(&self, work: F) -> Result<T, StoreError>
     where
         T: Send + 'static,

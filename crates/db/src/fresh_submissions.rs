@@ -4,7 +4,7 @@
 //! The leads are written first, in a savepoint, and then each submission is inserted once,
 //! final. Should the leads' write fail, the savepoint is rolled back and the submissions are
 //! inserted all the same, open, so no stage can lose what was submitted; only a failure of the
-//! transaction itself stores nothing, and the caller is then answered an error.
+//! transaction itself stores nothing, and the caller then gets an error.
 use diesel::prelude::*;
 
 use leadhub_domain::lead::record::LeadWrite;

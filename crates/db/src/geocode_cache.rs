@@ -1,4 +1,4 @@
-//! `GeocodeCache` over `geocode_cache`: answers by address key, shared by every process.
+//! `GeocodeCache` over `geocode_cache`: results by address key, shared by every process.
 use async_trait::async_trait;
 use chrono::{DateTime, NaiveDateTime, Utc};
 use diesel::prelude::*;

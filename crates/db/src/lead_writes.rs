@@ -32,7 +32,7 @@ use crate::{scope_of, DbConnection, IN_LIST_CHUNK};
 const WRITE_ATTEMPTS: usize = 3;
 
 /// `done`, or, while it failed on a property another writer created between its read and its
-/// write, what `again` answers: `WRITE_ATTEMPTS` tries in all.
+/// write, what `again` returns: `WRITE_ATTEMPTS` tries in all.
 pub(crate) fn retry_on_conflict<T>(
     mut done: QueryResult<T>,
     mut again: impl FnMut() -> QueryResult<T>,
@@ -118,7 +118,7 @@ fn open_submissions(
 }
 
 /// Writes the batch in the caller's transaction. An element whose submission is already final
-/// (a job run twice after a crash) answers `None` and changes nothing; the others' outcomes are
+/// (a job run twice after a crash) returns `None` and changes nothing; the others' outcomes are
 /// recorded on their stored submissions.
 pub(crate) fn write_all(
     conn: &mut DbConnection,

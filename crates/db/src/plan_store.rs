@@ -17,7 +17,7 @@ use crate::lead_row::{LeadRow, LeadValues};
 use crate::schema::leads;
 use crate::{scope_of, DbConnection, IN_LIST_CHUNK};
 
-/// Plans the writes that `apply` lets through (the others answer `None`: their submission is
+/// Plans the writes that `apply` lets through (the others return `None`: their submission is
 /// final already) against the stored leads of `streets`, and writes the plan.
 pub(crate) fn plan_and_write(
     conn: &mut DbConnection,
@@ -147,7 +147,7 @@ fn load_candidates(
     Ok(found)
 }
 
-/// Inserts the new leads; answers their ids in the order given.
+/// Inserts the new leads; returns their ids in the order given.
 ///
 /// On PostgreSQL every statement is a round trip; on SQLite, measured with the lead list's
 /// indexes in place, 1000 single-row INSERTs took 57 ms and three multi-row ones 16 ms.

@@ -1,6 +1,6 @@
 //! `RateLimitStore` over `rate_limit_counters`: counts shared by every process on one database.
 //!
-//! One statement per hit: an upsert that answers the new count. MultiConnection cannot express
+//! One statement per hit: an upsert that returns the new count. MultiConnection cannot express
 //! `ON CONFLICT`, so the raw SQL runs on the concrete connection (PostgreSQL, and SQLite >= 3.35,
 //! which has `RETURNING`). Ended windows are deleted by whichever process notices first, at most
 //! once per `PRUNE_INTERVAL_SECS` per process.

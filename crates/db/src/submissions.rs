@@ -134,7 +134,7 @@ pub(crate) fn insert_batch(
 
 /// Inserts submissions verbatim, each final when it comes with its outcome (its lead written in
 /// this transaction, at `processed_at`: `None` when none comes with one) and as its own `status`
-/// says otherwise; answers their ids in the order given. Every row has the same columns, so each fixed-size INSERT
+/// says otherwise; returns their ids in the order given. Every row has the same columns, so each fixed-size INSERT
 /// (fixed_chunks.rs) is one prepared statement per connection.
 pub(crate) fn insert_submission_rows(
     conn: &mut DbConnection,

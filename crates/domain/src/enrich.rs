@@ -44,7 +44,7 @@ pub trait Geocoder: Send + Sync {
     /// `Ok(None)` is a definite no-match; `Err` a failure worth retrying later.
     async fn geocode(&self, query: &GeocodeQuery) -> GeocodeOutcome;
 
-    /// Many addresses at once, answers in the same order. Adapters with a batch endpoint
+    /// Many addresses at once, results in the same order. Adapters with a batch endpoint
     /// (Census `addressbatch`) override this; the default asks one at a time.
     async fn geocode_batch(&self, queries: &[GeocodeQuery]) -> Vec<GeocodeOutcome> {
         let mut out = Vec::with_capacity(queries.len());
@@ -55,19 +55,19 @@ pub trait Geocoder: Send + Sync {
     }
 }
 
-/// A remembered geocoding answer; `result: None` remembers a definite no-match.
+/// A remembered geocoding result; `result: None` remembers a definite no-match.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CachedGeocode {
     pub result: Option<GeocodeResult>,
     pub cached_at: chrono::DateTime<chrono::Utc>,
 }
 
-/// Geocoding answers by address key, shared by every process on one database.
+/// Geocoding results by address key, shared by every process on one database.
 #[cfg_attr(any(test, feature = "mock"), mockall::automock)]
 #[async_trait]
 pub trait GeocodeCache: Send + Sync {
     async fn get(&self, address_key: &str) -> crate::store::StoreResult<Option<CachedGeocode>>;
-    /// Remembers an answer (a found location, or `None` for a definite no-match); replaces an older one.
+    /// Remembers a result (a found location, or `None` for a definite no-match); replaces an older one.
     async fn put(
         &self,
         address_key: &str,

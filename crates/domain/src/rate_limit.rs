@@ -42,7 +42,7 @@ impl Window {
 #[cfg_attr(any(test, feature = "mock"), mockall::automock)]
 #[async_trait]
 pub trait RateLimitStore: Send + Sync {
-    /// Counts one hit for `bucket` in `window` and answers the hits so far, this one included.
+    /// Counts one hit for `bucket` in `window` and returns the hits so far, this one included.
     /// `now` (epoch seconds) lets the store forget windows that have ended.
     async fn hit(&self, bucket: &str, window: Window, now: i64) -> StoreResult<u64>;
 }

@@ -22,7 +22,7 @@ pub fn clock() -> Arc<MockClock> {
     Arc::new(clock)
 }
 
-/// Adds the default answers of a token generator, counted per prefix: `{prefix}secret-1`,
+/// Adds the default results of a token generator, counted per prefix: `{prefix}secret-1`,
 /// `{prefix}secret-2`, ... and `{prefix}id-1`, ... A test that needs another token sets its own
 /// expectation first (mockall uses the first expectation that matches).
 pub fn numbered_tokens(tokens: &mut MockTokenGenerator) {

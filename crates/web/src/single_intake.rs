@@ -46,7 +46,7 @@ impl SingleIntake {
         SingleIntake { service, queue }
     }
 
-    /// Admits, stores and processes one submission; answers what became of it.
+    /// Admits, stores and processes one submission; returns what became of it.
     pub async fn submit(
         &self,
         user: &User,

@@ -166,17 +166,13 @@ fn batch(n: usize, unique: usize, repeats: usize, bare: usize) -> Value {
     json!({"leads": leads, "process_immediately": false})
 }
 
+async fn json_of(request: reqwest::RequestBuilder) -> Value {
+    request.send().await.unwrap().json().await.unwrap()
+}
+
 async fn submit(client: &reqwest::Client, base: &str, key: &str, body: &Value) -> String {
-    let r: Value = client
-        .post(format!("{base}/api/v1/submissions/batch"))
-        .bearer_auth(key)
-        .json(body)
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let request = client.post(format!("{base}/api/v1/submissions/batch"));
+    let r = json_of(request.bearer_auth(key).json(body)).await;
     assert_eq!(r["pending"], r["total"], "{r}");
     r["batch_id"].as_str().unwrap().to_owned()
 }
@@ -185,15 +181,8 @@ async fn wait_done(client: &reqwest::Client, base: &str, key: &str, batches: &[S
     let deadline = Instant::now() + Duration::from_secs(180);
     for id in batches {
         loop {
-            let b: Value = client
-                .get(format!("{base}/api/v1/submissions/batches/{id}"))
-                .bearer_auth(key)
-                .send()
-                .await
-                .unwrap()
-                .json()
-                .await
-                .unwrap();
+            let request = client.get(format!("{base}/api/v1/submissions/batches/{id}"));
+            let b = json_of(request.bearer_auth(key)).await;
             if b["pending"] == 0 {
                 assert_eq!(b["failed"], 0, "{b}");
                 assert!(b["completed_at"].is_string(), "{b}");

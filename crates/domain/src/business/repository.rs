@@ -63,7 +63,7 @@ pub struct BusinessStatistics {
 #[cfg_attr(any(test, feature = "mock"), mockall::automock)]
 #[async_trait]
 pub trait BusinessRepository: Send + Sync {
-    /// Stores an import in one transaction, in order; answers one outcome per business. Two
+    /// Stores an import in one transaction, in order; returns one outcome per business. Two
     /// concurrent imports into one scope never both store the same business.
     async fn import_businesses(&self, import: BusinessImport)
         -> StoreResult<Vec<ImportedBusiness>>;

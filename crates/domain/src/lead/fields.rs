@@ -77,7 +77,7 @@ macro_rules! string_fields {
                 }
             }
 
-            /// A copy whose text fields are `map` of each present one (absent when it answers
+            /// A copy whose text fields are `map` of each present one (absent when it returns
             /// `None`), in `STRING_FIELDS` order; the other fields are copied as they are.
             pub fn map_strings(&self, mut map: impl FnMut(&str) -> Option<String>) -> Self {
                 LeadFields {

@@ -172,7 +172,7 @@ fn zip(slot: &mut Option<String>, field: &str, warnings: &mut Vec<Warning>) {
     }
 }
 
-/// Normalises one group of contact slots with `check` (which answers `None` to drop a value),
+/// Normalises one group of contact slots with `check` (which returns `None` to drop a value),
 /// drops a value repeating an earlier one of the group, and moves the rest into the first slots
 /// in order, so the slots read as a set without holes (merge fills the first empty slot).
 fn normalize_slots<'a>(

@@ -26,7 +26,7 @@ pub fn parse_permit_date(s: &str) -> Option<NaiveDate> {
 /// `Sun, 05 Jan 2025 10:00:00 +0000`).
 ///
 /// Two-digit years fall in the 100-year window ending ten years after `current_year`: in 2026, `00`-`36` are
-/// 2000-2036 and `37`-`99` are 1937-1999. Impossible calendar dates (`2/30/2025`) answer `None`, as does
+/// 2000-2036 and `37`-`99` are 1937-1999. Impossible calendar dates (`2/30/2025`) return `None`, as does
 /// anything unrecognised; the caller keeps the raw value and warns `unparsed_date`.
 pub fn parse_permit_date_as_of(s: &str, current_year: i32) -> Option<NaiveDate> {
     let s = s.trim();

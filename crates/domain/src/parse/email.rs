@@ -9,7 +9,7 @@ const MAX_LOCAL: usize = 64;
 const MAX_DOMAIN: usize = 253;
 const MAX_LABEL: usize = 63;
 
-/// Trims and lower-cases `s` and answers it when it is a plausible address: exactly one `@`, a local part of
+/// Trims and lower-cases `s` and returns it when it is a plausible address: exactly one `@`, a local part of
 /// dot-atom characters (no leading, trailing or doubled dot), and a domain of at least two dot-separated labels
 /// (letters, digits and inner hyphens; a top-level label of at least two characters, not all digits). A leading
 /// `mailto:` is dropped. Non-ASCII letters are allowed (internationalised addresses). `None` means the caller

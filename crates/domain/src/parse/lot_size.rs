@@ -37,12 +37,12 @@ const QUALIFIERS: &[&str] = &[
 /// case, optionally qualified (`approx`, `about`, `~`, `+/-`, `±`, `more or less`, `(approx.)`).
 ///
 /// The same size restated in a second unit is accepted when the two agree within 5% ("0.25 acres (10,890 sq ft)",
-/// "0.25 ac / 10,890 sf"); the first is answered. Disagreeing or unrelated trailing text answers `None`.
+/// "0.25 ac / 10,890 sf"); the first is returned. Disagreeing or unrelated trailing text returns `None`.
 ///
-/// A bare number answers `None`: county data uses bare numbers for acres and for square feet alike, so `9000`
+/// A bare number returns `None`: county data uses bare numbers for acres and for square feet alike, so `9000`
 /// and `0.2` cannot be told apart safely; the caller keeps the raw value and warns `unparsed_lot_size`. Ranges
 /// (`1-2 acres`), comma decimals (`0,25`), negative, non-finite and overflowing values are `None` too; zero is
-/// answered as `0.0` (the value as written).
+/// returned as `0.0` (the value as written).
 pub fn parse_lot_size_acres(s: &str) -> Option<f64> {
     if s.len() > MAX_LEN {
         return None;

@@ -1,6 +1,6 @@
 //! Parsers and normalisers for the free-form values of leads and businesses (contract 3.2).
 //!
-//! Each answers `Option`: `Some(normalised)` or `None` when the value cannot be used, so the submission
+//! Each returns `Option`: `Some(normalised)` or `None` when the value cannot be used, so the submission
 //! pipeline decides what becomes a 422 (a bad `state`) and what a validation warning (`invalid_phone`,
 //! `unparsed_date`, ...). None of them panics, whatever the input.
 

@@ -9,7 +9,7 @@ const MAX_EXTENSION_DIGITS: usize = 8;
 /// optionally prefixed by `+` (then the digits must be 11 starting with 1, since `+52...` is another country) or
 /// `tel:`. An extension may follow as `x12`, `ext 12`, `ext. 12`, `ext: 12`, `extension 12`, `#12` or `;ext=12`,
 /// optionally after a comma. The contract's rule is a digit count, so no numbering-plan check is made (a test
-/// number such as 555-123-4567 normalises). Letters (1-800-FLOWERS), other countries and anything else answer
+/// number such as 555-123-4567 normalises). Letters (1-800-FLOWERS), other countries and anything else return
 /// `None`; the caller keeps the raw value and warns `invalid_phone`.
 pub fn normalize_phone(s: &str) -> Option<String> {
     let mut rest = s.trim();
@@ -60,7 +60,7 @@ fn is_separator(c: char) -> bool {
         )
 }
 
-/// Parses the text after the number, e.g. `" ext. 12"`, and answers the extension's digits.
+/// Parses the text after the number, e.g. `" ext. 12"`, and returns the extension's digits.
 fn parse_extension(tail: &str) -> Option<&str> {
     let tail = tail.trim_start();
     let tail = tail.strip_prefix([',', ';']).unwrap_or(tail).trim_start();

@@ -6,7 +6,7 @@
 /// a spreadsheet dropped (`2134` -> `02134`, and `21341234` / `2134-1234` -> `02134-1234`) is repaired: the
 /// New England, New Jersey and Puerto Rico ZIPs start with 0, and number-typed spreadsheet columns lose it.
 /// Three-digit values are not padded: only the 005xx-009xx ZIPs would need it, and a three-digit value is more
-/// often junk. Anything else (letters, other lengths) answers `None`; the caller warns `invalid_zip`.
+/// often junk. Anything else (letters, other lengths) returns `None`; the caller warns `invalid_zip`.
 /// The value is not checked against the list of issued ZIPs.
 pub fn normalize_zip(s: &str) -> Option<String> {
     let s = s.trim();

@@ -25,7 +25,7 @@ impl Enricher {
         self.geocoder.is_some() || self.appraisal.is_some()
     }
 
-    /// Enriches each lead; answers the update to store and the warnings, per lead, in order.
+    /// Enriches each lead; returns the update to store and the warnings, per lead, in order.
     /// Geocoding goes through `geocode_batch` (one Census batch request for many addresses);
     /// appraisal lookups run with bounded concurrency.
     pub async fn enrich(&self, leads: Vec<Lead>) -> Vec<(EnrichmentUpdate, Vec<Warning>)> {

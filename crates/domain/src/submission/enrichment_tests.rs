@@ -61,7 +61,7 @@ fn found() -> GeocodeResult {
     }
 }
 
-/// A geocoder asked once, for exactly the addresses `asked` in order, answering `answers`.
+/// A geocoder asked once, for exactly the addresses `asked` in order, returning `answers`.
 fn geocoder(
     asked: &'static [&'static str],
     answers: fn() -> Vec<Result<Option<GeocodeResult>, EnrichError>>,

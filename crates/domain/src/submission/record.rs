@@ -153,7 +153,7 @@ pub enum IdempotencyClaim {
 #[cfg_attr(any(test, feature = "mock"), mockall::automock)]
 #[async_trait]
 pub trait SubmissionRepository: Send + Sync {
-    /// Stores the batch (when given) and the submissions in one transaction; answers their ids
+    /// Stores the batch (when given) and the submissions in one transaction; returns their ids
     /// in order. The `process_submissions` jobs for the deferred ones are queued in the same
     /// transaction, so a stored pending submission always has its job.
     async fn insert_submissions(
@@ -166,8 +166,8 @@ pub trait SubmissionRepository: Send + Sync {
     /// `LeadRepository::write_leads` would, in a savepoint, then the batch (when given) and
     /// every submission, verbatim, with its outcome. Should the leads' write fail, the savepoint
     /// is rolled back and the submissions are stored all the same, open, with that error
-    /// answered beside their ids: nothing is stored only when the transaction itself fails, and
-    /// then it answers an error.
+    /// returned beside their ids: nothing is stored only when the transaction itself fails, and
+    /// then it returns an error.
     async fn store_and_write(
         &self,
         batch: Option<NewBatch>,

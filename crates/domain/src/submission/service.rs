@@ -1,4 +1,4 @@
-//! `SubmissionService`: runs submissions through the pipeline and answers what became of them.
+//! `SubmissionService`: runs submissions through the pipeline and returns what became of them.
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::sync::Arc;
 
@@ -132,7 +132,7 @@ impl SubmissionService {
     }
 
     /// Single submissions of any callers, each admitted by `admit_single`, stored in one write
-    /// and processed together, as a batch would be; answers their outcomes in the same order.
+    /// and processed together, as a batch would be; returns their outcomes in the same order.
     pub async fn submit_singles(
         &self,
         singles: Vec<(i64, SubmissionRequest)>,
@@ -157,7 +157,7 @@ impl SubmissionService {
         Ok(outcomes)
     }
 
-    /// Stores every element, then processes them now, or answers them `pending` and leaves
+    /// Stores every element, then processes them now, or returns them `pending` and leaves
     /// them to the job queue's workers.
     pub async fn submit_batch(
         &self,
@@ -194,7 +194,7 @@ impl SubmissionService {
     }
 
     /// Stores every request verbatim with its submitter (`submitters[i]` sent `requests[i]`),
-    /// then processes them now, or answers them `pending` when the batch is deferred.
+    /// then processes them now, or returns them `pending` when the batch is deferred.
     async fn store_and_process(
         &self,
         submitters: Vec<i64>,
@@ -364,7 +364,7 @@ impl SubmissionService {
         Ok(allowed)
     }
 
-    /// Runs enrichment for these leads now; answers the warnings per lead.
+    /// Runs enrichment for these leads now; returns the warnings per lead.
     async fn enrich_leads(
         &self,
         lead_ids: Vec<i64>,
@@ -415,7 +415,7 @@ impl SubmissionService {
         self.lead(user, lead_id).await
     }
 
-    /// Enriches a lead again whoever asks (the operator's CLI); answers it afterwards.
+    /// Enriches a lead again whoever asks (the operator's CLI); returns it afterwards.
     pub async fn enrich_lead_again(&self, lead_id: i64) -> Result<Lead, SubmissionError> {
         let lead = self
             .leads

@@ -1,9 +1,9 @@
 //! `SubmissionService` with every port mocked: the pipeline's stage order, what enrichment's
-//! failure leads to, the merge decisions each element is answered, and what a failing store
+//! failure leads to, the merge decisions each element gets, and what a failing store
 //! leaves (every submission kept, only the element at fault failed).
 //!
 //! The store applies the same-property plan inside its transaction; the mocked store here
-//! answers as the real one does, with `lead::plan` over the candidates a test puts in it.
+//! returns as the real one does, with `lead::plan` over the candidates a test puts in it.
 #![allow(clippy::unwrap_used)]
 use std::sync::{Arc, Mutex};
 
@@ -132,7 +132,7 @@ fn stored(id: i64, fields: LeadFields) -> Candidate {
     }
 }
 
-/// What the store answers for `writes`, as the real one does: the domain's plan against
+/// What the store returns for `writes`, as the real one does: the domain's plan against
 /// `candidates`; ids from `SUBMISSIONS` and `NEW_LEADS`.
 fn store_answer(writes: &[LeadWrite], candidates: Vec<Candidate>) -> StoredAndWritten {
     let plan = plan::plan(writes, candidates);

@@ -1,4 +1,4 @@
-//! Writing normalised leads and answering what became of each submission: for fresh
+//! Writing normalised leads and returning what became of each submission: for fresh
 //! submissions in the transaction that stores them, for stored ones (deferred jobs, and
 //! fresh ones whose first write failed) against their stored rows, one at a time if need be.
 use std::collections::HashSet;
@@ -84,7 +84,7 @@ impl SubmissionService {
         each
     }
 
-    /// Enriches the leads that need it, then answers each submission's outcome (`ids[i]` is
+    /// Enriches the leads that need it, then returns each submission's outcome (`ids[i]` is
     /// the submission of `writes[i]`), recording what changed since its lead's transaction
     /// recorded it: enrichment's warnings, or a failure.
     async fn conclude(
