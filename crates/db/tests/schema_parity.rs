@@ -1,11 +1,12 @@
 //! The SQLite and PostgreSQL migrations must build the same schema in meaning: the same tables,
 //! columns, types, nullability and named indexes. Needs `TEST_DATABASE_URL` (CI sets it).
 #![allow(clippy::unwrap_used)]
+mod common;
+use common::OwnSchema;
 
 use std::collections::BTreeMap;
 use std::io::Write;
 
-use diesel::connection::SimpleConnection;
 use diesel::prelude::*;
 use diesel::sql_types::{BigInt, Bool, Integer, Text};
 use leadhub_db::{Database, DbConnection};
@@ -191,17 +192,8 @@ fn both_backends_build_the_same_schema() {
         }))
         .unwrap();
 
-    // A fresh PostgreSQL schema of our own, so this test shares nothing.
-    let schema = format!("parity_{}", std::process::id());
-    let mut admin = PgConnection::establish(&pg_url).unwrap();
-    admin
-        .batch_execute(&format!(
-            "DROP SCHEMA IF EXISTS {schema} CASCADE; CREATE SCHEMA {schema}"
-        ))
-        .unwrap();
-    let sep = if pg_url.contains('?') { '&' } else { '?' };
-    let scoped = format!("{pg_url}{sep}options=-csearch_path%3D{schema}");
-    let pg = Database::connect(&scoped, 1).unwrap();
+    let schema = OwnSchema::create(&pg_url, "parity");
+    let pg = Database::connect(&schema.url, 1).unwrap();
     pg.migrate().unwrap();
     let postgres = runtime
         .block_on(pg.write(|conn| match conn {
@@ -218,9 +210,7 @@ fn both_backends_build_the_same_schema() {
         }))
         .unwrap();
     drop(pg);
-    diesel::sql_query(format!("DROP SCHEMA {schema} CASCADE"))
-        .execute(&mut admin)
-        .unwrap();
+    schema.remove();
     let _ = std::fs::remove_dir_all(&dir);
 
     assert_eq!(

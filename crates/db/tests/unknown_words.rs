@@ -2,9 +2,10 @@
 //! unexpected store error naming the column and the value, never read as some other word.
 //! On SQLite, and on PostgreSQL when `TEST_DATABASE_URL` is set.
 #![allow(clippy::unwrap_used)]
+mod common;
+use common::OwnSchema;
 
 use diesel::connection::SimpleConnection;
-use diesel::prelude::*;
 use leadhub_db::Database;
 use leadhub_domain::lead::record::{EnrichmentStatus, LeadRepository};
 use leadhub_domain::session::{SessionRepository, TokenKind};
@@ -115,20 +116,9 @@ async fn unknown_words_are_reported_on_postgres() {
         eprintln!("\n*** unknown words on PostgreSQL SKIPPED: TEST_DATABASE_URL is not set ***\n");
         return;
     };
-    // A schema of our own, so this test shares nothing.
-    let schema = format!("words_{}", std::process::id());
-    let mut admin = PgConnection::establish(&pg_url).unwrap();
-    admin
-        .batch_execute(&format!(
-            "DROP SCHEMA IF EXISTS {schema} CASCADE; CREATE SCHEMA {schema}"
-        ))
-        .unwrap();
-    let sep = if pg_url.contains('?') { '&' } else { '?' };
-    let db =
-        Database::connect(&format!("{pg_url}{sep}options=-csearch_path%3D{schema}"), 2).unwrap();
+    let schema = OwnSchema::create(&pg_url, "words");
+    let db = Database::connect(&schema.url, 2).unwrap();
     check(&db).await;
     drop(db);
-    admin
-        .batch_execute(&format!("DROP SCHEMA {schema} CASCADE"))
-        .unwrap();
+    schema.remove();
 }

@@ -26,26 +26,10 @@ fn main() -> ExitCode {
         } else {
             "different"
         };
-        println!(
-            "| {kind} | {label} | {} | {} | {} | {} | {} | {} |",
-            t.pairs,
-            t.found + t.false_merges,
-            t.missed + t.kept_apart,
-            t.false_merges,
-            percent(t.precision(), t.found + t.false_merges),
-            percent(t.recall(), t.found + t.missed),
-        );
+        print_row(kind, label, t);
     }
-    let t = report.total;
-    println!(
-        "| **all** | | {} | {} | {} | {} | {} | {} |",
-        t.pairs,
-        t.found + t.false_merges,
-        t.missed + t.kept_apart,
-        t.false_merges,
-        percent(t.precision(), t.found + t.false_merges),
-        percent(t.recall(), t.found + t.missed),
-    );
+    let t = &report.total;
+    print_row("**all**", "", t);
     println!();
     println!(
         "{} pairs ({} same, {} different): {} false merges, {} same pairs missed; \
@@ -73,4 +57,17 @@ fn percent(value: f64, count: usize) -> String {
     } else {
         format!("{:.2}%", 100.0 * value)
     }
+}
+
+/// One row of the table: a kind of pair (or all of them) and how it was judged.
+fn print_row(kind: &str, label: &str, t: &corpus::Tally) {
+    println!(
+        "| {kind} | {label} | {} | {} | {} | {} | {} | {} |",
+        t.pairs,
+        t.found + t.false_merges,
+        t.missed + t.kept_apart,
+        t.false_merges,
+        percent(t.precision(), t.found + t.false_merges),
+        percent(t.recall(), t.found + t.missed),
+    );
 }

@@ -33,6 +33,16 @@ fn found(source: &str) -> GeocodeResult {
     }
 }
 
+/// A Census geocoder asked exactly once, which finds the address.
+fn finds_once() -> MockGeocoder {
+    let mut geocoder = MockGeocoder::new();
+    geocoder
+        .expect_geocode()
+        .times(1)
+        .returning(|_| Ok(Some(found("census"))));
+    geocoder
+}
+
 /// A cache holding `result` for `query`'s address, remembered `age` ago.
 fn cache_holding(
     query: &GeocodeQuery,
@@ -121,12 +131,7 @@ async fn a_stale_answer_is_asked_again_and_replaced() {
         .withf(|_, result, _| result.as_ref().map(|r| r.source.as_str()) == Some("census"))
         .times(1)
         .returning(|_, _, _| Ok(()));
-    let mut geocoder = MockGeocoder::new();
-    geocoder
-        .expect_geocode()
-        .times(1)
-        .returning(|_| Ok(Some(found("census"))));
-    let answer = chain(vec![geocoder], cache).geocode(&at).await.unwrap();
+    let answer = chain(vec![finds_once()], cache).geocode(&at).await.unwrap();
     assert_eq!(answer, Some(found("census")));
 }
 
@@ -155,12 +160,7 @@ async fn an_unreadable_cache_is_bypassed() {
         .expect_get()
         .returning(|_| Err(StoreError::Unexpected(anyhow::anyhow!("disk full"))));
     cache.expect_put().times(1).returning(|_, _, _| Ok(()));
-    let mut geocoder = MockGeocoder::new();
-    geocoder
-        .expect_geocode()
-        .times(1)
-        .returning(|_| Ok(Some(found("census"))));
-    let answer = chain(vec![geocoder], cache).geocode(&at).await.unwrap();
+    let answer = chain(vec![finds_once()], cache).geocode(&at).await.unwrap();
     assert_eq!(answer, Some(found("census")));
 }
 

@@ -36,7 +36,7 @@ impl Role {
 pub const GRANTABLE_ROLES: [&str; 2] = ["admin", "member"];
 
 /// Everything one can do to a team.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, strum::EnumIter)]
 pub enum TeamAction {
     View,
     Update,
@@ -141,18 +141,9 @@ mod tests {
 
     #[test]
     fn the_permission_table() {
+        use strum::IntoEnumIterator;
         use TeamAction::*;
-        let all = [
-            View,
-            Update,
-            Deactivate,
-            ChangeRole,
-            RemoveMember,
-            Invite,
-            ListInvites,
-            RevokeInvite,
-        ];
-        for action in all {
+        for action in TeamAction::iter() {
             assert!(permits(Actor::Member(Role::Owner), action));
             assert!(permits(Actor::PlatformAdmin, action));
             assert_eq!(

@@ -85,6 +85,22 @@ async fn list_page(
     Ok(visitor.finish(html(status, render("api_keys.html", &context)?)))
 }
 
+/// The list again with the form's problem, as a 422.
+async fn refused(
+    state: &AppState,
+    visitor: &Visitor,
+    problem: &str,
+) -> Result<HttpResponse, PageError> {
+    list_page(
+        state,
+        visitor,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        None,
+        Some(problem),
+    )
+    .await
+}
+
 pub async fn list(
     state: web::Data<AppState>,
     visitor: Visitor,
@@ -107,14 +123,7 @@ pub async fn create(
             Ok(d) => Some(d),
             Err(_) => {
                 let msg = format!("Expires in: enter a number of days from 1 to {MAX_KEY_LIFETIME_DAYS}, or leave it empty.");
-                return list_page(
-                    &state,
-                    &visitor,
-                    StatusCode::UNPROCESSABLE_ENTITY,
-                    None,
-                    Some(&msg),
-                )
-                .await;
+                return refused(&state, &visitor, &msg).await;
             }
         },
     };
@@ -125,15 +134,7 @@ pub async fn create(
     {
         Ok(created) => created,
         Err(AuthError::Invalid(problems)) => {
-            let msg = problems_text(&problems);
-            return list_page(
-                &state,
-                &visitor,
-                StatusCode::UNPROCESSABLE_ENTITY,
-                None,
-                Some(&msg),
-            )
-            .await;
+            return refused(&state, &visitor, &problems_text(&problems)).await;
         }
         Err(e) => return Err(e.into()),
     };
