@@ -24,7 +24,12 @@ fn geocoder(
 }
 
 /// An app whose geocoder chain is `names` (Census at `census`), on the test's database.
-async fn app_with(app: TestApp, names: &[&str], census: &str, counties: Option<&str>) -> TestApp {
+pub(crate) async fn app_with(
+    app: TestApp,
+    names: &[&str],
+    census: &str,
+    counties: Option<&str>,
+) -> TestApp {
     let db = leadhub_db::Database::connect(&app.db.url, 2).unwrap();
     let mut adapters = TestApp::adapters();
     adapters.geocoder = geocoder(&db, names, census);

@@ -125,7 +125,9 @@ impl HistoryLine {
 /// What each enrichment status means, in a sentence.
 fn enrichment_reason(status: EnrichmentStatus) -> &'static str {
     match status {
-        EnrichmentStatus::Complete => "Every enrichment stage that applies ran and found something.",
+        EnrichmentStatus::Complete => {
+            "Every enrichment stage that applies ran and found something."
+        }
         EnrichmentStatus::Partial => {
             "The stages ran, but one found nothing (no geocoder match or no county parcel)."
         }
@@ -290,7 +292,12 @@ mod tests {
 
     #[test]
     fn the_groups_show_every_string_field_once() {
-        let mut shown: Vec<&str> = PROPERTY.iter().chain(&OWNER).chain(&PERMIT).copied().collect();
+        let mut shown: Vec<&str> = PROPERTY
+            .iter()
+            .chain(&OWNER)
+            .chain(&PERMIT)
+            .copied()
+            .collect();
         shown.sort_unstable();
         let mut all = STRING_FIELDS.to_vec();
         all.sort_unstable();

@@ -154,10 +154,13 @@ async fn list(
     context.insert("teams", &teams);
     context.insert("property_types", &PROPERTY_TYPES);
     context.insert("enrichment_statuses", &ENRICHMENT_STATUSES);
-    let chosen: std::collections::HashMap<&str, &str> = filters
-        .given
+    // Every filter, "" when not given: the form shows each one.
+    let chosen: std::collections::HashMap<&str, &str> = FILTERS
         .iter()
-        .map(|(n, v)| (*n, v.as_str()))
+        .map(|name| {
+            let given = filters.given.iter().find(|(n, _)| n == name);
+            (*name, given.map_or("", |(_, v)| v.as_str()))
+        })
         .collect();
     context.insert("f", &chosen);
     context.insert("filtered", &!filters.given.is_empty());
@@ -193,7 +196,10 @@ async fn list(
             StatusCode::OK
         }
         Err(problems) => {
-            context.insert("error", &format!("These filters cannot be used: {problems}."));
+            context.insert(
+                "error",
+                &format!("These filters cannot be used: {problems}."),
+            );
             StatusCode::UNPROCESSABLE_ENTITY
         }
     };

@@ -10,11 +10,11 @@ use leadhub_domain::lead::record::{EnrichmentStatus, LeadFilter};
 
 use crate::app::AppState;
 use crate::error::ApiResult;
-use crate::lead_export::LeadsCsv;
 use crate::extract::rules::one_of;
 use crate::extract::{
     iso_timestamp, json_type, timestamp, Caller, Lax, Paging, RequestQuery, ValidatedQuery,
 };
+use crate::lead_export::LeadsCsv;
 use crate::routes::submission_views::{LeadPage, LeadView};
 use crate::routes::Api;
 
