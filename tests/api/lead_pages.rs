@@ -14,6 +14,7 @@ backend_tests!(
     the_detail_shows_the_history_of_a_merge,
     enrich_again_follows_the_api_rule,
     the_export_streams_every_match_as_csv,
+    the_export_and_the_standardised_address_are_documented,
 );
 
 async fn batch(app: &TestApp, user: &TestUser, leads: Vec<Value>) {
@@ -274,4 +275,30 @@ async fn the_export_streams_every_match_as_csv(app: TestApp) {
     assert_eq!(unauthenticated.status(), StatusCode::UNAUTHORIZED);
     let signed_out = Browser::new(&app).get("/leads/export").await;
     assert_eq!(signed_out.status, StatusCode::SEE_OTHER);
+}
+
+async fn the_export_and_the_standardised_address_are_documented(app: TestApp) {
+    let spec: Value = reqwest::get(app.url("/openapi.json"))
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let export = &spec["paths"]["/api/v1/leads/export"]["get"];
+    assert_eq!(export["operationId"], "export_leads");
+    assert_eq!(
+        export["responses"]["200"]["content"]["text/csv"]["schema"]["type"],
+        "string"
+    );
+    let parameters: Vec<&str> = export["parameters"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|p| p["name"].as_str())
+        .collect();
+    for name in ["q", "team_id", "city", "enrichment_status", "created_after"] {
+        assert!(parameters.contains(&name), "{name}: {parameters:?}");
+    }
+    let view = &spec["components"]["schemas"]["LeadView"]["properties"]["address_standardized"];
+    assert!(view.is_object(), "{}", spec["components"]["schemas"]["LeadView"]);
 }
