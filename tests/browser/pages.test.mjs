@@ -363,7 +363,7 @@ try {
   assert.equal(csvRows.length, 2, JSON.stringify(csvRows));
   const col = (name) => csvRows[0].indexOf(name);
   assert.equal(csvRows[1][col("address")], "12 N Lamar Blvd");
-  assert.equal(csvRows[1][col("primary_phone")], "+15125550199");
+  assert.equal(csvRows[1][col("primary_phone")], "'+15125550199", "E.164 phones start with + and are prefixed too");
   const all = await a.request.get(`${base}/leads/export`);
   assert.equal(all.headers()["content-type"], "text/csv; charset=utf-8");
   const allRows = parseCsv(await all.text());
