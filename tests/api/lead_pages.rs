@@ -300,5 +300,9 @@ async fn the_export_and_the_standardised_address_are_documented(app: TestApp) {
         assert!(parameters.contains(&name), "{name}: {parameters:?}");
     }
     let view = &spec["components"]["schemas"]["LeadView"]["properties"]["address_standardized"];
-    assert!(view.is_object(), "{}", spec["components"]["schemas"]["LeadView"]);
+    assert!(
+        view.is_object(),
+        "{}",
+        spec["components"]["schemas"]["LeadView"]
+    );
 }

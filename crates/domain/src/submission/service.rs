@@ -569,9 +569,8 @@ impl SubmissionService {
         let submissions = self.submissions.submissions_of_lead(id, limit).await?;
         let mut submitters: HashMap<i64, Option<User>> = HashMap::new();
         for s in &submissions {
-            if !submitters.contains_key(&s.user_id) {
-                let found = self.users.find_by_internal_id(s.user_id).await?;
-                submitters.insert(s.user_id, found);
+            if let std::collections::hash_map::Entry::Vacant(slot) = submitters.entry(s.user_id) {
+                slot.insert(self.users.find_by_internal_id(s.user_id).await?);
             }
         }
         let history = submissions
