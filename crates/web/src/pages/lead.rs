@@ -2,12 +2,13 @@
 //! duplicates merged into it) and its enrichment with "Enrich again".
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpResponse};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use leadhub_domain::lead::record::{EnrichmentStatus, Lead};
 use leadhub_domain::submission::HistoryEntry;
 
 use crate::app::AppState;
+use crate::pages::keys::CsrfForm;
 use crate::pages::leads::page_error;
 use crate::pages::render::{html, render, see_other, when, PageError};
 use crate::pages::session::Visitor;
@@ -260,12 +261,6 @@ async fn detail(
     );
     context.insert("history_cut", &(lead.submission_count > HISTORY as i32));
     Ok(visitor.finish(html(StatusCode::OK, render("lead.html", &context)?)))
-}
-
-#[derive(Deserialize)]
-pub struct CsrfForm {
-    #[serde(default)]
-    csrf: String,
 }
 
 /// POST /leads/{id}/enrich: "Enrich again", under the API's rule (`enrich_now`).
