@@ -13,7 +13,7 @@ use leadhub_tests::{backend_tests, TestApp};
 
 /// The app again with the geocoder chain `names` (Census and Nominatim unreachable), cached in
 /// the test's database.
-async fn with_geocoders(app: TestApp, names: &[&str]) -> TestApp {
+pub(crate) async fn with_geocoders(app: TestApp, names: &[&str]) -> TestApp {
     let db = leadhub_db::Database::connect(&app.db.url, 2).unwrap();
     let mut settings = leadhub_geocode::GeocodeSettings::new(
         "http://127.0.0.1:9",

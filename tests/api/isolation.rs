@@ -6,6 +6,7 @@ use serde_json::{json, Value};
 use leadhub_tests::{backend_tests, TestApp, TestUser};
 
 use crate::helpers::join;
+use crate::pages::sign_in;
 
 backend_tests!(team_a_never_reaches_team_b);
 
@@ -286,6 +287,64 @@ async fn team_a_never_reaches_team_b(app: TestApp) {
     }
     let (_, teams) = app.get("/api/teams", &alice.key).await;
     assert!(teams.as_array().unwrap().iter().all(|x| x["id"] != t));
+
+    // The lead pages and the CSV export (API and page) show A's leads and nothing of B's.
+    ok(
+        &app,
+        Method::POST,
+        "/api/v1/submissions/single",
+        &alice.key,
+        Some(json!({"address": "3 Alpha Visible Lane", "city": "Austin", "state": "TX", "team_id": team_a})),
+    )
+    .await;
+    let mut browser = sign_in(&app, "alice@example.com").await;
+    let missing = browser.get("/leads/999999999").await;
+    for path in [
+        "/leads".to_owned(),
+        format!("/leads?team_id={t}"),
+        "/leads?q=road".to_owned(),
+        "/leads/export".to_owned(),
+        format!("/leads/export?team_id={t}"),
+    ] {
+        let page = browser.get(&path).await;
+        assert_eq!(page.status, StatusCode::OK, "{path}");
+        assert_no_secrets(&path, &Value::String(page.body.clone()));
+        assert!(!page.body.to_uppercase().contains("ZANZIBAR"), "{path}");
+        if path == "/leads" || path == "/leads/export" {
+            assert!(
+                page.body.contains("ALPHA VISIBLE LN"),
+                "{path}: {}",
+                page.body
+            );
+        }
+    }
+    let hidden = browser.get(&format!("/leads/{}", b.lead)).await;
+    assert_eq!(hidden.status, StatusCode::NOT_FOUND);
+    assert_eq!(hidden.body, missing.body, "no existence leak");
+    let csrf = browser.get("/leads").await.field("csrf");
+    let enrich = browser
+        .post(&format!("/leads/{}/enrich", b.lead), &[("csrf", &csrf)])
+        .await;
+    assert_eq!(enrich.status, StatusCode::NOT_FOUND);
+    for path in [
+        "/api/v1/leads/export".to_owned(),
+        format!("/api/v1/leads/export?team_id={t}"),
+    ] {
+        let response = reqwest::Client::new()
+            .get(app.url(&path))
+            .bearer_auth(&alice.key)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status(), StatusCode::OK, "{path}");
+        let text = response.text().await.unwrap();
+        assert!(!text.to_uppercase().contains("ZANZIBAR"), "{path}");
+        assert_no_secrets(&path, &Value::String(text));
+    }
+    let mut member = sign_in(&app, "bravo-member@example.com").await;
+    let seen = member.get(&format!("/leads/{}", b.lead)).await;
+    assert_eq!(seen.status, StatusCode::OK);
+    assert!(seen.body.contains("ZANZIBAR QUUX RD"), "{}", seen.body);
 
     // B is untouched: same team, members, invite and business, and still reachable by B.
     let k = b.owner.key.as_str();

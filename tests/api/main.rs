@@ -15,6 +15,7 @@ mod input_refusals;
 mod invite_races;
 mod isolation;
 mod large_batches;
+mod lead_pages;
 mod leads;
 mod mail_quota;
 mod openapi;

@@ -10,20 +10,20 @@ use reqwest::StatusCode;
 use serde_json::json;
 
 /// A tiny browser: its own cookie jar, redirects not followed (the tests look at them).
-struct Browser {
+pub(crate) struct Browser {
     client: reqwest::Client,
     base: String,
     jar: BTreeMap<String, String>,
 }
 
-struct Page {
-    status: StatusCode,
-    headers: HeaderMap,
-    body: String,
+pub(crate) struct Page {
+    pub(crate) status: StatusCode,
+    pub(crate) headers: HeaderMap,
+    pub(crate) body: String,
 }
 
 impl Page {
-    fn location(&self) -> &str {
+    pub(crate) fn location(&self) -> &str {
         self.headers
             .get(LOCATION)
             .map(|v| v.to_str().unwrap())
@@ -31,7 +31,7 @@ impl Page {
     }
 
     /// The value of the first hidden input called `name`.
-    fn field(&self, name: &str) -> String {
+    pub(crate) fn field(&self, name: &str) -> String {
         let marker = format!("name=\"{name}\" value=\"");
         let start = self
             .body
@@ -44,7 +44,7 @@ impl Page {
 }
 
 impl Browser {
-    fn new(app: &TestApp) -> Browser {
+    pub(crate) fn new(app: &TestApp) -> Browser {
         Browser {
             client: reqwest::Client::builder()
                 .redirect(reqwest::redirect::Policy::none())
@@ -84,7 +84,7 @@ impl Browser {
         }
     }
 
-    async fn get(&mut self, path: &str) -> Page {
+    pub(crate) async fn get(&mut self, path: &str) -> Page {
         let url = self.url(path);
         let response = self
             .client
@@ -96,7 +96,7 @@ impl Browser {
         self.finish(response).await
     }
 
-    async fn post(&mut self, path: &str, form: &[(&str, &str)]) -> Page {
+    pub(crate) async fn post(&mut self, path: &str, form: &[(&str, &str)]) -> Page {
         let url = self.url(path);
         let response = self
             .client
@@ -129,7 +129,7 @@ fn sign_in_link(app: &TestApp, email: &str) -> String {
 }
 
 /// Signs `email` in through the pages, as a person would.
-async fn sign_in(app: &TestApp, email: &str) -> Browser {
+pub(crate) async fn sign_in(app: &TestApp, email: &str) -> Browser {
     let mut b = Browser::new(app);
     let form = b.get("/sign-in").await;
     let csrf = form.field("csrf");

@@ -117,6 +117,25 @@ async function shot(page, name) {
   await page.screenshot({ path: path.join(artifacts, `${name}.png`), fullPage: true });
 }
 
+/** RFC 4180 rows: quoted fields may hold commas, quotes ("") and line breaks. */
+function parseCsv(text) {
+  const rows = [];
+  let row = [], field = "", quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (quoted) {
+      if (c === '"' && text[i + 1] === '"') { field += '"'; i++; }
+      else if (c === '"') quoted = false;
+      else field += c;
+    } else if (c === '"') quoted = true;
+    else if (c === ",") { row.push(field); field = ""; }
+    else if (c === "\n") { row.push(field.replace(/\r$/, "")); rows.push(row); row = []; field = ""; }
+    else field += c;
+  }
+  if (field !== "" || row.length) { row.push(field); rows.push(row); }
+  return rows;
+}
+
 const problems = [];
 function watch(page, who) {
   page.setDefaultTimeout(15000);
@@ -285,6 +304,82 @@ try {
   await a.goto(`${base}/teams`);
   assert.equal(await a.getByText("Forged team").count(), 0);
   step("forged form POSTs without a valid CSRF token refused with 403, nothing created");
+
+  // Leads: two submissions of one property through the API (a merge), then the pages.
+  const apiKey = execFileSync(bin, ["key", "create", "--email", "owner@example.com", "--name", "browser"], {
+    env,
+    stdio: ["ignore", "pipe", "inherit"],
+  }).toString().trim();
+  const teamId = Number(teamUrl.split("/").pop());
+  async function submit(lead) {
+    const r = await fetch(`${base}/api/v1/submissions/single`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${apiKey}`, "Content-Type": "application/json" },
+      body: JSON.stringify(lead),
+    });
+    assert.equal(r.status, 200);
+    return r.json();
+  }
+  const lamar = { address: "12 North Lamar Boulevard", city: "Austin", state: "TX", zip_code: "78701", team_id: teamId,
+    first_name: "Rita", last_name: "Rivera", source: "permits", permit_status: "issued", latitude: 30.2711, longitude: -97.7537 };
+  const created = await submit(lamar);
+  const merged = await submit({ address: "12 N Lamar Blvd", city: "Austin", state: "TX", zip_code: "78701", team_id: teamId,
+    primary_phone: "512 555 0199", source: "permits" });
+  assert.equal(merged.result_lead_id, created.result_lead_id);
+  assert.equal(merged.result_action, "updated");
+  await submit({ address: "40 Lamar Street", city: "Dallas", state: "TX", source: "referral", team_id: teamId });
+  await submit({ address: "7 Formula Way", city: "Austin", state: "TX", first_name: "=SUM(1,2)", source: "referral", team_id: teamId });
+
+  await a.goto(`${base}/leads`);
+  await a.locator("#lead-count").getByText("3 leads").waitFor();
+  await a.fill("#f-q", "lamar");
+  await a.fill("#f-city", "Austin");
+  await a.fill("#f-source", "permits");
+  await a.getByRole("button", { name: "Apply" }).click();
+  await a.waitForURL(/\/leads\?q=lamar&.*city=Austin.*source=permits/);
+  await a.locator("#lead-count").getByText("1 lead matches these filters").waitFor();
+  await shot(a, "25-leads-filtered");
+  step("/leads with a search and two filters kept in the URL");
+
+  await a.getByRole("link", { name: "12 N LAMAR BLVD" }).click();
+  await a.waitForURL(`${base}/leads/${created.result_lead_id}`);
+  await a.locator("#address-standardized").getByText("12 N LAMAR BLVD").waitFor();
+  const history = a.locator(".history-item");
+  assert.equal(await history.count(), 2);
+  assert.equal(await history.nth(0).locator(".action").textContent(), "updated");
+  assert.equal(await history.nth(1).locator(".action").textContent(), "created");
+  await history.nth(0).getByText("Submitted JSON").click();
+  const raw = await history.nth(0).locator("pre.raw").textContent();
+  assert.equal(JSON.parse(raw).primary_phone, "512 555 0199", "the verbatim submission");
+  assert.ok(await a.getByRole("link", { name: "Open in OpenStreetMap" }).isVisible());
+  await shot(a, "26-lead-detail");
+  step("a lead's detail: standardised address and its submission history after a merge");
+
+  // Export CSV for the current filter, read back.
+  await a.goBack();
+  const [download] = await Promise.all([a.waitForEvent("download"), a.click("#export-csv")]);
+  const csvRows = parseCsv(fs.readFileSync(await download.path(), "utf8"));
+  assert.deepEqual(csvRows[0].slice(0, 4), ["id", "team_id", "address", "city"]);
+  assert.equal(csvRows.length, 2, JSON.stringify(csvRows));
+  const col = (name) => csvRows[0].indexOf(name);
+  assert.equal(csvRows[1][col("address")], "12 N Lamar Blvd");
+  assert.equal(csvRows[1][col("primary_phone")], "'+15125550199", "E.164 phones start with + and are prefixed too");
+  const all = await a.request.get(`${base}/leads/export`);
+  assert.equal(all.headers()["content-type"], "text/csv; charset=utf-8");
+  const allRows = parseCsv(await all.text());
+  assert.equal(allRows.length, 4);
+  assert.ok(allRows.some((r) => r[col("first_name")] === "'=SUM(1,2)"), "formula cells are prefixed");
+  step("Export CSV of the current filter downloaded and read back; formula cells prefixed");
+
+  await a.setViewportSize({ width: 390, height: 844 });
+  for (const [where, name] of [["/leads?q=lamar", "27-leads-phone"], [`/leads/${created.result_lead_id}`, "28-lead-detail-phone"]]) {
+    await a.goto(`${base}${where}`);
+    const sideways = await a.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    assert.ok(sideways <= 1, `${where} scrolls sideways on a phone by ${sideways}px`);
+    await shot(a, name);
+  }
+  await a.setViewportSize({ width: 1100, height: 800 });
+  step("lead pages at phone width: no sideways scrolling");
 
   // Readable on a phone.
   await a.setViewportSize({ width: 390, height: 844 });

@@ -101,6 +101,7 @@ impl LeadRow {
             id: self.id,
             team_id: v.team_id,
             fields,
+            address_standardized: v.street_key,
             lot_size_acres: v.lot_size_acres,
             geocode,
             county_fips: v.county_fips,

@@ -4,7 +4,7 @@ use diesel::prelude::*;
 use diesel::sql_types::Text;
 
 use leadhub_domain::lead::record::{
-    EnrichmentUpdate, Lead, LeadFilter, LeadRepository, LeadWrite, LeadWritten,
+    EnrichmentUpdate, Lead, LeadCursor, LeadFilter, LeadRepository, LeadWrite, LeadWritten,
 };
 use leadhub_domain::store::StoreResult;
 
@@ -78,6 +78,33 @@ impl LeadRepository for Database {
         .await
     }
 
+    async fn list_leads_after(
+        &self,
+        filter: LeadFilter,
+        after: Option<LeadCursor>,
+        limit: i64,
+    ) -> StoreResult<Vec<Lead>> {
+        self.read(move |conn| {
+            let mut query = filtered(&filter);
+            if let Some(c) = after {
+                let at = to_db(c.created_at);
+                query = query.filter(
+                    leads::created_at
+                        .lt(at)
+                        .or(leads::created_at.eq(at).and(leads::id.lt(c.id))),
+                );
+            }
+            let rows: Vec<LeadRow> = conn.load(
+                query
+                    .order((leads::created_at.desc(), leads::id.desc()))
+                    .limit(limit)
+                    .select(LeadRow::as_select()),
+            )?;
+            rows.into_iter().map(LeadRow::into_lead).collect()
+        })
+        .await
+    }
+
     async fn save_enrichment(&self, updates: Vec<EnrichmentUpdate>) -> StoreResult<()> {
         self.write(move |conn| {
             conn.transaction(|conn| {
@@ -140,6 +167,9 @@ fn filtered(
     }
     if let Some(v) = &f.source {
         q = q.filter(leads::source.eq(v.clone()));
+    }
+    if let Some(v) = f.enrichment_status {
+        q = q.filter(leads::enrichment_status.eq(v.as_str()));
     }
     if let Some(v) = &f.q {
         let pattern = format!("%{}%", escape_like(&v.to_lowercase()));

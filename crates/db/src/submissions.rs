@@ -280,6 +280,20 @@ impl SubmissionRepository for Database {
         .await
     }
 
+    async fn submissions_of_lead(&self, lead_id: i64, limit: i64) -> StoreResult<Vec<Submission>> {
+        self.read(move |conn| {
+            let rows: Vec<SubmissionRow> = conn.load(
+                submissions::table
+                    .filter(submissions::result_lead_id.eq(lead_id))
+                    .order((submissions::created_at.desc(), submissions::id.desc()))
+                    .limit(limit)
+                    .select(SubmissionRow::as_select()),
+            )?;
+            rows.into_iter().map(Submission::try_from).collect()
+        })
+        .await
+    }
+
     async fn find_submissions(&self, ids: Vec<i64>) -> StoreResult<Vec<Submission>> {
         self.read(move |conn| {
             let mut out = Vec::with_capacity(ids.len());

@@ -42,6 +42,8 @@ pub struct Lead {
     pub id: i64,
     pub team_id: Option<i64>,
     pub fields: LeadFields,
+    /// The USPS Publication 28 street line the duplicate check compares (`123 N MAIN ST #4`).
+    pub address_standardized: Option<String>,
     pub lot_size_acres: Option<f64>,
     pub geocode: Option<GeocodeInfo>,
     pub county_fips: Option<String>,
@@ -105,8 +107,25 @@ pub struct LeadFilter {
     pub permit_status: Option<String>,
     pub source: Option<String>,
     pub q: Option<String>,
+    pub enrichment_status: Option<EnrichmentStatus>,
     pub created_after: Option<DateTime<Utc>>,
     pub created_before: Option<DateTime<Utc>>,
+}
+
+/// Where a keyset page of leads (newest first) continues: after this lead.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct LeadCursor {
+    pub created_at: DateTime<Utc>,
+    pub id: i64,
+}
+
+impl LeadCursor {
+    pub fn of(lead: &Lead) -> LeadCursor {
+        LeadCursor {
+            created_at: lead.created_at,
+            id: lead.id,
+        }
+    }
 }
 
 /// The result of enrichment, written back onto a lead.
@@ -139,5 +158,13 @@ pub trait LeadRepository: Send + Sync {
         limit: i64,
         offset: i64,
     ) -> StoreResult<(Vec<Lead>, i64)>;
+    /// Up to `limit` leads matching `filter` that come after `after` (newest first), without a
+    /// count: for reading every match in chunks.
+    async fn list_leads_after(
+        &self,
+        filter: LeadFilter,
+        after: Option<LeadCursor>,
+        limit: i64,
+    ) -> StoreResult<Vec<Lead>>;
     async fn save_enrichment(&self, updates: Vec<EnrichmentUpdate>) -> StoreResult<()>;
 }

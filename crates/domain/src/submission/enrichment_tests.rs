@@ -25,6 +25,7 @@ fn lead_at(id: i64, address: &str) -> Lead {
             zip_code: Some("78701".into()),
             ..LeadFields::default()
         },
+        address_standardized: None,
         lot_size_acres: None,
         geocode: None,
         county_fips: None,

@@ -9,6 +9,6 @@ mod service_tests;
 pub use enrichment::Enricher;
 pub use record::*;
 pub use service::{
-    BatchOutcome, ElementOutcome, PendingWork, SubmissionError, SubmissionRequest,
-    SubmissionService,
+    BatchOutcome, ElementOutcome, HistoryEntry, PendingWork, SubmissionError, SubmissionRequest,
+    SubmissionService, VisibleLeadFilter,
 };

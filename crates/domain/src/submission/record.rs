@@ -179,6 +179,8 @@ pub trait SubmissionRepository: Send + Sync {
     async fn find_submission(&self, id: i64) -> StoreResult<Option<Submission>>;
     async fn find_submissions(&self, ids: Vec<i64>) -> StoreResult<Vec<Submission>>;
     async fn find_batch(&self, batch_id: &str) -> StoreResult<Option<BatchSummary>>;
+    /// The newest `limit` submissions whose outcome is lead `lead_id`, newest first.
+    async fn submissions_of_lead(&self, lead_id: i64, limit: i64) -> StoreResult<Vec<Submission>>;
     /// Takes the key for a request with `request_hash` (`Claimed` with the claim's id), unless
     /// an earlier request holds it. A holder from before `stale_before` (its 24 hours are over),
     /// or one still running since before `abandoned_before` that stored nothing (its process

@@ -9,7 +9,7 @@ use crate::error::FieldError;
 use crate::lead::fields::{LeadFields, Warning};
 use crate::lead::normalize::normalize;
 use crate::lead::record::{
-    EnrichmentStatus, Lead, LeadAction, LeadFilter, LeadRepository, LeadWrite,
+    EnrichmentStatus, Lead, LeadAction, LeadCursor, LeadFilter, LeadRepository, LeadWrite,
 };
 use crate::secret::TokenGenerator;
 use crate::store::StoreError;
@@ -42,6 +42,18 @@ impl From<StoreError> for SubmissionError {
             StoreError::Unexpected(e) => SubmissionError::Unexpected(e),
         }
     }
+}
+
+/// A lead filter with the caller's visibility applied; only `SubmissionService::visible_filter`
+/// makes one, so every list and export of leads goes through the same rule.
+#[derive(Debug, Clone)]
+pub struct VisibleLeadFilter(LeadFilter);
+
+/// One submission in a lead's history, with who sent it (None: the account is gone).
+#[derive(Debug, Clone)]
+pub struct HistoryEntry {
+    pub submission: Submission,
+    pub submitter: Option<User>,
 }
 
 /// One validated lead as submitted.
@@ -503,21 +515,78 @@ impl SubmissionService {
             .await
     }
 
-    /// The leads the user may see, filtered. A `team_id` filter for a team the user is not in
-    /// simply finds nothing (no existence leak).
-    pub async fn leads(
+    /// `filter` limited to the leads the user may see: their teams' and unassigned ones (all for
+    /// an admin). A `team_id` filter for a team the user is not in simply finds nothing (no
+    /// existence leak).
+    pub async fn visible_filter(
         &self,
         user: &User,
         mut filter: LeadFilter,
-        limit: i64,
-        offset: i64,
-    ) -> Result<(Vec<Lead>, i64), SubmissionError> {
+    ) -> Result<VisibleLeadFilter, SubmissionError> {
         filter.visible_teams = if user.is_admin {
             None
         } else {
             Some(self.memberships.team_ids_of(user.id).await?)
         };
+        Ok(VisibleLeadFilter(filter))
+    }
+
+    /// The leads the user may see, filtered, newest first, with the number of matches.
+    pub async fn leads(
+        &self,
+        user: &User,
+        filter: LeadFilter,
+        limit: i64,
+        offset: i64,
+    ) -> Result<(Vec<Lead>, i64), SubmissionError> {
+        let VisibleLeadFilter(filter) = self.visible_filter(user, filter).await?;
         Ok(self.leads.list_leads(filter, limit, offset).await?)
+    }
+
+    /// The next `limit` visible leads after `after`, newest first: an export reads every match
+    /// this way, a chunk at a time.
+    pub async fn leads_after(
+        &self,
+        filter: &VisibleLeadFilter,
+        after: Option<LeadCursor>,
+        limit: i64,
+    ) -> Result<Vec<Lead>, SubmissionError> {
+        Ok(self
+            .leads
+            .list_leads_after(filter.0.clone(), after, limit)
+            .await?)
+    }
+
+    /// The lead, if the user may see it, with its newest `limit` submissions and their
+    /// submitters.
+    pub async fn lead_history(
+        &self,
+        user: &User,
+        id: i64,
+        limit: i64,
+    ) -> Result<(Lead, Vec<HistoryEntry>), SubmissionError> {
+        let lead = self.lead(user, id).await?;
+        let submissions = self.submissions.submissions_of_lead(id, limit).await?;
+        let mut submitters: HashMap<i64, Option<User>> = HashMap::new();
+        for s in &submissions {
+            if let std::collections::hash_map::Entry::Vacant(slot) = submitters.entry(s.user_id) {
+                slot.insert(self.users.find_by_internal_id(s.user_id).await?);
+            }
+        }
+        let history = submissions
+            .into_iter()
+            .map(|submission| HistoryEntry {
+                submitter: submitters.get(&submission.user_id).cloned().flatten(),
+                submission,
+            })
+            .collect();
+        Ok((lead, history))
+    }
+
+    /// Whether "enrich again" (`enrich_now`) does anything for `user` on `lead`: enrichment is
+    /// configured and the user may see the lead, the rule `enrich_now` applies.
+    pub async fn may_enrich(&self, user: &User, lead: &Lead) -> Result<bool, SubmissionError> {
+        Ok(self.enricher.is_configured() && self.may_see(user, lead.team_id, None).await?)
     }
 }
 

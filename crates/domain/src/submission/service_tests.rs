@@ -165,6 +165,7 @@ fn lead_of(id: i64, w: &LeadWrite) -> Lead {
         id,
         team_id: w.team_id,
         fields: w.lead.fields.clone(),
+        address_standardized: None,
         lot_size_acres: w.lead.lot_size_acres,
         geocode: None,
         county_fips: None,

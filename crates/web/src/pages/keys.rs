@@ -62,7 +62,7 @@ pub struct CreateForm {
 #[derive(Deserialize)]
 pub struct CsrfForm {
     #[serde(default)]
-    csrf: String,
+    pub csrf: String,
 }
 
 async fn list_page(

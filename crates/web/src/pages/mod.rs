@@ -9,6 +9,8 @@ use tera::Context;
 
 pub mod invites;
 pub mod keys;
+pub mod lead;
+pub mod leads;
 pub mod render;
 pub mod session;
 pub mod sign_in;
@@ -28,7 +30,8 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     .configure(sign_in::configure)
     .configure(keys::configure)
     .configure(teams::configure)
-    .configure(invites::configure);
+    .configure(invites::configure)
+    .configure(leads::configure);
 }
 
 /// The start page is the list of one's teams (which sends strangers to the sign-in page).
@@ -92,6 +95,7 @@ impl Done {
             "joined" => "Welcome! You joined the team.",
             "key-revoked" => "API key revoked.",
             "signed-out" => "You are signed out.",
+            "enriched" => "Enrichment ran again; the lead below shows what it found.",
             _ => return None,
         })
     }

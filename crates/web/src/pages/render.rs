@@ -19,7 +19,7 @@ macro_rules! page_templates {
     };
 }
 
-const TEMPLATES: [(&str, &str); 12] = page_templates!(
+const TEMPLATES: [(&str, &str); 14] = page_templates!(
     "base.html",
     "message.html",
     "sign_in.html",
@@ -32,6 +32,8 @@ const TEMPLATES: [(&str, &str); 12] = page_templates!(
     "team_deactivate.html",
     "member_remove.html",
     "invite.html",
+    "leads.html",
+    "lead.html",
 );
 
 // Parsed once. A parse error is a programming error the unit test below catches; it still answers

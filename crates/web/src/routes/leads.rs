@@ -6,7 +6,7 @@ use serde::Deserialize;
 use validator::{Validate, ValidationError};
 
 use leadhub_domain::lead::fields::PROPERTY_TYPES;
-use leadhub_domain::lead::record::LeadFilter;
+use leadhub_domain::lead::record::{EnrichmentStatus, LeadFilter};
 
 use crate::app::AppState;
 use crate::error::ApiResult;
@@ -14,11 +14,13 @@ use crate::extract::rules::one_of;
 use crate::extract::{
     iso_timestamp, json_type, timestamp, Caller, Lax, Paging, RequestQuery, ValidatedQuery,
 };
+use crate::lead_export::LeadsCsv;
 use crate::routes::submission_views::{LeadPage, LeadView};
 use crate::routes::Api;
 
 pub fn routes(api: &mut Api) {
     api.route(Method::GET, "/api/v1/leads", list_leads)
+        .route(Method::GET, "/api/v1/leads/export", export_leads)
         .route(Method::GET, "/api/v1/leads/{id}", get_lead)
         .route(Method::POST, "/api/v1/leads/{id}/enrich", enrich_lead);
 }
@@ -47,6 +49,9 @@ pub struct LeadQuery {
     /// Lead channel.
     #[validate(custom(function = "json_type"))]
     pub source: Lax<String>,
+    /// complete, partial, pending_retry or skipped.
+    #[validate(custom(function = "json_type"), custom(function = "enrichment_status"))]
+    pub enrichment_status: Lax<String>,
     /// Substring of the address, owner name or project number.
     #[validate(custom(function = "json_type"))]
     pub q: Lax<String>,
@@ -71,10 +76,18 @@ fn property_type(field: &Lax<String>) -> Result<(), ValidationError> {
     one_of(field, &PROPERTY_TYPES)
 }
 
+/// The words of `EnrichmentStatus`.
+pub const ENRICHMENT_STATUSES: [&str; 4] = ["complete", "partial", "pending_retry", "skipped"];
+
+fn enrichment_status(field: &Lax<String>) -> Result<(), ValidationError> {
+    one_of(field, &ENRICHMENT_STATUSES)
+}
+
 impl RequestQuery for LeadQuery {}
 
 impl LeadQuery {
-    fn filter(&self) -> LeadFilter {
+    /// The domain's filter of these parameters (validated: unknown words were refused).
+    pub fn filter(&self) -> LeadFilter {
         let text = |field: &Lax<String>| field.text().map(str::to_owned);
         LeadFilter {
             visible_teams: None,
@@ -90,6 +103,10 @@ impl LeadQuery {
             }),
             permit_status: text(&self.permit_status),
             source: text(&self.source),
+            enrichment_status: self
+                .enrichment_status
+                .text()
+                .and_then(|given| given.to_ascii_lowercase().parse::<EnrichmentStatus>().ok()),
             q: text(&self.q),
             created_after: self.created_after.text().and_then(timestamp),
             created_before: self.created_before.text().and_then(timestamp),
@@ -122,6 +139,27 @@ pub async fn list_leads(
         limit: paging.limit,
         offset: paging.offset,
     }))
+}
+
+/// Every lead the caller may see that matches the filters (those of `list_leads`), as one CSV
+/// file, newest first, streamed: `limit` and `offset` are ignored.
+#[api_operation(
+    operation_id = "export_leads",
+    tag = "leads",
+    error_code = 401,
+    error_code = 422,
+    error_code = 429
+)]
+pub async fn export_leads(
+    state: web::Data<AppState>,
+    caller: Caller,
+    query: ValidatedQuery<LeadQuery>,
+) -> ApiResult<LeadsCsv> {
+    let filter = state
+        .submissions
+        .visible_filter(&caller.user, query.0.filter())
+        .await?;
+    Ok(LeadsCsv::new(state.submissions.clone(), filter))
 }
 
 /// One lead with everything the pipeline added.

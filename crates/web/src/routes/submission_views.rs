@@ -184,6 +184,9 @@ pub struct LeadView {
     #[serde(flatten)]
     #[schemars(with = "LeadSubmission")]
     pub fields: LeadFields,
+    /// The USPS Publication 28 street line the duplicate check compares: number, street and
+    /// units by their identifier (`123 N MAIN ST #4`); null without a readable address.
+    pub address_standardized: Option<String>,
     pub lot_size_acres: Option<f64>,
     /// {source, match, matched_address}, or null.
     pub geocode: Option<Value>,
@@ -206,6 +209,7 @@ impl From<Lead> for LeadView {
                 .as_ref()
                 .and_then(|g| serde_json::to_value(g).ok()),
             lot_size_acres: lead.lot_size_acres,
+            address_standardized: lead.address_standardized,
             appraisal: lead.appraisal,
             enrichment_status: lead.enrichment_status.as_str().to_owned(),
             submission_count: lead.submission_count,

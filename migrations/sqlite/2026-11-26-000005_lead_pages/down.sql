@@ -1,0 +1,2 @@
+DROP INDEX leads_enrichment_status_created;
+DROP INDEX submissions_result_lead;

@@ -1,0 +1,192 @@
+//! Lead pages and export at 100,000 leads on SQLite (issue 17): medians of `/leads` (50 rows)
+//! with and without filters, and one export of every lead with the process's RSS before, at
+//! its peak during, and after. The server runs in this process, so RSS covers both ends; the
+//! client counts the streamed bytes without keeping them. Prints figures; asserts nothing.
+//!
+//! Run: `cargo bench -p leadhub-tests --bench lead_pages`
+#![allow(clippy::unwrap_used)]
+
+use std::collections::BTreeMap;
+use std::time::Instant;
+
+use diesel::{Connection, RunQueryDsl, SqliteConnection};
+use serde_json::json;
+
+use leadhub_domain::mail::Message;
+use leadhub_tests::{Backend, TestApp, TestDatabase};
+
+const LEADS: i64 = 100_000;
+const SAMPLES: usize = 30;
+
+/// The process's resident set size, in MB (`VmRSS` of /proc/self/status).
+fn rss_mb() -> f64 {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap();
+    let kb: f64 = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .unwrap();
+    kb / 1024.0
+}
+
+/// 100,000 leads in one statement: half unassigned, half in `team`, a minute apart.
+fn seed(url: &str, team: i64, user: i64) {
+    let path = url.strip_prefix("sqlite://").unwrap();
+    let mut conn = SqliteConnection::establish(path).unwrap();
+    diesel::sql_query(format!(
+        "INSERT INTO leads (team_id, dedupe_scope, street_key, address_key, address, city, state,
+           zip_code, first_name, last_name, primary_phone, permit_status, project_number, source,
+           property_type, enrichment_status, submission_count, created_by, created_at, updated_at)
+         WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < {LEADS})
+         SELECT CASE i % 2 WHEN 0 THEN {team} END, CASE i % 2 WHEN 0 THEN {team} ELSE 0 END,
+           i || ' ELM ST', i || ' ELM ST|78701', i || ' Elm Street', 'Austin', 'TX', '78701',
+           'Owner', 'Number' || i, '+1512555' || printf('%04d', i % 10000),
+           CASE i % 3 WHEN 0 THEN 'issued' ELSE 'pending' END, 'P-' || i,
+           CASE i % 4 WHEN 0 THEN 'referral' ELSE 'permits' END, 'residential', 'skipped', 1,
+           {user}, datetime('2026-01-01', '+' || i || ' minutes'),
+           datetime('2026-01-01', '+' || i || ' minutes')
+         FROM n"
+    ))
+    .execute(&mut conn)
+    .unwrap();
+    diesel::sql_query("ANALYZE").execute(&mut conn).unwrap();
+}
+
+/// Session cookies for `email`, through the sign-in pages.
+async fn sign_in(app: &TestApp, email: &str) -> String {
+    let client = reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .unwrap();
+    let mut jar: BTreeMap<String, String> = BTreeMap::new();
+    let cookies = |jar: &BTreeMap<String, String>| {
+        jar.iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect::<Vec<_>>()
+            .join("; ")
+    };
+    let keep = |jar: &mut BTreeMap<String, String>, r: &reqwest::Response| {
+        for v in r.headers().get_all("set-cookie") {
+            let (pair, _) = v.to_str().unwrap().split_once(';').unwrap();
+            let (k, v) = pair.split_once('=').unwrap();
+            jar.insert(k.into(), v.into());
+        }
+    };
+    let field = |body: &str, name: &str| {
+        let marker = format!("name=\"{name}\" value=\"");
+        let start = body.find(&marker).unwrap() + marker.len();
+        body[start..start + body[start..].find('"').unwrap()].to_owned()
+    };
+    let r = client.get(app.url("/sign-in")).send().await.unwrap();
+    keep(&mut jar, &r);
+    let csrf = field(&r.text().await.unwrap(), "csrf");
+    client
+        .post(app.url("/sign-in"))
+        .header("cookie", cookies(&jar))
+        .form(&[("csrf", csrf.as_str()), ("email", email)])
+        .send()
+        .await
+        .unwrap();
+    app.mail_settled().await;
+    let Message::SignIn { sign_in_url, .. } = app.mail.last_to(email).unwrap().message else {
+        panic!("no sign-in e-mail");
+    };
+    let path = &sign_in_url[sign_in_url.find("/sign-in").unwrap()..];
+    let r = client
+        .get(app.url(path))
+        .header("cookie", cookies(&jar))
+        .send()
+        .await
+        .unwrap();
+    let page = r.text().await.unwrap();
+    let r = client
+        .post(app.url("/sign-in/link"))
+        .header("cookie", cookies(&jar))
+        .form(&[
+            ("csrf", field(&page, "csrf")),
+            ("token", field(&page, "token")),
+        ])
+        .send()
+        .await
+        .unwrap();
+    keep(&mut jar, &r);
+    cookies(&jar)
+}
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(|a, b| a.total_cmp(b));
+    v[v.len() / 2]
+}
+
+/// Median milliseconds of `path` (a 200 page), over `SAMPLES` requests after a warm-up.
+async fn time_page(app: &TestApp, cookies: &str, path: &str) -> f64 {
+    let mut times = Vec::new();
+    for i in 0..SAMPLES + 3 {
+        let started = Instant::now();
+        let r = app
+            .client
+            .get(app.url(path))
+            .header("cookie", cookies)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(r.status(), reqwest::StatusCode::OK, "{path}");
+        let body = r.text().await.unwrap();
+        if i >= 3 {
+            times.push(started.elapsed().as_secs_f64() * 1e3);
+        }
+        assert!(body.contains("<table class=\"leads\">"), "{path}");
+    }
+    median(times)
+}
+
+fn main() {
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    runtime.block_on(async {
+        let db = TestDatabase::create(Backend::Sqlite).unwrap();
+        let app = TestApp::start(db).await;
+        let user = app.user("bench@example.com").await;
+        let (_, team) = app
+            .post("/api/teams", &user.key, json!({"name": "Bench"}))
+            .await;
+        let started = Instant::now();
+        seed(&app.db.url, team["id"].as_i64().unwrap(), user.user.id);
+        println!(
+            "seeded {LEADS} leads in {:.1} s",
+            started.elapsed().as_secs_f64()
+        );
+        let cookies = sign_in(&app, "bench@example.com").await;
+        for path in [
+            "/leads",
+            "/leads?q=number9&city=Austin&source=referral",
+            "/leads?state=TX&permit_status=issued",
+            "/leads?offset=5000",
+        ] {
+            let ms = time_page(&app, &cookies, path).await;
+            println!("GET {path:<48} median {ms:6.1} ms ({SAMPLES} requests, 50 rows)");
+        }
+
+        let before = rss_mb();
+        let started = Instant::now();
+        let mut response = app
+            .client
+            .get(app.url("/api/v1/leads/export"))
+            .bearer_auth(&user.key)
+            .send()
+            .await
+            .unwrap();
+        let (mut bytes, mut rows, mut peak) = (0usize, 0usize, before);
+        while let Some(chunk) = response.chunk().await.unwrap() {
+            bytes += chunk.len();
+            rows += chunk.iter().filter(|b| **b == b'\n').count();
+            peak = peak.max(rss_mb());
+        }
+        let seconds = started.elapsed().as_secs_f64();
+        println!(
+            "export: {} rows, {:.1} MB in {seconds:.1} s; RSS before {before:.1} MB, peak {peak:.1} MB, after {:.1} MB",
+            rows - 1,
+            bytes as f64 / 1e6,
+            rss_mb()
+        );
+    });
+}
