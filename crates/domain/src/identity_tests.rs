@@ -67,14 +67,15 @@ impl Setup {
     fn build(self) -> BuiltinIdentity {
         let mut tokens = MockTokenGenerator::new();
         numbered_tokens(&mut tokens);
-        BuiltinIdentity::new(
-            Arc::new(self.users),
-            Arc::new(self.sessions),
-            Arc::new(self.mailer),
-            clock(),
-            Arc::new(tokens),
-            PUBLIC_URL.into(),
-        )
+        BuiltinIdentity {
+            users: Arc::new(self.users),
+            sessions: Arc::new(self.sessions),
+            mailer: Arc::new(self.mailer),
+            clock: clock(),
+            tokens: Arc::new(tokens),
+            public_url: PUBLIC_URL.into(),
+            mail_throttle: None,
+        }
     }
 }
 

@@ -64,18 +64,18 @@ impl Setup {
         });
         let mut tokens = MockTokenGenerator::new();
         numbered_tokens(&mut tokens);
-        SubmissionService::new(
-            Arc::new(self.leads),
-            Arc::new(self.submissions),
-            Arc::new(memberships),
-            Arc::new(self.users),
-            Enricher {
+        SubmissionService {
+            leads: Arc::new(self.leads),
+            submissions: Arc::new(self.submissions),
+            memberships: Arc::new(memberships),
+            users: Arc::new(self.users),
+            enricher: Enricher {
                 geocoder: self.geocoder.map(|g| Arc::new(g) as _),
                 appraisal: None,
             },
-            clock(),
-            Arc::new(tokens),
-        )
+            clock: clock(),
+            tokens: Arc::new(tokens),
+        }
     }
 }
 
