@@ -83,9 +83,7 @@ async fn a_failed_geocode_is_a_warning_and_retried_later(app: TestApp) {
     let (_, lead) = app.get(&format!("/api/v1/leads/{id}"), &alice.key).await;
     assert_eq!(lead["enrichment_status"], "pending_retry");
     let queued: i64 = app
-        .state
-        .db
-        .read(|conn| {
+        .read_db(|conn| {
             conn.get_result(
                 jobs::table
                     .filter(jobs::kind.eq("enrich_lead"))
@@ -93,8 +91,7 @@ async fn a_failed_geocode_is_a_warning_and_retried_later(app: TestApp) {
                     .count(),
             )
         })
-        .await
-        .unwrap();
+        .await;
     assert_eq!(queued, 1, "a retry job waits");
 }
 

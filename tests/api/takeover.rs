@@ -43,17 +43,14 @@ pub async fn accept_every_token(app: &TestApp, seen: &[String]) -> usize {
 
 /// How many access or refresh tokens exist for a user.
 pub async fn sessions_of(app: &TestApp, user_id: i64) -> i64 {
-    app.state
-        .db
-        .read(move |conn| {
-            conn.get_result::<_, i64>(
-                auth_tokens::table
-                    .filter(auth_tokens::user_id.eq(user_id))
-                    .count(),
-            )
-        })
-        .await
-        .unwrap()
+    app.read_db(move |conn| {
+        conn.get_result::<_, i64>(
+            auth_tokens::table
+                .filter(auth_tokens::user_id.eq(user_id))
+                .count(),
+        )
+    })
+    .await
 }
 
 /// Everything the attacker can read about their own team's invites over the API.

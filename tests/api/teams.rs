@@ -737,15 +737,12 @@ async fn invites_are_created_validated_and_replaced(app: TestApp) {
     assert_eq!(status, StatusCode::GONE, "a revoked link");
     let fay_id = fay["id"].as_i64().unwrap();
     let past = (Utc::now() - chrono::Duration::minutes(1)).naive_utc();
-    app.state
-        .db
-        .write(move |conn| {
-            diesel::update(team_invites::table.find(fay_id))
-                .set(team_invites::expires_at.eq(past))
-                .execute(conn)
-        })
-        .await
-        .unwrap();
+    app.write_db(move |conn| {
+        diesel::update(team_invites::table.find(fay_id))
+            .set(team_invites::expires_at.eq(past))
+            .execute(conn)
+    })
+    .await;
     let fay_token = token_of(fay["mailed_url"].as_str().unwrap());
     let (status, _) = invite_info(&app, &fay_token).await;
     assert_eq!(status, StatusCode::GONE, "an expired link");
