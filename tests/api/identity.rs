@@ -9,7 +9,7 @@ use leadhub_db::schema::{api_keys, auth_tokens, sign_in_links, team_invites};
 use leadhub_domain::mail::Message;
 use leadhub_tests::{backend_tests, TestApp};
 
-use crate::teams::{accept, create_team, invite, token_of};
+use crate::teams::{accept, create_team, create_team_id, invite, token_of};
 
 const UNAUTHORIZED: &str = r#"{"detail":"Invalid or expired API key"}"#;
 
@@ -362,9 +362,7 @@ async fn no_plain_secrets_in_the_database(app: TestApp) {
     secrets.push(link_token(&app, "ada@example.com"));
 
     // Invites: one accepted (with the session it gives), one pending; tokens from the e-mails.
-    let team = create_team(&app, &ada.key, "Secretive").await["id"]
-        .as_i64()
-        .unwrap();
+    let team = create_team_id(&app, &ada.key, "Secretive").await;
     for email in ["sam@example.com", "pat@example.com"] {
         invite(&app, &ada.key, team, email, None).await;
         let mail = app.mail.last_to(email).unwrap();
