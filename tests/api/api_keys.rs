@@ -116,16 +116,13 @@ async fn expired_keys_are_refused(app: TestApp) {
     // Move the expiry into the past, as time passing would.
     let id = created["id"].as_i64().unwrap();
     let past = (Utc::now() - Duration::minutes(1)).naive_utc();
-    app.state
-        .db
-        .write(move |conn| {
-            use leadhub_db::schema::api_keys;
-            diesel::update(api_keys::table.find(id))
-                .set(api_keys::expires_at.eq(Some(past)))
-                .execute(conn)
-        })
-        .await
-        .unwrap();
+    app.write_db(move |conn| {
+        use leadhub_db::schema::api_keys;
+        diesel::update(api_keys::table.find(id))
+            .set(api_keys::expires_at.eq(Some(past)))
+            .execute(conn)
+    })
+    .await;
     let (status, body) = raw_status(&app, Some(&format!("Bearer {key}"))).await;
     assert_eq!(
         (status, body.as_str()),
@@ -167,14 +164,11 @@ async fn only_hashes_are_stored(app: TestApp) {
         .await;
     let secret = created["key"].as_str().unwrap().to_owned();
     let stored: Vec<(String, String)> = app
-        .state
-        .db
-        .read(|conn| {
+        .read_db(|conn| {
             use leadhub_db::schema::api_keys;
             conn.load(api_keys::table.select((api_keys::key_hash, api_keys::prefix)))
         })
-        .await
-        .unwrap();
+        .await;
     for (hash, prefix) in &stored {
         assert_eq!(hash.len(), 64);
         assert_ne!(hash, &secret);

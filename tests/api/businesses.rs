@@ -58,15 +58,12 @@ fn error_indexes(result: &Value) -> Vec<i64> {
 }
 
 async fn deactivate(app: &TestApp, team_id: i64) {
-    app.state
-        .db
-        .write(move |conn| {
-            diesel::update(teams::table.find(team_id))
-                .set(teams::is_active.eq(false))
-                .execute(conn)
-        })
-        .await
-        .unwrap();
+    app.write_db(move |conn| {
+        diesel::update(teams::table.find(team_id))
+            .set(teams::is_active.eq(false))
+            .execute(conn)
+    })
+    .await;
 }
 
 async fn defaults_and_stored_shape(app: TestApp) {

@@ -7,7 +7,7 @@ use serde_json::{json, Value};
 use leadhub_tests::{backend_tests, TestApp};
 
 use crate::helpers::poll;
-use crate::teams::{add_member, create_team};
+use crate::teams::{add_member, create_team_id};
 
 /// The same database with no job workers, so that a deferred batch stays queued while the test
 /// changes who may do what.
@@ -41,12 +41,8 @@ async fn deferred_work_is_authorised_again_when_it_runs(app: TestApp) {
     let leaver = app.user("leaver@example.com").await;
     let stayer = app.user("stayer@example.com").await;
     let closing = app.user("closing@example.com").await;
-    let team = create_team(&app, &owner.key, "Crew").await["id"]
-        .as_i64()
-        .unwrap();
-    let other = create_team(&app, &closing.key, "Closing").await["id"]
-        .as_i64()
-        .unwrap();
+    let team = create_team_id(&app, &owner.key, "Crew").await;
+    let other = create_team_id(&app, &closing.key, "Closing").await;
     add_member(&app, &owner.key, team, &leaver, "member").await;
     add_member(&app, &owner.key, team, &stayer, "member").await;
 

@@ -6,10 +6,12 @@ use std::time::Duration;
 
 use diesel::prelude::*;
 use reqwest::StatusCode;
-use serde_json::json;
+use serde_json::{json, Value};
 
 use leadhub_db::schema::jobs;
 use leadhub_tests::{backend_tests, TestApp};
+
+use crate::helpers::submit;
 
 /// The app again with the geocoder chain `names` (Census and Nominatim unreachable), cached in
 /// the test's database.
@@ -83,9 +85,7 @@ async fn a_failed_geocode_is_a_warning_and_retried_later(app: TestApp) {
     let (_, lead) = app.get(&format!("/api/v1/leads/{id}"), &alice.key).await;
     assert_eq!(lead["enrichment_status"], "pending_retry");
     let queued: i64 = app
-        .state
-        .db
-        .read(|conn| {
+        .read_db(|conn| {
             conn.get_result(
                 jobs::table
                     .filter(jobs::kind.eq("enrich_lead"))
@@ -93,8 +93,7 @@ async fn a_failed_geocode_is_a_warning_and_retried_later(app: TestApp) {
                     .count(),
             )
         })
-        .await
-        .unwrap();
+        .await;
     assert_eq!(queued, 1, "a retry job waits");
 }
 
@@ -103,22 +102,17 @@ async fn enrich_endpoint_runs_again(app: TestApp) {
     let alice = app.user("alice@example.com").await;
     let bob = app.user("bob@example.com").await;
     let team = crate::helpers::team(&app, "Alpha", &alice).await;
-    let (_, r) = app
-        .post(
-            "/api/v1/submissions/single",
+    let lead_of = |r: Value| r["result_lead_id"].as_i64().unwrap();
+    let id = lead_of(
+        submit(
+            &app,
             &alice.key,
             json!({"address": "5 Elm St", "zip_code": "78701"}),
         )
-        .await;
-    let id = r["result_lead_id"].as_i64().unwrap();
-    let (_, r) = app
-        .post(
-            "/api/v1/submissions/single",
-            &alice.key,
-            json!({"address": "6 Elm St", "zip_code": "78701", "team_id": team}),
-        )
-        .await;
-    let team_lead = r["result_lead_id"].as_i64().unwrap();
+        .await,
+    );
+    let team_lead = json!({"address": "6 Elm St", "zip_code": "78701", "team_id": team});
+    let team_lead = lead_of(submit(&app, &alice.key, team_lead).await);
     let (_, lead) = app.get(&format!("/api/v1/leads/{id}"), &alice.key).await;
     assert_eq!(lead["geocode"], serde_json::Value::Null);
     // The operator configures the offline geocoder; enrichment runs again on request.
@@ -130,22 +124,14 @@ async fn enrich_endpoint_runs_again(app: TestApp) {
     assert_eq!(lead["geocode"]["source"], "zip", "{lead}");
     assert!(lead["latitude"].as_f64().is_some());
     // Unassigned leads are everyone's; a team's lead is not.
-    let (status, _) = app
-        .post(
-            &format!("/api/v1/leads/{team_lead}/enrich"),
-            &bob.key,
-            json!({}),
-        )
-        .await;
-    assert_eq!(status, StatusCode::NOT_FOUND);
-    let (status, _) = app
-        .post(
-            &format!("/api/v1/leads/{team_lead}/enrich"),
-            &alice.key,
-            json!({}),
-        )
-        .await;
-    assert_eq!(status, StatusCode::OK);
+    let enrich = format!("/api/v1/leads/{team_lead}/enrich");
+    for (key, expected) in [
+        (&bob.key, StatusCode::NOT_FOUND),
+        (&alice.key, StatusCode::OK),
+    ] {
+        let (status, _) = app.post(&enrich, key, json!({})).await;
+        assert_eq!(status, expected);
+    }
 }
 
 const TRAVIS: &str =

@@ -14,9 +14,7 @@ pub async fn team(app: &TestApp, name: &str, owner: &TestUser) -> i64 {
     let owner_id = owner.user.id;
     let now = chrono::Utc::now().naive_utc();
     let id = app
-        .state
-        .db
-        .write(move |conn| {
+        .write_db(move |conn| {
             diesel::insert_into(teams::table)
                 .values((
                     teams::name.eq(name),
@@ -28,8 +26,7 @@ pub async fn team(app: &TestApp, name: &str, owner: &TestUser) -> i64 {
                 .returning(teams::id)
                 .get_result::<i64>(conn)
         })
-        .await
-        .unwrap();
+        .await;
     join(app, id, owner).await;
     id
 }
@@ -38,21 +35,18 @@ pub async fn team(app: &TestApp, name: &str, owner: &TestUser) -> i64 {
 pub async fn join(app: &TestApp, team_id: i64, user: &TestUser) {
     let user_id = user.user.id;
     let now = chrono::Utc::now().naive_utc();
-    app.state
-        .db
-        .write(move |conn| {
-            diesel::insert_into(team_members::table)
-                .values((
-                    team_members::team_id.eq(team_id),
-                    team_members::user_id.eq(user_id),
-                    team_members::role.eq("member"),
-                    team_members::is_active.eq(true),
-                    team_members::joined_at.eq(now),
-                ))
-                .execute(conn)
-        })
-        .await
-        .unwrap();
+    app.write_db(move |conn| {
+        diesel::insert_into(team_members::table)
+            .values((
+                team_members::team_id.eq(team_id),
+                team_members::user_id.eq(user_id),
+                team_members::role.eq("member"),
+                team_members::is_active.eq(true),
+                team_members::joined_at.eq(now),
+            ))
+            .execute(conn)
+    })
+    .await;
 }
 
 /// The raw_json stored for a submission.
@@ -62,26 +56,20 @@ pub async fn raw_json(app: &TestApp, submission_id: i64) -> Value {
 
 /// The raw_json stored for a submission, as text.
 pub async fn raw_text(app: &TestApp, submission_id: i64) -> String {
-    app.state
-        .db
-        .read(move |conn| {
-            conn.first::<_, String>(
-                submissions::table
-                    .filter(submissions::id.eq(submission_id))
-                    .select(submissions::raw_json),
-            )
-        })
-        .await
-        .unwrap()
+    app.read_db(move |conn| {
+        conn.first::<_, String>(
+            submissions::table
+                .filter(submissions::id.eq(submission_id))
+                .select(submissions::raw_json),
+        )
+    })
+    .await
 }
 
 /// How many submissions are stored.
 pub async fn submission_count(app: &TestApp) -> i64 {
-    app.state
-        .db
-        .read(|conn| conn.get_result::<_, i64>(submissions::table.count()))
+    app.read_db(|conn| conn.get_result::<_, i64>(submissions::table.count()))
         .await
-        .unwrap()
 }
 
 /// `total` of GET /api/v1/leads (with an optional query string) as `key` sees it.

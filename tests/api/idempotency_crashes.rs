@@ -21,9 +21,7 @@ async fn forget_answer(app: &TestApp, key: &str, seconds_ago: i64) {
     let key = key.to_owned();
     let claimed = (chrono::Utc::now() - chrono::Duration::seconds(seconds_ago)).naive_utc();
     let changed = app
-        .state
-        .db
-        .write(move |conn| {
+        .write_db(move |conn| {
             diesel::update(
                 idempotency_keys::table.filter(idempotency_keys::idempotency_key.eq(&key)),
             )
@@ -34,8 +32,7 @@ async fn forget_answer(app: &TestApp, key: &str, seconds_ago: i64) {
             ))
             .execute(conn)
         })
-        .await
-        .unwrap();
+        .await;
     assert_eq!(changed, 1);
 }
 
@@ -118,22 +115,19 @@ async fn a_request_that_died_before_storing_frees_its_key(app: TestApp) {
         let canonical: Value = body.clone();
         leadhub_domain::secret::hash_secret(&format!("POST {SINGLE} {canonical}"))
     };
-    app.state
-        .db
-        .write(move |conn| {
-            diesel::insert_into(idempotency_keys::table)
-                .values((
-                    idempotency_keys::user_id.eq(user_id),
-                    idempotency_keys::idempotency_key.eq("lost-key"),
-                    idempotency_keys::request_hash.eq(hash),
-                    idempotency_keys::response_status.eq(0),
-                    idempotency_keys::response_body.eq(""),
-                    idempotency_keys::created_at.eq(claimed),
-                ))
-                .execute(conn)
-        })
-        .await
-        .unwrap();
+    app.write_db(move |conn| {
+        diesel::insert_into(idempotency_keys::table)
+            .values((
+                idempotency_keys::user_id.eq(user_id),
+                idempotency_keys::idempotency_key.eq("lost-key"),
+                idempotency_keys::request_hash.eq(hash),
+                idempotency_keys::response_status.eq(0),
+                idempotency_keys::response_body.eq(""),
+                idempotency_keys::created_at.eq(claimed),
+            ))
+            .execute(conn)
+    })
+    .await;
     let (status, replayed, answer) =
         post_with_key(&app, SINGLE, &alice.key, "lost-key", &body).await;
     assert_eq!(status, StatusCode::OK, "{answer}");

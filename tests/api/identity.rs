@@ -9,7 +9,7 @@ use leadhub_db::schema::{api_keys, auth_tokens, sign_in_links, team_invites};
 use leadhub_domain::mail::Message;
 use leadhub_tests::{backend_tests, TestApp};
 
-use crate::teams::{accept, create_team, invite, token_of};
+use crate::teams::{accept, create_team, create_team_id, invite, token_of};
 
 const UNAUTHORIZED: &str = r#"{"detail":"Invalid or expired API key"}"#;
 
@@ -141,15 +141,12 @@ async fn magic_link_sign_in(app: TestApp) {
     request_link(&app, "ada@example.com").await;
     let old = link_token(&app, "ada@example.com");
     let past = (Utc::now() - Duration::minutes(1)).naive_utc();
-    app.state
-        .db
-        .write(move |conn| {
-            diesel::update(sign_in_links::table.filter(sign_in_links::used_at.is_null()))
-                .set(sign_in_links::expires_at.eq(past))
-                .execute(conn)
-        })
-        .await
-        .unwrap();
+    app.write_db(move |conn| {
+        diesel::update(sign_in_links::table.filter(sign_in_links::used_at.is_null()))
+            .set(sign_in_links::expires_at.eq(past))
+            .execute(conn)
+    })
+    .await;
     let (status, body) = public_post(&app, "/api/auth/verify", json!({ "token": old })).await;
     assert_eq!(status, StatusCode::GONE, "{body}");
 }
@@ -160,11 +157,8 @@ async fn links_expire_after_fifteen_minutes(app: TestApp) {
     request_link(&app, "ada@example.com").await;
     let after = Utc::now().naive_utc();
     let expiry: chrono::NaiveDateTime = app
-        .state
-        .db
-        .read(|conn| conn.first(sign_in_links::table.select(sign_in_links::expires_at)))
-        .await
-        .unwrap();
+        .read_db(|conn| conn.first(sign_in_links::table.select(sign_in_links::expires_at)))
+        .await;
     assert!(expiry >= before + Duration::minutes(15) - Duration::seconds(1));
     assert!(expiry <= after + Duration::minutes(15) + Duration::seconds(1));
 }
@@ -274,15 +268,12 @@ async fn logout_and_expiry(app: TestApp) {
     let access = s(&session, "access_token");
     assert_eq!(app.get("/api/auth/me", &access).await.0, StatusCode::OK);
     let past = (Utc::now() - Duration::seconds(1)).naive_utc();
-    app.state
-        .db
-        .write(move |conn| {
-            diesel::update(auth_tokens::table.filter(auth_tokens::kind.eq("access")))
-                .set(auth_tokens::expires_at.eq(past))
-                .execute(conn)
-        })
-        .await
-        .unwrap();
+    app.write_db(move |conn| {
+        diesel::update(auth_tokens::table.filter(auth_tokens::kind.eq("access")))
+            .set(auth_tokens::expires_at.eq(past))
+            .execute(conn)
+    })
+    .await;
     assert_401(&app, "/api/auth/me", &access).await;
     assert_401(&app, "/api/keys", &access).await;
     assert_401(&app, "/api/teams", &access).await;
@@ -302,15 +293,12 @@ async fn logout_and_expiry(app: TestApp) {
     );
 
     // An expired refresh token: 401.
-    app.state
-        .db
-        .write(move |conn| {
-            diesel::update(auth_tokens::table.filter(auth_tokens::kind.eq("refresh")))
-                .set(auth_tokens::expires_at.eq(past))
-                .execute(conn)
-        })
-        .await
-        .unwrap();
+    app.write_db(move |conn| {
+        diesel::update(auth_tokens::table.filter(auth_tokens::kind.eq("refresh")))
+            .set(auth_tokens::expires_at.eq(past))
+            .execute(conn)
+    })
+    .await;
     let (status, body) = public_post(
         &app,
         "/api/auth/refresh",
@@ -374,9 +362,7 @@ async fn no_plain_secrets_in_the_database(app: TestApp) {
     secrets.push(link_token(&app, "ada@example.com"));
 
     // Invites: one accepted (with the session it gives), one pending; tokens from the e-mails.
-    let team = create_team(&app, &ada.key, "Secretive").await["id"]
-        .as_i64()
-        .unwrap();
+    let team = create_team_id(&app, &ada.key, "Secretive").await;
     for email in ["sam@example.com", "pat@example.com"] {
         invite(&app, &ada.key, team, email, None).await;
         let mail = app.mail.last_to(email).unwrap();
@@ -397,9 +383,7 @@ async fn no_plain_secrets_in_the_database(app: TestApp) {
     secrets.push(s(&accepted, "refresh_token"));
 
     let stored: Vec<(&str, String)> = app
-        .state
-        .db
-        .read(|conn| {
+        .read_db(|conn| {
             let mut all = Vec::new();
             for h in conn.load::<_, String>(api_keys::table.select(api_keys::key_hash))? {
                 all.push(("api_keys.key_hash", h));
@@ -417,8 +401,7 @@ async fn no_plain_secrets_in_the_database(app: TestApp) {
             }
             Ok::<_, diesel::result::Error>(all)
         })
-        .await
-        .unwrap();
+        .await;
     let count = |table: &str| stored.iter().filter(|(t, _)| *t == table).count();
     assert_eq!(count("api_keys.key_hash"), 2);
     assert_eq!(

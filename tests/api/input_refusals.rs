@@ -1,7 +1,7 @@
 //! Inputs refused before anything is stored, on both backends: NUL characters in any text
 //! (PostgreSQL cannot store them, SQLite would keep them) in bodies, queries and paths; a lead
 //! whose JSON text is over the stored-text bound.
-use reqwest::StatusCode;
+use reqwest::{Method, StatusCode};
 use serde_json::{json, Value};
 
 use leadhub_tests::{backend_tests, TestApp};
@@ -21,32 +21,6 @@ async fn nul_in_bodies_is_refused(app: TestApp) {
     let ada = app.user("ada@example.com").await;
     let (status, body) = app
         .post(
-            "/api/v1/submissions/single",
-            &ada.key,
-            json!({"address": "1 Main\u{0}St", "city": "Austin"}),
-        )
-        .await;
-    assert_nul_refused(status, &body, json!(["body", "address"]));
-    let (status, body) = app
-        .post(
-            "/api/v1/submissions/batch",
-            &ada.key,
-            json!({"leads": [{"address": "1 Main St"}, {"notes": {"x": "a\u{0}"}}]}),
-        )
-        .await;
-    assert_nul_refused(status, &body, json!(["body", "leads", 1, "notes", "x"]));
-    assert_eq!(submission_count(&app).await, 0, "nothing stored");
-
-    let (status, body) = app
-        .post(
-            "/api/v1/lead-sources/import",
-            &ada.key,
-            json!({"businesses": [{"name": "Acme", "industry": "plumb\u{0}ing"}]}),
-        )
-        .await;
-    assert_nul_refused(status, &body, json!(["body", "businesses", 0, "industry"]));
-    let (status, body) = app
-        .post(
             "/api/v1/lead-sources/import",
             &ada.key,
             json!({"businesses": [{"name": "Acme"}]}),
@@ -54,36 +28,66 @@ async fn nul_in_bodies_is_refused(app: TestApp) {
         .await;
     assert_eq!(status, StatusCode::OK, "{body}");
     let id = body["imported_ids"][0].as_i64().unwrap();
-    let path = format!("/api/v1/lead-sources/businesses/{id}");
-    let (status, body) = app
-        .patch(&path, &ada.key, json!({"industry": "hv\u{0}ac"}))
-        .await;
-    assert_nul_refused(status, &body, json!(["body", "industry"]));
-    let (_, stored) = app.get(&path, &ada.key).await;
-    assert!(!stored.to_string().contains("\\u0000"), "{stored}");
-
+    let business = format!("/api/v1/lead-sources/businesses/{id}");
     let t = team(&app, "Crew", &ada).await;
-    let (status, body) = app
-        .patch(
-            &format!("/api/teams/{t}"),
-            &ada.key,
+    let key = Some(ada.key.as_str());
+    for (method, path, key, sent, loc) in [
+        (
+            Method::POST,
+            "/api/v1/submissions/single".to_owned(),
+            key,
+            json!({"address": "1 Main\u{0}St", "city": "Austin"}),
+            json!(["body", "address"]),
+        ),
+        (
+            Method::POST,
+            "/api/v1/submissions/batch".to_owned(),
+            key,
+            json!({"leads": [{"address": "1 Main St"}, {"notes": {"x": "a\u{0}"}}]}),
+            json!(["body", "leads", 1, "notes", "x"]),
+        ),
+        (
+            Method::POST,
+            "/api/v1/lead-sources/import".to_owned(),
+            key,
+            json!({"businesses": [{"name": "Acme", "industry": "plumb\u{0}ing"}]}),
+            json!(["body", "businesses", 0, "industry"]),
+        ),
+        (
+            Method::PATCH,
+            business.clone(),
+            key,
+            json!({"industry": "hv\u{0}ac"}),
+            json!(["body", "industry"]),
+        ),
+        (
+            Method::PATCH,
+            format!("/api/teams/{t}"),
+            key,
             json!({"name": "A\u{0}"}),
-        )
-        .await;
-    assert_nul_refused(status, &body, json!(["body", "name"]));
-    let (status, body) = app
-        .post("/api/keys", &ada.key, json!({"name": "k\u{0}"}))
-        .await;
-    assert_nul_refused(status, &body, json!(["body", "name"]));
-    let (status, body) = app
-        .call(
-            reqwest::Method::POST,
-            "/api/auth/magic-link",
+            json!(["body", "name"]),
+        ),
+        (
+            Method::POST,
+            "/api/keys".to_owned(),
+            key,
+            json!({"name": "k\u{0}"}),
+            json!(["body", "name"]),
+        ),
+        (
+            Method::POST,
+            "/api/auth/magic-link".to_owned(),
             None,
-            Some(&json!({"email": "ada@example.com\u{0}"})),
-        )
-        .await;
-    assert_nul_refused(status, &body, json!(["body", "email"]));
+            json!({"email": "ada@example.com\u{0}"}),
+            json!(["body", "email"]),
+        ),
+    ] {
+        let (status, body) = app.call(method, &path, key, Some(&sent)).await;
+        assert_nul_refused(status, &body, loc);
+    }
+    assert_eq!(submission_count(&app).await, 0, "nothing stored");
+    let (_, stored) = app.get(&business, &ada.key).await;
+    assert!(!stored.to_string().contains("\\u0000"), "{stored}");
     // A backslash followed by "u0000" is ordinary text.
     let (status, body) = app
         .post(

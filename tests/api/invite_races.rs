@@ -6,17 +6,13 @@ use serde_json::json;
 
 use leadhub_tests::{backend_tests, TestApp};
 
-use crate::teams::{create_team, invite, token_of};
+use crate::teams::{create_team_id, invite, token_of};
 
 async fn two_invites_of_one_new_address_accepted_at_once(app: TestApp) {
     let ada = app.user("ada@example.com").await;
     let bob = app.user("bob@example.com").await;
-    let a = create_team(&app, &ada.key, "A").await["id"]
-        .as_i64()
-        .unwrap();
-    let b = create_team(&app, &bob.key, "B").await["id"]
-        .as_i64()
-        .unwrap();
+    let a = create_team_id(&app, &ada.key, "A").await;
+    let b = create_team_id(&app, &bob.key, "B").await;
     // Several rounds: the race is between the two transactions' reads and inserts.
     for round in 0..8 {
         let email = format!("new{round}@example.com");

@@ -169,17 +169,14 @@ async fn visibility(app: TestApp) {
         StatusCode::NOT_FOUND
     );
     // A deactivated team's leads stay visible to its members.
-    app.state
-        .db
-        .write(move |conn| {
-            use diesel::prelude::*;
-            use leadhub_db::schema::teams;
-            diesel::update(teams::table.filter(teams::id.eq(t)))
-                .set(teams::is_active.eq(false))
-                .execute(conn)
-        })
-        .await
-        .unwrap();
+    app.write_db(move |conn| {
+        use diesel::prelude::*;
+        use leadhub_db::schema::teams;
+        diesel::update(teams::table.filter(teams::id.eq(t)))
+            .set(teams::is_active.eq(false))
+            .execute(conn)
+    })
+    .await;
     assert_eq!(app.get(&team_path, &mate.key).await.0, StatusCode::OK);
     assert_eq!(
         app.get(&team_path, &stranger.key).await.0,

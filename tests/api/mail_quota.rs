@@ -7,7 +7,7 @@ use serde_json::json;
 use leadhub_tests::{backend_tests, TestApp};
 
 use crate::rate_limits::fresh_window;
-use crate::teams::{create_team, mailed_invite_url};
+use crate::teams::{create_team_id, mailed_invite_url};
 
 async fn ask_link(app: &TestApp, email: &str) {
     let (status, body) = app
@@ -67,9 +67,7 @@ async fn invite_mail_is_bounded_per_address(app: TestApp) {
         .build()
         .await;
     let ada = app.user("ada@example.com").await;
-    let team = create_team(&app, &ada.key, "Crew").await["id"]
-        .as_i64()
-        .unwrap();
+    let team = create_team_id(&app, &ada.key, "Crew").await;
     let path = format!("/api/teams/{team}/invites");
     let (status, first) = app
         .post(&path, &ada.key, json!({"email": "sam@example.com"}))

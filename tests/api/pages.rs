@@ -2,7 +2,7 @@
 //! spend their token, the transparent refresh, autoescaping, controls by role.
 use std::collections::BTreeMap;
 
-use crate::teams::mailed_invite_url;
+use crate::teams::{add_member, create_team_id, mailed_invite_url};
 use leadhub_domain::mail::Message;
 use leadhub_tests::{backend_tests, TestApp};
 use reqwest::header::{HeaderMap, LOCATION, SET_COOKIE};
@@ -412,33 +412,9 @@ async fn team_names_are_escaped(app: TestApp) {
 
 async fn controls_follow_the_permission_table(app: TestApp) {
     let owner = app.user("owner@example.com").await;
-    app.user("member@example.com").await;
-    let (_, team) = app
-        .post("/api/teams", &owner.key, json!({"name": "Crew"}))
-        .await;
-    let team_id = team["id"].as_i64().unwrap();
-    let (status, invite) = app
-        .post(
-            &format!("/api/teams/{team_id}/invites"),
-            &owner.key,
-            json!({"email": "member@example.com"}),
-        )
-        .await;
-    assert_eq!(status, StatusCode::OK, "{invite}");
-    let token = mailed_invite_url(&app.mail.last_to("member@example.com").unwrap().message)
-        .rsplit('/')
-        .next()
-        .unwrap()
-        .to_owned();
-    let (status, _) = app
-        .call(
-            reqwest::Method::POST,
-            &format!("/api/invites/{token}/accept"),
-            None,
-            Some(&json!({})),
-        )
-        .await;
-    assert_eq!(status, StatusCode::OK);
+    let member = app.user("member@example.com").await;
+    let team_id = create_team_id(&app, &owner.key, "Crew").await;
+    add_member(&app, &owner.key, team_id, &member, "member").await;
 
     let mut o = sign_in(&app, "owner@example.com").await;
     let page = o.get(&format!("/teams/{team_id}")).await;

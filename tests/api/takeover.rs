@@ -8,7 +8,7 @@ use serde_json::{json, Value};
 use leadhub_db::schema::auth_tokens;
 use leadhub_tests::{backend_tests, TestApp};
 
-use crate::teams::{create_team, mailed_invite_url};
+use crate::teams::{create_team_id, mailed_invite_url};
 
 /// Every invite token (`lhi_...`) in a text.
 fn invite_tokens_in(text: &str) -> Vec<String> {
@@ -43,17 +43,14 @@ pub async fn accept_every_token(app: &TestApp, seen: &[String]) -> usize {
 
 /// How many access or refresh tokens exist for a user.
 pub async fn sessions_of(app: &TestApp, user_id: i64) -> i64 {
-    app.state
-        .db
-        .read(move |conn| {
-            conn.get_result::<_, i64>(
-                auth_tokens::table
-                    .filter(auth_tokens::user_id.eq(user_id))
-                    .count(),
-            )
-        })
-        .await
-        .unwrap()
+    app.read_db(move |conn| {
+        conn.get_result::<_, i64>(
+            auth_tokens::table
+                .filter(auth_tokens::user_id.eq(user_id))
+                .count(),
+        )
+    })
+    .await
 }
 
 /// Everything the attacker can read about their own team's invites over the API.
@@ -74,9 +71,7 @@ async fn attacker_view(app: &TestApp, key: &str, team: i64, answer: &Value) -> V
 async fn an_inviter_never_gets_the_invitees_session(app: TestApp) {
     let root = app.admin("root@example.com").await;
     let mallory = app.user("mallory@example.com").await;
-    let team = create_team(&app, &mallory.key, "Bait").await["id"]
-        .as_i64()
-        .unwrap();
+    let team = create_team_id(&app, &mallory.key, "Bait").await;
 
     // An existing platform admin, and an address that has no account yet.
     for victim in ["root@example.com", "newcomer@example.com"] {
@@ -116,15 +111,11 @@ async fn an_inviter_never_gets_the_invitees_session(app: TestApp) {
 async fn a_team_admin_cannot_take_the_owner_over(app: TestApp) {
     let owner = app.user("owner@example.com").await;
     let eve = app.user("eve@example.com").await;
-    let team = create_team(&app, &owner.key, "Crew").await["id"]
-        .as_i64()
-        .unwrap();
+    let team = create_team_id(&app, &owner.key, "Crew").await;
     crate::teams::add_member(&app, &owner.key, team, &eve, "admin").await;
     let before = sessions_of(&app, owner.user.id).await;
     // Eve makes a second team and invites its owner there, then re-invites (a new link).
-    let other = create_team(&app, &eve.key, "Side").await["id"]
-        .as_i64()
-        .unwrap();
+    let other = create_team_id(&app, &eve.key, "Side").await;
     let mut seen = Vec::new();
     for _ in 0..2 {
         let (status, answer) = app

@@ -30,6 +30,11 @@ pub async fn create_team(app: &TestApp, key: &str, name: &str) -> Value {
     team
 }
 
+/// The id of a team created over the API by the holder of `key`.
+pub async fn create_team_id(app: &TestApp, key: &str, name: &str) -> i64 {
+    create_team(app, key, name).await["id"].as_i64().unwrap()
+}
+
 /// POST /api/teams/{id}/invites, asserting 200 and that the answer carries no link or token;
 /// returns the invite plus `mailed_url`, the link read from the invitee's mailbox (null when the
 /// e-mail did not go out).
@@ -190,7 +195,7 @@ impl Fixture {
         let admin = app.user(&format!("{label}.admin@example.com")).await;
         let member = app.user(&format!("{label}.member@example.com")).await;
         let target = app.user(&format!("{label}.target@example.com")).await;
-        let team = team_id(&create_team(app, &owner.key, &format!("Team {label}")).await);
+        let team = create_team_id(app, &owner.key, &format!("Team {label}")).await;
         add_member(app, &owner.key, team, &admin, "admin").await;
         add_member(app, &owner.key, team, &member, "member").await;
         add_member(app, &owner.key, team, &target, "member").await;
@@ -620,7 +625,7 @@ async fn team_lists_creation_counts_and_memberships(app: TestApp) {
 async fn invites_are_created_validated_and_replaced(app: TestApp) {
     let ada = app.user("ada@example.com").await;
     let bob = app.user("bob@example.com").await;
-    let t = team_id(&create_team(&app, &ada.key, "Team").await);
+    let t = create_team_id(&app, &ada.key, "Team").await;
     add_member(&app, &ada.key, t, &bob, "member").await;
 
     // Default role member; the link is {public_url}/invite/{token}; an e-mail carries it.
@@ -737,15 +742,12 @@ async fn invites_are_created_validated_and_replaced(app: TestApp) {
     assert_eq!(status, StatusCode::GONE, "a revoked link");
     let fay_id = fay["id"].as_i64().unwrap();
     let past = (Utc::now() - chrono::Duration::minutes(1)).naive_utc();
-    app.state
-        .db
-        .write(move |conn| {
-            diesel::update(team_invites::table.find(fay_id))
-                .set(team_invites::expires_at.eq(past))
-                .execute(conn)
-        })
-        .await
-        .unwrap();
+    app.write_db(move |conn| {
+        diesel::update(team_invites::table.find(fay_id))
+            .set(team_invites::expires_at.eq(past))
+            .execute(conn)
+    })
+    .await;
     let fay_token = token_of(fay["mailed_url"].as_str().unwrap());
     let (status, _) = invite_info(&app, &fay_token).await;
     assert_eq!(status, StatusCode::GONE, "an expired link");
@@ -768,7 +770,7 @@ async fn invites_are_created_validated_and_replaced(app: TestApp) {
     assert_eq!(emails, vec!["sam@example.com", "carol@example.com"]);
 
     // An invite of another team cannot be revoked through this one.
-    let other = team_id(&create_team(&app, &ada.key, "Other").await);
+    let other = create_team_id(&app, &ada.key, "Other").await;
     let (status, _) = app
         .delete(
             &format!("/api/teams/{other}/invites/{}", again["id"]),
@@ -780,7 +782,7 @@ async fn invites_are_created_validated_and_replaced(app: TestApp) {
 
 async fn the_public_invite_page_and_accepting(app: TestApp) {
     let ada = app.user("ada@example.com").await;
-    let t = team_id(&create_team(&app, &ada.key, "Roofers").await);
+    let t = create_team_id(&app, &ada.key, "Roofers").await;
     let created = invite(&app, &ada.key, t, "sam@example.com", Some("admin")).await;
     let token = token_of(created["mailed_url"].as_str().unwrap());
 
@@ -900,7 +902,7 @@ async fn the_public_invite_page_and_accepting(app: TestApp) {
 
 async fn concurrent_accepts_give_one_success(app: TestApp) {
     let ada = app.user("ada@example.com").await;
-    let t = team_id(&create_team(&app, &ada.key, "Race").await);
+    let t = create_team_id(&app, &ada.key, "Race").await;
     for round in 0..3 {
         let email = format!("racer{round}@example.com");
         let created = invite(&app, &ada.key, t, &email, None).await;
@@ -926,7 +928,7 @@ async fn concurrent_accepts_give_one_success(app: TestApp) {
 
 async fn a_failed_email_keeps_the_invite(app: TestApp) {
     let ada = app.user("ada@example.com").await;
-    let t = team_id(&create_team(&app, &ada.key, "Quiet").await);
+    let t = create_team_id(&app, &ada.key, "Quiet").await;
     app.mail.set_failing(Some("down"));
     let created = invite(&app, &ada.key, t, "sam@example.com", None).await;
     app.mail.set_failing(None);
@@ -946,7 +948,7 @@ async fn a_failed_email_keeps_the_invite(app: TestApp) {
 async fn an_inactive_team_keeps_reads_and_refuses_writes(app: TestApp) {
     let ada = app.user("ada@example.com").await;
     let bob = app.user("bob@example.com").await;
-    let t = team_id(&create_team(&app, &ada.key, "Closing").await);
+    let t = create_team_id(&app, &ada.key, "Closing").await;
     add_member(&app, &ada.key, t, &bob, "admin").await;
     let lead = submit(&app, &ada.key, json!({"address": "1 Old St", "team_id": t})).await;
     let lead_id = lead["result_lead_id"].as_i64().unwrap();
@@ -1019,7 +1021,7 @@ async fn a_removed_member_loses_access_at_once(app: TestApp) {
     let ada = app.user("ada@example.com").await;
     let bob = app.user("bob@example.com").await;
     let cy = app.user("cy@example.com").await;
-    let t = team_id(&create_team(&app, &ada.key, "Crew").await);
+    let t = create_team_id(&app, &ada.key, "Crew").await;
     add_member(&app, &ada.key, t, &bob, "member").await;
     add_member(&app, &ada.key, t, &cy, "admin").await;
     let lead = submit(
@@ -1306,7 +1308,7 @@ fn invite_url_in(eml: &[u8]) -> String {
 /// Invite over HTTP, read the e-mail the transport delivered into `folder`, follow its link.
 async fn invite_flow_through(app: &TestApp, folder: &Path) {
     let ada = app.user("ada@example.com").await;
-    let t = team_id(&create_team(app, &ada.key, "Mail crew").await);
+    let t = create_team_id(app, &ada.key, "Mail crew").await;
     let created = invite(app, &ada.key, t, "sam@example.com", Some("admin")).await;
     let eml = only_eml(folder).await;
     let raw = String::from_utf8_lossy(&eml);

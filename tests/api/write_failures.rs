@@ -37,16 +37,13 @@ async fn refuse_leads_named(app: &TestApp) {
                 .to_owned(),
         ],
     };
-    app.state
-        .db
-        .write(move |conn| {
-            for s in &statements {
-                diesel::sql_query(s.as_str()).execute(conn)?;
-            }
-            Ok(())
-        })
-        .await
-        .unwrap();
+    app.write_db(move |conn| {
+        for s in &statements {
+            diesel::sql_query(s.as_str()).execute(conn)?;
+        }
+        Ok(())
+    })
+    .await;
 }
 
 fn lead(n: u32, first_name: &str) -> Value {

@@ -55,45 +55,42 @@ fn percentile(sorted: &[f64], p: f64) -> f64 {
 /// The floor: 1000 lead rows in one transaction, one INSERT each, no application logic.
 async fn bare_insert(app: &TestApp, run: usize, user_id: i64) -> f64 {
     let started = Instant::now();
-    app.state
-        .db
-        .write(move |conn| {
-            conn.transaction(|conn| {
-                let now = chrono::Utc::now().naive_utc();
-                for i in 0..BATCH {
-                    let n = 900_000 + run * BATCH + i;
-                    diesel::insert_into(leads::table)
-                        .values((
-                            leads::dedupe_scope.eq(0i64),
-                            leads::street_key.eq(format!("{n} OAK HOLLOW DR")),
-                            leads::address_key.eq(format!("{n} OAK HOLLOW DR|78704")),
-                            leads::address.eq(format!("{n} Oak Hollow Dr")),
-                            leads::city.eq("Austin"),
-                            leads::state.eq("TX"),
-                            leads::zip_code.eq("78704"),
-                            leads::first_name.eq("Pat"),
-                            leads::last_name.eq("Lee"),
-                            leads::primary_phone.eq("+15125550100"),
-                            leads::email_1.eq("pat@example.com"),
-                            leads::permit_date.eq("2025-01-05"),
-                            leads::lot_size.eq("0.25 acres"),
-                            leads::lot_size_acres.eq(0.25),
-                            leads::property_type.eq("residential"),
-                            leads::source.eq("permit_scrape"),
-                            leads::latitude.eq(30.25),
-                            leads::longitude.eq(-97.76),
-                            leads::enrichment_status.eq("skipped"),
-                            leads::created_by.eq(user_id),
-                            leads::created_at.eq(now),
-                            leads::updated_at.eq(now),
-                        ))
-                        .execute(conn)?;
-                }
-                Ok(())
-            })
+    app.write_db(move |conn| {
+        conn.transaction(|conn| {
+            let now = chrono::Utc::now().naive_utc();
+            for i in 0..BATCH {
+                let n = 900_000 + run * BATCH + i;
+                diesel::insert_into(leads::table)
+                    .values((
+                        leads::dedupe_scope.eq(0i64),
+                        leads::street_key.eq(format!("{n} OAK HOLLOW DR")),
+                        leads::address_key.eq(format!("{n} OAK HOLLOW DR|78704")),
+                        leads::address.eq(format!("{n} Oak Hollow Dr")),
+                        leads::city.eq("Austin"),
+                        leads::state.eq("TX"),
+                        leads::zip_code.eq("78704"),
+                        leads::first_name.eq("Pat"),
+                        leads::last_name.eq("Lee"),
+                        leads::primary_phone.eq("+15125550100"),
+                        leads::email_1.eq("pat@example.com"),
+                        leads::permit_date.eq("2025-01-05"),
+                        leads::lot_size.eq("0.25 acres"),
+                        leads::lot_size_acres.eq(0.25),
+                        leads::property_type.eq("residential"),
+                        leads::source.eq("permit_scrape"),
+                        leads::latitude.eq(30.25),
+                        leads::longitude.eq(-97.76),
+                        leads::enrichment_status.eq("skipped"),
+                        leads::created_by.eq(user_id),
+                        leads::created_at.eq(now),
+                        leads::updated_at.eq(now),
+                    ))
+                    .execute(conn)?;
+            }
+            Ok(())
         })
-        .await
-        .unwrap();
+    })
+    .await;
     started.elapsed().as_secs_f64() * 1000.0
 }
 
@@ -102,15 +99,12 @@ async fn bare_insert(app: &TestApp, run: usize, user_id: i64) -> f64 {
 /// commit crossing the automatic threshold or the service's background checkpoint would.
 async fn settle_log(app: &TestApp) {
     if app.state.db.backend() == leadhub_db::Backend::Sqlite {
-        app.state
-            .db
-            .write(|conn| {
-                diesel::sql_query("PRAGMA wal_checkpoint(TRUNCATE)")
-                    .execute(conn)
-                    .map(drop)
-            })
-            .await
-            .unwrap();
+        app.write_db(|conn| {
+            diesel::sql_query("PRAGMA wal_checkpoint(TRUNCATE)")
+                .execute(conn)
+                .map(drop)
+        })
+        .await;
     }
 }
 

@@ -9,7 +9,8 @@ use actix_web::web;
 use reqwest::{Method, StatusCode};
 use serde_json::Value;
 
-use leadhub_db::{Database, SQLITE_BUSY_TIMEOUT};
+use diesel::QueryResult;
+use leadhub_db::{Database, DbConnection, ReadConnection, SQLITE_BUSY_TIMEOUT};
 use leadhub_domain::auth::NewUserRequest;
 use leadhub_domain::enrich::{AppraisalSource, Geocoder};
 use leadhub_domain::mail::Mailer;
@@ -166,6 +167,22 @@ impl TestApp {
             .unwrap()
             .secret;
         TestUser { user, key }
+    }
+
+    /// Reads the app's database directly, for what a test checks behind the API.
+    pub async fn read_db<T: Send + 'static>(
+        &self,
+        query: impl FnOnce(&mut ReadConnection<'_>) -> QueryResult<T> + Send + 'static,
+    ) -> T {
+        self.state.db.read(query).await.unwrap()
+    }
+
+    /// Changes the app's database directly (through the writer), for what the API cannot set up.
+    pub async fn write_db<T: Send + 'static>(
+        &self,
+        change: impl FnOnce(&mut DbConnection) -> QueryResult<T> + Send + 'static,
+    ) -> T {
+        self.state.db.write(change).await.unwrap()
     }
 
     /// Sends a request; returns the status and the JSON body (Null when there is none).

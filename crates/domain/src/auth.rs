@@ -84,31 +84,16 @@ pub struct NewUserRequest {
     pub is_admin: bool,
 }
 
+/// Built with a struct literal from its ports: it holds them and nothing else.
 pub struct AuthService {
-    identity: Arc<dyn IdentityProvider>,
-    users: Arc<dyn UserRepository>,
-    credentials: Arc<dyn CredentialRepository>,
-    clock: Arc<dyn Clock>,
-    tokens: Arc<dyn TokenGenerator>,
+    pub identity: Arc<dyn IdentityProvider>,
+    pub users: Arc<dyn UserRepository>,
+    pub credentials: Arc<dyn CredentialRepository>,
+    pub clock: Arc<dyn Clock>,
+    pub tokens: Arc<dyn TokenGenerator>,
 }
 
 impl AuthService {
-    pub fn new(
-        identity: Arc<dyn IdentityProvider>,
-        users: Arc<dyn UserRepository>,
-        credentials: Arc<dyn CredentialRepository>,
-        clock: Arc<dyn Clock>,
-        tokens: Arc<dyn TokenGenerator>,
-    ) -> Self {
-        AuthService {
-            identity,
-            users,
-            credentials,
-            clock,
-            tokens,
-        }
-    }
-
     /// Resolves a Bearer credential. Every failure is the same `Unauthorized`, so a caller
     /// learns nothing about which keys exist.
     pub async fn authenticate(&self, bearer: &str) -> Result<Caller, AuthError> {

@@ -70,13 +70,13 @@ impl Setup {
     fn build(self) -> AuthService {
         let mut tokens = MockTokenGenerator::new();
         numbered_tokens(&mut tokens);
-        AuthService::new(
-            Arc::new(self.identity),
-            Arc::new(self.users),
-            Arc::new(self.credentials),
-            clock(),
-            Arc::new(tokens),
-        )
+        AuthService {
+            identity: Arc::new(self.identity),
+            users: Arc::new(self.users),
+            credentials: Arc::new(self.credentials),
+            clock: clock(),
+            tokens: Arc::new(tokens),
+        }
     }
 }
 

@@ -2,6 +2,30 @@
 //! the domain only says where (`loc`), what (`msg`) and which kind (`kind`, pydantic's words).
 use serde::Serialize;
 
+use crate::store::StoreError;
+
+/// The error of the services whose only refusals are these (submissions, businesses).
+#[derive(Debug, thiserror::Error)]
+pub enum ServiceError {
+    #[error("forbidden: {0}")]
+    Forbidden(String),
+    #[error("{0} not found")]
+    NotFound(&'static str),
+    #[error("invalid input")]
+    Invalid(Vec<FieldError>),
+    #[error(transparent)]
+    Unexpected(anyhow::Error),
+}
+
+impl From<StoreError> for ServiceError {
+    fn from(e: StoreError) -> Self {
+        match e {
+            StoreError::Conflict(m) => ServiceError::Unexpected(anyhow::anyhow!(m)),
+            StoreError::Unexpected(e) => ServiceError::Unexpected(e),
+        }
+    }
+}
+
 /// One segment of a location: a field name or a zero-based array index.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(untagged)]

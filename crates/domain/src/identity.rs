@@ -44,43 +44,20 @@ pub trait IdentityProvider: Send + Sync {
     async fn verify_sign_in_link(&self, token: &str) -> Result<(User, Session), AuthError>;
 }
 
+/// Built with a struct literal from its ports: it holds them and nothing else.
 pub struct BuiltinIdentity {
-    users: Arc<dyn UserRepository>,
-    sessions: Arc<dyn SessionRepository>,
-    mailer: Arc<dyn Mailer>,
-    clock: Arc<dyn Clock>,
-    tokens: Arc<dyn TokenGenerator>,
-    public_url: String,
-    mail_throttle: Option<Arc<MailThrottle>>,
+    pub users: Arc<dyn UserRepository>,
+    pub sessions: Arc<dyn SessionRepository>,
+    pub mailer: Arc<dyn Mailer>,
+    pub clock: Arc<dyn Clock>,
+    pub tokens: Arc<dyn TokenGenerator>,
+    pub public_url: String,
+    /// Bounds the sign-in e-mails one address receives; beyond it, requests are dropped
+    /// silently (the response never differs, so addresses cannot be probed).
+    pub mail_throttle: Option<Arc<MailThrottle>>,
 }
 
 impl BuiltinIdentity {
-    pub fn new(
-        users: Arc<dyn UserRepository>,
-        sessions: Arc<dyn SessionRepository>,
-        mailer: Arc<dyn Mailer>,
-        clock: Arc<dyn Clock>,
-        tokens: Arc<dyn TokenGenerator>,
-        public_url: String,
-    ) -> Self {
-        BuiltinIdentity {
-            users,
-            sessions,
-            mailer,
-            clock,
-            tokens,
-            public_url,
-            mail_throttle: None,
-        }
-    }
-
-    /// Bounds the sign-in e-mails one address receives; beyond it, requests are dropped
-    /// silently (the answer never differs, so addresses cannot be probed).
-    pub fn with_mail_throttle(mut self, throttle: Arc<MailThrottle>) -> Self {
-        self.mail_throttle = Some(throttle);
-        self
-    }
-
     async fn issue(&self, user_id: i64, family_id: String) -> Result<Session, AuthError> {
         let now = self.clock.now();
         let access = self.tokens.secret(ACCESS_TOKEN_PREFIX);

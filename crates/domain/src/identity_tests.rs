@@ -67,14 +67,15 @@ impl Setup {
     fn build(self) -> BuiltinIdentity {
         let mut tokens = MockTokenGenerator::new();
         numbered_tokens(&mut tokens);
-        BuiltinIdentity::new(
-            Arc::new(self.users),
-            Arc::new(self.sessions),
-            Arc::new(self.mailer),
-            clock(),
-            Arc::new(tokens),
-            PUBLIC_URL.into(),
-        )
+        BuiltinIdentity {
+            users: Arc::new(self.users),
+            sessions: Arc::new(self.sessions),
+            mailer: Arc::new(self.mailer),
+            clock: clock(),
+            tokens: Arc::new(tokens),
+            public_url: PUBLIC_URL.into(),
+            mail_throttle: None,
+        }
     }
 }
 
@@ -142,42 +143,35 @@ async fn a_refresh_retires_the_token_then_issues_a_pair_in_the_same_family() {
     assert_eq!(identity.refresh(REFRESH).await.unwrap(), next_session());
 }
 
-#[tokio::test]
-async fn reusing_a_retired_refresh_token_revokes_its_whole_family() {
-    let mut s = Setup::new().stored(REFRESH, live(TokenKind::Refresh, REFRESH));
-    s.sessions
-        .expect_retire_refresh()
-        .times(1)
-        .returning(|_, _| Ok(RetireOutcome::AlreadyRetired));
-    s.sessions
-        .expect_revoke_family()
-        .with(eq(FAMILY), eq(now()))
-        .times(1)
-        .returning(|_, _| Ok(()));
+/// Checks that `token` is refused as a refresh token and that no tokens are issued for it.
+async fn assert_refresh_refused(mut s: Setup, token: &str, what: &str) {
     s.sessions.expect_insert_tokens().never();
-    let identity = s.build();
-
-    assert!(matches!(
-        identity.refresh(REFRESH).await,
-        Err(AuthError::Unauthorized)
-    ));
+    assert!(
+        matches!(s.build().refresh(token).await, Err(AuthError::Unauthorized)),
+        "{what}"
+    );
 }
 
+/// Reusing a retired refresh token revokes its whole family; one the store finds unusable
+/// revokes nothing. Both are refused.
 #[tokio::test]
-async fn a_refresh_token_the_store_finds_unusable_is_refused_and_revokes_nothing() {
-    let mut s = Setup::new().stored(REFRESH, live(TokenKind::Refresh, REFRESH));
-    s.sessions
-        .expect_retire_refresh()
-        .times(1)
-        .returning(|_, _| Ok(RetireOutcome::Unusable));
-    s.sessions.expect_revoke_family().never();
-    s.sessions.expect_insert_tokens().never();
-    let identity = s.build();
-
-    assert!(matches!(
-        identity.refresh(REFRESH).await,
-        Err(AuthError::Unauthorized)
-    ));
+async fn a_retired_or_unusable_refresh_token_is_refused() {
+    for (outcome, family_revocations) in [
+        (RetireOutcome::AlreadyRetired, 1),
+        (RetireOutcome::Unusable, 0),
+    ] {
+        let mut s = Setup::new().stored(REFRESH, live(TokenKind::Refresh, REFRESH));
+        s.sessions
+            .expect_retire_refresh()
+            .times(1)
+            .returning(move |_, _| Ok(outcome));
+        s.sessions
+            .expect_revoke_family()
+            .with(eq(FAMILY), eq(now()))
+            .times(family_revocations)
+            .returning(|_, _| Ok(()));
+        assert_refresh_refused(s, REFRESH, &format!("{outcome:?}")).await;
+    }
 }
 
 #[tokio::test]
@@ -198,23 +192,12 @@ async fn what_is_no_live_refresh_token_is_refused_before_anything_is_retired() {
             .returning(move |_| Ok(stored.clone()));
         s.sessions.expect_retire_refresh().never();
         s.sessions.expect_revoke_family().never();
-        s.sessions.expect_insert_tokens().never();
-        let identity = s.build();
-        assert!(
-            matches!(
-                identity.refresh(REFRESH).await,
-                Err(AuthError::Unauthorized)
-            ),
-            "{what}"
-        );
+        assert_refresh_refused(s, REFRESH, what).await;
     }
     // Not even shaped like a refresh token: not looked up.
     let mut s = Setup::new();
     s.sessions.expect_find_token().never();
-    assert!(matches!(
-        s.build().refresh(ACCESS).await,
-        Err(AuthError::Unauthorized)
-    ));
+    assert_refresh_refused(s, ACCESS, "an access token").await;
 }
 
 // ---- Access tokens ----

@@ -17,30 +17,16 @@ pub enum MailAdmission {
     Wait(u64),
 }
 
+/// `per_minute`/`per_hour`: e-mails one address may receive in each window; 0 turns that
+/// window off.
 pub struct MailThrottle {
-    store: Arc<dyn RateLimitStore>,
-    clock: Arc<dyn Clock>,
-    per_minute: u64,
-    per_hour: u64,
+    pub store: Arc<dyn RateLimitStore>,
+    pub clock: Arc<dyn Clock>,
+    pub per_minute: u64,
+    pub per_hour: u64,
 }
 
 impl MailThrottle {
-    /// `per_minute`/`per_hour`: e-mails one address may receive in each window; 0 turns that
-    /// window off.
-    pub fn new(
-        store: Arc<dyn RateLimitStore>,
-        clock: Arc<dyn Clock>,
-        per_minute: u64,
-        per_hour: u64,
-    ) -> MailThrottle {
-        MailThrottle {
-            store,
-            clock,
-            per_minute,
-            per_hour,
-        }
-    }
-
     /// Counts an e-mail to `address` and says whether it may go.
     pub async fn admit(&self, address: &str) -> StoreResult<MailAdmission> {
         // The counters' key names no address: a hash of it is enough to count.
@@ -78,7 +64,12 @@ mod tests {
     }
 
     fn throttle(at: DateTime<Utc>, store: Arc<MemoryRateLimitStore>) -> MailThrottle {
-        MailThrottle::new(store, Arc::new(At(at)), 1, 5)
+        MailThrottle {
+            store,
+            clock: Arc::new(At(at)),
+            per_minute: 1,
+            per_hour: 5,
+        }
     }
 
     #[tokio::test]
@@ -125,7 +116,12 @@ mod tests {
     async fn zero_turns_a_window_off() {
         let store = Arc::new(MemoryRateLimitStore::new());
         let now = Utc.with_ymd_and_hms(2026, 1, 1, 10, 0, 0).unwrap();
-        let off = MailThrottle::new(store, Arc::new(At(now)), 0, 0);
+        let off = MailThrottle {
+            store,
+            clock: Arc::new(At(now)),
+            per_minute: 0,
+            per_hour: 0,
+        };
         for _ in 0..10 {
             assert_eq!(off.admit("a@x.com").await.unwrap(), MailAdmission::Send);
         }

@@ -164,27 +164,13 @@ pub fn tightest(usages: &[Usage]) -> Option<&Usage> {
 
 /// Applies the configured limits; a quota of 0 turns that limit off.
 pub struct RateLimiter {
-    store: Arc<dyn RateLimitStore>,
-    clock: Arc<dyn Clock>,
-    per_credential_hour: u64,
-    per_ip_minute: u64,
+    pub store: Arc<dyn RateLimitStore>,
+    pub clock: Arc<dyn Clock>,
+    pub per_credential_hour: u64,
+    pub per_ip_minute: u64,
 }
 
 impl RateLimiter {
-    pub fn new(
-        store: Arc<dyn RateLimitStore>,
-        clock: Arc<dyn Clock>,
-        per_credential_hour: u32,
-        per_ip_minute: u32,
-    ) -> RateLimiter {
-        RateLimiter {
-            store,
-            clock,
-            per_credential_hour: per_credential_hour.into(),
-            per_ip_minute: per_ip_minute.into(),
-        }
-    }
-
     pub fn credential_limit(&self) -> Option<Limit> {
         (self.per_credential_hour > 0).then_some(Limit {
             kind: LimitKind::CredentialHour,
@@ -246,12 +232,12 @@ mod tests {
     fn limiter(key: u32, ip: u32) -> (RateLimiter, Arc<FixedClock>) {
         let clock = Arc::new(FixedClock(AtomicI64::new(1_800_000_030)));
         (
-            RateLimiter::new(
-                Arc::new(MemoryRateLimitStore::new()),
-                clock.clone(),
-                key,
-                ip,
-            ),
+            RateLimiter {
+                store: Arc::new(MemoryRateLimitStore::new()),
+                clock: clock.clone(),
+                per_credential_hour: key.into(),
+                per_ip_minute: ip.into(),
+            },
             clock,
         )
     }

@@ -5,6 +5,8 @@ use std::sync::{Arc, Mutex};
 use chrono::{DateTime, TimeZone, Utc};
 
 use crate::clock::MockClock;
+use crate::lead::fields::LeadFields;
+use crate::lead::record::{EnrichmentStatus, Lead};
 use crate::secret::MockTokenGenerator;
 use crate::user::User;
 
@@ -66,5 +68,23 @@ pub fn platform_admin(id: i64, email: &str) -> User {
     User {
         is_admin: true,
         ..person(id, email)
+    }
+}
+
+/// A lead as first stored: waiting for enrichment, submitted once.
+pub fn fresh_lead(id: i64, team_id: Option<i64>, fields: LeadFields, acres: Option<f64>) -> Lead {
+    Lead {
+        id,
+        team_id,
+        fields,
+        address_standardized: None,
+        lot_size_acres: acres,
+        geocode: None,
+        county_fips: None,
+        appraisal: None,
+        enrichment_status: EnrichmentStatus::PendingRetry,
+        submission_count: 1,
+        created_at: now(),
+        updated_at: now(),
     }
 }

@@ -18,7 +18,7 @@ mod smtp;
 pub use compose::{compose, Composed, Sender};
 pub use memory::{MemoryMailer, SentMail};
 pub use outbox::OutboxMailer;
-pub use render::{check_templates, render, Rendered};
+pub use render::{check_templates, html_templates, render, Rendered};
 pub use smtp::{SmtpMailer, DEFAULT_CONNECT_TIMEOUT, DEFAULT_SEND_TIMEOUT};
 
 /// The sender when `LEADHUB_MAIL_FROM` is not set.

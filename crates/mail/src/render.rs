@@ -33,14 +33,17 @@ const TEMPLATES: [(&str, &str); 7] = [
 // Parsed once. The templates are part of the binary, so a parse error is a programming error that
 // the tests catch; it is still reported as an error (never a panic), and `check_templates` lets the
 // composition root surface it at start-up.
-static TERA: LazyLock<Result<Tera, String>> = LazyLock::new(|| {
+static TERA: LazyLock<Result<Tera, String>> = LazyLock::new(|| html_templates(TEMPLATES));
+
+/// Parses compiled-in templates, `.html` ones escaped by `escape_html` (the pages use it too).
+pub fn html_templates<const N: usize>(templates: [(&str, &str); N]) -> Result<Tera, String> {
     let mut tera = Tera::default();
     tera.autoescape_on(vec![".html"]);
     tera.set_escape_fn(escape_html);
-    tera.add_raw_templates(TEMPLATES)
+    tera.add_raw_templates(templates)
         .map_err(|e| format!("{e:?}"))?;
     Ok(tera)
-});
+}
 
 /// Fails when the compiled-in templates do not parse.
 pub fn check_templates() -> Result<(), MailError> {
@@ -133,7 +136,7 @@ fn with_article(role: &str) -> String {
 }
 
 /// HTML escaping for text and for double-quoted attribute values. Unlike tera's default it leaves
-/// `/` alone, so a link's `href` stays readable to mail clients and link scanners.
+/// `/` alone, so a link's `href` stays readable to mail clients, link scanners and browsers.
 fn escape_html(input: &str) -> String {
     let mut out = String::with_capacity(input.len() + 16);
     for c in input.chars() {
@@ -163,6 +166,10 @@ mod tests {
         assert_eq!(
             escape_html(r#"<a href="x">&'/"#),
             "&lt;a href=&quot;x&quot;&gt;&amp;&#x27;/"
+        );
+        assert_eq!(
+            escape_html("<script>alert('x\")</script>&"),
+            "&lt;script&gt;alert(&#x27;x&quot;)&lt;/script&gt;&amp;"
         );
     }
 

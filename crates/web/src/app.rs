@@ -114,66 +114,64 @@ impl AppState {
             Backend::Postgres => Arc::new(DatabaseRateLimitStore::new(db.clone())),
             Backend::Sqlite => Arc::new(MemoryRateLimitStore::new()),
         };
-        let mail_throttle = Arc::new(MailThrottle::new(
-            rate_limit_store.clone(),
-            adapters.clock.clone(),
-            config.mail_per_address_minute.into(),
-            config.mail_per_address_hour.into(),
-        ));
-        let identity: Arc<dyn IdentityProvider> = Arc::new(
-            BuiltinIdentity::new(
-                Arc::new(db.clone()),
-                Arc::new(db.clone()),
-                adapters.mailer.clone(),
-                adapters.clock.clone(),
-                adapters.tokens.clone(),
-                config.public_url.clone(),
-            )
-            .with_mail_throttle(mail_throttle.clone()),
-        );
-        let auth = AuthService::new(
-            identity.clone(),
-            Arc::new(db.clone()),
-            Arc::new(db.clone()),
-            adapters.clock.clone(),
-            adapters.tokens.clone(),
-        );
+        let mail_throttle = Arc::new(MailThrottle {
+            store: rate_limit_store.clone(),
+            clock: adapters.clock.clone(),
+            per_minute: config.mail_per_address_minute.into(),
+            per_hour: config.mail_per_address_hour.into(),
+        });
+        let identity: Arc<dyn IdentityProvider> = Arc::new(BuiltinIdentity {
+            users: Arc::new(db.clone()),
+            sessions: Arc::new(db.clone()),
+            mailer: adapters.mailer.clone(),
+            clock: adapters.clock.clone(),
+            tokens: adapters.tokens.clone(),
+            public_url: config.public_url.clone(),
+            mail_throttle: Some(mail_throttle.clone()),
+        });
+        let auth = AuthService {
+            identity: identity.clone(),
+            users: Arc::new(db.clone()),
+            credentials: Arc::new(db.clone()),
+            clock: adapters.clock.clone(),
+            tokens: adapters.tokens.clone(),
+        };
         let sign_in_links = Arc::new(SignInLinks::start(identity.clone()));
-        let teams = TeamService::new(
-            Arc::new(db.clone()),
-            Arc::new(db.clone()),
-            Arc::new(db.clone()),
+        let teams = TeamService {
+            teams: Arc::new(db.clone()),
+            memberships: Arc::new(db.clone()),
+            users: Arc::new(db.clone()),
             identity,
-            adapters.mailer.clone(),
-            adapters.clock.clone(),
-            adapters.tokens.clone(),
-            config.public_url.clone(),
-            config.invite_ttl_days,
-        )
-        .with_mail_throttle(mail_throttle);
-        let submissions = SubmissionService::new(
-            Arc::new(db.clone()),
-            Arc::new(db.clone()),
-            Arc::new(db.clone()),
-            Arc::new(db.clone()),
-            Enricher {
+            mailer: adapters.mailer.clone(),
+            clock: adapters.clock.clone(),
+            tokens: adapters.tokens.clone(),
+            public_url: config.public_url.clone(),
+            invite_ttl: chrono::Duration::days(config.invite_ttl_days),
+            mail_throttle: Some(mail_throttle),
+        };
+        let submissions = SubmissionService {
+            leads: Arc::new(db.clone()),
+            submissions: Arc::new(db.clone()),
+            memberships: Arc::new(db.clone()),
+            users: Arc::new(db.clone()),
+            enricher: Enricher {
                 geocoder: adapters.geocoder.clone(),
                 appraisal: adapters.appraisal.clone(),
             },
-            adapters.clock.clone(),
-            adapters.tokens.clone(),
-        );
-        let businesses = BusinessService::new(
-            Arc::new(db.clone()),
-            Arc::new(db.clone()),
-            adapters.clock.clone(),
-        );
-        let rate_limiter = Arc::new(RateLimiter::new(
-            rate_limit_store,
-            adapters.clock.clone(),
-            config.rate_limit_per_key_hour,
-            config.rate_limit_per_ip_minute,
-        ));
+            clock: adapters.clock.clone(),
+            tokens: adapters.tokens.clone(),
+        };
+        let businesses = BusinessService {
+            businesses: Arc::new(db.clone()),
+            memberships: Arc::new(db.clone()),
+            clock: adapters.clock.clone(),
+        };
+        let rate_limiter = Arc::new(RateLimiter {
+            store: rate_limit_store,
+            clock: adapters.clock.clone(),
+            per_credential_hour: config.rate_limit_per_key_hour.into(),
+            per_ip_minute: config.rate_limit_per_ip_minute.into(),
+        });
         let submissions = Arc::new(submissions);
         AppState {
             single_intake: Arc::new(SingleIntake::start(submissions.clone())),

@@ -2,7 +2,7 @@
 #![allow(clippy::unwrap_used)]
 
 use std::net::TcpListener;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
@@ -15,15 +15,38 @@ fn temp_dir(tag: &str) -> PathBuf {
     dir
 }
 
-fn leadhub(dir: &PathBuf, args: &[&str]) -> Output {
-    Command::new(BIN)
-        .args(args)
+/// The binary with a clean environment, its data in `data`, run in `cwd`.
+fn leadhub_command(data: &Path, cwd: &Path) -> Command {
+    let mut command = Command::new(BIN);
+    command
         .env_clear()
-        .env("LEADHUB_DATA_DIR", dir)
+        .env("LEADHUB_DATA_DIR", data)
         .env("RUST_LOG", "warn")
-        .current_dir(dir)
-        .output()
-        .unwrap()
+        .current_dir(cwd);
+    command
+}
+
+fn leadhub(dir: &Path, args: &[&str]) -> Output {
+    leadhub_command(dir, dir).args(args).output().unwrap()
+}
+
+/// The stdout of a run that must have succeeded (its stderr shown when not).
+fn stdout_of(output: Output) -> String {
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    String::from_utf8(output.stdout).unwrap()
+}
+
+/// Starts the server `command` sets up on a free port; it stops when the `Server` drops.
+fn serve(mut command: Command) -> (Server, u16) {
+    let port = free_port();
+    let child = command
+        .env("LEADHUB_BIND", format!("127.0.0.1:{port}"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    (Server(child), port)
 }
 
 struct Server(Child);
@@ -58,12 +81,7 @@ fn user_add_and_key_create_give_a_working_key() {
             "--admin",
         ],
     );
-    assert!(
-        added.status.success(),
-        "{}",
-        String::from_utf8_lossy(&added.stderr)
-    );
-    let user_id = String::from_utf8(added.stdout).unwrap();
+    let user_id = stdout_of(added);
     assert!(
         user_id.trim().starts_with("usr_") && user_id.trim().len() == 30,
         "{user_id}"
@@ -80,12 +98,7 @@ fn user_add_and_key_create_give_a_working_key() {
             "deploy",
         ],
     );
-    assert!(
-        created.status.success(),
-        "{}",
-        String::from_utf8_lossy(&created.stderr)
-    );
-    let stdout = String::from_utf8(created.stdout).unwrap();
+    let stdout = stdout_of(created);
     assert_eq!(
         stdout.lines().count(),
         1,
@@ -103,19 +116,7 @@ fn user_add_and_key_create_give_a_working_key() {
     assert!(!unknown.status.success());
     assert!(String::from_utf8_lossy(&unknown.stderr).contains("User not found"));
 
-    let port = free_port();
-    let server = Server(
-        Command::new(BIN)
-            .env_clear()
-            .env("LEADHUB_DATA_DIR", &dir)
-            .env("LEADHUB_BIND", format!("127.0.0.1:{port}"))
-            .env("RUST_LOG", "warn")
-            .current_dir(&dir)
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap(),
-    );
+    let (server, port) = serve(leadhub_command(&dir, &dir));
     let client = http::blocking_get_keys(port, &key);
     drop(server);
     let (status, body) = client;
@@ -181,20 +182,12 @@ fn a_fresh_start_creates_private_files() {
     let dir = temp_dir("private");
     let data = dir.join("data");
     let leadhub_in = |args: &[&str]| {
-        let output = Command::new(BIN)
+        let output = leadhub_command(&data, &dir)
             .args(args)
-            .env_clear()
-            .env("LEADHUB_DATA_DIR", &data)
             .env("LEADHUB_GEOCODER", "none")
-            .env("RUST_LOG", "warn")
-            .current_dir(&dir)
             .output()
             .unwrap();
-        assert!(
-            output.status.success(),
-            "{}",
-            String::from_utf8_lossy(&output.stderr)
-        );
+        stdout_of(output);
     };
     leadhub_in(&["user", "add", "--email", "ops@example.com", "--admin"]);
     std::fs::write(
@@ -204,20 +197,9 @@ fn a_fresh_start_creates_private_files() {
     .unwrap();
     leadhub_in(&["import", "leads", "leads.csv"]);
 
-    let port = free_port();
-    let server = Server(
-        Command::new(BIN)
-            .env_clear()
-            .env("LEADHUB_DATA_DIR", &data)
-            .env("LEADHUB_BIND", format!("127.0.0.1:{port}"))
-            .env("LEADHUB_GEOCODER", "none")
-            .env("RUST_LOG", "warn")
-            .current_dir(&dir)
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap(),
-    );
+    let mut command = leadhub_command(&data, &dir);
+    command.env("LEADHUB_GEOCODER", "none");
+    let (server, port) = serve(command);
     let (status, body) = http::blocking_post(
         port,
         "/api/auth/magic-link",
@@ -377,14 +359,10 @@ fn postgres_commands_exit_cleanly_every_time() {
     )
     .unwrap();
     let run = |args: &[&str]| {
-        Command::new(BIN)
+        leadhub_command(&dir.join("data"), &dir)
             .args(args)
-            .env_clear()
             .env("DATABASE_URL", &db.url)
-            .env("LEADHUB_DATA_DIR", dir.join("data"))
             .env("LEADHUB_GEOCODER", "none")
-            .env("RUST_LOG", "warn")
-            .current_dir(&dir)
             .output()
             .unwrap()
     };

@@ -9,31 +9,11 @@ use crate::business::repository::{
     ImportedBusiness,
 };
 use crate::clock::Clock;
-use crate::error::FieldError;
-use crate::store::StoreError;
+use crate::error::ServiceError;
 use crate::team_access::{may_add_to_team, MembershipRepository};
 use crate::user::User;
 
-#[derive(Debug, thiserror::Error)]
-pub enum BusinessError {
-    #[error("forbidden: {0}")]
-    Forbidden(String),
-    #[error("{0} not found")]
-    NotFound(&'static str),
-    #[error("invalid input")]
-    Invalid(Vec<FieldError>),
-    #[error(transparent)]
-    Unexpected(anyhow::Error),
-}
-
-impl From<StoreError> for BusinessError {
-    fn from(e: StoreError) -> Self {
-        match e {
-            StoreError::Conflict(m) => BusinessError::Unexpected(anyhow::anyhow!(m)),
-            StoreError::Unexpected(e) => BusinessError::Unexpected(e),
-        }
-    }
-}
+pub type BusinessError = ServiceError;
 
 /// One element of an import: its typed fields, or why it could not even be typed (a string
 /// where a number belongs, ...). Either way a bad element is reported, not fatal.
@@ -65,25 +45,14 @@ pub struct ImportOutcome {
     pub errors: Vec<ElementError>,
 }
 
+/// Built with a struct literal from its ports: it holds them and nothing else.
 pub struct BusinessService {
-    businesses: Arc<dyn BusinessRepository>,
-    memberships: Arc<dyn MembershipRepository>,
-    clock: Arc<dyn Clock>,
+    pub businesses: Arc<dyn BusinessRepository>,
+    pub memberships: Arc<dyn MembershipRepository>,
+    pub clock: Arc<dyn Clock>,
 }
 
 impl BusinessService {
-    pub fn new(
-        businesses: Arc<dyn BusinessRepository>,
-        memberships: Arc<dyn MembershipRepository>,
-        clock: Arc<dyn Clock>,
-    ) -> Self {
-        BusinessService {
-            businesses,
-            memberships,
-            clock,
-        }
-    }
-
     /// Imports the good elements, reports the bad ones by index. A `team_id` the caller may not
     /// add to is a 403 for the whole import.
     pub async fn import(
@@ -266,11 +235,11 @@ mod tests {
                     ImportedBusiness::Duplicate(3),
                 ])
             });
-        let service = BusinessService::new(
-            Arc::new(repo),
-            Arc::new(MockMembershipRepository::new()),
-            Arc::new(SystemClock),
-        );
+        let service = BusinessService {
+            businesses: Arc::new(repo),
+            memberships: Arc::new(MockMembershipRepository::new()),
+            clock: Arc::new(SystemClock),
+        };
         let outcome = service
             .import(
                 &user(false),
@@ -303,11 +272,11 @@ mod tests {
                 team_is_active: false,
             }))
         });
-        let service = BusinessService::new(
-            Arc::new(MockBusinessRepository::new()),
-            Arc::new(memberships),
-            Arc::new(SystemClock),
-        );
+        let service = BusinessService {
+            businesses: Arc::new(MockBusinessRepository::new()),
+            memberships: Arc::new(memberships),
+            clock: Arc::new(SystemClock),
+        };
         for (team, reason) in [(1, "Not a member of this team"), (2, "Team is inactive")] {
             match service
                 .import(&user(false), request(vec![named("Acme")], Some(team)))

@@ -62,7 +62,11 @@ impl Setup {
         memberships
             .expect_team_is_active()
             .returning(move |team| Ok(teams.iter().find(|(t, _)| *t == team).map(|t| t.1)));
-        BusinessService::new(Arc::new(self.businesses), Arc::new(memberships), clock())
+        BusinessService {
+            businesses: Arc::new(self.businesses),
+            memberships: Arc::new(memberships),
+            clock: clock(),
+        }
     }
 }
 

@@ -11,30 +11,18 @@ use crate::enrich::{
 use crate::lead::fields::LeadFields;
 use crate::lead::record::{EnrichmentStatus, EnrichmentUpdate, Lead};
 use crate::submission::Enricher;
-use crate::test_support::now;
+use crate::test_support::fresh_lead;
 
 /// A lead at `address` in Austin, TX, waiting for enrichment.
 fn lead_at(id: i64, address: &str) -> Lead {
-    Lead {
-        id,
-        team_id: None,
-        fields: LeadFields {
-            address: Some(address.into()),
-            city: Some("Austin".into()),
-            state: Some("TX".into()),
-            zip_code: Some("78701".into()),
-            ..LeadFields::default()
-        },
-        address_standardized: None,
-        lot_size_acres: None,
-        geocode: None,
-        county_fips: None,
-        appraisal: None,
-        enrichment_status: EnrichmentStatus::PendingRetry,
-        submission_count: 1,
-        created_at: now(),
-        updated_at: now(),
-    }
+    let fields = LeadFields {
+        address: Some(address.into()),
+        city: Some("Austin".into()),
+        state: Some("TX".into()),
+        zip_code: Some("78701".into()),
+        ..LeadFields::default()
+    };
+    fresh_lead(id, None, fields, None)
 }
 
 fn lead_without_address(id: i64) -> Lead {

@@ -5,14 +5,13 @@ use std::sync::Arc;
 use chrono::{DateTime, Datelike, Utc};
 
 use crate::clock::Clock;
-use crate::error::FieldError;
+use crate::error::ServiceError;
 use crate::lead::fields::{LeadFields, Warning};
 use crate::lead::normalize::normalize;
 use crate::lead::record::{
     EnrichmentStatus, Lead, LeadAction, LeadCursor, LeadFilter, LeadRepository, LeadWrite,
 };
 use crate::secret::TokenGenerator;
-use crate::store::StoreError;
 use crate::submission::enrichment::Enricher;
 use crate::submission::record::{
     BatchSummary, NewBatch, NewSubmission, Submission, SubmissionOutcome, SubmissionRepository,
@@ -23,26 +22,7 @@ use crate::user::{User, UserRepository};
 
 mod processing;
 
-#[derive(Debug, thiserror::Error)]
-pub enum SubmissionError {
-    #[error("forbidden: {0}")]
-    Forbidden(String),
-    #[error("{0} not found")]
-    NotFound(&'static str),
-    #[error("invalid input")]
-    Invalid(Vec<FieldError>),
-    #[error(transparent)]
-    Unexpected(anyhow::Error),
-}
-
-impl From<StoreError> for SubmissionError {
-    fn from(e: StoreError) -> Self {
-        match e {
-            StoreError::Conflict(m) => SubmissionError::Unexpected(anyhow::anyhow!(m)),
-            StoreError::Unexpected(e) => SubmissionError::Unexpected(e),
-        }
-    }
-}
+pub type SubmissionError = ServiceError;
 
 /// A lead filter with the caller's visibility applied; only `SubmissionService::visible_filter`
 /// makes one, so every list and export of leads goes through the same rule.
@@ -93,37 +73,18 @@ pub struct BatchOutcome {
     pub elements: Vec<ElementOutcome>,
 }
 
+/// Built with a struct literal from its ports: it holds them and nothing else.
 pub struct SubmissionService {
-    leads: Arc<dyn LeadRepository>,
-    submissions: Arc<dyn SubmissionRepository>,
-    memberships: Arc<dyn MembershipRepository>,
-    users: Arc<dyn UserRepository>,
-    enricher: Enricher,
-    clock: Arc<dyn Clock>,
-    tokens: Arc<dyn TokenGenerator>,
+    pub leads: Arc<dyn LeadRepository>,
+    pub submissions: Arc<dyn SubmissionRepository>,
+    pub memberships: Arc<dyn MembershipRepository>,
+    pub users: Arc<dyn UserRepository>,
+    pub enricher: Enricher,
+    pub clock: Arc<dyn Clock>,
+    pub tokens: Arc<dyn TokenGenerator>,
 }
 
 impl SubmissionService {
-    pub fn new(
-        leads: Arc<dyn LeadRepository>,
-        submissions: Arc<dyn SubmissionRepository>,
-        memberships: Arc<dyn MembershipRepository>,
-        users: Arc<dyn UserRepository>,
-        enricher: Enricher,
-        clock: Arc<dyn Clock>,
-        tokens: Arc<dyn TokenGenerator>,
-    ) -> Self {
-        SubmissionService {
-            leads,
-            submissions,
-            memberships,
-            users,
-            enricher,
-            clock,
-            tokens,
-        }
-    }
-
     /// A team may take leads only from its members (and platform admins), and only while active.
     async fn check_team(&self, user: &User, team_id: i64) -> Result<(), SubmissionError> {
         may_add_to_team(self.memberships.as_ref(), user, team_id)

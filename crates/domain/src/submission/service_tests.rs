@@ -25,7 +25,7 @@ use crate::submission::{
     ElementOutcome, Enricher, PendingWork, SubmissionError, SubmissionRequest, SubmissionService,
 };
 use crate::team_access::{Membership, MockMembershipRepository};
-use crate::test_support::{clock, now, numbered_tokens, person};
+use crate::test_support::{clock, fresh_lead, numbered_tokens, person};
 use crate::user::{MockUserRepository, User};
 
 /// Ada belongs to team 1.
@@ -64,18 +64,18 @@ impl Setup {
         });
         let mut tokens = MockTokenGenerator::new();
         numbered_tokens(&mut tokens);
-        SubmissionService::new(
-            Arc::new(self.leads),
-            Arc::new(self.submissions),
-            Arc::new(memberships),
-            Arc::new(self.users),
-            Enricher {
+        SubmissionService {
+            leads: Arc::new(self.leads),
+            submissions: Arc::new(self.submissions),
+            memberships: Arc::new(memberships),
+            users: Arc::new(self.users),
+            enricher: Enricher {
                 geocoder: self.geocoder.map(|g| Arc::new(g) as _),
                 appraisal: None,
             },
-            clock(),
-            Arc::new(tokens),
-        )
+            clock: clock(),
+            tokens: Arc::new(tokens),
+        }
     }
 }
 
@@ -161,20 +161,7 @@ fn lead_id(lead: PlannedLead) -> i64 {
 
 /// The lead a write created, as the store would read it back.
 fn lead_of(id: i64, w: &LeadWrite) -> Lead {
-    Lead {
-        id,
-        team_id: w.team_id,
-        fields: w.lead.fields.clone(),
-        address_standardized: None,
-        lot_size_acres: w.lead.lot_size_acres,
-        geocode: None,
-        county_fips: None,
-        appraisal: None,
-        enrichment_status: EnrichmentStatus::PendingRetry,
-        submission_count: 1,
-        created_at: now(),
-        updated_at: now(),
-    }
+    fresh_lead(id, w.team_id, w.lead.fields.clone(), w.lead.lot_size_acres)
 }
 
 fn codes(warnings: &[Warning]) -> Vec<&str> {

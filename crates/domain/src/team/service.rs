@@ -75,53 +75,23 @@ pub struct AcceptedInvite {
     pub session: Session,
 }
 
+/// Built with a struct literal from its ports: it holds them and nothing else.
 pub struct TeamService {
-    teams: Arc<dyn TeamRepository>,
-    memberships: Arc<dyn MembershipRepository>,
-    users: Arc<dyn UserRepository>,
-    identity: Arc<dyn IdentityProvider>,
-    mailer: Arc<dyn Mailer>,
-    clock: Arc<dyn Clock>,
-    tokens: Arc<dyn TokenGenerator>,
-    public_url: String,
-    invite_ttl: Duration,
-    mail_throttle: Option<Arc<MailThrottle>>,
+    pub teams: Arc<dyn TeamRepository>,
+    pub memberships: Arc<dyn MembershipRepository>,
+    pub users: Arc<dyn UserRepository>,
+    pub identity: Arc<dyn IdentityProvider>,
+    pub mailer: Arc<dyn Mailer>,
+    pub clock: Arc<dyn Clock>,
+    pub tokens: Arc<dyn TokenGenerator>,
+    pub public_url: String,
+    pub invite_ttl: Duration,
+    /// Bounds the invite e-mails one address receives; beyond it an invite is refused
+    /// (`TooManyEmails`) before anything changes, so the pending invite's link keeps working.
+    pub mail_throttle: Option<Arc<MailThrottle>>,
 }
 
 impl TeamService {
-    #[allow(clippy::too_many_arguments)]
-    pub fn new(
-        teams: Arc<dyn TeamRepository>,
-        memberships: Arc<dyn MembershipRepository>,
-        users: Arc<dyn UserRepository>,
-        identity: Arc<dyn IdentityProvider>,
-        mailer: Arc<dyn Mailer>,
-        clock: Arc<dyn Clock>,
-        tokens: Arc<dyn TokenGenerator>,
-        public_url: String,
-        invite_ttl_days: i64,
-    ) -> Self {
-        TeamService {
-            teams,
-            memberships,
-            users,
-            identity,
-            mailer,
-            clock,
-            tokens,
-            public_url,
-            invite_ttl: Duration::days(invite_ttl_days),
-            mail_throttle: None,
-        }
-    }
-
-    /// Bounds the invite e-mails one address receives; beyond it an invite is refused
-    /// (`TooManyEmails`) before anything changes, so the pending invite's link keeps working.
-    pub fn with_mail_throttle(mut self, throttle: Arc<MailThrottle>) -> Self {
-        self.mail_throttle = Some(throttle);
-        self
-    }
-
     /// The team and how the user stands to it; "not found" when the user may not see it.
     async fn actor(&self, user: &User, team_id: i64) -> Result<(Team, Actor), TeamError> {
         let team = self

@@ -9,8 +9,10 @@ use leadhub_domain::team::TeamError;
 
 use crate::app::AppState;
 use crate::pages::base_context;
-use crate::pages::render::{html, problems_text, render, see_other, when, PageError};
-use crate::pages::session::{fresh_csrf_cookie, secure, session_cookies, Csrf, PUBLIC_BINDING};
+use crate::pages::render::{problems_text, see_other, when, PageError};
+use crate::pages::session::{
+    fresh_csrf_cookie, public_form_page, secure, session_cookies, Csrf, PUBLIC_BINDING,
+};
 
 pub fn configure(cfg: &mut web::ServiceConfig) {
     cfg.route("/invite/{token}", web::get().to(show))
@@ -57,9 +59,7 @@ async fn invite_page(
         Err(AuthError::NotFound(_)) => false,
         Err(e) => return Err(e.into()),
     };
-    let csrf = Csrf::of(req);
     let mut context = base_context(None, "invite");
-    context.insert("public_csrf", &csrf.token(PUBLIC_BINDING));
     context.insert("token", token);
     context.insert("team_name", &details.team_name);
     context.insert("team_description", &details.team_description);
@@ -72,11 +72,7 @@ async fn invite_page(
     context.insert("error", &error);
     context.insert("first_name", typed.0);
     context.insert("last_name", typed.1);
-    let mut response = html(status, render("invite.html", &context)?);
-    if let Some(c) = csrf.cookie(secure(state)) {
-        response.add_cookie(&c).map_err(|_| PageError::Internal)?;
-    }
-    Ok(response)
+    public_form_page(req, state, status, "invite.html", context)
 }
 
 pub async fn show(

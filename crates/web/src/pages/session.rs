@@ -10,8 +10,10 @@
 use actix_web::cookie::time::Duration as CookieDuration;
 use actix_web::cookie::{Cookie, SameSite};
 use actix_web::dev::Payload;
+use actix_web::http::StatusCode;
 use actix_web::{web, FromRequest, HttpRequest, HttpResponse};
 use futures_util::future::LocalBoxFuture;
+use tera::Context;
 
 use leadhub_domain::auth::{AuthError, Credential};
 use leadhub_domain::secret::{hash_secret, hashes_match, TokenGenerator, ACCESS_TOKEN_PREFIX};
@@ -19,7 +21,7 @@ use leadhub_domain::session::{Session, REFRESH_TOKEN_DAYS};
 use leadhub_domain::user::User;
 
 use crate::app::AppState;
-use crate::pages::render::PageError;
+use crate::pages::render::{html, render, PageError};
 use crate::tokens::RandomTokens;
 
 pub const SESSION_COOKIE: &str = "leadhub_session";
@@ -27,6 +29,24 @@ pub const REFRESH_COOKIE: &str = "leadhub_refresh";
 pub const CSRF_COOKIE: &str = "leadhub_csrf";
 /// The CSRF binding of forms shown before anyone is signed in.
 pub const PUBLIC_BINDING: &str = "public";
+
+/// A page with a form anyone may post (sign-in, invite): its context gets the public CSRF
+/// token, and the response sets the CSRF cookie when the browser had none.
+pub fn public_form_page(
+    req: &HttpRequest,
+    state: &AppState,
+    status: StatusCode,
+    template: &str,
+    mut context: Context,
+) -> Result<HttpResponse, PageError> {
+    let csrf = Csrf::of(req);
+    context.insert("public_csrf", &csrf.token(PUBLIC_BINDING));
+    let mut response = html(status, render(template, &context)?);
+    if let Some(c) = csrf.cookie(secure(state)) {
+        response.add_cookie(&c).map_err(|_| PageError::Internal)?;
+    }
+    Ok(response)
+}
 
 /// Whether cookies get the `Secure` attribute: only when the service is reached over https.
 pub fn secure(state: &AppState) -> bool {

@@ -9,8 +9,8 @@ use leadhub_domain::auth::AuthError;
 use crate::app::AppState;
 use crate::pages::render::{html, render, see_other, PageError};
 use crate::pages::session::{
-    cleared_session_cookies, fresh_csrf_cookie, secure, session_cookies, Csrf, Visitor,
-    PUBLIC_BINDING,
+    cleared_session_cookies, fresh_csrf_cookie, public_form_page, secure, session_cookies, Csrf,
+    Visitor, PUBLIC_BINDING,
 };
 use crate::pages::{base_context, Done};
 
@@ -58,17 +58,11 @@ fn email_form(
     error: Option<&str>,
     email: &str,
 ) -> Result<HttpResponse, PageError> {
-    let csrf = Csrf::of(req);
     let mut context = base_context(None, "sign-in");
-    context.insert("public_csrf", &csrf.token(PUBLIC_BINDING));
     context.insert("notice", &notice);
     context.insert("error", &error);
     context.insert("email", email);
-    let mut response = html(status, render("sign_in.html", &context)?);
-    if let Some(c) = csrf.cookie(secure(state)) {
-        response.add_cookie(&c).map_err(|_| PageError::Internal)?;
-    }
-    Ok(response)
+    public_form_page(req, state, status, "sign_in.html", context)
 }
 
 /// GET /sign-in: the e-mail form, or, with `?token=`, the button that spends the link.
@@ -89,15 +83,9 @@ pub async fn show(
         .notice();
         return email_form(&req, &state, StatusCode::OK, notice, None, "");
     };
-    let csrf = Csrf::of(&req);
     let mut context = base_context(None, "sign-in");
-    context.insert("public_csrf", &csrf.token(PUBLIC_BINDING));
     context.insert("token", token);
-    let mut response = html(StatusCode::OK, render("sign_in_link.html", &context)?);
-    if let Some(c) = csrf.cookie(secure(&state)) {
-        response.add_cookie(&c).map_err(|_| PageError::Internal)?;
-    }
-    Ok(response)
+    public_form_page(&req, &state, StatusCode::OK, "sign_in_link.html", context)
 }
 
 /// POST /sign-in: e-mails a link to a known address; the answer is the same, in the same time,

@@ -6,11 +6,11 @@ use serde::Deserialize;
 use validator::{Validate, ValidationError};
 
 use leadhub_domain::business::{
-    BusinessError, BusinessFilter, BusinessPatch, BusinessStatus, ImportRequest, RelationshipType,
+    BusinessFilter, BusinessPatch, BusinessStatus, ImportRequest, RelationshipType,
 };
 
 use crate::app::AppState;
-use crate::error::{ApiError, ApiResult};
+use crate::error::ApiResult;
 use crate::extract::rules::{one_of, one_of_text};
 use crate::extract::{
     json_type, Caller, Lax, Paging, RequestBody, RequestQuery, ValidatedJson, ValidatedQuery,
@@ -49,17 +49,6 @@ pub fn routes(api: &mut Api) {
         "/api/v1/lead-sources/statistics",
         business_statistics,
     );
-}
-
-impl From<BusinessError> for ApiError {
-    fn from(e: BusinessError) -> Self {
-        match e {
-            BusinessError::Forbidden(reason) => ApiError::Forbidden(reason),
-            BusinessError::NotFound(thing) => ApiError::not_found(thing),
-            BusinessError::Invalid(problems) => ApiError::Validation(problems),
-            BusinessError::Unexpected(cause) => ApiError::unexpected(cause),
-        }
-    }
 }
 
 fn relationship_type(field: &Lax<String>) -> Result<(), ValidationError> {

@@ -34,6 +34,7 @@ pub fn routes(api: &mut Api) {
         );
 }
 
+/// Also the businesses' error: `BusinessError` is the same `ServiceError`.
 impl From<SubmissionError> for ApiError {
     fn from(e: SubmissionError) -> Self {
         match e {

@@ -152,17 +152,18 @@ impl Setup {
                     }))
             });
         numbered_tokens(&mut self.tokens);
-        TeamService::new(
-            Arc::new(self.teams),
-            Arc::new(memberships),
-            Arc::new(self.users),
-            Arc::new(self.identity),
-            Arc::new(self.mailer),
-            clock(),
-            Arc::new(self.tokens),
-            PUBLIC_URL.into(),
-            INVITE_TTL_DAYS,
-        )
+        TeamService {
+            teams: Arc::new(self.teams),
+            memberships: Arc::new(memberships),
+            users: Arc::new(self.users),
+            identity: Arc::new(self.identity),
+            mailer: Arc::new(self.mailer),
+            clock: clock(),
+            tokens: Arc::new(self.tokens),
+            public_url: PUBLIC_URL.into(),
+            invite_ttl: Duration::days(INVITE_TTL_DAYS),
+            mail_throttle: None,
+        }
     }
 }
 
