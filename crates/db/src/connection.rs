@@ -343,15 +343,20 @@ fn create_sqlite_file(path: &str) -> Result<(), DbError> {
         std::os::unix::fs::DirBuilderExt::mode(&mut folders, 0o700);
         folders.create(folder).map_err(|e| failed(folder, e))?;
     }
+    match create_private_file(path) {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(()),
+        Err(e) => Err(failed(path, e)),
+    }
+}
+
+/// Creates `path`, which must not exist, readable and writable by this user only.
+pub(crate) fn create_private_file(path: &Path) -> std::io::Result<()> {
     let mut file = std::fs::OpenOptions::new();
     file.write(true).create_new(true);
     #[cfg(unix)]
     std::os::unix::fs::OpenOptionsExt::mode(&mut file, 0o600);
-    match file.open(path) {
-        Ok(_) => Ok(()),
-        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(()),
-        Err(e) => Err(failed(path, e)),
-    }
+    file.open(path).map(drop)
 }
 
 /// libpq's messages span lines; a start-up error should be one.

@@ -6,6 +6,7 @@
 //! thread is never blocked on the database.
 #![forbid(unsafe_code)]
 
+mod backup;
 mod businesses;
 mod checkpoint;
 mod connection;
@@ -30,6 +31,7 @@ mod teams;
 mod time;
 mod users;
 
+pub use backup::{backup_sqlite, BackupError};
 pub use connection::{
     Backend, Database, DbConnection, DbError, ReadConnection, SQLITE_BUSY_TIMEOUT,
 };

@@ -257,7 +257,7 @@ pub fn http_server(
 
 /// Connects, migrates and serves until stopped.
 pub async fn serve(config: Config) -> anyhow::Result<()> {
-    let db = Database::connect(&config.database_url, pool_size(&config))?;
+    let db = Database::connect(&config.database_url, config.db_pool_size)?;
     let applied = db.migrate()?;
     tracing::info!(applied, backend = ?db.backend(), "database ready");
     let bind = config.bind;
@@ -290,12 +290,4 @@ pub fn start_workers(state: &web::Data<AppState>) -> Workers {
             poll: std::time::Duration::from_millis(state.config.job_poll_ms),
         },
     )
-}
-
-pub fn pool_size(config: &Config) -> u32 {
-    if config.database_url.starts_with("sqlite://") {
-        8
-    } else {
-        16
-    }
 }

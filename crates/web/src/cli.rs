@@ -42,6 +42,12 @@ pub enum Command {
     /// Stored leads.
     #[command(subcommand)]
     Lead(LeadCommand),
+    /// Copies the SQLite database into FILE (a new file), consistent even while serving;
+    /// prints the copy's size in bytes. PostgreSQL: use pg_dump.
+    Backup {
+        /// Where the copy goes; must not exist.
+        file: PathBuf,
+    },
 }
 
 #[derive(Subcommand, Debug)]
@@ -205,6 +211,16 @@ pub async fn run(cli: Cli, config: Config) -> anyhow::Result<()> {
             let now = state.clock.now();
             let count = state.jobs.requeue_dead((!all).then_some(ids), now).await?;
             println!("{count}");
+            Ok(())
+        }
+        Command::Backup { file } => {
+            let url = config.database_url.clone();
+            let target = file.clone();
+            let bytes =
+                tokio::task::spawn_blocking(move || leadhub_db::backup_sqlite(&url, &target))
+                    .await??;
+            eprintln!("leadhub: copied the database into {}", file.display());
+            println!("{bytes}");
             Ok(())
         }
         Command::Lead(LeadCommand::Enrich { id }) => {

@@ -54,6 +54,9 @@ pub struct Config {
     pub job_lease_secs: u64,
     /// How often an idle worker looks for due jobs, in milliseconds.
     pub job_poll_ms: u64,
+    /// Database connections this process may hold (with N processes on one PostgreSQL server,
+    /// N times this must stay under its `max_connections`).
+    pub db_pool_size: u32,
 }
 
 pub const GEOCODER_NAMES: [&str; 4] = ["census", "nominatim", "zip", "none"];
@@ -61,6 +64,9 @@ pub const GEOCODER_NAMES: [&str; 4] = ["census", "nominatim", "zip", "none"];
 /// Days an invite stays open: none or fewer would make invites born expired, and a huge number
 /// overflows the expiry date.
 pub const INVITE_TTL_DAYS: RangeInclusive<i64> = 1..=365;
+
+/// Connections per process: at least one, and no more than a PostgreSQL server usually allows.
+pub const DB_POOL_SIZE: RangeInclusive<i64> = 1..=1000;
 
 impl Config {
     /// Reads `.env` when present, then the process environment.
@@ -172,7 +178,6 @@ impl Config {
             }
         };
         Ok(Config {
-            database_url,
             data_dir,
             bind,
             public_url,
@@ -217,6 +222,18 @@ impl Config {
             job_lease_secs: number("LEADHUB_JOB_LEASE_SECS", get("LEADHUB_JOB_LEASE_SECS"), 60)?
                 .max(1),
             job_poll_ms: number("LEADHUB_JOB_POLL_MS", get("LEADHUB_JOB_POLL_MS"), 200)?.max(10),
+            db_pool_size: number_within(
+                "LEADHUB_DB_POOL_SIZE",
+                get("LEADHUB_DB_POOL_SIZE"),
+                if database_url.starts_with("sqlite://") {
+                    8
+                } else {
+                    16
+                },
+                DB_POOL_SIZE,
+            )?
+            .unsigned_abs() as u32,
+            database_url,
         })
     }
 }
@@ -316,6 +333,8 @@ mod tests {
             ("LEADHUB_TRUSTED_PROXIES", "10.0.0.1,banana"),
             ("LEADHUB_LOG_FORMAT", "xml"),
             ("LEADHUB_CENSUS_URL", "ftp://x"),
+            ("LEADHUB_DB_POOL_SIZE", "0"),
+            ("LEADHUB_DB_POOL_SIZE", "1001"),
         ] {
             let e = Config::from_vars(&vars(&[(name, value)])).unwrap_err();
             assert_eq!(e.variable, name);
@@ -355,6 +374,15 @@ mod tests {
             );
             assert_eq!(message.lines().count(), 1);
         }
+    }
+
+    #[test]
+    fn pool_size_follows_the_backend_unless_chosen() {
+        let pool = |pairs: &[(&str, &str)]| Config::from_vars(&vars(pairs)).unwrap().db_pool_size;
+        let postgres = ("DATABASE_URL", "postgres://db/leadhub");
+        assert_eq!(pool(&[]), 8);
+        assert_eq!(pool(&[postgres]), 16);
+        assert_eq!(pool(&[postgres, ("LEADHUB_DB_POOL_SIZE", "5")]), 5);
     }
 
     #[test]
