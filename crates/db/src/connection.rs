@@ -18,6 +18,7 @@ use leadhub_domain::store::StoreError;
 
 use crate::checkpoint::{self, Writers, AUTOCHECKPOINT_PAGES};
 use crate::error::store_error;
+use crate::job_wakeups::JobSignal;
 use crate::pool_threads::{self, OpenPool};
 
 const SQLITE_MIGRATIONS: EmbeddedMigrations = embed_migrations!("../../migrations/sqlite");
@@ -56,6 +57,7 @@ pub struct Database {
     /// The queue of this process's SQLite writers (see `write`); the background checkpoint
     /// runs while it lives.
     writer: Arc<Writers>,
+    pub(crate) job_signal: Arc<JobSignal>,
     /// Last, so the pool is closed by the time the last clone counts as gone (`settle`).
     _open: Arc<OpenPool>,
 }
@@ -126,6 +128,9 @@ impl Database {
             checkpoint::start(target.clone(), &writer);
         }
         let open = Arc::new(OpenPool::new());
+        let job_signal = Arc::new(JobSignal::new(
+            (backend == Backend::Postgres).then(|| target.clone()),
+        ));
         let manager = ConnectionManager::<DbConnection>::new(target);
         let mut builder = Pool::builder()
             .thread_pool(pool_threads::workers())
@@ -142,6 +147,7 @@ impl Database {
             pool,
             backend,
             writer,
+            job_signal,
             _open: open,
         })
     }

@@ -12,6 +12,7 @@ use leadhub_domain::jobs::{Job, JobQueue, JobStatus, NewJob};
 use leadhub_domain::store::StoreResult;
 
 use crate::error::stored_word;
+use crate::job_wakeups::notify_on_commit;
 use crate::schema::jobs;
 use crate::time::{from_db, to_db};
 use crate::{Database, DbConnection};
@@ -62,7 +63,8 @@ impl TryFrom<JobRow> for Job {
 
 const RETURNING: &str = "RETURNING id, kind, payload, status, attempts, max_attempts, run_at, locked_by, last_error, updated_at";
 
-/// Inserts jobs inside the caller's transaction (submissions and their job commit together).
+/// Inserts jobs inside the caller's transaction (submissions and their job commit together). The
+/// caller wakes this process's workers after the commit when a job is due now.
 pub(crate) fn insert_jobs(
     conn: &mut DbConnection,
     new: &[NewJob],
@@ -82,17 +84,23 @@ pub(crate) fn insert_jobs(
             ))
             .execute(conn)?;
     }
+    if new.iter().any(|j| to_db(j.run_at) <= at) {
+        notify_on_commit(conn)?;
+    }
     Ok(())
 }
 
 #[async_trait]
 impl JobQueue for Database {
     async fn enqueue(&self, new: Vec<NewJob>) -> StoreResult<()> {
-        self.write(move |conn| {
-            let now = to_db(Utc::now());
-            conn.transaction(|conn| insert_jobs(conn, &new, now))
-        })
-        .await
+        let now = Utc::now();
+        let due = new.iter().any(|j| j.run_at <= now);
+        self.write(move |conn| conn.transaction(|conn| insert_jobs(conn, &new, to_db(now))))
+            .await?;
+        if due {
+            self.jobs_queued();
+        }
+        Ok(())
     }
 
     async fn claim(

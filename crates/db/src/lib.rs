@@ -15,6 +15,7 @@ mod error;
 mod fixed_chunks;
 mod fresh_submissions;
 mod geocode_cache;
+mod job_wakeups;
 mod jobs;
 mod lead_row;
 mod lead_writes;

@@ -288,6 +288,10 @@ pub fn start_workers(state: &web::Data<AppState>) -> Workers {
             count: state.config.workers,
             lease: std::time::Duration::from_secs(state.config.job_lease_secs),
             poll: std::time::Duration::from_millis(state.config.job_poll_ms),
+            wakeups: state.db.job_wakeups(),
         },
+        (state.config.workers > 0)
+            .then(|| state.db.listen_for_jobs())
+            .flatten(),
     )
 }

@@ -221,7 +221,7 @@ impl Config {
             )?,
             job_lease_secs: number("LEADHUB_JOB_LEASE_SECS", get("LEADHUB_JOB_LEASE_SECS"), 60)?
                 .max(1),
-            job_poll_ms: number("LEADHUB_JOB_POLL_MS", get("LEADHUB_JOB_POLL_MS"), 200)?.max(10),
+            job_poll_ms: number("LEADHUB_JOB_POLL_MS", get("LEADHUB_JOB_POLL_MS"), 5000)?.max(10),
             db_pool_size: number_within(
                 "LEADHUB_DB_POOL_SIZE",
                 get("LEADHUB_DB_POOL_SIZE"),

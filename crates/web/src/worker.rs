@@ -18,12 +18,17 @@ use leadhub_domain::Clock;
 pub struct WorkerSettings {
     pub count: usize,
     pub lease: Duration,
+    /// How long an idle worker waits for a wake-up before it looks for due jobs anyway.
     pub poll: Duration,
+    /// Changes when a job may have been queued (`Database::job_wakeups`).
+    pub wakeups: watch::Receiver<u64>,
 }
 
 pub struct Workers {
     stop: watch::Sender<bool>,
     handles: Vec<JoinHandle<()>>,
+    /// The task that turns other processes' notifications into wake-ups (PostgreSQL).
+    listener: Option<JoinHandle<()>>,
 }
 
 struct Worker {
@@ -34,12 +39,14 @@ struct Worker {
     settings: WorkerSettings,
 }
 
-/// Starts `settings.count` workers named after this process, so a job's `locked_by` says who.
+/// Starts `settings.count` workers named after this process, so a job's `locked_by` says who;
+/// `listener` is stopped with them.
 pub fn start(
     queue: Arc<dyn JobQueue>,
     submissions: Arc<SubmissionService>,
     clock: Arc<dyn Clock>,
     settings: WorkerSettings,
+    listener: Option<JoinHandle<()>>,
 ) -> Workers {
     let (stop, stopped) = watch::channel(false);
     let tag: u32 = rand::rng().random();
@@ -55,18 +62,25 @@ pub fn start(
             tokio::spawn(worker.run(stopped.clone()))
         })
         .collect();
-    Workers { stop, handles }
+    Workers {
+        stop,
+        handles,
+        listener,
+    }
 }
 
 impl Workers {
     /// Asks the workers to stop without waiting (for places that cannot await).
     pub fn signal_stop(&self) {
         let _ = self.stop.send(true);
+        if let Some(listener) = &self.listener {
+            listener.abort();
+        }
     }
 
     /// Asks every worker to stop after its current job and waits up to `grace` for them.
     pub async fn shutdown(self, grace: Duration) {
-        let _ = self.stop.send(true);
+        self.signal_stop();
         let all = futures_util::future::join_all(self.handles);
         if tokio::time::timeout(grace, all).await.is_err() {
             // Their jobs' leases expire and another worker takes them up later.
@@ -78,7 +92,10 @@ impl Workers {
 impl Worker {
     async fn run(self, mut stopped: watch::Receiver<bool>) {
         tracing::info!(worker = %self.name, "worker started");
+        let mut wakeups = self.settings.wakeups.clone();
         while !*stopped.borrow() {
+            // Seen before looking, so a job queued while this worker looks still wakes it.
+            wakeups.borrow_and_update();
             let now = self.clock.now();
             let lease = ChronoDuration::from_std(self.settings.lease)
                 .unwrap_or(ChronoDuration::seconds(60));
@@ -87,6 +104,7 @@ impl Worker {
                 Ok(None) => {
                     tokio::select! {
                         _ = tokio::time::sleep(self.settings.poll) => {}
+                        _ = wakeups.changed() => {}
                         _ = stopped.changed() => {}
                     }
                 }

@@ -130,6 +130,10 @@ pub fn serve(mut command: Command) -> (Server, String) {
 pub struct Server(Child);
 
 impl Server {
+    pub fn pid(&self) -> u32 {
+        self.0.id()
+    }
+
     /// SIGKILL: no shutdown hook, no graceful anything.
     pub fn kill(mut self) {
         let _ = self.0.kill();
