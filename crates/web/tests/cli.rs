@@ -1,10 +1,13 @@
 //! The real `leadhub` binary: CLI output that scripts rely on, and clear start-up failures.
 #![allow(clippy::unwrap_used)]
 
-use std::net::TcpListener;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Output, Stdio};
+use std::process::{Command, Output};
 use std::time::{Duration, Instant};
+
+mod binary;
+
+use binary::{free_port, serve_on_port as serve, PgDatabase};
 
 const BIN: &str = env!("CARGO_BIN_EXE_leadhub");
 
@@ -35,35 +38,6 @@ fn stdout_of(output: Output) -> String {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(output.status.success(), "{stderr}");
     String::from_utf8(output.stdout).unwrap()
-}
-
-/// Starts the server `command` sets up on a free port; it stops when the `Server` drops.
-fn serve(mut command: Command) -> (Server, u16) {
-    let port = free_port();
-    let child = command
-        .env("LEADHUB_BIND", format!("127.0.0.1:{port}"))
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    (Server(child), port)
-}
-
-struct Server(Child);
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
 }
 
 #[test]
@@ -282,65 +256,6 @@ fn an_unreachable_database_fails_fast() {
     assert!(stderr.contains("cannot open the database"), "{stderr}");
     assert_eq!(stderr.trim().lines().count(), 1, "{stderr}");
     let _ = std::fs::remove_dir_all(&dir);
-}
-
-/// A PostgreSQL database of its own, dropped afterwards; None (said on stderr) without
-/// TEST_DATABASE_URL.
-struct PgDatabase {
-    admin_url: String,
-    name: String,
-    url: String,
-}
-
-impl PgDatabase {
-    fn create(tag: &str) -> Option<PgDatabase> {
-        use diesel::{Connection, PgConnection, RunQueryDsl};
-        let Ok(admin_url) = std::env::var("TEST_DATABASE_URL") else {
-            use std::io::Write;
-            let _ = writeln!(
-                std::io::stderr(),
-                "\n*** PostgreSQL CLI test SKIPPED: TEST_DATABASE_URL is not set ***\n"
-            );
-            return None;
-        };
-        let name = format!("lh_cli_{tag}_{}", std::process::id());
-        let mut admin = PgConnection::establish(&admin_url).unwrap();
-        diesel::sql_query(format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
-            .execute(&mut admin)
-            .unwrap();
-        diesel::sql_query(format!("CREATE DATABASE {name}"))
-            .execute(&mut admin)
-            .unwrap();
-        let url = with_database(&admin_url, &name);
-        Some(PgDatabase {
-            admin_url,
-            name,
-            url,
-        })
-    }
-}
-
-/// `postgres://u@h:p/db?x` with another database name.
-fn with_database(url: &str, name: &str) -> String {
-    let (base, query) = url
-        .split_once('?')
-        .map_or((url, String::new()), |(b, q)| (b, format!("?{q}")));
-    let host = base.find("://").map_or(0, |i| i + 3);
-    let path = base[host..].find('/').map_or(base.len(), |j| host + j);
-    format!("{}/{name}{query}", &base[..path])
-}
-
-impl Drop for PgDatabase {
-    fn drop(&mut self) {
-        use diesel::{Connection, PgConnection, RunQueryDsl};
-        if let Ok(mut admin) = PgConnection::establish(&self.admin_url) {
-            let _ = diesel::sql_query(format!(
-                "DROP DATABASE IF EXISTS {} WITH (FORCE)",
-                self.name
-            ))
-            .execute(&mut admin);
-        }
-    }
 }
 
 /// Every short command on PostgreSQL exits 0, run after run: none may die at exit (a pool

@@ -2,13 +2,11 @@
 //! database, for the tests that start, kill and restart it.
 #![allow(clippy::unwrap_used, dead_code)]
 
-use std::io::Write;
 use std::net::TcpListener;
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use diesel::prelude::*;
 use leadhub_db::Database;
 use serde_json::Value;
 
@@ -17,7 +15,7 @@ const BIN: &str = env!("CARGO_BIN_EXE_leadhub");
 pub struct Env {
     pub dir: PathBuf,
     pub database_url: String,
-    drop_pg: Option<(String, String)>,
+    _postgres: Option<PgDatabase>,
 }
 
 impl Env {
@@ -30,29 +28,14 @@ impl Env {
             return Some(Env {
                 dir,
                 database_url,
-                drop_pg: None,
+                _postgres: None,
             });
         }
-        let Ok(admin) = std::env::var("TEST_DATABASE_URL") else {
-            let _ = writeln!(
-                std::io::stderr(),
-                "\n*** PostgreSQL test of the binary SKIPPED: TEST_DATABASE_URL is not set ***\n"
-            );
-            return None;
-        };
-        let name = format!("lh_bin_{tag}_{}", std::process::id());
-        let mut conn = diesel::PgConnection::establish(&admin).unwrap();
-        diesel::sql_query(format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
-            .execute(&mut conn)
-            .unwrap();
-        diesel::sql_query(format!("CREATE DATABASE {name}"))
-            .execute(&mut conn)
-            .unwrap();
-        let base = admin.rsplit_once('/').map(|(b, _)| b.to_owned()).unwrap();
+        let postgres = PgDatabase::create(tag)?;
         Some(Env {
             dir,
-            database_url: format!("{base}/{name}"),
-            drop_pg: Some((admin, name)),
+            database_url: postgres.url.clone(),
+            _postgres: Some(postgres),
         })
     }
 
@@ -102,29 +85,32 @@ impl Env {
 impl Drop for Env {
     fn drop(&mut self) {
         let _ = std::fs::remove_dir_all(&self.dir);
-        if let Some((admin, name)) = &self.drop_pg {
-            if let Ok(mut conn) = diesel::PgConnection::establish(admin) {
-                let _ = diesel::sql_query(format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
-                    .execute(&mut conn);
-            }
-        }
     }
 }
 
 /// Starts `command` as a server on a free port; it is killed when the `Server` drops.
-pub fn serve(mut command: Command) -> (Server, String) {
-    let port = TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
+pub fn serve(command: Command) -> (Server, String) {
+    let (server, port) = serve_on_port(command);
+    (server, format!("http://127.0.0.1:{port}"))
+}
+
+pub fn serve_on_port(mut command: Command) -> (Server, u16) {
+    let port = free_port();
     let child = command
         .env("LEADHUB_BIND", format!("127.0.0.1:{port}"))
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
-    (Server(child), format!("http://127.0.0.1:{port}"))
+    (Server(child), port)
+}
+
+pub fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
 }
 
 pub struct Server(Child);
@@ -158,4 +144,63 @@ pub async fn wait_up(client: &reqwest::Client, base: &str) {
 
 pub async fn json_of(request: reqwest::RequestBuilder) -> Value {
     request.send().await.unwrap().json().await.unwrap()
+}
+
+/// A PostgreSQL database of its own, dropped afterwards; None (said on stderr) without
+/// TEST_DATABASE_URL.
+pub struct PgDatabase {
+    admin_url: String,
+    name: String,
+    pub url: String,
+}
+
+impl PgDatabase {
+    pub fn create(tag: &str) -> Option<PgDatabase> {
+        use diesel::{Connection, PgConnection, RunQueryDsl};
+        let Ok(admin_url) = std::env::var("TEST_DATABASE_URL") else {
+            use std::io::Write;
+            let _ = writeln!(
+                std::io::stderr(),
+                "\n*** PostgreSQL test of the binary SKIPPED: TEST_DATABASE_URL is not set ***\n"
+            );
+            return None;
+        };
+        let name = format!("lh_bin_{tag}_{}", std::process::id());
+        let mut admin = PgConnection::establish(&admin_url).unwrap();
+        diesel::sql_query(format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
+            .execute(&mut admin)
+            .unwrap();
+        diesel::sql_query(format!("CREATE DATABASE {name}"))
+            .execute(&mut admin)
+            .unwrap();
+        let url = with_database(&admin_url, &name);
+        Some(PgDatabase {
+            admin_url,
+            name,
+            url,
+        })
+    }
+}
+
+/// `postgres://u@h:p/db?x` with another database name.
+fn with_database(url: &str, name: &str) -> String {
+    let (base, query) = url
+        .split_once('?')
+        .map_or((url, String::new()), |(b, q)| (b, format!("?{q}")));
+    let host = base.find("://").map_or(0, |i| i + 3);
+    let path = base[host..].find('/').map_or(base.len(), |j| host + j);
+    format!("{}/{name}{query}", &base[..path])
+}
+
+impl Drop for PgDatabase {
+    fn drop(&mut self) {
+        use diesel::{Connection, PgConnection, RunQueryDsl};
+        if let Ok(mut admin) = PgConnection::establish(&self.admin_url) {
+            let _ = diesel::sql_query(format!(
+                "DROP DATABASE IF EXISTS {} WITH (FORCE)",
+                self.name
+            ))
+            .execute(&mut admin);
+        }
+    }
 }
