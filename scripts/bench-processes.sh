@@ -4,7 +4,7 @@
 # then it sends the same 200 addresses to every process at once and checks that each became exactly one lead.
 # One wrk per process, the connections split evenly; all on this machine (the load generator shares its cores).
 # Usage: scripts/bench-processes.sh [path/to/leadhub]   (default ${CARGO_TARGET_DIR:-target}/release/leadhub)
-#   BENCH_COUNTS       process counts (default "1 2 3")
+#   BENCH_COUNTS       process counts (default "sqlite 1 2 3"; "sqlite" is one process on a SQLite database)
 #   BENCH_SECONDS      load time per count (default 20)
 #   BENCH_CONNECTIONS  total wrk connections (default 16)
 #   BENCH_PG_URL       an admin URL (default postgres://postgres@127.0.0.1:5432/test); each count runs in a fresh
@@ -13,7 +13,7 @@
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 bin=$(realpath "${1:-${CARGO_TARGET_DIR:-$root/target}/release/leadhub}")
-counts=${BENCH_COUNTS:-1 2 3}
+counts=${BENCH_COUNTS:-sqlite 1 2 3}
 seconds=${BENCH_SECONDS:-20}
 connections=${BENCH_CONNECTIONS:-16}
 admin_url=${BENCH_PG_URL:-postgres://postgres@127.0.0.1:5432/test}
@@ -78,10 +78,27 @@ PY
 
 printf '| processes | submissions/s | p99 (worst process) | server CPU per submission | same 200 addresses x processes |\n'
 printf '|---:|---:|---:|---:|---|\n'
-for count in $counts; do
-  db="lh_bench_procs_$$_$count"
-  psql -q "$admin_url" -c "CREATE DATABASE $db" >/dev/null
-  export DATABASE_URL="${admin_url%/*}/$db" LEADHUB_DATA_DIR="$work/data" LEADHUB_GEOCODER=none RUST_LOG=warn
+# sql QUERY: one value from the database under test
+sql() {
+  if [[ $DATABASE_URL == sqlite://* ]]; then
+    python3 -c 'import sqlite3, sys; print(sqlite3.connect(sys.argv[1]).execute(sys.argv[2]).fetchone()[0])' \
+      "${DATABASE_URL#sqlite://}" "$1"
+  else
+    psql -tA "$DATABASE_URL" -c "$1"
+  fi
+}
+for label in $counts; do
+  rm -rf "$work/data"
+  if [[ $label == sqlite ]]; then
+    count=1
+    export DATABASE_URL="sqlite://$work/data/leadhub.db"
+  else
+    count=$label
+    db="lh_bench_procs_$$_$count"
+    psql -q "$admin_url" -c "CREATE DATABASE $db" >/dev/null
+    export DATABASE_URL="${admin_url%/*}/$db"
+  fi
+  export LEADHUB_DATA_DIR="$work/data" LEADHUB_GEOCODER=none RUST_LOG=warn
   export LEADHUB_RATE_LIMIT_PER_KEY_HOUR=0 LEADHUB_RATE_LIMIT_PER_IP_MINUTE=0
   "$bin" migrate >/dev/null 2>&1
   "$bin" user add --email bench@example.com --first-name Bench --last-name Mark >/dev/null 2>&1
@@ -118,11 +135,11 @@ for count in $counts; do
   hz=$(getconf CLK_TCK)
   cpu_us=$(awk -v t=$((after - before)) -v hz="$hz" -v n="$requests" 'BEGIN { printf "%.0f", t / hz * 1e6 / n }')
   same=$(python3 "$work/same_addresses.py" "$key" "${bases[@]}")
-  leads=$(psql -tA "$DATABASE_URL" -c "SELECT count(*) FROM leads WHERE address LIKE '% Shared Ave'")
-  twice=$(psql -tA "$DATABASE_URL" -c "SELECT count(*) FROM (SELECT address_key FROM leads WHERE address_key IS NOT NULL GROUP BY dedupe_scope, address_key HAVING count(*) > 1) t")
+  leads=$(sql "SELECT count(*) FROM leads WHERE address LIKE '% Shared Ave'")
+  twice=$(sql "SELECT count(*) FROM (SELECT address_key FROM leads WHERE address_key IS NOT NULL GROUP BY dedupe_scope, address_key HAVING count(*) > 1) t")
   verdict="answers $same; $leads leads, $twice properties with two"
   [[ $errors -gt 0 ]] && verdict="$verdict; $errors non-2xx/socket errors under load"
-  printf '| %d | %.0f | %.1f ms | %d us | %s |\n' "$count" "$rate" "$p99" "$cpu_us" "$verdict"
+  printf '| %s | %.0f | %.1f ms | %d us | %s |\n' "$label" "$rate" "$p99" "$cpu_us" "$verdict"
   if [[ $leads != 200 || $twice != 0 ]]; then echo "FAILED: a property got two leads or one went missing" >&2; exit 1; fi
   stop_all
   db=""
