@@ -2,6 +2,10 @@
 //! arrives), the recorded answers, and a county file pointing at them.
 #![allow(dead_code)]
 
+use std::sync::Arc;
+use std::time::Duration;
+
+use leadhub_domain::enrich::AppraisalSource;
 use wiremock::matchers::any;
 use wiremock::{Mock, MockServer, Request, Respond, ResponseTemplate};
 
@@ -95,6 +99,32 @@ land_acres = "tcad_acres"
 legal_description = "legal_desc"
 "#
     )
+}
+
+/// The source a county file describes, with a 5 s default timeout.
+pub fn source_of(toml: &str) -> Arc<dyn AppraisalSource> {
+    leadhub_appraisal::from_toml_str(toml, Duration::from_secs(5)).expect("config")
+}
+
+/// The Travis county of `travis_toml` on the layer at `path` of `server`.
+pub fn travis_source(server: &MockServer, path: &str, settings: &str) -> Arc<dyn AppraisalSource> {
+    source_of(&travis_toml(&layer(server, path), settings))
+}
+
+/// A layer server answering every request with `respond`, and the Travis county source on it.
+pub async fn travis_serving(
+    respond: impl Respond + 'static,
+    path: &str,
+    settings: &str,
+) -> (MockServer, Arc<dyn AppraisalSource>) {
+    let server = serve(respond).await;
+    let source = travis_source(&server, path, settings);
+    (server, source)
+}
+
+/// The `where` clause of the first request the server received.
+pub async fn first_where(server: &MockServer) -> Option<String> {
+    param(seen(server).await.first()?, "where")
 }
 
 pub fn query(
