@@ -49,6 +49,32 @@ pub async fn join(app: &TestApp, team_id: i64, user: &TestUser) {
     .await;
 }
 
+/// The people of a visibility test: Alice owns team `team`, Mate is a member of it, Stranger
+/// belongs to no team and Admin is a platform administrator.
+pub struct Onlookers {
+    pub alice: TestUser,
+    pub mate: TestUser,
+    pub stranger: TestUser,
+    pub admin: TestUser,
+    pub team: i64,
+}
+
+pub async fn onlookers(app: &TestApp) -> Onlookers {
+    let alice = app.user("alice@example.com").await;
+    let mate = app.user("mate@example.com").await;
+    let stranger = app.user("stranger@example.com").await;
+    let admin = app.admin("admin@example.com").await;
+    let team = team(app, "T", &alice).await;
+    join(app, team, &mate).await;
+    Onlookers {
+        alice,
+        mate,
+        stranger,
+        admin,
+        team,
+    }
+}
+
 /// The raw_json stored for a submission.
 pub async fn raw_json(app: &TestApp, submission_id: i64) -> Value {
     serde_json::from_str(&raw_text(app, submission_id).await).unwrap()

@@ -4,7 +4,7 @@ use serde_json::{json, Value};
 
 use leadhub_tests::{backend_tests, TestApp};
 
-use crate::helpers::{join, lead_total, submit, team};
+use crate::helpers::{lead_total, onlookers, submit, team, Onlookers};
 
 fn ids(page: &Value) -> Vec<i64> {
     page["items"]
@@ -120,12 +120,13 @@ async fn paging(app: TestApp) {
 }
 
 async fn visibility(app: TestApp) {
-    let alice = app.user("alice@example.com").await;
-    let mate = app.user("mate@example.com").await;
-    let stranger = app.user("stranger@example.com").await;
-    let admin = app.admin("admin@example.com").await;
-    let t = team(&app, "T", &alice).await;
-    join(&app, t, &mate).await;
+    let Onlookers {
+        alice,
+        mate,
+        stranger,
+        admin,
+        team: t,
+    } = onlookers(&app).await;
     let team_lead = submit(
         &app,
         &alice.key,
