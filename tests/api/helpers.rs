@@ -75,6 +75,24 @@ pub async fn onlookers(app: &TestApp) -> Onlookers {
     }
 }
 
+/// Each query string (`?name=value`) is refused with 422 and one problem at ["query", name].
+pub async fn assert_query_refused(app: &TestApp, path: &str, key: &str, queries: &[&str]) {
+    for bad in queries {
+        let (status, body) = app.get(&format!("{path}{bad}"), key).await;
+        assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{bad}: {body}");
+        let name = bad
+            .trim_start_matches('?')
+            .split('=')
+            .next()
+            .unwrap_or_default();
+        assert_eq!(
+            locs(&body),
+            [serde_json::json!(["query", name])],
+            "{bad}: {body}"
+        );
+    }
+}
+
 /// The raw_json stored for a submission.
 pub async fn raw_json(app: &TestApp, submission_id: i64) -> Value {
     serde_json::from_str(&raw_text(app, submission_id).await).unwrap()
