@@ -1,13 +1,13 @@
 use std::time::{Duration, Instant};
 
 use leadhub_domain::enrich::{EnrichError, Geocoder};
-use leadhub_geocode::{CensusGeocoder, CIRCUIT_OPEN};
+use leadhub_geocode::CIRCUIT_OPEN;
 
 use wiremock::matchers::any;
 use wiremock::{Mock, MockServer};
 
-use crate::support::{count, ok, serve, status};
-use crate::{query, settings, MATCH_JSON};
+use crate::support::{count, ok, status};
+use crate::{census_at, census_serving, query, MATCH_JSON};
 
 fn white_house() -> leadhub_domain::enrich::GeocodeQuery {
     query("1600 Pennsylvania Avenue NW", "Washington", "DC", "20500")
@@ -15,8 +15,7 @@ fn white_house() -> leadhub_domain::enrich::GeocodeQuery {
 
 #[tokio::test]
 async fn a_server_error_is_retried_then_reported() {
-    let census = serve(status(500, "oops")).await;
-    let geocoder = CensusGeocoder::new(&settings(&census.uri())).expect("builds");
+    let (census, geocoder) = census_serving(status(500, "oops")).await;
 
     let answer = geocoder.geocode(&white_house()).await;
 
@@ -39,7 +38,7 @@ async fn a_server_error_that_passes_is_not_seen() {
         .respond_with(ok(MATCH_JSON))
         .mount(&census)
         .await;
-    let geocoder = CensusGeocoder::new(&settings(&census.uri())).expect("builds");
+    let geocoder = census_at(&census.uri());
 
     let answer = geocoder.geocode(&white_house()).await;
 
@@ -49,8 +48,7 @@ async fn a_server_error_that_passes_is_not_seen() {
 
 #[tokio::test]
 async fn a_client_error_is_not_retried() {
-    let census = serve(status(404, "not found")).await;
-    let geocoder = CensusGeocoder::new(&settings(&census.uri())).expect("builds");
+    let (census, geocoder) = census_serving(status(404, "not found")).await;
 
     let answer = geocoder.geocode(&white_house()).await;
 
@@ -63,8 +61,7 @@ async fn a_client_error_is_not_retried() {
 
 #[tokio::test]
 async fn a_slow_service_times_out() {
-    let census = serve(ok(MATCH_JSON).set_delay(Duration::from_secs(2))).await;
-    let geocoder = CensusGeocoder::new(&settings(&census.uri())).expect("builds");
+    let (census, geocoder) = census_serving(ok(MATCH_JSON).set_delay(Duration::from_secs(2))).await;
     let started = Instant::now();
 
     let answer = geocoder.geocode(&white_house()).await;
@@ -85,7 +82,7 @@ async fn an_unreachable_service_is_a_failure() {
         .expect("bind");
     let url = format!("http://{}", closed.local_addr().expect("address"));
     drop(closed);
-    let geocoder = CensusGeocoder::new(&settings(&url)).expect("builds");
+    let geocoder = census_at(&url);
 
     let answer = geocoder.geocode(&white_house()).await;
 
@@ -104,7 +101,7 @@ async fn the_circuit_opens_after_repeated_failures_and_closes_after_the_cool_dow
         .respond_with(ok(MATCH_JSON))
         .mount(&census)
         .await;
-    let geocoder = CensusGeocoder::new(&settings(&census.uri())).expect("builds");
+    let geocoder = census_at(&census.uri());
 
     // Five failed attempts open it: three in the first call, two in the second.
     for _ in 0..2 {
@@ -141,8 +138,7 @@ async fn the_circuit_opens_after_repeated_failures_and_closes_after_the_cool_dow
 
 #[tokio::test]
 async fn a_failed_probe_keeps_the_circuit_open() {
-    let census = serve(ok(MATCH_JSON).set_delay(Duration::from_secs(5))).await;
-    let geocoder = CensusGeocoder::new(&settings(&census.uri())).expect("builds");
+    let (census, geocoder) = census_serving(ok(MATCH_JSON).set_delay(Duration::from_secs(5))).await;
 
     for _ in 0..2 {
         assert!(matches!(
