@@ -3,12 +3,12 @@
 mod common;
 
 use common::{
-    empty, first_where, hits, json, layer, param, query, seen, serve, source_of, travis,
+    empty, first_where, hits, json, layer, otherwise, param, query, seen, serve, source_of, travis,
     travis_serving, travis_source, travis_toml,
 };
 use leadhub_domain::enrich::AppraisalQuery;
 use serde_json::json;
-use wiremock::matchers::{any, query_param_is_missing};
+use wiremock::matchers::query_param_is_missing;
 use wiremock::{Mock, MockServer};
 
 const LAYER: &str = "/arcgis/rest/services/TCAD/FeatureServer/0";
@@ -162,10 +162,7 @@ async fn a_parcel_id_without_match_falls_back_to_the_point() {
         .respond_with(json(travis()))
         .mount(&fake)
         .await;
-    Mock::given(any())
-        .respond_with(json(empty()))
-        .mount(&fake)
-        .await;
+    otherwise(&fake, json(empty())).await;
     let source = travis_source(&fake, LAYER, "");
     let got = source
         .appraise(&query(Some("0204050112"), Some((30.2781, -97.7583))))

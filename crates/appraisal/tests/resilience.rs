@@ -5,8 +5,8 @@ mod common;
 use std::time::Duration;
 
 use common::{
-    arcgis_error, hits, json, layer, query, serve, source_of, status, travis, travis_serving,
-    travis_source, travis_toml,
+    arcgis_error, hits, json, layer, otherwise, query, serve, serve_after, source_of, status,
+    travis, travis_serving, travis_source, travis_toml,
 };
 use leadhub_appraisal::from_toml_str;
 use leadhub_domain::enrich::EnrichError;
@@ -52,16 +52,7 @@ async fn http_500_is_retried_then_fails() {
 
 #[tokio::test]
 async fn a_5xx_that_recovers_succeeds() {
-    let fake = MockServer::start().await;
-    Mock::given(any())
-        .respond_with(status(503, "busy"))
-        .up_to_n_times(1)
-        .mount(&fake)
-        .await;
-    Mock::given(any())
-        .respond_with(json(travis()))
-        .mount(&fake)
-        .await;
+    let fake = serve_after(status(503, "busy"), 1, json(travis())).await;
     let source = travis_source(&fake, LAYER, "");
     let got = source
         .appraise(&query(Some("102345"), None))
@@ -144,10 +135,7 @@ async fn the_breaker_opens_after_five_failures_and_closes_after_a_good_probe() {
         .respond_with(status(502, "bad gateway"))
         .mount_as_scoped(&fake)
         .await;
-    Mock::given(any())
-        .respond_with(json(travis()))
-        .mount(&fake)
-        .await;
+    otherwise(&fake, json(travis())).await;
     let source = travis_source(&fake, LAYER, "retries = 0\nbreaker_cooldown_ms = 300");
     let q = query(Some("102345"), None);
 
@@ -187,10 +175,7 @@ async fn no_match_and_successes_keep_the_breaker_closed() {
             .mount(&fake)
             .await;
     }
-    Mock::given(any())
-        .respond_with(status(500, ""))
-        .mount(&fake)
-        .await;
+    otherwise(&fake, status(500, "")).await;
     let source = travis_source(&fake, LAYER, "retries = 0\nbreaker_cooldown_ms = 60000");
     let q = query(Some("102345"), None);
     for _ in 0..9 {
