@@ -91,6 +91,15 @@ pub fn platform_admin(id: i64, email: &str) -> User {
     }
 }
 
+/// `base` with these string fields set, by name.
+pub fn with_strings(base: LeadFields, fields: &[(&str, &str)]) -> LeadFields {
+    let mut lead = base;
+    for (name, value) in fields {
+        *lead.string_field_mut(name).expect("a string field") = Some((*value).to_owned());
+    }
+    lead
+}
+
 /// A lead as first stored: waiting for enrichment, submitted once.
 pub fn fresh_lead(id: i64, team_id: Option<i64>, fields: LeadFields, acres: Option<f64>) -> Lead {
     Lead {

@@ -129,6 +129,7 @@ fn merge_slots(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::test_support::with_strings;
     use proptest::prelude::*;
 
     fn s(v: &str) -> Option<String> {
@@ -152,11 +153,7 @@ mod tests {
 
     /// An incoming lead with these string fields, by name.
     fn incoming(fields: &[(&str, &str)]) -> LeadFields {
-        let mut lead = LeadFields::default();
-        for (name, value) in fields {
-            *lead.string_field_mut(name).expect("a string field") = s(value);
-        }
-        lead
+        with_strings(LeadFields::default(), fields)
     }
 
     fn phones(f: &LeadFields) -> [Option<&str>; 5] {
