@@ -49,6 +49,50 @@ pub async fn join(app: &TestApp, team_id: i64, user: &TestUser) {
     .await;
 }
 
+/// The people of a visibility test: Alice owns team `team`, Mate is a member of it, Stranger
+/// belongs to no team and Admin is a platform administrator.
+pub struct Onlookers {
+    pub alice: TestUser,
+    pub mate: TestUser,
+    pub stranger: TestUser,
+    pub admin: TestUser,
+    pub team: i64,
+}
+
+pub async fn onlookers(app: &TestApp) -> Onlookers {
+    let alice = app.user("alice@example.com").await;
+    let mate = app.user("mate@example.com").await;
+    let stranger = app.user("stranger@example.com").await;
+    let admin = app.admin("admin@example.com").await;
+    let team = team(app, "T", &alice).await;
+    join(app, team, &mate).await;
+    Onlookers {
+        alice,
+        mate,
+        stranger,
+        admin,
+        team,
+    }
+}
+
+/// Each query string (`?name=value`) is refused with 422 and one problem at ["query", name].
+pub async fn assert_query_refused(app: &TestApp, path: &str, key: &str, queries: &[&str]) {
+    for bad in queries {
+        let (status, body) = app.get(&format!("{path}{bad}"), key).await;
+        assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{bad}: {body}");
+        let name = bad
+            .trim_start_matches('?')
+            .split('=')
+            .next()
+            .unwrap_or_default();
+        assert_eq!(
+            locs(&body),
+            [serde_json::json!(["query", name])],
+            "{bad}: {body}"
+        );
+    }
+}
+
 /// The raw_json stored for a submission.
 pub async fn raw_json(app: &TestApp, submission_id: i64) -> Value {
     serde_json::from_str(&raw_text(app, submission_id).await).unwrap()

@@ -5,8 +5,8 @@ use serde_json::{json, Value};
 use leadhub_tests::{backend_tests, TestApp};
 
 use crate::helpers::{
-    has_warning, join, lead_total, locs, poll, post_with_key, problem_type, raw_json, raw_text,
-    submission_count, submit, submit_and_get, team, warning_codes,
+    has_warning, lead_total, locs, onlookers, poll, post_with_key, problem_type, raw_json,
+    raw_text, submission_count, submit, submit_and_get, team, warning_codes, Onlookers,
 };
 
 async fn single_then_duplicate_then_update(app: TestApp) {
@@ -878,12 +878,13 @@ async fn deferred_batch(app: TestApp) {
 }
 
 async fn status_visibility(app: TestApp) {
-    let alice = app.user("alice@example.com").await;
-    let mate = app.user("mate@example.com").await;
-    let stranger = app.user("stranger@example.com").await;
-    let admin = app.admin("admin@example.com").await;
-    let t = team(&app, "T", &alice).await;
-    join(&app, t, &mate).await;
+    let Onlookers {
+        alice,
+        mate,
+        stranger,
+        admin,
+        team: t,
+    } = onlookers(&app).await;
     let team_sub = submit(
         &app,
         &alice.key,

@@ -227,69 +227,51 @@ impl Fixture {
         }
     }
 
-    async fn perform(&self, app: &TestApp, actor: &TestUser, op: Op) -> (StatusCode, Value) {
+    /// The request `op` sends as `actor`: method, path and body.
+    fn request(&self, actor: &TestUser, op: Op) -> (Method, String, Option<Value>) {
         let t = self.team;
-        let key = actor.key.as_str();
+        let team = format!("/api/teams/{t}");
+        let member = |user: &TestUser| format!("{team}/members/{}", user.user.user_id);
         match op {
-            Op::GetTeam => app.get(&format!("/api/teams/{t}"), key).await,
-            Op::PatchTeam => {
-                app.patch(
-                    &format!("/api/teams/{t}"),
-                    key,
-                    json!({"name": "Renamed", "description": "new"}),
-                )
-                .await
-            }
-            Op::DeleteTeam => app.delete(&format!("/api/teams/{t}"), key).await,
-            Op::GetMembers => app.get(&format!("/api/teams/{t}/members"), key).await,
-            Op::PatchMember => {
-                let u = &self.target.user.user_id;
-                app.patch(
-                    &format!("/api/teams/{t}/members/{u}"),
-                    key,
-                    json!({"role": "admin"}),
-                )
-                .await
-            }
-            Op::PatchOwner => {
-                let u = &self.owner.user.user_id;
-                app.patch(
-                    &format!("/api/teams/{t}/members/{u}"),
-                    key,
-                    json!({"role": "member"}),
-                )
-                .await
-            }
-            Op::DeleteMember => {
-                let u = &self.target.user.user_id;
-                app.delete(&format!("/api/teams/{t}/members/{u}"), key)
-                    .await
-            }
-            Op::DeleteOwner => {
-                let u = &self.owner.user.user_id;
-                app.delete(&format!("/api/teams/{t}/members/{u}"), key)
-                    .await
-            }
-            Op::LeaveSelf => {
-                let u = &actor.user.user_id;
-                app.delete(&format!("/api/teams/{t}/members/{u}"), key)
-                    .await
-            }
-            Op::PostInvite => {
-                app.post(
-                    &format!("/api/teams/{t}/invites"),
-                    key,
-                    json!({"email": "newcomer@example.com"}),
-                )
-                .await
-            }
-            Op::GetInvites => app.get(&format!("/api/teams/{t}/invites"), key).await,
-            Op::DeleteInvite => {
-                let i = self.invite_id;
-                app.delete(&format!("/api/teams/{t}/invites/{i}"), key)
-                    .await
-            }
+            Op::GetTeam => (Method::GET, team.clone(), None),
+            Op::PatchTeam => (
+                Method::PATCH,
+                team.clone(),
+                Some(json!({"name": "Renamed", "description": "new"})),
+            ),
+            Op::DeleteTeam => (Method::DELETE, team.clone(), None),
+            Op::GetMembers => (Method::GET, format!("{team}/members"), None),
+            Op::PatchMember => (
+                Method::PATCH,
+                member(&self.target),
+                Some(json!({"role": "admin"})),
+            ),
+            Op::PatchOwner => (
+                Method::PATCH,
+                member(&self.owner),
+                Some(json!({"role": "member"})),
+            ),
+            Op::DeleteMember => (Method::DELETE, member(&self.target), None),
+            Op::DeleteOwner => (Method::DELETE, member(&self.owner), None),
+            Op::LeaveSelf => (Method::DELETE, member(actor), None),
+            Op::PostInvite => (
+                Method::POST,
+                format!("{team}/invites"),
+                Some(json!({"email": "newcomer@example.com"})),
+            ),
+            Op::GetInvites => (Method::GET, format!("{team}/invites"), None),
+            Op::DeleteInvite => (
+                Method::DELETE,
+                format!("{team}/invites/{}", self.invite_id),
+                None,
+            ),
         }
+    }
+
+    async fn perform(&self, app: &TestApp, actor: &TestUser, op: Op) -> (StatusCode, Value) {
+        let (method, path, body) = self.request(actor, op);
+        app.call(method, &path, Some(&actor.key), body.as_ref())
+            .await
     }
 
     /// What a successful `op` must have changed (seen by the owner), and what a refused one

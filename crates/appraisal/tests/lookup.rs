@@ -2,25 +2,20 @@
 
 mod common;
 
-use std::time::Duration;
-
-use common::{empty, hits, json, layer, param, query, seen, serve, travis, travis_toml};
-use leadhub_appraisal::from_toml_str;
+use common::{
+    empty, first_where, hits, json, layer, otherwise, param, query, seen, serve, source_of, travis,
+    travis_serving, travis_source, travis_toml,
+};
 use leadhub_domain::enrich::AppraisalQuery;
 use serde_json::json;
-use wiremock::matchers::{any, query_param_is_missing};
+use wiremock::matchers::query_param_is_missing;
 use wiremock::{Mock, MockServer};
 
 const LAYER: &str = "/arcgis/rest/services/TCAD/FeatureServer/0";
 
 #[tokio::test]
 async fn parcel_number_is_looked_up_with_a_quoted_where_clause() {
-    let fake = serve(json(travis())).await;
-    let source = from_toml_str(
-        &travis_toml(&layer(&fake, LAYER), ""),
-        Duration::from_secs(5),
-    )
-    .expect("config");
+    let (fake, source) = travis_serving(json(travis()), LAYER, "").await;
 
     let got = source
         .appraise(&query(Some("102345"), Some((30.2781, -97.7583))))
@@ -77,30 +72,20 @@ async fn parcel_number_is_looked_up_with_a_quoted_where_clause() {
 
 #[tokio::test]
 async fn quotes_in_a_parcel_number_are_doubled() {
-    let fake = serve(json(travis())).await;
-    let source = from_toml_str(
-        &travis_toml(&layer(&fake, LAYER), ""),
-        Duration::from_secs(5),
-    )
-    .expect("config");
+    let (fake, source) = travis_serving(json(travis()), LAYER, "").await;
     source
         .appraise(&query(Some("O'NEIL-7"), None))
         .await
         .expect("lookup");
     assert_eq!(
-        param(&seen(&fake).await[0], "where").as_deref(),
+        first_where(&fake).await.as_deref(),
         Some("PROP_ID='O''NEIL-7'")
     );
 }
 
 #[tokio::test]
 async fn unsafe_parcel_numbers_never_reach_the_layer() {
-    let fake = serve(json(travis())).await;
-    let source = from_toml_str(
-        &travis_toml(&layer(&fake, LAYER), ""),
-        Duration::from_secs(5),
-    )
-    .expect("config");
+    let (fake, source) = travis_serving(json(travis()), LAYER, "").await;
     for bad in ["1' OR 1=1 --", "102345;DROP", "10%", "a\"b", "x)"] {
         let got = source
             .appraise(&query(Some(bad), None))
@@ -117,17 +102,12 @@ async fn unsafe_parcel_numbers_never_reach_the_layer() {
         .expect("lookup");
     assert!(got.is_some());
     assert_eq!(hits(&fake).await, 1);
-    assert!(param(&seen(&fake).await[0], "where").as_deref().is_none());
+    assert!(first_where(&fake).await.as_deref().is_none());
 }
 
 #[tokio::test]
 async fn point_in_parcel_sends_wgs84_longitude_first() {
-    let fake = serve(json(travis())).await;
-    let source = from_toml_str(
-        &travis_toml(&layer(&fake, LAYER), ""),
-        Duration::from_secs(5),
-    )
-    .expect("config");
+    let (fake, source) = travis_serving(json(travis()), LAYER, "").await;
 
     let got = source
         .appraise(&query(None, Some((30.2781, -97.7583))))
@@ -158,12 +138,7 @@ async fn point_in_parcel_sends_wgs84_longitude_first() {
 
 #[tokio::test]
 async fn no_parcel_is_none() {
-    let fake = serve(json(empty())).await;
-    let source = from_toml_str(
-        &travis_toml(&layer(&fake, LAYER), ""),
-        Duration::from_secs(5),
-    )
-    .expect("config");
+    let (_fake, source) = travis_serving(json(empty()), LAYER, "").await;
     assert_eq!(
         source
             .appraise(&query(Some("999"), None))
@@ -187,15 +162,8 @@ async fn a_parcel_id_without_match_falls_back_to_the_point() {
         .respond_with(json(travis()))
         .mount(&fake)
         .await;
-    Mock::given(any())
-        .respond_with(json(empty()))
-        .mount(&fake)
-        .await;
-    let source = from_toml_str(
-        &travis_toml(&layer(&fake, LAYER), ""),
-        Duration::from_secs(5),
-    )
-    .expect("config");
+    otherwise(&fake, json(empty())).await;
+    let source = travis_source(&fake, LAYER, "");
     let got = source
         .appraise(&query(Some("0204050112"), Some((30.2781, -97.7583))))
         .await
@@ -209,12 +177,7 @@ async fn a_parcel_id_without_match_falls_back_to_the_point() {
 
 #[tokio::test]
 async fn nothing_to_look_up_is_none_without_a_request() {
-    let fake = serve(json(travis())).await;
-    let source = from_toml_str(
-        &travis_toml(&layer(&fake, LAYER), ""),
-        Duration::from_secs(5),
-    )
-    .expect("config");
+    let (fake, source) = travis_serving(json(travis()), LAYER, "").await;
     assert_eq!(source.appraise(&query(None, None)).await.expect("ok"), None);
     assert_eq!(
         source.appraise(&query(Some("  "), None)).await.expect("ok"),
@@ -238,12 +201,7 @@ async fn several_features_take_the_first() {
         {"attributes": {"PROP_ID": 2, "py_owner_name": "SECOND"}}
     ]})
     .to_string();
-    let fake = serve(json(two.clone())).await;
-    let source = from_toml_str(
-        &travis_toml(&layer(&fake, LAYER), ""),
-        Duration::from_secs(5),
-    )
-    .expect("config");
+    let (_fake, source) = travis_serving(json(two.clone()), LAYER, "").await;
     let got = source
         .appraise(&query(None, Some((30.0, -97.0))))
         .await
@@ -285,7 +243,7 @@ living_area_sqft = "Living_Are"
 land_acres = "Land_Acres"
 "#
     );
-    let source = from_toml_str(&toml, Duration::from_secs(5)).expect("config");
+    let source = source_of(&toml);
     let q = AppraisalQuery {
         parcel_number: Some("04123456".into()),
         latitude: None,
@@ -306,7 +264,7 @@ land_acres = "Land_Acres"
     assert_eq!(got["appraised_value"], serde_json::Value::Null);
     assert_eq!(got["raw"]["Total_Valu"], "325,000");
     assert_eq!(
-        param(&seen(&fake).await[0], "where").as_deref(),
+        first_where(&fake).await.as_deref(),
         Some("Account_Nu='04123456'")
     );
 }
@@ -318,15 +276,12 @@ async fn numeric_parcel_id_fields_are_compared_unquoted() {
         "parcel_id_field = \"PROP_ID\"",
         "parcel_id_field = \"PROP_ID\"\nparcel_id_type = \"number\"",
     );
-    let source = from_toml_str(&toml, Duration::from_secs(5)).expect("config");
+    let source = source_of(&toml);
     source
         .appraise(&query(Some("0102345"), None))
         .await
         .expect("ok");
-    assert_eq!(
-        param(&seen(&fake).await[0], "where").as_deref(),
-        Some("PROP_ID=102345")
-    );
+    assert_eq!(first_where(&fake).await.as_deref(), Some("PROP_ID=102345"));
 }
 
 /// Two counties on two layer servers; which one a query reaches shows the routing.
@@ -365,7 +320,7 @@ owner_name = "OWNERNME1"
         layer(&travis_fake, LAYER),
         layer(&dallas_fake, "/arcgis/rest/services/DCAD/MapServer/4")
     );
-    let source = from_toml_str(&toml, Duration::from_secs(5)).expect("config");
+    let source = source_of(&toml);
     (travis_fake, dallas_fake, source)
 }
 

@@ -4,7 +4,10 @@ mod common;
 
 use std::time::Duration;
 
-use common::{arcgis_error, hits, json, layer, query, serve, status, travis, travis_toml};
+use common::{
+    arcgis_error, hits, json, layer, otherwise, query, serve, serve_after, source_of, status,
+    travis, travis_serving, travis_source, travis_toml,
+};
 use leadhub_appraisal::from_toml_str;
 use leadhub_domain::enrich::EnrichError;
 use wiremock::matchers::any;
@@ -21,12 +24,7 @@ fn failed_message(r: Result<Option<serde_json::Value>, EnrichError>) -> String {
 
 #[tokio::test]
 async fn an_error_object_in_a_200_is_a_failure_and_not_retried() {
-    let fake = serve(json(arcgis_error())).await;
-    let source = from_toml_str(
-        &travis_toml(&layer(&fake, LAYER), ""),
-        Duration::from_secs(5),
-    )
-    .expect("config");
+    let (fake, source) = travis_serving(json(arcgis_error()), LAYER, "").await;
     let msg = failed_message(
         source
             .appraise(&query(Some("102345"), Some((30.2, -97.7))))
@@ -46,12 +44,7 @@ async fn an_error_object_in_a_200_is_a_failure_and_not_retried() {
 
 #[tokio::test]
 async fn http_500_is_retried_then_fails() {
-    let fake = serve(status(500, "oops")).await;
-    let source = from_toml_str(
-        &travis_toml(&layer(&fake, LAYER), "retries = 2"),
-        Duration::from_secs(5),
-    )
-    .expect("config");
+    let (fake, source) = travis_serving(status(500, "oops"), LAYER, "retries = 2").await;
     let msg = failed_message(source.appraise(&query(Some("102345"), None)).await);
     assert!(msg.contains("500"), "{msg}");
     assert_eq!(hits(&fake).await, 3, "one try and two retries");
@@ -59,21 +52,8 @@ async fn http_500_is_retried_then_fails() {
 
 #[tokio::test]
 async fn a_5xx_that_recovers_succeeds() {
-    let fake = MockServer::start().await;
-    Mock::given(any())
-        .respond_with(status(503, "busy"))
-        .up_to_n_times(1)
-        .mount(&fake)
-        .await;
-    Mock::given(any())
-        .respond_with(json(travis()))
-        .mount(&fake)
-        .await;
-    let source = from_toml_str(
-        &travis_toml(&layer(&fake, LAYER), ""),
-        Duration::from_secs(5),
-    )
-    .expect("config");
+    let fake = serve_after(status(503, "busy"), 1, json(travis())).await;
+    let source = travis_source(&fake, LAYER, "");
     let got = source
         .appraise(&query(Some("102345"), None))
         .await
@@ -85,12 +65,7 @@ async fn a_5xx_that_recovers_succeeds() {
 #[tokio::test]
 async fn http_400_and_404_are_not_retried() {
     for code in [400u16, 404] {
-        let fake = serve(status(code, "{}")).await;
-        let source = from_toml_str(
-            &travis_toml(&layer(&fake, LAYER), "retries = 3"),
-            Duration::from_secs(5),
-        )
-        .expect("config");
+        let (fake, source) = travis_serving(status(code, "{}"), LAYER, "retries = 3").await;
         let msg = failed_message(source.appraise(&query(Some("102345"), None)).await);
         assert!(msg.contains(&code.to_string()), "{msg}");
         assert_eq!(hits(&fake).await, 1, "status {code}");
@@ -133,12 +108,7 @@ async fn malformed_answers_fail_without_retry() {
         "{}",
         "{\"features\": 3}",
     ] {
-        let fake = serve(json(body.to_string())).await;
-        let source = from_toml_str(
-            &travis_toml(&layer(&fake, LAYER), ""),
-            Duration::from_secs(5),
-        )
-        .expect("config");
+        let (fake, source) = travis_serving(json(body.to_string()), LAYER, "").await;
         let msg = failed_message(source.appraise(&query(Some("102345"), None)).await);
         assert!(msg.contains("malformed"), "{body}: {msg}");
         assert_eq!(hits(&fake).await, 1, "{body}");
@@ -153,7 +123,7 @@ async fn a_refused_connection_is_a_failure() {
         l.local_addr().expect("addr").port()
     };
     let layer = format!("http://127.0.0.1:{port}{LAYER}");
-    let source = from_toml_str(&travis_toml(&layer, ""), Duration::from_secs(5)).expect("config");
+    let source = source_of(&travis_toml(&layer, ""));
     failed_message(source.appraise(&query(Some("102345"), None)).await);
 }
 
@@ -165,18 +135,8 @@ async fn the_breaker_opens_after_five_failures_and_closes_after_a_good_probe() {
         .respond_with(status(502, "bad gateway"))
         .mount_as_scoped(&fake)
         .await;
-    Mock::given(any())
-        .respond_with(json(travis()))
-        .mount(&fake)
-        .await;
-    let source = from_toml_str(
-        &travis_toml(
-            &layer(&fake, LAYER),
-            "retries = 0\nbreaker_cooldown_ms = 300",
-        ),
-        Duration::from_secs(5),
-    )
-    .expect("config");
+    otherwise(&fake, json(travis())).await;
+    let source = travis_source(&fake, LAYER, "retries = 0\nbreaker_cooldown_ms = 300");
     let q = query(Some("102345"), None);
 
     for _ in 0..5 {
@@ -215,18 +175,8 @@ async fn no_match_and_successes_keep_the_breaker_closed() {
             .mount(&fake)
             .await;
     }
-    Mock::given(any())
-        .respond_with(status(500, ""))
-        .mount(&fake)
-        .await;
-    let source = from_toml_str(
-        &travis_toml(
-            &layer(&fake, LAYER),
-            "retries = 0\nbreaker_cooldown_ms = 60000",
-        ),
-        Duration::from_secs(5),
-    )
-    .expect("config");
+    otherwise(&fake, status(500, "")).await;
+    let source = travis_source(&fake, LAYER, "retries = 0\nbreaker_cooldown_ms = 60000");
     let q = query(Some("102345"), None);
     for _ in 0..9 {
         let _ = source.appraise(&q).await;
@@ -267,7 +217,7 @@ parcel_id_field = "prop_id"
 owner_name = "file_as_name"
 "#
     );
-    let source = from_toml_str(&toml, Duration::from_secs(5)).expect("config");
+    let source = source_of(&toml);
     let mut collin = query(Some("1"), None);
     collin.county = Some("Collin".into());
     let mut denton = query(Some("1"), None);

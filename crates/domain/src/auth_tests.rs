@@ -9,17 +9,13 @@ use mockall::predicate::eq;
 use crate::api_key::{ApiKey, MockCredentialRepository, StoredApiKey};
 use crate::auth::{AuthError, AuthService, Caller, Credential, NewUserRequest};
 use crate::identity::{AccessGrant, MockIdentityProvider};
-use crate::secret::{hash_secret, MockTokenGenerator};
+use crate::secret::hash_secret;
 use crate::store::StoreError;
-use crate::test_support::{clock, now, numbered_tokens, person};
-use crate::user::{MockUserRepository, User};
+use crate::test_support::{ada, clock, now, numbered_token_generator, user_found};
+use crate::user::MockUserRepository;
 
 const KEY: &str = "lhk_presented-api-key";
 const KEY_ID: i64 = 3;
-
-fn ada() -> User {
-    person(7, "ada@example.com")
-}
 
 /// Ada's live key, last used 10 seconds ago, stored under the hash of `KEY`.
 fn stored_key() -> StoredApiKey {
@@ -60,22 +56,17 @@ impl Setup {
             .expect_find_api_key_by_hash()
             .with(eq(hash_secret(KEY)))
             .returning(move |_| Ok(Some(key.clone())));
-        self.users
-            .expect_find_by_internal_id()
-            .with(eq(ada().id))
-            .returning(|_| Ok(Some(ada())));
+        user_found(&mut self.users, ada());
         self
     }
 
     fn build(self) -> AuthService {
-        let mut tokens = MockTokenGenerator::new();
-        numbered_tokens(&mut tokens);
         AuthService {
             identity: Arc::new(self.identity),
             users: Arc::new(self.users),
             credentials: Arc::new(self.credentials),
             clock: clock(),
-            tokens: Arc::new(tokens),
+            tokens: numbered_token_generator(),
         }
     }
 }

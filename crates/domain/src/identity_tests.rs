@@ -10,12 +10,12 @@ use mockall::Sequence;
 use crate::auth::AuthError;
 use crate::identity::{AccessGrant, BuiltinIdentity, IdentityProvider};
 use crate::mail::{MailError, Message, MockMailer};
-use crate::secret::{hash_secret, MockTokenGenerator};
+use crate::secret::hash_secret;
 use crate::session::{
     MockSessionRepository, NewToken, RetireOutcome, Session, StoredToken, TokenKind,
 };
-use crate::test_support::{clock, now, numbered_tokens, person};
-use crate::user::{MockUserRepository, User};
+use crate::test_support::{ada, clock, now, numbered_token_generator, user_found};
+use crate::user::MockUserRepository;
 
 const PUBLIC_URL: &str = "https://leads.example.com";
 const FAMILY: &str = "fam_signed-in-once";
@@ -24,10 +24,6 @@ const ACCESS: &str = "lha_presented-access";
 /// What the numbered token generator issues next.
 const NEXT_ACCESS: &str = "lha_secret-1";
 const NEXT_REFRESH: &str = "lhr_secret-1";
-
-fn ada() -> User {
-    person(7, "ada@example.com")
-}
 
 /// The mocks of every port `BuiltinIdentity` uses. Sessions and the mailer have no defaults: a
 /// test that reaches them says how often.
@@ -57,22 +53,17 @@ impl Setup {
 
     /// Ada's account is found by her internal id.
     fn ada_exists(mut self) -> Setup {
-        self.users
-            .expect_find_by_internal_id()
-            .with(eq(ada().id))
-            .returning(|_| Ok(Some(ada())));
+        user_found(&mut self.users, ada());
         self
     }
 
     fn build(self) -> BuiltinIdentity {
-        let mut tokens = MockTokenGenerator::new();
-        numbered_tokens(&mut tokens);
         BuiltinIdentity {
             users: Arc::new(self.users),
             sessions: Arc::new(self.sessions),
             mailer: Arc::new(self.mailer),
             clock: clock(),
-            tokens: Arc::new(tokens),
+            tokens: numbered_token_generator(),
             public_url: PUBLIC_URL.into(),
             mail_throttle: None,
         }

@@ -8,7 +8,7 @@ use crate::clock::MockClock;
 use crate::lead::fields::LeadFields;
 use crate::lead::record::{EnrichmentStatus, Lead};
 use crate::secret::MockTokenGenerator;
-use crate::user::User;
+use crate::user::{MockUserRepository, User};
 
 /// The moment every test runs at.
 pub fn now() -> DateTime<Utc> {
@@ -38,6 +38,13 @@ pub fn numbered_tokens(tokens: &mut MockTokenGenerator) {
         .returning(move |prefix| format!("{prefix}id-{}", ids.next(prefix)));
 }
 
+/// A token generator with only the numbered defaults.
+pub fn numbered_token_generator() -> Arc<MockTokenGenerator> {
+    let mut tokens = MockTokenGenerator::new();
+    numbered_tokens(&mut tokens);
+    Arc::new(tokens)
+}
+
 #[derive(Default)]
 struct Counters(Mutex<HashMap<String, usize>>);
 
@@ -63,12 +70,34 @@ pub fn person(id: i64, email: &str) -> User {
     }
 }
 
+/// The person the service tests act as.
+pub fn ada() -> User {
+    person(7, "ada@example.com")
+}
+
+/// The user repository finds `user` by internal id.
+pub fn user_found(users: &mut MockUserRepository, user: User) {
+    users
+        .expect_find_by_internal_id()
+        .with(mockall::predicate::eq(user.id))
+        .returning(move |_| Ok(Some(user.clone())));
+}
+
 /// A platform administrator.
 pub fn platform_admin(id: i64, email: &str) -> User {
     User {
         is_admin: true,
         ..person(id, email)
     }
+}
+
+/// `base` with these string fields set, by name.
+pub fn with_strings(base: LeadFields, fields: &[(&str, &str)]) -> LeadFields {
+    let mut lead = base;
+    for (name, value) in fields {
+        *lead.string_field_mut(name).expect("a string field") = Some((*value).to_owned());
+    }
+    lead
 }
 
 /// A lead as first stored: waiting for enrichment, submitted once.

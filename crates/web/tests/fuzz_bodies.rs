@@ -1,69 +1,20 @@
 //! Property-based fuzzing of the JSON request path with proptest (the coverage-guided twin is
 //! `fuzz/fuzz_targets/json_body.rs`; see docs/fuzzing.md): arbitrary bytes, bytes near valid
 //! JSON, and arbitrary JSON values (built around the real field names, so the rules get past the
-//! first check) through `read_body` of every request body type, as `ValidatedJson<T>` reads a body
-//! once it has arrived. Nothing may panic; every failure is a non-empty 422 list located under
-//! "body", in pydantic's words, and malformed JSON is `json_invalid` at an offset within the body.
+//! first check) through the checks of `support/request_bodies.rs`, which the twin shares.
 //!
 //! `PROPTEST_CASES` raises the case count (scripts/fuzz.sh runs this with thousands).
 #![allow(clippy::unwrap_used)]
 
+mod support {
+    pub mod request_bodies;
+}
+
 use proptest::prelude::*;
 use serde_json::{json, Map, Value};
 
-use leadhub_domain::error::{FieldError, LocPart};
 use leadhub_domain::lead::fields::STRING_FIELDS;
-use leadhub_web::extract::{check_json, read_body, RequestBody};
-use leadhub_web::routes::auth::{MagicLinkRequest, RefreshRequest, TokenRequest};
-use leadhub_web::routes::batch_body::BatchSubmission;
-use leadhub_web::routes::businesses::{ImportBody, PatchBody};
-use leadhub_web::routes::invites::{AcceptRequest, InviteRequest};
-use leadhub_web::routes::keys::CreateKeyRequest;
-use leadhub_web::routes::lead_body::SubmittedLead;
-use leadhub_web::routes::teams::{CreateTeamRequest, RoleRequest, UpdateTeamRequest};
-
-fn check_problems(what: &str, problems: &[FieldError]) {
-    assert!(!problems.is_empty(), "{what}: an error without problems");
-    for p in problems {
-        assert_eq!(
-            p.loc.first(),
-            Some(&LocPart::from("body")),
-            "{what}: loc {:?}",
-            p.loc
-        );
-        assert!(!p.msg.is_empty(), "{what}: empty msg");
-        // pydantic-style words: lower snake case.
-        assert!(
-            !p.kind.is_empty() && p.kind.bytes().all(|b| b.is_ascii_lowercase() || b == b'_'),
-            "{what}: odd type {:?} ({})",
-            p.kind,
-            p.msg
-        );
-    }
-}
-
-/// Reads a body as its type and checks the failure's shape; success is fine too.
-fn read<T: RequestBody>(what: &str, body: &[u8]) {
-    if let Err(problems) = read_body::<T>(body) {
-        check_problems(what, &problems);
-    }
-}
-
-fn every_reader(body: &[u8]) {
-    read::<SubmittedLead>("single", body);
-    read::<BatchSubmission>("batch", body);
-    read::<ImportBody>("import", body);
-    read::<PatchBody>("business patch", body);
-    read::<CreateTeamRequest>("create team", body);
-    read::<UpdateTeamRequest>("team changes", body);
-    read::<RoleRequest>("role", body);
-    read::<MagicLinkRequest>("magic link", body);
-    read::<TokenRequest>("verify", body);
-    read::<RefreshRequest>("refresh", body);
-    read::<CreateKeyRequest>("create key", body);
-    read::<InviteRequest>("invite", body);
-    read::<AcceptRequest>("accept", body);
-}
+use support::request_bodies::check_then_read;
 
 const OTHER_FIELDS: [&str; 22] = [
     "leads",
@@ -201,24 +152,6 @@ fn mangled_json() -> impl Strategy<Value = Vec<u8>> {
             }
             bytes
         })
-}
-
-/// What every body goes through first: malformed JSON is refused in FastAPI's words, at a byte
-/// of the body; then every reader.
-fn check_then_read(bytes: &[u8]) {
-    if let Err(problems) = check_json(bytes) {
-        check_problems("parse", &problems);
-        assert!(
-            problems
-                .iter()
-                .all(|p| p.kind == "json_invalid" || p.kind == "missing"),
-            "{problems:?}"
-        );
-        if let Some(LocPart::Index(offset)) = problems[0].loc.get(1) {
-            assert!(*offset <= bytes.len());
-        }
-    }
-    every_reader(bytes);
 }
 
 proptest! {

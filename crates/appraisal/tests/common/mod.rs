@@ -2,6 +2,10 @@
 //! arrives), the recorded answers, and a county file pointing at them.
 #![allow(dead_code)]
 
+use std::sync::Arc;
+use std::time::Duration;
+
+use leadhub_domain::enrich::AppraisalSource;
 use wiremock::matchers::any;
 use wiremock::{Mock, MockServer, Request, Respond, ResponseTemplate};
 
@@ -26,11 +30,29 @@ pub fn arcgis_error() -> String {
 /// A layer server answering every request with `respond`.
 pub async fn serve(respond: impl Respond + 'static) -> MockServer {
     let server = MockServer::start().await;
+    otherwise(&server, respond).await;
+    server
+}
+
+/// A server answering its first `times` requests with `first` and every later one with `then`.
+pub async fn serve_after(
+    first: impl Respond + 'static,
+    times: u64,
+    then: impl Respond + 'static,
+) -> MockServer {
+    let server = MockServer::start().await;
     Mock::given(any())
-        .respond_with(respond)
+        .respond_with(first)
+        .up_to_n_times(times)
         .mount(&server)
         .await;
+    otherwise(&server, then).await;
     server
+}
+
+/// Answers with `respond` the requests that no mock mounted before it takes.
+pub async fn otherwise(server: &MockServer, respond: impl Respond + 'static) {
+    Mock::given(any()).respond_with(respond).mount(server).await;
 }
 
 /// The URL of a layer on this server.
@@ -95,6 +117,32 @@ land_acres = "tcad_acres"
 legal_description = "legal_desc"
 "#
     )
+}
+
+/// The source a county file describes, with a 5 s default timeout.
+pub fn source_of(toml: &str) -> Arc<dyn AppraisalSource> {
+    leadhub_appraisal::from_toml_str(toml, Duration::from_secs(5)).expect("config")
+}
+
+/// The Travis county of `travis_toml` on the layer at `path` of `server`.
+pub fn travis_source(server: &MockServer, path: &str, settings: &str) -> Arc<dyn AppraisalSource> {
+    source_of(&travis_toml(&layer(server, path), settings))
+}
+
+/// A layer server answering every request with `respond`, and the Travis county source on it.
+pub async fn travis_serving(
+    respond: impl Respond + 'static,
+    path: &str,
+    settings: &str,
+) -> (MockServer, Arc<dyn AppraisalSource>) {
+    let server = serve(respond).await;
+    let source = travis_source(&server, path, settings);
+    (server, source)
+}
+
+/// The `where` clause of the first request the server received.
+pub async fn first_where(server: &MockServer) -> Option<String> {
+    param(seen(server).await.first()?, "where")
 }
 
 pub fn query(

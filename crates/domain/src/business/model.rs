@@ -1,96 +1,31 @@
 //! Businesses: the fields an import carries, the element rules, and the stored record.
 use chrono::{DateTime, Utc};
-use strum::VariantNames;
 
 use crate::business::duplicate::{name_key, DuplicateKeys};
 use crate::business::industry::categorize;
 use crate::parse::{clean_text, normalize_phone, url_domain, StateCode};
+use crate::word_enum::word_enum;
 
 /// Longest accepted string field of a business, in characters.
 pub const MAX_FIELD_LEN: usize = 255;
 
-/// Who a business is to us; stored and sent in snake case (`lead_buyer`), read case-insensitively.
-#[derive(
-    Debug,
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    PartialOrd,
-    Ord,
-    strum::EnumString,
-    strum::IntoStaticStr,
-    strum::Display,
-    strum::VariantNames,
-)]
-#[strum(serialize_all = "snake_case", ascii_case_insensitive)]
-pub enum RelationshipType {
-    LeadBuyer,
-    LeadSource,
-    MarketingPartner,
-    Prospect,
-}
-
-impl RelationshipType {
-    pub const NAMES: [&'static str; 4] = words(<Self as VariantNames>::VARIANTS);
-
-    pub fn as_str(self) -> &'static str {
-        self.into()
-    }
-
-    /// Case-insensitive, surrounding spaces ignored.
-    pub fn parse(s: &str) -> Option<RelationshipType> {
-        s.trim().parse().ok()
+word_enum! {
+    /// Who a business is to us; stored and sent in snake case (`lead_buyer`), read case-insensitively.
+    pub enum RelationshipType {
+        LeadBuyer,
+        LeadSource,
+        MarketingPartner,
+        Prospect,
     }
 }
 
-/// Where we stand with a business; every import starts as `Prospect`. Read case-insensitively.
-#[derive(
-    Debug,
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    PartialOrd,
-    Ord,
-    strum::EnumString,
-    strum::IntoStaticStr,
-    strum::Display,
-    strum::VariantNames,
-)]
-#[strum(serialize_all = "snake_case", ascii_case_insensitive)]
-pub enum BusinessStatus {
-    Prospect,
-    Active,
-    Inactive,
-}
-
-impl BusinessStatus {
-    pub const NAMES: [&'static str; 3] = words(<Self as VariantNames>::VARIANTS);
-
-    pub fn as_str(self) -> &'static str {
-        self.into()
+word_enum! {
+    /// Where we stand with a business; every import starts as `Prospect`. Read case-insensitively.
+    pub enum BusinessStatus {
+        Prospect,
+        Active,
+        Inactive,
     }
-
-    /// Case-insensitive, surrounding spaces ignored.
-    pub fn parse(s: &str) -> Option<BusinessStatus> {
-        s.trim().parse().ok()
-    }
-}
-
-/// An enum's words as an array (clap and the extractors take them so); the build fails when `N`
-/// is not the number of variants.
-const fn words<const N: usize>(variants: &[&'static str]) -> [&'static str; N] {
-    assert!(variants.len() == N, "N must be the number of variants");
-    let mut out = [""; N];
-    let mut i = 0;
-    while i < N {
-        out[i] = variants[i];
-        i += 1;
-    }
-    out
 }
 
 /// One business as imported (after JSON or CSV typing): every field optional until the element

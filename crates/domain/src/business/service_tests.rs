@@ -16,13 +16,9 @@ use crate::business::repository::{
 };
 use crate::business::service::{BusinessError, BusinessService, ImportElement, ImportRequest};
 use crate::team_access::{Membership, MockMembershipRepository};
-use crate::test_support::{clock, now, person, platform_admin};
+use crate::test_support::{ada, clock, now, person, platform_admin};
 use crate::user::User;
 
-/// Ada belongs to team 1 (active) and team 2 (deactivated).
-fn ada() -> User {
-    person(7, "ada@example.com")
-}
 fn outsider() -> User {
     person(8, "outsider@example.com")
 }
@@ -42,6 +38,7 @@ impl Setup {
         }
     }
 
+    /// Ada belongs to team 1 (active) and team 2 (deactivated).
     fn build(self) -> BusinessService {
         let teams = [(1, true), (2, false)];
         let mut memberships = MockMembershipRepository::new();

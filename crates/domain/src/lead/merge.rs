@@ -129,6 +129,7 @@ fn merge_slots(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::test_support::with_strings;
     use proptest::prelude::*;
 
     fn s(v: &str) -> Option<String> {
@@ -148,6 +149,11 @@ mod tests {
             longitude: Some(-97.75),
             ..LeadFields::default()
         }
+    }
+
+    /// An incoming lead with these string fields, by name.
+    fn incoming(fields: &[(&str, &str)]) -> LeadFields {
+        with_strings(LeadFields::default(), fields)
     }
 
     fn phones(f: &LeadFields) -> [Option<&str>; 5] {
@@ -244,11 +250,10 @@ mod tests {
         };
         let out = merge_into(
             &mut lead,
-            &LeadFields {
-                primary_phone: s("+15125550199"),
-                phone_2: s("+15125550198"),
-                ..LeadFields::default()
-            },
+            &incoming(&[
+                ("primary_phone", "+15125550199"),
+                ("phone_2", "+15125550198"),
+            ]),
         );
         assert!(out.changed);
         assert_eq!(
@@ -272,11 +277,10 @@ mod tests {
         let before = lead.clone();
         let out = merge_into(
             &mut lead,
-            &LeadFields {
-                primary_phone: s("+15125550104"),
-                phone_3: s("+15125550100"),
-                ..LeadFields::default()
-            },
+            &incoming(&[
+                ("primary_phone", "+15125550104"),
+                ("phone_3", "+15125550100"),
+            ]),
         );
         assert!(!out.changed);
         assert_eq!(lead, before);
@@ -294,11 +298,10 @@ mod tests {
         let mut lead = full.clone();
         let out = merge_into(
             &mut lead,
-            &LeadFields {
-                primary_phone: s("+15125550102"),
-                phone_2: s("+15125550199"),
-                ..LeadFields::default()
-            },
+            &incoming(&[
+                ("primary_phone", "+15125550102"),
+                ("phone_2", "+15125550199"),
+            ]),
         );
         assert!(!out.changed);
         assert_eq!(lead, full);
@@ -310,11 +313,10 @@ mod tests {
         let mut lead = stored();
         let out = merge_into(
             &mut lead,
-            &LeadFields {
-                email_1: s("bob@example.com"),
-                email_2: s("ann@example.com"),
-                ..LeadFields::default()
-            },
+            &incoming(&[
+                ("email_1", "bob@example.com"),
+                ("email_2", "ann@example.com"),
+            ]),
         );
         assert!(out.changed);
         assert!(out.warnings.is_empty());
@@ -325,12 +327,11 @@ mod tests {
 
         let out = merge_into(
             &mut lead,
-            &LeadFields {
-                email_1: s("cy@example.com"),
-                email_2: s("dee@example.com"),
-                email_3: s("bob@example.com"),
-                ..LeadFields::default()
-            },
+            &incoming(&[
+                ("email_1", "cy@example.com"),
+                ("email_2", "dee@example.com"),
+                ("email_3", "bob@example.com"),
+            ]),
         );
         assert!(out.changed);
         assert_eq!(
@@ -350,11 +351,10 @@ mod tests {
         let mut lead = stored();
         let out = merge_into(
             &mut lead,
-            &LeadFields {
-                primary_phone: s("+15125550100"),
-                primary_phone_type: s("landline"),
-                ..LeadFields::default()
-            },
+            &incoming(&[
+                ("primary_phone", "+15125550100"),
+                ("primary_phone_type", "landline"),
+            ]),
         );
         assert!(out.changed);
         assert_eq!(lead.primary_phone_type, s("landline"));
@@ -362,24 +362,17 @@ mod tests {
         // A different primary lands in phone_2: the stored number keeps its type.
         let out = merge_into(
             &mut lead,
-            &LeadFields {
-                primary_phone: s("+15125550199"),
-                primary_phone_type: s("voip"),
-                ..LeadFields::default()
-            },
+            &incoming(&[
+                ("primary_phone", "+15125550199"),
+                ("primary_phone_type", "voip"),
+            ]),
         );
         assert!(out.changed);
         assert_eq!(lead.phone_2, s("+15125550199"));
         assert_eq!(lead.primary_phone_type, s("landline"));
 
         // A type without a number is not taken.
-        let out = merge_into(
-            &mut lead,
-            &LeadFields {
-                primary_phone_type: s("voip"),
-                ..LeadFields::default()
-            },
-        );
+        let out = merge_into(&mut lead, &incoming(&[("primary_phone_type", "voip")]));
         assert!(!out.changed);
         assert_eq!(lead.primary_phone_type, s("landline"));
     }
@@ -393,11 +386,10 @@ mod tests {
         };
         let out = merge_into(
             &mut lead,
-            &LeadFields {
-                primary_phone: s("+15125550199"),
-                primary_phone_type: s("voip"),
-                ..LeadFields::default()
-            },
+            &incoming(&[
+                ("primary_phone", "+15125550199"),
+                ("primary_phone_type", "voip"),
+            ]),
         );
         assert!(out.changed);
         assert_eq!(lead.primary_phone, s("+15125550199"));

@@ -198,6 +198,7 @@ fn normalize_slots<'a>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::test_support::with_strings;
 
     const YEAR: i32 = 2026;
 
@@ -230,6 +231,11 @@ mod tests {
         }
     }
 
+    /// `good()` with these string fields, by name.
+    fn good_with(fields: &[(&str, &str)]) -> LeadFields {
+        with_strings(good(), fields)
+    }
+
     fn codes(n: &NormalizedLead) -> Vec<(&str, &str)> {
         n.warnings
             .iter()
@@ -249,13 +255,12 @@ mod tests {
 
     #[test]
     fn every_string_is_trimmed_collapsed_and_blank_is_absent() {
-        let raw = LeadFields {
-            first_name: s("  Ann \t  Lee \n"),
-            county: s("   "),
-            project_description: s("new\n\nroof"),
-            source: s(""),
-            ..good()
-        };
+        let raw = good_with(&[
+            ("first_name", "  Ann \t  Lee \n"),
+            ("county", "   "),
+            ("project_description", "new\n\nroof"),
+            ("source", ""),
+        ]);
         let n = normalize(&raw, YEAR);
         assert_eq!(n.fields.first_name, s("Ann Lee"));
         assert_eq!(n.fields.county, None);
@@ -266,11 +271,7 @@ mod tests {
 
     #[test]
     fn states_are_upper_case() {
-        let raw = LeadFields {
-            state: s(" tx "),
-            mail_state: s("Ca"),
-            ..good()
-        };
+        let raw = good_with(&[("state", " tx "), ("mail_state", "Ca")]);
         let n = normalize(&raw, YEAR);
         assert_eq!(n.fields.state, s("TX"));
         assert_eq!(n.fields.mail_state, s("CA"));
@@ -278,43 +279,26 @@ mod tests {
 
     #[test]
     fn zips_are_normalised_or_kept_with_invalid_zip() {
-        let raw = LeadFields {
-            zip_code: s("787011234"),
-            mail_zip: s(" ABC12 "),
-            ..good()
-        };
+        let raw = good_with(&[("zip_code", "787011234"), ("mail_zip", " ABC12 ")]);
         let n = normalize(&raw, YEAR);
         assert_eq!(n.fields.zip_code, s("78701-1234"));
         assert_eq!(n.fields.mail_zip, s("ABC12"));
         assert_eq!(codes(&n), [("mail_zip", "invalid_zip")]);
 
-        let n = normalize(
-            &LeadFields {
-                zip_code: s("7870"),
-                ..good()
-            },
-            YEAR,
-        );
+        let n = normalize(&good_with(&[("zip_code", "7870")]), YEAR);
         assert_eq!(n.fields.zip_code, s("07870"));
-        let n = normalize(
-            &LeadFields {
-                zip_code: s("12"),
-                ..good()
-            },
-            YEAR,
-        );
+        let n = normalize(&good_with(&[("zip_code", "12")]), YEAR);
         assert_eq!(n.fields.zip_code, s("12"));
         assert_eq!(codes(&n), [("zip_code", "invalid_zip")]);
     }
 
     #[test]
     fn phones_become_e164_or_are_kept_with_invalid_phone() {
-        let raw = LeadFields {
-            primary_phone: s("(512) 555-0100"),
-            phone_2: s("1-800-FLOWERS"),
-            phone_3: s("512.555.0101 x12"),
-            ..good()
-        };
+        let raw = good_with(&[
+            ("primary_phone", "(512) 555-0100"),
+            ("phone_2", "1-800-FLOWERS"),
+            ("phone_3", "512.555.0101 x12"),
+        ]);
         let n = normalize(&raw, YEAR);
         assert_eq!(n.fields.primary_phone, s("+15125550100"));
         assert_eq!(n.fields.phone_2, s("1-800-FLOWERS"));
@@ -324,13 +308,12 @@ mod tests {
 
     #[test]
     fn repeated_phones_are_dropped_and_the_rest_compacted() {
-        let raw = LeadFields {
-            primary_phone: s("(512) 555-0100"),
-            phone_2: s("512.555.0100"),
-            phone_4: s("+1 512 555 0199"),
-            phone_5: s("5125550100"),
-            ..good()
-        };
+        let raw = good_with(&[
+            ("primary_phone", "(512) 555-0100"),
+            ("phone_2", "512.555.0100"),
+            ("phone_4", "+1 512 555 0199"),
+            ("phone_5", "5125550100"),
+        ]);
         let n = normalize(&raw, YEAR);
         assert_eq!(n.fields.primary_phone, s("+15125550100"));
         assert_eq!(n.fields.phone_2, s("+15125550199"));
@@ -341,25 +324,18 @@ mod tests {
         assert!(n.warnings.is_empty());
 
         // A gap is closed too, so the first slot always holds the first number given.
-        let n = normalize(
-            &LeadFields {
-                phone_3: s("5125550100"),
-                ..good()
-            },
-            YEAR,
-        );
+        let n = normalize(&good_with(&[("phone_3", "5125550100")]), YEAR);
         assert_eq!(n.fields.primary_phone, s("+15125550100"));
         assert_eq!(n.fields.phone_3, None);
     }
 
     #[test]
     fn emails_are_lower_cased_invalid_dropped_and_repeats_removed() {
-        let raw = LeadFields {
-            email_1: s("n/a"),
-            email_2: s(" Ann@Example.COM "),
-            email_3: s("ann@example.com"),
-            ..good()
-        };
+        let raw = good_with(&[
+            ("email_1", "n/a"),
+            ("email_2", " Ann@Example.COM "),
+            ("email_3", "ann@example.com"),
+        ]);
         let n = normalize(&raw, YEAR);
         assert_eq!(n.fields.email_1, s("ann@example.com"));
         assert_eq!(n.fields.email_2, None);
@@ -386,37 +362,19 @@ mod tests {
         assert_eq!(date("1/5/40", YEAR), s("1940-01-05"));
         assert_eq!(date("1/5/40", 2035), s("2040-01-05"));
 
-        let n = normalize(
-            &LeadFields {
-                permit_date: s(" soon  ish "),
-                ..good()
-            },
-            YEAR,
-        );
+        let n = normalize(&good_with(&[("permit_date", " soon  ish ")]), YEAR);
         assert_eq!(n.fields.permit_date, s("soon ish"));
         assert_eq!(codes(&n), [("permit_date", "unparsed_date")]);
     }
 
     #[test]
     fn lot_size_is_kept_and_read_as_acres_or_warned() {
-        let n = normalize(
-            &LeadFields {
-                lot_size: s(" 10,890  sqft "),
-                ..good()
-            },
-            YEAR,
-        );
+        let n = normalize(&good_with(&[("lot_size", " 10,890  sqft ")]), YEAR);
         assert_eq!(n.fields.lot_size, s("10,890 sqft"));
         assert_eq!(n.lot_size_acres, Some(0.25));
         assert!(n.warnings.is_empty());
 
-        let n = normalize(
-            &LeadFields {
-                lot_size: s("9000"),
-                ..good()
-            },
-            YEAR,
-        );
+        let n = normalize(&good_with(&[("lot_size", "9000")]), YEAR);
         assert_eq!(n.fields.lot_size, s("9000"));
         assert_eq!(n.lot_size_acres, None);
         assert_eq!(codes(&n), [("lot_size", "unparsed_lot_size")]);
@@ -424,11 +382,10 @@ mod tests {
 
     #[test]
     fn enumerations_are_lower_case() {
-        let raw = LeadFields {
-            property_type: s("Vacant_Land"),
-            primary_phone_type: s("MOBILE"),
-            ..good()
-        };
+        let raw = good_with(&[
+            ("property_type", "Vacant_Land"),
+            ("primary_phone_type", "MOBILE"),
+        ]);
         let n = normalize(&raw, YEAR);
         assert_eq!(n.fields.property_type, s("vacant_land"));
         assert_eq!(n.fields.primary_phone_type, s("mobile"));
@@ -437,22 +394,13 @@ mod tests {
     #[test]
     fn urls_are_normalised_or_dropped_with_invalid_url() {
         let n = normalize(
-            &LeadFields {
-                related_url: s("HTTPS://Example.COM:443/Permit"),
-                ..good()
-            },
+            &good_with(&[("related_url", "HTTPS://Example.COM:443/Permit")]),
             YEAR,
         );
         assert_eq!(n.fields.related_url, s("https://example.com/Permit"));
         assert!(n.warnings.is_empty());
 
-        let n = normalize(
-            &LeadFields {
-                related_url: s("javascript:alert(1)"),
-                ..good()
-            },
-            YEAR,
-        );
+        let n = normalize(&good_with(&[("related_url", "javascript:alert(1)")]), YEAR);
         assert_eq!(n.fields.related_url, None);
         assert_eq!(codes(&n), [("related_url", "invalid_url")]);
     }
@@ -469,22 +417,10 @@ mod tests {
         assert_eq!(n.address_key, None);
         assert_eq!(codes(&n), [("address", "no_address")]);
 
-        let n = normalize(
-            &LeadFields {
-                address: s("  "),
-                ..good()
-            },
-            YEAR,
-        );
+        let n = normalize(&good_with(&[("address", "  ")]), YEAR);
         assert_eq!(codes(&n), [("address", "no_address")]);
 
-        let n = normalize(
-            &LeadFields {
-                address: s("Main Street"),
-                ..good()
-            },
-            YEAR,
-        );
+        let n = normalize(&good_with(&[("address", "Main Street")]), YEAR);
         assert_eq!(n.address_key, None);
         assert_eq!(n.fields.address, s("Main Street"));
         assert_eq!(codes(&n), [("address", "no_address")]);
@@ -506,14 +442,13 @@ mod tests {
 
     #[test]
     fn normalising_twice_changes_nothing_more() {
-        let raw = LeadFields {
-            primary_phone: s("512 555 0100"),
-            email_2: s("A@B.CO"),
-            permit_date: s("1/5/25"),
-            related_url: s("example.com"),
-            property_type: s("Commercial"),
-            ..good()
-        };
+        let raw = good_with(&[
+            ("primary_phone", "512 555 0100"),
+            ("email_2", "A@B.CO"),
+            ("permit_date", "1/5/25"),
+            ("related_url", "example.com"),
+            ("property_type", "Commercial"),
+        ]);
         let once = normalize(&raw, YEAR);
         let twice = normalize(&once.fields, YEAR);
         assert_eq!(once.fields, twice.fields);

@@ -16,7 +16,6 @@ use crate::lead::record::{
     EnrichmentStatus, EnrichmentUpdate, Lead, LeadAction, LeadWrite, LeadWritten,
     MockLeadRepository,
 };
-use crate::secret::MockTokenGenerator;
 use crate::store::StoreError;
 use crate::submission::record::{
     MockSubmissionRepository, NewSubmission, StoredAndWritten, SubmissionOutcome, SubmissionStatus,
@@ -25,13 +24,8 @@ use crate::submission::{
     ElementOutcome, Enricher, PendingWork, SubmissionError, SubmissionRequest, SubmissionService,
 };
 use crate::team_access::{Membership, MockMembershipRepository};
-use crate::test_support::{clock, fresh_lead, numbered_tokens, person};
-use crate::user::{MockUserRepository, User};
-
-/// Ada belongs to team 1.
-fn ada() -> User {
-    person(7, "ada@example.com")
-}
+use crate::test_support::{ada, clock, fresh_lead, numbered_token_generator};
+use crate::user::MockUserRepository;
 
 /// Submission ids the mocked store hands out start here; new leads' ids at `NEW_LEADS`.
 const SUBMISSIONS: i64 = 100;
@@ -54,6 +48,7 @@ impl Setup {
         }
     }
 
+    /// Ada belongs to team 1.
     fn build(self) -> SubmissionService {
         let mut memberships = MockMembershipRepository::new();
         memberships.expect_membership().returning(|team, user| {
@@ -62,8 +57,6 @@ impl Setup {
                 team_is_active: true,
             }))
         });
-        let mut tokens = MockTokenGenerator::new();
-        numbered_tokens(&mut tokens);
         SubmissionService {
             leads: Arc::new(self.leads),
             submissions: Arc::new(self.submissions),
@@ -74,7 +67,7 @@ impl Setup {
                 appraisal: None,
             },
             clock: clock(),
-            tokens: Arc::new(tokens),
+            tokens: numbered_token_generator(),
         }
     }
 }

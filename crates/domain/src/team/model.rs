@@ -1,34 +1,14 @@
 //! Teams, their members and invites, and who may do what: the one permission table.
 use chrono::{DateTime, Utc};
 
-/// A member's role in a team: stored and sent as `owner`, `admin`, `member`; read case-insensitively.
-#[derive(
-    Debug,
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    PartialOrd,
-    Ord,
-    strum::EnumString,
-    strum::IntoStaticStr,
-    strum::Display,
-)]
-#[strum(serialize_all = "snake_case", ascii_case_insensitive)]
-pub enum Role {
-    Owner,
-    Admin,
-    Member,
-}
+use crate::word_enum::word_enum;
 
-impl Role {
-    pub fn as_str(self) -> &'static str {
-        self.into()
-    }
-
-    /// Case-insensitive, surrounding spaces ignored.
-    pub fn parse(s: &str) -> Option<Role> {
-        s.trim().parse().ok()
+word_enum! {
+    /// A member's role in a team: stored and sent as `owner`, `admin`, `member`; read case-insensitively.
+    pub enum Role {
+        Owner,
+        Admin,
+        Member,
     }
 }
 

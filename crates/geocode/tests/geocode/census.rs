@@ -1,12 +1,11 @@
 use leadhub_domain::enrich::{EnrichError, Geocoder};
-use leadhub_geocode::CensusGeocoder;
 
 use wiremock::{Request, ResponseTemplate};
 
 use crate::support::{
-    address_rows, batch_match_row, count, count_path, form_part, ok, param, requests, serve,
+    address_rows, batch_match_row, count, count_path, form_part, ok, param, requests,
 };
-use crate::{query, settings, MATCH_JSON, NO_MATCH_JSON};
+use crate::{census_serving, query, MATCH_JSON, NO_MATCH_JSON};
 
 const SINGLE_PATH: &str = "/geocoder/geographies/address";
 const ONE_LINE_PATH: &str = "/geocoder/geographies/onelineaddress";
@@ -50,8 +49,7 @@ fn census_like(request: &Request) -> ResponseTemplate {
 
 #[tokio::test]
 async fn a_single_match_gives_coordinates_and_county_fips() {
-    let census = serve(census_like).await;
-    let geocoder = CensusGeocoder::new(&settings(&census.uri())).expect("builds");
+    let (census, geocoder) = census_serving(census_like).await;
 
     let found = geocoder
         .geocode(&query(
@@ -89,8 +87,7 @@ async fn a_single_match_gives_coordinates_and_county_fips() {
 
 #[tokio::test]
 async fn no_address_match_is_a_definite_no_match() {
-    let census = serve(ok(NO_MATCH_JSON)).await;
-    let geocoder = CensusGeocoder::new(&settings(&census.uri())).expect("builds");
+    let (census, geocoder) = census_serving(ok(NO_MATCH_JSON)).await;
 
     let answer = geocoder
         .geocode(&query("79 Wistful Vista, Wistful Vista, IL", "", "", ""))
@@ -111,8 +108,7 @@ async fn no_address_match_is_a_definite_no_match() {
 
 #[tokio::test]
 async fn a_batch_reads_match_no_match_and_tie_rows_in_any_order() {
-    let census = serve(census_like).await;
-    let geocoder = CensusGeocoder::new(&settings(&census.uri())).expect("builds");
+    let (census, geocoder) = census_serving(census_like).await;
     let queries: Vec<_> = (0..12)
         .map(|i| {
             let street = match i {
@@ -166,8 +162,7 @@ async fn a_batch_reads_match_no_match_and_tie_rows_in_any_order() {
 
 #[tokio::test]
 async fn ten_or_more_addresses_are_one_upload_fewer_are_single_lookups() {
-    let census = serve(census_like).await;
-    let geocoder = CensusGeocoder::new(&settings(&census.uri())).expect("builds");
+    let (census, geocoder) = census_serving(census_like).await;
     let queries: Vec<_> = (0..10)
         .map(|i| query(&format!("{i} Congress Ave"), "Austin", "TX", "78701"))
         .collect();
@@ -187,8 +182,7 @@ async fn ten_or_more_addresses_are_one_upload_fewer_are_single_lookups() {
 
 #[tokio::test]
 async fn more_than_ten_thousand_addresses_are_split_into_uploads() {
-    let census = serve(census_like).await;
-    let geocoder = CensusGeocoder::new(&settings(&census.uri())).expect("builds");
+    let (census, geocoder) = census_serving(census_like).await;
     let queries: Vec<_> = (0..10_001)
         .map(|i| query(&format!("{i} Congress Ave"), "Austin", "TX", "78701"))
         .collect();
@@ -214,8 +208,7 @@ async fn more_than_ten_thousand_addresses_are_split_into_uploads() {
 
 #[tokio::test]
 async fn a_malformed_answer_is_a_failure_and_not_retried() {
-    let census = serve(ok("<html>Service busy</html>")).await;
-    let geocoder = CensusGeocoder::new(&settings(&census.uri())).expect("builds");
+    let (census, geocoder) = census_serving(ok("<html>Service busy</html>")).await;
 
     let answer = geocoder
         .geocode(&query(

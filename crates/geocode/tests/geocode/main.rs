@@ -10,7 +10,8 @@ mod resilience;
 use std::time::Duration;
 
 use leadhub_domain::enrich::GeocodeQuery;
-use leadhub_geocode::GeocodeSettings;
+use leadhub_geocode::{CensusGeocoder, GeocodeSettings};
+use wiremock::{MockServer, Respond};
 
 pub const MATCH_JSON: &str = include_str!("../fixtures/geographies-address.json");
 pub const NO_MATCH_JSON: &str = include_str!("../fixtures/locations-onelineaddress-nomatch.json");
@@ -22,6 +23,18 @@ pub fn settings(url: &str) -> GeocodeSettings {
     settings.retry.first_backoff = Duration::from_millis(20);
     settings.breaker.cool_down = Duration::from_millis(200);
     settings
+}
+
+/// The Census geocoder on the service at `url`, with the test settings.
+pub fn census_at(url: &str) -> CensusGeocoder {
+    CensusGeocoder::new(&settings(url)).expect("builds")
+}
+
+/// A Census service answering every request with `respond`, and the geocoder on it.
+pub async fn census_serving(respond: impl Respond + 'static) -> (MockServer, CensusGeocoder) {
+    let census = support::serve(respond).await;
+    let geocoder = census_at(&census.uri());
+    (census, geocoder)
 }
 
 pub fn query(address: &str, city: &str, state: &str, zip: &str) -> GeocodeQuery {

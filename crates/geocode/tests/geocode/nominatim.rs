@@ -3,10 +3,10 @@ use std::time::{Duration, Instant};
 use leadhub_domain::enrich::Geocoder;
 use leadhub_geocode::NominatimGeocoder;
 
-use wiremock::matchers::{any, query_param};
+use wiremock::matchers::query_param;
 use wiremock::{Mock, MockServer};
 
-use crate::support::{header, ok, param, requests};
+use crate::support::{header, ok, otherwise, param, requests};
 use crate::{query, settings};
 
 const CAPITOL: &str = r#"[{"place_id":311,"licence":"Data (c) OpenStreetMap contributors, ODbL 1.0.",
@@ -23,10 +23,7 @@ async fn nominatim_is_asked_at_most_once_a_second_and_told_who_asks() {
         .respond_with(ok("[]"))
         .mount(&nominatim)
         .await;
-    Mock::given(any())
-        .respond_with(ok(CAPITOL))
-        .mount(&nominatim)
-        .await;
+    otherwise(&nominatim, ok(CAPITOL)).await;
     let geocoder = NominatimGeocoder::new(&settings(&nominatim.uri())).expect("builds");
     let capitol = query("1100 Congress Ave", "Austin", "TX", "78701");
     let started = Instant::now();

@@ -1,45 +1,40 @@
 use std::time::{Duration, Instant};
 
 use leadhub_domain::enrich::{EnrichError, Geocoder};
-use leadhub_geocode::{CensusGeocoder, CIRCUIT_OPEN};
+use leadhub_geocode::CIRCUIT_OPEN;
 
 use wiremock::matchers::any;
 use wiremock::{Mock, MockServer};
 
-use crate::support::{count, ok, serve, status};
-use crate::{query, settings, MATCH_JSON};
+use crate::support::{count, ok, otherwise, serve_after, status};
+use crate::{census_at, census_serving, query, MATCH_JSON};
 
 fn white_house() -> leadhub_domain::enrich::GeocodeQuery {
     query("1600 Pennsylvania Avenue NW", "Washington", "DC", "20500")
 }
 
+/// A server error is retried (the first attempt and two retries), a client error is not; both
+/// are reported with their status.
 #[tokio::test]
-async fn a_server_error_is_retried_then_reported() {
-    let census = serve(status(500, "oops")).await;
-    let geocoder = CensusGeocoder::new(&settings(&census.uri())).expect("builds");
+async fn http_errors_are_reported_and_only_server_errors_retried() {
+    for (code, attempts) in [(500, 3), (404, 1)] {
+        let (census, geocoder) = census_serving(status(code, "oops")).await;
 
-    let answer = geocoder.geocode(&white_house()).await;
+        let answer = geocoder.geocode(&white_house()).await;
 
-    assert!(
-        matches!(&answer, Err(EnrichError::Failed(m)) if m == "census: HTTP 500"),
-        "{answer:?}"
-    );
-    assert_eq!(count(&census).await, 3, "the first attempt and two retries");
+        let want = format!("census: HTTP {code}");
+        assert!(
+            matches!(&answer, Err(EnrichError::Failed(m)) if *m == want),
+            "{answer:?}"
+        );
+        assert_eq!(count(&census).await, attempts, "status {code}");
+    }
 }
 
 #[tokio::test]
 async fn a_server_error_that_passes_is_not_seen() {
-    let census = MockServer::start().await;
-    Mock::given(any())
-        .respond_with(status(503, ""))
-        .up_to_n_times(1)
-        .mount(&census)
-        .await;
-    Mock::given(any())
-        .respond_with(ok(MATCH_JSON))
-        .mount(&census)
-        .await;
-    let geocoder = CensusGeocoder::new(&settings(&census.uri())).expect("builds");
+    let census = serve_after(status(503, ""), 1, ok(MATCH_JSON)).await;
+    let geocoder = census_at(&census.uri());
 
     let answer = geocoder.geocode(&white_house()).await;
 
@@ -48,23 +43,8 @@ async fn a_server_error_that_passes_is_not_seen() {
 }
 
 #[tokio::test]
-async fn a_client_error_is_not_retried() {
-    let census = serve(status(404, "not found")).await;
-    let geocoder = CensusGeocoder::new(&settings(&census.uri())).expect("builds");
-
-    let answer = geocoder.geocode(&white_house()).await;
-
-    assert!(
-        matches!(&answer, Err(EnrichError::Failed(m)) if m == "census: HTTP 404"),
-        "{answer:?}"
-    );
-    assert_eq!(count(&census).await, 1);
-}
-
-#[tokio::test]
 async fn a_slow_service_times_out() {
-    let census = serve(ok(MATCH_JSON).set_delay(Duration::from_secs(2))).await;
-    let geocoder = CensusGeocoder::new(&settings(&census.uri())).expect("builds");
+    let (census, geocoder) = census_serving(ok(MATCH_JSON).set_delay(Duration::from_secs(2))).await;
     let started = Instant::now();
 
     let answer = geocoder.geocode(&white_house()).await;
@@ -85,7 +65,7 @@ async fn an_unreachable_service_is_a_failure() {
         .expect("bind");
     let url = format!("http://{}", closed.local_addr().expect("address"));
     drop(closed);
-    let geocoder = CensusGeocoder::new(&settings(&url)).expect("builds");
+    let geocoder = census_at(&url);
 
     let answer = geocoder.geocode(&white_house()).await;
 
@@ -100,11 +80,8 @@ async fn the_circuit_opens_after_repeated_failures_and_closes_after_the_cool_dow
         .respond_with(status(500, ""))
         .mount_as_scoped(&census)
         .await;
-    Mock::given(any())
-        .respond_with(ok(MATCH_JSON))
-        .mount(&census)
-        .await;
-    let geocoder = CensusGeocoder::new(&settings(&census.uri())).expect("builds");
+    otherwise(&census, ok(MATCH_JSON)).await;
+    let geocoder = census_at(&census.uri());
 
     // Five failed attempts open it: three in the first call, two in the second.
     for _ in 0..2 {
@@ -141,8 +118,7 @@ async fn the_circuit_opens_after_repeated_failures_and_closes_after_the_cool_dow
 
 #[tokio::test]
 async fn a_failed_probe_keeps_the_circuit_open() {
-    let census = serve(ok(MATCH_JSON).set_delay(Duration::from_secs(5))).await;
-    let geocoder = CensusGeocoder::new(&settings(&census.uri())).expect("builds");
+    let (census, geocoder) = census_serving(ok(MATCH_JSON).set_delay(Duration::from_secs(5))).await;
 
     for _ in 0..2 {
         assert!(matches!(

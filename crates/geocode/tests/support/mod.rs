@@ -9,11 +9,29 @@ use wiremock::{Mock, MockServer, Request, Respond, ResponseTemplate};
 /// A service answering every request with `respond` (a `ResponseTemplate`, or a closure of the request).
 pub async fn serve(respond: impl Respond + 'static) -> MockServer {
     let server = MockServer::start().await;
+    otherwise(&server, respond).await;
+    server
+}
+
+/// A server answering its first `times` requests with `first` and every later one with `then`.
+pub async fn serve_after(
+    first: impl Respond + 'static,
+    times: u64,
+    then: impl Respond + 'static,
+) -> MockServer {
+    let server = MockServer::start().await;
     Mock::given(any())
-        .respond_with(respond)
+        .respond_with(first)
+        .up_to_n_times(times)
         .mount(&server)
         .await;
+    otherwise(&server, then).await;
     server
+}
+
+/// Answers with `respond` the requests that no mock mounted before it takes.
+pub async fn otherwise(server: &MockServer, respond: impl Respond + 'static) {
+    Mock::given(any()).respond_with(respond).mount(server).await;
 }
 
 pub fn ok(body: impl Into<String>) -> ResponseTemplate {

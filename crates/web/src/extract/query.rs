@@ -11,12 +11,12 @@ use futures_util::future::{ready, Ready};
 use schemars::JsonSchema;
 use serde::de::value::MapDeserializer;
 use serde::de::DeserializeOwned;
-use validator::{Validate, ValidationError};
+use validator::{Validate, ValidationError, ValidationErrors};
 
 use leadhub_domain::error::{FieldError, LocPart};
 
 use crate::error::ApiError;
-use crate::extract::lax::Lax;
+use crate::extract::lax::{json_type, Lax};
 use crate::extract::problems::problems;
 
 /// A query parameters type: read by serde (its fields `Lax`), then validated; its schema gives
@@ -127,6 +127,41 @@ impl Paging {
             limit: limit.value().copied().unwrap_or(50),
             offset: offset.value().copied().unwrap_or(0),
         }
+    }
+}
+
+/// The `limit` and `offset` of a list query, flattened into it (`#[serde(flatten)]`).
+#[derive(serde::Deserialize, Validate, JsonSchema)]
+pub struct PageQuery {
+    /// 1..=500, default 50.
+    #[validate(custom(function = "json_type"), range(min = 1, max = 500))]
+    pub limit: Lax<i64>,
+    /// Default 0.
+    #[validate(
+        custom(function = "json_type"),
+        range(min = 0, max = 4611686018427387903i64)
+    )]
+    pub offset: Lax<i64>,
+}
+
+impl PageQuery {
+    pub fn paging(&self) -> Paging {
+        Paging::of(&self.limit, &self.offset)
+    }
+}
+
+/// The problems of a query's flattened parts, each at the top level as its parameters are.
+pub fn flat_problems(
+    parts: impl IntoIterator<Item = Result<(), ValidationErrors>>,
+) -> Result<(), ValidationErrors> {
+    let mut all = ValidationErrors::new();
+    for errors in parts.into_iter().filter_map(Result::err) {
+        all.errors_mut().extend(errors.into_errors());
+    }
+    if all.is_empty() {
+        Ok(())
+    } else {
+        Err(all)
     }
 }
 

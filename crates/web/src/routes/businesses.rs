@@ -3,7 +3,7 @@ use actix_web::http::Method;
 use actix_web::web::{self, Json};
 use apistos::api_operation;
 use serde::Deserialize;
-use validator::{Validate, ValidationError};
+use validator::{Validate, ValidationError, ValidationErrors};
 
 use leadhub_domain::business::{
     BusinessFilter, BusinessPatch, BusinessStatus, ImportRequest, RelationshipType,
@@ -13,7 +13,8 @@ use crate::app::AppState;
 use crate::error::ApiResult;
 use crate::extract::rules::{one_of, one_of_text};
 use crate::extract::{
-    json_type, Caller, Lax, Paging, RequestBody, RequestQuery, ValidatedJson, ValidatedQuery,
+    flat_problems, json_type, Caller, Lax, PageQuery, RequestBody, RequestQuery, ValidatedJson,
+    ValidatedQuery,
 };
 use crate::routes::business_views::{
     BusinessItem, BusinessPage, BusinessView, ImportResult, StatisticsView,
@@ -191,76 +192,36 @@ impl RequestQuery for BusinessQuery {}
 
 impl BusinessQuery {
     fn filter(&self) -> BusinessFilter {
-        filter(
-            &self.relationship_type,
-            &self.industry,
-            &self.status,
-            &self.state,
-            &self.team_id,
-        )
-    }
-}
-
-/// The filter of a list or statistics query's fields.
-fn filter(
-    relationship_type: &Lax<String>,
-    industry: &Lax<String>,
-    status: &Lax<String>,
-    state: &Lax<String>,
-    team_id: &Lax<i64>,
-) -> BusinessFilter {
-    BusinessFilter {
-        visible_teams: None,
-        team_id: team_id.value().copied(),
-        relationship_type: relationship_type.text().and_then(RelationshipType::parse),
-        industry: industry.text().map(str::to_owned),
-        status: status.text().and_then(BusinessStatus::parse),
-        state: state.text().map(str::to_owned),
+        BusinessFilter {
+            visible_teams: None,
+            team_id: self.team_id.value().copied(),
+            relationship_type: self
+                .relationship_type
+                .text()
+                .and_then(RelationshipType::parse),
+            industry: self.industry.text().map(str::to_owned),
+            status: self.status.text().and_then(BusinessStatus::parse),
+            state: self.state.text().map(str::to_owned),
+        }
     }
 }
 
 /// A page of the businesses a filter finds.
-#[derive(Deserialize, Validate, schemars::JsonSchema, apistos::ApiComponent)]
+#[derive(Deserialize, schemars::JsonSchema, apistos::ApiComponent)]
 pub struct BusinessListQuery {
-    /// lead_buyer, lead_source, marketing_partner or prospect.
-    #[validate(custom(function = "json_type"), custom(function = "relationship_type"))]
-    pub relationship_type: Lax<String>,
-    /// e.g. plumbing, hvac, real_estate (case-insensitive).
-    #[validate(custom(function = "json_type"))]
-    pub industry: Lax<String>,
-    /// prospect, active or inactive.
-    #[validate(custom(function = "json_type"), custom(function = "business_status"))]
-    pub status: Lax<String>,
-    /// State code.
-    #[validate(custom(function = "json_type"))]
-    pub state: Lax<String>,
-    /// Only this team's businesses.
-    #[validate(custom(function = "json_type"))]
-    pub team_id: Lax<i64>,
-    /// 1..=500, default 50.
-    #[validate(custom(function = "json_type"), range(min = 1, max = 500))]
-    pub limit: Lax<i64>,
-    /// Default 0.
-    #[validate(
-        custom(function = "json_type"),
-        range(min = 0, max = 4611686018427387903i64)
-    )]
-    pub offset: Lax<i64>,
+    #[serde(flatten)]
+    pub filter: BusinessQuery,
+    #[serde(flatten)]
+    pub page: PageQuery,
+}
+
+impl Validate for BusinessListQuery {
+    fn validate(&self) -> Result<(), ValidationErrors> {
+        flat_problems([self.filter.validate(), self.page.validate()])
+    }
 }
 
 impl RequestQuery for BusinessListQuery {}
-
-impl BusinessListQuery {
-    fn filter(&self) -> BusinessFilter {
-        filter(
-            &self.relationship_type,
-            &self.industry,
-            &self.status,
-            &self.state,
-            &self.team_id,
-        )
-    }
-}
 
 /// Imports up to 1000 businesses; bad elements are reported by index, the rest imported.
 #[api_operation(
@@ -298,10 +259,15 @@ pub async fn list_businesses(
     query: ValidatedQuery<BusinessListQuery>,
 ) -> ApiResult<Json<BusinessPage>> {
     let query = query.0;
-    let paging = Paging::of(&query.limit, &query.offset);
+    let paging = query.page.paging();
     let (items, total) = state
         .businesses
-        .businesses(&caller.user, query.filter(), paging.limit, paging.offset)
+        .businesses(
+            &caller.user,
+            query.filter.filter(),
+            paging.limit,
+            paging.offset,
+        )
         .await?;
     Ok(Json(BusinessPage {
         items: items.iter().map(BusinessView::from).collect(),

@@ -3,7 +3,7 @@ use actix_web::http::Method;
 use actix_web::web::{self, Json};
 use apistos::api_operation;
 use serde::Deserialize;
-use validator::{Validate, ValidationError};
+use validator::{Validate, ValidationError, ValidationErrors};
 
 use leadhub_domain::lead::fields::PROPERTY_TYPES;
 use leadhub_domain::lead::record::{EnrichmentStatus, LeadFilter};
@@ -12,7 +12,8 @@ use crate::app::AppState;
 use crate::error::ApiResult;
 use crate::extract::rules::one_of;
 use crate::extract::{
-    iso_timestamp, json_type, timestamp, Caller, Lax, Paging, RequestQuery, ValidatedQuery,
+    flat_problems, iso_timestamp, json_type, timestamp, Caller, Lax, PageQuery, RequestQuery,
+    ValidatedQuery,
 };
 use crate::lead_export::LeadsCsv;
 use crate::routes::submission_views::{LeadPage, LeadView};
@@ -26,8 +27,23 @@ pub fn routes(api: &mut Api) {
 }
 
 /// `GET /api/v1/leads`: every filter optional.
-#[derive(Deserialize, Validate, schemars::JsonSchema, apistos::ApiComponent)]
+#[derive(Deserialize, schemars::JsonSchema, apistos::ApiComponent)]
 pub struct LeadQuery {
+    #[serde(flatten)]
+    pub filters: LeadFilters,
+    #[serde(flatten)]
+    pub page: PageQuery,
+}
+
+impl Validate for LeadQuery {
+    fn validate(&self) -> Result<(), ValidationErrors> {
+        flat_problems([self.filters.validate(), self.page.validate()])
+    }
+}
+
+/// The filters of a lead list or export.
+#[derive(Deserialize, Validate, schemars::JsonSchema)]
+pub struct LeadFilters {
     /// Only this team's leads.
     #[validate(custom(function = "json_type"))]
     pub team_id: Lax<i64>,
@@ -61,15 +77,6 @@ pub struct LeadQuery {
     /// ISO 8601 date or timestamp.
     #[validate(custom(function = "json_type"), custom(function = "iso_timestamp"))]
     pub created_before: Lax<String>,
-    /// 1..=500, default 50.
-    #[validate(custom(function = "json_type"), range(min = 1, max = 500))]
-    pub limit: Lax<i64>,
-    /// Default 0.
-    #[validate(
-        custom(function = "json_type"),
-        range(min = 0, max = 4611686018427387903i64)
-    )]
-    pub offset: Lax<i64>,
 }
 
 fn property_type(field: &Lax<String>) -> Result<(), ValidationError> {
@@ -88,6 +95,12 @@ impl RequestQuery for LeadQuery {}
 impl LeadQuery {
     /// The domain's filter of these parameters (validated: unknown words were refused).
     pub fn filter(&self) -> LeadFilter {
+        self.filters.filter()
+    }
+}
+
+impl LeadFilters {
+    fn filter(&self) -> LeadFilter {
         let text = |field: &Lax<String>| field.text().map(str::to_owned);
         LeadFilter {
             visible_teams: None,
@@ -128,7 +141,7 @@ pub async fn list_leads(
     query: ValidatedQuery<LeadQuery>,
 ) -> ApiResult<Json<LeadPage>> {
     let query = query.0;
-    let paging = Paging::of(&query.limit, &query.offset);
+    let paging = query.page.paging();
     let (leads, total) = state
         .submissions
         .leads(&caller.user, query.filter(), paging.limit, paging.offset)
