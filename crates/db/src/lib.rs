@@ -28,6 +28,7 @@ mod sessions;
 mod submissions;
 mod teams;
 mod time;
+mod uploads;
 mod users;
 
 pub use connection::{
