@@ -16,6 +16,7 @@ mod invite_races;
 mod isolation;
 mod large_batches;
 mod lead_pages;
+mod lead_uploads;
 mod leads;
 mod mail_quota;
 mod openapi;

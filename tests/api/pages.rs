@@ -109,6 +109,24 @@ impl Browser {
         self.finish(response).await
     }
 
+    /// Posts a `multipart/form-data` form (a file upload).
+    pub(crate) async fn post_multipart(
+        &mut self,
+        path: &str,
+        form: reqwest::multipart::Form,
+    ) -> Page {
+        let url = self.url(path);
+        let response = self
+            .client
+            .post(url)
+            .header("cookie", self.cookie_header())
+            .multipart(form)
+            .send()
+            .await
+            .unwrap();
+        self.finish(response).await
+    }
+
     /// A path, or a link from an e-mail (whose origin is the configured public URL, not the
     /// test server's port).
     fn url(&self, path: &str) -> String {

@@ -151,10 +151,7 @@ impl UploadService {
         may_add_to_team(self.memberships.as_ref(), user, upload.team_id)
             .await?
             .map_err(UploadError::Forbidden)?;
-        Ok(self
-            .uploads
-            .create_upload(upload, self.clock.now())
-            .await?)
+        Ok(self.uploads.create_upload(upload, self.clock.now()).await?)
     }
 
     /// The upload when `user` may see it: a member of its team, or a platform admin. Another
@@ -204,10 +201,7 @@ mod tests {
     use crate::team_access::{Membership, MockMembershipRepository};
     use crate::test_support::person;
 
-    fn service(
-        uploads: MockUploadStore,
-        memberships: MockMembershipRepository,
-    ) -> UploadService {
+    fn service(uploads: MockUploadStore, memberships: MockMembershipRepository) -> UploadService {
         UploadService {
             uploads: Arc::new(uploads),
             memberships: Arc::new(memberships),
@@ -239,14 +233,12 @@ mod tests {
         let mut uploads = MockUploadStore::new();
         uploads.expect_upload().returning(|_| Ok(Some(stored(2))));
         let mut memberships = MockMembershipRepository::new();
-        memberships
-            .expect_membership()
-            .returning(|team_id, _| {
-                Ok((team_id == 1).then_some(Membership {
-                    role: Role::Member,
-                    team_is_active: true,
-                }))
-            });
+        memberships.expect_membership().returning(|team_id, _| {
+            Ok((team_id == 1).then_some(Membership {
+                role: Role::Member,
+                team_is_active: true,
+            }))
+        });
         let service = service(uploads, memberships);
         let outsider = person(5, "eve@example.com");
         assert!(matches!(

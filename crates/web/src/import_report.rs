@@ -95,7 +95,9 @@ impl Report {
             .map_err(|e| anyhow::anyhow!("cannot write the report: {}", e.error()))?;
         Ok(match (sink, self.target) {
             (Sink::Memory(bytes), _) => ReportOutput::Memory(bytes),
-            (Sink::File(_), ReportTarget::Folder { dir, name }) => ReportOutput::File(dir.join(name)),
+            (Sink::File(_), ReportTarget::Folder { dir, name }) => {
+                ReportOutput::File(dir.join(name))
+            }
             (Sink::File(_), ReportTarget::Memory) => ReportOutput::None,
         })
     }

@@ -104,7 +104,11 @@ impl UploadImports {
         let (status, summary, error) = match self.import(&upload).await {
             Ok(summary) => (UploadStatus::Done, summary, None),
             Err(e) => {
-                tracing::warn!(error = format!("{e:#}"), upload = id, "upload import failed");
+                tracing::warn!(
+                    error = format!("{e:#}"),
+                    upload = id,
+                    "upload import failed"
+                );
                 (
                     UploadStatus::Failed,
                     ImportSummary::default(),

@@ -118,7 +118,10 @@ mod tests {
         assert_eq!(boundary("application/x-www-form-urlencoded"), None);
         let parts: Vec<Part> = Parts::new(BODY, "XyZ").collect::<Result<_, _>>().unwrap();
         assert_eq!(parts.len(), 2);
-        assert_eq!((parts[0].name.as_str(), parts[0].data), ("csrf", &b"abc"[..]));
+        assert_eq!(
+            (parts[0].name.as_str(), parts[0].data),
+            ("csrf", &b"abc"[..])
+        );
         assert_eq!(parts[1].file_name.as_deref(), Some("leads.csv"));
         assert_eq!(parts[1].data, b"address\r\n1 Main St\r\n");
     }

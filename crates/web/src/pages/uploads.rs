@@ -66,7 +66,10 @@ async fn form_page(
     let mut context = base_context(Some(visitor), kind.as_str());
     context.insert("kind", kind.as_str());
     context.insert("teams", &teams);
-    context.insert("columns", &import_kind(kind, &serde_json::Value::Null).columns());
+    context.insert(
+        "columns",
+        &import_kind(kind, &serde_json::Value::Null).columns(),
+    );
     context.insert("relationship_types", &RelationshipType::NAMES);
     context.insert("limit_mb", &megabytes(state.config.body_limit));
     context.insert("error", &error);
@@ -93,7 +96,14 @@ async fn business_form(
     state: web::Data<AppState>,
     visitor: Visitor,
 ) -> Result<HttpResponse, PageError> {
-    form_page(&state, &visitor, UploadKind::Businesses, StatusCode::OK, None).await
+    form_page(
+        &state,
+        &visitor,
+        UploadKind::Businesses,
+        StatusCode::OK,
+        None,
+    )
+    .await
 }
 
 async fn upload_leads(
@@ -181,7 +191,10 @@ async fn upload(
     let parts: Vec<Part<'_>> = parts
         .collect::<Result<_, _>>()
         .map_err(|_| PageError::BadForm)?;
-    let Some(file) = parts.iter().find(|p| p.name == "file" && p.file_name.is_some()) else {
+    let Some(file) = parts
+        .iter()
+        .find(|p| p.name == "file" && p.file_name.is_some())
+    else {
         return Err(PageError::BadForm);
     };
     let file_name = file.file_name.clone().unwrap_or_default();
@@ -254,7 +267,9 @@ async fn status(
     context.insert("done", &(upload.status == UploadStatus::Done));
     context.insert(
         "percent",
-        &(upload.bytes_done * 100).checked_div(upload.size).unwrap_or(0),
+        &(upload.bytes_done * 100)
+            .checked_div(upload.size)
+            .unwrap_or(0),
     );
     let c = upload.counts;
     context.insert("rows", &c.rows);
