@@ -15,6 +15,7 @@ mod input_refusals;
 mod invite_races;
 mod isolation;
 mod large_batches;
+mod lead_map;
 mod lead_pages;
 mod lead_uploads;
 mod leads;

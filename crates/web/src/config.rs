@@ -54,6 +54,8 @@ pub struct Config {
     pub job_lease_secs: u64,
     /// How often an idle worker looks for due jobs, in milliseconds.
     pub job_poll_ms: u64,
+    /// Map tiles for the lead page (`https://host/{z}/{x}/{y}.png`); None: no map.
+    pub map_tiles: Option<String>,
 }
 
 pub const GEOCODER_NAMES: [&str; 4] = ["census", "nominatim", "zip", "none"];
@@ -144,6 +146,16 @@ impl Config {
             "https://nominatim.openstreetmap.org",
         )?;
         let counties_file = get("LEADHUB_COUNTIES").map(PathBuf::from);
+        let map_tiles = get("LEADHUB_MAP_TILES");
+        if let Some(template) = &map_tiles {
+            check_http_url("LEADHUB_MAP_TILES", template)?;
+            if !["{z}", "{x}", "{y}"].iter().all(|p| template.contains(p)) {
+                return Err(invalid(
+                    "LEADHUB_MAP_TILES",
+                    "must contain {z}, {x} and {y}",
+                ));
+            }
+        }
         let trusted_proxies = get("LEADHUB_TRUSTED_PROXIES")
             .map(|list| {
                 list.split(',')
@@ -217,6 +229,7 @@ impl Config {
             job_lease_secs: number("LEADHUB_JOB_LEASE_SECS", get("LEADHUB_JOB_LEASE_SECS"), 60)?
                 .max(1),
             job_poll_ms: number("LEADHUB_JOB_POLL_MS", get("LEADHUB_JOB_POLL_MS"), 200)?.max(10),
+            map_tiles,
         })
     }
 }
@@ -316,6 +329,8 @@ mod tests {
             ("LEADHUB_TRUSTED_PROXIES", "10.0.0.1,banana"),
             ("LEADHUB_LOG_FORMAT", "xml"),
             ("LEADHUB_CENSUS_URL", "ftp://x"),
+            ("LEADHUB_MAP_TILES", "https://tile.example/{z}/{x}.png"),
+            ("LEADHUB_MAP_TILES", "file:///{z}/{x}/{y}"),
         ] {
             let e = Config::from_vars(&vars(&[(name, value)])).unwrap_err();
             assert_eq!(e.variable, name);

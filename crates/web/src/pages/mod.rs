@@ -11,6 +11,7 @@ pub mod invites;
 pub mod keys;
 pub mod lead;
 pub mod leads;
+pub mod map;
 pub mod multipart;
 pub mod render;
 pub mod session;
@@ -35,6 +36,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     .configure(invites::configure)
     // Before the leads, whose `/leads/{id}` would take `/leads/import`.
     .configure(uploads::configure)
+    .configure(map::configure)
     .configure(leads::configure);
 }
 
