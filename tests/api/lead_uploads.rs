@@ -78,14 +78,9 @@ async fn finished(b: &mut Browser, location: &str) -> Page {
 
 /// The figure shown in the summary's `<dd id="count-NAME">`.
 fn count(page: &Page, name: &str) -> i64 {
-    let marker = format!("id=\"count-{name}\">");
-    let start = page
-        .body
-        .find(&marker)
-        .unwrap_or_else(|| panic!("no {name}: {}", page.body))
-        + marker.len();
-    let end = page.body[start..].find('<').unwrap() + start;
-    page.body[start..end].parse().unwrap()
+    page.text_after(&format!("id=\"count-{name}\">"), '<')
+        .parse()
+        .unwrap()
 }
 
 /// Alice, her team with one lead at 9 Elm Street, and her signed-in browser.
