@@ -17,7 +17,7 @@ backend_tests!(
     the_export_and_the_standardised_address_are_documented,
 );
 
-async fn batch(app: &TestApp, user: &TestUser, leads: Vec<Value>) {
+pub(crate) async fn batch(app: &TestApp, user: &TestUser, leads: Vec<Value>) {
     let (status, answer) = app
         .post(
             "/api/v1/submissions/batch",
@@ -29,7 +29,7 @@ async fn batch(app: &TestApp, user: &TestUser, leads: Vec<Value>) {
     assert_eq!(answer["failed"], 0, "{answer}");
 }
 
-fn lead(i: usize, city: &str, source: &str) -> Value {
+pub(crate) fn lead(i: usize, city: &str, source: &str) -> Value {
     json!({"address": format!("{i} Elm Street"), "city": city, "state": "TX",
            "zip_code": "78701", "first_name": "Owner", "last_name": format!("Number{i}"),
            "source": source, "property_type": "residential"})
@@ -186,7 +186,11 @@ async fn enrich_again_follows_the_api_rule(app: TestApp) {
     );
 }
 
-async fn fetch_csv(app: &TestApp, path: &str, key: &str) -> (reqwest::header::HeaderMap, String) {
+pub(crate) async fn fetch_csv(
+    app: &TestApp,
+    path: &str,
+    key: &str,
+) -> (reqwest::header::HeaderMap, String) {
     let response = reqwest::Client::new()
         .get(app.url(path))
         .bearer_auth(key)

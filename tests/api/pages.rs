@@ -32,14 +32,18 @@ impl Page {
 
     /// The value of the first hidden input called `name`.
     pub(crate) fn field(&self, name: &str) -> String {
-        let marker = format!("name=\"{name}\" value=\"");
+        self.text_after(&format!("name=\"{name}\" value=\""), '"')
+    }
+
+    /// The text between the first `marker` and the next `end`.
+    pub(crate) fn text_after(&self, marker: &str, end: char) -> String {
         let start = self
             .body
-            .find(&marker)
-            .unwrap_or_else(|| panic!("no {name} field in:\n{}", self.body))
+            .find(marker)
+            .unwrap_or_else(|| panic!("no {marker} in:\n{}", self.body))
             + marker.len();
-        let end = self.body[start..].find('"').unwrap() + start;
-        self.body[start..end].to_owned()
+        let stop = self.body[start..].find(end).unwrap() + start;
+        self.body[start..stop].to_owned()
     }
 }
 
@@ -97,12 +101,23 @@ impl Browser {
     }
 
     pub(crate) async fn post(&mut self, path: &str, form: &[(&str, &str)]) -> Page {
-        let url = self.url(path);
-        let response = self
-            .client
-            .post(url)
+        let request = self.client.post(self.url(path)).form(form);
+        self.send(request).await
+    }
+
+    /// Posts a `multipart/form-data` form (a file upload).
+    pub(crate) async fn post_multipart(
+        &mut self,
+        path: &str,
+        form: reqwest::multipart::Form,
+    ) -> Page {
+        let request = self.client.post(self.url(path)).multipart(form);
+        self.send(request).await
+    }
+
+    async fn send(&mut self, request: reqwest::RequestBuilder) -> Page {
+        let response = request
             .header("cookie", self.cookie_header())
-            .form(form)
             .send()
             .await
             .unwrap();

@@ -54,6 +54,8 @@ Object.assign(env, {
   // mail quota (tests/api/mail_quota.rs) would rightly refuse that.
   LEADHUB_MAIL_PER_ADDRESS_MINUTE: "0",
   LEADHUB_MAIL_PER_ADDRESS_HOUR: "0",
+  // A tile server that is not there (network off): the lead map must still log no error.
+  LEADHUB_MAP_TILES: "http://127.0.0.1:9/{z}/{x}/{y}.png",
   RUST_LOG: "warn",
 });
 const outbox = path.join(tmp, "outbox");
@@ -370,6 +372,7 @@ try {
   assert.equal(allRows.length, 4);
   assert.ok(allRows.some((r) => r[col("first_name")] === "'=SUM(1,2)"), "formula cells are prefixed");
   step("Export CSV of the current filter downloaded and read back; formula cells prefixed");
+  await uploadsAndMap(a, teamId, created.result_lead_id);
 
   await a.setViewportSize({ width: 390, height: 844 });
   for (const [where, name] of [["/leads?q=lamar", "27-leads-phone"], [`/leads/${created.result_lead_id}`, "28-lead-detail-phone"]]) {
@@ -431,4 +434,59 @@ try {
 } finally {
   await cleanup();
   fs.rmSync(tmp, { recursive: true, force: true });
+}
+
+// ---- CSV upload from /leads and the lead map (uploads helper's block) ----
+async function uploadsAndMap(page, teamId, mappedLeadId) {
+  // The map of a lead with coordinates, its tile server unreachable: drawn, and no console error.
+  await page.goto(`${base}/leads/${mappedLeadId}`);
+  await page.locator("#lead-map").waitFor();
+  assert.ok((await page.locator("#lead-map image").count()) >= 2, "the map has its tiles");
+  await page.waitForLoadState("networkidle");
+  await shot(page, "40-lead-map-offline");
+  step("lead map drawn with LEADHUB_MAP_TILES unreachable, tiles through our origin");
+
+  // Upload a CSV on /leads: one new lead, one duplicate of a lead that exists, one bad row.
+  await page.goto(`${base}/leads`);
+  await page.click("#import-csv");
+  await page.waitForURL(`${base}/leads/import`);
+  await page.selectOption("#upload-team", String(teamId));
+  const csv = "address,city,state,zip_code,first_name\n" +
+    "88 Barton Springs Road,Austin,TX,78704,Uma\n" +
+    "40 Lamar Street,Dallas,TX,,Again\n" +
+    "3 Bad State Way,Austin,XX,78701,=HYPERLINK(\"http://x\")\n";
+  await page.setInputFiles("#upload-file", { name: "leads.csv", mimeType: "text/csv", buffer: Buffer.from(csv) });
+  await page.getByRole("button", { name: "Upload and import" }).click();
+  await page.waitForURL(/\/uploads\/\d+$/);
+  // The status page reloads itself until the import is done.
+  await page.locator("#upload-summary").waitFor({ timeout: 30000 });
+  assert.equal(await page.locator("#count-rows").textContent(), "3");
+  assert.equal(await page.locator("#count-created").textContent(), "1");
+  assert.equal(await page.locator("#count-merged").textContent(), "1");
+  assert.equal(await page.locator("#count-rejected").textContent(), "1");
+  await shot(page, "41-upload-summary");
+  const [report] = await Promise.all([page.waitForEvent("download"), page.click("#reject-report")]);
+  const rows = parseCsv(fs.readFileSync(await report.path(), "utf8"));
+  assert.deepEqual(rows[0], ["row", "reason", "address", "city", "state", "zip_code", "first_name"]);
+  assert.equal(rows.length, 2, JSON.stringify(rows));
+  assert.equal(rows[1][0], "4");
+  assert.ok(rows[1][1].startsWith("state: "), rows[1][1]);
+  assert.equal(rows[1][6], "'=HYPERLINK(\"http://x\")", "formula cells in the report are prefixed");
+  step("CSV upload on /leads: progress, then the summary and the reject report read back");
+
+  // A file that is not CSV: a clear message on the form, not an error page.
+  await page.goto(`${base}/leads/import`);
+  await page.setInputFiles("#upload-file", { name: "photo.png", mimeType: "image/png", buffer: Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 0]) });
+  await page.getByRole("button", { name: "Upload and import" }).click();
+  await page.getByText("This is not a CSV file").waitFor();
+  await shot(page, "42-upload-refused");
+  await page.setViewportSize({ width: 390, height: 844 });
+  for (const where of ["/leads/import", new URL(report.url()).pathname.replace(/\/report$/, "")]) {
+    await page.goto(`${base}${where}`);
+    const sideways = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    assert.ok(sideways <= 1, `${where} scrolls sideways on a phone by ${sideways}px`);
+  }
+  await shot(page, "43-upload-phone");
+  await page.setViewportSize({ width: 1100, height: 800 });
+  step("a file that is not CSV is refused with a message; upload pages fit a phone");
 }

@@ -30,6 +30,7 @@ mod sessions;
 mod submissions;
 mod teams;
 mod time;
+mod uploads;
 mod users;
 
 pub use backup::{backup_sqlite, BackupError};

@@ -258,6 +258,31 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    uploads (id) {
+        id -> BigInt,
+        kind -> Text,
+        team_id -> BigInt,
+        user_id -> BigInt,
+        file_name -> Text,
+        options -> Text,
+        content -> Binary,
+        size -> BigInt,
+        status -> Text,
+        bytes_done -> BigInt,
+        rows_read -> BigInt,
+        created -> BigInt,
+        updated -> BigInt,
+        skipped -> BigInt,
+        rejected -> BigInt,
+        failed -> BigInt,
+        error -> Nullable<Text>,
+        report -> Nullable<Binary>,
+        created_at -> Timestamp,
+        updated_at -> Timestamp,
+    }
+}
+
 diesel::joinable!(api_keys -> users (user_id));
 diesel::joinable!(auth_tokens -> users (user_id));
 diesel::joinable!(sign_in_links -> users (user_id));

@@ -81,6 +81,7 @@ fn normalise(ty: &str, primary_key: bool) -> String {
         ("timestamp", _) | ("timestamp without time zone", _) => "timestamp".into(),
         ("boolean", _) => "bool".into(),
         ("double precision", _) => "float64".into(),
+        ("blob", _) | ("bytea", _) => "bytes".into(),
         (other, _) => format!("unknown:{other}"),
     }
 }

@@ -32,6 +32,7 @@ pub mod team;
 pub mod team_access;
 #[cfg(test)]
 mod test_support;
+pub mod upload;
 pub mod user;
 mod word_enum;
 

@@ -23,6 +23,7 @@ use leadhub_domain::rate_limit::{MemoryRateLimitStore, RateLimitStore, RateLimit
 use leadhub_domain::secret::TokenGenerator;
 use leadhub_domain::submission::{Enricher, SubmissionRepository, SubmissionService};
 use leadhub_domain::team::TeamService;
+use leadhub_domain::upload::UploadService;
 use leadhub_domain::{Clock, SystemClock};
 
 use crate::config::Config;
@@ -31,6 +32,7 @@ use crate::middleware::{observe, rate_limit, Metrics};
 use crate::sign_in_links::SignInLinks;
 use crate::single_intake::SingleIntake;
 use crate::tokens::RandomTokens;
+use crate::upload_import::UploadImports;
 use crate::worker::{self, WorkerSettings, Workers};
 use crate::{openapi, routes};
 
@@ -98,6 +100,8 @@ pub struct AppState {
     /// Sign-in links, sent after the answer.
     pub sign_in_links: Arc<SignInLinks>,
     pub businesses: Arc<BusinessService>,
+    /// CSV files uploaded from the pages.
+    pub uploads: Arc<UploadService>,
     /// For idempotent replays, which sit in the web layer (they store HTTP answers).
     pub submissions_repo: Arc<dyn SubmissionRepository>,
     pub clock: Arc<dyn Clock>,
@@ -173,7 +177,13 @@ impl AppState {
             per_ip_minute: config.rate_limit_per_ip_minute.into(),
         });
         let submissions = Arc::new(submissions);
+        let uploads = UploadService {
+            uploads: Arc::new(db.clone()),
+            memberships: Arc::new(db.clone()),
+            clock: adapters.clock.clone(),
+        };
         AppState {
+            uploads: Arc::new(uploads),
             single_intake: Arc::new(SingleIntake::start(submissions.clone())),
             sign_in_links,
             rate_limiter,
@@ -283,6 +293,13 @@ pub fn start_workers(state: &web::Data<AppState>) -> Workers {
     worker::start(
         state.jobs.clone(),
         state.submissions.clone(),
+        Arc::new(UploadImports {
+            uploads: Arc::new(state.db.clone()),
+            users: Arc::new(state.db.clone()),
+            submissions: state.submissions.clone(),
+            businesses: state.businesses.clone(),
+            clock: state.clock.clone(),
+        }),
         state.clock.clone(),
         WorkerSettings {
             count: state.config.workers,

@@ -57,6 +57,8 @@ pub struct Config {
     /// Database connections this process may hold (with N processes on one PostgreSQL server,
     /// N times this must stay under its `max_connections`).
     pub db_pool_size: u32,
+    /// Map tiles for the lead page (`https://host/{z}/{x}/{y}.png`); None: no map.
+    pub map_tiles: Option<String>,
 }
 
 pub const GEOCODER_NAMES: [&str; 4] = ["census", "nominatim", "zip", "none"];
@@ -150,6 +152,16 @@ impl Config {
             "https://nominatim.openstreetmap.org",
         )?;
         let counties_file = get("LEADHUB_COUNTIES").map(PathBuf::from);
+        let map_tiles = get("LEADHUB_MAP_TILES");
+        if let Some(template) = &map_tiles {
+            check_http_url("LEADHUB_MAP_TILES", template)?;
+            if !["{z}", "{x}", "{y}"].iter().all(|p| template.contains(p)) {
+                return Err(invalid(
+                    "LEADHUB_MAP_TILES",
+                    "must contain {z}, {x} and {y}",
+                ));
+            }
+        }
         let trusted_proxies = get("LEADHUB_TRUSTED_PROXIES")
             .map(|list| {
                 list.split(',')
@@ -233,6 +245,7 @@ impl Config {
                 DB_POOL_SIZE,
             )?
             .unsigned_abs() as u32,
+            map_tiles,
             database_url,
         })
     }
@@ -335,6 +348,8 @@ mod tests {
             ("LEADHUB_CENSUS_URL", "ftp://x"),
             ("LEADHUB_DB_POOL_SIZE", "0"),
             ("LEADHUB_DB_POOL_SIZE", "1001"),
+            ("LEADHUB_MAP_TILES", "https://tile.example/{z}/{x}.png"),
+            ("LEADHUB_MAP_TILES", "file:///{z}/{x}/{y}"),
         ] {
             let e = Config::from_vars(&vars(&[(name, value)])).unwrap_err();
             assert_eq!(e.variable, name);

@@ -1,19 +1,19 @@
-//! `leadhub import leads|businesses FILE.csv`: CSV files through the same services as the API.
+//! `leadhub import leads|businesses FILE.csv` and the pages' uploads: CSV through the same
+//! services as the API.
 //!
-//! The file is streamed row by row (never held in memory) and processed in chunks; each row is read
-//! into the API's own request types (`SubmittedLead`, `BusinessInput`) with their rules, so a row
-//! is rejected for the same reasons a request element would be, and the rest of its chunk is
-//! imported.
-//! Rejected rows go to a report CSV under `<data dir>/reports/` with their line number and reason.
+//! The file is streamed row by row (never held in memory by the CLI) and processed in chunks;
+//! each row is read into the API's own request types (`SubmittedLead`, `BusinessInput`) with
+//! their rules, so a row is rejected for the same reasons a request element would be, and the
+//! rest of its chunk is imported.
+//! Rejected rows go to a report CSV (`import_report.rs`) with their line number and reason.
 use std::collections::BTreeSet;
-use std::fs::File;
-use std::io::IsTerminal;
-use std::path::{Path, PathBuf};
+use std::io::Read;
+use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
+use async_trait::async_trait;
 use csv::StringRecord;
-use indicatif::{ProgressBar, ProgressStyle};
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
@@ -23,7 +23,8 @@ use leadhub_domain::lead::record::LeadAction;
 use leadhub_domain::submission::{SubmissionRequest, SubmissionService};
 use leadhub_domain::user::User;
 
-use crate::csv_cell::defuse_formula;
+pub use crate::import_file::{import_csv, reports_dir, stdout_is_terminal, ImportSettings};
+use crate::import_report::{Report, ReportOutput, ReportTarget};
 use crate::routes::business_views::BusinessInput;
 use crate::routes::lead_body::SubmittedLead;
 
@@ -42,14 +43,14 @@ pub enum ImportKind {
 }
 
 impl ImportKind {
-    fn name(&self) -> &'static str {
+    pub fn name(&self) -> &'static str {
         match self {
             ImportKind::Leads => "leads",
             ImportKind::Businesses { .. } => "businesses",
         }
     }
 
-    fn columns(&self) -> Vec<&'static str> {
+    pub fn columns(&self) -> Vec<&'static str> {
         match self {
             ImportKind::Leads => {
                 let mut c = LEAD_STRING_FIELDS.to_vec();
@@ -63,18 +64,27 @@ impl ImportKind {
             }
         }
     }
-}
 
-#[derive(Debug, Clone)]
-pub struct ImportSettings {
-    pub file: PathBuf,
-    pub kind: ImportKind,
-    /// Applies to every row (a lead row's own `team_id` column overrides it).
-    pub team_id: Option<i64>,
-    pub reports_dir: PathBuf,
-    pub chunk: usize,
-    /// A progress bar (a terminal) or progress lines on stderr.
-    pub progress_bar: bool,
+    /// Column i of a file with this header feeds field `columns[i]` (None: not a field of ours);
+    /// a header without any known column is refused.
+    fn field_columns(&self, header: &StringRecord) -> Result<Vec<Option<&'static str>>, String> {
+        let known = self.columns();
+        let columns: Vec<Option<&'static str>> = header
+            .iter()
+            .map(|h| {
+                let h = h.trim_start_matches('\u{feff}').trim().to_ascii_lowercase();
+                known.iter().find(|k| **k == h).copied()
+            })
+            .collect();
+        if columns.iter().all(Option::is_none) {
+            return Err(format!(
+                "no column named like a {} field (expected some of: {})",
+                self.name(),
+                known.join(", ")
+            ));
+        }
+        Ok(columns)
+    }
 }
 
 /// The figures printed at the end.
@@ -89,6 +99,8 @@ pub struct ImportSummary {
     pub failed: u64,
     pub unknown_columns: Vec<String>,
     pub report: Option<PathBuf>,
+    /// The report, when it was kept in memory (`ReportTarget::Memory`).
+    pub report_csv: Option<Vec<u8>>,
     pub elapsed: Duration,
 }
 
@@ -112,60 +124,26 @@ pub struct ImportServices<'a> {
     pub businesses: &'a BusinessService,
 }
 
-/// Rejected rows, written as they come; the file is created on the first one.
-struct Report {
-    dir: PathBuf,
-    name: String,
-    header: StringRecord,
-    writer: Option<csv::Writer<File>>,
-    path: Option<PathBuf>,
+/// Told how an import goes, after each chunk.
+#[async_trait]
+pub trait ImportProgress: Send {
+    async fn chunk_done(&mut self, bytes_done: u64, summary: &ImportSummary);
 }
 
-impl Report {
-    /// Writes one rejected row; every cell from the file is defused, as a spreadsheet opens it.
-    fn reject(&mut self, line: u64, reason: &str, record: &StringRecord) -> anyhow::Result<()> {
-        if self.writer.is_none() {
-            let path = self.dir.join(&self.name);
-            let mut writer = csv::Writer::from_writer(create_private_file(&self.dir, &path)?);
-            let mut header = vec!["row".into(), "reason".into()];
-            header.extend(self.header.iter().map(defuse_formula));
-            writer.write_record(header.iter().map(|cell| cell.as_bytes()))?;
-            self.path = Some(path);
-            self.writer = Some(writer);
-        }
-        if let Some(writer) = &mut self.writer {
-            let line = line.to_string();
-            let mut row = vec![line.as_str().into(), defuse_formula(reason)];
-            row.extend(record.iter().map(defuse_formula));
-            writer.write_record(row.iter().map(|cell| cell.as_bytes()))?;
-        }
-        Ok(())
-    }
-
-    fn finish(mut self) -> anyhow::Result<Option<PathBuf>> {
-        if let Some(writer) = &mut self.writer {
-            writer.flush()?;
-        }
-        Ok(self.path)
-    }
+/// One CSV to import: where its bytes come from, their size, and a name for messages.
+pub struct ImportSource<R> {
+    pub reader: R,
+    pub size: u64,
+    pub name: String,
 }
 
-/// Creates `path` (and its folder `dir` when missing) readable by this user only: the report
-/// holds the rejected rows' personal data. A folder that exists keeps its mode.
-fn create_private_file(dir: &Path, path: &Path) -> anyhow::Result<File> {
-    let mut folders = std::fs::DirBuilder::new();
-    folders.recursive(true);
-    #[cfg(unix)]
-    std::os::unix::fs::DirBuilderExt::mode(&mut folders, 0o700);
-    folders
-        .create(dir)
-        .with_context(|| format!("cannot create {}", dir.display()))?;
-    let mut file = std::fs::OpenOptions::new();
-    file.write(true).create(true).truncate(true);
-    #[cfg(unix)]
-    std::os::unix::fs::OpenOptionsExt::mode(&mut file, 0o600);
-    file.open(path)
-        .with_context(|| format!("cannot write {}", path.display()))
+/// How to import a source.
+pub struct ImportRun<'a> {
+    pub kind: &'a ImportKind,
+    /// Applies to every row (a lead row's own `team_id` column overrides it).
+    pub team_id: Option<i64>,
+    pub chunk: usize,
+    pub report: ReportTarget,
 }
 
 /// One row waiting in a chunk: where it came from and what it says.
@@ -175,30 +153,58 @@ struct PendingRow {
     value: Value,
 }
 
-/// Streams `settings.file` through the services as `user`.
-pub async fn import_csv(
+/// Why an uploaded file cannot be imported at all, as a sentence for the page; `None`: it can.
+/// Rows are judged one by one by the import itself, as for the CLI.
+pub fn refuse_file(bytes: &[u8], kind: &ImportKind) -> Option<String> {
+    if bytes.iter().all(u8::is_ascii_whitespace) {
+        return Some("The file is empty.".into());
+    }
+    if bytes.contains(&0) {
+        return Some(
+            "This is not a CSV file: it holds binary data (a spreadsheet? Save it as \"CSV UTF-8\")."
+                .into(),
+        );
+    }
+    if std::str::from_utf8(bytes).is_err() {
+        return Some(
+            "The file is not UTF-8 text (perhaps Latin-1 or UTF-16). Save it as \"CSV UTF-8\" and upload it again."
+                .into(),
+        );
+    }
+    let mut reader = csv::ReaderBuilder::new().flexible(true).from_reader(bytes);
+    let header = match reader.headers() {
+        Ok(header) => header.clone(),
+        Err(e) => return Some(format!("This is not a CSV file: {e}.")),
+    };
+    if let Err(problem) = kind.field_columns(&header) {
+        return Some(format!("The file's first line has {problem}."));
+    }
+    match reader.records().next() {
+        None => Some("The file has a header but no rows.".into()),
+        Some(_) => None,
+    }
+}
+
+/// Streams `source` through the services as `user`, chunk by chunk.
+pub async fn import_from<R: Read + Send>(
     services: ImportServices<'_>,
     user: &User,
-    settings: &ImportSettings,
+    source: ImportSource<R>,
+    run: ImportRun<'_>,
+    progress: &mut dyn ImportProgress,
 ) -> anyhow::Result<ImportSummary> {
     let started = Instant::now();
-    let file = File::open(&settings.file)
-        .with_context(|| format!("cannot open {}", settings.file.display()))?;
-    let size = file.metadata().map(|m| m.len()).unwrap_or(0);
-    let mut reader = csv::ReaderBuilder::new().flexible(true).from_reader(file);
+    let mut reader = csv::ReaderBuilder::new()
+        .flexible(true)
+        .from_reader(source.reader);
     let header = reader
         .headers()
         .context("cannot read the CSV header")?
         .clone();
-    let known = settings.kind.columns();
-    // Column i of the file feeds field `columns[i]` (None: not a field of ours).
-    let columns: Vec<Option<&'static str>> = header
-        .iter()
-        .map(|h| {
-            let h = h.trim_start_matches('\u{feff}').trim().to_ascii_lowercase();
-            known.iter().find(|k| **k == h).copied()
-        })
-        .collect();
+    let columns = run
+        .kind
+        .field_columns(&header)
+        .map_err(|problem| anyhow::anyhow!("{} has {problem}", source.name))?;
     let mut summary = ImportSummary {
         unknown_columns: header
             .iter()
@@ -210,50 +216,15 @@ pub async fn import_csv(
             .collect(),
         ..ImportSummary::default()
     };
-    if !summary.unknown_columns.is_empty() {
-        eprintln!(
-            "leadhub: ignoring unknown column(s): {}",
-            summary.unknown_columns.join(", ")
-        );
-    }
-    if columns.iter().all(Option::is_none) {
-        anyhow::bail!(
-            "{} has no column named like a {} field (expected some of: {})",
-            settings.file.display(),
-            settings.kind.name(),
-            known.join(", ")
-        );
-    }
-    let mut report = Report {
-        dir: settings.reports_dir.clone(),
-        name: format!(
-            "import-{}-{}.csv",
-            settings.kind.name(),
-            chrono::Utc::now().format("%Y%m%d-%H%M%S-%3f")
-        ),
-        header: header.clone(),
-        writer: None,
-        path: None,
-    };
-    let bar = settings.progress_bar.then(|| {
-        let bar = ProgressBar::new(size);
-        if let Ok(style) = ProgressStyle::with_template(
-            "{spinner} [{elapsed_precise}] {wide_bar} {bytes}/{total_bytes} {msg}",
-        ) {
-            bar.set_style(style);
-        }
-        bar
-    });
-    let chunk_size = settings.chunk.max(1);
+    let mut report = Report::new(run.report, header.clone());
+    let chunk_size = run.chunk.max(1);
     let mut chunk: Vec<PendingRow> = Vec::with_capacity(chunk_size);
     let mut record = StringRecord::new();
-    let mut last_note = Instant::now();
     loop {
         let more = match reader.read_record(&mut record) {
             Ok(more) => more,
             Err(e) if matches!(e.kind(), csv::ErrorKind::Io(_)) => {
-                return Err(anyhow::Error::new(e)
-                    .context(format!("cannot read {}", settings.file.display())));
+                return Err(anyhow::Error::new(e).context(format!("cannot read {}", source.name)));
             }
             Err(e) => {
                 // A row that is not valid UTF-8 (or not CSV) is rejected; reading goes on.
@@ -283,12 +254,12 @@ pub async fn import_csv(
         }
         if chunk.len() >= chunk_size || (!more && !chunk.is_empty()) {
             let rows = std::mem::take(&mut chunk);
-            match &settings.kind {
+            match run.kind {
                 ImportKind::Leads => {
                     import_leads(
                         services.submissions,
                         user,
-                        settings.team_id,
+                        run.team_id,
                         rows,
                         &mut summary,
                         &mut report,
@@ -305,7 +276,7 @@ pub async fn import_csv(
                         relationship_type: *relationship_type,
                         skip_duplicates: *skip_duplicates,
                         auto_categorize: *auto_categorize,
-                        team_id: settings.team_id,
+                        team_id: run.team_id,
                     };
                     import_businesses(
                         services.businesses,
@@ -318,35 +289,19 @@ pub async fn import_csv(
                     .await?
                 }
             }
-            let done = reader.position().byte();
-            match &bar {
-                Some(bar) => {
-                    bar.set_position(done);
-                    bar.set_message(format!("{} rows", summary.rows));
-                }
-                None if last_note.elapsed() >= Duration::from_secs(5) => {
-                    last_note = Instant::now();
-                    eprintln!(
-                        "leadhub: {} rows ({}%), created {}, updated {}, skipped {}, rejected {}",
-                        summary.rows,
-                        (done * 100).checked_div(size).unwrap_or(100),
-                        summary.created,
-                        summary.updated,
-                        summary.skipped,
-                        summary.rejected
-                    );
-                }
-                None => {}
-            }
+            progress
+                .chunk_done(reader.position().byte(), &summary)
+                .await;
         }
         if !more {
             break;
         }
     }
-    if let Some(bar) = bar {
-        bar.finish_and_clear();
+    match report.finish()? {
+        ReportOutput::None => {}
+        ReportOutput::File(path) => summary.report = Some(path),
+        ReportOutput::Memory(bytes) => summary.report_csv = Some(bytes),
     }
-    summary.report = report.finish()?;
     summary.elapsed = started.elapsed();
     Ok(summary)
 }
@@ -466,14 +421,4 @@ fn describe_submission_error(e: leadhub_domain::submission::SubmissionError) -> 
         SubmissionError::Invalid(problems) => reasons(&problems),
         SubmissionError::Unexpected(cause) => format!("{cause:#}"),
     }
-}
-
-/// Whether progress should be a bar: only when stdout is a terminal.
-pub fn stdout_is_terminal() -> bool {
-    std::io::stdout().is_terminal()
-}
-
-/// `<data dir>/reports`.
-pub fn reports_dir(data_dir: &Path) -> PathBuf {
-    data_dir.join("reports")
 }

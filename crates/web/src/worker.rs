@@ -12,7 +12,10 @@ use tracing::Instrument;
 
 use leadhub_domain::jobs::{retry_delay, Job, JobQueue, ENRICH_LEAD, PROCESS_SUBMISSIONS};
 use leadhub_domain::submission::{PendingWork, SubmissionService};
+use leadhub_domain::upload::IMPORT_UPLOAD;
 use leadhub_domain::Clock;
+
+use crate::upload_import::UploadImports;
 
 #[derive(Clone)]
 pub struct WorkerSettings {
@@ -35,6 +38,7 @@ struct Worker {
     name: String,
     queue: Arc<dyn JobQueue>,
     submissions: Arc<SubmissionService>,
+    uploads: Arc<UploadImports>,
     clock: Arc<dyn Clock>,
     settings: WorkerSettings,
 }
@@ -44,6 +48,7 @@ struct Worker {
 pub fn start(
     queue: Arc<dyn JobQueue>,
     submissions: Arc<SubmissionService>,
+    uploads: Arc<UploadImports>,
     clock: Arc<dyn Clock>,
     settings: WorkerSettings,
     listener: Option<JoinHandle<()>>,
@@ -56,6 +61,7 @@ pub fn start(
                 name: format!("pid{}-{tag:08x}-w{n}", std::process::id()),
                 queue: queue.clone(),
                 submissions: submissions.clone(),
+                uploads: uploads.clone(),
                 clock: clock.clone(),
                 settings: settings.clone(),
             };
@@ -192,6 +198,7 @@ impl Worker {
                     n => Err(format!("{n} lead(s) still wait for enrichment")),
                 }
             }
+            IMPORT_UPLOAD => self.uploads.run(job).await,
             other => Err(format!("unknown job kind {other:?}")),
         }
     }

@@ -244,6 +244,12 @@ async fn detail(
         }),
     );
     context.insert("location", &location(&lead));
+    context.insert(
+        "map",
+        &f.latitude.zip(f.longitude).and_then(|(lat, lon)| {
+            crate::pages::map::view(state.config.map_tiles.as_deref(), lat, lon)
+        }),
+    );
     context.insert("team_id", &lead.team_id);
     context.insert("enrichment", lead.enrichment_status.as_str());
     context.insert(

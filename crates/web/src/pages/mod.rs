@@ -11,10 +11,13 @@ pub mod invites;
 pub mod keys;
 pub mod lead;
 pub mod leads;
+pub mod map;
+pub mod multipart;
 pub mod render;
 pub mod session;
 pub mod sign_in;
 pub mod teams;
+pub mod uploads;
 
 use render::{see_other, PageError};
 use session::Visitor;
@@ -31,6 +34,9 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     .configure(keys::configure)
     .configure(teams::configure)
     .configure(invites::configure)
+    // Before the leads, whose `/leads/{id}` would take `/leads/import`.
+    .configure(uploads::configure)
+    .configure(map::configure)
     .configure(leads::configure);
 }
 

@@ -1,0 +1,273 @@
+//! CSV files uploaded from the pages: stored whole (so the import survives a restart), imported by
+//! a job, and seen only by the members of the team they were uploaded into.
+use std::sync::Arc;
+
+use async_trait::async_trait;
+use chrono::{DateTime, Utc};
+
+use crate::jobs::NewJob;
+use crate::store::{StoreError, StoreResult};
+use crate::team_access::{may_add_to_team, MembershipRepository};
+use crate::user::User;
+use crate::Clock;
+
+/// Import an upload; payload `{"upload_id": N}`.
+pub const IMPORT_UPLOAD: &str = "import_upload";
+
+/// What an upload holds: stored as `leads` or `businesses`.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, strum::EnumString, strum::IntoStaticStr, strum::Display,
+)]
+#[strum(serialize_all = "snake_case")]
+pub enum UploadKind {
+    Leads,
+    Businesses,
+}
+
+impl UploadKind {
+    pub fn as_str(self) -> &'static str {
+        self.into()
+    }
+}
+
+/// Stored as `queued`, `running`, `done`, `failed`.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, strum::EnumString, strum::IntoStaticStr, strum::Display,
+)]
+#[strum(serialize_all = "snake_case")]
+pub enum UploadStatus {
+    Queued,
+    Running,
+    Done,
+    Failed,
+}
+
+impl UploadStatus {
+    pub fn as_str(self) -> &'static str {
+        self.into()
+    }
+
+    pub fn is_final(self) -> bool {
+        matches!(self, UploadStatus::Done | UploadStatus::Failed)
+    }
+}
+
+/// The rows an import has seen so far, by outcome.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct UploadCounts {
+    pub rows: i64,
+    pub created: i64,
+    /// Merged into an existing lead (a duplicate).
+    pub updated: i64,
+    pub skipped: i64,
+    pub rejected: i64,
+    pub failed: i64,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct NewUpload {
+    pub kind: UploadKind,
+    pub team_id: i64,
+    pub user_id: i64,
+    pub file_name: String,
+    /// The import's settings (for businesses: relationship type and flags), as JSON.
+    pub options: serde_json::Value,
+    pub content: Vec<u8>,
+}
+
+/// An upload without its file and report (those are read on their own).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Upload {
+    pub id: i64,
+    pub kind: UploadKind,
+    pub team_id: i64,
+    pub user_id: i64,
+    pub file_name: String,
+    pub options: serde_json::Value,
+    pub size: i64,
+    pub status: UploadStatus,
+    pub bytes_done: i64,
+    pub counts: UploadCounts,
+    pub error: Option<String>,
+    pub has_report: bool,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: DateTime<Utc>,
+}
+
+#[cfg_attr(any(test, feature = "mock"), mockall::automock)]
+#[async_trait]
+pub trait UploadStore: Send + Sync {
+    /// Stores the upload and queues its import job in one transaction; returns its id.
+    async fn create_upload(&self, upload: NewUpload, at: DateTime<Utc>) -> StoreResult<i64>;
+    async fn upload(&self, id: i64) -> StoreResult<Option<Upload>>;
+    async fn upload_content(&self, id: i64) -> StoreResult<Option<Vec<u8>>>;
+    async fn upload_report(&self, id: i64) -> StoreResult<Option<Vec<u8>>>;
+    /// Records how far a running import got.
+    async fn record_progress(
+        &self,
+        id: i64,
+        bytes_done: i64,
+        counts: UploadCounts,
+        at: DateTime<Utc>,
+    ) -> StoreResult<()>;
+    /// Records the final state, with the reject report when rows were rejected.
+    async fn finish_upload(
+        &self,
+        id: i64,
+        status: UploadStatus,
+        counts: UploadCounts,
+        report: Option<Vec<u8>>,
+        error: Option<String>,
+        at: DateTime<Utc>,
+    ) -> StoreResult<()>;
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum UploadError {
+    #[error("{0} not found")]
+    NotFound(&'static str),
+    #[error("forbidden: {0}")]
+    Forbidden(&'static str),
+    #[error(transparent)]
+    Unexpected(#[from] anyhow::Error),
+}
+
+impl From<StoreError> for UploadError {
+    fn from(e: StoreError) -> Self {
+        UploadError::Unexpected(anyhow::Error::new(e))
+    }
+}
+
+/// Uploads for people: who may upload into a team, and who may see an upload.
+pub struct UploadService {
+    pub uploads: Arc<dyn UploadStore>,
+    pub memberships: Arc<dyn MembershipRepository>,
+    pub clock: Arc<dyn Clock>,
+}
+
+impl UploadService {
+    /// Stores the file and queues its import, when the user may add to the team (the API's rule).
+    pub async fn start(&self, user: &User, upload: NewUpload) -> Result<i64, UploadError> {
+        may_add_to_team(self.memberships.as_ref(), user, upload.team_id)
+            .await?
+            .map_err(UploadError::Forbidden)?;
+        Ok(self.uploads.create_upload(upload, self.clock.now()).await?)
+    }
+
+    /// The upload when `user` may see it: a member of its team, or a platform admin. Another
+    /// team's upload is "not found", like one that does not exist.
+    pub async fn visible(&self, user: &User, id: i64) -> Result<Upload, UploadError> {
+        let upload = self
+            .uploads
+            .upload(id)
+            .await?
+            .ok_or(UploadError::NotFound("Upload"))?;
+        let member = user.is_admin
+            || self
+                .memberships
+                .membership(upload.team_id, user.id)
+                .await?
+                .is_some();
+        if member {
+            Ok(upload)
+        } else {
+            Err(UploadError::NotFound("Upload"))
+        }
+    }
+
+    /// The reject report of an upload `user` may see.
+    pub async fn report(&self, user: &User, id: i64) -> Result<Vec<u8>, UploadError> {
+        self.visible(user, id).await?;
+        self.uploads
+            .upload_report(id)
+            .await?
+            .ok_or(UploadError::NotFound("Report"))
+    }
+}
+
+/// The job that imports an upload.
+pub fn import_job(upload_id: i64, at: DateTime<Utc>) -> NewJob {
+    NewJob::now(
+        IMPORT_UPLOAD,
+        serde_json::json!({ "upload_id": upload_id }),
+        at,
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::team::Role;
+    use crate::team_access::{Membership, MockMembershipRepository};
+    use crate::test_support::person;
+
+    fn service(uploads: MockUploadStore, memberships: MockMembershipRepository) -> UploadService {
+        UploadService {
+            uploads: Arc::new(uploads),
+            memberships: Arc::new(memberships),
+            clock: Arc::new(crate::SystemClock),
+        }
+    }
+
+    fn stored(team_id: i64) -> Upload {
+        Upload {
+            id: 7,
+            kind: UploadKind::Leads,
+            team_id,
+            user_id: 1,
+            file_name: "leads.csv".into(),
+            options: serde_json::json!({}),
+            size: 10,
+            status: UploadStatus::Queued,
+            bytes_done: 0,
+            counts: UploadCounts::default(),
+            error: None,
+            has_report: false,
+            created_at: Utc::now(),
+            updated_at: Utc::now(),
+        }
+    }
+
+    #[tokio::test]
+    async fn another_teams_upload_is_not_found() {
+        let mut uploads = MockUploadStore::new();
+        uploads.expect_upload().returning(|_| Ok(Some(stored(2))));
+        let mut memberships = MockMembershipRepository::new();
+        memberships.expect_membership().returning(|team_id, _| {
+            Ok((team_id == 1).then_some(Membership {
+                role: Role::Member,
+                team_is_active: true,
+            }))
+        });
+        let service = service(uploads, memberships);
+        let outsider = person(5, "eve@example.com");
+        assert!(matches!(
+            service.visible(&outsider, 7).await,
+            Err(UploadError::NotFound(_))
+        ));
+        assert!(matches!(
+            service.report(&outsider, 7).await,
+            Err(UploadError::NotFound(_))
+        ));
+    }
+
+    #[tokio::test]
+    async fn an_upload_into_a_foreign_team_is_refused_before_storing() {
+        let mut memberships = MockMembershipRepository::new();
+        memberships.expect_membership().returning(|_, _| Ok(None));
+        // No expectation on the store: storing would panic the mock.
+        let service = service(MockUploadStore::new(), memberships);
+        let upload = NewUpload {
+            kind: UploadKind::Leads,
+            team_id: 2,
+            user_id: 5,
+            file_name: "x.csv".into(),
+            options: serde_json::json!({}),
+            content: b"address\n1 Main St\n".to_vec(),
+        };
+        assert!(matches!(
+            service.start(&person(5, "eve@example.com"), upload).await,
+            Err(UploadError::Forbidden(_))
+        ));
+    }
+}

@@ -1,0 +1,165 @@
+//! The `import_upload` job: a file uploaded from the pages, imported by the CLI's code
+//! (`import::import_from`) as the person who uploaded it, into the team they chose. Progress is
+//! written to the upload after every chunk; the summary and the reject report at the end.
+//!
+//! A worker that dies mid-import leaves the upload `running`; when the job's lease runs out it
+//! runs again from the first row (rows already imported then merge as duplicates). An import
+//! that fails (a row's chunk cannot be written, the team was left meanwhile) marks the upload
+//! `failed` with the reason and is not retried, since a second run would count differently.
+use std::io::Cursor;
+use std::sync::Arc;
+
+use async_trait::async_trait;
+
+use leadhub_domain::business::{BusinessService, RelationshipType};
+use leadhub_domain::jobs::Job;
+use leadhub_domain::submission::SubmissionService;
+use leadhub_domain::upload::{Upload, UploadCounts, UploadKind, UploadStatus, UploadStore};
+use leadhub_domain::user::UserRepository;
+use leadhub_domain::Clock;
+
+use crate::import::{
+    import_from, ImportKind, ImportProgress, ImportRun, ImportServices, ImportSource,
+    ImportSummary, DEFAULT_CHUNK,
+};
+use crate::import_report::ReportTarget;
+
+pub struct UploadImports {
+    pub uploads: Arc<dyn UploadStore>,
+    pub users: Arc<dyn UserRepository>,
+    pub submissions: Arc<SubmissionService>,
+    pub businesses: Arc<BusinessService>,
+    pub clock: Arc<dyn Clock>,
+}
+
+/// The import settings an upload carries: the business import's options (the CLI's flags).
+pub fn import_kind(kind: UploadKind, options: &serde_json::Value) -> ImportKind {
+    match kind {
+        UploadKind::Leads => ImportKind::Leads,
+        UploadKind::Businesses => ImportKind::Businesses {
+            relationship_type: options["relationship_type"]
+                .as_str()
+                .and_then(RelationshipType::parse)
+                .unwrap_or(RelationshipType::Prospect),
+            skip_duplicates: options["skip_duplicates"].as_bool().unwrap_or(true),
+            auto_categorize: options["auto_categorize"].as_bool().unwrap_or(true),
+        },
+    }
+}
+
+fn counts(s: &ImportSummary) -> UploadCounts {
+    let n = |v: u64| i64::try_from(v).unwrap_or(i64::MAX);
+    UploadCounts {
+        rows: n(s.rows),
+        created: n(s.created),
+        updated: n(s.updated),
+        skipped: n(s.skipped),
+        rejected: n(s.rejected),
+        failed: n(s.failed),
+    }
+}
+
+/// Writes the progress to the upload, for its status page.
+struct StoredProgress<'a> {
+    imports: &'a UploadImports,
+    id: i64,
+}
+
+#[async_trait]
+impl ImportProgress for StoredProgress<'_> {
+    async fn chunk_done(&mut self, bytes_done: u64, summary: &ImportSummary) {
+        let at = self.imports.clock.now();
+        let done = i64::try_from(bytes_done).unwrap_or(i64::MAX);
+        if let Err(e) = self
+            .imports
+            .uploads
+            .record_progress(self.id, done, counts(summary), at)
+            .await
+        {
+            tracing::warn!(error = %e, upload = self.id, "upload progress not recorded");
+        }
+    }
+}
+
+impl UploadImports {
+    /// Runs one `import_upload` job.
+    pub async fn run(&self, job: &Job) -> Result<(), String> {
+        let id = job
+            .payload
+            .get("upload_id")
+            .and_then(serde_json::Value::as_i64)
+            .ok_or_else(|| "bad payload: no upload_id".to_owned())?;
+        let store_error = |e: leadhub_domain::store::StoreError| e.to_string();
+        let Some(upload) = self.uploads.upload(id).await.map_err(store_error)? else {
+            return Ok(());
+        };
+        if upload.status.is_final() {
+            return Ok(());
+        }
+        let now = self.clock.now();
+        self.uploads
+            .record_progress(id, 0, UploadCounts::default(), now)
+            .await
+            .map_err(store_error)?;
+        let (status, summary, error) = match self.import(&upload).await {
+            Ok(summary) => (UploadStatus::Done, summary, None),
+            Err(e) => {
+                tracing::warn!(
+                    error = format!("{e:#}"),
+                    upload = id,
+                    "upload import failed"
+                );
+                (
+                    UploadStatus::Failed,
+                    ImportSummary::default(),
+                    Some(format!("{e:#}")),
+                )
+            }
+        };
+        self.uploads
+            .finish_upload(
+                id,
+                status,
+                counts(&summary),
+                summary.report_csv,
+                error,
+                self.clock.now(),
+            )
+            .await
+            .map_err(store_error)
+    }
+
+    async fn import(&self, upload: &Upload) -> anyhow::Result<ImportSummary> {
+        let user = self
+            .users
+            .find_by_internal_id(upload.user_id)
+            .await?
+            .ok_or_else(|| anyhow::anyhow!("the account that uploaded the file is gone"))?;
+        let content = self
+            .uploads
+            .upload_content(upload.id)
+            .await?
+            .ok_or_else(|| anyhow::anyhow!("the file is gone"))?;
+        let kind = import_kind(upload.kind, &upload.options);
+        let source = ImportSource {
+            size: content.len() as u64,
+            reader: Cursor::new(content),
+            name: upload.file_name.clone(),
+        };
+        let run = ImportRun {
+            kind: &kind,
+            team_id: Some(upload.team_id),
+            chunk: DEFAULT_CHUNK,
+            report: ReportTarget::Memory,
+        };
+        let services = ImportServices {
+            submissions: &self.submissions,
+            businesses: &self.businesses,
+        };
+        let mut progress = StoredProgress {
+            imports: self,
+            id: upload.id,
+        };
+        import_from(services, &user, source, run, &mut progress).await
+    }
+}

@@ -1,0 +1,96 @@
+//! The lead page's map (`LEADHUB_MAP_TILES`): drawn only when configured, its tiles fetched
+//! through our own origin, and a blank tile (never an error) when the tile server is down.
+use reqwest::StatusCode;
+use serde_json::json;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+use leadhub_tests::{backend_tests, TestApp};
+
+use crate::lead_pages::batch;
+use crate::pages::{sign_in, Browser};
+
+backend_tests!(the_map_shows_tiles_through_our_origin);
+
+const PNG: &[u8] = b"\x89PNG\r\n\x1a\nnot really a picture";
+
+/// A tile server on 127.0.0.1 that answers every request with `PNG`; returns its address.
+async fn tile_server() -> String {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let address = listener.local_addr().unwrap();
+    tokio::spawn(async move {
+        while let Ok((mut socket, _)) = listener.accept().await {
+            let mut request = [0u8; 2048];
+            let _ = socket.read(&mut request).await;
+            let head = format!(
+                "HTTP/1.1 200 OK\r\nContent-Type: image/png\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+                PNG.len()
+            );
+            let _ = socket.write_all(head.as_bytes()).await;
+            let _ = socket.write_all(PNG).await;
+        }
+    });
+    format!("http://{address}")
+}
+
+async fn the_map_shows_tiles_through_our_origin(app: TestApp) {
+    let alice = app.user("alice@example.com").await;
+    batch(
+        &app,
+        &alice,
+        vec![
+            json!({"address": "1 Congress Ave", "city": "Austin", "state": "TX",
+                    "zip_code": "78701", "latitude": 30.2672, "longitude": -97.7431}),
+        ],
+    )
+    .await;
+    let (_, list) = app.get("/api/v1/leads", &alice.key).await;
+    let lead = format!("/leads/{}", list["items"][0]["id"]);
+
+    // Not configured: no map, and the tile route serves nothing but the blank tile.
+    let mut b = sign_in(&app, "alice@example.com").await;
+    let page = b.get(&lead).await;
+    assert!(page.body.contains("Open in OpenStreetMap"));
+    assert!(!page.body.contains("id=\"lead-map\""));
+
+    let tiles = tile_server().await;
+    let app = app
+        .restart()
+        .env(
+            "LEADHUB_MAP_TILES",
+            &format!("{tiles}/{{z}}/{{x}}/{{y}}.png"),
+        )
+        .build()
+        .await;
+    let mut b = sign_in(&app, "alice@example.com").await;
+    let page = b.get(&lead).await;
+    assert!(page.body.contains("id=\"lead-map\""), "{}", page.body);
+    assert!(
+        page.body.contains("href=\"/map-tiles/16/14974/26982\""),
+        "{}",
+        page.body
+    );
+    // The page's policy still allows images from this origin only.
+    let csp = page.headers["content-security-policy"].to_str().unwrap();
+    assert!(csp.contains("img-src 'self' data:;"), "{csp}");
+    let tile = b.get("/map-tiles/16/14974/26982").await;
+    assert_eq!(tile.status, StatusCode::OK);
+    assert_eq!(tile.headers["content-type"], "image/png");
+    assert!(tile.body.ends_with("not really a picture"));
+    // Signed out, or a tile outside the world: the blank tile, and nothing fetched for them.
+    let stranger = Browser::new(&app).get("/map-tiles/16/14974/26982").await;
+    assert_eq!(stranger.headers["content-type"], "image/svg+xml");
+    let outside = b.get("/map-tiles/2/9/9").await;
+    assert_eq!(outside.headers["content-type"], "image/svg+xml");
+
+    // The tile server down (nothing listens on port 9): still a 200 with the blank tile.
+    let app = app
+        .restart()
+        .env("LEADHUB_MAP_TILES", "http://127.0.0.1:9/{z}/{x}/{y}.png")
+        .build()
+        .await;
+    let mut b = sign_in(&app, "alice@example.com").await;
+    assert!(b.get(&lead).await.body.contains("id=\"lead-map\""));
+    let down = b.get("/map-tiles/16/14974/26982").await;
+    assert_eq!(down.status, StatusCode::OK);
+    assert_eq!(down.headers["content-type"], "image/svg+xml");
+}

@@ -1,0 +1,362 @@
+//! CSV uploads from the pages (`/leads/import`, `/businesses/import`, `/uploads/{id}`): the
+//! import through the job queue with the CLI's rules, the reject report, refused files, the size
+//! cap, CSRF, isolation between teams; and the lead export read back by Python's csv module.
+use std::time::{Duration, Instant};
+
+use reqwest::multipart::{Form, Part};
+use reqwest::StatusCode;
+use serde_json::{json, Value};
+
+use leadhub_tests::{backend_tests, TestApp, TestUser};
+
+use crate::helpers::team;
+use crate::lead_pages::{batch, fetch_csv, lead};
+use crate::pages::{sign_in, Browser, Page};
+
+backend_tests!(
+    an_upload_imports_with_the_clis_rules_and_reports_rejects,
+    bad_files_are_refused_with_a_message,
+    a_file_over_the_cap_is_refused,
+    an_upload_without_its_csrf_token_is_refused,
+    another_teams_upload_is_not_found,
+    a_queued_upload_survives_a_restart,
+    businesses_upload_through_the_same_path,
+    the_export_reads_back_with_pythons_csv_module,
+);
+
+/// One good new lead, one duplicate of an existing lead, one with a bad state, one with a
+/// formula in a cell.
+const LEADS: &str = "\
+address,city,state,zip_code,first_name,favourite_colour
+1 Main St,Austin,TX,78701,Ann,blue
+9 Elm Street,Austin,TX,78701,Again,red
+2 Oak Ave,Austin,XX,78701,=HYPERLINK(\"http://x\"),green
+";
+
+/// Posts `bytes` as the upload form of `path` would, CSRF token first.
+async fn upload(
+    b: &mut Browser,
+    path: &str,
+    team_id: i64,
+    csrf: Option<&str>,
+    bytes: &[u8],
+) -> Page {
+    let token = match csrf {
+        Some(token) => token.to_owned(),
+        None => b.get(path).await.field("csrf"),
+    };
+    let form = Form::new()
+        .text("csrf", token)
+        .text("team_id", team_id.to_string())
+        .part(
+            "file",
+            Part::bytes(bytes.to_vec())
+                .file_name("leads.csv")
+                .mime_str("text/csv")
+                .unwrap(),
+        );
+    b.post_multipart(path, form).await
+}
+
+/// The status page once the import is over.
+async fn finished(b: &mut Browser, location: &str) -> Page {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let page = b.get(location).await;
+        assert_eq!(page.status, StatusCode::OK, "{}", page.body);
+        if !page.body.contains("http-equiv=\"refresh\"") {
+            return page;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the import did not finish: {}",
+            page.body
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+/// The figure shown in the summary's `<dd id="count-NAME">`.
+fn count(page: &Page, name: &str) -> i64 {
+    page.text_after(&format!("id=\"count-{name}\">"), '<')
+        .parse()
+        .unwrap()
+}
+
+/// Alice, her team with one lead at 9 Elm Street, and her signed-in browser.
+async fn alice_with_a_lead(app: &TestApp) -> (TestUser, i64, Browser) {
+    let alice = app.user("alice@example.com").await;
+    let team_id = team(app, "Alpha", &alice).await;
+    let mut existing = lead(9, "Austin", "permits");
+    existing["team_id"] = json!(team_id);
+    batch(app, &alice, vec![existing]).await;
+    let b = sign_in(app, "alice@example.com").await;
+    (alice, team_id, b)
+}
+
+async fn an_upload_imports_with_the_clis_rules_and_reports_rejects(app: TestApp) {
+    let (alice, team_id, mut b) = alice_with_a_lead(&app).await;
+    let form = b.get("/leads").await;
+    assert!(form.body.contains("href=\"/leads/import\""));
+    let sent = upload(&mut b, "/leads/import", team_id, None, LEADS.as_bytes()).await;
+    assert_eq!(sent.status, StatusCode::SEE_OTHER, "{}", sent.body);
+    let location = sent.location().to_owned();
+    assert!(location.starts_with("/uploads/"), "{location}");
+
+    let done = finished(&mut b, &location).await;
+    assert!(done.body.contains("id=\"upload-summary\""), "{}", done.body);
+    assert_eq!(count(&done, "rows"), 3);
+    assert_eq!(count(&done, "created"), 1);
+    assert_eq!(count(&done, "merged"), 1);
+    assert_eq!(count(&done, "rejected"), 1);
+    let report_link = format!("{location}/report");
+    assert!(done.body.contains(&format!("href=\"{report_link}\"")));
+
+    let report = b.get(&report_link).await;
+    assert_eq!(report.status, StatusCode::OK);
+    assert_eq!(report.headers["content-type"], "text/csv; charset=utf-8");
+    let mut lines = report.body.lines();
+    assert_eq!(
+        lines.next(),
+        Some("row,reason,address,city,state,zip_code,first_name,favourite_colour")
+    );
+    let rejected = lines.next().unwrap();
+    assert!(rejected.starts_with("4,\"state: "), "{rejected}");
+    // The formula in the rejected row is defused, as in the CLI's report.
+    assert!(
+        rejected.contains("2 Oak Ave,Austin,XX,78701,\"'=HYPERLINK(\"\"http://x\"\")\",green"),
+        "{rejected}"
+    );
+    assert_eq!(lines.next(), None);
+
+    // The leads are in the team, the duplicate merged into the existing one.
+    let (status, page) = app.get("/api/v1/leads?limit=10", &alice.key).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(page["total"], 2, "{page}");
+    assert!(page["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|l| l["team_id"] == team_id));
+}
+
+async fn bad_files_are_refused_with_a_message(app: TestApp) {
+    let (_, team_id, mut b) = alice_with_a_lead(&app).await;
+    let png: &[u8] = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR";
+    let cases: [(&[u8], &str); 5] = [
+        (b"", "The file is empty."),
+        (png, "This is not a CSV file"),
+        (b"address,city\n1 Stra\xdfe,K\xf6ln\n", "not UTF-8 text"),
+        (
+            b"colour,size\nblue,3\n",
+            "no column named like a leads field",
+        ),
+        (b"address,city\n", "a header but no rows"),
+    ];
+    for (bytes, message) in cases {
+        let page = upload(&mut b, "/leads/import", team_id, None, bytes).await;
+        assert_eq!(
+            page.status,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "{message}: {}",
+            page.body
+        );
+        assert!(page.body.contains(message), "{message}: {}", page.body);
+        // The form is shown again, ready for another file.
+        assert!(page.body.contains("id=\"upload-form\""));
+    }
+    // A team the uploader is not in.
+    let other = app.user("mallory@example.com").await;
+    let foreign = team(&app, "Other", &other).await;
+    let page = upload(&mut b, "/leads/import", foreign, None, LEADS.as_bytes()).await;
+    assert_eq!(page.status, StatusCode::FORBIDDEN);
+    assert!(
+        page.body.contains("Not a member of this team"),
+        "{}",
+        page.body
+    );
+    assert_eq!(
+        stored_uploads(&app).await,
+        0,
+        "a refused file is not stored"
+    );
+}
+
+/// How many uploads are stored.
+async fn stored_uploads(app: &TestApp) -> i64 {
+    use diesel::QueryDsl;
+    app.read_db(|conn| conn.get_result::<_, i64>(leadhub_db::schema::uploads::table.count()))
+        .await
+}
+
+async fn a_file_over_the_cap_is_refused(app: TestApp) {
+    let app = app
+        .restart()
+        .env("LEADHUB_BODY_LIMIT", "4096")
+        .build()
+        .await;
+    let (_, team_id, mut b) = alice_with_a_lead(&app).await;
+    let mut big = String::from("address,city\n");
+    while big.len() <= 4096 {
+        big.push_str("1 Main St,Austin\n");
+    }
+    let page = upload(&mut b, "/leads/import", team_id, None, big.as_bytes()).await;
+    assert_eq!(page.status, StatusCode::PAYLOAD_TOO_LARGE);
+    assert!(page.body.contains("larger than 4 KB"), "{}", page.body);
+    // Far past the cap: still the page, not a reset connection.
+    let huge = big.repeat(20);
+    let page = upload(&mut b, "/leads/import", team_id, None, huge.as_bytes()).await;
+    assert_eq!(page.status, StatusCode::PAYLOAD_TOO_LARGE);
+    // Just under it: accepted.
+    let page = upload(
+        &mut b,
+        "/leads/import",
+        team_id,
+        None,
+        &big.as_bytes()[..4000],
+    )
+    .await;
+    assert_eq!(page.status, StatusCode::SEE_OTHER, "{}", page.body);
+}
+
+async fn an_upload_without_its_csrf_token_is_refused(app: TestApp) {
+    let (_, team_id, mut b) = alice_with_a_lead(&app).await;
+    for token in ["", "0000"] {
+        let page = upload(
+            &mut b,
+            "/leads/import",
+            team_id,
+            Some(token),
+            LEADS.as_bytes(),
+        )
+        .await;
+        assert_eq!(page.status, StatusCode::FORBIDDEN);
+        assert!(page.body.contains("This form could not be accepted"));
+    }
+    // Another session's token does not fit.
+    app.user("bob@example.com").await;
+    let mut bob = sign_in(&app, "bob@example.com").await;
+    let bobs = bob.get("/leads/import").await.field("csrf");
+    let page = upload(
+        &mut b,
+        "/leads/import",
+        team_id,
+        Some(&bobs),
+        LEADS.as_bytes(),
+    )
+    .await;
+    assert_eq!(page.status, StatusCode::FORBIDDEN);
+    assert_eq!(stored_uploads(&app).await, 0);
+}
+
+async fn another_teams_upload_is_not_found(app: TestApp) {
+    let (_, team_id, mut b) = alice_with_a_lead(&app).await;
+    let sent = upload(&mut b, "/leads/import", team_id, None, LEADS.as_bytes()).await;
+    let location = sent.location().to_owned();
+    finished(&mut b, &location).await;
+    assert_eq!(
+        b.get(&format!("{location}/report")).await.status,
+        StatusCode::OK
+    );
+
+    let bob = app.user("bob@example.com").await;
+    team(&app, "Beta", &bob).await;
+    let mut bob = sign_in(&app, "bob@example.com").await;
+    for path in [
+        location.clone(),
+        format!("{location}/report"),
+        "/uploads/99999".into(),
+        "/uploads/x".into(),
+    ] {
+        let page = bob.get(&path).await;
+        assert_eq!(page.status, StatusCode::NOT_FOUND, "{path}");
+        assert!(!page.body.contains("leads.csv"), "{path}");
+    }
+    // A second member of Alice's team sees it.
+    let carol = app.user("carol@example.com").await;
+    crate::helpers::join(&app, team_id, &carol).await;
+    let mut carol = sign_in(&app, "carol@example.com").await;
+    assert_eq!(carol.get(&location).await.status, StatusCode::OK);
+}
+
+async fn a_queued_upload_survives_a_restart(app: TestApp) {
+    let app = app.restart().env("LEADHUB_WORKERS", "0").build().await;
+    let (alice, team_id, mut b) = alice_with_a_lead(&app).await;
+    let sent = upload(&mut b, "/leads/import", team_id, None, LEADS.as_bytes()).await;
+    let location = sent.location().to_owned();
+    let waiting = b.get(&location).await;
+    assert!(
+        waiting.body.contains("http-equiv=\"refresh\""),
+        "{}",
+        waiting.body
+    );
+    assert!(waiting.body.contains("id=\"upload-progress\""));
+
+    // Nothing of the upload was in memory: a new process with workers imports it.
+    let app = app.restart().build().await;
+    let mut b = sign_in(&app, "alice@example.com").await;
+    let done = finished(&mut b, &location).await;
+    assert_eq!(count(&done, "created"), 1, "{}", done.body);
+    let (_, page) = app.get("/api/v1/leads?limit=10", &alice.key).await;
+    assert_eq!(page["total"], 2, "{page}");
+}
+
+async fn businesses_upload_through_the_same_path(app: TestApp) {
+    let (alice, team_id, mut b) = alice_with_a_lead(&app).await;
+    let csv = "name,city,state,website\nAcme Roofing,Austin,TX,https://acme.example\n,Austin,TX,\n";
+    let sent = upload(&mut b, "/businesses/import", team_id, None, csv.as_bytes()).await;
+    assert_eq!(sent.status, StatusCode::SEE_OTHER, "{}", sent.body);
+    let done = finished(&mut b, sent.location()).await;
+    assert_eq!(count(&done, "created"), 1, "{}", done.body);
+    assert_eq!(count(&done, "rejected"), 1);
+    let (_, list) = app.get("/api/v1/lead-sources/businesses", &alice.key).await;
+    assert_eq!(list["total"], 1, "{list}");
+}
+
+async fn the_export_reads_back_with_pythons_csv_module(app: TestApp) {
+    let alice = app.user("alice@example.com").await;
+    let mut leads: Vec<Value> = (1..=30).map(|i| lead(i, "Austin", "permits")).collect();
+    leads.push(
+        json!({"address": "7 Formula Way", "city": "Austin", "state": "TX", "zip_code": "78701",
+                      "first_name": "Line\nbreak", "last_name": "\"Quoted\", comma",
+                      "project_description": "naïve café ✓"}),
+    );
+    batch(&app, &alice, leads).await;
+    let (_, text) = fetch_csv(&app, "/api/v1/leads/export", &alice.key).await;
+    let file = std::env::temp_dir().join(format!("leadhub-export-{}.csv", std::process::id()));
+    std::fs::write(&file, &text).unwrap();
+    let script = "import csv, json, sys\n\
+                  with open(sys.argv[1], newline='', encoding='utf-8') as f:\n\
+                  \x20   rows = list(csv.DictReader(f))\n\
+                  print(json.dumps([[r['id'], r['first_name'], r['last_name'], r['project_description']] for r in rows]))\n";
+    let output = std::process::Command::new("python3")
+        .args(["-c", script])
+        .arg(&file)
+        .output()
+        .unwrap();
+    std::fs::remove_file(&file).ok();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let rows: Vec<[String; 4]> = serde_json::from_slice(&output.stdout).unwrap();
+
+    let (_, page) = app.get("/api/v1/leads?limit=100", &alice.key).await;
+    let api: Vec<[String; 4]> = page["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| {
+            let text = |name: &str| l[name].as_str().unwrap_or("").to_owned();
+            [
+                l["id"].to_string(),
+                text("first_name"),
+                text("last_name"),
+                text("project_description"),
+            ]
+        })
+        .collect();
+    assert_eq!(rows.len(), 31);
+    assert_eq!(rows, api);
+}
