@@ -274,7 +274,7 @@ macro_rules! counts_by {
                     .into_boxed(),
                 $filter
             ))
-            .map(collect)
+            .map(by_value)
     };
 }
 
@@ -384,7 +384,8 @@ impl BusinessRepository for Database {
     }
 }
 
-fn collect(pairs: Vec<(Option<String>, i64)>) -> BTreeMap<String, i64> {
+/// Counts by value, NULL counted as "unknown".
+pub(crate) fn by_value(pairs: Vec<(Option<String>, i64)>) -> BTreeMap<String, i64> {
     let mut out = BTreeMap::new();
     for (value, n) in pairs {
         *out.entry(value.unwrap_or_else(|| "unknown".to_owned()))
