@@ -1,22 +1,27 @@
-//! The web pages for people: sign-in, API keys, teams and invite acceptance. Server-rendered with
-//! tera; the templates, CSS and JS are compiled into the binary (`web-assets/pages/`). Handlers
-//! call the domain services directly, like the API handlers do. Every state change is a POST that
+//! The web pages for people: sign-in, the dashboard, leads, businesses, API keys, teams and
+//! invite acceptance. Server-rendered with tera; the templates, CSS and JS are compiled into the
+//! binary (`web-assets/pages/`). Handlers call the domain services directly, like the API
+//! handlers do. Every state change is a POST that
 //! carries a CSRF token; GETs never change anything (not even spend a link's token).
 use actix_web::http::header;
 use actix_web::{web, HttpResponse};
 use serde::Deserialize;
 use tera::Context;
 
+pub mod businesses;
+pub mod charts;
+pub mod dashboard;
 pub mod invites;
 pub mod keys;
 pub mod lead;
 pub mod leads;
+pub mod list;
 pub mod render;
 pub mod session;
 pub mod sign_in;
 pub mod teams;
 
-use render::{see_other, PageError};
+use render::PageError;
 use session::Visitor;
 
 pub fn configure(cfg: &mut web::ServiceConfig) {
@@ -25,18 +30,14 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
             .limit(64 * 1024)
             .error_handler(|_, _| PageError::BadForm.into()),
     )
-    .route("/", web::get().to(home))
     .route("/assets/{file}", web::get().to(asset))
+    .configure(dashboard::configure)
     .configure(sign_in::configure)
     .configure(keys::configure)
     .configure(teams::configure)
     .configure(invites::configure)
-    .configure(leads::configure);
-}
-
-/// The start page is the list of one's teams (which sends strangers to the sign-in page).
-async fn home() -> HttpResponse {
-    see_other("/teams")
+    .configure(leads::configure)
+    .configure(businesses::configure);
 }
 
 async fn asset(file: web::Path<String>) -> HttpResponse {

@@ -19,7 +19,7 @@ macro_rules! page_templates {
     };
 }
 
-const TEMPLATES: [(&str, &str); 14] = page_templates!(
+const TEMPLATES: [(&str, &str); 18] = page_templates!(
     "base.html",
     "message.html",
     "sign_in.html",
@@ -34,6 +34,10 @@ const TEMPLATES: [(&str, &str); 14] = page_templates!(
     "invite.html",
     "leads.html",
     "lead.html",
+    "pager.html",
+    "charts.html",
+    "dashboard.html",
+    "businesses.html",
 );
 
 // Parsed once. A parse error is a programming error the unit test below catches; it still answers

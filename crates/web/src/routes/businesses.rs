@@ -190,7 +190,7 @@ pub struct BusinessQuery {
 impl RequestQuery for BusinessQuery {}
 
 impl BusinessQuery {
-    fn filter(&self) -> BusinessFilter {
+    pub(crate) fn filter(&self) -> BusinessFilter {
         filter(
             &self.relationship_type,
             &self.industry,
