@@ -9,10 +9,9 @@ use serde::Serialize;
 use leadhub_domain::business::{industry_slugs, Business, BusinessStatus, RelationshipType};
 
 use crate::app::AppState;
-use crate::pages::base_context;
 use crate::pages::charts::bars;
 use crate::pages::leads::page_error;
-use crate::pages::list::{insert_teams, refuse, PageFilters, PAGE_SIZE};
+use crate::pages::list::{self, refuse, PAGE_SIZE};
 use crate::pages::render::{html, render, when, PageError};
 use crate::pages::session::Visitor;
 use crate::routes::businesses::BusinessQuery;
@@ -69,13 +68,11 @@ async fn list(
     visitor: Visitor,
     req: HttpRequest,
 ) -> Result<HttpResponse, PageError> {
-    let filters = PageFilters::of(req.query_string(), &FILTERS);
-    let mut context = base_context(Some(&visitor), "businesses");
-    insert_teams(&state, &visitor.user, &mut context).await?;
+    let (filters, mut context) =
+        list::start(&state, &visitor, &req, &FILTERS, "/businesses").await?;
     context.insert("relationship_types", &RelationshipType::NAMES);
     context.insert("statuses", &BusinessStatus::NAMES);
     context.insert("industries", &industry_slugs().collect::<Vec<_>>());
-    filters.insert_form(&mut context);
     let status = match filters.read::<BusinessQuery>() {
         Ok(query) => {
             let filter = query.filter();

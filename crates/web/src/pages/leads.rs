@@ -12,10 +12,10 @@ use leadhub_domain::submission::SubmissionError;
 
 use crate::app::AppState;
 use crate::lead_export::LeadsCsv;
-use crate::pages::list::{insert_teams, refuse, PageFilters, PAGE_SIZE};
+use crate::pages::lead;
+use crate::pages::list::{self, refuse, PageFilters, PAGE_SIZE};
 use crate::pages::render::{html, render, when, PageError};
 use crate::pages::session::Visitor;
-use crate::pages::{base_context, lead};
 use crate::routes::leads::{LeadQuery, ENRICHMENT_STATUSES};
 
 /// The filters a `/leads` URL may carry, named as the API's query parameters.
@@ -86,12 +86,9 @@ async fn list(
     visitor: Visitor,
     req: HttpRequest,
 ) -> Result<HttpResponse, PageError> {
-    let filters = PageFilters::of(req.query_string(), &FILTERS);
-    let mut context = base_context(Some(&visitor), "leads");
-    insert_teams(&state, &visitor.user, &mut context).await?;
+    let (filters, mut context) = list::start(&state, &visitor, &req, &FILTERS, "/leads").await?;
     context.insert("property_types", &PROPERTY_TYPES);
     context.insert("enrichment_statuses", &ENRICHMENT_STATUSES);
-    filters.insert_form(&mut context);
     let status = match filters.read::<LeadQuery>() {
         Ok(lead_query) => {
             let (leads, total) = state

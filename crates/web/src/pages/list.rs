@@ -3,14 +3,15 @@
 use std::collections::HashMap;
 
 use actix_web::http::StatusCode;
+use actix_web::HttpRequest;
 use serde::Serialize;
 use tera::Context;
 
-use leadhub_domain::user::User;
-
 use crate::app::AppState;
 use crate::extract::{read_query, RequestQuery};
+use crate::pages::base_context;
 use crate::pages::render::{problems_text, PageError};
+use crate::pages::session::Visitor;
 
 /// Rows on one page.
 pub const PAGE_SIZE: i64 = 50;
@@ -111,15 +112,20 @@ struct TeamChoice {
     name: String,
 }
 
-/// Puts `teams`, the user's teams for a team filter, into the context.
-pub async fn insert_teams(
+/// The start of a list page at `path` (`/leads`): its filters from the URL, and a context with
+/// the navigation, the user's teams for the team filter, the form's values and `list_path`.
+pub async fn start(
     state: &AppState,
-    user: &User,
-    context: &mut Context,
-) -> Result<(), PageError> {
+    visitor: &Visitor,
+    req: &HttpRequest,
+    names: &'static [&'static str],
+    path: &'static str,
+) -> Result<(PageFilters, Context), PageError> {
+    let filters = PageFilters::of(req.query_string(), names);
+    let mut context = base_context(Some(visitor), path.trim_start_matches('/'));
     let teams: Vec<TeamChoice> = state
         .teams
-        .list(user)
+        .list(&visitor.user)
         .await?
         .into_iter()
         .map(|t| TeamChoice {
@@ -128,7 +134,9 @@ pub async fn insert_teams(
         })
         .collect();
     context.insert("teams", &teams);
-    Ok(())
+    context.insert("list_path", path);
+    filters.insert_form(&mut context);
+    Ok((filters, context))
 }
 
 #[cfg(test)]

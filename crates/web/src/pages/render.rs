@@ -19,7 +19,7 @@ macro_rules! page_templates {
     };
 }
 
-const TEMPLATES: [(&str, &str); 18] = page_templates!(
+const TEMPLATES: [(&str, &str); 20] = page_templates!(
     "base.html",
     "message.html",
     "sign_in.html",
@@ -35,6 +35,8 @@ const TEMPLATES: [(&str, &str); 18] = page_templates!(
     "leads.html",
     "lead.html",
     "pager.html",
+    "filter_team.html",
+    "filter_actions.html",
     "charts.html",
     "dashboard.html",
     "businesses.html",
