@@ -118,8 +118,8 @@ async fn the_dashboard_counts_what_each_person_may_see(app: TestApp) {
         chart_numbers(body, "outcomes"),
         counts(&[
             ("new lead", 2),
-            ("merged into a lead", 1),
-            ("identical to a lead", 1),
+            ("merged", 1),
+            ("identical", 1),
             ("failed", 1),
             ("waiting", 0),
         ])
@@ -152,8 +152,8 @@ async fn the_dashboard_counts_what_each_person_may_see(app: TestApp) {
         chart_numbers(body, "outcomes"),
         counts(&[
             ("new lead", 1),
-            ("merged into a lead", 0),
-            ("identical to a lead", 0),
+            ("merged", 0),
+            ("identical", 0),
             ("failed", 0),
             ("waiting", 0),
         ])

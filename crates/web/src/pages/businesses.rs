@@ -9,7 +9,7 @@ use serde::Serialize;
 use leadhub_domain::business::{industry_slugs, Business, BusinessStatus, RelationshipType};
 
 use crate::app::AppState;
-use crate::pages::charts::bars;
+use crate::pages::charts::ranked;
 use crate::pages::leads::page_error;
 use crate::pages::list::{self, refuse, PAGE_SIZE};
 use crate::pages::render::{html, render, when, PageError};
@@ -92,20 +92,20 @@ async fn list(
             context.insert(
                 "charts",
                 &[
-                    bars(
+                    ranked(
                         "by-relationship",
                         "By relationship type",
                         "Relationship type",
                         words(stats.by_relationship_type),
                     ),
-                    bars(
+                    ranked(
                         "by-industry",
                         "By industry",
                         "Industry",
                         words(stats.by_industry),
                     ),
-                    bars("by-state", "By state", "State", stats.by_state),
-                    bars("by-status", "By status", "Status", stats.by_status),
+                    ranked("by-state", "By state", "State", stats.by_state),
+                    ranked("by-status", "By status", "Status", stats.by_status),
                 ],
             );
             context.insert(

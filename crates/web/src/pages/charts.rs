@@ -4,16 +4,17 @@
 use chrono::NaiveDate;
 use serde::Serialize;
 
-/// Width of every chart's drawing, in SVG units (it scales to the page).
-const WIDTH: f64 = 600.0;
+/// Width of every chart's drawing, in SVG units: its size in pixels where there is room, about
+/// a phone's width, so the text stays readable when it shrinks.
+const WIDTH: f64 = 360.0;
 /// Horizontal bars: where the bars start (labels to the left) and their longest length.
-const BAR_START: f64 = 190.0;
-const BAR_SPAN: f64 = 340.0;
+const BAR_START: f64 = 122.0;
+const BAR_SPAN: f64 = 196.0;
 const ROW: f64 = 26.0;
 /// Bars drawn at the most; the rest are summed in one "other" bar (the table lists them all).
 const MOST_BARS: usize = 12;
 /// Longest label drawn, in characters (the table has the whole).
-const LABEL_CHARS: usize = 24;
+const LABEL_CHARS: usize = 16;
 /// Columns (one a day): the drawing's height, the baseline and the tallest column.
 const COLUMNS_HEIGHT: f64 = 190.0;
 const BASELINE: f64 = 160.0;
@@ -24,6 +25,7 @@ pub struct Chart {
     /// Unique on the page: ids of the chart's elements.
     pub id: &'static str,
     pub title: String,
+    pub width: f64,
     /// The heading of the table's first column.
     pub label_head: &'static str,
     pub height: f64,
@@ -31,8 +33,12 @@ pub struct Chart {
     /// Every value, as the table lists them.
     pub rows: Vec<Row>,
     pub bars: Vec<Bar>,
-    /// Labels under columns.
+    /// Labels under columns and the scale's top.
     pub ticks: Vec<Tick>,
+    /// Columns (one a day) rather than horizontal bars.
+    pub columns: bool,
+    /// Where columns stand.
+    pub baseline: f64,
 }
 
 #[derive(Debug, Serialize)]
@@ -62,6 +68,8 @@ pub struct Tick {
     pub label: String,
     pub x: f64,
     pub y: f64,
+    /// SVG `text-anchor`: start, middle or end.
+    pub anchor: &'static str,
 }
 
 fn round(v: f64) -> f64 {
@@ -78,17 +86,28 @@ fn shortened(label: &str) -> String {
 }
 
 /// Horizontal bars, largest first; `counts` as (label, value).
+pub fn ranked(
+    id: &'static str,
+    title: &str,
+    label_head: &'static str,
+    counts: impl IntoIterator<Item = (String, i64)>,
+) -> Chart {
+    let mut counts: Vec<(String, i64)> = counts.into_iter().collect();
+    counts.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    bars(id, title, label_head, counts)
+}
+
+/// Horizontal bars in the given order; `counts` as (label, value).
 pub fn bars(
     id: &'static str,
     title: &str,
     label_head: &'static str,
     counts: impl IntoIterator<Item = (String, i64)>,
 ) -> Chart {
-    let mut rows: Vec<Row> = counts
+    let rows: Vec<Row> = counts
         .into_iter()
         .map(|(label, value)| Row { label, value })
         .collect();
-    rows.sort_by(|a, b| b.value.cmp(&a.value).then_with(|| a.label.cmp(&b.label)));
     let mut drawn: Vec<(String, i64)> = rows
         .iter()
         .take(MOST_BARS)
@@ -122,33 +141,44 @@ pub fn bars(
     Chart {
         id,
         title: title.to_owned(),
+        width: WIDTH,
         label_head,
         height: (bars.len().max(1) as f64 * ROW + 4.0),
         total: rows.iter().map(|r| r.value).sum(),
         rows,
         bars,
         ticks: Vec::new(),
+        columns: false,
+        baseline: 0.0,
     }
 }
 
-/// One column a day, oldest first; every seventh day (and the last) is labelled.
+/// One column a day, oldest first; every seventh day (and the last) is labelled, and so is the
+/// tallest column's value at the top of the scale.
 pub fn days(id: &'static str, title: &str, counts: &[(NaiveDate, i64)]) -> Chart {
-    let slot = (WIDTH - 10.0) / counts.len().max(1) as f64;
+    let (left, right) = (24.0, 18.0);
+    let slot = (WIDTH - left - right) / counts.len().max(1) as f64;
     let max = counts.iter().map(|(_, v)| *v).max().unwrap_or(0).max(1) as f64;
     let last = counts.len().saturating_sub(1);
-    let mut ticks = Vec::new();
+    let mut ticks = vec![Tick {
+        label: (max as i64).to_string(),
+        x: left - 4.0,
+        y: BASELINE - COLUMN_SPAN + 4.0,
+        anchor: "end",
+    }];
     let bars = counts
         .iter()
         .enumerate()
         .map(|(i, (day, value))| {
             let height = round(COLUMN_SPAN * *value as f64 / max);
-            let x = round(5.0 + i as f64 * slot + slot * 0.15);
-            let middle = round(5.0 + (i as f64 + 0.5) * slot);
+            let x = round(left + i as f64 * slot + slot * 0.15);
+            let middle = round(left + (i as f64 + 0.5) * slot);
             if (last - i).is_multiple_of(7) {
                 ticks.push(Tick {
                     label: day.format("%b %-d").to_string(),
                     x: middle,
                     y: BASELINE + 18.0,
+                    anchor: "middle",
                 });
             }
             Bar {
@@ -168,6 +198,7 @@ pub fn days(id: &'static str, title: &str, counts: &[(NaiveDate, i64)]) -> Chart
     Chart {
         id,
         title: title.to_owned(),
+        width: WIDTH,
         label_head: "Day",
         height: COLUMNS_HEIGHT,
         total: counts.iter().map(|(_, v)| v).sum(),
@@ -180,6 +211,8 @@ pub fn days(id: &'static str, title: &str, counts: &[(NaiveDate, i64)]) -> Chart
             .collect(),
         bars,
         ticks,
+        columns: true,
+        baseline: BASELINE,
     }
 }
 
@@ -189,7 +222,7 @@ mod tests {
 
     #[test]
     fn bars_are_largest_first_and_scaled_to_the_largest() {
-        let c = bars(
+        let c = ranked(
             "t",
             "T",
             "Kind",
@@ -206,7 +239,7 @@ mod tests {
 
     #[test]
     fn many_values_draw_the_largest_and_sum_the_rest_but_list_them_all() {
-        let c = bars(
+        let c = ranked(
             "t",
             "T",
             "State",
@@ -230,7 +263,8 @@ mod tests {
             .collect();
         let c = days("d", "D", &counts);
         assert_eq!(c.bars.len(), 30);
-        assert_eq!(c.ticks.len(), 5);
+        assert_eq!(c.ticks.len(), 6, "the scale's top and five days");
+        assert_eq!(c.ticks[0].label, "2");
         assert_eq!(c.ticks.last().unwrap().label, "Mar 30");
         let tallest = c.bars.iter().map(|b| b.height).fold(0.0, f64::max);
         assert_eq!(tallest, COLUMN_SPAN);

@@ -11,7 +11,7 @@ use leadhub_domain::submission::Submission;
 
 use crate::app::AppState;
 use crate::pages::base_context;
-use crate::pages::charts::{bars, days};
+use crate::pages::charts::{bars, days, ranked};
 use crate::pages::leads::page_error;
 use crate::pages::render::{html, render, when, PageError};
 use crate::pages::session::Visitor;
@@ -54,8 +54,8 @@ fn outcomes(s: &SubmissionFigures) -> Vec<(String, i64)> {
     let status = |a: &str| s.by_status.get(a).copied().unwrap_or(0);
     vec![
         ("new lead".into(), action("created")),
-        ("merged into a lead".into(), action("updated")),
-        ("identical to a lead".into(), action("skipped")),
+        ("merged".into(), action("updated")),
+        ("identical".into(), action("skipped")),
         ("failed".into(), status("failed")),
         ("waiting".into(), status("pending") + status("processing")),
     ]
@@ -95,8 +95,8 @@ async fn home(state: web::Data<AppState>, visitor: Visitor) -> Result<HttpRespon
                 &format!("Leads per day, last {DAYS} days (UTC)"),
                 &d.days,
             ),
-            bars("by-source", "Leads by source", "Source", d.leads.by_source),
-            bars(
+            ranked("by-source", "Leads by source", "Source", d.leads.by_source),
+            ranked(
                 "by-enrichment",
                 "Leads by enrichment status",
                 "Enrichment status",
