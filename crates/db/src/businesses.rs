@@ -274,7 +274,7 @@ macro_rules! counts_by {
                     .into_boxed(),
                 $filter
             ))
-            .map(by_value)
+            .map(collect)
     };
 }
 
@@ -384,8 +384,7 @@ impl BusinessRepository for Database {
     }
 }
 
-/// Counts by value, NULL counted as "unknown".
-pub(crate) fn by_value(pairs: Vec<(Option<String>, i64)>) -> BTreeMap<String, i64> {
+fn collect(pairs: Vec<(Option<String>, i64)>) -> BTreeMap<String, i64> {
     let mut out = BTreeMap::new();
     for (value, n) in pairs {
         *out.entry(value.unwrap_or_else(|| "unknown".to_owned()))

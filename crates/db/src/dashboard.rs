@@ -1,17 +1,17 @@
 //! `DashboardRepository`: the dashboard's counts, each one GROUP BY query over the leads or
 //! submissions a person may see.
-
 use async_trait::async_trait;
 use chrono::{DateTime, NaiveDate, Utc};
 use diesel::dsl::{count_star, sql};
+use diesel::expression::SqlLiteral;
 use diesel::prelude::*;
+use diesel::sql_types::Text;
 
 use leadhub_domain::dashboard::{DashboardRepository, LeadFigures, SubmissionFigures};
 use leadhub_domain::lead::record::LeadFilter;
 use leadhub_domain::store::StoreResult;
 use leadhub_domain::submission::{Submission, VisibleSubmissions};
 
-use crate::businesses::by_value;
 use crate::leads::narrow_leads;
 use crate::schema::{leads, submissions};
 use crate::submissions::SubmissionRow;
@@ -19,21 +19,8 @@ use crate::time::to_db;
 use crate::{Database, ReadConnection};
 
 /// A lead's creation day (UTC) as `YYYY-MM-DD` text, alike on both backends.
-const CREATED_DAY: &str = "CAST(date(leads.created_at) AS TEXT)";
-
-/// (value, count) per value of one lead column over the filter's leads, NULL as "unknown".
-macro_rules! lead_counts_by {
-    ($conn:expr, $filter:expr, $column:expr) => {
-        $conn
-            .load::<_, (Option<String>, i64)>(narrow_leads!(
-                leads::table
-                    .group_by($column)
-                    .select(($column.nullable(), count_star()))
-                    .into_boxed(),
-                $filter
-            ))
-            .map(by_value)
-    };
+fn created_day() -> SqlLiteral<Text> {
+    sql::<Text>("CAST(date(leads.created_at) AS TEXT)")
 }
 
 /// `q` limited to the submissions of `visible`: all, or one's own and one's teams'.
@@ -57,27 +44,38 @@ fn lead_figures(
     filter: &LeadFilter,
     since: DateTime<Utc>,
 ) -> QueryResult<LeadFigures> {
-    let total: i64 = conn.get_result(narrow_leads!(leads::table.into_boxed(), filter).count())?;
+    // One scan counts by source and by enrichment status at once.
+    let pairs: Vec<(Option<String>, String, i64)> = conn.load(narrow_leads!(
+        leads::table
+            .group_by((leads::source, leads::enrichment_status))
+            .select((leads::source, leads::enrichment_status, count_star()))
+            .into_boxed(),
+        filter
+    ))?;
+    let mut figures = LeadFigures::default();
+    for (source, status, n) in pairs {
+        figures.total += n;
+        *figures
+            .by_source
+            .entry(source.unwrap_or_else(|| "unknown".to_owned()))
+            .or_insert(0) += n;
+        *figures.by_enrichment_status.entry(status).or_insert(0) += n;
+    }
     let days: Vec<(String, i64)> = conn.load(
         narrow_leads!(
             leads::table
-                .group_by(sql::<Text>(CREATED_DAY))
-                .select((sql::<Text>(CREATED_DAY), count_star()))
+                .group_by(created_day())
+                .select((created_day(), count_star()))
                 .into_boxed(),
             filter
         )
         .filter(leads::created_at.ge(to_db(since))),
     )?;
-    let per_day = days
+    figures.per_day = days
         .into_iter()
         .filter_map(|(day, n)| Some((day.parse::<NaiveDate>().ok()?, n)))
         .collect();
-    Ok(LeadFigures {
-        total,
-        per_day,
-        by_source: lead_counts_by!(conn, filter, leads::source)?,
-        by_enrichment_status: lead_counts_by!(conn, filter, leads::enrichment_status)?,
-    })
+    Ok(figures)
 }
 
 fn submission_figures(
