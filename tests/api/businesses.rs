@@ -10,9 +10,9 @@ use crate::helpers::{assert_query_refused, join, locs, problem_type, team};
 
 const IMPORT: &str = "/api/v1/lead-sources/import";
 const LIST: &str = "/api/v1/lead-sources/businesses";
-const STATS: &str = "/api/v1/lead-sources/statistics";
+pub(crate) const STATS: &str = "/api/v1/lead-sources/statistics";
 
-async fn import(app: &TestApp, key: &str, body: Value) -> Value {
+pub(crate) async fn import(app: &TestApp, key: &str, body: Value) -> Value {
     let (status, result) = app.post(IMPORT, key, body).await;
     assert_eq!(status, StatusCode::OK, "{result}");
     result

@@ -318,6 +318,22 @@ async fn team_a_never_reaches_team_b(app: TestApp) {
             );
         }
     }
+    // The dashboard and the business directory: A's own figures, nothing of B's.
+    for path in [
+        "/".to_owned(),
+        "/businesses".to_owned(),
+        format!("/businesses?team_id={t}"),
+    ] {
+        let page = browser.get(&path).await;
+        assert_eq!(page.status, StatusCode::OK, "{path}");
+        assert_no_secrets(&path, &Value::String(page.body.clone()));
+    }
+    let dashboard = browser.get("/").await.body;
+    assert!(dashboard.contains("id=\"lead-total\">1<"), "{dashboard}");
+    assert!(
+        dashboard.contains("of 1 submission in the last 30 days"),
+        "{dashboard}"
+    );
     let hidden = browser.get(&format!("/leads/{}", b.lead)).await;
     assert_eq!(hidden.status, StatusCode::NOT_FOUND);
     assert_eq!(hidden.body, missing.body, "no existence leak");

@@ -2,8 +2,10 @@
 #![allow(clippy::unwrap_used)]
 
 mod api_keys;
+mod business_pages;
 mod businesses;
 mod clock;
+mod dashboard_page;
 mod deferred_authority;
 mod enrichment;
 mod errors;

@@ -12,9 +12,9 @@ use leadhub_tests::{backend_tests, TestApp};
 
 use crate::helpers::{lead_total, raw_json, submission_count};
 
-const REFUSED: &str = "Refused";
+pub(crate) const REFUSED: &str = "Refused";
 
-async fn refuse_leads_named(app: &TestApp) {
+pub(crate) async fn refuse_leads_named(app: &TestApp) {
     let statements: Vec<String> = match app.state.db.backend() {
         Backend::Sqlite => ["INSERT", "UPDATE"]
             .iter()

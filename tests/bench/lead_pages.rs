@@ -1,6 +1,7 @@
 //! Lead pages and export at 100,000 leads on SQLite (issue 17): medians of `/leads` (50 rows)
-//! with and without filters, and one export of every lead with the process's RSS before, at
-//! its peak during, and after. The server runs in this process, so RSS covers both ends; the
+//! with and without filters, of the dashboard (`/`, over the leads and their 111,000
+//! submissions) and of `/businesses` (10,000 businesses, with its statistics), and one export of
+//! every lead with the process's RSS before, at its peak during, and after. The server runs in this process, so RSS covers both ends; the
 //! client counts the streamed bytes without keeping them. Prints figures; asserts nothing.
 //!
 //! Run: `cargo bench -p leadhub-tests --bench lead_pages`
@@ -16,6 +17,7 @@ use leadhub_domain::mail::Message;
 use leadhub_tests::{Backend, TestApp, TestDatabase};
 
 const LEADS: i64 = 100_000;
+const BUSINESSES: i64 = 10_000;
 const SAMPLES: usize = 30;
 
 /// The process's resident set size, in MB (`VmRSS` of /proc/self/status).
@@ -29,7 +31,9 @@ fn rss_mb() -> f64 {
     kb / 1024.0
 }
 
-/// 100,000 leads in one statement: half unassigned, half in `team`, a minute apart.
+/// 100,000 leads in one statement: half unassigned, half in `team`, a minute apart up to now;
+/// a submission that created each, one that merged into every tenth and a failed one for every
+/// hundredth; 10,000 businesses.
 fn seed(url: &str, team: i64, user: i64) {
     let path = url.strip_prefix("sqlite://").unwrap();
     let mut conn = SqliteConnection::establish(path).unwrap();
@@ -43,8 +47,38 @@ fn seed(url: &str, team: i64, user: i64) {
            'Owner', 'Number' || i, '+1512555' || printf('%04d', i % 10000),
            CASE i % 3 WHEN 0 THEN 'issued' ELSE 'pending' END, 'P-' || i,
            CASE i % 4 WHEN 0 THEN 'referral' ELSE 'permits' END, 'residential', 'skipped', 1,
-           {user}, datetime('2026-01-01', '+' || i || ' minutes'),
-           datetime('2026-01-01', '+' || i || ' minutes')
+           {user}, datetime('now', '-' || i || ' minutes'), datetime('now', '-' || i || ' minutes')
+         FROM n"
+    ))
+    .execute(&mut conn)
+    .unwrap();
+    for (status, action, every) in [
+        ("'completed'", "'created'", 1),
+        ("'completed'", "'updated'", 10),
+        ("'failed'", "NULL", 100),
+    ] {
+        diesel::sql_query(format!(
+            "INSERT INTO submissions (user_id, team_id, raw_json, status, result_lead_id,
+               result_action, validation_warnings, error, created_at, processed_at)
+             SELECT {user}, team_id, '{{\"address\": \"' || address || '\", \"city\": \"Austin\",
+               \"state\": \"TX\", \"zip_code\": \"78701\", \"last_name\": \"' || last_name || '\"}}',
+               {status}, CASE WHEN {status} = 'failed' THEN NULL ELSE id END, {action}, '[]',
+               CASE WHEN {status} = 'failed' THEN 'refused' END, created_at, created_at
+             FROM leads WHERE id % {every} = 0"
+        ))
+        .execute(&mut conn)
+        .unwrap();
+    }
+    diesel::sql_query(format!(
+        "INSERT INTO businesses (team_id, dedupe_scope, name, name_key, phone, city, state, industry,
+           relationship_type, status, created_by, created_at, updated_at)
+         WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < {BUSINESSES})
+         SELECT CASE i % 2 WHEN 0 THEN {team} END, CASE i % 2 WHEN 0 THEN {team} ELSE 0 END,
+           'Shop ' || i, 'shop ' || i, '+1512556' || printf('%04d', i % 10000), 'Austin',
+           CASE i % 3 WHEN 0 THEN 'TX' WHEN 1 THEN 'OK' ELSE 'CA' END,
+           CASE i % 4 WHEN 0 THEN 'plumbing' WHEN 1 THEN 'hvac' WHEN 2 THEN 'roofing' END,
+           CASE i % 5 WHEN 0 THEN 'lead_buyer' ELSE 'prospect' END, 'prospect', {user},
+           datetime('now', '-' || i || ' minutes'), datetime('now', '-' || i || ' minutes')
          FROM n"
     ))
     .execute(&mut conn)
@@ -118,8 +152,9 @@ fn median(mut v: Vec<f64>) -> f64 {
     v[v.len() / 2]
 }
 
-/// Median milliseconds of `path` (a 200 page), over `SAMPLES` requests after a warm-up.
-async fn time_page(app: &TestApp, cookies: &str, path: &str) -> f64 {
+/// Median milliseconds of `path` (a 200 page showing `marker`), over `SAMPLES` requests after a
+/// warm-up.
+async fn time_page(app: &TestApp, cookies: &str, path: &str, marker: &str) -> f64 {
     let mut times = Vec::new();
     for i in 0..SAMPLES + 3 {
         let started = Instant::now();
@@ -135,7 +170,7 @@ async fn time_page(app: &TestApp, cookies: &str, path: &str) -> f64 {
         if i >= 3 {
             times.push(started.elapsed().as_secs_f64() * 1e3);
         }
-        assert!(body.contains("<table class=\"leads\">"), "{path}");
+        assert!(body.contains(marker), "{path}");
     }
     median(times)
 }
@@ -156,14 +191,20 @@ fn main() {
             started.elapsed().as_secs_f64()
         );
         let cookies = sign_in(&app, "bench@example.com").await;
-        for path in [
-            "/leads",
-            "/leads?q=number9&city=Austin&source=referral",
-            "/leads?state=TX&permit_status=issued",
-            "/leads?offset=5000",
+        for (path, marker) in [
+            ("/leads", "<table class=\"leads\">"),
+            (
+                "/leads?q=number9&city=Austin&source=referral",
+                "<table class=\"leads\">",
+            ),
+            ("/leads?state=TX&permit_status=issued", "<table class=\"leads\">"),
+            ("/leads?offset=5000", "<table class=\"leads\">"),
+            ("/", "id=\"chart-per-day\""),
+            ("/businesses", "<table class=\"businesses\">"),
+            ("/businesses?state=TX&industry=plumbing", "<table class=\"businesses\">"),
         ] {
-            let ms = time_page(&app, &cookies, path).await;
-            println!("GET {path:<48} median {ms:6.1} ms ({SAMPLES} requests, 50 rows)");
+            let ms = time_page(&app, &cookies, path, marker).await;
+            println!("GET {path:<48} median {ms:6.1} ms ({SAMPLES} requests)");
         }
 
         let before = rss_mb();

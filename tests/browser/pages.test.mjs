@@ -138,6 +138,59 @@ function parseCsv(text) {
   return rows;
 }
 
+// ---- Dashboard and business directory (issue 17, items 5 to 7): one block, called once below. ----
+/** The dashboard after the lead steps (three leads, one merge), then /businesses with its charts, at desktop and phone width. */
+async function dashboardAndBusinesses(page, apiKey, teamId) {
+  await page.goto(`${base}/`);
+  await page.getByRole("heading", { name: "Dashboard" }).waitFor();
+  assert.equal(await page.locator("#lead-total").textContent(), "3");
+  assert.equal(await page.locator("#duplicate-share").textContent(), "25.0%", "one of four submissions merged");
+  assert.ok(await page.locator("#chart-per-day svg").isVisible(), "the leads-per-day chart is drawn");
+  await page.locator("#chart-by-source summary").click();
+  assert.equal(await page.locator("#chart-by-source tbody tr").count(), 2, "permits and referral");
+  assert.equal(await page.locator('nav[aria-label="Main"] a[aria-current="page"]').textContent(), "Dashboard");
+  await shot(page, "29-dashboard");
+  step("dashboard: lead count, duplicate share, leads-per-day chart, a chart's numbers as a table");
+
+  const r = await fetch(`${base}/api/v1/lead-sources/import`, {
+    method: "POST",
+    headers: { Authorization: `Bearer ${apiKey}`, "Content-Type": "application/json" },
+    body: JSON.stringify({ team_id: teamId, businesses: [
+      { name: "Joe's Plumbing LLC", city: "Austin", state: "TX", phone: "512 555 0101" },
+      { name: "Cool Air HVAC", city: "Dallas", state: "TX" },
+      { name: "Sunny Solar Installers", city: "Tulsa", state: "OK", website: "https://sunny.example" },
+    ] }),
+  });
+  assert.equal(r.status, 200);
+  await page.getByRole("link", { name: "Businesses" }).click();
+  await page.waitForURL(`${base}/businesses`);
+  await page.locator("#business-count").getByText("3 businesses").waitFor();
+  assert.ok(await page.locator("#chart-by-industry svg").isVisible(), "the industry chart is drawn");
+  assert.equal(await page.locator("#chart-by-state svg rect").count(), 2, "TX and OK");
+  assert.ok(await page.getByRole("link", { name: "Import CSV" }).isVisible());
+  await page.selectOption("#f-relationship", "prospect");
+  await page.fill("#f-state", "TX");
+  await page.getByRole("button", { name: "Apply" }).click();
+  await page.waitForURL(/\/businesses\?relationship_type=prospect&.*state=TX/);
+  await page.locator("#business-count").getByText("2 businesses match these filters").waitFor();
+  await page.locator("#chart-by-state summary").click();
+  assert.equal(await page.locator("#chart-by-state tbody td.count").textContent(), "2");
+  await shot(page, "30-businesses");
+  step("/businesses with two filters in the URL, charts drawn and their numbers");
+
+  await page.setViewportSize({ width: 390, height: 844 });
+  for (const [where, name] of [["/", "31-dashboard-phone"], ["/businesses", "32-businesses-phone"]]) {
+    await page.goto(`${base}${where}`);
+    assert.ok(await page.locator("svg.chart-svg").first().isVisible(), `${where}: a chart on a phone`);
+    const sideways = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    assert.ok(sideways <= 1, `${where} scrolls sideways on a phone by ${sideways}px`);
+    await shot(page, name);
+  }
+  await page.setViewportSize({ width: 1100, height: 800 });
+  step("dashboard and /businesses at phone width: charts shown, no sideways scrolling");
+}
+// ---- end of the dashboard and business directory block ----
+
 const problems = [];
 function watch(page, who) {
   page.setDefaultTimeout(15000);
@@ -383,6 +436,8 @@ try {
   }
   await a.setViewportSize({ width: 1100, height: 800 });
   step("lead pages at phone width: no sideways scrolling");
+
+  await dashboardAndBusinesses(a, apiKey, teamId);
 
   // Readable on a phone.
   await a.setViewportSize({ width: 390, height: 844 });

@@ -1,7 +1,6 @@
 //! `LeadRepository`: duplicate-safe writes (see `lead_writes`) and lead queries.
 use async_trait::async_trait;
 use diesel::prelude::*;
-use diesel::sql_types::Text;
 
 use leadhub_domain::lead::record::{
     EnrichmentUpdate, Lead, LeadCursor, LeadFilter, LeadRepository, LeadWrite, LeadWritten,
@@ -131,69 +130,83 @@ impl LeadRepository for Database {
     }
 }
 
-/// The filtered lead query; `visible_teams` Some limits to unassigned leads and those teams.
+/// A boxed query over leads (whatever it selects or groups by) limited to the leads of a
+/// `LeadFilter`; `visible_teams` Some limits to unassigned leads and those teams.
+macro_rules! narrow_leads {
+    ($query:expr, $filter:expr) => {{
+        use $crate::leads::escape_like;
+        use $crate::schema::leads;
+        use $crate::time::to_db;
+        use diesel::sql_types::{Bool, Text};
+        let f: &leadhub_domain::lead::record::LeadFilter = $filter;
+        let mut q = $query;
+        if let Some(teams) = &f.visible_teams {
+            q = q.filter(
+                leads::team_id
+                    .is_null()
+                    .or(leads::team_id.eq_any(teams.clone())),
+            );
+        }
+        if let Some(t) = f.team_id {
+            q = q.filter(leads::team_id.eq(t));
+        }
+        if let Some(v) = &f.state {
+            q = q.filter(leads::state.eq(v.to_ascii_uppercase()));
+        }
+        if let Some(v) = &f.city {
+            q = q.filter(leads::city.eq(v.clone()));
+        }
+        if let Some(v) = &f.zip_code {
+            q = q.filter(
+                leads::zip_code
+                    .like(format!("{}%", escape_like(v)))
+                    .escape('\\'),
+            );
+        }
+        if let Some(v) = &f.property_type {
+            q = q.filter(leads::property_type.eq(v.to_ascii_lowercase()));
+        }
+        if let Some(v) = &f.permit_status {
+            q = q.filter(leads::permit_status.eq(v.clone()));
+        }
+        if let Some(v) = &f.source {
+            q = q.filter(leads::source.eq(v.clone()));
+        }
+        if let Some(v) = f.enrichment_status {
+            q = q.filter(leads::enrichment_status.eq(v.as_str()));
+        }
+        if let Some(v) = &f.q {
+            let pattern = format!("%{}%", escape_like(&v.to_lowercase()));
+            q = q.filter(
+                diesel::dsl::sql::<Bool>("(")
+                    .sql("LOWER(COALESCE(address, '')) LIKE ")
+                    .bind::<Text, _>(pattern.clone())
+                    .sql(" ESCAPE '\\' OR LOWER(COALESCE(first_name, '') || ' ' || COALESCE(last_name, '')) LIKE ")
+                    .bind::<Text, _>(pattern.clone())
+                    .sql(" ESCAPE '\\' OR LOWER(COALESCE(project_number, '')) LIKE ")
+                    .bind::<Text, _>(pattern)
+                    .sql(" ESCAPE '\\')"),
+            );
+        }
+        if let Some(v) = f.created_after {
+            q = q.filter(leads::created_at.ge(to_db(v)));
+        }
+        if let Some(v) = f.created_before {
+            q = q.filter(leads::created_at.lt(to_db(v)));
+        }
+        q
+    }};
+}
+pub(crate) use narrow_leads;
+
+/// The filtered lead query.
 fn filtered(
     f: &LeadFilter,
 ) -> leads::BoxedQuery<'static, <DbConnection as diesel::Connection>::Backend> {
-    let mut q = leads::table.into_boxed();
-    if let Some(teams) = &f.visible_teams {
-        q = q.filter(
-            leads::team_id
-                .is_null()
-                .or(leads::team_id.eq_any(teams.clone())),
-        );
-    }
-    if let Some(t) = f.team_id {
-        q = q.filter(leads::team_id.eq(t));
-    }
-    if let Some(v) = &f.state {
-        q = q.filter(leads::state.eq(v.to_ascii_uppercase()));
-    }
-    if let Some(v) = &f.city {
-        q = q.filter(leads::city.eq(v.clone()));
-    }
-    if let Some(v) = &f.zip_code {
-        q = q.filter(
-            leads::zip_code
-                .like(format!("{}%", escape_like(v)))
-                .escape('\\'),
-        );
-    }
-    if let Some(v) = &f.property_type {
-        q = q.filter(leads::property_type.eq(v.to_ascii_lowercase()));
-    }
-    if let Some(v) = &f.permit_status {
-        q = q.filter(leads::permit_status.eq(v.clone()));
-    }
-    if let Some(v) = &f.source {
-        q = q.filter(leads::source.eq(v.clone()));
-    }
-    if let Some(v) = f.enrichment_status {
-        q = q.filter(leads::enrichment_status.eq(v.as_str()));
-    }
-    if let Some(v) = &f.q {
-        let pattern = format!("%{}%", escape_like(&v.to_lowercase()));
-        q = q.filter(
-            diesel::dsl::sql::<diesel::sql_types::Bool>("(")
-                .sql("LOWER(COALESCE(address, '')) LIKE ")
-                .bind::<Text, _>(pattern.clone())
-                .sql(" ESCAPE '\\' OR LOWER(COALESCE(first_name, '') || ' ' || COALESCE(last_name, '')) LIKE ")
-                .bind::<Text, _>(pattern.clone())
-                .sql(" ESCAPE '\\' OR LOWER(COALESCE(project_number, '')) LIKE ")
-                .bind::<Text, _>(pattern)
-                .sql(" ESCAPE '\\')"),
-        );
-    }
-    if let Some(v) = f.created_after {
-        q = q.filter(leads::created_at.ge(to_db(v)));
-    }
-    if let Some(v) = f.created_before {
-        q = q.filter(leads::created_at.lt(to_db(v)));
-    }
-    q
+    narrow_leads!(leads::table.into_boxed(), f)
 }
 
-fn escape_like(s: &str) -> String {
+pub(crate) fn escape_like(s: &str) -> String {
     s.replace('\\', "\\\\")
         .replace('%', "\\%")
         .replace('_', "\\_")

@@ -11,6 +11,7 @@ mod businesses;
 mod checkpoint;
 mod connection;
 mod credentials;
+mod dashboard;
 mod error;
 mod fixed_chunks;
 mod fresh_submissions;

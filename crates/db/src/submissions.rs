@@ -31,7 +31,7 @@ const JOB_CHUNK: usize = 100;
 
 #[derive(Queryable, Selectable)]
 #[diesel(table_name = submissions)]
-struct SubmissionRow {
+pub(crate) struct SubmissionRow {
     id: i64,
     batch_id: Option<String>,
     batch_index: Option<i32>,

@@ -10,6 +10,7 @@ mod auth_tests;
 pub mod business;
 pub mod circuit_breaker;
 pub mod clock;
+pub mod dashboard;
 pub mod enrich;
 #[cfg(test)]
 #[path = "submission/enrichment_tests.rs"]

@@ -14,6 +14,7 @@ use apistos::app::OpenApiWrapper;
 use leadhub_db::{Backend, Database, DatabaseRateLimitStore};
 use leadhub_domain::auth::AuthService;
 use leadhub_domain::business::BusinessService;
+use leadhub_domain::dashboard::DashboardService;
 use leadhub_domain::enrich::{AppraisalSource, Geocoder};
 use leadhub_domain::identity::{BuiltinIdentity, IdentityProvider};
 use leadhub_domain::jobs::JobQueue;
@@ -102,6 +103,7 @@ pub struct AppState {
     pub businesses: Arc<BusinessService>,
     /// CSV files uploaded from the pages.
     pub uploads: Arc<UploadService>,
+    pub dashboard: Arc<DashboardService>,
     /// For idempotent replays, which sit in the web layer (they store HTTP answers).
     pub submissions_repo: Arc<dyn SubmissionRepository>,
     pub clock: Arc<dyn Clock>,
@@ -176,6 +178,10 @@ impl AppState {
             per_credential_hour: config.rate_limit_per_key_hour.into(),
             per_ip_minute: config.rate_limit_per_ip_minute.into(),
         });
+        let dashboard = DashboardService {
+            figures: Arc::new(db.clone()),
+            clock: adapters.clock.clone(),
+        };
         let submissions = Arc::new(submissions);
         let uploads = UploadService {
             uploads: Arc::new(db.clone()),
@@ -195,6 +201,7 @@ impl AppState {
             teams: Arc::new(teams),
             submissions,
             businesses: Arc::new(businesses),
+            dashboard: Arc::new(dashboard),
             clock: adapters.clock,
             metrics: Arc::new(Metrics::default()),
         }

@@ -29,6 +29,46 @@ pub type SubmissionError = ServiceError;
 #[derive(Debug, Clone)]
 pub struct VisibleLeadFilter(LeadFilter);
 
+impl VisibleLeadFilter {
+    pub(crate) fn into_filter(self) -> LeadFilter {
+        self.0
+    }
+
+    #[cfg(test)]
+    pub(crate) fn everything() -> VisibleLeadFilter {
+        VisibleLeadFilter(LeadFilter::default())
+    }
+}
+
+/// The submissions a person may see, as `may_see` decides one by one: everything for an admin,
+/// else their own and those of their teams. Only `SubmissionService::visible_submissions`
+/// makes one.
+#[derive(Debug, Clone, PartialEq)]
+pub struct VisibleSubmissions {
+    user_id: i64,
+    /// None: every team (an admin).
+    teams: Option<Vec<i64>>,
+}
+
+impl VisibleSubmissions {
+    pub fn user_id(&self) -> i64 {
+        self.user_id
+    }
+
+    /// None when every submission is visible; else the teams whose submissions are.
+    pub fn teams(&self) -> Option<&[i64]> {
+        self.teams.as_deref()
+    }
+
+    #[cfg(test)]
+    pub(crate) fn everything() -> VisibleSubmissions {
+        VisibleSubmissions {
+            user_id: 0,
+            teams: None,
+        }
+    }
+}
+
 /// One submission in a lead's history, with who sent it (None: the account is gone).
 #[derive(Debug, Clone)]
 pub struct HistoryEntry {
@@ -490,6 +530,21 @@ impl SubmissionService {
             Some(self.memberships.team_ids_of(user.id).await?)
         };
         Ok(VisibleLeadFilter(filter))
+    }
+
+    /// The submissions the user may see: `may_see`'s rule as a filter for a query.
+    pub async fn visible_submissions(
+        &self,
+        user: &User,
+    ) -> Result<VisibleSubmissions, SubmissionError> {
+        Ok(VisibleSubmissions {
+            user_id: user.id,
+            teams: if user.is_admin {
+                None
+            } else {
+                Some(self.memberships.team_ids_of(user.id).await?)
+            },
+        })
     }
 
     /// The leads the user may see, filtered, newest first, with the number of matches.

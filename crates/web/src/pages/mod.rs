@@ -1,16 +1,21 @@
-//! The web pages for people: sign-in, API keys, teams and invite acceptance. Server-rendered with
-//! tera; the templates, CSS and JS are compiled into the binary (`web-assets/pages/`). Handlers
-//! call the domain services directly, like the API handlers do. Every state change is a POST that
+//! The web pages for people: sign-in, the dashboard, leads, businesses, API keys, teams and
+//! invite acceptance. Server-rendered with tera; the templates, CSS and JS are compiled into the
+//! binary (`web-assets/pages/`). Handlers call the domain services directly, like the API
+//! handlers do. Every state change is a POST that
 //! carries a CSRF token; GETs never change anything (not even spend a link's token).
 use actix_web::http::header;
 use actix_web::{web, HttpResponse};
 use serde::Deserialize;
 use tera::Context;
 
+pub mod businesses;
+pub mod charts;
+pub mod dashboard;
 pub mod invites;
 pub mod keys;
 pub mod lead;
 pub mod leads;
+pub mod list;
 pub mod map;
 pub mod multipart;
 pub mod render;
@@ -19,7 +24,7 @@ pub mod sign_in;
 pub mod teams;
 pub mod uploads;
 
-use render::{see_other, PageError};
+use render::PageError;
 use session::Visitor;
 
 pub fn configure(cfg: &mut web::ServiceConfig) {
@@ -28,8 +33,8 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
             .limit(64 * 1024)
             .error_handler(|_, _| PageError::BadForm.into()),
     )
-    .route("/", web::get().to(home))
     .route("/assets/{file}", web::get().to(asset))
+    .configure(dashboard::configure)
     .configure(sign_in::configure)
     .configure(keys::configure)
     .configure(teams::configure)
@@ -37,12 +42,8 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     // Before the leads, whose `/leads/{id}` would take `/leads/import`.
     .configure(uploads::configure)
     .configure(map::configure)
-    .configure(leads::configure);
-}
-
-/// The start page is the list of one's teams (which sends strangers to the sign-in page).
-async fn home() -> HttpResponse {
-    see_other("/teams")
+    .configure(leads::configure)
+    .configure(businesses::configure);
 }
 
 async fn asset(file: web::Path<String>) -> HttpResponse {

@@ -19,7 +19,7 @@ macro_rules! page_templates {
     };
 }
 
-const TEMPLATES: [(&str, &str); 16] = page_templates!(
+const TEMPLATES: [(&str, &str); 22] = page_templates!(
     "base.html",
     "message.html",
     "sign_in.html",
@@ -36,6 +36,12 @@ const TEMPLATES: [(&str, &str); 16] = page_templates!(
     "lead.html",
     "upload_form.html",
     "upload.html",
+    "pager.html",
+    "filter_team.html",
+    "filter_actions.html",
+    "charts.html",
+    "dashboard.html",
+    "businesses.html",
 );
 
 // Parsed once. A parse error is a programming error the unit test below catches; it still answers

@@ -191,7 +191,7 @@ pub struct BusinessQuery {
 impl RequestQuery for BusinessQuery {}
 
 impl BusinessQuery {
-    fn filter(&self) -> BusinessFilter {
+    pub(crate) fn filter(&self) -> BusinessFilter {
         BusinessFilter {
             visible_teams: None,
             team_id: self.team_id.value().copied(),

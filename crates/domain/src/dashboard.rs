@@ -1,0 +1,187 @@
+//! The home dashboard's figures: leads per day, by source and enrichment status, what became of
+//! recent submissions, and the failed ones. Counted by the store (GROUP BY), over what the
+//! person may see: the leads of `SubmissionService::visible_filter` and the submissions of
+//! `SubmissionService::visible_submissions`.
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use async_trait::async_trait;
+use chrono::{DateTime, Days, NaiveDate, Utc};
+use futures_util::future::try_join3;
+
+use crate::clock::Clock;
+use crate::error::ServiceError;
+use crate::lead::record::LeadFilter;
+use crate::store::StoreResult;
+use crate::submission::record::Submission;
+use crate::submission::{VisibleLeadFilter, VisibleSubmissions};
+
+/// Days the per-day chart and the submission figures cover, today (UTC) included.
+pub const DAYS: u64 = 30;
+/// Failed submissions listed (the newest); the rest are counted.
+pub const FAILED_LISTED: i64 = 10;
+
+/// Lead counts; a missing source is counted under `"unknown"`.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct LeadFigures {
+    pub total: i64,
+    /// Leads created per UTC day since the first day asked for; days without leads are absent.
+    pub per_day: BTreeMap<NaiveDate, i64>,
+    pub by_source: BTreeMap<String, i64>,
+    pub by_enrichment_status: BTreeMap<String, i64>,
+}
+
+/// Submissions by status and, when they reached a lead, by action (`created`, `updated`,
+/// `skipped`).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct SubmissionFigures {
+    pub total: i64,
+    pub by_status: BTreeMap<String, i64>,
+    pub by_action: BTreeMap<String, i64>,
+}
+
+impl SubmissionFigures {
+    /// Submissions that matched a lead already stored: merged into it or identical to it.
+    pub fn duplicates(&self) -> i64 {
+        ["updated", "skipped"]
+            .iter()
+            .map(|a| self.by_action.get(*a).copied().unwrap_or(0))
+            .sum()
+    }
+}
+
+#[cfg_attr(any(test, feature = "mock"), mockall::automock)]
+#[async_trait]
+pub trait DashboardRepository: Send + Sync {
+    /// Counts over the leads `filter` finds; `per_day` counts those created from `since` on.
+    async fn lead_figures(
+        &self,
+        filter: LeadFilter,
+        since: DateTime<Utc>,
+    ) -> StoreResult<LeadFigures>;
+    /// Counts over the visible submissions created from `since` on.
+    async fn submission_figures(
+        &self,
+        visible: VisibleSubmissions,
+        since: DateTime<Utc>,
+    ) -> StoreResult<SubmissionFigures>;
+    /// The newest `limit` visible failed submissions, and how many there are.
+    async fn failed_submissions(
+        &self,
+        visible: VisibleSubmissions,
+        limit: i64,
+    ) -> StoreResult<(Vec<Submission>, i64)>;
+}
+
+/// Everything the dashboard shows.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Dashboard {
+    pub leads: LeadFigures,
+    /// One entry per day of the last `DAYS`, oldest first, zero where nothing was created.
+    pub days: Vec<(NaiveDate, i64)>,
+    pub submissions: SubmissionFigures,
+    pub failed: Vec<Submission>,
+    pub failed_total: i64,
+}
+
+/// Built with a struct literal from its ports.
+pub struct DashboardService {
+    pub figures: Arc<dyn DashboardRepository>,
+    pub clock: Arc<dyn Clock>,
+}
+
+impl DashboardService {
+    /// The figures over these leads and submissions (made by `SubmissionService`, whose
+    /// visibility rules they carry).
+    pub async fn dashboard(
+        &self,
+        leads: VisibleLeadFilter,
+        submissions: VisibleSubmissions,
+    ) -> Result<Dashboard, ServiceError> {
+        let today = self.clock.now().date_naive();
+        let first = today.checked_sub_days(Days::new(DAYS - 1)).unwrap_or(today);
+        let since = first.and_time(chrono::NaiveTime::MIN).and_utc();
+        // Three reads on three pooled connections at once: the page waits for the slowest.
+        let (lead_figures, submission_figures, (failed, failed_total)) = try_join3(
+            self.figures.lead_figures(leads.into_filter(), since),
+            self.figures.submission_figures(submissions.clone(), since),
+            self.figures.failed_submissions(submissions, FAILED_LISTED),
+        )
+        .await?;
+        let days = first
+            .iter_days()
+            .take_while(|d| *d <= today)
+            .map(|d| (d, lead_figures.per_day.get(&d).copied().unwrap_or(0)))
+            .collect();
+        Ok(Dashboard {
+            leads: lead_figures,
+            days,
+            submissions: submission_figures,
+            failed,
+            failed_total,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::clock::MockClock;
+    use crate::submission::VisibleSubmissions;
+
+    #[tokio::test]
+    async fn thirty_days_oldest_first_with_the_missing_ones_zero() {
+        let mut clock = MockClock::new();
+        clock.expect_now().returning(|| {
+            DateTime::parse_from_rfc3339("2026-03-05T10:00:00Z")
+                .unwrap()
+                .to_utc()
+        });
+        let mut repo = MockDashboardRepository::new();
+        repo.expect_lead_figures()
+            .withf(|_, since| since.to_rfc3339() == "2026-02-04T00:00:00+00:00")
+            .returning(|_, _| {
+                let day = |s: &str| s.parse::<NaiveDate>().unwrap();
+                Ok(LeadFigures {
+                    total: 9,
+                    per_day: [(day("2026-02-04"), 2), (day("2026-03-05"), 3)].into(),
+                    ..LeadFigures::default()
+                })
+            });
+        repo.expect_submission_figures()
+            .returning(|_, _| Ok(SubmissionFigures::default()));
+        repo.expect_failed_submissions()
+            .withf(|_, limit| *limit == FAILED_LISTED)
+            .returning(|_, _| Ok((Vec::new(), 0)));
+        let service = DashboardService {
+            figures: Arc::new(repo),
+            clock: Arc::new(clock),
+        };
+        let d = service
+            .dashboard(
+                VisibleLeadFilter::everything(),
+                VisibleSubmissions::everything(),
+            )
+            .await
+            .unwrap();
+        assert_eq!(d.days.len(), 30);
+        assert_eq!(d.days[0].1, 2);
+        assert_eq!(d.days[29], ("2026-03-05".parse().unwrap(), 3));
+        assert_eq!(d.days.iter().map(|(_, n)| n).sum::<i64>(), 5);
+    }
+
+    #[test]
+    fn duplicates_are_the_merged_and_the_identical() {
+        let figures = SubmissionFigures {
+            total: 10,
+            by_status: BTreeMap::new(),
+            by_action: [
+                ("created".into(), 5),
+                ("updated".into(), 2),
+                ("skipped".into(), 1),
+            ]
+            .into(),
+        };
+        assert_eq!(figures.duplicates(), 3);
+    }
+}

@@ -1,0 +1,2 @@
+DROP INDEX submissions_failed;
+DROP INDEX leads_source_enrichment;
