@@ -33,6 +33,7 @@ pub mod team_access;
 #[cfg(test)]
 mod test_support;
 pub mod user;
+pub mod webhook;
 
 pub use clock::{Clock, SystemClock};
 pub use error::FieldError;

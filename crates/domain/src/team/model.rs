@@ -46,6 +46,7 @@ pub enum TeamAction {
     Invite,
     ListInvites,
     RevokeInvite,
+    ManageWebhooks,
 }
 
 /// Who acts on a team: a member with a role, or a platform administrator.
