@@ -29,6 +29,9 @@ mod submissions;
 mod teams;
 mod time;
 mod users;
+mod webhook_events;
+mod webhook_outbox;
+mod webhooks;
 
 pub use connection::{
     Backend, Database, DbConnection, DbError, ReadConnection, SQLITE_BUSY_TIMEOUT,

@@ -1,0 +1,143 @@
+//! `WebhookOutbox`: the delivery worker's side of `webhook_deliveries`.
+//!
+//! A claim moves the deliveries' `next_attempt_at` to the end of a hold, in one statement per
+//! backend (PostgreSQL skips rows another process holds locked): a worker that dies leaves them
+//! due again when the hold ends, so a delivery is never lost, and may be sent twice.
+use async_trait::async_trait;
+use chrono::{DateTime, NaiveDateTime, Utc};
+use diesel::prelude::*;
+use diesel::sql_types::{BigInt, Timestamp};
+
+use leadhub_domain::store::StoreResult;
+use leadhub_domain::webhook::{AttemptRecord, DueDelivery, WebhookOutbox};
+
+use crate::schema::{webhook_deliveries as wd, webhook_endpoints as we};
+use crate::time::{from_db, to_db};
+use crate::{Database, DbConnection};
+
+#[derive(QueryableByName)]
+struct Claimed {
+    #[diesel(sql_type = BigInt)]
+    id: i64,
+}
+
+type DueRow = (
+    i64,
+    String,
+    String,
+    Option<String>,
+    Option<String>,
+    NaiveDateTime,
+    i32,
+    String,
+    String,
+    Option<String>,
+    Option<NaiveDateTime>,
+);
+
+#[async_trait]
+impl WebhookOutbox for Database {
+    async fn claim_due(
+        &self,
+        now: DateTime<Utc>,
+        held_until: DateTime<Utc>,
+        limit: i64,
+    ) -> StoreResult<Vec<DueDelivery>> {
+        self.write(move |conn| {
+            conn.transaction(|conn| {
+                let lock = match conn {
+                    DbConnection::Postgres(_) => "FOR UPDATE OF d SKIP LOCKED",
+                    DbConnection::Sqlite(_) => "",
+                };
+                let sql = format!(
+                    "UPDATE webhook_deliveries SET next_attempt_at = $2, updated_at = $1 WHERE id IN \
+                     (SELECT d.id FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id \
+                      WHERE d.status = 'pending' AND d.next_attempt_at <= $1 AND e.is_active \
+                      ORDER BY d.next_attempt_at, d.id LIMIT $3 {lock}) RETURNING id"
+                );
+                // SQLite numbers `$N` by first appearance, `?N` by N: use the latter there.
+                let sql = match conn {
+                    DbConnection::Sqlite(_) => sql.replace('$', "?"),
+                    DbConnection::Postgres(_) => sql,
+                };
+                let ids: Vec<i64> = diesel::sql_query(sql)
+                    .bind::<Timestamp, _>(to_db(now))
+                    .bind::<Timestamp, _>(to_db(held_until))
+                    .bind::<BigInt, _>(limit)
+                    .get_results::<Claimed>(conn)?
+                    .into_iter()
+                    .map(|c| c.id)
+                    .collect();
+                if ids.is_empty() {
+                    return Ok(Vec::new());
+                }
+                let rows: Vec<DueRow> = wd::table
+                    .inner_join(we::table)
+                    .filter(wd::id.eq_any(ids))
+                    .order(wd::id.asc())
+                    .select((
+                        wd::id,
+                        wd::event_id,
+                        wd::event_type,
+                        wd::payload,
+                        wd::subject,
+                        wd::occurred_at,
+                        wd::attempts,
+                        we::url,
+                        we::secret,
+                        we::previous_secret,
+                        we::previous_until,
+                    ))
+                    .load(conn)?;
+                let now = to_db(now);
+                Ok(rows
+                    .into_iter()
+                    .map(|r| {
+                        let mut secrets = vec![r.8];
+                        if let (Some(old), Some(until)) = (r.9, r.10) {
+                            if until > now {
+                                secrets.push(old);
+                            }
+                        }
+                        DueDelivery {
+                            id: r.0,
+                            event_id: r.1,
+                            event_type: r.2,
+                            payload: r.3,
+                            subject: r.4,
+                            occurred_at: from_db(r.5),
+                            attempts: r.6,
+                            url: r.7,
+                            secrets,
+                        }
+                    })
+                    .collect())
+            })
+        })
+        .await
+    }
+
+    async fn record_attempt(&self, delivery_id: i64, record: AttemptRecord) -> StoreResult<()> {
+        self.write(move |conn| {
+            let now = to_db(Utc::now());
+            diesel::update(wd::table.find(delivery_id))
+                .set((
+                    wd::status.eq(record.status.as_str()),
+                    wd::attempts.eq(record.attempts),
+                    wd::last_status.eq(record.last_status),
+                    wd::last_error.eq(record.last_error),
+                    wd::next_attempt_at.eq(record.next_attempt_at.map(to_db)),
+                    wd::delivered_at.eq(record.delivered_at.map(to_db)),
+                    wd::updated_at.eq(now),
+                ))
+                .execute(conn)?;
+            if let Some(payload) = record.payload {
+                diesel::update(wd::table.find(delivery_id).filter(wd::payload.is_null()))
+                    .set(wd::payload.eq(Some(payload)))
+                    .execute(conn)?;
+            }
+            Ok(())
+        })
+        .await
+    }
+}
