@@ -26,5 +26,7 @@ mod streamed_batches;
 mod submissions;
 mod takeover;
 mod teams;
+mod webhook_deliveries;
+mod webhooks;
 mod write_failures;
 mod writer_queue;

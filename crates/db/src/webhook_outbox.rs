@@ -23,6 +23,7 @@ struct Claimed {
 
 type DueRow = (
     i64,
+    i64,
     String,
     String,
     Option<String>,
@@ -77,6 +78,7 @@ impl WebhookOutbox for Database {
                     .order(wd::id.asc())
                     .select((
                         wd::id,
+                        wd::endpoint_id,
                         wd::event_id,
                         wd::event_type,
                         wd::payload,
@@ -93,21 +95,22 @@ impl WebhookOutbox for Database {
                 Ok(rows
                     .into_iter()
                     .map(|r| {
-                        let mut secrets = vec![r.8];
-                        if let (Some(old), Some(until)) = (r.9, r.10) {
+                        let mut secrets = vec![r.9];
+                        if let (Some(old), Some(until)) = (r.10, r.11) {
                             if until > now {
                                 secrets.push(old);
                             }
                         }
                         DueDelivery {
                             id: r.0,
-                            event_id: r.1,
-                            event_type: r.2,
-                            payload: r.3,
-                            subject: r.4,
-                            occurred_at: from_db(r.5),
-                            attempts: r.6,
-                            url: r.7,
+                            endpoint_id: r.1,
+                            event_id: r.2,
+                            event_type: r.3,
+                            payload: r.4,
+                            subject: r.5,
+                            occurred_at: from_db(r.6),
+                            attempts: r.7,
+                            url: r.8,
                             secrets,
                         }
                     })

@@ -23,6 +23,7 @@ use leadhub_domain::rate_limit::{MemoryRateLimitStore, RateLimitStore, RateLimit
 use leadhub_domain::secret::TokenGenerator;
 use leadhub_domain::submission::{Enricher, SubmissionRepository, SubmissionService};
 use leadhub_domain::team::TeamService;
+use leadhub_domain::webhook::WebhookService;
 use leadhub_domain::{Clock, SystemClock};
 
 use crate::config::Config;
@@ -98,6 +99,7 @@ pub struct AppState {
     /// Sign-in links, sent after the answer.
     pub sign_in_links: Arc<SignInLinks>,
     pub businesses: Arc<BusinessService>,
+    pub webhooks: Arc<WebhookService>,
     /// For idempotent replays, which sit in the web layer (they store HTTP answers).
     pub submissions_repo: Arc<dyn SubmissionRepository>,
     pub clock: Arc<dyn Clock>,
@@ -166,6 +168,13 @@ impl AppState {
             memberships: Arc::new(db.clone()),
             clock: adapters.clock.clone(),
         };
+        let webhooks = WebhookService {
+            webhooks: Arc::new(db.clone()),
+            memberships: Arc::new(db.clone()),
+            clock: adapters.clock.clone(),
+            tokens: adapters.tokens.clone(),
+            allow_http: config.webhook_allow_http,
+        };
         let rate_limiter = Arc::new(RateLimiter {
             store: rate_limit_store,
             clock: adapters.clock.clone(),
@@ -185,6 +194,7 @@ impl AppState {
             teams: Arc::new(teams),
             submissions,
             businesses: Arc::new(businesses),
+            webhooks: Arc::new(webhooks),
             clock: adapters.clock,
             metrics: Arc::new(Metrics::default()),
         }
@@ -280,7 +290,7 @@ const SHUTDOWN_GRACE: std::time::Duration = std::time::Duration::from_secs(20);
 
 /// The job-queue workers of this process (`LEADHUB_WORKERS`).
 pub fn start_workers(state: &web::Data<AppState>) -> Workers {
-    worker::start(
+    let mut workers = worker::start(
         state.jobs.clone(),
         state.submissions.clone(),
         state.clock.clone(),
@@ -289,7 +299,9 @@ pub fn start_workers(state: &web::Data<AppState>) -> Workers {
             lease: std::time::Duration::from_secs(state.config.job_lease_secs),
             poll: std::time::Duration::from_millis(state.config.job_poll_ms),
         },
-    )
+    );
+    workers.add(|stopped| crate::webhook_delivery::start_for(state, stopped));
+    workers
 }
 
 pub fn pool_size(config: &Config) -> u32 {

@@ -23,4 +23,6 @@ pub mod single_intake;
 pub mod telemetry;
 pub mod time;
 pub mod tokens;
+pub mod webhook_delivery;
+pub mod webhook_target;
 pub mod worker;

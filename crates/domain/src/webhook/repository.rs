@@ -63,6 +63,7 @@ pub trait WebhookRepository: Send + Sync {
 #[derive(Debug, Clone, PartialEq)]
 pub struct DueDelivery {
     pub id: i64,
+    pub endpoint_id: i64,
     pub event_id: String,
     pub event_type: String,
     /// The request body, once made; None until the first attempt makes it from `subject`.

@@ -1,0 +1,340 @@
+//! The webhook delivery worker inside `leadhub serve`: it drains the outbox (`webhook_deliveries`),
+//! each delivery in its own task, at most `concurrency` at once and `PER_ENDPOINT` per endpoint,
+//! so an endpoint that hangs holds its own deliveries and nobody else's.
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use chrono::{DateTime, Utc};
+use serde_json::{json, Value};
+use tokio::sync::{watch, Semaphore};
+use tokio::task::JoinHandle;
+
+use leadhub_domain::lead::record::LeadRepository;
+use leadhub_domain::submission::SubmissionRepository;
+use leadhub_domain::webhook::signature::signature_header;
+use leadhub_domain::webhook::{
+    next_attempt, stored_excerpt, AttemptRecord, DeliveryStatus, DueDelivery, WebhookOutbox,
+};
+use leadhub_domain::Clock;
+
+use crate::routes::submission_views::{BatchStatusView, LeadView, SubmissionStatusView};
+use crate::webhook_target::{literal_refused, PublicOnly};
+
+/// A 2xx within this long is a success; anything slower is cut and retried.
+pub const SEND_TIMEOUT: Duration = Duration::from_secs(15);
+/// Most of an answer's body read; what is stored is cut to 1 KiB.
+pub const MAX_RESPONSE_BYTES: usize = 64 * 1024;
+/// Deliveries in flight to one endpoint.
+pub const PER_ENDPOINT: usize = 4;
+/// How long a claimed delivery stays this process's before it is due again (a crash).
+const HOLD: Duration = Duration::from_secs(60);
+
+#[derive(Clone)]
+pub struct DeliverySettings {
+    pub poll: Duration,
+    pub concurrency: usize,
+    pub allow_private: bool,
+    pub retry_scale: f64,
+}
+
+/// What a delivery reads to make its payload.
+#[derive(Clone)]
+pub struct Sources {
+    pub leads: Arc<dyn LeadRepository>,
+    pub submissions: Arc<dyn SubmissionRepository>,
+}
+
+struct Deliverer {
+    outbox: Arc<dyn WebhookOutbox>,
+    sources: Sources,
+    clock: Arc<dyn Clock>,
+    client: reqwest::Client,
+    settings: DeliverySettings,
+    in_flight: Mutex<HashMap<i64, usize>>,
+}
+
+/// Starts the worker; it takes no new delivery once `stopped` turns true.
+pub fn start(
+    outbox: Arc<dyn WebhookOutbox>,
+    sources: Sources,
+    clock: Arc<dyn Clock>,
+    settings: DeliverySettings,
+    stopped: watch::Receiver<bool>,
+) -> anyhow::Result<JoinHandle<()>> {
+    let mut client = reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .connect_timeout(SEND_TIMEOUT)
+        .user_agent(concat!("leadhub-webhooks/", env!("CARGO_PKG_VERSION")));
+    if !settings.allow_private {
+        client = client.dns_resolver(Arc::new(PublicOnly));
+    }
+    let deliverer = Arc::new(Deliverer {
+        outbox,
+        sources,
+        clock,
+        client: client.build()?,
+        settings,
+        in_flight: Mutex::new(HashMap::new()),
+    });
+    Ok(tokio::spawn(deliverer.run(stopped)))
+}
+
+impl Deliverer {
+    async fn run(self: Arc<Self>, mut stopped: watch::Receiver<bool>) {
+        let slots = Arc::new(Semaphore::new(self.settings.concurrency.max(1)));
+        while !*stopped.borrow() {
+            let free = slots.available_permits();
+            let claimed = if free == 0 {
+                Ok(Vec::new())
+            } else {
+                let now = self.clock.now();
+                let hold = chrono::Duration::from_std(HOLD).unwrap_or(chrono::Duration::minutes(1));
+                self.outbox.claim_due(now, now + hold, free as i64).await
+            };
+            let claimed = match claimed {
+                Ok(list) => list,
+                Err(e) => {
+                    tracing::error!(error = %e, "cannot claim webhook deliveries");
+                    Vec::new()
+                }
+            };
+            if claimed.is_empty() {
+                tokio::select! {
+                    _ = tokio::time::sleep(self.settings.poll) => {}
+                    _ = stopped.changed() => {}
+                }
+                continue;
+            }
+            for delivery in claimed {
+                // Past its endpoint's share, a delivery stays held and is due again after the hold.
+                if !self.enter(delivery.endpoint_id) {
+                    continue;
+                }
+                let Ok(slot) = slots.clone().acquire_owned().await else {
+                    return;
+                };
+                let me = self.clone();
+                tokio::spawn(async move {
+                    let endpoint = delivery.endpoint_id;
+                    me.deliver(delivery).await;
+                    me.leave(endpoint);
+                    drop(slot);
+                });
+            }
+        }
+    }
+
+    fn enter(&self, endpoint_id: i64) -> bool {
+        let mut counts = self.in_flight.lock().unwrap_or_else(|e| e.into_inner());
+        let n = counts.entry(endpoint_id).or_default();
+        if *n >= PER_ENDPOINT {
+            return false;
+        }
+        *n += 1;
+        true
+    }
+
+    fn leave(&self, endpoint_id: i64) {
+        let mut counts = self.in_flight.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(n) = counts.get_mut(&endpoint_id) {
+            *n = n.saturating_sub(1);
+            if *n == 0 {
+                counts.remove(&endpoint_id);
+            }
+        }
+    }
+
+    async fn deliver(&self, d: DueDelivery) {
+        let made = d.payload.is_none();
+        let body = match &d.payload {
+            Some(p) => Ok(p.clone()),
+            None => self.payload(&d).await,
+        };
+        let attempts = d.attempts + 1;
+        let (result, body) = match body {
+            Ok(body) => (self.send(&d, &body).await, Some(body)),
+            Err(failed) => (Err(failed), None),
+        };
+        let now = self.clock.now();
+        let record = match result {
+            Ok(status) => AttemptRecord {
+                status: DeliveryStatus::Delivered,
+                attempts,
+                last_status: Some(status),
+                last_error: None,
+                next_attempt_at: None,
+                delivered_at: Some(now),
+                payload: body.filter(|_| made),
+            },
+            Err((status, error)) => {
+                let next = next_attempt(attempts, now, self.settings.retry_scale);
+                tracing::warn!(delivery = d.id, attempts, error = %error, "webhook delivery failed");
+                AttemptRecord {
+                    status: if next.is_some() {
+                        DeliveryStatus::Pending
+                    } else {
+                        DeliveryStatus::Failed
+                    },
+                    attempts,
+                    last_status: status,
+                    last_error: Some(stored_excerpt(&error)),
+                    next_attempt_at: next,
+                    delivered_at: None,
+                    payload: body.filter(|_| made),
+                }
+            }
+        };
+        if let Err(e) = self.outbox.record_attempt(d.id, record).await {
+            tracing::error!(error = %e, delivery = d.id, "webhook attempt not recorded; it is sent again after its hold");
+        }
+    }
+
+    /// One POST; the status of a 2xx, or the status (if any) and what went wrong.
+    async fn send(&self, d: &DueDelivery, body: &str) -> Result<i32, (Option<i32>, String)> {
+        let url = reqwest::Url::parse(&d.url).map_err(|e| (None, format!("bad URL: {e}")))?;
+        if !self.settings.allow_private {
+            if let Some(refused) = literal_refused(&url) {
+                return Err((None, refused));
+            }
+        }
+        let timestamp = self.clock.now().timestamp();
+        let secrets: Vec<&str> = d.secrets.iter().map(String::as_str).collect();
+        let signature = signature_header(&secrets, &d.event_id, timestamp, body.as_bytes());
+        let request = self
+            .client
+            .post(url)
+            .header("content-type", "application/json")
+            .header("webhook-id", &d.event_id)
+            .header("webhook-timestamp", timestamp.to_string())
+            .header("webhook-signature", signature)
+            .body(body.to_owned());
+        let exchange = async {
+            let mut response = request.send().await.map_err(|e| (None, describe(&e)))?;
+            let status = i32::from(response.status().as_u16());
+            let mut read = Vec::new();
+            while read.len() < MAX_RESPONSE_BYTES {
+                match response.chunk().await {
+                    Ok(Some(chunk)) => read.extend_from_slice(&chunk),
+                    _ => break,
+                }
+            }
+            read.truncate(MAX_RESPONSE_BYTES);
+            if response.status().is_success() {
+                Ok(status)
+            } else {
+                let text = String::from_utf8_lossy(&read);
+                Err((Some(status), format!("HTTP {status}: {text}")))
+            }
+        };
+        match tokio::time::timeout(SEND_TIMEOUT, exchange).await {
+            Ok(done) => done,
+            Err(_) => Err((
+                None,
+                format!("no answer within {} s", SEND_TIMEOUT.as_secs()),
+            )),
+        }
+    }
+
+    /// `{"type", "timestamp", "data"}`, `data` as the API shows the lead, submission or batch now.
+    async fn payload(&self, d: &DueDelivery) -> Result<String, (Option<i32>, String)> {
+        let data = self.data(d).await.map_err(|e| (None, e))?;
+        Ok(json!({
+            "type": d.event_type,
+            "timestamp": rfc3339(d.occurred_at),
+            "data": data,
+        })
+        .to_string())
+    }
+
+    async fn data(&self, d: &DueDelivery) -> Result<Value, String> {
+        let subject = d.subject.clone().unwrap_or_default();
+        let id = || {
+            subject
+                .parse::<i64>()
+                .map_err(|_| format!("bad subject {subject:?}"))
+        };
+        let to_value = |v: Result<Value, serde_json::Error>| v.map_err(|e| e.to_string());
+        let s = &self.sources;
+        match d.event_type.as_str() {
+            "lead.created" | "lead.updated" | "lead.enriched" => {
+                match s.leads.find_lead(id()?).await.map_err(|e| e.to_string())? {
+                    Some(lead) => to_value(serde_json::to_value(LeadView::from(lead))),
+                    None => Ok(Value::Null),
+                }
+            }
+            "submission.failed" => {
+                match s
+                    .submissions
+                    .find_submission(id()?)
+                    .await
+                    .map_err(|e| e.to_string())?
+                {
+                    Some(found) => {
+                        to_value(serde_json::to_value(SubmissionStatusView::from(&found)))
+                    }
+                    None => Ok(Value::Null),
+                }
+            }
+            "batch.completed" => {
+                match s
+                    .submissions
+                    .find_batch(&subject)
+                    .await
+                    .map_err(|e| e.to_string())?
+                {
+                    Some(found) => to_value(serde_json::to_value(BatchStatusView::from(&found))),
+                    None => Ok(Value::Null),
+                }
+            }
+            other => Err(format!("no payload for {other:?}")),
+        }
+    }
+}
+
+fn rfc3339(at: DateTime<Utc>) -> String {
+    at.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
+}
+
+/// A transport error with its causes, which say what actually failed (refused, timed out).
+fn describe(e: &reqwest::Error) -> String {
+    let mut text = e.to_string();
+    let mut cause = std::error::Error::source(e);
+    while let Some(c) = cause {
+        text.push_str(": ");
+        text.push_str(&c.to_string());
+        cause = c.source();
+    }
+    text
+}
+
+/// The delivery worker of `state`'s database and configuration (`LEADHUB_WEBHOOK_*`).
+pub fn start_for(
+    state: &actix_web::web::Data<crate::app::AppState>,
+    stopped: watch::Receiver<bool>,
+) -> JoinHandle<()> {
+    let db = state.db.clone();
+    let settings = DeliverySettings {
+        poll: Duration::from_millis(state.config.job_poll_ms),
+        concurrency: 32,
+        allow_private: state.config.webhook_allow_private,
+        retry_scale: state.config.webhook_retry_scale,
+    };
+    let sources = Sources {
+        leads: Arc::new(db.clone()),
+        submissions: Arc::new(db.clone()),
+    };
+    match start(
+        Arc::new(db),
+        sources,
+        state.clock.clone(),
+        settings,
+        stopped,
+    ) {
+        Ok(handle) => handle,
+        Err(e) => {
+            tracing::error!(error = %e, "webhook delivery worker not started");
+            tokio::spawn(async {})
+        }
+    }
+}
