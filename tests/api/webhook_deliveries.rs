@@ -1,7 +1,7 @@
 //! Webhook deliveries end to end: a real receiver (Python, verifying every signature with the
 //! `standardwebhooks` library from PyPI) gets each event type; a receiver that answers 500 twice
 //! gets the event on the third attempt; one that hangs is cut at 15 s and holds nobody else.
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufRead, BufReader};
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -12,8 +12,8 @@ use serde_json::{json, Value};
 use leadhub_tests::{backend_tests, TestApp};
 
 use crate::enrichment::geocoder_chain;
-use crate::helpers::{poll, submit};
-use crate::teams::{add_member, create_team_id};
+use crate::helpers::{poll, python_has, submit};
+use crate::teams::{add_member, create_team_id, scratch_dir};
 use crate::webhooks::create_webhook;
 
 backend_tests!(every_event_arrives_signed_retried_and_unheld);
@@ -30,25 +30,10 @@ pub struct Receiver {
 impl Receiver {
     /// None (with a notice) without python3 and standardwebhooks, unless `CI` is set: then it fails.
     pub fn start() -> Option<Receiver> {
-        let available = Command::new("python3")
-            .args(["-c", "import standardwebhooks"])
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .status()
-            .is_ok_and(|s| s.success());
-        if !available {
-            assert!(
-                std::env::var_os("CI").is_none(),
-                "CI is set but python3 with standardwebhooks is not available (scripts/requirements-test.txt)"
-            );
-            let _ = std::io::stderr().write_all(
-                b"\n*** webhook deliveries SKIPPED: python3 -c 'import standardwebhooks' failed ***\n",
-            );
+        if !python_has("standardwebhooks", "webhook deliveries") {
             return None;
         }
-        let n: u64 = rand::random();
-        let dir = std::env::temp_dir().join(format!("lh_hooks_{n:016x}"));
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = scratch_dir("hooks");
         let script = dir.join("receiver.py");
         std::fs::write(&script, RECEIVER).unwrap();
         let mut child = Command::new("python3")

@@ -2,7 +2,8 @@
 
 Usage: webhook_receiver.py <secrets-dir>. Prints "READY <port>". POST /<name> is endpoint <name>,
 whose secret is read from <secrets-dir>/<name>.secret at each request. An endpoint named
-flaky* answers 500 to the first two attempts of each webhook-id; hang* never answers in time.
+flaky* answers 500 to the first two attempts of each webhook-id; hang* never answers in time;
+slow* takes 20 ms.
 GET /_log returns every delivery received, in order.
 """
 import json
@@ -64,13 +65,21 @@ class Handler(BaseHTTPRequestHandler):
         elif name.startswith("hang"):
             time.sleep(30)
             self.answer(200)
+        elif name.startswith("slow"):
+            time.sleep(0.02)
+            self.answer(204)
         elif name.startswith("flaky") and n <= 2:
             self.answer(500, b"try again" * 1000)
         else:
             self.answer(204)
 
 
-server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+class Server(ThreadingHTTPServer):
+    def handle_error(self, request, client_address):
+        pass  # a sender killed mid-request (the SIGKILL test) is expected
+
+
+server = Server(("127.0.0.1", 0), Handler)
 server.daemon_threads = True
 print("READY", server.server_address[1], flush=True)
 server.serve_forever()

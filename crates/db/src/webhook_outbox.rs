@@ -9,7 +9,7 @@ use diesel::prelude::*;
 use diesel::sql_types::{BigInt, Timestamp};
 
 use leadhub_domain::store::StoreResult;
-use leadhub_domain::webhook::{AttemptRecord, DueDelivery, WebhookOutbox};
+use leadhub_domain::webhook::{AttemptRecord, DeliveryStatus, DueDelivery, WebhookOutbox};
 
 use crate::schema::{webhook_deliveries as wd, webhook_endpoints as we};
 use crate::time::{from_db, to_db};
@@ -43,6 +43,7 @@ impl WebhookOutbox for Database {
         now: DateTime<Utc>,
         held_until: DateTime<Utc>,
         limit: i64,
+        busy: Vec<i64>,
     ) -> StoreResult<Vec<DueDelivery>> {
         self.write(move |conn| {
             conn.transaction(|conn| {
@@ -50,10 +51,17 @@ impl WebhookOutbox for Database {
                     DbConnection::Postgres(_) => "FOR UPDATE OF d SKIP LOCKED",
                     DbConnection::Sqlite(_) => "",
                 };
+                // Ids are integers: written into the statement, they cannot inject anything.
+                let busy = if busy.is_empty() {
+                    String::new()
+                } else {
+                    let list: Vec<String> = busy.iter().map(i64::to_string).collect();
+                    format!("AND d.endpoint_id NOT IN ({}) ", list.join(","))
+                };
                 let sql = format!(
                     "UPDATE webhook_deliveries SET next_attempt_at = $2, updated_at = $1 WHERE id IN \
                      (SELECT d.id FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id \
-                      WHERE d.status = 'pending' AND d.next_attempt_at <= $1 AND e.is_active \
+                      WHERE d.status = 'pending' AND d.next_attempt_at <= $1 AND e.is_active {busy}\
                       ORDER BY d.next_attempt_at, d.id LIMIT $3 {lock}) RETURNING id"
                 );
                 // SQLite numbers `$N` by first appearance, `?N` by N: use the latter there.
@@ -116,6 +124,20 @@ impl WebhookOutbox for Database {
                     })
                     .collect())
             })
+        })
+        .await
+    }
+
+    async fn release(&self, delivery_ids: Vec<i64>, at: DateTime<Utc>) -> StoreResult<()> {
+        self.write(move |conn| {
+            diesel::update(
+                wd::table
+                    .filter(wd::id.eq_any(delivery_ids))
+                    .filter(wd::status.eq(DeliveryStatus::Pending.as_str())),
+            )
+            .set(wd::next_attempt_at.eq(Some(to_db(at))))
+            .execute(conn)
+            .map(drop)
         })
         .await
     }

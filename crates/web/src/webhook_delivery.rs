@@ -27,12 +27,12 @@ pub const SEND_TIMEOUT: Duration = Duration::from_secs(15);
 pub const MAX_RESPONSE_BYTES: usize = 64 * 1024;
 /// Deliveries in flight to one endpoint.
 pub const PER_ENDPOINT: usize = 4;
-/// How long a claimed delivery stays this process's before it is due again (a crash).
-const HOLD: Duration = Duration::from_secs(60);
 
 #[derive(Clone)]
 pub struct DeliverySettings {
     pub poll: Duration,
+    /// How long a claimed delivery stays this process's before it is due again (after a crash).
+    pub hold: Duration,
     pub concurrency: usize,
     pub allow_private: bool,
     pub retry_scale: f64,
@@ -84,45 +84,72 @@ impl Deliverer {
     async fn run(self: Arc<Self>, mut stopped: watch::Receiver<bool>) {
         let slots = Arc::new(Semaphore::new(self.settings.concurrency.max(1)));
         while !*stopped.borrow() {
-            let free = slots.available_permits();
-            let claimed = if free == 0 {
-                Ok(Vec::new())
-            } else {
-                let now = self.clock.now();
-                let hold = chrono::Duration::from_std(HOLD).unwrap_or(chrono::Duration::minutes(1));
-                self.outbox.claim_due(now, now + hold, free as i64).await
-            };
-            let claimed = match claimed {
-                Ok(list) => list,
-                Err(e) => {
-                    tracing::error!(error = %e, "cannot claim webhook deliveries");
-                    Vec::new()
-                }
-            };
-            if claimed.is_empty() {
+            let started = self.round(&slots).await;
+            if started == 0 {
                 tokio::select! {
                     _ = tokio::time::sleep(self.settings.poll) => {}
                     _ = stopped.changed() => {}
                 }
-                continue;
-            }
-            for delivery in claimed {
-                // Past its endpoint's share, a delivery stays held and is due again after the hold.
-                if !self.enter(delivery.endpoint_id) {
-                    continue;
-                }
-                let Ok(slot) = slots.clone().acquire_owned().await else {
-                    return;
-                };
-                let me = self.clone();
-                tokio::spawn(async move {
-                    let endpoint = delivery.endpoint_id;
-                    me.deliver(delivery).await;
-                    me.leave(endpoint);
-                    drop(slot);
-                });
             }
         }
+    }
+
+    /// Claims what is due and starts it; returns how many deliveries it started.
+    async fn round(self: &Arc<Self>, slots: &Arc<Semaphore>) -> usize {
+        let free = slots.available_permits();
+        if free == 0 {
+            return 0;
+        }
+        let now = self.clock.now();
+        let hold =
+            chrono::Duration::from_std(self.settings.hold).unwrap_or(chrono::Duration::minutes(1));
+        let claimed = match self
+            .outbox
+            .claim_due(now, now + hold, free as i64, self.busy())
+            .await
+        {
+            Ok(list) => list,
+            Err(e) => {
+                tracing::error!(error = %e, "cannot claim webhook deliveries");
+                return 0;
+            }
+        };
+        let mut started = 0;
+        let mut excess = Vec::new();
+        for delivery in claimed {
+            // Past its endpoint's share a delivery goes back, so one endpoint never takes every slot.
+            if !self.enter(delivery.endpoint_id) {
+                excess.push(delivery.id);
+                continue;
+            }
+            let Ok(slot) = slots.clone().acquire_owned().await else {
+                break;
+            };
+            started += 1;
+            let me = self.clone();
+            tokio::spawn(async move {
+                let endpoint = delivery.endpoint_id;
+                me.deliver(delivery).await;
+                me.leave(endpoint);
+                drop(slot);
+            });
+        }
+        if !excess.is_empty() {
+            if let Err(e) = self.outbox.release(excess, now).await {
+                tracing::warn!(error = %e, "claimed webhook deliveries not handed back; due after their hold");
+            }
+        }
+        started
+    }
+
+    /// Endpoints with their full share in flight.
+    fn busy(&self) -> Vec<i64> {
+        let counts = self.in_flight.lock().unwrap_or_else(|e| e.into_inner());
+        counts
+            .iter()
+            .filter(|(_, n)| **n >= PER_ENDPOINT)
+            .map(|(id, _)| *id)
+            .collect()
     }
 
     fn enter(&self, endpoint_id: i64) -> bool {
@@ -316,6 +343,8 @@ pub fn start_for(
     let db = state.db.clone();
     let settings = DeliverySettings {
         poll: Duration::from_millis(state.config.job_poll_ms),
+        // The job lease, plus the longest an attempt may take.
+        hold: Duration::from_secs(state.config.job_lease_secs) + SEND_TIMEOUT,
         concurrency: 32,
         allow_private: state.config.webhook_allow_private,
         retry_scale: state.config.webhook_retry_scale,

@@ -3,10 +3,6 @@
 //! processes sharing one PostgreSQL database split the work without doing a job twice.
 #![allow(clippy::unwrap_used)]
 
-use std::io::Write;
-use std::net::TcpListener;
-use std::path::PathBuf;
-use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use diesel::prelude::*;
@@ -14,141 +10,8 @@ use leadhub_db::schema::{jobs, leads, submissions};
 use leadhub_db::{Database, ReadConnection};
 use serde_json::{json, Value};
 
-const BIN: &str = env!("CARGO_BIN_EXE_leadhub");
-
-struct Env {
-    dir: PathBuf,
-    database_url: String,
-    drop_pg: Option<(String, String)>,
-}
-
-impl Env {
-    fn new(tag: &str, postgres: bool) -> Option<Env> {
-        let dir = std::env::temp_dir().join(format!("leadhub-jobs-{tag}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        if !postgres {
-            let database_url = format!("sqlite://{}", dir.join("leadhub.db").display());
-            return Some(Env {
-                dir,
-                database_url,
-                drop_pg: None,
-            });
-        }
-        let Ok(admin) = std::env::var("TEST_DATABASE_URL") else {
-            let _ = writeln!(
-                std::io::stderr(),
-                "\n*** PostgreSQL job-queue test SKIPPED: TEST_DATABASE_URL is not set ***\n"
-            );
-            return None;
-        };
-        let name = format!("lh_jobs_{tag}_{}", std::process::id());
-        let mut conn = diesel::PgConnection::establish(&admin).unwrap();
-        diesel::sql_query(format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
-            .execute(&mut conn)
-            .unwrap();
-        diesel::sql_query(format!("CREATE DATABASE {name}"))
-            .execute(&mut conn)
-            .unwrap();
-        let base = admin.rsplit_once('/').map(|(b, _)| b.to_owned()).unwrap();
-        Some(Env {
-            dir,
-            database_url: format!("{base}/{name}"),
-            drop_pg: Some((admin, name)),
-        })
-    }
-
-    fn command(&self) -> Command {
-        let mut c = Command::new(BIN);
-        c.env_clear()
-            .env("DATABASE_URL", &self.database_url)
-            .env("LEADHUB_DATA_DIR", &self.dir)
-            .env("LEADHUB_GEOCODER", "none")
-            .env("LEADHUB_WORKERS", "2")
-            .env("LEADHUB_JOB_LEASE_SECS", "2")
-            .env("LEADHUB_JOB_POLL_MS", "50")
-            .env("RUST_LOG", "warn")
-            .current_dir(&self.dir);
-        c
-    }
-
-    fn key(&self) -> String {
-        let added = self
-            .command()
-            .args(["user", "add", "--email", "jobs@example.com"])
-            .output()
-            .unwrap();
-        assert!(
-            added.status.success(),
-            "{}",
-            String::from_utf8_lossy(&added.stderr)
-        );
-        let key = self
-            .command()
-            .args(["key", "create", "--email", "jobs@example.com"])
-            .output()
-            .unwrap();
-        assert!(key.status.success());
-        String::from_utf8(key.stdout).unwrap().trim().to_owned()
-    }
-
-    fn serve(&self) -> (Server, String) {
-        let port = TcpListener::bind("127.0.0.1:0")
-            .unwrap()
-            .local_addr()
-            .unwrap()
-            .port();
-        let child = self
-            .command()
-            .env("LEADHUB_BIND", format!("127.0.0.1:{port}"))
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        (Server(child), format!("http://127.0.0.1:{port}"))
-    }
-
-    fn db(&self) -> Database {
-        Database::connect(&self.database_url, 2).unwrap()
-    }
-}
-
-impl Drop for Env {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.dir);
-        if let Some((admin, name)) = &self.drop_pg {
-            if let Ok(mut conn) = diesel::PgConnection::establish(admin) {
-                let _ = diesel::sql_query(format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
-                    .execute(&mut conn);
-            }
-        }
-    }
-}
-
-struct Server(Child);
-
-impl Server {
-    /// SIGKILL: no shutdown hook, no graceful anything.
-    fn kill(mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-async fn wait_up(client: &reqwest::Client, base: &str) {
-    let deadline = Instant::now() + Duration::from_secs(30);
-    while client.get(format!("{base}/healthz")).send().await.is_err() {
-        assert!(Instant::now() < deadline, "server did not start");
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-}
+mod binary;
+use binary::{wait_up, Env};
 
 /// A batch: `unique` new properties, a repeat of each of the first `repeats`, and `bare`
 /// leads without an address (never merged, so any double processing would show).

@@ -93,13 +93,16 @@ pub struct AttemptRecord {
 #[cfg_attr(any(test, feature = "mock"), mockall::automock)]
 #[async_trait]
 pub trait WebhookOutbox: Send + Sync {
-    /// Takes up to `limit` pending deliveries due at `now` to active endpoints, and holds them
-    /// until `held_until`: a worker that dies leaves them due again then.
+    /// Takes up to `limit` pending deliveries due at `now` to active endpoints not in `busy`, and
+    /// holds them until `held_until`: a worker that dies leaves them due again then.
     async fn claim_due(
         &self,
         now: DateTime<Utc>,
         held_until: DateTime<Utc>,
         limit: i64,
+        busy: Vec<i64>,
     ) -> StoreResult<Vec<DueDelivery>>;
+    /// Hands claimed deliveries back, due at `at`.
+    async fn release(&self, delivery_ids: Vec<i64>, at: DateTime<Utc>) -> StoreResult<()>;
     async fn record_attempt(&self, delivery_id: i64, record: AttemptRecord) -> StoreResult<()>;
 }

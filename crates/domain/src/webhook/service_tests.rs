@@ -7,9 +7,10 @@ use mockall::predicate::eq;
 
 use crate::error::ServiceError;
 use crate::secret::MockTokenGenerator;
+use crate::team::service_tests::{member, outsider, owner, site_admin, team_admin};
 use crate::team::Role;
 use crate::team_access::{Membership, MockMembershipRepository};
-use crate::test_support::{clock, now, numbered_tokens, person, platform_admin};
+use crate::test_support::{clock, now, numbered_tokens};
 use crate::user::User;
 use crate::webhook::model::{
     rotation_overlap, Delivery, DeliveryStatus, EndpointChanges, WebhookEndpoint,
@@ -23,22 +24,6 @@ const OTHER_TEAM: i64 = 2;
 const ENDPOINT: i64 = 10;
 const OTHER_ENDPOINT: i64 = 20;
 const URL: &str = "https://crm.example.com/hooks";
-
-fn owner() -> User {
-    person(1, "owner@example.com")
-}
-fn team_admin() -> User {
-    person(2, "admin@example.com")
-}
-fn member() -> User {
-    person(3, "member@example.com")
-}
-fn outsider() -> User {
-    person(5, "outsider@example.com")
-}
-fn site_admin() -> User {
-    platform_admin(6, "root@example.com")
-}
 
 fn endpoint(id: i64, team_id: i64) -> WebhookEndpoint {
     WebhookEndpoint {
