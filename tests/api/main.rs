@@ -27,6 +27,7 @@ mod submissions;
 mod takeover;
 mod teams;
 mod webhook_deliveries;
+mod webhook_failing;
 mod webhooks;
 mod write_failures;
 mod writer_queue;

@@ -9,9 +9,13 @@ use diesel::prelude::*;
 use diesel::sql_types::{BigInt, Timestamp};
 
 use leadhub_domain::store::StoreResult;
-use leadhub_domain::webhook::{AttemptRecord, DeliveryStatus, DueDelivery, WebhookOutbox};
+use leadhub_domain::webhook::{
+    AttemptRecord, Deactivated, DeliveryStatus, DueDelivery, WebhookOutbox,
+};
 
-use crate::schema::{webhook_deliveries as wd, webhook_endpoints as we};
+use crate::schema::{
+    team_members, teams, users, webhook_deliveries as wd, webhook_endpoints as we,
+};
 use crate::time::{from_db, to_db};
 use crate::{Database, DbConnection};
 
@@ -162,6 +166,63 @@ impl WebhookOutbox for Database {
                     .execute(conn)?;
             }
             Ok(())
+        })
+        .await
+    }
+
+    async fn deactivate_if_failing(
+        &self,
+        endpoint_id: i64,
+        since: DateTime<Utc>,
+        at: DateTime<Utc>,
+    ) -> StoreResult<Option<Deactivated>> {
+        self.write(move |conn| {
+            conn.transaction(|conn| {
+                let last_ok: Option<NaiveDateTime> = wd::table
+                    .filter(wd::endpoint_id.eq(endpoint_id))
+                    .select(diesel::dsl::max(wd::delivered_at))
+                    .first(conn)?;
+                let mut failing = wd::table
+                    .filter(wd::endpoint_id.eq(endpoint_id))
+                    .filter(wd::delivered_at.is_null())
+                    .filter(wd::attempts.gt(0))
+                    .into_boxed();
+                if let Some(ok) = last_ok {
+                    failing = failing.filter(wd::created_at.gt(ok));
+                }
+                let oldest: Option<NaiveDateTime> = failing
+                    .select(diesel::dsl::min(wd::created_at))
+                    .first(conn)?;
+                let Some(oldest) = oldest.filter(|o| *o < to_db(since)) else {
+                    return Ok(None);
+                };
+                let changed =
+                    diesel::update(we::table.find(endpoint_id).filter(we::is_active.eq(true)))
+                        .set((we::is_active.eq(false), we::updated_at.eq(to_db(at))))
+                        .execute(conn)?;
+                if changed == 0 {
+                    return Ok(None);
+                }
+                let (team_id, url): (i64, String) = we::table
+                    .find(endpoint_id)
+                    .select((we::team_id, we::url))
+                    .first(conn)?;
+                let team_name: String =
+                    teams::table.find(team_id).select(teams::name).first(conn)?;
+                let owner_email: Option<String> = team_members::table
+                    .inner_join(users::table)
+                    .filter(team_members::team_id.eq(team_id))
+                    .filter(team_members::role.eq("owner"))
+                    .select(users::email)
+                    .first(conn)
+                    .optional()?;
+                Ok(Some(Deactivated {
+                    team_name,
+                    url,
+                    owner_email,
+                    failing_since: from_db(oldest),
+                }))
+            })
         })
         .await
     }

@@ -11,10 +11,12 @@ use tokio::sync::{watch, Semaphore};
 use tokio::task::JoinHandle;
 
 use leadhub_domain::lead::record::LeadRepository;
+use leadhub_domain::mail::{Mailer, Message};
 use leadhub_domain::submission::SubmissionRepository;
 use leadhub_domain::webhook::signature::signature_header;
 use leadhub_domain::webhook::{
-    next_attempt, stored_excerpt, AttemptRecord, DeliveryStatus, DueDelivery, WebhookOutbox,
+    failing_limit, next_attempt, stored_excerpt, AttemptRecord, DeliveryStatus, DueDelivery,
+    WebhookOutbox,
 };
 use leadhub_domain::Clock;
 
@@ -49,6 +51,7 @@ struct Deliverer {
     outbox: Arc<dyn WebhookOutbox>,
     sources: Sources,
     clock: Arc<dyn Clock>,
+    mailer: Arc<dyn Mailer>,
     client: reqwest::Client,
     settings: DeliverySettings,
     in_flight: Mutex<HashMap<i64, usize>>,
@@ -59,6 +62,7 @@ pub fn start(
     outbox: Arc<dyn WebhookOutbox>,
     sources: Sources,
     clock: Arc<dyn Clock>,
+    mailer: Arc<dyn Mailer>,
     settings: DeliverySettings,
     stopped: watch::Receiver<bool>,
 ) -> anyhow::Result<JoinHandle<()>> {
@@ -73,6 +77,7 @@ pub fn start(
         outbox,
         sources,
         clock,
+        mailer,
         client: client.build()?,
         settings,
         in_flight: Mutex::new(HashMap::new()),
@@ -212,8 +217,45 @@ impl Deliverer {
                 }
             }
         };
+        let failed = record.status != DeliveryStatus::Delivered;
         if let Err(e) = self.outbox.record_attempt(d.id, record).await {
             tracing::error!(error = %e, delivery = d.id, "webhook attempt not recorded; it is sent again after its hold");
+        }
+        if failed {
+            self.turn_off_if_failing(d.endpoint_id, now).await;
+        }
+    }
+
+    /// Turns off an endpoint that has failed every delivery for `failing_limit`, and tells its
+    /// team's owner.
+    async fn turn_off_if_failing(&self, endpoint_id: i64, now: DateTime<Utc>) {
+        let off = self
+            .outbox
+            .deactivate_if_failing(endpoint_id, now - failing_limit(), now)
+            .await;
+        let off = match off {
+            Ok(Some(off)) => off,
+            Ok(None) => return,
+            Err(e) => {
+                tracing::warn!(error = %e, endpoint_id, "cannot check whether the endpoint keeps failing");
+                return;
+            }
+        };
+        tracing::warn!(
+            endpoint_id,
+            "webhook endpoint turned off: every delivery failed for days"
+        );
+        let Some(to) = off.owner_email else {
+            return;
+        };
+        let message = Message::WebhookDeactivated {
+            to,
+            team_name: off.team_name,
+            url: off.url,
+            failing_since: off.failing_since,
+        };
+        if let Err(e) = self.mailer.send(&message).await {
+            tracing::warn!(error = %e, endpoint_id, "owner not told of the turned-off endpoint");
         }
     }
 
@@ -353,10 +395,12 @@ pub fn start_for(
         leads: Arc::new(db.clone()),
         submissions: Arc::new(db.clone()),
     };
+    let mailer = state.teams.mailer.clone();
     match start(
         Arc::new(db),
         sources,
         state.clock.clone(),
+        mailer,
         settings,
         stopped,
     ) {

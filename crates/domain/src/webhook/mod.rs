@@ -8,5 +8,5 @@ mod service_tests;
 pub mod signature;
 
 pub use model::*;
-pub use repository::{AttemptRecord, DueDelivery, WebhookOutbox, WebhookRepository};
+pub use repository::{AttemptRecord, Deactivated, DueDelivery, WebhookOutbox, WebhookRepository};
 pub use service::{WebhookService, WithSecret};

@@ -115,6 +115,11 @@ pub fn rotation_overlap() -> Duration {
     Duration::hours(24)
 }
 
+/// An endpoint that has failed every delivery for this long is turned off, and its team's owner told.
+pub fn failing_limit() -> Duration {
+    Duration::days(5)
+}
+
 /// Stored as `pending`, `delivered`, `failed`.
 #[derive(
     Debug, Clone, Copy, PartialEq, Eq, strum::EnumString, strum::IntoStaticStr, strum::Display,

@@ -105,4 +105,21 @@ pub trait WebhookOutbox: Send + Sync {
     /// Hands claimed deliveries back, due at `at`.
     async fn release(&self, delivery_ids: Vec<i64>, at: DateTime<Utc>) -> StoreResult<()>;
     async fn record_attempt(&self, delivery_id: i64, record: AttemptRecord) -> StoreResult<()>;
+    /// Turns the endpoint off when it has failed every delivery since before `since`: one made
+    /// before then is still undelivered and none was delivered after it. Returns, once, whom to tell.
+    async fn deactivate_if_failing(
+        &self,
+        endpoint_id: i64,
+        since: DateTime<Utc>,
+        at: DateTime<Utc>,
+    ) -> StoreResult<Option<Deactivated>>;
+}
+
+/// An endpoint just turned off for failing, and the owner of its team.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Deactivated {
+    pub team_name: String,
+    pub url: String,
+    pub owner_email: Option<String>,
+    pub failing_since: DateTime<Utc>,
 }
