@@ -24,5 +24,6 @@ pub mod telemetry;
 pub mod time;
 pub mod tokens;
 pub mod webhook_delivery;
+pub mod webhook_payload;
 pub mod webhook_target;
 pub mod worker;

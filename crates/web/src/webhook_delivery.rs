@@ -6,13 +6,10 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use chrono::{DateTime, Utc};
-use serde_json::{json, Value};
 use tokio::sync::{watch, Semaphore};
 use tokio::task::JoinHandle;
 
-use leadhub_domain::lead::record::LeadRepository;
 use leadhub_domain::mail::{Mailer, Message};
-use leadhub_domain::submission::SubmissionRepository;
 use leadhub_domain::webhook::signature::signature_header;
 use leadhub_domain::webhook::{
     failing_limit, next_attempt, stored_excerpt, AttemptRecord, DeliveryStatus, DueDelivery,
@@ -20,7 +17,7 @@ use leadhub_domain::webhook::{
 };
 use leadhub_domain::Clock;
 
-use crate::routes::submission_views::{BatchStatusView, LeadView, SubmissionStatusView};
+pub use crate::webhook_payload::Sources;
 use crate::webhook_target::{literal_refused, PublicOnly};
 
 /// A 2xx within this long is a success; anything slower is cut and retried.
@@ -38,13 +35,6 @@ pub struct DeliverySettings {
     pub concurrency: usize,
     pub allow_private: bool,
     pub retry_scale: f64,
-}
-
-/// What a delivery reads to make its payload.
-#[derive(Clone)]
-pub struct Sources {
-    pub leads: Arc<dyn LeadRepository>,
-    pub submissions: Arc<dyn SubmissionRepository>,
 }
 
 struct Deliverer {
@@ -181,7 +171,7 @@ impl Deliverer {
         let made = d.payload.is_none();
         let body = match &d.payload {
             Some(p) => Ok(p.clone()),
-            None => self.payload(&d).await,
+            None => self.sources.payload(&d).await.map_err(|e| (None, e)),
         };
         let attempts = d.attempts + 1;
         let (result, body) = match body {
@@ -304,65 +294,6 @@ impl Deliverer {
             )),
         }
     }
-
-    /// `{"type", "timestamp", "data"}`, `data` as the API shows the lead, submission or batch now.
-    async fn payload(&self, d: &DueDelivery) -> Result<String, (Option<i32>, String)> {
-        let data = self.data(d).await.map_err(|e| (None, e))?;
-        Ok(json!({
-            "type": d.event_type,
-            "timestamp": rfc3339(d.occurred_at),
-            "data": data,
-        })
-        .to_string())
-    }
-
-    async fn data(&self, d: &DueDelivery) -> Result<Value, String> {
-        let subject = d.subject.clone().unwrap_or_default();
-        let id = || {
-            subject
-                .parse::<i64>()
-                .map_err(|_| format!("bad subject {subject:?}"))
-        };
-        let to_value = |v: Result<Value, serde_json::Error>| v.map_err(|e| e.to_string());
-        let s = &self.sources;
-        match d.event_type.as_str() {
-            "lead.created" | "lead.updated" | "lead.enriched" => {
-                match s.leads.find_lead(id()?).await.map_err(|e| e.to_string())? {
-                    Some(lead) => to_value(serde_json::to_value(LeadView::from(lead))),
-                    None => Ok(Value::Null),
-                }
-            }
-            "submission.failed" => {
-                match s
-                    .submissions
-                    .find_submission(id()?)
-                    .await
-                    .map_err(|e| e.to_string())?
-                {
-                    Some(found) => {
-                        to_value(serde_json::to_value(SubmissionStatusView::from(&found)))
-                    }
-                    None => Ok(Value::Null),
-                }
-            }
-            "batch.completed" => {
-                match s
-                    .submissions
-                    .find_batch(&subject)
-                    .await
-                    .map_err(|e| e.to_string())?
-                {
-                    Some(found) => to_value(serde_json::to_value(BatchStatusView::from(&found))),
-                    None => Ok(Value::Null),
-                }
-            }
-            other => Err(format!("no payload for {other:?}")),
-        }
-    }
-}
-
-fn rfc3339(at: DateTime<Utc>) -> String {
-    at.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
 }
 
 /// A transport error with its causes, which say what actually failed (refused, timed out).

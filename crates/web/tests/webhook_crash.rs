@@ -12,7 +12,7 @@ use leadhub_db::schema::webhook_deliveries;
 use serde_json::{json, Value};
 
 mod binary;
-use binary::{wait_up, Env};
+use binary::{runtime, wait_up, Env};
 
 const RECEIVER: &str = include_str!("../../../tests/api/webhook_receiver.py");
 const EVENTS: usize = 500;
@@ -152,13 +152,6 @@ async fn killed_with_events_pending(env: Env) {
         );
         tokio::time::sleep(Duration::from_millis(200)).await;
     }
-}
-
-fn runtime() -> tokio::runtime::Runtime {
-    tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-        .unwrap()
 }
 
 #[test]

@@ -164,3 +164,11 @@ pub async fn wait_up(client: &reqwest::Client, base: &str) {
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
 }
+
+/// A runtime for one test's async body.
+pub fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .unwrap()
+}
