@@ -9,10 +9,10 @@ use leadhub_domain::Clock;
 use leadhub_tests::{backend_tests, TestApp};
 
 /// A clock that stands still until the test moves it.
-struct TestClock(Mutex<DateTime<Utc>>);
+pub(crate) struct TestClock(pub(crate) Mutex<DateTime<Utc>>);
 
 impl TestClock {
-    fn advance(&self, by: Duration) {
+    pub(crate) fn advance(&self, by: Duration) {
         let mut now = self.0.lock().unwrap();
         *now += by;
     }

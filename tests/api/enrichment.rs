@@ -16,6 +16,15 @@ use crate::helpers::submit;
 /// The app again with the geocoder chain `names` (Census and Nominatim unreachable), cached in
 /// the test's database.
 pub(crate) async fn with_geocoders(app: TestApp, names: &[&str]) -> TestApp {
+    let geocoder = geocoder_chain(&app, names);
+    app.restart().geocoder(geocoder).build().await
+}
+
+/// The geocoder chain `names` over the test's database, Census and Nominatim unreachable.
+pub(crate) fn geocoder_chain(
+    app: &TestApp,
+    names: &[&str],
+) -> Option<Arc<dyn leadhub_domain::enrich::Geocoder>> {
     let db = leadhub_db::Database::connect(&app.db.url, 2).unwrap();
     let mut settings = leadhub_geocode::GeocodeSettings::new(
         "http://127.0.0.1:9",
@@ -24,8 +33,7 @@ pub(crate) async fn with_geocoders(app: TestApp, names: &[&str]) -> TestApp {
     );
     settings.timeout = Duration::from_millis(500);
     let names: Vec<String> = names.iter().map(|s| s.to_string()).collect();
-    let geocoder = leadhub_geocode::build(&names, &settings, Arc::new(db)).unwrap();
-    app.restart().geocoder(geocoder).build().await
+    leadhub_geocode::build(&names, &settings, Arc::new(db)).unwrap()
 }
 
 /// A one-line HTTP server answering every request with `body`.

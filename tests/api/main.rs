@@ -30,5 +30,8 @@ mod streamed_batches;
 mod submissions;
 mod takeover;
 mod teams;
+mod webhook_deliveries;
+mod webhook_failing;
+mod webhooks;
 mod write_failures;
 mod writer_queue;

@@ -1,7 +1,7 @@
 //! Teams, members and invites over HTTP: the role matrix of contract sections 6 and 7, the invite
 //! life cycle, membership taking effect on the very next request, and the invite e-mail through a
 //! real SMTP server (Python aiosmtpd) and through the outbox folder.
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
@@ -15,7 +15,7 @@ use leadhub_db::schema::team_invites;
 use leadhub_domain::mail::Message;
 use leadhub_tests::{backend_tests, Backend, TestApp, TestDatabase, TestUser};
 
-use crate::helpers::submit;
+use crate::helpers::{python_has, submit};
 
 // ---------------------------------------------------------------------------------------------
 // Helpers shared with identity.rs
@@ -1103,7 +1103,7 @@ finally:
     controller.stop()
 "#;
 
-fn scratch_dir(what: &str) -> PathBuf {
+pub(crate) fn scratch_dir(what: &str) -> PathBuf {
     let n: u64 = rand::random();
     let dir = std::env::temp_dir().join(format!("lh_{what}_{n:016x}"));
     std::fs::create_dir_all(&dir).unwrap();
@@ -1119,20 +1119,7 @@ struct SmtpSink {
 impl SmtpSink {
     /// None (with a notice) when aiosmtpd is not installed, unless `CI` is set: then it fails.
     fn start() -> Option<SmtpSink> {
-        let available = Command::new("python3")
-            .args(["-c", "import aiosmtpd"])
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .status()
-            .is_ok_and(|s| s.success());
-        if !available {
-            assert!(
-                std::env::var_os("CI").is_none(),
-                "CI is set but python3 with aiosmtpd is not available (pip install aiosmtpd)"
-            );
-            let _ = std::io::stderr().write_all(
-                b"\n*** invite flow over real SMTP SKIPPED: python3 -c 'import aiosmtpd' failed ***\n",
-            );
+        if !python_has("aiosmtpd", "invite flow over real SMTP") {
             return None;
         }
         let dir = scratch_dir("smtp");

@@ -3,10 +3,11 @@
 //! - a batch of 1000 leads (coordinates given, so no geocoding) over HTTP: median of 41 runs,
 //!   next to the floor: the same 1000 rows inserted in one bare SQL transaction, same database, same
 //!   run, alternating with the batches; the middle half of each (quartiles) is printed too;
-//! - single submissions from 16 concurrent clients: requests per second, p50 and p99.
+//! - single submissions from 16 concurrent clients: requests per second, p50 and p99;
+//! - batches for a team with 3 webhook endpoints against a team with none, alternating.
 //!
 //! Run: `cargo bench -p leadhub-tests --bench intake` (add TEST_DATABASE_URL for PostgreSQL).
-//! `INTAKE_BENCH=batch,single,deferred` picks figures (all by default), e.g. to profile one.
+//! `INTAKE_BENCH=batch,single,webhooks,deferred` picks figures (all by default), e.g. to profile one.
 #![allow(clippy::unwrap_used)]
 
 use std::time::{Duration, Instant};
@@ -16,6 +17,9 @@ use serde_json::{json, Value};
 
 use leadhub_db::schema::leads;
 use leadhub_tests::{Backend, TestApp, TestDatabase};
+
+#[path = "intake_webhooks.rs"]
+mod intake_webhooks;
 
 const BATCH: usize = 1000;
 /// Batches (and floors) per run. On this project's 2-vCPU VM single batches vary by a third
@@ -209,7 +213,12 @@ fn main() {
             continue;
         };
         runtime.block_on(async {
-            let app = TestApp::builder(db).http_workers(2).build().await;
+            let app = TestApp::builder(db)
+                .http_workers(2)
+                .env("LEADHUB_WEBHOOK_ALLOW_HTTP", "1")
+                .env("LEADHUB_WEBHOOK_ALLOW_PRIVATE", "1")
+                .build()
+                .await;
             let user = app.user("bench@example.com").await;
             if wanted("batch") {
                 let (http, floor) = batch_figures(&app, &user.key, user.user.id).await;
@@ -225,6 +234,10 @@ fn main() {
                 println!(
                     "{backend:?}: single submissions, {CLIENTS} clients x {PER_CLIENT}: {rps:.0} req/s, p50 {p50:.2} ms, p99 {p99:.2} ms"
                 );
+            }
+            if wanted("webhooks") {
+                let figure = intake_webhooks::figure(&app, &user.key).await;
+                println!("{backend:?}: webhooks: {figure}");
             }
             if wanted("deferred") {
                 let deferred = deferred_figures(&app, &user.key, 5).await;

@@ -46,6 +46,9 @@ pub(crate) fn store_and_write(
         if let Some(b) = batch {
             // Complete when its submissions are stored final, that is when the leads were written.
             insert_batch(conn, b, processed_at)?;
+            if let Some(at) = processed_at {
+                crate::webhook_events::batches_completed(conn, vec![b.id.clone()], at)?;
+            }
         }
         let outcomes = outcomes
             .into_iter()

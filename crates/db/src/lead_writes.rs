@@ -18,7 +18,8 @@ use diesel::result::{DatabaseErrorKind, Error};
 use diesel::sql_types::{Array, Text};
 
 use leadhub_domain::lead::plan::{streets, Street};
-use leadhub_domain::lead::record::{LeadWrite, LeadWritten};
+use leadhub_domain::lead::record::{LeadAction, LeadWrite, LeadWritten};
+use leadhub_domain::webhook::EventType;
 
 use crate::connection::take_write_lock;
 use crate::outcomes::{record_outcomes, Outcome, OutcomeRow};
@@ -26,6 +27,7 @@ use crate::plan_store::plan_and_write;
 use crate::schema::submissions;
 use crate::submissions::close_finished_batches;
 use crate::time::to_db;
+use crate::webhook_events::{emit, Event};
 use crate::{scope_of, DbConnection, IN_LIST_CHUNK};
 
 /// Tries of a lead write that met a property created by another writer since its read.
@@ -142,6 +144,7 @@ pub(crate) fn write_all(
         })
         .collect();
     record_outcomes(conn, &outcomes, now)?;
+    emit_lead_events(conn, writes, results.iter().map(Option::as_ref), now)?;
     close_finished_batches(conn, batch_ids, now)?;
     Ok(results)
 }
@@ -157,5 +160,33 @@ pub(crate) fn write_fresh(
     lock_for_writing(conn, &streets)?;
     let now = to_db(Utc::now());
     let results = plan_and_write(conn, writes, &streets, now, |_| true)?;
+    emit_lead_events(conn, writes, results.iter().map(Option::as_ref), now)?;
     Ok((results.into_iter().flatten().collect(), now))
+}
+
+/// `lead.created` / `lead.updated` for the written leads of teams, in the leads' transaction.
+fn emit_lead_events<'a>(
+    conn: &mut DbConnection,
+    writes: &[LeadWrite],
+    results: impl Iterator<Item = Option<&'a LeadWritten>>,
+    now: NaiveDateTime,
+) -> QueryResult<()> {
+    let events = writes
+        .iter()
+        .zip(results)
+        .filter_map(|(w, written)| {
+            let written = written?;
+            let kind = match written.action {
+                LeadAction::Created => EventType::LeadCreated,
+                LeadAction::Updated => EventType::LeadUpdated,
+                LeadAction::Skipped => return None,
+            };
+            Some(Event {
+                team_id: w.team_id,
+                kind,
+                subject: written.lead_id.to_string(),
+            })
+        })
+        .collect();
+    emit(conn, events, now)
 }

@@ -3,7 +3,8 @@ use async_trait::async_trait;
 use diesel::prelude::*;
 
 use leadhub_domain::lead::record::{
-    EnrichmentUpdate, Lead, LeadCursor, LeadFilter, LeadRepository, LeadWrite, LeadWritten,
+    EnrichmentStatus, EnrichmentUpdate, Lead, LeadCursor, LeadFilter, LeadRepository, LeadWrite,
+    LeadWritten,
 };
 use leadhub_domain::store::StoreResult;
 
@@ -11,7 +12,9 @@ use crate::lead_row::LeadRow;
 use crate::lead_writes::{retry_on_conflict, write_all};
 use crate::schema::leads;
 use crate::time::to_db;
+use crate::webhook_events::{emit, Event};
 use crate::{Database, DbConnection, IN_LIST_CHUNK};
+use leadhub_domain::webhook::EventType;
 
 #[async_trait]
 impl LeadRepository for Database {
@@ -123,11 +126,41 @@ impl LeadRepository for Database {
                         ))
                         .execute(conn)?;
                 }
-                Ok(())
+                emit_enriched(conn, &updates)
             })
         })
         .await
     }
+}
+
+/// `lead.enriched` for the leads whose enrichment ran (found all or part of what applies).
+fn emit_enriched(conn: &mut DbConnection, updates: &[EnrichmentUpdate]) -> QueryResult<()> {
+    let ids: Vec<i64> = updates
+        .iter()
+        .filter(|u| {
+            matches!(
+                u.status,
+                EnrichmentStatus::Complete | EnrichmentStatus::Partial
+            )
+        })
+        .map(|u| u.lead_id)
+        .collect();
+    if ids.is_empty() {
+        return Ok(());
+    }
+    let mut events = Vec::with_capacity(ids.len());
+    for chunk in ids.chunks(IN_LIST_CHUNK) {
+        let teams: Vec<(i64, Option<i64>)> = leads::table
+            .filter(leads::id.eq_any(chunk))
+            .select((leads::id, leads::team_id))
+            .load(conn)?;
+        events.extend(teams.into_iter().map(|(id, team_id)| Event {
+            team_id,
+            kind: EventType::LeadEnriched,
+            subject: id.to_string(),
+        }));
+    }
+    emit(conn, events, to_db(chrono::Utc::now()))
 }
 
 /// A boxed query over leads (whatever it selects or groups by) limited to the leads of a

@@ -33,6 +33,9 @@ mod teams;
 mod time;
 mod uploads;
 mod users;
+mod webhook_events;
+mod webhook_outbox;
+mod webhooks;
 
 pub use backup::{backup_sqlite, BackupError};
 pub use connection::{

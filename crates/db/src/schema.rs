@@ -283,6 +283,42 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    webhook_endpoints (id) {
+        id -> BigInt,
+        team_id -> BigInt,
+        url -> Text,
+        events -> Text,
+        description -> Nullable<Text>,
+        is_active -> Bool,
+        secret -> Text,
+        previous_secret -> Nullable<Text>,
+        previous_until -> Nullable<Timestamp>,
+        created_at -> Timestamp,
+        updated_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    webhook_deliveries (id) {
+        id -> BigInt,
+        endpoint_id -> BigInt,
+        event_id -> Text,
+        event_type -> Text,
+        subject -> Nullable<Text>,
+        payload -> Nullable<Text>,
+        occurred_at -> Timestamp,
+        status -> Text,
+        attempts -> Integer,
+        next_attempt_at -> Nullable<Timestamp>,
+        last_status -> Nullable<Integer>,
+        last_error -> Nullable<Text>,
+        delivered_at -> Nullable<Timestamp>,
+        created_at -> Timestamp,
+        updated_at -> Timestamp,
+    }
+}
+
 diesel::joinable!(api_keys -> users (user_id));
 diesel::joinable!(auth_tokens -> users (user_id));
 diesel::joinable!(sign_in_links -> users (user_id));
@@ -300,6 +336,8 @@ diesel::joinable!(submissions -> leads (result_lead_id));
 diesel::joinable!(idempotency_keys -> users (user_id));
 diesel::joinable!(businesses -> teams (team_id));
 diesel::joinable!(businesses -> users (created_by));
+diesel::joinable!(webhook_endpoints -> teams (team_id));
+diesel::joinable!(webhook_deliveries -> webhook_endpoints (endpoint_id));
 
 diesel::allow_tables_to_appear_in_same_query!(
     users,
@@ -317,4 +355,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     jobs,
     geocode_cache,
     rate_limit_counters,
+    uploads,
+    webhook_endpoints,
+    webhook_deliveries,
 );

@@ -11,6 +11,7 @@ use leadhub_domain::store::{StoreError, StoreResult};
 use leadhub_domain::submission::{
     BatchSummary, IdempotencyClaim, IdempotentAnswer, NewBatch, NewSubmission, PendingWork,
     StoredAndWritten, StoredForClaim, Submission, SubmissionOutcome, SubmissionRepository,
+    SubmissionStatus,
 };
 
 use crate::connection::on_backend;
@@ -21,7 +22,9 @@ use crate::jobs::insert_jobs;
 use crate::outcomes::Outcome;
 use crate::schema::{batches, idempotency_keys, submissions};
 use crate::time::{from_db, to_db};
+use crate::webhook_events::{emit, Event};
 use crate::{Database, DbConnection, IN_LIST_CHUNK};
+use leadhub_domain::webhook::EventType;
 
 /// `response_status` of an idempotency key whose first request is still running.
 const RUNNING: i32 = 0;
@@ -92,6 +95,7 @@ pub(crate) fn close_finished_batches(
     batch_ids: impl IntoIterator<Item = String>,
     now: NaiveDateTime,
 ) -> QueryResult<()> {
+    let mut closed = Vec::new();
     for id in batch_ids {
         let open: i64 = submissions::table
             .filter(submissions::batch_id.eq(&id))
@@ -99,16 +103,19 @@ pub(crate) fn close_finished_batches(
             .count()
             .get_result(conn)?;
         if open == 0 {
-            diesel::update(
+            let changed = diesel::update(
                 batches::table
                     .find(&id)
                     .filter(batches::completed_at.is_null()),
             )
             .set(batches::completed_at.eq(Some(now)))
             .execute(conn)?;
+            if changed > 0 {
+                closed.push(id);
+            }
         }
     }
-    Ok(())
+    crate::webhook_events::batches_completed(conn, closed, now)
 }
 
 /// Stores a batch's own row; `completed_at` when every submission is stored final with it.
@@ -249,23 +256,33 @@ impl SubmissionRepository for Database {
         self.write(move |conn| {
             conn.transaction(|conn| {
                 let mut batch_ids = std::collections::BTreeSet::new();
+                let mut failed = Vec::new();
                 for o in &outcomes {
                     let warnings =
                         serde_json::to_string(&o.warnings).unwrap_or_else(|_| "[]".into());
-                    let batch_id: Option<String> = diesel::update(submissions::table.find(o.id))
-                        .set((
-                            submissions::status.eq(o.status.as_str()),
-                            submissions::result_lead_id.eq(o.lead_id),
-                            submissions::result_action.eq(o.action.map(|a| a.as_str())),
-                            submissions::validation_warnings.eq(warnings),
-                            submissions::error.eq(&o.error),
-                            submissions::processed_at.eq(Some(to_db(o.processed_at))),
-                        ))
-                        .returning(submissions::batch_id)
-                        .get_result(conn)?;
+                    let (batch_id, team_id): (Option<String>, Option<i64>) =
+                        diesel::update(submissions::table.find(o.id))
+                            .set((
+                                submissions::status.eq(o.status.as_str()),
+                                submissions::result_lead_id.eq(o.lead_id),
+                                submissions::result_action.eq(o.action.map(|a| a.as_str())),
+                                submissions::validation_warnings.eq(warnings),
+                                submissions::error.eq(&o.error),
+                                submissions::processed_at.eq(Some(to_db(o.processed_at))),
+                            ))
+                            .returning((submissions::batch_id, submissions::team_id))
+                            .get_result(conn)?;
                     batch_ids.extend(batch_id);
+                    if o.status == SubmissionStatus::Failed {
+                        failed.push(Event {
+                            team_id,
+                            kind: EventType::SubmissionFailed,
+                            subject: o.id.to_string(),
+                        });
+                    }
                 }
                 if let Some(now) = outcomes.first().map(|o| to_db(o.processed_at)) {
+                    emit(conn, failed, now)?;
                     close_finished_batches(conn, batch_ids, now)?;
                 }
                 Ok(())

@@ -35,6 +35,7 @@ pub mod team_access;
 mod test_support;
 pub mod upload;
 pub mod user;
+pub mod webhook;
 mod word_enum;
 
 pub use clock::{Clock, SystemClock};

@@ -20,12 +20,21 @@ pub enum Message {
         sign_in_url: String,
         expires_at: DateTime<Utc>,
     },
+    /// A team's webhook endpoint was turned off after failing every delivery for days.
+    WebhookDeactivated {
+        to: String,
+        team_name: String,
+        url: String,
+        failing_since: DateTime<Utc>,
+    },
 }
 
 impl Message {
     pub fn recipient(&self) -> &str {
         match self {
-            Message::Invite { to, .. } | Message::SignIn { to, .. } => to,
+            Message::Invite { to, .. }
+            | Message::SignIn { to, .. }
+            | Message::WebhookDeactivated { to, .. } => to,
         }
     }
 }

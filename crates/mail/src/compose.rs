@@ -76,6 +76,7 @@ pub(crate) fn kind(message: &Message) -> &'static str {
     match message {
         Message::Invite { .. } => "invite",
         Message::SignIn { .. } => "sign-in",
+        Message::WebhookDeactivated { .. } => "webhook-deactivated",
     }
 }
 

@@ -14,7 +14,7 @@ pub struct Rendered {
     pub html: String,
 }
 
-const TEMPLATES: [(&str, &str); 7] = [
+const TEMPLATES: [(&str, &str); 10] = [
     ("layout.html", include_str!("../templates/layout.html")),
     (
         "invite.subject.txt",
@@ -28,6 +28,18 @@ const TEMPLATES: [(&str, &str); 7] = [
     ),
     ("sign_in.txt", include_str!("../templates/sign_in.txt")),
     ("sign_in.html", include_str!("../templates/sign_in.html")),
+    (
+        "webhook_deactivated.subject.txt",
+        include_str!("../templates/webhook_deactivated.subject.txt"),
+    ),
+    (
+        "webhook_deactivated.txt",
+        include_str!("../templates/webhook_deactivated.txt"),
+    ),
+    (
+        "webhook_deactivated.html",
+        include_str!("../templates/webhook_deactivated.html"),
+    ),
 ];
 
 // Parsed once. The templates are part of the binary, so a parse error is a programming error that
@@ -83,6 +95,18 @@ pub fn render(message: &Message) -> Result<Rendered, MailError> {
             context.insert("sign_in_url", checked_link(sign_in_url)?);
             context.insert("expires_at", &human_time(expires_at));
             ("sign_in", context)
+        }
+        Message::WebhookDeactivated {
+            team_name,
+            url,
+            failing_since,
+            ..
+        } => {
+            let mut context = Context::new();
+            context.insert("team_name", team_name.trim());
+            context.insert("url", url);
+            context.insert("failing_since", &human_time(failing_since));
+            ("webhook_deactivated", context)
         }
     };
     render_parts(name, context)

@@ -25,6 +25,7 @@ use leadhub_domain::secret::TokenGenerator;
 use leadhub_domain::submission::{Enricher, SubmissionRepository, SubmissionService};
 use leadhub_domain::team::TeamService;
 use leadhub_domain::upload::UploadService;
+use leadhub_domain::webhook::WebhookService;
 use leadhub_domain::{Clock, SystemClock};
 
 use crate::config::Config;
@@ -104,6 +105,7 @@ pub struct AppState {
     /// CSV files uploaded from the pages.
     pub uploads: Arc<UploadService>,
     pub dashboard: Arc<DashboardService>,
+    pub webhooks: Arc<WebhookService>,
     /// For idempotent replays, which sit in the web layer (they store HTTP answers).
     pub submissions_repo: Arc<dyn SubmissionRepository>,
     pub clock: Arc<dyn Clock>,
@@ -172,6 +174,13 @@ impl AppState {
             memberships: Arc::new(db.clone()),
             clock: adapters.clock.clone(),
         };
+        let webhooks = WebhookService {
+            webhooks: Arc::new(db.clone()),
+            memberships: Arc::new(db.clone()),
+            clock: adapters.clock.clone(),
+            tokens: adapters.tokens.clone(),
+            allow_http: config.webhook_allow_http,
+        };
         let rate_limiter = Arc::new(RateLimiter {
             store: rate_limit_store,
             clock: adapters.clock.clone(),
@@ -202,6 +211,7 @@ impl AppState {
             submissions,
             businesses: Arc::new(businesses),
             dashboard: Arc::new(dashboard),
+            webhooks: Arc::new(webhooks),
             clock: adapters.clock,
             metrics: Arc::new(Metrics::default()),
         }
@@ -297,7 +307,7 @@ const SHUTDOWN_GRACE: std::time::Duration = std::time::Duration::from_secs(20);
 
 /// The job-queue workers of this process (`LEADHUB_WORKERS`).
 pub fn start_workers(state: &web::Data<AppState>) -> Workers {
-    worker::start(
+    let mut workers = worker::start(
         state.jobs.clone(),
         state.submissions.clone(),
         Arc::new(UploadImports {
@@ -317,5 +327,7 @@ pub fn start_workers(state: &web::Data<AppState>) -> Workers {
         (state.config.workers > 0)
             .then(|| state.db.listen_for_jobs())
             .flatten(),
-    )
+    );
+    workers.add(|stopped| crate::webhook_delivery::start_for(state, stopped));
+    workers
 }

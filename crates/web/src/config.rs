@@ -59,6 +59,12 @@ pub struct Config {
     pub db_pool_size: u32,
     /// Map tiles for the lead page (`https://host/{z}/{x}/{y}.png`); None: no map.
     pub map_tiles: Option<String>,
+    /// `LEADHUB_WEBHOOK_ALLOW_HTTP=1`: webhook endpoints may be plain `http://`.
+    pub webhook_allow_http: bool,
+    /// `LEADHUB_WEBHOOK_ALLOW_PRIVATE=1`: deliveries may go to loopback and private addresses.
+    pub webhook_allow_private: bool,
+    /// `LEADHUB_WEBHOOK_RETRY_SCALE`: multiplies the retry schedule (tests shrink it; default 1).
+    pub webhook_retry_scale: f64,
 }
 
 pub const GEOCODER_NAMES: [&str; 4] = ["census", "nominatim", "zip", "none"];
@@ -246,8 +252,30 @@ impl Config {
             )?
             .unsigned_abs() as u32,
             map_tiles,
+            webhook_allow_http: flag(get("LEADHUB_WEBHOOK_ALLOW_HTTP")),
+            webhook_allow_private: flag(get("LEADHUB_WEBHOOK_ALLOW_PRIVATE")),
+            webhook_retry_scale: retry_scale(get("LEADHUB_WEBHOOK_RETRY_SCALE"))?,
             database_url,
         })
+    }
+}
+
+/// `1` or `true` (any case) turns a switch on.
+fn flag(value: Option<String>) -> bool {
+    value.is_some_and(|v| v == "1" || v.eq_ignore_ascii_case("true"))
+}
+
+/// A positive factor for the webhook retry schedule.
+fn retry_scale(value: Option<String>) -> Result<f64, ConfigError> {
+    match value {
+        None => Ok(1.0),
+        Some(v) => match v.parse::<f64>() {
+            Ok(f) if f.is_finite() && f > 0.0 => Ok(f),
+            _ => Err(invalid(
+                "LEADHUB_WEBHOOK_RETRY_SCALE",
+                format!("{v:?} is not a positive number"),
+            )),
+        },
     }
 }
 

@@ -26,4 +26,7 @@ pub mod telemetry;
 pub mod time;
 pub mod tokens;
 pub mod upload_import;
+pub mod webhook_delivery;
+pub mod webhook_payload;
+pub mod webhook_target;
 pub mod worker;

@@ -76,6 +76,11 @@ pub fn start(
 }
 
 impl Workers {
+    /// Adds a background task that stops when the workers are told to.
+    pub fn add(&mut self, start: impl FnOnce(watch::Receiver<bool>) -> JoinHandle<()>) {
+        self.handles.push(start(self.stop.subscribe()));
+    }
+
     /// Asks the workers to stop without waiting (for places that cannot await).
     pub fn signal_stop(&self) {
         let _ = self.stop.send(true);

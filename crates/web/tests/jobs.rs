@@ -12,7 +12,7 @@ use leadhub_db::schema::{jobs, leads, submissions};
 use leadhub_db::{Database, ReadConnection};
 use serde_json::{json, Value};
 
-use binary::{json_of, wait_up, Env};
+use binary::{json_of, runtime, wait_up, Env};
 
 /// A batch: `unique` new properties, a repeat of each of the first `repeats`, and `bare`
 /// leads without an address (never merged, so any double processing would show).
@@ -140,13 +140,6 @@ async fn crash_and_recover(env: Env) {
     wait_jobs_done(&db).await;
     drop(server);
     check_exactly_once(&db, 4 * 300, 4 * 50, 4 * 400).await;
-}
-
-fn runtime() -> tokio::runtime::Runtime {
-    tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-        .unwrap()
 }
 
 #[test]

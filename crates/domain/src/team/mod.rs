@@ -3,7 +3,7 @@ pub mod model;
 pub mod repository;
 mod service;
 #[cfg(test)]
-mod service_tests;
+pub(crate) mod service_tests;
 
 pub use model::*;
 pub use repository::{AcceptOutcome, NewInvite, TeamRepository};

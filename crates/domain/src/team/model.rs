@@ -26,6 +26,7 @@ pub enum TeamAction {
     Invite,
     ListInvites,
     RevokeInvite,
+    ManageWebhooks,
 }
 
 /// Who acts on a team: a member with a role, or a platform administrator.

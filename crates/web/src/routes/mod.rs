@@ -20,6 +20,8 @@ pub mod submission_views;
 pub mod submissions;
 pub mod team_views;
 pub mod teams;
+pub mod webhook_views;
+pub mod webhooks;
 
 /// The API's routes, as registered: apistos documents each one from its handler's
 /// `#[api_operation]` and extractors; the list is kept so that a test can hold the routes
@@ -62,6 +64,7 @@ pub fn api(api: &mut Api) {
     auth::routes(api);
     teams::routes(api);
     invites::routes(api);
+    webhooks::routes(api);
 }
 
 /// Every (method, path) `api` serves.

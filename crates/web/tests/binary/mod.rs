@@ -16,6 +16,8 @@ pub struct Env {
     pub dir: PathBuf,
     pub database_url: String,
     _postgres: Option<PgDatabase>,
+    /// Added to every command (`var`).
+    vars: Vec<(String, String)>,
 }
 
 impl Env {
@@ -29,6 +31,7 @@ impl Env {
                 dir,
                 database_url,
                 _postgres: None,
+                vars: Vec::new(),
             });
         }
         let postgres = PgDatabase::create(tag)?;
@@ -36,6 +39,7 @@ impl Env {
             dir,
             database_url: postgres.url.clone(),
             _postgres: Some(postgres),
+            vars: Vec::new(),
         })
     }
 
@@ -50,7 +54,14 @@ impl Env {
             .env("LEADHUB_JOB_POLL_MS", "50")
             .env("RUST_LOG", "warn")
             .current_dir(&self.dir);
+        c.envs(self.vars.iter().map(|(n, v)| (n, v)));
         c
+    }
+
+    /// Adds a variable to every command of this environment.
+    pub fn var(mut self, name: &str, value: &str) -> Env {
+        self.vars.push((name.to_owned(), value.to_owned()));
+        self
     }
 
     pub fn key(&self) -> String {
@@ -203,4 +214,12 @@ impl Drop for PgDatabase {
             .execute(&mut admin);
         }
     }
+}
+
+/// A runtime for one test's async body.
+pub fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .unwrap()
 }

@@ -28,23 +28,23 @@ const INVITE_TTL_DAYS: i64 = 7;
 const INVITE_TOKEN: &str = "lhi_the-generated-token";
 
 // The people of team 1, and two who are not in it.
-fn owner() -> User {
+pub(crate) fn owner() -> User {
     person(1, "owner@example.com")
 }
-fn team_admin() -> User {
+pub(crate) fn team_admin() -> User {
     person(2, "admin@example.com")
 }
-fn member() -> User {
+pub(crate) fn member() -> User {
     person(3, "member@example.com")
 }
 /// The member the others act upon (change the role of, remove).
 fn colleague() -> User {
     person(4, "colleague@example.com")
 }
-fn outsider() -> User {
+pub(crate) fn outsider() -> User {
     person(5, "outsider@example.com")
 }
-fn site_admin() -> User {
+pub(crate) fn site_admin() -> User {
     platform_admin(6, "root@example.com")
 }
 /// A platform administrator who is also a plain member of the team.

@@ -1,0 +1,12 @@
+//! Outgoing webhooks per the Standard Webhooks specification: endpoints a team registers, the
+//! events they subscribe to, the signature every delivery carries, and the outbox of deliveries.
+pub mod model;
+pub mod repository;
+mod service;
+#[cfg(test)]
+mod service_tests;
+pub mod signature;
+
+pub use model::*;
+pub use repository::{AttemptRecord, Deactivated, DueDelivery, WebhookOutbox, WebhookRepository};
+pub use service::{WebhookService, WithSecret};

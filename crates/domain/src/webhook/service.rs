@@ -1,0 +1,223 @@
+//! `WebhookService`: managing a team's endpoints, for its owner and admins (and platform admins,
+//! on any team). Members are refused; a team the caller is not in is "not found".
+use std::sync::Arc;
+
+use crate::clock::Clock;
+use crate::error::{FieldError, LocPart, ServiceError};
+use crate::secret::TokenGenerator;
+use crate::team::{permits, Actor, TeamAction};
+use crate::team_access::MembershipRepository;
+use crate::user::User;
+use crate::webhook::model::{
+    events_problem, rotation_overlap, url_problem, Delivery, EndpointChanges, EventType,
+    NewEndpoint, WebhookEndpoint,
+};
+use crate::webhook::repository::WebhookRepository;
+use crate::webhook::signature::new_secret;
+
+/// Built with a struct literal from its ports.
+pub struct WebhookService {
+    pub webhooks: Arc<dyn WebhookRepository>,
+    pub memberships: Arc<dyn MembershipRepository>,
+    pub clock: Arc<dyn Clock>,
+    pub tokens: Arc<dyn TokenGenerator>,
+    /// `LEADHUB_WEBHOOK_ALLOW_HTTP=1`: plain `http://` targets are accepted.
+    pub allow_http: bool,
+}
+
+/// A new endpoint (or a rotated one) with its secret, shown in this answer only.
+#[derive(Debug, Clone, PartialEq)]
+pub struct WithSecret {
+    pub endpoint: WebhookEndpoint,
+    pub secret: String,
+}
+
+impl WebhookService {
+    async fn authorize(&self, user: &User, team_id: i64) -> Result<(), ServiceError> {
+        let actor = if user.is_admin {
+            self.memberships
+                .team_is_active(team_id)
+                .await?
+                .map(|_| Actor::PlatformAdmin)
+        } else {
+            self.memberships
+                .membership(team_id, user.id)
+                .await?
+                .map(|m| Actor::Member(m.role))
+        };
+        let actor = actor.ok_or(ServiceError::NotFound("Team"))?;
+        if permits(actor, TeamAction::ManageWebhooks) {
+            Ok(())
+        } else {
+            Err(ServiceError::Forbidden(
+                "Only the team owner or a team admin can do this".into(),
+            ))
+        }
+    }
+
+    /// The team's endpoint, once the caller may manage the team's webhooks.
+    async fn endpoint(
+        &self,
+        user: &User,
+        team_id: i64,
+        endpoint_id: i64,
+    ) -> Result<WebhookEndpoint, ServiceError> {
+        self.authorize(user, team_id).await?;
+        self.webhooks
+            .find_endpoint(team_id, endpoint_id)
+            .await?
+            .ok_or(ServiceError::NotFound("Webhook"))
+    }
+
+    fn check(&self, url: Option<&str>, events: Option<&[String]>) -> Result<(), ServiceError> {
+        let mut problems = Vec::new();
+        if let Some(msg) = url.and_then(|u| url_problem(u, self.allow_http)) {
+            problems.push(FieldError::body(
+                &[LocPart::from("url")],
+                "url_parsing",
+                msg,
+            ));
+        }
+        if let Some(msg) = events.and_then(events_problem) {
+            problems.push(FieldError::body(
+                &[LocPart::from("events")],
+                "value_error",
+                msg,
+            ));
+        }
+        if problems.is_empty() {
+            Ok(())
+        } else {
+            Err(ServiceError::Invalid(problems))
+        }
+    }
+
+    pub async fn create(
+        &self,
+        user: &User,
+        team_id: i64,
+        url: String,
+        events: Vec<String>,
+        description: Option<String>,
+    ) -> Result<WithSecret, ServiceError> {
+        self.authorize(user, team_id).await?;
+        self.check(Some(&url), Some(&events))?;
+        let secret = new_secret(self.tokens.as_ref());
+        let endpoint = self
+            .webhooks
+            .create_endpoint(NewEndpoint {
+                team_id,
+                url,
+                events,
+                description,
+                secret: secret.clone(),
+                created_at: self.clock.now(),
+            })
+            .await?;
+        Ok(WithSecret { endpoint, secret })
+    }
+
+    pub async fn list(
+        &self,
+        user: &User,
+        team_id: i64,
+    ) -> Result<Vec<WebhookEndpoint>, ServiceError> {
+        self.authorize(user, team_id).await?;
+        Ok(self.webhooks.endpoints(team_id).await?)
+    }
+
+    pub async fn update(
+        &self,
+        user: &User,
+        team_id: i64,
+        endpoint_id: i64,
+        changes: EndpointChanges,
+    ) -> Result<WebhookEndpoint, ServiceError> {
+        self.endpoint(user, team_id, endpoint_id).await?;
+        self.check(changes.url.as_deref(), changes.events.as_deref())?;
+        self.webhooks
+            .update_endpoint(endpoint_id, changes, self.clock.now())
+            .await?;
+        self.endpoint(user, team_id, endpoint_id).await
+    }
+
+    pub async fn delete(
+        &self,
+        user: &User,
+        team_id: i64,
+        endpoint_id: i64,
+    ) -> Result<(), ServiceError> {
+        self.endpoint(user, team_id, endpoint_id).await?;
+        Ok(self.webhooks.delete_endpoint(endpoint_id).await?)
+    }
+
+    /// A new secret; the old one keeps signing alongside it for `rotation_overlap`.
+    pub async fn rotate_secret(
+        &self,
+        user: &User,
+        team_id: i64,
+        endpoint_id: i64,
+    ) -> Result<WithSecret, ServiceError> {
+        let endpoint = self.endpoint(user, team_id, endpoint_id).await?;
+        let secret = new_secret(self.tokens.as_ref());
+        let now = self.clock.now();
+        self.webhooks
+            .rotate_secret(endpoint_id, secret.clone(), now + rotation_overlap(), now)
+            .await?;
+        Ok(WithSecret { endpoint, secret })
+    }
+
+    pub async fn deliveries(
+        &self,
+        user: &User,
+        team_id: i64,
+        endpoint_id: i64,
+        limit: i64,
+        offset: i64,
+    ) -> Result<(Vec<Delivery>, i64), ServiceError> {
+        self.endpoint(user, team_id, endpoint_id).await?;
+        Ok(self.webhooks.deliveries(endpoint_id, limit, offset).await?)
+    }
+
+    /// Sends the delivery again now, whatever its state.
+    pub async fn retry(
+        &self,
+        user: &User,
+        team_id: i64,
+        endpoint_id: i64,
+        delivery_id: i64,
+    ) -> Result<Delivery, ServiceError> {
+        self.endpoint(user, team_id, endpoint_id).await?;
+        self.webhooks
+            .retry_delivery(endpoint_id, delivery_id, self.clock.now())
+            .await?
+            .ok_or(ServiceError::NotFound("Delivery"))
+    }
+
+    /// Queues a `webhook.test` event for this endpoint only.
+    pub async fn send_test(
+        &self,
+        user: &User,
+        team_id: i64,
+        endpoint_id: i64,
+    ) -> Result<Delivery, ServiceError> {
+        self.endpoint(user, team_id, endpoint_id).await?;
+        let now = self.clock.now();
+        let kind = EventType::WebhookTest.as_str();
+        let payload = serde_json::json!({
+            "type": kind,
+            "timestamp": now.to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
+            "data": { "webhook_id": endpoint_id, "team_id": team_id },
+        });
+        Ok(self
+            .webhooks
+            .enqueue(
+                endpoint_id,
+                self.tokens.public_id("msg_"),
+                kind.to_owned(),
+                payload.to_string(),
+                now,
+            )
+            .await?)
+    }
+}

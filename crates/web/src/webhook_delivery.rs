@@ -1,0 +1,344 @@
+//! The webhook delivery worker inside `leadhub serve`: it drains the outbox (`webhook_deliveries`),
+//! each delivery in its own task, at most `concurrency` at once and `PER_ENDPOINT` per endpoint,
+//! so an endpoint that hangs holds its own deliveries and nobody else's.
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use chrono::{DateTime, Utc};
+use tokio::sync::{watch, Semaphore};
+use tokio::task::JoinHandle;
+
+use leadhub_domain::mail::{Mailer, Message};
+use leadhub_domain::webhook::signature::signature_header;
+use leadhub_domain::webhook::{
+    failing_limit, next_attempt, stored_excerpt, AttemptRecord, DeliveryStatus, DueDelivery,
+    WebhookOutbox,
+};
+use leadhub_domain::Clock;
+
+pub use crate::webhook_payload::Sources;
+use crate::webhook_target::{literal_refused, PublicOnly};
+
+/// A 2xx within this long is a success; anything slower is cut and retried.
+pub const SEND_TIMEOUT: Duration = Duration::from_secs(15);
+/// Most of an answer's body read; what is stored is cut to 1 KiB.
+pub const MAX_RESPONSE_BYTES: usize = 64 * 1024;
+/// Deliveries in flight to one endpoint.
+pub const PER_ENDPOINT: usize = 4;
+
+#[derive(Clone)]
+pub struct DeliverySettings {
+    pub poll: Duration,
+    /// How long a claimed delivery stays this process's before it is due again (after a crash).
+    pub hold: Duration,
+    pub concurrency: usize,
+    pub allow_private: bool,
+    pub retry_scale: f64,
+}
+
+struct Deliverer {
+    outbox: Arc<dyn WebhookOutbox>,
+    sources: Sources,
+    clock: Arc<dyn Clock>,
+    mailer: Arc<dyn Mailer>,
+    client: reqwest::Client,
+    settings: DeliverySettings,
+    in_flight: Mutex<HashMap<i64, usize>>,
+}
+
+/// Starts the worker; it takes no new delivery once `stopped` turns true.
+pub fn start(
+    outbox: Arc<dyn WebhookOutbox>,
+    sources: Sources,
+    clock: Arc<dyn Clock>,
+    mailer: Arc<dyn Mailer>,
+    settings: DeliverySettings,
+    stopped: watch::Receiver<bool>,
+) -> anyhow::Result<JoinHandle<()>> {
+    let mut client = reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .connect_timeout(SEND_TIMEOUT)
+        .user_agent(concat!("leadhub-webhooks/", env!("CARGO_PKG_VERSION")));
+    if !settings.allow_private {
+        client = client.dns_resolver(Arc::new(PublicOnly));
+    }
+    let deliverer = Arc::new(Deliverer {
+        outbox,
+        sources,
+        clock,
+        mailer,
+        client: client.build()?,
+        settings,
+        in_flight: Mutex::new(HashMap::new()),
+    });
+    Ok(tokio::spawn(deliverer.run(stopped)))
+}
+
+impl Deliverer {
+    async fn run(self: Arc<Self>, mut stopped: watch::Receiver<bool>) {
+        let slots = Arc::new(Semaphore::new(self.settings.concurrency.max(1)));
+        while !*stopped.borrow() {
+            let started = self.round(&slots).await;
+            if started == 0 {
+                tokio::select! {
+                    _ = tokio::time::sleep(self.settings.poll) => {}
+                    _ = stopped.changed() => {}
+                }
+            }
+        }
+    }
+
+    /// Claims what is due and starts it; returns how many deliveries it started.
+    async fn round(self: &Arc<Self>, slots: &Arc<Semaphore>) -> usize {
+        let free = slots.available_permits();
+        if free == 0 {
+            return 0;
+        }
+        let now = self.clock.now();
+        let hold =
+            chrono::Duration::from_std(self.settings.hold).unwrap_or(chrono::Duration::minutes(1));
+        let claimed = match self
+            .outbox
+            .claim_due(now, now + hold, free as i64, self.busy())
+            .await
+        {
+            Ok(list) => list,
+            Err(e) => {
+                tracing::error!(error = %e, "cannot claim webhook deliveries");
+                return 0;
+            }
+        };
+        let mut started = 0;
+        let mut excess = Vec::new();
+        for delivery in claimed {
+            // Past its endpoint's share a delivery goes back, so one endpoint never takes every slot.
+            if !self.enter(delivery.endpoint_id) {
+                excess.push(delivery.id);
+                continue;
+            }
+            let Ok(slot) = slots.clone().acquire_owned().await else {
+                break;
+            };
+            started += 1;
+            let me = self.clone();
+            tokio::spawn(async move {
+                let endpoint = delivery.endpoint_id;
+                me.deliver(delivery).await;
+                me.leave(endpoint);
+                drop(slot);
+            });
+        }
+        if !excess.is_empty() {
+            if let Err(e) = self.outbox.release(excess, now).await {
+                tracing::warn!(error = %e, "claimed webhook deliveries not handed back; due after their hold");
+            }
+        }
+        started
+    }
+
+    /// Endpoints with their full share in flight.
+    fn busy(&self) -> Vec<i64> {
+        let counts = self.in_flight.lock().unwrap_or_else(|e| e.into_inner());
+        counts
+            .iter()
+            .filter(|(_, n)| **n >= PER_ENDPOINT)
+            .map(|(id, _)| *id)
+            .collect()
+    }
+
+    fn enter(&self, endpoint_id: i64) -> bool {
+        let mut counts = self.in_flight.lock().unwrap_or_else(|e| e.into_inner());
+        let n = counts.entry(endpoint_id).or_default();
+        if *n >= PER_ENDPOINT {
+            return false;
+        }
+        *n += 1;
+        true
+    }
+
+    fn leave(&self, endpoint_id: i64) {
+        let mut counts = self.in_flight.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(n) = counts.get_mut(&endpoint_id) {
+            *n = n.saturating_sub(1);
+            if *n == 0 {
+                counts.remove(&endpoint_id);
+            }
+        }
+    }
+
+    async fn deliver(&self, d: DueDelivery) {
+        let made = d.payload.is_none();
+        let body = match &d.payload {
+            Some(p) => Ok(p.clone()),
+            None => self.sources.payload(&d).await.map_err(|e| (None, e)),
+        };
+        let attempts = d.attempts + 1;
+        let (result, body) = match body {
+            Ok(body) => (self.send(&d, &body).await, Some(body)),
+            Err(failed) => (Err(failed), None),
+        };
+        let now = self.clock.now();
+        let record = match result {
+            Ok(status) => AttemptRecord {
+                status: DeliveryStatus::Delivered,
+                attempts,
+                last_status: Some(status),
+                last_error: None,
+                next_attempt_at: None,
+                delivered_at: Some(now),
+                payload: body.filter(|_| made),
+            },
+            Err((status, error)) => {
+                let next = next_attempt(attempts, now, self.settings.retry_scale);
+                tracing::warn!(delivery = d.id, attempts, error = %error, "webhook delivery failed");
+                AttemptRecord {
+                    status: if next.is_some() {
+                        DeliveryStatus::Pending
+                    } else {
+                        DeliveryStatus::Failed
+                    },
+                    attempts,
+                    last_status: status,
+                    last_error: Some(stored_excerpt(&error)),
+                    next_attempt_at: next,
+                    delivered_at: None,
+                    payload: body.filter(|_| made),
+                }
+            }
+        };
+        let failed = record.status != DeliveryStatus::Delivered;
+        if let Err(e) = self.outbox.record_attempt(d.id, record).await {
+            tracing::error!(error = %e, delivery = d.id, "webhook attempt not recorded; it is sent again after its hold");
+        }
+        if failed {
+            self.turn_off_if_failing(d.endpoint_id, now).await;
+        }
+    }
+
+    /// Turns off an endpoint that has failed every delivery for `failing_limit`, and tells its
+    /// team's owner.
+    async fn turn_off_if_failing(&self, endpoint_id: i64, now: DateTime<Utc>) {
+        let off = self
+            .outbox
+            .deactivate_if_failing(endpoint_id, now - failing_limit(), now)
+            .await;
+        let off = match off {
+            Ok(Some(off)) => off,
+            Ok(None) => return,
+            Err(e) => {
+                tracing::warn!(error = %e, endpoint_id, "cannot check whether the endpoint keeps failing");
+                return;
+            }
+        };
+        tracing::warn!(
+            endpoint_id,
+            "webhook endpoint turned off: every delivery failed for days"
+        );
+        let Some(to) = off.owner_email else {
+            return;
+        };
+        let message = Message::WebhookDeactivated {
+            to,
+            team_name: off.team_name,
+            url: off.url,
+            failing_since: off.failing_since,
+        };
+        if let Err(e) = self.mailer.send(&message).await {
+            tracing::warn!(error = %e, endpoint_id, "owner not told of the turned-off endpoint");
+        }
+    }
+
+    /// One POST; the status of a 2xx, or the status (if any) and what went wrong.
+    async fn send(&self, d: &DueDelivery, body: &str) -> Result<i32, (Option<i32>, String)> {
+        let url = reqwest::Url::parse(&d.url).map_err(|e| (None, format!("bad URL: {e}")))?;
+        if !self.settings.allow_private {
+            if let Some(refused) = literal_refused(&url) {
+                return Err((None, refused));
+            }
+        }
+        let timestamp = self.clock.now().timestamp();
+        let secrets: Vec<&str> = d.secrets.iter().map(String::as_str).collect();
+        let signature = signature_header(&secrets, &d.event_id, timestamp, body.as_bytes());
+        let request = self
+            .client
+            .post(url)
+            .header("content-type", "application/json")
+            .header("webhook-id", &d.event_id)
+            .header("webhook-timestamp", timestamp.to_string())
+            .header("webhook-signature", signature)
+            .body(body.to_owned());
+        let exchange = async {
+            let mut response = request.send().await.map_err(|e| (None, describe(&e)))?;
+            let status = i32::from(response.status().as_u16());
+            let mut read = Vec::new();
+            while read.len() < MAX_RESPONSE_BYTES {
+                match response.chunk().await {
+                    Ok(Some(chunk)) => read.extend_from_slice(&chunk),
+                    _ => break,
+                }
+            }
+            read.truncate(MAX_RESPONSE_BYTES);
+            if response.status().is_success() {
+                Ok(status)
+            } else {
+                let text = String::from_utf8_lossy(&read);
+                Err((Some(status), format!("HTTP {status}: {text}")))
+            }
+        };
+        match tokio::time::timeout(SEND_TIMEOUT, exchange).await {
+            Ok(done) => done,
+            Err(_) => Err((
+                None,
+                format!("no answer within {} s", SEND_TIMEOUT.as_secs()),
+            )),
+        }
+    }
+}
+
+/// A transport error with its causes, which say what actually failed (refused, timed out).
+fn describe(e: &reqwest::Error) -> String {
+    let mut text = e.to_string();
+    let mut cause = std::error::Error::source(e);
+    while let Some(c) = cause {
+        text.push_str(": ");
+        text.push_str(&c.to_string());
+        cause = c.source();
+    }
+    text
+}
+
+/// The delivery worker of `state`'s database and configuration (`LEADHUB_WEBHOOK_*`).
+pub fn start_for(
+    state: &actix_web::web::Data<crate::app::AppState>,
+    stopped: watch::Receiver<bool>,
+) -> JoinHandle<()> {
+    let db = state.db.clone();
+    let settings = DeliverySettings {
+        poll: Duration::from_millis(state.config.job_poll_ms),
+        // The job lease, plus the longest an attempt may take.
+        hold: Duration::from_secs(state.config.job_lease_secs) + SEND_TIMEOUT,
+        concurrency: 32,
+        allow_private: state.config.webhook_allow_private,
+        retry_scale: state.config.webhook_retry_scale,
+    };
+    let sources = Sources {
+        leads: Arc::new(db.clone()),
+        submissions: Arc::new(db.clone()),
+    };
+    let mailer = state.teams.mailer.clone();
+    match start(
+        Arc::new(db),
+        sources,
+        state.clock.clone(),
+        mailer,
+        settings,
+        stopped,
+    ) {
+        Ok(handle) => handle,
+        Err(e) => {
+            tracing::error!(error = %e, "webhook delivery worker not started");
+            tokio::spawn(async {})
+        }
+    }
+}

@@ -1,0 +1,80 @@
+//! A delivery's body, made at its first attempt: `{"type", "timestamp", "data"}`, `data` as the
+//! API shows the lead, submission or batch then.
+use std::sync::Arc;
+
+use chrono::{DateTime, Utc};
+use serde_json::{json, Value};
+
+use leadhub_domain::lead::record::LeadRepository;
+use leadhub_domain::submission::SubmissionRepository;
+use leadhub_domain::webhook::DueDelivery;
+
+use crate::routes::submission_views::{BatchStatusView, LeadView, SubmissionStatusView};
+
+/// What a delivery reads to make its payload.
+#[derive(Clone)]
+pub struct Sources {
+    pub leads: Arc<dyn LeadRepository>,
+    pub submissions: Arc<dyn SubmissionRepository>,
+}
+
+impl Sources {
+    /// `{"type", "timestamp", "data"}`, `data` as the API shows the lead, submission or batch now.
+    pub async fn payload(&self, d: &DueDelivery) -> Result<String, String> {
+        let data = self.data(d).await?;
+        Ok(json!({
+            "type": d.event_type,
+            "timestamp": rfc3339(d.occurred_at),
+            "data": data,
+        })
+        .to_string())
+    }
+
+    async fn data(&self, d: &DueDelivery) -> Result<Value, String> {
+        let subject = d.subject.clone().unwrap_or_default();
+        let id = || {
+            subject
+                .parse::<i64>()
+                .map_err(|_| format!("bad subject {subject:?}"))
+        };
+        let to_value = |v: Result<Value, serde_json::Error>| v.map_err(|e| e.to_string());
+        let s = self;
+        match d.event_type.as_str() {
+            "lead.created" | "lead.updated" | "lead.enriched" => {
+                match s.leads.find_lead(id()?).await.map_err(|e| e.to_string())? {
+                    Some(lead) => to_value(serde_json::to_value(LeadView::from(lead))),
+                    None => Ok(Value::Null),
+                }
+            }
+            "submission.failed" => {
+                match s
+                    .submissions
+                    .find_submission(id()?)
+                    .await
+                    .map_err(|e| e.to_string())?
+                {
+                    Some(found) => {
+                        to_value(serde_json::to_value(SubmissionStatusView::from(&found)))
+                    }
+                    None => Ok(Value::Null),
+                }
+            }
+            "batch.completed" => {
+                match s
+                    .submissions
+                    .find_batch(&subject)
+                    .await
+                    .map_err(|e| e.to_string())?
+                {
+                    Some(found) => to_value(serde_json::to_value(BatchStatusView::from(&found))),
+                    None => Ok(Value::Null),
+                }
+            }
+            other => Err(format!("no payload for {other:?}")),
+        }
+    }
+}
+
+fn rfc3339(at: DateTime<Utc>) -> String {
+    at.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
+}

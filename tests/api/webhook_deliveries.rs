@@ -1,0 +1,261 @@
+//! Webhook deliveries end to end: a real receiver (Python, verifying every signature with the
+//! `standardwebhooks` library from PyPI) gets each event type; a receiver that answers 500 twice
+//! gets the event on the third attempt; one that hangs is cut at 15 s and holds nobody else.
+use std::io::{BufRead, BufReader};
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use reqwest::StatusCode;
+use serde_json::{json, Value};
+
+use leadhub_tests::{backend_tests, TestApp};
+
+use crate::enrichment::geocoder_chain;
+use crate::helpers::{poll, python_has, submit};
+use crate::teams::{add_member, create_team_id, scratch_dir};
+use crate::webhooks::create_webhook;
+
+backend_tests!(every_event_arrives_signed_retried_and_unheld);
+
+const RECEIVER: &str = include_str!("webhook_receiver.py");
+
+/// The receiver process and the folder its endpoints' secrets are read from.
+pub struct Receiver {
+    child: Child,
+    pub port: u16,
+    dir: PathBuf,
+}
+
+impl Receiver {
+    /// None (with a notice) without python3 and standardwebhooks, unless `CI` is set: then it fails.
+    pub fn start() -> Option<Receiver> {
+        if !python_has("standardwebhooks", "webhook deliveries") {
+            return None;
+        }
+        let dir = scratch_dir("hooks");
+        let script = dir.join("receiver.py");
+        std::fs::write(&script, RECEIVER).unwrap();
+        let mut child = Command::new("python3")
+            .arg(&script)
+            .arg(&dir)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .unwrap();
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        let port = line.trim().strip_prefix("READY ").unwrap().parse().unwrap();
+        Some(Receiver { child, port, dir })
+    }
+
+    pub fn url(&self, name: &str) -> String {
+        format!("http://127.0.0.1:{}/{name}", self.port)
+    }
+
+    /// Makes `secret` the one the receiver verifies `name`'s deliveries with.
+    pub fn trust(&self, name: &str, secret: &str) {
+        std::fs::write(self.dir.join(format!("{name}.secret")), secret).unwrap();
+    }
+
+    /// Every delivery received so far.
+    pub async fn log(&self) -> Vec<Value> {
+        let url = format!("http://127.0.0.1:{}/_log", self.port);
+        reqwest::get(url).await.unwrap().json().await.unwrap()
+    }
+
+    /// The log once `done` holds of it, waiting up to `within`.
+    pub async fn wait_for(&self, within: Duration, done: impl Fn(&[Value]) -> bool) -> Vec<Value> {
+        let start = Instant::now();
+        loop {
+            let log = self.log().await;
+            if done(&log) {
+                return log;
+            }
+            assert!(
+                start.elapsed() < within,
+                "receiver log after {within:?}: {log:#?}"
+            );
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+}
+
+impl Drop for Receiver {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+fn of<'a>(log: &'a [Value], endpoint: &str) -> Vec<&'a Value> {
+    log.iter().filter(|d| d["endpoint"] == endpoint).collect()
+}
+
+fn types(log: &[&Value]) -> Vec<String> {
+    let mut t: Vec<String> = log
+        .iter()
+        .map(|d| d["body"]["type"].as_str().unwrap_or("?").to_owned())
+        .collect();
+    t.sort();
+    t.dedup();
+    t
+}
+
+const EVENT_TYPES: [&str; 5] = [
+    "batch.completed",
+    "lead.created",
+    "lead.enriched",
+    "lead.updated",
+    "submission.failed",
+];
+
+async fn every_event_arrives_signed_retried_and_unheld(app: TestApp) {
+    let Some(receiver) = Receiver::start() else {
+        return;
+    };
+    let webhook_env = |b: leadhub_tests::TestAppBuilder| {
+        b.env("LEADHUB_WEBHOOK_ALLOW_HTTP", "1")
+            .env("LEADHUB_WEBHOOK_ALLOW_PRIVATE", "1")
+            .env("LEADHUB_WEBHOOK_RETRY_SCALE", "0.001")
+    };
+    // No job workers yet: a deferred batch waits while its submitter leaves the team.
+    let app = webhook_env(app.restart())
+        .env("LEADHUB_WORKERS", "0")
+        .build()
+        .await;
+    let owner = app.user("owner@example.com").await;
+    let leaver = app.user("leaver@example.com").await;
+    let team = create_team_id(&app, &owner.key, "Hooked").await;
+    add_member(&app, &owner.key, team, &leaver, "member").await;
+    let mut ids = std::collections::HashMap::new();
+    for (name, events) in [
+        ("all", json!(["*"])),
+        ("flaky", json!(["lead.created"])),
+        ("hang", json!(["*"])),
+    ] {
+        let made = create_webhook(
+            &app,
+            &owner.key,
+            team,
+            json!({"url": receiver.url(name), "events": events}),
+        )
+        .await;
+        receiver.trust(name, made["secret"].as_str().unwrap());
+        ids.insert(name, made["id"].as_i64().unwrap());
+    }
+    let (status, deferred) = app
+        .post(
+            "/api/v1/submissions/batch",
+            &leaver.key,
+            json!({"team_id": team, "process_immediately": false, "leads": [
+                {"address": "1 Left St", "city": "Austin", "state": "TX"},
+            ]}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{deferred}");
+    let path = format!("/api/teams/{team}/members/{}", leaver.user.user_id);
+    assert_eq!(app.delete(&path, &owner.key).await.0, StatusCode::OK);
+
+    let geocoder = geocoder_chain(&app, &["zip"]);
+    let app = webhook_env(app.restart()).geocoder(geocoder).build().await;
+    let started = Instant::now();
+    let lead = json!({"team_id": team, "address": "700 Lavaca St", "city": "Austin",
+                      "state": "TX", "zip_code": "78701"});
+    let created = submit(&app, &owner.key, lead.clone()).await;
+    let mut more = lead.clone();
+    more["first_name"] = json!("Pat");
+    more["last_name"] = json!("Example");
+    submit(&app, &owner.key, more).await;
+    let (status, batch) = app
+        .post(
+            "/api/v1/submissions/batch",
+            &owner.key,
+            json!({"team_id": team, "leads": [{"address": "9 Other Rd", "city": "Austin", "state": "TX"}]}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{batch}");
+    let batch_path = format!(
+        "/api/v1/submissions/batches/{}",
+        deferred["batch_id"].as_str().unwrap()
+    );
+    poll(&app, &batch_path, &leaver.key, |b| b["pending"] == 0).await;
+
+    // Every type reaches the endpoint that listens to all, each delivery verified by the library.
+    let log = receiver
+        .wait_for(Duration::from_secs(30), |log| {
+            types(&of(log, "all")) == EVENT_TYPES
+        })
+        .await;
+    let all_took = started.elapsed();
+    let all = of(&log, "all");
+    assert!(log.iter().all(|d| d["verified"] == true), "{log:#?}");
+    let lead_id = created["result_lead_id"].as_i64().unwrap();
+    let first = all
+        .iter()
+        .find(|d| d["body"]["type"] == "lead.created" && d["body"]["data"]["id"] == lead_id)
+        .unwrap_or_else(|| panic!("no lead.created for {lead_id}: {all:#?}"));
+    assert!(first["body"]["timestamp"].as_str().unwrap().ends_with('Z'));
+    assert_eq!(first["body"]["data"]["team_id"], json!(team));
+    let failed: Vec<_> = all
+        .iter()
+        .filter(|d| d["body"]["type"] == "submission.failed")
+        .collect();
+    assert_eq!(failed.len(), 1, "{failed:#?}");
+    assert_eq!(failed[0]["body"]["data"]["status"], json!("failed"));
+
+    // The flaky endpoint: every lead.created id three times, the same id, the third accepted.
+    let flaky = receiver
+        .wait_for(Duration::from_secs(30), |log| {
+            let f = of(log, "flaky");
+            !f.is_empty()
+                && f.iter().all(|d| d["body"]["type"] == "lead.created")
+                && f.iter().filter(|d| d["attempt"] == 3).count() == 2
+        })
+        .await;
+    let flaky = of(&flaky, "flaky");
+    assert_eq!(flaky.len(), 6, "{flaky:#?}");
+    let (_, page) = app
+        .get(
+            &format!("/api/teams/{team}/webhooks/{}/deliveries", ids["flaky"]),
+            &owner.key,
+        )
+        .await;
+    for d in page["items"].as_array().unwrap() {
+        assert_eq!(d["status"], json!("delivered"), "{page}");
+        assert_eq!(d["attempts"], json!(3), "{page}");
+        assert_eq!(d["last_status"], json!(204), "{page}");
+    }
+
+    // The hanging endpoint held none of that; its own attempts are cut at 15 s and retried.
+    eprintln!(
+        "all event types delivered to the healthy endpoint in {all_took:?} while another hangs"
+    );
+    assert!(
+        !of(&log, "hang").is_empty(),
+        "the hanging endpoint was called"
+    );
+    let cut = Instant::now();
+    let hang_path = format!(
+        "/api/teams/{team}/webhooks/{}/deliveries?limit=500",
+        ids["hang"]
+    );
+    loop {
+        let (_, page) = app.get(&hang_path, &owner.key).await;
+        let timed_out = page["items"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|d| d["attempts"].as_i64().unwrap_or(0) >= 1);
+        if let Some(d) = timed_out {
+            assert_eq!(d["status"], json!("pending"), "{d}");
+            assert!(d["last_error"].as_str().unwrap().contains("15 s"), "{d}");
+            break;
+        }
+        assert!(cut.elapsed() < Duration::from_secs(25), "{page}");
+        tokio::time::sleep(Duration::from_millis(250)).await;
+    }
+}

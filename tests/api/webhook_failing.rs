@@ -1,0 +1,108 @@
+//! An endpoint that has failed every delivery for five days is turned off and its team's owner
+//! is told by e-mail (the app's clock moved by the test).
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use chrono::Utc;
+use serde_json::json;
+
+use leadhub_domain::mail::Message;
+use leadhub_tests::{backend_tests, TestApp};
+
+use crate::clock::TestClock;
+use crate::teams::create_team_id;
+use crate::webhooks::create_webhook;
+
+backend_tests!(an_endpoint_failing_for_five_days_is_turned_off_and_its_owner_told);
+
+/// Polls the team's endpoints until `done` holds of the first, for up to 15 s.
+async fn wait_endpoint(
+    app: &TestApp,
+    key: &str,
+    team: i64,
+    done: impl Fn(&serde_json::Value) -> bool,
+) {
+    let start = Instant::now();
+    loop {
+        let (_, list) = app.get(&format!("/api/teams/{team}/webhooks"), key).await;
+        if done(&list[0]) {
+            return;
+        }
+        assert!(start.elapsed() < Duration::from_secs(15), "{list}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+async fn an_endpoint_failing_for_five_days_is_turned_off_and_its_owner_told(app: TestApp) {
+    let clock = Arc::new(TestClock(Mutex::new(Utc::now())));
+    let app = app
+        .restart()
+        .clock(clock.clone())
+        .env("LEADHUB_WEBHOOK_ALLOW_HTTP", "1")
+        .env("LEADHUB_WEBHOOK_ALLOW_PRIVATE", "1")
+        .env("LEADHUB_WEBHOOK_RETRY_SCALE", "0.001")
+        .build()
+        .await;
+    let owner = app.user("owner@example.com").await;
+    let team = create_team_id(&app, &owner.key, "Failing").await;
+    // A port nothing listens on: every attempt is refused.
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let url = format!("http://127.0.0.1:{port}/gone");
+    let hook = create_webhook(&app, &owner.key, team, json!({"url": url, "events": ["*"]})).await;
+    let wid = hook["id"].as_i64().unwrap();
+    let (status, _) = app
+        .post(
+            &format!("/api/teams/{team}/webhooks/{wid}/test"),
+            &owner.key,
+            json!({}),
+        )
+        .await;
+    assert!(status.is_success());
+
+    // The first attempt fails; the endpoint has not been failing for long, so it stays on.
+    let deliveries = format!("/api/teams/{team}/webhooks/{wid}/deliveries");
+    let start = Instant::now();
+    loop {
+        let (_, page) = app.get(&deliveries, &owner.key).await;
+        if page["items"][0]["attempts"] == 1 {
+            assert!(page["items"][0]["last_error"].as_str().is_some(), "{page}");
+            break;
+        }
+        assert!(start.elapsed() < Duration::from_secs(15), "{page}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    wait_endpoint(&app, &owner.key, team, |e| e["is_active"] == true).await;
+    assert!(app.mail.last_to("owner@example.com").is_none());
+
+    // Five days on, the retry fails too: the endpoint is turned off and the owner told.
+    clock.advance(chrono::Duration::days(5) + chrono::Duration::minutes(1));
+    wait_endpoint(&app, &owner.key, team, |e| e["is_active"] == false).await;
+    let start = Instant::now();
+    let mail = loop {
+        if let Some(mail) = app.mail.last_to("owner@example.com") {
+            break mail;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(5),
+            "no e-mail to the owner"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    match mail.message {
+        Message::WebhookDeactivated {
+            url: told,
+            team_name,
+            ..
+        } => {
+            assert_eq!(told, url);
+            assert_eq!(team_name, "Failing");
+        }
+        other => panic!("not the webhook e-mail: {other:?}"),
+    }
+    assert!(mail.text.contains(&url), "{}", mail.text);
+}

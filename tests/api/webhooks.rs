@@ -1,0 +1,288 @@
+//! Webhook endpoints over HTTP: what owners and admins manage, the secret shown only when made,
+//! members refused, other teams' ids not found, and the 422s.
+use reqwest::{Method, StatusCode};
+use serde_json::{json, Value};
+
+use leadhub_tests::{backend_tests, TestApp, TestUser};
+
+use crate::helpers::join;
+use crate::teams::create_team_id;
+
+backend_tests!(
+    owners_and_admins_manage_webhooks,
+    members_are_refused_and_other_teams_ids_are_not_found,
+    bad_input_is_refused_with_422,
+);
+
+const URL: &str = "https://crm.example.com/hooks/leadhub";
+
+/// Creates an endpoint on `team` as `key`, asserting 200; returns the answer.
+pub async fn create_webhook(app: &TestApp, key: &str, team: i64, body: Value) -> Value {
+    let (status, made) = app
+        .post(&format!("/api/teams/{team}/webhooks"), key, body)
+        .await;
+    assert_eq!(status, StatusCode::OK, "{made}");
+    made
+}
+
+/// Makes `user` an admin of `team` (as its owner, `owner_key`).
+async fn make_admin(app: &TestApp, team: i64, owner_key: &str, user: &TestUser) {
+    join(app, team, user).await;
+    let path = format!("/api/teams/{team}/members/{}", user.user.user_id);
+    let (status, body) = app.patch(&path, owner_key, json!({"role": "admin"})).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+}
+
+async fn owners_and_admins_manage_webhooks(app: TestApp) {
+    let owner = app.user("owner@example.com").await;
+    let admin = app.user("admin@example.com").await;
+    let root = app.admin("root@example.com").await;
+    let team = create_team_id(&app, &owner.key, "Roofers").await;
+    make_admin(&app, team, &owner.key, &admin).await;
+
+    let made = create_webhook(
+        &app,
+        &owner.key,
+        team,
+        json!({"url": URL, "events": ["lead.created", "batch.completed"], "description": "CRM"}),
+    )
+    .await;
+    let secret = made["secret"].as_str().unwrap().to_owned();
+    assert!(
+        secret.starts_with("whsec_") && secret.len() >= 6 + 32,
+        "{made}"
+    );
+    assert_eq!(made["events"], json!(["lead.created", "batch.completed"]));
+    assert_eq!(made["is_active"], json!(true));
+    let wid = made["id"].as_i64().unwrap();
+    let base = format!("/api/teams/{team}/webhooks");
+
+    // Listed by the admin and a platform admin, never with a secret.
+    for key in [&admin.key, &root.key] {
+        let (status, list) = app.get(&base, key).await;
+        assert_eq!(status, StatusCode::OK, "{list}");
+        assert_eq!(list.as_array().unwrap().len(), 1, "{list}");
+        assert!(list[0].get("secret").is_none(), "{list}");
+        assert!(!list.to_string().contains("whsec_"), "{list}");
+    }
+
+    let (status, changed) = app
+        .patch(
+            &format!("{base}/{wid}"),
+            &admin.key,
+            json!({"events": ["*"], "is_active": false, "description": null}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{changed}");
+    assert_eq!(changed["events"], json!(["*"]));
+    assert_eq!(changed["is_active"], json!(false));
+    assert_eq!(changed["description"], Value::Null);
+    assert_eq!(changed["url"], json!(URL));
+
+    let (status, rotated) = app
+        .post(&format!("{base}/{wid}/rotate-secret"), &root.key, json!({}))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{rotated}");
+    let new_secret = rotated["secret"].as_str().unwrap();
+    assert!(
+        new_secret.starts_with("whsec_") && new_secret != secret,
+        "{rotated}"
+    );
+
+    let (status, sent) = app
+        .post(&format!("{base}/{wid}/test"), &owner.key, json!({}))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{sent}");
+    assert_eq!(sent["event_type"], json!("webhook.test"));
+    assert!(
+        sent["event_id"].as_str().unwrap().starts_with("msg_"),
+        "{sent}"
+    );
+    let (status, page) = app
+        .get(&format!("{base}/{wid}/deliveries?limit=10"), &admin.key)
+        .await;
+    assert_eq!(status, StatusCode::OK, "{page}");
+    assert_eq!(page["total"], json!(1), "{page}");
+    assert_eq!(page["items"][0]["id"], sent["id"]);
+    let did = sent["id"].as_i64().unwrap();
+    let (status, retried) = app
+        .post(
+            &format!("{base}/{wid}/deliveries/{did}/retry"),
+            &admin.key,
+            json!({}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{retried}");
+    assert_eq!(retried["status"], json!("pending"));
+
+    let (status, _) = app.delete(&format!("{base}/{wid}"), &owner.key).await;
+    assert_eq!(status, StatusCode::OK);
+    let (status, _) = app.delete(&format!("{base}/{wid}"), &owner.key).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    let (_, list) = app.get(&base, &owner.key).await;
+    assert_eq!(list, json!([]));
+}
+
+/// Every webhook route of `team` with endpoint `wid` and delivery `did`.
+fn routes(team: i64, wid: i64, did: i64) -> Vec<(Method, String, Option<Value>)> {
+    let base = format!("/api/teams/{team}/webhooks");
+    let one = format!("{base}/{wid}");
+    vec![
+        (
+            Method::POST,
+            base.clone(),
+            Some(json!({"url": URL, "events": ["*"]})),
+        ),
+        (Method::GET, base, None),
+        (
+            Method::PATCH,
+            one.clone(),
+            Some(json!({"description": "x"})),
+        ),
+        (Method::POST, format!("{one}/rotate-secret"), None),
+        (Method::GET, format!("{one}/deliveries"), None),
+        (Method::POST, format!("{one}/deliveries/{did}/retry"), None),
+        (Method::POST, format!("{one}/test"), None),
+        (Method::DELETE, one, None),
+    ]
+}
+
+async fn members_are_refused_and_other_teams_ids_are_not_found(app: TestApp) {
+    let owner = app.user("alpha-owner@example.com").await;
+    let member = app.user("alpha-member@example.com").await;
+    let other = app.user("bravo-owner@example.com").await;
+    let alpha = create_team_id(&app, &owner.key, "Alpha").await;
+    let bravo = create_team_id(&app, &other.key, "Bravo").await;
+    join(&app, alpha, &member).await;
+    let alpha_hook = create_webhook(
+        &app,
+        &owner.key,
+        alpha,
+        json!({"url": URL, "events": ["*"]}),
+    )
+    .await["id"]
+        .as_i64()
+        .unwrap();
+    let (_, sent) = app
+        .post(
+            &format!("/api/teams/{alpha}/webhooks/{alpha_hook}/test"),
+            &owner.key,
+            json!({}),
+        )
+        .await;
+    let did = sent["id"].as_i64().unwrap();
+    let bravo_hook = create_webhook(
+        &app,
+        &other.key,
+        bravo,
+        json!({"url": URL, "events": ["*"]}),
+    )
+    .await["id"]
+        .as_i64()
+        .unwrap();
+
+    // A member of the team: 403 everywhere.
+    for (method, path, body) in routes(alpha, alpha_hook, did) {
+        let (status, answer) = app
+            .call(method, &path, Some(&member.key), body.as_ref())
+            .await;
+        assert_eq!(status, StatusCode::FORBIDDEN, "{path}: {answer}");
+    }
+    // Someone of another team: 404 everywhere, and nothing of alpha's in the answers.
+    for (method, path, body) in routes(alpha, alpha_hook, did) {
+        let (status, answer) = app
+            .call(method, &path, Some(&other.key), body.as_ref())
+            .await;
+        assert_eq!(status, StatusCode::NOT_FOUND, "{path}: {answer}");
+    }
+    // Bravo's owner through their own team, with alpha's endpoint and delivery ids: 404.
+    for (method, path, body) in routes(bravo, alpha_hook, did).into_iter().skip(2) {
+        let (status, answer) = app
+            .call(method, &path, Some(&other.key), body.as_ref())
+            .await;
+        assert_eq!(status, StatusCode::NOT_FOUND, "{path}: {answer}");
+    }
+    // Alpha's delivery through bravo's own endpoint: 404.
+    let path = format!("/api/teams/{bravo}/webhooks/{bravo_hook}/deliveries/{did}/retry");
+    let (status, _) = app.post(&path, &other.key, json!({})).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    // Alpha's endpoint is untouched.
+    let (_, list) = app
+        .get(&format!("/api/teams/{alpha}/webhooks"), &owner.key)
+        .await;
+    assert_eq!(list[0]["id"], json!(alpha_hook));
+    assert_eq!(list[0]["description"], Value::Null);
+}
+
+async fn bad_input_is_refused_with_422(app: TestApp) {
+    let owner = app.user("owner@example.com").await;
+    let team = create_team_id(&app, &owner.key, "Roofers").await;
+    let base = format!("/api/teams/{team}/webhooks");
+    let refused = [
+        (
+            json!({"url": "http://crm.example.com/h", "events": ["*"]}),
+            "url",
+        ),
+        (
+            json!({"url": "ftp://crm.example.com/h", "events": ["*"]}),
+            "url",
+        ),
+        (json!({"url": "not a url", "events": ["*"]}), "url"),
+        (json!({"url": 5, "events": ["*"]}), "url"),
+        (json!({"events": ["*"]}), "url"),
+        (json!({"url": URL}), "events"),
+        (json!({"url": URL, "events": []}), "events"),
+        (json!({"url": URL, "events": "lead.created"}), "events"),
+        (json!({"url": URL, "events": ["lead.deleted"]}), "events"),
+        (
+            json!({"url": URL, "events": ["*", "lead.created"]}),
+            "events",
+        ),
+        (
+            json!({"url": URL, "events": ["*"], "description": "x".repeat(1001)}),
+            "description",
+        ),
+    ];
+    for (body, field) in refused {
+        let (status, answer) = app.post(&base, &owner.key, body.clone()).await;
+        assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}: {answer}");
+        assert_eq!(
+            answer["detail"][0]["loc"],
+            json!(["body", field]),
+            "{body}: {answer}"
+        );
+    }
+    let (_, list) = app.get(&base, &owner.key).await;
+    assert_eq!(list, json!([]), "nothing stored");
+
+    let wid = create_webhook(&app, &owner.key, team, json!({"url": URL, "events": ["*"]})).await
+        ["id"]
+        .as_i64()
+        .unwrap();
+    let (status, answer) = app
+        .patch(
+            &format!("{base}/{wid}"),
+            &owner.key,
+            json!({"url": "http://x.example/"}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{answer}");
+    let (status, answer) = app
+        .patch(
+            &format!("{base}/{wid}"),
+            &owner.key,
+            json!({"is_active": "maybe"}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{answer}");
+    for bad in ["limit=0", "limit=501", "offset=-1", "limit=x"] {
+        let (status, answer) = app
+            .get(&format!("{base}/{wid}/deliveries?{bad}"), &owner.key)
+            .await;
+        assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{bad}: {answer}");
+    }
+    let (status, answer) = app.get(&format!("{base}/abc/deliveries"), &owner.key).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{answer}");
+    let (_, list) = app.get(&base, &owner.key).await;
+    assert_eq!(list[0]["url"], json!(URL), "unchanged");
+}
