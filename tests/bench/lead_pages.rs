@@ -20,15 +20,21 @@ const LEADS: i64 = 100_000;
 const BUSINESSES: i64 = 10_000;
 const SAMPLES: usize = 30;
 
-/// The process's resident set size, in MB (`VmRSS` of /proc/self/status).
-fn rss_mb() -> f64 {
+/// A figure of /proc/self/status in MB: `VmRSS` (resident, SQLite's mapped file pages
+/// included) or `RssAnon` (the heap and other anonymous memory only).
+fn status_mb(field: &str) -> f64 {
     let status = std::fs::read_to_string("/proc/self/status").unwrap();
     let kb: f64 = status
         .lines()
-        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .find_map(|l| l.strip_prefix(field))
         .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
         .unwrap();
     kb / 1024.0
+}
+
+/// (resident, anonymous) in MB.
+fn rss_mb() -> (f64, f64) {
+    (status_mb("VmRSS:"), status_mb("RssAnon:"))
 }
 
 /// 100,000 leads in one statement: half unassigned, half in `team`, a minute apart up to now;
@@ -220,14 +226,22 @@ fn main() {
         while let Some(chunk) = response.chunk().await.unwrap() {
             bytes += chunk.len();
             rows += chunk.iter().filter(|b| **b == b'\n').count();
-            peak = peak.max(rss_mb());
+            let now = rss_mb();
+            peak = (peak.0.max(now.0), peak.1.max(now.1));
         }
         let seconds = started.elapsed().as_secs_f64();
+        let after = rss_mb();
         println!(
-            "export: {} rows, {:.1} MB in {seconds:.1} s; RSS before {before:.1} MB, peak {peak:.1} MB, after {:.1} MB",
+            "export: {} rows, {:.1} MB in {seconds:.1} s; RSS before {:.1} MB, peak {:.1} MB, after {:.1} MB; \
+             of it anonymous (heap) {:.1} / {:.1} / {:.1} MB",
             rows - 1,
             bytes as f64 / 1e6,
-            rss_mb()
+            before.0,
+            peak.0,
+            after.0,
+            before.1,
+            peak.1,
+            after.1
         );
     });
 }
