@@ -24,6 +24,8 @@ use crate::webhook_target::{literal_refused, PublicOnly};
 pub const SEND_TIMEOUT: Duration = Duration::from_secs(15);
 /// Most of an answer's body read; what is stored is cut to 1 KiB.
 pub const MAX_RESPONSE_BYTES: usize = 64 * 1024;
+/// The longest an event waits in the outbox before the worker looks.
+const OUTBOX_POLL: Duration = Duration::from_millis(200);
 /// Deliveries in flight to one endpoint.
 pub const PER_ENDPOINT: usize = 4;
 
@@ -315,7 +317,9 @@ pub fn start_for(
 ) -> JoinHandle<()> {
     let db = state.db.clone();
     let settings = DeliverySettings {
-        poll: Duration::from_millis(state.config.job_poll_ms),
+        // Outbox writes wake no one (job wake-ups cover the jobs table only), so the outbox is read
+        // at least every 200 ms whatever the jobs' fallback look (5 s by default).
+        poll: Duration::from_millis(state.config.job_poll_ms).min(OUTBOX_POLL),
         // The job lease, plus the longest an attempt may take.
         hold: Duration::from_secs(state.config.job_lease_secs) + SEND_TIMEOUT,
         concurrency: 32,
