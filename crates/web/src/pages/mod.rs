@@ -108,6 +108,13 @@ impl Done {
     }
 }
 
+/// A form that carries nothing but its CSRF token (a button).
+#[derive(Deserialize)]
+pub struct CsrfForm {
+    #[serde(default)]
+    pub csrf: String,
+}
+
 /// A path segment that must be a number; anything else is a page that does not exist.
 pub fn id_of(segment: &str, thing: &str) -> Result<i64, PageError> {
     segment
