@@ -19,7 +19,7 @@ macro_rules! page_templates {
     };
 }
 
-const TEMPLATES: [(&str, &str); 22] = page_templates!(
+const TEMPLATES: [(&str, &str); 23] = page_templates!(
     "base.html",
     "message.html",
     "sign_in.html",
@@ -39,6 +39,7 @@ const TEMPLATES: [(&str, &str); 22] = page_templates!(
     "pager.html",
     "filter_team.html",
     "filter_actions.html",
+    "list.html",
     "charts.html",
     "dashboard.html",
     "businesses.html",
