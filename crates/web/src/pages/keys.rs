@@ -158,7 +158,7 @@ pub async fn confirm_revoke(
     let key = own_key(&state, &visitor, &id).await?;
     let mut context: Context = base_context(Some(&visitor), "api-keys");
     context.insert("key", &KeyRow::new(&key, state.clock.now()));
-    visitor.page(StatusCode::OK, "api_key_revoke.html", &context)
+    visitor.page(StatusCode::OK, "confirm.html", &context)
 }
 
 pub async fn revoke(

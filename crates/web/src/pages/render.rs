@@ -19,18 +19,17 @@ macro_rules! page_templates {
     };
 }
 
-const TEMPLATES: [(&str, &str); 23] = page_templates!(
+const TEMPLATES: [(&str, &str); 22] = page_templates!(
     "base.html",
     "message.html",
     "sign_in.html",
     "sign_in_link.html",
     "api_keys.html",
     "api_key_created.html",
-    "api_key_revoke.html",
     "teams.html",
     "team.html",
-    "team_deactivate.html",
-    "member_remove.html",
+    "confirm.html",
+    "forms.html",
     "invite.html",
     "leads.html",
     "lead.html",

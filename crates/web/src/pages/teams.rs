@@ -393,7 +393,7 @@ pub async fn confirm_remove(
     context.insert("member_name", &member.user_name);
     context.insert("member_email", &member.user_email);
     context.insert("is_me", &(member.user_internal_id == visitor.user.id));
-    visitor.page(StatusCode::OK, "member_remove.html", &context)
+    visitor.page(StatusCode::OK, "confirm.html", &context)
 }
 
 pub async fn remove(
@@ -517,7 +517,7 @@ pub async fn confirm_deactivate(
     }
     let mut context = base_context(Some(&visitor), "teams");
     context.insert("team", &TeamRow::from(&summary));
-    visitor.page(StatusCode::OK, "team_deactivate.html", &context)
+    visitor.page(StatusCode::OK, "confirm.html", &context)
 }
 
 pub async fn deactivate(
