@@ -17,6 +17,23 @@ async fn raw_status(app: &TestApp, auth: Option<&str>) -> (StatusCode, String) {
     (response.status(), response.text().await.unwrap())
 }
 
+/// Asserts that `key` gets the exact 401.
+async fn assert_refused(app: &TestApp, key: &str) {
+    let (status, body) = raw_status(app, Some(&format!("Bearer {key}"))).await;
+    assert_eq!(
+        (status, body.as_str()),
+        (StatusCode::UNAUTHORIZED, UNAUTHORIZED)
+    );
+}
+
+/// POST /api/keys as `key`, asserting 200; returns the answer and the new key.
+async fn create_key(app: &TestApp, key: &str, request: Value) -> (Value, String) {
+    let (status, created) = app.post("/api/keys", key, request).await;
+    assert_eq!(status, StatusCode::OK, "{created}");
+    let secret = created["key"].as_str().unwrap().to_owned();
+    (created, secret)
+}
+
 async fn garbage_credentials_get_the_exact_401(app: TestApp) {
     let alice = app.user("alice@example.com").await;
     let mut wrong = alice.key.clone();
@@ -43,15 +60,8 @@ async fn garbage_credentials_get_the_exact_401(app: TestApp) {
 
 async fn create_list_and_revoke(app: TestApp) {
     let alice = app.user("alice@example.com").await;
-    let (status, created) = app
-        .post(
-            "/api/keys",
-            &alice.key,
-            json!({"name": "  scraper  ", "expires_in_days": 30}),
-        )
-        .await;
-    assert_eq!(status, StatusCode::OK, "{created}");
-    let key = created["key"].as_str().unwrap().to_owned();
+    let scraper = json!({"name": "  scraper  ", "expires_in_days": 30});
+    let (created, key) = create_key(&app, &alice.key, scraper).await;
     assert!(key.starts_with("lhk_") && key.len() >= 47);
     assert_eq!(created["name"], "scraper");
     assert_eq!(created["prefix"], key[..12]);
@@ -75,11 +85,7 @@ async fn create_list_and_revoke(app: TestApp) {
     let id = created["id"].as_i64().unwrap();
     let (status, _) = app.delete(&format!("/api/keys/{id}"), &alice.key).await;
     assert_eq!(status, StatusCode::OK);
-    let (status, body) = raw_status(&app, Some(&format!("Bearer {key}"))).await;
-    assert_eq!(
-        (status, body.as_str()),
-        (StatusCode::UNAUTHORIZED, UNAUTHORIZED)
-    );
+    assert_refused(&app, &key).await;
     let (status, _) = app.delete(&format!("/api/keys/{id}"), &alice.key).await;
     assert_eq!(status, StatusCode::NOT_FOUND);
     let (_, list) = app.get("/api/keys", &alice.key).await;
@@ -104,14 +110,8 @@ async fn keys_of_others_are_not_found(app: TestApp) {
 
 async fn expired_keys_are_refused(app: TestApp) {
     let alice = app.user("alice@example.com").await;
-    let (_, created) = app
-        .post(
-            "/api/keys",
-            &alice.key,
-            json!({"name": "short", "expires_in_days": 1}),
-        )
-        .await;
-    let key = created["key"].as_str().unwrap().to_owned();
+    let short = json!({"name": "short", "expires_in_days": 1});
+    let (created, key) = create_key(&app, &alice.key, short).await;
     assert_eq!(app.get("/api/keys", &key).await.0, StatusCode::OK);
     // Move the expiry into the past, as time passing would.
     let id = created["id"].as_i64().unwrap();
@@ -123,11 +123,7 @@ async fn expired_keys_are_refused(app: TestApp) {
             .execute(conn)
     })
     .await;
-    let (status, body) = raw_status(&app, Some(&format!("Bearer {key}"))).await;
-    assert_eq!(
-        (status, body.as_str()),
-        (StatusCode::UNAUTHORIZED, UNAUTHORIZED)
-    );
+    assert_refused(&app, &key).await;
 }
 
 async fn key_requests_are_validated(app: TestApp) {

@@ -6,7 +6,7 @@ use serde_json::{json, Value};
 use leadhub_db::schema::teams;
 use leadhub_tests::{backend_tests, TestApp};
 
-use crate::helpers::{assert_query_refused, join, locs, problem_type, team};
+use crate::helpers::{assert_query_refused, each, join, locs, problem_type, team};
 
 const IMPORT: &str = "/api/v1/lead-sources/import";
 const LIST: &str = "/api/v1/lead-sources/businesses";
@@ -33,12 +33,7 @@ async fn list(app: &TestApp, key: &str, query: &str) -> Value {
 /// The ids of a page's items, or of an import's `imported_ids`.
 fn ids(v: &Value) -> Vec<i64> {
     match v.get("items") {
-        Some(items) => items
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|b| b["id"].as_i64().unwrap())
-            .collect(),
+        Some(items) => each(items, "id").map(|id| id.as_i64().unwrap()).collect(),
         None => v["imported_ids"]
             .as_array()
             .unwrap()
@@ -49,11 +44,8 @@ fn ids(v: &Value) -> Vec<i64> {
 }
 
 fn error_indexes(result: &Value) -> Vec<i64> {
-    result["errors"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|e| e["index"].as_i64().unwrap())
+    each(&result["errors"], "index")
+        .map(|i| i.as_i64().unwrap())
         .collect()
 }
 
@@ -239,14 +231,7 @@ async fn request_level_problems_are_422(app: TestApp) {
         0,
         "nothing stored"
     );
-    let (status, _) = app
-        .call(
-            reqwest::Method::POST,
-            IMPORT,
-            None,
-            Some(&json!({"businesses": one})),
-        )
-        .await;
+    let (status, _) = app.post_public(IMPORT, json!({"businesses": one})).await;
     assert_eq!(status, StatusCode::UNAUTHORIZED);
 }
 
@@ -317,11 +302,8 @@ async fn duplicates_by_phone_and_domain(app: TestApp) {
     .await;
     assert_eq!(result["skipped_count"], 5, "{result}");
     assert_eq!(result["imported_count"], 2);
-    let skipped: Vec<i64> = result["skipped"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|s| s["index"].as_i64().unwrap())
+    let skipped: Vec<i64> = each(&result["skipped"], "index")
+        .map(|i| i.as_i64().unwrap())
         .collect();
     assert_eq!(skipped, vec![0, 1, 2, 3, 6]);
 }

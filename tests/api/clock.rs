@@ -45,25 +45,15 @@ async fn tokens_and_links_expire_by_the_clock(app: TestApp) {
 
     // The refresh token still gives a fresh pair.
     let (status, pair) = app
-        .call(
-            reqwest::Method::POST,
-            "/api/auth/refresh",
-            None,
-            Some(&json!({ "refresh_token": refresh })),
-        )
+        .post_public("/api/auth/refresh", json!({ "refresh_token": refresh }))
         .await;
     assert_eq!(status, StatusCode::OK, "{pair}");
     let fresh = pair["access_token"].as_str().unwrap().to_owned();
     assert_eq!(app.get("/api/auth/me", &fresh).await.0, StatusCode::OK);
 
     // A link older than 15 minutes is gone.
-    app.call(
-        reqwest::Method::POST,
-        "/api/auth/magic-link",
-        None,
-        Some(&json!({"email": "ada@example.com"})),
-    )
-    .await;
+    app.post_public("/api/auth/magic-link", json!({"email": "ada@example.com"}))
+        .await;
     app.mail_settled().await;
     let link = app.mail.last_to("ada@example.com").unwrap();
     let leadhub_domain::mail::Message::SignIn { sign_in_url, .. } = link.message else {
@@ -72,12 +62,7 @@ async fn tokens_and_links_expire_by_the_clock(app: TestApp) {
     let token = sign_in_url.rsplit("token=").next().unwrap().to_owned();
     clock.advance(Duration::minutes(15) + Duration::seconds(1));
     let (status, _) = app
-        .call(
-            reqwest::Method::POST,
-            "/api/auth/verify",
-            None,
-            Some(&json!({ "token": token })),
-        )
+        .post_public("/api/auth/verify", json!({ "token": token }))
         .await;
     assert_eq!(status, StatusCode::GONE);
 }

@@ -9,7 +9,7 @@ use serde_json::json;
 use leadhub_tests::{backend_tests, TestApp};
 
 use crate::helpers::{lead_total, submit};
-use crate::pages::sign_in;
+use crate::pages::{first_look, sign_in};
 use crate::write_failures::{refuse_leads_named, REFUSED};
 
 backend_tests!(
@@ -164,11 +164,7 @@ async fn the_dashboard_counts_what_each_person_may_see(app: TestApp) {
 }
 
 async fn a_new_user_is_told_what_to_do_first(app: TestApp) {
-    app.user("new@example.com").await;
-    let mut b = sign_in(&app, "new@example.com").await;
-    let page = b.get("/").await;
-    assert_eq!(page.status, StatusCode::OK);
-    assert!(page.body.contains("No leads yet"));
+    let page = first_look(&app, "/", "No leads yet").await;
     for link in [
         "href=\"/docs\"",
         "href=\"/leads/import\"",

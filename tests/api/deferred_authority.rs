@@ -7,7 +7,7 @@ use serde_json::{json, Value};
 use leadhub_tests::{backend_tests, TestApp};
 
 use crate::helpers::poll;
-use crate::teams::{add_member, create_team_id};
+use crate::teams::{add_member, create_team_id, remove_member};
 
 /// The same database with no job workers, so that a deferred batch stays queued while the test
 /// changes who may do what.
@@ -49,13 +49,7 @@ async fn deferred_work_is_authorised_again_when_it_runs(app: TestApp) {
     let left = defer(&app, &leaver.key, team, "Left St").await;
     let kept = defer(&app, &stayer.key, team, "Kept St").await;
     let closed = defer(&app, &closing.key, other, "Closed St").await;
-    let (status, _) = app
-        .delete(
-            &format!("/api/teams/{team}/members/{}", leaver.user.user_id),
-            &owner.key,
-        )
-        .await;
-    assert_eq!(status, StatusCode::OK);
+    remove_member(&app, &owner.key, team, &leaver).await;
     let (status, _) = app
         .delete(&format!("/api/teams/{other}"), &closing.key)
         .await;

@@ -11,7 +11,7 @@ use serde_json::{json, Value};
 use leadhub_db::schema::jobs;
 use leadhub_tests::{backend_tests, TestApp};
 
-use crate::helpers::submit;
+use crate::helpers::{each, submit};
 
 /// The app again with the geocoder chain `names` (Census and Nominatim unreachable), cached in
 /// the test's database.
@@ -54,10 +54,7 @@ fn fake_server(body: &'static str) -> String {
 async fn zip_geocoder_places_78701_in_austin(app: TestApp) {
     let app = with_geocoders(app, &["zip"]).await;
     let alice = app.user("alice@example.com").await;
-    let (status, r) = app
-        .post("/api/v1/submissions/single", &alice.key, json!({"address": "100 Congress Ave", "city": "Austin", "state": "TX", "zip_code": "78701"}))
-        .await;
-    assert_eq!(status, StatusCode::OK, "{r}");
+    let r = submit(&app, &alice.key, json!({"address": "100 Congress Ave", "city": "Austin", "state": "TX", "zip_code": "78701"})).await;
     let id = r["result_lead_id"].as_i64().unwrap();
     let (_, lead) = app.get(&format!("/api/v1/leads/{id}"), &alice.key).await;
     let (lat, lon) = (
@@ -77,16 +74,15 @@ async fn a_failed_geocode_is_a_warning_and_retried_later(app: TestApp) {
     // Census at a port nothing listens on: a failure, never a failed submission.
     let app = with_geocoders(app, &["census"]).await;
     let alice = app.user("alice@example.com").await;
-    let (status, r) = app
-        .post("/api/v1/submissions/single", &alice.key, json!({"address": "1 Nowhere Rd", "city": "Austin", "state": "TX", "zip_code": "78701"}))
-        .await;
-    assert_eq!(status, StatusCode::OK, "{r}");
+    let r = submit(
+        &app,
+        &alice.key,
+        json!({"address": "1 Nowhere Rd", "city": "Austin", "state": "TX", "zip_code": "78701"}),
+    )
+    .await;
     assert_eq!(r["status"], "completed");
-    let codes: Vec<&str> = r["validation_warnings"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter_map(|w| w["code"].as_str())
+    let codes: Vec<&str> = each(&r["validation_warnings"], "code")
+        .filter_map(Value::as_str)
         .collect();
     assert!(codes.contains(&"geocode_failed"), "{r}");
     let id = r["result_lead_id"].as_i64().unwrap();

@@ -9,7 +9,7 @@ use tokio::net::TcpStream;
 
 use leadhub_tests::{backend_tests, TestApp};
 
-use crate::helpers::team;
+use crate::helpers::{post_batch, team};
 
 backend_tests!(
     every_json_endpoint_refuses_an_oversized_body,
@@ -43,28 +43,22 @@ fn json_endpoints(team_id: i64, user_id: &str) -> Vec<(Method, String)> {
 }
 
 async fn every_json_endpoint_refuses_an_oversized_body(app: TestApp) {
-    let small = TestApp::builder(app.db.clone())
-        .env("LEADHUB_BODY_LIMIT", "1024")
-        .build()
-        .await;
+    let small = app.with_env(&[("LEADHUB_BODY_LIMIT", "1024")]).await;
     let alice = small.user("alice@example.com").await;
     let t = team(&small, "Alpha", &alice).await;
     let big = json!({"name": "x".repeat(2000), "email": "a@example.com"});
+    // Just under the limit is read (and then judged on its content, never a 413).
+    let fits = json!({"name": "x".repeat(900)});
     for (method, path) in json_endpoints(t, &alice.user.user_id) {
-        let (status, body) = small
-            .call(method.clone(), &path, Some(&alice.key), Some(&big))
-            .await;
+        let send = |body| small.call(method.clone(), &path, Some(&alice.key), Some(body));
+        let (status, body) = send(&big).await;
         assert_eq!(
             status,
             StatusCode::PAYLOAD_TOO_LARGE,
             "{method} {path}: {body}"
         );
         assert_eq!(body, json!({"detail": "Request body too large"}), "{path}");
-        // Just under the limit is read (and then judged on its content, never a 413).
-        let fits = json!({"name": "x".repeat(900)});
-        let (status, body) = small
-            .call(method.clone(), &path, Some(&alice.key), Some(&fits))
-            .await;
+        let (status, body) = send(&fits).await;
         assert_ne!(
             status,
             StatusCode::PAYLOAD_TOO_LARGE,
@@ -90,10 +84,7 @@ async fn raw(app: &TestApp, request: &[u8], wait: Duration) -> String {
 }
 
 async fn a_chunked_body_over_the_limit_is_refused(app: TestApp) {
-    let small = TestApp::builder(app.db.clone())
-        .env("LEADHUB_BODY_LIMIT", "1024")
-        .build()
-        .await;
+    let small = app.with_env(&[("LEADHUB_BODY_LIMIT", "1024")]).await;
     let alice = small.user("alice@example.com").await;
     let mut request = format!(
         "POST /api/teams HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {}\r\n\
@@ -112,13 +103,7 @@ async fn lists_are_bounded(app: TestApp) {
     let alice = app.user("alice@example.com").await;
     let lead = json!({"address": "1 Main St", "city": "Austin", "state": "TX"});
     let leads: Vec<Value> = (0..1001).map(|_| lead.clone()).collect();
-    let (status, body) = app
-        .post(
-            "/api/v1/submissions/batch",
-            &alice.key,
-            json!({"leads": leads}),
-        )
-        .await;
+    let (status, body) = post_batch(&app, &alice.key, leads).await;
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
     assert_eq!(body["detail"][0]["loc"], json!(["body", "leads"]), "{body}");
     assert_eq!(body["detail"][0]["type"], "too_long");
@@ -182,10 +167,11 @@ async fn oversized_headers_are_refused(app: TestApp) {
 /// Whatever answers (a handler, an extractor, the router, the rate-limit middleware), the
 /// response forbids MIME sniffing, framing and Referer; pages keep their own fuller CSP.
 async fn every_response_carries_the_security_headers(app: TestApp) {
-    let app = TestApp::builder(app.db.clone())
-        .env("LEADHUB_BODY_LIMIT", "1024")
-        .env("LEADHUB_RATE_LIMIT_PER_IP_MINUTE", "30")
-        .build()
+    let app = app
+        .with_env(&[
+            ("LEADHUB_BODY_LIMIT", "1024"),
+            ("LEADHUB_RATE_LIMIT_PER_IP_MINUTE", "30"),
+        ])
         .await;
     let alice = app.user("alice@example.com").await;
     // Redirects are answers to check too, not to follow.

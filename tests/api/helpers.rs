@@ -130,6 +130,17 @@ pub async fn submit(app: &TestApp, key: &str, lead: Value) -> Value {
     body
 }
 
+/// POST /api/v1/submissions/batch with `leads` and nothing else.
+pub async fn post_batch(app: &TestApp, key: &str, leads: impl Into<Value>) -> (StatusCode, Value) {
+    let body = serde_json::json!({ "leads": leads.into() });
+    app.post("/api/v1/submissions/batch", key, body).await
+}
+
+/// The `key` of each element of the array `list`.
+pub fn each<'a>(list: &'a Value, key: &'a str) -> impl Iterator<Item = &'a Value> {
+    list.as_array().unwrap().iter().map(move |e| &e[key])
+}
+
 /// Submits and then fetches the stored lead.
 pub async fn submit_and_get(app: &TestApp, key: &str, lead: Value) -> (Value, Value) {
     let result = submit(app, key, lead).await;

@@ -9,7 +9,7 @@ use leadhub_db::schema::{api_keys, auth_tokens, sign_in_links, team_invites};
 use leadhub_domain::mail::Message;
 use leadhub_tests::{backend_tests, TestApp};
 
-use crate::teams::{accept, create_team, create_team_id, invite, token_of};
+use crate::teams::{accept_ok, create_team, create_team_id, invite, token_of};
 
 const UNAUTHORIZED: &str = r#"{"detail":"Invalid or expired API key"}"#;
 
@@ -34,13 +34,23 @@ async fn assert_401(app: &TestApp, path: &str, token: &str) {
     );
 }
 
-async fn public_post(app: &TestApp, path: &str, body: Value) -> (StatusCode, Value) {
-    app.call(Method::POST, path, None, Some(&body)).await
+/// POST /api/auth/refresh with `token`.
+async fn refresh(app: &TestApp, token: &str) -> (StatusCode, Value) {
+    let body = json!({ "refresh_token": token });
+    app.post_public("/api/auth/refresh", body).await
+}
+
+/// POST /api/auth/verify: spends a sign-in link's `token`.
+async fn verify(app: &TestApp, token: &str) -> (StatusCode, Value) {
+    app.post_public("/api/auth/verify", json!({ "token": token }))
+        .await
 }
 
 /// POST /api/auth/magic-link, asserting the one answer it ever gives.
 pub async fn request_link(app: &TestApp, email: &str) {
-    let (status, body) = public_post(app, "/api/auth/magic-link", json!({ "email": email })).await;
+    let (status, body) = app
+        .post_public("/api/auth/magic-link", json!({ "email": email }))
+        .await;
     assert_eq!(status, StatusCode::ACCEPTED, "{body}");
     assert_eq!(body, json!({"detail": "Check your e-mail"}));
     app.mail_settled().await;
@@ -64,7 +74,7 @@ pub fn link_token(app: &TestApp, email: &str) -> String {
 pub async fn sign_in(app: &TestApp, email: &str) -> Value {
     request_link(app, email).await;
     let token = link_token(app, email);
-    let (status, body) = public_post(app, "/api/auth/verify", json!({ "token": token })).await;
+    let (status, body) = verify(app, &token).await;
     assert_eq!(status, StatusCode::OK, "{body}");
     body
 }
@@ -92,12 +102,12 @@ async fn magic_link_sign_in(app: TestApp) {
     request_link(&app, "nobody@example.com").await;
     request_link(&app, "not-an-address").await;
     assert_eq!(app.mail.sent().len(), 1);
-    let (status, body) = public_post(&app, "/api/auth/magic-link", json!({})).await;
+    let (status, body) = app.post_public("/api/auth/magic-link", json!({})).await;
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
     assert_eq!(body["detail"][0]["loc"], json!(["body", "email"]));
 
     // Verify: a session and the user.
-    let (status, signed) = public_post(&app, "/api/auth/verify", json!({ "token": token })).await;
+    let (status, signed) = verify(&app, &token).await;
     assert_eq!(status, StatusCode::OK, "{signed}");
     assert!(s(&signed, "access_token").starts_with("lha_"));
     assert!(s(&signed, "refresh_token").starts_with("lhr_"));
@@ -114,11 +124,11 @@ async fn magic_link_sign_in(app: TestApp) {
     assert_eq!(me["user_id"], ada.user.user_id.as_str());
 
     // Single use.
-    let (status, body) = public_post(&app, "/api/auth/verify", json!({ "token": token })).await;
+    let (status, body) = verify(&app, &token).await;
     assert_eq!(status, StatusCode::GONE, "{body}");
     assert!(body["detail"].as_str().is_some());
     // An unknown token is gone too (nothing to tell apart).
-    let (status, _) = public_post(&app, "/api/auth/verify", json!({"token": "lhs_nope"})).await;
+    let (status, _) = verify(&app, "lhs_nope").await;
     assert_eq!(status, StatusCode::GONE);
 
     // A GET of the link page never spends it.
@@ -130,7 +140,7 @@ async fn magic_link_sign_in(app: TestApp) {
         .send()
         .await
         .unwrap();
-    let (status, _) = public_post(&app, "/api/auth/verify", json!({ "token": fresh })).await;
+    let (status, _) = verify(&app, &fresh).await;
     assert_eq!(
         status,
         StatusCode::OK,
@@ -147,7 +157,7 @@ async fn magic_link_sign_in(app: TestApp) {
             .execute(conn)
     })
     .await;
-    let (status, body) = public_post(&app, "/api/auth/verify", json!({ "token": old })).await;
+    let (status, body) = verify(&app, &old).await;
     assert_eq!(status, StatusCode::GONE, "{body}");
 }
 
@@ -169,8 +179,7 @@ async fn refresh_rotates_and_reuse_revokes_the_family(app: TestApp) {
     let (a1, r1) = (s(&first, "access_token"), s(&first, "refresh_token"));
 
     // Refresh: a new pair; the new access token works.
-    let (status, second) =
-        public_post(&app, "/api/auth/refresh", json!({"refresh_token": r1})).await;
+    let (status, second) = refresh(&app, &r1).await;
     assert_eq!(status, StatusCode::OK, "{second}");
     let (a2, r2) = (s(&second, "access_token"), s(&second, "refresh_token"));
     assert_ne!(a2, a1);
@@ -178,8 +187,7 @@ async fn refresh_rotates_and_reuse_revokes_the_family(app: TestApp) {
     assert_eq!(second["expires_in"], 3600);
     assert_eq!(second["token_type"], "bearer");
     assert_eq!(app.get("/api/auth/me", &a2).await.0, StatusCode::OK);
-    let (status, third) =
-        public_post(&app, "/api/auth/refresh", json!({"refresh_token": r2})).await;
+    let (status, third) = refresh(&app, &r2).await;
     assert_eq!(status, StatusCode::OK, "{third}");
     let (a3, r3) = (s(&third, "access_token"), s(&third, "refresh_token"));
     assert_eq!(app.get("/api/auth/me", &a3).await.0, StatusCode::OK);
@@ -200,7 +208,7 @@ async fn refresh_rotates_and_reuse_revokes_the_family(app: TestApp) {
     for access in [&a1, &a2, &a3] {
         assert_401(&app, "/api/auth/me", access).await;
     }
-    let (status, _) = public_post(&app, "/api/auth/refresh", json!({"refresh_token": r3})).await;
+    let (status, _) = refresh(&app, &r3).await;
     assert_eq!(
         status,
         StatusCode::UNAUTHORIZED,
@@ -212,12 +220,7 @@ async fn refresh_rotates_and_reuse_revokes_the_family(app: TestApp) {
         app.get("/api/auth/me", &s(&other, "access_token")).await.0,
         StatusCode::OK
     );
-    let (status, _) = public_post(
-        &app,
-        "/api/auth/refresh",
-        json!({"refresh_token": s(&other, "refresh_token")}),
-    )
-    .await;
+    let (status, _) = refresh(&app, &s(&other, "refresh_token")).await;
     assert_eq!(status, StatusCode::OK);
 
     // Garbage and access tokens are not refresh tokens.
@@ -226,12 +229,11 @@ async fn refresh_rotates_and_reuse_revokes_the_family(app: TestApp) {
         "nonsense".to_owned(),
         s(&other, "access_token"),
     ] {
-        let (status, body) =
-            public_post(&app, "/api/auth/refresh", json!({ "refresh_token": bad })).await;
+        let (status, body) = refresh(&app, &bad).await;
         assert_eq!(status, StatusCode::UNAUTHORIZED, "{bad}");
         assert_eq!(body, json!({"detail": "Invalid or expired API key"}));
     }
-    let (status, _) = public_post(&app, "/api/auth/refresh", json!({})).await;
+    let (status, _) = app.post_public("/api/auth/refresh", json!({})).await;
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
 }
 
@@ -247,12 +249,7 @@ async fn logout_and_expiry(app: TestApp) {
         .await;
     assert_eq!(status, StatusCode::OK, "{body}");
     assert_401(&app, "/api/auth/me", &access).await;
-    let (status, _) = public_post(
-        &app,
-        "/api/auth/refresh",
-        json!({"refresh_token": s(&session, "refresh_token")}),
-    )
-    .await;
+    let (status, _) = refresh(&app, &s(&session, "refresh_token")).await;
     assert_eq!(status, StatusCode::UNAUTHORIZED);
     // Logging out with an API key ends no session and keeps the key.
     let (status, _) = app
@@ -278,12 +275,7 @@ async fn logout_and_expiry(app: TestApp) {
     assert_401(&app, "/api/keys", &access).await;
     assert_401(&app, "/api/teams", &access).await;
     // Its refresh token still gives a working pair.
-    let (status, renewed) = public_post(
-        &app,
-        "/api/auth/refresh",
-        json!({"refresh_token": s(&session, "refresh_token")}),
-    )
-    .await;
+    let (status, renewed) = refresh(&app, &s(&session, "refresh_token")).await;
     assert_eq!(status, StatusCode::OK, "{renewed}");
     assert_eq!(
         app.get("/api/auth/me", &s(&renewed, "access_token"))
@@ -299,12 +291,7 @@ async fn logout_and_expiry(app: TestApp) {
             .execute(conn)
     })
     .await;
-    let (status, body) = public_post(
-        &app,
-        "/api/auth/refresh",
-        json!({"refresh_token": s(&renewed, "refresh_token")}),
-    )
-    .await;
+    let (status, body) = refresh(&app, &s(&renewed, "refresh_token")).await;
     assert_eq!(status, StatusCode::UNAUTHORIZED);
     assert_eq!(body, json!({"detail": "Invalid or expired API key"}));
 }
@@ -346,15 +333,10 @@ async fn no_plain_secrets_in_the_database(app: TestApp) {
     request_link(&app, "ada@example.com").await;
     let link = link_token(&app, "ada@example.com");
     secrets.push(link.clone());
-    let (_, signed) = public_post(&app, "/api/auth/verify", json!({ "token": link })).await;
+    let (_, signed) = verify(&app, &link).await;
     secrets.push(s(&signed, "access_token"));
     secrets.push(s(&signed, "refresh_token"));
-    let (_, renewed) = public_post(
-        &app,
-        "/api/auth/refresh",
-        json!({"refresh_token": s(&signed, "refresh_token")}),
-    )
-    .await;
+    let (_, renewed) = refresh(&app, &s(&signed, "refresh_token")).await;
     secrets.push(s(&renewed, "access_token"));
     secrets.push(s(&renewed, "refresh_token"));
     // A link that stays unspent.
@@ -372,13 +354,12 @@ async fn no_plain_secrets_in_the_database(app: TestApp) {
         secrets.push(token_of(&invite_url));
     }
     let pat_token = secrets.last().unwrap().clone();
-    let (status, accepted) = accept(
+    let accepted = accept_ok(
         &app,
         &pat_token,
         json!({"first_name": "P", "last_name": "Q"}),
     )
     .await;
-    assert_eq!(status, StatusCode::OK, "{accepted}");
     secrets.push(s(&accepted, "access_token"));
     secrets.push(s(&accepted, "refresh_token"));
 

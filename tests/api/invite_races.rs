@@ -1,7 +1,7 @@
 //! Invites accepted at the same moment: two invites of one new address, from
 //! two teams, accepted at once both succeed, as one account in both teams.
 use futures_util::future::join_all;
-use reqwest::{Method, StatusCode};
+use reqwest::StatusCode;
 use serde_json::json;
 
 use leadhub_tests::{backend_tests, TestApp};
@@ -33,12 +33,7 @@ async fn two_invites_of_one_new_address_accepted_at_once(app: TestApp) {
             .iter()
             .map(|t| format!("/api/invites/{t}/accept"))
             .collect();
-        let answers = join_all(
-            paths
-                .iter()
-                .map(|path| app.call(Method::POST, path, None, Some(&body))),
-        )
-        .await;
+        let answers = join_all(paths.iter().map(|path| app.post_public(path, body.clone()))).await;
         for (status, answer) in &answers {
             assert_eq!(*status, StatusCode::OK, "round {round}: {answer}");
         }

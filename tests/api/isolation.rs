@@ -5,7 +5,7 @@ use serde_json::{json, Value};
 
 use leadhub_tests::{backend_tests, TestApp, TestUser};
 
-use crate::helpers::join;
+use crate::helpers::{each, join};
 use crate::pages::sign_in;
 
 backend_tests!(team_a_never_reaches_team_b);
@@ -389,12 +389,7 @@ async fn team_a_never_reaches_team_b(app: TestApp) {
         None,
     )
     .await;
-    let emails: Vec<&str> = invites
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter_map(|i| i["email"].as_str())
-        .collect();
+    let emails: Vec<&str> = each(&invites, "email").filter_map(Value::as_str).collect();
     assert_eq!(emails, vec!["bravo-invitee@example.com"]);
     let business = ok(
         &app,

@@ -6,7 +6,7 @@ use serde_json::{json, Value};
 
 use leadhub_tests::{backend_tests, TestApp};
 
-use crate::helpers::{lead_total, submission_count};
+use crate::helpers::{lead_total, post_batch, submission_count};
 
 fn lead(n: usize) -> Value {
     json!({"address": format!("{n} Chunk Rd"), "city": "Austin", "state": "TX", "zip_code": "78702",
@@ -32,13 +32,7 @@ async fn duplicates_far_apart(app: TestApp) {
         json!({"address": "9000 Chunk Road", "zip_code": "78702", "last_name": "Lovelace"});
     // A duplicate of its neighbour, changing nothing.
     leads[31] = lead(30);
-    let (status, r) = app
-        .post(
-            "/api/v1/submissions/batch",
-            &alice.key,
-            json!({"leads": leads}),
-        )
-        .await;
+    let (status, r) = post_batch(&app, &alice.key, leads).await;
     assert_eq!(status, StatusCode::OK, "{r}");
     let results = r["results"].as_array().unwrap();
     let action = |i: usize| results[i]["action"].as_str().unwrap().to_owned();

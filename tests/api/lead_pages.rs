@@ -6,7 +6,8 @@ use serde_json::{json, Value};
 use leadhub_tests::{backend_tests, TestApp, TestUser};
 
 use crate::enrichment::with_geocoders;
-use crate::pages::{sign_in, Browser};
+use crate::helpers::{each, post_batch};
+use crate::pages::{assert_filters_refused, first_look, sign_in, Browser};
 
 backend_tests!(
     the_list_filters_counts_and_pages,
@@ -18,13 +19,7 @@ backend_tests!(
 );
 
 pub(crate) async fn batch(app: &TestApp, user: &TestUser, leads: Vec<Value>) {
-    let (status, answer) = app
-        .post(
-            "/api/v1/submissions/batch",
-            &user.key,
-            json!({ "leads": leads }),
-        )
-        .await;
+    let (status, answer) = post_batch(app, &user.key, leads).await;
     assert_eq!(status, StatusCode::OK, "{answer}");
     assert_eq!(answer["failed"], 0, "{answer}");
 }
@@ -75,21 +70,12 @@ async fn the_list_filters_counts_and_pages(app: TestApp) {
     assert_eq!(rows(&none.body), 0);
     assert!(none.body.contains("No lead matches these filters"));
 
-    let bad = b
-        .get("/leads?property_type=castle&created_after=soon")
-        .await;
-    assert_eq!(bad.status, StatusCode::UNPROCESSABLE_ENTITY);
-    assert!(bad.body.contains("These filters cannot be used"));
-    assert!(bad.body.contains("property type"), "{}", bad.body);
-    assert!(bad.body.contains("created after"), "{}", bad.body);
+    let bad = "/leads?property_type=castle&created_after=soon";
+    assert_filters_refused(&mut b, bad, &["property type", "created after"]).await;
 }
 
 async fn a_new_user_sees_the_empty_state(app: TestApp) {
-    app.user("bob@example.com").await;
-    let mut b = sign_in(&app, "bob@example.com").await;
-    let page = b.get("/leads").await;
-    assert_eq!(page.status, StatusCode::OK);
-    assert!(page.body.contains("No leads yet"));
+    let page = first_look(&app, "/leads", "No leads yet").await;
     assert!(page.body.contains("href=\"/docs\""));
     assert!(!page.body.contains("Export CSV"));
     // Navigation between the pages.
@@ -174,10 +160,8 @@ async fn enrich_again_follows_the_api_rule(app: TestApp) {
     let csrf = page.field("csrf");
     let path = format!("/leads/{id}/enrich");
     assert_eq!(b.post(&path, &[]).await.status, StatusCode::FORBIDDEN);
-    let done = b.post(&path, &[("csrf", &csrf)]).await;
-    assert_eq!(done.status, StatusCode::SEE_OTHER);
+    let (done, after) = b.post_and_follow(&path, &[("csrf", &csrf)]).await;
     assert_eq!(done.location(), format!("/leads/{id}?done=enriched"));
-    let after = b.get(done.location()).await;
     assert!(after.body.contains("Enrichment ran again"));
     assert!(
         after.body.contains("<dt>Source</dt><dd>zip</dd>"),
@@ -294,11 +278,8 @@ async fn the_export_and_the_standardised_address_are_documented(app: TestApp) {
         export["responses"]["200"]["content"]["text/csv"]["schema"]["type"],
         "string"
     );
-    let parameters: Vec<&str> = export["parameters"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter_map(|p| p["name"].as_str())
+    let parameters: Vec<&str> = each(&export["parameters"], "name")
+        .filter_map(Value::as_str)
         .collect();
     for name in ["q", "team_id", "city", "enrichment_status", "created_after"] {
         assert!(parameters.contains(&name), "{name}: {parameters:?}");

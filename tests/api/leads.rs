@@ -5,14 +5,11 @@ use serde_json::{json, Value};
 use leadhub_domain::lead::fields::STRING_FIELDS;
 use leadhub_tests::{backend_tests, TestApp};
 
-use crate::helpers::{assert_query_refused, lead_total, onlookers, submit, team, Onlookers};
+use crate::helpers::{assert_query_refused, each, lead_total, onlookers, submit, team, Onlookers};
 
 fn ids(page: &Value) -> Vec<i64> {
-    page["items"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|l| l["id"].as_i64().unwrap())
+    each(&page["items"], "id")
+        .map(|id| id.as_i64().unwrap())
         .collect()
 }
 

@@ -11,12 +11,7 @@ use crate::teams::{create_team_id, mailed_invite_url};
 
 async fn ask_link(app: &TestApp, email: &str) {
     let (status, body) = app
-        .call(
-            Method::POST,
-            "/api/auth/magic-link",
-            None,
-            Some(&json!({ "email": email })),
-        )
+        .post_public("/api/auth/magic-link", json!({ "email": email }))
         .await;
     assert_eq!(status, StatusCode::ACCEPTED, "{body}");
     assert_eq!(body, json!({"detail": "Check your e-mail"}));
@@ -28,9 +23,8 @@ fn mails_to(app: &TestApp, email: &str) -> usize {
 
 async fn sign_in_mail_is_bounded_per_address(app: TestApp) {
     fresh_window().await;
-    let app = TestApp::builder(app.db.clone())
-        .env("LEADHUB_MAIL_PER_ADDRESS_MINUTE", "1")
-        .build()
+    let app = app
+        .with_env(&[("LEADHUB_MAIL_PER_ADDRESS_MINUTE", "1")])
         .await;
     app.user("ada@example.com").await;
     app.user("bob@example.com").await;
@@ -47,10 +41,11 @@ async fn sign_in_mail_is_bounded_per_address(app: TestApp) {
     );
 
     // The hour's quota, with the minute's off.
-    let app = TestApp::builder(app.db.clone())
-        .env("LEADHUB_MAIL_PER_ADDRESS_MINUTE", "0")
-        .env("LEADHUB_MAIL_PER_ADDRESS_HOUR", "2")
-        .build()
+    let app = app
+        .with_env(&[
+            ("LEADHUB_MAIL_PER_ADDRESS_MINUTE", "0"),
+            ("LEADHUB_MAIL_PER_ADDRESS_HOUR", "2"),
+        ])
         .await;
     app.user("cy@example.com").await;
     for _ in 0..4 {
@@ -62,9 +57,8 @@ async fn sign_in_mail_is_bounded_per_address(app: TestApp) {
 
 async fn invite_mail_is_bounded_per_address(app: TestApp) {
     fresh_window().await;
-    let app = TestApp::builder(app.db.clone())
-        .env("LEADHUB_MAIL_PER_ADDRESS_MINUTE", "1")
-        .build()
+    let app = app
+        .with_env(&[("LEADHUB_MAIL_PER_ADDRESS_MINUTE", "1")])
         .await;
     let ada = app.user("ada@example.com").await;
     let team = create_team_id(&app, &ada.key, "Crew").await;

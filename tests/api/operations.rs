@@ -29,23 +29,21 @@ async fn metrics_count_requests_per_route(app: TestApp) {
     assert!(text.contains("leadhub_db_pool_connections{state=\"max\"}"));
 }
 
+/// The X-Request-Id of the answer to a request that sent `sent`.
+async fn request_id(app: &TestApp, sent: &str) -> String {
+    let r = app
+        .client
+        .get(app.url("/healthz"))
+        .header("X-Request-Id", sent)
+        .send()
+        .await
+        .unwrap();
+    r.headers()["x-request-id"].to_str().unwrap().to_owned()
+}
+
 async fn request_ids_are_echoed_or_made(app: TestApp) {
-    let r = app
-        .client
-        .get(app.url("/healthz"))
-        .header("X-Request-Id", "trace-123")
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(r.headers()["x-request-id"], "trace-123");
-    let r = app
-        .client
-        .get(app.url("/healthz"))
-        .header("X-Request-Id", "bad id with spaces")
-        .send()
-        .await
-        .unwrap();
-    let made = r.headers()["x-request-id"].to_str().unwrap().to_owned();
+    assert_eq!(request_id(&app, "trace-123").await, "trace-123");
+    let made = request_id(&app, "bad id with spaces").await;
     assert_ne!(made, "bad id with spaces");
     assert_eq!(made.len(), 24);
 }

@@ -23,6 +23,23 @@ pub(crate) struct Page {
 }
 
 impl Page {
+    /// Reads a response whole.
+    pub(crate) async fn read(response: reqwest::Response) -> Page {
+        let status = response.status();
+        let headers = response.headers().clone();
+        let body = response.text().await.unwrap();
+        Page {
+            status,
+            headers,
+            body,
+        }
+    }
+
+    /// The body as JSON (a JSON string when it is not JSON).
+    pub(crate) fn json(&self) -> serde_json::Value {
+        serde_json::from_str(&self.body).unwrap_or_else(|_| self.body.clone().into())
+    }
+
     pub(crate) fn location(&self) -> &str {
         self.headers
             .get(LOCATION)
@@ -78,14 +95,7 @@ impl Browser {
                 self.jar.insert(name.trim().into(), value.trim().into());
             }
         }
-        let status = response.status();
-        let headers = response.headers().clone();
-        let body = response.text().await.unwrap();
-        Page {
-            status,
-            headers,
-            body,
-        }
+        Page::read(response).await
     }
 
     pub(crate) async fn get(&mut self, path: &str) -> Page {
@@ -103,6 +113,18 @@ impl Browser {
     pub(crate) async fn post(&mut self, path: &str, form: &[(&str, &str)]) -> Page {
         let request = self.client.post(self.url(path)).form(form);
         self.send(request).await
+    }
+
+    /// Posts a form that answers 303 and follows the redirect; returns both answers.
+    pub(crate) async fn post_and_follow(
+        &mut self,
+        path: &str,
+        form: &[(&str, &str)],
+    ) -> (Page, Page) {
+        let redirect = self.post(path, form).await;
+        assert_eq!(redirect.status, StatusCode::SEE_OTHER, "{}", redirect.body);
+        let page = self.get(redirect.location()).await;
+        (redirect, page)
     }
 
     /// Posts a `multipart/form-data` form (a file upload).
@@ -132,6 +154,25 @@ impl Browser {
             None => path,
         };
         format!("{}{path}", self.base)
+    }
+}
+
+/// `path` as a user with nothing yet sees it: 200, and `empty` said.
+pub(crate) async fn first_look(app: &TestApp, path: &str, empty: &str) -> Page {
+    app.user("new@example.com").await;
+    let page = sign_in(app, "new@example.com").await.get(path).await;
+    assert_eq!(page.status, StatusCode::OK);
+    assert!(page.body.contains(empty), "{}", page.body);
+    page
+}
+
+/// A list page refusing its filters: 422, naming each of `fields`.
+pub(crate) async fn assert_filters_refused(b: &mut Browser, path: &str, fields: &[&str]) {
+    let bad = b.get(path).await;
+    assert_eq!(bad.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(bad.body.contains("These filters cannot be used"));
+    for field in fields {
+        assert!(bad.body.contains(field), "{field}: {}", bad.body);
     }
 }
 
@@ -371,19 +412,13 @@ async fn opening_an_invite_never_spends_it(app: TestApp) {
         .await;
     assert_eq!(missing.status, StatusCode::UNPROCESSABLE_ENTITY);
     assert!(missing.body.contains("first name"));
-    let done = b
-        .post(
-            &format!("/invite/{token}"),
-            &[
-                ("csrf", &csrf),
-                ("first_name", "Sam"),
-                ("last_name", "Smith"),
-            ],
-        )
-        .await;
-    assert_eq!(done.status, StatusCode::SEE_OTHER, "{}", done.body);
+    let sam = [
+        ("csrf", &*csrf),
+        ("first_name", "Sam"),
+        ("last_name", "Smith"),
+    ];
+    let (done, page) = b.post_and_follow(&format!("/invite/{token}"), &sam).await;
     assert_eq!(done.location(), format!("/teams/{team_id}?done=joined"));
-    let page = b.get(done.location()).await;
     assert_eq!(page.status, StatusCode::OK);
     assert!(page.body.contains("Sam Smith") && page.body.contains("(you)"));
 
@@ -490,18 +525,14 @@ async fn invites_sent_from_the_pages_reach_only_the_mailbox(app: TestApp) {
     let csrf = b.get(&team_page).await.field("csrf");
     let mut seen = Vec::new();
     for _ in 0..2 {
-        let sent = b
-            .post(
-                &format!("{team_page}/invites"),
-                &[
-                    ("csrf", &csrf),
-                    ("email", "root@example.com"),
-                    ("role", "admin"),
-                ],
-            )
+        let root = [
+            ("csrf", &*csrf),
+            ("email", "root@example.com"),
+            ("role", "admin"),
+        ];
+        let (sent, page) = b
+            .post_and_follow(&format!("{team_page}/invites"), &root)
             .await;
-        assert_eq!(sent.status, StatusCode::SEE_OTHER, "{}", sent.body);
-        let page = b.get(sent.location()).await;
         assert!(page.body.contains("Invite sent."), "{}", page.body);
         seen.push(format!("{:?}{}{}", sent.headers, sent.body, page.body));
     }

@@ -1,10 +1,10 @@
 //! Rate limits (contract section 8): headers on every response, 429 with Retry-After, per key,
 //! per client IP (with trusted proxies), 0 = off, and on PostgreSQL counts shared by processes.
-use reqwest::header::HeaderMap;
 use reqwest::StatusCode;
-use serde_json::Value;
 
 use leadhub_tests::{backend_tests, Backend, TestApp};
+
+use crate::pages::Page;
 
 backend_tests!(
     headers_are_on_every_response_and_count_down,
@@ -28,13 +28,7 @@ pub async fn fresh_window() {
     }
 }
 
-struct Answer {
-    status: StatusCode,
-    headers: HeaderMap,
-    body: Value,
-}
-
-impl Answer {
+impl Page {
     fn header(&self, name: &str) -> Option<String> {
         self.headers
             .get(name)
@@ -52,7 +46,7 @@ impl Answer {
     }
 }
 
-async fn send(app: &TestApp, path: &str, key: Option<&str>, forwarded_for: Option<&str>) -> Answer {
+async fn send(app: &TestApp, path: &str, key: Option<&str>, forwarded_for: Option<&str>) -> Page {
     let mut request = app.client.get(app.url(path));
     if let Some(key) = key {
         request = request.bearer_auth(key);
@@ -60,22 +54,15 @@ async fn send(app: &TestApp, path: &str, key: Option<&str>, forwarded_for: Optio
     if let Some(hops) = forwarded_for {
         request = request.header("x-forwarded-for", hops);
     }
-    let response = request.send().await.unwrap();
-    let status = response.status();
-    let headers = response.headers().clone();
-    let text = response.text().await.unwrap();
-    Answer {
-        status,
-        headers,
-        body: serde_json::from_str(&text).unwrap_or(Value::String(text)),
-    }
+    Page::read(request.send().await.unwrap()).await
 }
 
 async fn headers_are_on_every_response_and_count_down(app: TestApp) {
-    let app = TestApp::builder(app.db.clone())
-        .env("LEADHUB_RATE_LIMIT_PER_IP_MINUTE", "20")
-        .env("LEADHUB_RATE_LIMIT_PER_KEY_HOUR", "10")
-        .build()
+    let app = app
+        .with_env(&[
+            ("LEADHUB_RATE_LIMIT_PER_IP_MINUTE", "20"),
+            ("LEADHUB_RATE_LIMIT_PER_KEY_HOUR", "10"),
+        ])
         .await;
     let alice = app.user("alice@example.com").await;
     fresh_window().await;
@@ -132,15 +119,14 @@ async fn headers_are_on_every_response_and_count_down(app: TestApp) {
     // A wrong key is a 401 held to the IP limit only (the IP count went on meanwhile).
     let e = send(&app, "/api/auth/me", Some("lhk_not-a-key"), None).await;
     assert_eq!(e.status, StatusCode::UNAUTHORIZED);
-    assert_eq!(e.body["detail"], "Invalid or expired API key");
+    assert_eq!(e.json()["detail"], "Invalid or expired API key");
     assert_eq!(e.header("x-ratelimit-limit").as_deref(), Some("20"));
     assert_eq!(e.remaining(), 15);
 }
 
 async fn over_the_ip_limit_is_a_429_with_retry_after(app: TestApp) {
-    let app = TestApp::builder(app.db.clone())
-        .env("LEADHUB_RATE_LIMIT_PER_IP_MINUTE", "3")
-        .build()
+    let app = app
+        .with_env(&[("LEADHUB_RATE_LIMIT_PER_IP_MINUTE", "3")])
         .await;
     let alice = app.user("alice@example.com").await;
     fresh_window().await;
@@ -152,7 +138,7 @@ async fn over_the_ip_limit_is_a_429_with_retry_after(app: TestApp) {
     let over = send(&app, "/api/auth/me", Some(&alice.key), None).await;
     assert_eq!(over.status, StatusCode::TOO_MANY_REQUESTS);
     assert_eq!(
-        over.body,
+        over.json(),
         serde_json::json!({"detail": "Rate limit exceeded: 3 requests per minute per client IP"})
     );
     let retry: u64 = over.header("retry-after").unwrap().parse().unwrap();
@@ -165,9 +151,8 @@ async fn over_the_ip_limit_is_a_429_with_retry_after(app: TestApp) {
 }
 
 async fn each_key_has_its_own_hourly_limit(app: TestApp) {
-    let app = TestApp::builder(app.db.clone())
-        .env("LEADHUB_RATE_LIMIT_PER_KEY_HOUR", "2")
-        .build()
+    let app = app
+        .with_env(&[("LEADHUB_RATE_LIMIT_PER_KEY_HOUR", "2")])
         .await;
     let alice = app.user("alice@example.com").await;
     let bob = app.user("bob@example.com").await;
@@ -181,7 +166,7 @@ async fn each_key_has_its_own_hourly_limit(app: TestApp) {
     let over = send(&app, "/api/keys", Some(&alice.key), None).await;
     assert_eq!(over.status, StatusCode::TOO_MANY_REQUESTS);
     assert_eq!(
-        over.body["detail"],
+        over.json()["detail"],
         "Rate limit exceeded: 2 requests per hour per credential"
     );
     let retry: u64 = over.header("retry-after").unwrap().parse().unwrap();
@@ -229,10 +214,11 @@ async fn zero_turns_a_limit_off(app: TestApp) {
         assert!(a.header("x-ratelimit-limit").is_none());
     }
     // Only the IP limit on: the policy names only it, also for a key.
-    let app = TestApp::builder(app.db.clone())
-        .env("LEADHUB_RATE_LIMIT_PER_IP_MINUTE", "1000")
-        .env("LEADHUB_RATE_LIMIT_PER_KEY_HOUR", "0")
-        .build()
+    let app = app
+        .with_env(&[
+            ("LEADHUB_RATE_LIMIT_PER_IP_MINUTE", "1000"),
+            ("LEADHUB_RATE_LIMIT_PER_KEY_HOUR", "0"),
+        ])
         .await;
     let a = send(&app, "/api/auth/me", Some(&alice.key), None).await;
     assert_eq!(
@@ -241,59 +227,49 @@ async fn zero_turns_a_limit_off(app: TestApp) {
     );
 }
 
-async fn forwarded_for_is_believed_only_from_trusted_proxies(app: TestApp) {
-    let trusted = TestApp::builder(app.db.clone())
-        .env("LEADHUB_RATE_LIMIT_PER_IP_MINUTE", "2")
-        .env("LEADHUB_TRUSTED_PROXIES", "10.1.1.1, 127.0.0.1")
-        .build()
+/// An app allowing two requests a minute per client IP and trusting `proxies`, in a fresh window.
+async fn two_a_minute_behind(app: &TestApp, proxies: &str) -> TestApp {
+    let limit = ("LEADHUB_RATE_LIMIT_PER_IP_MINUTE", "2");
+    let app = app
+        .with_env(&[limit, ("LEADHUB_TRUSTED_PROXIES", proxies)])
         .await;
     fresh_window().await;
+    app
+}
+
+/// GET /openapi.json without a key, with `X-Forwarded-For: hops`.
+async fn forwarded(app: &TestApp, hops: &str) -> Page {
+    send(app, "/openapi.json", None, Some(hops)).await
+}
+
+async fn forwarded_for_is_believed_only_from_trusted_proxies(app: TestApp) {
+    let trusted = two_a_minute_behind(&app, "10.1.1.1, 127.0.0.1").await;
     // Behind the trusted proxy, each client has its own count; the client cannot
     // escape by prepending addresses of its own.
     for hops in ["203.0.113.7", "198.51.100.1, 203.0.113.7"] {
-        let a = send(&trusted, "/openapi.json", None, Some(hops)).await;
-        assert_eq!(a.status, StatusCode::OK);
+        assert_eq!(forwarded(&trusted, hops).await.status, StatusCode::OK);
     }
-    let over = send(
-        &trusted,
-        "/openapi.json",
-        None,
-        Some("192.0.2.9, 203.0.113.7"),
-    )
-    .await;
+    let over = forwarded(&trusted, "192.0.2.9, 203.0.113.7").await;
     assert_eq!(over.status, StatusCode::TOO_MANY_REQUESTS);
     // A trusted proxy in the chain is skipped.
-    let via_two = send(
-        &trusted,
-        "/openapi.json",
-        None,
-        Some("203.0.113.7, 10.1.1.1"),
-    )
-    .await;
+    let via_two = forwarded(&trusted, "203.0.113.7, 10.1.1.1").await;
     assert_eq!(via_two.status, StatusCode::TOO_MANY_REQUESTS);
-    let other = send(&trusted, "/openapi.json", None, Some("203.0.113.8")).await;
+    let other = forwarded(&trusted, "203.0.113.8").await;
     assert_eq!(other.status, StatusCode::OK);
     assert_eq!(other.remaining(), 1);
 
     // The peer (127.0.0.1) is not trusted here: the header is ignored, all count as one client.
-    let untrusted = TestApp::builder(app.db.clone())
-        .env("LEADHUB_RATE_LIMIT_PER_IP_MINUTE", "2")
-        .env("LEADHUB_TRUSTED_PROXIES", "10.1.1.1")
-        .build()
-        .await;
-    fresh_window().await;
+    let untrusted = two_a_minute_behind(&app, "10.1.1.1").await;
     for hops in ["203.0.113.1", "203.0.113.2"] {
-        let a = send(&untrusted, "/openapi.json", None, Some(hops)).await;
-        assert_eq!(a.status, StatusCode::OK);
+        assert_eq!(forwarded(&untrusted, hops).await.status, StatusCode::OK);
     }
-    let over = send(&untrusted, "/openapi.json", None, Some("203.0.113.3")).await;
+    let over = forwarded(&untrusted, "203.0.113.3").await;
     assert_eq!(over.status, StatusCode::TOO_MANY_REQUESTS);
 }
 
 async fn health_endpoints_are_not_counted(app: TestApp) {
-    let app = TestApp::builder(app.db.clone())
-        .env("LEADHUB_RATE_LIMIT_PER_IP_MINUTE", "1")
-        .build()
+    let app = app
+        .with_env(&[("LEADHUB_RATE_LIMIT_PER_IP_MINUTE", "1")])
         .await;
     fresh_window().await;
     for path in ["/healthz", "/readyz", "/metrics", "/healthz/"] {

@@ -5,7 +5,7 @@ use serde_json::{json, Value};
 use leadhub_tests::{backend_tests, TestApp};
 
 use crate::helpers::{
-    has_warning, lead_total, locs, onlookers, poll, post_with_key, problem_type, raw_json,
+    each, has_warning, lead_total, locs, onlookers, poll, post_with_key, problem_type, raw_json,
     raw_text, submission_count, submit, submit_and_get, team, warning_codes, Onlookers,
 };
 
@@ -844,11 +844,8 @@ async fn deferred_batch(app: TestApp) {
     assert_eq!(b["pending"], 0, "{b}");
     assert_eq!(b["succeeded"], 2, "{b}");
     assert_eq!(b["duplicates"], 1, "{b}");
-    let ids: Vec<i64> = r["results"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|e| e["submission_id"].as_i64().unwrap())
+    let ids: Vec<i64> = each(&r["results"], "submission_id")
+        .map(|id| id.as_i64().unwrap())
         .collect();
     let s0 = poll(
         &app,

@@ -2,7 +2,7 @@
 //! token. Each scenario plays the attacker with everything the service hands them, tries every
 //! invite token it finds, and ends by checking that the victim has no session.
 use diesel::prelude::*;
-use reqwest::{Method, StatusCode};
+use reqwest::StatusCode;
 use serde_json::{json, Value};
 
 use leadhub_db::schema::auth_tokens;
@@ -27,11 +27,9 @@ pub async fn accept_every_token(app: &TestApp, seen: &[String]) -> usize {
     let mut accepted = 0;
     for token in seen.iter().flat_map(|t| invite_tokens_in(t)) {
         let (status, _) = app
-            .call(
-                Method::POST,
+            .post_public(
                 &format!("/api/invites/{token}/accept"),
-                None,
-                Some(&json!({"first_name": "Mallory", "last_name": "M"})),
+                json!({"first_name": "Mallory", "last_name": "M"}),
             )
             .await;
         if status == StatusCode::OK {
@@ -97,12 +95,7 @@ async fn an_inviter_never_gets_the_invitees_session(app: TestApp) {
     let link = mailed_invite_url(&app.mail.last_to("root@example.com").unwrap().message);
     let token = link.rsplit('/').next().unwrap();
     let (status, accepted) = app
-        .call(
-            Method::POST,
-            &format!("/api/invites/{token}/accept"),
-            None,
-            Some(&json!({})),
-        )
+        .post_public(&format!("/api/invites/{token}/accept"), json!({}))
         .await;
     assert_eq!(status, StatusCode::OK, "{accepted}");
     assert_eq!(sessions_of(&app, root.user.id).await, 2, "one session");

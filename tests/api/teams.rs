@@ -86,21 +86,30 @@ pub async fn invite_info(app: &TestApp, token: &str) -> (StatusCode, Value) {
 
 /// POST /api/invites/{token}/accept, without credentials.
 pub async fn accept(app: &TestApp, token: &str, body: Value) -> (StatusCode, Value) {
-    app.call(
-        Method::POST,
-        &format!("/api/invites/{token}/accept"),
-        None,
-        Some(&body),
-    )
-    .await
+    app.post_public(&format!("/api/invites/{token}/accept"), body)
+        .await
+}
+
+/// Accepts an invite, asserting 200; returns the answer.
+pub async fn accept_ok(app: &TestApp, token: &str, body: Value) -> Value {
+    let (status, answer) = accept(app, token, body).await;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    answer
+}
+
+/// Removes `user` from `team` as `key`, asserting 200.
+pub async fn remove_member(app: &TestApp, key: &str, team: i64, user: &TestUser) {
+    let path = format!("/api/teams/{team}/members/{}", user.user.user_id);
+    let (status, body) = app.delete(&path, key).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(body, json!({"detail": "Member removed"}));
 }
 
 /// Makes an existing user a member with `role` the way a person would: invite, then accept.
 pub async fn add_member(app: &TestApp, inviter_key: &str, team: i64, user: &TestUser, role: &str) {
     let created = invite(app, inviter_key, team, &user.user.email, Some(role)).await;
     let token = token_of(created["mailed_url"].as_str().unwrap());
-    let (status, body) = accept(app, &token, json!({})).await;
-    assert_eq!(status, StatusCode::OK, "{body}");
+    accept_ok(app, &token, json!({})).await;
 }
 
 fn team_id(team: &Value) -> i64 {
@@ -826,13 +835,8 @@ async fn the_public_invite_page_and_accepting(app: TestApp) {
     assert_eq!(status, StatusCode::OK, "a refused accept does not spend it");
 
     // Accept: the account, the membership with the invite's role, a session.
-    let (status, accepted) = accept(
-        &app,
-        &token,
-        json!({"first_name": " Sam ", "last_name": "Spade"}),
-    )
-    .await;
-    assert_eq!(status, StatusCode::OK, "{accepted}");
+    let sam = json!({"first_name": " Sam ", "last_name": "Spade"});
+    let accepted = accept_ok(&app, &token, sam).await;
     assert_eq!(accepted["success"], true);
     assert_eq!(accepted["team_id"], t);
     assert_eq!(accepted["team_name"], "Roofers");
@@ -1019,13 +1023,7 @@ async fn a_removed_member_loses_access_at_once(app: TestApp) {
     }
 
     // Bob is removed by the owner: the next request already sees it.
-    let (status, _) = app
-        .delete(
-            &format!("/api/teams/{t}/members/{}", bob.user.user_id),
-            &ada.key,
-        )
-        .await;
-    assert_eq!(status, StatusCode::OK);
+    remove_member(&app, &ada.key, t, &bob).await;
     let (status, body) = app.get(&format!("/api/teams/{t}"), &bob.key).await;
     assert_eq!(status, StatusCode::NOT_FOUND, "{body}");
     let (status, body) = app.get(&lead_path, &bob.key).await;
@@ -1045,14 +1043,7 @@ async fn a_removed_member_loses_access_at_once(app: TestApp) {
     assert_eq!(status, StatusCode::FORBIDDEN);
 
     // Cy (a team admin) leaves on their own.
-    let (status, body) = app
-        .delete(
-            &format!("/api/teams/{t}/members/{}", cy.user.user_id),
-            &cy.key,
-        )
-        .await;
-    assert_eq!(status, StatusCode::OK, "{body}");
-    assert_eq!(body, json!({"detail": "Member removed"}));
+    remove_member(&app, &cy.key, t, &cy).await;
     assert_eq!(
         app.get(&format!("/api/teams/{t}"), &cy.key).await.0,
         StatusCode::NOT_FOUND

@@ -10,7 +10,7 @@ use serde_json::{json, Value};
 use leadhub_db::Backend;
 use leadhub_tests::{backend_tests, TestApp};
 
-use crate::helpers::{lead_total, raw_json, submission_count};
+use crate::helpers::{lead_total, post_batch, raw_json, submission_count, submit};
 
 pub(crate) const REFUSED: &str = "Refused";
 
@@ -60,13 +60,7 @@ async fn batch_element_refused_alone(app: TestApp) {
         lead(3, "Bo"),
         lead(1, "Ann")
     ]);
-    let (status, b) = app
-        .post(
-            "/api/v1/submissions/batch",
-            &alice.key,
-            json!({"leads": leads.clone()}),
-        )
-        .await;
+    let (status, b) = post_batch(&app, &alice.key, leads.clone()).await;
     assert_eq!(status, StatusCode::OK, "{b}");
     assert_eq!(
         (&b["total"], &b["succeeded"], &b["duplicates"], &b["failed"]),
@@ -135,10 +129,7 @@ async fn single_refused_is_kept(app: TestApp) {
     refuse_leads_named(&app).await;
     let alice = app.user("alice@example.com").await;
     let sent = lead(7, REFUSED);
-    let (status, r) = app
-        .post("/api/v1/submissions/single", &alice.key, sent.clone())
-        .await;
-    assert_eq!(status, StatusCode::OK, "{r}");
+    let r = submit(&app, &alice.key, sent.clone()).await;
     assert_eq!(r["status"], "failed", "{r}");
     assert!(
         r["result_lead_id"].is_null() && r["result_action"].is_null(),
@@ -151,13 +142,9 @@ async fn single_refused_is_kept(app: TestApp) {
         .await;
     assert_eq!(s["status"], "failed", "{s}");
     // A merge the database refuses fails the same way, and leaves the stored lead as it was.
-    let (_, first) = app
-        .post("/api/v1/submissions/single", &alice.key, lead(8, "Cy"))
-        .await;
+    let first = submit(&app, &alice.key, lead(8, "Cy")).await;
     assert_eq!(first["result_action"], "created", "{first}");
-    let (_, refused) = app
-        .post("/api/v1/submissions/single", &alice.key, lead(8, REFUSED))
-        .await;
+    let refused = submit(&app, &alice.key, lead(8, REFUSED)).await;
     assert_eq!(refused["status"], "failed", "{refused}");
     let lead_id = first["result_lead_id"].as_i64().unwrap();
     let (_, stored) = app

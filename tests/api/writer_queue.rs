@@ -5,7 +5,7 @@
 use std::time::{Duration, Instant};
 
 use futures_util::future::join_all;
-use reqwest::{Method, StatusCode};
+use reqwest::StatusCode;
 use serde_json::json;
 
 use leadhub_tests::{backend_tests, TestApp};
@@ -39,10 +39,7 @@ async fn concurrent_sign_ins_and_team_creations_never_meet_a_lock(app: TestApp) 
         // Each person signs in (spends the link, stores a session) while creating a team.
         let sign_ins = tokens.iter().map(|token| {
             let body = json!({ "token": token });
-            timed(async move {
-                app.call(Method::POST, "/api/auth/verify", None, Some(&body))
-                    .await
-            })
+            timed(async move { app.post_public("/api/auth/verify", body).await })
         });
         let creations = people.iter().enumerate().map(|(i, p)| {
             let body = json!({"name": format!("Team {round}-{i}"), "description": "d"});

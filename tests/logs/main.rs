@@ -74,12 +74,7 @@ async fn a_whole_scenario_logs_no_credential(app: TestApp) {
 
     // Sign-in by link, then the session's tokens in use.
     let (status, _) = app
-        .call(
-            Method::POST,
-            "/api/auth/magic-link",
-            None,
-            Some(&json!({"email": "ada@example.com"})),
-        )
+        .post_public("/api/auth/magic-link", json!({"email": "ada@example.com"}))
         .await;
     assert_eq!(status, StatusCode::ACCEPTED);
     app.mail_settled().await;
@@ -96,21 +91,14 @@ async fn a_whole_scenario_logs_no_credential(app: TestApp) {
     )
     .await;
     let (status, signed) = app
-        .call(
-            Method::POST,
-            "/api/auth/verify",
-            None,
-            Some(&json!({"token": sign_in_token})),
-        )
+        .post_public("/api/auth/verify", json!({"token": sign_in_token}))
         .await;
     assert_eq!(status, StatusCode::OK, "{signed}");
     let access = signed["access_token"].as_str().unwrap().to_owned();
     let (status, renewed) = app
-        .call(
-            Method::POST,
+        .post_public(
             "/api/auth/refresh",
-            None,
-            Some(&json!({"refresh_token": signed["refresh_token"]})),
+            json!({"refresh_token": signed["refresh_token"]}),
         )
         .await;
     assert_eq!(status, StatusCode::OK, "{renewed}");

@@ -61,6 +61,15 @@ impl TestApp {
         }
     }
 
+    /// Another app on the same database, differing from `start`'s only in these variables.
+    pub async fn with_env(&self, vars: &[(&str, &str)]) -> TestApp {
+        let mut builder = Self::builder(self.db.clone());
+        for (name, value) in vars {
+            builder = builder.env(name, value);
+        }
+        builder.build().await
+    }
+
     /// Stops this app; the builder starts another on the same database.
     pub fn restart(self) -> TestAppBuilder {
         let db = self.db.clone();
@@ -215,6 +224,11 @@ impl TestApp {
     pub async fn get_text(&self, path: &str) -> String {
         let response = self.client.get(self.url(path)).send().await.unwrap();
         response.text().await.unwrap()
+    }
+
+    /// POST without credentials (sign-in, invites).
+    pub async fn post_public(&self, path: &str, body: Value) -> (StatusCode, Value) {
+        self.call(Method::POST, path, None, Some(&body)).await
     }
 
     pub async fn get(&self, path: &str, key: &str) -> (StatusCode, Value) {

@@ -7,16 +7,9 @@ use std::time::{Duration, Instant};
 
 mod binary;
 
-use binary::{free_port, serve_on_port as serve, PgDatabase};
+use binary::{free_port, serve_on_port as serve, temp_dir, PgDatabase};
 
 const BIN: &str = env!("CARGO_BIN_EXE_leadhub");
-
-fn temp_dir(tag: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("leadhub-cli-{tag}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
 
 /// The binary with a clean environment, its data in `data`, run in `cwd`.
 fn leadhub_command(data: &Path, cwd: &Path) -> Command {

@@ -12,12 +12,9 @@ use leadhub_db::Database;
 
 const BIN: &str = env!("CARGO_BIN_EXE_leadhub");
 
-fn temp_dir(tag: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("leadhub-import-{tag}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
+mod binary;
+
+use binary::temp_dir;
 
 fn leadhub(dir: &Path, args: &[&str]) -> Output {
     Command::new(BIN)
@@ -54,6 +51,15 @@ fn figure(s: &HashMap<String, String>, name: &str) -> u64 {
         .unwrap()
 }
 
+/// Asserts the summary's figures; returns the summary.
+fn assert_figures(stdout: &str, expected: &[(&str, u64)]) -> HashMap<String, String> {
+    let s = summary(stdout);
+    for (name, n) in expected {
+        assert_eq!(figure(&s, name), *n, "{name}: {stdout}");
+    }
+    s
+}
+
 fn count(dir: &Path, what: &'static str) -> i64 {
     let url = format!("sqlite://{}", dir.join("data/leadhub.db").display());
     let db = Database::connect(&url, 1).unwrap();
@@ -76,6 +82,14 @@ fn admin(dir: &Path) {
     ));
 }
 
+/// A folder with an admin to act as, and `csv` saved as `file`.
+fn folder_with(tag: &str, file: &str, csv: &str) -> PathBuf {
+    let dir = temp_dir(tag);
+    admin(&dir);
+    std::fs::write(dir.join(file), csv).unwrap();
+    dir
+}
+
 const LEADS: &str = "\
 address,city,state,zip_code,first_name,primary_phone,bedrooms,favourite_colour
 1 Main St,Austin,TX,78701,Ann,512-555-0100,3,blue
@@ -87,16 +101,16 @@ address,city,state,zip_code,first_name,primary_phone,bedrooms,favourite_colour
 
 #[test]
 fn lead_import_reports_rejects_and_reruns_create_no_duplicates() {
-    let dir = temp_dir("leads");
-    admin(&dir);
-    std::fs::write(dir.join("leads.csv"), LEADS).unwrap();
+    let dir = folder_with("leads", "leads.csv", LEADS);
     let (stdout, stderr) = ok(&leadhub(&dir, &["import", "leads", "leads.csv"]));
-    let s = summary(&stdout);
-    assert_eq!(figure(&s, "rows"), 5, "{stdout}");
-    assert_eq!(figure(&s, "created"), 3, "{stdout}");
-    assert_eq!(figure(&s, "updated"), 0);
-    assert_eq!(figure(&s, "skipped"), 0);
-    assert_eq!(figure(&s, "rejected"), 2);
+    let figures = [
+        ("rows", 5),
+        ("created", 3),
+        ("updated", 0),
+        ("skipped", 0),
+        ("rejected", 2),
+    ];
+    let s = assert_figures(&stdout, &figures);
     assert_eq!(
         stderr.matches("favourite_colour").count(),
         1,
@@ -127,10 +141,7 @@ fn lead_import_reports_rejects_and_reruns_create_no_duplicates() {
 
     // The same file again: duplicate detection merges every row into its lead.
     let (stdout, _) = ok(&leadhub(&dir, &["import", "leads", "leads.csv"]));
-    let s = summary(&stdout);
-    assert_eq!(figure(&s, "created"), 0, "{stdout}");
-    assert_eq!(figure(&s, "skipped"), 3, "{stdout}");
-    assert_eq!(figure(&s, "rejected"), 2);
+    assert_figures(&stdout, &[("created", 0), ("skipped", 3), ("rejected", 2)]);
     assert_eq!(count(&dir, "leads"), 3, "no duplicate leads");
 
     // A team the importer may not use stops the import with a one-line error.
@@ -150,12 +161,9 @@ address,city,state,zip_code,first_name,longitude,notes,=HYPERLINK(\"http://evil.
 
 #[test]
 fn the_reject_report_defuses_formulas() {
-    let dir = temp_dir("formulas");
-    admin(&dir);
-    std::fs::write(dir.join("leads.csv"), FORMULAS).unwrap();
+    let dir = folder_with("formulas", "leads.csv", FORMULAS);
     let (stdout, _) = ok(&leadhub(&dir, &["import", "leads", "leads.csv"]));
-    let s = summary(&stdout);
-    assert_eq!(figure(&s, "rejected"), 2, "{stdout}");
+    let s = assert_figures(&stdout, &[("rejected", 2)]);
     let mut report = csv::ReaderBuilder::new()
         .has_headers(false)
         .from_path(&s["report"])
@@ -203,16 +211,10 @@ fn the_reject_report_defuses_formulas() {
 
 #[test]
 fn lead_import_in_small_chunks_matches_one_chunk() {
-    let dir = temp_dir("chunks");
-    admin(&dir);
-    std::fs::write(dir.join("leads.csv"), LEADS).unwrap();
-    let (stdout, _) = ok(&leadhub(
-        &dir,
-        &["import", "leads", "leads.csv", "--chunk-size", "2"],
-    ));
-    let s = summary(&stdout);
-    assert_eq!(figure(&s, "created"), 3, "{stdout}");
-    assert_eq!(figure(&s, "rejected"), 2, "{stdout}");
+    let dir = folder_with("chunks", "leads.csv", LEADS);
+    let chunked = ["import", "leads", "leads.csv", "--chunk-size", "2"];
+    let (stdout, _) = ok(&leadhub(&dir, &chunked));
+    assert_figures(&stdout, &[("created", 3), ("rejected", 2)]);
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -228,9 +230,7 @@ Bright Spark,,brightspark.com,Dallas,TX,Electrician,,,
 
 #[test]
 fn business_import_with_options() {
-    let dir = temp_dir("businesses");
-    admin(&dir);
-    std::fs::write(dir.join("biz.csv"), BUSINESSES).unwrap();
+    let dir = folder_with("businesses", "biz.csv", BUSINESSES);
     let (stdout, stderr) = ok(&leadhub(
         &dir,
         &[
@@ -241,11 +241,8 @@ fn business_import_with_options() {
             "lead_buyer",
         ],
     ));
-    let s = summary(&stdout);
-    assert_eq!(figure(&s, "rows"), 6, "{stdout}");
-    assert_eq!(figure(&s, "created"), 2, "{stdout}");
-    assert_eq!(figure(&s, "skipped"), 1);
-    assert_eq!(figure(&s, "rejected"), 3);
+    let figures = [("rows", 6), ("created", 2), ("skipped", 1), ("rejected", 3)];
+    let s = assert_figures(&stdout, &figures);
     assert_eq!(stderr.matches("notes").count(), 1, "{stderr}");
     let text = std::fs::read_to_string(&s["report"]).unwrap();
     let rows: Vec<&str> = text.lines().skip(1).collect();
@@ -265,9 +262,7 @@ fn business_import_with_options() {
 
     // Again: everything valid is a duplicate now.
     let (stdout, _) = ok(&leadhub(&dir, &["import", "businesses", "biz.csv"]));
-    let s = summary(&stdout);
-    assert_eq!(figure(&s, "created"), 0, "{stdout}");
-    assert_eq!(figure(&s, "skipped"), 3);
+    assert_figures(&stdout, &[("created", 0), ("skipped", 3)]);
     assert_eq!(count(&dir, "businesses"), 2);
 
     // --no-skip-duplicates imports them anyway.
@@ -281,7 +276,7 @@ fn business_import_with_options() {
             "--no-auto-categorize",
         ],
     ));
-    assert_eq!(figure(&summary(&stdout), "created"), 3, "{stdout}");
+    assert_figures(&stdout, &[("created", 3)]);
     assert_eq!(count(&dir, "businesses"), 5);
 
     let bad = leadhub(
@@ -320,7 +315,7 @@ fn import_needs_someone_to_act_as() {
             "plain@example.com",
         ],
     ));
-    assert_eq!(figure(&summary(&stdout), "created"), 2, "{stdout}");
+    assert_figures(&stdout, &[("created", 2)]);
     let missing = leadhub(
         &dir,
         &[

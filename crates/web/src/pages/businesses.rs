@@ -12,7 +12,7 @@ use crate::app::AppState;
 use crate::pages::charts::ranked;
 use crate::pages::leads::page_error;
 use crate::pages::list::{self, refuse, PAGE_SIZE};
-use crate::pages::render::{html, render, when, PageError};
+use crate::pages::render::{when, PageError};
 use crate::pages::session::Visitor;
 use crate::routes::businesses::BusinessQuery;
 
@@ -117,5 +117,5 @@ async fn list(
         }
         Err(problems) => refuse(&mut context, &problems),
     };
-    Ok(visitor.finish(html(status, render("businesses.html", &context)?)))
+    visitor.page(status, "businesses.html", &context)
 }

@@ -13,7 +13,7 @@ use crate::app::AppState;
 use crate::pages::base_context;
 use crate::pages::charts::{bars, days, ranked};
 use crate::pages::leads::page_error;
-use crate::pages::render::{html, render, when, PageError};
+use crate::pages::render::{when, PageError};
 use crate::pages::session::Visitor;
 
 pub fn configure(cfg: &mut web::ServiceConfig) {
@@ -125,5 +125,5 @@ async fn home(state: web::Data<AppState>, visitor: Visitor) -> Result<HttpRespon
         "failed",
         &d.failed.iter().map(FailedLine::new).collect::<Vec<_>>(),
     );
-    Ok(visitor.finish(html(StatusCode::OK, render("dashboard.html", &context)?)))
+    visitor.page(StatusCode::OK, "dashboard.html", &context)
 }

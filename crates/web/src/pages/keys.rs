@@ -10,9 +10,9 @@ use leadhub_domain::api_key::ApiKey;
 use leadhub_domain::auth::{AuthError, MAX_KEY_LIFETIME_DAYS};
 
 use crate::app::AppState;
-use crate::pages::render::{html, problems_text, render, see_other, when, when_opt, PageError};
+use crate::pages::render::{problems_text, see_other, when, when_opt, PageError};
 use crate::pages::session::Visitor;
-use crate::pages::{base_context, id_of, Done};
+use crate::pages::{base_context, id_of, CsrfForm, Done};
 
 pub fn configure(cfg: &mut web::ServiceConfig) {
     cfg.route("/api-keys", web::get().to(list))
@@ -59,12 +59,6 @@ pub struct CreateForm {
     csrf: String,
 }
 
-#[derive(Deserialize)]
-pub struct CsrfForm {
-    #[serde(default)]
-    pub csrf: String,
-}
-
 async fn list_page(
     state: &AppState,
     visitor: &Visitor,
@@ -82,7 +76,7 @@ async fn list_page(
     context.insert("notice", &notice);
     context.insert("error", &error);
     context.insert("max_days", &MAX_KEY_LIFETIME_DAYS);
-    Ok(visitor.finish(html(status, render("api_keys.html", &context)?)))
+    visitor.page(status, "api_keys.html", &context)
 }
 
 /// The list again with the form's problem, as a 422.
@@ -141,10 +135,7 @@ pub async fn create(
     let mut context = base_context(Some(&visitor), "api-keys");
     context.insert("key", &KeyRow::new(&created.key, state.clock.now()));
     context.insert("secret", &created.secret);
-    Ok(visitor.finish(html(
-        StatusCode::OK,
-        render("api_key_created.html", &context)?,
-    )))
+    visitor.page(StatusCode::OK, "api_key_created.html", &context)
 }
 
 async fn own_key(state: &AppState, visitor: &Visitor, id: &str) -> Result<ApiKey, PageError> {
@@ -167,10 +158,7 @@ pub async fn confirm_revoke(
     let key = own_key(&state, &visitor, &id).await?;
     let mut context: Context = base_context(Some(&visitor), "api-keys");
     context.insert("key", &KeyRow::new(&key, state.clock.now()));
-    Ok(visitor.finish(html(
-        StatusCode::OK,
-        render("api_key_revoke.html", &context)?,
-    )))
+    visitor.page(StatusCode::OK, "confirm.html", &context)
 }
 
 pub async fn revoke(

@@ -8,10 +8,10 @@ use leadhub_domain::lead::record::{EnrichmentStatus, Lead};
 use leadhub_domain::submission::HistoryEntry;
 
 use crate::app::AppState;
-use crate::pages::keys::CsrfForm;
 use crate::pages::leads::page_error;
-use crate::pages::render::{html, render, see_other, when, PageError};
+use crate::pages::render::{see_other, when, PageError};
 use crate::pages::session::Visitor;
+use crate::pages::CsrfForm;
 use crate::pages::{base_context, id_of, Done};
 
 /// Submissions shown in a lead's history (the newest ones).
@@ -266,7 +266,7 @@ async fn detail(
         &history.iter().map(HistoryLine::new).collect::<Vec<_>>(),
     );
     context.insert("history_cut", &(lead.submission_count > HISTORY as i32));
-    Ok(visitor.finish(html(StatusCode::OK, render("lead.html", &context)?)))
+    visitor.page(StatusCode::OK, "lead.html", &context)
 }
 
 /// POST /leads/{id}/enrich: "Enrich again", under the API's rule (`enrich_now`).

@@ -14,7 +14,7 @@ use crate::app::AppState;
 use crate::lead_export::LeadsCsv;
 use crate::pages::lead;
 use crate::pages::list::{self, refuse, PageFilters, PAGE_SIZE};
-use crate::pages::render::{html, render, when, PageError};
+use crate::pages::render::{when, PageError};
 use crate::pages::session::Visitor;
 use crate::routes::leads::{LeadQuery, ENRICHMENT_STATUSES};
 
@@ -108,7 +108,7 @@ async fn list(
         }
         Err(problems) => refuse(&mut context, &problems),
     };
-    Ok(visitor.finish(html(status, render("leads.html", &context)?)))
+    visitor.page(status, "leads.html", &context)
 }
 
 /// GET /leads/export: the list's filter as CSV, for the session (the API route takes a Bearer

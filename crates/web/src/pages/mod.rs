@@ -3,7 +3,6 @@
 //! binary (`web-assets/pages/`). Handlers call the domain services directly, like the API
 //! handlers do. Every state change is a POST that
 //! carries a CSRF token; GETs never change anything (not even spend a link's token).
-use actix_web::http::header;
 use actix_web::{web, HttpResponse};
 use serde::Deserialize;
 use tera::Context;
@@ -24,6 +23,7 @@ pub mod sign_in;
 pub mod teams;
 pub mod uploads;
 
+use crate::routes::docs::{asset_files, static_file};
 use render::PageError;
 use session::Visitor;
 
@@ -46,25 +46,14 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     .configure(businesses::configure);
 }
 
+/// The pages' CSS and JS (`nosniff` comes with every response, from `security_headers`).
+const FILES: [(&str, &str, &[u8]); 2] = asset_files!("pages":
+    ("pages.css", "text/css; charset=utf-8"),
+    ("pages.js", "text/javascript; charset=utf-8"),
+);
+
 async fn asset(file: web::Path<String>) -> HttpResponse {
-    let (content_type, body): (&str, &'static str) = match file.as_str() {
-        "pages.css" => (
-            "text/css; charset=utf-8",
-            include_str!("../../../../web-assets/pages/pages.css"),
-        ),
-        "pages.js" => (
-            "text/javascript; charset=utf-8",
-            include_str!("../../../../web-assets/pages/pages.js"),
-        ),
-        _ => {
-            return HttpResponse::NotFound().json(serde_json::json!({ "detail": "Not found" }));
-        }
-    };
-    HttpResponse::Ok()
-        .content_type(content_type)
-        .insert_header((header::CACHE_CONTROL, "public, max-age=3600"))
-        .insert_header((header::X_CONTENT_TYPE_OPTIONS, "nosniff"))
-        .body(body)
+    static_file(&file, &FILES, "public, max-age=3600").await
 }
 
 /// What every page's layout needs: who is signed in (and the token of the sign-out form).
@@ -106,6 +95,13 @@ impl Done {
             _ => return None,
         })
     }
+}
+
+/// A form that carries nothing but its CSRF token (a button).
+#[derive(Deserialize)]
+pub struct CsrfForm {
+    #[serde(default)]
+    pub csrf: String,
 }
 
 /// A path segment that must be a number; anything else is a page that does not exist.

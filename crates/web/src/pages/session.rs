@@ -166,6 +166,16 @@ pub struct Visitor {
 }
 
 impl Visitor {
+    /// Renders `template` as the visitor's page, with the pending cookies.
+    pub fn page(
+        &self,
+        status: StatusCode,
+        template: &str,
+        context: &Context,
+    ) -> Result<HttpResponse, PageError> {
+        Ok(self.finish(html(status, render(template, context)?)))
+    }
+
     /// The token for this session's forms.
     pub fn csrf_token(&self) -> String {
         self.csrf.token(&self.family_id)

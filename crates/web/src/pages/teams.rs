@@ -13,9 +13,9 @@ use leadhub_domain::team::{
 use leadhub_domain::user::User;
 
 use crate::app::AppState;
-use crate::pages::render::{html, problems_text, render, see_other, when, PageError};
+use crate::pages::render::{problems_text, see_other, when, PageError};
 use crate::pages::session::Visitor;
-use crate::pages::{base_context, id_of, Done};
+use crate::pages::{base_context, id_of, CsrfForm, Done};
 
 pub fn configure(cfg: &mut web::ServiceConfig) {
     cfg.route("/teams", web::get().to(list))
@@ -169,12 +169,6 @@ pub struct InviteForm {
     csrf: String,
 }
 
-#[derive(Deserialize)]
-pub struct CsrfForm {
-    #[serde(default)]
-    csrf: String,
-}
-
 /// What a form failed with, shown above the form again.
 struct Problem {
     status: StatusCode,
@@ -197,7 +191,7 @@ async fn list_page(
     );
     context.insert("notice", &notice);
     let status = add_problem(&mut context, problem);
-    Ok(visitor.finish(html(status, render("teams.html", &context)?)))
+    visitor.page(status, "teams.html", &context)
 }
 
 fn add_problem(context: &mut Context, problem: Option<Problem>) -> StatusCode {
@@ -305,7 +299,7 @@ async fn team_page(
     context.insert("invite_email", "");
     context.insert("invite_role", "member");
     let status = add_problem(&mut context, problem);
-    Ok(visitor.finish(html(status, render("team.html", &context)?)))
+    visitor.page(status, "team.html", &context)
 }
 
 pub async fn show(
@@ -399,10 +393,7 @@ pub async fn confirm_remove(
     context.insert("member_name", &member.user_name);
     context.insert("member_email", &member.user_email);
     context.insert("is_me", &(member.user_internal_id == visitor.user.id));
-    Ok(visitor.finish(html(
-        StatusCode::OK,
-        render("member_remove.html", &context)?,
-    )))
+    visitor.page(StatusCode::OK, "confirm.html", &context)
 }
 
 pub async fn remove(
@@ -526,10 +517,7 @@ pub async fn confirm_deactivate(
     }
     let mut context = base_context(Some(&visitor), "teams");
     context.insert("team", &TeamRow::from(&summary));
-    Ok(visitor.finish(html(
-        StatusCode::OK,
-        render("team_deactivate.html", &context)?,
-    )))
+    visitor.page(StatusCode::OK, "confirm.html", &context)
 }
 
 pub async fn deactivate(

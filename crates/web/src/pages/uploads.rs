@@ -13,7 +13,7 @@ use leadhub_domain::upload::{NewUpload, UploadError, UploadKind, UploadStatus};
 use crate::app::AppState;
 use crate::import::refuse_file;
 use crate::pages::multipart::{boundary, Part, Parts};
-use crate::pages::render::{html, render, see_other, when, PageError};
+use crate::pages::render::{see_other, when, PageError};
 use crate::pages::session::Visitor;
 use crate::pages::{base_context, id_of};
 use crate::upload_import::import_kind;
@@ -73,7 +73,7 @@ async fn form_page(
     context.insert("relationship_types", &RelationshipType::NAMES);
     context.insert("limit_mb", &megabytes(state.config.body_limit));
     context.insert("error", &error);
-    Ok(visitor.finish(html(status, render("upload_form.html", &context)?)))
+    visitor.page(status, "upload_form.html", &context)
 }
 
 fn megabytes(bytes: usize) -> String {
@@ -280,7 +280,7 @@ async fn status(
     context.insert("failure", &upload.error);
     context.insert("has_report", &upload.has_report);
     context.insert("uploaded", &when(upload.created_at));
-    Ok(visitor.finish(html(StatusCode::OK, render("upload.html", &context)?)))
+    visitor.page(StatusCode::OK, "upload.html", &context)
 }
 
 /// GET /uploads/{id}/report: the rejected rows as CSV (cells formula-defused, as from the CLI).

@@ -3,6 +3,8 @@
 use actix_web::http::header;
 use actix_web::{web, HttpResponse};
 
+use crate::routes::not_found;
+
 pub fn configure(cfg: &mut web::ServiceConfig) {
     cfg.route("/docs", web::get().to(index))
         .route("/docs/{file}", web::get().to(asset));
@@ -15,30 +17,41 @@ async fn index() -> HttpResponse {
         .body(include_str!("../../../../web-assets/docs/index.html"))
 }
 
+/// Swagger UI's files.
+const FILES: [(&str, &str, &[u8]); 4] = asset_files!("docs":
+    ("swagger-ui-bundle.js", "text/javascript; charset=utf-8"),
+    ("swagger-ui.css", "text/css; charset=utf-8"),
+    ("init.js", "text/javascript; charset=utf-8"),
+    ("favicon-32x32.png", "image/png"),
+);
+
 async fn asset(file: web::Path<String>) -> HttpResponse {
-    let (content_type, body): (&str, &'static [u8]) = match file.as_str() {
-        "swagger-ui-bundle.js" => (
-            "text/javascript; charset=utf-8",
-            include_bytes!("../../../../web-assets/docs/swagger-ui-bundle.js"),
-        ),
-        "swagger-ui.css" => (
-            "text/css; charset=utf-8",
-            include_bytes!("../../../../web-assets/docs/swagger-ui.css"),
-        ),
-        "init.js" => (
-            "text/javascript; charset=utf-8",
-            include_bytes!("../../../../web-assets/docs/init.js"),
-        ),
-        "favicon-32x32.png" => (
-            "image/png",
-            include_bytes!("../../../../web-assets/docs/favicon-32x32.png"),
-        ),
-        _ => {
-            return HttpResponse::NotFound().json(serde_json::json!({ "detail": "Not found" }));
-        }
+    static_file(&file, &FILES, "public, max-age=86400").await
+}
+
+/// (name, content type, bytes) of files in `web-assets/<folder>`, compiled into the binary.
+macro_rules! asset_files {
+    ($folder:literal: $(($name:literal, $content_type:literal)),* $(,)?) => {
+        [$((
+            $name,
+            $content_type,
+            include_bytes!(concat!("../../../../web-assets/", $folder, "/", $name)),
+        )),*]
     };
-    HttpResponse::Ok()
-        .content_type(content_type)
-        .insert_header((header::CACHE_CONTROL, "public, max-age=86400"))
-        .body(body)
+}
+pub(crate) use asset_files;
+
+/// The file called `name` among `files` with its Cache-Control, or the JSON 404.
+pub async fn static_file(
+    name: &str,
+    files: &[(&str, &str, &'static [u8])],
+    cache_control: &'static str,
+) -> HttpResponse {
+    match files.iter().find(|(file, _, _)| *file == name) {
+        Some((_, content_type, body)) => HttpResponse::Ok()
+            .content_type(*content_type)
+            .insert_header((header::CACHE_CONTROL, cache_control))
+            .body(*body),
+        None => not_found().await,
+    }
 }

@@ -86,7 +86,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .default_service(web::to(not_found));
 }
 
-/// Unknown routes answer JSON like every other error.
-async fn not_found() -> HttpResponse {
+/// Unknown routes (and files) answer JSON like every other error.
+pub(crate) async fn not_found() -> HttpResponse {
     HttpResponse::NotFound().json(json!({ "detail": "Not found" }))
 }

@@ -20,11 +20,17 @@ pub struct Env {
     vars: Vec<(String, String)>,
 }
 
+/// A fresh, empty folder of this test process.
+pub fn temp_dir(tag: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("leadhub-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
 impl Env {
     pub fn new(tag: &str, postgres: bool) -> Option<Env> {
-        let dir = std::env::temp_dir().join(format!("leadhub-bin-{tag}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = temp_dir(&format!("bin-{tag}"));
         if !postgres {
             let database_url = format!("sqlite://{}", dir.join("leadhub.db").display());
             return Some(Env {
