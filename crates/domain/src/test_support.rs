@@ -91,6 +91,11 @@ pub fn platform_admin(id: i64, email: &str) -> User {
     }
 }
 
+/// An optional string field's value.
+pub fn s(v: &str) -> Option<String> {
+    Some(v.to_owned())
+}
+
 /// `base` with these string fields set, by name.
 pub fn with_strings(base: LeadFields, fields: &[(&str, &str)]) -> LeadFields {
     let mut lead = base;

@@ -129,12 +129,8 @@ fn merge_slots(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::test_support::with_strings;
+    use crate::test_support::{s, with_strings};
     use proptest::prelude::*;
-
-    fn s(v: &str) -> Option<String> {
-        Some(v.to_owned())
-    }
 
     fn stored() -> LeadFields {
         LeadFields {
@@ -151,9 +147,9 @@ mod tests {
         }
     }
 
-    /// An incoming lead with these string fields, by name.
-    fn incoming(fields: &[(&str, &str)]) -> LeadFields {
-        with_strings(LeadFields::default(), fields)
+    /// Merges an incoming lead with these string fields, by name, into `lead`.
+    fn merge_strings(lead: &mut LeadFields, fields: &[(&str, &str)]) -> MergeOutcome {
+        merge_into(lead, &with_strings(LeadFields::default(), fields))
     }
 
     fn phones(f: &LeadFields) -> [Option<&str>; 5] {
@@ -248,12 +244,12 @@ mod tests {
             phone_3: s("+15125550103"),
             ..stored()
         };
-        let out = merge_into(
+        let out = merge_strings(
             &mut lead,
-            &incoming(&[
+            &[
                 ("primary_phone", "+15125550199"),
                 ("phone_2", "+15125550198"),
-            ]),
+            ],
         );
         assert!(out.changed);
         assert_eq!(
@@ -275,12 +271,12 @@ mod tests {
             ..stored()
         };
         let before = lead.clone();
-        let out = merge_into(
+        let out = merge_strings(
             &mut lead,
-            &incoming(&[
+            &[
                 ("primary_phone", "+15125550104"),
                 ("phone_3", "+15125550100"),
-            ]),
+            ],
         );
         assert!(!out.changed);
         assert_eq!(lead, before);
@@ -296,12 +292,12 @@ mod tests {
             ..stored()
         };
         let mut lead = full.clone();
-        let out = merge_into(
+        let out = merge_strings(
             &mut lead,
-            &incoming(&[
+            &[
                 ("primary_phone", "+15125550102"),
                 ("phone_2", "+15125550199"),
-            ]),
+            ],
         );
         assert!(!out.changed);
         assert_eq!(lead, full);
@@ -311,12 +307,12 @@ mod tests {
     #[test]
     fn emails_merge_as_a_set_too() {
         let mut lead = stored();
-        let out = merge_into(
+        let out = merge_strings(
             &mut lead,
-            &incoming(&[
+            &[
                 ("email_1", "bob@example.com"),
                 ("email_2", "ann@example.com"),
-            ]),
+            ],
         );
         assert!(out.changed);
         assert!(out.warnings.is_empty());
@@ -325,13 +321,13 @@ mod tests {
             [Some("ann@example.com"), Some("bob@example.com"), None]
         );
 
-        let out = merge_into(
+        let out = merge_strings(
             &mut lead,
-            &incoming(&[
+            &[
                 ("email_1", "cy@example.com"),
                 ("email_2", "dee@example.com"),
                 ("email_3", "bob@example.com"),
-            ]),
+            ],
         );
         assert!(out.changed);
         assert_eq!(
@@ -349,30 +345,30 @@ mod tests {
     fn the_phone_type_follows_the_primary_number() {
         // Same primary number: its type is updated.
         let mut lead = stored();
-        let out = merge_into(
+        let out = merge_strings(
             &mut lead,
-            &incoming(&[
+            &[
                 ("primary_phone", "+15125550100"),
                 ("primary_phone_type", "landline"),
-            ]),
+            ],
         );
         assert!(out.changed);
         assert_eq!(lead.primary_phone_type, s("landline"));
 
         // A different primary lands in phone_2: the stored number keeps its type.
-        let out = merge_into(
+        let out = merge_strings(
             &mut lead,
-            &incoming(&[
+            &[
                 ("primary_phone", "+15125550199"),
                 ("primary_phone_type", "voip"),
-            ]),
+            ],
         );
         assert!(out.changed);
         assert_eq!(lead.phone_2, s("+15125550199"));
         assert_eq!(lead.primary_phone_type, s("landline"));
 
         // A type without a number is not taken.
-        let out = merge_into(&mut lead, &incoming(&[("primary_phone_type", "voip")]));
+        let out = merge_strings(&mut lead, &[("primary_phone_type", "voip")]);
         assert!(!out.changed);
         assert_eq!(lead.primary_phone_type, s("landline"));
     }
@@ -384,12 +380,12 @@ mod tests {
             primary_phone_type: None,
             ..stored()
         };
-        let out = merge_into(
+        let out = merge_strings(
             &mut lead,
-            &incoming(&[
+            &[
                 ("primary_phone", "+15125550199"),
                 ("primary_phone_type", "voip"),
-            ]),
+            ],
         );
         assert!(out.changed);
         assert_eq!(lead.primary_phone, s("+15125550199"));

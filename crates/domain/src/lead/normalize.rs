@@ -198,7 +198,7 @@ fn normalize_slots<'a>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::test_support::with_strings;
+    use crate::test_support::{s, with_strings};
 
     const YEAR: i32 = 2026;
 
@@ -214,10 +214,6 @@ mod tests {
             let date = NaiveDate::from_ymd_opt(y, m, d).unwrap();
             assert_eq!(iso_date(date), date.format("%Y-%m-%d").to_string());
         }
-    }
-
-    fn s(v: &str) -> Option<String> {
-        Some(v.to_owned())
     }
 
     /// A lead that normalises without any warning.
