@@ -5,8 +5,8 @@ mod common;
 use std::time::Duration;
 
 use common::{
-    arcgis_error, count, json, layer, otherwise, query, serve, serve_after, source_of, status,
-    travis, travis_serving, travis_source, travis_toml,
+    arcgis_error, count, json, layer, otherwise, query, serve, serve_after, serve_down_then_up,
+    source_of, status, travis, travis_serving, travis_source, travis_toml,
 };
 use leadhub_appraisal::from_toml_str;
 use leadhub_domain::enrich::EnrichError;
@@ -129,13 +129,7 @@ async fn a_refused_connection_is_a_failure() {
 
 #[tokio::test]
 async fn the_breaker_opens_after_five_failures_and_closes_after_a_good_probe() {
-    let fake = MockServer::start().await;
-    // Mounted first, so it answers while mounted.
-    let down = Mock::given(any())
-        .respond_with(status(502, "bad gateway"))
-        .mount_as_scoped(&fake)
-        .await;
-    otherwise(&fake, json(travis())).await;
+    let (fake, down) = serve_down_then_up(status(502, "bad gateway"), json(travis())).await;
     let source = travis_source(&fake, LAYER, "retries = 0\nbreaker_cooldown_ms = 300");
     let q = query(Some("102345"), None);
 

@@ -3,7 +3,7 @@
 #![allow(dead_code)]
 
 use wiremock::matchers::any;
-use wiremock::{Mock, MockServer, Request, Respond};
+use wiremock::{Mock, MockGuard, MockServer, Request, Respond};
 
 /// A server answering every request with `respond` (a `ResponseTemplate`, or a closure of the request).
 pub async fn serve(respond: impl Respond + 'static) -> MockServer {
@@ -26,6 +26,21 @@ pub async fn serve_after(
         .await;
     otherwise(&server, then).await;
     server
+}
+
+/// A server answering `down` until the returned guard is dropped, and `up` from then on.
+pub async fn serve_down_then_up(
+    down: impl Respond + 'static,
+    up: impl Respond + 'static,
+) -> (MockServer, MockGuard) {
+    let server = MockServer::start().await;
+    // Mounted first, so it answers while mounted.
+    let guard = Mock::given(any())
+        .respond_with(down)
+        .mount_as_scoped(&server)
+        .await;
+    otherwise(&server, up).await;
+    (server, guard)
 }
 
 /// Answers with `respond` the requests that no mock mounted before it takes.
