@@ -5,7 +5,7 @@ use std::sync::{Arc, Mutex};
 use chrono::{DateTime, TimeZone, Utc};
 
 use crate::clock::MockClock;
-use crate::lead::fields::LeadFields;
+use crate::lead::fields::{LeadFields, Warning};
 use crate::lead::record::{EnrichmentStatus, Lead};
 use crate::secret::MockTokenGenerator;
 use crate::user::{MockUserRepository, User};
@@ -89,6 +89,14 @@ pub fn platform_admin(id: i64, email: &str) -> User {
         is_admin: true,
         ..person(id, email)
     }
+}
+
+/// Each warning as (field, code).
+pub fn field_codes(warnings: &[Warning]) -> Vec<(&str, &str)> {
+    warnings
+        .iter()
+        .map(|w| (w.field.as_str(), w.code.as_str()))
+        .collect()
 }
 
 /// An optional string field's value.

@@ -129,7 +129,7 @@ fn merge_slots(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::test_support::{s, with_strings};
+    use crate::test_support::{field_codes, s, with_strings};
     use proptest::prelude::*;
 
     fn stored() -> LeadFields {
@@ -168,13 +168,6 @@ mod tests {
             f.email_2.as_deref(),
             f.email_3.as_deref(),
         ]
-    }
-
-    fn codes(o: &MergeOutcome) -> Vec<(&str, &str)> {
-        o.warnings
-            .iter()
-            .map(|w| (w.field.as_str(), w.code.as_str()))
-            .collect()
     }
 
     #[test]
@@ -301,7 +294,10 @@ mod tests {
         );
         assert!(!out.changed);
         assert_eq!(lead, full);
-        assert_eq!(codes(&out), [("phone_2", "contact_slots_full")]);
+        assert_eq!(
+            field_codes(&out.warnings),
+            [("phone_2", "contact_slots_full")]
+        );
     }
 
     #[test]
@@ -338,7 +334,10 @@ mod tests {
                 Some("cy@example.com")
             ]
         );
-        assert_eq!(codes(&out), [("email_2", "contact_slots_full")]);
+        assert_eq!(
+            field_codes(&out.warnings),
+            [("email_2", "contact_slots_full")]
+        );
     }
 
     #[test]

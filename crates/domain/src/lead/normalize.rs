@@ -198,7 +198,7 @@ fn normalize_slots<'a>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::test_support::{s, with_strings};
+    use crate::test_support::{field_codes, s, with_strings};
 
     const YEAR: i32 = 2026;
 
@@ -230,13 +230,6 @@ mod tests {
     /// `good()` with these string fields, by name.
     fn good_with(fields: &[(&str, &str)]) -> LeadFields {
         with_strings(good(), fields)
-    }
-
-    fn codes(n: &NormalizedLead) -> Vec<(&str, &str)> {
-        n.warnings
-            .iter()
-            .map(|w| (w.field.as_str(), w.code.as_str()))
-            .collect()
     }
 
     #[test]
@@ -279,13 +272,13 @@ mod tests {
         let n = normalize(&raw, YEAR);
         assert_eq!(n.fields.zip_code, s("78701-1234"));
         assert_eq!(n.fields.mail_zip, s("ABC12"));
-        assert_eq!(codes(&n), [("mail_zip", "invalid_zip")]);
+        assert_eq!(field_codes(&n.warnings), [("mail_zip", "invalid_zip")]);
 
         let n = normalize(&good_with(&[("zip_code", "7870")]), YEAR);
         assert_eq!(n.fields.zip_code, s("07870"));
         let n = normalize(&good_with(&[("zip_code", "12")]), YEAR);
         assert_eq!(n.fields.zip_code, s("12"));
-        assert_eq!(codes(&n), [("zip_code", "invalid_zip")]);
+        assert_eq!(field_codes(&n.warnings), [("zip_code", "invalid_zip")]);
     }
 
     #[test]
@@ -299,7 +292,7 @@ mod tests {
         assert_eq!(n.fields.primary_phone, s("+15125550100"));
         assert_eq!(n.fields.phone_2, s("1-800-FLOWERS"));
         assert_eq!(n.fields.phone_3, s("+15125550101;ext=12"));
-        assert_eq!(codes(&n), [("phone_2", "invalid_phone")]);
+        assert_eq!(field_codes(&n.warnings), [("phone_2", "invalid_phone")]);
     }
 
     #[test]
@@ -336,7 +329,7 @@ mod tests {
         assert_eq!(n.fields.email_1, s("ann@example.com"));
         assert_eq!(n.fields.email_2, None);
         assert_eq!(n.fields.email_3, None);
-        assert_eq!(codes(&n), [("email_1", "invalid_email")]);
+        assert_eq!(field_codes(&n.warnings), [("email_1", "invalid_email")]);
     }
 
     #[test]
@@ -360,7 +353,7 @@ mod tests {
 
         let n = normalize(&good_with(&[("permit_date", " soon  ish ")]), YEAR);
         assert_eq!(n.fields.permit_date, s("soon ish"));
-        assert_eq!(codes(&n), [("permit_date", "unparsed_date")]);
+        assert_eq!(field_codes(&n.warnings), [("permit_date", "unparsed_date")]);
     }
 
     #[test]
@@ -373,7 +366,10 @@ mod tests {
         let n = normalize(&good_with(&[("lot_size", "9000")]), YEAR);
         assert_eq!(n.fields.lot_size, s("9000"));
         assert_eq!(n.lot_size_acres, None);
-        assert_eq!(codes(&n), [("lot_size", "unparsed_lot_size")]);
+        assert_eq!(
+            field_codes(&n.warnings),
+            [("lot_size", "unparsed_lot_size")]
+        );
     }
 
     #[test]
@@ -398,7 +394,7 @@ mod tests {
 
         let n = normalize(&good_with(&[("related_url", "javascript:alert(1)")]), YEAR);
         assert_eq!(n.fields.related_url, None);
-        assert_eq!(codes(&n), [("related_url", "invalid_url")]);
+        assert_eq!(field_codes(&n.warnings), [("related_url", "invalid_url")]);
     }
 
     #[test]
@@ -411,15 +407,15 @@ mod tests {
             YEAR,
         );
         assert_eq!(n.address_key, None);
-        assert_eq!(codes(&n), [("address", "no_address")]);
+        assert_eq!(field_codes(&n.warnings), [("address", "no_address")]);
 
         let n = normalize(&good_with(&[("address", "  ")]), YEAR);
-        assert_eq!(codes(&n), [("address", "no_address")]);
+        assert_eq!(field_codes(&n.warnings), [("address", "no_address")]);
 
         let n = normalize(&good_with(&[("address", "Main Street")]), YEAR);
         assert_eq!(n.address_key, None);
         assert_eq!(n.fields.address, s("Main Street"));
-        assert_eq!(codes(&n), [("address", "no_address")]);
+        assert_eq!(field_codes(&n.warnings), [("address", "no_address")]);
     }
 
     #[test]
