@@ -46,13 +46,9 @@ impl From<CacheRow> for CachedGeocode {
 #[async_trait]
 impl GeocodeCache for Database {
     async fn get(&self, address_key: &str) -> StoreResult<Option<CachedGeocode>> {
-        let key = address_key.to_owned();
-        self.read(move |conn| {
-            conn.first(geocode_cache::table.find(key).select(CacheRow::as_select()))
-                .optional()
-                .map(|r| r.map(CachedGeocode::from))
-        })
-        .await
+        let query = geocode_cache::table.find(address_key.to_owned());
+        self.find_first::<CacheRow, _, _>(query.select(CacheRow::as_select()))
+            .await
     }
 
     async fn put(

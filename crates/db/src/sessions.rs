@@ -113,16 +113,14 @@ impl SessionRepository for Database {
 
     async fn revoke_family(&self, family_id: &str, at: DateTime<Utc>) -> StoreResult<()> {
         let family = family_id.to_owned();
-        self.write(move |conn| {
+        self.execute(
             diesel::update(
                 auth_tokens::table
                     .filter(auth_tokens::family_id.eq(family))
                     .filter(auth_tokens::revoked_at.is_null()),
             )
-            .set(auth_tokens::revoked_at.eq(Some(to_db(at))))
-            .execute(conn)
-            .map(drop)
-        })
+            .set(auth_tokens::revoked_at.eq(Some(to_db(at)))),
+        )
         .await
     }
 
@@ -134,17 +132,12 @@ impl SessionRepository for Database {
         expires_at: DateTime<Utc>,
     ) -> StoreResult<()> {
         let hash = token_hash.to_owned();
-        self.write(move |conn| {
-            diesel::insert_into(sign_in_links::table)
-                .values((
-                    sign_in_links::user_id.eq(user_id),
-                    sign_in_links::token_hash.eq(hash),
-                    sign_in_links::created_at.eq(to_db(created_at)),
-                    sign_in_links::expires_at.eq(to_db(expires_at)),
-                ))
-                .execute(conn)
-                .map(drop)
-        })
+        self.execute(diesel::insert_into(sign_in_links::table).values((
+            sign_in_links::user_id.eq(user_id),
+            sign_in_links::token_hash.eq(hash),
+            sign_in_links::created_at.eq(to_db(created_at)),
+            sign_in_links::expires_at.eq(to_db(expires_at)),
+        )))
         .await
     }
 
