@@ -8,6 +8,8 @@ use crate::clock::MockClock;
 use crate::lead::fields::{LeadFields, Warning};
 use crate::lead::record::{EnrichmentStatus, Lead};
 use crate::secret::MockTokenGenerator;
+use crate::team::Role;
+use crate::team_access::{Membership, MockMembershipRepository};
 use crate::user::{MockUserRepository, User};
 
 /// The moment every test runs at.
@@ -83,6 +85,36 @@ pub fn user_found(users: &mut MockUserRepository, user: User) {
         .returning(move |_| Ok(Some(user.clone())));
 }
 
+/// A membership repository that answers from a roster of (team id, user id, role, whether the
+/// team is active): each membership, the teams of a user, and whether a team is active.
+pub fn roster_memberships(roster: Vec<(i64, i64, Role, bool)>) -> MockMembershipRepository {
+    let mut memberships = MockMembershipRepository::new();
+    let entries = roster.clone();
+    memberships
+        .expect_membership()
+        .returning(move |team, user| {
+            Ok(entries
+                .iter()
+                .find(|(t, u, _, _)| *t == team && *u == user)
+                .map(|(_, _, role, active)| Membership {
+                    role: *role,
+                    team_is_active: *active,
+                }))
+        });
+    let entries = roster.clone();
+    memberships.expect_team_ids_of().returning(move |user| {
+        Ok(entries
+            .iter()
+            .filter(|(_, u, _, _)| *u == user)
+            .map(|(t, _, _, _)| *t)
+            .collect())
+    });
+    memberships
+        .expect_team_is_active()
+        .returning(move |team| Ok(roster.iter().find(|(t, ..)| *t == team).map(|e| e.3)));
+    memberships
+}
+
 /// A platform administrator.
 pub fn platform_admin(id: i64, email: &str) -> User {
     User {
@@ -97,6 +129,17 @@ pub fn field_codes(warnings: &[Warning]) -> Vec<(&str, &str)> {
         .iter()
         .map(|w| (w.field.as_str(), w.code.as_str()))
         .collect()
+}
+
+/// The five phone slots of a lead, in order.
+pub fn phones(f: &LeadFields) -> [Option<&str>; 5] {
+    [
+        f.primary_phone.as_deref(),
+        f.phone_2.as_deref(),
+        f.phone_3.as_deref(),
+        f.phone_4.as_deref(),
+        f.phone_5.as_deref(),
+    ]
 }
 
 /// An optional string field's value.

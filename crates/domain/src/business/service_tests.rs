@@ -15,8 +15,7 @@ use crate::business::repository::{
     MockBusinessRepository,
 };
 use crate::business::service::{BusinessError, BusinessService, ImportElement, ImportRequest};
-use crate::team_access::{Membership, MockMembershipRepository};
-use crate::test_support::{ada, clock, now, person, platform_admin};
+use crate::test_support::{ada, clock, now, person, platform_admin, roster_memberships};
 use crate::user::User;
 
 fn outsider() -> User {
@@ -40,25 +39,11 @@ impl Setup {
 
     /// Ada belongs to team 1 (active) and team 2 (deactivated).
     fn build(self) -> BusinessService {
-        let teams = [(1, true), (2, false)];
-        let mut memberships = MockMembershipRepository::new();
-        memberships
-            .expect_membership()
-            .returning(move |team, user| {
-                Ok(teams
-                    .iter()
-                    .find(|(t, _)| *t == team && user == ada().id)
-                    .map(|(_, active)| Membership {
-                        role: crate::team::Role::Member,
-                        team_is_active: *active,
-                    }))
-            });
-        memberships
-            .expect_team_ids_of()
-            .returning(|user| Ok(if user == ada().id { vec![1, 2] } else { vec![] }));
-        memberships
-            .expect_team_is_active()
-            .returning(move |team| Ok(teams.iter().find(|(t, _)| *t == team).map(|t| t.1)));
+        let member = crate::team::Role::Member;
+        let memberships = roster_memberships(vec![
+            (1, ada().id, member, true),
+            (2, ada().id, member, false),
+        ]);
         BusinessService {
             businesses: Arc::new(self.businesses),
             memberships: Arc::new(memberships),
