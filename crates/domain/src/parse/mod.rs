@@ -27,6 +27,8 @@ pub use zip::normalize_zip;
 pub(crate) mod test_cases {
     use std::fmt::Debug;
 
+    use proptest::prelude::*;
+
     /// Checks that `norm` turns each input into its expected output.
     pub fn assert_normalises(norm: impl Fn(&str) -> Option<String>, cases: &[(&str, &str)]) {
         for (input, want) in cases {
@@ -43,5 +45,17 @@ pub(crate) mod test_cases {
             let got = parse(input);
             assert!(got.is_none(), "{input:?} became {got:?}");
         }
+    }
+
+    /// Checks that `norm` leaves its own output as it is; returns that output.
+    pub fn check_idempotent(
+        norm: impl Fn(&str) -> Option<String>,
+        input: &str,
+    ) -> Result<Option<String>, TestCaseError> {
+        let once = norm(input);
+        if let Some(once) = &once {
+            prop_assert_eq!(norm(once), Some(once.clone()));
+        }
+        Ok(once)
     }
 }
