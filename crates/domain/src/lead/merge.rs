@@ -129,7 +129,7 @@ fn merge_slots(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::test_support::{field_codes, s, with_strings};
+    use crate::test_support::{field_codes, phones, s, with_strings};
     use proptest::prelude::*;
 
     fn stored() -> LeadFields {
@@ -150,16 +150,6 @@ mod tests {
     /// Merges an incoming lead with these string fields, by name, into `lead`.
     fn merge_strings(lead: &mut LeadFields, fields: &[(&str, &str)]) -> MergeOutcome {
         merge_into(lead, &with_strings(LeadFields::default(), fields))
-    }
-
-    fn phones(f: &LeadFields) -> [Option<&str>; 5] {
-        [
-            f.primary_phone.as_deref(),
-            f.phone_2.as_deref(),
-            f.phone_3.as_deref(),
-            f.phone_4.as_deref(),
-            f.phone_5.as_deref(),
-        ]
     }
 
     fn emails(f: &LeadFields) -> [Option<&str>; 3] {
@@ -232,72 +222,79 @@ mod tests {
     }
 
     #[test]
-    fn a_new_phone_fills_the_first_empty_slot() {
-        let mut lead = LeadFields {
-            phone_3: s("+15125550103"),
-            ..stored()
-        };
-        let out = merge_strings(
-            &mut lead,
-            &[
-                ("primary_phone", "+15125550199"),
-                ("phone_2", "+15125550198"),
-            ],
+    fn phones_merge_as_a_set_into_five_slots() {
+        // (phones stored besides the primary, phones coming in, whether the lead changes, the
+        // five slots after, the warnings)
+        type Case<'a> = (
+            &'a [(&'a str, &'a str)],
+            &'a [(&'a str, &'a str)],
+            bool,
+            [Option<&'a str>; 5],
+            &'a [(&'a str, &'a str)],
         );
-        assert!(out.changed);
-        assert_eq!(
-            phones(&lead),
-            [
-                Some("+15125550100"),
-                Some("+15125550199"),
-                Some("+15125550103"),
-                Some("+15125550198"),
-                None
-            ]
-        );
-    }
-
-    #[test]
-    fn a_known_phone_is_ignored_wherever_it_is_stored() {
-        let mut lead = LeadFields {
-            phone_4: s("+15125550104"),
-            ..stored()
-        };
-        let before = lead.clone();
-        let out = merge_strings(
-            &mut lead,
-            &[
-                ("primary_phone", "+15125550104"),
-                ("phone_3", "+15125550100"),
-            ],
-        );
-        assert!(!out.changed);
-        assert_eq!(lead, before);
-    }
-
-    #[test]
-    fn a_phone_beyond_five_is_dropped_with_contact_slots_full() {
-        let full = LeadFields {
-            phone_2: s("+15125550102"),
-            phone_3: s("+15125550103"),
-            phone_4: s("+15125550104"),
-            phone_5: s("+15125550105"),
-            ..stored()
-        };
-        let mut lead = full.clone();
-        let out = merge_strings(
-            &mut lead,
-            &[
-                ("primary_phone", "+15125550102"),
-                ("phone_2", "+15125550199"),
-            ],
-        );
-        assert!(!out.changed);
-        assert_eq!(lead, full);
-        assert_eq!(
-            field_codes(&out.warnings),
-            [("phone_2", "contact_slots_full")]
-        );
+        let cases: [Case; 3] = [
+            // A new phone fills the first empty slot.
+            (
+                &[("phone_3", "+15125550103")],
+                &[
+                    ("primary_phone", "+15125550199"),
+                    ("phone_2", "+15125550198"),
+                ],
+                true,
+                [
+                    Some("+15125550100"),
+                    Some("+15125550199"),
+                    Some("+15125550103"),
+                    Some("+15125550198"),
+                    None,
+                ],
+                &[],
+            ),
+            // A known phone is ignored wherever it is stored.
+            (
+                &[("phone_4", "+15125550104")],
+                &[
+                    ("primary_phone", "+15125550104"),
+                    ("phone_3", "+15125550100"),
+                ],
+                false,
+                [Some("+15125550100"), None, None, Some("+15125550104"), None],
+                &[],
+            ),
+            // A phone beyond five is dropped, with contact_slots_full.
+            (
+                &[
+                    ("phone_2", "+15125550102"),
+                    ("phone_3", "+15125550103"),
+                    ("phone_4", "+15125550104"),
+                    ("phone_5", "+15125550105"),
+                ],
+                &[
+                    ("primary_phone", "+15125550102"),
+                    ("phone_2", "+15125550199"),
+                ],
+                false,
+                [
+                    Some("+15125550100"),
+                    Some("+15125550102"),
+                    Some("+15125550103"),
+                    Some("+15125550104"),
+                    Some("+15125550105"),
+                ],
+                &[("phone_2", "contact_slots_full")],
+            ),
+        ];
+        for (stored_phones, incoming, changed, slots, warnings) in cases {
+            let before = with_strings(stored(), stored_phones);
+            let mut lead = before.clone();
+            let out = merge_strings(&mut lead, incoming);
+            assert_eq!(out.changed, changed, "{incoming:?}");
+            assert_eq!(phones(&lead), slots, "{incoming:?}");
+            assert_eq!(field_codes(&out.warnings), warnings, "{incoming:?}");
+            if !changed {
+                assert_eq!(lead, before, "{incoming:?}");
+            }
+        }
     }
 
     #[test]
