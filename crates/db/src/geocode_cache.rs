@@ -1,6 +1,6 @@
 //! `GeocodeCache` over `geocode_cache`: results by address key, shared by every process.
 use async_trait::async_trait;
-use chrono::{DateTime, NaiveDateTime, Utc};
+use chrono::NaiveDateTime;
 use diesel::prelude::*;
 
 use leadhub_domain::enrich::{CachedGeocode, GeocodeCache, GeocodeResult};
@@ -51,13 +51,12 @@ impl GeocodeCache for Database {
             .await
     }
 
-    async fn put(
-        &self,
-        address_key: &str,
-        result: Option<GeocodeResult>,
-        at: DateTime<Utc>,
-    ) -> StoreResult<()> {
+    async fn put(&self, address_key: &str, entry: CachedGeocode) -> StoreResult<()> {
         let key = address_key.to_owned();
+        let CachedGeocode {
+            result,
+            cached_at: at,
+        } = entry;
         self.write(move |conn| {
             conn.transaction(|conn| {
                 // Delete-then-insert is portable across both backends (MultiConnection has no

@@ -1,7 +1,7 @@
 use std::sync::Arc;
 
-use chrono::{TimeDelta, Utc};
-use leadhub_domain::enrich::{EnrichError, GeocodeCache, GeocodeResult, Geocoder};
+use chrono::{DateTime, TimeDelta, Utc};
+use leadhub_domain::enrich::{CachedGeocode, EnrichError, GeocodeCache, GeocodeResult, Geocoder};
 use leadhub_geocode::{build, MemoryGeocodeCache};
 
 use wiremock::{MockServer, Request, ResponseTemplate};
@@ -23,6 +23,14 @@ fn chain_with_cache(
 ) -> (Arc<MemoryGeocodeCache>, Arc<dyn Geocoder>) {
     let cache = Arc::new(MemoryGeocodeCache::new());
     (cache.clone(), chain(names, &census.uri(), cache))
+}
+
+/// A cache entry for `result`, from `at`.
+fn entry(result: Option<GeocodeResult>, at: DateTime<Utc>) -> CachedGeocode {
+    CachedGeocode {
+        result,
+        cached_at: at,
+    }
 }
 
 fn somewhere(source: &str) -> GeocodeResult {
@@ -119,11 +127,11 @@ async fn a_cached_answer_makes_no_request() {
     let unfindable = query("1 Nowhere Rd", "Austin", "TX", "78701");
     let now = Utc::now();
     cache
-        .put(&known.address_key, Some(somewhere("census")), now)
+        .put(&known.address_key, entry(Some(somewhere("census")), now))
         .await
         .expect("put");
     cache
-        .put(&unfindable.address_key, None, now)
+        .put(&unfindable.address_key, entry(None, now))
         .await
         .expect("put");
 
@@ -149,7 +157,7 @@ async fn a_stale_cached_answer_is_asked_again() {
     let lead = query("1600 Pennsylvania Avenue NW", "Washington", "DC", "20500");
     let long_ago = Utc::now() - TimeDelta::days(31);
     cache
-        .put(&lead.address_key, None, long_ago)
+        .put(&lead.address_key, entry(None, long_ago))
         .await
         .expect("put");
 
@@ -197,7 +205,10 @@ async fn a_batch_asks_only_for_uncached_addresses_then_falls_through() {
         .collect();
     for lead in &leads[..2] {
         cache
-            .put(&lead.address_key, Some(somewhere("cache")), Utc::now())
+            .put(
+                &lead.address_key,
+                entry(Some(somewhere("cache")), Utc::now()),
+            )
             .await
             .expect("put");
     }
