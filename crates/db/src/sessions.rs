@@ -65,17 +65,9 @@ impl SessionRepository for Database {
     }
 
     async fn find_token(&self, token_hash: &str) -> StoreResult<Option<StoredToken>> {
-        let hash = token_hash.to_owned();
-        self.read(move |conn| {
-            conn.first(
-                auth_tokens::table
-                    .filter(auth_tokens::token_hash.eq(hash))
-                    .select(TokenRow::as_select()),
-            )
-            .optional()
-            .and_then(|r| r.map(StoredToken::try_from).transpose())
-        })
-        .await
+        let query = auth_tokens::table.filter(auth_tokens::token_hash.eq(token_hash.to_owned()));
+        self.find_first::<TokenRow, _, _>(query.select(TokenRow::as_select()))
+            .await
     }
 
     async fn retire_refresh(

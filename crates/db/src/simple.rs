@@ -9,14 +9,36 @@ use leadhub_domain::store::StoreResult;
 
 use crate::{Database, DbConnection, ReadConnection};
 
+/// Why a row did not convert to its domain type, as a query error: a stored value the code does
+/// not know, or nothing (a conversion that cannot fail).
+pub(crate) trait ConversionError {
+    fn into_query_error(self) -> diesel::result::Error;
+}
+
+impl ConversionError for std::convert::Infallible {
+    fn into_query_error(self) -> diesel::result::Error {
+        match self {}
+    }
+}
+
+impl ConversionError for diesel::result::Error {
+    fn into_query_error(self) -> diesel::result::Error {
+        self
+    }
+}
+
 /// The first row `query` selects as a `R`, converted to its domain type; None when there is none.
 pub(crate) fn first_as<R, T, Q>(conn: &mut ReadConnection<'_>, query: Q) -> QueryResult<Option<T>>
 where
     Q: LimitDsl + RunQueryDsl<DbConnection>,
     Limit<Q>: SelectQuery + LoadQuery<'static, DbConnection, R>,
-    R: Into<T>,
+    R: TryInto<T>,
+    R::Error: ConversionError,
 {
-    conn.first::<Q, R>(query).optional().map(|r| r.map(R::into))
+    conn.first::<Q, R>(query)
+        .optional()?
+        .map(|r| r.try_into().map_err(ConversionError::into_query_error))
+        .transpose()
 }
 
 impl Database {
@@ -25,7 +47,8 @@ impl Database {
     where
         Q: LimitDsl + RunQueryDsl<DbConnection> + Send + 'static,
         Limit<Q>: SelectQuery + LoadQuery<'static, DbConnection, R>,
-        R: Into<T>,
+        R: TryInto<T>,
+        R::Error: ConversionError,
         T: Send + 'static,
     {
         self.read(move |conn| first_as::<R, T, Q>(conn, query))
