@@ -286,7 +286,12 @@ mod tests {
     #[test]
     fn phones_become_e164_and_are_deduplicated_and_compacted() {
         // (the phones given, the five slots after normalising, the warnings)
-        let cases: [(&[(&str, &str)], [Option<&str>; 5], &[(&str, &str)]); 3] = [
+        type Case<'a> = (
+            &'a [(&'a str, &'a str)],
+            [Option<&'a str>; 5],
+            &'a [(&'a str, &'a str)],
+        );
+        let cases: [Case; 3] = [
             // A phone that cannot be normalised is kept as given, with invalid_phone.
             (
                 &[
