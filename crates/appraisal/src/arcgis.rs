@@ -250,42 +250,26 @@ mod tests {
 
     #[test]
     fn where_clauses_quote_and_refuse() {
-        assert_eq!(
-            parcel_where("PROP_ID", ParcelIdType::String, " 102345 "),
-            Ok("PROP_ID='102345'".into())
-        );
-        assert_eq!(
-            parcel_where("geo_id", ParcelIdType::String, "O'BRIEN-1"),
-            Ok("geo_id='O''BRIEN-1'".into())
-        );
-        assert_eq!(
-            parcel_where("P", ParcelIdType::String, "1' OR '1'='1"),
-            Err(UnsafeParcelId::Character)
-        );
-        assert_eq!(
-            parcel_where("P", ParcelIdType::String, "1;--"),
-            Err(UnsafeParcelId::Character)
-        );
-        assert_eq!(
-            parcel_where("P", ParcelIdType::String, "%"),
-            Err(UnsafeParcelId::Character)
-        );
-        assert_eq!(
-            parcel_where("P", ParcelIdType::String, "  "),
-            Err(UnsafeParcelId::Empty)
-        );
-        assert_eq!(
-            parcel_where("P", ParcelIdType::String, &"1".repeat(65)),
-            Err(UnsafeParcelId::TooLong)
-        );
-        assert_eq!(
-            parcel_where("P", ParcelIdType::Number, "00102345"),
-            Ok("P=102345".into())
-        );
-        assert_eq!(
-            parcel_where("P", ParcelIdType::Number, "12A"),
-            Err(UnsafeParcelId::NotNumeric)
-        );
+        use ParcelIdType::{Number, String as Text};
+        use UnsafeParcelId::{Character, Empty, NotNumeric, TooLong};
+        for (field, kind, value, clause) in [
+            ("PROP_ID", Text, " 102345 ", "PROP_ID='102345'"),
+            ("geo_id", Text, "O'BRIEN-1", "geo_id='O''BRIEN-1'"),
+            ("P", Number, "00102345", "P=102345"),
+        ] {
+            assert_eq!(parcel_where(field, kind, value), Ok(clause.to_owned()));
+        }
+        let too_long = "1".repeat(65);
+        for (kind, value, why) in [
+            (Text, "1' OR '1'='1", Character),
+            (Text, "1;--", Character),
+            (Text, "%", Character),
+            (Text, "  ", Empty),
+            (Text, too_long.as_str(), TooLong),
+            (Number, "12A", NotNumeric),
+        ] {
+            assert_eq!(parcel_where("P", kind, value), Err(why), "{value:?}");
+        }
     }
 
     #[test]

@@ -596,22 +596,37 @@ mod tests {
 
     #[test]
     fn county_names_match_with_or_without_suffix() {
-        assert_eq!(county_name_key("Travis"), "travis");
-        assert_eq!(county_name_key("  TRAVIS   County "), "travis");
-        assert_eq!(county_name_key("St. Tammany Parish"), "st. tammany");
-        assert_eq!(county_name_key("County"), "county");
+        for (name, key) in [
+            ("Travis", "travis"),
+            ("  TRAVIS   County ", "travis"),
+            ("St. Tammany Parish", "st. tammany"),
+            ("County", "county"),
+        ] {
+            assert_eq!(county_name_key(name), key, "{name:?}");
+        }
     }
 
     #[test]
     fn layer_urls_must_name_a_layer() {
-        assert!(
-            parse_layer_url("https://x.example/arcgis/rest/services/P/FeatureServer/0").is_ok()
-        );
-        assert!(parse_layer_url("https://x.example/arcgis/rest/services/P/MapServer/12/").is_ok());
-        assert!(parse_layer_url("https://x.example/arcgis/rest/services/P/MapServer").is_err());
-        assert!(parse_layer_url("https://x.example/arcgis/rest/services/P/ImageServer/0").is_err());
-        assert!(parse_layer_url("ftp://x.example/P/MapServer/0").is_err());
-        assert!(parse_layer_url("https://x.example/P/MapServer/0?f=json").is_err());
+        let services = "https://x.example/arcgis/rest/services/P";
+        for layer in ["FeatureServer/0", "MapServer/12/"] {
+            assert!(
+                parse_layer_url(&format!("{services}/{layer}")).is_ok(),
+                "{layer}"
+            );
+        }
+        for layer in ["MapServer", "ImageServer/0"] {
+            assert!(
+                parse_layer_url(&format!("{services}/{layer}")).is_err(),
+                "{layer}"
+            );
+        }
+        for url in [
+            "ftp://x.example/P/MapServer/0",
+            "https://x.example/P/MapServer/0?f=json",
+        ] {
+            assert!(parse_layer_url(url).is_err(), "{url}");
+        }
     }
 
     #[test]
@@ -623,12 +638,11 @@ mod tests {
 
     #[test]
     fn attribute_names_are_identifiers() {
-        assert!(check_attribute_name("PROP_ID").is_ok());
-        assert!(check_attribute_name("TAD.Owner_Name").is_ok());
-        assert!(check_attribute_name("_x1").is_ok());
-        assert!(check_attribute_name("1abc").is_err());
-        assert!(check_attribute_name("a b").is_err());
-        assert!(check_attribute_name("a'--").is_err());
-        assert!(check_attribute_name("").is_err());
+        for name in ["PROP_ID", "TAD.Owner_Name", "_x1"] {
+            assert!(check_attribute_name(name).is_ok(), "{name:?}");
+        }
+        for name in ["1abc", "a b", "a'--", ""] {
+            assert!(check_attribute_name(name).is_err(), "{name:?}");
+        }
     }
 }

@@ -34,6 +34,11 @@ fn error_with(from: &str, to: &str) -> String {
     }
 }
 
+/// `error_with`, and checks that the error mentions every part.
+fn refused(from: &str, to: &str, parts: &[&str]) {
+    assert_mentions(&error_with(from, to), parts);
+}
+
 fn assert_mentions(msg: &str, parts: &[&str]) {
     for p in parts {
         assert!(msg.contains(p), "{msg:?} should mention {p:?}");
@@ -126,24 +131,39 @@ fn a_trailing_slash_on_the_layer_is_dropped() {
 
 #[test]
 fn state_must_be_a_code() {
-    let msg = error_with("state = \"TX\"", "state = \"Texas\"");
-    assert_mentions(&msg, &["county #1 (Travis, Texas)", "state", "Texas"]);
-    let msg = error_with("state = \"TX\"\n", "");
-    assert_mentions(&msg, &["county #1 (Travis)", "state", "missing"]);
+    refused(
+        "state = \"TX\"",
+        "state = \"Texas\"",
+        &["county #1 (Travis, Texas)", "state", "Texas"],
+    );
+    refused(
+        "state = \"TX\"\n",
+        "",
+        &["county #1 (Travis)", "state", "missing"],
+    );
 }
 
 #[test]
 fn fips_must_be_five_digits_in_the_state() {
-    let msg = error_with("fips = \"48453\"", "fips = \"4845\"");
-    assert_mentions(&msg, &["county #1", "fips", "4845", "five-digit"]);
-    let msg = error_with("fips = \"48453\"", "fips = \"40109\"");
-    assert_mentions(&msg, &["fips", "40109", "TX", "48"]);
+    refused(
+        "fips = \"48453\"",
+        "fips = \"4845\"",
+        &["county #1", "fips", "4845", "five-digit"],
+    );
+    refused(
+        "fips = \"48453\"",
+        "fips = \"40109\"",
+        &["fips", "40109", "TX", "48"],
+    );
 }
 
 #[test]
 fn a_county_needs_a_name_or_fips() {
-    let msg = error_with("county = \"Travis\"\nfips = \"48453\"\n", "");
-    assert_mentions(&msg, &["county #1", "county", "fips"]);
+    refused(
+        "county = \"Travis\"\nfips = \"48453\"\n",
+        "",
+        &["county #1", "county", "fips"],
+    );
     // FIPS alone is enough.
     let text = GOOD.replacen("county = \"Travis\"\n", "", 1);
     CountyFile::from_toml_str(&text, DEFAULT_TIMEOUT).expect("fips only");
@@ -167,50 +187,47 @@ fn layer_url_must_be_a_layer() {
         ("gis.example.org/TCAD/FeatureServer/0", "not a URL"),
         ("file:///etc/TCAD/MapServer/0", "http(s)"),
     ] {
-        let msg = error_with(
+        refused(
             "https://gis.example.org/arcgis/rest/services/TCAD/FeatureServer/0",
             bad,
+            &["county #1 (Travis, TX)", "layer_url", why],
         );
-        assert_mentions(&msg, &["county #1 (Travis, TX)", "layer_url", why]);
     }
-    let msg = error_with(
+    refused(
         "layer_url = \"https://gis.example.org/arcgis/rest/services/TCAD/FeatureServer/0\"\n",
         "",
+        &["layer_url", "missing"],
     );
-    assert_mentions(&msg, &["layer_url", "missing"]);
 }
 
 #[test]
 fn attribute_names_must_be_identifiers() {
-    let msg = error_with(
+    refused(
         "parcel_id_field = \"PROP_ID\"",
         "parcel_id_field = \"PROP_ID OR 1=1\"",
-    );
-    assert_mentions(
-        &msg,
         &[
             "county #1 (Travis, TX)",
             "parcel_id_field",
             "not a valid attribute name",
         ],
     );
-    let msg = error_with("parcel_id_field = \"PROP_ID\"\n", "");
-    assert_mentions(&msg, &["parcel_id_field", "missing"]);
-    let msg = error_with(
+    refused(
+        "parcel_id_field = \"PROP_ID\"\n",
+        "",
+        &["parcel_id_field", "missing"],
+    );
+    refused(
         "owner_name = \"py_owner_name\"",
         "owner_name = \"py owner\"",
+        &["fields.owner_name", "py owner"],
     );
-    assert_mentions(&msg, &["fields.owner_name", "py owner"]);
 }
 
 #[test]
 fn field_keys_are_the_contract_keys() {
-    let msg = error_with(
+    refused(
         "owner_name = \"py_owner_name\"",
         "owner = \"py_owner_name\"",
-    );
-    assert_mentions(
-        &msg,
         &[
             "county #1 (Travis, TX)",
             "fields.owner",
@@ -218,52 +235,64 @@ fn field_keys_are_the_contract_keys() {
             "owner_name",
         ],
     );
-    let msg = error_with(
+    refused(
         "market_value = \"market_value\"",
         "market_value = [\"a\", \"b\"]",
+        &["fields.market_value", "only text keys"],
     );
-    assert_mentions(&msg, &["fields.market_value", "only text keys"]);
-    let msg = error_with("owner_name = \"py_owner_name\"", "owner_name = []");
-    assert_mentions(&msg, &["fields.owner_name", "no attribute"]);
-    let msg = error_with(
+    refused(
+        "owner_name = \"py_owner_name\"",
+        "owner_name = []",
+        &["fields.owner_name", "no attribute"],
+    );
+    refused(
         "[county.fields]\nowner_name = \"py_owner_name\"\nmarket_value = \"market_value\"\n",
         "",
+        &["county #1", "fields", "maps no key"],
     );
-    assert_mentions(&msg, &["county #1", "fields", "maps no key"]);
 }
 
 #[test]
 fn unknown_settings_and_keys_are_refused() {
-    let msg = error_with(
+    refused(
         "parcel_id_field = \"PROP_ID\"",
         "parcel_id_field = \"PROP_ID\"\nlayer = \"x\"",
+        &["invalid TOML", "layer"],
     );
-    assert_mentions(&msg, &["invalid TOML", "layer"]);
-    let msg = error_with("[[county]]", "[settings]\ntimeout = 5\n\n[[county]]");
-    assert_mentions(&msg, &["invalid TOML", "timeout"]);
-    let msg = error_with(
+    refused(
+        "[[county]]",
+        "[settings]\ntimeout = 5\n\n[[county]]",
+        &["invalid TOML", "timeout"],
+    );
+    refused(
         "parcel_id_field = \"PROP_ID\"",
         "parcel_id_field = \"PROP_ID\"\nparcel_id_type = \"int\"",
+        &["invalid TOML", "parcel_id_type"],
     );
-    assert_mentions(&msg, &["invalid TOML", "parcel_id_type"]);
 }
 
 #[test]
 fn timeouts_and_settings_are_bounded() {
-    let msg = error_with(
+    refused(
         "parcel_id_field = \"PROP_ID\"",
         "parcel_id_field = \"PROP_ID\"\ntimeout_ms = 0",
+        &["county #1 (Travis, TX)", "timeout_ms", "0"],
     );
-    assert_mentions(&msg, &["county #1 (Travis, TX)", "timeout_ms", "0"]);
-    let msg = error_with(
+    refused(
         "[[county]]",
         "[settings]\nbreaker_failures = 0\n\n[[county]]",
+        &["settings.breaker_failures"],
     );
-    assert_mentions(&msg, &["settings.breaker_failures"]);
-    let msg = error_with("[[county]]", "[settings]\nretries = 50\n\n[[county]]");
-    assert_mentions(&msg, &["settings.retries", "50"]);
-    let msg = error_with("[[county]]", "[settings]\nmax_concurrent = 0\n\n[[county]]");
-    assert_mentions(&msg, &["settings.max_concurrent"]);
+    refused(
+        "[[county]]",
+        "[settings]\nretries = 50\n\n[[county]]",
+        &["settings.retries", "50"],
+    );
+    refused(
+        "[[county]]",
+        "[settings]\nmax_concurrent = 0\n\n[[county]]",
+        &["settings.max_concurrent"],
+    );
 }
 
 #[test]

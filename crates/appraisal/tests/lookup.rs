@@ -3,8 +3,8 @@
 mod common;
 
 use common::{
-    empty, first_where, hits, json, layer, otherwise, param, query, seen, serve, source_of, travis,
-    travis_serving, travis_source, travis_toml,
+    count, empty, first_where, found, json, layer, otherwise, param, query, requests, serve,
+    source_of, travis, travis_serving, travis_source, travis_toml,
 };
 use leadhub_domain::enrich::AppraisalQuery;
 use serde_json::json;
@@ -17,13 +17,9 @@ const LAYER: &str = "/arcgis/rest/services/TCAD/FeatureServer/0";
 async fn parcel_number_is_looked_up_with_a_quoted_where_clause() {
     let (fake, source) = travis_serving(json(travis()), LAYER, "").await;
 
-    let got = source
-        .appraise(&query(Some("102345"), Some((30.2781, -97.7583))))
-        .await
-        .expect("lookup")
-        .expect("a parcel");
+    let got = found(&source, &query(Some("102345"), Some((30.2781, -97.7583)))).await;
 
-    let seen = seen(&fake).await;
+    let seen = requests(&fake).await;
     assert_eq!(seen.len(), 1, "the parcel id answered; no point query");
     assert_eq!(seen[0].url.path(), format!("{LAYER}/query"));
     assert_eq!(
@@ -93,7 +89,7 @@ async fn unsafe_parcel_numbers_never_reach_the_layer() {
             .expect("no failure");
         assert_eq!(got, None, "{bad}");
     }
-    assert_eq!(hits(&fake).await, 0);
+    assert_eq!(count(&fake).await, 0);
 
     // With coordinates the point lookup still runs.
     let got = source
@@ -101,7 +97,7 @@ async fn unsafe_parcel_numbers_never_reach_the_layer() {
         .await
         .expect("lookup");
     assert!(got.is_some());
-    assert_eq!(hits(&fake).await, 1);
+    assert_eq!(count(&fake).await, 1);
     assert!(first_where(&fake).await.as_deref().is_none());
 }
 
@@ -109,14 +105,10 @@ async fn unsafe_parcel_numbers_never_reach_the_layer() {
 async fn point_in_parcel_sends_wgs84_longitude_first() {
     let (fake, source) = travis_serving(json(travis()), LAYER, "").await;
 
-    let got = source
-        .appraise(&query(None, Some((30.2781, -97.7583))))
-        .await
-        .expect("lookup")
-        .expect("a parcel");
+    let got = found(&source, &query(None, Some((30.2781, -97.7583)))).await;
     assert_eq!(got["owner_name"], "GARCIA MARIA & JOSE");
 
-    let seen = seen(&fake).await;
+    let seen = requests(&fake).await;
     assert_eq!(seen.len(), 1);
     let q = &seen[0];
     assert_eq!(q.url.path(), format!("{LAYER}/query"));
@@ -169,7 +161,7 @@ async fn a_parcel_id_without_match_falls_back_to_the_point() {
         .await
         .expect("lookup");
     assert_eq!(got.expect("found by point")["account_id"], "102345");
-    let seen = seen(&fake).await;
+    let seen = requests(&fake).await;
     assert_eq!(seen.len(), 2);
     assert!(param(&seen[0], "where").as_deref().is_some());
     assert!(param(&seen[1], "geometry").as_deref().is_some());
@@ -191,7 +183,7 @@ async fn nothing_to_look_up_is_none_without_a_request() {
             .expect("ok"),
         None
     );
-    assert_eq!(hits(&fake).await, 0);
+    assert_eq!(count(&fake).await, 0);
 }
 
 #[tokio::test]
@@ -202,11 +194,7 @@ async fn several_features_take_the_first() {
     ]})
     .to_string();
     let (_fake, source) = travis_serving(json(two.clone()), LAYER, "").await;
-    let got = source
-        .appraise(&query(None, Some((30.0, -97.0))))
-        .await
-        .expect("ok")
-        .expect("some");
+    let got = found(&source, &query(None, Some((30.0, -97.0)))).await;
     assert_eq!(got["owner_name"], "FIRST");
     assert_eq!(got["account_id"], "1");
     // Unmapped and absent values are null, numeric strings become numbers.
@@ -335,33 +323,27 @@ fn routed(state: Option<&str>, county: Option<&str>, fips: Option<&str>) -> Appr
     }
 }
 
+/// How many requests the Travis and the Dallas layer received.
+async fn asked(travis: &MockServer, dallas: &MockServer) -> (usize, usize) {
+    (count(travis).await, count(dallas).await)
+}
+
 #[tokio::test]
 async fn routing_prefers_fips() {
     let (travis_fake, dallas_fake, source) = two_counties().await;
     // The FIPS says Dallas, whatever the lead's county field says.
-    let got = source
-        .appraise(&routed(Some("TX"), Some("Travis"), Some("48113")))
-        .await
-        .expect("ok")
-        .expect("some");
+    let got = found(&source, &routed(Some("TX"), Some("Travis"), Some("48113"))).await;
     assert_eq!(got["source"], "Dallas County, TX (DCAD)");
     assert_eq!(got["owner_name"], "DALLAS OWNER");
-    assert_eq!((hits(&travis_fake).await, hits(&dallas_fake).await), (0, 1));
+    assert_eq!(asked(&travis_fake, &dallas_fake).await, (0, 1));
 }
 
 #[tokio::test]
 async fn routing_by_state_and_name_ignores_case_and_suffix() {
     let (travis_fake, dallas_fake, source) = two_counties().await;
     for name in ["Travis", "travis county", "TRAVIS COUNTY", "  Travis  "] {
-        let got = source
-            .appraise(&routed(Some("TX"), Some(name), None))
-            .await
-            .expect("ok");
-        assert_eq!(
-            got.expect("some")["source"],
-            "Travis County, TX (TCAD)",
-            "{name}"
-        );
+        let got = found(&source, &routed(Some("TX"), Some(name), None)).await;
+        assert_eq!(got["source"], "Travis County, TX (TCAD)", "{name}");
     }
     // An unknown FIPS falls back to the name.
     let got = source
@@ -369,7 +351,7 @@ async fn routing_by_state_and_name_ignores_case_and_suffix() {
         .await
         .expect("ok");
     assert!(got.is_some());
-    assert_eq!((hits(&travis_fake).await, hits(&dallas_fake).await), (5, 0));
+    assert_eq!(asked(&travis_fake, &dallas_fake).await, (5, 0));
 }
 
 #[tokio::test]
@@ -386,5 +368,5 @@ async fn unknown_county_is_none_without_a_request() {
     ] {
         assert_eq!(source.appraise(&q).await.expect("ok"), None, "{q:?}");
     }
-    assert_eq!((hits(&travis_fake).await, hits(&dallas_fake).await), (0, 0));
+    assert_eq!(asked(&travis_fake, &dallas_fake).await, (0, 0));
 }

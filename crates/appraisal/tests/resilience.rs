@@ -5,8 +5,8 @@ mod common;
 use std::time::Duration;
 
 use common::{
-    arcgis_error, hits, json, layer, otherwise, query, serve, serve_after, source_of, status,
-    travis, travis_serving, travis_source, travis_toml,
+    arcgis_error, count, json, layer, otherwise, query, serve, serve_after, serve_down_then_up,
+    source_of, status, travis, travis_serving, travis_source, travis_toml,
 };
 use leadhub_appraisal::from_toml_str;
 use leadhub_domain::enrich::EnrichError;
@@ -36,7 +36,7 @@ async fn an_error_object_in_a_200_is_a_failure_and_not_retried() {
     );
     assert!(msg.contains("Invalid query parameters"), "{msg}");
     assert_eq!(
-        hits(&fake).await,
+        count(&fake).await,
         1,
         "no retry and no point fallback after a failure"
     );
@@ -47,7 +47,7 @@ async fn http_500_is_retried_then_fails() {
     let (fake, source) = travis_serving(status(500, "oops"), LAYER, "retries = 2").await;
     let msg = failed_message(source.appraise(&query(Some("102345"), None)).await);
     assert!(msg.contains("500"), "{msg}");
-    assert_eq!(hits(&fake).await, 3, "one try and two retries");
+    assert_eq!(count(&fake).await, 3, "one try and two retries");
 }
 
 #[tokio::test]
@@ -59,7 +59,7 @@ async fn a_5xx_that_recovers_succeeds() {
         .await
         .expect("recovered");
     assert!(got.is_some());
-    assert_eq!(hits(&fake).await, 2);
+    assert_eq!(count(&fake).await, 2);
 }
 
 #[tokio::test]
@@ -68,7 +68,7 @@ async fn http_400_and_404_are_not_retried() {
         let (fake, source) = travis_serving(status(code, "{}"), LAYER, "retries = 3").await;
         let msg = failed_message(source.appraise(&query(Some("102345"), None)).await);
         assert!(msg.contains(&code.to_string()), "{msg}");
-        assert_eq!(hits(&fake).await, 1, "status {code}");
+        assert_eq!(count(&fake).await, 1, "status {code}");
     }
 }
 
@@ -84,7 +84,7 @@ async fn a_slow_layer_times_out_after_retries() {
     let started = std::time::Instant::now();
     let got = source.appraise(&query(Some("102345"), None)).await;
     assert!(matches!(got, Err(EnrichError::Timeout)), "{got:?}");
-    assert_eq!(hits(&fake).await, 2, "a timeout is retried");
+    assert_eq!(count(&fake).await, 2, "a timeout is retried");
     assert!(started.elapsed() < Duration::from_secs(3));
 }
 
@@ -111,7 +111,7 @@ async fn malformed_answers_fail_without_retry() {
         let (fake, source) = travis_serving(json(body.to_string()), LAYER, "").await;
         let msg = failed_message(source.appraise(&query(Some("102345"), None)).await);
         assert!(msg.contains("malformed"), "{body}: {msg}");
-        assert_eq!(hits(&fake).await, 1, "{body}");
+        assert_eq!(count(&fake).await, 1, "{body}");
     }
 }
 
@@ -129,39 +129,33 @@ async fn a_refused_connection_is_a_failure() {
 
 #[tokio::test]
 async fn the_breaker_opens_after_five_failures_and_closes_after_a_good_probe() {
-    let fake = MockServer::start().await;
-    // Mounted first, so it answers while mounted.
-    let down = Mock::given(any())
-        .respond_with(status(502, "bad gateway"))
-        .mount_as_scoped(&fake)
-        .await;
-    otherwise(&fake, json(travis())).await;
+    let (fake, down) = serve_down_then_up(status(502, "bad gateway"), json(travis())).await;
     let source = travis_source(&fake, LAYER, "retries = 0\nbreaker_cooldown_ms = 300");
     let q = query(Some("102345"), None);
 
     for _ in 0..5 {
         failed_message(source.appraise(&q).await);
     }
-    assert_eq!(hits(&fake).await, 5);
+    assert_eq!(count(&fake).await, 5);
 
     // Open: refused without a request.
     let msg = failed_message(source.appraise(&q).await);
     assert!(msg.contains("not answering"), "{msg}");
-    assert_eq!(hits(&fake).await, 5);
+    assert_eq!(count(&fake).await, 5);
 
     // Half-open after the cool-down: a failing probe reopens it.
     tokio::time::sleep(Duration::from_millis(400)).await;
     failed_message(source.appraise(&q).await);
-    assert_eq!(hits(&fake).await, 6);
+    assert_eq!(count(&fake).await, 6);
     failed_message(source.appraise(&q).await);
-    assert_eq!(hits(&fake).await, 6, "reopened by the failed probe");
+    assert_eq!(count(&fake).await, 6, "reopened by the failed probe");
 
     // The layer recovers; after the cool-down the probe closes the circuit.
     drop(down);
     tokio::time::sleep(Duration::from_millis(400)).await;
     assert!(source.appraise(&q).await.expect("probe").is_some());
     assert!(source.appraise(&q).await.expect("closed").is_some());
-    assert_eq!(hits(&fake).await, 8);
+    assert_eq!(count(&fake).await, 8);
 }
 
 #[tokio::test]
@@ -181,11 +175,11 @@ async fn no_match_and_successes_keep_the_breaker_closed() {
     for _ in 0..9 {
         let _ = source.appraise(&q).await;
     }
-    assert_eq!(hits(&fake).await, 9);
+    assert_eq!(count(&fake).await, 9);
     // The fifth in a row (the tenth call) opens it; the eleventh is refused.
     let _ = source.appraise(&q).await;
     let _ = source.appraise(&q).await;
-    assert_eq!(hits(&fake).await, 10);
+    assert_eq!(count(&fake).await, 10);
 }
 
 #[tokio::test]
@@ -224,8 +218,8 @@ owner_name = "file_as_name"
     denton.county = Some("Denton".into());
     failed_message(source.appraise(&collin).await);
     failed_message(source.appraise(&denton).await);
-    assert_eq!(hits(&fake).await, 2);
+    assert_eq!(count(&fake).await, 2);
     failed_message(source.appraise(&collin).await);
     failed_message(source.appraise(&denton).await);
-    assert_eq!(hits(&fake).await, 2);
+    assert_eq!(count(&fake).await, 2);
 }

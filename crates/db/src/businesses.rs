@@ -289,12 +289,9 @@ impl BusinessRepository for Database {
     }
 
     async fn find_business(&self, id: i64) -> StoreResult<Option<Business>> {
-        self.read(move |conn| {
-            conn.first(businesses::table.find(id).select(BusinessRow::as_select()))
-                .optional()
-                .map(|r| r.map(Business::from))
-        })
-        .await
+        let query = businesses::table.find(id);
+        self.find_first::<BusinessRow, _, _>(query.select(BusinessRow::as_select()))
+            .await
     }
 
     async fn list_businesses(

@@ -1,6 +1,6 @@
 //! `GeocodeCache` over `geocode_cache`: results by address key, shared by every process.
 use async_trait::async_trait;
-use chrono::{DateTime, NaiveDateTime, Utc};
+use chrono::NaiveDateTime;
 use diesel::prelude::*;
 
 use leadhub_domain::enrich::{CachedGeocode, GeocodeCache, GeocodeResult};
@@ -46,22 +46,17 @@ impl From<CacheRow> for CachedGeocode {
 #[async_trait]
 impl GeocodeCache for Database {
     async fn get(&self, address_key: &str) -> StoreResult<Option<CachedGeocode>> {
-        let key = address_key.to_owned();
-        self.read(move |conn| {
-            conn.first(geocode_cache::table.find(key).select(CacheRow::as_select()))
-                .optional()
-                .map(|r| r.map(CachedGeocode::from))
-        })
-        .await
+        let query = geocode_cache::table.find(address_key.to_owned());
+        self.find_first::<CacheRow, _, _>(query.select(CacheRow::as_select()))
+            .await
     }
 
-    async fn put(
-        &self,
-        address_key: &str,
-        result: Option<GeocodeResult>,
-        at: DateTime<Utc>,
-    ) -> StoreResult<()> {
+    async fn put(&self, address_key: &str, entry: CachedGeocode) -> StoreResult<()> {
         let key = address_key.to_owned();
+        let CachedGeocode {
+            result,
+            cached_at: at,
+        } = entry;
         self.write(move |conn| {
             conn.transaction(|conn| {
                 // Delete-then-insert is portable across both backends (MultiConnection has no

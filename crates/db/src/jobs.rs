@@ -140,31 +140,24 @@ impl JobQueue for Database {
 
     async fn heartbeat(&self, job_id: i64, worker: &str, at: DateTime<Utc>) -> StoreResult<()> {
         let worker = worker.to_owned();
-        self.write(move |conn| {
+        self.execute(
             diesel::update(
                 jobs::table
                     .find(job_id)
                     .filter(jobs::locked_by.eq(worker))
                     .filter(jobs::status.eq("running")),
             )
-            .set(jobs::locked_at.eq(Some(to_db(at))))
-            .execute(conn)
-            .map(drop)
-        })
+            .set(jobs::locked_at.eq(Some(to_db(at)))),
+        )
         .await
     }
 
     async fn complete(&self, job_id: i64, at: DateTime<Utc>) -> StoreResult<()> {
-        self.write(move |conn| {
-            diesel::update(jobs::table.find(job_id))
-                .set((
-                    jobs::status.eq(JobStatus::Done.as_str()),
-                    jobs::updated_at.eq(to_db(at)),
-                    jobs::last_error.eq(None::<String>),
-                ))
-                .execute(conn)
-                .map(drop)
-        })
+        self.execute(diesel::update(jobs::table.find(job_id)).set((
+            jobs::status.eq(JobStatus::Done.as_str()),
+            jobs::updated_at.eq(to_db(at)),
+            jobs::last_error.eq(None::<String>),
+        )))
         .await
     }
 

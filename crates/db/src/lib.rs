@@ -28,6 +28,7 @@ mod pool_threads;
 mod rate_limits;
 pub mod schema;
 mod sessions;
+mod simple;
 mod submissions;
 mod teams;
 mod time;

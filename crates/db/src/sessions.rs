@@ -65,17 +65,9 @@ impl SessionRepository for Database {
     }
 
     async fn find_token(&self, token_hash: &str) -> StoreResult<Option<StoredToken>> {
-        let hash = token_hash.to_owned();
-        self.read(move |conn| {
-            conn.first(
-                auth_tokens::table
-                    .filter(auth_tokens::token_hash.eq(hash))
-                    .select(TokenRow::as_select()),
-            )
-            .optional()
-            .and_then(|r| r.map(StoredToken::try_from).transpose())
-        })
-        .await
+        let query = auth_tokens::table.filter(auth_tokens::token_hash.eq(token_hash.to_owned()));
+        self.find_first::<TokenRow, _, _>(query.select(TokenRow::as_select()))
+            .await
     }
 
     async fn retire_refresh(
@@ -113,16 +105,14 @@ impl SessionRepository for Database {
 
     async fn revoke_family(&self, family_id: &str, at: DateTime<Utc>) -> StoreResult<()> {
         let family = family_id.to_owned();
-        self.write(move |conn| {
+        self.execute(
             diesel::update(
                 auth_tokens::table
                     .filter(auth_tokens::family_id.eq(family))
                     .filter(auth_tokens::revoked_at.is_null()),
             )
-            .set(auth_tokens::revoked_at.eq(Some(to_db(at))))
-            .execute(conn)
-            .map(drop)
-        })
+            .set(auth_tokens::revoked_at.eq(Some(to_db(at)))),
+        )
         .await
     }
 
@@ -134,17 +124,12 @@ impl SessionRepository for Database {
         expires_at: DateTime<Utc>,
     ) -> StoreResult<()> {
         let hash = token_hash.to_owned();
-        self.write(move |conn| {
-            diesel::insert_into(sign_in_links::table)
-                .values((
-                    sign_in_links::user_id.eq(user_id),
-                    sign_in_links::token_hash.eq(hash),
-                    sign_in_links::created_at.eq(to_db(created_at)),
-                    sign_in_links::expires_at.eq(to_db(expires_at)),
-                ))
-                .execute(conn)
-                .map(drop)
-        })
+        self.execute(diesel::insert_into(sign_in_links::table).values((
+            sign_in_links::user_id.eq(user_id),
+            sign_in_links::token_hash.eq(hash),
+            sign_in_links::created_at.eq(to_db(created_at)),
+            sign_in_links::expires_at.eq(to_db(expires_at)),
+        )))
         .await
     }
 

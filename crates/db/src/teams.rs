@@ -15,8 +15,9 @@ use leadhub_domain::user::{NewUser, User};
 use crate::error::stored_word;
 use crate::lead_writes::retry_on_conflict;
 use crate::schema::{leads, team_invites, team_members, teams, users};
+use crate::simple::first_as;
 use crate::time::{from_db, to_db};
-use crate::users::UserRow;
+use crate::users::{insert_user, UserRow};
 use crate::{Database, DbConnection, ReadConnection};
 
 #[derive(Queryable, Selectable)]
@@ -83,9 +84,7 @@ fn invite(r: InviteRow, inviter: Option<User>) -> QueryResult<Invite> {
 }
 
 fn load_user(conn: &mut ReadConnection<'_>, id: i64) -> QueryResult<Option<User>> {
-    conn.first(users::table.find(id).select(UserRow::as_select()))
-        .optional()
-        .map(|r| r.map(User::from))
+    first_as::<UserRow, _, _>(conn, users::table.find(id).select(UserRow::as_select()))
 }
 
 fn insert_member(
@@ -144,12 +143,8 @@ impl TeamRepository for Database {
     }
 
     async fn find_team(&self, team_id: i64) -> StoreResult<Option<Team>> {
-        self.read(move |conn| {
-            conn.first(teams::table.find(team_id).select(TeamRow::as_select()))
-                .optional()
-                .map(|r| r.map(Team::from))
-        })
-        .await
+        self.find_first::<TeamRow, _, _>(teams::table.find(team_id).select(TeamRow::as_select()))
+            .await
     }
 
     async fn team_summaries(
@@ -239,12 +234,10 @@ impl TeamRepository for Database {
     }
 
     async fn deactivate_team(&self, team_id: i64, at: DateTime<Utc>) -> StoreResult<()> {
-        self.write(move |conn| {
+        self.execute(
             diesel::update(teams::table.find(team_id))
-                .set((teams::is_active.eq(false), teams::updated_at.eq(to_db(at))))
-                .execute(conn)
-                .map(drop)
-        })
+                .set((teams::is_active.eq(false), teams::updated_at.eq(to_db(at)))),
+        )
         .await
     }
 
@@ -288,29 +281,23 @@ impl TeamRepository for Database {
         user_internal_id: i64,
         new_role: Role,
     ) -> StoreResult<()> {
-        self.write(move |conn| {
+        self.execute(
             diesel::update(
                 team_members::table
                     .filter(team_members::team_id.eq(team_id))
                     .filter(team_members::user_id.eq(user_internal_id)),
             )
-            .set(team_members::role.eq(new_role.as_str()))
-            .execute(conn)
-            .map(drop)
-        })
+            .set(team_members::role.eq(new_role.as_str())),
+        )
         .await
     }
 
     async fn remove_member(&self, team_id: i64, user_internal_id: i64) -> StoreResult<()> {
-        self.write(move |conn| {
-            diesel::delete(
-                team_members::table
-                    .filter(team_members::team_id.eq(team_id))
-                    .filter(team_members::user_id.eq(user_internal_id)),
-            )
-            .execute(conn)
-            .map(drop)
-        })
+        self.execute(diesel::delete(
+            team_members::table
+                .filter(team_members::team_id.eq(team_id))
+                .filter(team_members::user_id.eq(user_internal_id)),
+        ))
         .await
     }
 
@@ -523,32 +510,18 @@ fn accept_in(
         .select(UserRow::as_select())
         .first(conn)
         .optional()?;
-    let user = match (existing, &new_user) {
+    let user = match (existing, new_user) {
         (Some(u), _) => User::from(u),
         (None, None) => return Err(Abort::With(Box::new(AcceptOutcome::NamesRequired))),
-        (None, Some(n)) => {
-            let id = diesel::insert_into(users::table)
-                .values((
-                    users::user_id.eq(&n.user_id),
-                    users::email.eq(&row.email),
-                    users::first_name.eq(&n.first_name),
-                    users::last_name.eq(&n.last_name),
-                    users::is_admin.eq(false),
-                    users::created_at.eq(now),
-                    users::updated_at.eq(now),
-                ))
-                .returning(users::id)
-                .get_result::<i64>(conn)?;
-            User {
-                id,
-                user_id: n.user_id.clone(),
+        (None, Some(n)) => insert_user(
+            conn,
+            NewUser {
                 email: row.email.clone(),
-                first_name: n.first_name.clone(),
-                last_name: n.last_name.clone(),
                 is_admin: false,
                 created_at: at,
-            }
-        }
+                ..n.clone()
+            },
+        )?,
     };
     let already: i64 = team_members::table
         .filter(team_members::team_id.eq(row.team_id))

@@ -135,17 +135,12 @@ impl UploadStore for Database {
         counts: UploadCounts,
         at: DateTime<Utc>,
     ) -> StoreResult<()> {
-        self.write(move |conn| {
-            diesel::update(uploads::table.find(id))
-                .set((
-                    uploads::status.eq(UploadStatus::Running.as_str()),
-                    uploads::bytes_done.eq(bytes_done),
-                    counted(counts),
-                    uploads::updated_at.eq(to_db(at)),
-                ))
-                .execute(conn)
-                .map(drop)
-        })
+        self.execute(diesel::update(uploads::table.find(id)).set((
+            uploads::status.eq(UploadStatus::Running.as_str()),
+            uploads::bytes_done.eq(bytes_done),
+            counted(counts),
+            uploads::updated_at.eq(to_db(at)),
+        )))
         .await
     }
 
@@ -158,18 +153,13 @@ impl UploadStore for Database {
         error: Option<String>,
         at: DateTime<Utc>,
     ) -> StoreResult<()> {
-        self.write(move |conn| {
-            diesel::update(uploads::table.find(id))
-                .set((
-                    uploads::status.eq(status.as_str()),
-                    counted(counts),
-                    uploads::report.eq(report),
-                    uploads::error.eq(error),
-                    uploads::updated_at.eq(to_db(at)),
-                ))
-                .execute(conn)
-                .map(drop)
-        })
+        self.execute(diesel::update(uploads::table.find(id)).set((
+            uploads::status.eq(status.as_str()),
+            counted(counts),
+            uploads::report.eq(report),
+            uploads::error.eq(error),
+            uploads::updated_at.eq(to_db(at)),
+        )))
         .await
     }
 }

@@ -8,7 +8,7 @@ use leadhub_domain::user::{NewUser, User, UserRepository};
 
 use crate::schema::users;
 use crate::time::{from_db, to_db};
-use crate::Database;
+use crate::{Database, DbConnection};
 
 #[derive(Queryable, Selectable)]
 #[diesel(table_name = users)]
@@ -36,83 +36,49 @@ impl From<UserRow> for User {
     }
 }
 
+/// Inserts `user`; fails on a taken e-mail address (a unique violation).
+pub(crate) fn insert_user(conn: &mut DbConnection, user: NewUser) -> QueryResult<User> {
+    let id = diesel::insert_into(users::table)
+        .values((
+            users::user_id.eq(&user.user_id),
+            users::email.eq(&user.email),
+            users::first_name.eq(&user.first_name),
+            users::last_name.eq(&user.last_name),
+            users::is_admin.eq(user.is_admin),
+            users::created_at.eq(to_db(user.created_at)),
+            users::updated_at.eq(to_db(user.created_at)),
+        ))
+        .returning(users::id)
+        .get_result::<i64>(conn)?;
+    Ok(user.stored(id))
+}
+
 #[async_trait]
 impl UserRepository for Database {
     async fn insert(&self, user: NewUser) -> StoreResult<User> {
-        self.write(move |conn| {
-            let id = diesel::insert_into(users::table)
-                .values((
-                    users::user_id.eq(&user.user_id),
-                    users::email.eq(&user.email),
-                    users::first_name.eq(&user.first_name),
-                    users::last_name.eq(&user.last_name),
-                    users::is_admin.eq(user.is_admin),
-                    users::created_at.eq(to_db(user.created_at)),
-                    users::updated_at.eq(to_db(user.created_at)),
-                ))
-                .returning(users::id)
-                .get_result::<i64>(conn)?;
-            Ok(User {
-                id,
-                user_id: user.user_id,
-                email: user.email,
-                first_name: user.first_name,
-                last_name: user.last_name,
-                is_admin: user.is_admin,
-                created_at: user.created_at,
-            })
-        })
-        .await
+        self.write(move |conn| insert_user(conn, user)).await
     }
 
     async fn find_by_email(&self, email: &str) -> StoreResult<Option<User>> {
-        let email = email.to_owned();
-        self.read(move |conn| {
-            conn.first(
-                users::table
-                    .filter(users::email.eq(email))
-                    .select(UserRow::as_select()),
-            )
-            .optional()
-            .map(|r| r.map(User::from))
-        })
-        .await
+        let query = users::table.filter(users::email.eq(email.to_owned()));
+        self.find_first::<UserRow, _, _>(query.select(UserRow::as_select()))
+            .await
     }
 
     async fn find_by_user_id(&self, user_id: &str) -> StoreResult<Option<User>> {
-        let user_id = user_id.to_owned();
-        self.read(move |conn| {
-            conn.first(
-                users::table
-                    .filter(users::user_id.eq(user_id))
-                    .select(UserRow::as_select()),
-            )
-            .optional()
-            .map(|r| r.map(User::from))
-        })
-        .await
+        let query = users::table.filter(users::user_id.eq(user_id.to_owned()));
+        self.find_first::<UserRow, _, _>(query.select(UserRow::as_select()))
+            .await
     }
 
     async fn find_by_internal_id(&self, id: i64) -> StoreResult<Option<User>> {
-        self.read(move |conn| {
-            conn.first(users::table.find(id).select(UserRow::as_select()))
-                .optional()
-                .map(|r| r.map(User::from))
-        })
-        .await
+        self.find_first::<UserRow, _, _>(users::table.find(id).select(UserRow::as_select()))
+            .await
     }
 
     async fn first_admin(&self) -> StoreResult<Option<User>> {
-        self.read(move |conn| {
-            conn.first(
-                users::table
-                    .filter(users::is_admin.eq(true))
-                    .order(users::id.asc())
-                    .select(UserRow::as_select()),
-            )
-            .optional()
-            .map(|r| r.map(User::from))
-        })
-        .await
+        let query = users::table.filter(users::is_admin.eq(true));
+        self.find_first::<UserRow, _, _>(query.order(users::id.asc()).select(UserRow::as_select()))
+            .await
     }
 }

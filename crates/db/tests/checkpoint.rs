@@ -2,10 +2,13 @@
 //! after writes, without any commit crossing the automatic checkpoint threshold.
 #![allow(clippy::unwrap_used)]
 
+mod common;
 use std::time::{Duration, Instant};
 
 use diesel::connection::SimpleConnection;
 use leadhub_db::Database;
+
+use common::OwnFile;
 
 fn file_len(path: &std::path::Path) -> u64 {
     std::fs::metadata(path).map(|m| m.len()).unwrap_or(0)
@@ -13,11 +16,9 @@ fn file_len(path: &std::path::Path) -> u64 {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn written_pages_reach_the_database_file_without_a_large_commit() {
-    let dir = std::env::temp_dir().join(format!("leadhub-checkpoint-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("db.sqlite");
-    let _ = std::fs::remove_file(&path);
-    let db = Database::connect(&format!("sqlite://{}", path.display()), 2).unwrap();
+    let file = OwnFile::create("checkpoint");
+    let path = file.path.clone();
+    let db = Database::connect(&file.url(), 2).unwrap();
     db.write(|conn| conn.batch_execute("CREATE TABLE filler (body BLOB NOT NULL)"))
         .await
         .unwrap();
@@ -39,7 +40,7 @@ async fn written_pages_reach_the_database_file_without_a_large_commit() {
     }
     let after = file_len(&path);
     drop(db);
-    let _ = std::fs::remove_dir_all(&dir);
+    file.remove();
     assert!(
         after >= before + 250_000,
         "the database file did not grow ({before} -> {after} bytes): nothing checkpointed"

@@ -2,7 +2,7 @@
 //! columns, types, nullability and named indexes. Needs `TEST_DATABASE_URL` (CI sets it).
 #![allow(clippy::unwrap_used)]
 mod common;
-use common::OwnSchema;
+use common::{OwnFile, OwnSchema};
 
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -181,9 +181,8 @@ fn both_backends_build_the_same_schema() {
         return;
     };
     let runtime = tokio::runtime::Runtime::new().unwrap();
-    let dir = std::env::temp_dir().join(format!("leadhub-parity-{}", std::process::id()));
-    let sqlite_url = format!("sqlite://{}", dir.join("p.db").display());
-    let db = Database::connect(&sqlite_url, 1).unwrap();
+    let file = OwnFile::create("parity");
+    let db = Database::connect(&file.url(), 1).unwrap();
     db.migrate().unwrap();
     let sqlite = runtime
         // Raw introspection SQL is no `SelectQuery`: it takes the writer's connection.
@@ -212,7 +211,7 @@ fn both_backends_build_the_same_schema() {
         .unwrap();
     drop(pg);
     schema.remove();
-    let _ = std::fs::remove_dir_all(&dir);
+    file.remove();
 
     assert_eq!(
         sqlite.0.keys().collect::<Vec<_>>(),

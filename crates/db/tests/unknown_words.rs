@@ -3,7 +3,7 @@
 //! On SQLite, and on PostgreSQL when `TEST_DATABASE_URL` is set.
 #![allow(clippy::unwrap_used)]
 mod common;
-use common::OwnSchema;
+use common::{OwnFile, OwnSchema};
 
 use diesel::connection::SimpleConnection;
 use leadhub_db::Database;
@@ -55,59 +55,58 @@ async fn check(db: &Database) {
 
     let lead = db.find_lead(1).await.unwrap().unwrap();
     assert_eq!(lead.enrichment_status, EnrichmentStatus::Partial);
-    names_the_word(
-        db.find_lead(2).await.unwrap_err(),
-        "leads.enrichment_status",
-        "bogus",
-    );
-    names_the_word(
-        db.find_leads(vec![1, 2]).await.unwrap_err(),
-        "leads.enrichment_status",
-        "bogus",
-    );
-
     let submission = db.find_submission(1).await.unwrap().unwrap();
     assert_eq!(submission.status, SubmissionStatus::Duplicate);
-    names_the_word(
-        db.find_submission(2).await.unwrap_err(),
-        "submissions.status",
-        "archived",
-    );
-    names_the_word(
-        db.find_submission(3).await.unwrap_err(),
-        "submissions.result_action",
-        "merged",
-    );
-
-    assert_eq!(
-        db.membership(1, 1).await.unwrap().unwrap().role,
-        Role::Admin
-    );
-    names_the_word(
-        db.membership(1, 2).await.unwrap_err(),
-        "team_members.role",
-        "superuser",
-    );
-
+    let membership = db.membership(1, 1).await.unwrap().unwrap();
+    assert_eq!(membership.role, Role::Admin);
     let token = db.find_token("h1").await.unwrap().unwrap();
     assert_eq!(token.kind, TokenKind::Refresh);
-    names_the_word(
-        db.find_token("h2").await.unwrap_err(),
-        "auth_tokens.kind",
-        "api",
-    );
+
+    // (the error reading a row, the column, the unknown word in it)
+    let refused = [
+        (
+            db.find_lead(2).await.unwrap_err(),
+            "leads.enrichment_status",
+            "bogus",
+        ),
+        (
+            db.find_leads(vec![1, 2]).await.unwrap_err(),
+            "leads.enrichment_status",
+            "bogus",
+        ),
+        (
+            db.find_submission(2).await.unwrap_err(),
+            "submissions.status",
+            "archived",
+        ),
+        (
+            db.find_submission(3).await.unwrap_err(),
+            "submissions.result_action",
+            "merged",
+        ),
+        (
+            db.membership(1, 2).await.unwrap_err(),
+            "team_members.role",
+            "superuser",
+        ),
+        (
+            db.find_token("h2").await.unwrap_err(),
+            "auth_tokens.kind",
+            "api",
+        ),
+    ];
+    for (error, column, value) in refused {
+        names_the_word(error, column, value);
+    }
 }
 
 #[tokio::test]
 async fn unknown_words_are_reported_on_sqlite() {
-    let dir = std::env::temp_dir().join(format!("leadhub-words-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("words.db");
-    let _ = std::fs::remove_file(&path);
-    let db = Database::connect(&format!("sqlite://{}", path.display()), 2).unwrap();
+    let file = OwnFile::create("words");
+    let db = Database::connect(&file.url(), 2).unwrap();
     check(&db).await;
     drop(db);
-    let _ = std::fs::remove_dir_all(&dir);
+    file.remove();
 }
 
 #[tokio::test]

@@ -50,6 +50,13 @@ impl Setup {
         }
     }
 
+    /// No credential is looked up, of either kind.
+    fn looking_nothing_up(mut self) -> Setup {
+        self.credentials.expect_find_api_key_by_hash().never();
+        self.identity.expect_resolve_access_token().never();
+        self
+    }
+
     /// The credential store finds `key` for the hash of `KEY`, and Ada's account exists.
     fn key_found(mut self, key: StoredApiKey) -> Setup {
         self.credentials
@@ -164,10 +171,7 @@ async fn an_unknown_key_or_a_vanished_user_is_unauthorized() {
 
 #[tokio::test]
 async fn a_bearer_that_is_no_credential_is_unauthorized_without_a_lookup() {
-    let mut s = Setup::new();
-    s.credentials.expect_find_api_key_by_hash().never();
-    s.identity.expect_resolve_access_token().never();
-    let auth = s.build();
+    let auth = Setup::new().looking_nothing_up().build();
     let too_long = format!("lhk_{}", "x".repeat(200));
     for bearer in ["", "Bearer lhk_x", "sk_live_123", too_long.as_str()] {
         assert!(

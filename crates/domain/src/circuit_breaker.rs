@@ -202,6 +202,16 @@ mod tests {
         b.admit(at).expect("admitted").failure(at, took);
     }
 
+    /// A breaker that three quick failures just opened, and when they happened.
+    fn opened_by_three_failures() -> (CircuitBreaker, Instant) {
+        let b = breaker(3);
+        let t = Instant::now();
+        for _ in 0..3 {
+            fail(&b, t, QUICK);
+        }
+        (b, t)
+    }
+
     fn succeed(b: &CircuitBreaker, at: Instant) {
         b.admit(at).expect("admitted").success();
     }
@@ -233,11 +243,7 @@ mod tests {
 
     #[test]
     fn lets_one_probe_through_after_the_cool_down() {
-        let b = breaker(3);
-        let t = Instant::now();
-        for _ in 0..3 {
-            fail(&b, t, QUICK);
-        }
+        let (b, t) = opened_by_three_failures();
         assert!(b.admit(t + COOL_DOWN / 2).is_err());
         let later = t + COOL_DOWN + QUICK;
         let probe = b.admit(later).expect("a probe");
@@ -250,11 +256,7 @@ mod tests {
 
     #[test]
     fn a_failed_probe_reopens_for_another_cool_down() {
-        let b = breaker(3);
-        let t = Instant::now();
-        for _ in 0..3 {
-            fail(&b, t, QUICK);
-        }
+        let (b, t) = opened_by_three_failures();
         let probe = t + COOL_DOWN + QUICK;
         fail(&b, probe, QUICK);
         assert!(b.admit(probe + COOL_DOWN / 2).is_err());

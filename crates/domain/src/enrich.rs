@@ -67,13 +67,9 @@ pub struct CachedGeocode {
 #[async_trait]
 pub trait GeocodeCache: Send + Sync {
     async fn get(&self, address_key: &str) -> crate::store::StoreResult<Option<CachedGeocode>>;
-    /// Remembers a result (a found location, or `None` for a definite no-match); replaces an older one.
-    async fn put(
-        &self,
-        address_key: &str,
-        result: Option<GeocodeResult>,
-        at: chrono::DateTime<chrono::Utc>,
-    ) -> crate::store::StoreResult<()>;
+    /// Remembers an entry (a found location, or `result: None` for a definite no-match) as `get`
+    /// returns it; replaces an older one.
+    async fn put(&self, address_key: &str, entry: CachedGeocode) -> crate::store::StoreResult<()>;
 }
 
 /// What the appraisal stage is asked.

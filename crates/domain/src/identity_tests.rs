@@ -51,6 +51,15 @@ impl Setup {
         self
     }
 
+    /// Ada's account is found by her (lower-cased) e-mail address.
+    fn ada_by_email(mut self) -> Setup {
+        self.users
+            .expect_find_by_email()
+            .with(eq("ada@example.com".to_owned()))
+            .returning(|_| Ok(Some(ada())));
+        self
+    }
+
     /// Ada's account is found by her internal id.
     fn ada_exists(mut self) -> Setup {
         user_found(&mut self.users, ada());
@@ -277,11 +286,7 @@ async fn logging_out_revokes_the_family() {
 #[tokio::test]
 async fn a_sign_in_link_goes_to_the_account_s_address_and_only_its_hash_is_stored() {
     let token = "lhs_secret-1";
-    let mut s = Setup::new();
-    s.users
-        .expect_find_by_email()
-        .with(eq("ada@example.com".to_owned()))
-        .returning(|_| Ok(Some(ada())));
+    let mut s = Setup::new().ada_by_email();
     s.sessions
         .expect_insert_sign_in_link()
         .with(
@@ -323,10 +328,7 @@ async fn an_address_without_an_account_gets_the_same_answer_and_no_mail() {
 
 #[tokio::test]
 async fn a_failed_sign_in_mail_gives_the_same_answer() {
-    let mut s = Setup::new();
-    s.users
-        .expect_find_by_email()
-        .returning(|_| Ok(Some(ada())));
+    let mut s = Setup::new().ada_by_email();
     s.sessions
         .expect_insert_sign_in_link()
         .times(1)

@@ -21,6 +21,27 @@ pub trait MembershipRepository: Send + Sync {
     async fn team_ids_of(&self, user_id: i64) -> StoreResult<Vec<i64>>;
 }
 
+/// The teams whose things `user` may see: None for a platform admin (every team), else the teams
+/// they are an active member of.
+pub async fn visible_teams(
+    memberships: &dyn MembershipRepository,
+    user: &crate::user::User,
+) -> StoreResult<Option<Vec<i64>>> {
+    if user.is_admin {
+        return Ok(None);
+    }
+    memberships.team_ids_of(user.id).await.map(Some)
+}
+
+/// Whether `user` may see what belongs to `team_id`: a member of it, or a platform admin.
+pub async fn may_see_team(
+    memberships: &dyn MembershipRepository,
+    user: &crate::user::User,
+    team_id: i64,
+) -> StoreResult<bool> {
+    Ok(user.is_admin || memberships.membership(team_id, user.id).await?.is_some())
+}
+
 /// Whether `user` may add things (leads, businesses) to `team_id`: a member of an active team, or a
 /// platform admin. `Err` carries the 403 reason. An unknown team answers exactly like a foreign
 /// one, so ids reveal nothing.

@@ -5,9 +5,11 @@ use std::sync::{Arc, Mutex};
 use chrono::{DateTime, TimeZone, Utc};
 
 use crate::clock::MockClock;
-use crate::lead::fields::LeadFields;
+use crate::lead::fields::{LeadFields, Warning};
 use crate::lead::record::{EnrichmentStatus, Lead};
 use crate::secret::MockTokenGenerator;
+use crate::team::Role;
+use crate::team_access::{Membership, MockMembershipRepository};
 use crate::user::{MockUserRepository, User};
 
 /// The moment every test runs at.
@@ -83,12 +85,66 @@ pub fn user_found(users: &mut MockUserRepository, user: User) {
         .returning(move |_| Ok(Some(user.clone())));
 }
 
+/// A membership repository that answers from a roster of (team id, user id, role, whether the
+/// team is active): each membership, the teams of a user, and whether a team is active.
+pub fn roster_memberships(roster: Vec<(i64, i64, Role, bool)>) -> MockMembershipRepository {
+    let mut memberships = MockMembershipRepository::new();
+    let entries = roster.clone();
+    memberships
+        .expect_membership()
+        .returning(move |team, user| {
+            Ok(entries
+                .iter()
+                .find(|(t, u, _, _)| *t == team && *u == user)
+                .map(|(_, _, role, active)| Membership {
+                    role: *role,
+                    team_is_active: *active,
+                }))
+        });
+    let entries = roster.clone();
+    memberships.expect_team_ids_of().returning(move |user| {
+        Ok(entries
+            .iter()
+            .filter(|(_, u, _, _)| *u == user)
+            .map(|(t, _, _, _)| *t)
+            .collect())
+    });
+    memberships
+        .expect_team_is_active()
+        .returning(move |team| Ok(roster.iter().find(|(t, ..)| *t == team).map(|e| e.3)));
+    memberships
+}
+
 /// A platform administrator.
 pub fn platform_admin(id: i64, email: &str) -> User {
     User {
         is_admin: true,
         ..person(id, email)
     }
+}
+
+/// Each warning as (field, code).
+pub fn field_codes(warnings: &[Warning]) -> Vec<(&str, &str)> {
+    warnings
+        .iter()
+        .map(|w| (w.field.as_str(), w.code.as_str()))
+        .collect()
+}
+
+/// The five phone slots of a lead, in order.
+pub fn phones(f: &LeadFields) -> [Option<&str>; 5] {
+    [
+        f.primary_phone.as_deref(),
+        f.phone_2.as_deref(),
+        f.phone_3.as_deref(),
+        f.phone_4.as_deref(),
+        f.phone_5.as_deref(),
+    ]
+}
+
+/// An optional string field's value.
+pub fn s(v: &str) -> Option<String> {
+    Some(v.to_owned())
 }
 
 /// `base` with these string fields set, by name.

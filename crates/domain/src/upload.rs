@@ -7,7 +7,7 @@ use chrono::{DateTime, Utc};
 
 use crate::jobs::NewJob;
 use crate::store::{StoreError, StoreResult};
-use crate::team_access::{may_add_to_team, MembershipRepository};
+use crate::team_access::{may_add_to_team, may_see_team, MembershipRepository};
 use crate::user::User;
 use crate::Clock;
 
@@ -162,12 +162,7 @@ impl UploadService {
             .upload(id)
             .await?
             .ok_or(UploadError::NotFound("Upload"))?;
-        let member = user.is_admin
-            || self
-                .memberships
-                .membership(upload.team_id, user.id)
-                .await?
-                .is_some();
+        let member = may_see_team(self.memberships.as_ref(), user, upload.team_id).await?;
         if member {
             Ok(upload)
         } else {
@@ -198,8 +193,8 @@ pub fn import_job(upload_id: i64, at: DateTime<Utc>) -> NewJob {
 mod tests {
     use super::*;
     use crate::team::Role;
-    use crate::team_access::{Membership, MockMembershipRepository};
-    use crate::test_support::person;
+    use crate::team_access::MockMembershipRepository;
+    use crate::test_support::{ada, person, roster_memberships};
 
     fn service(uploads: MockUploadStore, memberships: MockMembershipRepository) -> UploadService {
         UploadService {
@@ -232,13 +227,7 @@ mod tests {
     async fn another_teams_upload_is_not_found() {
         let mut uploads = MockUploadStore::new();
         uploads.expect_upload().returning(|_| Ok(Some(stored(2))));
-        let mut memberships = MockMembershipRepository::new();
-        memberships.expect_membership().returning(|team_id, _| {
-            Ok((team_id == 1).then_some(Membership {
-                role: Role::Member,
-                team_is_active: true,
-            }))
-        });
+        let memberships = roster_memberships(vec![(1, ada().id, Role::Member, true)]);
         let service = service(uploads, memberships);
         let outsider = person(5, "eve@example.com");
         assert!(matches!(
@@ -253,10 +242,8 @@ mod tests {
 
     #[tokio::test]
     async fn an_upload_into_a_foreign_team_is_refused_before_storing() {
-        let mut memberships = MockMembershipRepository::new();
-        memberships.expect_membership().returning(|_, _| Ok(None));
         // No expectation on the store: storing would panic the mock.
-        let service = service(MockUploadStore::new(), memberships);
+        let service = service(MockUploadStore::new(), roster_memberships(Vec::new()));
         let upload = NewUpload {
             kind: UploadKind::Leads,
             team_id: 2,

@@ -45,6 +45,21 @@ pub struct NewUser {
     pub created_at: DateTime<Utc>,
 }
 
+impl NewUser {
+    /// The user as stored under row id `id`.
+    pub fn stored(self, id: i64) -> User {
+        User {
+            id,
+            user_id: self.user_id,
+            email: self.email,
+            first_name: self.first_name,
+            last_name: self.last_name,
+            is_admin: self.is_admin,
+            created_at: self.created_at,
+        }
+    }
+}
+
 #[cfg_attr(any(test, feature = "mock"), mockall::automock)]
 #[async_trait]
 pub trait UserRepository: Send + Sync {

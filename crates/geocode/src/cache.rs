@@ -4,8 +4,7 @@ use std::collections::HashMap;
 use std::sync::{Mutex, PoisonError};
 
 use async_trait::async_trait;
-use chrono::{DateTime, Utc};
-use leadhub_domain::enrich::{CachedGeocode, GeocodeCache, GeocodeResult};
+use leadhub_domain::enrich::{CachedGeocode, GeocodeCache};
 use leadhub_domain::store::StoreResult;
 
 #[derive(Debug, Default)]
@@ -39,19 +38,8 @@ impl GeocodeCache for MemoryGeocodeCache {
         Ok(self.answers().get(address_key).cloned())
     }
 
-    async fn put(
-        &self,
-        address_key: &str,
-        result: Option<GeocodeResult>,
-        at: DateTime<Utc>,
-    ) -> StoreResult<()> {
-        self.answers().insert(
-            address_key.to_string(),
-            CachedGeocode {
-                result,
-                cached_at: at,
-            },
-        );
+    async fn put(&self, address_key: &str, entry: CachedGeocode) -> StoreResult<()> {
+        self.answers().insert(address_key.to_string(), entry);
         Ok(())
     }
 }

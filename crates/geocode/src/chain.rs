@@ -17,7 +17,7 @@ use async_trait::async_trait;
 use chrono::{TimeDelta, Utc};
 use futures_util::{stream, StreamExt};
 use leadhub_domain::enrich::{
-    EnrichError, GeocodeCache, GeocodeOutcome, GeocodeQuery, GeocodeResult, Geocoder,
+    CachedGeocode, EnrichError, GeocodeCache, GeocodeOutcome, GeocodeQuery, GeocodeResult, Geocoder,
 };
 
 /// How long a cached answer is trusted.
@@ -56,7 +56,11 @@ impl GeocoderChain {
         if query.address_key.is_empty() {
             return;
         }
-        if let Err(error) = self.cache.put(&query.address_key, answer, Utc::now()).await {
+        let entry = CachedGeocode {
+            result: answer,
+            cached_at: Utc::now(),
+        };
+        if let Err(error) = self.cache.put(&query.address_key, entry).await {
             tracing::warn!(%error, "geocode answer not cached");
         }
     }

@@ -103,9 +103,9 @@ async fn in_a_batch_only_the_addresses_not_cached_reach_the_geocoder() {
     cache.expect_get().returning(|_| Ok(None));
     cache
         .expect_put()
-        .withf(|key, result, _| key == "200 CONGRESS AVE|AUSTIN|TX|78701" && result.is_some())
+        .withf(|key, entry| key == "200 CONGRESS AVE|AUSTIN|TX|78701" && entry.result.is_some())
         .times(1)
-        .returning(|_, _, _| Ok(()));
+        .returning(|_, _| Ok(()));
     let mut geocoder = MockGeocoder::new();
     geocoder
         .expect_geocode_batch()
@@ -128,9 +128,9 @@ async fn a_stale_answer_is_asked_again_and_replaced() {
     let mut cache = cache_holding(&at, None, CACHE_FRESH_FOR + TimeDelta::minutes(1));
     cache
         .expect_put()
-        .withf(|_, result, _| result.as_ref().map(|r| r.source.as_str()) == Some("census"))
+        .withf(|_, entry| entry.result.as_ref().map(|r| r.source.as_str()) == Some("census"))
         .times(1)
-        .returning(|_, _, _| Ok(()));
+        .returning(|_, _| Ok(()));
     let answer = chain(vec![finds_once()], cache).geocode(&at).await.unwrap();
     assert_eq!(answer, Some(found("census")));
 }
@@ -159,7 +159,7 @@ async fn an_unreadable_cache_is_bypassed() {
     cache
         .expect_get()
         .returning(|_| Err(StoreError::Unexpected(anyhow::anyhow!("disk full"))));
-    cache.expect_put().times(1).returning(|_, _, _| Ok(()));
+    cache.expect_put().times(1).returning(|_, _| Ok(()));
     let answer = chain(vec![finds_once()], cache).geocode(&at).await.unwrap();
     assert_eq!(answer, Some(found("census")));
 }

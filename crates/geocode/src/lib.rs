@@ -18,7 +18,7 @@ mod zip;
 use std::sync::Arc;
 use std::time::Duration;
 
-use leadhub_domain::enrich::{GeocodeCache, Geocoder};
+use leadhub_domain::enrich::{GeocodeCache, GeocodeQuery, Geocoder};
 
 pub use cache::MemoryGeocodeCache;
 pub use census::{CensusGeocoder, BATCH_THRESHOLD, CENSUS, MAX_BATCH_ROWS};
@@ -65,6 +65,25 @@ impl GeocodeSettings {
             breaker: BreakerPolicy::default(),
         }
     }
+}
+
+/// The structured-address parameters of a lookup: the street, then city, state and ZIP (under
+/// `zip_name`) where the query has them.
+pub(crate) fn address_params(
+    query: &GeocodeQuery,
+    zip_name: &'static str,
+) -> Vec<(&'static str, String)> {
+    let parts = [
+        ("city", &query.city),
+        ("state", &query.state),
+        (zip_name, &query.zip_code),
+    ];
+    let present = parts
+        .into_iter()
+        .filter_map(|(name, value)| Some((name, value.clone()?)));
+    std::iter::once(("street", query.address.clone()))
+        .chain(present)
+        .collect()
 }
 
 /// `leadhub/<version> (+<public url>)`: who is asking and where to find them.

@@ -13,7 +13,7 @@ use serde::Deserialize;
 
 use crate::rate_gate::RateGate;
 use crate::upstream::Upstream;
-use crate::GeocodeSettings;
+use crate::{address_params, GeocodeSettings};
 
 /// The adapter's name in `LEADHUB_GEOCODER` and in `GeocodeResult::source`.
 pub const NOMINATIM: &str = "nominatim";
@@ -55,17 +55,7 @@ struct Place {
 impl Geocoder for NominatimGeocoder {
     async fn geocode(&self, query: &GeocodeQuery) -> GeocodeOutcome {
         let url = format!("{}/search", self.base_url);
-        let mut params = vec![("street", query.address.clone())];
-        let parts = [
-            ("city", &query.city),
-            ("state", &query.state),
-            ("postalcode", &query.zip_code),
-        ];
-        for (name, value) in parts {
-            if let Some(value) = value {
-                params.push((name, value.clone()));
-            }
-        }
+        let mut params = address_params(query, "postalcode");
         for (name, value) in [("country", "us"), ("format", "jsonv2"), ("limit", "1")] {
             params.push((name, value.to_string()));
         }

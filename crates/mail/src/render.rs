@@ -69,7 +69,7 @@ fn templates() -> Result<&'static Tera, MailError> {
 
 /// Renders the subject, text and HTML of a message.
 pub fn render(message: &Message) -> Result<Rendered, MailError> {
-    let (name, context) = match message {
+    let (name, values) = match message {
         Message::Invite {
             team_name,
             inviter_name,
@@ -77,38 +77,45 @@ pub fn render(message: &Message) -> Result<Rendered, MailError> {
             invite_url,
             expires_at,
             ..
-        } => {
-            let mut context = Context::new();
-            context.insert("team_name", team_name.trim());
-            context.insert("inviter_name", inviter_name.trim());
-            context.insert("role_with_article", &with_article(role.trim()));
-            context.insert("invite_url", checked_link(invite_url)?);
-            context.insert("expires_at", &human_time(expires_at));
-            ("invite", context)
-        }
+        } => (
+            "invite",
+            vec![
+                ("team_name", team_name.trim().to_owned()),
+                ("inviter_name", inviter_name.trim().to_owned()),
+                ("role_with_article", with_article(role.trim())),
+                ("invite_url", checked_link(invite_url)?.to_owned()),
+                ("expires_at", human_time(expires_at)),
+            ],
+        ),
         Message::SignIn {
             sign_in_url,
             expires_at,
             ..
-        } => {
-            let mut context = Context::new();
-            context.insert("sign_in_url", checked_link(sign_in_url)?);
-            context.insert("expires_at", &human_time(expires_at));
-            ("sign_in", context)
-        }
+        } => (
+            "sign_in",
+            vec![
+                ("sign_in_url", checked_link(sign_in_url)?.to_owned()),
+                ("expires_at", human_time(expires_at)),
+            ],
+        ),
         Message::WebhookDeactivated {
             team_name,
             url,
             failing_since,
             ..
-        } => {
-            let mut context = Context::new();
-            context.insert("team_name", team_name.trim());
-            context.insert("url", url);
-            context.insert("failing_since", &human_time(failing_since));
-            ("webhook_deactivated", context)
-        }
+        } => (
+            "webhook_deactivated",
+            vec![
+                ("team_name", team_name.trim().to_owned()),
+                ("url", url.clone()),
+                ("failing_since", human_time(failing_since)),
+            ],
+        ),
     };
+    let mut context = Context::new();
+    for (key, value) in values {
+        context.insert(key, &value);
+    }
     render_parts(name, context)
 }
 
@@ -205,10 +212,14 @@ mod tests {
 
     #[test]
     fn only_http_links() {
-        assert!(checked_link("https://x.test/invite/abc").is_ok());
-        assert!(checked_link("HTTP://x.test/a").is_ok());
-        assert!(checked_link("javascript:alert(1)").is_err());
-        assert!(checked_link("https://x.test/a b").is_err());
-        assert!(checked_link("").is_err());
+        for (link, taken) in [
+            ("https://x.test/invite/abc", true),
+            ("HTTP://x.test/a", true),
+            ("javascript:alert(1)", false),
+            ("https://x.test/a b", false),
+            ("", false),
+        ] {
+            assert_eq!(checked_link(link).is_ok(), taken, "{link:?}");
+        }
     }
 }

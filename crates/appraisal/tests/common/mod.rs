@@ -6,8 +6,11 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use leadhub_domain::enrich::AppraisalSource;
-use wiremock::matchers::any;
-use wiremock::{Mock, MockServer, Request, Respond, ResponseTemplate};
+use wiremock::{MockServer, Respond, ResponseTemplate};
+
+#[path = "../../../geocode/tests/support/servers.rs"]
+mod servers;
+pub use servers::*;
 
 /// The recorded shapes, copied from `shared/fixtures/arcgis` into this crate.
 pub fn fixture(name: &str) -> String {
@@ -27,34 +30,6 @@ pub fn arcgis_error() -> String {
     fixture("error-response.json")
 }
 
-/// A layer server answering every request with `respond`.
-pub async fn serve(respond: impl Respond + 'static) -> MockServer {
-    let server = MockServer::start().await;
-    otherwise(&server, respond).await;
-    server
-}
-
-/// A server answering its first `times` requests with `first` and every later one with `then`.
-pub async fn serve_after(
-    first: impl Respond + 'static,
-    times: u64,
-    then: impl Respond + 'static,
-) -> MockServer {
-    let server = MockServer::start().await;
-    Mock::given(any())
-        .respond_with(first)
-        .up_to_n_times(times)
-        .mount(&server)
-        .await;
-    otherwise(&server, then).await;
-    server
-}
-
-/// Answers with `respond` the requests that no mock mounted before it takes.
-pub async fn otherwise(server: &MockServer, respond: impl Respond + 'static) {
-    Mock::given(any()).respond_with(respond).mount(server).await;
-}
-
 /// The URL of a layer on this server.
 pub fn layer(server: &MockServer, path: &str) -> String {
     format!("{}{path}", server.uri())
@@ -67,24 +42,6 @@ pub fn json(body: String) -> ResponseTemplate {
 
 pub fn status(status: u16, body: &str) -> ResponseTemplate {
     ResponseTemplate::new(status).set_body_raw(body, "application/json")
-}
-
-/// Every request the server received, in order.
-pub async fn seen(server: &MockServer) -> Vec<Request> {
-    server.received_requests().await.unwrap_or_default()
-}
-
-pub async fn hits(server: &MockServer) -> usize {
-    seen(server).await.len()
-}
-
-/// A decoded query parameter.
-pub fn param(request: &Request, name: &str) -> Option<String> {
-    request
-        .url
-        .query_pairs()
-        .find(|(k, _)| k == name)
-        .map(|(_, v)| v.into_owned())
 }
 
 /// A county file with one Travis county on `layer_url`, the fixture's field names, and fast resilience settings.
@@ -142,7 +99,7 @@ pub async fn travis_serving(
 
 /// The `where` clause of the first request the server received.
 pub async fn first_where(server: &MockServer) -> Option<String> {
-    param(seen(server).await.first()?, "where")
+    param(requests(server).await.first()?, "where")
 }
 
 pub fn query(
@@ -157,4 +114,16 @@ pub fn query(
         county: Some("Travis".into()),
         county_fips: None,
     }
+}
+
+/// What `source` returns for `query`, which must be a parcel.
+pub async fn found(
+    source: &Arc<dyn AppraisalSource>,
+    query: &leadhub_domain::enrich::AppraisalQuery,
+) -> serde_json::Value {
+    source
+        .appraise(query)
+        .await
+        .expect("a lookup")
+        .expect("a parcel")
 }

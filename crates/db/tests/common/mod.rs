@@ -1,6 +1,34 @@
-//! Shared by the PostgreSQL cases of the db tests.
+//! Shared by the db tests: a database of a test's own, on SQLite or PostgreSQL.
+#![allow(dead_code)]
+use std::path::PathBuf;
+
 use diesel::connection::SimpleConnection;
 use diesel::prelude::*;
+
+/// A fresh SQLite database file of a test's own, in a folder of its own.
+pub struct OwnFile {
+    dir: PathBuf,
+    pub path: PathBuf,
+}
+
+impl OwnFile {
+    pub fn create(prefix: &str) -> OwnFile {
+        let dir = std::env::temp_dir().join(format!("leadhub-{prefix}-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("db.sqlite");
+        let _ = std::fs::remove_file(&path);
+        OwnFile { dir, path }
+    }
+
+    pub fn url(&self) -> String {
+        format!("sqlite://{}", self.path.display())
+    }
+
+    /// Removes the folder; every connection to the file must be closed first.
+    pub fn remove(self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
 
 /// A fresh PostgreSQL schema of a test's own, so that it shares nothing with other tests.
 pub struct OwnSchema {

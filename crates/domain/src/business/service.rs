@@ -10,7 +10,7 @@ use crate::business::repository::{
 };
 use crate::clock::Clock;
 use crate::error::ServiceError;
-use crate::team_access::{may_add_to_team, MembershipRepository};
+use crate::team_access::{may_add_to_team, may_see_team, visible_teams, MembershipRepository};
 use crate::user::User;
 
 pub type BusinessError = ServiceError;
@@ -113,9 +113,8 @@ impl BusinessService {
     /// members (also after the team was deactivated) and platform admins.
     async fn may_see(&self, user: &User, team_id: Option<i64>) -> Result<bool, BusinessError> {
         match team_id {
-            _ if user.is_admin => Ok(true),
             None => Ok(true),
-            Some(team) => Ok(self.memberships.membership(team, user.id).await?.is_some()),
+            Some(team) => Ok(may_see_team(self.memberships.as_ref(), user, team).await?),
         }
     }
 
@@ -137,11 +136,7 @@ impl BusinessService {
         user: &User,
         mut filter: BusinessFilter,
     ) -> Result<BusinessFilter, BusinessError> {
-        filter.visible_teams = if user.is_admin {
-            None
-        } else {
-            Some(self.memberships.team_ids_of(user.id).await?)
-        };
+        filter.visible_teams = visible_teams(self.memberships.as_ref(), user).await?;
         Ok(filter)
     }
 
@@ -191,7 +186,8 @@ mod tests {
     use super::*;
     use crate::business::repository::MockBusinessRepository;
     use crate::clock::SystemClock;
-    use crate::team_access::{Membership, MockMembershipRepository};
+    use crate::team_access::MockMembershipRepository;
+    use crate::test_support::roster_memberships;
 
     fn user(is_admin: bool) -> User {
         User {
@@ -265,13 +261,8 @@ mod tests {
 
     #[tokio::test]
     async fn a_foreign_or_inactive_team_is_forbidden() {
-        let mut memberships = MockMembershipRepository::new();
-        memberships.expect_membership().returning(|team, _| {
-            Ok((team == 2).then_some(Membership {
-                role: crate::team::Role::Member,
-                team_is_active: false,
-            }))
-        });
+        let memberships =
+            roster_memberships(vec![(2, user(false).id, crate::team::Role::Member, false)]);
         let service = BusinessService {
             businesses: Arc::new(MockBusinessRepository::new()),
             memberships: Arc::new(memberships),

@@ -15,8 +15,7 @@ use crate::business::repository::{
     MockBusinessRepository,
 };
 use crate::business::service::{BusinessError, BusinessService, ImportElement, ImportRequest};
-use crate::team_access::{Membership, MockMembershipRepository};
-use crate::test_support::{ada, clock, now, person, platform_admin};
+use crate::test_support::{ada, clock, now, person, platform_admin, roster_memberships};
 use crate::user::User;
 
 fn outsider() -> User {
@@ -40,25 +39,11 @@ impl Setup {
 
     /// Ada belongs to team 1 (active) and team 2 (deactivated).
     fn build(self) -> BusinessService {
-        let teams = [(1, true), (2, false)];
-        let mut memberships = MockMembershipRepository::new();
-        memberships
-            .expect_membership()
-            .returning(move |team, user| {
-                Ok(teams
-                    .iter()
-                    .find(|(t, _)| *t == team && user == ada().id)
-                    .map(|(_, active)| Membership {
-                        role: crate::team::Role::Member,
-                        team_is_active: *active,
-                    }))
-            });
-        memberships
-            .expect_team_ids_of()
-            .returning(|user| Ok(if user == ada().id { vec![1, 2] } else { vec![] }));
-        memberships
-            .expect_team_is_active()
-            .returning(move |team| Ok(teams.iter().find(|(t, _)| *t == team).map(|t| t.1)));
+        let member = crate::team::Role::Member;
+        let memberships = roster_memberships(vec![
+            (1, ada().id, member, true),
+            (2, ada().id, member, false),
+        ]);
         BusinessService {
             businesses: Arc::new(self.businesses),
             memberships: Arc::new(memberships),
@@ -135,61 +120,49 @@ async fn same_business(a: BusinessFields, b: BusinessFields) -> bool {
 // ---- Duplicates ----
 
 #[tokio::test]
-async fn the_same_normalised_name_in_the_same_city_and_state_is_the_same_business() {
-    assert!(
-        same_business(
+async fn the_duplicate_rule() {
+    // (the rule, one business, another, whether they are the same business)
+    let cases = [
+        (
+            "the same normalised name in the same city and state",
             business("Joe's Plumbing & Heating, L.L.C.", "Austin", "tx"),
             business("JOES PLUMBING AND HEATING", " AUSTIN ", "TX"),
-        )
-        .await
-    );
-}
-
-#[tokio::test]
-async fn the_same_name_elsewhere_or_without_a_place_is_another_business() {
-    assert!(
-        !same_business(
+            true,
+        ),
+        (
+            "the same name elsewhere is another business",
             business("Acme Plumbing", "Austin", "TX"),
             business("Acme Plumbing", "Dallas", "TX"),
-        )
-        .await
-    );
-    assert!(
-        !same_business(
+            false,
+        ),
+        (
+            "the same name without a place is another business",
             business("Acme Plumbing", "Austin", "TX"),
             with_phone("Acme Plumbing", "not a phone"),
-        )
-        .await
-    );
-}
-
-#[tokio::test]
-async fn the_same_phone_in_any_format_is_the_same_business() {
-    assert!(
-        same_business(
+            false,
+        ),
+        (
+            "the same phone in any format",
             with_phone("Acme", "(512) 555-0100"),
             with_phone("Other Name", "+1 512.555.0100"),
-        )
-        .await
-    );
-}
-
-#[tokio::test]
-async fn the_same_website_domain_is_the_same_business() {
-    assert!(
-        same_business(
+            true,
+        ),
+        (
+            "the same website domain",
             with_website("Acme", "https://www.acme.com/about"),
             with_website("Other Name", "acme.com"),
-        )
-        .await
-    );
-    assert!(
-        !same_business(
+            true,
+        ),
+        (
+            "another host of the domain is another business",
             with_website("Acme", "https://acme.com"),
             with_website("Other Name", "https://shop.acme.com"),
-        )
-        .await
-    );
+            false,
+        ),
+    ];
+    for (rule, a, b, same) in cases {
+        assert_eq!(same_business(a, b).await, same, "{rule}");
+    }
 }
 
 #[tokio::test]

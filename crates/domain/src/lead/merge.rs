@@ -129,12 +129,8 @@ fn merge_slots(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::test_support::with_strings;
+    use crate::test_support::{field_codes, phones, s, with_strings};
     use proptest::prelude::*;
-
-    fn s(v: &str) -> Option<String> {
-        Some(v.to_owned())
-    }
 
     fn stored() -> LeadFields {
         LeadFields {
@@ -151,19 +147,9 @@ mod tests {
         }
     }
 
-    /// An incoming lead with these string fields, by name.
-    fn incoming(fields: &[(&str, &str)]) -> LeadFields {
-        with_strings(LeadFields::default(), fields)
-    }
-
-    fn phones(f: &LeadFields) -> [Option<&str>; 5] {
-        [
-            f.primary_phone.as_deref(),
-            f.phone_2.as_deref(),
-            f.phone_3.as_deref(),
-            f.phone_4.as_deref(),
-            f.phone_5.as_deref(),
-        ]
+    /// Merges an incoming lead with these string fields, by name, into `lead`.
+    fn merge_strings(lead: &mut LeadFields, fields: &[(&str, &str)]) -> MergeOutcome {
+        merge_into(lead, &with_strings(LeadFields::default(), fields))
     }
 
     fn emails(f: &LeadFields) -> [Option<&str>; 3] {
@@ -172,13 +158,6 @@ mod tests {
             f.email_2.as_deref(),
             f.email_3.as_deref(),
         ]
-    }
-
-    fn codes(o: &MergeOutcome) -> Vec<(&str, &str)> {
-        o.warnings
-            .iter()
-            .map(|w| (w.field.as_str(), w.code.as_str()))
-            .collect()
     }
 
     #[test]
@@ -243,80 +222,90 @@ mod tests {
     }
 
     #[test]
-    fn a_new_phone_fills_the_first_empty_slot() {
-        let mut lead = LeadFields {
-            phone_3: s("+15125550103"),
-            ..stored()
-        };
-        let out = merge_into(
-            &mut lead,
-            &incoming(&[
-                ("primary_phone", "+15125550199"),
-                ("phone_2", "+15125550198"),
-            ]),
+    fn phones_merge_as_a_set_into_five_slots() {
+        // (phones stored besides the primary, phones coming in, whether the lead changes, the
+        // five slots after, the warnings)
+        type Case<'a> = (
+            &'a [(&'a str, &'a str)],
+            &'a [(&'a str, &'a str)],
+            bool,
+            [Option<&'a str>; 5],
+            &'a [(&'a str, &'a str)],
         );
-        assert!(out.changed);
-        assert_eq!(
-            phones(&lead),
-            [
-                Some("+15125550100"),
-                Some("+15125550199"),
-                Some("+15125550103"),
-                Some("+15125550198"),
-                None
-            ]
-        );
-    }
-
-    #[test]
-    fn a_known_phone_is_ignored_wherever_it_is_stored() {
-        let mut lead = LeadFields {
-            phone_4: s("+15125550104"),
-            ..stored()
-        };
-        let before = lead.clone();
-        let out = merge_into(
-            &mut lead,
-            &incoming(&[
-                ("primary_phone", "+15125550104"),
-                ("phone_3", "+15125550100"),
-            ]),
-        );
-        assert!(!out.changed);
-        assert_eq!(lead, before);
-    }
-
-    #[test]
-    fn a_phone_beyond_five_is_dropped_with_contact_slots_full() {
-        let full = LeadFields {
-            phone_2: s("+15125550102"),
-            phone_3: s("+15125550103"),
-            phone_4: s("+15125550104"),
-            phone_5: s("+15125550105"),
-            ..stored()
-        };
-        let mut lead = full.clone();
-        let out = merge_into(
-            &mut lead,
-            &incoming(&[
-                ("primary_phone", "+15125550102"),
-                ("phone_2", "+15125550199"),
-            ]),
-        );
-        assert!(!out.changed);
-        assert_eq!(lead, full);
-        assert_eq!(codes(&out), [("phone_2", "contact_slots_full")]);
+        let cases: [Case; 3] = [
+            // A new phone fills the first empty slot.
+            (
+                &[("phone_3", "+15125550103")],
+                &[
+                    ("primary_phone", "+15125550199"),
+                    ("phone_2", "+15125550198"),
+                ],
+                true,
+                [
+                    Some("+15125550100"),
+                    Some("+15125550199"),
+                    Some("+15125550103"),
+                    Some("+15125550198"),
+                    None,
+                ],
+                &[],
+            ),
+            // A known phone is ignored wherever it is stored.
+            (
+                &[("phone_4", "+15125550104")],
+                &[
+                    ("primary_phone", "+15125550104"),
+                    ("phone_3", "+15125550100"),
+                ],
+                false,
+                [Some("+15125550100"), None, None, Some("+15125550104"), None],
+                &[],
+            ),
+            // A phone beyond five is dropped, with contact_slots_full.
+            (
+                &[
+                    ("phone_2", "+15125550102"),
+                    ("phone_3", "+15125550103"),
+                    ("phone_4", "+15125550104"),
+                    ("phone_5", "+15125550105"),
+                ],
+                &[
+                    ("primary_phone", "+15125550102"),
+                    ("phone_2", "+15125550199"),
+                ],
+                false,
+                [
+                    Some("+15125550100"),
+                    Some("+15125550102"),
+                    Some("+15125550103"),
+                    Some("+15125550104"),
+                    Some("+15125550105"),
+                ],
+                &[("phone_2", "contact_slots_full")],
+            ),
+        ];
+        for (stored_phones, incoming, changed, slots, warnings) in cases {
+            let before = with_strings(stored(), stored_phones);
+            let mut lead = before.clone();
+            let out = merge_strings(&mut lead, incoming);
+            assert_eq!(out.changed, changed, "{incoming:?}");
+            assert_eq!(phones(&lead), slots, "{incoming:?}");
+            assert_eq!(field_codes(&out.warnings), warnings, "{incoming:?}");
+            if !changed {
+                assert_eq!(lead, before, "{incoming:?}");
+            }
+        }
     }
 
     #[test]
     fn emails_merge_as_a_set_too() {
         let mut lead = stored();
-        let out = merge_into(
+        let out = merge_strings(
             &mut lead,
-            &incoming(&[
+            &[
                 ("email_1", "bob@example.com"),
                 ("email_2", "ann@example.com"),
-            ]),
+            ],
         );
         assert!(out.changed);
         assert!(out.warnings.is_empty());
@@ -325,13 +314,13 @@ mod tests {
             [Some("ann@example.com"), Some("bob@example.com"), None]
         );
 
-        let out = merge_into(
+        let out = merge_strings(
             &mut lead,
-            &incoming(&[
+            &[
                 ("email_1", "cy@example.com"),
                 ("email_2", "dee@example.com"),
                 ("email_3", "bob@example.com"),
-            ]),
+            ],
         );
         assert!(out.changed);
         assert_eq!(
@@ -342,37 +331,40 @@ mod tests {
                 Some("cy@example.com")
             ]
         );
-        assert_eq!(codes(&out), [("email_2", "contact_slots_full")]);
+        assert_eq!(
+            field_codes(&out.warnings),
+            [("email_2", "contact_slots_full")]
+        );
     }
 
     #[test]
     fn the_phone_type_follows_the_primary_number() {
         // Same primary number: its type is updated.
         let mut lead = stored();
-        let out = merge_into(
+        let out = merge_strings(
             &mut lead,
-            &incoming(&[
+            &[
                 ("primary_phone", "+15125550100"),
                 ("primary_phone_type", "landline"),
-            ]),
+            ],
         );
         assert!(out.changed);
         assert_eq!(lead.primary_phone_type, s("landline"));
 
         // A different primary lands in phone_2: the stored number keeps its type.
-        let out = merge_into(
+        let out = merge_strings(
             &mut lead,
-            &incoming(&[
+            &[
                 ("primary_phone", "+15125550199"),
                 ("primary_phone_type", "voip"),
-            ]),
+            ],
         );
         assert!(out.changed);
         assert_eq!(lead.phone_2, s("+15125550199"));
         assert_eq!(lead.primary_phone_type, s("landline"));
 
         // A type without a number is not taken.
-        let out = merge_into(&mut lead, &incoming(&[("primary_phone_type", "voip")]));
+        let out = merge_strings(&mut lead, &[("primary_phone_type", "voip")]);
         assert!(!out.changed);
         assert_eq!(lead.primary_phone_type, s("landline"));
     }
@@ -384,12 +376,12 @@ mod tests {
             primary_phone_type: None,
             ..stored()
         };
-        let out = merge_into(
+        let out = merge_strings(
             &mut lead,
-            &incoming(&[
+            &[
                 ("primary_phone", "+15125550199"),
                 ("primary_phone_type", "voip"),
-            ]),
+            ],
         );
         assert!(out.changed);
         assert_eq!(lead.primary_phone, s("+15125550199"));

@@ -198,7 +198,7 @@ fn normalize_slots<'a>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::test_support::with_strings;
+    use crate::test_support::{field_codes, phones, s, with_strings};
 
     const YEAR: i32 = 2026;
 
@@ -214,10 +214,6 @@ mod tests {
             let date = NaiveDate::from_ymd_opt(y, m, d).unwrap();
             assert_eq!(iso_date(date), date.format("%Y-%m-%d").to_string());
         }
-    }
-
-    fn s(v: &str) -> Option<String> {
-        Some(v.to_owned())
     }
 
     /// A lead that normalises without any warning.
@@ -236,11 +232,9 @@ mod tests {
         with_strings(good(), fields)
     }
 
-    fn codes(n: &NormalizedLead) -> Vec<(&str, &str)> {
-        n.warnings
-            .iter()
-            .map(|w| (w.field.as_str(), w.code.as_str()))
-            .collect()
+    /// `good_with(fields)`, normalised.
+    fn normalized_with(fields: &[(&str, &str)]) -> NormalizedLead {
+        normalize(&good_with(fields), YEAR)
     }
 
     #[test]
@@ -255,13 +249,12 @@ mod tests {
 
     #[test]
     fn every_string_is_trimmed_collapsed_and_blank_is_absent() {
-        let raw = good_with(&[
+        let n = normalized_with(&[
             ("first_name", "  Ann \t  Lee \n"),
             ("county", "   "),
             ("project_description", "new\n\nroof"),
             ("source", ""),
         ]);
-        let n = normalize(&raw, YEAR);
         assert_eq!(n.fields.first_name, s("Ann Lee"));
         assert_eq!(n.fields.county, None);
         assert_eq!(n.fields.project_description, s("new roof"));
@@ -271,76 +264,86 @@ mod tests {
 
     #[test]
     fn states_are_upper_case() {
-        let raw = good_with(&[("state", " tx "), ("mail_state", "Ca")]);
-        let n = normalize(&raw, YEAR);
+        let n = normalized_with(&[("state", " tx "), ("mail_state", "Ca")]);
         assert_eq!(n.fields.state, s("TX"));
         assert_eq!(n.fields.mail_state, s("CA"));
     }
 
     #[test]
     fn zips_are_normalised_or_kept_with_invalid_zip() {
-        let raw = good_with(&[("zip_code", "787011234"), ("mail_zip", " ABC12 ")]);
-        let n = normalize(&raw, YEAR);
+        let n = normalized_with(&[("zip_code", "787011234"), ("mail_zip", " ABC12 ")]);
         assert_eq!(n.fields.zip_code, s("78701-1234"));
         assert_eq!(n.fields.mail_zip, s("ABC12"));
-        assert_eq!(codes(&n), [("mail_zip", "invalid_zip")]);
+        assert_eq!(field_codes(&n.warnings), [("mail_zip", "invalid_zip")]);
 
-        let n = normalize(&good_with(&[("zip_code", "7870")]), YEAR);
+        let n = normalized_with(&[("zip_code", "7870")]);
         assert_eq!(n.fields.zip_code, s("07870"));
-        let n = normalize(&good_with(&[("zip_code", "12")]), YEAR);
+        let n = normalized_with(&[("zip_code", "12")]);
         assert_eq!(n.fields.zip_code, s("12"));
-        assert_eq!(codes(&n), [("zip_code", "invalid_zip")]);
+        assert_eq!(field_codes(&n.warnings), [("zip_code", "invalid_zip")]);
     }
 
     #[test]
-    fn phones_become_e164_or_are_kept_with_invalid_phone() {
-        let raw = good_with(&[
-            ("primary_phone", "(512) 555-0100"),
-            ("phone_2", "1-800-FLOWERS"),
-            ("phone_3", "512.555.0101 x12"),
-        ]);
-        let n = normalize(&raw, YEAR);
-        assert_eq!(n.fields.primary_phone, s("+15125550100"));
-        assert_eq!(n.fields.phone_2, s("1-800-FLOWERS"));
-        assert_eq!(n.fields.phone_3, s("+15125550101;ext=12"));
-        assert_eq!(codes(&n), [("phone_2", "invalid_phone")]);
-    }
-
-    #[test]
-    fn repeated_phones_are_dropped_and_the_rest_compacted() {
-        let raw = good_with(&[
-            ("primary_phone", "(512) 555-0100"),
-            ("phone_2", "512.555.0100"),
-            ("phone_4", "+1 512 555 0199"),
-            ("phone_5", "5125550100"),
-        ]);
-        let n = normalize(&raw, YEAR);
-        assert_eq!(n.fields.primary_phone, s("+15125550100"));
-        assert_eq!(n.fields.phone_2, s("+15125550199"));
-        assert_eq!(
-            (&n.fields.phone_3, &n.fields.phone_4, &n.fields.phone_5),
-            (&None, &None, &None)
+    fn phones_become_e164_and_are_deduplicated_and_compacted() {
+        // (the phones given, the five slots after normalising, the warnings)
+        type Case<'a> = (
+            &'a [(&'a str, &'a str)],
+            [Option<&'a str>; 5],
+            &'a [(&'a str, &'a str)],
         );
-        assert!(n.warnings.is_empty());
-
-        // A gap is closed too, so the first slot always holds the first number given.
-        let n = normalize(&good_with(&[("phone_3", "5125550100")]), YEAR);
-        assert_eq!(n.fields.primary_phone, s("+15125550100"));
-        assert_eq!(n.fields.phone_3, None);
+        let cases: [Case; 3] = [
+            // A phone that cannot be normalised is kept as given, with invalid_phone.
+            (
+                &[
+                    ("primary_phone", "(512) 555-0100"),
+                    ("phone_2", "1-800-FLOWERS"),
+                    ("phone_3", "512.555.0101 x12"),
+                ],
+                [
+                    Some("+15125550100"),
+                    Some("1-800-FLOWERS"),
+                    Some("+15125550101;ext=12"),
+                    None,
+                    None,
+                ],
+                &[("phone_2", "invalid_phone")],
+            ),
+            // Repeated phones are dropped and the rest compacted.
+            (
+                &[
+                    ("primary_phone", "(512) 555-0100"),
+                    ("phone_2", "512.555.0100"),
+                    ("phone_4", "+1 512 555 0199"),
+                    ("phone_5", "5125550100"),
+                ],
+                [Some("+15125550100"), Some("+15125550199"), None, None, None],
+                &[],
+            ),
+            // A gap is closed too, so the first slot always holds the first number given.
+            (
+                &[("phone_3", "5125550100")],
+                [Some("+15125550100"), None, None, None, None],
+                &[],
+            ),
+        ];
+        for (given, slots, warnings) in cases {
+            let n = normalized_with(given);
+            assert_eq!(phones(&n.fields), slots, "{given:?}");
+            assert_eq!(field_codes(&n.warnings), warnings, "{given:?}");
+        }
     }
 
     #[test]
     fn emails_are_lower_cased_invalid_dropped_and_repeats_removed() {
-        let raw = good_with(&[
+        let n = normalized_with(&[
             ("email_1", "n/a"),
             ("email_2", " Ann@Example.COM "),
             ("email_3", "ann@example.com"),
         ]);
-        let n = normalize(&raw, YEAR);
         assert_eq!(n.fields.email_1, s("ann@example.com"));
         assert_eq!(n.fields.email_2, None);
         assert_eq!(n.fields.email_3, None);
-        assert_eq!(codes(&n), [("email_1", "invalid_email")]);
+        assert_eq!(field_codes(&n.warnings), [("email_1", "invalid_email")]);
     }
 
     #[test]
@@ -362,31 +365,33 @@ mod tests {
         assert_eq!(date("1/5/40", YEAR), s("1940-01-05"));
         assert_eq!(date("1/5/40", 2035), s("2040-01-05"));
 
-        let n = normalize(&good_with(&[("permit_date", " soon  ish ")]), YEAR);
+        let n = normalized_with(&[("permit_date", " soon  ish ")]);
         assert_eq!(n.fields.permit_date, s("soon ish"));
-        assert_eq!(codes(&n), [("permit_date", "unparsed_date")]);
+        assert_eq!(field_codes(&n.warnings), [("permit_date", "unparsed_date")]);
     }
 
     #[test]
     fn lot_size_is_kept_and_read_as_acres_or_warned() {
-        let n = normalize(&good_with(&[("lot_size", " 10,890  sqft ")]), YEAR);
+        let n = normalized_with(&[("lot_size", " 10,890  sqft ")]);
         assert_eq!(n.fields.lot_size, s("10,890 sqft"));
         assert_eq!(n.lot_size_acres, Some(0.25));
         assert!(n.warnings.is_empty());
 
-        let n = normalize(&good_with(&[("lot_size", "9000")]), YEAR);
+        let n = normalized_with(&[("lot_size", "9000")]);
         assert_eq!(n.fields.lot_size, s("9000"));
         assert_eq!(n.lot_size_acres, None);
-        assert_eq!(codes(&n), [("lot_size", "unparsed_lot_size")]);
+        assert_eq!(
+            field_codes(&n.warnings),
+            [("lot_size", "unparsed_lot_size")]
+        );
     }
 
     #[test]
     fn enumerations_are_lower_case() {
-        let raw = good_with(&[
+        let n = normalized_with(&[
             ("property_type", "Vacant_Land"),
             ("primary_phone_type", "MOBILE"),
         ]);
-        let n = normalize(&raw, YEAR);
         assert_eq!(n.fields.property_type, s("vacant_land"));
         assert_eq!(n.fields.primary_phone_type, s("mobile"));
     }
@@ -400,9 +405,9 @@ mod tests {
         assert_eq!(n.fields.related_url, s("https://example.com/Permit"));
         assert!(n.warnings.is_empty());
 
-        let n = normalize(&good_with(&[("related_url", "javascript:alert(1)")]), YEAR);
+        let n = normalized_with(&[("related_url", "javascript:alert(1)")]);
         assert_eq!(n.fields.related_url, None);
-        assert_eq!(codes(&n), [("related_url", "invalid_url")]);
+        assert_eq!(field_codes(&n.warnings), [("related_url", "invalid_url")]);
     }
 
     #[test]
@@ -415,15 +420,15 @@ mod tests {
             YEAR,
         );
         assert_eq!(n.address_key, None);
-        assert_eq!(codes(&n), [("address", "no_address")]);
+        assert_eq!(field_codes(&n.warnings), [("address", "no_address")]);
 
-        let n = normalize(&good_with(&[("address", "  ")]), YEAR);
-        assert_eq!(codes(&n), [("address", "no_address")]);
+        let n = normalized_with(&[("address", "  ")]);
+        assert_eq!(field_codes(&n.warnings), [("address", "no_address")]);
 
-        let n = normalize(&good_with(&[("address", "Main Street")]), YEAR);
+        let n = normalized_with(&[("address", "Main Street")]);
         assert_eq!(n.address_key, None);
         assert_eq!(n.fields.address, s("Main Street"));
-        assert_eq!(codes(&n), [("address", "no_address")]);
+        assert_eq!(field_codes(&n.warnings), [("address", "no_address")]);
     }
 
     #[test]
@@ -442,14 +447,13 @@ mod tests {
 
     #[test]
     fn normalising_twice_changes_nothing_more() {
-        let raw = good_with(&[
+        let once = normalized_with(&[
             ("primary_phone", "512 555 0100"),
             ("email_2", "A@B.CO"),
             ("permit_date", "1/5/25"),
             ("related_url", "example.com"),
             ("property_type", "Commercial"),
         ]);
-        let once = normalize(&raw, YEAR);
         let twice = normalize(&once.fields, YEAR);
         assert_eq!(once.fields, twice.fields);
         assert_eq!(once.address_key, twice.address_key);

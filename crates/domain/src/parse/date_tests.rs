@@ -1,6 +1,7 @@
 //! Tests of `date.rs`, kept apart because the list of forms is long.
 
 use super::*;
+use crate::parse::test_cases::assert_refuses;
 use proptest::prelude::*;
 
 const THIS_YEAR: i32 = 2026;
@@ -11,6 +12,13 @@ fn d(y: i32, m: u32, day: u32) -> Option<NaiveDate> {
 
 fn p(s: &str) -> Option<NaiveDate> {
     parse_permit_date_as_of(s, THIS_YEAR)
+}
+
+/// Checks that each input is read as its date.
+fn assert_dates(cases: &[(&str, Option<NaiveDate>)]) {
+    for (input, want) in cases {
+        assert_eq!(p(input), *want, "{input:?}");
+    }
 }
 
 #[test]
@@ -64,29 +72,27 @@ fn every_listed_form() {
 }
 
 #[test]
-fn month_abbreviations() {
-    assert_eq!(p("Sept 30, 2025"), d(2025, 9, 30));
-    assert_eq!(p("Sep 30, 2025"), d(2025, 9, 30));
-    assert_eq!(p("May 1, 2025"), d(2025, 5, 1));
-    assert_eq!(p("Dec. 31, 1999"), d(1999, 12, 31));
-    assert_eq!(p("1 Feb 2024"), d(2024, 2, 1));
-}
-
-#[test]
-fn us_order_for_numeric_forms() {
-    assert_eq!(p("03/04/2025"), d(2025, 3, 4));
-    assert_eq!(p("12/31/2025"), d(2025, 12, 31));
-    assert_eq!(p("31/12/2025"), None, "day-first is not guessed");
-    assert_eq!(p("03.04.2025"), None, "dotted day-first style is refused");
-}
-
-#[test]
-fn two_digit_year_window() {
-    assert_eq!(p("1/5/00"), d(2000, 1, 5));
-    assert_eq!(p("1/5/26"), d(2026, 1, 5));
-    assert_eq!(p("1/5/36"), d(2036, 1, 5));
-    assert_eq!(p("1/5/37"), d(1937, 1, 5));
-    assert_eq!(p("1/5/99"), d(1999, 1, 5));
+fn month_abbreviations_us_order_and_the_two_digit_year_window() {
+    assert_dates(&[
+        // Month abbreviations.
+        ("Sept 30, 2025", d(2025, 9, 30)),
+        ("Sep 30, 2025", d(2025, 9, 30)),
+        ("May 1, 2025", d(2025, 5, 1)),
+        ("Dec. 31, 1999", d(1999, 12, 31)),
+        ("1 Feb 2024", d(2024, 2, 1)),
+        // Numeric forms are month first; day-first is not guessed, dotted day-first style is
+        // refused.
+        ("03/04/2025", d(2025, 3, 4)),
+        ("12/31/2025", d(2025, 12, 31)),
+        ("31/12/2025", None),
+        ("03.04.2025", None),
+        // Two-digit years fall in a window around this year.
+        ("1/5/00", d(2000, 1, 5)),
+        ("1/5/26", d(2026, 1, 5)),
+        ("1/5/36", d(2036, 1, 5)),
+        ("1/5/37", d(1937, 1, 5)),
+        ("1/5/99", d(1999, 1, 5)),
+    ]);
     // The window slides with the current year.
     assert_eq!(parse_permit_date_as_of("1/5/03", 2095), d(2103, 1, 5));
     assert_eq!(parse_permit_date_as_of("1/5/06", 2095), d(2006, 1, 5));
@@ -115,69 +121,68 @@ fn current_year_entry_point() {
 
 #[test]
 fn invalid_calendar_dates() {
-    for input in [
-        "2025-02-30",
-        "2/29/2025",
-        "2025-13-01",
-        "2025-00-10",
-        "2025-01-00",
-        "13/01/2025",
-        "Feb 30, 2025",
-        "31 April 2025",
-        "20251301",
-        "2025-01-32",
-    ] {
-        assert_eq!(p(input), None, "{input:?}");
-    }
+    assert_refuses(
+        p,
+        &[
+            "2025-02-30",
+            "2/29/2025",
+            "2025-13-01",
+            "2025-00-10",
+            "2025-01-00",
+            "13/01/2025",
+            "Feb 30, 2025",
+            "31 April 2025",
+            "20251301",
+            "2025-01-32",
+        ],
+    );
     assert_eq!(p("2/29/2024"), d(2024, 2, 29));
 }
 
 #[test]
 fn rejects_garbage() {
-    for input in [
-        "",
-        "   ",
-        "n/a",
-        "TBD",
-        "2025",
-        "01/2025",
-        "Jan 2025",
-        "Jan 5",
-        "5",
-        "2025-01",
-        "2025-01-05-06",
-        "2025-01/05",
-        "1/5/202",
-        "1/5/20255",
-        "001/05/2025",
-        "025-01-05",
-        "2025-001-05",
-        "2025-01-05X",
-        "2025-01-05T",
-        "2025-01-05T25:00",
-        "2025-01-05T10:60",
-        "2025-01-05T10",
-        "2025-01-05 10:00 XM",
-        "2025-01-05T10:00:00+5",
-        "2025-01-05T10:00:00+05:",
-        "01/05/2025 13:00 PM",
-        "Foo 5, 2025",
-        "Jan 5, 2025 25:00",
-        "Jan 5, 2025 at 10:00",
-        "Jan 123, 2025",
-        "5 Jan 025",
-        "Jan 5 2025 Jan",
-        "5 5 2025",
-        "Jan Feb 2025",
-        "2025 5 Jan",
-        "1/5/2025!",
-        "１/５/２０２５",
-        "Jän 5, 2025",
-        "01052025",
-        "250105",
-    ] {
-        assert_eq!(p(input), None, "{input:?}");
-    }
+    assert_refuses(
+        p,
+        &[
+            "TBD",
+            "2025",
+            "01/2025",
+            "Jan 2025",
+            "Jan 5",
+            "5",
+            "2025-01",
+            "2025-01-05-06",
+            "2025-01/05",
+            "1/5/202",
+            "1/5/20255",
+            "001/05/2025",
+            "025-01-05",
+            "2025-001-05",
+            "2025-01-05X",
+            "2025-01-05T",
+            "2025-01-05T25:00",
+            "2025-01-05T10:60",
+            "2025-01-05T10",
+            "2025-01-05 10:00 XM",
+            "2025-01-05T10:00:00+5",
+            "2025-01-05T10:00:00+05:",
+            "01/05/2025 13:00 PM",
+            "Foo 5, 2025",
+            "Jan 5, 2025 25:00",
+            "Jan 5, 2025 at 10:00",
+            "Jan 123, 2025",
+            "5 Jan 025",
+            "Jan 5 2025 Jan",
+            "5 5 2025",
+            "Jan Feb 2025",
+            "2025 5 Jan",
+            "1/5/2025!",
+            "１/５/２０２５",
+            "Jän 5, 2025",
+            "01052025",
+            "250105",
+        ],
+    );
     assert_eq!(p(&"2025-01-05 ".repeat(1000)), None);
     assert_eq!(p(&"a".repeat(100_000)), None);
 }

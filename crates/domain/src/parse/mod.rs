@@ -21,3 +21,41 @@ pub use state::{InvalidStateCode, StateCode};
 pub use text::clean_text;
 pub use url::{normalize_url, url_domain};
 pub use zip::normalize_zip;
+
+/// Checks of a parser against a list of cases, shared by the parsers' tests.
+#[cfg(test)]
+pub(crate) mod test_cases {
+    use std::fmt::Debug;
+
+    use proptest::prelude::*;
+
+    /// Checks that `norm` turns each input into its expected output.
+    pub fn assert_normalises(norm: impl Fn(&str) -> Option<String>, cases: &[(&str, &str)]) {
+        for (input, want) in cases {
+            assert_eq!(norm(input).as_deref(), Some(*want), "{input:?}");
+        }
+    }
+
+    /// What no parser takes for a value: blanks and placeholders.
+    const PLACEHOLDERS: [&str; 5] = ["", "  ", "\t\n", "n/a", "none"];
+
+    /// Checks that `parse` refuses each input, and every placeholder.
+    pub fn assert_refuses<T: Debug>(parse: impl Fn(&str) -> Option<T>, inputs: &[&str]) {
+        for input in PLACEHOLDERS.iter().chain(inputs) {
+            let got = parse(input);
+            assert!(got.is_none(), "{input:?} became {got:?}");
+        }
+    }
+
+    /// Checks that `norm` leaves its own output as it is; returns that output.
+    pub fn check_idempotent(
+        norm: impl Fn(&str) -> Option<String>,
+        input: &str,
+    ) -> Result<Option<String>, TestCaseError> {
+        let once = norm(input);
+        if let Some(once) = &once {
+            prop_assert_eq!(norm(once), Some(once.clone()));
+        }
+        Ok(once)
+    }
+}

@@ -54,7 +54,7 @@ impl Enricher {
         lead: Lead,
         geocode: Option<GeocodeOutcome>,
     ) -> (EnrichmentUpdate, Vec<Warning>) {
-        let mut warnings = Vec::new();
+        let mut tally = Tally::default();
         let mut update = EnrichmentUpdate {
             lead_id: lead.id,
             coordinates: lead.fields.latitude.zip(lead.fields.longitude),
@@ -63,11 +63,8 @@ impl Enricher {
             appraisal: lead.appraisal.clone(),
             status: EnrichmentStatus::Skipped,
         };
-        let mut ran = false;
-        let mut failed = false;
-        let mut missed = false;
         if let Some(answer) = geocode {
-            ran = true;
+            tally.ran = true;
             match answer {
                 Ok(Some(found)) => {
                     update.coordinates = Some((found.latitude, found.longitude));
@@ -78,27 +75,21 @@ impl Enricher {
                         matched_address: found.matched_address,
                     });
                 }
-                Ok(None) => {
-                    missed = true;
-                    warnings.push(Warning::new(
-                        "address",
-                        "geocode_no_match",
-                        "No geocoder found this address",
-                    ));
-                }
-                Err(e) => {
-                    failed = true;
-                    warnings.push(Warning::new(
-                        "address",
-                        "geocode_failed",
-                        format!("Geocoding failed ({e}); it will be retried"),
-                    ));
-                }
+                Ok(None) => tally.missed(
+                    "address",
+                    "geocode_no_match",
+                    "No geocoder found this address",
+                ),
+                Err(e) => tally.failed(
+                    "address",
+                    "geocode_failed",
+                    format!("Geocoding failed ({e}); it will be retried"),
+                ),
             }
         }
         if let (None, Some(source)) = (&update.appraisal, &self.appraisal) {
             if lead.fields.parcel_number.is_some() || update.coordinates.is_some() {
-                ran = true;
+                tally.ran = true;
                 let query = AppraisalQuery {
                     parcel_number: lead.fields.parcel_number.clone(),
                     latitude: update.coordinates.map(|c| c.0),
@@ -109,37 +100,55 @@ impl Enricher {
                 };
                 match source.appraise(&query).await {
                     Ok(Some(appraisal)) => update.appraisal = Some(appraisal),
-                    Ok(None) => {
-                        missed = true;
-                        warnings.push(Warning::new(
-                            "parcel_number",
-                            "appraisal_no_match",
-                            "No county parcel was found for this lead",
-                        ));
-                    }
+                    Ok(None) => tally.missed(
+                        "parcel_number",
+                        "appraisal_no_match",
+                        "No county parcel was found for this lead",
+                    ),
                     Err(e) => {
-                        failed = true;
                         let what = if matches!(e, EnrichError::Timeout) {
                             "timed out"
                         } else {
                             "failed"
                         };
-                        warnings.push(Warning::new(
+                        tally.failed(
                             "parcel_number",
                             "appraisal_failed",
                             format!("The appraisal lookup {what}; it will be retried"),
-                        ));
+                        );
                     }
                 }
             }
         }
-        update.status = match (ran, failed, missed) {
+        update.status = match (tally.ran, tally.failed, tally.missed) {
             (false, _, _) => lead.enrichment_status,
             (true, true, _) => EnrichmentStatus::PendingRetry,
             (true, false, true) => EnrichmentStatus::Partial,
             (true, false, false) => EnrichmentStatus::Complete,
         };
-        (update, warnings)
+        (update, tally.warnings)
+    }
+}
+
+/// What the enrichment stages of one lead came to: whether any ran, failed or found nothing, and
+/// the warnings they left.
+#[derive(Default)]
+struct Tally {
+    ran: bool,
+    failed: bool,
+    missed: bool,
+    warnings: Vec<Warning>,
+}
+
+impl Tally {
+    fn missed(&mut self, field: &str, code: &str, message: &str) {
+        self.missed = true;
+        self.warnings.push(Warning::new(field, code, message));
+    }
+
+    fn failed(&mut self, field: &str, code: &str, message: String) {
+        self.failed = true;
+        self.warnings.push(Warning::new(field, code, message));
     }
 }
 

@@ -72,6 +72,15 @@ fn enricher(geocoder: Option<MockGeocoder>, appraisal: Option<MockAppraisalSourc
     }
 }
 
+/// Enriches `lead` alone; its update and warnings.
+async fn enrich_one(
+    enricher: Enricher,
+    lead: Lead,
+) -> (EnrichmentUpdate, Vec<crate::lead::fields::Warning>) {
+    let [one] = enricher.enrich(vec![lead]).await.try_into().unwrap();
+    one
+}
+
 fn codes(warnings: &[crate::lead::fields::Warning]) -> Vec<&str> {
     warnings.iter().map(|w| w.code.as_str()).collect()
 }
@@ -81,11 +90,11 @@ fn codes(warnings: &[crate::lead::fields::Warning]) -> Vec<&str> {
 #[tokio::test]
 async fn a_found_address_gets_its_location_and_is_complete() {
     let geocoder = geocoder(&["100 Congress Ave"], || vec![Ok(Some(found()))]);
-    let [(update, warnings)] = enricher(Some(geocoder), None)
-        .enrich(vec![lead_at(1, "100 Congress Ave")])
-        .await
-        .try_into()
-        .unwrap();
+    let (update, warnings) = enrich_one(
+        enricher(Some(geocoder), None),
+        lead_at(1, "100 Congress Ave"),
+    )
+    .await;
     assert_eq!(update.coordinates, Some((30.2649, -97.7466)));
     assert_eq!(update.county_fips.as_deref(), Some("48453"));
     assert_eq!(update.geocode.unwrap().match_type, "exact");
@@ -96,11 +105,11 @@ async fn a_found_address_gets_its_location_and_is_complete() {
 #[tokio::test]
 async fn a_geocoder_failure_leaves_the_lead_pending_retry() {
     let geocoder = geocoder(&["100 Congress Ave"], || vec![Err(EnrichError::Timeout)]);
-    let [(update, warnings)] = enricher(Some(geocoder), None)
-        .enrich(vec![lead_at(1, "100 Congress Ave")])
-        .await
-        .try_into()
-        .unwrap();
+    let (update, warnings) = enrich_one(
+        enricher(Some(geocoder), None),
+        lead_at(1, "100 Congress Ave"),
+    )
+    .await;
     assert_eq!(update.status, EnrichmentStatus::PendingRetry);
     assert_eq!(update.coordinates, None);
     assert_eq!(codes(&warnings), ["geocode_failed"]);
@@ -109,11 +118,8 @@ async fn a_geocoder_failure_leaves_the_lead_pending_retry() {
 #[tokio::test]
 async fn a_definite_no_match_is_partial() {
     let geocoder = geocoder(&["1 Nowhere Rd"], || vec![Ok(None)]);
-    let [(update, warnings)] = enricher(Some(geocoder), None)
-        .enrich(vec![lead_at(1, "1 Nowhere Rd")])
-        .await
-        .try_into()
-        .unwrap();
+    let (update, warnings) =
+        enrich_one(enricher(Some(geocoder), None), lead_at(1, "1 Nowhere Rd")).await;
     assert_eq!(update.status, EnrichmentStatus::Partial);
     assert_eq!(codes(&warnings), ["geocode_no_match"]);
 }
@@ -206,11 +212,11 @@ async fn appraisal_is_asked_at_the_geocoded_location_and_county() {
         },
         || Ok(Some(json!({"market_value": 450000}))),
     );
-    let [(update, warnings)] = enricher(Some(geocoder), Some(appraisal))
-        .enrich(vec![lead_at(1, "100 Congress Ave")])
-        .await
-        .try_into()
-        .unwrap();
+    let (update, warnings) = enrich_one(
+        enricher(Some(geocoder), Some(appraisal)),
+        lead_at(1, "100 Congress Ave"),
+    )
+    .await;
     assert_eq!(update.appraisal, Some(json!({"market_value": 450000})));
     assert_eq!(update.status, EnrichmentStatus::Complete);
     assert!(warnings.is_empty());
@@ -222,22 +228,15 @@ async fn given_coordinates_are_appraised_without_geocoding() {
         |q| q.latitude == Some(30.2672) && q.longitude == Some(-97.7431),
         || Ok(Some(json!({}))),
     );
-    let [(update, _)] = enricher(None, Some(appraisal))
-        .enrich(vec![lead_with_coordinates(1)])
-        .await
-        .try_into()
-        .unwrap();
+    let (update, _) = enrich_one(enricher(None, Some(appraisal)), lead_with_coordinates(1)).await;
     assert_eq!(update.status, EnrichmentStatus::Complete);
 }
 
 #[tokio::test]
 async fn an_appraisal_no_match_is_partial() {
     let appraisal = appraisal_of(|_| true, || Ok(None));
-    let [(update, warnings)] = enricher(None, Some(appraisal))
-        .enrich(vec![lead_with_coordinates(1)])
-        .await
-        .try_into()
-        .unwrap();
+    let (update, warnings) =
+        enrich_one(enricher(None, Some(appraisal)), lead_with_coordinates(1)).await;
     assert_eq!(update.status, EnrichmentStatus::Partial);
     assert_eq!(codes(&warnings), ["appraisal_no_match"]);
 }
@@ -245,11 +244,8 @@ async fn an_appraisal_no_match_is_partial() {
 #[tokio::test]
 async fn an_appraisal_failure_is_pending_retry() {
     let appraisal = appraisal_of(|_| true, || Err(EnrichError::Timeout));
-    let [(update, warnings)] = enricher(None, Some(appraisal))
-        .enrich(vec![lead_with_coordinates(1)])
-        .await
-        .try_into()
-        .unwrap();
+    let (update, warnings) =
+        enrich_one(enricher(None, Some(appraisal)), lead_with_coordinates(1)).await;
     assert_eq!(update.status, EnrichmentStatus::PendingRetry);
     assert_eq!(codes(&warnings), ["appraisal_failed"]);
     assert!(warnings[0].message.contains("timed out"));
@@ -274,11 +270,7 @@ async fn a_lead_already_appraised_or_with_nothing_to_appraise_by_is_not_asked() 
 #[tokio::test]
 async fn without_adapters_nothing_changes() {
     let lead = lead_at(1, "100 Congress Ave");
-    let [(update, warnings)] = Enricher::default()
-        .enrich(vec![lead.clone()])
-        .await
-        .try_into()
-        .unwrap();
+    let (update, warnings) = enrich_one(Enricher::default(), lead.clone()).await;
     assert_eq!(
         update,
         EnrichmentUpdate {

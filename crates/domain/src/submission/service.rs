@@ -17,7 +17,7 @@ use crate::submission::record::{
     BatchSummary, NewBatch, NewSubmission, Submission, SubmissionOutcome, SubmissionRepository,
     SubmissionStatus,
 };
-use crate::team_access::{may_add_to_team, MembershipRepository};
+use crate::team_access::{may_add_to_team, may_see_team, visible_teams, MembershipRepository};
 use crate::user::{User, UserRepository};
 
 mod processing;
@@ -471,7 +471,7 @@ impl SubmissionService {
             return Ok(true);
         }
         match team_id {
-            Some(team) => Ok(self.memberships.membership(team, user.id).await?.is_some()),
+            Some(team) => Ok(may_see_team(self.memberships.as_ref(), user, team).await?),
             // Unassigned leads are everyone's; an unassigned submission is its submitter's.
             None => Ok(owner.is_none()),
         }
@@ -524,11 +524,7 @@ impl SubmissionService {
         user: &User,
         mut filter: LeadFilter,
     ) -> Result<VisibleLeadFilter, SubmissionError> {
-        filter.visible_teams = if user.is_admin {
-            None
-        } else {
-            Some(self.memberships.team_ids_of(user.id).await?)
-        };
+        filter.visible_teams = visible_teams(self.memberships.as_ref(), user).await?;
         Ok(VisibleLeadFilter(filter))
     }
 
@@ -539,11 +535,7 @@ impl SubmissionService {
     ) -> Result<VisibleSubmissions, SubmissionError> {
         Ok(VisibleSubmissions {
             user_id: user.id,
-            teams: if user.is_admin {
-                None
-            } else {
-                Some(self.memberships.team_ids_of(user.id).await?)
-            },
+            teams: visible_teams(self.memberships.as_ref(), user).await?,
         })
     }
 

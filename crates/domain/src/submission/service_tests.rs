@@ -21,10 +21,10 @@ use crate::submission::record::{
     MockSubmissionRepository, NewSubmission, StoredAndWritten, SubmissionOutcome, SubmissionStatus,
 };
 use crate::submission::{
-    ElementOutcome, Enricher, PendingWork, SubmissionError, SubmissionRequest, SubmissionService,
+    BatchOutcome, ElementOutcome, Enricher, PendingWork, SubmissionError, SubmissionRequest,
+    SubmissionService,
 };
-use crate::team_access::{Membership, MockMembershipRepository};
-use crate::test_support::{ada, clock, fresh_lead, numbered_token_generator};
+use crate::test_support::{ada, clock, fresh_lead, numbered_token_generator, roster_memberships};
 use crate::user::MockUserRepository;
 
 /// Submission ids the mocked store hands out start here; new leads' ids at `NEW_LEADS`.
@@ -48,15 +48,16 @@ impl Setup {
         }
     }
 
+    /// No submission is stored, now or deferred.
+    fn storing_nothing(mut self) -> Setup {
+        self.submissions.expect_store_and_write().never();
+        self.submissions.expect_insert_submissions().never();
+        self
+    }
+
     /// Ada belongs to team 1.
     fn build(self) -> SubmissionService {
-        let mut memberships = MockMembershipRepository::new();
-        memberships.expect_membership().returning(|team, user| {
-            Ok((team == 1 && user == ada().id).then_some(Membership {
-                role: crate::team::Role::Member,
-                team_is_active: true,
-            }))
-        });
+        let memberships = roster_memberships(vec![(1, ada().id, crate::team::Role::Member, true)]);
         SubmissionService {
             leads: Arc::new(self.leads),
             submissions: Arc::new(self.submissions),
@@ -165,13 +166,19 @@ fn summary(e: &ElementOutcome) -> (usize, SubmissionStatus, Option<LeadAction>, 
     (e.index, e.status, e.action, e.lead_id)
 }
 
-async fn submit(service: &SubmissionService, leads: Vec<LeadFields>) -> Vec<ElementOutcome> {
-    let requests = leads.into_iter().map(request).collect();
+/// Ada submits `requests` as a batch to process now, for no team and with no idempotency key.
+async fn submit_now(
+    service: &SubmissionService,
+    requests: Vec<SubmissionRequest>,
+) -> Result<BatchOutcome, SubmissionError> {
     service
         .submit_batch(&ada(), requests, None, true, None)
         .await
-        .unwrap()
-        .elements
+}
+
+async fn submit(service: &SubmissionService, leads: Vec<LeadFields>) -> Vec<ElementOutcome> {
+    let requests = leads.into_iter().map(request).collect();
+    submit_now(service, requests).await.unwrap().elements
 }
 
 // ---- The pipeline ----
@@ -374,21 +381,10 @@ async fn each_element_is_answered_its_merge_decision_in_order() {
 
 #[tokio::test]
 async fn a_team_the_submitter_may_not_use_stores_nothing() {
-    let mut s = Setup::new();
-    s.submissions.expect_store_and_write().never();
-    s.submissions.expect_insert_submissions().never();
-    let service = s.build();
+    let service = Setup::new().storing_nothing().build();
     let mut elsewhere = request(located("1 Main St"));
     elsewhere.team_id = Some(2);
-    let refused = service
-        .submit_batch(
-            &ada(),
-            vec![request(located("2 Main St")), elsewhere],
-            None,
-            true,
-            None,
-        )
-        .await;
+    let refused = submit_now(&service, vec![request(located("2 Main St")), elsewhere]).await;
     assert!(matches!(refused, Err(SubmissionError::Forbidden(_))));
 }
 
@@ -508,15 +504,7 @@ async fn a_store_that_cannot_store_answers_an_error_and_writes_nothing() {
     s.leads.expect_write_leads().never();
     s.submissions.expect_finish_submissions().never();
     let service = s.build();
-    let failed = service
-        .submit_batch(
-            &ada(),
-            vec![request(located("1 Main St"))],
-            None,
-            true,
-            None,
-        )
-        .await;
+    let failed = submit_now(&service, vec![request(located("1 Main St"))]).await;
     assert!(matches!(failed, Err(SubmissionError::Unexpected(_))));
 }
 

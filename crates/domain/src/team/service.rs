@@ -18,7 +18,7 @@ use crate::team::model::{
     TeamSummary,
 };
 use crate::team::repository::{AcceptOutcome, NewInvite, TeamRepository};
-use crate::team_access::MembershipRepository;
+use crate::team_access::{visible_teams, MembershipRepository};
 use crate::user::{NewUser, User, UserRepository};
 
 #[derive(Debug, thiserror::Error)]
@@ -139,11 +139,7 @@ impl TeamService {
     }
 
     pub async fn list(&self, user: &User) -> Result<Vec<TeamSummary>, TeamError> {
-        let only = if user.is_admin {
-            None
-        } else {
-            Some(self.memberships.team_ids_of(user.id).await?)
-        };
+        let only = visible_teams(self.memberships.as_ref(), user).await?;
         Ok(self.teams.team_summaries(only, user.id).await?)
     }
 

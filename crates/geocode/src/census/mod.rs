@@ -23,7 +23,7 @@ use leadhub_domain::enrich::{GeocodeOutcome, GeocodeQuery, GeocodeResult, Geocod
 use serde::Deserialize;
 
 use crate::upstream::Upstream;
-use crate::GeocodeSettings;
+use crate::{address_params, GeocodeSettings};
 
 /// The adapter's name in `LEADHUB_GEOCODER` and in `GeocodeResult::source`.
 pub const CENSUS: &str = "census";
@@ -69,17 +69,7 @@ impl CensusGeocoder {
         ];
         let has_city_and_state = query.city.is_some() && query.state.is_some();
         if has_city_and_state || query.zip_code.is_some() {
-            params.push(("street", query.address.clone()));
-            let parts = [
-                ("city", &query.city),
-                ("state", &query.state),
-                ("zip", &query.zip_code),
-            ];
-            for (name, value) in parts {
-                if let Some(value) = value {
-                    params.push((name, value.clone()));
-                }
-            }
+            params.extend(address_params(query, "zip"));
             (
                 format!("{}/geocoder/geographies/address", self.base_url),
                 params,

@@ -1,4 +1,4 @@
-use leadhub_domain::enrich::{EnrichError, Geocoder};
+use leadhub_domain::enrich::{EnrichError, GeocodeQuery, Geocoder};
 
 use wiremock::{Request, ResponseTemplate};
 
@@ -160,12 +160,17 @@ async fn a_batch_reads_match_no_match_and_tie_rows_in_any_order() {
     );
 }
 
+/// `n` addresses on Congress Ave, Austin.
+fn congress_queries(n: usize) -> Vec<GeocodeQuery> {
+    (0..n)
+        .map(|i| query(&format!("{i} Congress Ave"), "Austin", "TX", "78701"))
+        .collect()
+}
+
 #[tokio::test]
 async fn ten_or_more_addresses_are_one_upload_fewer_are_single_lookups() {
     let (census, geocoder) = census_serving(census_like).await;
-    let queries: Vec<_> = (0..10)
-        .map(|i| query(&format!("{i} Congress Ave"), "Austin", "TX", "78701"))
-        .collect();
+    let queries = congress_queries(10);
 
     let answers = geocoder.geocode_batch(&queries).await;
     assert!(answers.iter().all(|a| matches!(a, Ok(Some(_)))));
@@ -183,9 +188,7 @@ async fn ten_or_more_addresses_are_one_upload_fewer_are_single_lookups() {
 #[tokio::test]
 async fn more_than_ten_thousand_addresses_are_split_into_uploads() {
     let (census, geocoder) = census_serving(census_like).await;
-    let queries: Vec<_> = (0..10_001)
-        .map(|i| query(&format!("{i} Congress Ave"), "Austin", "TX", "78701"))
-        .collect();
+    let queries = congress_queries(10_001);
 
     let answers = geocoder.geocode_batch(&queries).await;
 
@@ -224,9 +227,7 @@ async fn a_malformed_answer_is_a_failure_and_not_retried() {
     );
     assert_eq!(count(&census).await, 1);
 
-    let queries: Vec<_> = (0..10)
-        .map(|i| query(&format!("{i} Congress Ave"), "Austin", "TX", "78701"))
-        .collect();
+    let queries = congress_queries(10);
     let answers = geocoder.geocode_batch(&queries).await;
     assert!(answers
         .iter()

@@ -3,10 +3,7 @@ use std::time::{Duration, Instant};
 use leadhub_domain::enrich::{EnrichError, Geocoder};
 use leadhub_geocode::CIRCUIT_OPEN;
 
-use wiremock::matchers::any;
-use wiremock::{Mock, MockServer};
-
-use crate::support::{count, ok, otherwise, serve_after, status};
+use crate::support::{count, ok, serve_after, serve_down_then_up, status};
 use crate::{census_at, census_serving, query, MATCH_JSON};
 
 fn white_house() -> leadhub_domain::enrich::GeocodeQuery {
@@ -74,13 +71,7 @@ async fn an_unreachable_service_is_a_failure() {
 
 #[tokio::test]
 async fn the_circuit_opens_after_repeated_failures_and_closes_after_the_cool_down() {
-    let census = MockServer::start().await;
-    // Mounted first, so it answers while mounted.
-    let down = Mock::given(any())
-        .respond_with(status(500, ""))
-        .mount_as_scoped(&census)
-        .await;
-    otherwise(&census, ok(MATCH_JSON)).await;
+    let (census, down) = serve_down_then_up(status(500, ""), ok(MATCH_JSON)).await;
     let geocoder = census_at(&census.uri());
 
     // Five failed attempts open it: three in the first call, two in the second.

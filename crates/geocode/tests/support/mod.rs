@@ -3,36 +3,10 @@
 //! than the client's timeout) still counts. Also used by `examples/geocode_bench.rs`.
 #![allow(dead_code)]
 
-use wiremock::matchers::any;
-use wiremock::{Mock, MockServer, Request, Respond, ResponseTemplate};
+use wiremock::{MockServer, Request, ResponseTemplate};
 
-/// A service answering every request with `respond` (a `ResponseTemplate`, or a closure of the request).
-pub async fn serve(respond: impl Respond + 'static) -> MockServer {
-    let server = MockServer::start().await;
-    otherwise(&server, respond).await;
-    server
-}
-
-/// A server answering its first `times` requests with `first` and every later one with `then`.
-pub async fn serve_after(
-    first: impl Respond + 'static,
-    times: u64,
-    then: impl Respond + 'static,
-) -> MockServer {
-    let server = MockServer::start().await;
-    Mock::given(any())
-        .respond_with(first)
-        .up_to_n_times(times)
-        .mount(&server)
-        .await;
-    otherwise(&server, then).await;
-    server
-}
-
-/// Answers with `respond` the requests that no mock mounted before it takes.
-pub async fn otherwise(server: &MockServer, respond: impl Respond + 'static) {
-    Mock::given(any()).respond_with(respond).mount(server).await;
-}
+mod servers;
+pub use servers::*;
 
 pub fn ok(body: impl Into<String>) -> ResponseTemplate {
     status(200, body)
@@ -42,30 +16,12 @@ pub fn status(code: u16, body: impl Into<String>) -> ResponseTemplate {
     ResponseTemplate::new(code).set_body_string(body)
 }
 
-/// Every request the server received, in order.
-pub async fn requests(server: &MockServer) -> Vec<Request> {
-    server.received_requests().await.unwrap_or_default()
-}
-
-pub async fn count(server: &MockServer) -> usize {
-    requests(server).await.len()
-}
-
 pub async fn count_path(server: &MockServer, path: &str) -> usize {
     requests(server)
         .await
         .iter()
         .filter(|r| r.url.path() == path)
         .count()
-}
-
-/// A decoded query parameter.
-pub fn param(request: &Request, name: &str) -> Option<String> {
-    request
-        .url
-        .query_pairs()
-        .find(|(n, _)| n == name)
-        .map(|(_, v)| v.into_owned())
 }
 
 pub fn header<'a>(request: &'a Request, name: &str) -> Option<&'a str> {

@@ -50,6 +50,18 @@ pub struct Parsed {
     pub has_message_id: bool,
 }
 
+impl Parsed {
+    /// Checks that this is the invite to `team_name` made by `invite`, with its link in both parts.
+    pub fn assert_invite_to(&self, team_name: &str) {
+        assert_eq!(
+            self.subject,
+            format!("You're invited to join {team_name} on leadhub")
+        );
+        assert!(self.text.contains(INVITE_URL), "{}", self.text);
+        assert!(self.html.contains(INVITE_URL), "{}", self.html);
+    }
+}
+
 /// Parses a full RFC 5322 message with a real MIME parser (transfer encodings decoded).
 pub fn parse_eml(raw: &[u8]) -> Parsed {
     let message = MessageParser::default()

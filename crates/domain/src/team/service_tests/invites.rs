@@ -77,10 +77,7 @@ async fn re_inviting_asks_the_repository_for_a_new_invite_with_a_new_link() {
 
 #[tokio::test]
 async fn inviting_a_current_member_is_a_conflict() {
-    let mut s = Setup::new();
-    s.teams.expect_create_invite().never();
-    s.mailer.expect_send().never();
-    let service = s.build();
+    let service = Setup::new().inviting_nothing().build();
     match service
         .invite(&owner(), TEAM, " Member@Example.com", Role::Admin)
         .await
@@ -94,10 +91,7 @@ async fn inviting_a_current_member_is_a_conflict() {
 
 #[tokio::test]
 async fn an_inactive_team_refuses_invites() {
-    let mut s = Setup::new().team_inactive();
-    s.teams.expect_create_invite().never();
-    s.mailer.expect_send().never();
-    let service = s.build();
+    let service = Setup::new().team_inactive().inviting_nothing().build();
     match service
         .invite(&owner(), TEAM, "sam@example.com", Role::Member)
         .await
@@ -129,10 +123,7 @@ async fn a_failed_email_keeps_the_invite_and_says_so() {
 
 #[tokio::test]
 async fn ownership_is_not_invited_and_the_address_must_be_one() {
-    let mut s = Setup::new();
-    s.teams.expect_create_invite().never();
-    s.mailer.expect_send().never();
-    let service = s.build();
+    let service = Setup::new().inviting_nothing().build();
     for (email, role, field) in [
         ("sam@example.com", Role::Owner, "role"),
         ("not an address", Role::Member, "email"),

@@ -14,8 +14,9 @@ use crate::session::Session;
 use crate::team::model::{Invite, InviteDetails, Member, Role, Team, TeamAction, TeamSummary};
 use crate::team::repository::{AcceptOutcome, MockTeamRepository};
 use crate::team::service::{TeamError, TeamService};
-use crate::team_access::{Membership, MockMembershipRepository};
-use crate::test_support::{clock, now, numbered_tokens, person, platform_admin};
+use crate::test_support::{
+    clock, now, numbered_tokens, person, platform_admin, roster_memberships,
+};
 use crate::user::{MockUserRepository, User};
 
 mod accepting;
@@ -89,6 +90,20 @@ impl Setup {
         self
     }
 
+    /// No invite is stored and no e-mail sent.
+    fn inviting_nothing(mut self) -> Setup {
+        self.teams.expect_create_invite().never();
+        self.mailer.expect_send().never();
+        self
+    }
+
+    /// No member is removed and no role changed.
+    fn changing_no_member(mut self) -> Setup {
+        self.teams.expect_remove_member().never();
+        self.teams.expect_set_member_role().never();
+        self
+    }
+
     /// The invite token generator hands out `INVITE_TOKEN` (once).
     fn invite_token(mut self) -> Setup {
         self.tokens
@@ -137,20 +152,12 @@ impl Setup {
         self.teams
             .expect_team_summaries()
             .returning(move |_, _| Ok(vec![summary.clone()]));
-        let roster = self.roster.clone();
-        let active = self.team_active;
-        let mut memberships = MockMembershipRepository::new();
-        memberships
-            .expect_membership()
-            .returning(move |team, user| {
-                Ok(roster
-                    .iter()
-                    .find(|(u, _)| team == TEAM && u.id == user)
-                    .map(|(_, role)| Membership {
-                        role: *role,
-                        team_is_active: active,
-                    }))
-            });
+        let memberships = roster_memberships(
+            self.roster
+                .iter()
+                .map(|(user, role)| (TEAM, user.id, *role, self.team_active))
+                .collect(),
+        );
         numbered_tokens(&mut self.tokens);
         TeamService {
             teams: Arc::new(self.teams),

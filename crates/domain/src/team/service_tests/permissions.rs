@@ -176,10 +176,7 @@ async fn a_member_may_leave_though_not_remove_others() {
 
 #[tokio::test]
 async fn the_owner_is_never_removed_nor_demoted_and_ownership_is_never_granted() {
-    let mut s = Setup::new();
-    s.teams.expect_remove_member().never();
-    s.teams.expect_set_member_role().never();
-    let service = s.build();
+    let service = Setup::new().changing_no_member().build();
     let owner_id = owner().user_id;
     for result in [
         service.remove_member(&team_admin(), TEAM, &owner_id).await,
