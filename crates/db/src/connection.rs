@@ -14,12 +14,15 @@ use diesel::sqlite::SqliteConnection;
 use diesel::{Connection, QueryResult, RunQueryDsl};
 use diesel_migrations::{embed_migrations, EmbeddedMigrations, MigrationHarness};
 
+use leadhub_domain::api_key::StoredApiKey;
 use leadhub_domain::store::StoreError;
+use leadhub_domain::user::User;
 
 use crate::checkpoint::{self, Writers, AUTOCHECKPOINT_PAGES};
 use crate::error::store_error;
 use crate::job_wakeups::JobSignal;
 use crate::pool_threads::{self, OpenPool};
+use crate::recent::Recent;
 
 const SQLITE_MIGRATIONS: EmbeddedMigrations = embed_migrations!("../../migrations/sqlite");
 const POSTGRES_MIGRATIONS: EmbeddedMigrations = embed_migrations!("../../migrations/postgres");
@@ -58,6 +61,9 @@ pub struct Database {
     /// runs while it lives.
     writer: Arc<Writers>,
     pub(crate) job_signal: Arc<JobSignal>,
+    /// API keys by hash and users by id, as read in the last moment (recent.rs).
+    pub(crate) recent_keys: Arc<Recent<String, StoredApiKey>>,
+    pub(crate) recent_users: Arc<Recent<i64, User>>,
     /// Last, so the pool is closed by the time the last clone counts as gone (`settle`).
     _open: Arc<OpenPool>,
 }
@@ -148,12 +154,21 @@ impl Database {
             backend,
             writer,
             job_signal,
+            recent_keys: Arc::default(),
+            recent_users: Arc::default(),
             _open: open,
         })
     }
 
     pub fn backend(&self) -> Backend {
         self.backend
+    }
+
+    /// Forgets the keys and users read in the last moment (recent.rs), for a change made
+    /// around this process's repositories (a test writing rows itself).
+    pub fn forget_recent(&self) {
+        self.recent_keys.forget(|_| true);
+        self.recent_users.forget(|_| true);
     }
 
     /// Applies pending migrations, as a writer; returns how many ran.

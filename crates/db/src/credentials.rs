@@ -1,4 +1,6 @@
 //! `CredentialRepository` over `api_keys` (and, with identity, `auth_tokens`).
+use std::time::Instant;
+
 use async_trait::async_trait;
 use chrono::{DateTime, NaiveDateTime, Utc};
 use diesel::prelude::*;
@@ -88,17 +90,28 @@ impl CredentialRepository for Database {
     }
 
     async fn find_api_key_by_hash(&self, key_hash: &str) -> StoreResult<Option<StoredApiKey>> {
-        let key_hash = key_hash.to_owned();
-        self.read(move |conn| {
-            conn.first(
-                api_keys::table
-                    .filter(api_keys::key_hash.eq(key_hash))
-                    .select(ApiKeyRow::as_select()),
-            )
-            .optional()
-            .map(|r| r.map(StoredApiKey::from))
-        })
-        .await
+        if let Some(key) = self.recent_keys.get(key_hash) {
+            return Ok(Some(key));
+        }
+        let read_at = Instant::now();
+        let wanted = key_hash.to_owned();
+        let found = self
+            .read(move |conn| {
+                conn.first(
+                    api_keys::table
+                        .filter(api_keys::key_hash.eq(wanted))
+                        .select(ApiKeyRow::as_select()),
+                )
+                .optional()
+                .map(|r| r.map(StoredApiKey::from))
+            })
+            .await?;
+        // Only keys that exist: a new key works at once, and made-up ones take no room.
+        if let Some(key) = &found {
+            self.recent_keys
+                .put(key_hash.to_owned(), key.clone(), read_at);
+        }
+        Ok(found)
     }
 
     async fn touch_api_key(&self, id: i64, at: DateTime<Utc>) -> StoreResult<()> {
@@ -108,21 +121,32 @@ impl CredentialRepository for Database {
                 .execute(conn)
                 .map(drop)
         })
-        .await
+        .await?;
+        // The kept copy says so too, or every request would touch the key again.
+        self.recent_keys.update(|k| {
+            if k.key.id == id {
+                k.key.last_used_at = Some(at);
+            }
+        });
+        Ok(())
     }
 
     async fn revoke_api_key(&self, user_id: i64, id: i64, at: DateTime<Utc>) -> StoreResult<bool> {
-        self.write(move |conn| {
-            diesel::update(
-                api_keys::table
-                    .filter(api_keys::id.eq(id))
-                    .filter(api_keys::user_id.eq(user_id))
-                    .filter(api_keys::revoked_at.is_null()),
-            )
-            .set(api_keys::revoked_at.eq(Some(to_db(at))))
-            .execute(conn)
-            .map(|n| n > 0)
-        })
-        .await
+        let revoked = self
+            .write(move |conn| {
+                diesel::update(
+                    api_keys::table
+                        .filter(api_keys::id.eq(id))
+                        .filter(api_keys::user_id.eq(user_id))
+                        .filter(api_keys::revoked_at.is_null()),
+                )
+                .set(api_keys::revoked_at.eq(Some(to_db(at))))
+                .execute(conn)
+                .map(|n| n > 0)
+            })
+            .await?;
+        // Refused from now on in this process; other processes read it within `RECENT_FOR`.
+        self.recent_keys.forget(|k| k.key.id == id);
+        Ok(revoked)
     }
 }

@@ -26,6 +26,7 @@ mod outcomes;
 mod plan_store;
 mod pool_threads;
 mod rate_limits;
+mod recent;
 pub mod schema;
 mod sessions;
 mod submissions;
