@@ -11,7 +11,7 @@ use diesel::query_dsl::methods::LimitDsl;
 use diesel::query_dsl::LoadQuery;
 use diesel::r2d2::{ConnectionManager, CustomizeConnection, Pool};
 use diesel::sqlite::SqliteConnection;
-use diesel::{Connection, QueryResult, RunQueryDsl};
+use diesel::{Connection, ExpressionMethods, QueryDsl, QueryResult, RunQueryDsl};
 use diesel_migrations::{embed_migrations, EmbeddedMigrations, MigrationHarness};
 
 use leadhub_domain::api_key::StoredApiKey;
@@ -23,6 +23,7 @@ use crate::error::store_error;
 use crate::job_wakeups::JobSignal;
 use crate::pool_threads::{self, OpenPool};
 use crate::recent::Recent;
+use crate::schema::users;
 
 const SQLITE_MIGRATIONS: EmbeddedMigrations = embed_migrations!("../../migrations/sqlite");
 const POSTGRES_MIGRATIONS: EmbeddedMigrations = embed_migrations!("../../migrations/postgres");
@@ -144,7 +145,11 @@ impl Database {
             .min_idle(Some(1))
             .connection_timeout(Duration::from_secs(10));
         if backend == Backend::Sqlite {
-            builder = builder.connection_customizer(Box::new(SqliteSettings { busy_timeout }));
+            // A connection to a file cannot be lost, so it is not tested (a SELECT 1) at each
+            // checkout; a PostgreSQL connection can be, by a server restart, and is.
+            builder = builder
+                .connection_customizer(Box::new(SqliteSettings { busy_timeout }))
+                .test_on_check_out(false);
         }
         let pool = builder
             .build(manager)
@@ -328,7 +333,10 @@ where
 /// write lock, waiting politely, even when it matches no row. PostgreSQL needs nothing here.
 pub(crate) fn take_write_lock(conn: &mut DbConnection) -> diesel::QueryResult<()> {
     if let DbConnection::Sqlite(_) = conn {
-        diesel::sql_query("UPDATE users SET id = id WHERE id = -1").execute(conn)?;
+        // Written with the DSL, so that the statement is prepared once per connection.
+        diesel::update(users::table.filter(users::id.eq(-1)))
+            .set(users::id.eq(users::id))
+            .execute(conn)?;
     }
     Ok(())
 }
