@@ -32,6 +32,7 @@ mod sessions;
 mod submissions;
 mod teams;
 mod time;
+mod unnest;
 mod uploads;
 mod users;
 mod webhook_events;
