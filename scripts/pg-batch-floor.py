@@ -1,21 +1,24 @@
 #!/usr/bin/env python3
-"""The PostgreSQL floor of a batch of 1000 leads: a client inserting the same rows in one transaction.
+"""A PostgreSQL batch of 1000 leads over HTTP against its floor: a client inserting the same rows in one transaction.
 
-The rows are those `cargo bench -p leadhub-tests --bench intake` (INTAKE_BENCH=batch) makes leadhub write
-for one batch: the batch row, 1000 leads (every column leadhub's INSERT names, NULLs included) and 1000
-submissions with the element's JSON verbatim and the lead's id. psycopg 3's `executemany` sends each table's
-rows pipelined (one prepared statement, no wait per row). Prints the median and quartiles of 41 runs, in ms.
+The floor's rows are those leadhub writes for the batch of `cargo bench -p leadhub-tests --bench intake`
+(INTAKE_BENCH=batch), whose elements this sends too: the batch row, 1000 leads (every column leadhub's INSERT
+names, NULLs included) and 1000 submissions with the element's JSON verbatim and the lead's id. psycopg 3's
+`executemany` sends each table's rows pipelined (one prepared statement, no wait per row). A built `leadhub
+serve` on the same database (geocoder and rate limits off) takes the batches over HTTP, alternating with the
+floor. Prints the medians and quartiles of 41 runs each, in ms, and their ratio.
 
-Usage: scripts/pg-batch-floor.py [path/to/leadhub]   (default ${CARGO_TARGET_DIR:-target}/release/leadhub,
-       used only to migrate a fresh database and add the user)
+Usage: scripts/pg-batch-floor.py [path/to/leadhub]   (default ${CARGO_TARGET_DIR:-target}/release/leadhub)
   BENCH_PG_URL  an admin URL (default postgres://postgres@127.0.0.1:5432/test); the run uses a fresh
                 database, dropped afterwards
 Needs psycopg 3 (scripts/requirements-test.txt).
 """
 import datetime
+import http.client
 import json
 import os
 import secrets
+import socket
 import statistics
 import subprocess
 import sys
@@ -93,31 +96,79 @@ def one_batch(conn, run, user_id):
     return (time.perf_counter() - started) * 1000
 
 
+def serve(binary, env):
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    server = subprocess.Popen([binary, "serve"], env=dict(env, LEADHUB_BIND=f"127.0.0.1:{port}"),
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    for _ in range(200):
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=1):
+                return server, port
+        except OSError:
+            time.sleep(0.05)
+    server.kill()
+    raise SystemExit("the server did not start")
+
+
+def http_batch(port, key, run):
+    body = json.dumps({"leads": [element(run, i) for i in range(BATCH)]}).encode()
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+    started = time.perf_counter()
+    connection.request("POST", "/api/v1/submissions/batch", body,
+                       {"Authorization": f"Bearer {key}", "Content-Type": "application/json"})
+    answer = connection.getresponse()
+    result = json.loads(answer.read())
+    elapsed = (time.perf_counter() - started) * 1000
+    connection.close()
+    assert answer.status == 200 and result["succeeded"] == BATCH, result
+    return elapsed
+
+
+def quartiles(times):
+    q1, median, q3 = statistics.quantiles(times, n=4)
+    return f"median {median:.1f} ms (quartiles {q1:.1f}-{q3:.1f})", median
+
+
 def main():
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     target = os.environ.get("CARGO_TARGET_DIR", os.path.join(root, "target"))
-    binary = sys.argv[1] if len(sys.argv) > 1 else os.path.join(target, "release", "leadhub")
+    binary = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else os.path.join(target, "release", "leadhub"))
     admin = os.environ.get("BENCH_PG_URL", "postgres://postgres@127.0.0.1:5432/test")
     name = f"lh_pg_floor_{os.getpid()}"
     url = admin.rsplit("/", 1)[0] + "/" + name
     with psycopg.connect(admin, autocommit=True) as conn:
         conn.execute(f"CREATE DATABASE {name}")
+    server = None
     try:
-        env = dict(os.environ, DATABASE_URL=url, LEADHUB_GEOCODER="none", RUST_LOG="warn")
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("LEADHUB_", "DATABASE_URL"))}
+        env.update(DATABASE_URL=url, LEADHUB_GEOCODER="none", RUST_LOG="warn", LEADHUB_RATE_LIMIT_PER_KEY_HOUR="0",
+                   LEADHUB_RATE_LIMIT_PER_IP_MINUTE="0", LEADHUB_DATA_DIR=f"/tmp/{name}")
         subprocess.run([binary, "migrate"], env=env, check=True, capture_output=True)
         subprocess.run([binary, "user", "add", "--email", "floor@example.com"], env=env, check=True,
                        capture_output=True)
+        key = subprocess.run([binary, "key", "create", "--email", "floor@example.com"], env=env, check=True,
+                             capture_output=True, text=True).stdout.strip()
+        server, port = serve(binary, env)
+        floor, over_http = [], []
         with psycopg.connect(url) as conn:
             user_id = conn.execute("SELECT id FROM users WHERE email = 'floor@example.com'").fetchone()[0]
             conn.commit()
-            times = [one_batch(conn, run, user_id) for run in range(RUNS)]
+            for run in range(RUNS):
+                over_http.append(http_batch(port, key, run))
+                floor.append(one_batch(conn, 1000 + run, user_id))
             leads = conn.execute("SELECT count(*) FROM leads").fetchone()[0]
-        assert leads == RUNS * BATCH, leads
-        q1, median, q3 = statistics.quantiles(times, n=4)
-        print(f"PostgreSQL floor: {BATCH} leads + {BATCH} submissions in one transaction (psycopg "
-              f"{psycopg.__version__} executemany), median of {RUNS}: {median:.1f} ms "
-              f"(quartiles {q1:.1f}-{q3:.1f})")
+        assert leads == 2 * RUNS * BATCH, leads
+        http_text, http_median = quartiles(over_http)
+        floor_text, floor_median = quartiles(floor)
+        print(f"PostgreSQL, {RUNS} runs alternating: batch of {BATCH} over HTTP {http_text}; the same rows "
+              f"(1 batch, {BATCH} leads, {BATCH} submissions) in one transaction with psycopg "
+              f"{psycopg.__version__} executemany {floor_text}; ratio {http_median / floor_median:.2f}x")
     finally:
+        if server is not None:
+            server.terminate()
+            server.wait()
         with psycopg.connect(admin, autocommit=True) as conn:
             conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
 
