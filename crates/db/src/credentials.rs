@@ -1,6 +1,4 @@
 //! `CredentialRepository` over `api_keys` (and, with identity, `auth_tokens`).
-use std::time::Instant;
-
 use async_trait::async_trait;
 use chrono::{DateTime, NaiveDateTime, Utc};
 use diesel::prelude::*;
@@ -90,28 +88,20 @@ impl CredentialRepository for Database {
     }
 
     async fn find_api_key_by_hash(&self, key_hash: &str) -> StoreResult<Option<StoredApiKey>> {
-        if let Some(key) = self.recent_keys.get(key_hash) {
-            return Ok(Some(key));
-        }
-        let read_at = Instant::now();
         let wanted = key_hash.to_owned();
-        let found = self
-            .read(move |conn| {
-                conn.first(
-                    api_keys::table
-                        .filter(api_keys::key_hash.eq(wanted))
-                        .select(ApiKeyRow::as_select()),
-                )
-                .optional()
-                .map(|r| r.map(StoredApiKey::from))
+        self.recent_keys
+            .or_read(key_hash.to_owned(), || {
+                self.read(move |conn| {
+                    conn.first(
+                        api_keys::table
+                            .filter(api_keys::key_hash.eq(wanted))
+                            .select(ApiKeyRow::as_select()),
+                    )
+                    .optional()
+                    .map(|r| r.map(StoredApiKey::from))
+                })
             })
-            .await?;
-        // Only keys that exist: a new key works at once, and made-up ones take no room.
-        if let Some(key) = &found {
-            self.recent_keys
-                .put(key_hash.to_owned(), key.clone(), read_at);
-        }
-        Ok(found)
+            .await
     }
 
     async fn touch_api_key(&self, id: i64, at: DateTime<Utc>) -> StoreResult<()> {

@@ -5,9 +5,12 @@
 //! database) counts here that much later at most; this process's own changes update the copy.
 use std::borrow::Borrow;
 use std::collections::HashMap;
+use std::future::Future;
 use std::hash::Hash;
 use std::sync::{Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
+
+use leadhub_domain::store::StoreResult;
 
 /// How long a row read is taken as current.
 pub const RECENT_FOR: Duration = Duration::from_secs(2);
@@ -37,7 +40,26 @@ impl<K: Eq + Hash, V: Clone> Recent<K, V> {
         (read_at.elapsed() < RECENT_FOR).then(|| row.clone())
     }
 
-    /// Keeps `row`, read at `read_at` (taken before the read, so it is never younger than it is).
+    /// The kept row of `key`, else what `read` finds, kept for the next time (a row that does not
+    /// exist is never kept: one made a moment later is found at once).
+    pub(crate) async fn or_read<F, Fut>(&self, key: K, read: F) -> StoreResult<Option<V>>
+    where
+        F: FnOnce() -> Fut,
+        Fut: Future<Output = StoreResult<Option<V>>>,
+    {
+        if let Some(row) = self.get(&key) {
+            return Ok(Some(row));
+        }
+        // Taken before the read, so a kept row is never taken for younger than it is.
+        let read_at = Instant::now();
+        let found = read().await?;
+        if let Some(row) = &found {
+            self.put(key, row.clone(), read_at);
+        }
+        Ok(found)
+    }
+
+    /// Keeps `row`, read at `read_at`.
     pub(crate) fn put(&self, key: K, row: V, read_at: Instant) {
         let mut rows = self.rows();
         if rows.len() >= CAPACITY {

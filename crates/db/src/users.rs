@@ -1,6 +1,4 @@
 //! `UserRepository` over the `users` table.
-use std::time::Instant;
-
 use async_trait::async_trait;
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
@@ -96,21 +94,15 @@ impl UserRepository for Database {
     }
 
     async fn find_by_internal_id(&self, id: i64) -> StoreResult<Option<User>> {
-        if let Some(user) = self.recent_users.get(&id) {
-            return Ok(Some(user));
-        }
-        let read_at = Instant::now();
-        let found = self
-            .read(move |conn| {
-                conn.first(users::table.find(id).select(UserRow::as_select()))
-                    .optional()
-                    .map(|r| r.map(User::from))
+        self.recent_users
+            .or_read(id, || {
+                self.read(move |conn| {
+                    conn.first(users::table.find(id).select(UserRow::as_select()))
+                        .optional()
+                        .map(|r| r.map(User::from))
+                })
             })
-            .await?;
-        if let Some(user) = &found {
-            self.recent_users.put(id, user.clone(), read_at);
-        }
-        Ok(found)
+            .await
     }
 
     async fn first_admin(&self) -> StoreResult<Option<User>> {
