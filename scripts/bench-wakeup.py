@@ -14,38 +14,16 @@ Needs psycopg 3 for PostgreSQL (scripts/requirements-test.txt).
 """
 import json
 import os
-import socket
 import sqlite3
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
 import urllib.request
 
+from bench_serve import prepare, serve
+
 BATCHES = 20
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def serve(binary, env, workers):
-    port = free_port()
-    process = subprocess.Popen([binary, "serve"], env=dict(env, LEADHUB_BIND=f"127.0.0.1:{port}",
-                                                          LEADHUB_WORKERS=str(workers)),
-                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    base = f"http://127.0.0.1:{port}"
-    for _ in range(200):
-        try:
-            with urllib.request.urlopen(f"{base}/readyz", timeout=1):
-                return process, base
-        except OSError:
-            time.sleep(0.05)
-    process.kill()
-    raise SystemExit("the server did not start")
 
 
 def post(base, key, body):
@@ -56,17 +34,14 @@ def post(base, key, body):
 
 
 def measure(binary, env, newest_claim, intake_workers):
-    subprocess.run([binary, "migrate"], env=env, check=True, capture_output=True)
-    subprocess.run([binary, "user", "add", "--email", "wake@example.com"], env=env, check=True, capture_output=True)
-    key = subprocess.run([binary, "key", "create", "--email", "wake@example.com"], env=env, check=True,
-                         capture_output=True, text=True).stdout.strip()
+    key = prepare(binary, env, "wake@example.com")
     worker_env = dict(env, LEADHUB_JOB_POLL_MS="60000")
     processes = []
     try:
-        worker, base = serve(binary, worker_env, 1)
+        worker, base = serve(binary, dict(worker_env, LEADHUB_WORKERS="1"))
         processes.append(worker)
         if intake_workers is not None:
-            intake, base = serve(binary, env, intake_workers)
+            intake, base = serve(binary, dict(env, LEADHUB_WORKERS=str(intake_workers)))
             processes.append(intake)
         # The worker's first look at start-up is over: from now on it sleeps unless woken.
         time.sleep(0.3)

@@ -18,13 +18,14 @@ import http.client
 import json
 import os
 import secrets
-import socket
+import shutil
 import statistics
-import subprocess
 import sys
 import time
 
 import psycopg
+
+from bench_serve import prepare, serve
 
 RUNS = 41
 BATCH = 1000
@@ -96,25 +97,9 @@ def one_batch(conn, run, user_id):
     return (time.perf_counter() - started) * 1000
 
 
-def serve(binary, env):
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    server = subprocess.Popen([binary, "serve"], env=dict(env, LEADHUB_BIND=f"127.0.0.1:{port}"),
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    for _ in range(200):
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=1):
-                return server, port
-        except OSError:
-            time.sleep(0.05)
-    server.kill()
-    raise SystemExit("the server did not start")
-
-
-def http_batch(port, key, run):
+def http_batch(base, key, run):
     body = json.dumps({"leads": [element(run, i) for i in range(BATCH)]}).encode()
-    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+    connection = http.client.HTTPConnection(base.removeprefix("http://"), timeout=60)
     started = time.perf_counter()
     connection.request("POST", "/api/v1/submissions/batch", body,
                        {"Authorization": f"Bearer {key}", "Content-Type": "application/json"})
@@ -145,18 +130,14 @@ def main():
         env = {k: v for k, v in os.environ.items() if not k.startswith(("LEADHUB_", "DATABASE_URL"))}
         env.update(DATABASE_URL=url, LEADHUB_GEOCODER="none", RUST_LOG="warn", LEADHUB_RATE_LIMIT_PER_KEY_HOUR="0",
                    LEADHUB_RATE_LIMIT_PER_IP_MINUTE="0", LEADHUB_DATA_DIR=f"/tmp/{name}")
-        subprocess.run([binary, "migrate"], env=env, check=True, capture_output=True)
-        subprocess.run([binary, "user", "add", "--email", "floor@example.com"], env=env, check=True,
-                       capture_output=True)
-        key = subprocess.run([binary, "key", "create", "--email", "floor@example.com"], env=env, check=True,
-                             capture_output=True, text=True).stdout.strip()
-        server, port = serve(binary, env)
+        key = prepare(binary, env, "floor@example.com")
+        server, base = serve(binary, env)
         floor, over_http = [], []
         with psycopg.connect(url) as conn:
             user_id = conn.execute("SELECT id FROM users WHERE email = 'floor@example.com'").fetchone()[0]
             conn.commit()
             for run in range(RUNS):
-                over_http.append(http_batch(port, key, run))
+                over_http.append(http_batch(base, key, run))
                 floor.append(one_batch(conn, 1000 + run, user_id))
             leads = conn.execute("SELECT count(*) FROM leads").fetchone()[0]
         assert leads == 2 * RUNS * BATCH, leads
@@ -171,6 +152,7 @@ def main():
             server.wait()
         with psycopg.connect(admin, autocommit=True) as conn:
             conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+        shutil.rmtree(f"/tmp/{name}", ignore_errors=True)
 
 
 if __name__ == "__main__":
