@@ -111,6 +111,13 @@ def http_batch(base, key, run):
     return elapsed
 
 
+def cpu_seconds(pid):
+    """User + system CPU time of a process so far."""
+    with open(f"/proc/{pid}/stat") as stat:
+        fields = stat.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def quartiles(times):
     q1, median, q3 = statistics.quantiles(times, n=4)
     return f"median {median:.1f} ms (quartiles {q1:.1f}-{q3:.1f})", median
@@ -136,16 +143,19 @@ def main():
         with psycopg.connect(url) as conn:
             user_id = conn.execute("SELECT id FROM users WHERE email = 'floor@example.com'").fetchone()[0]
             conn.commit()
+            cpu_before = cpu_seconds(server.pid)
             for run in range(RUNS):
                 over_http.append(http_batch(base, key, run))
                 floor.append(one_batch(conn, 1000 + run, user_id))
+            server_cpu = (cpu_seconds(server.pid) - cpu_before) / RUNS * 1000
             leads = conn.execute("SELECT count(*) FROM leads").fetchone()[0]
         assert leads == 2 * RUNS * BATCH, leads
         http_text, http_median = quartiles(over_http)
         floor_text, floor_median = quartiles(floor)
         print(f"PostgreSQL, {RUNS} runs alternating: batch of {BATCH} over HTTP {http_text}; the same rows "
               f"(1 batch, {BATCH} leads, {BATCH} submissions) in one transaction with psycopg "
-              f"{psycopg.__version__} executemany {floor_text}; ratio {http_median / floor_median:.2f}x")
+              f"{psycopg.__version__} executemany {floor_text}; ratio {http_median / floor_median:.2f}x; leadhub's CPU "
+              f"(user + system) {server_cpu:.1f} ms per batch")
     finally:
         if server is not None:
             server.terminate()
