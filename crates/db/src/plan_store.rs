@@ -164,7 +164,7 @@ fn insert_leads(
         .map(|n| LeadValues::new_lead(n, now))
         .collect();
     match conn {
-        DbConnection::Postgres(pg) if !rows.is_empty() => Ok(insert_lead_arrays(pg, &rows)?),
+        DbConnection::Postgres(pg) if rows.len() > 1 => Ok(insert_lead_arrays(pg, &rows)?),
         _ => Ok(insert_returning_ids!(conn, leads::table, leads::id, rows)),
     }
 }

@@ -202,7 +202,7 @@ pub(crate) fn insert_submission_rows(
         })
         .collect();
     match conn {
-        DbConnection::Postgres(pg) if !rows.is_empty() => {
+        DbConnection::Postgres(pg) if rows.len() > 1 => {
             use diesel::sql_types::{BigInt, Integer, Nullable, Text, Timestamp};
             Ok(unnest_insert_returning_ids!(pg, "submissions", rows, [
                 batch_id: Nullable<Text>, batch_index: Nullable<Integer>, user_id: BigInt,
