@@ -1,8 +1,8 @@
 //! Rows read in the last moment, kept for every request that needs them again soon: a busy API
 //! client sends its key with each request, and reading the key and its user costs two trips to
 //! the blocking pool and two queries per request. Kept `RECENT_FOR` at most, so a change made by
-//! another process (a key revoked with the CLI, or through another server on one PostgreSQL
-//! database) counts here that much later at most; this process's own changes update the copy.
+//! another process (a key revoked through another server on one PostgreSQL database) counts here
+//! that much later at most; this process's own changes update the copy.
 use std::borrow::Borrow;
 use std::collections::HashMap;
 use std::future::Future;
