@@ -191,7 +191,10 @@ impl TestApp {
         &self,
         change: impl FnOnce(&mut DbConnection) -> QueryResult<T> + Send + 'static,
     ) -> T {
-        self.state.db.write(change).await.unwrap()
+        let changed = self.state.db.write(change).await.unwrap();
+        // Counts at once, as the service's own changes do (not as another process's would).
+        self.state.db.forget_recent();
+        changed
     }
 
     /// Sends a request; returns the status and the JSON body (Null when there is none).

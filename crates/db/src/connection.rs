@@ -11,15 +11,19 @@ use diesel::query_dsl::methods::LimitDsl;
 use diesel::query_dsl::LoadQuery;
 use diesel::r2d2::{ConnectionManager, CustomizeConnection, Pool};
 use diesel::sqlite::SqliteConnection;
-use diesel::{Connection, QueryResult, RunQueryDsl};
+use diesel::{Connection, ExpressionMethods, QueryDsl, QueryResult, RunQueryDsl};
 use diesel_migrations::{embed_migrations, EmbeddedMigrations, MigrationHarness};
 
+use leadhub_domain::api_key::StoredApiKey;
 use leadhub_domain::store::StoreError;
+use leadhub_domain::user::User;
 
 use crate::checkpoint::{self, Writers, AUTOCHECKPOINT_PAGES};
 use crate::error::store_error;
 use crate::job_wakeups::JobSignal;
 use crate::pool_threads::{self, OpenPool};
+use crate::recent::Recent;
+use crate::schema::users;
 
 const SQLITE_MIGRATIONS: EmbeddedMigrations = embed_migrations!("../../migrations/sqlite");
 const POSTGRES_MIGRATIONS: EmbeddedMigrations = embed_migrations!("../../migrations/postgres");
@@ -58,6 +62,9 @@ pub struct Database {
     /// runs while it lives.
     writer: Arc<Writers>,
     pub(crate) job_signal: Arc<JobSignal>,
+    /// API keys by hash and users by id, as read in the last moment (recent.rs).
+    pub(crate) recent_keys: Arc<Recent<String, StoredApiKey>>,
+    pub(crate) recent_users: Arc<Recent<i64, User>>,
     /// Last, so the pool is closed by the time the last clone counts as gone (`settle`).
     _open: Arc<OpenPool>,
 }
@@ -138,7 +145,11 @@ impl Database {
             .min_idle(Some(1))
             .connection_timeout(Duration::from_secs(10));
         if backend == Backend::Sqlite {
-            builder = builder.connection_customizer(Box::new(SqliteSettings { busy_timeout }));
+            // A connection to a file cannot be lost, so it is not tested (a SELECT 1) at each
+            // checkout; a PostgreSQL connection can be, by a server restart, and is.
+            builder = builder
+                .connection_customizer(Box::new(SqliteSettings { busy_timeout }))
+                .test_on_check_out(false);
         }
         let pool = builder
             .build(manager)
@@ -148,12 +159,21 @@ impl Database {
             backend,
             writer,
             job_signal,
+            recent_keys: Arc::default(),
+            recent_users: Arc::default(),
             _open: open,
         })
     }
 
     pub fn backend(&self) -> Backend {
         self.backend
+    }
+
+    /// Forgets the keys and users read in the last moment (recent.rs), for a change made
+    /// around this process's repositories (a test writing rows itself).
+    pub fn forget_recent(&self) {
+        self.recent_keys.forget(|_| true);
+        self.recent_users.forget(|_| true);
     }
 
     /// Applies pending migrations, as a writer; returns how many ran.
@@ -313,7 +333,10 @@ where
 /// write lock, waiting politely, even when it matches no row. PostgreSQL needs nothing here.
 pub(crate) fn take_write_lock(conn: &mut DbConnection) -> diesel::QueryResult<()> {
     if let DbConnection::Sqlite(_) = conn {
-        diesel::sql_query("UPDATE users SET id = id WHERE id = -1").execute(conn)?;
+        // Written with the DSL, so that the statement is prepared once per connection.
+        diesel::update(users::table.filter(users::id.eq(-1)))
+            .set(users::id.eq(users::id))
+            .execute(conn)?;
     }
     Ok(())
 }

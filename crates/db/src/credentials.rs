@@ -88,17 +88,20 @@ impl CredentialRepository for Database {
     }
 
     async fn find_api_key_by_hash(&self, key_hash: &str) -> StoreResult<Option<StoredApiKey>> {
-        let key_hash = key_hash.to_owned();
-        self.read(move |conn| {
-            conn.first(
-                api_keys::table
-                    .filter(api_keys::key_hash.eq(key_hash))
-                    .select(ApiKeyRow::as_select()),
-            )
-            .optional()
-            .map(|r| r.map(StoredApiKey::from))
-        })
-        .await
+        let wanted = key_hash.to_owned();
+        self.recent_keys
+            .or_read(key_hash.to_owned(), || {
+                self.read(move |conn| {
+                    conn.first(
+                        api_keys::table
+                            .filter(api_keys::key_hash.eq(wanted))
+                            .select(ApiKeyRow::as_select()),
+                    )
+                    .optional()
+                    .map(|r| r.map(StoredApiKey::from))
+                })
+            })
+            .await
     }
 
     async fn touch_api_key(&self, id: i64, at: DateTime<Utc>) -> StoreResult<()> {
@@ -108,21 +111,32 @@ impl CredentialRepository for Database {
                 .execute(conn)
                 .map(drop)
         })
-        .await
+        .await?;
+        // The kept copy says so too, or every request would touch the key again.
+        self.recent_keys.update(|k| {
+            if k.key.id == id {
+                k.key.last_used_at = Some(at);
+            }
+        });
+        Ok(())
     }
 
     async fn revoke_api_key(&self, user_id: i64, id: i64, at: DateTime<Utc>) -> StoreResult<bool> {
-        self.write(move |conn| {
-            diesel::update(
-                api_keys::table
-                    .filter(api_keys::id.eq(id))
-                    .filter(api_keys::user_id.eq(user_id))
-                    .filter(api_keys::revoked_at.is_null()),
-            )
-            .set(api_keys::revoked_at.eq(Some(to_db(at))))
-            .execute(conn)
-            .map(|n| n > 0)
-        })
-        .await
+        let revoked = self
+            .write(move |conn| {
+                diesel::update(
+                    api_keys::table
+                        .filter(api_keys::id.eq(id))
+                        .filter(api_keys::user_id.eq(user_id))
+                        .filter(api_keys::revoked_at.is_null()),
+                )
+                .set(api_keys::revoked_at.eq(Some(to_db(at))))
+                .execute(conn)
+                .map(|n| n > 0)
+            })
+            .await?;
+        // Refused from now on in this process; other processes read it within `RECENT_FOR`.
+        self.recent_keys.forget(|k| k.key.id == id);
+        Ok(revoked)
     }
 }

@@ -22,6 +22,7 @@ use crate::jobs::insert_jobs;
 use crate::outcomes::Outcome;
 use crate::schema::{batches, idempotency_keys, submissions};
 use crate::time::{from_db, to_db};
+use crate::unnest::unnest_insert_returning_ids;
 use crate::webhook_events::{emit, Event};
 use crate::{Database, DbConnection, IN_LIST_CHUNK};
 use leadhub_domain::webhook::EventType;
@@ -139,50 +140,85 @@ pub(crate) fn insert_batch(
         .map(drop)
 }
 
+/// A submission as inserted: every column but the id and `error`.
+#[derive(Insertable)]
+#[diesel(
+    table_name = submissions,
+    treat_none_as_null = true,
+    treat_none_as_default_value = false
+)]
+struct SubmissionValues {
+    batch_id: Option<String>,
+    batch_index: Option<i32>,
+    user_id: i64,
+    team_id: Option<i64>,
+    raw_json: String,
+    status: &'static str,
+    result_lead_id: Option<i64>,
+    result_action: Option<&'static str>,
+    validation_warnings: String,
+    processed_at: Option<NaiveDateTime>,
+    created_at: NaiveDateTime,
+    idempotency_key_id: Option<i64>,
+}
+
 /// Inserts submissions verbatim, each final when it comes with its outcome (its lead written in
 /// this transaction, at `processed_at`: `None` when none comes with one) and as its own `status`
-/// says otherwise; returns their ids in the order given. Every row has the same columns, so each fixed-size INSERT
-/// (fixed_chunks.rs) is one prepared statement per connection.
+/// says otherwise; returns their ids in the order given. On SQLite every row has the same
+/// columns, so each fixed-size INSERT (fixed_chunks.rs) is one prepared statement per
+/// connection; on PostgreSQL all rows go in one statement, as column arrays (unnest.rs).
 pub(crate) fn insert_submission_rows(
     conn: &mut DbConnection,
     new: impl Iterator<Item = (NewSubmission, Option<Outcome>)>,
     processed_at: Option<NaiveDateTime>,
 ) -> QueryResult<Vec<i64>> {
-    // Owned values (moved, not copied) give the fixed-size INSERTs a static query id.
-    let rows: Vec<_> = new
+    let rows: Vec<SubmissionValues> = new
         .map(|(s, outcome)| {
-            let (status, lead_id, action, warnings, processed_at) = match outcome {
-                Some(o) => (
-                    o.status,
-                    Some(o.lead_id),
-                    Some(o.action),
-                    o.warnings,
-                    processed_at,
-                ),
-                None => (s.status.as_str(), None, None, "[]".to_owned(), None),
-            };
-            (
-                submissions::batch_id.eq(s.batch_id),
-                submissions::batch_index.eq(s.batch_index),
-                submissions::user_id.eq(s.user_id),
-                submissions::team_id.eq(s.team_id),
-                submissions::raw_json.eq(s.raw_json),
-                submissions::status.eq(status),
-                submissions::result_lead_id.eq(lead_id),
-                submissions::result_action.eq(action),
-                submissions::validation_warnings.eq(warnings),
-                submissions::processed_at.eq(processed_at),
-                submissions::created_at.eq(to_db(s.created_at)),
-                submissions::idempotency_key_id.eq(s.idempotency_key_id),
-            )
+            let (status, result_lead_id, result_action, validation_warnings, processed_at) =
+                match outcome {
+                    Some(o) => (
+                        o.status,
+                        Some(o.lead_id),
+                        Some(o.action),
+                        o.warnings,
+                        processed_at,
+                    ),
+                    None => (s.status.as_str(), None, None, "[]".to_owned(), None),
+                };
+            SubmissionValues {
+                batch_id: s.batch_id,
+                batch_index: s.batch_index,
+                user_id: s.user_id,
+                team_id: s.team_id,
+                raw_json: s.raw_json,
+                status,
+                result_lead_id,
+                result_action,
+                validation_warnings,
+                processed_at,
+                created_at: to_db(s.created_at),
+                idempotency_key_id: s.idempotency_key_id,
+            }
         })
         .collect();
-    Ok(insert_returning_ids!(
-        conn,
-        submissions::table,
-        submissions::id,
-        rows
-    ))
+    match conn {
+        DbConnection::Postgres(pg) if rows.len() > 1 => {
+            use diesel::sql_types::{BigInt, Integer, Nullable, Text, Timestamp};
+            Ok(unnest_insert_returning_ids!(pg, "submissions", rows, [
+                batch_id: Nullable<Text>, batch_index: Nullable<Integer>, user_id: BigInt,
+                team_id: Nullable<BigInt>, raw_json: Text, status: Text,
+                result_lead_id: Nullable<BigInt>, result_action: Nullable<Text>,
+                validation_warnings: Text, processed_at: Nullable<Timestamp>,
+                created_at: Timestamp, idempotency_key_id: Nullable<BigInt>,
+            ]))
+        }
+        _ => Ok(insert_returning_ids!(
+            conn,
+            submissions::table,
+            submissions::id,
+            rows
+        )),
+    }
 }
 
 #[async_trait]
