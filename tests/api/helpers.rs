@@ -3,7 +3,7 @@ use std::time::Duration;
 
 use diesel::prelude::*;
 use reqwest::{Method, StatusCode};
-use serde_json::Value;
+use serde_json::{json, Value};
 
 use leadhub_db::schema::{submissions, team_members, teams};
 use leadhub_tests::{TestApp, TestUser};
@@ -72,6 +72,19 @@ pub async fn onlookers(app: &TestApp) -> Onlookers {
         stranger,
         admin,
         team,
+    }
+}
+
+impl Onlookers {
+    /// Alice's submissions of `1 {street}` to the team and of `2 {street}` to no team.
+    pub async fn team_and_own(&self, app: &TestApp, street: &str) -> (Value, Value) {
+        let address = |n: u8| format!("{n} {street}");
+        let with_team = json!({"address": address(1), "team_id": self.team});
+        let own = json!({"address": address(2)});
+        (
+            submit(app, &self.alice.key, with_team).await,
+            submit(app, &self.alice.key, own).await,
+        )
     }
 }
 

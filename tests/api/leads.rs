@@ -5,7 +5,7 @@ use serde_json::{json, Value};
 use leadhub_domain::lead::fields::STRING_FIELDS;
 use leadhub_tests::{backend_tests, TestApp};
 
-use crate::helpers::{assert_query_refused, each, lead_total, onlookers, submit, team, Onlookers};
+use crate::helpers::{assert_query_refused, each, lead_total, onlookers, submit, team};
 
 fn ids(page: &Value) -> Vec<i64> {
     each(&page["items"], "id")
@@ -120,32 +120,17 @@ async fn paging(app: TestApp) {
 }
 
 async fn visibility(app: TestApp) {
-    let Onlookers {
-        alice,
-        mate,
-        stranger,
-        admin,
-        team: t,
-    } = onlookers(&app).await;
-    let team_lead = submit(
-        &app,
-        &alice.key,
-        json!({"address": "1 Team St", "team_id": t}),
-    )
-    .await["result_lead_id"]
-        .as_i64()
-        .unwrap();
-    let open_lead = submit(&app, &alice.key, json!({"address": "2 Open St"})).await
-        ["result_lead_id"]
-        .as_i64()
-        .unwrap();
+    let o = onlookers(&app).await;
+    let (team_sub, open_sub) = o.team_and_own(&app, "Vis St").await;
+    let team_lead = team_sub["result_lead_id"].as_i64().unwrap();
+    let open_lead = open_sub["result_lead_id"].as_i64().unwrap();
     let team_path = format!("/api/v1/leads/{team_lead}");
     let open_path = format!("/api/v1/leads/{open_lead}");
     for (who, key, sees_team) in [
-        ("alice", &alice.key, true),
-        ("mate", &mate.key, true),
-        ("admin", &admin.key, true),
-        ("stranger", &stranger.key, false),
+        ("alice", &o.alice.key, true),
+        ("mate", &o.mate.key, true),
+        ("admin", &o.admin.key, true),
+        ("stranger", &o.stranger.key, false),
     ] {
         let (status, body) = app.get(&team_path, key).await;
         let want = if sees_team {
@@ -159,28 +144,28 @@ async fn visibility(app: TestApp) {
         let total = lead_total(&app, key, "").await;
         assert_eq!(total, if sees_team { 2 } else { 1 }, "{who}");
         // Filtering by a team one cannot see shows nothing.
-        let total = lead_total(&app, key, &format!("?team_id={t}")).await;
+        let total = lead_total(&app, key, &format!("?team_id={}", o.team)).await;
         assert_eq!(total, if sees_team { 1 } else { 0 }, "{who}");
     }
-    let (status, body) = app.get(&team_path, &stranger.key).await;
+    let (status, body) = app.get(&team_path, &o.stranger.key).await;
     assert_eq!(status, StatusCode::NOT_FOUND);
     assert!(body["detail"].is_string(), "{body}");
     assert_eq!(
-        app.get("/api/v1/leads/987654", &admin.key).await.0,
+        app.get("/api/v1/leads/987654", &o.admin.key).await.0,
         StatusCode::NOT_FOUND
     );
     // A deactivated team's leads stay visible to its members.
     app.write_db(move |conn| {
         use diesel::prelude::*;
         use leadhub_db::schema::teams;
-        diesel::update(teams::table.filter(teams::id.eq(t)))
+        diesel::update(teams::table.filter(teams::id.eq(o.team)))
             .set(teams::is_active.eq(false))
             .execute(conn)
     })
     .await;
-    assert_eq!(app.get(&team_path, &mate.key).await.0, StatusCode::OK);
+    assert_eq!(app.get(&team_path, &o.mate.key).await.0, StatusCode::OK);
     assert_eq!(
-        app.get(&team_path, &stranger.key).await.0,
+        app.get(&team_path, &o.stranger.key).await.0,
         StatusCode::NOT_FOUND
     );
 }

@@ -6,7 +6,7 @@ use leadhub_tests::{backend_tests, TestApp};
 
 use crate::helpers::{
     each, has_warning, lead_total, locs, onlookers, poll, post_with_key, problem_type, raw_json,
-    raw_text, submission_count, submit, submit_and_get, team, warning_codes, Onlookers,
+    raw_text, submission_count, submit, submit_and_get, team, warning_codes,
 };
 
 async fn single_then_duplicate_then_update(app: TestApp) {
@@ -875,31 +875,19 @@ async fn deferred_batch(app: TestApp) {
 }
 
 async fn status_visibility(app: TestApp) {
-    let Onlookers {
-        alice,
-        mate,
-        stranger,
-        admin,
-        team: t,
-    } = onlookers(&app).await;
-    let team_sub = submit(
-        &app,
-        &alice.key,
-        json!({"address": "1 Vis St", "team_id": t}),
-    )
-    .await;
-    let own_sub = submit(&app, &alice.key, json!({"address": "2 Vis St"})).await;
+    let o = onlookers(&app).await;
+    let (team_sub, own_sub) = o.team_and_own(&app, "Vis St").await;
     let (_, team_batch) = app
         .post(
             BATCH,
-            &alice.key,
-            json!({"team_id": t, "leads": [{"address": "3 Vis St"}]}),
+            &o.alice.key,
+            json!({"team_id": o.team, "leads": [{"address": "3 Vis St"}]}),
         )
         .await;
     let (_, own_batch) = app
         .post(
             BATCH,
-            &alice.key,
+            &o.alice.key,
             json!({"leads": [{"address": "4 Vis St"}]}),
         )
         .await;
@@ -910,7 +898,7 @@ async fn status_visibility(app: TestApp) {
             b["batch_id"].as_str().unwrap()
         )
     };
-    let (status, view) = app.get(&path(&team_sub), &alice.key).await;
+    let (status, view) = app.get(&path(&team_sub), &o.alice.key).await;
     assert_eq!(status, StatusCode::OK);
     for key in [
         "id",
@@ -928,9 +916,9 @@ async fn status_visibility(app: TestApp) {
     assert!(view["created_at"].as_str().unwrap().ends_with('Z'));
     // (caller, sees the team's submission and batch, sees alice's own unassigned ones)
     let cases = [
-        (&mate.key, true, false),
-        (&admin.key, true, true),
-        (&stranger.key, false, false),
+        (&o.mate.key, true, false),
+        (&o.admin.key, true, true),
+        (&o.stranger.key, false, false),
     ];
     for (key, team_visible, own_visible) in cases {
         let want = |v: bool| {
@@ -948,22 +936,25 @@ async fn status_visibility(app: TestApp) {
         );
         assert_eq!(app.get(&bpath(&own_batch), key).await.0, want(own_visible));
     }
-    let (status, body) = app.get(&path(&own_sub), &stranger.key).await;
+    let (status, body) = app.get(&path(&own_sub), &o.stranger.key).await;
     assert_eq!(status, StatusCode::NOT_FOUND);
     assert!(body["detail"].is_string(), "{body}");
-    assert_eq!(app.get(&path(&own_sub), &alice.key).await.0, StatusCode::OK);
     assert_eq!(
-        app.get(&bpath(&own_batch), &alice.key).await.0,
+        app.get(&path(&own_sub), &o.alice.key).await.0,
         StatusCode::OK
     );
     assert_eq!(
-        app.get("/api/v1/submissions/status/999999", &admin.key)
+        app.get(&bpath(&own_batch), &o.alice.key).await.0,
+        StatusCode::OK
+    );
+    assert_eq!(
+        app.get("/api/v1/submissions/status/999999", &o.admin.key)
             .await
             .0,
         StatusCode::NOT_FOUND
     );
     assert_eq!(
-        app.get("/api/v1/submissions/batches/bat_nope", &admin.key)
+        app.get("/api/v1/submissions/batches/bat_nope", &o.admin.key)
             .await
             .0,
         StatusCode::NOT_FOUND

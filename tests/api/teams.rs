@@ -456,25 +456,18 @@ async fn the_role_matrix(app: TestApp) {
         assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{bad}: {body}");
         assert_eq!(body["detail"][0]["loc"], json!(["body", "role"]));
     }
-    let (status, body) = app
-        .delete(
-            &format!("/api/teams/{}/members/{u}", fx.team),
-            &fx.owner.key,
-        )
-        .await;
-    assert_eq!(status, StatusCode::OK);
-    assert_eq!(body, json!({"detail": "Member removed"}));
-    let (status, body) = app
-        .delete(
-            &format!("/api/teams/{}/members/usr_nobody", fx.team),
-            &fx.owner.key,
-        )
-        .await;
-    assert_eq!(status, StatusCode::NOT_FOUND);
-    assert_eq!(body, json!({"detail": "Member not found"}));
-    let (status, body) = app.get("/api/teams/999999", &fx.owner.key).await;
-    assert_eq!(status, StatusCode::NOT_FOUND);
-    assert_eq!(body, json!({"detail": "Team not found"}));
+    remove_member(&app, &fx.owner.key, fx.team, &fx.target).await;
+    let nobody = format!("/api/teams/{}/members/usr_nobody", fx.team);
+    for ((status, body), detail) in [
+        (app.delete(&nobody, &fx.owner.key).await, "Member not found"),
+        (
+            app.get("/api/teams/999999", &fx.owner.key).await,
+            "Team not found",
+        ),
+    ] {
+        assert_eq!(status, StatusCode::NOT_FOUND, "{body}");
+        assert_eq!(body, json!({ "detail": detail }));
+    }
     let (status, _) = app.get("/api/teams/abc", &fx.owner.key).await;
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
 }
@@ -581,27 +574,19 @@ async fn team_lists_creation_counts_and_memberships(app: TestApp) {
         assert_eq!(none, json!([]));
     }
 
-    // PATCH: absent fields stay, null description clears.
-    let (status, t) = app
-        .patch(
-            &format!("/api/teams/{a_id}/"),
-            &ada.key,
-            json!({"description": null}),
-        )
-        .await;
-    assert_eq!(status, StatusCode::OK, "{t}");
-    assert_eq!(t["name"], "Austin roofing");
-    assert_eq!(t["description"], Value::Null);
-    let (status, t) = app
-        .patch(
-            &format!("/api/teams/{a_id}"),
-            &ada.key,
-            json!({"name": "Austin roofs"}),
-        )
-        .await;
-    assert_eq!(status, StatusCode::OK, "{t}");
-    assert_eq!(t["name"], "Austin roofs");
-    assert_eq!(t["my_role"], "owner");
+    // PATCH: absent fields stay, null description clears (with or without the trailing slash).
+    for (path, change, name) in [
+        ("/", json!({"description": null}), "Austin roofing"),
+        ("", json!({"name": "Austin roofs"}), "Austin roofs"),
+    ] {
+        let (status, t) = app
+            .patch(&format!("/api/teams/{a_id}{path}"), &ada.key, change)
+            .await;
+        assert_eq!(status, StatusCode::OK, "{t}");
+        assert_eq!(t["name"], name);
+        assert_eq!(t["description"], Value::Null);
+        assert_eq!(t["my_role"], "owner");
+    }
 
     // Without a credential: the exact 401.
     let (status, body) = app.call(Method::GET, "/api/teams", None, None).await;

@@ -152,41 +152,54 @@ mod tests {
         merge_into(lead, &with_strings(LeadFields::default(), fields))
     }
 
-    fn emails(f: &LeadFields) -> [Option<&str>; 3] {
-        [
-            f.email_1.as_deref(),
-            f.email_2.as_deref(),
-            f.email_3.as_deref(),
-        ]
+    /// One merge: the incoming string fields, whether the lead changes, string fields as they
+    /// read after it, the warnings.
+    type Step<'a> = (
+        &'a [(&'a str, &'a str)],
+        bool,
+        &'a [(&'a str, Option<&'a str>)],
+        &'a [(&'a str, &'a str)],
+    );
+
+    /// Merges each step into `lead` in turn, checking what it says.
+    fn merge_in_turn(mut lead: LeadFields, steps: &[Step]) {
+        for (incoming, changed, after, warnings) in steps {
+            let out = merge_strings(&mut lead, incoming);
+            assert_eq!(out.changed, *changed, "{incoming:?}");
+            for (name, want) in *after {
+                let got = lead.string_field(name).and_then(|v| v.as_deref());
+                assert_eq!(got, *want, "{name} after {incoming:?}");
+            }
+            assert_eq!(field_codes(&out.warnings), *warnings, "{incoming:?}");
+        }
     }
 
     #[test]
     fn a_differing_value_overwrites() {
-        let mut lead = stored();
-        let incoming = LeadFields {
-            first_name: s("Anne"),
-            county: s("Travis"),
-            ..LeadFields::default()
-        };
-        let out = merge_into(&mut lead, &incoming);
-        assert!(out.changed);
-        assert!(out.warnings.is_empty());
-        assert_eq!(lead.first_name, s("Anne"));
-        assert_eq!(lead.county, s("Travis"));
-        assert_eq!(lead.city, s("Austin"));
+        merge_in_turn(
+            stored(),
+            &[(
+                &[("first_name", "Anne"), ("county", "Travis")],
+                true,
+                &[
+                    ("first_name", Some("Anne")),
+                    ("county", Some("Travis")),
+                    ("city", Some("Austin")),
+                ],
+                &[],
+            )],
+        );
     }
 
     #[test]
     fn the_same_values_change_nothing() {
         let mut lead = stored();
+        // Some of the stored values, the rest absent.
         let incoming = LeadFields {
-            first_name: s("Ann"),
-            primary_phone: s("+15125550100"),
-            primary_phone_type: s("mobile"),
-            email_1: s("ann@example.com"),
-            bedrooms: Some(3),
-            latitude: Some(30.25),
-            ..LeadFields::default()
+            address: None,
+            city: None,
+            longitude: None,
+            ..stored()
         };
         let out = merge_into(&mut lead, &incoming);
         assert!(!out.changed);
@@ -299,93 +312,96 @@ mod tests {
 
     #[test]
     fn emails_merge_as_a_set_too() {
-        let mut lead = stored();
-        let out = merge_strings(
-            &mut lead,
+        merge_in_turn(
+            stored(),
             &[
-                ("email_1", "bob@example.com"),
-                ("email_2", "ann@example.com"),
+                (
+                    &[
+                        ("email_1", "bob@example.com"),
+                        ("email_2", "ann@example.com"),
+                    ],
+                    true,
+                    &[
+                        ("email_1", Some("ann@example.com")),
+                        ("email_2", Some("bob@example.com")),
+                        ("email_3", None),
+                    ],
+                    &[],
+                ),
+                (
+                    &[
+                        ("email_1", "cy@example.com"),
+                        ("email_2", "dee@example.com"),
+                        ("email_3", "bob@example.com"),
+                    ],
+                    true,
+                    &[
+                        ("email_1", Some("ann@example.com")),
+                        ("email_2", Some("bob@example.com")),
+                        ("email_3", Some("cy@example.com")),
+                    ],
+                    &[("email_2", "contact_slots_full")],
+                ),
             ],
-        );
-        assert!(out.changed);
-        assert!(out.warnings.is_empty());
-        assert_eq!(
-            emails(&lead),
-            [Some("ann@example.com"), Some("bob@example.com"), None]
-        );
-
-        let out = merge_strings(
-            &mut lead,
-            &[
-                ("email_1", "cy@example.com"),
-                ("email_2", "dee@example.com"),
-                ("email_3", "bob@example.com"),
-            ],
-        );
-        assert!(out.changed);
-        assert_eq!(
-            emails(&lead),
-            [
-                Some("ann@example.com"),
-                Some("bob@example.com"),
-                Some("cy@example.com")
-            ]
-        );
-        assert_eq!(
-            field_codes(&out.warnings),
-            [("email_2", "contact_slots_full")]
         );
     }
 
     #[test]
     fn the_phone_type_follows_the_primary_number() {
-        // Same primary number: its type is updated.
-        let mut lead = stored();
-        let out = merge_strings(
-            &mut lead,
+        let new_primary = [
+            ("primary_phone", "+15125550199"),
+            ("primary_phone_type", "voip"),
+        ];
+        merge_in_turn(
+            stored(),
             &[
-                ("primary_phone", "+15125550100"),
-                ("primary_phone_type", "landline"),
+                // Same primary number: its type is updated.
+                (
+                    &[
+                        ("primary_phone", "+15125550100"),
+                        ("primary_phone_type", "landline"),
+                    ],
+                    true,
+                    &[("primary_phone_type", Some("landline"))],
+                    &[],
+                ),
+                // A different primary lands in phone_2: the stored number keeps its type.
+                (
+                    &new_primary,
+                    true,
+                    &[
+                        ("phone_2", Some("+15125550199")),
+                        ("primary_phone_type", Some("landline")),
+                    ],
+                    &[],
+                ),
+                // A type without a number is not taken.
+                (
+                    &[("primary_phone_type", "voip")],
+                    false,
+                    &[("primary_phone_type", Some("landline"))],
+                    &[],
+                ),
             ],
         );
-        assert!(out.changed);
-        assert_eq!(lead.primary_phone_type, s("landline"));
-
-        // A different primary lands in phone_2: the stored number keeps its type.
-        let out = merge_strings(
-            &mut lead,
-            &[
-                ("primary_phone", "+15125550199"),
-                ("primary_phone_type", "voip"),
-            ],
-        );
-        assert!(out.changed);
-        assert_eq!(lead.phone_2, s("+15125550199"));
-        assert_eq!(lead.primary_phone_type, s("landline"));
-
-        // A type without a number is not taken.
-        let out = merge_strings(&mut lead, &[("primary_phone_type", "voip")]);
-        assert!(!out.changed);
-        assert_eq!(lead.primary_phone_type, s("landline"));
-    }
-
-    #[test]
-    fn the_phone_type_comes_with_a_primary_that_fills_the_empty_primary_slot() {
-        let mut lead = LeadFields {
+        // The type comes with a primary that fills an empty primary slot.
+        let no_primary = LeadFields {
             primary_phone: None,
             primary_phone_type: None,
             ..stored()
         };
-        let out = merge_strings(
-            &mut lead,
-            &[
-                ("primary_phone", "+15125550199"),
-                ("primary_phone_type", "voip"),
-            ],
+        merge_in_turn(
+            no_primary,
+            &[(
+                &new_primary,
+                true,
+                &[
+                    ("primary_phone", Some("+15125550199")),
+                    ("primary_phone_type", Some("voip")),
+                ],
+                &[],
+            )],
         );
-        assert!(out.changed);
-        assert_eq!(lead.primary_phone, s("+15125550199"));
-        assert_eq!(lead.primary_phone_type, s("voip"));
     }
 
     /// Any lead: each string field absent or one of a few values (so phones and e-mails repeat),

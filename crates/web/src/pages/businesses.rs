@@ -8,7 +8,6 @@ use serde::Serialize;
 
 use leadhub_domain::business::{industry_slugs, Business, BusinessStatus, RelationshipType};
 
-use crate::app::AppState;
 use crate::pages::charts::ranked;
 use crate::pages::leads::page_error;
 use crate::pages::list::{self, refuse, PAGE_SIZE};
@@ -63,25 +62,22 @@ impl BusinessLine {
     }
 }
 
-async fn list(
-    state: web::Data<AppState>,
-    visitor: Visitor,
-    req: HttpRequest,
-) -> Result<HttpResponse, PageError> {
-    let (filters, mut context) =
-        list::start(&state, &visitor, &req, &FILTERS, "/businesses").await?;
+async fn list(visitor: Visitor, req: HttpRequest) -> Result<HttpResponse, PageError> {
+    let (filters, mut context) = list::start(&visitor, &req, &FILTERS, "/businesses").await?;
     context.insert("relationship_types", &RelationshipType::NAMES);
     context.insert("statuses", &BusinessStatus::NAMES);
     context.insert("industries", &industry_slugs().collect::<Vec<_>>());
     let status = match filters.read::<BusinessQuery>() {
         Ok(query) => {
             let filter = query.filter();
-            let (found, total) = state
+            let (found, total) = visitor
+                .state
                 .businesses
                 .businesses(&visitor.user, filter.clone(), PAGE_SIZE, filters.offset)
                 .await
                 .map_err(page_error)?;
-            let stats = state
+            let stats = visitor
+                .state
                 .businesses
                 .statistics(&visitor.user, filter)
                 .await

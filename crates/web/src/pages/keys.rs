@@ -9,10 +9,9 @@ use tera::Context;
 use leadhub_domain::api_key::ApiKey;
 use leadhub_domain::auth::{AuthError, MAX_KEY_LIFETIME_DAYS};
 
-use crate::app::AppState;
 use crate::pages::render::{problems_text, see_other, when, when_opt, PageError};
-use crate::pages::session::Visitor;
-use crate::pages::{base_context, id_of, CsrfForm, Done};
+use crate::pages::session::{Posted, Visitor};
+use crate::pages::{base_context, id_of, Button, Done};
 
 pub fn configure(cfg: &mut web::ServiceConfig) {
     cfg.route("/api-keys", web::get().to(list))
@@ -55,19 +54,16 @@ pub struct CreateForm {
     /// Empty: never expires.
     #[serde(default)]
     expires_in_days: String,
-    #[serde(default)]
-    csrf: String,
 }
 
 async fn list_page(
-    state: &AppState,
     visitor: &Visitor,
     status: StatusCode,
     notice: Option<&str>,
     error: Option<&str>,
 ) -> Result<HttpResponse, PageError> {
-    let keys = state.auth.list_api_keys(&visitor.user).await?;
-    let now = state.clock.now();
+    let keys = visitor.state.auth.list_api_keys(&visitor.user).await?;
+    let now = visitor.state.clock.now();
     let mut context = base_context(Some(visitor), "api-keys");
     context.insert(
         "keys",
@@ -80,13 +76,8 @@ async fn list_page(
 }
 
 /// The list again with the form's problem, as a 422.
-async fn refused(
-    state: &AppState,
-    visitor: &Visitor,
-    problem: &str,
-) -> Result<HttpResponse, PageError> {
+async fn refused(visitor: &Visitor, problem: &str) -> Result<HttpResponse, PageError> {
     list_page(
-        state,
         visitor,
         StatusCode::UNPROCESSABLE_ENTITY,
         None,
@@ -95,52 +86,47 @@ async fn refused(
     .await
 }
 
-pub async fn list(
-    state: web::Data<AppState>,
-    visitor: Visitor,
-    done: web::Query<Done>,
-) -> Result<HttpResponse, PageError> {
-    list_page(&state, &visitor, StatusCode::OK, done.notice(), None).await
+pub async fn list(visitor: Visitor, done: web::Query<Done>) -> Result<HttpResponse, PageError> {
+    list_page(&visitor, StatusCode::OK, done.notice(), None).await
 }
 
 /// POST /api-keys: makes a key and shows it, this once (the answer is not cached; no redirect,
 /// so the key never appears in a URL).
 pub async fn create(
-    state: web::Data<AppState>,
-    visitor: Visitor,
-    form: web::Form<CreateForm>,
+    Posted { visitor, form }: Posted<CreateForm>,
 ) -> Result<HttpResponse, PageError> {
-    visitor.check_csrf(&form.csrf)?;
     let days = match form.expires_in_days.trim() {
         "" => None,
         d => match d.parse::<i64>() {
             Ok(d) => Some(d),
             Err(_) => {
                 let msg = format!("Expires in: enter a number of days from 1 to {MAX_KEY_LIFETIME_DAYS}, or leave it empty.");
-                return refused(&state, &visitor, &msg).await;
+                return refused(&visitor, &msg).await;
             }
         },
     };
-    let created = match state
+    let created = match visitor
+        .state
         .auth
         .create_api_key(&visitor.user, &form.name, days)
         .await
     {
         Ok(created) => created,
         Err(AuthError::Invalid(problems)) => {
-            return refused(&state, &visitor, &problems_text(&problems)).await;
+            return refused(&visitor, &problems_text(&problems)).await;
         }
         Err(e) => return Err(e.into()),
     };
     let mut context = base_context(Some(&visitor), "api-keys");
-    context.insert("key", &KeyRow::new(&created.key, state.clock.now()));
+    context.insert("key", &KeyRow::new(&created.key, visitor.state.clock.now()));
     context.insert("secret", &created.secret);
     visitor.page(StatusCode::OK, "api_key_created.html", &context)
 }
 
-async fn own_key(state: &AppState, visitor: &Visitor, id: &str) -> Result<ApiKey, PageError> {
+async fn own_key(visitor: &Visitor, id: &str) -> Result<ApiKey, PageError> {
     let id = id_of(id, "API key")?;
-    state
+    visitor
+        .state
         .auth
         .list_api_keys(&visitor.user)
         .await?
@@ -151,25 +137,26 @@ async fn own_key(state: &AppState, visitor: &Visitor, id: &str) -> Result<ApiKey
 
 /// GET /api-keys/{id}/revoke: asks before revoking (works without JavaScript).
 pub async fn confirm_revoke(
-    state: web::Data<AppState>,
     visitor: Visitor,
     id: web::Path<String>,
 ) -> Result<HttpResponse, PageError> {
-    let key = own_key(&state, &visitor, &id).await?;
+    let key = own_key(&visitor, &id).await?;
     let mut context: Context = base_context(Some(&visitor), "api-keys");
-    context.insert("key", &KeyRow::new(&key, state.clock.now()));
+    context.insert("key", &KeyRow::new(&key, visitor.state.clock.now()));
     visitor.page(StatusCode::OK, "confirm.html", &context)
 }
 
 pub async fn revoke(
-    state: web::Data<AppState>,
-    visitor: Visitor,
     id: web::Path<String>,
-    form: web::Form<CsrfForm>,
+    Posted { visitor, .. }: Posted<Button>,
 ) -> Result<HttpResponse, PageError> {
-    visitor.check_csrf(&form.csrf)?;
-    let key = own_key(&state, &visitor, &id).await?;
-    match state.auth.revoke_api_key(&visitor.user, key.id).await {
+    let key = own_key(&visitor, &id).await?;
+    match visitor
+        .state
+        .auth
+        .revoke_api_key(&visitor.user, key.id)
+        .await
+    {
         // Revoking twice (a double click, a reload) is not an error worth a page.
         Ok(()) | Err(AuthError::NotFound(_)) => {
             Ok(visitor.finish(see_other("/api-keys?done=key-revoked")))

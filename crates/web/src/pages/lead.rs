@@ -10,9 +10,8 @@ use leadhub_domain::submission::HistoryEntry;
 use crate::app::AppState;
 use crate::pages::leads::page_error;
 use crate::pages::render::{see_other, when, PageError};
-use crate::pages::session::Visitor;
-use crate::pages::CsrfForm;
-use crate::pages::{base_context, id_of, Done};
+use crate::pages::session::{Posted, Visitor};
+use crate::pages::{base_context, id_of, Button, Done};
 
 /// Submissions shown in a lead's history (the newest ones).
 const HISTORY: i64 = 100;
@@ -271,14 +270,12 @@ async fn detail(
 
 /// POST /leads/{id}/enrich: "Enrich again", under the API's rule (`enrich_now`).
 async fn enrich(
-    state: web::Data<AppState>,
-    visitor: Visitor,
     id: web::Path<String>,
-    form: web::Form<CsrfForm>,
+    Posted { visitor, .. }: Posted<Button>,
 ) -> Result<HttpResponse, PageError> {
-    visitor.check_csrf(&form.csrf)?;
     let id = id_of(&id, "Lead")?;
-    state
+    visitor
+        .state
         .submissions
         .enrich_now(&visitor.user, id)
         .await

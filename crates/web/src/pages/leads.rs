@@ -10,7 +10,6 @@ use leadhub_domain::lead::fields::PROPERTY_TYPES;
 use leadhub_domain::lead::record::Lead;
 use leadhub_domain::submission::SubmissionError;
 
-use crate::app::AppState;
 use crate::lead_export::LeadsCsv;
 use crate::pages::lead;
 use crate::pages::list::{self, refuse, PageFilters, PAGE_SIZE};
@@ -81,17 +80,14 @@ impl LeadLine {
     }
 }
 
-async fn list(
-    state: web::Data<AppState>,
-    visitor: Visitor,
-    req: HttpRequest,
-) -> Result<HttpResponse, PageError> {
-    let (filters, mut context) = list::start(&state, &visitor, &req, &FILTERS, "/leads").await?;
+async fn list(visitor: Visitor, req: HttpRequest) -> Result<HttpResponse, PageError> {
+    let (filters, mut context) = list::start(&visitor, &req, &FILTERS, "/leads").await?;
     context.insert("property_types", &PROPERTY_TYPES);
     context.insert("enrichment_statuses", &ENRICHMENT_STATUSES);
     let status = match filters.read::<LeadQuery>() {
         Ok(lead_query) => {
-            let (leads, total) = state
+            let (leads, total) = visitor
+                .state
                 .submissions
                 .leads(
                     &visitor.user,
@@ -113,20 +109,17 @@ async fn list(
 
 /// GET /leads/export: the list's filter as CSV, for the session (the API route takes a Bearer
 /// credential; a page's link cannot send one).
-async fn export(
-    state: web::Data<AppState>,
-    visitor: Visitor,
-    req: HttpRequest,
-) -> Result<HttpResponse, PageError> {
+async fn export(visitor: Visitor, req: HttpRequest) -> Result<HttpResponse, PageError> {
     let lead_query = PageFilters::of(req.query_string(), &FILTERS)
         .read::<LeadQuery>()
         .map_err(|_| PageError::BadForm)?;
-    let filter = state
+    let filter = visitor
+        .state
         .submissions
         .visible_filter(&visitor.user, lead_query.filter())
         .await
         .map_err(page_error)?;
-    Ok(visitor.finish(LeadsCsv::new(state.submissions.clone(), filter).into_response()))
+    Ok(visitor.finish(LeadsCsv::new(visitor.state.submissions.clone(), filter).into_response()))
 }
 
 /// A lead the person may not see is "not found", like one that does not exist.

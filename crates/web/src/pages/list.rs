@@ -7,7 +7,6 @@ use actix_web::HttpRequest;
 use serde::Serialize;
 use tera::Context;
 
-use crate::app::AppState;
 use crate::extract::{read_query, RequestQuery};
 use crate::pages::base_context;
 use crate::pages::render::{problems_text, PageError};
@@ -115,7 +114,6 @@ struct TeamChoice {
 /// The start of a list page at `path` (`/leads`): its filters from the URL, and a context with
 /// the navigation, the user's teams for the team filter, the form's values and `list_path`.
 pub async fn start(
-    state: &AppState,
     visitor: &Visitor,
     req: &HttpRequest,
     names: &'static [&'static str],
@@ -123,7 +121,8 @@ pub async fn start(
 ) -> Result<(PageFilters, Context), PageError> {
     let filters = PageFilters::of(req.query_string(), names);
     let mut context = base_context(Some(visitor), path.trim_start_matches('/'));
-    let teams: Vec<TeamChoice> = state
+    let teams: Vec<TeamChoice> = visitor
+        .state
         .teams
         .list(&visitor.user)
         .await?

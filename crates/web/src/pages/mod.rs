@@ -97,12 +97,9 @@ impl Done {
     }
 }
 
-/// A form that carries nothing but its CSRF token (a button).
+/// The fields of a button's form: none besides its CSRF token.
 #[derive(Deserialize)]
-pub struct CsrfForm {
-    #[serde(default)]
-    pub csrf: String,
-}
+pub struct Button {}
 
 /// A path segment that must be a number; anything else is a page that does not exist.
 pub fn id_of(segment: &str, thing: &str) -> Result<i64, PageError> {

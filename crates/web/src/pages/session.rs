@@ -13,6 +13,7 @@ use actix_web::dev::Payload;
 use actix_web::http::StatusCode;
 use actix_web::{web, FromRequest, HttpRequest, HttpResponse};
 use futures_util::future::LocalBoxFuture;
+use serde::de::DeserializeOwned;
 use tera::Context;
 
 use leadhub_domain::auth::{AuthError, Credential};
@@ -159,6 +160,7 @@ impl Csrf {
 /// A signed-in person, with the cookies the answer must set (a transparent refresh, a new CSRF
 /// secret). Extracting it from a request without a live session redirects to `/sign-in`.
 pub struct Visitor {
+    pub state: web::Data<AppState>,
     pub user: User,
     pub family_id: String,
     pub csrf: Csrf,
@@ -235,6 +237,7 @@ impl Visitor {
         let csrf = Csrf::of(&req);
         cookies.extend(csrf.cookie(secure));
         Ok(Visitor {
+            state,
             user: caller.user,
             family_id,
             csrf,
@@ -249,5 +252,40 @@ impl FromRequest for Visitor {
 
     fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
         Box::pin(Visitor::resolve(req.clone()))
+    }
+}
+
+/// A posted form: its CSRF token beside the fields `F` names.
+#[derive(serde::Deserialize)]
+struct TokenAnd<F> {
+    #[serde(default)]
+    csrf: String,
+    #[serde(flatten)]
+    fields: F,
+}
+
+/// A form posted by a signed-in visitor, its CSRF token already checked.
+pub struct Posted<F> {
+    pub visitor: Visitor,
+    pub form: F,
+}
+
+impl<F: DeserializeOwned + 'static> FromRequest for Posted<F> {
+    type Error = actix_web::Error;
+    type Future = LocalBoxFuture<'static, Result<Self, actix_web::Error>>;
+
+    fn from_request(req: &HttpRequest, payload: &mut Payload) -> Self::Future {
+        let visitor = Visitor::resolve(req.clone());
+        let form = web::Form::<TokenAnd<F>>::from_request(req, payload);
+        Box::pin(async move {
+            // The visitor first, as when both were handler arguments: signed-out posts redirect.
+            let visitor = visitor.await?;
+            let form = form.await?.into_inner();
+            visitor.check_csrf(&form.csrf)?;
+            Ok(Posted {
+                visitor,
+                form: form.fields,
+            })
+        })
     }
 }

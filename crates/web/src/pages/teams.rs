@@ -12,10 +12,9 @@ use leadhub_domain::team::{
 };
 use leadhub_domain::user::User;
 
-use crate::app::AppState;
 use crate::pages::render::{problems_text, see_other, when, PageError};
-use crate::pages::session::Visitor;
-use crate::pages::{base_context, id_of, CsrfForm, Done};
+use crate::pages::session::{Posted, Visitor};
+use crate::pages::{base_context, id_of, Button, Done};
 
 pub fn configure(cfg: &mut web::ServiceConfig) {
     cfg.route("/teams", web::get().to(list))
@@ -147,16 +146,12 @@ pub struct CreateForm {
     name: String,
     #[serde(default)]
     description: String,
-    #[serde(default)]
-    csrf: String,
 }
 
 #[derive(Deserialize)]
 pub struct RoleForm {
     #[serde(default)]
     role: String,
-    #[serde(default)]
-    csrf: String,
 }
 
 #[derive(Deserialize)]
@@ -165,8 +160,6 @@ pub struct InviteForm {
     email: String,
     #[serde(default)]
     role: String,
-    #[serde(default)]
-    csrf: String,
 }
 
 /// What a form failed with, shown above the form again.
@@ -178,12 +171,11 @@ struct Problem {
 }
 
 async fn list_page(
-    state: &AppState,
     visitor: &Visitor,
     notice: Option<&str>,
     problem: Option<Problem>,
 ) -> Result<HttpResponse, PageError> {
-    let teams = state.teams.list(&visitor.user).await?;
+    let teams = visitor.state.teams.list(&visitor.user).await?;
     let mut context = base_context(Some(visitor), "teams");
     context.insert(
         "teams",
@@ -210,20 +202,13 @@ fn add_problem(context: &mut Context, problem: Option<Problem>) -> StatusCode {
     }
 }
 
-pub async fn list(
-    state: web::Data<AppState>,
-    visitor: Visitor,
-    done: web::Query<Done>,
-) -> Result<HttpResponse, PageError> {
-    list_page(&state, &visitor, done.notice(), None).await
+pub async fn list(visitor: Visitor, done: web::Query<Done>) -> Result<HttpResponse, PageError> {
+    list_page(&visitor, done.notice(), None).await
 }
 
 pub async fn create(
-    state: web::Data<AppState>,
-    visitor: Visitor,
-    form: web::Form<CreateForm>,
+    Posted { visitor, form }: Posted<CreateForm>,
 ) -> Result<HttpResponse, PageError> {
-    visitor.check_csrf(&form.csrf)?;
     let name = form.name.trim();
     let description = form.description.trim();
     let message = if name.is_empty() {
@@ -241,24 +226,28 @@ pub async fn create(
             message: message.into(),
             values: vec![("name", name.into()), ("description", description.into())],
         };
-        return list_page(&state, &visitor, None, Some(problem)).await;
+        return list_page(&visitor, None, Some(problem)).await;
     }
     let description = Some(description).filter(|d| !d.is_empty());
-    let team = state.teams.create(&visitor.user, name, description).await?;
+    let team = visitor
+        .state
+        .teams
+        .create(&visitor.user, name, description)
+        .await?;
     Ok(visitor.finish(see_other(&format!("/teams/{}?done=created", team.team.id))))
 }
 
 async fn team_page(
-    state: &AppState,
     visitor: &Visitor,
     team_id: i64,
     notice: Option<&str>,
     problem: Option<Problem>,
 ) -> Result<HttpResponse, PageError> {
-    let summary = state.teams.get(&visitor.user, team_id).await?;
+    let summary = visitor.state.teams.get(&visitor.user, team_id).await?;
     let actor = actor(&visitor.user, &summary);
     let controls = Controls::of(actor, summary.team.is_active);
-    let members: Vec<MemberRow> = state
+    let members: Vec<MemberRow> = visitor
+        .state
         .teams
         .members(&visitor.user, team_id)
         .await?
@@ -279,7 +268,8 @@ async fn team_page(
         })
         .collect();
     let invites: Vec<InviteRow> = if controls.list_invites {
-        state
+        visitor
+            .state
             .teams
             .invites(&visitor.user, team_id)
             .await?
@@ -303,18 +293,16 @@ async fn team_page(
 }
 
 pub async fn show(
-    state: web::Data<AppState>,
     visitor: Visitor,
     id: web::Path<String>,
     done: web::Query<Done>,
 ) -> Result<HttpResponse, PageError> {
     let team_id = id_of(&id, "Team")?;
-    team_page(&state, &visitor, team_id, done.notice(), None).await
+    team_page(&visitor, team_id, done.notice(), None).await
 }
 
 /// A refused team action shown on the team page; anything else becomes an error page.
 async fn refused(
-    state: &AppState,
     visitor: &Visitor,
     team_id: i64,
     error: TeamError,
@@ -340,7 +328,7 @@ async fn refused(
         message,
         values,
     };
-    team_page(state, visitor, team_id, None, Some(problem)).await
+    team_page(visitor, team_id, None, Some(problem)).await
 }
 
 fn back(team_id: i64, done: &str) -> HttpResponse {
@@ -348,39 +336,37 @@ fn back(team_id: i64, done: &str) -> HttpResponse {
 }
 
 pub async fn change_role(
-    state: web::Data<AppState>,
-    visitor: Visitor,
     path: web::Path<(String, String)>,
-    form: web::Form<RoleForm>,
+    Posted { visitor, form }: Posted<RoleForm>,
 ) -> Result<HttpResponse, PageError> {
-    visitor.check_csrf(&form.csrf)?;
     let team_id = id_of(&path.0, "Team")?;
     let role = match Role::parse(&form.role).filter(|r| *r != Role::Owner) {
         Some(role) => role,
         None => {
             let error = TeamError::Forbidden("A role change can grant admin or member only".into());
-            return refused(&state, &visitor, team_id, error, vec![]).await;
+            return refused(&visitor, team_id, error, vec![]).await;
         }
     };
-    match state
+    match visitor
+        .state
         .teams
         .change_role(&visitor.user, team_id, &path.1, role)
         .await
     {
         Ok(_) => Ok(visitor.finish(back(team_id, "role"))),
-        Err(e) => refused(&state, &visitor, team_id, e, vec![]).await,
+        Err(e) => refused(&visitor, team_id, e, vec![]).await,
     }
 }
 
 /// GET: asks before removing (works without JavaScript).
 pub async fn confirm_remove(
-    state: web::Data<AppState>,
     visitor: Visitor,
     path: web::Path<(String, String)>,
 ) -> Result<HttpResponse, PageError> {
     let team_id = id_of(&path.0, "Team")?;
-    let summary = state.teams.get(&visitor.user, team_id).await?;
-    let member = state
+    let summary = visitor.state.teams.get(&visitor.user, team_id).await?;
+    let member = visitor
+        .state
         .teams
         .members(&visitor.user, team_id)
         .await?
@@ -397,32 +383,27 @@ pub async fn confirm_remove(
 }
 
 pub async fn remove(
-    state: web::Data<AppState>,
-    visitor: Visitor,
     path: web::Path<(String, String)>,
-    form: web::Form<CsrfForm>,
+    Posted { visitor, .. }: Posted<Button>,
 ) -> Result<HttpResponse, PageError> {
-    visitor.check_csrf(&form.csrf)?;
     let team_id = id_of(&path.0, "Team")?;
     let leaving = path.1 == visitor.user.user_id;
-    match state
+    match visitor
+        .state
         .teams
         .remove_member(&visitor.user, team_id, &path.1)
         .await
     {
         Ok(()) if leaving => Ok(visitor.finish(see_other("/teams?done=left"))),
         Ok(()) => Ok(visitor.finish(back(team_id, "removed"))),
-        Err(e) => refused(&state, &visitor, team_id, e, vec![]).await,
+        Err(e) => refused(&visitor, team_id, e, vec![]).await,
     }
 }
 
 pub async fn invite(
-    state: web::Data<AppState>,
-    visitor: Visitor,
     id: web::Path<String>,
-    form: web::Form<InviteForm>,
+    Posted { visitor, form }: Posted<InviteForm>,
 ) -> Result<HttpResponse, PageError> {
-    visitor.check_csrf(&form.csrf)?;
     let team_id = id_of(&id, "Team")?;
     let typed = vec![
         ("invite_email", form.email.trim().to_owned()),
@@ -432,35 +413,34 @@ pub async fn invite(
         Some(role) => role,
         None => {
             let error = TeamError::Forbidden("An invite can grant admin or member only".into());
-            return refused(&state, &visitor, team_id, error, typed).await;
+            return refused(&visitor, team_id, error, typed).await;
         }
     };
-    match state
+    match visitor
+        .state
         .teams
         .invite(&visitor.user, team_id, &form.email, role)
         .await
     {
         Ok(created) => Ok(visitor.finish(back(team_id, sent_notice(&created, "invited")))),
-        Err(e) => refused(&state, &visitor, team_id, e, typed).await,
+        Err(e) => refused(&visitor, team_id, e, typed).await,
     }
 }
 
 pub async fn revoke_invite(
-    state: web::Data<AppState>,
-    visitor: Visitor,
     path: web::Path<(String, String)>,
-    form: web::Form<CsrfForm>,
+    Posted { visitor, .. }: Posted<Button>,
 ) -> Result<HttpResponse, PageError> {
-    visitor.check_csrf(&form.csrf)?;
     let team_id = id_of(&path.0, "Team")?;
     let invite_id = id_of(&path.1, "Invite")?;
-    match state
+    match visitor
+        .state
         .teams
         .revoke_invite(&visitor.user, team_id, invite_id)
         .await
     {
         Ok(()) => Ok(visitor.finish(back(team_id, "invite-revoked"))),
-        Err(e) => refused(&state, &visitor, team_id, e, vec![]).await,
+        Err(e) => refused(&visitor, team_id, e, vec![]).await,
     }
 }
 
@@ -476,40 +456,37 @@ fn sent_notice(created: &CreatedInvite, sent: &'static str) -> &'static str {
 /// Resending is a new invite for the same address and role; it replaces the pending one, whose
 /// link then stops working.
 pub async fn resend_invite(
-    state: web::Data<AppState>,
-    visitor: Visitor,
     path: web::Path<(String, String)>,
-    form: web::Form<CsrfForm>,
+    Posted { visitor, .. }: Posted<Button>,
 ) -> Result<HttpResponse, PageError> {
-    visitor.check_csrf(&form.csrf)?;
     let team_id = id_of(&path.0, "Team")?;
     let invite_id = id_of(&path.1, "Invite")?;
-    let pending = match state.teams.invites(&visitor.user, team_id).await {
+    let pending = match visitor.state.teams.invites(&visitor.user, team_id).await {
         Ok(list) => list,
-        Err(e) => return refused(&state, &visitor, team_id, e, vec![]).await,
+        Err(e) => return refused(&visitor, team_id, e, vec![]).await,
     };
     let old = pending
         .into_iter()
         .find(|i| i.id == invite_id)
         .ok_or_else(|| PageError::NotFound("Pending invite".into()))?;
-    match state
+    match visitor
+        .state
         .teams
         .invite(&visitor.user, team_id, &old.email, old.role)
         .await
     {
         Ok(created) => Ok(visitor.finish(back(team_id, sent_notice(&created, "resent")))),
-        Err(e) => refused(&state, &visitor, team_id, e, vec![]).await,
+        Err(e) => refused(&visitor, team_id, e, vec![]).await,
     }
 }
 
 /// GET: asks before deactivating.
 pub async fn confirm_deactivate(
-    state: web::Data<AppState>,
     visitor: Visitor,
     id: web::Path<String>,
 ) -> Result<HttpResponse, PageError> {
     let team_id = id_of(&id, "Team")?;
-    let summary = state.teams.get(&visitor.user, team_id).await?;
+    let summary = visitor.state.teams.get(&visitor.user, team_id).await?;
     if !permits(actor(&visitor.user, &summary), TeamAction::Deactivate) {
         return Err(PageError::Forbidden(
             "Only the team owner can deactivate the team".into(),
@@ -521,15 +498,12 @@ pub async fn confirm_deactivate(
 }
 
 pub async fn deactivate(
-    state: web::Data<AppState>,
-    visitor: Visitor,
     id: web::Path<String>,
-    form: web::Form<CsrfForm>,
+    Posted { visitor, .. }: Posted<Button>,
 ) -> Result<HttpResponse, PageError> {
-    visitor.check_csrf(&form.csrf)?;
     let team_id = id_of(&id, "Team")?;
-    match state.teams.deactivate(&visitor.user, team_id).await {
+    match visitor.state.teams.deactivate(&visitor.user, team_id).await {
         Ok(_) => Ok(visitor.finish(back(team_id, "deactivated"))),
-        Err(e) => refused(&state, &visitor, team_id, e, vec![]).await,
+        Err(e) => refused(&visitor, team_id, e, vec![]).await,
     }
 }
