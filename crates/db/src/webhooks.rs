@@ -10,7 +10,9 @@ use leadhub_domain::webhook::{
 
 use crate::error::stored_word;
 use crate::schema::{webhook_deliveries as wd, webhook_endpoints as we};
+use crate::job_wakeups::notify_events_on_commit;
 use crate::time::{from_db, to_db};
+use crate::webhook_events::stored_events;
 use crate::Database;
 
 #[derive(Queryable, Selectable)]
@@ -30,8 +32,8 @@ impl From<EndpointRow> for WebhookEndpoint {
         WebhookEndpoint {
             id: r.id,
             team_id: r.team_id,
+            events: stored_events(r.id, &r.events).unwrap_or_default(),
             url: r.url,
-            events: serde_json::from_str(&r.events).unwrap_or_default(),
             description: r.description,
             is_active: r.is_active,
             created_at: from_db(r.created_at),
@@ -249,7 +251,7 @@ impl WebhookRepository for Database {
         delivery_id: i64,
         at: DateTime<Utc>,
     ) -> StoreResult<Option<Delivery>> {
-        self.write(move |conn| {
+        let retried = self.write(move |conn| {
             let changed = diesel::update(
                 wd::table
                     .find(delivery_id)
@@ -264,9 +266,12 @@ impl WebhookRepository for Database {
             if changed == 0 {
                 return Ok(None);
             }
+            notify_events_on_commit(conn)?;
             load_delivery(conn, delivery_id).map(Some)
         })
-        .await
+        .await?;
+        self.webhooks_written();
+        Ok(retried)
     }
 
     async fn enqueue(
@@ -277,7 +282,7 @@ impl WebhookRepository for Database {
         payload: String,
         at: DateTime<Utc>,
     ) -> StoreResult<Delivery> {
-        self.write(move |conn| {
+        let delivery = self.write(move |conn| {
             let at = to_db(at);
             let id = diesel::insert_into(wd::table)
                 .values((
@@ -294,8 +299,11 @@ impl WebhookRepository for Database {
                 ))
                 .returning(wd::id)
                 .get_result::<i64>(conn)?;
+            notify_events_on_commit(conn)?;
             load_delivery(conn, id)
         })
-        .await
+        .await?;
+        self.webhooks_written();
+        Ok(delivery)
     }
 }
