@@ -19,7 +19,7 @@ macro_rules! page_templates {
     };
 }
 
-const TEMPLATES: [(&str, &str); 22] = page_templates!(
+const TEMPLATES: [(&str, &str); 24] = page_templates!(
     "base.html",
     "message.html",
     "sign_in.html",
@@ -29,6 +29,8 @@ const TEMPLATES: [(&str, &str); 22] = page_templates!(
     "api_key_revoke.html",
     "teams.html",
     "team.html",
+    "team_webhooks.html",
+    "webhook_created.html",
     "team_deactivate.html",
     "member_remove.html",
     "invite.html",
