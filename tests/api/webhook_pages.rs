@@ -49,7 +49,10 @@ async fn owners_add_test_and_retry_from_the_team_page(app: TestApp) {
 
     let created = add(&mut b, team, URL).await;
     assert_eq!(created.status, StatusCode::OK, "{}", created.body);
-    let secret = created.text_after("id=\"webhook-secret\" class=\"mono\" type=\"text\" readonly value=\"", '"');
+    let secret = created.text_after(
+        "id=\"webhook-secret\" class=\"mono\" type=\"text\" readonly value=\"",
+        '"',
+    );
     assert!(secret.starts_with("whsec_"), "{secret}");
     let listed = endpoints(&app, &owner.key, team).await;
     assert_eq!(listed.len(), 1);
@@ -75,15 +78,25 @@ async fn owners_add_test_and_retry_from_the_team_page(app: TestApp) {
 
     let csrf = page.field("csrf");
     let sent = b
-        .post(&format!("/teams/{team}/webhooks/{wid}/test"), &[("csrf", &csrf)])
+        .post(
+            &format!("/teams/{team}/webhooks/{wid}/test"),
+            &[("csrf", &csrf)],
+        )
         .await;
     assert_eq!(sent.status, StatusCode::SEE_OTHER, "{}", sent.body);
     let page = b.get(sent.location()).await;
-    assert!(page.body.contains("A test event was queued"), "{}", page.body);
+    assert!(
+        page.body.contains("A test event was queued"),
+        "{}",
+        page.body
+    );
     assert!(page.body.contains("webhook.test"), "{}", page.body);
 
     let (_, deliveries) = app
-        .get(&format!("/api/teams/{team}/webhooks/{wid}/deliveries"), &owner.key)
+        .get(
+            &format!("/api/teams/{team}/webhooks/{wid}/deliveries"),
+            &owner.key,
+        )
         .await;
     let did = deliveries["items"][0]["id"].as_i64().unwrap();
     let retried = b
@@ -131,7 +144,10 @@ async fn members_get_no_section_and_other_teams_ids_are_not_found(app: TestApp) 
     let mut m = sign_in(&app, "member@example.com").await;
     let page = m.get(&format!("/teams/{team}")).await;
     assert_eq!(page.status, StatusCode::OK);
-    assert!(!page.body.contains("id=\"webhooks\""), "a member sees webhooks");
+    assert!(
+        !page.body.contains("id=\"webhooks\""),
+        "a member sees webhooks"
+    );
     assert!(!page.body.contains(URL));
     let csrf = page.field("csrf");
     for path in [
@@ -162,7 +178,10 @@ async fn members_get_no_section_and_other_teams_ids_are_not_found(app: TestApp) 
         assert_eq!(refused.status, StatusCode::NOT_FOUND, "{path}");
     }
     let (_, list) = app
-        .get(&format!("/api/teams/{team}/webhooks/{wid}/deliveries"), &owner.key)
+        .get(
+            &format!("/api/teams/{team}/webhooks/{wid}/deliveries"),
+            &owner.key,
+        )
         .await;
     assert_eq!(list["items"].as_array().unwrap().len(), 1, "{list}");
 }

@@ -104,18 +104,28 @@ pub fn start(
 }
 
 impl Deliverer {
-    async fn run(self: Arc<Self>, mut wakeups: watch::Receiver<u64>, mut stopped: watch::Receiver<bool>) {
+    async fn run(
+        self: Arc<Self>,
+        mut wakeups: watch::Receiver<u64>,
+        mut stopped: watch::Receiver<bool>,
+    ) {
         let slots = Arc::new(Semaphore::new(self.settings.concurrency.max(1)));
+        // Event rows are looked for when woken for them (or at the fallback look), not at every
+        // claim: on SQLite each look takes the writer.
+        let mut events_written = true;
         while !*stopped.borrow() {
-            // Marked seen before looking, so events written meanwhile wake the next wait.
-            wakeups.borrow_and_update();
-            self.fan_out().await;
+            if events_written {
+                // Marked seen before looking, so events written meanwhile wake the next wait.
+                wakeups.borrow_and_update();
+                self.fan_out().await;
+            }
             let started = self.round(&slots).await;
-            if started == 0 {
+            events_written = wakeups.has_changed().unwrap_or(false);
+            if started == 0 && !events_written {
                 let wait = self.until_next_retry().min(self.settings.poll);
                 tokio::select! {
-                    _ = tokio::time::sleep(wait) => {}
-                    _ = wakeups.changed() => {}
+                    _ = tokio::time::sleep(wait) => events_written = wait == self.settings.poll,
+                    _ = wakeups.changed() => events_written = true,
                     _ = self.recorded.notified() => {}
                     _ = stopped.changed() => {}
                 }
@@ -158,7 +168,8 @@ impl Deliverer {
     }
 
     async fn record(&self) {
-        let records = std::mem::take(&mut *self.unrecorded.lock().unwrap_or_else(|e| e.into_inner()));
+        let records =
+            std::mem::take(&mut *self.unrecorded.lock().unwrap_or_else(|e| e.into_inner()));
         if records.is_empty() {
             return;
         }

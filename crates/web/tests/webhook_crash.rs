@@ -127,10 +127,7 @@ async fn killed_with_events_pending(env: Env) {
     eprintln!(
         "after SIGKILL: {pending} of {EVENTS} deliveries pending, {unfanned} event rows not fanned out"
     );
-    assert!(
-        pending + unfanned > 0,
-        "the kill came after every delivery"
-    );
+    assert!(pending + unfanned > 0, "the kill came after every delivery");
 
     let (_server, base) = env.serve();
     wait_up(&client, &base).await;
