@@ -10,6 +10,7 @@ use leadhub_domain::error::ServiceError;
 use leadhub_domain::webhook::{Delivery, EventType, WebhookEndpoint};
 
 use crate::app::AppState;
+use crate::pages::keys::CsrfForm;
 use crate::pages::render::{html, problems_text, render, see_other, when, when_opt, PageError};
 use crate::pages::session::Visitor;
 use crate::pages::teams::{team_page, Problem};
@@ -175,12 +176,6 @@ impl CreateForm {
             .map(|(e, _)| e.as_str().to_owned())
             .collect()
     }
-}
-
-#[derive(Deserialize)]
-pub struct CsrfForm {
-    #[serde(default)]
-    csrf: String,
 }
 
 /// POST: adds the endpoint and shows its secret, this once (no redirect, so it is in no URL).
