@@ -32,6 +32,7 @@ mod takeover;
 mod teams;
 mod webhook_deliveries;
 mod webhook_failing;
+mod webhook_pages;
 mod webhooks;
 mod write_failures;
 mod writer_queue;

@@ -5,7 +5,9 @@
 // Screenshots of every page: tests/artifacts/pages/*.png (gitignored).
 import assert from "node:assert/strict";
 import { spawn, execFileSync } from "node:child_process";
+import crypto from "node:crypto";
 import fs from "node:fs";
+import http from "node:http";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
@@ -56,8 +58,32 @@ Object.assign(env, {
   LEADHUB_MAIL_PER_ADDRESS_HOUR: "0",
   // A tile server that is not there (network off): the lead map must still log no error.
   LEADHUB_MAP_TILES: "http://127.0.0.1:9/{z}/{x}/{y}.png",
+  // The webhook receiver below listens on plain HTTP on loopback.
+  LEADHUB_WEBHOOK_ALLOW_HTTP: "1",
+  LEADHUB_WEBHOOK_ALLOW_PRIVATE: "1",
   RUST_LOG: "warn",
 });
+
+// A webhook receiver on loopback: every request with its headers and body.
+const hooks = [];
+const receiver = http.createServer((req, res) => {
+  let body = "";
+  req.on("data", (c) => (body += c));
+  req.on("end", () => {
+    hooks.push({ headers: req.headers, body });
+    res.writeHead(204).end();
+  });
+});
+await new Promise((resolve) => receiver.listen(0, "127.0.0.1", resolve));
+const receiverUrl = `http://127.0.0.1:${receiver.address().port}/hooks/crm`;
+
+/** The Standard Webhooks signature of a received request, checked with `secret` ("whsec_..."). */
+function signedWith(hook, secret) {
+  const key = Buffer.from(secret.slice("whsec_".length), "base64");
+  const { "webhook-id": id, "webhook-timestamp": ts, "webhook-signature": sig } = hook.headers;
+  const expected = crypto.createHmac("sha256", key).update(`${id}.${ts}.${hook.body}`).digest("base64");
+  return sig.split(" ").includes(`v1,${expected}`);
+}
 const outbox = path.join(tmp, "outbox");
 if (!fs.existsSync(bin)) throw new Error(`no leadhub binary at ${bin} (cargo build -p leadhub-web)`);
 execFileSync(bin, ["user", "add", "--email", "owner@example.com", "--first-name", "Olivia", "--last-name", "Owner"], {
@@ -70,6 +96,7 @@ let browser;
 
 async function cleanup() {
   if (browser) await browser.close().catch(() => {});
+  receiver.close();
   server.kill("SIGTERM");
 }
 
@@ -344,6 +371,34 @@ try {
   assert.equal(gone.status(), 404);
   await shot(b, "18-removed-member-sees-404");
   step("member removed after confirmation; their page is now a 404");
+
+  // A webhook endpoint: added from the team page, its secret shown once, a test event sent and received signed.
+  await a.goto(teamUrl);
+  await a.getByText("No webhook endpoints yet.").waitFor();
+  await a.fill("#webhook-url", receiverUrl);
+  await a.fill("#webhook-description", "CRM");
+  await a.check('input[name="lead.created"]');
+  await a.click("text=Add endpoint");
+  await a.getByRole("heading", { name: "Webhook endpoint added" }).waitFor();
+  const secret = await a.inputValue("#webhook-secret");
+  assert.match(secret, /^whsec_[A-Za-z0-9+/]{40,}=*$/);
+  await shot(a, "18a-webhook-created");
+  await a.getByRole("link", { name: "Done" }).click();
+  const hookCard = a.locator(`div[data-webhook="${receiverUrl}"]`);
+  await hookCard.waitFor();
+  assert.ok(!(await a.content()).includes(secret), "the secret is shown once");
+  await hookCard.getByRole("button", { name: "Send test event" }).click();
+  await a.getByText("A test event was queued for the endpoint.").waitFor();
+  for (let i = 0; hooks.length === 0; i++) {
+    assert.ok(i < 100, "the test event never arrived");
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  assert.equal(JSON.parse(hooks[0].body).type, "webhook.test");
+  assert.ok(signedWith(hooks[0], secret), JSON.stringify(hooks[0].headers));
+  await a.reload();
+  await a.locator(`div[data-webhook="${receiverUrl}"] .delivery-delivered`).waitFor();
+  await shot(a, "18b-webhook-delivered");
+  step("webhook endpoint added from the team page, secret shown once, test event received and its signature verified");
 
   // A forged POST without its CSRF token is refused: from the page (token stripped) and as a bare request.
   await a.goto(`${base}/teams`);

@@ -243,8 +243,11 @@ impl Database {
         F: FnOnce(&mut DbConnection) -> QueryResult<T> + Send + 'static,
     {
         let writer = (self.backend == Backend::Sqlite).then(|| self.writer.clone());
+        let signal = self.job_signal.clone();
         on_blocking_pool(self.pool.clone(), writer, move |conn| {
-            work(conn).map_err(store_error)
+            let done = work(conn).map_err(store_error);
+            crate::webhook_events::wake_if_emitted(&signal);
+            done
         })
         .await
     }

@@ -1,6 +1,7 @@
-//! Wakes idle job workers when a job is queued: at once within this process, and on PostgreSQL
-//! in every process through LISTEN/NOTIFY. Workers still look for due jobs now and then, for jobs
-//! queued to run later and for a wake-up lost while the listening connection was down.
+//! Wakes idle job workers when a job is queued, and the webhook delivery worker when events are
+//! written: at once within this process, and on PostgreSQL in every process through
+//! LISTEN/NOTIFY. Workers still look now and then, for work due later and for a wake-up lost
+//! while the listening connection was down.
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -14,12 +15,15 @@ use crate::{Database, DbConnection};
 
 /// The PostgreSQL notification channel of queued jobs.
 const CHANNEL: &str = "leadhub_jobs";
+/// The PostgreSQL notification channel of written webhook events.
+const WEBHOOK_CHANNEL: &str = "leadhub_webhooks";
 
 /// How long a lost listening connection waits before connecting again.
 const RECONNECT_AFTER: Duration = Duration::from_secs(2);
 
 pub(crate) struct JobSignal {
     queued: watch::Sender<u64>,
+    events: watch::Sender<u64>,
     /// Where to LISTEN (PostgreSQL only).
     postgres_url: Option<String>,
 }
@@ -28,12 +32,17 @@ impl JobSignal {
     pub(crate) fn new(postgres_url: Option<String>) -> JobSignal {
         JobSignal {
             queued: watch::Sender::new(0),
+            events: watch::Sender::new(0),
             postgres_url,
         }
     }
 
     fn wake(&self) {
         self.queued.send_modify(|n| *n = n.wrapping_add(1));
+    }
+
+    pub(crate) fn wake_webhooks(&self) {
+        self.events.send_modify(|n| *n = n.wrapping_add(1));
     }
 }
 
@@ -46,11 +55,30 @@ pub(crate) fn notify_on_commit(conn: &mut DbConnection) -> QueryResult<()> {
     Ok(())
 }
 
+/// The same for webhook events (or a delivery put back in the outbox), on their own channel so
+/// that they do not send the job workers looking for jobs.
+pub(crate) fn notify_events_on_commit(conn: &mut DbConnection) -> QueryResult<()> {
+    if let DbConnection::Postgres(_) = conn {
+        diesel::sql_query(format!("NOTIFY {WEBHOOK_CHANNEL}")).execute(conn)?;
+    }
+    Ok(())
+}
+
 impl Database {
     /// Changes whenever a job may have been queued; a worker marks it seen before it looks for
     /// jobs, so a job queued in between still wakes it.
     pub fn job_wakeups(&self) -> watch::Receiver<u64> {
         self.job_signal.queued.subscribe()
+    }
+
+    /// Changes whenever webhook events or deliveries may have been written; like `job_wakeups`.
+    pub fn webhook_wakeups(&self) -> watch::Receiver<u64> {
+        self.job_signal.events.subscribe()
+    }
+
+    /// Wakes this process's delivery worker after a commit that wrote a delivery due now.
+    pub(crate) fn webhooks_written(&self) {
+        self.job_signal.wake_webhooks();
     }
 
     /// Wakes this process's workers after a commit that queued a job due now.
@@ -78,7 +106,7 @@ async fn listen(url: &str, signal: &Arc<JobSignal>) -> Result<(), tokio_postgres
     let (client, mut connection) = tokio_postgres::connect(url, tokio_postgres::NoTls).await?;
     // The connection object does the socket's work: it must be polled for LISTEN to complete.
     let mut messages = futures_util::stream::poll_fn(move |cx| connection.poll_message(cx));
-    let statement = format!("LISTEN {CHANNEL}");
+    let statement = format!("LISTEN {CHANNEL}; LISTEN {WEBHOOK_CHANNEL}");
     let listening = client.batch_execute(&statement);
     tokio::pin!(listening);
     loop {
@@ -91,12 +119,17 @@ async fn listen(url: &str, signal: &Arc<JobSignal>) -> Result<(), tokio_postgres
             },
         }
     }
-    // Jobs queued while no connection listened wake nobody: look once now.
+    // Work queued while no connection listened wakes nobody: look once now.
     signal.wake();
+    signal.wake_webhooks();
     // `client` stays alive meanwhile: the server closes the session once it is dropped.
     while let Some(message) = messages.next().await {
-        if let AsyncMessage::Notification(_) = message? {
-            signal.wake();
+        if let AsyncMessage::Notification(n) = message? {
+            if n.channel() == WEBHOOK_CHANNEL {
+                signal.wake_webhooks();
+            } else {
+                signal.wake();
+            }
         }
     }
     Ok(())

@@ -319,6 +319,14 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    webhook_events (id) {
+        id -> BigInt,
+        events -> Text,
+        occurred_at -> Timestamp,
+    }
+}
+
 diesel::joinable!(api_keys -> users (user_id));
 diesel::joinable!(auth_tokens -> users (user_id));
 diesel::joinable!(sign_in_links -> users (user_id));
@@ -358,4 +366,5 @@ diesel::allow_tables_to_appear_in_same_query!(
     uploads,
     webhook_endpoints,
     webhook_deliveries,
+    webhook_events,
 );

@@ -146,26 +146,35 @@ impl WebhookOutbox for Database {
         .await
     }
 
-    async fn record_attempt(&self, delivery_id: i64, record: AttemptRecord) -> StoreResult<()> {
+    async fn fan_out(&self, limit: i64) -> StoreResult<usize> {
+        self.write(move |conn| conn.transaction(|conn| crate::webhook_events::fan_out(conn, limit)))
+            .await
+    }
+
+    async fn record_attempts(&self, records: Vec<(i64, AttemptRecord)>) -> StoreResult<()> {
         self.write(move |conn| {
-            let now = to_db(Utc::now());
-            diesel::update(wd::table.find(delivery_id))
-                .set((
-                    wd::status.eq(record.status.as_str()),
-                    wd::attempts.eq(record.attempts),
-                    wd::last_status.eq(record.last_status),
-                    wd::last_error.eq(record.last_error),
-                    wd::next_attempt_at.eq(record.next_attempt_at.map(to_db)),
-                    wd::delivered_at.eq(record.delivered_at.map(to_db)),
-                    wd::updated_at.eq(now),
-                ))
-                .execute(conn)?;
-            if let Some(payload) = record.payload {
-                diesel::update(wd::table.find(delivery_id).filter(wd::payload.is_null()))
-                    .set(wd::payload.eq(Some(payload)))
-                    .execute(conn)?;
-            }
-            Ok(())
+            conn.transaction(|conn| {
+                let now = to_db(Utc::now());
+                for (delivery_id, record) in records {
+                    diesel::update(wd::table.find(delivery_id))
+                        .set((
+                            wd::status.eq(record.status.as_str()),
+                            wd::attempts.eq(record.attempts),
+                            wd::last_status.eq(record.last_status),
+                            wd::last_error.eq(record.last_error),
+                            wd::next_attempt_at.eq(record.next_attempt_at.map(to_db)),
+                            wd::delivered_at.eq(record.delivered_at.map(to_db)),
+                            wd::updated_at.eq(now),
+                        ))
+                        .execute(conn)?;
+                    if let Some(payload) = record.payload {
+                        diesel::update(wd::table.find(delivery_id).filter(wd::payload.is_null()))
+                            .set(wd::payload.eq(Some(payload)))
+                            .execute(conn)?;
+                    }
+                }
+                Ok(())
+            })
         })
         .await
     }

@@ -9,8 +9,10 @@ use leadhub_domain::webhook::{
 };
 
 use crate::error::stored_word;
+use crate::job_wakeups::notify_events_on_commit;
 use crate::schema::{webhook_deliveries as wd, webhook_endpoints as we};
 use crate::time::{from_db, to_db};
+use crate::webhook_events::stored_events;
 use crate::Database;
 
 #[derive(Queryable, Selectable)]
@@ -30,8 +32,8 @@ impl From<EndpointRow> for WebhookEndpoint {
         WebhookEndpoint {
             id: r.id,
             team_id: r.team_id,
+            events: stored_events(r.id, &r.events).unwrap_or_default(),
             url: r.url,
-            events: serde_json::from_str(&r.events).unwrap_or_default(),
             description: r.description,
             is_active: r.is_active,
             created_at: from_db(r.created_at),
@@ -249,24 +251,28 @@ impl WebhookRepository for Database {
         delivery_id: i64,
         at: DateTime<Utc>,
     ) -> StoreResult<Option<Delivery>> {
-        self.write(move |conn| {
-            let changed = diesel::update(
-                wd::table
-                    .find(delivery_id)
-                    .filter(wd::endpoint_id.eq(endpoint_id)),
-            )
-            .set((
-                wd::status.eq(DeliveryStatus::Pending.as_str()),
-                wd::next_attempt_at.eq(Some(to_db(at))),
-                wd::updated_at.eq(to_db(at)),
-            ))
-            .execute(conn)?;
-            if changed == 0 {
-                return Ok(None);
-            }
-            load_delivery(conn, delivery_id).map(Some)
-        })
-        .await
+        let retried = self
+            .write(move |conn| {
+                let changed = diesel::update(
+                    wd::table
+                        .find(delivery_id)
+                        .filter(wd::endpoint_id.eq(endpoint_id)),
+                )
+                .set((
+                    wd::status.eq(DeliveryStatus::Pending.as_str()),
+                    wd::next_attempt_at.eq(Some(to_db(at))),
+                    wd::updated_at.eq(to_db(at)),
+                ))
+                .execute(conn)?;
+                if changed == 0 {
+                    return Ok(None);
+                }
+                notify_events_on_commit(conn)?;
+                load_delivery(conn, delivery_id).map(Some)
+            })
+            .await?;
+        self.webhooks_written();
+        Ok(retried)
     }
 
     async fn enqueue(
@@ -277,25 +283,29 @@ impl WebhookRepository for Database {
         payload: String,
         at: DateTime<Utc>,
     ) -> StoreResult<Delivery> {
-        self.write(move |conn| {
-            let at = to_db(at);
-            let id = diesel::insert_into(wd::table)
-                .values((
-                    wd::endpoint_id.eq(endpoint_id),
-                    wd::event_id.eq(event_id),
-                    wd::event_type.eq(event_type),
-                    wd::payload.eq(Some(payload)),
-                    wd::occurred_at.eq(at),
-                    wd::status.eq(DeliveryStatus::Pending.as_str()),
-                    wd::attempts.eq(0),
-                    wd::next_attempt_at.eq(Some(at)),
-                    wd::created_at.eq(at),
-                    wd::updated_at.eq(at),
-                ))
-                .returning(wd::id)
-                .get_result::<i64>(conn)?;
-            load_delivery(conn, id)
-        })
-        .await
+        let delivery = self
+            .write(move |conn| {
+                let at = to_db(at);
+                let id = diesel::insert_into(wd::table)
+                    .values((
+                        wd::endpoint_id.eq(endpoint_id),
+                        wd::event_id.eq(event_id),
+                        wd::event_type.eq(event_type),
+                        wd::payload.eq(Some(payload)),
+                        wd::occurred_at.eq(at),
+                        wd::status.eq(DeliveryStatus::Pending.as_str()),
+                        wd::attempts.eq(0),
+                        wd::next_attempt_at.eq(Some(at)),
+                        wd::created_at.eq(at),
+                        wd::updated_at.eq(at),
+                    ))
+                    .returning(wd::id)
+                    .get_result::<i64>(conn)?;
+                notify_events_on_commit(conn)?;
+                load_delivery(conn, id)
+            })
+            .await?;
+        self.webhooks_written();
+        Ok(delivery)
     }
 }

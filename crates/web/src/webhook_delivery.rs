@@ -1,12 +1,14 @@
-//! The webhook delivery worker inside `leadhub serve`: it drains the outbox (`webhook_deliveries`),
-//! each delivery in its own task, at most `concurrency` at once and `PER_ENDPOINT` per endpoint,
-//! so an endpoint that hangs holds its own deliveries and nobody else's.
-use std::collections::HashMap;
+//! The webhook delivery worker inside `leadhub serve`: it fans stored events out to their
+//! endpoints' deliveries, then drains the outbox (`webhook_deliveries`), each delivery in its own
+//! task, at most `concurrency` at once and `PER_ENDPOINT` per endpoint, so an endpoint that hangs
+//! holds its own deliveries and nobody else's. Attempts are recorded in batches, one write
+//! transaction for all that ended meanwhile, so the worker seldom takes SQLite's one writer.
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use chrono::{DateTime, Utc};
-use tokio::sync::{watch, Semaphore};
+use tokio::sync::{watch, Notify, OnceCell, Semaphore};
 use tokio::task::JoinHandle;
 
 use leadhub_domain::mail::{Mailer, Message};
@@ -24,13 +26,17 @@ use crate::webhook_target::{literal_refused, PublicOnly};
 pub const SEND_TIMEOUT: Duration = Duration::from_secs(15);
 /// Most of an answer's body read; what is stored is cut to 1 KiB.
 pub const MAX_RESPONSE_BYTES: usize = 64 * 1024;
-/// The longest an event waits in the outbox before the worker looks.
-const OUTBOX_POLL: Duration = Duration::from_millis(200);
 /// Deliveries in flight to one endpoint.
 pub const PER_ENDPOINT: usize = 4;
+/// An event's body, made by the first of its deliveries in a claim to need it.
+type Body = OnceCell<Result<String, String>>;
+/// Event rows fanned out per transaction (each holds the events of one intake transaction).
+const FAN_OUT_ROWS: i64 = 16;
 
 #[derive(Clone)]
 pub struct DeliverySettings {
+    /// The fallback look for due deliveries when nothing woke the worker (events written by
+    /// another process while the wake-up connection was down, retries due after a restart).
     pub poll: Duration,
     /// How long a claimed delivery stays this process's before it is due again (after a crash).
     pub hold: Duration,
@@ -47,15 +53,25 @@ struct Deliverer {
     client: reqwest::Client,
     settings: DeliverySettings,
     in_flight: Mutex<HashMap<i64, usize>>,
+    /// Attempts that ended and are not recorded yet: endpoint, delivery, how it ended.
+    unrecorded: Mutex<Vec<(i64, i64, AttemptRecord)>>,
+    /// Tells the recorder that `unrecorded` has something.
+    to_record: Notify,
+    /// Tells the claiming loop that attempts were recorded (slots are free, retries queued).
+    recorded: Notify,
+    /// When this process's failed attempts are due again, so the loop wakes for them.
+    retries_due: Mutex<BTreeSet<DateTime<Utc>>>,
 }
 
-/// Starts the worker; it takes no new delivery once `stopped` turns true.
+/// Starts the worker; it looks whenever `wakeups` changes (events written), and takes no new
+/// delivery once `stopped` turns true.
 pub fn start(
     outbox: Arc<dyn WebhookOutbox>,
     sources: Sources,
     clock: Arc<dyn Clock>,
     mailer: Arc<dyn Mailer>,
     settings: DeliverySettings,
+    wakeups: watch::Receiver<u64>,
     stopped: watch::Receiver<bool>,
 ) -> anyhow::Result<JoinHandle<()>> {
     let mut client = reqwest::Client::builder()
@@ -73,21 +89,111 @@ pub fn start(
         client: client.build()?,
         settings,
         in_flight: Mutex::new(HashMap::new()),
+        unrecorded: Mutex::new(Vec::new()),
+        to_record: Notify::new(),
+        recorded: Notify::new(),
+        retries_due: Mutex::new(BTreeSet::new()),
     });
-    Ok(tokio::spawn(deliverer.run(stopped)))
+    let recorder = tokio::spawn(deliverer.clone().record_forever());
+    Ok(tokio::spawn(async move {
+        deliverer.clone().run(wakeups, stopped).await;
+        recorder.abort();
+        // What ended before the stop is recorded now rather than sent again after its hold.
+        deliverer.record().await;
+    }))
 }
 
 impl Deliverer {
-    async fn run(self: Arc<Self>, mut stopped: watch::Receiver<bool>) {
+    async fn run(
+        self: Arc<Self>,
+        mut wakeups: watch::Receiver<u64>,
+        mut stopped: watch::Receiver<bool>,
+    ) {
         let slots = Arc::new(Semaphore::new(self.settings.concurrency.max(1)));
+        // Event rows are looked for when woken for them (or at the fallback look), not at every
+        // claim: on SQLite each look takes the writer.
+        let mut events_written = true;
         while !*stopped.borrow() {
+            if events_written {
+                // Marked seen before looking, so events written meanwhile wake the next wait.
+                wakeups.borrow_and_update();
+                self.fan_out().await;
+            }
             let started = self.round(&slots).await;
-            if started == 0 {
+            events_written = wakeups.has_changed().unwrap_or(false);
+            if started == 0 && !events_written {
+                let wait = self.until_next_retry().min(self.settings.poll);
                 tokio::select! {
-                    _ = tokio::time::sleep(self.settings.poll) => {}
+                    _ = tokio::time::sleep(wait) => events_written = wait == self.settings.poll,
+                    _ = wakeups.changed() => events_written = true,
+                    _ = self.recorded.notified() => {}
                     _ = stopped.changed() => {}
                 }
             }
+        }
+    }
+
+    /// Fans stored events out to deliveries until none are left.
+    async fn fan_out(&self) {
+        loop {
+            match self.outbox.fan_out(FAN_OUT_ROWS).await {
+                Ok(rows) if rows as i64 == FAN_OUT_ROWS => continue,
+                Ok(_) => return,
+                Err(e) => {
+                    tracing::error!(error = %e, "cannot fan webhook events out to deliveries");
+                    return;
+                }
+            }
+        }
+    }
+
+    /// How long until the earliest retry of this process's failed attempts is due.
+    fn until_next_retry(&self) -> Duration {
+        let now = self.clock.now();
+        let mut due = self.retries_due.lock().unwrap_or_else(|e| e.into_inner());
+        while due.first().is_some_and(|t| *t <= now) {
+            due.pop_first();
+        }
+        due.first()
+            .and_then(|t| (*t - now).to_std().ok())
+            .unwrap_or(Duration::MAX)
+    }
+
+    /// Records ended attempts whenever there are some, all that ended meanwhile at once.
+    async fn record_forever(self: Arc<Self>) {
+        loop {
+            self.to_record.notified().await;
+            self.record().await;
+        }
+    }
+
+    async fn record(&self) {
+        let records =
+            std::mem::take(&mut *self.unrecorded.lock().unwrap_or_else(|e| e.into_inner()));
+        if records.is_empty() {
+            return;
+        }
+        let failing: HashSet<i64> = records
+            .iter()
+            .filter(|(_, _, r)| r.status != DeliveryStatus::Delivered)
+            .map(|(endpoint_id, _, _)| *endpoint_id)
+            .collect();
+        let retries: Vec<DateTime<Utc>> = records
+            .iter()
+            .filter_map(|(_, _, r)| r.next_attempt_at)
+            .collect();
+        let records = records.into_iter().map(|(_, d, r)| (d, r)).collect();
+        if let Err(e) = self.outbox.record_attempts(records).await {
+            tracing::error!(error = %e, "webhook attempts not recorded; they are sent again after their hold");
+        }
+        self.retries_due
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .extend(retries);
+        self.recorded.notify_one();
+        let now = self.clock.now();
+        for endpoint_id in failing {
+            self.turn_off_if_failing(endpoint_id, now).await;
         }
     }
 
@@ -113,6 +219,8 @@ impl Deliverer {
         };
         let mut started = 0;
         let mut excess = Vec::new();
+        // An event's deliveries to several endpoints make its payload once.
+        let mut bodies: HashMap<String, Arc<Body>> = HashMap::new();
         for delivery in claimed {
             // Past its endpoint's share a delivery goes back, so one endpoint never takes every slot.
             if !self.enter(delivery.endpoint_id) {
@@ -124,9 +232,10 @@ impl Deliverer {
             };
             started += 1;
             let me = self.clone();
+            let body = bodies.entry(delivery.event_id.clone()).or_default().clone();
             tokio::spawn(async move {
                 let endpoint = delivery.endpoint_id;
-                me.deliver(delivery).await;
+                me.deliver(delivery, &body).await;
                 me.leave(endpoint);
                 drop(slot);
             });
@@ -169,11 +278,15 @@ impl Deliverer {
         }
     }
 
-    async fn deliver(&self, d: DueDelivery) {
+    async fn deliver(&self, d: DueDelivery, shared: &Body) {
         let made = d.payload.is_none();
         let body = match &d.payload {
             Some(p) => Ok(p.clone()),
-            None => self.sources.payload(&d).await.map_err(|e| (None, e)),
+            None => shared
+                .get_or_init(|| self.sources.payload(&d))
+                .await
+                .clone()
+                .map_err(|e| (None, e)),
         };
         let attempts = d.attempts + 1;
         let (result, body) = match body {
@@ -189,7 +302,8 @@ impl Deliverer {
                 last_error: None,
                 next_attempt_at: None,
                 delivered_at: Some(now),
-                payload: body.filter(|_| made),
+                // Kept only for a retry, which must send the same body.
+                payload: None,
             },
             Err((status, error)) => {
                 let next = next_attempt(attempts, now, self.settings.retry_scale);
@@ -209,13 +323,11 @@ impl Deliverer {
                 }
             }
         };
-        let failed = record.status != DeliveryStatus::Delivered;
-        if let Err(e) = self.outbox.record_attempt(d.id, record).await {
-            tracing::error!(error = %e, delivery = d.id, "webhook attempt not recorded; it is sent again after its hold");
-        }
-        if failed {
-            self.turn_off_if_failing(d.endpoint_id, now).await;
-        }
+        self.unrecorded
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push((d.endpoint_id, d.id, record));
+        self.to_record.notify_one();
     }
 
     /// Turns off an endpoint that has failed every delivery for `failing_limit`, and tells its
@@ -317,9 +429,7 @@ pub fn start_for(
 ) -> JoinHandle<()> {
     let db = state.db.clone();
     let settings = DeliverySettings {
-        // Outbox writes wake no one (job wake-ups cover the jobs table only), so the outbox is read
-        // at least every 200 ms whatever the jobs' fallback look (5 s by default).
-        poll: Duration::from_millis(state.config.job_poll_ms).min(OUTBOX_POLL),
+        poll: Duration::from_millis(state.config.job_poll_ms),
         // The job lease, plus the longest an attempt may take.
         hold: Duration::from_secs(state.config.job_lease_secs) + SEND_TIMEOUT,
         concurrency: 32,
@@ -331,12 +441,14 @@ pub fn start_for(
         submissions: Arc::new(db.clone()),
     };
     let mailer = state.teams.mailer.clone();
+    let wakeups = db.webhook_wakeups();
     match start(
         Arc::new(db),
         sources,
         state.clock.clone(),
         mailer,
         settings,
+        wakeups,
         stopped,
     ) {
         Ok(handle) => handle,

@@ -1,6 +1,8 @@
 //! Outgoing webhooks per the Standard Webhooks specification: endpoints a team registers, the
 //! events they subscribe to, the signature every delivery carries, and the outbox of deliveries.
 pub mod model;
+#[cfg(test)]
+mod receiver_example;
 pub mod repository;
 mod service;
 #[cfg(test)]

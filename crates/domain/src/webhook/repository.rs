@@ -102,9 +102,13 @@ pub trait WebhookOutbox: Send + Sync {
         limit: i64,
         busy: Vec<i64>,
     ) -> StoreResult<Vec<DueDelivery>>;
+    /// Turns up to `limit` stored event rows into their endpoints' pending deliveries; returns
+    /// how many rows it took (fewer than `limit`: none are left).
+    async fn fan_out(&self, limit: i64) -> StoreResult<usize>;
     /// Hands claimed deliveries back, due at `at`.
     async fn release(&self, delivery_ids: Vec<i64>, at: DateTime<Utc>) -> StoreResult<()>;
-    async fn record_attempt(&self, delivery_id: i64, record: AttemptRecord) -> StoreResult<()>;
+    /// Records how these attempts ended, all in one transaction.
+    async fn record_attempts(&self, records: Vec<(i64, AttemptRecord)>) -> StoreResult<()>;
     /// Turns the endpoint off when it has failed every delivery since before `since`: one made
     /// before then is still undelivered and none was delivered after it. Returns, once, whom to tell.
     async fn deactivate_if_failing(

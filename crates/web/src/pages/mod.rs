@@ -20,6 +20,7 @@ pub mod multipart;
 pub mod render;
 pub mod session;
 pub mod sign_in;
+pub mod team_webhooks;
 pub mod teams;
 pub mod uploads;
 
@@ -38,6 +39,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     .configure(sign_in::configure)
     .configure(keys::configure)
     .configure(teams::configure)
+    .configure(team_webhooks::configure)
     .configure(invites::configure)
     // Before the leads, whose `/leads/{id}` would take `/leads/import`.
     .configure(uploads::configure)
@@ -90,6 +92,8 @@ impl Done {
             "deactivated" => "Team deactivated.",
             "joined" => "Welcome! You joined the team.",
             "key-revoked" => "API key revoked.",
+            "webhook-test" => "A test event was queued for the endpoint.",
+            "webhook-retried" => "The delivery was queued to be sent again.",
             "signed-out" => "You are signed out.",
             "enriched" => "Enrichment ran again; the lead below shows what it found.",
             _ => return None,

@@ -19,7 +19,7 @@ macro_rules! page_templates {
     };
 }
 
-const TEMPLATES: [(&str, &str); 22] = page_templates!(
+const TEMPLATES: [(&str, &str); 24] = page_templates!(
     "base.html",
     "message.html",
     "sign_in.html",
@@ -30,6 +30,8 @@ const TEMPLATES: [(&str, &str); 22] = page_templates!(
     "team.html",
     "confirm.html",
     "forms.html",
+    "team_webhooks.html",
+    "webhook_created.html",
     "invite.html",
     "leads.html",
     "lead.html",

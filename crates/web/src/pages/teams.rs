@@ -163,11 +163,11 @@ pub struct InviteForm {
 }
 
 /// What a form failed with, shown above the form again.
-struct Problem {
-    status: StatusCode,
-    message: String,
+pub(crate) struct Problem {
+    pub status: StatusCode,
+    pub message: String,
     /// What the visitor typed, so they need not type it again.
-    values: Vec<(&'static str, String)>,
+    pub values: Vec<(&'static str, String)>,
 }
 
 async fn list_page(
@@ -237,7 +237,7 @@ pub async fn create(
     Ok(visitor.finish(see_other(&format!("/teams/{}?done=created", team.team.id))))
 }
 
-async fn team_page(
+pub(crate) async fn team_page(
     visitor: &Visitor,
     team_id: i64,
     notice: Option<&str>,
@@ -288,6 +288,8 @@ async fn team_page(
     context.insert("notice", &notice);
     context.insert("invite_email", "");
     context.insert("invite_role", "member");
+    let webhooks = crate::pages::team_webhooks::section(visitor, team_id).await?;
+    context.insert("webhooks", &webhooks);
     let status = add_problem(&mut context, problem);
     visitor.page(status, "team.html", &context)
 }

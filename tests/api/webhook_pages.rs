@@ -1,0 +1,187 @@
+//! The Webhooks section of the team page: owners add an endpoint (the secret shown once), send a
+//! test event and retry a delivery; members see no section and are refused the forms; another
+//! team's webhook and delivery ids are not found.
+use reqwest::StatusCode;
+use serde_json::Value;
+
+use leadhub_tests::{backend_tests, TestApp};
+
+use crate::pages::{sign_in, Browser};
+use crate::teams::{add_member, create_team_id};
+
+backend_tests!(
+    owners_add_test_and_retry_from_the_team_page,
+    members_get_no_section_and_other_teams_ids_are_not_found,
+);
+
+const URL: &str = "https://crm.example.com/hooks/leadhub";
+
+/// The team's endpoints through the API.
+async fn endpoints(app: &TestApp, key: &str, team: i64) -> Vec<Value> {
+    let (status, list) = app.get(&format!("/api/teams/{team}/webhooks"), key).await;
+    assert_eq!(status, StatusCode::OK, "{list}");
+    list.as_array().unwrap().clone()
+}
+
+/// Adds an endpoint through the team page's form; returns the answer's page.
+async fn add(b: &mut Browser, team: i64, url: &str) -> crate::pages::Page {
+    let csrf = b.get(&format!("/teams/{team}")).await.field("csrf");
+    b.post(
+        &format!("/teams/{team}/webhooks"),
+        &[
+            ("csrf", &csrf),
+            ("url", url),
+            ("description", "CRM"),
+            ("lead.created", "on"),
+            ("batch.completed", "on"),
+        ],
+    )
+    .await
+}
+
+async fn owners_add_test_and_retry_from_the_team_page(app: TestApp) {
+    let owner = app.user("owner@example.com").await;
+    let team = create_team_id(&app, &owner.key, "Hooked").await;
+    let mut b = sign_in(&app, "owner@example.com").await;
+    let page = b.get(&format!("/teams/{team}")).await;
+    assert!(page.body.contains("id=\"webhooks\""), "{}", page.body);
+    assert!(page.body.contains("No webhook endpoints yet."));
+
+    let created = add(&mut b, team, URL).await;
+    assert_eq!(created.status, StatusCode::OK, "{}", created.body);
+    let secret = created.text_after(
+        "id=\"webhook-secret\" class=\"mono\" type=\"text\" readonly value=\"",
+        '"',
+    );
+    assert!(secret.starts_with("whsec_"), "{secret}");
+    let listed = endpoints(&app, &owner.key, team).await;
+    assert_eq!(listed.len(), 1);
+    assert_eq!(listed[0]["url"], URL);
+    assert_eq!(listed[0]["description"], "CRM");
+    assert_eq!(
+        listed[0]["events"],
+        serde_json::json!(["lead.created", "batch.completed"])
+    );
+    let wid = listed[0]["id"].as_i64().unwrap();
+
+    // The secret is on the answer to the form only.
+    let page = b.get(&format!("/teams/{team}")).await;
+    assert!(page.body.contains(URL));
+    assert!(!page.body.contains(&secret), "the secret shown again");
+    assert!(page.body.contains("No deliveries yet."));
+
+    // A refused URL shows the form again with what was typed.
+    let refused = add(&mut b, team, "ftp://crm.example.com/x").await;
+    assert_eq!(refused.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(refused.body.contains("value=\"ftp://crm.example.com/x\""));
+    assert_eq!(endpoints(&app, &owner.key, team).await.len(), 1);
+
+    let csrf = page.field("csrf");
+    let sent = b
+        .post(
+            &format!("/teams/{team}/webhooks/{wid}/test"),
+            &[("csrf", &csrf)],
+        )
+        .await;
+    assert_eq!(sent.status, StatusCode::SEE_OTHER, "{}", sent.body);
+    let page = b.get(sent.location()).await;
+    assert!(
+        page.body.contains("A test event was queued"),
+        "{}",
+        page.body
+    );
+    assert!(page.body.contains("webhook.test"), "{}", page.body);
+
+    let (_, deliveries) = app
+        .get(
+            &format!("/api/teams/{team}/webhooks/{wid}/deliveries"),
+            &owner.key,
+        )
+        .await;
+    let did = deliveries["items"][0]["id"].as_i64().unwrap();
+    let retried = b
+        .post(
+            &format!("/teams/{team}/webhooks/{wid}/deliveries/{did}/retry"),
+            &[("csrf", &csrf)],
+        )
+        .await;
+    assert_eq!(retried.status, StatusCode::SEE_OTHER, "{}", retried.body);
+    assert!(retried.location().contains("done=webhook-retried"));
+
+    // Every form checks its CSRF token.
+    for path in [
+        format!("/teams/{team}/webhooks"),
+        format!("/teams/{team}/webhooks/{wid}/test"),
+        format!("/teams/{team}/webhooks/{wid}/deliveries/{did}/retry"),
+    ] {
+        let forged = b.post(&path, &[("csrf", "0123abcd"), ("url", URL)]).await;
+        assert_eq!(forged.status, StatusCode::FORBIDDEN, "{path}");
+    }
+    assert_eq!(endpoints(&app, &owner.key, team).await.len(), 1);
+}
+
+async fn members_get_no_section_and_other_teams_ids_are_not_found(app: TestApp) {
+    let owner = app.user("owner@example.com").await;
+    let member = app.user("member@example.com").await;
+    let rival = app.user("rival@example.com").await;
+    let team = create_team_id(&app, &owner.key, "Alpha").await;
+    add_member(&app, &owner.key, team, &member, "member").await;
+    let theirs = create_team_id(&app, &rival.key, "Bravo").await;
+    let mut o = sign_in(&app, "owner@example.com").await;
+    assert_eq!(add(&mut o, team, URL).await.status, StatusCode::OK);
+    let wid = endpoints(&app, &owner.key, team).await[0]["id"]
+        .as_i64()
+        .unwrap();
+    let (_, delivery) = app
+        .post(
+            &format!("/api/teams/{team}/webhooks/{wid}/test"),
+            &owner.key,
+            serde_json::json!({}),
+        )
+        .await;
+    let did = delivery["id"].as_i64().unwrap();
+
+    let mut m = sign_in(&app, "member@example.com").await;
+    let page = m.get(&format!("/teams/{team}")).await;
+    assert_eq!(page.status, StatusCode::OK);
+    assert!(
+        !page.body.contains("id=\"webhooks\""),
+        "a member sees webhooks"
+    );
+    assert!(!page.body.contains(URL));
+    let csrf = page.field("csrf");
+    for path in [
+        format!("/teams/{team}/webhooks"),
+        format!("/teams/{team}/webhooks/{wid}/test"),
+        format!("/teams/{team}/webhooks/{wid}/deliveries/{did}/retry"),
+    ] {
+        let refused = m
+            .post(&path, &[("csrf", &csrf), ("url", URL), ("all", "on")])
+            .await;
+        assert_eq!(refused.status, StatusCode::FORBIDDEN, "{path}");
+    }
+    assert_eq!(endpoints(&app, &owner.key, team).await.len(), 1);
+
+    // The rival owns a team of their own: Alpha's ids are not found through it, nor directly.
+    let mut r = sign_in(&app, "rival@example.com").await;
+    let csrf = r.get(&format!("/teams/{theirs}")).await.field("csrf");
+    for path in [
+        format!("/teams/{theirs}/webhooks/{wid}/test"),
+        format!("/teams/{theirs}/webhooks/{wid}/deliveries/{did}/retry"),
+        format!("/teams/{team}/webhooks"),
+        format!("/teams/{team}/webhooks/{wid}/test"),
+        format!("/teams/{team}/webhooks/{wid}/deliveries/{did}/retry"),
+    ] {
+        let refused = r
+            .post(&path, &[("csrf", &csrf), ("url", URL), ("all", "on")])
+            .await;
+        assert_eq!(refused.status, StatusCode::NOT_FOUND, "{path}");
+    }
+    let (_, list) = app
+        .get(
+            &format!("/api/teams/{team}/webhooks/{wid}/deliveries"),
+            &owner.key,
+        )
+        .await;
+    assert_eq!(list["items"].as_array().unwrap().len(), 1, "{list}");
+}
