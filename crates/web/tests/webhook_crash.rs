@@ -12,7 +12,7 @@ use serde_json::{json, Value};
 mod binary;
 #[path = "../../../tests/support/python.rs"]
 mod python;
-use binary::{runtime, wait_up, Env};
+use binary::{run_on, wait_up, Env};
 use python::Receiver;
 
 const EVENTS: usize = 500;
@@ -103,14 +103,10 @@ async fn killed_with_events_pending(env: Env) {
 
 #[test]
 fn sqlite_webhook_events_survive_sigkill() {
-    let env = Env::new("hooks-sqlite", false).unwrap();
-    runtime().block_on(killed_with_events_pending(env));
+    run_on("hooks-sqlite", false, killed_with_events_pending);
 }
 
 #[test]
 fn postgres_webhook_events_survive_sigkill() {
-    let Some(env) = Env::new("hookspg", true) else {
-        return;
-    };
-    runtime().block_on(killed_with_events_pending(env));
+    run_on("hookspg", true, killed_with_events_pending);
 }
