@@ -12,21 +12,14 @@ use serde_json::{json, Value};
 mod binary;
 #[path = "../../../tests/support/python.rs"]
 mod python;
-use binary::{run_on, wait_up, Env};
+use binary::{json_of, run_on, wait_up, Env};
 use python::Receiver;
 
 const EVENTS: usize = 500;
 
+/// The JSON answer to `body` posted to `url` as `key`.
 async fn post(client: &reqwest::Client, url: String, key: &str, body: Value) -> Value {
-    let response = client
-        .post(url)
-        .bearer_auth(key)
-        .json(&body)
-        .send()
-        .await
-        .unwrap();
-    assert!(response.status().is_success(), "{}", response.status());
-    response.json().await.unwrap()
+    json_of(client.post(url).bearer_auth(key).json(&body)).await
 }
 
 async fn killed_with_events_pending(env: Env) {
@@ -60,13 +53,14 @@ async fn killed_with_events_pending(env: Env) {
     let leads: Vec<Value> = (0..EVENTS)
         .map(|n| json!({"address": format!("{} Crash St", n + 1), "city": "Austin", "state": "TX"}))
         .collect();
-    post(
+    let batch = post(
         &client,
         format!("{base}/api/v1/submissions/batch"),
         &key,
         json!({"team_id": team, "leads": leads}),
     )
     .await;
+    assert_eq!(batch["total"], EVENTS, "{batch}");
     tokio::time::sleep(Duration::from_millis(300)).await;
     server.kill();
     let db = env.db();
