@@ -247,22 +247,3 @@ pub async fn poll(app: &TestApp, path: &str, key: &str, done: impl Fn(&Value) ->
     }
     panic!("{path} did not settle in 10 s: {last}");
 }
-
-/// Whether python3 can import `module`. When not: a notice that `what` is skipped, or, with `CI`
-/// set, a failure (CI installs scripts/requirements-test.txt).
-pub fn python_has(module: &str, what: &str) -> bool {
-    let available = std::process::Command::new("python3")
-        .args(["-c", &format!("import {module}")])
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success());
-    if !available {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "CI is set but python3 with {module} is not available (scripts/requirements-test.txt)"
-        );
-        eprintln!("\n*** {what} SKIPPED: python3 -c 'import {module}' failed ***");
-    }
-    available
-}

@@ -1,9 +1,9 @@
 //! Teams, members and invites over HTTP: the role matrix of contract sections 6 and 7, the invite
 //! life cycle, membership taking effect on the very next request, and the invite e-mail through a
 //! real SMTP server (Python aiosmtpd) and through the outbox folder.
-use std::io::{BufRead, BufReader};
+use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::Child;
 use std::time::Duration;
 
 use chrono::{DateTime, Utc};
@@ -13,9 +13,10 @@ use serde_json::{json, Value};
 
 use leadhub_db::schema::team_invites;
 use leadhub_domain::mail::Message;
+use leadhub_tests::python::{python_has, scratch_dir, spawn_ready};
 use leadhub_tests::{backend_tests, Backend, TestApp, TestDatabase, TestUser};
 
-use crate::helpers::{python_has, submit};
+use crate::helpers::submit;
 
 // ---------------------------------------------------------------------------------------------
 // Helpers shared with identity.rs
@@ -1079,13 +1080,6 @@ finally:
     controller.stop()
 "#;
 
-pub(crate) fn scratch_dir(what: &str) -> PathBuf {
-    let n: u64 = rand::random();
-    let dir = std::env::temp_dir().join(format!("lh_{what}_{n:016x}"));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
 struct SmtpSink {
     child: Child,
     port: u16,
@@ -1101,28 +1095,18 @@ impl SmtpSink {
         let dir = scratch_dir("smtp");
         let inbox = dir.join("inbox");
         std::fs::create_dir_all(&inbox).unwrap();
-        let script = dir.join("sink.py");
-        std::fs::write(&script, SMTP_SINK).unwrap();
         let port = std::net::TcpListener::bind("127.0.0.1:0")
             .unwrap()
             .local_addr()
             .unwrap()
             .port();
-        let mut child = Command::new("python3")
-            .arg(&script)
-            .arg(port.to_string())
-            .arg(&inbox)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .unwrap();
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().unwrap())
-            .read_line(&mut line)
-            .unwrap();
+        let (child, line) = spawn_ready(
+            &dir.join("sink.py"),
+            SMTP_SINK,
+            &[OsStr::new(&port.to_string()), inbox.as_os_str()],
+        );
         let sink = SmtpSink { child, port, dir };
-        assert_eq!(line.trim(), "READY", "aiosmtpd did not start");
+        assert_eq!(line, "READY", "aiosmtpd did not start");
         Some(sink)
     }
 

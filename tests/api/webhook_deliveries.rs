@@ -1,95 +1,20 @@
 //! Webhook deliveries end to end: a real receiver (Python, verifying every signature with the
 //! `standardwebhooks` library from PyPI) gets each event type; a receiver that answers 500 twice
 //! gets the event on the third attempt; one that hangs is cut at 15 s and holds nobody else.
-use std::io::{BufRead, BufReader};
-use std::path::PathBuf;
-use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use reqwest::StatusCode;
 use serde_json::{json, Value};
 
+use leadhub_tests::python::Receiver;
 use leadhub_tests::{backend_tests, TestApp};
 
 use crate::enrichment::geocoder_chain;
-use crate::helpers::{poll, python_has, submit};
-use crate::teams::{add_member, create_team_id, scratch_dir};
+use crate::helpers::{poll, submit};
+use crate::teams::{add_member, create_team_id};
 use crate::webhooks::create_webhook;
 
 backend_tests!(every_event_arrives_signed_retried_and_unheld);
-
-const RECEIVER: &str = include_str!("webhook_receiver.py");
-
-/// The receiver process and the folder its endpoints' secrets are read from.
-pub struct Receiver {
-    child: Child,
-    pub port: u16,
-    dir: PathBuf,
-}
-
-impl Receiver {
-    /// None (with a notice) without python3 and standardwebhooks, unless `CI` is set: then it fails.
-    pub fn start() -> Option<Receiver> {
-        if !python_has("standardwebhooks", "webhook deliveries") {
-            return None;
-        }
-        let dir = scratch_dir("hooks");
-        let script = dir.join("receiver.py");
-        std::fs::write(&script, RECEIVER).unwrap();
-        let mut child = Command::new("python3")
-            .arg(&script)
-            .arg(&dir)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .unwrap();
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().unwrap())
-            .read_line(&mut line)
-            .unwrap();
-        let port = line.trim().strip_prefix("READY ").unwrap().parse().unwrap();
-        Some(Receiver { child, port, dir })
-    }
-
-    pub fn url(&self, name: &str) -> String {
-        format!("http://127.0.0.1:{}/{name}", self.port)
-    }
-
-    /// Makes `secret` the one the receiver verifies `name`'s deliveries with.
-    pub fn trust(&self, name: &str, secret: &str) {
-        std::fs::write(self.dir.join(format!("{name}.secret")), secret).unwrap();
-    }
-
-    /// Every delivery received so far.
-    pub async fn log(&self) -> Vec<Value> {
-        let url = format!("http://127.0.0.1:{}/_log", self.port);
-        reqwest::get(url).await.unwrap().json().await.unwrap()
-    }
-
-    /// The log once `done` holds of it, waiting up to `within`.
-    pub async fn wait_for(&self, within: Duration, done: impl Fn(&[Value]) -> bool) -> Vec<Value> {
-        let start = Instant::now();
-        loop {
-            let log = self.log().await;
-            if done(&log) {
-                return log;
-            }
-            assert!(
-                start.elapsed() < within,
-                "receiver log after {within:?}: {log:#?}"
-            );
-            tokio::time::sleep(Duration::from_millis(100)).await;
-        }
-    }
-}
-
-impl Drop for Receiver {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-        let _ = std::fs::remove_dir_all(&self.dir);
-    }
-}
 
 fn of<'a>(log: &'a [Value], endpoint: &str) -> Vec<&'a Value> {
     log.iter().filter(|d| d["endpoint"] == endpoint).collect()

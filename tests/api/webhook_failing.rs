@@ -4,14 +4,13 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use chrono::Utc;
-use serde_json::json;
 
 use leadhub_domain::mail::Message;
 use leadhub_tests::{backend_tests, TestApp};
 
 use crate::clock::TestClock;
 use crate::teams::create_team_id;
-use crate::webhooks::create_webhook;
+use crate::webhooks::{hook_id, send_test};
 
 backend_tests!(an_endpoint_failing_for_five_days_is_turned_off_and_its_owner_told);
 
@@ -52,15 +51,8 @@ async fn an_endpoint_failing_for_five_days_is_turned_off_and_its_owner_told(app:
         .unwrap()
         .port();
     let url = format!("http://127.0.0.1:{port}/gone");
-    let hook = create_webhook(&app, &owner.key, team, json!({"url": url, "events": ["*"]})).await;
-    let wid = hook["id"].as_i64().unwrap();
-    let (status, _) = app
-        .post(
-            &format!("/api/teams/{team}/webhooks/{wid}/test"),
-            &owner.key,
-            json!({}),
-        )
-        .await;
+    let wid = hook_id(&app, &owner.key, team, &url).await;
+    let (status, _) = send_test(&app, &owner.key, team, wid).await;
     assert!(status.is_success());
 
     // The first attempt fails; the endpoint has not been failing for long, so it stays on.

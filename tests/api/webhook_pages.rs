@@ -8,6 +8,7 @@ use leadhub_tests::{backend_tests, TestApp};
 
 use crate::pages::{sign_in, Browser};
 use crate::teams::{add_member, create_team_id};
+use crate::webhooks::send_test;
 
 backend_tests!(
     owners_add_test_and_retry_from_the_team_page,
@@ -132,13 +133,7 @@ async fn members_get_no_section_and_other_teams_ids_are_not_found(app: TestApp) 
     let wid = endpoints(&app, &owner.key, team).await[0]["id"]
         .as_i64()
         .unwrap();
-    let (_, delivery) = app
-        .post(
-            &format!("/api/teams/{team}/webhooks/{wid}/test"),
-            &owner.key,
-            serde_json::json!({}),
-        )
-        .await;
+    let (_, delivery) = send_test(&app, &owner.key, team, wid).await;
     let did = delivery["id"].as_i64().unwrap();
 
     let mut m = sign_in(&app, "member@example.com").await;
@@ -150,33 +145,25 @@ async fn members_get_no_section_and_other_teams_ids_are_not_found(app: TestApp) 
     );
     assert!(!page.body.contains(URL));
     let csrf = page.field("csrf");
-    for path in [
+    let paths = [
         format!("/teams/{team}/webhooks"),
         format!("/teams/{team}/webhooks/{wid}/test"),
         format!("/teams/{team}/webhooks/{wid}/deliveries/{did}/retry"),
-    ] {
-        let refused = m
-            .post(&path, &[("csrf", &csrf), ("url", URL), ("all", "on")])
-            .await;
-        assert_eq!(refused.status, StatusCode::FORBIDDEN, "{path}");
-    }
+    ];
+    refused(&mut m, &csrf, &paths, StatusCode::FORBIDDEN).await;
     assert_eq!(endpoints(&app, &owner.key, team).await.len(), 1);
 
     // The rival owns a team of their own: Alpha's ids are not found through it, nor directly.
     let mut r = sign_in(&app, "rival@example.com").await;
     let csrf = r.get(&format!("/teams/{theirs}")).await.field("csrf");
-    for path in [
+    let paths = [
         format!("/teams/{theirs}/webhooks/{wid}/test"),
         format!("/teams/{theirs}/webhooks/{wid}/deliveries/{did}/retry"),
         format!("/teams/{team}/webhooks"),
         format!("/teams/{team}/webhooks/{wid}/test"),
         format!("/teams/{team}/webhooks/{wid}/deliveries/{did}/retry"),
-    ] {
-        let refused = r
-            .post(&path, &[("csrf", &csrf), ("url", URL), ("all", "on")])
-            .await;
-        assert_eq!(refused.status, StatusCode::NOT_FOUND, "{path}");
-    }
+    ];
+    refused(&mut r, &csrf, &paths, StatusCode::NOT_FOUND).await;
     let (_, list) = app
         .get(
             &format!("/api/teams/{team}/webhooks/{wid}/deliveries"),
@@ -184,4 +171,14 @@ async fn members_get_no_section_and_other_teams_ids_are_not_found(app: TestApp) 
         )
         .await;
     assert_eq!(list["items"].as_array().unwrap().len(), 1, "{list}");
+}
+
+/// Posts the webhook forms at `paths` as `browser` and expects `status` from each.
+async fn refused(browser: &mut Browser, csrf: &str, paths: &[String], status: StatusCode) {
+    for path in paths {
+        let answer = browser
+            .post(path, &[("csrf", csrf), ("url", URL), ("all", "on")])
+            .await;
+        assert_eq!(answer.status, status, "{path}");
+    }
 }

@@ -25,6 +25,23 @@ pub async fn create_webhook(app: &TestApp, key: &str, team: i64, body: Value) ->
     made
 }
 
+/// The id of an endpoint for every event at `url`, registered by `key` on `team`.
+pub async fn hook_id(app: &TestApp, key: &str, team: i64, url: &str) -> i64 {
+    create_webhook(app, key, team, json!({"url": url, "events": ["*"]})).await["id"]
+        .as_i64()
+        .unwrap()
+}
+
+/// Queues a test event for `team`'s endpoint `wid` as `key`: the status and the delivery.
+pub async fn send_test(app: &TestApp, key: &str, team: i64, wid: i64) -> (StatusCode, Value) {
+    app.post(
+        &format!("/api/teams/{team}/webhooks/{wid}/test"),
+        key,
+        json!({}),
+    )
+    .await
+}
+
 /// Makes `user` an admin of `team` (as its owner, `owner_key`).
 async fn make_admin(app: &TestApp, team: i64, owner_key: &str, user: &TestUser) {
     join(app, team, user).await;
@@ -154,32 +171,10 @@ async fn members_are_refused_and_other_teams_ids_are_not_found(app: TestApp) {
     let alpha = create_team_id(&app, &owner.key, "Alpha").await;
     let bravo = create_team_id(&app, &other.key, "Bravo").await;
     join(&app, alpha, &member).await;
-    let alpha_hook = create_webhook(
-        &app,
-        &owner.key,
-        alpha,
-        json!({"url": URL, "events": ["*"]}),
-    )
-    .await["id"]
-        .as_i64()
-        .unwrap();
-    let (_, sent) = app
-        .post(
-            &format!("/api/teams/{alpha}/webhooks/{alpha_hook}/test"),
-            &owner.key,
-            json!({}),
-        )
-        .await;
+    let alpha_hook = hook_id(&app, &owner.key, alpha, URL).await;
+    let (_, sent) = send_test(&app, &owner.key, alpha, alpha_hook).await;
     let did = sent["id"].as_i64().unwrap();
-    let bravo_hook = create_webhook(
-        &app,
-        &other.key,
-        bravo,
-        json!({"url": URL, "events": ["*"]}),
-    )
-    .await["id"]
-        .as_i64()
-        .unwrap();
+    let bravo_hook = hook_id(&app, &other.key, bravo, URL).await;
 
     // A member of the team: 403 everywhere.
     for (method, path, body) in routes(alpha, alpha_hook, did) {
@@ -255,26 +250,15 @@ async fn bad_input_is_refused_with_422(app: TestApp) {
     let (_, list) = app.get(&base, &owner.key).await;
     assert_eq!(list, json!([]), "nothing stored");
 
-    let wid = create_webhook(&app, &owner.key, team, json!({"url": URL, "events": ["*"]})).await
-        ["id"]
-        .as_i64()
-        .unwrap();
-    let (status, answer) = app
-        .patch(
-            &format!("{base}/{wid}"),
-            &owner.key,
-            json!({"url": "http://x.example/"}),
-        )
-        .await;
-    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{answer}");
-    let (status, answer) = app
-        .patch(
-            &format!("{base}/{wid}"),
-            &owner.key,
-            json!({"is_active": "maybe"}),
-        )
-        .await;
-    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{answer}");
+    let wid = hook_id(&app, &owner.key, team, URL).await;
+    for body in [
+        json!({"url": "http://x.example/"}),
+        json!({"is_active": "maybe"}),
+    ] {
+        let path = format!("{base}/{wid}");
+        let (status, answer) = app.patch(&path, &owner.key, body.clone()).await;
+        assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}: {answer}");
+    }
     for bad in ["limit=0", "limit=501", "offset=-1", "limit=x"] {
         let (status, answer) = app
             .get(&format!("{base}/{wid}/deliveries?{bad}"), &owner.key)

@@ -3,6 +3,7 @@
 #![allow(clippy::unwrap_used)]
 
 mod database;
+pub mod python;
 mod server;
 
 pub use database::{Backend, TestDatabase};

@@ -12,7 +12,7 @@ use leadhub_db::schema::{jobs, leads, submissions};
 use leadhub_db::{Database, ReadConnection};
 use serde_json::{json, Value};
 
-use binary::{json_of, runtime, wait_up, Env};
+use binary::{json_of, run_on, runtime, wait_up, Env};
 
 /// A batch: `unique` new properties, a repeat of each of the first `repeats`, and `bare`
 /// leads without an address (never merged, so any double processing would show).
@@ -144,24 +144,17 @@ async fn crash_and_recover(env: Env) {
 
 #[test]
 fn sqlite_survives_sigkill_mid_batch() {
-    let env = Env::new("sqlite", false).unwrap();
-    runtime().block_on(crash_and_recover(env));
+    run_on("sqlite", false, crash_and_recover);
 }
 
 #[test]
 fn postgres_survives_sigkill_mid_batch() {
-    let Some(env) = Env::new("pgkill", true) else {
-        return;
-    };
-    runtime().block_on(crash_and_recover(env));
+    run_on("pgkill", true, crash_and_recover);
 }
 
 #[test]
 fn two_processes_share_one_postgres_queue() {
-    let Some(env) = Env::new("pgtwo", true) else {
-        return;
-    };
-    runtime().block_on(async move {
+    run_on("pgtwo", true, |env| async move {
         let key = env.key();
         let client = reqwest::Client::new();
         let (first, base) = env.serve();

@@ -3,80 +3,30 @@
 #![allow(clippy::unwrap_used)]
 
 use std::collections::HashSet;
-use std::io::{BufRead, BufReader};
-use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use diesel::prelude::*;
 use leadhub_db::schema::{webhook_deliveries, webhook_events};
 use serde_json::{json, Value};
 
 mod binary;
-use binary::{runtime, wait_up, Env};
+#[path = "../../../tests/support/python.rs"]
+mod python;
+use binary::{json_of, run_on, wait_up, Env};
+use python::Receiver;
 
-const RECEIVER: &str = include_str!("../../../tests/api/webhook_receiver.py");
 const EVENTS: usize = 500;
 
-struct Receiver(Child, u16);
-
-impl Drop for Receiver {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-/// The receiver, verifying with the secrets in `env`'s folder; None without standardwebhooks
-/// (a failure when `CI` is set).
-fn receiver(dir: &std::path::Path) -> Option<Receiver> {
-    let found = Command::new("python3")
-        .args(["-c", "import standardwebhooks"])
-        .status()
-        .is_ok_and(|s| s.success());
-    if !found {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "python3 with standardwebhooks is missing"
-        );
-        eprintln!(
-            "\n*** webhook SIGKILL test SKIPPED: python3 -c 'import standardwebhooks' failed ***"
-        );
-        return None;
-    }
-    let script = dir.join("receiver.py");
-    std::fs::write(&script, RECEIVER).unwrap();
-    let mut child = Command::new("python3")
-        .arg(&script)
-        .arg(dir)
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let port = line.trim().strip_prefix("READY ").unwrap().parse().unwrap();
-    Some(Receiver(child, port))
-}
-
+/// The JSON answer to `body` posted to `url` as `key`.
 async fn post(client: &reqwest::Client, url: String, key: &str, body: Value) -> Value {
-    let response = client
-        .post(url)
-        .bearer_auth(key)
-        .json(&body)
-        .send()
-        .await
-        .unwrap();
-    assert!(response.status().is_success(), "{}", response.status());
-    response.json().await.unwrap()
+    json_of(client.post(url).bearer_auth(key).json(&body)).await
 }
 
 async fn killed_with_events_pending(env: Env) {
     let env = env
         .var("LEADHUB_WEBHOOK_ALLOW_HTTP", "1")
         .var("LEADHUB_WEBHOOK_ALLOW_PRIVATE", "1");
-    let dir = env.dir.clone();
-    let Some(rx) = receiver(&dir) else {
+    let Some(rx) = Receiver::start() else {
         return;
     };
     let key = env.key();
@@ -96,20 +46,21 @@ async fn killed_with_events_pending(env: Env) {
         &client,
         format!("{base}/api/teams/{team}/webhooks"),
         &key,
-        json!({"url": format!("http://127.0.0.1:{}/slow", rx.1), "events": ["lead.created"]}),
+        json!({"url": rx.url("slow"), "events": ["lead.created"]}),
     )
     .await;
-    std::fs::write(dir.join("slow.secret"), hook["secret"].as_str().unwrap()).unwrap();
+    rx.trust("slow", hook["secret"].as_str().unwrap());
     let leads: Vec<Value> = (0..EVENTS)
         .map(|n| json!({"address": format!("{} Crash St", n + 1), "city": "Austin", "state": "TX"}))
         .collect();
-    post(
+    let batch = post(
         &client,
         format!("{base}/api/v1/submissions/batch"),
         &key,
         json!({"team_id": team, "leads": leads}),
     )
     .await;
+    assert_eq!(batch["total"], EVENTS, "{batch}");
     tokio::time::sleep(Duration::from_millis(300)).await;
     server.kill();
     let db = env.db();
@@ -131,42 +82,25 @@ async fn killed_with_events_pending(env: Env) {
 
     let (_server, base) = env.serve();
     wait_up(&client, &base).await;
-    let log_url = format!("http://127.0.0.1:{}/_log", rx.1);
-    let deadline = Instant::now() + Duration::from_secs(120);
-    loop {
-        let log: Vec<Value> = client
-            .get(&log_url)
-            .send()
-            .await
-            .unwrap()
-            .json()
-            .await
-            .unwrap();
-        assert!(log.iter().all(|d| d["verified"] == true));
-        let ids: HashSet<&str> = log.iter().filter_map(|d| d["id"].as_str()).collect();
-        if ids.len() == EVENTS {
-            eprintln!("{} requests for {EVENTS} distinct webhook-ids", log.len());
-            break;
-        }
-        assert!(
-            Instant::now() < deadline,
-            "{} of {EVENTS} ids received",
-            ids.len()
-        );
-        tokio::time::sleep(Duration::from_millis(200)).await;
-    }
+    let distinct = |log: &[Value]| {
+        log.iter()
+            .filter_map(|d| d["id"].as_str())
+            .collect::<HashSet<_>>()
+            .len()
+    };
+    let log = rx
+        .wait_for(Duration::from_secs(120), |log| distinct(log) == EVENTS)
+        .await;
+    assert!(log.iter().all(|d| d["verified"] == true));
+    eprintln!("{} requests for {EVENTS} distinct webhook-ids", log.len());
 }
 
 #[test]
 fn sqlite_webhook_events_survive_sigkill() {
-    let env = Env::new("hooks-sqlite", false).unwrap();
-    runtime().block_on(killed_with_events_pending(env));
+    run_on("hooks-sqlite", false, killed_with_events_pending);
 }
 
 #[test]
 fn postgres_webhook_events_survive_sigkill() {
-    let Some(env) = Env::new("hookspg", true) else {
-        return;
-    };
-    runtime().block_on(killed_with_events_pending(env));
+    run_on("hookspg", true, killed_with_events_pending);
 }

@@ -130,8 +130,9 @@ impl Paging {
     }
 }
 
-/// The `limit` and `offset` of a list query, flattened into it (`#[serde(flatten)]`).
-#[derive(serde::Deserialize, Validate, JsonSchema)]
+/// The `limit` and `offset` of a list query: a query of its own, or flattened into one
+/// (`#[serde(flatten)]`).
+#[derive(serde::Deserialize, Validate, JsonSchema, apistos::ApiComponent)]
 pub struct PageQuery {
     /// 1..=500, default 50.
     #[validate(custom(function = "json_type"), range(min = 1, max = 500))]
@@ -143,6 +144,8 @@ pub struct PageQuery {
     )]
     pub offset: Lax<i64>,
 }
+
+impl RequestQuery for PageQuery {}
 
 impl PageQuery {
     pub fn paging(&self) -> Paging {

@@ -111,3 +111,8 @@ pub fn id_of(segment: &str, thing: &str) -> Result<i64, PageError> {
         .parse()
         .map_err(|_| PageError::NotFound(thing.to_owned()))
 }
+
+/// The ids in `/teams/{team}/.../{item}`: the team's, then the item's (`thing` names it).
+pub fn team_item(team: &str, item: &str, thing: &str) -> Result<(i64, i64), PageError> {
+    Ok((id_of(team, "Team")?, id_of(item, thing)?))
+}

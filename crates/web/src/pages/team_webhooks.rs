@@ -12,7 +12,7 @@ use leadhub_domain::webhook::{Delivery, EventType, WebhookEndpoint};
 use crate::pages::render::{problems_text, see_other, when, when_opt, PageError};
 use crate::pages::session::{Posted, Visitor};
 use crate::pages::teams::{team_page, Problem};
-use crate::pages::{base_context, id_of, Button};
+use crate::pages::{base_context, id_of, team_item, Button};
 
 /// Deliveries shown per endpoint, newest first.
 const RECENT: i64 = 10;
@@ -220,8 +220,7 @@ pub async fn send_test(
     path: web::Path<(String, String)>,
     Posted { visitor, .. }: Posted<Button>,
 ) -> Result<HttpResponse, PageError> {
-    let team_id = id_of(&path.0, "Team")?;
-    let endpoint_id = id_of(&path.1, "Webhook")?;
+    let (team_id, endpoint_id) = team_item(&path.0, &path.1, "Webhook")?;
     visitor
         .state
         .webhooks
@@ -234,8 +233,7 @@ pub async fn retry(
     path: web::Path<(String, String, String)>,
     Posted { visitor, .. }: Posted<Button>,
 ) -> Result<HttpResponse, PageError> {
-    let team_id = id_of(&path.0, "Team")?;
-    let endpoint_id = id_of(&path.1, "Webhook")?;
+    let (team_id, endpoint_id) = team_item(&path.0, &path.1, "Webhook")?;
     let delivery_id = id_of(&path.2, "Delivery")?;
     visitor
         .state

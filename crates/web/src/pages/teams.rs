@@ -14,7 +14,7 @@ use leadhub_domain::user::User;
 
 use crate::pages::render::{problems_text, see_other, when, PageError};
 use crate::pages::session::{Posted, Visitor};
-use crate::pages::{base_context, id_of, Button, Done};
+use crate::pages::{base_context, id_of, team_item, Button, Done};
 
 pub fn configure(cfg: &mut web::ServiceConfig) {
     cfg.route("/teams", web::get().to(list))
@@ -433,8 +433,7 @@ pub async fn revoke_invite(
     path: web::Path<(String, String)>,
     Posted { visitor, .. }: Posted<Button>,
 ) -> Result<HttpResponse, PageError> {
-    let team_id = id_of(&path.0, "Team")?;
-    let invite_id = id_of(&path.1, "Invite")?;
+    let (team_id, invite_id) = team_item(&path.0, &path.1, "Invite")?;
     match visitor
         .state
         .teams
@@ -461,8 +460,7 @@ pub async fn resend_invite(
     path: web::Path<(String, String)>,
     Posted { visitor, .. }: Posted<Button>,
 ) -> Result<HttpResponse, PageError> {
-    let team_id = id_of(&path.0, "Team")?;
-    let invite_id = id_of(&path.1, "Invite")?;
+    let (team_id, invite_id) = team_item(&path.0, &path.1, "Invite")?;
     let pending = match visitor.state.teams.invites(&visitor.user, team_id).await {
         Ok(list) => list,
         Err(e) => return refused(&visitor, team_id, e, vec![]).await,

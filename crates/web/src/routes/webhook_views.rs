@@ -4,7 +4,7 @@ use validator::Validate;
 
 use leadhub_domain::webhook::{Delivery, WebhookEndpoint, WithSecret};
 
-use crate::extract::{json_type, Lax, RequestBody, RequestQuery};
+use crate::extract::{json_type, Lax, RequestBody};
 use crate::time::iso;
 
 /// `POST /api/teams/{id}/webhooks`.
@@ -38,22 +38,6 @@ pub struct UpdateWebhookRequest {
 }
 
 impl RequestBody for UpdateWebhookRequest {}
-
-/// `GET .../deliveries`.
-#[derive(Deserialize, Validate, schemars::JsonSchema, apistos::ApiComponent)]
-pub struct DeliveryQuery {
-    /// 1..=500, default 50.
-    #[validate(custom(function = "json_type"), range(min = 1, max = 500))]
-    pub limit: Lax<i64>,
-    /// Default 0.
-    #[validate(
-        custom(function = "json_type"),
-        range(min = 0, max = 4611686018427387903i64)
-    )]
-    pub offset: Lax<i64>,
-}
-
-impl RequestQuery for DeliveryQuery {}
 
 /// An endpoint as listed: never its secret.
 #[derive(Serialize, schemars::JsonSchema, apistos::ApiComponent)]

@@ -7,11 +7,11 @@ use leadhub_domain::webhook::EndpointChanges;
 
 use crate::app::AppState;
 use crate::error::ApiResult;
-use crate::extract::{Caller, Paging, ValidatedJson, ValidatedQuery};
+use crate::extract::{Caller, PageQuery, ValidatedJson, ValidatedQuery};
 use crate::routes::schemas::Detail;
 use crate::routes::webhook_views::{
-    CreateWebhookRequest, DeliveryPage, DeliveryQuery, DeliveryView, UpdateWebhookRequest,
-    WebhookView, WebhookWithSecretView,
+    CreateWebhookRequest, DeliveryPage, DeliveryView, UpdateWebhookRequest, WebhookView,
+    WebhookWithSecretView,
 };
 use crate::routes::Api;
 
@@ -195,11 +195,10 @@ pub async fn list_deliveries(
     state: web::Data<AppState>,
     caller: Caller,
     path: web::Path<(i64, i64)>,
-    query: ValidatedQuery<DeliveryQuery>,
+    query: ValidatedQuery<PageQuery>,
 ) -> ApiResult<Json<DeliveryPage>> {
     let (team_id, endpoint_id) = path.into_inner();
-    let q = query.0;
-    let page = Paging::of(&q.limit, &q.offset);
+    let page = query.0.paging();
     let (list, total) = state
         .webhooks
         .deliveries(&caller.user, team_id, endpoint_id, page.limit, page.offset)

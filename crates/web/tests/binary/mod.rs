@@ -223,6 +223,19 @@ impl Drop for PgDatabase {
 }
 
 /// A runtime for one test's async body.
+/// Runs `test` on a fresh `Env`: always on SQLite, on PostgreSQL when `TEST_DATABASE_URL` is set.
+pub fn run_on<F: std::future::Future<Output = ()>>(
+    tag: &str,
+    postgres: bool,
+    test: impl FnOnce(Env) -> F,
+) {
+    let env = Env::new(tag, postgres);
+    assert!(postgres || env.is_some(), "SQLite needs no set-up");
+    if let Some(env) = env {
+        runtime().block_on(test(env));
+    }
+}
+
 pub fn runtime() -> tokio::runtime::Runtime {
     tokio::runtime::Builder::new_multi_thread()
         .enable_all()
