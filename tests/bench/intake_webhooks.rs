@@ -139,6 +139,7 @@ pub async fn figure(app: &TestApp, key: &str) -> String {
 /// Waits until the worker has recorded every attempt: no event row left, no delivery pending
 /// (what follows an arrival, so that no batch pays for the previous one's deliveries).
 async fn recorded(app: &TestApp) {
+    let started = Instant::now();
     loop {
         let left: i64 = app
             .read_db(|conn| {
@@ -154,6 +155,10 @@ async fn recorded(app: &TestApp) {
         if left == 0 {
             return;
         }
+        assert!(
+            started.elapsed().as_secs() < 600,
+            "{left} deliveries or event rows still pending"
+        );
         tokio::time::sleep(std::time::Duration::from_millis(5)).await;
     }
 }

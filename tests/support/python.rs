@@ -27,7 +27,12 @@ pub fn python_has(module: &str, what: &str) -> bool {
             std::env::var_os("CI").is_none(),
             "CI is set but python3 with {module} is not available (scripts/requirements-test.txt)"
         );
-        eprintln!("\n*** {what} SKIPPED: python3 -c 'import {module}' failed ***");
+        // Straight to stderr: the test harness keeps `eprintln!` of a passing test to itself.
+        use std::io::Write;
+        let _ = writeln!(
+            std::io::stderr(),
+            "\n*** {what} SKIPPED: python3 -c 'import {module}' failed ***"
+        );
     }
     available
 }

@@ -172,8 +172,8 @@ impl Database {
     /// Forgets the keys and users read in the last moment (recent.rs), for a change made
     /// around this process's repositories (a test writing rows itself).
     pub fn forget_recent(&self) {
-        self.recent_keys.forget(|_| true);
-        self.recent_users.forget(|_| true);
+        self.recent_keys.clear();
+        self.recent_users.clear();
     }
 
     /// Applies pending migrations, as a writer; returns how many ran.
@@ -246,7 +246,7 @@ impl Database {
         let signal = self.job_signal.clone();
         on_blocking_pool(self.pool.clone(), writer, move |conn| {
             let done = work(conn).map_err(store_error);
-            crate::webhook_events::wake_if_emitted(&signal);
+            signal.wake_announced();
             done
         })
         .await

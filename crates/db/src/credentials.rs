@@ -88,29 +88,19 @@ impl CredentialRepository for Database {
     }
 
     async fn find_api_key_by_hash(&self, key_hash: &str) -> StoreResult<Option<StoredApiKey>> {
-        let wanted = key_hash.to_owned();
         self.recent_keys
-            .or_read(key_hash.to_owned(), || {
-                self.read(move |conn| {
-                    conn.first(
-                        api_keys::table
-                            .filter(api_keys::key_hash.eq(wanted))
-                            .select(ApiKeyRow::as_select()),
-                    )
-                    .optional()
-                    .map(|r| r.map(StoredApiKey::from))
-                })
+            .or_read(key_hash, || {
+                let query = api_keys::table.filter(api_keys::key_hash.eq(key_hash.to_owned()));
+                self.find_first::<ApiKeyRow, _, _>(query.select(ApiKeyRow::as_select()))
             })
             .await
     }
 
     async fn touch_api_key(&self, id: i64, at: DateTime<Utc>) -> StoreResult<()> {
-        self.write(move |conn| {
+        self.execute(
             diesel::update(api_keys::table.find(id))
-                .set(api_keys::last_used_at.eq(Some(to_db(at))))
-                .execute(conn)
-                .map(drop)
-        })
+                .set(api_keys::last_used_at.eq(Some(to_db(at)))),
+        )
         .await?;
         // The kept copy says so too, or every request would touch the key again.
         self.recent_keys.update(|k| {

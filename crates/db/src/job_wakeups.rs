@@ -2,6 +2,7 @@
 //! written: at once within this process, and on PostgreSQL in every process through
 //! LISTEN/NOTIFY. Workers still look now and then, for work due later and for a wake-up lost
 //! while the listening connection was down.
+use std::cell::Cell;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -13,17 +14,36 @@ use tokio_postgres::AsyncMessage;
 
 use crate::{Database, DbConnection};
 
-/// The PostgreSQL notification channel of queued jobs.
-const CHANNEL: &str = "leadhub_jobs";
-/// The PostgreSQL notification channel of written webhook events.
-const WEBHOOK_CHANNEL: &str = "leadhub_webhooks";
+/// What a worker waits for: each kind has its own PostgreSQL channel, so events do not send the
+/// job workers looking for jobs.
+#[derive(Clone, Copy)]
+pub(crate) enum Work {
+    Jobs = 0,
+    WebhookEvents = 1,
+}
+
+const KINDS: [Work; 2] = [Work::Jobs, Work::WebhookEvents];
+
+impl Work {
+    fn channel(self) -> &'static str {
+        match self {
+            Work::Jobs => "leadhub_jobs",
+            Work::WebhookEvents => "leadhub_webhooks",
+        }
+    }
+}
 
 /// How long a lost listening connection waits before connecting again.
 const RECONNECT_AFTER: Duration = Duration::from_secs(2);
 
+thread_local! {
+    /// The kinds of work the write running on this thread announced, for `Database::write` to
+    /// wake this process's workers once it returns.
+    static ANNOUNCED: Cell<[bool; 2]> = const { Cell::new([false; 2]) };
+}
+
 pub(crate) struct JobSignal {
-    queued: watch::Sender<u64>,
-    events: watch::Sender<u64>,
+    counters: [watch::Sender<u64>; 2],
     /// Where to LISTEN (PostgreSQL only).
     postgres_url: Option<String>,
 }
@@ -31,36 +51,41 @@ pub(crate) struct JobSignal {
 impl JobSignal {
     pub(crate) fn new(postgres_url: Option<String>) -> JobSignal {
         JobSignal {
-            queued: watch::Sender::new(0),
-            events: watch::Sender::new(0),
+            counters: [watch::Sender::new(0), watch::Sender::new(0)],
             postgres_url,
         }
     }
 
-    fn wake(&self) {
-        self.queued.send_modify(|n| *n = n.wrapping_add(1));
+    fn wake(&self, work: Work) {
+        self.counters[work as usize].send_modify(|n| *n = n.wrapping_add(1));
     }
 
-    pub(crate) fn wake_webhooks(&self) {
-        self.events.send_modify(|n| *n = n.wrapping_add(1));
+    fn subscribe(&self, work: Work) -> watch::Receiver<u64> {
+        self.counters[work as usize].subscribe()
+    }
+
+    /// Wakes this process's workers for what the write just run on this thread announced (after
+    /// its commit; a rolled-back write wakes them for nothing, which costs one look).
+    pub(crate) fn wake_announced(&self) {
+        let announced = ANNOUNCED.with(|a| a.replace([false; 2]));
+        for work in KINDS.into_iter().filter(|w| announced[*w as usize]) {
+            self.wake(work);
+        }
     }
 }
 
-/// In the transaction that queues a job due now: PostgreSQL delivers the notification to every
-/// listening process when the transaction commits, and never if it rolls back.
-pub(crate) fn notify_on_commit(conn: &mut DbConnection) -> QueryResult<()> {
+/// In the transaction that writes work due now: PostgreSQL notifies every listening process when
+/// the transaction commits, and never if it rolls back; this process's workers are woken by
+/// `Database::write` once the write returns.
+pub(crate) fn announce(conn: &mut DbConnection, work: Work) -> QueryResult<()> {
     if let DbConnection::Postgres(_) = conn {
-        diesel::sql_query(format!("NOTIFY {CHANNEL}")).execute(conn)?;
+        diesel::sql_query(format!("NOTIFY {}", work.channel())).execute(conn)?;
     }
-    Ok(())
-}
-
-/// The same for webhook events (or a delivery put back in the outbox), on their own channel so
-/// that they do not send the job workers looking for jobs.
-pub(crate) fn notify_events_on_commit(conn: &mut DbConnection) -> QueryResult<()> {
-    if let DbConnection::Postgres(_) = conn {
-        diesel::sql_query(format!("NOTIFY {WEBHOOK_CHANNEL}")).execute(conn)?;
-    }
+    ANNOUNCED.with(|a| {
+        let mut kinds = a.get();
+        kinds[work as usize] = true;
+        a.set(kinds);
+    });
     Ok(())
 }
 
@@ -68,22 +93,12 @@ impl Database {
     /// Changes whenever a job may have been queued; a worker marks it seen before it looks for
     /// jobs, so a job queued in between still wakes it.
     pub fn job_wakeups(&self) -> watch::Receiver<u64> {
-        self.job_signal.queued.subscribe()
+        self.job_signal.subscribe(Work::Jobs)
     }
 
     /// Changes whenever webhook events or deliveries may have been written; like `job_wakeups`.
     pub fn webhook_wakeups(&self) -> watch::Receiver<u64> {
-        self.job_signal.events.subscribe()
-    }
-
-    /// Wakes this process's delivery worker after a commit that wrote a delivery due now.
-    pub(crate) fn webhooks_written(&self) {
-        self.job_signal.wake_webhooks();
-    }
-
-    /// Wakes this process's workers after a commit that queued a job due now.
-    pub(crate) fn jobs_queued(&self) {
-        self.job_signal.wake();
+        self.job_signal.subscribe(Work::WebhookEvents)
     }
 
     /// On PostgreSQL, starts listening for jobs queued by any process (this one included); the
@@ -106,7 +121,7 @@ async fn listen(url: &str, signal: &Arc<JobSignal>) -> Result<(), tokio_postgres
     let (client, mut connection) = tokio_postgres::connect(url, tokio_postgres::NoTls).await?;
     // The connection object does the socket's work: it must be polled for LISTEN to complete.
     let mut messages = futures_util::stream::poll_fn(move |cx| connection.poll_message(cx));
-    let statement = format!("LISTEN {CHANNEL}; LISTEN {WEBHOOK_CHANNEL}");
+    let statement = KINDS.map(|w| format!("LISTEN {};", w.channel())).join(" ");
     let listening = client.batch_execute(&statement);
     tokio::pin!(listening);
     loop {
@@ -120,15 +135,14 @@ async fn listen(url: &str, signal: &Arc<JobSignal>) -> Result<(), tokio_postgres
         }
     }
     // Work queued while no connection listened wakes nobody: look once now.
-    signal.wake();
-    signal.wake_webhooks();
+    for work in KINDS {
+        signal.wake(work);
+    }
     // `client` stays alive meanwhile: the server closes the session once it is dropped.
     while let Some(message) = messages.next().await {
         if let AsyncMessage::Notification(n) = message? {
-            if n.channel() == WEBHOOK_CHANNEL {
-                signal.wake_webhooks();
-            } else {
-                signal.wake();
+            if let Some(work) = KINDS.into_iter().find(|w| w.channel() == n.channel()) {
+                signal.wake(work);
             }
         }
     }

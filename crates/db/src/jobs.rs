@@ -12,7 +12,7 @@ use leadhub_domain::jobs::{Job, JobQueue, JobStatus, NewJob};
 use leadhub_domain::store::StoreResult;
 
 use crate::error::stored_word;
-use crate::job_wakeups::notify_on_commit;
+use crate::job_wakeups::{announce, Work};
 use crate::schema::jobs;
 use crate::time::{from_db, to_db};
 use crate::{Database, DbConnection};
@@ -85,7 +85,7 @@ pub(crate) fn insert_jobs(
             .execute(conn)?;
     }
     if new.iter().any(|j| to_db(j.run_at) <= at) {
-        notify_on_commit(conn)?;
+        announce(conn, Work::Jobs)?;
     }
     Ok(())
 }
@@ -94,13 +94,8 @@ pub(crate) fn insert_jobs(
 impl JobQueue for Database {
     async fn enqueue(&self, new: Vec<NewJob>) -> StoreResult<()> {
         let now = Utc::now();
-        let due = new.iter().any(|j| j.run_at <= now);
         self.write(move |conn| conn.transaction(|conn| insert_jobs(conn, &new, to_db(now))))
-            .await?;
-        if due {
-            self.jobs_queued();
-        }
-        Ok(())
+            .await
     }
 
     async fn claim(

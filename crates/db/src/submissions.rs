@@ -228,47 +228,40 @@ impl SubmissionRepository for Database {
         batch: Option<NewBatch>,
         mut new: Vec<NewSubmission>,
     ) -> StoreResult<Vec<i64>> {
-        let queues_jobs = new.iter().any(|s| s.deferred.is_some());
-        let ids = self
-            .write(move |conn| {
-                conn.transaction(|conn| {
-                    if let Some(b) = &batch {
-                        insert_batch(conn, b, None)?;
+        self.write(move |conn| {
+            conn.transaction(|conn| {
+                if let Some(b) = &batch {
+                    insert_batch(conn, b, None)?;
+                }
+                let created_at = new.first().map_or_else(Utc::now, |s| s.created_at);
+                let mut deferred = Vec::new();
+                for (i, s) in new.iter_mut().enumerate() {
+                    if let Some(fields) = s.deferred.take() {
+                        deferred.push((i, s.user_id, s.team_id, *fields));
                     }
-                    let created_at = new.first().map_or_else(Utc::now, |s| s.created_at);
-                    let mut deferred = Vec::new();
-                    for (i, s) in new.iter_mut().enumerate() {
-                        if let Some(fields) = s.deferred.take() {
-                            deferred.push((i, s.user_id, s.team_id, *fields));
-                        }
+                }
+                // None comes with an outcome: they are all still to be processed.
+                let ids = insert_submission_rows(conn, new.into_iter().map(|s| (s, None)), None)?;
+                if !deferred.is_empty() {
+                    let mut work = deferred
+                        .into_iter()
+                        .map(|(i, user_id, team_id, fields)| (ids[i], user_id, team_id, fields))
+                        .peekable();
+                    let mut jobs: Vec<NewJob> = Vec::new();
+                    while work.peek().is_some() {
+                        let items = PendingWork(work.by_ref().take(JOB_CHUNK).collect());
+                        jobs.push(NewJob::now(
+                            PROCESS_SUBMISSIONS,
+                            serde_json::to_value(&items).unwrap_or_default(),
+                            created_at,
+                        ));
                     }
-                    // None comes with an outcome: they are all still to be processed.
-                    let ids =
-                        insert_submission_rows(conn, new.into_iter().map(|s| (s, None)), None)?;
-                    if !deferred.is_empty() {
-                        let mut work = deferred
-                            .into_iter()
-                            .map(|(i, user_id, team_id, fields)| (ids[i], user_id, team_id, fields))
-                            .peekable();
-                        let mut jobs: Vec<NewJob> = Vec::new();
-                        while work.peek().is_some() {
-                            let items = PendingWork(work.by_ref().take(JOB_CHUNK).collect());
-                            jobs.push(NewJob::now(
-                                PROCESS_SUBMISSIONS,
-                                serde_json::to_value(&items).unwrap_or_default(),
-                                created_at,
-                            ));
-                        }
-                        insert_jobs(conn, &jobs, to_db(created_at))?;
-                    }
-                    Ok(ids)
-                })
+                    insert_jobs(conn, &jobs, to_db(created_at))?;
+                }
+                Ok(ids)
             })
-            .await?;
-        if queues_jobs {
-            self.jobs_queued();
-        }
-        Ok(ids)
+        })
+        .await
     }
 
     async fn store_and_write(

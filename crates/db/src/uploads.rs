@@ -93,7 +93,6 @@ impl UploadStore for Database {
                 })
             })
             .await?;
-        self.jobs_queued();
         Ok(id)
     }
 

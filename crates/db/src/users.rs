@@ -73,7 +73,7 @@ impl UserRepository for Database {
 
     async fn find_by_internal_id(&self, id: i64) -> StoreResult<Option<User>> {
         self.recent_users
-            .or_read(id, || {
+            .or_read(&id, || {
                 self.find_first::<UserRow, _, _>(users::table.find(id).select(UserRow::as_select()))
             })
             .await

@@ -3,7 +3,6 @@
 //! exactly when what it tells of does. The row lists each event with its `webhook-id` and the
 //! endpoints subscribed to it; the delivery worker fans it out to `webhook_deliveries` rows
 //! later, in transactions of its own (`fan_out`), off intake's path.
-use std::cell::Cell;
 use std::collections::{BTreeSet, HashSet};
 
 use chrono::NaiveDateTime;
@@ -14,7 +13,7 @@ use leadhub_domain::webhook::{subscribed, DeliveryStatus, EventType};
 
 use crate::connection::on_backend;
 use crate::fixed_chunks::for_each_fixed_chunk;
-use crate::job_wakeups::{notify_events_on_commit, JobSignal};
+use crate::job_wakeups::{announce, Work};
 use crate::schema::{batches, webhook_deliveries as wd, webhook_endpoints as we, webhook_events};
 use crate::{DbConnection, IN_LIST_CHUNK};
 
@@ -27,19 +26,6 @@ pub(crate) struct Event {
 
 /// One event as stored in `webhook_events.events`: webhook-id, type, subject, endpoint ids.
 type StoredEvent = (String, String, String, Vec<i64>);
-
-thread_local! {
-    /// Set when this thread's writer emitted events, so `Database::write` wakes the worker.
-    static EMITTED: Cell<bool> = const { Cell::new(false) };
-}
-
-/// Wakes this process's delivery worker when the write just run on this thread emitted events
-/// (after its commit; a rolled-back write wakes it for nothing, which costs one look).
-pub(crate) fn wake_if_emitted(signal: &JobSignal) {
-    if EMITTED.with(|e| e.replace(false)) {
-        signal.wake_webhooks();
-    }
-}
 
 /// A new event id (`webhook-id`): `msg_` + 128 random bits in hex.
 fn event_id() -> String {
@@ -104,8 +90,7 @@ pub(crate) fn emit(
             webhook_events::occurred_at.eq(at),
         ))
         .execute(conn)?;
-    notify_events_on_commit(conn)?;
-    EMITTED.with(|e| e.set(true));
+    announce(conn, Work::WebhookEvents)?;
     Ok(())
 }
 

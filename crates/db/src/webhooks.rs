@@ -9,7 +9,7 @@ use leadhub_domain::webhook::{
 };
 
 use crate::error::stored_word;
-use crate::job_wakeups::notify_events_on_commit;
+use crate::job_wakeups::{announce, Work};
 use crate::schema::{webhook_deliveries as wd, webhook_endpoints as we};
 use crate::time::{from_db, to_db};
 use crate::webhook_events::stored_events;
@@ -267,11 +267,10 @@ impl WebhookRepository for Database {
                 if changed == 0 {
                     return Ok(None);
                 }
-                notify_events_on_commit(conn)?;
+                announce(conn, Work::WebhookEvents)?;
                 load_delivery(conn, delivery_id).map(Some)
             })
             .await?;
-        self.webhooks_written();
         Ok(retried)
     }
 
@@ -301,11 +300,10 @@ impl WebhookRepository for Database {
                     ))
                     .returning(wd::id)
                     .get_result::<i64>(conn)?;
-                notify_events_on_commit(conn)?;
+                announce(conn, Work::WebhookEvents)?;
                 load_delivery(conn, id)
             })
             .await?;
-        self.webhooks_written();
         Ok(delivery)
     }
 }

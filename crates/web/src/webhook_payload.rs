@@ -2,7 +2,6 @@
 //! API shows the lead, submission or batch then.
 use std::sync::Arc;
 
-use chrono::{DateTime, Utc};
 use serde_json::{json, Value};
 
 use leadhub_domain::lead::record::LeadRepository;
@@ -24,7 +23,7 @@ impl Sources {
         let data = self.data(d).await?;
         Ok(json!({
             "type": d.event_type,
-            "timestamp": rfc3339(d.occurred_at),
+            "timestamp": crate::time::iso(d.occurred_at),
             "data": data,
         })
         .to_string())
@@ -73,8 +72,4 @@ impl Sources {
             other => Err(format!("no payload for {other:?}")),
         }
     }
-}
-
-fn rfc3339(at: DateTime<Utc>) -> String {
-    at.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
 }

@@ -138,7 +138,11 @@ impl WebhookService {
         self.webhooks
             .update_endpoint(endpoint_id, changes, self.clock.now())
             .await?;
-        self.endpoint(user, team_id, endpoint_id).await
+        // Authorized above; only the changed row is read again.
+        self.webhooks
+            .find_endpoint(team_id, endpoint_id)
+            .await?
+            .ok_or(ServiceError::NotFound("Webhook"))
     }
 
     pub async fn delete(

@@ -9,7 +9,6 @@ use serde::Serialize;
 use leadhub_domain::business::{industry_slugs, Business, BusinessStatus, RelationshipType};
 
 use crate::pages::charts::ranked;
-use crate::pages::leads::page_error;
 use crate::pages::list::{self, refuse, PAGE_SIZE};
 use crate::pages::render::{when, PageError};
 use crate::pages::session::Visitor;
@@ -74,14 +73,12 @@ async fn list(visitor: Visitor, req: HttpRequest) -> Result<HttpResponse, PageEr
                 .state
                 .businesses
                 .businesses(&visitor.user, filter.clone(), PAGE_SIZE, filters.offset)
-                .await
-                .map_err(page_error)?;
+                .await?;
             let stats = visitor
                 .state
                 .businesses
                 .statistics(&visitor.user, filter)
-                .await
-                .map_err(page_error)?;
+                .await?;
             let words = |m: std::collections::BTreeMap<String, i64>| {
                 m.into_iter().map(|(k, n)| (k.replace('_', " "), n))
             };

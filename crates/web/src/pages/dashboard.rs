@@ -12,7 +12,6 @@ use leadhub_domain::submission::Submission;
 use crate::app::AppState;
 use crate::pages::base_context;
 use crate::pages::charts::{bars, days, ranked};
-use crate::pages::leads::page_error;
 use crate::pages::render::{when, PageError};
 use crate::pages::session::Visitor;
 
@@ -71,18 +70,9 @@ async fn home(state: web::Data<AppState>, visitor: Visitor) -> Result<HttpRespon
     let leads = state
         .submissions
         .visible_filter(user, LeadFilter::default())
-        .await
-        .map_err(page_error)?;
-    let submissions = state
-        .submissions
-        .visible_submissions(user)
-        .await
-        .map_err(page_error)?;
-    let d = state
-        .dashboard
-        .dashboard(leads, submissions)
-        .await
-        .map_err(page_error)?;
+        .await?;
+    let submissions = state.submissions.visible_submissions(user).await?;
+    let d = state.dashboard.dashboard(leads, submissions).await?;
     let mut context = base_context(Some(&visitor), "dashboard");
     context.insert("days", &DAYS);
     context.insert("lead_total", &d.leads.total);

@@ -8,7 +8,6 @@ use leadhub_domain::lead::record::{EnrichmentStatus, Lead};
 use leadhub_domain::submission::HistoryEntry;
 
 use crate::app::AppState;
-use crate::pages::leads::page_error;
 use crate::pages::render::{see_other, when, PageError};
 use crate::pages::session::{Posted, Visitor};
 use crate::pages::{base_context, id_of, Button, Done};
@@ -202,13 +201,8 @@ async fn detail(
     let (lead, history) = state
         .submissions
         .lead_history(&visitor.user, id, HISTORY)
-        .await
-        .map_err(page_error)?;
-    let may_enrich = state
-        .submissions
-        .may_enrich(&visitor.user, &lead)
-        .await
-        .map_err(page_error)?;
+        .await?;
+    let may_enrich = state.submissions.may_enrich(&visitor.user, &lead).await?;
     let f = &lead.fields;
     let mut context = base_context(Some(&visitor), "leads");
     context.insert("notice", &done.notice());
@@ -278,8 +272,7 @@ async fn enrich(
         .state
         .submissions
         .enrich_now(&visitor.user, id)
-        .await
-        .map_err(page_error)?;
+        .await?;
     Ok(visitor.finish(see_other(&format!("/leads/{id}?done=enriched"))))
 }
 

@@ -8,7 +8,6 @@ use serde::Serialize;
 
 use leadhub_domain::lead::fields::PROPERTY_TYPES;
 use leadhub_domain::lead::record::Lead;
-use leadhub_domain::submission::SubmissionError;
 
 use crate::lead_export::LeadsCsv;
 use crate::pages::lead;
@@ -95,8 +94,7 @@ async fn list(visitor: Visitor, req: HttpRequest) -> Result<HttpResponse, PageEr
                     PAGE_SIZE,
                     filters.offset,
                 )
-                .await
-                .map_err(page_error)?;
+                .await?;
             let lines: Vec<LeadLine> = leads.iter().map(LeadLine::new).collect();
             context.insert("leads", &lines);
             filters.insert_page(&mut context, "/leads", total);
@@ -117,17 +115,6 @@ async fn export(visitor: Visitor, req: HttpRequest) -> Result<HttpResponse, Page
         .state
         .submissions
         .visible_filter(&visitor.user, lead_query.filter())
-        .await
-        .map_err(page_error)?;
+        .await?;
     Ok(visitor.finish(LeadsCsv::new(visitor.state.submissions.clone(), filter).into_response()))
-}
-
-/// A lead the person may not see is "not found", like one that does not exist.
-pub fn page_error(e: SubmissionError) -> PageError {
-    match e {
-        SubmissionError::NotFound(thing) => PageError::NotFound(thing.into()),
-        SubmissionError::Forbidden(reason) => PageError::Forbidden(reason),
-        SubmissionError::Invalid(_) => PageError::BadForm,
-        SubmissionError::Unexpected(cause) => PageError::unexpected(cause),
-    }
 }

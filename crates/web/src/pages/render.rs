@@ -8,7 +8,7 @@ use chrono::{DateTime, Utc};
 use tera::{Context, Tera};
 
 use leadhub_domain::auth::AuthError;
-use leadhub_domain::error::{FieldError, LocPart};
+use leadhub_domain::error::{FieldError, LocPart, ServiceError};
 use leadhub_domain::team::TeamError;
 
 use crate::pages::session::cleared_session_cookies;
@@ -209,6 +209,18 @@ impl From<AuthError> for PageError {
             AuthError::Conflict(reason) => PageError::Forbidden(reason),
             AuthError::Invalid(_) => PageError::BadForm,
             AuthError::Unexpected(cause) => PageError::unexpected(cause),
+        }
+    }
+}
+
+/// A lead, business or webhook the person may not see is "not found", like one that does not exist.
+impl From<ServiceError> for PageError {
+    fn from(e: ServiceError) -> Self {
+        match e {
+            ServiceError::NotFound(thing) => PageError::NotFound(thing.into()),
+            ServiceError::Forbidden(reason) => PageError::Forbidden(reason),
+            ServiceError::Invalid(_) => PageError::BadForm,
+            ServiceError::Unexpected(cause) => PageError::unexpected(cause),
         }
     }
 }

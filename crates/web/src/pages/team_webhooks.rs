@@ -35,17 +35,6 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         );
 }
 
-impl From<ServiceError> for PageError {
-    fn from(e: ServiceError) -> Self {
-        match e {
-            ServiceError::NotFound(thing) => PageError::NotFound(thing.into()),
-            ServiceError::Forbidden(reason) => PageError::Forbidden(reason),
-            ServiceError::Invalid(_) => PageError::BadForm,
-            ServiceError::Unexpected(cause) => PageError::unexpected(cause),
-        }
-    }
-}
-
 #[derive(Serialize)]
 pub struct Section {
     endpoints: Vec<EndpointRow>,
