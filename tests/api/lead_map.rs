@@ -1,5 +1,9 @@
 //! The lead page's map (`LEADHUB_MAP_TILES`): drawn only when configured, its tiles fetched
 //! through our own origin, and a blank tile (never an error) when the tile server is down.
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+
+use leadhub_web::pages::map_tiles::MAX_TILE_BYTES;
 use reqwest::StatusCode;
 use serde_json::json;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -13,23 +17,33 @@ backend_tests!(the_map_shows_tiles_through_our_origin);
 
 const PNG: &[u8] = b"\x89PNG\r\n\x1a\nnot really a picture";
 
-/// A tile server on 127.0.0.1 that answers every request with `PNG`; returns its address.
-async fn tile_server() -> String {
+/// A tile server on 127.0.0.1 that answers every request with `PNG`, except `/16/0/0.png` with an
+/// image far larger than a tile; returns its address and how many requests it has had.
+async fn tile_server() -> (String, Arc<AtomicUsize>) {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let address = listener.local_addr().unwrap();
+    let requests = Arc::new(AtomicUsize::new(0));
+    let counted = requests.clone();
     tokio::spawn(async move {
         while let Ok((mut socket, _)) = listener.accept().await {
+            counted.fetch_add(1, Ordering::SeqCst);
             let mut request = [0u8; 2048];
-            let _ = socket.read(&mut request).await;
+            let n = socket.read(&mut request).await.unwrap_or(0);
+            let huge = String::from_utf8_lossy(&request[..n]).starts_with("GET /16/0/0.png");
+            let body = if huge {
+                vec![0u8; MAX_TILE_BYTES + 1]
+            } else {
+                PNG.to_vec()
+            };
             let head = format!(
                 "HTTP/1.1 200 OK\r\nContent-Type: image/png\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
-                PNG.len()
+                body.len()
             );
             let _ = socket.write_all(head.as_bytes()).await;
-            let _ = socket.write_all(PNG).await;
+            let _ = socket.write_all(&body).await;
         }
     });
-    format!("http://{address}")
+    (format!("http://{address}"), requests)
 }
 
 async fn the_map_shows_tiles_through_our_origin(app: TestApp) {
@@ -52,7 +66,7 @@ async fn the_map_shows_tiles_through_our_origin(app: TestApp) {
     assert!(page.body.contains("Open in OpenStreetMap"));
     assert!(!page.body.contains("id=\"lead-map\""));
 
-    let tiles = tile_server().await;
+    let (tiles, requests) = tile_server().await;
     let app = app
         .restart()
         .env(
@@ -76,6 +90,16 @@ async fn the_map_shows_tiles_through_our_origin(app: TestApp) {
     assert_eq!(tile.status, StatusCode::OK);
     assert_eq!(tile.headers["content-type"], "image/png");
     assert!(tile.body.ends_with("not really a picture"));
+    // Seen again: the kept tile, without asking the tile server.
+    let asked = requests.load(Ordering::SeqCst);
+    let again = b.get("/map-tiles/16/14974/26982").await;
+    assert!(again.body.ends_with("not really a picture"));
+    assert_eq!(requests.load(Ordering::SeqCst), asked);
+    // Far larger than a tile: not read on, the blank tile instead.
+    let huge = b.get("/map-tiles/16/0/0").await;
+    assert_eq!(huge.status, StatusCode::OK);
+    assert_eq!(huge.headers["content-type"], "image/svg+xml");
+    assert_eq!(requests.load(Ordering::SeqCst), asked + 1);
     // Signed out, or a tile outside the world: the blank tile, and nothing fetched for them.
     let stranger = Browser::new(&app).get("/map-tiles/16/14974/26982").await;
     assert_eq!(stranger.headers["content-type"], "image/svg+xml");

@@ -31,6 +31,7 @@ use leadhub_domain::{Clock, SystemClock};
 use crate::config::Config;
 use crate::extract::{path_error_handler, query_error_handler};
 use crate::middleware::{observe, rate_limit, Metrics};
+use crate::pages::map_tiles::MapTiles;
 use crate::sign_in_links::SignInLinks;
 use crate::single_intake::SingleIntake;
 use crate::tokens::RandomTokens;
@@ -112,6 +113,8 @@ pub struct AppState {
     pub jobs: Arc<dyn JobQueue>,
     pub metrics: Arc<Metrics>,
     pub rate_limiter: Arc<RateLimiter>,
+    /// The lead page's map tiles, fetched through our origin.
+    pub map_tiles: Arc<MapTiles>,
 }
 
 impl AppState {
@@ -197,6 +200,9 @@ impl AppState {
             memberships: Arc::new(db.clone()),
             clock: adapters.clock.clone(),
         };
+        let map_tiles = Arc::new(MapTiles::new(&leadhub_geocode::user_agent(
+            &config.public_url,
+        )));
         AppState {
             uploads: Arc::new(uploads),
             single_intake: Arc::new(SingleIntake::start(submissions.clone())),
@@ -214,6 +220,7 @@ impl AppState {
             webhooks: Arc::new(webhooks),
             clock: adapters.clock,
             metrics: Arc::new(Metrics::default()),
+            map_tiles,
         }
     }
 }

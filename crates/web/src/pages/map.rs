@@ -3,9 +3,6 @@
 //! Tiles come through `/map-tiles/{z}/{x}/{y}` on our own origin: the CSP keeps `img-src 'self'`,
 //! and a tile the server cannot fetch (network off, tile server down) is answered with a blank
 //! image, so the browser never logs a failed load.
-use std::sync::OnceLock;
-use std::time::Duration;
-
 use actix_web::http::header;
 use actix_web::{web, HttpRequest, HttpResponse};
 use serde::Serialize;
@@ -13,6 +10,7 @@ use serde::Serialize;
 use leadhub_domain::secret::ACCESS_TOKEN_PREFIX;
 
 use crate::app::AppState;
+use crate::pages::map_tiles::KEEP_FOR;
 use crate::pages::session::SESSION_COOKIE;
 
 /// Close enough to see the street and its neighbours.
@@ -21,8 +19,6 @@ const TILE: f64 = 256.0;
 /// The map's size in pixels.
 const WIDTH: f64 = 512.0;
 const HEIGHT: f64 = 256.0;
-/// A tile server that has not answered by then is treated as down.
-const FETCH_TIMEOUT: Duration = Duration::from_secs(4);
 /// What a tile that could not be fetched is replaced with.
 const BLANK_TILE: &str = r#"<svg xmlns="http://www.w3.org/2000/svg" width="256" height="256"/>"#;
 
@@ -93,17 +89,6 @@ fn host_of(template: &str) -> String {
     rest.split('/').next().unwrap_or_default().to_owned()
 }
 
-fn client(state: &AppState) -> &'static reqwest::Client {
-    static CLIENT: OnceLock<reqwest::Client> = OnceLock::new();
-    CLIENT.get_or_init(|| {
-        reqwest::Client::builder()
-            .timeout(FETCH_TIMEOUT)
-            .user_agent(leadhub_geocode::user_agent(&state.config.public_url))
-            .build()
-            .unwrap_or_default()
-    })
-}
-
 fn blank() -> HttpResponse {
     HttpResponse::Ok()
         .content_type("image/svg+xml")
@@ -141,22 +126,14 @@ async fn tile(
         .replace("{z}", &z.to_string())
         .replace("{x}", &x.to_string())
         .replace("{y}", &y.to_string());
-    let fetched = async {
-        let response = client(&state).get(&url).send().await?.error_for_status()?;
-        let content_type = response
-            .headers()
-            .get(reqwest::header::CONTENT_TYPE)
-            .and_then(|v| v.to_str().ok())
-            .unwrap_or("")
-            .to_owned();
-        Ok::<_, reqwest::Error>((content_type, response.bytes().await?))
-    };
-    match fetched.await {
-        Ok((content_type, bytes)) if content_type.starts_with("image/") => HttpResponse::Ok()
-            .content_type(content_type)
-            .insert_header((header::CACHE_CONTROL, "private, max-age=86400"))
-            .body(bytes),
-        Ok(_) => blank(),
+    match state.map_tiles.get(&url).await {
+        Ok(tile) => HttpResponse::Ok()
+            .content_type(tile.content_type.as_str())
+            .insert_header((
+                header::CACHE_CONTROL,
+                format!("private, max-age={}", KEEP_FOR.as_secs()),
+            ))
+            .body(tile.bytes.clone()),
         Err(e) => {
             tracing::debug!(error = %e, "map tile not fetched");
             blank()

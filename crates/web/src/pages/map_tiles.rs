@@ -1,0 +1,102 @@
+//! Tiles for `/map-tiles`, fetched from `LEADHUB_MAP_TILES` with a cap on what one tile may
+//! hold, and kept in memory for a day (bounded by bytes), as tile servers' usage policies ask:
+//! a lead page seen twice costs the tile server nothing the second time.
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use actix_web::web::Bytes;
+use anyhow::{bail, Context};
+use quick_cache::sync::Cache;
+use quick_cache::Weighter;
+
+/// A tile server that has not answered by then is treated as down.
+const FETCH_TIMEOUT: Duration = Duration::from_secs(4);
+/// Map tiles are tens of kilobytes; anything far larger is not a tile, and is not read on.
+pub const MAX_TILE_BYTES: usize = 512 * 1024;
+/// What the kept tiles may hold together.
+const KEPT_BYTES: u64 = 32 * 1024 * 1024;
+/// As long as browsers are told to keep a tile (`max-age`).
+pub const KEEP_FOR: Duration = Duration::from_secs(24 * 60 * 60);
+
+/// A fetched tile.
+#[derive(Debug)]
+pub struct Tile {
+    pub content_type: String,
+    pub bytes: Bytes,
+    fetched: Instant,
+}
+
+/// Weighs a kept tile by the bytes it holds.
+#[derive(Clone)]
+struct TileBytes;
+
+impl Weighter<String, Arc<Tile>> for TileBytes {
+    fn weight(&self, url: &String, tile: &Arc<Tile>) -> u64 {
+        (url.len() + tile.content_type.len() + tile.bytes.len()) as u64
+    }
+}
+
+/// The tile server's client and the tiles fetched lately, by URL.
+pub struct MapTiles {
+    client: reqwest::Client,
+    kept: Cache<String, Arc<Tile>, TileBytes>,
+}
+
+impl MapTiles {
+    pub fn new(user_agent: &str) -> MapTiles {
+        let client = reqwest::Client::builder()
+            .timeout(FETCH_TIMEOUT)
+            .user_agent(user_agent)
+            .build()
+            .unwrap_or_default();
+        MapTiles {
+            client,
+            kept: Cache::with_weighter(1024, KEPT_BYTES, TileBytes),
+        }
+    }
+
+    /// The tile at `url`: the kept one while it is fresh, else fetched (and kept).
+    pub async fn get(&self, url: &str) -> anyhow::Result<Arc<Tile>> {
+        if let Some(tile) = self
+            .kept
+            .get(url)
+            .filter(|t| t.fetched.elapsed() < KEEP_FOR)
+        {
+            return Ok(tile);
+        }
+        let tile = Arc::new(self.fetch(url).await?);
+        self.kept.insert(url.to_owned(), tile.clone());
+        Ok(tile)
+    }
+
+    /// Fetches an image, reading no more than `MAX_TILE_BYTES` of it.
+    async fn fetch(&self, url: &str) -> anyhow::Result<Tile> {
+        let mut response = self.client.get(url).send().await?.error_for_status()?;
+        let content_type = response
+            .headers()
+            .get(reqwest::header::CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or("")
+            .to_owned();
+        if !content_type.starts_with("image/") {
+            bail!("not an image: {content_type:?}");
+        }
+        if let Some(length) = response.content_length() {
+            if length > MAX_TILE_BYTES as u64 {
+                bail!("a tile of {length} bytes");
+            }
+        }
+        let mut body = Vec::new();
+        while let Some(chunk) = response.chunk().await.context("reading the tile")? {
+            if body.len() + chunk.len() > MAX_TILE_BYTES {
+                bail!("a tile of more than {MAX_TILE_BYTES} bytes");
+            }
+            body.extend_from_slice(&chunk);
+        }
+        Ok(Tile {
+            content_type,
+            bytes: Bytes::from(body),
+            fetched: Instant::now(),
+        })
+    }
+}
