@@ -515,11 +515,14 @@ fn accept_in(
         (None, None) => return Err(Abort::With(Box::new(AcceptOutcome::NamesRequired))),
         (None, Some(n)) => insert_user(
             conn,
+            // Only the names come from the accepting person; the rest is the invite's or fixed.
             NewUser {
+                user_id: n.user_id.clone(),
                 email: row.email.clone(),
+                first_name: n.first_name.clone(),
+                last_name: n.last_name.clone(),
                 is_admin: false,
                 created_at: at,
-                ..n.clone()
             },
         )?,
     };
