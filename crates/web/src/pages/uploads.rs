@@ -5,13 +5,13 @@
 use actix_web::http::{header, StatusCode};
 use actix_web::{web, HttpRequest, HttpResponse};
 use futures_util::StreamExt;
-use serde::Serialize;
 
 use leadhub_domain::business::RelationshipType;
 use leadhub_domain::upload::{NewUpload, UploadError, UploadKind, UploadStatus};
 
 use crate::app::AppState;
 use crate::import::refuse_file;
+use crate::pages::list::team_choices;
 use crate::pages::multipart::{boundary, Part, Parts};
 use crate::pages::render::{see_other, when, PageError};
 use crate::pages::session::Visitor;
@@ -38,12 +38,6 @@ fn page_error(e: UploadError) -> PageError {
     }
 }
 
-#[derive(Serialize)]
-struct TeamChoice {
-    id: i64,
-    name: String,
-}
-
 /// The upload form, with a message and status when a file was refused.
 async fn form_page(
     state: &AppState,
@@ -52,17 +46,7 @@ async fn form_page(
     status: StatusCode,
     error: Option<&str>,
 ) -> Result<HttpResponse, PageError> {
-    let teams: Vec<TeamChoice> = state
-        .teams
-        .list(&visitor.user)
-        .await?
-        .into_iter()
-        .filter(|t| t.team.is_active)
-        .map(|t| TeamChoice {
-            id: t.team.id,
-            name: t.team.name,
-        })
-        .collect();
+    let teams = team_choices(visitor, true).await?;
     let mut context = base_context(Some(visitor), kind.as_str());
     context.insert("kind", kind.as_str());
     context.insert("teams", &teams);
