@@ -7,7 +7,8 @@ use actix_web::{web, HttpRequest, HttpResponse};
 use futures_util::StreamExt;
 
 use leadhub_domain::business::RelationshipType;
-use leadhub_domain::upload::{NewUpload, UploadError, UploadKind, UploadStatus};
+use leadhub_domain::error::ServiceError;
+use leadhub_domain::upload::{NewUpload, UploadKind, UploadStatus};
 
 use crate::app::AppState;
 use crate::import::refuse_file;
@@ -28,14 +29,6 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .route("/businesses/import", web::post().to(upload_businesses))
         .route("/uploads/{id}", web::get().to(status))
         .route("/uploads/{id}/report", web::get().to(report));
-}
-
-fn page_error(e: UploadError) -> PageError {
-    match e {
-        UploadError::NotFound(thing) => PageError::NotFound(thing.into()),
-        UploadError::Forbidden(reason) => PageError::Forbidden(reason.into()),
-        UploadError::Unexpected(cause) => PageError::unexpected(cause),
-    }
 }
 
 /// The upload form, with a message and status when a file was refused.
@@ -223,10 +216,10 @@ async fn upload(
         .await;
     match started {
         Ok(id) => Ok(visitor.finish(see_other(&format!("/uploads/{id}")))),
-        Err(UploadError::Forbidden(reason)) => {
+        Err(ServiceError::Forbidden(reason)) => {
             refuse(StatusCode::FORBIDDEN, format!("{reason}.")).await
         }
-        Err(e) => Err(page_error(e)),
+        Err(e) => Err(e.into()),
     }
 }
 
@@ -240,8 +233,7 @@ async fn status(
     let upload = state
         .uploads
         .visible(&visitor.user, id)
-        .await
-        .map_err(page_error)?;
+        .await?;
     let mut context = base_context(Some(&visitor), upload.kind.as_str());
     context.insert("id", &upload.id);
     context.insert("kind", upload.kind.as_str());
@@ -277,8 +269,7 @@ async fn report(
     let csv = state
         .uploads
         .report(&visitor.user, id)
-        .await
-        .map_err(page_error)?;
+        .await?;
     Ok(visitor.finish(
         HttpResponse::Ok()
             .content_type("text/csv; charset=utf-8")
