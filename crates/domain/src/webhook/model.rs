@@ -1,10 +1,10 @@
 //! Webhook endpoints, the events they hear, their deliveries, and the rules on their fields.
 use chrono::{DateTime, Duration, Utc};
 
-/// What happened; sent as the payload's `type`. `webhook.test` goes only to the endpoint asked.
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, strum::EnumString, strum::IntoStaticStr, strum::EnumIter,
-)]
+/// What happened; sent as the payload's `type`. `webhook.test` goes only to the endpoint asked,
+/// and stays last (`SUBSCRIBABLE` is every event before it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(strum::EnumString, strum::IntoStaticStr, strum::EnumIter, strum::VariantNames)]
 pub enum EventType {
     #[strum(serialize = "lead.created")]
     LeadCreated,
@@ -26,14 +26,11 @@ impl EventType {
     }
 }
 
-/// The events an endpoint may subscribe to.
-pub const SUBSCRIBABLE: [&str; 5] = [
-    "lead.created",
-    "lead.updated",
-    "lead.enriched",
-    "submission.failed",
-    "batch.completed",
-];
+/// The events an endpoint may subscribe to, in declaration order: all but `webhook.test`.
+pub const SUBSCRIBABLE: &[&str] = match <EventType as strum::VariantNames>::VARIANTS.split_last() {
+    Some((_, subscribable)) => subscribable,
+    None => &[],
+};
 
 /// Subscribes to every event.
 pub const ALL_EVENTS: &str = "*";
@@ -185,6 +182,20 @@ mod tests {
 
     fn list(events: &[&str]) -> Vec<String> {
         events.iter().map(|e| (*e).to_owned()).collect()
+    }
+
+    #[test]
+    fn every_event_but_the_test_is_subscribable() {
+        assert_eq!(
+            SUBSCRIBABLE,
+            [
+                "lead.created",
+                "lead.updated",
+                "lead.enriched",
+                "submission.failed",
+                "batch.completed"
+            ]
+        );
     }
 
     #[test]
