@@ -221,8 +221,7 @@ fn main() {
         runtime.block_on(async {
             let app = TestApp::builder(db)
                 .http_workers(2)
-                .env("LEADHUB_WEBHOOK_ALLOW_HTTP", "1")
-                .env("LEADHUB_WEBHOOK_ALLOW_PRIVATE", "1")
+                .local_webhooks()
                 .build()
                 .await;
             let user = app.user("bench@example.com").await;

@@ -13,6 +13,12 @@ use serde_json::Value;
 
 const RECEIVER: &str = include_str!("../api/webhook_receiver.py");
 
+/// The settings that let the app deliver webhooks to a receiver on 127.0.0.1 over plain HTTP.
+pub const LOCAL_WEBHOOKS: [(&str, &str); 2] = [
+    ("LEADHUB_WEBHOOK_ALLOW_HTTP", "1"),
+    ("LEADHUB_WEBHOOK_ALLOW_PRIVATE", "1"),
+];
+
 /// Whether python3 can import `module`. When not: a notice that `what` is skipped, or, with `CI`
 /// set, a failure (CI installs scripts/requirements-test.txt).
 pub fn python_has(module: &str, what: &str) -> bool {
