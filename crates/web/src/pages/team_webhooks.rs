@@ -7,7 +7,7 @@ use actix_web::{web, HttpResponse};
 use serde::{Deserialize, Serialize};
 
 use leadhub_domain::error::ServiceError;
-use leadhub_domain::webhook::{Delivery, WebhookEndpoint, SUBSCRIBABLE};
+use leadhub_domain::webhook::{subscribable, Delivery, EventType, WebhookEndpoint};
 
 use crate::pages::render::{problems_text, see_other, when, when_opt, PageError};
 use crate::pages::session::{Posted, Visitor};
@@ -90,7 +90,7 @@ pub async fn section(visitor: &Visitor, team_id: i64) -> Result<Option<Section>,
     }
     Ok(Some(Section {
         endpoints: rows,
-        event_types: SUBSCRIBABLE.to_vec(),
+        event_types: subscribable().map(EventType::as_str).collect(),
     }))
 }
 
@@ -142,11 +142,10 @@ impl CreateForm {
             &self.submission_failed,
             &self.batch_completed,
         ];
-        SUBSCRIBABLE
-            .iter()
+        subscribable()
             .zip(ticked)
             .filter(|(_, on)| on.is_some())
-            .map(|(e, _)| (*e).to_owned())
+            .map(|(e, _)| e.as_str().to_owned())
             .collect()
     }
 }
