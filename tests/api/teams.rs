@@ -347,7 +347,10 @@ async fn the_role_matrix(app: TestApp) {
             [404, 403, 200, 200, 200],
         ),
         (&[Op::DeleteTeam], [404, 403, 403, 200, 200]),
-        (&[Op::PatchOwner, Op::DeleteOwner], [404, 403, 403, 403, 403]),
+        (
+            &[Op::PatchOwner, Op::DeleteOwner],
+            [404, 403, 403, 403, 403],
+        ),
         // A platform admin who is not a member has no membership to leave.
         (&[Op::LeaveSelf], [404, 200, 200, 403, 404]),
     ];

@@ -46,12 +46,18 @@ async fn an_endpoint_failing_for_five_days_is_turned_off_and_its_owner_told(app:
     assert!(page["items"][0]["last_error"].as_str().is_some(), "{page}");
     tokio::time::sleep(Duration::from_millis(300)).await;
     let endpoints = format!("/api/teams/{team}/webhooks");
-    poll(&app, &endpoints, &owner.key, |list| list[0]["is_active"] == true).await;
+    poll(&app, &endpoints, &owner.key, |list| {
+        list[0]["is_active"] == true
+    })
+    .await;
     assert!(app.mail.last_to("owner@example.com").is_none());
 
     // Five days on, the retry fails too: the endpoint is turned off and the owner told.
     clock.advance(chrono::Duration::days(5) + chrono::Duration::minutes(1));
-    poll(&app, &endpoints, &owner.key, |list| list[0]["is_active"] == false).await;
+    poll(&app, &endpoints, &owner.key, |list| {
+        list[0]["is_active"] == false
+    })
+    .await;
     let start = Instant::now();
     let mail = loop {
         if let Some(mail) = app.mail.last_to("owner@example.com") {

@@ -5,8 +5,8 @@ use std::sync::Arc;
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 
-use crate::jobs::NewJob;
 use crate::error::ServiceError;
+use crate::jobs::NewJob;
 use crate::store::StoreResult;
 use crate::team_access::{may_add_to_team, may_see_team, MembershipRepository};
 use crate::user::User;

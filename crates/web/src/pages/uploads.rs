@@ -230,10 +230,7 @@ async fn status(
     id: web::Path<String>,
 ) -> Result<HttpResponse, PageError> {
     let id = id_of(&id, "Upload")?;
-    let upload = state
-        .uploads
-        .visible(&visitor.user, id)
-        .await?;
+    let upload = state.uploads.visible(&visitor.user, id).await?;
     let mut context = base_context(Some(&visitor), upload.kind.as_str());
     context.insert("id", &upload.id);
     context.insert("kind", upload.kind.as_str());
@@ -266,10 +263,7 @@ async fn report(
     id: web::Path<String>,
 ) -> Result<HttpResponse, PageError> {
     let id = id_of(&id, "Upload")?;
-    let csv = state
-        .uploads
-        .report(&visitor.user, id)
-        .await?;
+    let csv = state.uploads.report(&visitor.user, id).await?;
     Ok(visitor.finish(
         HttpResponse::Ok()
             .content_type("text/csv; charset=utf-8")
