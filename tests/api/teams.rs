@@ -3,7 +3,6 @@
 //! real SMTP server (Python aiosmtpd) and through the outbox folder.
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
-use std::process::Child;
 use std::time::Duration;
 
 use chrono::{DateTime, Utc};
@@ -13,7 +12,7 @@ use serde_json::{json, Value};
 
 use leadhub_db::schema::team_invites;
 use leadhub_domain::mail::Message;
-use leadhub_tests::python::{python_has, scratch_dir, spawn_ready};
+use leadhub_tests::python::{python_has, scratch_dir, spawn_ready, Helper};
 use leadhub_tests::{backend_tests, Backend, TestApp, TestDatabase, TestUser};
 
 use crate::helpers::submit;
@@ -1089,11 +1088,7 @@ finally:
     controller.stop()
 "#;
 
-struct SmtpSink {
-    child: Child,
-    port: u16,
-    dir: PathBuf,
-}
+struct SmtpSink(Helper);
 
 impl SmtpSink {
     /// None (with a notice) when aiosmtpd is not installed, unless `CI` is set: then it fails.
@@ -1114,21 +1109,13 @@ impl SmtpSink {
             SMTP_SINK,
             &[OsStr::new(&port.to_string()), inbox.as_os_str()],
         );
-        let sink = SmtpSink { child, port, dir };
+        let sink = SmtpSink(Helper::new(child, port, dir));
         assert_eq!(line, "READY", "aiosmtpd did not start");
         Some(sink)
     }
 
     fn inbox(&self) -> PathBuf {
-        self.dir.join("inbox")
-    }
-}
-
-impl Drop for SmtpSink {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-        let _ = std::fs::remove_dir_all(&self.dir);
+        self.0.dir.join("inbox")
     }
 }
 
@@ -1323,7 +1310,7 @@ fn sqlite_only_invite_flow_over_real_smtp() {
     let Some(sink) = SmtpSink::start() else {
         return;
     };
-    let smtp_url = format!("smtp://127.0.0.1:{}", sink.port);
+    let smtp_url = format!("smtp://127.0.0.1:{}", sink.0.port);
     let outbox = scratch_dir("unused_outbox");
     sqlite_invite_flow(Some(&smtp_url), &outbox, &sink.inbox(), |app| {
         assert!(app.mail.sent().is_empty(), "the memory mailer was not used");
