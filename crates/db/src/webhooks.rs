@@ -89,7 +89,11 @@ fn events_text(events: &[String]) -> String {
 
 #[async_trait]
 impl WebhookRepository for Database {
-    async fn create_endpoint(&self, new: NewEndpoint) -> StoreResult<WebhookEndpoint> {
+    async fn create_endpoint(
+        &self,
+        new: NewEndpoint,
+        secret: String,
+    ) -> StoreResult<WebhookEndpoint> {
         self.write(move |conn| {
             let at = to_db(new.created_at);
             diesel::insert_into(we::table)
@@ -98,8 +102,8 @@ impl WebhookRepository for Database {
                     we::url.eq(&new.url),
                     we::events.eq(events_text(&new.events)),
                     we::description.eq(&new.description),
-                    we::is_active.eq(true),
-                    we::secret.eq(&new.secret),
+                    we::is_active.eq(new.is_active),
+                    we::secret.eq(&secret),
                     we::created_at.eq(at),
                     we::updated_at.eq(at),
                 ))

@@ -78,9 +78,11 @@ pub fn url_problem(url: &str, allow_http: bool) -> Option<&'static str> {
     None
 }
 
+/// An endpoint: `Id` is its row id once stored; a `NewEndpoint`, not stored yet, has none. Its
+/// signing secret is never part of it (the repository takes it beside a new endpoint).
 #[derive(Debug, Clone, PartialEq)]
-pub struct WebhookEndpoint {
-    pub id: i64,
+pub struct WebhookEndpoint<Id = i64> {
+    pub id: Id,
     pub team_id: i64,
     pub url: String,
     pub events: Vec<String>,
@@ -89,15 +91,8 @@ pub struct WebhookEndpoint {
     pub created_at: DateTime<Utc>,
 }
 
-#[derive(Debug, Clone, PartialEq)]
-pub struct NewEndpoint {
-    pub team_id: i64,
-    pub url: String,
-    pub events: Vec<String>,
-    pub description: Option<String>,
-    pub secret: String,
-    pub created_at: DateTime<Utc>,
-}
+/// An endpoint about to be stored: every field but the row id.
+pub type NewEndpoint = WebhookEndpoint<()>;
 
 /// A `PATCH`: None leaves a field as it is; `description: Some(None)` clears it.
 #[derive(Debug, Clone, Default, PartialEq)]
