@@ -1,5 +1,5 @@
 //! Shared helpers for the submission and lead tests: teams straight in the database (no HTTP API yet).
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use diesel::prelude::*;
 use reqwest::{Method, StatusCode};
@@ -233,17 +233,19 @@ pub async fn post_with_key(
     )
 }
 
-/// Polls `path` until `done` holds (up to 10 s); returns the last body.
+/// Polls `path` until `done` holds (up to 15 s); returns that body.
 pub async fn poll(app: &TestApp, path: &str, key: &str, done: impl Fn(&Value) -> bool) -> Value {
-    let mut last = Value::Null;
-    for _ in 0..100 {
+    let start = Instant::now();
+    loop {
         let (status, body) = app.get(path, key).await;
         assert_eq!(status, StatusCode::OK, "{body}");
         if done(&body) {
             return body;
         }
-        last = body;
+        assert!(
+            start.elapsed() < Duration::from_secs(15),
+            "{path} did not settle in 15 s: {body}"
+        );
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
-    panic!("{path} did not settle in 10 s: {last}");
 }

@@ -43,8 +43,7 @@ async fn every_event_arrives_signed_retried_and_unheld(app: TestApp) {
         return;
     };
     let webhook_env = |b: leadhub_tests::TestAppBuilder| {
-        b.env("LEADHUB_WEBHOOK_ALLOW_HTTP", "1")
-            .env("LEADHUB_WEBHOOK_ALLOW_PRIVATE", "1")
+        b.local_webhooks()
             .env("LEADHUB_WEBHOOK_RETRY_SCALE", "0.001")
     };
     // No job workers yet: a deferred batch waits while its submitter leaves the team.

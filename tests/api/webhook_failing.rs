@@ -9,36 +9,18 @@ use leadhub_domain::mail::Message;
 use leadhub_tests::{backend_tests, TestApp};
 
 use crate::clock::TestClock;
+use crate::helpers::poll;
 use crate::teams::create_team_id;
 use crate::webhooks::{hook_id, send_test};
 
 backend_tests!(an_endpoint_failing_for_five_days_is_turned_off_and_its_owner_told);
-
-/// Polls the team's endpoints until `done` holds of the first, for up to 15 s.
-async fn wait_endpoint(
-    app: &TestApp,
-    key: &str,
-    team: i64,
-    done: impl Fn(&serde_json::Value) -> bool,
-) {
-    let start = Instant::now();
-    loop {
-        let (_, list) = app.get(&format!("/api/teams/{team}/webhooks"), key).await;
-        if done(&list[0]) {
-            return;
-        }
-        assert!(start.elapsed() < Duration::from_secs(15), "{list}");
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-}
 
 async fn an_endpoint_failing_for_five_days_is_turned_off_and_its_owner_told(app: TestApp) {
     let clock = Arc::new(TestClock(Mutex::new(Utc::now())));
     let app = app
         .restart()
         .clock(clock.clone())
-        .env("LEADHUB_WEBHOOK_ALLOW_HTTP", "1")
-        .env("LEADHUB_WEBHOOK_ALLOW_PRIVATE", "1")
+        .local_webhooks()
         .env("LEADHUB_WEBHOOK_RETRY_SCALE", "0.001")
         .build()
         .await;
@@ -57,23 +39,25 @@ async fn an_endpoint_failing_for_five_days_is_turned_off_and_its_owner_told(app:
 
     // The first attempt fails; the endpoint has not been failing for long, so it stays on.
     let deliveries = format!("/api/teams/{team}/webhooks/{wid}/deliveries");
-    let start = Instant::now();
-    loop {
-        let (_, page) = app.get(&deliveries, &owner.key).await;
-        if page["items"][0]["attempts"] == 1 {
-            assert!(page["items"][0]["last_error"].as_str().is_some(), "{page}");
-            break;
-        }
-        assert!(start.elapsed() < Duration::from_secs(15), "{page}");
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
+    let page = poll(&app, &deliveries, &owner.key, |p| {
+        p["items"][0]["attempts"] == 1
+    })
+    .await;
+    assert!(page["items"][0]["last_error"].as_str().is_some(), "{page}");
     tokio::time::sleep(Duration::from_millis(300)).await;
-    wait_endpoint(&app, &owner.key, team, |e| e["is_active"] == true).await;
+    let endpoints = format!("/api/teams/{team}/webhooks");
+    poll(&app, &endpoints, &owner.key, |list| {
+        list[0]["is_active"] == true
+    })
+    .await;
     assert!(app.mail.last_to("owner@example.com").is_none());
 
     // Five days on, the retry fails too: the endpoint is turned off and the owner told.
     clock.advance(chrono::Duration::days(5) + chrono::Duration::minutes(1));
-    wait_endpoint(&app, &owner.key, team, |e| e["is_active"] == false).await;
+    poll(&app, &endpoints, &owner.key, |list| {
+        list[0]["is_active"] == false
+    })
+    .await;
     let start = Instant::now();
     let mail = loop {
         if let Some(mail) = app.mail.last_to("owner@example.com") {

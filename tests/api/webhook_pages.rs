@@ -24,6 +24,21 @@ async fn endpoints(app: &TestApp, key: &str, team: i64) -> Vec<Value> {
     list.as_array().unwrap().clone()
 }
 
+/// The endpoint's deliveries through the API, newest first.
+async fn deliveries(app: &TestApp, key: &str, team: i64, wid: i64) -> Vec<Value> {
+    let path = format!("/api/teams/{team}/webhooks/{wid}/deliveries");
+    let (status, page) = app.get(&path, key).await;
+    assert_eq!(status, StatusCode::OK, "{page}");
+    page["items"].as_array().unwrap().clone()
+}
+
+/// Presses a button of the team page (a form with only its CSRF token): a redirect answers.
+async fn press(b: &mut Browser, path: &str, csrf: &str) -> crate::pages::Page {
+    let answer = b.post(path, &[("csrf", csrf)]).await;
+    assert_eq!(answer.status, StatusCode::SEE_OTHER, "{}", answer.body);
+    answer
+}
+
 /// Adds an endpoint through the team page's form; returns the answer's page.
 async fn add(b: &mut Browser, team: i64, url: &str) -> crate::pages::Page {
     let csrf = b.get(&format!("/teams/{team}")).await.field("csrf");
@@ -78,13 +93,7 @@ async fn owners_add_test_and_retry_from_the_team_page(app: TestApp) {
     assert_eq!(endpoints(&app, &owner.key, team).await.len(), 1);
 
     let csrf = page.field("csrf");
-    let sent = b
-        .post(
-            &format!("/teams/{team}/webhooks/{wid}/test"),
-            &[("csrf", &csrf)],
-        )
-        .await;
-    assert_eq!(sent.status, StatusCode::SEE_OTHER, "{}", sent.body);
+    let sent = press(&mut b, &format!("/teams/{team}/webhooks/{wid}/test"), &csrf).await;
     let page = b.get(sent.location()).await;
     assert!(
         page.body.contains("A test event was queued"),
@@ -93,20 +102,14 @@ async fn owners_add_test_and_retry_from_the_team_page(app: TestApp) {
     );
     assert!(page.body.contains("webhook.test"), "{}", page.body);
 
-    let (_, deliveries) = app
-        .get(
-            &format!("/api/teams/{team}/webhooks/{wid}/deliveries"),
-            &owner.key,
-        )
-        .await;
-    let did = deliveries["items"][0]["id"].as_i64().unwrap();
-    let retried = b
-        .post(
-            &format!("/teams/{team}/webhooks/{wid}/deliveries/{did}/retry"),
-            &[("csrf", &csrf)],
-        )
-        .await;
-    assert_eq!(retried.status, StatusCode::SEE_OTHER, "{}", retried.body);
+    let deliveries = deliveries(&app, &owner.key, team, wid).await;
+    let did = deliveries[0]["id"].as_i64().unwrap();
+    let retried = press(
+        &mut b,
+        &format!("/teams/{team}/webhooks/{wid}/deliveries/{did}/retry"),
+        &csrf,
+    )
+    .await;
     assert!(retried.location().contains("done=webhook-retried"));
 
     // Every form checks its CSRF token.
@@ -164,13 +167,7 @@ async fn members_get_no_section_and_other_teams_ids_are_not_found(app: TestApp) 
         format!("/teams/{team}/webhooks/{wid}/deliveries/{did}/retry"),
     ];
     refused(&mut r, &csrf, &paths, StatusCode::NOT_FOUND).await;
-    let (_, list) = app
-        .get(
-            &format!("/api/teams/{team}/webhooks/{wid}/deliveries"),
-            &owner.key,
-        )
-        .await;
-    assert_eq!(list["items"].as_array().unwrap().len(), 1, "{list}");
+    assert_eq!(deliveries(&app, &owner.key, team, wid).await.len(), 1);
 }
 
 /// Posts the webhook forms at `paths` as `browser` and expects `status` from each.

@@ -3,10 +3,10 @@
 use reqwest::{Method, StatusCode};
 use serde_json::{json, Value};
 
-use leadhub_tests::{backend_tests, TestApp, TestUser};
+use leadhub_tests::{backend_tests, TestApp};
 
 use crate::helpers::join;
-use crate::teams::create_team_id;
+use crate::teams::{add_member, create_team_id};
 
 backend_tests!(
     owners_and_admins_manage_webhooks,
@@ -42,20 +42,12 @@ pub async fn send_test(app: &TestApp, key: &str, team: i64, wid: i64) -> (Status
     .await
 }
 
-/// Makes `user` an admin of `team` (as its owner, `owner_key`).
-async fn make_admin(app: &TestApp, team: i64, owner_key: &str, user: &TestUser) {
-    join(app, team, user).await;
-    let path = format!("/api/teams/{team}/members/{}", user.user.user_id);
-    let (status, body) = app.patch(&path, owner_key, json!({"role": "admin"})).await;
-    assert_eq!(status, StatusCode::OK, "{body}");
-}
-
 async fn owners_and_admins_manage_webhooks(app: TestApp) {
     let owner = app.user("owner@example.com").await;
     let admin = app.user("admin@example.com").await;
     let root = app.admin("root@example.com").await;
     let team = create_team_id(&app, &owner.key, "Roofers").await;
-    make_admin(&app, team, &owner.key, &admin).await;
+    add_member(&app, &owner.key, team, &admin, "admin").await;
 
     let made = create_webhook(
         &app,

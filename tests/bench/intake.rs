@@ -112,18 +112,24 @@ async fn settle_log(app: &TestApp) {
     }
 }
 
+/// Milliseconds for one batch over HTTP, started on a settled log; all `BATCH` leads must succeed.
+async fn timed_batch(app: &TestApp, key: &str, body: Value) -> f64 {
+    settle_log(app).await;
+    let started = Instant::now();
+    let (status, result) = app.post("/api/v1/submissions/batch", key, body).await;
+    let millis = started.elapsed().as_secs_f64() * 1000.0;
+    assert!(status.is_success(), "{result}");
+    assert_eq!(result["succeeded"], BATCH);
+    millis
+}
+
 /// Each batch's time over HTTP and each floor's, in run order.
 async fn batch_figures(app: &TestApp, key: &str, user_id: i64) -> (Vec<f64>, Vec<f64>) {
     let mut http = Vec::new();
     let mut floor = Vec::new();
     for run in 0..RUNS {
         let body = json!({"leads": (0..BATCH).map(|i| lead(run, i)).collect::<Vec<_>>()});
-        settle_log(app).await;
-        let started = Instant::now();
-        let (status, result) = app.post("/api/v1/submissions/batch", key, body).await;
-        http.push(started.elapsed().as_secs_f64() * 1000.0);
-        assert!(status.is_success(), "{result}");
-        assert_eq!(result["succeeded"], BATCH);
+        http.push(timed_batch(app, key, body).await);
         settle_log(app).await;
         floor.push(bare_insert(app, run, user_id).await);
     }
@@ -215,8 +221,7 @@ fn main() {
         runtime.block_on(async {
             let app = TestApp::builder(db)
                 .http_workers(2)
-                .env("LEADHUB_WEBHOOK_ALLOW_HTTP", "1")
-                .env("LEADHUB_WEBHOOK_ALLOW_PRIVATE", "1")
+                .local_webhooks()
                 .build()
                 .await;
             let user = app.user("bench@example.com").await;

@@ -16,7 +16,7 @@ use leadhub_db::schema::{webhook_deliveries, webhook_events};
 
 use leadhub_tests::TestApp;
 
-use super::{lead, median, quartiles, settle_log, BATCH, RUNS};
+use super::{lead, median, quartiles, timed_batch, BATCH, RUNS};
 
 /// An HTTP/1.1 sink on 127.0.0.1 answering every request 204 and keeping its connections open
 /// (as a receiver behind any web server does); returns its base URL and its request count.
@@ -112,12 +112,7 @@ pub async fn figure(app: &TestApp, key: &str) -> String {
                 }
                 let leads: Vec<_> = (0..BATCH).map(|i| lead(pass + 2 * run + k, i)).collect();
                 let body = json!({"team_id": team, "leads": leads});
-                settle_log(app).await;
-                let started = Instant::now();
-                let (status, result) = app.post("/api/v1/submissions/batch", key, body).await;
-                times.push(started.elapsed().as_secs_f64() * 1000.0);
-                assert!(status.is_success(), "{result}");
-                assert_eq!(result["succeeded"], BATCH);
+                times.push(timed_batch(app, key, body).await);
             }
             // Each lead's `lead.created` and the batch's `batch.completed`, to 3 endpoints.
             expected += 3 * (BATCH + 1);

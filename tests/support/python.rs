@@ -13,6 +13,12 @@ use serde_json::Value;
 
 const RECEIVER: &str = include_str!("../api/webhook_receiver.py");
 
+/// The settings that let the app deliver webhooks to a receiver on 127.0.0.1 over plain HTTP.
+pub const LOCAL_WEBHOOKS: [(&str, &str); 2] = [
+    ("LEADHUB_WEBHOOK_ALLOW_HTTP", "1"),
+    ("LEADHUB_WEBHOOK_ALLOW_PRIVATE", "1"),
+];
+
 /// Whether python3 can import `module`. When not: a notice that `what` is skipped, or, with `CI`
 /// set, a failure (CI installs scripts/requirements-test.txt).
 pub fn python_has(module: &str, what: &str) -> bool {
@@ -64,12 +70,30 @@ pub fn spawn_ready<A: AsRef<OsStr>>(script: &Path, source: &str, args: &[A]) -> 
     (child, line.trim().to_owned())
 }
 
-/// The receiver process and the folder its endpoints' secrets are read from.
-pub struct Receiver {
+/// A helper process started by `spawn_ready`, listening on `port`, and its scratch folder:
+/// dropping it kills the process and removes the folder.
+pub struct Helper {
     child: Child,
     pub port: u16,
-    dir: PathBuf,
+    pub dir: PathBuf,
 }
+
+impl Helper {
+    pub fn new(child: Child, port: u16, dir: PathBuf) -> Helper {
+        Helper { child, port, dir }
+    }
+}
+
+impl Drop for Helper {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+/// The receiver process; its folder holds the secrets its endpoints are verified with.
+pub struct Receiver(Helper);
 
 impl Receiver {
     /// None (with a notice) without python3 and standardwebhooks, unless `CI` is set: then it fails.
@@ -80,21 +104,21 @@ impl Receiver {
         let dir = scratch_dir("hooks");
         let (child, line) = spawn_ready(&dir.join("receiver.py"), RECEIVER, &[&dir]);
         let port = line.strip_prefix("READY ").unwrap().parse().unwrap();
-        Some(Receiver { child, port, dir })
+        Some(Receiver(Helper::new(child, port, dir)))
     }
 
     pub fn url(&self, name: &str) -> String {
-        format!("http://127.0.0.1:{}/{name}", self.port)
+        format!("http://127.0.0.1:{}/{name}", self.0.port)
     }
 
     /// Makes `secret` the one the receiver verifies `name`'s deliveries with.
     pub fn trust(&self, name: &str, secret: &str) {
-        std::fs::write(self.dir.join(format!("{name}.secret")), secret).unwrap();
+        std::fs::write(self.0.dir.join(format!("{name}.secret")), secret).unwrap();
     }
 
     /// Every delivery received so far.
     pub async fn log(&self) -> Vec<Value> {
-        let url = format!("http://127.0.0.1:{}/_log", self.port);
+        let url = format!("http://127.0.0.1:{}/_log", self.0.port);
         reqwest::get(url).await.unwrap().json().await.unwrap()
     }
 
@@ -112,13 +136,5 @@ impl Receiver {
             );
             tokio::time::sleep(Duration::from_millis(100)).await;
         }
-    }
-}
-
-impl Drop for Receiver {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-        let _ = std::fs::remove_dir_all(&self.dir);
     }
 }

@@ -22,6 +22,7 @@ use leadhub_web::config::Config;
 use leadhub_web::worker::Workers;
 
 use crate::database::TestDatabase;
+use crate::python::LOCAL_WEBHOOKS;
 
 pub struct TestApp {
     pub base_url: String,
@@ -268,6 +269,13 @@ impl TestAppBuilder {
     pub fn env(mut self, name: &str, value: &str) -> Self {
         self.vars.insert(name.to_owned(), value.to_owned());
         self
+    }
+
+    /// `LOCAL_WEBHOOKS`: webhooks may go to the tests' receivers on 127.0.0.1.
+    pub fn local_webhooks(self) -> Self {
+        LOCAL_WEBHOOKS
+            .iter()
+            .fold(self, |builder, (name, value)| builder.env(name, value))
     }
 
     pub fn clock(mut self, clock: Arc<dyn Clock>) -> Self {

@@ -32,7 +32,6 @@ struct BusinessRow {
     id: i64,
     team_id: Option<i64>,
     name: String,
-    name_key: String,
     phone: Option<String>,
     website: Option<String>,
     address: Option<String>,
@@ -68,18 +67,6 @@ impl From<BusinessRow> for Business {
             created_at: from_db(r.created_at),
             updated_at: from_db(r.updated_at),
         }
-    }
-}
-
-impl BusinessRow {
-    fn duplicate_keys(&self) -> DuplicateKeys {
-        DuplicateKeys::new(
-            &self.name_key,
-            self.city.as_deref(),
-            self.state.as_deref(),
-            self.phone.as_deref(),
-            self.website.as_deref(),
-        )
     }
 }
 
@@ -121,6 +108,16 @@ fn lock_scope(conn: &mut DbConnection, scope: i64) -> QueryResult<()> {
     Ok(())
 }
 
+/// A stored business's id and the columns its duplicate keys are made of.
+type KeyColumns = (
+    i64,
+    String,
+    Option<String>,
+    Option<String>,
+    Option<String>,
+    Option<String>,
+);
+
 /// Stored businesses of `scope` sharing a name key, phone or domain with any of `new`.
 fn candidates(
     conn: &mut DbConnection,
@@ -132,15 +129,31 @@ fn candidates(
     let phones: BTreeSet<&str> = keys.iter().filter_map(|k| k.phone.as_deref()).collect();
     let domains: BTreeSet<&str> = keys.iter().filter_map(|k| k.domain.as_deref()).collect();
     let mut found: BTreeMap<i64, DuplicateKeys> = BTreeMap::new();
+    // Only the columns the keys are made of: id, name key, city, state, phone, website.
     let in_scope = || {
         businesses::table
             .filter(businesses::dedupe_scope.eq(scope))
-            .select(BusinessRow::as_select())
+            .select((
+                businesses::id,
+                businesses::name_key,
+                businesses::city,
+                businesses::state,
+                businesses::phone,
+                businesses::website,
+            ))
             .into_boxed()
     };
-    let mut collect = |rows: Vec<BusinessRow>| {
-        for row in rows {
-            found.entry(row.id).or_insert_with(|| row.duplicate_keys());
+    let mut collect = |rows: Vec<KeyColumns>| {
+        for (id, name_key, city, state, phone, website) in rows {
+            found.entry(id).or_insert_with(|| {
+                DuplicateKeys::new(
+                    &name_key,
+                    city.as_deref(),
+                    state.as_deref(),
+                    phone.as_deref(),
+                    website.as_deref(),
+                )
+            });
         }
     };
     for chunk in names.into_iter().collect::<Vec<_>>().chunks(IN_LIST_CHUNK) {

@@ -77,40 +77,38 @@ impl TryFrom<DeliveryRow> for Delivery {
     }
 }
 
+/// `T`'s columns for a RETURNING clause: `as_returning()` does not carry through the
+/// MultiConnection to the backend that runs the statement, a plain column list does.
+fn columns<T: Selectable<<crate::DbConnection as Connection>::Backend>>() -> T::SelectExpression {
+    T::construct_selection()
+}
+
 fn events_text(events: &[String]) -> String {
     serde_json::to_string(events).unwrap_or_else(|_| "[]".into())
 }
 
-fn load_delivery(conn: &mut crate::DbConnection, id: i64) -> QueryResult<Delivery> {
-    wd::table
-        .find(id)
-        .select(DeliveryRow::as_select())
-        .first(conn)
-        .and_then(Delivery::try_from)
-}
-
 #[async_trait]
 impl WebhookRepository for Database {
-    async fn create_endpoint(&self, new: NewEndpoint) -> StoreResult<WebhookEndpoint> {
+    async fn create_endpoint(
+        &self,
+        new: NewEndpoint,
+        secret: String,
+    ) -> StoreResult<WebhookEndpoint> {
         self.write(move |conn| {
             let at = to_db(new.created_at);
-            let id = diesel::insert_into(we::table)
+            diesel::insert_into(we::table)
                 .values((
                     we::team_id.eq(new.team_id),
                     we::url.eq(&new.url),
                     we::events.eq(events_text(&new.events)),
                     we::description.eq(&new.description),
-                    we::is_active.eq(true),
-                    we::secret.eq(&new.secret),
+                    we::is_active.eq(new.is_active),
+                    we::secret.eq(&secret),
                     we::created_at.eq(at),
                     we::updated_at.eq(at),
                 ))
-                .returning(we::id)
-                .get_result::<i64>(conn)?;
-            we::table
-                .find(id)
-                .select(EndpointRow::as_select())
-                .first(conn)
+                .returning(columns::<EndpointRow>())
+                .get_result::<EndpointRow>(conn)
                 .map(WebhookEndpoint::from)
         })
         .await
@@ -153,32 +151,18 @@ impl WebhookRepository for Database {
         changes: EndpointChanges,
         at: DateTime<Utc>,
     ) -> StoreResult<()> {
+        // One UPDATE: a change left out (None) sets nothing.
         self.write(move |conn| {
-            conn.transaction(|conn| {
-                let target = we::table.find(endpoint_id);
-                diesel::update(target)
-                    .set(we::updated_at.eq(to_db(at)))
-                    .execute(conn)?;
-                if let Some(url) = &changes.url {
-                    diesel::update(target).set(we::url.eq(url)).execute(conn)?;
-                }
-                if let Some(events) = &changes.events {
-                    diesel::update(target)
-                        .set(we::events.eq(events_text(events)))
-                        .execute(conn)?;
-                }
-                if let Some(description) = &changes.description {
-                    diesel::update(target)
-                        .set(we::description.eq(description))
-                        .execute(conn)?;
-                }
-                if let Some(active) = changes.is_active {
-                    diesel::update(target)
-                        .set(we::is_active.eq(active))
-                        .execute(conn)?;
-                }
-                Ok(())
-            })
+            diesel::update(we::table.find(endpoint_id))
+                .set((
+                    we::updated_at.eq(to_db(at)),
+                    changes.url.map(|url| we::url.eq(url)),
+                    changes.events.map(|e| we::events.eq(events_text(&e))),
+                    changes.description.map(|d| we::description.eq(d)),
+                    changes.is_active.map(|active| we::is_active.eq(active)),
+                ))
+                .execute(conn)
+                .map(drop)
         })
         .await
     }
@@ -253,7 +237,7 @@ impl WebhookRepository for Database {
     ) -> StoreResult<Option<Delivery>> {
         let retried = self
             .write(move |conn| {
-                let changed = diesel::update(
+                let Some(row) = diesel::update(
                     wd::table
                         .find(delivery_id)
                         .filter(wd::endpoint_id.eq(endpoint_id)),
@@ -263,12 +247,14 @@ impl WebhookRepository for Database {
                     wd::next_attempt_at.eq(Some(to_db(at))),
                     wd::updated_at.eq(to_db(at)),
                 ))
-                .execute(conn)?;
-                if changed == 0 {
+                .returning(columns::<DeliveryRow>())
+                .get_result::<DeliveryRow>(conn)
+                .optional()?
+                else {
                     return Ok(None);
-                }
+                };
                 announce(conn, Work::WebhookEvents)?;
-                load_delivery(conn, delivery_id).map(Some)
+                Delivery::try_from(row).map(Some)
             })
             .await?;
         Ok(retried)
@@ -285,7 +271,7 @@ impl WebhookRepository for Database {
         let delivery = self
             .write(move |conn| {
                 let at = to_db(at);
-                let id = diesel::insert_into(wd::table)
+                let row = diesel::insert_into(wd::table)
                     .values((
                         wd::endpoint_id.eq(endpoint_id),
                         wd::event_id.eq(event_id),
@@ -298,10 +284,10 @@ impl WebhookRepository for Database {
                         wd::created_at.eq(at),
                         wd::updated_at.eq(at),
                     ))
-                    .returning(wd::id)
-                    .get_result::<i64>(conn)?;
+                    .returning(columns::<DeliveryRow>())
+                    .get_result::<DeliveryRow>(conn)?;
                 announce(conn, Work::WebhookEvents)?;
-                load_delivery(conn, id)
+                Delivery::try_from(row)
             })
             .await?;
         Ok(delivery)

@@ -153,6 +153,7 @@ impl AuthService {
             )])
         })?;
         let user = NewUser {
+            id: (),
             user_id: self.tokens.public_id("usr_"),
             email,
             first_name: request.first_name.as_deref().and_then(clean_text),

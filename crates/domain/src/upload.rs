@@ -5,8 +5,9 @@ use std::sync::Arc;
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 
+use crate::error::ServiceError;
 use crate::jobs::NewJob;
-use crate::store::{StoreError, StoreResult};
+use crate::store::StoreResult;
 use crate::team_access::{may_add_to_team, may_see_team, MembershipRepository};
 use crate::user::User;
 use crate::Clock;
@@ -122,22 +123,6 @@ pub trait UploadStore: Send + Sync {
     ) -> StoreResult<()>;
 }
 
-#[derive(Debug, thiserror::Error)]
-pub enum UploadError {
-    #[error("{0} not found")]
-    NotFound(&'static str),
-    #[error("forbidden: {0}")]
-    Forbidden(&'static str),
-    #[error(transparent)]
-    Unexpected(#[from] anyhow::Error),
-}
-
-impl From<StoreError> for UploadError {
-    fn from(e: StoreError) -> Self {
-        UploadError::Unexpected(anyhow::Error::new(e))
-    }
-}
-
 /// Uploads for people: who may upload into a team, and who may see an upload.
 pub struct UploadService {
     pub uploads: Arc<dyn UploadStore>,
@@ -147,36 +132,36 @@ pub struct UploadService {
 
 impl UploadService {
     /// Stores the file and queues its import, when the user may add to the team (the API's rule).
-    pub async fn start(&self, user: &User, upload: NewUpload) -> Result<i64, UploadError> {
+    pub async fn start(&self, user: &User, upload: NewUpload) -> Result<i64, ServiceError> {
         may_add_to_team(self.memberships.as_ref(), user, upload.team_id)
             .await?
-            .map_err(UploadError::Forbidden)?;
+            .map_err(|reason| ServiceError::Forbidden(reason.into()))?;
         Ok(self.uploads.create_upload(upload, self.clock.now()).await?)
     }
 
     /// The upload when `user` may see it: a member of its team, or a platform admin. Another
     /// team's upload is "not found", like one that does not exist.
-    pub async fn visible(&self, user: &User, id: i64) -> Result<Upload, UploadError> {
+    pub async fn visible(&self, user: &User, id: i64) -> Result<Upload, ServiceError> {
         let upload = self
             .uploads
             .upload(id)
             .await?
-            .ok_or(UploadError::NotFound("Upload"))?;
+            .ok_or(ServiceError::NotFound("Upload"))?;
         let member = may_see_team(self.memberships.as_ref(), user, upload.team_id).await?;
         if member {
             Ok(upload)
         } else {
-            Err(UploadError::NotFound("Upload"))
+            Err(ServiceError::NotFound("Upload"))
         }
     }
 
     /// The reject report of an upload `user` may see.
-    pub async fn report(&self, user: &User, id: i64) -> Result<Vec<u8>, UploadError> {
+    pub async fn report(&self, user: &User, id: i64) -> Result<Vec<u8>, ServiceError> {
         self.visible(user, id).await?;
         self.uploads
             .upload_report(id)
             .await?
-            .ok_or(UploadError::NotFound("Report"))
+            .ok_or(ServiceError::NotFound("Report"))
     }
 }
 
@@ -232,11 +217,11 @@ mod tests {
         let outsider = person(5, "eve@example.com");
         assert!(matches!(
             service.visible(&outsider, 7).await,
-            Err(UploadError::NotFound(_))
+            Err(ServiceError::NotFound(_))
         ));
         assert!(matches!(
             service.report(&outsider, 7).await,
-            Err(UploadError::NotFound(_))
+            Err(ServiceError::NotFound(_))
         ));
     }
 
@@ -254,7 +239,7 @@ mod tests {
         };
         assert!(matches!(
             service.start(&person(5, "eve@example.com"), upload).await,
-            Err(UploadError::Forbidden(_))
+            Err(ServiceError::Forbidden(_))
         ));
     }
 }

@@ -4,10 +4,11 @@ use chrono::{DateTime, Utc};
 
 use crate::store::StoreResult;
 
+/// A user: `Id` is the internal row id (never shown to clients) once stored; a `NewUser`, not
+/// stored yet, has none.
 #[derive(Debug, Clone, PartialEq)]
-pub struct User {
-    /// Internal row id; never shown to clients.
-    pub id: i64,
+pub struct User<Id = i64> {
+    pub id: Id,
     /// The stable public identifier, `usr_` + 26 base32 characters.
     pub user_id: String,
     /// Lower-cased, so uniqueness is case-insensitive.
@@ -19,7 +20,10 @@ pub struct User {
     pub created_at: DateTime<Utc>,
 }
 
-impl User {
+/// A user about to be inserted: every field but the row id.
+pub type NewUser = User<()>;
+
+impl<Id> User<Id> {
     /// "First Last", or the e-mail address when no name is known.
     pub fn display_name(&self) -> String {
         let name = [self.first_name.as_deref(), self.last_name.as_deref()]
@@ -33,16 +37,6 @@ impl User {
             name
         }
     }
-}
-
-#[derive(Debug, Clone, PartialEq)]
-pub struct NewUser {
-    pub user_id: String,
-    pub email: String,
-    pub first_name: Option<String>,
-    pub last_name: Option<String>,
-    pub is_admin: bool,
-    pub created_at: DateTime<Utc>,
 }
 
 impl NewUser {

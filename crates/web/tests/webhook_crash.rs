@@ -23,9 +23,9 @@ async fn post(client: &reqwest::Client, url: String, key: &str, body: Value) -> 
 }
 
 async fn killed_with_events_pending(env: Env) {
-    let env = env
-        .var("LEADHUB_WEBHOOK_ALLOW_HTTP", "1")
-        .var("LEADHUB_WEBHOOK_ALLOW_PRIVATE", "1");
+    let env = python::LOCAL_WEBHOOKS
+        .iter()
+        .fold(env, |env, (name, value)| env.var(name, value));
     let Some(rx) = Receiver::start() else {
         return;
     };

@@ -419,6 +419,7 @@ impl TeamService {
                     return Err(TeamError::Invalid(problems));
                 }
                 Some(NewUser {
+                    id: (),
                     user_id: self.tokens.public_id("usr_"),
                     email: details.invite.email.clone(),
                     first_name: first,

@@ -10,7 +10,12 @@ use crate::webhook::model::{
 #[cfg_attr(any(test, feature = "mock"), mockall::automock)]
 #[async_trait]
 pub trait WebhookRepository: Send + Sync {
-    async fn create_endpoint(&self, new: NewEndpoint) -> StoreResult<WebhookEndpoint>;
+    /// Stores `new` with `secret` as its signing secret.
+    async fn create_endpoint(
+        &self,
+        new: NewEndpoint,
+        secret: String,
+    ) -> StoreResult<WebhookEndpoint>;
     async fn endpoints(&self, team_id: i64) -> StoreResult<Vec<WebhookEndpoint>>;
     /// The endpoint when it belongs to `team_id`.
     async fn find_endpoint(

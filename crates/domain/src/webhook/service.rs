@@ -103,17 +103,16 @@ impl WebhookService {
         self.authorize(user, team_id).await?;
         self.check(Some(&url), Some(&events))?;
         let secret = new_secret(self.tokens.as_ref());
-        let endpoint = self
-            .webhooks
-            .create_endpoint(NewEndpoint {
-                team_id,
-                url,
-                events,
-                description,
-                secret: secret.clone(),
-                created_at: self.clock.now(),
-            })
-            .await?;
+        let new = NewEndpoint {
+            id: (),
+            team_id,
+            url,
+            events,
+            description,
+            is_active: true,
+            created_at: self.clock.now(),
+        };
+        let endpoint = self.webhooks.create_endpoint(new, secret.clone()).await?;
         Ok(WithSecret { endpoint, secret })
     }
 

@@ -125,7 +125,7 @@ async fn attempt(actor: &User, operation: &str, allowed: bool) -> Answer {
         "create" => {
             w.expect_create_endpoint()
                 .times(writes)
-                .returning(|new| Ok(endpoint(ENDPOINT, new.team_id)));
+                .returning(|new, _| Ok(endpoint(ENDPOINT, new.team_id)));
         }
         "list" => {
             w.expect_endpoints()
@@ -268,7 +268,7 @@ async fn bad_urls_and_events_are_refused_before_anything_is_stored() {
 #[tokio::test]
 async fn plain_http_only_when_allowed() {
     let mut w = MockWebhookRepository::new();
-    w.expect_create_endpoint().times(1).returning(|new| {
+    w.expect_create_endpoint().times(1).returning(|new, _| {
         Ok(WebhookEndpoint {
             url: new.url,
             ..endpoint(ENDPOINT, TEAM)

@@ -105,10 +105,30 @@ pub fn refuse(context: &mut Context, problems: &str) -> StatusCode {
     StatusCode::UNPROCESSABLE_ENTITY
 }
 
+/// A team in a form's team menu.
 #[derive(Serialize)]
-struct TeamChoice {
+pub struct TeamChoice {
     id: String,
     name: String,
+}
+
+/// The visitor's teams for a team menu, only the active ones when `active_only`.
+pub async fn team_choices(
+    visitor: &Visitor,
+    active_only: bool,
+) -> Result<Vec<TeamChoice>, PageError> {
+    Ok(visitor
+        .state
+        .teams
+        .list(&visitor.user)
+        .await?
+        .into_iter()
+        .filter(|t| t.team.is_active || !active_only)
+        .map(|t| TeamChoice {
+            id: t.team.id.to_string(),
+            name: t.team.name,
+        })
+        .collect())
 }
 
 /// The start of a list page at `path` (`/leads`): its filters from the URL, and a context with
@@ -121,18 +141,7 @@ pub async fn start(
 ) -> Result<(PageFilters, Context), PageError> {
     let filters = PageFilters::of(req.query_string(), names);
     let mut context = base_context(Some(visitor), path.trim_start_matches('/'));
-    let teams: Vec<TeamChoice> = visitor
-        .state
-        .teams
-        .list(&visitor.user)
-        .await?
-        .into_iter()
-        .map(|t| TeamChoice {
-            id: t.team.id.to_string(),
-            name: t.team.name,
-        })
-        .collect();
-    context.insert("teams", &teams);
+    context.insert("teams", &team_choices(visitor, false).await?);
     context.insert("list_path", path);
     filters.insert_form(&mut context);
     Ok((filters, context))

@@ -7,7 +7,7 @@ use actix_web::{web, HttpResponse};
 use serde::{Deserialize, Serialize};
 
 use leadhub_domain::error::ServiceError;
-use leadhub_domain::webhook::{Delivery, EventType, WebhookEndpoint};
+use leadhub_domain::webhook::{subscribable, Delivery, EventType, WebhookEndpoint};
 
 use crate::pages::render::{problems_text, see_other, when, when_opt, PageError};
 use crate::pages::session::{Posted, Visitor};
@@ -16,15 +16,6 @@ use crate::pages::{base_context, id_of, team_item, Button};
 
 /// Deliveries shown per endpoint, newest first.
 const RECENT: i64 = 10;
-
-/// The events a new endpoint can subscribe to, as the form's checkboxes.
-const EVENTS: [EventType; 5] = [
-    EventType::LeadCreated,
-    EventType::LeadUpdated,
-    EventType::LeadEnriched,
-    EventType::SubmissionFailed,
-    EventType::BatchCompleted,
-];
 
 pub fn configure(cfg: &mut web::ServiceConfig) {
     cfg.route("/teams/{id}/webhooks", web::post().to(create))
@@ -99,7 +90,7 @@ pub async fn section(visitor: &Visitor, team_id: i64) -> Result<Option<Section>,
     }
     Ok(Some(Section {
         endpoints: rows,
-        event_types: EVENTS.iter().map(|e| e.as_str()).collect(),
+        event_types: subscribable().map(EventType::as_str).collect(),
     }))
 }
 
@@ -151,8 +142,7 @@ impl CreateForm {
             &self.submission_failed,
             &self.batch_completed,
         ];
-        EVENTS
-            .iter()
+        subscribable()
             .zip(ticked)
             .filter(|(_, on)| on.is_some())
             .map(|(e, _)| e.as_str().to_owned())

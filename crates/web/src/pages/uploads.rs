@@ -5,13 +5,14 @@
 use actix_web::http::{header, StatusCode};
 use actix_web::{web, HttpRequest, HttpResponse};
 use futures_util::StreamExt;
-use serde::Serialize;
 
 use leadhub_domain::business::RelationshipType;
-use leadhub_domain::upload::{NewUpload, UploadError, UploadKind, UploadStatus};
+use leadhub_domain::error::ServiceError;
+use leadhub_domain::upload::{NewUpload, UploadKind, UploadStatus};
 
 use crate::app::AppState;
 use crate::import::refuse_file;
+use crate::pages::list::team_choices;
 use crate::pages::multipart::{boundary, Part, Parts};
 use crate::pages::render::{see_other, when, PageError};
 use crate::pages::session::Visitor;
@@ -30,20 +31,6 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .route("/uploads/{id}/report", web::get().to(report));
 }
 
-fn page_error(e: UploadError) -> PageError {
-    match e {
-        UploadError::NotFound(thing) => PageError::NotFound(thing.into()),
-        UploadError::Forbidden(reason) => PageError::Forbidden(reason.into()),
-        UploadError::Unexpected(cause) => PageError::unexpected(cause),
-    }
-}
-
-#[derive(Serialize)]
-struct TeamChoice {
-    id: i64,
-    name: String,
-}
-
 /// The upload form, with a message and status when a file was refused.
 async fn form_page(
     state: &AppState,
@@ -52,17 +39,7 @@ async fn form_page(
     status: StatusCode,
     error: Option<&str>,
 ) -> Result<HttpResponse, PageError> {
-    let teams: Vec<TeamChoice> = state
-        .teams
-        .list(&visitor.user)
-        .await?
-        .into_iter()
-        .filter(|t| t.team.is_active)
-        .map(|t| TeamChoice {
-            id: t.team.id,
-            name: t.team.name,
-        })
-        .collect();
+    let teams = team_choices(visitor, true).await?;
     let mut context = base_context(Some(visitor), kind.as_str());
     context.insert("kind", kind.as_str());
     context.insert("teams", &teams);
@@ -239,10 +216,10 @@ async fn upload(
         .await;
     match started {
         Ok(id) => Ok(visitor.finish(see_other(&format!("/uploads/{id}")))),
-        Err(UploadError::Forbidden(reason)) => {
+        Err(ServiceError::Forbidden(reason)) => {
             refuse(StatusCode::FORBIDDEN, format!("{reason}.")).await
         }
-        Err(e) => Err(page_error(e)),
+        Err(e) => Err(e.into()),
     }
 }
 
@@ -253,11 +230,7 @@ async fn status(
     id: web::Path<String>,
 ) -> Result<HttpResponse, PageError> {
     let id = id_of(&id, "Upload")?;
-    let upload = state
-        .uploads
-        .visible(&visitor.user, id)
-        .await
-        .map_err(page_error)?;
+    let upload = state.uploads.visible(&visitor.user, id).await?;
     let mut context = base_context(Some(&visitor), upload.kind.as_str());
     context.insert("id", &upload.id);
     context.insert("kind", upload.kind.as_str());
@@ -290,11 +263,7 @@ async fn report(
     id: web::Path<String>,
 ) -> Result<HttpResponse, PageError> {
     let id = id_of(&id, "Upload")?;
-    let csv = state
-        .uploads
-        .report(&visitor.user, id)
-        .await
-        .map_err(page_error)?;
+    let csv = state.uploads.report(&visitor.user, id).await?;
     Ok(visitor.finish(
         HttpResponse::Ok()
             .content_type("text/csv; charset=utf-8")
