@@ -517,6 +517,7 @@ fn accept_in(
             conn,
             // Only the names come from the accepting person; the rest is the invite's or fixed.
             NewUser {
+                id: (),
                 user_id: n.user_id.clone(),
                 email: row.email.clone(),
                 first_name: n.first_name.clone(),
