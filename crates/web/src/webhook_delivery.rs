@@ -32,6 +32,11 @@ pub const PER_ENDPOINT: usize = 4;
 type Body = OnceCell<Result<String, String>>;
 /// Event rows fanned out per transaction (each holds the events of one intake transaction).
 const FAN_OUT_ROWS: i64 = 16;
+/// How often one failing endpoint is checked against the five-day rule: each check is a write
+/// transaction with two scans of its deliveries, and on SQLite it takes the one writer.
+const FAILING_CHECK_EVERY: chrono::Duration = chrono::Duration::hours(1);
+/// Endpoints whose last check is remembered before the stale ones are forgotten.
+const FAILING_CHECKS_KEPT: usize = 1024;
 
 #[derive(Clone)]
 pub struct DeliverySettings {
@@ -61,6 +66,28 @@ struct Deliverer {
     recorded: Notify,
     /// When this process's failed attempts are due again, so the loop wakes for them.
     retries_due: Mutex<BTreeSet<DateTime<Utc>>>,
+    /// When each failing endpoint was last checked against the five-day rule.
+    failing_checked: Mutex<HashMap<i64, DateTime<Utc>>>,
+}
+
+/// Whether a failing endpoint is due a check against the five-day rule (at most one an hour:
+/// the rule needs no finer grain); marks it checked when it is.
+fn check_due(
+    checked: &mut HashMap<i64, DateTime<Utc>>,
+    endpoint_id: i64,
+    now: DateTime<Utc>,
+) -> bool {
+    if checked
+        .get(&endpoint_id)
+        .is_some_and(|at| now - *at < FAILING_CHECK_EVERY)
+    {
+        return false;
+    }
+    if checked.len() >= FAILING_CHECKS_KEPT {
+        checked.retain(|_, at| now - *at < FAILING_CHECK_EVERY);
+    }
+    checked.insert(endpoint_id, now);
+    true
 }
 
 /// Starts the worker; it looks whenever `wakeups` changes (events written), and takes no new
@@ -93,6 +120,7 @@ pub fn start(
         to_record: Notify::new(),
         recorded: Notify::new(),
         retries_due: Mutex::new(BTreeSet::new()),
+        failing_checked: Mutex::new(HashMap::new()),
     });
     let recorder = tokio::spawn(deliverer.clone().record_forever());
     Ok(tokio::spawn(async move {
@@ -193,7 +221,17 @@ impl Deliverer {
         self.recorded.notify_one();
         let now = self.clock.now();
         for endpoint_id in failing {
-            self.turn_off_if_failing(endpoint_id, now).await;
+            let due = check_due(
+                &mut self
+                    .failing_checked
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner()),
+                endpoint_id,
+                now,
+            );
+            if due {
+                self.turn_off_if_failing(endpoint_id, now).await;
+            }
         }
     }
 
@@ -456,5 +494,38 @@ pub fn start_for(
             tracing::error!(error = %e, "webhook delivery worker not started");
             tokio::spawn(async {})
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_failing_endpoint_is_checked_at_most_once_an_hour() {
+        let mut checked = HashMap::new();
+        let t0 = Utc::now();
+        assert!(check_due(&mut checked, 1, t0));
+        assert!(check_due(&mut checked, 2, t0));
+        assert!(!check_due(
+            &mut checked,
+            1,
+            t0 + chrono::Duration::minutes(59)
+        ));
+        assert!(check_due(
+            &mut checked,
+            1,
+            t0 + chrono::Duration::minutes(60)
+        ));
+        // Full: the stale entries go, the fresh one stays.
+        let later = t0 + chrono::Duration::minutes(61);
+        for id in 3..=FAILING_CHECKS_KEPT as i64 {
+            checked.insert(id, t0);
+        }
+        assert!(check_due(&mut checked, 5000, later));
+        assert_eq!(
+            checked.keys().copied().collect::<BTreeSet<_>>(),
+            BTreeSet::from([1, 5000])
+        );
     }
 }
