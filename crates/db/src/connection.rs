@@ -82,6 +82,9 @@ pub const SQLITE_BUSY_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// Per-connection SQLite settings. `busy_timeout` must come before `journal_mode`, or the
 /// pool's first parallel connections fail with "database is locked" while WAL is switched on.
+/// `temp_store = MEMORY` keeps statement journals in memory: a write transaction with a
+/// savepoint (fresh_submissions.rs) journals every page it changes there, and past 64 KiB SQLite
+/// moved them to a temporary file, created, written and deleted in every such transaction.
 #[derive(Debug)]
 struct SqliteSettings {
     busy_timeout: Duration,
@@ -92,7 +95,7 @@ impl CustomizeConnection<DbConnection, diesel::r2d2::Error> for SqliteSettings {
         if let DbConnection::Sqlite(c) = conn {
             c.batch_execute(&format!(
                 "PRAGMA busy_timeout = {}; PRAGMA journal_mode = WAL; \
-                 PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; \
+                 PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA temp_store = MEMORY; \
                  PRAGMA wal_autocheckpoint = {AUTOCHECKPOINT_PAGES}; PRAGMA mmap_size = {SQLITE_MMAP_BYTES};",
                 self.busy_timeout.as_millis()
             ))
