@@ -1,4 +1,5 @@
 //! Connecting: the URL picks the backend, r2d2 pools connections, migrations are embedded.
+use std::cell::Cell;
 use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
@@ -81,6 +82,9 @@ pub const SQLITE_BUSY_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// Per-connection SQLite settings. `busy_timeout` must come before `journal_mode`, or the
 /// pool's first parallel connections fail with "database is locked" while WAL is switched on.
+/// `temp_store = MEMORY` keeps statement journals in memory: a write transaction with a
+/// savepoint (fresh_submissions.rs) journals every page it changes there, and past 64 KiB SQLite
+/// moved them to a temporary file, created, written and deleted in every such transaction.
 #[derive(Debug)]
 struct SqliteSettings {
     busy_timeout: Duration,
@@ -91,7 +95,7 @@ impl CustomizeConnection<DbConnection, diesel::r2d2::Error> for SqliteSettings {
         if let DbConnection::Sqlite(c) = conn {
             c.batch_execute(&format!(
                 "PRAGMA busy_timeout = {}; PRAGMA journal_mode = WAL; \
-                 PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; \
+                 PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA temp_store = MEMORY; \
                  PRAGMA wal_autocheckpoint = {AUTOCHECKPOINT_PAGES}; PRAGMA mmap_size = {SQLITE_MMAP_BYTES};",
                 self.busy_timeout.as_millis()
             ))
@@ -309,25 +313,56 @@ where
     T: Send + 'static,
     F: FnOnce(&mut DbConnection) -> Result<T, StoreError> + Send + 'static,
 {
-    tokio::task::spawn_blocking(move || {
-        // A writer that panicked left nothing half-done behind the mutex (its transaction
-        // rolled back), so a poisoned queue is still a queue.
-        let _turn = writer.as_ref().map(|w| {
-            w.turn
-                .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner)
-        });
-        let mut conn = pool
-            .get()
-            .map_err(|e| StoreError::Unexpected(anyhow::Error::new(e)))?;
-        let done = work(&mut conn);
-        if let Some(w) = &writer {
-            w.note_write();
+    if BLOCKING_HERE.get() {
+        return with_connection(&pool, writer.as_deref(), work);
+    }
+    tokio::task::spawn_blocking(move || with_connection(&pool, writer.as_deref(), work))
+        .await
+        .map_err(|e| StoreError::Unexpected(anyhow::Error::new(e)))?
+}
+
+/// Runs `work` with a pooled connection on this thread, as a writer when `writer` is given.
+fn with_connection<T, F>(pool: &DbPool, writer: Option<&Writers>, work: F) -> Result<T, StoreError>
+where
+    F: FnOnce(&mut DbConnection) -> Result<T, StoreError>,
+{
+    // A writer that panicked left nothing half-done behind the mutex (its transaction rolled
+    // back), so a poisoned queue is still a queue.
+    let _turn = writer.map(|w| {
+        w.turn
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    });
+    let mut conn = pool
+        .get()
+        .map_err(|e| StoreError::Unexpected(anyhow::Error::new(e)))?;
+    let done = work(&mut conn);
+    if let Some(w) = writer {
+        w.note_write();
+    }
+    done
+}
+
+thread_local! {
+    /// Set by `blocking_here` on a thread that may block: its reads and writes run on it
+    /// rather than being handed to another thread of the blocking pool and back.
+    static BLOCKING_HERE: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Runs `f` on this thread, which must be one that may block (tokio's blocking pool, never an
+/// async worker), with every `Database::read` and `Database::write` that `f` polls running
+/// right here: for a caller that drives async repository calls with `Handle::block_on` on a
+/// blocking thread, which would otherwise hand each query to yet another thread.
+pub fn blocking_here<T>(f: impl FnOnce() -> T) -> T {
+    /// Restores the flag however `f` ends (a panic included).
+    struct Restore(bool);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            BLOCKING_HERE.set(self.0);
         }
-        done
-    })
-    .await
-    .map_err(|e| StoreError::Unexpected(anyhow::Error::new(e)))?
+    }
+    let _restore = Restore(BLOCKING_HERE.replace(true));
+    f()
 }
 
 /// Makes the current transaction a writer before it reads. SQLite transactions begin deferred:

@@ -42,7 +42,7 @@ mod webhooks;
 
 pub use backup::{backup_sqlite, BackupError};
 pub use connection::{
-    Backend, Database, DbConnection, DbError, ReadConnection, SQLITE_BUSY_TIMEOUT,
+    blocking_here, Backend, Database, DbConnection, DbError, ReadConnection, SQLITE_BUSY_TIMEOUT,
 };
 pub use pool_threads::{settle, StillOpen};
 

@@ -205,7 +205,7 @@ impl AppState {
         )));
         AppState {
             uploads: Arc::new(uploads),
-            single_intake: Arc::new(SingleIntake::start(submissions.clone())),
+            single_intake: Arc::new(SingleIntake::start(submissions.clone(), db.backend())),
             sign_in_links,
             rate_limiter,
             config: Arc::new(config),
