@@ -17,9 +17,8 @@ use leadhub_domain::submission::{
 };
 use leadhub_domain::user::User;
 
-/// Groups written at once when groups may wait on something other than the database (a
-/// geocoder: a slow one must not hold up every single submission behind it) or PostgreSQL
-/// (several commits overlap there); few, so that groups still form under load.
+/// Groups written at once on PostgreSQL, where several commits overlap; few, so that groups
+/// still form under load.
 const GROUPS_IN_FLIGHT: usize = 4;
 /// The largest group: the size of the largest batch the contract accepts.
 const MAX_GROUP: usize = 1000;
@@ -57,8 +56,9 @@ impl SingleIntake {
     /// CLI's commands and the tests all run under `block_on`).
     pub fn start(service: Arc<SubmissionService>, backend: Backend) -> SingleIntake {
         // SQLite has one writer: a second group would only wait for its turn, splitting the
-        // queue into smaller groups (CPU per submission 110 -> 200 µs with four).
-        let one_writer = backend == Backend::Sqlite && !service.enricher.is_configured();
+        // queue into smaller groups (CPU per submission 110 -> 200 µs with four). A group
+        // holds its runner only while it is written (`run_group`), never while it is enriched.
+        let one_writer = backend == Backend::Sqlite;
         SingleIntake {
             service,
             queue: Arc::default(),
@@ -118,7 +118,7 @@ fn lock(queue: &Mutex<Queue>) -> MutexGuard<'_, Queue> {
 /// On a blocking thread: takes whatever is queued as a group and runs it, until the queue is
 /// empty. The group's reads and writes run on this thread too (`blocking_here`), so a group
 /// costs no hand-off between threads but the answers to its callers.
-fn run_groups(service: &SubmissionService, queue: &Mutex<Queue>, runtime: &Handle) {
+fn run_groups(service: &Arc<SubmissionService>, queue: &Mutex<Queue>, runtime: &Handle) {
     loop {
         let group: Vec<Queued> = {
             let mut queue = lock(queue);
@@ -138,16 +138,35 @@ fn run_groups(service: &SubmissionService, queue: &Mutex<Queue>, runtime: &Handl
     }
 }
 
-/// Runs one group. Nothing one submission carries can fail the group's store (teams and users
-/// are never deleted, and the verbatim text is just text), and `SubmissionService` already
-/// isolates one lead's failed write from its neighbours; an error here is the database's, and
-/// every member hears of it. Re-running members alone would store them twice.
-async fn run_group(service: &SubmissionService, group: Vec<Queued>) {
+/// Writes one group, then answers it: right here when none of its leads is to be enriched,
+/// else in a task of its own, so that the next group's write never waits on a geocoder.
+/// Nothing one submission carries can fail the group's store (teams and users are never
+/// deleted, and the verbatim text is just text), and `SubmissionService` already isolates one
+/// lead's failed write from its neighbours; an error here is the database's, and every member
+/// hears of it. Re-running members alone would store them twice.
+async fn run_group(service: &Arc<SubmissionService>, group: Vec<Queued>) {
     let (work, replies): (Vec<_>, Vec<_>) = group
         .into_iter()
         .map(|q| ((q.user_id, q.request), q.reply))
         .unzip();
-    match service.submit_singles(work).await {
+    let fresh = match service.write_singles(work).await {
+        Ok(fresh) => fresh,
+        Err(e) => return answer(replies, Err(e)),
+    };
+    if fresh.enriches() {
+        let service = service.clone();
+        // Dropped, not awaited: the task answers each caller itself.
+        drop(tokio::spawn(async move {
+            answer(replies, service.answer_singles(fresh).await);
+        }));
+    } else {
+        answer(replies, service.answer_singles(fresh).await);
+    }
+}
+
+/// Sends each member of a group its outcome, or the group's error.
+fn answer(replies: Vec<Reply>, outcomes: Result<Vec<ElementOutcome>, SubmissionError>) {
+    match outcomes {
         Ok(outcomes) => {
             for (reply, outcome) in replies.into_iter().zip(outcomes) {
                 // A caller that went away still has its submission stored and processed.

@@ -22,6 +22,8 @@ use crate::user::{User, UserRepository};
 
 mod processing;
 
+pub use processing::FreshWritten;
+
 pub type SubmissionError = ServiceError;
 
 /// A lead filter with the caller's visibility applied; only `SubmissionService::visible_filter`
@@ -144,18 +146,28 @@ impl SubmissionService {
         }
     }
 
-    /// Single submissions of any callers, each admitted by `admit_single`, stored in one write
-    /// and processed together, as a batch would be; returns their outcomes in the same order.
-    pub async fn submit_singles(
+    /// Single submissions of any callers, each admitted by `admit_single`, stored verbatim in
+    /// one write with their leads, as a batch's would be; `answer_singles` then enriches them
+    /// and returns their outcomes. Two steps, so a caller holding the writer lets go first.
+    pub async fn write_singles(
         &self,
         singles: Vec<(i64, SubmissionRequest)>,
-    ) -> Result<Vec<ElementOutcome>, SubmissionError> {
-        let count = singles.len();
+    ) -> Result<FreshWritten, SubmissionError> {
         let (submitters, requests) = singles.into_iter().unzip();
+        let (submissions, writes) = self.fresh_writes(submitters, requests, None, self.clock.now());
+        self.write_fresh(None, submissions, writes).await
+    }
+
+    /// Enriches what `write_singles` wrote where needed and returns each submission's
+    /// outcome, in the order of the singles.
+    pub async fn answer_singles(
+        &self,
+        fresh: FreshWritten,
+    ) -> Result<Vec<ElementOutcome>, SubmissionError> {
+        let count = fresh.ids.len();
         let mut outcomes = self
-            .store_and_process(submitters, requests, None)
-            .await?
-            .elements;
+            .conclude(&fresh.ids, &fresh.writes, fresh.written)
+            .await?;
         // Fresh submissions are never final already, so each has its outcome, in order.
         if outcomes.len() != count {
             return Err(SubmissionError::Unexpected(anyhow::anyhow!(
@@ -252,39 +264,45 @@ impl SubmissionService {
                 })
                 .collect()
         } else {
-            let year = now.year();
-            let enrich_later = self.enricher.is_configured();
-            let (submissions, writes) = submitters
-                .into_iter()
-                .zip(requests)
-                .enumerate()
-                .map(|(i, (user_id, r))| {
-                    let write = LeadWrite {
-                        team_id: r.team_id,
-                        user_id,
-                        lead: normalize(&r.fields, year),
-                        submission_id: None,
-                        enrich_later,
-                    };
-                    let mut submission = new_submission(
-                        batch_id.as_deref(),
-                        i,
-                        user_id,
-                        r.team_id,
-                        r.raw_json,
-                        None,
-                        now,
-                    );
-                    submission.idempotency_key_id = r.idempotency_key_id;
-                    (submission, write)
-                })
-                .unzip();
+            let (submissions, writes) =
+                self.fresh_writes(submitters, requests, batch_id.as_deref(), now);
             self.store_and_write(batch, submissions, writes).await?
         };
         Ok(BatchOutcome {
             batch_id: batch_id.unwrap_or_default(),
             elements,
         })
+    }
+
+    /// The submissions to store verbatim and their normalised leads to write (`writes[i]` is
+    /// the lead of `submissions[i]`, sent by `submitters[i]`).
+    fn fresh_writes(
+        &self,
+        submitters: Vec<i64>,
+        requests: Vec<SubmissionRequest>,
+        batch_id: Option<&str>,
+        now: DateTime<Utc>,
+    ) -> (Vec<NewSubmission>, Vec<LeadWrite>) {
+        let year = now.year();
+        let enrich_later = self.enricher.is_configured();
+        submitters
+            .into_iter()
+            .zip(requests)
+            .enumerate()
+            .map(|(i, (user_id, r))| {
+                let write = LeadWrite {
+                    team_id: r.team_id,
+                    user_id,
+                    lead: normalize(&r.fields, year),
+                    submission_id: None,
+                    enrich_later,
+                };
+                let mut submission =
+                    new_submission(batch_id, i, user_id, r.team_id, r.raw_json, None, now);
+                submission.idempotency_key_id = r.idempotency_key_id;
+                (submission, write)
+            })
+            .unzip()
     }
 
     /// Processes stored `pending` submissions (a deferred batch's job); those already final

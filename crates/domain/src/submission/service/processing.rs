@@ -12,26 +12,55 @@ use crate::submission::record::{NewBatch, NewSubmission, SubmissionOutcome, Subm
 /// One write's result: `Ok(None)` when its submission was final already.
 type Written = Result<Option<LeadWritten>, StoreError>;
 
+/// Fresh submissions stored with their leads written, not yet enriched nor answered
+/// (`writes[i]` is the lead of submission `ids[i]`, `written[i]` what its write did).
+pub struct FreshWritten {
+    pub(super) ids: Vec<i64>,
+    pub(super) writes: Vec<LeadWrite>,
+    pub(super) written: Vec<Written>,
+}
+
+impl FreshWritten {
+    /// Whether concluding will ask the enricher about any lead (a geocoder, an appraisal
+    /// layer: it may take a while).
+    pub fn enriches(&self) -> bool {
+        self.written
+            .iter()
+            .any(|w| matches!(w, Ok(Some(w)) if w.to_enrich))
+    }
+}
+
 impl SubmissionService {
     /// Fresh submissions processed now (`writes[i]` is the lead of `submissions[i]`): stored
-    /// verbatim in the transaction that writes their leads. Should the leads' write fail, the
-    /// submissions are stored open all the same and processed as stored submissions are.
+    /// verbatim and their leads written, then enriched and concluded.
     pub(super) async fn store_and_write(
         &self,
         batch: Option<NewBatch>,
         submissions: Vec<NewSubmission>,
         writes: Vec<LeadWrite>,
     ) -> Result<Vec<ElementOutcome>, SubmissionError> {
+        let fresh = self.write_fresh(batch, submissions, writes).await?;
+        self.conclude(&fresh.ids, &fresh.writes, fresh.written)
+            .await
+    }
+
+    /// Stores fresh submissions verbatim in the transaction that writes their leads. Should the
+    /// leads' write fail, the submissions are stored open all the same and their leads written
+    /// one at a time, as stored submissions' are.
+    pub(super) async fn write_fresh(
+        &self,
+        batch: Option<NewBatch>,
+        submissions: Vec<NewSubmission>,
+        writes: Vec<LeadWrite>,
+    ) -> Result<FreshWritten, SubmissionError> {
         let writes = Arc::new(writes);
         let stored = self
             .submissions
             .store_and_write(batch, submissions, Arc::clone(&writes))
             .await?;
-        match stored.leads {
-            Ok(written) => {
-                let written = written.into_iter().map(|w| Ok(Some(w))).collect();
-                self.conclude(&stored.ids, &writes, written).await
-            }
+        let writes = Arc::try_unwrap(writes).unwrap_or_else(|shared| (*shared).clone());
+        let (writes, written) = match stored.leads {
+            Ok(written) => (writes, written.into_iter().map(|w| Ok(Some(w))).collect()),
             Err(e) => {
                 tracing::warn!(error = %e, "writing fresh submissions' leads failed; trying them one at a time as stored submissions");
                 let writes: Vec<LeadWrite> = writes
@@ -45,9 +74,14 @@ impl SubmissionService {
                 // The whole batch has just failed (after its own retries): straight to one at
                 // a time, so that only the element at fault fails.
                 let written = self.write_each(&writes).await;
-                self.conclude(&stored.ids, &writes, written).await
+                (writes, written)
             }
-        }
+        };
+        Ok(FreshWritten {
+            ids: stored.ids,
+            writes,
+            written,
+        })
     }
 
     /// Writes the leads of stored submissions (each outcome in its lead's transaction), all
@@ -87,7 +121,7 @@ impl SubmissionService {
     /// Enriches the leads that need it, then returns each submission's outcome (`ids[i]` is
     /// the submission of `writes[i]`), recording what changed since its lead's transaction
     /// recorded it: enrichment's warnings, or a failure.
-    async fn conclude(
+    pub(super) async fn conclude(
         &self,
         ids: &[i64],
         writes: &[LeadWrite],
