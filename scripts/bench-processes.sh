@@ -7,9 +7,11 @@
 #   BENCH_COUNTS       process counts (default "sqlite 1 2 3"; "sqlite" is one process on a SQLite database)
 #   BENCH_SECONDS      load time per count (default 20)
 #   BENCH_CONNECTIONS  total wrk connections (default 16)
+#   BENCH_GEOCODER     the servers' LEADHUB_GEOCODER (default none; zip is offline)
 #   BENCH_PG_URL       an admin URL (default postgres://postgres@127.0.0.1:5432/test); each count runs in a fresh
 #                      database, dropped afterwards
-# Servers run with RUST_LOG=warn, rate limits off and no geocoder (only 127.0.0.1 is ever a target).
+# Servers run with RUST_LOG=warn, rate limits off and no geocoder unless BENCH_GEOCODER names one (only 127.0.0.1
+# is ever a target).
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 bin=$(realpath "${1:-${CARGO_TARGET_DIR:-$root/target}/release/leadhub}")
@@ -98,7 +100,7 @@ for label in $counts; do
     psql -q "$admin_url" -c "CREATE DATABASE $db" >/dev/null
     export DATABASE_URL="${admin_url%/*}/$db"
   fi
-  export LEADHUB_DATA_DIR="$work/data" LEADHUB_GEOCODER=none RUST_LOG=warn
+  export LEADHUB_DATA_DIR="$work/data" LEADHUB_GEOCODER="${BENCH_GEOCODER:-none}" RUST_LOG=warn
   export LEADHUB_RATE_LIMIT_PER_KEY_HOUR=0 LEADHUB_RATE_LIMIT_PER_IP_MINUTE=0
   "$bin" migrate >/dev/null 2>&1
   "$bin" user add --email bench@example.com --first-name Bench --last-name Mark >/dev/null 2>&1
