@@ -24,9 +24,15 @@ impl FreshWritten {
     /// Whether concluding will ask the enricher about any lead (a geocoder, an appraisal
     /// layer: it may take a while).
     pub fn enriches(&self) -> bool {
-        self.written
-            .iter()
-            .any(|w| matches!(w, Ok(Some(w)) if w.to_enrich))
+        self.written.iter().any(|w| lead_to_enrich(w).is_some())
+    }
+}
+
+/// The lead a write left for enrichment to look at, if any.
+fn lead_to_enrich(written: &Written) -> Option<i64> {
+    match written {
+        Ok(Some(w)) if w.to_enrich => Some(w.lead_id),
+        _ => None,
     }
 }
 
@@ -127,12 +133,7 @@ impl SubmissionService {
         writes: &[LeadWrite],
         written: Vec<Written>,
     ) -> Result<Vec<ElementOutcome>, SubmissionError> {
-        let needing: Vec<i64> = written
-            .iter()
-            .filter_map(|w| w.as_ref().ok().and_then(Option::as_ref))
-            .filter(|w| w.to_enrich)
-            .map(|w| w.lead_id)
-            .collect();
+        let needing: Vec<i64> = written.iter().filter_map(lead_to_enrich).collect();
         let mut enrichment_warnings = self.enrich_leads(needing).await?;
         let now = self.clock.now();
         let mut follow_ups = HashSet::new();
