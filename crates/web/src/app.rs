@@ -113,8 +113,8 @@ pub struct AppState {
     pub jobs: Arc<dyn JobQueue>,
     pub metrics: Arc<Metrics>,
     pub rate_limiter: Arc<RateLimiter>,
-    /// The lead page's map tiles, fetched through our origin.
-    pub map_tiles: Arc<MapTiles>,
+    /// The lead page's map tiles, fetched through our origin, when `LEADHUB_MAP_TILES` is set.
+    pub map_tiles: Option<Arc<MapTiles>>,
 }
 
 impl AppState {
@@ -200,9 +200,10 @@ impl AppState {
             memberships: Arc::new(db.clone()),
             clock: adapters.clock.clone(),
         };
-        let map_tiles = Arc::new(MapTiles::new(&leadhub_geocode::user_agent(
-            &config.public_url,
-        )));
+        let map_tiles = config.map_tiles.as_deref().map(|template| {
+            let user_agent = leadhub_geocode::user_agent(&config.public_url);
+            Arc::new(MapTiles::new(template, &user_agent))
+        });
         AppState {
             uploads: Arc::new(uploads),
             single_intake: Arc::new(SingleIntake::start(submissions.clone(), db.backend())),

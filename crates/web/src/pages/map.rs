@@ -105,7 +105,7 @@ async fn tile(
     path: web::Path<(u32, u32, u32)>,
 ) -> HttpResponse {
     let (z, x, y) = path.into_inner();
-    let Some(template) = state.config.map_tiles.as_deref() else {
+    let Some(tiles) = state.map_tiles.as_deref() else {
         return blank();
     };
     if z > 19 || x >= (1 << z) || y >= (1 << z) {
@@ -122,11 +122,7 @@ async fn tile(
     if !signed_in {
         return blank();
     }
-    let url = template
-        .replace("{z}", &z.to_string())
-        .replace("{x}", &x.to_string())
-        .replace("{y}", &y.to_string());
-    match state.map_tiles.get(&url).await {
+    match tiles.get(z, x, y).await {
         Ok(tile) => HttpResponse::Ok()
             .content_type(tile.content_type.as_str())
             .insert_header((

@@ -36,36 +36,44 @@ impl Weighter<String, Arc<Tile>> for TileBytes {
     }
 }
 
-/// The tile server's client and the tiles fetched lately, by URL.
+/// The tile server (`LEADHUB_MAP_TILES`), its client and the tiles fetched lately, by URL.
 pub struct MapTiles {
+    template: String,
     client: reqwest::Client,
     kept: Cache<String, Arc<Tile>, TileBytes>,
 }
 
 impl MapTiles {
-    pub fn new(user_agent: &str) -> MapTiles {
+    /// `template` is a tile URL with `{z}`, `{x}` and `{y}`.
+    pub fn new(template: &str, user_agent: &str) -> MapTiles {
         let client = reqwest::Client::builder()
             .timeout(FETCH_TIMEOUT)
             .user_agent(user_agent)
             .build()
             .unwrap_or_default();
         MapTiles {
+            template: template.to_owned(),
             client,
             kept: Cache::with_weighter(1024, KEPT_BYTES, TileBytes),
         }
     }
 
-    /// The tile at `url`: the kept one while it is fresh, else fetched (and kept).
-    pub async fn get(&self, url: &str) -> anyhow::Result<Arc<Tile>> {
+    /// Tile (`z`, `x`, `y`): the kept one while it is fresh, else fetched (and kept).
+    pub async fn get(&self, z: u32, x: u32, y: u32) -> anyhow::Result<Arc<Tile>> {
+        let url = self
+            .template
+            .replace("{z}", &z.to_string())
+            .replace("{x}", &x.to_string())
+            .replace("{y}", &y.to_string());
         if let Some(tile) = self
             .kept
-            .get(url)
+            .get(&url)
             .filter(|t| t.fetched.elapsed() < KEEP_FOR)
         {
             return Ok(tile);
         }
-        let tile = Arc::new(self.fetch(url).await?);
-        self.kept.insert(url.to_owned(), tile.clone());
+        let tile = Arc::new(self.fetch(&url).await?);
+        self.kept.insert(url, tile.clone());
         Ok(tile)
     }
 
