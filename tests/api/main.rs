@@ -22,6 +22,7 @@ mod lead_pages;
 mod lead_uploads;
 mod leads;
 mod mail_quota;
+mod metrics;
 mod openapi;
 mod operations;
 mod pages;

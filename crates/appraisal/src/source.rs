@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 use async_trait::async_trait;
 use leadhub_domain::circuit_breaker::{BreakerPolicy, CircuitBreaker};
 use leadhub_domain::enrich::{AppraisalQuery, AppraisalSource, EnrichError};
+use leadhub_domain::telemetry::{CallOutcome, APPRAISAL_CALLS};
 use serde_json::{Map, Value};
 use tokio::sync::Semaphore;
 
@@ -63,7 +64,10 @@ impl CountyAppraisal {
                             cool_down: file.settings.breaker_cooldown,
                         };
                         Arc::new(Layer {
-                            breaker: CircuitBreaker::new(county.layer_url.as_str(), policy),
+                            breaker: CircuitBreaker::new(
+                                format!("appraisal {}", county_label(&county)),
+                                policy,
+                            ),
                             permits: Semaphore::new(file.settings.max_concurrent),
                         })
                     })
@@ -117,7 +121,12 @@ impl CountyAppraisal {
         params: &[(&'static str, String)],
     ) -> Result<Option<Map<String, Value>>, EnrichError> {
         let county = &entry.county;
+        let count = |outcome: CallOutcome| {
+            metrics::counter!(APPRAISAL_CALLS, "county" => county_label(county), "outcome" => outcome.as_str())
+                .increment(1);
+        };
         let Ok(pass) = entry.layer.breaker.admit(Instant::now()) else {
+            count(CallOutcome::CircuitOpen);
             return Err(EnrichError::Failed(format!(
                 "{} is not answering; lookups paused for a while",
                 county.source
@@ -143,8 +152,24 @@ impl CountyAppraisal {
                 pass.failure(Instant::now(), started.elapsed());
             }
         }
+        count(match &outcome {
+            Ok(_) => CallOutcome::Ok,
+            Err(EnrichError::Timeout) => CallOutcome::Timeout,
+            Err(_) => CallOutcome::Failed,
+        });
         outcome
     }
+}
+
+/// How metrics name a county: its state and name (or FIPS), never the layer's URL, since
+/// `/metrics` is read by whoever may scrape it.
+fn county_label(county: &County) -> String {
+    let name = county
+        .county
+        .as_deref()
+        .or(county.fips.as_deref())
+        .unwrap_or("?");
+    format!("{} {name}", county.state.as_str())
 }
 
 #[async_trait]

@@ -15,6 +15,7 @@ mod dashboard;
 mod error;
 mod fixed_chunks;
 mod fresh_submissions;
+mod gauges;
 mod geocode_cache;
 mod job_wakeups;
 mod jobs;
@@ -44,6 +45,7 @@ pub use backup::{backup_sqlite, BackupError};
 pub use connection::{
     blocking_here, Backend, Database, DbConnection, DbError, ReadConnection, SQLITE_BUSY_TIMEOUT,
 };
+pub use gauges::{QueueGauges, JOB_STATES};
 pub use pool_threads::{settle, StillOpen};
 
 /// Bind-parameter lists (`IN (...)` of ids, keys, names) are read in chunks of this many, below

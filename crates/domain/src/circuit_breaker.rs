@@ -10,6 +10,7 @@
 //!
 //! Pure state: the caller says what time it is (`Instant`, monotonic and finer than the `Clock`
 //! port's whole seconds, which cool-downs of a fraction of a second need).
+use crate::telemetry::CIRCUIT_OPEN;
 use std::sync::{Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
@@ -78,11 +79,13 @@ pub struct Pass<'a> {
 
 impl CircuitBreaker {
     pub fn new(name: impl Into<String>, policy: BreakerPolicy) -> Self {
-        CircuitBreaker {
+        let breaker = CircuitBreaker {
             name: name.into(),
             policy,
             state: Mutex::new(CLOSED),
-        }
+        };
+        breaker.report(false);
+        breaker
     }
 
     /// Leave to make a call now, or `CircuitOpen`.
@@ -112,6 +115,15 @@ impl CircuitBreaker {
         }
     }
 
+    /// The breaker's state as the `leadhub_circuit_open` gauge (a probe counts as open).
+    fn report(&self, open: bool) {
+        metrics::gauge!(CIRCUIT_OPEN, "circuit" => self.name.clone()).set(if open {
+            1.0
+        } else {
+            0.0
+        });
+    }
+
     fn lock(&self) -> MutexGuard<'_, State> {
         // The state is a plain value, always whole: a poisoned lock is still usable.
         self.state.lock().unwrap_or_else(PoisonError::into_inner)
@@ -121,6 +133,7 @@ impl CircuitBreaker {
         let mut state = self.lock();
         if !matches!(*state, State::Closed { .. }) {
             tracing::info!(circuit = %self.name, "answering again; circuit closed");
+            self.report(false);
         }
         *state = CLOSED;
     }
@@ -141,6 +154,7 @@ impl CircuitBreaker {
                     || time_lost >= self.policy.time_lost_to_open
                 {
                     tracing::warn!(circuit = %self.name, failures, ?time_lost, "keeps failing; circuit opened");
+                    self.report(true);
                     open
                 } else {
                     State::Closed {

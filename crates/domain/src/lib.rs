@@ -31,6 +31,7 @@ pub mod store;
 pub mod submission;
 pub mod team;
 pub mod team_access;
+pub mod telemetry;
 #[cfg(test)]
 mod test_support;
 pub mod upload;

@@ -6,6 +6,7 @@
 //! (the adapters report those as `EnrichError::Failed`). The breaker counts every failed attempt
 //! and the time it took, not every failed call, and is asked before each attempt, so retries stop
 //! as soon as it opens.
+use leadhub_domain::telemetry::{CallOutcome, GEOCODER_CALLS};
 use std::time::{Duration, Instant};
 
 use backon::{ExponentialBuilder, Retryable};
@@ -125,10 +126,10 @@ impl Upstream {
 
     /// One attempt, through the breaker and the gate.
     async fn attempt(&self, request: RequestBuilder) -> Result<String, Failure> {
-        let pass = self
-            .breaker
-            .admit(Instant::now())
-            .map_err(|_| Failure::Final(EnrichError::Failed(CIRCUIT_OPEN.into())))?;
+        let Ok(pass) = self.breaker.admit(Instant::now()) else {
+            self.count(CallOutcome::CircuitOpen);
+            return Err(Failure::Final(EnrichError::Failed(CIRCUIT_OPEN.into())));
+        };
         if let Some(gate) = self.gate {
             gate.pass().await;
         }
@@ -140,7 +141,19 @@ impl Upstream {
                 pass.failure(Instant::now(), started.elapsed())
             }
         }
+        self.count(match &outcome {
+            Ok(_) => CallOutcome::Ok,
+            Err(Failure::Transient(EnrichError::Timeout)) => CallOutcome::Timeout,
+            Err(Failure::Transient(_)) => CallOutcome::Failed,
+            Err(Failure::Refused(_)) => CallOutcome::RateLimited,
+            Err(Failure::Final(_)) => CallOutcome::Refused,
+        });
         outcome
+    }
+
+    fn count(&self, outcome: CallOutcome) {
+        metrics::counter!(GEOCODER_CALLS, "provider" => self.name, "outcome" => outcome.as_str())
+            .increment(1);
     }
 
     async fn send(&self, request: RequestBuilder) -> Result<String, Failure> {

@@ -10,12 +10,14 @@ use anyhow::Context as _;
 use leadhub_domain::mail::Mailer;
 
 mod compose;
+mod counted;
 mod memory;
 mod outbox;
 mod render;
 mod smtp;
 
 pub use compose::{compose, Composed, Sender};
+pub use counted::CountedMailer;
 pub use memory::{MemoryMailer, SentMail};
 pub use outbox::OutboxMailer;
 pub use render::{check_templates, html_templates, render, Rendered};

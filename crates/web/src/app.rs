@@ -1,5 +1,6 @@
 //! The composition root: configuration in, adapters built, services built, one actix `App` out.
 //! Tests build the same app with other adapters through `Adapters`.
+use leadhub_mail::CountedMailer;
 use std::sync::Arc;
 
 use std::net::TcpListener;
@@ -55,6 +56,8 @@ impl Adapters {
     /// The real adapters: system clock, OS randomness, SMTP or the outbox folder, the
     /// geocoder chain of `LEADHUB_GEOCODER` (cached in the database), county appraisal layers.
     pub fn production(config: &Config, db: &Database) -> anyhow::Result<Adapters> {
+        // Before the adapters exist, so their circuit breakers' gauges are recorded from the start.
+        crate::middleware::metrics::process_handle();
         let mailer = leadhub_mail::build(
             config.smtp_url.as_deref(),
             &config.mail_from,
@@ -119,6 +122,8 @@ pub struct AppState {
 
 impl AppState {
     pub fn new(config: Config, db: Database, adapters: Adapters) -> AppState {
+        crate::middleware::metrics::process_handle();
+        let mailer: Arc<dyn Mailer> = Arc::new(CountedMailer::new(adapters.mailer.clone()));
         // Several processes may share a PostgreSQL database, so its counters live there; a SQLite
         // file is served by one process, whose memory is the cheaper place to count.
         let rate_limit_store: Arc<dyn RateLimitStore> = match db.backend() {
@@ -134,7 +139,7 @@ impl AppState {
         let identity: Arc<dyn IdentityProvider> = Arc::new(BuiltinIdentity {
             users: Arc::new(db.clone()),
             sessions: Arc::new(db.clone()),
-            mailer: adapters.mailer.clone(),
+            mailer: mailer.clone(),
             clock: adapters.clock.clone(),
             tokens: adapters.tokens.clone(),
             public_url: config.public_url.clone(),
@@ -153,7 +158,7 @@ impl AppState {
             memberships: Arc::new(db.clone()),
             users: Arc::new(db.clone()),
             identity,
-            mailer: adapters.mailer.clone(),
+            mailer: mailer.clone(),
             clock: adapters.clock.clone(),
             tokens: adapters.tokens.clone(),
             public_url: config.public_url.clone(),
@@ -220,7 +225,7 @@ impl AppState {
             dashboard: Arc::new(dashboard),
             webhooks: Arc::new(webhooks),
             clock: adapters.clock,
-            metrics: Arc::new(Metrics::default()),
+            metrics: Arc::new(Metrics::new()),
             map_tiles,
         }
     }

@@ -1,5 +1,5 @@
 //! Cross-cutting request handling: request ids, the request span, metrics, rate limits.
-mod metrics;
+pub mod metrics;
 mod rate_limit;
 mod request_id;
 

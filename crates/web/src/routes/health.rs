@@ -48,7 +48,17 @@ pub async fn readyz(state: web::Data<AppState>) -> ApiResult<Json<Status>> {
 #[api_operation(operation_id = "metrics", tag = "operations", produces = "text/plain")]
 pub async fn metrics(state: web::Data<AppState>) -> HttpResponse {
     let (open, idle) = state.db.pool_state();
-    let text = state.metrics.render((open, idle, state.db.pool_max_size()));
+    let now = state.clock.now();
+    let queues = match state.db.queue_gauges(now).await {
+        Ok(q) => Some(q),
+        Err(e) => {
+            tracing::warn!(error = %e, "metrics: the queue gauges could not be read");
+            None
+        }
+    };
+    let text = state
+        .metrics
+        .render((open, idle, state.db.pool_max_size()), queues.as_ref(), now);
     HttpResponse::Ok()
         .content_type("text/plain; version=0.0.4; charset=utf-8")
         .body(text)

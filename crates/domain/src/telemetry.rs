@@ -1,0 +1,50 @@
+//! The process-wide metrics, named once: every crate records them through the `metrics` facade
+//! (a no-op until the web crate installs its Prometheus recorder), and the alert rules in
+//! `docs/deploy/alerts.yml` name the same series.
+use metrics::{describe_counter, describe_gauge};
+
+/// Calls to a geocoder, by `provider` (census, nominatim) and `outcome` (`CallOutcome`).
+pub const GEOCODER_CALLS: &str = "leadhub_geocoder_calls_total";
+/// Parcel lookups at a county appraisal layer, by `county` (state and name) and `outcome` (`CallOutcome`).
+pub const APPRAISAL_CALLS: &str = "leadhub_appraisal_calls_total";
+/// 1 while a circuit breaker refuses calls to an upstream service, 0 while it lets them through.
+pub const CIRCUIT_OPEN: &str = "leadhub_circuit_open";
+/// E-mails handed to the mail adapter, by `kind` and `outcome` (sent, failed).
+pub const EMAILS: &str = "leadhub_emails_total";
+
+/// How one call to an upstream service ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, strum::IntoStaticStr)]
+#[strum(serialize_all = "snake_case")]
+pub enum CallOutcome {
+    Ok,
+    /// A 5xx, a refused or reset connection: retried.
+    Failed,
+    /// No answer within the timeout.
+    Timeout,
+    /// A 429.
+    RateLimited,
+    /// An answer that no retry will change (a 4xx, an unreadable body).
+    Refused,
+    /// Not made: the circuit breaker is open.
+    CircuitOpen,
+}
+
+impl CallOutcome {
+    pub fn as_str(self) -> &'static str {
+        self.into()
+    }
+}
+
+/// Gives each process-wide series its help text; the exporter calls it once it is installed.
+pub fn describe() {
+    describe_counter!(GEOCODER_CALLS, "Geocoder calls by provider and outcome.");
+    describe_counter!(
+        APPRAISAL_CALLS,
+        "County appraisal lookups by county and outcome."
+    );
+    describe_gauge!(
+        CIRCUIT_OPEN,
+        "1 while the circuit breaker of an upstream service is open."
+    );
+    describe_counter!(EMAILS, "E-mails by kind and outcome (sent, failed).");
+}
