@@ -6,39 +6,22 @@
 //! thread is never blocked on the database.
 #![forbid(unsafe_code)]
 
-mod backup;
-mod businesses;
-mod checkpoint;
-mod connection;
-mod credentials;
-mod dashboard;
-mod error;
-mod fixed_chunks;
-mod fresh_submissions;
-mod geocode_cache;
-mod job_wakeups;
-mod jobs;
-mod lead_row;
-mod lead_writes;
-mod leads;
-mod memberships;
-mod outcomes;
-mod plan_store;
-mod pool_threads;
-mod rate_limits;
-mod recent;
+mod business;
+mod job;
+mod lead;
+mod pool;
 pub mod schema;
-mod sessions;
-mod simple;
-mod submissions;
-mod teams;
-mod time;
-mod unnest;
-mod uploads;
-mod users;
-mod webhook_events;
-mod webhook_outbox;
-mod webhooks;
+mod shared;
+mod sql;
+mod team;
+mod webhook;
+use job::{job_wakeups, jobs};
+use lead::{fresh_submissions, lead_row, lead_writes, leads, outcomes, plan_store, submissions};
+use pool::{backup, checkpoint, connection, pool_threads, recent};
+use shared::rate_limits;
+use sql::{error, fixed_chunks, simple, time, unnest};
+use team::users;
+use webhook::webhook_events;
 
 pub use backup::{backup_sqlite, BackupError};
 pub use connection::{
