@@ -27,6 +27,7 @@ pub use backup::{backup_sqlite, BackupError};
 pub use connection::{
     blocking_here, Backend, Database, DbConnection, DbError, ReadConnection, SQLITE_BUSY_TIMEOUT,
 };
+pub use lead::single_intake::SingleIntake;
 pub use pool_threads::{settle, StillOpen};
 
 /// Bind-parameter lists (`IN (...)` of ids, keys, names) are read in chunks of this many, below

@@ -21,15 +21,9 @@ pub mod openapi;
 pub mod pages;
 pub mod routes;
 pub mod sign_in_links;
-#[path = "../../db/src/lead/single_intake.rs"]
-pub mod single_intake;
 pub mod telemetry;
 pub mod time;
 pub mod tokens;
 pub mod upload_import;
-#[path = "../../webhooks/src/worker.rs"]
-pub mod webhook_delivery;
 pub mod webhook_payload;
-#[path = "../../webhooks/src/target.rs"]
-pub mod webhook_target;
 pub mod worker;

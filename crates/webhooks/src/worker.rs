@@ -12,20 +12,11 @@ use tokio::sync::{watch, Notify, OnceCell, Semaphore};
 use tokio::task::JoinHandle;
 
 use leadhub_domain::mail::{Mailer, Message};
-use leadhub_domain::webhook::signature::signature_header;
 use leadhub_domain::webhook::{
-    failing_limit, next_attempt, stored_excerpt, AttemptRecord, DeliveryStatus, DueDelivery,
-    WebhookOutbox,
+    attempt_record, failing_limit, AttemptRecord, DeliveryStatus, DueDelivery, EventPayloads,
+    SendFailure, WebhookOutbox, WebhookSender,
 };
 use leadhub_domain::Clock;
-
-pub use crate::webhook_payload::Sources;
-use crate::webhook_target::{literal_refused, PublicOnly};
-
-/// A 2xx within this long is a success; anything slower is cut and retried.
-pub const SEND_TIMEOUT: Duration = Duration::from_secs(15);
-/// Most of an answer's body read; what is stored is cut to 1 KiB.
-pub const MAX_RESPONSE_BYTES: usize = 64 * 1024;
 /// Deliveries in flight to one endpoint.
 pub const PER_ENDPOINT: usize = 4;
 /// An event's body, made by the first of its deliveries in a claim to need it.
@@ -46,16 +37,15 @@ pub struct DeliverySettings {
     /// How long a claimed delivery stays this process's before it is due again (after a crash).
     pub hold: Duration,
     pub concurrency: usize,
-    pub allow_private: bool,
     pub retry_scale: f64,
 }
 
 struct Deliverer {
     outbox: Arc<dyn WebhookOutbox>,
-    sources: Sources,
+    payloads: Arc<dyn EventPayloads>,
+    sender: Arc<dyn WebhookSender>,
     clock: Arc<dyn Clock>,
     mailer: Arc<dyn Mailer>,
-    client: reqwest::Client,
     settings: DeliverySettings,
     in_flight: Mutex<HashMap<i64, usize>>,
     /// Attempts that ended and are not recorded yet: endpoint, delivery, how it ended.
@@ -90,30 +80,37 @@ fn check_due(
     true
 }
 
+/// What the worker drains, sends through and tells.
+pub struct DeliveryPorts {
+    pub outbox: Arc<dyn WebhookOutbox>,
+    pub payloads: Arc<dyn EventPayloads>,
+    pub sender: Arc<dyn WebhookSender>,
+    pub clock: Arc<dyn Clock>,
+    /// Tells a team's owner that an endpoint was turned off.
+    pub mailer: Arc<dyn Mailer>,
+}
+
 /// Starts the worker; it looks whenever `wakeups` changes (events written), and takes no new
 /// delivery once `stopped` turns true.
 pub fn start(
-    outbox: Arc<dyn WebhookOutbox>,
-    sources: Sources,
-    clock: Arc<dyn Clock>,
-    mailer: Arc<dyn Mailer>,
+    ports: DeliveryPorts,
     settings: DeliverySettings,
     wakeups: watch::Receiver<u64>,
     stopped: watch::Receiver<bool>,
-) -> anyhow::Result<JoinHandle<()>> {
-    let mut client = reqwest::Client::builder()
-        .redirect(reqwest::redirect::Policy::none())
-        .connect_timeout(SEND_TIMEOUT)
-        .user_agent(concat!("leadhub-webhooks/", env!("CARGO_PKG_VERSION")));
-    if !settings.allow_private {
-        client = client.dns_resolver(Arc::new(PublicOnly));
-    }
-    let deliverer = Arc::new(Deliverer {
+) -> JoinHandle<()> {
+    let DeliveryPorts {
         outbox,
-        sources,
+        payloads,
+        sender,
         clock,
         mailer,
-        client: client.build()?,
+    } = ports;
+    let deliverer = Arc::new(Deliverer {
+        outbox,
+        payloads,
+        sender,
+        clock,
+        mailer,
         settings,
         in_flight: Mutex::new(HashMap::new()),
         unrecorded: Mutex::new(Vec::new()),
@@ -123,12 +120,12 @@ pub fn start(
         failing_checked: Mutex::new(HashMap::new()),
     });
     let recorder = tokio::spawn(deliverer.clone().record_forever());
-    Ok(tokio::spawn(async move {
+    tokio::spawn(async move {
         deliverer.clone().run(wakeups, stopped).await;
         recorder.abort();
         // What ended before the stop is recorded now rather than sent again after its hold.
         deliverer.record().await;
-    }))
+    })
 }
 
 impl Deliverer {
@@ -321,46 +318,22 @@ impl Deliverer {
         let body = match &d.payload {
             Some(p) => Ok(p.clone()),
             None => shared
-                .get_or_init(|| self.sources.payload(&d))
+                .get_or_init(|| self.payloads.payload(&d))
                 .await
                 .clone()
-                .map_err(|e| (None, e)),
+                .map_err(SendFailure::before_answer),
         };
         let attempts = d.attempts + 1;
         let (result, body) = match body {
-            Ok(body) => (self.send(&d, &body).await, Some(body)),
+            Ok(body) => (self.sender.send(&d, &body).await, Some(body)),
             Err(failed) => (Err(failed), None),
         };
+        if let Err(failure) = &result {
+            tracing::warn!(delivery = d.id, attempts, error = %failure.error, "webhook delivery failed");
+        }
         let now = self.clock.now();
-        let record = match result {
-            Ok(status) => AttemptRecord {
-                status: DeliveryStatus::Delivered,
-                attempts,
-                last_status: Some(status),
-                last_error: None,
-                next_attempt_at: None,
-                delivered_at: Some(now),
-                // Kept only for a retry, which must send the same body.
-                payload: None,
-            },
-            Err((status, error)) => {
-                let next = next_attempt(attempts, now, self.settings.retry_scale);
-                tracing::warn!(delivery = d.id, attempts, error = %error, "webhook delivery failed");
-                AttemptRecord {
-                    status: if next.is_some() {
-                        DeliveryStatus::Pending
-                    } else {
-                        DeliveryStatus::Failed
-                    },
-                    attempts,
-                    last_status: status,
-                    last_error: Some(stored_excerpt(&error)),
-                    next_attempt_at: next,
-                    delivered_at: None,
-                    payload: body.filter(|_| made),
-                }
-            }
-        };
+        let made = body.filter(|_| made);
+        let record = attempt_record(attempts, result, made, now, self.settings.retry_scale);
         self.unrecorded
             .lock()
             .unwrap_or_else(|e| e.into_inner())
@@ -398,101 +371,6 @@ impl Deliverer {
         };
         if let Err(e) = self.mailer.send(&message).await {
             tracing::warn!(error = %e, endpoint_id, "owner not told of the turned-off endpoint");
-        }
-    }
-
-    /// One POST; the status of a 2xx, or the status (if any) and what went wrong.
-    async fn send(&self, d: &DueDelivery, body: &str) -> Result<i32, (Option<i32>, String)> {
-        let url = reqwest::Url::parse(&d.url).map_err(|e| (None, format!("bad URL: {e}")))?;
-        if !self.settings.allow_private {
-            if let Some(refused) = literal_refused(&url) {
-                return Err((None, refused));
-            }
-        }
-        let timestamp = self.clock.now().timestamp();
-        let secrets: Vec<&str> = d.secrets.iter().map(String::as_str).collect();
-        let signature = signature_header(&secrets, &d.event_id, timestamp, body.as_bytes());
-        let request = self
-            .client
-            .post(url)
-            .header("content-type", "application/json")
-            .header("webhook-id", &d.event_id)
-            .header("webhook-timestamp", timestamp.to_string())
-            .header("webhook-signature", signature)
-            .body(body.to_owned());
-        let exchange = async {
-            let mut response = request.send().await.map_err(|e| (None, describe(&e)))?;
-            let status = i32::from(response.status().as_u16());
-            let mut read = Vec::new();
-            while read.len() < MAX_RESPONSE_BYTES {
-                match response.chunk().await {
-                    Ok(Some(chunk)) => read.extend_from_slice(&chunk),
-                    _ => break,
-                }
-            }
-            read.truncate(MAX_RESPONSE_BYTES);
-            if response.status().is_success() {
-                Ok(status)
-            } else {
-                let text = String::from_utf8_lossy(&read);
-                Err((Some(status), format!("HTTP {status}: {text}")))
-            }
-        };
-        match tokio::time::timeout(SEND_TIMEOUT, exchange).await {
-            Ok(done) => done,
-            Err(_) => Err((
-                None,
-                format!("no answer within {} s", SEND_TIMEOUT.as_secs()),
-            )),
-        }
-    }
-}
-
-/// A transport error with its causes, which say what actually failed (refused, timed out).
-fn describe(e: &reqwest::Error) -> String {
-    let mut text = e.to_string();
-    let mut cause = std::error::Error::source(e);
-    while let Some(c) = cause {
-        text.push_str(": ");
-        text.push_str(&c.to_string());
-        cause = c.source();
-    }
-    text
-}
-
-/// The delivery worker of `state`'s database and configuration (`LEADHUB_WEBHOOK_*`).
-pub fn start_for(
-    state: &actix_web::web::Data<crate::app::AppState>,
-    stopped: watch::Receiver<bool>,
-) -> JoinHandle<()> {
-    let db = state.db.clone();
-    let settings = DeliverySettings {
-        poll: Duration::from_millis(state.config.job_poll_ms),
-        // The job lease, plus the longest an attempt may take.
-        hold: Duration::from_secs(state.config.job_lease_secs) + SEND_TIMEOUT,
-        concurrency: 32,
-        allow_private: state.config.webhook_allow_private,
-        retry_scale: state.config.webhook_retry_scale,
-    };
-    let sources = Sources {
-        leads: Arc::new(db.clone()),
-        submissions: Arc::new(db.clone()),
-    };
-    let mailer = state.teams.mailer.clone();
-    let wakeups = db.webhook_wakeups();
-    match start(
-        Arc::new(db),
-        sources,
-        state.clock.clone(),
-        mailer,
-        settings,
-        wakeups,
-        stopped,
-    ) {
-        Ok(handle) => handle,
-        Err(e) => {
-            tracing::error!(error = %e, "webhook delivery worker not started");
-            tokio::spawn(async {})
         }
     }
 }

@@ -11,11 +11,12 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use tokio::runtime::Handle;
 use tokio::sync::oneshot;
 
-use leadhub_db::Backend;
 use leadhub_domain::submission::{
     ElementOutcome, SubmissionError, SubmissionRequest, SubmissionService,
 };
 use leadhub_domain::user::User;
+
+use crate::{Backend, Database};
 
 /// Groups written at once on PostgreSQL, where several commits overlap; few, so that groups
 /// still form under load.
@@ -54,16 +55,12 @@ impl SingleIntake {
     /// threads), so no admitted submission is left without an answer. Like `tokio::spawn`, it
     /// must be called inside a runtime; the service is always built inside one (`serve`, the
     /// CLI's commands and the tests all run under `block_on`).
-    pub fn start(service: Arc<SubmissionService>, backend: Backend) -> SingleIntake {
-        // SQLite has one writer: a second group would only wait for its turn, splitting the
-        // queue into smaller groups (CPU per submission 110 -> 200 µs with four). A group
-        // holds its runner only while it is written (`run_group`), never while it is enriched.
-        let one_writer = backend == Backend::Sqlite;
+    fn start(service: Arc<SubmissionService>, runners: usize) -> SingleIntake {
         SingleIntake {
             service,
             queue: Arc::default(),
             runtime: Handle::current(),
-            runners: if one_writer { 1 } else { GROUPS_IN_FLIGHT },
+            runners: runners.max(1),
         }
     }
 
@@ -130,7 +127,7 @@ fn run_groups(service: &Arc<SubmissionService>, queue: &Mutex<Queue>, runtime: &
             queue.waiting.drain(..take).collect()
         };
         let ran = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            leadhub_db::blocking_here(|| runtime.block_on(run_group(service, group)))
+            crate::blocking_here(|| runtime.block_on(run_group(service, group)))
         }));
         if ran.is_err() {
             tracing::error!("a single-submission group panicked; its callers were answered 500");
@@ -182,5 +179,33 @@ fn answer(replies: Vec<Reply>, outcomes: Result<Vec<ElementOutcome>, SubmissionE
                 ))));
             }
         }
+    }
+}
+
+impl Database {
+    /// The single-submission queue of `service` over this database, with as many group runners
+    /// as `intake_runners` says (`Database::set_intake_runners`, else this backend's default).
+    /// Like `tokio::spawn`, it must be called inside a runtime.
+    pub fn single_intake(&self, service: Arc<SubmissionService>) -> SingleIntake {
+        SingleIntake::start(service, self.intake_runners())
+    }
+
+    /// Groups written at once: as configured, else one on SQLite and `GROUPS_IN_FLIGHT` on
+    /// PostgreSQL. SQLite has one writer: a second group would only wait for its turn,
+    /// splitting the queue into smaller groups (CPU per submission 110 -> 200 µs with four). A
+    /// group holds its runner only while it is written (`run_group`), never while it is
+    /// enriched.
+    pub fn intake_runners(&self) -> usize {
+        match (self.intake_runners, self.backend()) {
+            (Some(n), _) => n,
+            (None, Backend::Sqlite) => 1,
+            (None, Backend::Postgres) => GROUPS_IN_FLIGHT,
+        }
+    }
+
+    /// Sets how many single-submission groups are written at once, instead of the backend's
+    /// default.
+    pub fn set_intake_runners(&mut self, runners: usize) {
+        self.intake_runners = Some(runners.max(1));
     }
 }

@@ -66,6 +66,8 @@ pub struct Database {
     /// API keys by hash and users by id, as read in the last moment (recent.rs).
     pub(crate) recent_keys: Arc<Recent<String, StoredApiKey>>,
     pub(crate) recent_users: Arc<Recent<i64, User>>,
+    /// Single-submission groups written at once, when configured (`intake_runners`).
+    pub(crate) intake_runners: Option<usize>,
     /// Last, so the pool is closed by the time the last clone counts as gone (`settle`).
     _open: Arc<OpenPool>,
 }
@@ -165,6 +167,7 @@ impl Database {
             job_signal,
             recent_keys: Arc::default(),
             recent_users: Arc::default(),
+            intake_runners: None,
             _open: open,
         })
     }

@@ -5,17 +5,32 @@
 //! which has `RETURNING`). Ended windows are deleted by whichever process notices first, at most
 //! once per `PRUNE_INTERVAL_SECS` per process.
 use std::sync::atomic::{AtomicI64, Ordering};
+use std::sync::Arc;
 
 use async_trait::async_trait;
 use diesel::sql_types::{BigInt, Integer, Text};
 use diesel::{QueryableByName, RunQueryDsl};
 
-use leadhub_domain::rate_limit::{RateLimitStore, Window, LONGEST_WINDOW_SECS};
+use leadhub_domain::rate_limit::{
+    MemoryRateLimitStore, RateLimitStore, Window, LONGEST_WINDOW_SECS,
+};
 use leadhub_domain::store::StoreResult;
 
-use crate::{Database, DbConnection};
+use crate::{Backend, Database, DbConnection};
 
 const PRUNE_INTERVAL_SECS: i64 = 300;
+
+impl Database {
+    /// Where rate-limit and mail-throttle counts live: several processes may share a PostgreSQL
+    /// database, so its counters live there; a SQLite file is served by one process, whose
+    /// memory is the cheaper place to count.
+    pub fn rate_limit_store(&self) -> Arc<dyn RateLimitStore> {
+        match self.backend() {
+            Backend::Postgres => Arc::new(DatabaseRateLimitStore::new(self.clone())),
+            Backend::Sqlite => Arc::new(MemoryRateLimitStore::new()),
+        }
+    }
+}
 
 const PG_UPSERT: &str =
     "INSERT INTO rate_limit_counters (bucket, window_start, hits) VALUES ($1, $2, 1) \
