@@ -16,6 +16,7 @@ pub mod lead;
 pub mod leads;
 pub mod list;
 pub mod map;
+#[path = "../map_tiles.rs"]
 pub mod map_tiles;
 pub mod multipart;
 pub mod render;
