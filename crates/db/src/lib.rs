@@ -15,20 +15,13 @@ mod shared;
 mod sql;
 mod team;
 mod webhook;
-use job::{job_wakeups, jobs};
-use lead::{fresh_submissions, lead_row, lead_writes, leads, outcomes, plan_store, submissions};
-use pool::{backup, checkpoint, connection, pool_threads, recent};
-use shared::rate_limits;
-use sql::{error, fixed_chunks, simple, time, unnest};
-use team::users;
-use webhook::webhook_events;
 
-pub use backup::{backup_sqlite, BackupError};
-pub use connection::{
+pub use lead::single_intake::SingleIntake;
+pub use pool::backup::{backup_sqlite, BackupError};
+pub use pool::connection::{
     blocking_here, Backend, Database, DbConnection, DbError, ReadConnection, SQLITE_BUSY_TIMEOUT,
 };
-pub use lead::single_intake::SingleIntake;
-pub use pool_threads::{settle, StillOpen};
+pub use pool::pool_threads::{settle, StillOpen};
 
 /// Bind-parameter lists (`IN (...)` of ids, keys, names) are read in chunks of this many, below
 /// every backend's limit.
@@ -39,4 +32,4 @@ pub(crate) const IN_LIST_CHUNK: usize = 500;
 pub(crate) fn scope_of(team_id: Option<i64>) -> i64 {
     team_id.unwrap_or(0)
 }
-pub use rate_limits::DatabaseRateLimitStore;
+pub use shared::rate_limits::DatabaseRateLimitStore;

@@ -11,18 +11,17 @@ use actix_web::middleware::{from_fn, DefaultHeaders, NormalizePath, TrailingSlas
 use actix_web::{web, App, HttpServer};
 use apistos::app::OpenApiWrapper;
 
-use leadhub_db::{Database, SingleIntake};
+use leadhub_db::Database;
 use leadhub_domain::auth::AuthService;
 use leadhub_domain::business::BusinessService;
 use leadhub_domain::dashboard::DashboardService;
 use leadhub_domain::enrich::{AppraisalSource, Geocoder};
 use leadhub_domain::identity::{BuiltinIdentity, IdentityProvider};
-use leadhub_domain::jobs::JobQueue;
 use leadhub_domain::mail::Mailer;
 use leadhub_domain::mail_throttle::MailThrottle;
 use leadhub_domain::rate_limit::RateLimiter;
 use leadhub_domain::secret::TokenGenerator;
-use leadhub_domain::submission::{Enricher, SubmissionRepository, SubmissionService};
+use leadhub_domain::submission::{Enricher, SubmissionService};
 use leadhub_domain::team::TeamService;
 use leadhub_domain::upload::UploadService;
 use leadhub_domain::webhook::WebhookService;
@@ -31,9 +30,10 @@ use leadhub_webhooks::{DeliveryPorts, DeliverySettings, HttpSender, SEND_TIMEOUT
 
 use crate::config::Config;
 use crate::extract::{path_error_handler, query_error_handler};
+use crate::map_tiles::MapTiles;
 use crate::middleware::{observe, rate_limit, Metrics};
-use crate::pages::map_tiles::MapTiles;
 use crate::sign_in_links::SignInLinks;
+pub use crate::state::AppState;
 use crate::tokens::RandomTokens;
 use crate::upload_import::UploadImports;
 use crate::webhook_payload::ApiPayloads;
@@ -90,32 +90,6 @@ impl Adapters {
             appraisal: None,
         }
     }
-}
-
-/// Everything handlers need, shared by every worker.
-pub struct AppState {
-    pub config: Arc<Config>,
-    pub db: Database,
-    pub auth: Arc<AuthService>,
-    pub teams: Arc<TeamService>,
-    pub submissions: Arc<SubmissionService>,
-    /// Single submissions, grouped while the database is busy.
-    pub single_intake: Arc<SingleIntake>,
-    /// Sign-in links, sent after the answer.
-    pub sign_in_links: Arc<SignInLinks>,
-    pub businesses: Arc<BusinessService>,
-    /// CSV files uploaded from the pages.
-    pub uploads: Arc<UploadService>,
-    pub dashboard: Arc<DashboardService>,
-    pub webhooks: Arc<WebhookService>,
-    /// For idempotent replays, which sit in the web layer (they store HTTP answers).
-    pub submissions_repo: Arc<dyn SubmissionRepository>,
-    pub clock: Arc<dyn Clock>,
-    pub jobs: Arc<dyn JobQueue>,
-    pub metrics: Arc<Metrics>,
-    pub rate_limiter: Arc<RateLimiter>,
-    /// The lead page's map tiles, fetched through our origin, when `LEADHUB_MAP_TILES` is set.
-    pub map_tiles: Option<Arc<MapTiles>>,
 }
 
 impl AppState {

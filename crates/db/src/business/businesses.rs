@@ -19,9 +19,9 @@ use leadhub_domain::business::{
 };
 use leadhub_domain::store::StoreResult;
 
-use crate::connection::take_write_lock;
+use crate::pool::connection::take_write_lock;
 use crate::schema::businesses;
-use crate::time::{from_db, to_db};
+use crate::sql::time::{from_db, to_db};
 use crate::{scope_of, Database, DbConnection, IN_LIST_CHUNK};
 
 diesel::define_sql_function!(fn lower(x: Nullable<Text>) -> Nullable<Text>);

@@ -11,10 +11,10 @@ use diesel::sql_types::{BigInt, Integer, Nullable, Text, Timestamp};
 use leadhub_domain::jobs::{Job, JobQueue, JobStatus, NewJob};
 use leadhub_domain::store::StoreResult;
 
-use crate::error::stored_word;
-use crate::job_wakeups::{announce, Work};
+use crate::job::job_wakeups::{announce, Work};
 use crate::schema::jobs;
-use crate::time::{from_db, to_db};
+use crate::sql::error::stored_word;
+use crate::sql::time::{from_db, to_db};
 use crate::{Database, DbConnection};
 
 #[derive(QueryableByName, Queryable, Selectable)]

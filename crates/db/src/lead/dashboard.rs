@@ -12,10 +12,10 @@ use leadhub_domain::lead::record::LeadFilter;
 use leadhub_domain::store::StoreResult;
 use leadhub_domain::submission::{Submission, VisibleSubmissions};
 
-use crate::leads::narrow_leads;
+use crate::lead::leads::narrow_leads;
+use crate::lead::submissions::SubmissionRow;
 use crate::schema::{leads, submissions};
-use crate::submissions::SubmissionRow;
-use crate::time::to_db;
+use crate::sql::time::to_db;
 use crate::{Database, ReadConnection};
 
 /// A lead's creation day (UTC) as `YYYY-MM-DD` text, alike on both backends.

@@ -10,10 +10,10 @@ use diesel::prelude::*;
 use leadhub_domain::lead::record::LeadWrite;
 use leadhub_domain::submission::{NewBatch, NewSubmission, StoredAndWritten};
 
-use crate::error::store_error;
-use crate::lead_writes::{retry_on_conflict, write_fresh};
-use crate::outcomes::Outcome;
-use crate::submissions::{insert_batch, insert_submission_rows};
+use crate::lead::lead_writes::{retry_on_conflict, write_fresh};
+use crate::lead::outcomes::Outcome;
+use crate::lead::submission_rows::{insert_batch, insert_submission_rows};
+use crate::sql::error::store_error;
 use crate::DbConnection;
 
 /// Writes the leads of `writes` and stores `submissions` (`writes[i]` is the lead of
@@ -47,7 +47,7 @@ pub(crate) fn store_and_write(
             // Complete when its submissions are stored final, that is when the leads were written.
             insert_batch(conn, b, processed_at)?;
             if let Some(at) = processed_at {
-                crate::webhook_events::batches_completed(conn, vec![b.id.clone()], at)?;
+                crate::webhook::webhook_events::batches_completed(conn, vec![b.id.clone()], at)?;
             }
         }
         let outcomes = outcomes

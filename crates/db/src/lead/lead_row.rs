@@ -6,10 +6,10 @@ use leadhub_domain::lead::plan::NewLead;
 use leadhub_domain::lead::record::{GeocodeInfo, Lead};
 use leadhub_domain::lead::LeadFields;
 
-use crate::error::stored_word;
 use crate::schema::leads;
 use crate::scope_of;
-use crate::time::from_db;
+use crate::sql::error::stored_word;
+use crate::sql::time::from_db;
 
 /// A stored lead: its id and its values.
 #[derive(Queryable, Selectable, Clone, Debug)]

@@ -21,13 +21,13 @@ use leadhub_domain::lead::plan::{streets, Street};
 use leadhub_domain::lead::record::{LeadAction, LeadWrite, LeadWritten};
 use leadhub_domain::webhook::EventType;
 
-use crate::connection::take_write_lock;
-use crate::outcomes::{record_outcomes, Outcome, OutcomeRow};
-use crate::plan_store::plan_and_write;
+use crate::lead::outcomes::{record_outcomes, Outcome, OutcomeRow};
+use crate::lead::plan_store::plan_and_write;
+use crate::lead::submission_rows::close_finished_batches;
+use crate::pool::connection::take_write_lock;
 use crate::schema::submissions;
-use crate::submissions::close_finished_batches;
-use crate::time::to_db;
-use crate::webhook_events::{emit, Event};
+use crate::sql::time::to_db;
+use crate::webhook::webhook_events::{emit, Event};
 use crate::{scope_of, DbConnection, IN_LIST_CHUNK};
 
 /// Tries of a lead write that met a property created by another writer since its read.

@@ -8,11 +8,11 @@ use leadhub_domain::lead::record::{
 };
 use leadhub_domain::store::StoreResult;
 
-use crate::lead_row::LeadRow;
-use crate::lead_writes::{retry_on_conflict, write_all};
+use crate::lead::lead_row::LeadRow;
+use crate::lead::lead_writes::{retry_on_conflict, write_all};
 use crate::schema::leads;
-use crate::time::to_db;
-use crate::webhook_events::{emit, Event};
+use crate::sql::time::to_db;
+use crate::webhook::webhook_events::{emit, Event};
 use crate::{Database, DbConnection, IN_LIST_CHUNK};
 use leadhub_domain::webhook::EventType;
 
@@ -167,9 +167,9 @@ fn emit_enriched(conn: &mut DbConnection, updates: &[EnrichmentUpdate]) -> Query
 /// `LeadFilter`; `visible_teams` Some limits to unassigned leads and those teams.
 macro_rules! narrow_leads {
     ($query:expr, $filter:expr) => {{
-        use $crate::leads::escape_like;
+        use $crate::lead::leads::escape_like;
         use $crate::schema::leads;
-        use $crate::time::to_db;
+        use $crate::sql::time::to_db;
         use diesel::sql_types::{Bool, Text};
         let f: &leadhub_domain::lead::record::LeadFilter = $filter;
         let mut q = $query;

@@ -9,5 +9,6 @@ pub(crate) mod leads;
 pub(crate) mod outcomes;
 pub(crate) mod plan_store;
 pub(crate) mod single_intake;
+pub(crate) mod submission_rows;
 pub(crate) mod submissions;
 pub(crate) mod uploads;

@@ -7,7 +7,7 @@ use leadhub_domain::lead::record::{LeadWrite, LeadWritten};
 use leadhub_domain::lead::Warning;
 use leadhub_domain::submission::SubmissionStatus;
 
-use crate::fixed_chunks::for_each_fixed_chunk;
+use crate::sql::fixed_chunks::for_each_fixed_chunk;
 use crate::DbConnection;
 
 /// What became of a submission whose lead was written, in the columns that record it.

@@ -11,12 +11,12 @@ use leadhub_domain::jobs::NewJob;
 use leadhub_domain::lead::plan::{self, Candidate, LeadPlan, NewLead, PlannedLead, Street};
 use leadhub_domain::lead::record::{LeadWrite, LeadWritten};
 
-use crate::error::stored_word;
-use crate::fixed_chunks::insert_returning_ids;
-use crate::jobs::insert_jobs;
-use crate::lead_row::{LeadRow, LeadValues};
+use crate::job::jobs::insert_jobs;
+use crate::lead::lead_row::{LeadRow, LeadValues};
 use crate::schema::leads;
-use crate::unnest::unnest_insert_returning_ids;
+use crate::sql::error::stored_word;
+use crate::sql::fixed_chunks::insert_returning_ids;
+use crate::sql::unnest::unnest_insert_returning_ids;
 use crate::{scope_of, DbConnection, IN_LIST_CHUNK};
 
 /// Plans the writes that `apply` lets through (the others return `None`: their submission is

@@ -9,10 +9,10 @@ use leadhub_domain::upload::{
     import_job, NewUpload, Upload, UploadCounts, UploadStatus, UploadStore,
 };
 
-use crate::error::stored_word;
-use crate::jobs::insert_jobs;
+use crate::job::jobs::insert_jobs;
 use crate::schema::uploads;
-use crate::time::{from_db, to_db};
+use crate::sql::error::stored_word;
+use crate::sql::time::{from_db, to_db};
 use crate::Database;
 
 #[derive(Queryable, Selectable)]

@@ -6,7 +6,7 @@ use diesel::sql_types::Text;
 use diesel::sqlite::SqliteConnection;
 use diesel::{Connection, QueryableByName, RunQueryDsl};
 
-use crate::connection::{create_private_file, SQLITE_BUSY_TIMEOUT};
+use crate::pool::connection::{create_private_file, SQLITE_BUSY_TIMEOUT};
 
 #[derive(Debug, thiserror::Error)]
 pub enum BackupError {

@@ -19,12 +19,12 @@ use leadhub_domain::api_key::StoredApiKey;
 use leadhub_domain::store::StoreError;
 use leadhub_domain::user::User;
 
-use crate::checkpoint::{self, Writers, AUTOCHECKPOINT_PAGES};
-use crate::error::store_error;
-use crate::job_wakeups::JobSignal;
-use crate::pool_threads::{self, OpenPool};
-use crate::recent::Recent;
+use crate::job::job_wakeups::JobSignal;
+use crate::pool::checkpoint::{self, Writers, AUTOCHECKPOINT_PAGES};
+use crate::pool::pool_threads::{self, OpenPool};
+use crate::pool::recent::Recent;
 use crate::schema::users;
+use crate::sql::error::store_error;
 
 const SQLITE_MIGRATIONS: EmbeddedMigrations = embed_migrations!("../../migrations/sqlite");
 const POSTGRES_MIGRATIONS: EmbeddedMigrations = embed_migrations!("../../migrations/postgres");

@@ -7,7 +7,7 @@ use leadhub_domain::enrich::{CachedGeocode, GeocodeCache, GeocodeResult};
 use leadhub_domain::store::StoreResult;
 
 use crate::schema::geocode_cache;
-use crate::time::{from_db, to_db};
+use crate::sql::time::{from_db, to_db};
 use crate::Database;
 
 #[derive(Queryable, Selectable)]

@@ -17,12 +17,12 @@ macro_rules! for_each_fixed_chunk {
         let mut rest = &$rows[..];
         while !rest.is_empty() {
             if let Some(($chunk, tail)) =
-                rest.split_first_chunk::<{ $crate::fixed_chunks::LARGE }>()
+                rest.split_first_chunk::<{ $crate::sql::fixed_chunks::LARGE }>()
             {
                 rest = tail;
                 $body
             } else if let Some(($chunk, tail)) =
-                rest.split_first_chunk::<{ $crate::fixed_chunks::SMALL }>()
+                rest.split_first_chunk::<{ $crate::sql::fixed_chunks::SMALL }>()
             {
                 rest = tail;
                 $body
@@ -42,8 +42,8 @@ pub(crate) use for_each_fixed_chunk;
 macro_rules! insert_returning_ids {
     ($conn:expr, $table:expr, $id:expr, $rows:expr) => {{
         let mut ids: Vec<i64> = Vec::with_capacity($rows.len());
-        $crate::fixed_chunks::for_each_fixed_chunk!($rows, chunk => {
-            let mut chunk_ids: Vec<i64> = $crate::connection::on_backend!($conn, c =>
+        $crate::sql::fixed_chunks::for_each_fixed_chunk!($rows, chunk => {
+            let mut chunk_ids: Vec<i64> = $crate::pool::connection::on_backend!($conn, c =>
                 diesel::insert_into($table).values(chunk).returning($id).get_results(c))?;
             chunk_ids.sort_unstable();
             ids.extend(chunk_ids);

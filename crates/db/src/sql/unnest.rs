@@ -28,7 +28,7 @@ macro_rules! unnest_insert_returning_ids {
                 rows.iter().map(|r| &r.$field).collect::<Vec<_>>(),
             );
         )+
-        let mut ids: Vec<i64> = diesel::RunQueryDsl::load::<$crate::unnest::NewId>(query, $pg)?
+        let mut ids: Vec<i64> = diesel::RunQueryDsl::load::<$crate::sql::unnest::NewId>(query, $pg)?
             .into_iter()
             .map(|r| r.id)
             .collect();

@@ -7,7 +7,7 @@ use leadhub_domain::api_key::{ApiKey, CredentialRepository, NewApiKey, StoredApi
 use leadhub_domain::store::StoreResult;
 
 use crate::schema::api_keys;
-use crate::time::{from_db, to_db};
+use crate::sql::time::{from_db, to_db};
 use crate::Database;
 
 #[derive(Queryable, Selectable)]

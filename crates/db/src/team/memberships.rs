@@ -5,8 +5,8 @@ use diesel::prelude::*;
 use leadhub_domain::store::StoreResult;
 use leadhub_domain::team_access::{Membership, MembershipRepository};
 
-use crate::error::stored_word;
 use crate::schema::{team_members, teams};
+use crate::sql::error::stored_word;
 use crate::Database;
 
 #[async_trait]

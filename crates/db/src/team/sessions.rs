@@ -6,9 +6,9 @@ use diesel::prelude::*;
 use leadhub_domain::session::{NewToken, RetireOutcome, SessionRepository, StoredToken};
 use leadhub_domain::store::StoreResult;
 
-use crate::error::stored_word;
 use crate::schema::{auth_tokens, sign_in_links};
-use crate::time::{from_db, to_db};
+use crate::sql::error::stored_word;
+use crate::sql::time::{from_db, to_db};
 use crate::Database;
 
 #[derive(Queryable, Selectable)]

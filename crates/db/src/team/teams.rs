@@ -12,12 +12,12 @@ use leadhub_domain::team::{
 };
 use leadhub_domain::user::{NewUser, User};
 
-use crate::error::stored_word;
-use crate::lead_writes::retry_on_conflict;
+use crate::lead::lead_writes::retry_on_conflict;
 use crate::schema::{leads, team_invites, team_members, teams, users};
-use crate::simple::first_as;
-use crate::time::{from_db, to_db};
-use crate::users::{insert_user, UserRow};
+use crate::sql::error::stored_word;
+use crate::sql::simple::first_as;
+use crate::sql::time::{from_db, to_db};
+use crate::team::users::{insert_user, UserRow};
 use crate::{Database, DbConnection, ReadConnection};
 
 #[derive(Queryable, Selectable)]

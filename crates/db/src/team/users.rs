@@ -7,7 +7,7 @@ use leadhub_domain::store::StoreResult;
 use leadhub_domain::user::{NewUser, User, UserRepository};
 
 use crate::schema::users;
-use crate::time::{from_db, to_db};
+use crate::sql::time::{from_db, to_db};
 use crate::{Database, DbConnection};
 
 #[derive(Queryable, Selectable)]

@@ -11,10 +11,10 @@ use rand::Rng;
 
 use leadhub_domain::webhook::{subscribed, DeliveryStatus, EventType};
 
-use crate::connection::on_backend;
-use crate::fixed_chunks::for_each_fixed_chunk;
-use crate::job_wakeups::{announce, Work};
+use crate::job::job_wakeups::{announce, Work};
+use crate::pool::connection::on_backend;
 use crate::schema::{batches, webhook_deliveries as wd, webhook_endpoints as we, webhook_events};
+use crate::sql::fixed_chunks::for_each_fixed_chunk;
 use crate::{DbConnection, IN_LIST_CHUNK};
 
 /// Something that happened to a team's lead, submission or batch (`subject` is its id).
@@ -179,7 +179,7 @@ pub(crate) fn fan_out(conn: &mut DbConnection, limit: i64) -> QueryResult<usize>
             .load(conn)?;
         existing.extend(found);
     }
-    let now = crate::time::to_db(chrono::Utc::now());
+    let now = crate::sql::time::to_db(chrono::Utc::now());
     let mut deliveries = Vec::new();
     for ((event_id, kind, subject, endpoints), at) in events {
         for endpoint_id in endpoints.into_iter().filter(|e| existing.contains(e)) {

@@ -16,7 +16,7 @@ use leadhub_domain::webhook::{
 use crate::schema::{
     team_members, teams, users, webhook_deliveries as wd, webhook_endpoints as we,
 };
-use crate::time::{from_db, to_db};
+use crate::sql::time::{from_db, to_db};
 use crate::{Database, DbConnection};
 
 #[derive(QueryableByName)]
@@ -147,8 +147,10 @@ impl WebhookOutbox for Database {
     }
 
     async fn fan_out(&self, limit: i64) -> StoreResult<usize> {
-        self.write(move |conn| conn.transaction(|conn| crate::webhook_events::fan_out(conn, limit)))
-            .await
+        self.write(move |conn| {
+            conn.transaction(|conn| crate::webhook::webhook_events::fan_out(conn, limit))
+        })
+        .await
     }
 
     async fn record_attempts(&self, records: Vec<(i64, AttemptRecord)>) -> StoreResult<()> {

@@ -8,11 +8,11 @@ use leadhub_domain::webhook::{
     Delivery, DeliveryStatus, EndpointChanges, NewEndpoint, WebhookEndpoint, WebhookRepository,
 };
 
-use crate::error::stored_word;
-use crate::job_wakeups::{announce, Work};
+use crate::job::job_wakeups::{announce, Work};
 use crate::schema::{webhook_deliveries as wd, webhook_endpoints as we};
-use crate::time::{from_db, to_db};
-use crate::webhook_events::stored_events;
+use crate::sql::error::stored_word;
+use crate::sql::time::{from_db, to_db};
+use crate::webhook::webhook_events::stored_events;
 use crate::Database;
 
 #[derive(Queryable, Selectable)]

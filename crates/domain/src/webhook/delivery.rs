@@ -105,6 +105,9 @@ mod tests {
         assert_eq!(failed.payload.as_deref(), Some("{}"));
         assert!(failed.next_attempt_at.is_some_and(|t| t > now));
         let last = attempt_record(99, Err(SendFailure::before_answer("x")), None, now, 1.0);
-        assert_eq!((last.status, last.next_attempt_at), (DeliveryStatus::Failed, None));
+        assert_eq!(
+            (last.status, last.next_attempt_at),
+            (DeliveryStatus::Failed, None)
+        );
     }
 }

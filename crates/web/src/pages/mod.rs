@@ -16,8 +16,6 @@ pub mod lead;
 pub mod leads;
 pub mod list;
 pub mod map;
-#[path = "../map_tiles.rs"]
-pub mod map_tiles;
 pub mod multipart;
 pub mod render;
 pub mod session;
