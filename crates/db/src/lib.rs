@@ -6,47 +6,23 @@
 //! thread is never blocked on the database.
 #![forbid(unsafe_code)]
 
-mod backup;
-mod businesses;
-mod checkpoint;
-mod connection;
-mod credentials;
-mod dashboard;
-mod error;
-mod fixed_chunks;
-mod fresh_submissions;
-mod gauges;
-mod geocode_cache;
-mod job_wakeups;
-mod jobs;
-mod lead_row;
-mod lead_writes;
-mod leads;
-mod memberships;
-mod outcomes;
-mod plan_store;
-mod pool_threads;
-mod rate_limits;
-mod recent;
+mod business;
+mod job;
+mod lead;
+mod pool;
 pub mod schema;
-mod sessions;
-mod simple;
-mod submissions;
-mod teams;
-mod time;
-mod unnest;
-mod uploads;
-mod users;
-mod webhook_events;
-mod webhook_outbox;
-mod webhooks;
+mod shared;
+mod sql;
+mod team;
+mod webhook;
 
-pub use backup::{backup_sqlite, BackupError};
-pub use connection::{
+pub use job::gauges::{QueueGauges, JOB_STATES};
+pub use lead::single_intake::SingleIntake;
+pub use pool::backup::{backup_sqlite, BackupError};
+pub use pool::connection::{
     blocking_here, Backend, Database, DbConnection, DbError, ReadConnection, SQLITE_BUSY_TIMEOUT,
 };
-pub use gauges::{QueueGauges, JOB_STATES};
-pub use pool_threads::{settle, StillOpen};
+pub use pool::pool_threads::{settle, StillOpen};
 
 /// Bind-parameter lists (`IN (...)` of ids, keys, names) are read in chunks of this many, below
 /// every backend's limit.
@@ -57,4 +33,4 @@ pub(crate) const IN_LIST_CHUNK: usize = 500;
 pub(crate) fn scope_of(team_id: Option<i64>) -> i64 {
     team_id.unwrap_or(0)
 }
-pub use rate_limits::DatabaseRateLimitStore;
+pub use shared::rate_limits::DatabaseRateLimitStore;

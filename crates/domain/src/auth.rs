@@ -4,6 +4,7 @@ use std::sync::Arc;
 use chrono::Duration;
 
 use crate::api_key::{ApiKey, CredentialRepository, NewApiKey};
+pub use crate::auth_error::AuthError;
 use crate::clock::Clock;
 use crate::error::{FieldError, LocPart};
 use crate::identity::IdentityProvider;
@@ -20,31 +21,6 @@ pub const KEY_PREFIX_LEN: usize = 12;
 /// `last_used_at` is refreshed at most this often, so authenticating is not a write per request.
 const LAST_USED_GRANULARITY_SECS: i64 = 60;
 pub const MAX_KEY_LIFETIME_DAYS: i64 = 3650;
-
-#[derive(Debug, thiserror::Error)]
-pub enum AuthError {
-    #[error("invalid or expired credential")]
-    Unauthorized,
-    #[error("{0} not found")]
-    NotFound(&'static str),
-    #[error("{0}")]
-    Conflict(String),
-    #[error("{0}")]
-    Gone(String),
-    #[error("invalid input")]
-    Invalid(Vec<FieldError>),
-    #[error(transparent)]
-    Unexpected(#[from] anyhow::Error),
-}
-
-impl From<StoreError> for AuthError {
-    fn from(e: StoreError) -> Self {
-        match e {
-            StoreError::Conflict(m) => AuthError::Conflict(m),
-            StoreError::Unexpected(e) => AuthError::Unexpected(e),
-        }
-    }
-}
 
 /// The credential a request was made with.
 #[derive(Debug, Clone, PartialEq)]

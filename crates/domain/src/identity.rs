@@ -5,7 +5,7 @@ use std::sync::Arc;
 use async_trait::async_trait;
 use chrono::Duration;
 
-use crate::auth::AuthError;
+use crate::auth_error::AuthError;
 use crate::clock::Clock;
 use crate::mail::{Mailer, Message};
 use crate::mail_throttle::{MailAdmission, MailThrottle};

@@ -5,6 +5,7 @@
 pub mod address;
 pub mod api_key;
 pub mod auth;
+pub mod auth_error;
 #[cfg(test)]
 mod auth_tests;
 pub mod business;

@@ -1,6 +1,5 @@
 //! The composition root: configuration in, adapters built, services built, one actix `App` out.
 //! Tests build the same app with other adapters through `Adapters`.
-use leadhub_mail::CountedMailer;
 use std::sync::Arc;
 
 use std::net::TcpListener;
@@ -12,31 +11,33 @@ use actix_web::middleware::{from_fn, DefaultHeaders, NormalizePath, TrailingSlas
 use actix_web::{web, App, HttpServer};
 use apistos::app::OpenApiWrapper;
 
-use leadhub_db::{Backend, Database, DatabaseRateLimitStore};
+use leadhub_db::Database;
 use leadhub_domain::auth::AuthService;
 use leadhub_domain::business::BusinessService;
 use leadhub_domain::dashboard::DashboardService;
 use leadhub_domain::enrich::{AppraisalSource, Geocoder};
 use leadhub_domain::identity::{BuiltinIdentity, IdentityProvider};
-use leadhub_domain::jobs::JobQueue;
 use leadhub_domain::mail::Mailer;
 use leadhub_domain::mail_throttle::MailThrottle;
-use leadhub_domain::rate_limit::{MemoryRateLimitStore, RateLimitStore, RateLimiter};
+use leadhub_domain::rate_limit::RateLimiter;
 use leadhub_domain::secret::TokenGenerator;
-use leadhub_domain::submission::{Enricher, SubmissionRepository, SubmissionService};
+use leadhub_domain::submission::{Enricher, SubmissionService};
 use leadhub_domain::team::TeamService;
 use leadhub_domain::upload::UploadService;
 use leadhub_domain::webhook::WebhookService;
 use leadhub_domain::{Clock, SystemClock};
+use leadhub_mail::CountedMailer;
+use leadhub_webhooks::{DeliveryPorts, DeliverySettings, HttpSender, SEND_TIMEOUT};
 
 use crate::config::Config;
 use crate::extract::{path_error_handler, query_error_handler};
+use crate::map_tiles::MapTiles;
 use crate::middleware::{observe, rate_limit, Metrics};
-use crate::pages::map_tiles::MapTiles;
 use crate::sign_in_links::SignInLinks;
-use crate::single_intake::SingleIntake;
+pub use crate::state::AppState;
 use crate::tokens::RandomTokens;
 use crate::upload_import::UploadImports;
+use crate::webhook_payload::ApiPayloads;
 use crate::worker::{self, WorkerSettings, Workers};
 use crate::{openapi, routes};
 
@@ -94,42 +95,11 @@ impl Adapters {
     }
 }
 
-/// Everything handlers need, shared by every worker.
-pub struct AppState {
-    pub config: Arc<Config>,
-    pub db: Database,
-    pub auth: Arc<AuthService>,
-    pub teams: Arc<TeamService>,
-    pub submissions: Arc<SubmissionService>,
-    /// Single submissions, grouped while the database is busy.
-    pub single_intake: Arc<SingleIntake>,
-    /// Sign-in links, sent after the answer.
-    pub sign_in_links: Arc<SignInLinks>,
-    pub businesses: Arc<BusinessService>,
-    /// CSV files uploaded from the pages.
-    pub uploads: Arc<UploadService>,
-    pub dashboard: Arc<DashboardService>,
-    pub webhooks: Arc<WebhookService>,
-    /// For idempotent replays, which sit in the web layer (they store HTTP answers).
-    pub submissions_repo: Arc<dyn SubmissionRepository>,
-    pub clock: Arc<dyn Clock>,
-    pub jobs: Arc<dyn JobQueue>,
-    pub metrics: Arc<Metrics>,
-    pub rate_limiter: Arc<RateLimiter>,
-    /// The lead page's map tiles, fetched through our origin, when `LEADHUB_MAP_TILES` is set.
-    pub map_tiles: Option<Arc<MapTiles>>,
-}
-
 impl AppState {
     pub fn new(config: Config, db: Database, adapters: Adapters) -> AppState {
         crate::middleware::metrics::process_handle();
         let mailer: Arc<dyn Mailer> = Arc::new(CountedMailer::new(adapters.mailer.clone()));
-        // Several processes may share a PostgreSQL database, so its counters live there; a SQLite
-        // file is served by one process, whose memory is the cheaper place to count.
-        let rate_limit_store: Arc<dyn RateLimitStore> = match db.backend() {
-            Backend::Postgres => Arc::new(DatabaseRateLimitStore::new(db.clone())),
-            Backend::Sqlite => Arc::new(MemoryRateLimitStore::new()),
-        };
+        let rate_limit_store = db.rate_limit_store();
         let mail_throttle = Arc::new(MailThrottle {
             store: rate_limit_store.clone(),
             clock: adapters.clock.clone(),
@@ -211,7 +181,7 @@ impl AppState {
         });
         AppState {
             uploads: Arc::new(uploads),
-            single_intake: Arc::new(SingleIntake::start(submissions.clone(), db.backend())),
+            single_intake: Arc::new(db.single_intake(submissions.clone())),
             sign_in_links,
             rate_limiter,
             config: Arc::new(config),
@@ -341,6 +311,39 @@ pub fn start_workers(state: &web::Data<AppState>) -> Workers {
             .then(|| state.db.listen_for_jobs())
             .flatten(),
     );
-    workers.add(|stopped| crate::webhook_delivery::start_for(state, stopped));
+    workers.add(|stopped| start_deliveries(state, stopped));
     workers
+}
+
+/// The webhook delivery worker of `state`'s database and configuration (`LEADHUB_WEBHOOK_*`).
+fn start_deliveries(
+    state: &web::Data<AppState>,
+    stopped: tokio::sync::watch::Receiver<bool>,
+) -> tokio::task::JoinHandle<()> {
+    let db = &state.db;
+    let sender = match HttpSender::new(state.clock.clone(), state.config.webhook_allow_private) {
+        Ok(sender) => sender,
+        Err(e) => {
+            tracing::error!(error = %e, "webhook delivery worker not started");
+            return tokio::spawn(async {});
+        }
+    };
+    let ports = DeliveryPorts {
+        outbox: Arc::new(db.clone()),
+        payloads: Arc::new(ApiPayloads {
+            leads: Arc::new(db.clone()),
+            submissions: Arc::new(db.clone()),
+        }),
+        sender: Arc::new(sender),
+        clock: state.clock.clone(),
+        mailer: state.teams.mailer.clone(),
+    };
+    let settings = DeliverySettings {
+        poll: std::time::Duration::from_millis(state.config.job_poll_ms),
+        // The job lease, plus the longest an attempt may take.
+        hold: std::time::Duration::from_secs(state.config.job_lease_secs) + SEND_TIMEOUT,
+        concurrency: 32,
+        retry_scale: state.config.webhook_retry_scale,
+    };
+    leadhub_webhooks::start(ports, settings, db.webhook_wakeups(), stopped)
 }

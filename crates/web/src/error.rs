@@ -4,15 +4,20 @@
 //! "Invalid or expired API key" (no hint which part was wrong); a 404 also covers what the caller
 //! may not see; an unexpected error is logged with its cause inside the request's span (which
 //! carries the request id) and answered with a bare "Internal server error".
+use std::collections::BTreeMap;
+
 use actix_web::http::{header, StatusCode};
 use actix_web::{HttpResponse, ResponseError};
+use apistos::paths::Response;
+use apistos::reference_or::ReferenceOr;
+use apistos::{ApiErrorComponent, Schema};
 
 use leadhub_domain::auth::AuthError;
 use leadhub_domain::error::FieldError;
 use leadhub_domain::store::StoreError;
 use leadhub_domain::team::TeamError;
 
-use crate::routes::schemas::{ErrorBody, ValidationErrorBody};
+use crate::routes::schemas::{body_of, json_response, ErrorBody, ValidationErrorBody, ERRORS};
 
 pub const UNAUTHORIZED_DETAIL: &str = "Invalid or expired API key";
 
@@ -139,3 +144,23 @@ impl From<StoreError> for ApiError {
 }
 
 pub type ApiResult<T> = Result<T, ApiError>;
+
+/// The error answers every operation documents (routes/schemas.rs has their bodies).
+impl ApiErrorComponent for ApiError {
+    fn schemas_by_status_code() -> BTreeMap<String, (String, ReferenceOr<Schema>)> {
+        ERRORS
+            .iter()
+            .map(|(status, _)| (status.to_string(), body_of(*status)))
+            .collect()
+    }
+
+    fn error_responses() -> Vec<(String, Response)> {
+        ERRORS
+            .iter()
+            .map(|(status, description)| {
+                let (name, _) = body_of(*status);
+                (status.to_string(), json_response(description, &name))
+            })
+            .collect()
+    }
+}

@@ -2,24 +2,26 @@
 //! API shows the lead, submission or batch then.
 use std::sync::Arc;
 
+use async_trait::async_trait;
 use serde_json::{json, Value};
 
 use leadhub_domain::lead::record::LeadRepository;
 use leadhub_domain::submission::SubmissionRepository;
-use leadhub_domain::webhook::DueDelivery;
+use leadhub_domain::webhook::{DueDelivery, EventPayloads};
 
 use crate::routes::submission_views::{BatchStatusView, LeadView, SubmissionStatusView};
 
-/// What a delivery reads to make its payload.
+/// `EventPayloads` through the API's own views, so a delivery shows what a GET would.
 #[derive(Clone)]
-pub struct Sources {
+pub struct ApiPayloads {
     pub leads: Arc<dyn LeadRepository>,
     pub submissions: Arc<dyn SubmissionRepository>,
 }
 
-impl Sources {
+#[async_trait]
+impl EventPayloads for ApiPayloads {
     /// `{"type", "timestamp", "data"}`, `data` as the API shows the lead, submission or batch now.
-    pub async fn payload(&self, d: &DueDelivery) -> Result<String, String> {
+    async fn payload(&self, d: &DueDelivery) -> Result<String, String> {
         let data = self.data(d).await?;
         Ok(json!({
             "type": d.event_type,
@@ -28,7 +30,9 @@ impl Sources {
         })
         .to_string())
     }
+}
 
+impl ApiPayloads {
     async fn data(&self, d: &DueDelivery) -> Result<Value, String> {
         let subject = d.subject.clone().unwrap_or_default();
         let id = || {

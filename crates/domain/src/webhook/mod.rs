@@ -1,5 +1,6 @@
 //! Outgoing webhooks per the Standard Webhooks specification: endpoints a team registers, the
 //! events they subscribe to, the signature every delivery carries, and the outbox of deliveries.
+pub mod delivery;
 pub mod model;
 #[cfg(test)]
 mod receiver_example;
@@ -9,6 +10,7 @@ mod service;
 mod service_tests;
 pub mod signature;
 
+pub use delivery::{attempt_record, EventPayloads, SendFailure, WebhookSender};
 pub use model::*;
 pub use repository::{AttemptRecord, Deactivated, DueDelivery, WebhookOutbox, WebhookRepository};
 pub use service::{WebhookService, WithSecret};

@@ -12,8 +12,8 @@ use futures_util::future::LocalBoxFuture;
 
 use leadhub_domain::auth;
 
-use crate::app::AppState;
 use crate::error::ApiError;
+use crate::state::AppState;
 
 pub struct Caller(pub auth::Caller);
 

@@ -19,9 +19,9 @@ use actix_web::{web, HttpMessage, HttpResponse, ResponseError};
 
 use leadhub_domain::rate_limit::{tightest, Usage};
 
-use crate::app::AppState;
 use crate::error::ApiError;
 use crate::extract::{bearer_credential, Authenticated};
+use crate::state::AppState;
 
 /// Paths that are neither counted nor limited.
 const EXEMPT: [&str; 3] = ["/healthz", "/readyz", "/metrics"];

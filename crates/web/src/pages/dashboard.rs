@@ -9,11 +9,11 @@ use leadhub_domain::dashboard::{SubmissionFigures, DAYS};
 use leadhub_domain::lead::record::LeadFilter;
 use leadhub_domain::submission::Submission;
 
-use crate::app::AppState;
 use crate::pages::base_context;
 use crate::pages::charts::{bars, days, ranked};
 use crate::pages::render::{when, PageError};
 use crate::pages::session::Visitor;
+use crate::state::AppState;
 
 pub fn configure(cfg: &mut web::ServiceConfig) {
     cfg.route("/", web::get().to(home));

@@ -7,12 +7,12 @@ use serde::Deserialize;
 use leadhub_domain::auth::AuthError;
 use leadhub_domain::team::TeamError;
 
-use crate::app::AppState;
 use crate::pages::base_context;
 use crate::pages::render::{problems_text, see_other, when, PageError};
 use crate::pages::session::{
     fresh_csrf_cookie, public_form_page, secure, session_cookies, Csrf, PUBLIC_BINDING,
 };
+use crate::state::AppState;
 
 pub fn configure(cfg: &mut web::ServiceConfig) {
     cfg.route("/invite/{token}", web::get().to(show))

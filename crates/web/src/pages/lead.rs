@@ -7,10 +7,10 @@ use serde::Serialize;
 use leadhub_domain::lead::record::{EnrichmentStatus, Lead};
 use leadhub_domain::submission::HistoryEntry;
 
-use crate::app::AppState;
 use crate::pages::render::{see_other, when, PageError};
 use crate::pages::session::{Posted, Visitor};
 use crate::pages::{base_context, id_of, Button, Done};
+use crate::state::AppState;
 
 /// Submissions shown in a lead's history (the newest ones).
 const HISTORY: i64 = 100;

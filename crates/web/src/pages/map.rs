@@ -9,9 +9,9 @@ use serde::Serialize;
 
 use leadhub_domain::secret::ACCESS_TOKEN_PREFIX;
 
-use crate::app::AppState;
-use crate::pages::map_tiles::KEEP_FOR;
+use crate::map_tiles::KEEP_FOR;
 use crate::pages::session::SESSION_COOKIE;
+use crate::state::AppState;
 
 /// Close enough to see the street and its neighbours.
 const ZOOM: u32 = 16;

@@ -16,7 +16,6 @@ pub mod lead;
 pub mod leads;
 pub mod list;
 pub mod map;
-pub mod map_tiles;
 pub mod multipart;
 pub mod render;
 pub mod session;

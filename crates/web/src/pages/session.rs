@@ -21,8 +21,8 @@ use leadhub_domain::secret::{hash_secret, hashes_match, TokenGenerator, ACCESS_T
 use leadhub_domain::session::{Session, REFRESH_TOKEN_DAYS};
 use leadhub_domain::user::User;
 
-use crate::app::AppState;
 use crate::pages::render::{html, render, PageError};
+use crate::state::AppState;
 use crate::tokens::RandomTokens;
 
 pub const SESSION_COOKIE: &str = "leadhub_session";

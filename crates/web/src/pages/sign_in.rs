@@ -6,13 +6,13 @@ use serde::Deserialize;
 
 use leadhub_domain::auth::AuthError;
 
-use crate::app::AppState;
 use crate::pages::render::{html, render, see_other, PageError};
 use crate::pages::session::{
     cleared_session_cookies, fresh_csrf_cookie, public_form_page, secure, session_cookies, Csrf,
     Visitor, PUBLIC_BINDING,
 };
 use crate::pages::{base_context, Done};
+use crate::state::AppState;
 
 pub fn configure(cfg: &mut web::ServiceConfig) {
     cfg.route("/sign-in", web::get().to(show))

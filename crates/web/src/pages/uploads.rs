@@ -10,13 +10,13 @@ use leadhub_domain::business::RelationshipType;
 use leadhub_domain::error::ServiceError;
 use leadhub_domain::upload::{NewUpload, UploadKind, UploadStatus};
 
-use crate::app::AppState;
 use crate::import::refuse_file;
 use crate::pages::list::team_choices;
 use crate::pages::multipart::{boundary, Part, Parts};
 use crate::pages::render::{see_other, when, PageError};
 use crate::pages::session::Visitor;
 use crate::pages::{base_context, id_of};
+use crate::state::AppState;
 use crate::upload_import::import_kind;
 
 /// Room for the form's other fields and the multipart framing around the file.

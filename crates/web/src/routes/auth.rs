@@ -7,12 +7,12 @@ use validator::Validate;
 
 use leadhub_domain::session::Session;
 
-use crate::app::AppState;
 use crate::error::ApiResult;
 use crate::extract::{json_type, Caller, Lax, RequestBody, ValidatedJson};
 use crate::routes::schemas::{Detail, JsonWithStatus};
 use crate::routes::team_views::UserView;
 use crate::routes::Api;
+use crate::state::AppState;
 
 pub fn routes(api: &mut Api) {
     api.route(Method::POST, "/api/auth/magic-link", magic_link)

@@ -9,7 +9,6 @@ use leadhub_domain::business::{
     BusinessFilter, BusinessPatch, BusinessStatus, ImportRequest, RelationshipType,
 };
 
-use crate::app::AppState;
 use crate::error::ApiResult;
 use crate::extract::rules::{one_of, one_of_text};
 use crate::extract::{
@@ -20,6 +19,7 @@ use crate::routes::business_views::{
     BusinessItem, BusinessPage, BusinessView, ImportResult, StatisticsView,
 };
 use crate::routes::Api;
+use crate::state::AppState;
 
 /// Most businesses one import may carry.
 pub const MAX_IMPORT: usize = 1000;

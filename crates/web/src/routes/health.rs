@@ -5,9 +5,9 @@ use actix_web::HttpResponse;
 use apistos::api_operation;
 use serde::Serialize;
 
-use crate::app::AppState;
 use crate::error::{ApiError, ApiResult};
 use crate::routes::Api;
+use crate::state::AppState;
 
 pub fn routes(api: &mut Api) {
     api.route(Method::GET, "/healthz", healthz)

@@ -24,9 +24,9 @@ use leadhub_domain::submission::{
 };
 use leadhub_domain::user::User;
 
-use crate::app::AppState;
 use crate::error::{ApiError, ApiResult};
 use crate::routes::submission_views::{BatchResult, SingleResult};
+use crate::state::AppState;
 
 const HEADER: &str = "idempotency-key";
 const WINDOW_HOURS: i64 = 24;

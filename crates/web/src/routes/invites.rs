@@ -7,13 +7,13 @@ use validator::{Validate, ValidationError};
 
 use leadhub_domain::team::{Role, GRANTABLE_ROLES};
 
-use crate::app::AppState;
 use crate::error::ApiResult;
 use crate::extract::rules::one_of_text;
 use crate::extract::{json_type, Caller, Lax, PathText, RequestBody, ValidatedJson};
 use crate::routes::schemas::Detail;
 use crate::routes::team_views::{InviteInfoView, InviteView};
 use crate::routes::Api;
+use crate::state::AppState;
 
 pub fn routes(api: &mut Api) {
     api.route(Method::POST, "/api/teams/{id}/invites", create_invite)

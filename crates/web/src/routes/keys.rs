@@ -7,11 +7,11 @@ use validator::Validate;
 
 use leadhub_domain::api_key::ApiKey;
 
-use crate::app::AppState;
 use crate::error::ApiResult;
 use crate::extract::{json_type, Caller, Lax, RequestBody, ValidatedJson};
 use crate::routes::schemas::Detail;
 use crate::routes::Api;
+use crate::state::AppState;
 use crate::time::iso;
 
 pub fn routes(api: &mut Api) {

@@ -8,7 +8,6 @@ use validator::{Validate, ValidationError, ValidationErrors};
 use leadhub_domain::lead::fields::PROPERTY_TYPES;
 use leadhub_domain::lead::record::{EnrichmentStatus, LeadFilter};
 
-use crate::app::AppState;
 use crate::error::ApiResult;
 use crate::extract::rules::one_of;
 use crate::extract::{
@@ -18,6 +17,7 @@ use crate::extract::{
 use crate::lead_export::LeadsCsv;
 use crate::routes::submission_views::{LeadPage, LeadView};
 use crate::routes::Api;
+use crate::state::AppState;
 
 pub fn routes(api: &mut Api) {
     api.route(Method::GET, "/api/v1/leads", list_leads)

@@ -1,5 +1,5 @@
-//! What every operation's description shares: the error answers (apistos takes them from
-//! `ApiError`'s `ApiErrorComponent`), the `{"detail": ...}` messages, and answers written out
+//! What every operation's description shares: the error answers (`ApiError`'s
+//! `ApiErrorComponent` in error.rs documents them from here), the `{"detail": ...}` messages, and answers written out
 //! before they are sent.
 use std::collections::BTreeMap;
 use std::marker::PhantomData;
@@ -9,15 +9,13 @@ use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, Responder};
 use apistos::paths::{MediaType, Response, Responses};
 use apistos::reference_or::ReferenceOr;
-use apistos::{ApiComponent, ApiErrorComponent, Schema};
+use apistos::{ApiComponent, Schema};
 use schemars::gen::{SchemaGenerator, SchemaSettings};
 use schemars::schema::{ArrayValidation, InstanceType, SchemaObject, SubschemaValidation};
 use schemars::JsonSchema;
 use serde::Serialize;
 
 use leadhub_domain::error::FieldError;
-
-use crate::error::ApiError;
 
 /// Every non-2xx answer except 422.
 #[derive(Serialize, JsonSchema)]
@@ -85,7 +83,7 @@ impl Detail {
 
 /// The error answers an operation may document (each operation names its own with
 /// `error_code`), with their bodies.
-const ERRORS: [(u16, &str); 10] = [
+pub(crate) const ERRORS: [(u16, &str); 10] = [
     (401, "Missing, invalid or expired credential"),
     (
         403,
@@ -125,7 +123,7 @@ fn error_schema<T: JsonSchema>() -> (String, ReferenceOr<Schema>) {
     )
 }
 
-fn body_of(status: u16) -> (String, ReferenceOr<Schema>) {
+pub(crate) fn body_of(status: u16) -> (String, ReferenceOr<Schema>) {
     if status == 422 {
         error_schema::<ValidationErrorBody<'static>>()
     } else {
@@ -133,27 +131,8 @@ fn body_of(status: u16) -> (String, ReferenceOr<Schema>) {
     }
 }
 
-impl ApiErrorComponent for ApiError {
-    fn schemas_by_status_code() -> BTreeMap<String, (String, ReferenceOr<Schema>)> {
-        ERRORS
-            .iter()
-            .map(|(status, _)| (status.to_string(), body_of(*status)))
-            .collect()
-    }
-
-    fn error_responses() -> Vec<(String, Response)> {
-        ERRORS
-            .iter()
-            .map(|(status, description)| {
-                let (name, _) = body_of(*status);
-                (status.to_string(), json_response(description, &name))
-            })
-            .collect()
-    }
-}
-
 /// A response of JSON shaped as the component schema `name`.
-fn json_response(description: &str, name: &str) -> Response {
+pub(crate) fn json_response(description: &str, name: &str) -> Response {
     Response {
         description: description.to_owned(),
         content: BTreeMap::from([(

@@ -7,7 +7,6 @@ use apistos::api_operation;
 
 use leadhub_domain::submission::SubmissionError;
 
-use crate::app::AppState;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{Caller, IdempotentRequest, PathText, ValidatedJson};
 use crate::routes::batch_body::BatchSubmission;
@@ -18,6 +17,7 @@ use crate::routes::submission_views::{
     BatchResult, BatchStatusView, SingleResult, SubmissionStatusView,
 };
 use crate::routes::Api;
+use crate::state::AppState;
 
 pub fn routes(api: &mut Api) {
     api.route(Method::POST, "/api/v1/submissions/single", submit_single)

@@ -7,13 +7,13 @@ use validator::{Validate, ValidationError};
 
 use leadhub_domain::team::{Role, GRANTABLE_ROLES};
 
-use crate::app::AppState;
 use crate::error::ApiResult;
 use crate::extract::rules::one_of_text;
 use crate::extract::{json_type, Caller, Lax, RequestBody, ValidatedJson};
 use crate::routes::schemas::Detail;
 use crate::routes::team_views::{MemberView, MembershipView, TeamView};
 use crate::routes::Api;
+use crate::state::AppState;
 
 pub fn routes(api: &mut Api) {
     api.route(Method::GET, "/api/teams/me/memberships", my_memberships)

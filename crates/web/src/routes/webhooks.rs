@@ -5,7 +5,6 @@ use apistos::api_operation;
 
 use leadhub_domain::webhook::EndpointChanges;
 
-use crate::app::AppState;
 use crate::error::ApiResult;
 use crate::extract::{Caller, PageQuery, ValidatedJson, ValidatedQuery};
 use crate::routes::schemas::Detail;
@@ -14,6 +13,7 @@ use crate::routes::webhook_views::{
     WebhookWithSecretView,
 };
 use crate::routes::Api;
+use crate::state::AppState;
 
 pub fn routes(api: &mut Api) {
     api.route(Method::POST, "/api/teams/{id}/webhooks", create_webhook)

@@ -1,0 +1,3 @@
+//! Businesses: duplicate-aware imports and business queries.
+
+pub(crate) mod businesses;

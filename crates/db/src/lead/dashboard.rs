@@ -1,0 +1,164 @@
+//! `DashboardRepository`: the dashboard's counts, each one GROUP BY query over the leads or
+//! submissions a person may see.
+use async_trait::async_trait;
+use chrono::{DateTime, NaiveDate, Utc};
+use diesel::dsl::{count_star, sql};
+use diesel::expression::SqlLiteral;
+use diesel::prelude::*;
+use diesel::sql_types::{Bool, Text};
+
+use leadhub_domain::dashboard::{DashboardRepository, LeadFigures, SubmissionFigures};
+use leadhub_domain::lead::record::LeadFilter;
+use leadhub_domain::store::StoreResult;
+use leadhub_domain::submission::{Submission, VisibleSubmissions};
+
+use crate::lead::leads::narrow_leads;
+use crate::lead::submissions::SubmissionRow;
+use crate::schema::{leads, submissions};
+use crate::sql::time::to_db;
+use crate::{Database, ReadConnection};
+
+/// A lead's creation day (UTC) as `YYYY-MM-DD` text, alike on both backends.
+fn created_day() -> SqlLiteral<Text> {
+    sql::<Text>("CAST(date(leads.created_at) AS TEXT)")
+}
+
+/// `q` limited to the submissions of `visible`: all, or one's own and one's teams'.
+macro_rules! visible_submissions {
+    ($query:expr, $visible:expr) => {{
+        let visible: &VisibleSubmissions = $visible;
+        let mut q = $query;
+        if let Some(teams) = visible.teams() {
+            q = q.filter(
+                submissions::user_id
+                    .eq(visible.user_id())
+                    .or(submissions::team_id.eq_any(teams.to_vec())),
+            );
+        }
+        q
+    }};
+}
+
+fn lead_figures(
+    conn: &mut ReadConnection<'_>,
+    filter: &LeadFilter,
+    since: DateTime<Utc>,
+) -> QueryResult<LeadFigures> {
+    // One scan counts by source and by enrichment status at once.
+    let pairs: Vec<(Option<String>, String, i64)> = conn.load(narrow_leads!(
+        leads::table
+            .group_by((leads::source, leads::enrichment_status))
+            .select((leads::source, leads::enrichment_status, count_star()))
+            .into_boxed(),
+        filter
+    ))?;
+    let mut figures = LeadFigures::default();
+    for (source, status, n) in pairs {
+        figures.total += n;
+        *figures
+            .by_source
+            .entry(source.unwrap_or_else(|| "unknown".to_owned()))
+            .or_insert(0) += n;
+        *figures.by_enrichment_status.entry(status).or_insert(0) += n;
+    }
+    let days: Vec<(String, i64)> = conn.load(
+        narrow_leads!(
+            leads::table
+                .group_by(created_day())
+                .select((created_day(), count_star()))
+                .into_boxed(),
+            filter
+        )
+        .filter(leads::created_at.ge(to_db(since))),
+    )?;
+    figures.per_day = days
+        .into_iter()
+        .filter_map(|(day, n)| Some((day.parse::<NaiveDate>().ok()?, n)))
+        .collect();
+    Ok(figures)
+}
+
+fn submission_figures(
+    conn: &mut ReadConnection<'_>,
+    visible: &VisibleSubmissions,
+    since: DateTime<Utc>,
+) -> QueryResult<SubmissionFigures> {
+    let rows: Vec<(String, Option<String>, i64)> = conn.load(
+        visible_submissions!(
+            submissions::table
+                .group_by((submissions::status, submissions::result_action))
+                .select((
+                    submissions::status,
+                    submissions::result_action,
+                    count_star(),
+                ))
+                .into_boxed(),
+            visible
+        )
+        .filter(submissions::created_at.ge(to_db(since))),
+    )?;
+    let mut figures = SubmissionFigures::default();
+    for (status, action, n) in rows {
+        figures.total += n;
+        *figures.by_status.entry(status).or_insert(0) += n;
+        if let Some(action) = action {
+            *figures.by_action.entry(action).or_insert(0) += n;
+        }
+    }
+    Ok(figures)
+}
+
+fn failed_submissions(
+    conn: &mut ReadConnection<'_>,
+    visible: &VisibleSubmissions,
+    limit: i64,
+) -> QueryResult<(Vec<Submission>, i64)> {
+    let failed = || {
+        visible_submissions!(submissions::table.into_boxed(), visible)
+            // Written out, not bound: the partial index `submissions_failed` is used only when
+            // the query itself says `status = 'failed'`.
+            .filter(sql::<Bool>("submissions.status = 'failed'"))
+    };
+    let total: i64 = conn.get_result(failed().count())?;
+    let rows: Vec<SubmissionRow> = conn.load(
+        failed()
+            .order(submissions::id.desc())
+            .limit(limit)
+            .select(SubmissionRow::as_select()),
+    )?;
+    let listed = rows
+        .into_iter()
+        .map(Submission::try_from)
+        .collect::<QueryResult<_>>()?;
+    Ok((listed, total))
+}
+
+#[async_trait]
+impl DashboardRepository for Database {
+    async fn lead_figures(
+        &self,
+        filter: LeadFilter,
+        since: DateTime<Utc>,
+    ) -> StoreResult<LeadFigures> {
+        self.read(move |conn| lead_figures(conn, &filter, since))
+            .await
+    }
+
+    async fn submission_figures(
+        &self,
+        visible: VisibleSubmissions,
+        since: DateTime<Utc>,
+    ) -> StoreResult<SubmissionFigures> {
+        self.read(move |conn| submission_figures(conn, &visible, since))
+            .await
+    }
+
+    async fn failed_submissions(
+        &self,
+        visible: VisibleSubmissions,
+        limit: i64,
+    ) -> StoreResult<(Vec<Submission>, i64)> {
+        self.read(move |conn| failed_submissions(conn, &visible, limit))
+            .await
+    }
+}

@@ -1,0 +1,246 @@
+//! `LeadRepository`: duplicate-safe writes (see `lead_writes`) and lead queries.
+use async_trait::async_trait;
+use diesel::prelude::*;
+
+use leadhub_domain::lead::record::{
+    EnrichmentStatus, EnrichmentUpdate, Lead, LeadCursor, LeadFilter, LeadRepository, LeadWrite,
+    LeadWritten,
+};
+use leadhub_domain::store::StoreResult;
+
+use crate::lead::lead_row::LeadRow;
+use crate::lead::lead_writes::{retry_on_conflict, write_all};
+use crate::schema::leads;
+use crate::sql::time::to_db;
+use crate::webhook::webhook_events::{emit, Event};
+use crate::{Database, DbConnection, IN_LIST_CHUNK};
+use leadhub_domain::webhook::EventType;
+
+#[async_trait]
+impl LeadRepository for Database {
+    async fn write_leads(
+        &self,
+        writes: std::sync::Arc<Vec<LeadWrite>>,
+    ) -> StoreResult<Vec<Option<LeadWritten>>> {
+        self.write(move |conn| {
+            let done = conn.transaction(|conn| write_all(conn, &writes));
+            retry_on_conflict(done, || conn.transaction(|conn| write_all(conn, &writes)))
+        })
+        .await
+    }
+
+    async fn find_lead(&self, id: i64) -> StoreResult<Option<Lead>> {
+        self.read(move |conn| {
+            conn.first(leads::table.find(id).select(LeadRow::as_select()))
+                .optional()
+                .and_then(|r| r.map(LeadRow::into_lead).transpose())
+        })
+        .await
+    }
+
+    async fn find_leads(&self, ids: Vec<i64>) -> StoreResult<Vec<Lead>> {
+        self.read(move |conn| {
+            let mut out = Vec::with_capacity(ids.len());
+            for chunk in ids.chunks(IN_LIST_CHUNK) {
+                let rows: Vec<LeadRow> = conn.load(
+                    leads::table
+                        .filter(leads::id.eq_any(chunk))
+                        .select(LeadRow::as_select()),
+                )?;
+                for row in rows {
+                    out.push(row.into_lead()?);
+                }
+            }
+            Ok(out)
+        })
+        .await
+    }
+
+    async fn list_leads(
+        &self,
+        filter: LeadFilter,
+        limit: i64,
+        offset: i64,
+    ) -> StoreResult<(Vec<Lead>, i64)> {
+        self.read(move |conn| {
+            let total: i64 = conn.get_result(filtered(&filter).count())?;
+            let rows: Vec<LeadRow> = conn.load(
+                filtered(&filter)
+                    .order((leads::created_at.desc(), leads::id.desc()))
+                    .limit(limit)
+                    .offset(offset)
+                    .select(LeadRow::as_select()),
+            )?;
+            let leads = rows
+                .into_iter()
+                .map(LeadRow::into_lead)
+                .collect::<QueryResult<_>>()?;
+            Ok((leads, total))
+        })
+        .await
+    }
+
+    async fn list_leads_after(
+        &self,
+        filter: LeadFilter,
+        after: Option<LeadCursor>,
+        limit: i64,
+    ) -> StoreResult<Vec<Lead>> {
+        self.read(move |conn| {
+            let mut query = filtered(&filter);
+            if let Some(c) = after {
+                let at = to_db(c.created_at);
+                query = query.filter(
+                    leads::created_at
+                        .lt(at)
+                        .or(leads::created_at.eq(at).and(leads::id.lt(c.id))),
+                );
+            }
+            let rows: Vec<LeadRow> = conn.load(
+                query
+                    .order((leads::created_at.desc(), leads::id.desc()))
+                    .limit(limit)
+                    .select(LeadRow::as_select()),
+            )?;
+            rows.into_iter().map(LeadRow::into_lead).collect()
+        })
+        .await
+    }
+
+    async fn save_enrichment(&self, updates: Vec<EnrichmentUpdate>) -> StoreResult<()> {
+        self.write(move |conn| {
+            conn.transaction(|conn| {
+                for u in &updates {
+                    diesel::update(leads::table.find(u.lead_id))
+                        .set((
+                            leads::latitude.eq(u.coordinates.map(|c| c.0)),
+                            leads::longitude.eq(u.coordinates.map(|c| c.1)),
+                            leads::geocode_source.eq(u.geocode.as_ref().map(|g| g.source.clone())),
+                            leads::geocode_match
+                                .eq(u.geocode.as_ref().map(|g| g.match_type.clone())),
+                            leads::geocode_matched_address
+                                .eq(u.geocode.as_ref().and_then(|g| g.matched_address.clone())),
+                            leads::county_fips.eq(u.county_fips.clone()),
+                            leads::appraisal.eq(u.appraisal.as_ref().map(|a| a.to_string())),
+                            leads::enrichment_status.eq(u.status.as_str()),
+                        ))
+                        .execute(conn)?;
+                }
+                emit_enriched(conn, &updates)
+            })
+        })
+        .await
+    }
+}
+
+/// `lead.enriched` for the leads whose enrichment ran (found all or part of what applies).
+fn emit_enriched(conn: &mut DbConnection, updates: &[EnrichmentUpdate]) -> QueryResult<()> {
+    let ids: Vec<i64> = updates
+        .iter()
+        .filter(|u| {
+            matches!(
+                u.status,
+                EnrichmentStatus::Complete | EnrichmentStatus::Partial
+            )
+        })
+        .map(|u| u.lead_id)
+        .collect();
+    if ids.is_empty() {
+        return Ok(());
+    }
+    let mut events = Vec::with_capacity(ids.len());
+    for chunk in ids.chunks(IN_LIST_CHUNK) {
+        let teams: Vec<(i64, Option<i64>)> = leads::table
+            .filter(leads::id.eq_any(chunk))
+            .select((leads::id, leads::team_id))
+            .load(conn)?;
+        events.extend(teams.into_iter().map(|(id, team_id)| Event {
+            team_id,
+            kind: EventType::LeadEnriched,
+            subject: id.to_string(),
+        }));
+    }
+    emit(conn, events, to_db(chrono::Utc::now()))
+}
+
+/// A boxed query over leads (whatever it selects or groups by) limited to the leads of a
+/// `LeadFilter`; `visible_teams` Some limits to unassigned leads and those teams.
+macro_rules! narrow_leads {
+    ($query:expr, $filter:expr) => {{
+        use $crate::lead::leads::escape_like;
+        use $crate::schema::leads;
+        use $crate::sql::time::to_db;
+        use diesel::sql_types::{Bool, Text};
+        let f: &leadhub_domain::lead::record::LeadFilter = $filter;
+        let mut q = $query;
+        if let Some(teams) = &f.visible_teams {
+            q = q.filter(
+                leads::team_id
+                    .is_null()
+                    .or(leads::team_id.eq_any(teams.clone())),
+            );
+        }
+        if let Some(t) = f.team_id {
+            q = q.filter(leads::team_id.eq(t));
+        }
+        if let Some(v) = &f.state {
+            q = q.filter(leads::state.eq(v.to_ascii_uppercase()));
+        }
+        if let Some(v) = &f.city {
+            q = q.filter(leads::city.eq(v.clone()));
+        }
+        if let Some(v) = &f.zip_code {
+            q = q.filter(
+                leads::zip_code
+                    .like(format!("{}%", escape_like(v)))
+                    .escape('\\'),
+            );
+        }
+        if let Some(v) = &f.property_type {
+            q = q.filter(leads::property_type.eq(v.to_ascii_lowercase()));
+        }
+        if let Some(v) = &f.permit_status {
+            q = q.filter(leads::permit_status.eq(v.clone()));
+        }
+        if let Some(v) = &f.source {
+            q = q.filter(leads::source.eq(v.clone()));
+        }
+        if let Some(v) = f.enrichment_status {
+            q = q.filter(leads::enrichment_status.eq(v.as_str()));
+        }
+        if let Some(v) = &f.q {
+            let pattern = format!("%{}%", escape_like(&v.to_lowercase()));
+            q = q.filter(
+                diesel::dsl::sql::<Bool>("(")
+                    .sql("LOWER(COALESCE(address, '')) LIKE ")
+                    .bind::<Text, _>(pattern.clone())
+                    .sql(" ESCAPE '\\' OR LOWER(COALESCE(first_name, '') || ' ' || COALESCE(last_name, '')) LIKE ")
+                    .bind::<Text, _>(pattern.clone())
+                    .sql(" ESCAPE '\\' OR LOWER(COALESCE(project_number, '')) LIKE ")
+                    .bind::<Text, _>(pattern)
+                    .sql(" ESCAPE '\\')"),
+            );
+        }
+        if let Some(v) = f.created_after {
+            q = q.filter(leads::created_at.ge(to_db(v)));
+        }
+        if let Some(v) = f.created_before {
+            q = q.filter(leads::created_at.lt(to_db(v)));
+        }
+        q
+    }};
+}
+pub(crate) use narrow_leads;
+
+/// The filtered lead query.
+fn filtered(
+    f: &LeadFilter,
+) -> leads::BoxedQuery<'static, <DbConnection as diesel::Connection>::Backend> {
+    narrow_leads!(leads::table.into_boxed(), f)
+}
+
+pub(crate) fn escape_like(s: &str) -> String {
+    s.replace('\\', "\\\\")
+        .replace('%', "\\%")
+        .replace('_', "\\_")
+}

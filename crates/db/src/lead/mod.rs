@@ -1,0 +1,14 @@
+//! Leads and submissions: the lead rows, the batch writer and the plan it stores, the queue that
+//! groups single submissions, submissions and their outcomes, the dashboard counts, and uploaded files awaiting import.
+
+pub(crate) mod dashboard;
+pub(crate) mod fresh_submissions;
+pub(crate) mod lead_row;
+pub(crate) mod lead_writes;
+pub(crate) mod leads;
+pub(crate) mod outcomes;
+pub(crate) mod plan_store;
+pub(crate) mod single_intake;
+pub(crate) mod submission_rows;
+pub(crate) mod submissions;
+pub(crate) mod uploads;

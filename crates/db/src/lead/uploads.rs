@@ -1,0 +1,186 @@
+//! `UploadStore` over the `uploads` table: the file's bytes, the import's progress and its reject
+//! report. The upload and its import job are inserted in one transaction.
+use async_trait::async_trait;
+use chrono::{DateTime, NaiveDateTime, Utc};
+use diesel::prelude::*;
+
+use leadhub_domain::store::StoreResult;
+use leadhub_domain::upload::{
+    import_job, NewUpload, Upload, UploadCounts, UploadStatus, UploadStore,
+};
+
+use crate::job::jobs::insert_jobs;
+use crate::schema::uploads;
+use crate::sql::error::stored_word;
+use crate::sql::time::{from_db, to_db};
+use crate::Database;
+
+#[derive(Queryable, Selectable)]
+#[diesel(table_name = uploads)]
+struct UploadRow {
+    id: i64,
+    kind: String,
+    team_id: i64,
+    user_id: i64,
+    file_name: String,
+    options: String,
+    size: i64,
+    status: String,
+    bytes_done: i64,
+    rows_read: i64,
+    created: i64,
+    updated: i64,
+    skipped: i64,
+    rejected: i64,
+    failed: i64,
+    error: Option<String>,
+    created_at: NaiveDateTime,
+    updated_at: NaiveDateTime,
+}
+
+type UploadWithReport = (UploadRow, bool);
+
+fn upload_of((r, has_report): UploadWithReport) -> QueryResult<Upload> {
+    Ok(Upload {
+        id: r.id,
+        kind: stored_word("uploads.kind", &r.kind)?,
+        team_id: r.team_id,
+        user_id: r.user_id,
+        file_name: r.file_name,
+        options: serde_json::from_str(&r.options).unwrap_or(serde_json::Value::Null),
+        size: r.size,
+        status: stored_word("uploads.status", &r.status)?,
+        bytes_done: r.bytes_done,
+        counts: UploadCounts {
+            rows: r.rows_read,
+            created: r.created,
+            updated: r.updated,
+            skipped: r.skipped,
+            rejected: r.rejected,
+            failed: r.failed,
+        },
+        error: r.error,
+        has_report,
+        created_at: from_db(r.created_at),
+        updated_at: from_db(r.updated_at),
+    })
+}
+
+#[async_trait]
+impl UploadStore for Database {
+    async fn create_upload(&self, new: NewUpload, at: DateTime<Utc>) -> StoreResult<i64> {
+        let id = self
+            .write(move |conn| {
+                conn.transaction(|conn| {
+                    let now = to_db(at);
+                    let id = diesel::insert_into(uploads::table)
+                        .values((
+                            uploads::kind.eq(new.kind.as_str()),
+                            uploads::team_id.eq(new.team_id),
+                            uploads::user_id.eq(new.user_id),
+                            uploads::file_name.eq(&new.file_name),
+                            uploads::options.eq(new.options.to_string()),
+                            uploads::size.eq(new.content.len() as i64),
+                            uploads::content.eq(&new.content),
+                            uploads::status.eq(UploadStatus::Queued.as_str()),
+                            uploads::created_at.eq(now),
+                            uploads::updated_at.eq(now),
+                        ))
+                        .returning(uploads::id)
+                        .get_result::<i64>(conn)?;
+                    insert_jobs(conn, &[import_job(id, at)], now)?;
+                    Ok(id)
+                })
+            })
+            .await?;
+        Ok(id)
+    }
+
+    async fn upload(&self, id: i64) -> StoreResult<Option<Upload>> {
+        self.read(move |conn| {
+            conn.first(
+                uploads::table
+                    .find(id)
+                    .select((UploadRow::as_select(), uploads::report.is_not_null())),
+            )
+            .optional()?
+            .map(upload_of)
+            .transpose()
+        })
+        .await
+    }
+
+    async fn upload_content(&self, id: i64) -> StoreResult<Option<Vec<u8>>> {
+        self.read(move |conn| {
+            conn.first(uploads::table.find(id).select(uploads::content))
+                .optional()
+        })
+        .await
+    }
+
+    async fn upload_report(&self, id: i64) -> StoreResult<Option<Vec<u8>>> {
+        self.read(move |conn| {
+            conn.first(uploads::table.find(id).select(uploads::report))
+                .optional()
+                .map(Option::flatten)
+        })
+        .await
+    }
+
+    async fn record_progress(
+        &self,
+        id: i64,
+        bytes_done: i64,
+        counts: UploadCounts,
+        at: DateTime<Utc>,
+    ) -> StoreResult<()> {
+        self.execute(diesel::update(uploads::table.find(id)).set((
+            uploads::status.eq(UploadStatus::Running.as_str()),
+            uploads::bytes_done.eq(bytes_done),
+            counted(counts),
+            uploads::updated_at.eq(to_db(at)),
+        )))
+        .await
+    }
+
+    async fn finish_upload(
+        &self,
+        id: i64,
+        status: UploadStatus,
+        counts: UploadCounts,
+        report: Option<Vec<u8>>,
+        error: Option<String>,
+        at: DateTime<Utc>,
+    ) -> StoreResult<()> {
+        self.execute(diesel::update(uploads::table.find(id)).set((
+            uploads::status.eq(status.as_str()),
+            counted(counts),
+            uploads::report.eq(report),
+            uploads::error.eq(error),
+            uploads::updated_at.eq(to_db(at)),
+        )))
+        .await
+    }
+}
+
+/// The count columns' new values.
+#[allow(clippy::type_complexity)]
+fn counted(
+    c: UploadCounts,
+) -> (
+    diesel::dsl::Eq<uploads::rows_read, i64>,
+    diesel::dsl::Eq<uploads::created, i64>,
+    diesel::dsl::Eq<uploads::updated, i64>,
+    diesel::dsl::Eq<uploads::skipped, i64>,
+    diesel::dsl::Eq<uploads::rejected, i64>,
+    diesel::dsl::Eq<uploads::failed, i64>,
+) {
+    (
+        uploads::rows_read.eq(c.rows),
+        uploads::created.eq(c.created),
+        uploads::updated.eq(c.updated),
+        uploads::skipped.eq(c.skipped),
+        uploads::rejected.eq(c.rejected),
+        uploads::failed.eq(c.failed),
+    )
+}

@@ -1,0 +1,8 @@
+//! Connecting to the database and keeping it healthy: the pools and their threads, WAL
+//! checkpoints, SQLite backups, and the rows kept for a moment after a read.
+
+pub(crate) mod backup;
+pub(crate) mod checkpoint;
+pub(crate) mod connection;
+pub(crate) mod pool_threads;
+pub(crate) mod recent;

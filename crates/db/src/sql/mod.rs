@@ -1,0 +1,8 @@
+//! Statement helpers shared by every repository: error mapping, timestamps, one-row reads
+//! and one-statement writes, fixed-size multi-row statements and PostgreSQL `unnest` inserts.
+
+pub(crate) mod error;
+pub(crate) mod fixed_chunks;
+pub(crate) mod simple;
+pub(crate) mod time;
+pub(crate) mod unnest;

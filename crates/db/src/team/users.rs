@@ -1,0 +1,87 @@
+//! `UserRepository` over the `users` table.
+use async_trait::async_trait;
+use chrono::NaiveDateTime;
+use diesel::prelude::*;
+
+use leadhub_domain::store::StoreResult;
+use leadhub_domain::user::{NewUser, User, UserRepository};
+
+use crate::schema::users;
+use crate::sql::time::{from_db, to_db};
+use crate::{Database, DbConnection};
+
+#[derive(Queryable, Selectable)]
+#[diesel(table_name = users)]
+pub(crate) struct UserRow {
+    id: i64,
+    user_id: String,
+    email: String,
+    first_name: Option<String>,
+    last_name: Option<String>,
+    is_admin: bool,
+    created_at: NaiveDateTime,
+}
+
+impl From<UserRow> for User {
+    fn from(r: UserRow) -> Self {
+        User {
+            id: r.id,
+            user_id: r.user_id,
+            email: r.email,
+            first_name: r.first_name,
+            last_name: r.last_name,
+            is_admin: r.is_admin,
+            created_at: from_db(r.created_at),
+        }
+    }
+}
+
+/// Inserts `user`; fails on a taken e-mail address (a unique violation).
+pub(crate) fn insert_user(conn: &mut DbConnection, user: NewUser) -> QueryResult<User> {
+    let id = diesel::insert_into(users::table)
+        .values((
+            users::user_id.eq(&user.user_id),
+            users::email.eq(&user.email),
+            users::first_name.eq(&user.first_name),
+            users::last_name.eq(&user.last_name),
+            users::is_admin.eq(user.is_admin),
+            users::created_at.eq(to_db(user.created_at)),
+            users::updated_at.eq(to_db(user.created_at)),
+        ))
+        .returning(users::id)
+        .get_result::<i64>(conn)?;
+    Ok(user.stored(id))
+}
+
+#[async_trait]
+impl UserRepository for Database {
+    async fn insert(&self, user: NewUser) -> StoreResult<User> {
+        self.write(move |conn| insert_user(conn, user)).await
+    }
+
+    async fn find_by_email(&self, email: &str) -> StoreResult<Option<User>> {
+        let query = users::table.filter(users::email.eq(email.to_owned()));
+        self.find_first::<UserRow, _, _>(query.select(UserRow::as_select()))
+            .await
+    }
+
+    async fn find_by_user_id(&self, user_id: &str) -> StoreResult<Option<User>> {
+        let query = users::table.filter(users::user_id.eq(user_id.to_owned()));
+        self.find_first::<UserRow, _, _>(query.select(UserRow::as_select()))
+            .await
+    }
+
+    async fn find_by_internal_id(&self, id: i64) -> StoreResult<Option<User>> {
+        self.recent_users
+            .or_read(&id, || {
+                self.find_first::<UserRow, _, _>(users::table.find(id).select(UserRow::as_select()))
+            })
+            .await
+    }
+
+    async fn first_admin(&self) -> StoreResult<Option<User>> {
+        let query = users::table.filter(users::is_admin.eq(true));
+        self.find_first::<UserRow, _, _>(query.order(users::id.asc()).select(UserRow::as_select()))
+            .await
+    }
+}

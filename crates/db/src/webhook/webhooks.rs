@@ -1,0 +1,295 @@
+//! `WebhookRepository` over `webhook_endpoints` and `webhook_deliveries`.
+use async_trait::async_trait;
+use chrono::{DateTime, NaiveDateTime, Utc};
+use diesel::prelude::*;
+
+use leadhub_domain::store::StoreResult;
+use leadhub_domain::webhook::{
+    Delivery, DeliveryStatus, EndpointChanges, NewEndpoint, WebhookEndpoint, WebhookRepository,
+};
+
+use crate::job::job_wakeups::{announce, Work};
+use crate::schema::{webhook_deliveries as wd, webhook_endpoints as we};
+use crate::sql::error::stored_word;
+use crate::sql::time::{from_db, to_db};
+use crate::webhook::webhook_events::stored_events;
+use crate::Database;
+
+#[derive(Queryable, Selectable)]
+#[diesel(table_name = we)]
+struct EndpointRow {
+    id: i64,
+    team_id: i64,
+    url: String,
+    events: String,
+    description: Option<String>,
+    is_active: bool,
+    created_at: NaiveDateTime,
+}
+
+impl From<EndpointRow> for WebhookEndpoint {
+    fn from(r: EndpointRow) -> Self {
+        WebhookEndpoint {
+            id: r.id,
+            team_id: r.team_id,
+            events: stored_events(r.id, &r.events).unwrap_or_default(),
+            url: r.url,
+            description: r.description,
+            is_active: r.is_active,
+            created_at: from_db(r.created_at),
+        }
+    }
+}
+
+#[derive(Queryable, Selectable)]
+#[diesel(table_name = wd)]
+struct DeliveryRow {
+    id: i64,
+    endpoint_id: i64,
+    event_id: String,
+    event_type: String,
+    status: String,
+    attempts: i32,
+    last_status: Option<i32>,
+    last_error: Option<String>,
+    next_attempt_at: Option<NaiveDateTime>,
+    delivered_at: Option<NaiveDateTime>,
+    created_at: NaiveDateTime,
+}
+
+impl TryFrom<DeliveryRow> for Delivery {
+    type Error = diesel::result::Error;
+
+    fn try_from(r: DeliveryRow) -> Result<Self, Self::Error> {
+        Ok(Delivery {
+            id: r.id,
+            endpoint_id: r.endpoint_id,
+            event_id: r.event_id,
+            event_type: r.event_type,
+            status: stored_word("webhook_deliveries.status", &r.status)?,
+            attempts: r.attempts,
+            last_status: r.last_status,
+            last_error: r.last_error,
+            next_attempt_at: r.next_attempt_at.map(from_db),
+            delivered_at: r.delivered_at.map(from_db),
+            created_at: from_db(r.created_at),
+        })
+    }
+}
+
+/// `T`'s columns for a RETURNING clause: `as_returning()` does not carry through the
+/// MultiConnection to the backend that runs the statement, a plain column list does.
+fn columns<T: Selectable<<crate::DbConnection as Connection>::Backend>>() -> T::SelectExpression {
+    T::construct_selection()
+}
+
+fn events_text(events: &[String]) -> String {
+    serde_json::to_string(events).unwrap_or_else(|_| "[]".into())
+}
+
+#[async_trait]
+impl WebhookRepository for Database {
+    async fn create_endpoint(
+        &self,
+        new: NewEndpoint,
+        secret: String,
+    ) -> StoreResult<WebhookEndpoint> {
+        self.write(move |conn| {
+            let at = to_db(new.created_at);
+            diesel::insert_into(we::table)
+                .values((
+                    we::team_id.eq(new.team_id),
+                    we::url.eq(&new.url),
+                    we::events.eq(events_text(&new.events)),
+                    we::description.eq(&new.description),
+                    we::is_active.eq(new.is_active),
+                    we::secret.eq(&secret),
+                    we::created_at.eq(at),
+                    we::updated_at.eq(at),
+                ))
+                .returning(columns::<EndpointRow>())
+                .get_result::<EndpointRow>(conn)
+                .map(WebhookEndpoint::from)
+        })
+        .await
+    }
+
+    async fn endpoints(&self, team_id: i64) -> StoreResult<Vec<WebhookEndpoint>> {
+        self.read(move |conn| {
+            conn.load(
+                we::table
+                    .filter(we::team_id.eq(team_id))
+                    .order(we::id.asc())
+                    .select(EndpointRow::as_select()),
+            )
+            .map(|rows| rows.into_iter().map(WebhookEndpoint::from).collect())
+        })
+        .await
+    }
+
+    async fn find_endpoint(
+        &self,
+        team_id: i64,
+        endpoint_id: i64,
+    ) -> StoreResult<Option<WebhookEndpoint>> {
+        self.read(move |conn| {
+            conn.first(
+                we::table
+                    .find(endpoint_id)
+                    .filter(we::team_id.eq(team_id))
+                    .select(EndpointRow::as_select()),
+            )
+            .optional()
+            .map(|r| r.map(WebhookEndpoint::from))
+        })
+        .await
+    }
+
+    async fn update_endpoint(
+        &self,
+        endpoint_id: i64,
+        changes: EndpointChanges,
+        at: DateTime<Utc>,
+    ) -> StoreResult<()> {
+        // One UPDATE: a change left out (None) sets nothing.
+        self.write(move |conn| {
+            diesel::update(we::table.find(endpoint_id))
+                .set((
+                    we::updated_at.eq(to_db(at)),
+                    changes.url.map(|url| we::url.eq(url)),
+                    changes.events.map(|e| we::events.eq(events_text(&e))),
+                    changes.description.map(|d| we::description.eq(d)),
+                    changes.is_active.map(|active| we::is_active.eq(active)),
+                ))
+                .execute(conn)
+                .map(drop)
+        })
+        .await
+    }
+
+    async fn delete_endpoint(&self, endpoint_id: i64) -> StoreResult<()> {
+        self.write(move |conn| {
+            conn.transaction(|conn| {
+                diesel::delete(wd::table.filter(wd::endpoint_id.eq(endpoint_id))).execute(conn)?;
+                diesel::delete(we::table.find(endpoint_id))
+                    .execute(conn)
+                    .map(drop)
+            })
+        })
+        .await
+    }
+
+    async fn rotate_secret(
+        &self,
+        endpoint_id: i64,
+        secret: String,
+        previous_until: DateTime<Utc>,
+        at: DateTime<Utc>,
+    ) -> StoreResult<()> {
+        self.write(move |conn| {
+            conn.transaction(|conn| {
+                let current: String = we::table.find(endpoint_id).select(we::secret).first(conn)?;
+                diesel::update(we::table.find(endpoint_id))
+                    .set((
+                        we::secret.eq(secret),
+                        we::previous_secret.eq(Some(current)),
+                        we::previous_until.eq(Some(to_db(previous_until))),
+                        we::updated_at.eq(to_db(at)),
+                    ))
+                    .execute(conn)
+                    .map(drop)
+            })
+        })
+        .await
+    }
+
+    async fn deliveries(
+        &self,
+        endpoint_id: i64,
+        limit: i64,
+        offset: i64,
+    ) -> StoreResult<(Vec<Delivery>, i64)> {
+        self.read(move |conn| {
+            let total: i64 =
+                conn.get_result(wd::table.filter(wd::endpoint_id.eq(endpoint_id)).count())?;
+            let rows: Vec<DeliveryRow> = conn.load(
+                wd::table
+                    .filter(wd::endpoint_id.eq(endpoint_id))
+                    .order(wd::id.desc())
+                    .limit(limit)
+                    .offset(offset)
+                    .select(DeliveryRow::as_select()),
+            )?;
+            let list = rows
+                .into_iter()
+                .map(Delivery::try_from)
+                .collect::<QueryResult<_>>()?;
+            Ok((list, total))
+        })
+        .await
+    }
+
+    async fn retry_delivery(
+        &self,
+        endpoint_id: i64,
+        delivery_id: i64,
+        at: DateTime<Utc>,
+    ) -> StoreResult<Option<Delivery>> {
+        let retried = self
+            .write(move |conn| {
+                let Some(row) = diesel::update(
+                    wd::table
+                        .find(delivery_id)
+                        .filter(wd::endpoint_id.eq(endpoint_id)),
+                )
+                .set((
+                    wd::status.eq(DeliveryStatus::Pending.as_str()),
+                    wd::next_attempt_at.eq(Some(to_db(at))),
+                    wd::updated_at.eq(to_db(at)),
+                ))
+                .returning(columns::<DeliveryRow>())
+                .get_result::<DeliveryRow>(conn)
+                .optional()?
+                else {
+                    return Ok(None);
+                };
+                announce(conn, Work::WebhookEvents)?;
+                Delivery::try_from(row).map(Some)
+            })
+            .await?;
+        Ok(retried)
+    }
+
+    async fn enqueue(
+        &self,
+        endpoint_id: i64,
+        event_id: String,
+        event_type: String,
+        payload: String,
+        at: DateTime<Utc>,
+    ) -> StoreResult<Delivery> {
+        let delivery = self
+            .write(move |conn| {
+                let at = to_db(at);
+                let row = diesel::insert_into(wd::table)
+                    .values((
+                        wd::endpoint_id.eq(endpoint_id),
+                        wd::event_id.eq(event_id),
+                        wd::event_type.eq(event_type),
+                        wd::payload.eq(Some(payload)),
+                        wd::occurred_at.eq(at),
+                        wd::status.eq(DeliveryStatus::Pending.as_str()),
+                        wd::attempts.eq(0),
+                        wd::next_attempt_at.eq(Some(at)),
+                        wd::created_at.eq(at),
+                        wd::updated_at.eq(at),
+                    ))
+                    .returning(columns::<DeliveryRow>())
+                    .get_result::<DeliveryRow>(conn)?;
+                announce(conn, Work::WebhookEvents)?;
+                Delivery::try_from(row)
+            })
+            .await?;
+        Ok(delivery)
+    }
+}

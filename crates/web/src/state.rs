@@ -1,0 +1,46 @@
+//! `AppState`: the services and adapters every handler, page and worker reads. Built by the
+//! composition root (`app.rs`); it knows nothing of routes or pages.
+use std::sync::Arc;
+
+use leadhub_db::{Database, SingleIntake};
+use leadhub_domain::auth::AuthService;
+use leadhub_domain::business::BusinessService;
+use leadhub_domain::dashboard::DashboardService;
+use leadhub_domain::jobs::JobQueue;
+use leadhub_domain::rate_limit::RateLimiter;
+use leadhub_domain::submission::{SubmissionRepository, SubmissionService};
+use leadhub_domain::team::TeamService;
+use leadhub_domain::upload::UploadService;
+use leadhub_domain::webhook::WebhookService;
+use leadhub_domain::Clock;
+
+use crate::config::Config;
+use crate::map_tiles::MapTiles;
+use crate::middleware::Metrics;
+use crate::sign_in_links::SignInLinks;
+
+/// Everything handlers need, shared by every worker.
+pub struct AppState {
+    pub config: Arc<Config>,
+    pub db: Database,
+    pub auth: Arc<AuthService>,
+    pub teams: Arc<TeamService>,
+    pub submissions: Arc<SubmissionService>,
+    /// Single submissions, grouped while the database is busy.
+    pub single_intake: Arc<SingleIntake>,
+    /// Sign-in links, sent after the answer.
+    pub sign_in_links: Arc<SignInLinks>,
+    pub businesses: Arc<BusinessService>,
+    /// CSV files uploaded from the pages.
+    pub uploads: Arc<UploadService>,
+    pub dashboard: Arc<DashboardService>,
+    pub webhooks: Arc<WebhookService>,
+    /// For idempotent replays, which sit in the web layer (they store HTTP answers).
+    pub submissions_repo: Arc<dyn SubmissionRepository>,
+    pub clock: Arc<dyn Clock>,
+    pub jobs: Arc<dyn JobQueue>,
+    pub metrics: Arc<Metrics>,
+    pub rate_limiter: Arc<RateLimiter>,
+    /// The lead page's map tiles, fetched through our origin, when `LEADHUB_MAP_TILES` is set.
+    pub map_tiles: Option<Arc<MapTiles>>,
+}

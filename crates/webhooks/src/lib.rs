@@ -1,0 +1,13 @@
+//! The webhook adapter: signed deliveries to the endpoints teams register, sent by a worker
+//! inside `leadhub serve` that drains the outbox (`WebhookOutbox`), behind the egress guard.
+//!
+//! The domain decides what a delivery's body says (`EventPayloads`), how an attempt counts and
+//! when an endpoint has failed too long; this crate sends, retries on time and records.
+#![forbid(unsafe_code)]
+
+mod sender;
+pub mod target;
+mod worker;
+
+pub use sender::{HttpSender, MAX_RESPONSE_BYTES, SEND_TIMEOUT};
+pub use worker::{start, DeliveryPorts, DeliverySettings, PER_ENDPOINT};
