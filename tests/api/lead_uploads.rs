@@ -34,7 +34,7 @@ address,city,state,zip_code,first_name,favourite_colour
 ";
 
 /// Posts `bytes` as the upload form of `path` would, CSRF token first.
-async fn upload(
+pub(crate) async fn upload(
     b: &mut Browser,
     path: &str,
     team_id: i64,
@@ -59,7 +59,7 @@ async fn upload(
 }
 
 /// The status page once the import is over.
-async fn finished(b: &mut Browser, location: &str) -> Page {
+pub(crate) async fn finished(b: &mut Browser, location: &str) -> Page {
     let deadline = Instant::now() + Duration::from_secs(30);
     loop {
         let page = b.get(location).await;
@@ -77,7 +77,7 @@ async fn finished(b: &mut Browser, location: &str) -> Page {
 }
 
 /// The figure shown in the summary's `<dd id="count-NAME">`.
-fn count(page: &Page, name: &str) -> i64 {
+pub(crate) fn count(page: &Page, name: &str) -> i64 {
     page.text_after(&format!("id=\"count-{name}\">"), '<')
         .parse()
         .unwrap()

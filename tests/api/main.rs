@@ -22,6 +22,7 @@ mod lead_pages;
 mod lead_uploads;
 mod leads;
 mod mail_quota;
+mod messy_imports;
 mod openapi;
 mod operations;
 mod pages;
