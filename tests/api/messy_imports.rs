@@ -267,7 +267,8 @@ async fn an_export_imports_back_as_the_same_rows(app: TestApp) {
         .await;
     assert_eq!(status, StatusCode::OK, "{body}");
     let (_, first) = fetch_csv(&app, "/api/v1/leads/export", &alice.key).await;
-    assert!(first.contains(",+15125550100,+442079460958,"), "{first}");
+    assert!(first.contains(",+15125550100,mobile,+442079460958,"), "{first}");
+    assert!(first.contains(",+16175550100;ext=12,"), "{first}");
     assert!(first.contains(",-97.75,"), "{first}");
     assert!(!first.contains("'+1"), "{first}");
     assert!(first.contains("'=HYPERLINK"), "{first}");

@@ -99,6 +99,9 @@ struct Import<'a> {
     run: ImportRun<'a>,
     map: ColumnMap,
     report: &'a mut dyn ImportReport,
+    /// Report lines held back until the rows before them are settled, so the report reads in
+    /// row order (a rejected row is known at once, a warning only when its chunk is stored).
+    held: Vec<ReportLine>,
     summary: ImportSummary,
     /// Whether any row reached the destination yet (a refusal before that is the run's, not a row's).
     started: bool,
@@ -130,22 +133,28 @@ pub async fn import(
         run,
         map,
         report,
+        held: Vec::new(),
         summary,
         started: false,
     };
     let mut chunk: Vec<Pending> = Vec::with_capacity(chunk_size);
     while let Some(read) = sheet.next_row()? {
-        if let Some(pending) = import.take(read)? {
+        if let Some(pending) = import.take(read) {
             chunk.push(pending);
+        }
+        if chunk.is_empty() {
+            import.write_held()?;
         }
         if chunk.len() >= chunk_size {
             import.flush(std::mem::take(&mut chunk)).await?;
+            import.write_held()?;
             progress.chunk_done(sheet.bytes_read(), &import.summary).await;
         }
     }
     if !chunk.is_empty() {
         import.flush(chunk).await?;
     }
+    import.write_held()?;
     progress.chunk_done(sheet.bytes_read(), &import.summary).await;
     let mut summary = import.summary;
     summary.elapsed = started.elapsed();
@@ -153,13 +162,22 @@ pub async fn import(
 }
 
 impl Import<'_> {
+    /// Writes the held report lines in row order.
+    fn write_held(&mut self) -> anyhow::Result<()> {
+        self.held.sort_by_key(|line| line.row);
+        for line in self.held.drain(..) {
+            self.report.write(&line)?;
+        }
+        Ok(())
+    }
+
     /// Reads one row: None when it is blank or rejected (and reported), else the row to send.
-    fn take(&mut self, read: ReadRow) -> anyhow::Result<Option<Pending>> {
+    fn take(&mut self, read: ReadRow) -> Option<Pending> {
         let row = match read {
             ReadRow::Unreadable { row, reason } => {
                 self.summary.rows += 1;
-                self.reject(row, "unreadable_row", &reason, Vec::new())?;
-                return Ok(None);
+                self.reject(row, "unreadable_row", &reason, Vec::new());
+                return None;
             }
             ReadRow::Row(row) => row,
         };
@@ -171,7 +189,7 @@ impl Import<'_> {
             .filter(|(i, c)| !self.map.is_report_column(*i) && !c.trim().is_empty())
             .count();
         if data_cells == 0 {
-            return Ok(None);
+            return None;
         }
         self.summary.rows += 1;
         let width = self.map.headers.len();
@@ -180,8 +198,8 @@ impl Import<'_> {
             let message = format!(
                 "{beyond} cell(s) with values beyond the header's {width} columns: the columns may be shifted, so nothing of the row is used"
             );
-            self.reject(row.row, "shifted_row", &message, row.cells)?;
-            return Ok(None);
+            self.reject(row.row, "shifted_row", &message, row.cells);
+            return None;
         }
         let raw_json = self.verbatim(&row.cells);
         let (item, issues, usable) = match self.run.kind {
@@ -207,15 +225,15 @@ impl Import<'_> {
             if let Some(first) = issues.first() {
                 message.push_str(&format!(" ({}: {})", first.field, first.message));
             }
-            self.reject(row.row, "no_usable_field", &message, row.cells)?;
-            return Ok(None);
+            self.reject(row.row, "no_usable_field", &message, row.cells);
+            return None;
         }
-        Ok(Some(Pending {
+        Some(Pending {
             row,
             raw_json,
             issues,
             item,
-        }))
+        })
     }
 
     /// The row as submitted, kept verbatim: `{header: cell}` of its non-blank cells.
@@ -229,10 +247,10 @@ impl Import<'_> {
         Value::Object(object).to_string()
     }
 
-    fn reject(&mut self, row: u64, code: &str, message: &str, cells: Vec<String>) -> anyhow::Result<()> {
+    fn reject(&mut self, row: u64, code: &str, message: &str, cells: Vec<String>) {
         self.summary.rejected += 1;
         self.summary.count_reason(code);
-        self.report.write(&ReportLine {
+        self.held.push(ReportLine {
             row,
             column: String::new(),
             value: String::new(),
@@ -243,7 +261,7 @@ impl Import<'_> {
     }
 
     /// A warning about one cell of an imported row.
-    fn warn(&mut self, row: &SheetRow, field: &str, code: &str, message: &str, value: Option<&str>) -> anyhow::Result<()> {
+    fn warn(&mut self, row: &SheetRow, field: &str, code: &str, message: &str, value: Option<&str>) {
         self.summary.warnings += 1;
         self.summary.count_reason(code);
         let column = self.map.fields.iter().position(|f| *f == Some(field));
@@ -255,7 +273,7 @@ impl Import<'_> {
         let column = column
             .and_then(|i| self.map.headers.get(i).cloned())
             .unwrap_or_else(|| field.to_owned());
-        self.report.write(&ReportLine {
+        self.held.push(ReportLine {
             row: row.row,
             column,
             value,
@@ -265,14 +283,13 @@ impl Import<'_> {
         })
     }
 
-    fn warn_all(&mut self, pending: &Pending, warnings: &[Warning]) -> anyhow::Result<()> {
+    fn warn_all(&mut self, pending: &Pending, warnings: &[Warning]) {
         for issue in &pending.issues {
-            self.warn(&pending.row, issue.field, issue.code, &issue.message, Some(&issue.value))?;
+            self.warn(&pending.row, issue.field, issue.code, &issue.message, Some(&issue.value));
         }
         for w in warnings {
-            self.warn(&pending.row, &w.field, &w.code, &w.message, None)?;
+            self.warn(&pending.row, &w.field, &w.code, &w.message, None);
         }
-        Ok(())
     }
 
     /// A refusal of a whole chunk: the run's own before any row was stored, else its rows'.
@@ -282,7 +299,7 @@ impl Import<'_> {
         }
         let message = format!("not imported: {e:#}");
         for p in rows {
-            self.reject(p.row.row, "not_imported", &message, p.row.cells)?;
+            self.reject(p.row.row, "not_imported", &message, p.row.cells);
         }
         Ok(())
     }
@@ -325,7 +342,7 @@ impl Import<'_> {
         };
         self.started = true;
         for (pending, outcome) in rows.iter().zip(&outcomes) {
-            self.warn_all(pending, &outcome.warnings)?;
+            self.warn_all(pending, &outcome.warnings);
             match outcome.action {
                 Some(LeadAction::Created) => self.summary.created += 1,
                 Some(LeadAction::Updated) => self.summary.updated += 1,
@@ -335,14 +352,14 @@ impl Import<'_> {
                     self.summary.failed += 1;
                     self.summary.count_reason("failed");
                     let reason = outcome.error.as_deref().unwrap_or("the lead could not be stored");
-                    self.report.write(&ReportLine {
+                    self.held.push(ReportLine {
                         row: pending.row.row,
                         column: String::new(),
                         value: String::new(),
                         code: "failed".into(),
                         message: reason.to_owned(),
                         cells: pending.row.cells.clone(),
-                    })?;
+                    });
                 }
             }
         }
@@ -368,9 +385,9 @@ impl Import<'_> {
         for (index, pending) in rows.iter().enumerate() {
             match errors.next_if(|e| e.index == index) {
                 Some(error) => {
-                    self.reject(pending.row.row, "refused", &error.detail, pending.row.cells.clone())?;
+                    self.reject(pending.row.row, "refused", &error.detail, pending.row.cells.clone());
                 }
-                None => self.warn_all(pending, &[])?,
+                None => self.warn_all(pending, &[]),
             }
         }
         Ok(())

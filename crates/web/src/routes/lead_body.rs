@@ -53,7 +53,8 @@ pub struct LeadSubmission {
     pub first_name: Lax<String>,
     #[validate(custom(function = "json_type"), length(max = 255))]
     pub last_name: Lax<String>,
-    /// e.g. "(512) 555-0100"; stored as E.164 when it has 10 digits (or 11 starting with 1).
+    /// e.g. "(512) 555-0100"; stored as E.164 when libphonenumber's rules say it is valid (a
+    /// number without a country code is read as US), else dropped with an `invalid_phone` warning.
     #[validate(custom(function = "json_type"), length(max = 255))]
     pub primary_phone: Lax<String>,
     /// mobile, landline or voip.
