@@ -24,17 +24,18 @@ backend_tests!(
     the_export_reads_back_with_pythons_csv_module,
 );
 
-/// One good new lead, one duplicate of an existing lead, one with a bad state, one with a
-/// formula in a cell.
+/// One good new lead, one duplicate of an existing lead, one with a bad state (dropped, the row
+/// kept) and a formula in a cell, one shifted (a cell beyond the header).
 const LEADS: &str = "\
 address,city,state,zip_code,first_name,favourite_colour
 1 Main St,Austin,TX,78701,Ann,blue
 9 Elm Street,Austin,TX,78701,Again,red
 2 Oak Ave,Austin,XX,78701,=HYPERLINK(\"http://x\"),green
+3 Elm Rd,Austin,TX,78701,=HYPERLINK(\"http://x\"),red,shifted
 ";
 
 /// Posts `bytes` as the upload form of `path` would, CSRF token first.
-async fn upload(
+pub(crate) async fn upload(
     b: &mut Browser,
     path: &str,
     team_id: i64,
@@ -59,7 +60,7 @@ async fn upload(
 }
 
 /// The status page once the import is over.
-async fn finished(b: &mut Browser, location: &str) -> Page {
+pub(crate) async fn finished(b: &mut Browser, location: &str) -> Page {
     let deadline = Instant::now() + Duration::from_secs(30);
     loop {
         let page = b.get(location).await;
@@ -77,7 +78,7 @@ async fn finished(b: &mut Browser, location: &str) -> Page {
 }
 
 /// The figure shown in the summary's `<dd id="count-NAME">`.
-fn count(page: &Page, name: &str) -> i64 {
+pub(crate) fn count(page: &Page, name: &str) -> i64 {
     page.text_after(&format!("id=\"count-{name}\">"), '<')
         .parse()
         .unwrap()
@@ -105,10 +106,12 @@ async fn an_upload_imports_with_the_clis_rules_and_reports_rejects(app: TestApp)
 
     let done = finished(&mut b, &location).await;
     assert!(done.body.contains("id=\"upload-summary\""), "{}", done.body);
-    assert_eq!(count(&done, "rows"), 3);
-    assert_eq!(count(&done, "created"), 1);
+    assert_eq!(count(&done, "rows"), 4);
+    assert_eq!(count(&done, "created"), 2);
     assert_eq!(count(&done, "merged"), 1);
     assert_eq!(count(&done, "rejected"), 1);
+    assert_eq!(count(&done, "warnings"), 1);
+    assert!(done.body.contains("<code>invalid_state</code>: 1"), "{}", done.body);
     let report_link = format!("{location}/report");
     assert!(done.body.contains(&format!("href=\"{report_link}\"")));
 
@@ -118,13 +121,15 @@ async fn an_upload_imports_with_the_clis_rules_and_reports_rejects(app: TestApp)
     let mut lines = report.body.lines();
     assert_eq!(
         lines.next(),
-        Some("row,reason,address,city,state,zip_code,first_name,favourite_colour")
+        Some("row,column,value,code,message,address,city,state,zip_code,first_name,favourite_colour")
     );
+    let warned = lines.next().unwrap();
+    assert!(warned.starts_with("4,state,XX,invalid_state,"), "{warned}");
     let rejected = lines.next().unwrap();
-    assert!(rejected.starts_with("4,\"state: "), "{rejected}");
+    assert!(rejected.starts_with("5,,,shifted_row,"), "{rejected}");
     // The formula in the rejected row is defused, as in the CLI's report.
     assert!(
-        rejected.contains("2 Oak Ave,Austin,XX,78701,\"'=HYPERLINK(\"\"http://x\"\")\",green"),
+        rejected.contains("3 Elm Rd,Austin,TX,78701,\"'=HYPERLINK(\"\"http://x\"\")\",red,shifted"),
         "{rejected}"
     );
     assert_eq!(lines.next(), None);
@@ -132,7 +137,7 @@ async fn an_upload_imports_with_the_clis_rules_and_reports_rejects(app: TestApp)
     // The leads are in the team, the duplicate merged into the existing one.
     let (status, page) = app.get("/api/v1/leads?limit=10", &alice.key).await;
     assert_eq!(status, StatusCode::OK);
-    assert_eq!(page["total"], 2, "{page}");
+    assert_eq!(page["total"], 3, "{page}");
     assert!(page["items"]
         .as_array()
         .unwrap()
@@ -143,10 +148,9 @@ async fn an_upload_imports_with_the_clis_rules_and_reports_rejects(app: TestApp)
 async fn bad_files_are_refused_with_a_message(app: TestApp) {
     let (_, team_id, mut b) = alice_with_a_lead(&app).await;
     let png: &[u8] = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR";
-    let cases: [(&[u8], &str); 5] = [
+    let cases: [(&[u8], &str); 4] = [
         (b"", "The file is empty."),
         (png, "This is not a CSV file"),
-        (b"address,city\n1 Stra\xdfe,K\xf6ln\n", "not UTF-8 text"),
         (
             b"colour,size\nblue,3\n",
             "no column named like a leads field",
@@ -165,6 +169,13 @@ async fn bad_files_are_refused_with_a_message(app: TestApp) {
         // The form is shown again, ready for another file.
         assert!(page.body.contains("id=\"upload-form\""));
     }
+    // A Windows-1252 file (Excel's "CSV") is no bad file: it is read as the CLI reads it.
+    let latin = b"address,city,state\n1 Stra\xdfe,K\xf6ln Caf\xe9,TX\n";
+    let sent = upload(&mut b, "/leads/import", team_id, None, latin).await;
+    assert_eq!(sent.status, StatusCode::SEE_OTHER, "{}", sent.body);
+    let done = finished(&mut b, sent.location()).await;
+    assert_eq!(count(&done, "created"), 1, "{}", done.body);
+    assert!(done.body.contains("Read as windows-1252"), "{}", done.body);
     // A team the uploader is not in.
     let other = app.user("mallory@example.com").await;
     let foreign = team(&app, "Other", &other).await;
@@ -177,8 +188,8 @@ async fn bad_files_are_refused_with_a_message(app: TestApp) {
     );
     assert_eq!(
         stored_uploads(&app).await,
-        0,
-        "a refused file is not stored"
+        1,
+        "a refused file is not stored (the Windows-1252 one was not refused)"
     );
 }
 
@@ -296,9 +307,9 @@ async fn a_queued_upload_survives_a_restart(app: TestApp) {
     let app = app.restart().build().await;
     let mut b = sign_in(&app, "alice@example.com").await;
     let done = finished(&mut b, &location).await;
-    assert_eq!(count(&done, "created"), 1, "{}", done.body);
+    assert_eq!(count(&done, "created"), 2, "{}", done.body);
     let (_, page) = app.get("/api/v1/leads?limit=10", &alice.key).await;
-    assert_eq!(page["total"], 2, "{page}");
+    assert_eq!(page["total"], 3, "{page}");
 }
 
 async fn businesses_upload_through_the_same_path(app: TestApp) {

@@ -23,6 +23,7 @@ mod lead_uploads;
 mod leads;
 mod mail_quota;
 mod metrics;
+mod messy_imports;
 mod openapi;
 mod operations;
 mod pages;

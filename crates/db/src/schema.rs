@@ -280,6 +280,8 @@ diesel::table! {
         report -> Nullable<Binary>,
         created_at -> Timestamp,
         updated_at -> Timestamp,
+        warnings -> BigInt,
+        summary -> Nullable<Text>,
     }
 }
 

@@ -18,6 +18,7 @@ pub mod enrich;
 mod enrichment_tests;
 pub mod error;
 pub mod identity;
+pub mod import;
 #[cfg(test)]
 mod identity_tests;
 pub mod jobs;

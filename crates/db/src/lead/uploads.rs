@@ -36,6 +36,8 @@ struct UploadRow {
     error: Option<String>,
     created_at: NaiveDateTime,
     updated_at: NaiveDateTime,
+    warnings: i64,
+    summary: Option<String>,
 }
 
 type UploadWithReport = (UploadRow, bool);
@@ -58,7 +60,9 @@ fn upload_of((r, has_report): UploadWithReport) -> QueryResult<Upload> {
             skipped: r.skipped,
             rejected: r.rejected,
             failed: r.failed,
+            warnings: r.warnings,
         },
+        summary: r.summary.and_then(|s| serde_json::from_str(&s).ok()),
         error: r.error,
         has_report,
         created_at: from_db(r.created_at),
@@ -149,6 +153,7 @@ impl UploadStore for Database {
         status: UploadStatus,
         counts: UploadCounts,
         report: Option<Vec<u8>>,
+        summary: Option<serde_json::Value>,
         error: Option<String>,
         at: DateTime<Utc>,
     ) -> StoreResult<()> {
@@ -156,6 +161,7 @@ impl UploadStore for Database {
             uploads::status.eq(status.as_str()),
             counted(counts),
             uploads::report.eq(report),
+            uploads::summary.eq(summary.map(|s| s.to_string())),
             uploads::error.eq(error),
             uploads::updated_at.eq(to_db(at)),
         )))
@@ -174,6 +180,7 @@ fn counted(
     diesel::dsl::Eq<uploads::skipped, i64>,
     diesel::dsl::Eq<uploads::rejected, i64>,
     diesel::dsl::Eq<uploads::failed, i64>,
+    diesel::dsl::Eq<uploads::warnings, i64>,
 ) {
     (
         uploads::rows_read.eq(c.rows),
@@ -182,5 +189,6 @@ fn counted(
         uploads::skipped.eq(c.skipped),
         uploads::rejected.eq(c.rejected),
         uploads::failed.eq(c.failed),
+        uploads::warnings.eq(c.warnings),
     )
 }

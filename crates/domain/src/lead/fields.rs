@@ -44,6 +44,13 @@ pub struct LeadFields {
     pub source_identifier: Option<String>,
 }
 
+impl LeadFields {
+    /// Whether no field holds a value (a lead with no field at all is refused).
+    pub fn is_empty(&self) -> bool {
+        *self == LeadFields::default()
+    }
+}
+
 /// The string fields, named once: the name list and both by-name accessors come from here.
 macro_rules! string_fields {
     ($($name:ident),* $(,)?) => {

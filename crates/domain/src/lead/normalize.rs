@@ -6,7 +6,7 @@ use crate::address::AddressKey;
 use crate::lead::fields::{LeadFields, Warning};
 use crate::parse::{
     clean_text, normalize_email, normalize_phone, normalize_url, normalize_zip,
-    parse_lot_size_acres, parse_permit_date_as_of, StateCode,
+    parse_lot_size_acres, parse_permit_date_as_of, zip_in_state, zip_states, StateCode,
 };
 
 /// The phone slots, in the order they are filled (shared with `merge`).
@@ -34,8 +34,8 @@ pub fn normalize(raw: &LeadFields, current_year: i32) -> NormalizedLead {
 
     upper_state(&mut f.state);
     upper_state(&mut f.mail_state);
-    zip(&mut f.zip_code, "zip_code", &mut warnings);
-    zip(&mut f.mail_zip, "mail_zip", &mut warnings);
+    zip(&mut f.zip_code, "zip_code", f.state.as_deref(), &mut warnings);
+    zip(&mut f.mail_zip, "mail_zip", f.mail_state.as_deref(), &mut warnings);
 
     let phones = [
         &mut f.primary_phone,
@@ -48,17 +48,17 @@ pub fn normalize(raw: &LeadFields, current_year: i32) -> NormalizedLead {
         PHONE_FIELDS.into_iter().zip(phones),
         &mut warnings,
         |field, value, warnings| {
-            // An unreadable number is kept: it may still be dialable by a person (contract 3.1).
-            Some(normalize_phone(&value).unwrap_or_else(|| {
+            // An invalid number is dropped from the lead (contract 3.1): a dialer or CRM fed
+            // `call me` or `000-000-0000` gets nothing useful. The verbatim submission keeps it.
+            let phone = normalize_phone(&value);
+            if phone.is_none() {
                 warnings.push(Warning::new(
                     field,
                     "invalid_phone",
-                    format!(
-                        "'{value}' is not a 10-digit North American phone number; kept as given"
-                    ),
+                    format!("'{value}' is not a valid phone number; dropped"),
                 ));
-                value
-            }))
+            }
+            phone
         },
     );
     let emails = [&mut f.email_1, &mut f.email_2, &mut f.email_3];
@@ -79,13 +79,15 @@ pub fn normalize(raw: &LeadFields, current_year: i32) -> NormalizedLead {
         },
     );
 
-    if let Some(date) = &f.permit_date {
-        match parse_permit_date_as_of(date, current_year) {
+    // A date that is not one (`13/45/2025`) is dropped rather than stored: a filter or sort by
+    // permit date could not use it (contract 3.1); the verbatim submission keeps it.
+    if let Some(date) = f.permit_date.take() {
+        match parse_permit_date_as_of(&date, current_year) {
             Some(d) => f.permit_date = Some(iso_date(d)),
             None => warnings.push(Warning::new(
                 "permit_date",
                 "unparsed_date",
-                format!("'{date}' could not be read as a date; kept as given"),
+                format!("'{date}' could not be read as a date; dropped"),
             )),
         }
     }
@@ -159,17 +161,43 @@ fn upper_state(slot: &mut Option<String>) {
 }
 
 /// A ZIP to `12345` / `12345-6789`; anything else is kept (it is still information) and warned.
-fn zip(slot: &mut Option<String>, field: &str, warnings: &mut Vec<Warning>) {
-    if let Some(value) = slot {
-        match normalize_zip(value) {
-            Some(z) => *value = z,
-            None => warnings.push(Warning::new(
+/// A 4-digit ZIP gets its lost leading zero only when the padded ZIP belongs to `state` (or no
+/// state is given): `7520` for Dallas, TX is a typo, not the New Jersey ZIP `07520`. A ZIP of
+/// another state than `state` is kept with `zip_state_mismatch` (one of them is wrong).
+fn zip(slot: &mut Option<String>, field: &str, state: Option<&str>, warnings: &mut Vec<Warning>) {
+    let Some(value) = slot else {
+        return;
+    };
+    let Some(z) = normalize_zip(value) else {
+        warnings.push(Warning::new(
+            field,
+            "invalid_zip",
+            format!("'{value}' is not a ZIP code (12345 or 12345-6789); kept as given"),
+        ));
+        return;
+    };
+    let state = state.and_then(StateCode::parse);
+    let padded = z.starts_with('0') && !value.trim_start().starts_with('0');
+    let belongs = |code: StateCode| zip_in_state(&z, code.as_str());
+    if padded && state.is_some_and(|code| belongs(code) != Some(true)) {
+        warnings.push(Warning::new(
+            field,
+            "invalid_zip",
+            format!("'{value}' is not a ZIP code of the lead's state (a digit missing?); kept as given"),
+        ));
+        return;
+    }
+    if let Some(code) = state {
+        if belongs(code) == Some(false) {
+            let owners = zip_states(&z).unwrap_or_default().replace(' ', "/");
+            warnings.push(Warning::new(
                 field,
-                "invalid_zip",
-                format!("'{value}' is not a ZIP code (12345 or 12345-6789); kept as given"),
-            )),
+                "zip_state_mismatch",
+                format!("ZIP {z} belongs to {owners}, not {code}; kept"),
+            ));
         }
     }
+    *value = z;
 }
 
 /// Normalises one group of contact slots with `check` (which returns `None` to drop a value),
@@ -276,11 +304,42 @@ mod tests {
         assert_eq!(n.fields.mail_zip, s("ABC12"));
         assert_eq!(field_codes(&n.warnings), [("mail_zip", "invalid_zip")]);
 
+        // good() is in TX: 07870 would be a New Jersey ZIP, so no zero is added.
         let n = normalized_with(&[("zip_code", "7870")]);
-        assert_eq!(n.fields.zip_code, s("07870"));
+        assert_eq!(n.fields.zip_code, s("7870"));
+        assert_eq!(field_codes(&n.warnings), [("zip_code", "invalid_zip")]);
+        let n = normalized_with(&[("zip_code", "2134"), ("state", "ma")]);
+        assert_eq!(n.fields.zip_code, s("02134"));
+        assert!(n.warnings.is_empty(), "{:?}", n.warnings);
+        let n = normalize(
+            &LeadFields {
+                zip_code: s("7520"),
+                state: None,
+                ..good()
+            },
+            YEAR,
+        );
+        assert_eq!(n.fields.zip_code, s("07520"));
         let n = normalized_with(&[("zip_code", "12")]);
         assert_eq!(n.fields.zip_code, s("12"));
         assert_eq!(field_codes(&n.warnings), [("zip_code", "invalid_zip")]);
+    }
+
+    #[test]
+    fn a_zip_of_another_state_is_kept_with_zip_state_mismatch() {
+        let n = normalized_with(&[("zip_code", "07520")]);
+        assert_eq!(n.fields.zip_code, s("07520"));
+        assert_eq!(field_codes(&n.warnings), [("zip_code", "zip_state_mismatch")]);
+        assert!(n.warnings[0].message.contains("NJ"), "{:?}", n.warnings);
+        let n = normalized_with(&[("mail_zip", "10001"), ("mail_state", "NY")]);
+        assert!(n.warnings.is_empty(), "{:?}", n.warnings);
+        let n = normalized_with(&[("mail_zip", "10001"), ("mail_state", "CA")]);
+        assert_eq!(field_codes(&n.warnings), [("mail_zip", "zip_state_mismatch")]);
+        // A prefix shared by two states fits both; one nobody uses says nothing.
+        let n = normalized_with(&[("zip_code", "72643"), ("state", "MO")]);
+        assert!(n.warnings.is_empty(), "{:?}", n.warnings);
+        let n = normalized_with(&[("zip_code", "00001")]);
+        assert!(n.warnings.is_empty(), "{:?}", n.warnings);
     }
 
     #[test]
@@ -292,21 +351,27 @@ mod tests {
             &'a [(&'a str, &'a str)],
         );
         let cases: [Case; 3] = [
-            // A phone that cannot be normalised is kept as given, with invalid_phone.
+            // A phone that is not valid is dropped with invalid_phone, the rest compacted.
             (
                 &[
                     ("primary_phone", "(512) 555-0100"),
                     ("phone_2", "1-800-FLOWERS"),
                     ("phone_3", "512.555.0101 x12"),
+                    ("phone_4", "000-000-0000"),
+                    ("phone_5", "call me"),
                 ],
                 [
                     Some("+15125550100"),
-                    Some("1-800-FLOWERS"),
                     Some("+15125550101;ext=12"),
                     None,
                     None,
+                    None,
                 ],
-                &[("phone_2", "invalid_phone")],
+                &[
+                    ("phone_2", "invalid_phone"),
+                    ("phone_4", "invalid_phone"),
+                    ("phone_5", "invalid_phone"),
+                ],
             ),
             // Repeated phones are dropped and the rest compacted.
             (
@@ -347,7 +412,7 @@ mod tests {
     }
 
     #[test]
-    fn permit_dates_become_iso_or_are_kept_with_unparsed_date() {
+    fn permit_dates_become_iso_or_are_dropped_with_unparsed_date() {
         let date = |v: &str, year| {
             normalize(
                 &LeadFields {
@@ -366,7 +431,10 @@ mod tests {
         assert_eq!(date("1/5/40", 2035), s("2040-01-05"));
 
         let n = normalized_with(&[("permit_date", " soon  ish ")]);
-        assert_eq!(n.fields.permit_date, s("soon ish"));
+        assert_eq!(n.fields.permit_date, None);
+        assert_eq!(field_codes(&n.warnings), [("permit_date", "unparsed_date")]);
+        let n = normalized_with(&[("permit_date", "13/45/2025")]);
+        assert_eq!(n.fields.permit_date, None);
         assert_eq!(field_codes(&n.warnings), [("permit_date", "unparsed_date")]);
     }
 

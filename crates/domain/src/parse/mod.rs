@@ -9,18 +9,22 @@ mod email;
 mod lot_size;
 mod phone;
 mod state;
+mod state_names;
 mod text;
 mod url;
 mod zip;
+mod zip_state;
 
 pub use date::{parse_permit_date, parse_permit_date_as_of};
 pub use email::normalize_email;
 pub use lot_size::parse_lot_size_acres;
 pub use phone::normalize_phone;
 pub use state::{InvalidStateCode, StateCode};
+pub use state_names::state_from_name;
 pub use text::clean_text;
 pub use url::{normalize_url, url_domain};
 pub use zip::normalize_zip;
+pub use zip_state::{zip_in_state, zip_states};
 
 /// Checks of a parser against a list of cases, shared by the parsers' tests.
 #[cfg(test)]

@@ -1,16 +1,19 @@
-//! North American phone numbers to E.164.
+//! Phone numbers to E.164, valid by libphonenumber's rules (the `phonenumber` crate's metadata).
+use phonenumber::country::Id;
+use phonenumber::Mode;
 
 /// Longest extension we keep; anything longer is more likely two numbers run together than an extension.
 const MAX_EXTENSION_DIGITS: usize = 8;
 
-/// Normalises a North American number to E.164 (`+15125550100`), keeping an extension as `;ext=NN` (RFC 3966).
+/// Normalises a phone number to E.164 (`+15125550100`), keeping an extension as `;ext=NN` (RFC 3966).
 ///
-/// Accepted: 10 digits, or 11 starting with 1, separated by spaces, `-`, `.`, `/`, parentheses or Unicode dashes,
-/// optionally prefixed by `+` (then the digits must be 11 starting with 1, since `+52...` is another country) or
-/// `tel:`. An extension may follow as `x12`, `ext 12`, `ext. 12`, `ext: 12`, `extension 12`, `#12` or `;ext=12`,
-/// optionally after a comma. The contract's rule is a digit count, so no numbering-plan check is made (a test
-/// number such as 555-123-4567 normalises). Letters (1-800-FLOWERS), other countries and anything else return
-/// `None`; the caller keeps the raw value and warns `invalid_phone`.
+/// The number is digits with separators (spaces, `-`, `.`, `/`, parentheses, Unicode dashes), optionally after
+/// `+` (then its own country code follows) or `tel:`; without `+` it is read as a US number (`1` first allowed).
+/// An extension may follow as `x12`, `ext 12`, `ext. 12`, `ext: 12`, `extension 12`, `#12` or `;ext=12`,
+/// optionally after a comma. The number must be valid by libphonenumber's metadata for its country: a US
+/// number needs a real area code and exchange (`000-000-0000`, `555-123-4567` and the 7-digit `555-1234` are
+/// refused). Letters (`1-800-FLOWERS`, `call me`) and anything else return `None`; the caller drops the value
+/// and warns `invalid_phone`.
 pub fn normalize_phone(s: &str) -> Option<String> {
     let mut rest = s.trim();
     if rest.len() >= 4
@@ -36,19 +39,38 @@ pub fn normalize_phone(s: &str) -> Option<String> {
     };
 
     let digits: String = number.chars().filter(char::is_ascii_digit).collect();
-    let national = match (digits.len(), plus) {
-        (10, false) => digits.as_str(),
-        (11, _) => digits.strip_prefix('1')?,
-        _ => return None,
+    // E.164 allows 15 digits at most; a longer run is not one number.
+    if digits.is_empty() || digits.len() > 15 {
+        return None;
+    }
+    let e164 = if plus {
+        valid_e164(&format!("+{digits}"), None)?
+    } else {
+        // A US number written without its country code; `1` before ten digits is the trunk prefix.
+        let national = match digits.len() {
+            10 => digits.as_str(),
+            11 => digits.strip_prefix('1')?,
+            _ => return None,
+        };
+        valid_e164(&format!("+1{national}"), Some(Id::US))?
     };
 
-    let mut out = format!("+1{national}");
+    let mut out = e164;
     if !tail.trim().is_empty() {
         let ext = parse_extension(tail)?;
         out.push_str(";ext=");
         out.push_str(ext);
     }
     Some(out)
+}
+
+/// `text` (`+` and digits) in E.164 when libphonenumber says it is a valid number.
+fn valid_e164(text: &str, country: Option<Id>) -> Option<String> {
+    let number = phonenumber::parse(country, text).ok()?;
+    if !phonenumber::is_valid(&number) {
+        return None;
+    }
+    Some(number.format().mode(Mode::E164).to_string())
 }
 
 fn is_separator(c: char) -> bool {
@@ -150,12 +172,15 @@ mod tests {
             norm,
             &[
                 "555-0100",
+                "555-1234",
+                "000-000-0000",
+                "555-123-4567",
+                "123-456-7890",
+                "call me",
                 "512-555-010",
                 "512-555-01000",
                 "2-512-555-0100",
-                "+52 55 1234 5678",
                 "+5255512345",
-                "+44 20 7946 0958",
                 "011 44 20 7946 0958",
                 "1-800-FLOWERS",
                 "512-555-0100 ext",
@@ -174,13 +199,13 @@ mod tests {
     }
 
     #[test]
-    fn no_numbering_plan_check() {
-        // The contract's rule is the digit count only.
+    fn other_countries_with_their_code() {
         assert_normalises(
             norm,
             &[
-                ("555-123-4567", "+15551234567"),
-                ("123-456-7890", "+11234567890"),
+                ("+44 20 7946 0958", "+442079460958"),
+                ("+52 55 1234 5678", "+525512345678"),
+                ("+1 416 555 0100", "+14165550100"),
             ],
         );
     }
@@ -206,14 +231,15 @@ mod tests {
     proptest! {
         #[test]
         fn separator_layouts_round_trip(
-            area in "[2-9][0-9]{2}",
+            // Real area codes: libphonenumber refuses unassigned ones.
+            area in proptest::sample::select(vec!["512", "212", "415", "617", "305", "713", "206"]),
             exchange in "[2-9][0-9]{2}",
             line in "[0-9]{4}",
             layout in 0usize..12,
             ext in proptest::option::of("[0-9]{1,6}"),
             ext_form in 0usize..5,
         ) {
-            let mut input = render(&area, &exchange, &line, layout);
+            let mut input = render(area, &exchange, &line, layout);
             let mut want = format!("+1{area}{exchange}{line}");
             if let Some(ext) = &ext {
                 let marker = ["x", " ext ", " ext. ", " extension ", " #"][ext_form];

@@ -348,6 +348,8 @@ async fn each_element_is_answered_its_merge_decision_in_order() {
     extra_email.email_1 = Some("d@example.com".into());
     let mut bad_phone = located("2 Oak Ave");
     bad_phone.primary_phone = Some("12".into());
+    // The invalid phone is dropped; the name is what changes the lead.
+    bad_phone.first_name = Some("Bo".into());
     let outcomes = submit(
         &service,
         vec![

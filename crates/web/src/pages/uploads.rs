@@ -43,10 +43,12 @@ async fn form_page(
     let mut context = base_context(Some(visitor), kind.as_str());
     context.insert("kind", kind.as_str());
     context.insert("teams", &teams);
-    context.insert(
-        "columns",
-        &import_kind(kind, &serde_json::Value::Null).columns(),
-    );
+    let aliases: Vec<serde_json::Value> = import_kind(kind, &serde_json::Value::Null)
+        .aliases()
+        .iter()
+        .map(|(field, aliases)| serde_json::json!({ "field": field, "aliases": aliases }))
+        .collect();
+    context.insert("aliases", &aliases);
     context.insert("relationship_types", &RelationshipType::NAMES);
     context.insert("limit_mb", &megabytes(state.config.body_limit));
     context.insert("error", &error);
@@ -250,13 +252,20 @@ async fn status(
     context.insert("merged", &c.updated);
     context.insert("skipped", &c.skipped);
     context.insert("rejected", &(c.rejected + c.failed));
+    context.insert("warnings", &c.warnings);
+    let summary = upload.summary.unwrap_or_default();
+    context.insert("encoding", &summary["encoding"].as_str());
+    let list = |name: &str| summary[name].as_array().cloned().unwrap_or_default();
+    context.insert("top_reasons", &list("top_reasons"));
+    context.insert("mapping", &list("mapping"));
+    context.insert("ignored", &list("ignored"));
     context.insert("failure", &upload.error);
     context.insert("has_report", &upload.has_report);
     context.insert("uploaded", &when(upload.created_at));
     visitor.page(StatusCode::OK, "upload.html", &context)
 }
 
-/// GET /uploads/{id}/report: the rejected rows as CSV (cells formula-defused, as from the CLI).
+/// GET /uploads/{id}/report: the rejected rows and warnings as CSV (formula-safe, as from the CLI).
 async fn report(
     state: web::Data<AppState>,
     visitor: Visitor,

@@ -29,7 +29,7 @@ pub struct BusinessInput {
     #[schemars(required)]
     #[validate(custom(function = "json_type"), length(max = 255))]
     pub name: Lax<String>,
-    /// Stored as E.164 (`+15125550100`) when it has 10 digits (or 11 starting with 1), else as
+    /// Stored as E.164 (`+15125550100`) when libphonenumber's rules say it is valid, else as
     /// given.
     #[validate(custom(function = "json_type"), length(max = 255))]
     pub phone: Lax<String>,

@@ -1,7 +1,7 @@
 //! Leads as submitted: `LeadSubmission` declares every field with its rules, `SubmittedLead` is
 //! one lead with its JSON text, kept verbatim. The single submission's body is one, each batch
-//! element is one, and each row of a CSV import is read as one, so all three refuse a lead for
-//! the same reasons. Normalising and warnings are the domain's (`lead::normalize`).
+//! element is one, so both refuse a lead for the same reasons (a CSV import cleans its cells
+//! into these rules instead: `leadhub_domain::import`). Normalising and warnings are the domain's (`lead::normalize`).
 use std::borrow::Cow;
 
 use schemars::gen::SchemaGenerator;
@@ -53,7 +53,8 @@ pub struct LeadSubmission {
     pub first_name: Lax<String>,
     #[validate(custom(function = "json_type"), length(max = 255))]
     pub last_name: Lax<String>,
-    /// e.g. "(512) 555-0100"; stored as E.164 when it has 10 digits (or 11 starting with 1).
+    /// e.g. "(512) 555-0100"; stored as E.164 when libphonenumber's rules say it is valid (a
+    /// number without a country code is read as US), else dropped with an `invalid_phone` warning.
     #[validate(custom(function = "json_type"), length(max = 255))]
     pub primary_phone: Lax<String>,
     /// mobile, landline or voip.
@@ -231,15 +232,7 @@ fn read_fields(text: &str) -> Result<LeadSubmission, serde_json::Error> {
 }
 
 impl SubmittedLead {
-    /// A CSV row, given as a JSON object of strings: it has no text of its own, so it is
-    /// stored written out.
-    pub fn from_row(row: Value) -> Result<Self, serde_json::Error> {
-        let raw = RawValue::from_string(row.to_string())?;
-        let lead = Some(LeadSubmission::deserialize(row)?);
-        Ok(SubmittedLead { raw, lead })
-    }
-
-    /// Every problem with this lead, located under `base` (empty for a CSV row).
+    /// Every problem with this lead, located under `base`.
     pub fn problems(&self, base: Vec<LocPart>) -> Vec<FieldError> {
         match self.validate() {
             Ok(()) => Vec::new(),

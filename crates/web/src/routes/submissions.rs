@@ -5,6 +5,7 @@ use actix_web::http::{Method, StatusCode};
 use actix_web::web::{self, Json};
 use apistos::api_operation;
 
+use leadhub_domain::error::FieldError;
 use leadhub_domain::submission::SubmissionError;
 
 use crate::error::{ApiError, ApiResult};
@@ -50,6 +51,9 @@ fn to_json<T: serde::Serialize>(v: &T) -> ApiResult<String> {
     serde_json::to_string(v).map_err(|e| ApiError::unexpected(e.into()))
 }
 
+/// Why a lead with no field at all is refused.
+pub const NO_FIELD: &str = "A lead needs at least one field; this one has none";
+
 /// Submits one lead; the answer comes after every pipeline stage ran.
 #[api_operation(
     operation_id = "submit_single",
@@ -69,6 +73,14 @@ pub async fn submit_single(
 ) -> ApiResult<WrittenJson<SingleResult>> {
     let raw = body.raw;
     let mut request = body.value.into_request(None);
+    // Nothing to store but an empty lead: refused (contract 3.1), like a wrong type would be.
+    if request.fields.is_empty() {
+        return Err(ApiError::Validation(vec![FieldError::body(
+            &[],
+            "value_error",
+            NO_FIELD,
+        )]));
+    }
     let (intake, user) = (&state.single_intake, &caller.user);
     idempotent(
         &req,

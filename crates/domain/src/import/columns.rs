@@ -1,0 +1,248 @@
+//! Which column of a spreadsheet feeds which field: headers as people write them (`First Name`, `E-mail`,
+//! `Zip`, `Permit #`) matched case-, space- and punctuation-insensitively against the field names and the
+//! usual aliases of CRMs and permit portals. The aliases are listed in docs/imports.md and on the upload page.
+use super::ImportKind;
+
+/// Lead fields and the header forms that name them (each as `header_key` makes it: lower-case letters and
+/// digits only). The field's own name is always accepted too.
+pub const LEAD_ALIASES: &[(&str, &[&str])] = &[
+    ("address", &["street", "streetaddress", "address1", "addressline1", "propertyaddress", "siteaddress", "situsaddress", "projectaddress"]),
+    ("city", &["town", "propertycity", "sitecity", "situscity"]),
+    ("state", &["st", "stateprovince", "propertystate", "sitestate"]),
+    ("zip_code", &["zip", "zip5", "postalcode", "postcode", "zippostalcode", "propertyzip", "sitezip", "situszip"]),
+    ("county", &["countyname"]),
+    ("first_name", &["first", "fname", "givenname", "ownerfirstname", "contactfirstname"]),
+    ("last_name", &["last", "lname", "surname", "familyname", "ownerlastname", "contactlastname"]),
+    ("primary_phone", &["phone", "phonenumber", "phone1", "telephone", "tel", "cell", "cellphone", "mobile", "mobilephone", "ownerphone", "contactphone"]),
+    ("primary_phone_type", &["phonetype", "phone1type"]),
+    ("phone_2", &["altphone", "alternatephone", "secondaryphone"]),
+    ("phone_3", &[]),
+    ("phone_4", &[]),
+    ("phone_5", &[]),
+    ("email_1", &["email", "emailaddress", "owneremail", "contactemail"]),
+    ("email_2", &["altemail", "alternateemail", "secondaryemail"]),
+    ("email_3", &[]),
+    ("mail_address", &["mailingaddress", "owneraddress", "mailingstreet"]),
+    ("mail_city", &["mailingcity", "ownercity"]),
+    ("mail_state", &["mailingstate", "ownerstate"]),
+    ("mail_zip", &["mailingzip", "mailingzipcode", "mailingpostalcode", "ownerzip"]),
+    ("project_number", &["permit", "permitnumber", "permitno", "permitid", "projectno", "recordnumber", "applicationnumber", "casenumber"]),
+    ("permit_date", &["issueddate", "issuedate", "dateissued", "issued"]),
+    ("permit_status", &["status", "recordstatus"]),
+    ("parcel_number", &["parcelid", "parcel", "parcelno", "apn", "assessorparcelnumber", "pin"]),
+    ("subdivision", &["subdivisionname"]),
+    ("lot", &["lotnumber", "lotno"]),
+    ("work_type", &["permittype", "typeofwork", "workclass"]),
+    ("project_description", &["description", "workdescription", "scopeofwork"]),
+    ("specific_use", &["proposeduse", "use"]),
+    ("property_type", &["proptype", "propertyclass"]),
+    ("lot_size", &["lotarea", "acreage", "lotsqft"]),
+    ("bedrooms", &["beds", "bedroomcount", "numberofbedrooms"]),
+    ("related_url", &["url", "link", "permiturl", "recordurl"]),
+    ("latitude", &["lat"]),
+    ("longitude", &["lon", "lng", "long"]),
+    ("source", &["leadsource", "channel"]),
+    ("source_identifier", &["sourceid", "externalid", "recordid"]),
+    ("team_id", &[]),
+];
+
+/// Business fields and their header forms, as for leads.
+pub const BUSINESS_ALIASES: &[(&str, &[&str])] = &[
+    ("name", &["businessname", "companyname", "company", "business", "organization", "accountname"]),
+    ("phone", &["phonenumber", "telephone", "tel", "mainphone", "businessphone"]),
+    ("website", &["url", "web", "site", "homepage", "websiteurl"]),
+    ("address", &["street", "streetaddress", "address1", "addressline1"]),
+    ("city", &["town"]),
+    ("state", &["st", "stateprovince"]),
+    ("zip_code", &["zip", "zip5", "postalcode", "postcode", "zippostalcode"]),
+    ("industry", &["category", "businesscategory", "vertical", "trade"]),
+    ("rating", &["stars", "averagerating", "googlerating"]),
+    ("review_count", &["reviews", "numberofreviews", "numreviews"]),
+];
+
+/// The columns of leadhub's own import report, ignored when a fixed report is imported again.
+pub const REPORT_COLUMNS: [&str; 6] = ["row", "column", "value", "code", "message", "reason"];
+
+/// Phone and e-mail columns beyond the first of their kind fill the next free slot.
+const PHONE_SLOTS: [&str; 5] = ["primary_phone", "phone_2", "phone_3", "phone_4", "phone_5"];
+const EMAIL_SLOTS: [&str; 3] = ["email_1", "email_2", "email_3"];
+
+/// A header as compared: lower-case ASCII letters and digits only (`E-mail` -> `email`, `Permit #` ->
+/// `permit`, `Zip Code` -> `zipcode`); a byte-order mark or other characters drop out.
+pub fn header_key(header: &str) -> String {
+    header
+        .chars()
+        .filter(char::is_ascii_alphanumeric)
+        .map(|c| c.to_ascii_lowercase())
+        .collect()
+}
+
+/// What each column of a file feeds.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ColumnMap {
+    /// `fields[i]`: the field column i feeds, or None.
+    pub fields: Vec<Option<&'static str>>,
+    /// The file's headers, as written.
+    pub headers: Vec<String>,
+}
+
+impl ColumnMap {
+    /// Maps `headers` for `kind`; Err (for a person) when no column names a field of ours.
+    pub fn new(kind: &ImportKind, headers: &[String]) -> Result<ColumnMap, String> {
+        let aliases = match kind {
+            ImportKind::Leads => LEAD_ALIASES,
+            ImportKind::Businesses { .. } => BUSINESS_ALIASES,
+        };
+        let mut fields: Vec<Option<&'static str>> = Vec::with_capacity(headers.len());
+        for header in headers {
+            let key = header_key(header);
+            let field = field_for(aliases, &key).and_then(|field| free_slot(field, &fields));
+            fields.push(field);
+        }
+        if fields.iter().all(Option::is_none) {
+            let names: Vec<&str> = aliases.iter().map(|(f, _)| *f).collect();
+            return Err(format!(
+                "no column named like a {} field (expected some of: {})",
+                kind.name(),
+                names.join(", ")
+            ));
+        }
+        Ok(ColumnMap {
+            fields,
+            headers: headers.to_vec(),
+        })
+    }
+
+    /// `header -> field` for each mapped column, in the file's order.
+    pub fn mapping(&self) -> Vec<(String, &'static str)> {
+        self.headers
+            .iter()
+            .zip(&self.fields)
+            .filter_map(|(h, f)| f.map(|f| (h.clone(), f)))
+            .collect()
+    }
+
+    /// The columns no field takes (report columns of a re-imported report included), as written.
+    pub fn ignored(&self) -> Vec<String> {
+        self.headers
+            .iter()
+            .zip(&self.fields)
+            .filter(|(h, f)| f.is_none() && !h.trim().is_empty())
+            .map(|(h, _)| h.clone())
+            .collect()
+    }
+
+    /// Whether column `i` is one of the report's own (`row`, `reason`, ...).
+    pub fn is_report_column(&self, i: usize) -> bool {
+        self.headers
+            .get(i)
+            .is_some_and(|h| REPORT_COLUMNS.contains(&header_key(h).as_str()))
+    }
+
+    /// The header of the column feeding `field`, for the report.
+    pub fn header_of(&self, field: &str) -> Option<&str> {
+        self.fields
+            .iter()
+            .position(|f| *f == Some(field))
+            .and_then(|i| self.headers.get(i))
+            .map(String::as_str)
+    }
+}
+
+fn field_for(aliases: &[(&'static str, &[&str])], key: &str) -> Option<&'static str> {
+    if key.is_empty() || REPORT_COLUMNS.contains(&key) {
+        return None;
+    }
+    aliases
+        .iter()
+        .find(|(field, forms)| header_key(field) == key || forms.contains(&key))
+        .map(|(field, _)| *field)
+}
+
+/// `field` unless an earlier column took it: then the next free phone or e-mail slot, or None.
+fn free_slot(field: &'static str, taken: &[Option<&'static str>]) -> Option<&'static str> {
+    let free = |f: &'static str| !taken.contains(&Some(f));
+    if free(field) {
+        return Some(field);
+    }
+    [&PHONE_SLOTS[..], &EMAIL_SLOTS[..]]
+        .into_iter()
+        .find(|slots| slots.contains(&field))
+        .and_then(|slots| slots.iter().copied().find(|f| free(f)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn map(headers: &[&str]) -> Vec<Option<&'static str>> {
+        let headers: Vec<String> = headers.iter().map(|h| (*h).to_owned()).collect();
+        ColumnMap::new(&ImportKind::Leads, &headers)
+            .map(|m| m.fields)
+            .unwrap_or_default()
+    }
+
+    #[test]
+    fn headers_as_people_write_them() {
+        assert_eq!(
+            map(&["\u{feff}First Name", "Last_Name", "E-mail", "Zip", "ZIP Code", "Street Address", "Parcel ID", "Permit #", "Issued Date", "Owner First Name", "APN"]),
+            [
+                Some("first_name"),
+                Some("last_name"),
+                Some("email_1"),
+                Some("zip_code"),
+                None,
+                Some("address"),
+                Some("parcel_number"),
+                Some("project_number"),
+                Some("permit_date"),
+                None,
+                None,
+            ]
+        );
+    }
+
+    #[test]
+    fn more_phone_and_email_columns_fill_the_next_slots() {
+        assert_eq!(
+            map(&["Phone", "Cell", "Phone Number", "Email Address", "email"]),
+            [
+                Some("primary_phone"),
+                Some("phone_2"),
+                Some("phone_3"),
+                Some("email_1"),
+                Some("email_2"),
+            ]
+        );
+    }
+
+    #[test]
+    fn report_columns_and_unknown_ones_are_ignored() {
+        let headers: Vec<String> = ["row", "reason", "code", "address", "Notes"].iter().map(|h| (*h).to_owned()).collect();
+        let m = ColumnMap::new(&ImportKind::Leads, &headers).unwrap();
+        assert_eq!(m.fields, [None, None, None, Some("address"), None]);
+        assert_eq!(m.ignored(), ["row", "reason", "code", "Notes"]);
+        assert!(m.is_report_column(1) && !m.is_report_column(4));
+        assert_eq!(m.mapping(), [("address".to_owned(), "address")]);
+    }
+
+    #[test]
+    fn a_header_naming_nothing_is_refused() {
+        let headers = vec!["foo".to_owned(), "bar".to_owned()];
+        assert!(ColumnMap::new(&ImportKind::Leads, &headers).is_err());
+    }
+
+    #[test]
+    fn every_alias_is_a_header_key_and_names_one_field() {
+        for table in [LEAD_ALIASES, BUSINESS_ALIASES] {
+            let mut seen = std::collections::BTreeSet::new();
+            for (field, forms) in table {
+                for form in forms.iter().copied().chain([*field]) {
+                    let key = header_key(form);
+                    assert!(seen.insert(key.clone()), "{form} twice");
+                    assert!(!REPORT_COLUMNS.contains(&key.as_str()), "{form}");
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,129 @@
+//! Importing a spreadsheet of leads or businesses: one use case for the CLI and the browser upload.
+//!
+//! The file is read by an adapter (`SheetRows`: decoding, CSV); this module maps its header (`columns`),
+//! cleans each row's cells into the API's values (`cells`, `rows`), rejects only the rows nothing can be
+//! kept of, sends the rest through the API's own services in chunks (`ImportDestination`), and writes one
+//! report line per rejected row and per warning (`ImportReport`) while counting what happened
+//! (`ImportSummary`).
+use async_trait::async_trait;
+
+use crate::business::{ImportOutcome, ImportRequest, RelationshipType};
+use crate::submission::{ElementOutcome, SubmissionRequest};
+use crate::user::User;
+
+pub mod cells;
+pub mod columns;
+pub mod rows;
+mod service;
+#[cfg(test)]
+mod service_tests;
+mod summary;
+
+pub use columns::{ColumnMap, BUSINESS_ALIASES, LEAD_ALIASES, REPORT_COLUMNS};
+pub use service::{import, ImportRun, ImportServices, DEFAULT_CHUNK};
+pub use summary::ImportSummary;
+
+/// What to import.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ImportKind {
+    Leads,
+    Businesses {
+        relationship_type: RelationshipType,
+        skip_duplicates: bool,
+        auto_categorize: bool,
+    },
+}
+
+impl ImportKind {
+    pub fn name(&self) -> &'static str {
+        match self {
+            ImportKind::Leads => "leads",
+            ImportKind::Businesses { .. } => "businesses",
+        }
+    }
+
+    /// The field names a file's columns may carry, in order.
+    pub fn columns(&self) -> Vec<&'static str> {
+        self.aliases().iter().map(|(field, _)| *field).collect()
+    }
+
+    /// Each field with the other header forms that name it.
+    pub fn aliases(&self) -> &'static [(&'static str, &'static [&'static str])] {
+        match self {
+            ImportKind::Leads => LEAD_ALIASES,
+            ImportKind::Businesses { .. } => BUSINESS_ALIASES,
+        }
+    }
+}
+
+/// One data row of a file: its spreadsheet row number (the header is row 1) and its cells.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SheetRow {
+    pub row: u64,
+    pub cells: Vec<String>,
+}
+
+/// A row as read: its cells, or why it could not be read (it is rejected; reading goes on).
+#[derive(Debug, Clone, PartialEq)]
+pub enum ReadRow {
+    Row(SheetRow),
+    Unreadable { row: u64, reason: String },
+}
+
+/// The rows of an opened spreadsheet file (an adapter decodes and parses it).
+#[cfg_attr(any(test, feature = "mock"), mockall::automock)]
+pub trait SheetRows: Send {
+    /// The header row's cells.
+    fn header(&self) -> Vec<String>;
+    /// The text encoding the file was read in (`UTF-8`, `UTF-16LE`, `windows-1252`, ...).
+    fn encoding(&self) -> String;
+    /// The next row, or None at the end. Err only when the file itself cannot be read any further.
+    fn next_row(&mut self) -> anyhow::Result<Option<ReadRow>>;
+    /// Bytes of the file read so far, for progress.
+    fn bytes_read(&self) -> u64;
+}
+
+/// One line of an import's report: a rejected row (`column` empty, `cells` the row as read) or a warning
+/// about one cell of a row that was imported.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ReportLine {
+    pub row: u64,
+    pub column: String,
+    pub value: String,
+    pub code: String,
+    pub message: String,
+    pub cells: Vec<String>,
+}
+
+/// Where an import's report goes (an adapter writes it, formula-safe).
+#[cfg_attr(any(test, feature = "mock"), mockall::automock)]
+pub trait ImportReport: Send {
+    fn write(&mut self, line: &ReportLine) -> anyhow::Result<()>;
+}
+
+/// Told how an import goes, after each chunk.
+#[cfg_attr(any(test, feature = "mock"), mockall::automock)]
+#[async_trait]
+pub trait ImportProgress: Send {
+    async fn chunk_done(&mut self, bytes_done: u64, summary: &ImportSummary);
+}
+
+/// Where imported rows go: the API's own services (`ImportServices`), or a mock in tests.
+#[cfg_attr(any(test, feature = "mock"), mockall::automock)]
+#[async_trait]
+pub trait ImportDestination: Send + Sync {
+    /// Leads through the submission pipeline, one batch; the outcome of each request in order.
+    async fn submit_leads(
+        &self,
+        user: &User,
+        requests: Vec<SubmissionRequest>,
+        team_id: Option<i64>,
+    ) -> anyhow::Result<Vec<ElementOutcome>>;
+
+    /// Businesses as `POST /api/v1/lead-sources/import` takes them.
+    async fn import_businesses(
+        &self,
+        user: &User,
+        request: ImportRequest,
+    ) -> anyhow::Result<ImportOutcome>;
+}

@@ -1,0 +1,286 @@
+//! One row of a spreadsheet into a lead's or a business's fields. Each cell is read into the API's value
+//! (`cells`); a cell that still breaks a rule of the API is dropped from the row with a warning, and the row
+//! is kept: one bad optional cell must not throw away the address, owner and phone beside it.
+use crate::business::BusinessFields;
+use crate::lead::fields::{max_len, LeadFields};
+use crate::parse::state_from_name;
+
+use super::cells::{cell_text, read_number, read_phone_type, read_property_type, read_rating, read_whole};
+use super::columns::ColumnMap;
+
+/// A cell dropped (or changed) by the cleaning, reported with the row.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CellIssue {
+    pub field: &'static str,
+    pub value: String,
+    pub code: &'static str,
+    pub message: String,
+}
+
+impl CellIssue {
+    fn new(field: &'static str, value: &str, code: &'static str, message: String) -> CellIssue {
+        CellIssue {
+            field,
+            value: value.to_owned(),
+            code,
+            message,
+        }
+    }
+}
+
+/// A lead row after cleaning.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct LeadRow {
+    pub fields: LeadFields,
+    pub team_id: Option<i64>,
+    pub issues: Vec<CellIssue>,
+}
+
+impl LeadRow {
+    /// Whether any field kept a value (a row with none is rejected).
+    pub fn has_field(&self) -> bool {
+        self.fields != LeadFields::default()
+    }
+}
+
+/// `(field, cell text)` of each mapped non-blank cell, in column order.
+fn mapped<'a>(map: &'a ColumnMap, cells: &'a [String]) -> impl Iterator<Item = (&'static str, &'a str)> {
+    map.fields
+        .iter()
+        .zip(cells)
+        .filter_map(|(field, cell)| Some(((*field)?, cell_text(cell)?)))
+}
+
+/// Text longer than the API takes is dropped, not cut: a cut value would look complete.
+fn text(field: &'static str, value: &str, issues: &mut Vec<CellIssue>) -> Option<String> {
+    let limit = max_len(field);
+    if value.chars().count() > limit {
+        issues.push(CellIssue::new(
+            field,
+            value,
+            "too_long",
+            format!("longer than {limit} characters; dropped"),
+        ));
+        return None;
+    }
+    Some(value.to_owned())
+}
+
+/// Cleans one lead row.
+pub fn lead_row(map: &ColumnMap, cells: &[String]) -> LeadRow {
+    let mut row = LeadRow::default();
+    let issues = &mut row.issues;
+    for (field, value) in mapped(map, cells) {
+        let f = &mut row.fields;
+        match field {
+            "state" | "mail_state" => {
+                let code = state_from_name(value);
+                if code.is_none() {
+                    issues.push(CellIssue::new(field, value, "invalid_state", format!("'{value}' is not a US state, DC or territory; dropped")));
+                }
+                let slot = if field == "state" { &mut f.state } else { &mut f.mail_state };
+                *slot = code.map(|c| c.as_str().to_owned());
+            }
+            "primary_phone_type" => {
+                f.primary_phone_type = read_phone_type(value).map(str::to_owned);
+                if f.primary_phone_type.is_none() {
+                    issues.push(CellIssue::new(field, value, "invalid_phone_type", format!("'{value}' is not a phone type (mobile, landline, voip); dropped")));
+                }
+            }
+            "property_type" => {
+                f.property_type = read_property_type(value).map(str::to_owned);
+                if f.property_type.is_none() {
+                    issues.push(CellIssue::new(field, value, "invalid_property_type", format!("'{value}' is not a property type (residential, commercial, agricultural, vacant_land); dropped")));
+                }
+            }
+            "bedrooms" => {
+                f.bedrooms = read_whole(value).filter(|n| (0..=100).contains(n));
+                if f.bedrooms.is_none() {
+                    issues.push(CellIssue::new(field, value, "invalid_number", format!("'{value}' is not a number of bedrooms (0 to 100); dropped")));
+                }
+            }
+            "latitude" | "longitude" => {
+                let limit = if field == "latitude" { 90.0 } else { 180.0 };
+                let n = read_number(value).filter(|n| n.abs() <= limit);
+                if n.is_none() {
+                    issues.push(CellIssue::new(field, value, "invalid_number", format!("'{value}' is not a {field} (-{limit} to {limit}); dropped")));
+                }
+                if field == "latitude" { f.latitude = n } else { f.longitude = n }
+            }
+            "team_id" => {
+                row.team_id = read_whole(value).filter(|n| *n > 0);
+                if row.team_id.is_none() {
+                    issues.push(CellIssue::new(field, value, "invalid_number", format!("'{value}' is not a team id; dropped")));
+                }
+            }
+            _ => {
+                if let Some(slot) = f.string_field_mut(field) {
+                    *slot = text(field, value, issues);
+                }
+            }
+        }
+    }
+    // Coordinates come in pairs (the API's rule): one alone cannot place the lead.
+    let f = &mut row.fields;
+    let alone = match (f.latitude, f.longitude) {
+        (Some(v), None) => Some(("latitude", v, &mut f.latitude)),
+        (None, Some(v)) => Some(("longitude", v, &mut f.longitude)),
+        _ => None,
+    };
+    if let Some((field, value, slot)) = alone {
+        *slot = None;
+        issues.push(CellIssue::new(field, &value.to_string(), "unpaired_coordinate", format!("{field} without the other coordinate; dropped")));
+    }
+    row
+}
+
+/// A business row after cleaning.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct BusinessRow {
+    pub fields: BusinessFields,
+    pub issues: Vec<CellIssue>,
+}
+
+impl BusinessRow {
+    pub fn has_field(&self) -> bool {
+        self.fields != BusinessFields::default()
+    }
+}
+
+/// Cleans one business row.
+pub fn business_row(map: &ColumnMap, cells: &[String]) -> BusinessRow {
+    let mut row = BusinessRow::default();
+    let issues = &mut row.issues;
+    for (field, value) in mapped(map, cells) {
+        let f = &mut row.fields;
+        match field {
+            "state" => {
+                f.state = state_from_name(value).map(|c| c.as_str().to_owned());
+                if f.state.is_none() {
+                    issues.push(CellIssue::new(field, value, "invalid_state", format!("'{value}' is not a US state, DC or territory; dropped")));
+                }
+            }
+            "rating" => {
+                f.rating = read_rating(value).filter(|r| (0.0..=5.0).contains(r));
+                if f.rating.is_none() {
+                    issues.push(CellIssue::new(field, value, "invalid_number", format!("'{value}' is not a rating from 0 to 5; dropped")));
+                }
+            }
+            "review_count" => {
+                f.review_count = read_whole(value).filter(|n| *n >= 0);
+                if f.review_count.is_none() {
+                    issues.push(CellIssue::new(field, value, "invalid_number", format!("'{value}' is not a count of reviews; dropped")));
+                }
+            }
+            _ => {
+                let limit = crate::business::model::MAX_FIELD_LEN;
+                let kept = if value.chars().count() > limit {
+                    issues.push(CellIssue::new(field, value, "too_long", format!("longer than {limit} characters; dropped")));
+                    None
+                } else {
+                    Some(value.to_owned())
+                };
+                if let Some(slot) = f.string_field_mut(field) {
+                    *slot = kept;
+                }
+            }
+        }
+    }
+    row
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::import::ImportKind;
+
+    fn lead(cells: &[(&str, &str)]) -> LeadRow {
+        let headers: Vec<String> = cells.iter().map(|(h, _)| (*h).to_owned()).collect();
+        let values: Vec<String> = cells.iter().map(|(_, v)| (*v).to_owned()).collect();
+        let map = ColumnMap::new(&ImportKind::Leads, &headers).unwrap();
+        lead_row(&map, &values)
+    }
+
+    fn codes(row: &LeadRow) -> Vec<(&str, &str)> {
+        row.issues.iter().map(|i| (i.field, i.code)).collect()
+    }
+
+    #[test]
+    fn spreadsheet_writings_become_api_values() {
+        let row = lead(&[
+            ("State", "Texas"),
+            ("Mailing State", "Tex."),
+            ("Phone Type", "cell"),
+            ("Property Type", "condo"),
+            ("Beds", "three"),
+            ("Lat", "30.25"),
+            ("Lng", "'-97.75"),
+            ("Address", "  1 Main St "),
+        ]);
+        assert!(row.issues.is_empty(), "{:?}", row.issues);
+        let f = &row.fields;
+        assert_eq!(f.state.as_deref(), Some("TX"));
+        assert_eq!(f.mail_state.as_deref(), Some("TX"));
+        assert_eq!(f.primary_phone_type.as_deref(), Some("mobile"));
+        assert_eq!(f.property_type.as_deref(), Some("residential"));
+        assert_eq!(f.bedrooms, Some(3));
+        assert_eq!((f.latitude, f.longitude), (Some(30.25), Some(-97.75)));
+        assert_eq!(f.address.as_deref(), Some("1 Main St"));
+    }
+
+    #[test]
+    fn a_cell_that_breaks_a_rule_is_dropped_and_the_row_kept() {
+        let row = lead(&[
+            ("address", "1 Main St"),
+            ("state", "Lone Star"),
+            ("primary_phone_type", "fax"),
+            ("property_type", "castle"),
+            ("bedrooms", "101"),
+            ("latitude", "91"),
+            ("longitude", "-97.7"),
+            ("city", &"x".repeat(256)),
+            ("team_id", "abc"),
+        ]);
+        assert_eq!(
+            codes(&row),
+            [
+                ("state", "invalid_state"),
+                ("primary_phone_type", "invalid_phone_type"),
+                ("property_type", "invalid_property_type"),
+                ("bedrooms", "invalid_number"),
+                ("latitude", "invalid_number"),
+                ("city", "too_long"),
+                ("team_id", "invalid_number"),
+                ("longitude", "unpaired_coordinate"),
+            ]
+        );
+        assert_eq!(row.fields, LeadFields { address: Some("1 Main St".into()), ..LeadFields::default() });
+        assert!(row.has_field());
+    }
+
+    #[test]
+    fn a_row_of_blanks_and_unknown_columns_has_no_field() {
+        let row = lead(&[("address", "  "), ("notes", "call back")]);
+        assert!(!row.has_field());
+    }
+
+    #[test]
+    fn business_cells() {
+        let headers: Vec<String> = ["Company", "State", "Rating", "Reviews"].iter().map(|h| (*h).to_owned()).collect();
+        let kind = ImportKind::Businesses {
+            relationship_type: crate::business::RelationshipType::Prospect,
+            skip_duplicates: true,
+            auto_categorize: true,
+        };
+        let map = ColumnMap::new(&kind, &headers).unwrap();
+        let row = business_row(&map, &["Acme".into(), "texas".into(), "four".into(), "1,234".into()]);
+        assert!(row.issues.is_empty(), "{:?}", row.issues);
+        assert_eq!(row.fields.state.as_deref(), Some("TX"));
+        assert_eq!(row.fields.rating, Some(4.0));
+        assert_eq!(row.fields.review_count, Some(1234));
+        let row = business_row(&map, &["Acme".into(), "".into(), "6".into(), "-3".into()]);
+        let codes: Vec<_> = row.issues.iter().map(|i| (i.field, i.code)).collect();
+        assert_eq!(codes, [("rating", "invalid_number"), ("review_count", "invalid_number")]);
+        assert_eq!(row.fields.name.as_deref(), Some("Acme"));
+    }
+}

@@ -1,0 +1,395 @@
+//! The import use case: rows in, leads or businesses out through the API's services, a report line for
+//! every rejected row and every warning, and the summary. An import never stops half-way over a row: each
+//! row is imported or reported with its number and reason.
+use std::sync::Arc;
+use std::time::Instant;
+
+use async_trait::async_trait;
+use serde_json::{Map, Value};
+
+use crate::business::{BusinessService, ImportOutcome, ImportRequest};
+use crate::lead::fields::Warning;
+use crate::lead::record::LeadAction;
+use crate::submission::{ElementOutcome, SubmissionRequest, SubmissionService};
+use crate::user::User;
+
+use super::columns::ColumnMap;
+use super::rows::{business_row, lead_row, CellIssue};
+use super::{
+    ImportDestination, ImportKind, ImportProgress, ImportReport, ImportSummary, ReadRow,
+    ReportLine, SheetRow, SheetRows,
+};
+
+/// Rows per chunk: one batch through the service, one transaction.
+pub const DEFAULT_CHUNK: usize = 500;
+
+/// How to import a file.
+pub struct ImportRun<'a> {
+    pub kind: &'a ImportKind,
+    /// Applies to every row (a lead row's own `team_id` column overrides it).
+    pub team_id: Option<i64>,
+    pub chunk: usize,
+}
+
+/// The API's services as an import's destination.
+pub struct ImportServices {
+    pub submissions: Arc<SubmissionService>,
+    pub businesses: Arc<BusinessService>,
+}
+
+#[async_trait]
+impl ImportDestination for ImportServices {
+    async fn submit_leads(
+        &self,
+        user: &User,
+        requests: Vec<SubmissionRequest>,
+        team_id: Option<i64>,
+    ) -> anyhow::Result<Vec<ElementOutcome>> {
+        let outcome = self
+            .submissions
+            .submit_batch(user, requests, team_id, true, None)
+            .await
+            .map_err(describe)?;
+        Ok(outcome.elements)
+    }
+
+    async fn import_businesses(
+        &self,
+        user: &User,
+        request: ImportRequest,
+    ) -> anyhow::Result<ImportOutcome> {
+        self.businesses
+            .import(user, request)
+            .await
+            .map_err(describe)
+    }
+}
+
+/// A service's refusal in words for the person running the import.
+fn describe(e: crate::error::ServiceError) -> anyhow::Error {
+    use crate::error::ServiceError;
+    match e {
+        ServiceError::Forbidden(reason) => anyhow::anyhow!("team: {reason}"),
+        ServiceError::NotFound(thing) => anyhow::anyhow!("{thing} not found"),
+        ServiceError::Invalid(problems) => anyhow::anyhow!(
+            "{}",
+            problems.iter().map(|p| p.msg.as_str()).collect::<Vec<_>>().join("; ")
+        ),
+        ServiceError::Unexpected(cause) => cause,
+    }
+}
+
+/// A row waiting in a chunk.
+struct Pending {
+    row: SheetRow,
+    raw_json: String,
+    issues: Vec<CellIssue>,
+    item: Item,
+}
+
+enum Item {
+    Lead(SubmissionRequest),
+    Business(crate::business::BusinessFields),
+}
+
+/// One import, under way.
+struct Import<'a> {
+    destination: &'a dyn ImportDestination,
+    user: &'a User,
+    run: ImportRun<'a>,
+    map: ColumnMap,
+    report: &'a mut dyn ImportReport,
+    /// Report lines held back until the rows before them are settled, so the report reads in
+    /// row order (a rejected row is known at once, a warning only when its chunk is stored).
+    held: Vec<ReportLine>,
+    summary: ImportSummary,
+    /// Whether any row reached the destination yet (a refusal before that is the run's, not a row's).
+    started: bool,
+}
+
+/// Imports every row of `sheet` as `user` into `destination`. Err only when the file cannot be imported
+/// at all (no column of ours, unreadable) or the destination refuses the run itself (a team the user
+/// may not add to) before any row was stored.
+pub async fn import(
+    destination: &dyn ImportDestination,
+    user: &User,
+    run: ImportRun<'_>,
+    sheet: &mut dyn SheetRows,
+    report: &mut dyn ImportReport,
+    progress: &mut dyn ImportProgress,
+) -> anyhow::Result<ImportSummary> {
+    let started = Instant::now();
+    let map = ColumnMap::new(run.kind, &sheet.header()).map_err(|p| anyhow::anyhow!("the file has {p}"))?;
+    let summary = ImportSummary {
+        encoding: sheet.encoding(),
+        mapping: map.mapping().into_iter().map(|(h, f)| (h, f.to_owned())).collect(),
+        ignored: map.ignored(),
+        ..ImportSummary::default()
+    };
+    let chunk_size = run.chunk.max(1);
+    let mut import = Import {
+        destination,
+        user,
+        run,
+        map,
+        report,
+        held: Vec::new(),
+        summary,
+        started: false,
+    };
+    let mut chunk: Vec<Pending> = Vec::with_capacity(chunk_size);
+    while let Some(read) = sheet.next_row()? {
+        if let Some(pending) = import.take(read) {
+            chunk.push(pending);
+        }
+        if chunk.is_empty() {
+            import.write_held()?;
+        }
+        if chunk.len() >= chunk_size {
+            import.flush(std::mem::take(&mut chunk)).await?;
+            import.write_held()?;
+            progress.chunk_done(sheet.bytes_read(), &import.summary).await;
+        }
+    }
+    if !chunk.is_empty() {
+        import.flush(chunk).await?;
+    }
+    import.write_held()?;
+    progress.chunk_done(sheet.bytes_read(), &import.summary).await;
+    let mut summary = import.summary;
+    summary.elapsed = started.elapsed();
+    Ok(summary)
+}
+
+impl Import<'_> {
+    /// Writes the held report lines in row order.
+    fn write_held(&mut self) -> anyhow::Result<()> {
+        self.held.sort_by_key(|line| line.row);
+        for line in self.held.drain(..) {
+            self.report.write(&line)?;
+        }
+        Ok(())
+    }
+
+    /// Reads one row: None when it is blank or rejected (and reported), else the row to send.
+    fn take(&mut self, read: ReadRow) -> Option<Pending> {
+        let row = match read {
+            ReadRow::Unreadable { row, reason } => {
+                self.summary.rows += 1;
+                self.reject(row, "unreadable_row", &reason, Vec::new());
+                return None;
+            }
+            ReadRow::Row(row) => row,
+        };
+        // A spreadsheet's empty lines (`,,,,`) are no rows; nor are a re-imported report's warning lines.
+        let data_cells = row
+            .cells
+            .iter()
+            .enumerate()
+            .filter(|(i, c)| !self.map.is_report_column(*i) && !c.trim().is_empty())
+            .count();
+        if data_cells == 0 {
+            return None;
+        }
+        self.summary.rows += 1;
+        let width = self.map.headers.len();
+        let beyond = row.cells.iter().skip(width).filter(|c| !c.trim().is_empty()).count();
+        if beyond > 0 {
+            let message = format!(
+                "{beyond} cell(s) with values beyond the header's {width} columns: the columns may be shifted, so nothing of the row is used"
+            );
+            self.reject(row.row, "shifted_row", &message, row.cells);
+            return None;
+        }
+        let raw_json = self.verbatim(&row.cells);
+        let (item, issues, usable) = match self.run.kind {
+            ImportKind::Leads => {
+                let cleaned = lead_row(&self.map, &row.cells);
+                let usable = cleaned.has_field();
+                let request = SubmissionRequest {
+                    team_id: cleaned.team_id.or(self.run.team_id),
+                    fields: cleaned.fields,
+                    raw_json: String::new(),
+                    idempotency_key_id: None,
+                };
+                (Item::Lead(request), cleaned.issues, usable)
+            }
+            ImportKind::Businesses { .. } => {
+                let cleaned = business_row(&self.map, &row.cells);
+                let usable = cleaned.has_field();
+                (Item::Business(cleaned.fields), cleaned.issues, usable)
+            }
+        };
+        if !usable {
+            let mut message = "no cell holds a usable field".to_owned();
+            if let Some(first) = issues.first() {
+                message.push_str(&format!(" ({}: {})", first.field, first.message));
+            }
+            self.reject(row.row, "no_usable_field", &message, row.cells);
+            return None;
+        }
+        Some(Pending {
+            row,
+            raw_json,
+            issues,
+            item,
+        })
+    }
+
+    /// The row as submitted, kept verbatim: `{header: cell}` of its non-blank cells.
+    fn verbatim(&self, cells: &[String]) -> String {
+        let mut object = Map::new();
+        for (i, (header, cell)) in self.map.headers.iter().zip(cells).enumerate() {
+            if !cell.trim().is_empty() && !self.map.is_report_column(i) {
+                object.insert(header.clone(), Value::String(cell.clone()));
+            }
+        }
+        Value::Object(object).to_string()
+    }
+
+    fn reject(&mut self, row: u64, code: &str, message: &str, cells: Vec<String>) {
+        self.summary.rejected += 1;
+        self.summary.count_reason(code);
+        self.held.push(ReportLine {
+            row,
+            column: String::new(),
+            value: String::new(),
+            code: code.to_owned(),
+            message: message.to_owned(),
+            cells,
+        })
+    }
+
+    /// A warning about one cell of an imported row.
+    fn warn(&mut self, row: &SheetRow, field: &str, code: &str, message: &str, value: Option<&str>) {
+        self.summary.warnings += 1;
+        self.summary.count_reason(code);
+        let column = self.map.fields.iter().position(|f| *f == Some(field));
+        let value = match (value, column) {
+            (Some(v), _) => v.to_owned(),
+            (None, Some(i)) => row.cells.get(i).cloned().unwrap_or_default(),
+            (None, None) => String::new(),
+        };
+        let column = column
+            .and_then(|i| self.map.headers.get(i).cloned())
+            .unwrap_or_else(|| field.to_owned());
+        self.held.push(ReportLine {
+            row: row.row,
+            column,
+            value,
+            code: code.to_owned(),
+            message: message.to_owned(),
+            cells: Vec::new(),
+        })
+    }
+
+    fn warn_all(&mut self, pending: &Pending, warnings: &[Warning]) {
+        for issue in &pending.issues {
+            self.warn(&pending.row, issue.field, issue.code, &issue.message, Some(&issue.value));
+        }
+        for w in warnings {
+            self.warn(&pending.row, &w.field, &w.code, &w.message, None);
+        }
+    }
+
+    /// A refusal of a whole chunk: the run's own before any row was stored, else its rows'.
+    fn refused(&mut self, rows: Vec<Pending>, e: anyhow::Error) -> anyhow::Result<()> {
+        if !self.started {
+            return Err(e);
+        }
+        let message = format!("not imported: {e:#}");
+        for p in rows {
+            self.reject(p.row.row, "not_imported", &message, p.row.cells);
+        }
+        Ok(())
+    }
+
+    async fn flush(&mut self, rows: Vec<Pending>) -> anyhow::Result<()> {
+        match self.run.kind {
+            ImportKind::Leads => self.flush_leads(rows).await,
+            ImportKind::Businesses {
+                relationship_type,
+                skip_duplicates,
+                auto_categorize,
+            } => {
+                let request = ImportRequest {
+                    elements: Vec::new(),
+                    relationship_type: *relationship_type,
+                    skip_duplicates: *skip_duplicates,
+                    auto_categorize: *auto_categorize,
+                    team_id: self.run.team_id,
+                };
+                self.flush_businesses(request, rows).await
+            }
+        }
+    }
+
+    async fn flush_leads(&mut self, mut rows: Vec<Pending>) -> anyhow::Result<()> {
+        let requests: Vec<SubmissionRequest> = rows
+            .iter_mut()
+            .filter_map(|p| match &mut p.item {
+                Item::Lead(r) => {
+                    let mut r = r.clone();
+                    r.raw_json = std::mem::take(&mut p.raw_json);
+                    Some(r)
+                }
+                Item::Business(_) => None,
+            })
+            .collect();
+        let outcomes = match self.destination.submit_leads(self.user, requests, self.run.team_id).await {
+            Ok(outcomes) => outcomes,
+            Err(e) => return self.refused(rows, e),
+        };
+        self.started = true;
+        for (pending, outcome) in rows.iter().zip(&outcomes) {
+            self.warn_all(pending, &outcome.warnings);
+            match outcome.action {
+                Some(LeadAction::Created) => self.summary.created += 1,
+                Some(LeadAction::Updated) => self.summary.updated += 1,
+                Some(LeadAction::Skipped) => self.summary.skipped += 1,
+                // Kept as a submission; reported so the row can be imported again.
+                None => {
+                    self.summary.failed += 1;
+                    self.summary.count_reason("failed");
+                    let reason = outcome.error.as_deref().unwrap_or("the lead could not be stored");
+                    self.held.push(ReportLine {
+                        row: pending.row.row,
+                        column: String::new(),
+                        value: String::new(),
+                        code: "failed".into(),
+                        message: reason.to_owned(),
+                        cells: pending.row.cells.clone(),
+                    });
+                }
+            }
+        }
+        Ok(())
+    }
+
+    async fn flush_businesses(&mut self, mut request: ImportRequest, rows: Vec<Pending>) -> anyhow::Result<()> {
+        request.elements = rows
+            .iter()
+            .map(|p| match &p.item {
+                Item::Business(fields) => Ok(fields.clone()),
+                Item::Lead(_) => Err("not a business".to_owned()),
+            })
+            .collect();
+        let outcome = match self.destination.import_businesses(self.user, request).await {
+            Ok(outcome) => outcome,
+            Err(e) => return self.refused(rows, e),
+        };
+        self.started = true;
+        self.summary.created += outcome.imported.len() as u64;
+        self.summary.skipped += outcome.skipped.len() as u64;
+        let mut errors = outcome.errors.iter().peekable();
+        for (index, pending) in rows.iter().enumerate() {
+            match errors.next_if(|e| e.index == index) {
+                Some(error) => {
+                    self.reject(pending.row.row, "refused", &error.detail, pending.row.cells.clone());
+                }
+                None => self.warn_all(pending, &[]),
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,225 @@
+//! The import use case against mocks: the file (`MockSheetRows`), where rows go
+//! (`MockImportDestination`) and the report (`MockImportReport`).
+use std::collections::VecDeque;
+use std::sync::{Arc, Mutex};
+
+use super::*;
+use crate::business::{ElementError, ImportOutcome};
+use crate::lead::fields::Warning;
+use crate::lead::record::LeadAction;
+use crate::submission::{ElementOutcome, SubmissionStatus};
+use crate::test_support::ada;
+
+fn sheet(header: &[&str], rows: Vec<ReadRow>) -> MockSheetRows {
+    let header: Vec<String> = header.iter().map(|h| (*h).to_owned()).collect();
+    let rows = Mutex::new(VecDeque::from(rows));
+    let mut sheet = MockSheetRows::new();
+    sheet.expect_header().return_const(header);
+    sheet.expect_encoding().return_const("windows-1252".to_owned());
+    sheet.expect_bytes_read().return_const(100u64);
+    sheet
+        .expect_next_row()
+        .returning(move || Ok(rows.lock().ok().and_then(|mut r| r.pop_front())));
+    sheet
+}
+
+fn row(n: u64, cells: &[&str]) -> ReadRow {
+    ReadRow::Row(SheetRow {
+        row: n,
+        cells: cells.iter().map(|c| (*c).to_owned()).collect(),
+    })
+}
+
+/// A report that keeps its lines.
+fn report() -> (MockImportReport, Arc<Mutex<Vec<ReportLine>>>) {
+    let lines = Arc::new(Mutex::new(Vec::new()));
+    let kept = lines.clone();
+    let mut report = MockImportReport::new();
+    report.expect_write().returning(move |line| {
+        kept.lock().map_err(|_| anyhow::anyhow!("poisoned"))?.push(line.clone());
+        Ok(())
+    });
+    (report, lines)
+}
+
+fn progress() -> MockImportProgress {
+    let mut p = MockImportProgress::new();
+    p.expect_chunk_done().returning(|_, _| ());
+    p
+}
+
+fn outcome(index: usize, action: Option<LeadAction>, warnings: Vec<Warning>) -> ElementOutcome {
+    ElementOutcome {
+        index,
+        submission_id: index as i64 + 1,
+        status: SubmissionStatus::Completed,
+        lead_id: action.map(|_| 1),
+        action,
+        warnings,
+        error: action.is_none().then(|| "boom".to_owned()),
+    }
+}
+
+fn codes(lines: &Arc<Mutex<Vec<ReportLine>>>) -> Vec<(u64, String, String)> {
+    lines
+        .lock()
+        .unwrap()
+        .iter()
+        .map(|l| (l.row, l.column.clone(), l.code.clone()))
+        .collect()
+}
+
+#[tokio::test]
+async fn every_row_is_imported_or_reported_and_the_summary_counts_it() {
+    let mut file = sheet(
+        &["Street", "State", "Phone", "Beds", "Notes"],
+        vec![
+            row(2, &["1 Main St", "Texas", "512-555-0100", "three", "x"]),
+            row(3, &["", "", "", "", ""]),
+            ReadRow::Unreadable { row: 4, reason: "not UTF-8".into() },
+            row(5, &["2 Main St", "Lone Star", "call me", "3", "y", "shifted"]),
+            row(6, &["", "", "", "", "only notes"]),
+            row(7, &["3 Main St", "TX", "000-000-0000", "101", ""]),
+        ],
+    );
+    let mut destination = MockImportDestination::new();
+    destination
+        .expect_submit_leads()
+        .withf(|_, requests, team| {
+            *team == Some(4)
+                && requests.len() == 2
+                && requests[0].fields.state.as_deref() == Some("TX")
+                && requests[0].fields.bedrooms == Some(3)
+                && requests[0].raw_json.contains("\"Notes\":\"x\"")
+                && requests[1].fields.bedrooms.is_none()
+        })
+        .times(1)
+        .returning(|_, _, _| {
+            Ok(vec![
+                outcome(0, Some(LeadAction::Created), Vec::new()),
+                outcome(
+                    1,
+                    Some(LeadAction::Updated),
+                    vec![Warning::new("primary_phone", "invalid_phone", "dropped")],
+                ),
+            ])
+        });
+    let (mut report, lines) = report();
+    let kind = ImportKind::Leads;
+    let run = ImportRun { kind: &kind, team_id: Some(4), chunk: 500 };
+    let summary = import(&destination, &ada(), run, &mut file, &mut report, &mut progress())
+        .await
+        .unwrap();
+    assert_eq!(
+        (summary.rows, summary.created, summary.updated, summary.rejected, summary.warnings),
+        (5, 1, 1, 3, 2)
+    );
+    assert_eq!(summary.encoding, "windows-1252");
+    assert_eq!(summary.ignored, ["Notes"]);
+    assert_eq!(
+        codes(&lines),
+        [
+            (4, "".into(), "unreadable_row".into()),
+            (5, "".into(), "shifted_row".into()),
+            (6, "".into(), "no_usable_field".into()),
+            (7, "Beds".into(), "invalid_number".into()),
+            (7, "Phone".into(), "invalid_phone".into()),
+        ]
+    );
+    let line = &lines.lock().unwrap()[4];
+    assert_eq!(line.value, "000-000-0000");
+    assert_eq!(summary.top_reasons(2)[0].1, 1);
+}
+
+#[tokio::test]
+async fn rows_go_in_chunks_and_a_later_refusal_rejects_its_chunk_only() {
+    let rows = (2..=6).map(|n| row(n, &[&format!("{n} Main St")])).collect();
+    let mut file = sheet(&["address"], rows);
+    let mut destination = MockImportDestination::new();
+    let calls = Arc::new(Mutex::new(0));
+    let seen = calls.clone();
+    destination.expect_submit_leads().times(3).returning(move |_, requests, _| {
+        let mut n = seen.lock().unwrap();
+        *n += 1;
+        if *n == 2 {
+            anyhow::bail!("database gone");
+        }
+        Ok((0..requests.len()).map(|i| outcome(i, Some(LeadAction::Created), Vec::new())).collect())
+    });
+    let (mut report, lines) = report();
+    let kind = ImportKind::Leads;
+    let run = ImportRun { kind: &kind, team_id: None, chunk: 2 };
+    let summary = import(&destination, &ada(), run, &mut file, &mut report, &mut progress())
+        .await
+        .unwrap();
+    assert_eq!((summary.created, summary.rejected), (3, 2));
+    assert_eq!(
+        codes(&lines),
+        [(4, "".into(), "not_imported".into()), (5, "".into(), "not_imported".into())]
+    );
+}
+
+#[tokio::test]
+async fn a_refusal_before_any_row_is_the_runs() {
+    let mut file = sheet(&["address"], vec![row(2, &["1 Main St"])]);
+    let mut destination = MockImportDestination::new();
+    destination
+        .expect_submit_leads()
+        .returning(|_, _, _| Err(anyhow::anyhow!("team: not a member")));
+    let (mut report, _) = report();
+    let kind = ImportKind::Leads;
+    let run = ImportRun { kind: &kind, team_id: Some(9), chunk: 500 };
+    let result = import(&destination, &ada(), run, &mut file, &mut report, &mut progress()).await;
+    assert!(result.is_err());
+}
+
+#[tokio::test]
+async fn a_file_without_a_column_of_ours_is_refused_before_reading() {
+    let mut file = MockSheetRows::new();
+    file.expect_header().return_const(vec!["foo".to_owned()]);
+    file.expect_next_row().never();
+    let destination = MockImportDestination::new();
+    let (mut report, _) = report();
+    let kind = ImportKind::Leads;
+    let run = ImportRun { kind: &kind, team_id: None, chunk: 500 };
+    let result = import(&destination, &ada(), run, &mut file, &mut report, &mut progress()).await;
+    assert!(result.is_err());
+}
+
+#[tokio::test]
+async fn businesses_keep_rows_whose_cells_were_dropped() {
+    let mut file = sheet(
+        &["Company", "Rating", "Reviews"],
+        vec![row(2, &["Acme", "four", "1,234"]), row(3, &["", "great", "5"]), row(4, &["Bolt", "9", ""])],
+    );
+    let mut destination = MockImportDestination::new();
+    destination
+        .expect_import_businesses()
+        .withf(|_, request| {
+            request.elements.len() == 3
+                && matches!(&request.elements[0], Ok(b) if b.rating == Some(4.0) && b.review_count == Some(1234))
+        })
+        .times(1)
+        .returning(|_, _| {
+            Ok(ImportOutcome {
+                imported: vec![(0, 10), (2, 11)],
+                skipped: Vec::new(),
+                errors: vec![ElementError { index: 1, detail: "name: Field required".into() }],
+            })
+        });
+    let (mut report, lines) = report();
+    let kind = ImportKind::Businesses {
+        relationship_type: crate::business::RelationshipType::Prospect,
+        skip_duplicates: true,
+        auto_categorize: true,
+    };
+    let run = ImportRun { kind: &kind, team_id: None, chunk: 500 };
+    let summary = import(&destination, &ada(), run, &mut file, &mut report, &mut progress())
+        .await
+        .unwrap();
+    assert_eq!((summary.created, summary.rejected, summary.warnings), (2, 1, 1));
+    assert_eq!(
+        codes(&lines),
+        [(3, "".into(), "refused".into()), (4, "Rating".into(), "invalid_number".into())]
+    );
+}

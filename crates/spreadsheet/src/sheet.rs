@@ -1,0 +1,188 @@
+//! A CSV file as rows: decoded in the encoding `encoding::detect` found, parsed by the `csv` crate with
+//! Windows or Unix line endings, rows of any width. A row that does not decode is handed on as
+//! unreadable with its number and the rows after it are read, so one bad row costs that row alone.
+use std::io::{self, Read, Seek, SeekFrom};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+
+use anyhow::Context;
+use csv::ByteRecord;
+use encoding_rs::{Encoding, UTF_8};
+use encoding_rs_io::DecodeReaderBytesBuilder;
+
+use leadhub_domain::import::{ReadRow, SheetRow, SheetRows};
+
+use crate::encoding::detect;
+
+type Source = Box<dyn Read + Send>;
+
+/// Counts the bytes read from the file itself (before decoding), for progress.
+struct Counted<R> {
+    inner: R,
+    count: Arc<AtomicU64>,
+}
+
+impl<R: Read> Read for Counted<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.count.fetch_add(n as u64, Ordering::Relaxed);
+        Ok(n)
+    }
+}
+
+/// An opened CSV file.
+pub struct CsvSheet {
+    reader: csv::Reader<Source>,
+    encoding: &'static Encoding,
+    header: Vec<String>,
+    record: ByteRecord,
+    /// The spreadsheet row number of the last row read (the header is row 1).
+    row: u64,
+    read: Arc<AtomicU64>,
+}
+
+impl CsvSheet {
+    /// Detects the encoding of `file` and reads its header row.
+    pub fn open<R: Read + Seek + Send + 'static>(mut file: R) -> anyhow::Result<CsvSheet> {
+        let (encoding, bom) = detect(&mut file).context("cannot read the file")?;
+        let read = Arc::new(AtomicU64::new(0));
+        let source: Source = if encoding == UTF_8 {
+            // UTF-8 is checked row by row instead of transcoded, so a bad row is found and named.
+            file.seek(SeekFrom::Start(bom as u64))?;
+            read.store(bom as u64, Ordering::Relaxed);
+            Box::new(Counted { inner: file, count: read.clone() })
+        } else {
+            let counted = Counted { inner: file, count: read.clone() };
+            Box::new(
+                DecodeReaderBytesBuilder::new()
+                    .encoding(Some(encoding))
+                    .strip_bom(true)
+                    .build(counted),
+            )
+        };
+        let mut reader = csv::ReaderBuilder::new()
+            .flexible(true)
+            .has_headers(false)
+            .from_reader(source);
+        let mut record = ByteRecord::new();
+        let header = if reader.read_byte_record(&mut record).context("cannot read the header row")? {
+            record
+                .iter()
+                .map(|cell| String::from_utf8_lossy(cell).trim_start_matches('\u{feff}').trim().to_owned())
+                .collect()
+        } else {
+            Vec::new()
+        };
+        Ok(CsvSheet {
+            reader,
+            encoding,
+            header,
+            record,
+            row: 1,
+            read,
+        })
+    }
+
+    /// The row just read as text, or why it is not text.
+    fn decoded(&self) -> Result<Vec<String>, String> {
+        let mut cells = Vec::with_capacity(self.record.len());
+        for cell in self.record.iter() {
+            let text = std::str::from_utf8(cell).map_err(|_| {
+                format!("the row is not valid {} text (the rest of the file is); save it again with its characters fixed", self.encoding.name())
+            })?;
+            // A transcoded row holds U+FFFD where its bytes meant nothing in the file's encoding.
+            if self.encoding != UTF_8 && text.contains('\u{fffd}') {
+                return Err(format!("the row has bytes that are not {} text", self.encoding.name()));
+            }
+            cells.push(text.to_owned());
+        }
+        Ok(cells)
+    }
+}
+
+impl SheetRows for CsvSheet {
+    fn header(&self) -> Vec<String> {
+        self.header.clone()
+    }
+
+    fn encoding(&self) -> String {
+        self.encoding.name().to_owned()
+    }
+
+    fn next_row(&mut self) -> anyhow::Result<Option<ReadRow>> {
+        if !self
+            .reader
+            .read_byte_record(&mut self.record)
+            .context("cannot read the file")?
+        {
+            return Ok(None);
+        }
+        self.row += 1;
+        Ok(Some(match self.decoded() {
+            Ok(cells) => ReadRow::Row(SheetRow { row: self.row, cells }),
+            Err(reason) => ReadRow::Unreadable { row: self.row, reason },
+        }))
+    }
+
+    fn bytes_read(&self) -> u64 {
+        self.read.load(Ordering::Relaxed)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Cursor;
+
+    fn read(bytes: &[u8]) -> (String, Vec<String>, Vec<ReadRow>) {
+        let mut sheet = CsvSheet::open(Cursor::new(bytes.to_vec())).unwrap();
+        let mut rows = Vec::new();
+        while let Some(row) = sheet.next_row().unwrap() {
+            rows.push(row);
+        }
+        (sheet.encoding(), sheet.header(), rows)
+    }
+
+    fn row(n: u64, cells: &[&str]) -> ReadRow {
+        ReadRow::Row(SheetRow { row: n, cells: cells.iter().map(|c| (*c).to_owned()).collect() })
+    }
+
+    #[test]
+    fn utf8_with_bom_and_crlf() {
+        let (encoding, header, rows) = read(b"\xEF\xBB\xBFcity,zip\r\nS\xC3\xA3o Paulo,01000\r\n\"a,b\",\r\n");
+        assert_eq!(encoding, "UTF-8");
+        assert_eq!(header, ["city", "zip"]);
+        assert_eq!(rows, [row(2, &["São Paulo", "01000"]), row(3, &["a,b", ""])]);
+    }
+
+    #[test]
+    fn a_bad_row_in_a_utf8_file_is_unreadable_alone() {
+        let (encoding, _, rows) = read(b"city\nS\xC3\xA3o Paulo\nM\xFCnchen\nAustin\n");
+        assert_eq!(encoding, "UTF-8");
+        assert_eq!(rows.len(), 3);
+        assert!(matches!(&rows[1], ReadRow::Unreadable { row: 3, reason } if reason.contains("UTF-8")), "{rows:?}");
+        assert_eq!(rows[2], row(4, &["Austin"]));
+    }
+
+    #[test]
+    fn windows_1252_and_utf16() {
+        let (encoding, _, rows) = read(b"name,city\nJos\xE9 Pe\xF1a,M\xFCnchen\nFran\xE7ois,Qu\xE9bec\n");
+        assert_eq!(encoding, "windows-1252");
+        assert_eq!(rows[0], row(2, &["José Peña", "München"]));
+
+        let mut utf16 = vec![0xFF, 0xFE];
+        for unit in "city,zip\r\nSão Paulo,01000\r\n".encode_utf16() {
+            utf16.extend(unit.to_le_bytes());
+        }
+        let (encoding, header, rows) = read(&utf16);
+        assert_eq!(encoding, "UTF-16LE");
+        assert_eq!(header, ["city", "zip"]);
+        assert_eq!(rows, [row(2, &["São Paulo", "01000"])]);
+    }
+
+    #[test]
+    fn an_empty_file_has_no_header() {
+        let (_, header, rows) = read(b"");
+        assert!(header.is_empty() && rows.is_empty());
+    }
+}

@@ -1,0 +1,2 @@
+ALTER TABLE uploads DROP COLUMN summary;
+ALTER TABLE uploads DROP COLUMN warnings;

@@ -1,0 +1,317 @@
+//! Spreadsheets as people really write them (issue 27): a lead file with a BOM, CRLF line ends, one
+//! Windows-1252 row in UTF-8, formula cells, `Texas` for TX, `cell` as the phone type, `three` bedrooms,
+//! phones and dates in many forms, bad cells of every kind, a shifted row and a row with no field,
+//! imported through the CLI's path and through the upload page with the same outcome; and an export that
+//! imports back into an empty database as the same rows.
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use reqwest::StatusCode;
+use serde_json::json;
+
+use leadhub_domain::import::{ImportKind, ImportServices, ImportSummary};
+use leadhub_tests::{backend_tests, TestApp, TestDatabase, TestUser};
+use leadhub_web::import::{import_csv, ImportSettings, DEFAULT_CHUNK};
+
+use crate::helpers::team;
+use crate::lead_pages::fetch_csv;
+use crate::lead_uploads::{count, finished, upload};
+use crate::pages::sign_in;
+
+backend_tests!(
+    a_messy_file_imports_alike_through_the_cli_and_the_upload,
+    an_export_imports_back_as_the_same_rows,
+);
+
+/// Data rows of the messy file besides the three odd ones (Windows-1252, shifted, no field).
+const ROWS: usize = 420;
+
+const STATES: [&str; 5] = ["TX", "Texas", "tex.", "texas", "Lone Star"];
+const ZIPS: [&str; 7] = ["78701", "78702", "75201", "7520", "07520", "78701-1234", "787O1"];
+const PHONES: [&str; 8] = [
+    "(512) 555-0100",
+    "512.555.0101",
+    "+1 512 555 0102",
+    "5125550103",
+    "'+15125550104",
+    "000-000-0000",
+    "555-1234",
+    "call me",
+];
+const PHONE_TYPES: [&str; 6] = ["cell", "Cellular", "home", "land line", "internet", "fax"];
+const PROPERTY_TYPES: [&str; 7] = ["single family", "SFR", "condo", "office", "ranch", "lot", "castle"];
+const BEDS: [&str; 5] = ["3", "3.0", "three", "1,234", ""];
+const DATES: [&str; 5] = ["2025-01-05", "01/05/2025", "Jan 5, 2025", "1/5/25", "13/45/2025"];
+
+/// The messy file's bytes and the reasons its import must count (code -> how often).
+fn messy_file() -> (Vec<u8>, BTreeMap<String, u64>) {
+    let mut reasons: BTreeMap<String, u64> = BTreeMap::new();
+    let mut note = |code: &str| *reasons.entry(code.to_owned()).or_default() += 1;
+    let mut out: Vec<u8> = b"\xEF\xBB\xBF".to_vec();
+    out.extend(
+        b"First Name,Last Name,Street Address,City,State,Zip,Phone,Phone Type,E-mail,Property Type,Beds,Permit #,Issued Date,Parcel ID,Notes\r\n",
+    );
+    let write = |cells: Vec<String>, out: &mut Vec<u8>| {
+        let mut w = csv::WriterBuilder::new().terminator(csv::Terminator::CRLF).from_writer(Vec::new());
+        w.write_record(&cells).unwrap();
+        out.extend(w.into_inner().unwrap());
+    };
+    for i in 0..ROWS {
+        let state_ok = i % 5 != 4;
+        if !state_ok {
+            note("invalid_state");
+        }
+        match (ZIPS[i % 7], state_ok) {
+            ("7520", true) | ("787O1", _) => note("invalid_zip"),
+            ("07520", true) => note("zip_state_mismatch"),
+            _ => {}
+        }
+        if i % 8 >= 5 {
+            note("invalid_phone");
+        }
+        if i % 6 == 5 {
+            note("invalid_phone_type");
+        }
+        if i % 9 == 8 {
+            note("invalid_email");
+        }
+        if i % 7 == 6 {
+            note("invalid_property_type");
+        }
+        if i % 5 == 3 {
+            note("invalid_number");
+        }
+        if i % 5 == 4 {
+            note("unparsed_date");
+        }
+        let first = if i % 50 == 7 { "=1+1".to_owned() } else { format!("Owner{i}") };
+        let email = if i % 9 == 8 { "n/a".to_owned() } else { format!("owner{i}@example.com") };
+        let notes = if i % 40 == 3 { "=HYPERLINK(\"http://x\",\"y\")" } else { "call after 5" };
+        write(
+            vec![
+                first,
+                "Lee".into(),
+                format!("{} Main St", 100 + i),
+                "Austin".into(),
+                STATES[i % 5].into(),
+                ZIPS[i % 7].into(),
+                PHONES[i % 8].into(),
+                PHONE_TYPES[i % 6].into(),
+                email,
+                PROPERTY_TYPES[i % 7].into(),
+                BEDS[i % 5].into(),
+                format!("P-{i}"),
+                DATES[i % 5].into(),
+                format!("APN-{i}"),
+                notes.into(),
+            ],
+            &mut out,
+        );
+        if i == 100 {
+            // A row saved by a Windows program: Latin-1 bytes in a UTF-8 file.
+            out.extend(b"Jos\xE9,Pe\xF1a,1 Elm St,Austin,TX,78701,,,,,,,,,\r\n");
+            note("unreadable_row");
+            // A blank spreadsheet line: no row at all.
+            out.extend(b",,,,,,,,,,,,,,\r\n");
+        }
+        if i == 200 {
+            out.extend(b"Ann,Lee,2 Elm St,Austin,TX,78701,,,,,,,,,notes,shifted\r\n");
+            note("shifted_row");
+            out.extend(b",,,,,,,,,,,,,,only a note\r\n");
+            note("no_usable_field");
+        }
+    }
+    (out, reasons)
+}
+
+/// The summary's counts as the upload page shows them.
+fn counts(s: &ImportSummary) -> [u64; 5] {
+    [s.rows, s.created, s.updated + s.skipped, s.rejected + s.failed, s.warnings]
+}
+
+async fn import_file(app: &TestApp, user: &TestUser, team_id: i64, bytes: &[u8]) -> (ImportSummary, Option<PathBuf>) {
+    let dir = std::env::temp_dir().join(format!("leadhub-messy-{}", rand_suffix()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("leads.csv");
+    std::fs::write(&file, bytes).unwrap();
+    let settings = ImportSettings {
+        file,
+        kind: ImportKind::Leads,
+        team_id: Some(team_id),
+        reports_dir: dir.join("reports"),
+        chunk: DEFAULT_CHUNK,
+        progress_bar: false,
+    };
+    let services = ImportServices {
+        submissions: app.state.submissions.clone(),
+        businesses: app.state.businesses.clone(),
+    };
+    import_csv(&services, &user.user, &settings).await.unwrap()
+}
+
+fn rand_suffix() -> u64 {
+    use rand::Rng;
+    rand::rng().random()
+}
+
+async fn a_messy_file_imports_alike_through_the_cli_and_the_upload(app: TestApp) {
+    let (bytes, reasons) = messy_file();
+    let alice = app.user("alice@example.com").await;
+    let cli_team = team(&app, "By CLI", &alice).await;
+    let page_team = team(&app, "By upload", &alice).await;
+
+    // The CLI's path.
+    let (summary, report) = import_file(&app, &alice, cli_team, &bytes).await;
+    let rows = (ROWS + 3) as u64;
+    assert_eq!(summary.rows, rows, "{}", summary.render());
+    assert_eq!(summary.rejected, 3, "{}", summary.render());
+    assert!(summary.created * 100 >= rows * 95, "{}", summary.render());
+    assert_eq!(summary.created, ROWS as u64);
+    assert_eq!(summary.encoding, "UTF-8");
+    assert_eq!(summary.reasons, reasons, "{}", summary.render());
+    let warnings: u64 = reasons.values().sum::<u64>() - 3;
+    assert_eq!(summary.warnings, warnings);
+    assert!(summary.ignored.contains(&"Notes".to_owned()));
+    assert!(summary.mapping.contains(&("E-mail".to_owned(), "email_1".to_owned())));
+    let mut top: Vec<(String, u64)> = reasons.clone().into_iter().collect();
+    top.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    top.truncate(5);
+    assert_eq!(summary.top_reasons(5), top);
+    let rendered = summary.render();
+    for (code, n) in &top {
+        assert!(rendered.contains(&format!("reason: {code} {n}\n")), "{rendered}");
+    }
+
+    // Every dropped cell is in the report, with its row, column and value.
+    let report = std::fs::read_to_string(report.expect("a report")).unwrap();
+    let mut reader = csv::ReaderBuilder::new().flexible(true).from_reader(report.as_bytes());
+    let header = reader.headers().unwrap().clone();
+    assert_eq!(&header.iter().take(5).collect::<Vec<_>>(), &["row", "column", "value", "code", "message"]);
+    let lines: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
+    assert_eq!(lines.len() as u64, summary.warnings + summary.rejected);
+    let mut in_report: BTreeMap<String, u64> = BTreeMap::new();
+    for line in &lines {
+        *in_report.entry(line[3].to_owned()).or_default() += 1;
+    }
+    assert_eq!(in_report, reasons);
+    assert!(lines.iter().any(|l| &l[1] == "Phone" && &l[2] == "call me" && &l[3] == "invalid_phone"));
+    assert!(lines.iter().any(|l| &l[1] == "Issued Date" && &l[2] == "13/45/2025"));
+    assert!(lines.iter().any(|l| &l[1] == "Zip" && &l[2] == "7520" && &l[3] == "invalid_zip"));
+
+    // What was stored is the API's values.
+    let (_, leads) = app
+        .get(&format!("/api/v1/leads?team_id={cli_team}&limit=500"), &alice.key)
+        .await;
+    let items = leads["items"].as_array().unwrap();
+    assert_eq!(items.len(), ROWS);
+    for lead in items {
+        let n: usize = lead["address"].as_str().unwrap().split(' ').next().unwrap().parse::<usize>().unwrap() - 100;
+        let want_state = if n % 5 == 4 { json!(null) } else { json!("TX") };
+        assert_eq!(lead["state"], want_state, "{lead}");
+        let phone = &lead["primary_phone"];
+        if n % 8 >= 5 {
+            assert_eq!(phone, &json!(null), "{lead}");
+        } else {
+            assert_eq!(phone, &json!(format!("+1512555010{}", n % 8)), "{lead}");
+        }
+        let date = if n % 5 == 4 { json!(null) } else { json!("2025-01-05") };
+        assert_eq!(lead["permit_date"], date, "{lead}");
+        let beds = match n % 5 {
+            3 | 4 => json!(null),
+            _ => json!(3),
+        };
+        assert_eq!(lead["bedrooms"], beds, "{lead}");
+        if n % 50 == 7 {
+            assert_eq!(lead["first_name"], "=1+1");
+        }
+        if n % 7 == 3 {
+            assert_eq!(lead["zip_code"], if n % 5 == 4 { "07520" } else { "7520" }, "{lead}");
+        }
+    }
+
+    // The upload page: the same file, the same counts.
+    let mut b = sign_in(&app, "alice@example.com").await;
+    let sent = upload(&mut b, "/leads/import", page_team, None, &bytes).await;
+    assert_eq!(sent.status, StatusCode::SEE_OTHER, "{}", sent.body);
+    let done = finished(&mut b, sent.location()).await;
+    let shown = [
+        count(&done, "rows"),
+        count(&done, "created"),
+        count(&done, "merged") + if done.body.contains("count-skipped") { count(&done, "skipped") } else { 0 },
+        count(&done, "rejected"),
+        count(&done, "warnings"),
+    ];
+    assert_eq!(shown.map(|n| n as u64), counts(&summary), "{}", done.body);
+    for (code, n) in &top {
+        assert!(done.body.contains(&format!("<code>{code}</code>: {n}")), "{}", done.body);
+    }
+    assert!(done.body.contains("Read as UTF-8"));
+}
+
+async fn an_export_imports_back_as_the_same_rows(app: TestApp) {
+    let alice = app.user("alice@example.com").await;
+    let leads = json!([
+        {"address": "1 Main St", "city": "Austin", "state": "TX", "zip_code": "78701",
+         "first_name": "=HYPERLINK(\"http://x\")", "last_name": "-Lee", "primary_phone": "(512) 555-0100",
+         "phone_2": "+44 20 7946 0958", "primary_phone_type": "mobile", "email_1": "ann@example.com",
+         "latitude": 30.25, "longitude": -97.75, "bedrooms": 3, "permit_date": "Jan 5, 2025",
+         "lot_size": "0.25 acres", "property_type": "residential", "project_description": "@roof, \"new\"\nline two",
+         "source": "permit_scrape", "related_url": "https://example.com/p/1"},
+        {"address": "2 Oak Ave Apt 4", "city": "Boston", "state": "MA", "zip_code": "2134",
+         "primary_phone": "617-555-0100;ext=12", "county": "+Suffolk", "bedrooms": 0},
+        {"address": "3 Elm Rd", "city": "Dallas", "state": "TX", "zip_code": "07520", "mail_state": "NJ",
+         "parcel_number": "-12-34", "work_type": "\tTab"},
+    ]);
+    let (status, body) = app
+        .post("/api/v1/submissions/batch", &alice.key, json!({"leads": leads}))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let (_, first) = fetch_csv(&app, "/api/v1/leads/export", &alice.key).await;
+    assert!(first.contains(",+15125550100,mobile,+442079460958,"), "{first}");
+    assert!(first.contains(",+16175550100;ext=12,"), "{first}");
+    assert!(first.contains(",-97.75,"), "{first}");
+    assert!(!first.contains("'+1"), "{first}");
+    assert!(first.contains("'=HYPERLINK"), "{first}");
+
+    // Into an empty database, as another deployment would.
+    let other = TestApp::start(TestDatabase::create(app.db.backend).unwrap()).await;
+    let bob = other.user("bob@example.com").await;
+    let dir = std::env::temp_dir().join(format!("leadhub-roundtrip-{}", rand_suffix()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("export.csv"), &first).unwrap();
+    let settings = ImportSettings {
+        file: dir.join("export.csv"),
+        kind: ImportKind::Leads,
+        team_id: None,
+        reports_dir: dir.join("reports"),
+        chunk: DEFAULT_CHUNK,
+        progress_bar: false,
+    };
+    let services = ImportServices {
+        submissions: other.state.submissions.clone(),
+        businesses: other.state.businesses.clone(),
+    };
+    let (summary, _) = import_csv(&services, &bob.user, &settings).await.unwrap();
+    assert_eq!((summary.created, summary.rejected), (3, 0), "{}", summary.render());
+    let (_, second) = fetch_csv(&other, "/api/v1/leads/export", &bob.key).await;
+    assert_eq!(rows_aside_ids(&first), rows_aside_ids(&second));
+}
+
+/// The export's rows by address, without the columns that name this database's ids and times.
+fn rows_aside_ids(text: &str) -> BTreeMap<String, Vec<(String, String)>> {
+    let mut reader = csv::Reader::from_reader(text.as_bytes());
+    let header = reader.headers().unwrap().clone();
+    reader
+        .records()
+        .map(|r| {
+            let r = r.unwrap();
+            let cells: Vec<(String, String)> = header
+                .iter()
+                .zip(r.iter())
+                .filter(|(h, _)| !["id", "team_id", "created_at", "updated_at"].contains(h))
+                .map(|(h, v)| (h.to_owned(), v.to_owned()))
+                .collect();
+            (r[2].to_owned(), cells)
+        })
+        .collect()
+}
