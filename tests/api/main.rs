@@ -26,6 +26,7 @@ mod openapi;
 mod operations;
 mod pages;
 mod rate_limits;
+mod search;
 mod single_groups;
 mod streamed_batches;
 mod submissions;

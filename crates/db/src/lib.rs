@@ -19,6 +19,7 @@ mod geocode_cache;
 mod job_wakeups;
 mod jobs;
 mod lead_row;
+mod lead_search;
 mod lead_writes;
 mod leads;
 mod memberships;

@@ -4,6 +4,7 @@ use chrono::{Datelike, NaiveDate};
 
 use crate::address::AddressKey;
 use crate::lead::fields::{LeadFields, Warning};
+use crate::lead::search::source_slug;
 use crate::parse::{
     clean_text, normalize_email, normalize_phone, normalize_url, normalize_zip,
     parse_lot_size_acres, parse_permit_date_as_of, StateCode,
@@ -99,6 +100,9 @@ pub fn normalize(raw: &LeadFields, current_year: i32) -> NormalizedLead {
             format!("'{size}' could not be read as a size with a unit (acres, sq ft, ...)"),
         ));
     }
+
+    // One channel, one value to filter and count by, however it was written.
+    f.source = f.source.as_deref().and_then(source_slug);
 
     // Validation already checked these against their lists case-insensitively.
     for slot in [&mut f.property_type, &mut f.primary_phone_type] {
