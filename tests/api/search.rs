@@ -316,7 +316,45 @@ async fn business_patch(app: TestApp) {
     assert_eq!(after, stored, "refused changes change nothing");
 }
 
+/// `sort` and both `q`s are in /openapi.json, each with its description.
+async fn documented(app: TestApp) {
+    let spec: Value = serde_json::from_str(&app.get_text("/openapi.json").await).unwrap();
+    let parameter = |path: &str, name: &str| {
+        spec["paths"][path]["get"]["parameters"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|p| p["name"] == name)
+            .cloned()
+            .unwrap_or_else(|| panic!("{path} has no {name}"))
+    };
+    for (path, name, words) in [
+        ("/api/v1/leads", "sort", "-created_at"),
+        ("/api/v1/leads", "q", "phone"),
+        ("/api/v1/leads", "county", "case"),
+        (BUSINESSES, "q", "phone"),
+    ] {
+        let p = parameter(path, name);
+        assert_eq!(p["in"], "query");
+        let description = p["description"].as_str().unwrap_or_default();
+        assert!(description.contains(words), "{path} {name}: {p}");
+    }
+    let patch = &spec["paths"]["/api/v1/lead-sources/businesses/{id}"]["patch"];
+    assert!(
+        patch["description"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("name included")
+            || patch["summary"]
+                .as_str()
+                .unwrap_or_default()
+                .contains("name included"),
+        "{patch}"
+    );
+}
+
 backend_tests!(
+    documented,
     text_filters_ignore_case_and_space,
     q_finds_phones_written_any_way_and_e_mails,
     sort,
