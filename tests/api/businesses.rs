@@ -501,13 +501,16 @@ async fn patch_changes_status_type_and_industry(app: TestApp) {
     let before = get(&app, &alice.key, id).await;
     let path = format!("{LIST}/{id}");
     let (status, changed) = app
-        .patch(&path, &alice.key, json!({"status": "Active", "relationship_type": "lead_buyer", "industry": "Commercial Plumbing", "name": "ignored"}))
+        .patch(&path, &alice.key, json!({"status": "Active", "relationship_type": "lead_buyer", "industry": "Commercial Plumbing", "name": "Delta Plumbing & Heating"}))
         .await;
     assert_eq!(status, StatusCode::OK, "{changed}");
     assert_eq!(changed["status"], "active");
     assert_eq!(changed["relationship_type"], "lead_buyer");
     assert_eq!(changed["industry"], "Commercial Plumbing");
-    assert_eq!(changed["name"], "Delta Plumbing");
+    assert_eq!(
+        changed["name"], "Delta Plumbing & Heating",
+        "the name is a field too"
+    );
     assert_eq!(changed["created_at"], before["created_at"]);
     assert_eq!(get(&app, &alice.key, id).await, changed);
     // Absent fields stay; null clears the industry.

@@ -88,7 +88,8 @@ fn normalise(ty: &str, primary_key: bool) -> String {
 
 fn sqlite_schema(conn: &mut SqliteConnection) -> (Columns, Indexes) {
     let tables: Vec<Name> = diesel::sql_query(
-        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name != '__diesel_schema_migrations'",
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' \
+         AND name != '__diesel_schema_migrations' AND name NOT LIKE 'lead_search%'",
     )
     .load(conn)
     .unwrap();
@@ -117,15 +118,16 @@ fn sqlite_schema(conn: &mut SqliteConnection) -> (Columns, Indexes) {
         .load(conn)
         .unwrap();
         for i in idx.into_iter().filter(|i| i.origin == "c") {
-            let cols: Vec<Name> = diesel::sql_query(format!(
+            let cols: Vec<IndexColumn> = diesel::sql_query(format!(
                 "SELECT name FROM pragma_index_info('{}') ORDER BY seqno",
                 i.name
             ))
             .load(conn)
             .unwrap();
+            // An expression (`lower(city)`) has no column name: compared as "expr".
             let cols = cols
                 .into_iter()
-                .map(|c| c.name)
+                .map(|c| c.name.unwrap_or_else(|| "expr".to_owned()))
                 .collect::<Vec<_>>()
                 .join(",");
             indexes.insert(i.name, (t.name.clone(), i.unique == 1, cols));
@@ -156,19 +158,59 @@ fn pg_schema(conn: &mut PgConnection) -> (Columns, Indexes) {
     .load(conn)
     .unwrap();
     let mut indexes = Indexes::new();
-    for i in idx {
-        let cols = i
-            .indexdef
-            .split_once('(')
-            .and_then(|(_, rest)| rest.split_once(')'))
-            .map(|(cols, _)| cols.replace(' ', ""))
-            .unwrap_or_default();
+    // Each backend's own search index (SQLite: the FTS5 table `lead_search`) is not compared.
+    for i in idx
+        .into_iter()
+        .filter(|i| !i.indexname.starts_with("lead_search"))
+    {
+        let cols = index_columns(&i.indexdef);
         indexes.insert(
             i.indexname,
             (i.tablename, i.indexdef.contains("UNIQUE"), cols),
         );
     }
     (columns, indexes)
+}
+
+/// The columns of a `CREATE INDEX ... (a, lower(b) NULLS FIRST, c)`, expressions as "expr" and
+/// without their ordering words, as SQLite's index_info lists them.
+fn index_columns(indexdef: &str) -> String {
+    let Some((_, rest)) = indexdef.split_once('(') else {
+        return String::new();
+    };
+    let (mut depth, mut part, mut parts) = (0, String::new(), Vec::new());
+    for c in rest.chars() {
+        match c {
+            '(' => depth += 1,
+            ')' if depth == 0 => break,
+            ')' => depth -= 1,
+            ',' if depth == 0 => {
+                parts.push(std::mem::take(&mut part));
+                continue;
+            }
+            _ => {}
+        }
+        part.push(c);
+    }
+    parts.push(part);
+    parts
+        .iter()
+        .map(|p| {
+            let column = p.split_whitespace().next().unwrap_or_default();
+            if column.contains('(') {
+                "expr".to_owned()
+            } else {
+                column.to_owned()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
+#[derive(QueryableByName)]
+struct IndexColumn {
+    #[diesel(sql_type = diesel::sql_types::Nullable<Text>)]
+    name: Option<String>,
 }
 
 #[test]

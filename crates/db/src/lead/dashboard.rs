@@ -50,7 +50,8 @@ fn lead_figures(
             .group_by((leads::source, leads::enrichment_status))
             .select((leads::source, leads::enrichment_status, count_star()))
             .into_boxed(),
-        filter
+        filter,
+        conn.backend()
     ))?;
     let mut figures = LeadFigures::default();
     for (source, status, n) in pairs {
@@ -67,7 +68,8 @@ fn lead_figures(
                 .group_by(created_day())
                 .select((created_day(), count_star()))
                 .into_boxed(),
-            filter
+            filter,
+            conn.backend()
         )
         .filter(leads::created_at.ge(to_db(since))),
     )?;

@@ -9,11 +9,12 @@ use leadhub_domain::lead::record::{
 use leadhub_domain::store::StoreResult;
 
 use crate::lead::lead_row::LeadRow;
+use crate::lead::lead_search::in_order;
 use crate::lead::lead_writes::{retry_on_conflict, write_all};
 use crate::schema::leads;
 use crate::sql::time::to_db;
 use crate::webhook::webhook_events::{emit, Event};
-use crate::{Database, DbConnection, IN_LIST_CHUNK};
+use crate::{Backend, Database, DbConnection, IN_LIST_CHUNK};
 use leadhub_domain::webhook::EventType;
 
 #[async_trait]
@@ -63,10 +64,10 @@ impl LeadRepository for Database {
         offset: i64,
     ) -> StoreResult<(Vec<Lead>, i64)> {
         self.read(move |conn| {
-            let total: i64 = conn.get_result(filtered(&filter).count())?;
+            let backend = conn.backend();
+            let total: i64 = conn.get_result(filtered(&filter, backend).count())?;
             let rows: Vec<LeadRow> = conn.load(
-                filtered(&filter)
-                    .order((leads::created_at.desc(), leads::id.desc()))
+                in_order(filtered(&filter, backend), filter.sort)
                     .limit(limit)
                     .offset(offset)
                     .select(LeadRow::as_select()),
@@ -87,13 +88,16 @@ impl LeadRepository for Database {
         limit: i64,
     ) -> StoreResult<Vec<Lead>> {
         self.read(move |conn| {
-            let mut query = filtered(&filter);
+            let mut query = filtered(&filter, conn.backend());
             if let Some(c) = after {
-                let at = to_db(c.created_at);
+                // A row value, so both backends seek the creation-time index to the cursor
+                // instead of reading every lead before it again for each chunk.
                 query = query.filter(
-                    leads::created_at
-                        .lt(at)
-                        .or(leads::created_at.eq(at).and(leads::id.lt(c.id))),
+                    diesel::dsl::sql::<diesel::sql_types::Bool>("(leads.created_at, leads.id) < (")
+                        .bind::<diesel::sql_types::Timestamp, _>(to_db(c.created_at))
+                        .sql(", ")
+                        .bind::<diesel::sql_types::BigInt, _>(c.id)
+                        .sql(")"),
                 );
             }
             let rows: Vec<LeadRow> = conn.load(
@@ -164,14 +168,19 @@ fn emit_enriched(conn: &mut DbConnection, updates: &[EnrichmentUpdate]) -> Query
 }
 
 /// A boxed query over leads (whatever it selects or groups by) limited to the leads of a
-/// `LeadFilter`; `visible_teams` Some limits to unassigned leads and those teams.
+/// `LeadFilter`; `visible_teams` Some limits to unassigned leads and those teams. Text filters
+/// compare case-folded (`lower(column) = lower(?)`, each on an index of that expression);
+/// `source` is compared as its slug, the form it is stored in.
 macro_rules! narrow_leads {
-    ($query:expr, $filter:expr) => {{
-        use $crate::lead::leads::escape_like;
+    ($query:expr, $filter:expr, $backend:expr) => {{
+        use leadhub_domain::lead::search::source_slug;
+        use $crate::lead::lead_search::{matches_q, matches_zip};
+        use $crate::lead::leads::lower;
         use $crate::schema::leads;
         use $crate::sql::time::to_db;
-        use diesel::sql_types::{Bool, Text};
         let f: &leadhub_domain::lead::record::LeadFilter = $filter;
+        let backend: $crate::Backend = $backend;
+        let folded = |v: &String| v.trim().to_owned();
         let mut q = $query;
         if let Some(teams) = &f.visible_teams {
             q = q.filter(
@@ -184,42 +193,35 @@ macro_rules! narrow_leads {
             q = q.filter(leads::team_id.eq(t));
         }
         if let Some(v) = &f.state {
-            q = q.filter(leads::state.eq(v.to_ascii_uppercase()));
+            q = q.filter(leads::state.eq(v.trim().to_ascii_uppercase()));
         }
         if let Some(v) = &f.city {
-            q = q.filter(leads::city.eq(v.clone()));
+            q = q.filter(lower(leads::city).eq(lower(folded(v))));
+        }
+        if let Some(v) = &f.county {
+            q = q.filter(lower(leads::county).eq(lower(folded(v))));
         }
         if let Some(v) = &f.zip_code {
-            q = q.filter(
-                leads::zip_code
-                    .like(format!("{}%", escape_like(v)))
-                    .escape('\\'),
-            );
+            q = q.filter(matches_zip(v));
         }
         if let Some(v) = &f.property_type {
-            q = q.filter(leads::property_type.eq(v.to_ascii_lowercase()));
+            q = q.filter(leads::property_type.eq(v.trim().to_ascii_lowercase()));
         }
         if let Some(v) = &f.permit_status {
-            q = q.filter(leads::permit_status.eq(v.clone()));
+            q = q.filter(lower(leads::permit_status).eq(lower(folded(v))));
+        }
+        if let Some(v) = &f.work_type {
+            q = q.filter(lower(leads::work_type).eq(lower(folded(v))));
         }
         if let Some(v) = &f.source {
-            q = q.filter(leads::source.eq(v.clone()));
+            // A value that slugs to nothing (only punctuation) finds no lead.
+            q = q.filter(leads::source.eq(source_slug(v).unwrap_or_default()));
         }
         if let Some(v) = f.enrichment_status {
             q = q.filter(leads::enrichment_status.eq(v.as_str()));
         }
         if let Some(v) = &f.q {
-            let pattern = format!("%{}%", escape_like(&v.to_lowercase()));
-            q = q.filter(
-                diesel::dsl::sql::<Bool>("(")
-                    .sql("LOWER(COALESCE(address, '')) LIKE ")
-                    .bind::<Text, _>(pattern.clone())
-                    .sql(" ESCAPE '\\' OR LOWER(COALESCE(first_name, '') || ' ' || COALESCE(last_name, '')) LIKE ")
-                    .bind::<Text, _>(pattern.clone())
-                    .sql(" ESCAPE '\\' OR LOWER(COALESCE(project_number, '')) LIKE ")
-                    .bind::<Text, _>(pattern)
-                    .sql(" ESCAPE '\\')"),
-            );
+            q = q.filter(matches_q(backend, v));
         }
         if let Some(v) = f.created_after {
             q = q.filter(leads::created_at.ge(to_db(v)));
@@ -235,9 +237,12 @@ pub(crate) use narrow_leads;
 /// The filtered lead query.
 fn filtered(
     f: &LeadFilter,
+    backend: Backend,
 ) -> leads::BoxedQuery<'static, <DbConnection as diesel::Connection>::Backend> {
-    narrow_leads!(leads::table.into_boxed(), f)
+    narrow_leads!(leads::table.into_boxed(), f, backend)
 }
+
+diesel::define_sql_function!(fn lower(x: diesel::sql_types::Nullable<diesel::sql_types::Text>) -> diesel::sql_types::Nullable<diesel::sql_types::Text>);
 
 pub(crate) fn escape_like(s: &str) -> String {
     s.replace('\\', "\\\\")

@@ -2,7 +2,7 @@
 //! the street ("123 Main St Apt 4") or a comma ("123 Main St, Apt 4").
 
 use super::locality;
-use super::routes::box_address;
+use super::routes::{box_address, is_route_without_box};
 use super::street::{is_complete, standard_street};
 use super::tokens::{clean_id, has_digit, is_fraction, segments};
 use super::units::{read_units, starts_unit, starts_with_lone_designator};
@@ -27,7 +27,7 @@ pub(super) struct Given<'a> {
 pub(super) fn read_line(line: &str, given: &Given<'_>) -> Option<StreetLine> {
     // Spelled ordinals first, so "SECOND FLOOR" is a unit and "FIFTH AVE" a street.
     let all: Vec<Vec<String>> = segments(line).into_iter().map(fold_ordinals).collect();
-    let all = strip_locality(all, given);
+    let all = join_route_and_box(strip_locality(all, given));
     let (at, alone) = all
         .iter()
         .enumerate()
@@ -59,6 +59,20 @@ pub(super) fn read_line(line: &str, given: &Given<'_>) -> Option<StreetLine> {
     }
     street.units = units;
     Some(street)
+}
+
+/// "RR 3, BOX 273" is one box address: a route segment is joined with the box segment after it.
+fn join_route_and_box(mut segments: Vec<Vec<String>>) -> Vec<Vec<String>> {
+    let at = segments.windows(2).position(|pair| {
+        is_route_without_box(&pair[0]) && pair[1].first().is_some_and(|t| t == "BOX" || t == "BX")
+    });
+    if let Some(i) = at {
+        let boxed = segments.remove(i + 1);
+        if let Some(route) = segments.get_mut(i) {
+            route.extend(boxed);
+        }
+    }
+    segments
 }
 
 /// The units of a segment after a comma: "Apt 4", "#4", "4B", "2nd Floor"; a city, state or

@@ -160,6 +160,33 @@ fn starts_with(words: &[String], form: &str) -> bool {
     words.len() >= word_count(form) && words.iter().zip(form.split(' ')).all(|(a, b)| a == b)
 }
 
+/// A rural route or highway contract route without its box ("RR 3", "RURAL ROUTE 3", "HC 1"):
+/// the first part of "RR 3, BOX 273", whose box a comma put in the next segment.
+pub(super) fn is_route_without_box(tokens: &[String]) -> bool {
+    ROUTE_FORMS.iter().any(|(forms, _)| {
+        forms
+            .iter()
+            .any(|form| starts_with(tokens, form) && tokens.len() == word_count(form) + 1)
+    })
+}
+
+/// The written forms of rural routes and highway contract routes, with their standard.
+const ROUTE_FORMS: &[(&[&str], &str)] = &[
+    (
+        &[
+            "RURAL ROUTE",
+            "RURAL RTE",
+            "RURAL RT",
+            "RR",
+            "RT",
+            "RTE",
+            "ROUTE",
+        ],
+        "RR",
+    ),
+    (&["HIGHWAY CONTRACT", "HCR", "HC"], "HC"),
+];
+
 /// A box address: "PO BOX 12", "P.O. BOX 12", "POST OFFICE BOX 12", "BOX 12" give
 /// ("12", "PO BOX"); "RR 2 BOX 15", "RURAL ROUTE 2 BOX 15" give ("15", "RR 2 BOX"); "HC 1 BOX 9"
 /// gives ("9", "HC 1 BOX"). The box number is the house number, so such leads still merge.
@@ -171,21 +198,6 @@ pub(super) fn box_address(tokens: &[String]) -> Option<(String, String)> {
         "POBOX",
         "POB",
         "BOX",
-    ];
-    const ROUTE: &[(&[&str], &str)] = &[
-        (
-            &[
-                "RURAL ROUTE",
-                "RURAL RTE",
-                "RURAL RT",
-                "RR",
-                "RT",
-                "RTE",
-                "ROUTE",
-            ],
-            "RR",
-        ),
-        (&["HIGHWAY CONTRACT", "HCR", "HC"], "HC"),
     ];
     let box_number = |rest: &[String]| -> Option<String> {
         let rest = match rest.first().map(String::as_str) {
@@ -205,7 +217,7 @@ pub(super) fn box_address(tokens: &[String]) -> Option<(String, String)> {
             return Some((number, "PO BOX".to_owned()));
         }
     }
-    let route_forms = ROUTE
+    let route_forms = ROUTE_FORMS
         .iter()
         .flat_map(|(forms, kind)| forms.iter().map(move |form| (*form, *kind)));
     for (form, kind) in route_forms {

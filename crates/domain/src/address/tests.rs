@@ -345,3 +345,47 @@ fn odd_inputs_read_back_as_their_street_key() {
         ("123 Main St PH, #4", "123 MAIN ST #PH #4"),
     ]);
 }
+
+#[test]
+fn a_two_letter_directional_written_as_two_letters() {
+    assert!(same("2107 Hayne Ave S W", "2107 Hayne Ave SW"));
+    assert!(same("100 S W 8th St", "100 SW 8th St"));
+    assert!(same("100 Main St N E", "100 Main St NE"));
+    // Next to them: a one-letter street name keeps its directional, and another directional
+    // (or none) is another property.
+    assert_eq!(sk("12 N E St"), "12 N E ST");
+    assert_eq!(sk("45 Avenue S W"), "45 AVENUE S W");
+    assert!(!same("2107 Hayne Ave S W", "2107 Hayne Ave SE"));
+    assert!(!same("2107 Hayne Ave S W", "2107 Hayne Ave W"));
+    assert!(!same("2107 Hayne Ave S W", "2107 Hayne Ave"));
+    assert!(!same("12 N E St", "12 NE St"));
+}
+
+#[test]
+fn a_route_box_with_a_comma_or_periods() {
+    assert_eq!(sk("RR 3, BOX 273"), "273 RR 3 BOX");
+    assert!(same("RR 3, BOX 273", "RR 3 Box 273"));
+    assert!(same("R.R. 1, Box 242", "RR 1 Box 242"));
+    assert!(same("Rural Route 1, Box 242", "R.R. 1 Box 242"));
+    assert!(same("HC 2, Box 9", "HC 2 Box 9"));
+    // Next to them: another box, another route, a post office box.
+    assert!(!same("RR 3, BOX 273", "RR 3, BOX 274"));
+    assert!(!same("RR 3, BOX 273", "RR 4, BOX 273"));
+    assert!(!same("RR 3, BOX 273", "PO Box 273"));
+    assert!(!same("RR 3, BOX 273", "Box 273"));
+}
+
+#[test]
+fn a_unit_designator_glued_to_its_identifier() {
+    assert!(same("500 Main St SuiteC", "500 Main St Suite C"));
+    assert!(same("500 Main St Apt4B", "500 Main St Apt 4B"));
+    assert!(same("500 Main St, UnitA", "500 Main St #A"));
+    assert!(same("500 Main St Ste200", "500 Main St Suite 200"));
+    // Next to them: another unit, no unit, a plural, a street word that only starts like one.
+    assert!(!same("500 Main St SuiteC", "500 Main St Suite D"));
+    assert!(!same("500 Main St SuiteC", "500 Main St"));
+    assert!(!same("500 Main St Apt4B", "500 Main St Apt 4"));
+    assert_eq!(key("500 Main St Suites").unit, None);
+    assert_eq!(sk("500 Unita Ave"), "500 UNITA AVE");
+    assert_eq!(sk("500 Roomb Rd"), "500 ROOMB RD");
+}

@@ -70,7 +70,21 @@ fn designator(word: &str) -> Option<(&'static str, Range)> {
         .map(|(_, std, range)| (*std, *range))
 }
 
-/// "APT4B", "STE200": a designator glued to its identifier.
+/// Designators that may be glued to a one-letter identifier ("SUITEC", "UNITA"): the common
+/// ones whose gluing makes no word of its own. A trailing S is a plural ("UNITS", "SUITES"),
+/// never read as unit S.
+const GLUED_LETTER: &[&str] = &[
+    "APT",
+    "APARTMENT",
+    "BLDG",
+    "BUILDING",
+    "ROOM",
+    "STE",
+    "SUITE",
+    "UNIT",
+];
+
+/// "APT4B", "STE200", "SUITEC": a designator glued to its identifier.
 fn glued(token: &str) -> Option<String> {
     glued_identifier(token).map(clean_id)
 }
@@ -83,8 +97,16 @@ fn glued_identifier(token: &str) -> Option<&str> {
         .bytes()
         .next()
         .is_some_and(|b| b.is_ascii_alphabetic());
-    if !letter_first || !token.bytes().any(|b| b.is_ascii_digit()) {
+    if !letter_first {
         return None;
+    }
+    if !token.bytes().any(|b| b.is_ascii_digit()) {
+        return GLUED_LETTER.iter().find_map(|written| {
+            let rest = token.strip_prefix(written)?;
+            let one_letter =
+                rest.len() == 1 && rest != "S" && rest.bytes().all(|b| b.is_ascii_alphabetic());
+            one_letter.then_some(rest)
+        });
     }
     DESIGNATORS.iter().find_map(|(written, _, range)| {
         let rest = token.strip_prefix(written)?;

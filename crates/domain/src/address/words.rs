@@ -28,13 +28,15 @@ pub(super) fn directional(word: &str) -> Option<&'static str> {
         .map(|(_, std)| *std)
 }
 
-/// A directional written as two words ("NORTH EAST", from "North-East" too) -> "NE".
+/// A directional written as two words ("NORTH EAST", from "North-East" too) or two letters
+/// ("S W", as in "Hayne Ave S W") -> "NE", "SW". The caller takes it only where a street
+/// name is left over, so "N E ST" stays North E Street.
 pub(super) fn two_word_directional(first: &str, second: &str) -> Option<&'static str> {
     match (first, second) {
-        ("NORTH", "EAST") => Some("NE"),
-        ("NORTH", "WEST") => Some("NW"),
-        ("SOUTH", "EAST") => Some("SE"),
-        ("SOUTH", "WEST") => Some("SW"),
+        ("NORTH", "EAST") | ("N", "E") => Some("NE"),
+        ("NORTH", "WEST") | ("N", "W") => Some("NW"),
+        ("SOUTH", "EAST") | ("S", "E") => Some("SE"),
+        ("SOUTH", "WEST") | ("S", "W") => Some("SW"),
         _ => None,
     }
 }

@@ -3,6 +3,7 @@
 pub mod duplicate;
 pub mod industry;
 pub mod model;
+pub mod patch;
 pub mod repository;
 mod service;
 #[cfg(test)]
@@ -13,6 +14,7 @@ pub use industry::{canonical_industry, categorize, industry_slugs, infer_industr
 pub use model::{
     element_problems, Business, BusinessFields, BusinessStatus, NewBusiness, RelationshipType,
 };
+pub use patch::{changes, PatchedBusiness};
 pub use repository::{
     BusinessFilter, BusinessImport, BusinessPatch, BusinessRepository, BusinessStatistics,
     ImportedBusiness,

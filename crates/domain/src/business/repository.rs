@@ -5,6 +5,8 @@ use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 
 use crate::business::model::{Business, BusinessStatus, NewBusiness, RelationshipType};
+pub use crate::business::patch::BusinessPatch;
+use crate::lead::search::SearchText;
 use crate::store::StoreResult;
 
 /// One import, stored in one transaction.
@@ -39,15 +41,8 @@ pub struct BusinessFilter {
     pub status: Option<BusinessStatus>,
     /// Upper case.
     pub state: Option<String>,
-}
-
-/// A change to a stored business; None leaves a field as it is.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct BusinessPatch {
-    pub status: Option<BusinessStatus>,
-    pub relationship_type: Option<RelationshipType>,
-    /// Some(None) clears the industry.
-    pub industry: Option<Option<String>>,
+    /// A substring of the name, website or city (any case), or of the phone's digits.
+    pub q: Option<SearchText>,
 }
 
 /// Counts by value; a missing industry or state is counted under `"unknown"`.
@@ -74,7 +69,8 @@ pub trait BusinessRepository: Send + Sync {
         limit: i64,
         offset: i64,
     ) -> StoreResult<(Vec<Business>, i64)>;
-    /// Applies the patch; None when the business does not exist.
+    /// Applies the patch (`BusinessPatch::applied_to`) in one transaction; None when the
+    /// business does not exist.
     async fn update_business(
         &self,
         id: i64,

@@ -156,7 +156,7 @@ impl BusinessService {
             .await?)
     }
 
-    /// Whoever may see a business may change its status, relationship type and industry.
+    /// Whoever may see a business may change it: any field an import takes, name included.
     pub async fn update(
         &self,
         user: &User,

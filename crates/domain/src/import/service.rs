@@ -73,7 +73,11 @@ fn describe(e: crate::error::ServiceError) -> anyhow::Error {
         ServiceError::NotFound(thing) => anyhow::anyhow!("{thing} not found"),
         ServiceError::Invalid(problems) => anyhow::anyhow!(
             "{}",
-            problems.iter().map(|p| p.msg.as_str()).collect::<Vec<_>>().join("; ")
+            problems
+                .iter()
+                .map(|p| p.msg.as_str())
+                .collect::<Vec<_>>()
+                .join("; ")
         ),
         ServiceError::Unexpected(cause) => cause,
     }
@@ -119,10 +123,15 @@ pub async fn import(
     progress: &mut dyn ImportProgress,
 ) -> anyhow::Result<ImportSummary> {
     let started = Instant::now();
-    let map = ColumnMap::new(run.kind, &sheet.header()).map_err(|p| anyhow::anyhow!("the file has {p}"))?;
+    let map = ColumnMap::new(run.kind, &sheet.header())
+        .map_err(|p| anyhow::anyhow!("the file has {p}"))?;
     let summary = ImportSummary {
         encoding: sheet.encoding(),
-        mapping: map.mapping().into_iter().map(|(h, f)| (h, f.to_owned())).collect(),
+        mapping: map
+            .mapping()
+            .into_iter()
+            .map(|(h, f)| (h, f.to_owned()))
+            .collect(),
         ignored: map.ignored(),
         ..ImportSummary::default()
     };
@@ -148,14 +157,18 @@ pub async fn import(
         if chunk.len() >= chunk_size {
             import.flush(std::mem::take(&mut chunk)).await?;
             import.write_held()?;
-            progress.chunk_done(sheet.bytes_read(), &import.summary).await;
+            progress
+                .chunk_done(sheet.bytes_read(), &import.summary)
+                .await;
         }
     }
     if !chunk.is_empty() {
         import.flush(chunk).await?;
     }
     import.write_held()?;
-    progress.chunk_done(sheet.bytes_read(), &import.summary).await;
+    progress
+        .chunk_done(sheet.bytes_read(), &import.summary)
+        .await;
     let mut summary = import.summary;
     summary.elapsed = started.elapsed();
     Ok(summary)
@@ -193,7 +206,12 @@ impl Import<'_> {
         }
         self.summary.rows += 1;
         let width = self.map.headers.len();
-        let beyond = row.cells.iter().skip(width).filter(|c| !c.trim().is_empty()).count();
+        let beyond = row
+            .cells
+            .iter()
+            .skip(width)
+            .filter(|c| !c.trim().is_empty())
+            .count();
         if beyond > 0 {
             let message = format!(
                 "{beyond} cell(s) with values beyond the header's {width} columns: the columns may be shifted, so nothing of the row is used"
@@ -261,7 +279,14 @@ impl Import<'_> {
     }
 
     /// A warning about one cell of an imported row.
-    fn warn(&mut self, row: &SheetRow, field: &str, code: &str, message: &str, value: Option<&str>) {
+    fn warn(
+        &mut self,
+        row: &SheetRow,
+        field: &str,
+        code: &str,
+        message: &str,
+        value: Option<&str>,
+    ) {
         self.summary.warnings += 1;
         self.summary.count_reason(code);
         let column = self.map.fields.iter().position(|f| *f == Some(field));
@@ -285,7 +310,13 @@ impl Import<'_> {
 
     fn warn_all(&mut self, pending: &Pending, warnings: &[Warning]) {
         for issue in &pending.issues {
-            self.warn(&pending.row, issue.field, issue.code, &issue.message, Some(&issue.value));
+            self.warn(
+                &pending.row,
+                issue.field,
+                issue.code,
+                &issue.message,
+                Some(&issue.value),
+            );
         }
         for w in warnings {
             self.warn(&pending.row, &w.field, &w.code, &w.message, None);
@@ -336,7 +367,11 @@ impl Import<'_> {
                 Item::Business(_) => None,
             })
             .collect();
-        let outcomes = match self.destination.submit_leads(self.user, requests, self.run.team_id).await {
+        let outcomes = match self
+            .destination
+            .submit_leads(self.user, requests, self.run.team_id)
+            .await
+        {
             Ok(outcomes) => outcomes,
             Err(e) => return self.refused(rows, e),
         };
@@ -351,7 +386,10 @@ impl Import<'_> {
                 None => {
                     self.summary.failed += 1;
                     self.summary.count_reason("failed");
-                    let reason = outcome.error.as_deref().unwrap_or("the lead could not be stored");
+                    let reason = outcome
+                        .error
+                        .as_deref()
+                        .unwrap_or("the lead could not be stored");
                     self.held.push(ReportLine {
                         row: pending.row.row,
                         column: String::new(),
@@ -366,7 +404,11 @@ impl Import<'_> {
         Ok(())
     }
 
-    async fn flush_businesses(&mut self, mut request: ImportRequest, rows: Vec<Pending>) -> anyhow::Result<()> {
+    async fn flush_businesses(
+        &mut self,
+        mut request: ImportRequest,
+        rows: Vec<Pending>,
+    ) -> anyhow::Result<()> {
         request.elements = rows
             .iter()
             .map(|p| match &p.item {
@@ -385,7 +427,12 @@ impl Import<'_> {
         for (index, pending) in rows.iter().enumerate() {
             match errors.next_if(|e| e.index == index) {
                 Some(error) => {
-                    self.reject(pending.row.row, "refused", &error.detail, pending.row.cells.clone());
+                    self.reject(
+                        pending.row.row,
+                        "refused",
+                        &error.detail,
+                        pending.row.cells.clone(),
+                    );
                 }
                 None => self.warn_all(pending, &[]),
             }

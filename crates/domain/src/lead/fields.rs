@@ -66,6 +66,12 @@ macro_rules! string_fields {
                 }
             }
 
+            /// Every string field, in `STRING_FIELDS` order (for code that walks them all,
+            /// such as an export, without a lookup by name for each).
+            pub fn string_values(&self) -> [&Option<String>; 34] {
+                [$(&self.$name),*]
+            }
+
             /// Mutable access by name, the twin of `string_field`.
             pub fn string_field_mut(&mut self, name: &str) -> Option<&mut Option<String>> {
                 match name {

@@ -4,6 +4,7 @@ pub mod merge;
 pub mod normalize;
 pub mod plan;
 pub mod record;
+pub mod search;
 
 pub use fields::{LeadFields, Warning};
 pub use merge::{merge_into, MergeOutcome};

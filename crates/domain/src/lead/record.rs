@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::lead::fields::{LeadFields, Warning};
 use crate::lead::normalize::NormalizedLead;
+use crate::lead::search::{LeadSort, SearchText};
 use crate::store::StoreResult;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -95,7 +96,8 @@ pub struct LeadWritten {
     pub to_enrich: bool,
 }
 
-/// Filters of `GET /api/v1/leads`; `visible_teams` None means every team (an admin).
+/// Filters of `GET /api/v1/leads`; `visible_teams` None means every team (an admin). Text
+/// filters are compared case-insensitively and trimmed (docs/search.md).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct LeadFilter {
     pub visible_teams: Option<Vec<i64>>,
@@ -104,12 +106,17 @@ pub struct LeadFilter {
     pub city: Option<String>,
     pub zip_code: Option<String>,
     pub property_type: Option<String>,
+    pub county: Option<String>,
     pub permit_status: Option<String>,
+    pub work_type: Option<String>,
+    /// A slug (`search::source_slug`), as stored.
     pub source: Option<String>,
-    pub q: Option<String>,
+    pub q: Option<SearchText>,
     pub enrichment_status: Option<EnrichmentStatus>,
     pub created_after: Option<DateTime<Utc>>,
     pub created_before: Option<DateTime<Utc>>,
+    /// The order of a list (an export is always newest first).
+    pub sort: LeadSort,
 }
 
 /// Where a keyset page of leads (newest first) continues: after this lead.

@@ -25,6 +25,9 @@ const BODY_READ_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(60
 pub trait RequestBody: DeserializeOwned + Validate + JsonSchema + ApiComponent {
     /// Whether an empty body means `{}` (every field optional) rather than a missing body.
     const EMPTY_IS_OBJECT: bool = false;
+    /// Whether a member `T` does not declare is a 422 naming it (contract 1: a PATCH body,
+    /// where a change that would silently do nothing is an error) rather than ignored.
+    const REFUSES_UNKNOWN: bool = false;
 }
 
 /// The validated body plus the body it came from.
@@ -117,10 +120,46 @@ pub fn read_body<T: RequestBody>(body: &[u8]) -> Result<T, Vec<FieldError>> {
         }
         deserialize(body)?
     };
-    value
-        .validate()
-        .map_err(|errors| problems::<T>(&errors, vec![LocPart::from("body")]))?;
-    Ok(value)
+    let mut found = if T::REFUSES_UNKNOWN {
+        unknown_members::<T>(body)
+    } else {
+        Vec::new()
+    };
+    if let Err(errors) = value.validate() {
+        found.extend(problems::<T>(&errors, vec![LocPart::from("body")]));
+    }
+    if found.is_empty() {
+        Ok(value)
+    } else {
+        Err(found)
+    }
+}
+
+/// Each top-level member of the body that `T`'s schema does not declare, as pydantic words an
+/// extra field when extras are forbidden.
+fn unknown_members<T: RequestBody>(body: &[u8]) -> Vec<FieldError> {
+    let Ok(Value::Object(members)) = serde_json::from_slice::<Value>(body) else {
+        return Vec::new();
+    };
+    let schema = schemars::gen::SchemaSettings::openapi3()
+        .into_generator()
+        .into_root_schema_for::<T>();
+    let known = schema
+        .schema
+        .object
+        .map(|o| o.properties)
+        .unwrap_or_default();
+    members
+        .keys()
+        .filter(|name| !known.contains_key(name.as_str()))
+        .map(|name| {
+            FieldError::new(
+                vec![LocPart::from("body"), LocPart::from(name.as_str())],
+                "extra_forbidden",
+                "Extra inputs are not permitted",
+            )
+        })
+        .collect()
 }
 
 /// Reads checked JSON text into `T`. serde's derive refuses a repeated member, which JSON

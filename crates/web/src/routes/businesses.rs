@@ -9,8 +9,10 @@ use leadhub_domain::business::{
     BusinessFilter, BusinessPatch, BusinessStatus, ImportRequest, RelationshipType,
 };
 
+use leadhub_domain::lead::search::SearchText;
+
 use crate::error::ApiResult;
-use crate::extract::rules::{one_of, one_of_text};
+use crate::extract::rules::{one_of, one_of_text, state_code};
 use crate::extract::{
     flat_problems, json_type, Caller, Lax, PageQuery, RequestBody, RequestQuery, ValidatedJson,
     ValidatedQuery,
@@ -130,7 +132,9 @@ impl ImportBody {
     }
 }
 
-/// `PATCH /api/v1/lead-sources/businesses/{id}`: absent fields stay as they are.
+/// `PATCH /api/v1/lead-sources/businesses/{id}`: absent fields stay as they are, `null` (or
+/// "") clears an optional one; values are normalised as an import normalises them. A member
+/// not listed here is a 422 naming it.
 #[derive(Deserialize, Validate, schemars::JsonSchema, apistos::ApiComponent)]
 pub struct PatchBody {
     /// prospect, active or inactive.
@@ -147,23 +151,91 @@ pub struct PatchBody {
         custom(function = "relationship_type_text")
     )]
     pub relationship_type: Lax<String>,
-    /// Stored as given; null or "" clears it.
+    /// The business's name; cannot be cleared.
+    #[serde(default)]
+    #[validate(
+        custom(function = "json_type"),
+        length(max = 255),
+        custom(function = "kept_name")
+    )]
+    pub name: Lax<String>,
+    /// Stored as E.164 when it reads as a phone number, else as given.
+    #[serde(default)]
+    #[validate(custom(function = "json_type"), length(max = 255))]
+    pub phone: Lax<String>,
+    #[serde(default)]
+    #[validate(custom(function = "json_type"), length(max = 255))]
+    pub website: Lax<String>,
+    #[serde(default)]
+    #[validate(custom(function = "json_type"), length(max = 255))]
+    pub address: Lax<String>,
+    #[serde(default)]
+    #[validate(custom(function = "json_type"), length(max = 255))]
+    pub city: Lax<String>,
+    /// US state, DC or territory code, any case.
+    #[serde(default)]
+    #[validate(
+        custom(function = "json_type"),
+        length(max = 255),
+        custom(function = "state_code")
+    )]
+    pub state: Lax<String>,
+    #[serde(default)]
+    #[validate(custom(function = "json_type"), length(max = 255))]
+    pub zip_code: Lax<String>,
+    /// Stored as given.
     #[serde(default)]
     #[validate(custom(function = "json_type"), length(max = 255))]
     pub industry: Lax<String>,
+    /// 0 to 5.
+    #[serde(default)]
+    #[validate(custom(function = "json_type"), range(min = 0.0, max = 5.0))]
+    pub rating: Lax<f64>,
+    /// 0 or more.
+    #[serde(default)]
+    #[validate(custom(function = "json_type"), range(min = 0))]
+    pub review_count: Lax<i64>,
 }
 
-impl RequestBody for PatchBody {}
+/// A name sent must be text: `null` or blank would leave a business without one.
+fn kept_name(field: &Lax<String>) -> Result<(), ValidationError> {
+    match field {
+        Lax::Null => Err(ValidationError::new("string_type")
+            .with_message("Input should be a valid string".into())),
+        Lax::Given(_) if field.text().is_none() => Err(ValidationError::new("too_short")
+            .with_message("String should have at least 1 character".into())),
+        _ => Ok(()),
+    }
+}
+
+impl RequestBody for PatchBody {
+    const REFUSES_UNKNOWN: bool = true;
+}
 
 impl PatchBody {
     fn into_patch(self) -> BusinessPatch {
+        fn change(field: Lax<String>) -> Option<Option<String>> {
+            field.is_sent().then(|| field.into_text())
+        }
+        fn number<T>(field: Lax<T>) -> Option<Option<T>> {
+            field.is_sent().then(|| field.into_value())
+        }
         BusinessPatch {
             status: self.status.text().and_then(BusinessStatus::parse),
             relationship_type: self
                 .relationship_type
                 .text()
                 .and_then(RelationshipType::parse),
-            industry: self.industry.is_sent().then(|| self.industry.into_text()),
+            name: self.name.into_text(),
+            phone: change(self.phone),
+            website: change(self.website),
+            address: change(self.address),
+            city: change(self.city),
+            state: change(self.state),
+            zip_code: change(self.zip_code),
+            industry: change(self.industry),
+            rating: number(self.rating),
+            review_count: number(self.review_count),
         }
     }
 }
@@ -186,6 +258,10 @@ pub struct BusinessQuery {
     /// Only this team's businesses.
     #[validate(custom(function = "json_type"))]
     pub team_id: Lax<i64>,
+    /// Search, any case: a substring of the name, website or city, or of the phone number
+    /// (written any way, compared by its digits).
+    #[validate(custom(function = "json_type"))]
+    pub q: Lax<String>,
 }
 
 impl RequestQuery for BusinessQuery {}
@@ -202,6 +278,7 @@ impl BusinessQuery {
             industry: self.industry.text().map(str::to_owned),
             status: self.status.text().and_then(BusinessStatus::parse),
             state: self.state.text().map(str::to_owned),
+            q: self.q.text().and_then(SearchText::parse),
         }
     }
 }
@@ -245,7 +322,8 @@ pub async fn import_businesses(
     Ok(Json(ImportResult::from(&outcome)))
 }
 
-/// The businesses the caller may see (their teams' and unassigned ones), newest first.
+/// The businesses the caller may see (their teams' and unassigned ones), newest first; `q`
+/// searches name, phone (any writing), website and city.
 #[api_operation(
     operation_id = "list_businesses",
     tag = "businesses",
@@ -298,7 +376,8 @@ pub async fn get_business(
     Ok(Json(BusinessView::from(&found)))
 }
 
-/// Changes a business's status, relationship type or industry.
+/// Changes any field of a business an import accepts, name included (normalised as an import
+/// normalises it); a member it does not know is a 422 naming it.
 #[api_operation(
     operation_id = "update_business",
     tag = "businesses",

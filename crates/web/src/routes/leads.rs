@@ -7,9 +7,10 @@ use validator::{Validate, ValidationError, ValidationErrors};
 
 use leadhub_domain::lead::fields::PROPERTY_TYPES;
 use leadhub_domain::lead::record::{EnrichmentStatus, LeadFilter};
+use leadhub_domain::lead::search::{LeadSort, SearchText};
 
 use crate::error::ApiResult;
-use crate::extract::rules::one_of;
+use crate::extract::rules::{enum_message, one_of};
 use crate::extract::{
     flat_problems, iso_timestamp, json_type, timestamp, Caller, Lax, PageQuery, RequestQuery,
     ValidatedQuery,
@@ -50,25 +51,34 @@ pub struct LeadFilters {
     /// State code.
     #[validate(custom(function = "json_type"))]
     pub state: Lax<String>,
-    /// City, as normalised.
+    /// City; any case, surrounding space ignored (`austin` finds `Austin`).
     #[validate(custom(function = "json_type"))]
     pub city: Lax<String>,
+    /// County; any case, surrounding space ignored.
+    #[validate(custom(function = "json_type"))]
+    pub county: Lax<String>,
     /// ZIP code or its prefix.
     #[validate(custom(function = "json_type"))]
     pub zip_code: Lax<String>,
     /// residential, commercial, agricultural or vacant_land.
     #[validate(custom(function = "json_type"), custom(function = "property_type"))]
     pub property_type: Lax<String>,
-    /// Permit status.
+    /// Permit status; any case, surrounding space ignored.
     #[validate(custom(function = "json_type"))]
     pub permit_status: Lax<String>,
-    /// Lead channel.
+    /// Work type; any case, surrounding space ignored.
+    #[validate(custom(function = "json_type"))]
+    pub work_type: Lax<String>,
+    /// Lead channel, compared as its slug (`Permit Scrape` finds `permit_scrape`, the form it is
+    /// stored in).
     #[validate(custom(function = "json_type"))]
     pub source: Lax<String>,
     /// complete, partial, pending_retry or skipped.
     #[validate(custom(function = "json_type"), custom(function = "enrichment_status"))]
     pub enrichment_status: Lax<String>,
-    /// Substring of the address, owner name or project number.
+    /// Search, any case: a substring of the address, owner name, project number or an e-mail,
+    /// or a phone number written any way (`(512) 555-0100`, `512.555.0100`, its last digits),
+    /// compared by its digits.
     #[validate(custom(function = "json_type"))]
     pub q: Lax<String>,
     /// ISO 8601 date or timestamp.
@@ -77,6 +87,23 @@ pub struct LeadFilters {
     /// ISO 8601 date or timestamp.
     #[validate(custom(function = "json_type"), custom(function = "iso_timestamp"))]
     pub created_before: Lax<String>,
+    /// The list's order: created_at, updated_at, city or permit_date, with a leading `-` for
+    /// descending (default `-created_at`, newest first). Ties by creation time; a lead without
+    /// the value comes first ascending, last descending. The export is always newest first.
+    #[validate(custom(function = "json_type"), custom(function = "sort_word"))]
+    pub sort: Lax<String>,
+}
+
+fn sort_word(field: &Lax<String>) -> Result<(), ValidationError> {
+    match field.text() {
+        Some(text) if LeadSort::parse(text).is_none() => {
+            let mut words: Vec<String> = LeadSort::FIELDS.iter().map(|f| (*f).to_owned()).collect();
+            words.extend(LeadSort::FIELDS.iter().map(|f| format!("-{f}")));
+            let words: Vec<&str> = words.iter().map(String::as_str).collect();
+            Err(ValidationError::new("enum").with_message(enum_message(&words).into()))
+        }
+        _ => Ok(()),
+    }
 }
 
 fn property_type(field: &Lax<String>) -> Result<(), ValidationError> {
@@ -107,6 +134,8 @@ impl LeadFilters {
             team_id: self.team_id.value().copied(),
             state: text(&self.state),
             city: text(&self.city),
+            county: text(&self.county),
+            work_type: text(&self.work_type),
             zip_code: text(&self.zip_code),
             property_type: self.property_type.text().and_then(|given| {
                 PROPERTY_TYPES
@@ -120,14 +149,21 @@ impl LeadFilters {
                 .enrichment_status
                 .text()
                 .and_then(|given| given.to_ascii_lowercase().parse::<EnrichmentStatus>().ok()),
-            q: text(&self.q),
+            q: self.q.text().and_then(SearchText::parse),
             created_after: self.created_after.text().and_then(timestamp),
             created_before: self.created_before.text().and_then(timestamp),
+            sort: self
+                .sort
+                .text()
+                .and_then(LeadSort::parse)
+                .unwrap_or_default(),
         }
     }
 }
 
-/// The leads the caller may see (their teams' and unassigned ones), newest first.
+/// The leads the caller may see (their teams' and unassigned ones), filtered, newest first
+/// unless `sort` says otherwise. Text filters ignore case and surrounding space; `q` also finds
+/// a lead by any writing of one of its phone numbers, or by an e-mail.
 #[api_operation(
     operation_id = "list_leads",
     tag = "leads",

@@ -1,0 +1,175 @@
+//! The parts of a lead query that differ by backend or need written-out SQL (docs/search.md):
+//! `q` through each backend's trigram index, the ZIP filter through its folded index, and the
+//! list's order.
+use diesel::dsl::sql;
+use diesel::expression::BoxableExpression;
+use diesel::prelude::*;
+use diesel::sql_types::{Bool, Text};
+
+use leadhub_domain::lead::search::{LeadSort, SearchText, SortField};
+
+use crate::lead::leads::escape_like;
+use crate::schema::leads;
+use crate::{Backend, DbConnection};
+
+type Db = <DbConnection as diesel::Connection>::Backend;
+
+/// A condition on one lead row.
+pub(crate) type LeadCondition = Box<dyn BoxableExpression<leads::table, Db, SqlType = Bool>>;
+
+/// Fewest characters a trigram index can look up; a shorter needle is matched by a scan.
+const TRIGRAM: usize = 3;
+
+/// The columns of a lead's search text, in the order of the migration's `lead_search_doc`.
+const SEARCHED: &str = "leads.address, leads.first_name, leads.last_name, \
+    leads.project_number, leads.primary_phone, leads.phone_2, leads.phone_3, leads.phone_4, \
+    leads.phone_5, leads.email_1, leads.email_2, leads.email_3";
+
+/// `q`: the lead's search text (address, owner name, project number, phone digits, e-mails)
+/// contains one of the needles, case-insensitively. SQLite asks its FTS5 trigram table,
+/// PostgreSQL the pg_trgm index on `lead_search_doc(..)`; both kept in step with every write by
+/// the database itself (triggers, an expression index).
+pub(crate) fn matches_q(backend: Backend, q: &SearchText) -> LeadCondition {
+    let needles = q.needles();
+    if needles.iter().any(|n| n.chars().count() < TRIGRAM) {
+        return scanned(&needles);
+    }
+    match backend {
+        Backend::Sqlite => {
+            // An FTS5 string is a phrase: each needle quoted, `"` doubled. With the trigram
+            // tokenizer a phrase matches wherever it occurs as a substring.
+            let query = needles
+                .iter()
+                .map(|n| format!("\"{}\"", n.replace('"', "\"\"")))
+                .collect::<Vec<_>>()
+                .join(" OR ");
+            Box::new(
+                sql::<Bool>("leads.id IN (SELECT rowid FROM lead_search WHERE lead_search MATCH ")
+                    .bind::<Text, _>(query)
+                    .sql(")"),
+            )
+        }
+        Backend::Postgres => any_of(
+            needles
+                .iter()
+                .map(|needle| -> LeadCondition {
+                    // PostgreSQL's LIKE escapes with `\` by default; no ESCAPE clause, so the
+                    // pattern stays a plain parameter the trigram index can use.
+                    Box::new(
+                        sql::<Bool>(&format!("lead_search_doc({SEARCHED}) LIKE lower("))
+                            .bind::<Text, _>(format!("%{}%", escape_like(needle)))
+                            .sql(")"),
+                    )
+                })
+                .collect(),
+        ),
+    }
+}
+
+/// The conditions joined by OR (none: false).
+fn any_of(conditions: Vec<LeadCondition>) -> LeadCondition {
+    conditions
+        .into_iter()
+        .reduce(|a, b| Box::new(a.or(b)))
+        .unwrap_or_else(|| Box::new(sql::<Bool>("1 = 0")))
+}
+
+/// A needle too short for a trigram index: the same columns, compared row by row.
+fn scanned(needles: &[&str]) -> LeadCondition {
+    const COLUMNS: [&str; 10] = [
+        "leads.address",
+        "leads.project_number",
+        "leads.primary_phone",
+        "leads.phone_2",
+        "leads.phone_3",
+        "leads.phone_4",
+        "leads.phone_5",
+        "leads.email_1",
+        "leads.email_2",
+        "leads.email_3",
+    ];
+    let owner = "COALESCE(leads.first_name, '') || ' ' || COALESCE(leads.last_name, '')";
+    let mut conditions: Vec<LeadCondition> = Vec::new();
+    for needle in needles {
+        let pattern = format!("%{}%", escape_like(&needle.to_lowercase()));
+        for column in COLUMNS.iter().copied().chain([owner]) {
+            conditions.push(Box::new(
+                sql::<Bool>(&format!("LOWER({column}) LIKE "))
+                    .bind::<Text, _>(pattern.clone())
+                    .sql(" ESCAPE '\\'"),
+            ));
+        }
+    }
+    any_of(conditions)
+}
+
+/// `zip_code`: a whole ZIP5 (or ZIP+4) through the index on the stored ZIP's first five
+/// characters; any other prefix by a scan.
+pub(crate) fn matches_zip(given: &str) -> LeadCondition {
+    let given = given.trim();
+    let digits = |s: &str| s.len() == 5 && s.chars().all(|c| c.is_ascii_digit());
+    let zip5 = given.get(..5).filter(|z| digits(z));
+    match zip5 {
+        // Written out: the index is on `substr(zip_code, 1, 5)` and an expression with bound
+        // numbers would not match it.
+        Some(zip5) if given.len() == 5 => Box::new(
+            sql::<Bool>("substr(leads.zip_code, 1, 5) = ").bind::<Text, _>(zip5.to_owned()),
+        ),
+        Some(zip5) => Box::new(
+            sql::<Bool>("substr(leads.zip_code, 1, 5) = ")
+                .bind::<Text, _>(zip5.to_owned())
+                .sql(" AND leads.zip_code LIKE ")
+                .bind::<Text, _>(format!("{}%", escape_like(given)))
+                .sql(" ESCAPE '\\'"),
+        ),
+        None => Box::new(
+            leads::zip_code
+                .like(format!("{}%", escape_like(given)))
+                .escape('\\')
+                .assume_not_null(),
+        ),
+    }
+}
+
+/// The list query in `sort`'s order, ties by creation and id in the same direction. A lead
+/// without the sorted value is the smallest on both backends (SQLite's own rule; PostgreSQL
+/// is told so, and its indexes are built that way).
+pub(crate) fn in_order(
+    query: leads::BoxedQuery<'static, Db>,
+    sort: LeadSort,
+) -> leads::BoxedQuery<'static, Db> {
+    let nullable = |column: &str| {
+        let direction = if sort.descending {
+            "DESC NULLS LAST"
+        } else {
+            "ASC NULLS FIRST"
+        };
+        sql::<Text>(&format!("{column} {direction}"))
+    };
+    let query = match (sort.field, sort.descending) {
+        (SortField::CreatedAt, false) => query.order(leads::created_at.asc()),
+        (SortField::CreatedAt, true) => query.order(leads::created_at.desc()),
+        (SortField::UpdatedAt, false) => query.order(leads::updated_at.asc()),
+        (SortField::UpdatedAt, true) => query.order(leads::updated_at.desc()),
+        (SortField::City, _) => query
+            .order(nullable("lower(leads.city)"))
+            .then_order_by(created_in(sort.descending)),
+        (SortField::PermitDate, _) => query
+            .order(nullable("leads.permit_date"))
+            .then_order_by(created_in(sort.descending)),
+    };
+    if sort.descending {
+        query.then_order_by(leads::id.desc())
+    } else {
+        query.then_order_by(leads::id.asc())
+    }
+}
+
+/// Creation time as the tie-break of another field's order.
+fn created_in(descending: bool) -> diesel::expression::SqlLiteral<Text> {
+    sql::<Text>(if descending {
+        "leads.created_at DESC"
+    } else {
+        "leads.created_at ASC"
+    })
+}

@@ -1,0 +1,17 @@
+DROP INDEX lead_search_trgm;
+DROP FUNCTION lead_search_doc;
+DROP INDEX leads_state_filter;
+DROP INDEX leads_source_filter;
+DROP INDEX leads_permit_status_filter;
+DROP INDEX leads_property_type_filter;
+DROP INDEX leads_city_filter;
+DROP INDEX leads_county_filter;
+DROP INDEX leads_work_type_filter;
+DROP INDEX leads_zip_filter;
+DROP INDEX leads_updated;
+DROP INDEX leads_permit_date;
+CREATE INDEX leads_state_created ON leads(state, created_at);
+CREATE INDEX leads_city_created ON leads(city, created_at);
+CREATE INDEX leads_source_created ON leads(source, created_at);
+CREATE INDEX leads_property_type_created ON leads(property_type, created_at);
+CREATE INDEX leads_permit_status_created ON leads(permit_status, created_at);

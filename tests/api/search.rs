@@ -1,0 +1,363 @@
+//! What people filter, search and sort by (issue 27 points 7 and 9, docs/search.md): text
+//! filters ignore case and surrounding space, `source` is a slug, `q` finds a lead by any
+//! writing of its phone or by its e-mail, `sort`, the business list's `q` and a business PATCH
+//! of any imported field.
+use reqwest::StatusCode;
+use serde_json::{json, Value};
+
+use leadhub_tests::{backend_tests, TestApp};
+
+use crate::helpers::{assert_query_refused, each, locs, problem_type, submit};
+
+const BUSINESSES: &str = "/api/v1/lead-sources/businesses";
+
+fn ids(page: &Value) -> Vec<i64> {
+    each(&page["items"], "id")
+        .map(|id| id.as_i64().unwrap())
+        .collect()
+}
+
+async fn lead_ids(app: &TestApp, key: &str, query: &str) -> Vec<i64> {
+    let (status, body) = app.get(&format!("/api/v1/leads{query}"), key).await;
+    assert_eq!(status, StatusCode::OK, "{query}: {body}");
+    assert_eq!(
+        body["total"],
+        body["items"].as_array().unwrap().len(),
+        "{query}"
+    );
+    ids(&body)
+}
+
+async fn lead(app: &TestApp, key: &str, fields: Value) -> i64 {
+    submit(app, key, fields).await["result_lead_id"]
+        .as_i64()
+        .unwrap()
+}
+
+async fn text_filters_ignore_case_and_space(app: TestApp) {
+    let alice = app.user("alice@example.com").await;
+    let a = lead(&app, &alice.key, json!({"address": "1 Alpha St", "city": "Austin", "state": "TX",
+        "county": "Travis", "permit_status": "Issued", "work_type": "Re-Roof", "source": "Permit Scrape"})).await;
+    let b = lead(&app, &alice.key, json!({"address": "2 Beta St", "city": "austin", "state": "tx",
+        "county": "TRAVIS", "permit_status": "issued", "work_type": "re-roof", "source": "permit_scrape"})).await;
+    let c = lead(
+        &app,
+        &alice.key,
+        json!({"address": "3 Gamma St", "city": "Dallas", "state": "TX",
+        "permit_status": "Final", "source": "Door Knock"}),
+    )
+    .await;
+    for query in [
+        "?city=austin",
+        "?city=AUSTIN",
+        "?city=%20Austin%20",
+        "?county=travis",
+        "?permit_status=ISSUED",
+        "?permit_status=%20issued",
+        "?work_type=RE-ROOF",
+        "?source=Permit%20Scrape",
+        "?source=permit_scrape",
+        "?source=PERMIT-SCRAPE",
+        "?state=%20tx%20&city=austin",
+        "?source=permit%20scrape&permit_status=issued",
+    ] {
+        assert_eq!(
+            lead_ids(&app, &alice.key, query).await,
+            vec![b, a],
+            "{query}"
+        );
+    }
+    assert_eq!(
+        lead_ids(&app, &alice.key, "?source=door_knock").await,
+        vec![c]
+    );
+    assert_eq!(
+        lead_ids(&app, &alice.key, "?city=aust").await,
+        Vec::<i64>::new()
+    );
+    // The source is stored as its slug; the submission keeps what was sent.
+    let (_, stored) = app.get(&format!("/api/v1/leads/{a}"), &alice.key).await;
+    assert_eq!(stored["source"], "permit_scrape");
+    assert_eq!(stored["city"], "Austin", "the city keeps its writing");
+}
+
+async fn q_finds_phones_written_any_way_and_e_mails(app: TestApp) {
+    let alice = app.user("alice@example.com").await;
+    let a = lead(&app, &alice.key, json!({"address": "12 Lamar Blvd", "city": "Austin", "state": "TX",
+        "zip_code": "78704", "first_name": "Ann", "last_name": "Lee", "primary_phone": "(512) 867-5309",
+        "email_1": "Ann.Lee@Example.com", "project_number": "BP-2025-0042"})).await;
+    let b = lead(
+        &app,
+        &alice.key,
+        json!({"address": "9 Oak St", "city": "Austin", "state": "TX",
+        "zip_code": "78704", "primary_phone": "214-555-0188"}),
+    )
+    .await;
+    for query in [
+        "?q=512-867-5309",
+        "?q=(512)%20867-5309",
+        "?q=%2B1%20512.867.5309",
+        "?q=5128675309",
+        "?q=867-5309",
+        "?q=ann.lee@example.com",
+        "?q=ANN.LEE@EXAMPLE",
+        "?q=lamar",
+        "?q=Ann%20Lee",
+        "?q=bp-2025-00",
+        "?q=%20Lamar%20Blvd%20",
+    ] {
+        assert_eq!(lead_ids(&app, &alice.key, query).await, vec![a], "{query}");
+    }
+    for nothing in [
+        "?q=867-5310",
+        "?q=nobody@example.com",
+        "?q=Lamar%20Oak",
+        "?q=zzzz",
+    ] {
+        assert_eq!(
+            lead_ids(&app, &alice.key, nothing).await,
+            Vec::<i64>::new(),
+            "{nothing}"
+        );
+    }
+    // Short text is searched too (without the index).
+    assert_eq!(lead_ids(&app, &alice.key, "?q=Oa").await, vec![b]);
+    // A merge that adds a phone and an e-mail makes the lead findable by them at once.
+    submit(
+        &app,
+        &alice.key,
+        json!({"address": "9 Oak St", "city": "Austin", "state": "TX",
+        "zip_code": "78704", "primary_phone": "(737) 555-0123", "email_1": "owner@oak.example"}),
+    )
+    .await;
+    assert_eq!(
+        lead_ids(&app, &alice.key, "?q=737%20555%200123").await,
+        vec![b]
+    );
+    assert_eq!(lead_ids(&app, &alice.key, "?q=owner@oak").await, vec![b]);
+    assert_eq!(lead_ids(&app, &alice.key, "?q=2145550188").await, vec![b]);
+    // With another filter.
+    assert_eq!(
+        lead_ids(&app, &alice.key, "?q=austin&city=austin").await,
+        Vec::<i64>::new()
+    );
+    assert_eq!(
+        lead_ids(&app, &alice.key, "?q=Lee&zip_code=78704").await,
+        vec![a]
+    );
+}
+
+async fn sort(app: TestApp) {
+    let alice = app.user("alice@example.com").await;
+    let a = lead(
+        &app,
+        &alice.key,
+        json!({"address": "1 A St", "city": "dallas", "state": "TX", "permit_date": "2025-03-01"}),
+    )
+    .await;
+    let b = lead(
+        &app,
+        &alice.key,
+        json!({"address": "2 B St", "city": "Austin"}),
+    )
+    .await;
+    let c = lead(
+        &app,
+        &alice.key,
+        json!({"address": "3 C St", "city": "Waco", "permit_date": "2024-12-31"}),
+    )
+    .await;
+    let d = lead(
+        &app,
+        &alice.key,
+        json!({"address": "4 D St", "permit_date": "2025-01-15"}),
+    )
+    .await;
+    // Touch a: a merge that changes something moves its updated_at.
+    submit(
+        &app,
+        &alice.key,
+        json!({"address": "1 A St", "city": "Dallas", "state": "TX", "first_name": "Ann"}),
+    )
+    .await;
+    for (query, want) in [
+        ("", vec![d, c, b, a]),
+        ("?sort=-created_at", vec![d, c, b, a]),
+        ("?sort=created_at", vec![a, b, c, d]),
+        ("?sort=-updated_at", vec![a, d, c, b]),
+        ("?sort=updated_at", vec![b, c, d, a]),
+        ("?sort=city", vec![d, b, a, c]),
+        ("?sort=-city", vec![c, a, b, d]),
+        ("?sort=permit_date", vec![b, c, d, a]),
+        ("?sort=-permit_date", vec![a, d, c, b]),
+        ("?sort=city&limit=2&offset=1", vec![b, a]),
+    ] {
+        let (status, page) = app.get(&format!("/api/v1/leads{query}"), &alice.key).await;
+        assert_eq!(status, StatusCode::OK, "{query}: {page}");
+        assert_eq!(ids(&page), want, "{query}");
+        assert_eq!(page["total"], 4, "{query}");
+    }
+    assert_query_refused(
+        &app,
+        "/api/v1/leads",
+        &alice.key,
+        &["?sort=name", "?sort=--city", "?sort=city,-created_at"],
+    )
+    .await;
+    let (_, body) = app.get("/api/v1/leads?sort=name", &alice.key).await;
+    assert_eq!(
+        problem_type(&body, &json!(["query", "sort"])).as_deref(),
+        Some("enum"),
+        "{body}"
+    );
+}
+
+async fn business_q(app: TestApp) {
+    let alice = app.user("alice@example.com").await;
+    let (status, result) = app
+        .post("/api/v1/lead-sources/import", &alice.key, json!({"businesses": [
+            {"name": "Acme Plumbing LLC", "phone": "(512) 867-5309", "website": "https://acme-plumbing.example", "city": "Austin", "state": "TX"},
+            {"name": "Best Roofing", "phone": "214-555-0188", "website": "https://bestroof.example", "city": "Dallas", "state": "TX"},
+        ]}))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{result}");
+    let [acme, best] = [0, 1].map(|i| result["imported_ids"][i].as_i64().unwrap());
+    for (query, want) in [
+        ("?q=acme", vec![acme]),
+        ("?q=ACME%20plumbing", vec![acme]),
+        ("?q=512.867.5309", vec![acme]),
+        ("?q=8675309", vec![acme]),
+        ("?q=bestroof.example", vec![best]),
+        ("?q=dallas", vec![best]),
+        ("?q=example", vec![best, acme]),
+        ("?q=nothing", vec![]),
+        ("?q=acme&state=tx", vec![acme]),
+    ] {
+        let (status, page) = app.get(&format!("{BUSINESSES}{query}"), &alice.key).await;
+        assert_eq!(status, StatusCode::OK, "{query}: {page}");
+        assert_eq!(ids(&page), want, "{query}");
+        assert_eq!(page["total"], want.len(), "{query}");
+    }
+}
+
+async fn business_patch(app: TestApp) {
+    let alice = app.user("alice@example.com").await;
+    let (_, result) = app
+        .post("/api/v1/lead-sources/import", &alice.key, json!({"businesses": [
+            {"name": "Acme Plumbing", "phone": "512-867-5309", "city": "Austin", "state": "TX", "rating": 4.0}]}))
+        .await;
+    let id = result["imported_ids"][0].as_i64().unwrap();
+    let path = format!("{BUSINESSES}/{id}");
+    let (status, body) = app
+        .patch(&path, &alice.key, json!({"name": "Renamed", "phone": "(214) 555-0188", "website": "https://renamed.example",
+            "state": "ok", "city": " Tulsa ", "rating": null, "review_count": 7, "industry": "Roofing", "status": "active"}))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let (_, stored) = app.get(&path, &alice.key).await;
+    for (field, want) in [
+        ("name", json!("Renamed")),
+        ("phone", json!("+12145550188")),
+        ("website", json!("https://renamed.example")),
+        ("state", json!("OK")),
+        ("city", json!("Tulsa")),
+        ("rating", Value::Null),
+        ("review_count", json!(7)),
+        ("industry", json!("Roofing")),
+        ("status", json!("active")),
+    ] {
+        assert_eq!(stored[field], want, "{field}: {stored}");
+    }
+    let (_, found) = app
+        .get(&format!("{BUSINESSES}?q=renamed"), &alice.key)
+        .await;
+    assert_eq!(ids(&found), vec![id]);
+    // An import of the new name is now a duplicate of it (the name key was rebuilt).
+    let (_, again) = app
+        .post(
+            "/api/v1/lead-sources/import",
+            &alice.key,
+            json!({"businesses": [
+            {"name": "Renamed", "city": "Tulsa", "state": "OK"}]}),
+        )
+        .await;
+    assert_eq!(again["skipped_count"], 1, "{again}");
+
+    // Unknown members are named, every one, with the other problems; nothing changes.
+    let (status, body) = app
+        .patch(
+            &path,
+            &alice.key,
+            json!({"nmae": "Typo", "colour": "red", "rating": 9}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
+    let found = locs(&body);
+    for loc in [
+        json!(["body", "nmae"]),
+        json!(["body", "colour"]),
+        json!(["body", "rating"]),
+    ] {
+        assert!(found.contains(&loc), "{loc}: {body}");
+    }
+    assert_eq!(
+        problem_type(&body, &json!(["body", "nmae"])).as_deref(),
+        Some("extra_forbidden")
+    );
+    for bad in [
+        json!({"name": null}),
+        json!({"name": "  "}),
+        json!({"state": "XX"}),
+        json!({"review_count": -1}),
+    ] {
+        let (status, body) = app.patch(&path, &alice.key, bad.clone()).await;
+        assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{bad}: {body}");
+    }
+    let (_, after) = app.get(&path, &alice.key).await;
+    assert_eq!(after, stored, "refused changes change nothing");
+}
+
+/// `sort` and both `q`s are in /openapi.json, each with its description.
+async fn documented(app: TestApp) {
+    let spec: Value = serde_json::from_str(&app.get_text("/openapi.json").await).unwrap();
+    let parameter = |path: &str, name: &str| {
+        spec["paths"][path]["get"]["parameters"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|p| p["name"] == name)
+            .cloned()
+            .unwrap_or_else(|| panic!("{path} has no {name}"))
+    };
+    for (path, name, words) in [
+        ("/api/v1/leads", "sort", "-created_at"),
+        ("/api/v1/leads", "q", "phone"),
+        ("/api/v1/leads", "county", "case"),
+        (BUSINESSES, "q", "phone"),
+    ] {
+        let p = parameter(path, name);
+        assert_eq!(p["in"], "query");
+        let description = p["description"].as_str().unwrap_or_default();
+        assert!(description.contains(words), "{path} {name}: {p}");
+    }
+    let patch = &spec["paths"]["/api/v1/lead-sources/businesses/{id}"]["patch"];
+    assert!(
+        patch["description"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("name included")
+            || patch["summary"]
+                .as_str()
+                .unwrap_or_default()
+                .contains("name included"),
+        "{patch}"
+    );
+}
+
+backend_tests!(
+    documented,
+    text_filters_ignore_case_and_space,
+    q_finds_phones_written_any_way_and_e_mails,
+    sort,
+    business_q,
+    business_patch
+);
