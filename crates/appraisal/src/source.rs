@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use async_trait::async_trait;
 use leadhub_domain::circuit_breaker::{BreakerPolicy, CircuitBreaker};
-use leadhub_domain::enrich::{AppraisalQuery, AppraisalSource, EnrichError};
+use leadhub_domain::enrich::{said, AppraisalQuery, AppraisalSource, EnrichError};
 use serde_json::{Map, Value};
 use tokio::sync::Semaphore;
 
@@ -118,17 +118,14 @@ impl CountyAppraisal {
     ) -> Result<Option<Map<String, Value>>, EnrichError> {
         let county = &entry.county;
         let Ok(pass) = entry.layer.breaker.admit(Instant::now()) else {
-            return Err(EnrichError::Failed(format!(
-                "{} is not answering; lookups paused for a while",
-                county.source
-            )));
+            return Err(EnrichError::failed(&county.source, said::PAUSED));
         };
         let _permit = entry
             .layer
             .permits
             .acquire()
             .await
-            .map_err(|_| EnrichError::Failed("appraisal adapter is shutting down".into()))?;
+            .map_err(|_| EnrichError::failed(&county.source, "is shutting down"))?;
         let policy = CallPolicy {
             timeout: county.timeout,
             retries: self.settings.retries,
@@ -139,11 +136,12 @@ impl CountyAppraisal {
         match &outcome {
             Ok(_) => pass.success(),
             Err(e) => {
-                tracing::warn!(source = %county.source, error = %e, "appraisal lookup failed");
+                // The full cause here (the request's span carries its id); the warning says it in words.
+                tracing::warn!(source = %county.source, error = %e.cause(), "appraisal lookup failed");
                 pass.failure(Instant::now(), started.elapsed());
             }
         }
-        outcome
+        outcome.map_err(|e| e.for_people(&county.source, county.timeout))
     }
 }
 

@@ -48,6 +48,8 @@ pub struct DeliverySettings {
     pub concurrency: usize,
     pub allow_private: bool,
     pub retry_scale: f64,
+    /// `LEADHUB_EGRESS_PROXY`: deliveries go through it, and it checks the addresses.
+    pub egress_proxy: Option<String>,
 }
 
 struct Deliverer {
@@ -101,11 +103,13 @@ pub fn start(
     wakeups: watch::Receiver<u64>,
     stopped: watch::Receiver<bool>,
 ) -> anyhow::Result<JoinHandle<()>> {
-    let mut client = reqwest::Client::builder()
+    let mut client = crate::egress::client_builder(settings.egress_proxy.as_deref())?
         .redirect(reqwest::redirect::Policy::none())
         .connect_timeout(SEND_TIMEOUT)
         .user_agent(concat!("leadhub-webhooks/", env!("CARGO_PKG_VERSION")));
-    if !settings.allow_private {
+    // Behind the operator's proxy the proxy resolves the endpoint's host (and ours would refuse
+    // a proxy on a private address): IP literals are still checked before sending.
+    if !settings.allow_private && settings.egress_proxy.is_none() {
         client = client.dns_resolver(Arc::new(PublicOnly));
     }
     let deliverer = Arc::new(Deliverer {
@@ -434,7 +438,7 @@ impl Deliverer {
             if response.status().is_success() {
                 Ok(status)
             } else {
-                let text = String::from_utf8_lossy(&read);
+                let text = plain(&String::from_utf8_lossy(&read));
                 Err((Some(status), format!("HTTP {status}: {text}")))
             }
         };
@@ -446,6 +450,21 @@ impl Deliverer {
             )),
         }
     }
+}
+
+/// An answer's text as the team reads it in `last_error`: one line of visible text, control
+/// characters (terminal escapes, NUL, line breaks) and invisible direction or width marks turned
+/// into single spaces. `stored_excerpt` then bounds it to 1 KiB.
+fn plain(text: &str) -> String {
+    let hidden = |c: char| {
+        c.is_control()
+            || c.is_whitespace()
+            || matches!(c, '\u{200b}'..='\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{feff}')
+    };
+    text.split(hidden)
+        .filter(|word| !word.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// A transport error with its causes, which say what actually failed (refused, timed out).
@@ -473,6 +492,7 @@ pub fn start_for(
         concurrency: 32,
         allow_private: state.config.webhook_allow_private,
         retry_scale: state.config.webhook_retry_scale,
+        egress_proxy: state.config.egress_proxy.clone(),
     };
     let sources = Sources {
         leads: Arc::new(db.clone()),
@@ -500,6 +520,19 @@ pub fn start_for(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_answer_reaches_the_team_plain_and_bounded() {
+        let answer = format!(
+            "<h1>Denied</h1>\r\n\x1b[31mred\x1b[0m\0nul\u{202e}evil\tend{}",
+            "é".repeat(4000)
+        );
+        let stored = stored_excerpt(&format!("HTTP 403: {}", plain(&answer)));
+        assert!(stored.len() <= 1024, "{}", stored.len());
+        assert!(stored.starts_with("HTTP 403: <h1>Denied</h1> [31mred [0m nul evil end"), "{stored}");
+        assert!(!stored.chars().any(|c| c.is_control() || c == '\u{202e}'));
+        assert_eq!(plain(" \n "), "");
+    }
 
     #[test]
     fn a_failing_endpoint_is_checked_at_most_once_an_hour() {
