@@ -18,7 +18,8 @@ backend_tests!(the_map_shows_tiles_through_our_origin);
 const PNG: &[u8] = b"\x89PNG\r\n\x1a\nnot really a picture";
 
 /// A hostile tile: a script that would run from our origin if it were served as it comes.
-const SVG: &str = r#"<svg xmlns="http://www.w3.org/2000/svg"><script>alert(document.cookie)</script></svg>"#;
+const SVG: &str =
+    r#"<svg xmlns="http://www.w3.org/2000/svg"><script>alert(document.cookie)</script></svg>"#;
 
 /// A tile server on 127.0.0.1 that answers every request with `PNG`, except `/16/0/0.png` with an
 /// image far larger than a tile, `/16/0/1.png` with an SVG, `/16/0/2.png` with a redirect to a
@@ -112,7 +113,11 @@ async fn the_map_shows_tiles_through_our_origin(app: TestApp) {
     assert_eq!(requests.load(Ordering::SeqCst), asked + 1);
     // Only PNG, JPEG and WebP pass; a redirect is not followed (one request each): anything else
     // is the blank tile, never kept.
-    for path in ["/map-tiles/16/0/1", "/map-tiles/16/0/2", "/map-tiles/16/0/3"] {
+    for path in [
+        "/map-tiles/16/0/1",
+        "/map-tiles/16/0/2",
+        "/map-tiles/16/0/3",
+    ] {
         let before = requests.load(Ordering::SeqCst);
         let other = b.get(path).await;
         assert_eq!(other.status, StatusCode::OK, "{path}");

@@ -217,13 +217,12 @@ fn transport_error(e: reqwest::Error) -> AttemptError {
 }
 
 fn parse_answer(body: &[u8]) -> Result<Option<Map<String, Value>>, AttemptError> {
-    let answer: QueryResponse = serde_json::from_slice(body)
-        .map_err(|e| {
-            AttemptError::Fatal(
-                said::UNREADABLE.into(),
-                format!("malformed ArcGIS response: {e}"),
-            )
-        })?;
+    let answer: QueryResponse = serde_json::from_slice(body).map_err(|e| {
+        AttemptError::Fatal(
+            said::UNREADABLE.into(),
+            format!("malformed ArcGIS response: {e}"),
+        )
+    })?;
     if let Some(err) = answer.error {
         let code = err.code.unwrap_or_default();
         let mut msg = format!(

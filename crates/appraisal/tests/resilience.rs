@@ -111,7 +111,10 @@ async fn malformed_answers_fail_without_retry() {
     ] {
         let (fake, source) = travis_serving(json(body.to_string()), LAYER, "").await;
         let msg = failed_message(source.appraise(&query(Some("102345"), None)).await);
-        assert!(msg.ends_with(": gave an answer we could not read"), "{body}: {msg}");
+        assert!(
+            msg.ends_with(": gave an answer we could not read"),
+            "{body}: {msg}"
+        );
         assert_eq!(count(&fake).await, 1, "{body}");
     }
 }

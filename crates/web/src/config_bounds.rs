@@ -144,7 +144,10 @@ mod tests {
     #[test]
     fn the_retry_scale_is_bounded() {
         for fine in ["0.0001", "0.001", "1", "100"] {
-            assert!(start_with("LEADHUB_WEBHOOK_RETRY_SCALE", fine).is_ok(), "{fine}");
+            assert!(
+                start_with("LEADHUB_WEBHOOK_RETRY_SCALE", fine).is_ok(),
+                "{fine}"
+            );
         }
         for bad in ["0", "-1", "0.00009", "100.1", "1e15", "inf", "NaN", "fast"] {
             refused("LEADHUB_WEBHOOK_RETRY_SCALE", bad);

@@ -529,7 +529,10 @@ mod tests {
         );
         let stored = stored_excerpt(&format!("HTTP 403: {}", plain(&answer)));
         assert!(stored.len() <= 1024, "{}", stored.len());
-        assert!(stored.starts_with("HTTP 403: <h1>Denied</h1> [31mred [0m nul evil end"), "{stored}");
+        assert!(
+            stored.starts_with("HTTP 403: <h1>Denied</h1> [31mred [0m nul evil end"),
+            "{stored}"
+        );
         assert!(!stored.chars().any(|c| c.is_control() || c == '\u{202e}'));
         assert_eq!(plain(" \n "), "");
     }

@@ -305,7 +305,10 @@ fn commands_log_warnings_only_unless_asked_and_never_in_colour() {
     let dead = leadhub(&dir, &["jobs", "dead"]);
     assert!(dead.status.success());
     assert!(dead.stdout.is_empty());
-    assert_eq!(String::from_utf8(dead.stderr).unwrap().trim(), "no dead jobs");
+    assert_eq!(
+        String::from_utf8(dead.stderr).unwrap().trim(),
+        "no dead jobs"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 

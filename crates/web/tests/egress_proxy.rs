@@ -104,7 +104,9 @@ impl Endpoint {
         let (base, team, hook) = (&self.base, self.team, self.hook);
         let list = json_of(
             client
-                .get(format!("{base}/api/teams/{team}/webhooks/{hook}/deliveries"))
+                .get(format!(
+                    "{base}/api/teams/{team}/webhooks/{hook}/deliveries"
+                ))
                 .bearer_auth(&self.key),
         )
         .await;
@@ -135,18 +137,29 @@ async fn deliveries_bypass_the_environment_proxy(env: Env) {
     let (server, base) = env.serve();
     wait_up(&client, &base).await;
     let port = receiver.rsplit(':').next().unwrap();
-    let guarded = Endpoint::create(&client, &base, &key, &format!("http://localhost:{port}/hook")).await;
+    let guarded = Endpoint::create(
+        &client,
+        &base,
+        &key,
+        &format!("http://localhost:{port}/hook"),
+    )
+    .await;
     let mut attempt = Value::Null;
     let deadline = Instant::now() + Duration::from_secs(20);
     while attempt["attempts"].as_i64().unwrap_or(0) < 1 {
         assert!(Instant::now() < deadline, "no attempt recorded");
         tokio::time::sleep(Duration::from_millis(100)).await;
-        attempt = guarded.deliveries(&client).await.first().cloned().unwrap_or(Value::Null);
+        attempt = guarded
+            .deliveries(&client)
+            .await
+            .first()
+            .cloned()
+            .unwrap_or(Value::Null);
     }
-    let error = attempt["last_error"].as_str().unwrap_or("");
-    assert!(error.contains("no public address"), "{attempt}");
     assert_eq!(count(&proxied), 0, "{:?}", proxied.lock().unwrap());
     assert_eq!(count(&received), 0);
+    let error = attempt["last_error"].as_str().unwrap_or("");
+    assert!(error.contains("no public address"), "{attempt}");
     drop(server);
 
     // Private addresses allowed (a private deployment): delivered directly, still not proxied.
@@ -170,8 +183,15 @@ async fn deliveries_bypass_the_environment_proxy(env: Env) {
     Endpoint::create(&client, &base, &key, &format!("http://{receiver}/hook")).await;
     // (The first part's delivery, due again, may come through it too: it names localhost.)
     let line = format!("POST http://{receiver}/hook HTTP/1.1");
-    until("the proxied delivery", || proxied.lock().unwrap().contains(&line)).await;
-    assert_eq!(count(&received), before, "nothing went around the named proxy");
+    until("the proxied delivery", || {
+        proxied.lock().unwrap().contains(&line)
+    })
+    .await;
+    assert_eq!(
+        count(&received),
+        before,
+        "nothing went around the named proxy"
+    );
 }
 
 #[test]

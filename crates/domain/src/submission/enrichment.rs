@@ -4,9 +4,7 @@ use std::sync::Arc;
 use futures_util::stream::{self, StreamExt};
 
 use crate::address::AddressKey;
-use crate::enrich::{
-    AppraisalQuery, AppraisalSource, GeocodeOutcome, GeocodeQuery, Geocoder,
-};
+use crate::enrich::{AppraisalQuery, AppraisalSource, GeocodeOutcome, GeocodeQuery, Geocoder};
 use crate::lead::fields::Warning;
 use crate::lead::record::{EnrichmentStatus, EnrichmentUpdate, GeocodeInfo, Lead};
 

@@ -254,7 +254,12 @@ async fn an_appraisal_no_match_is_partial() {
 async fn an_appraisal_failure_is_pending_retry() {
     let appraisal = appraisal_of(
         |_| true,
-        || Err(EnrichError::failed("Travis CAD", crate::enrich::said::UNREACHABLE)),
+        || {
+            Err(EnrichError::failed(
+                "Travis CAD",
+                crate::enrich::said::UNREACHABLE,
+            ))
+        },
     );
     let (update, warnings) =
         enrich_one(enricher(None, Some(appraisal)), lead_with_coordinates(1)).await;

@@ -135,7 +135,14 @@ mod tests {
         assert_eq!(tile_type("image/png"), Some("image/png"));
         assert_eq!(tile_type("IMAGE/JPEG; charset=binary"), Some("image/jpeg"));
         assert_eq!(tile_type(" image/webp "), Some("image/webp"));
-        for other in ["image/svg+xml", "text/html", "image/png+xml", "image/gif", "", "image"] {
+        for other in [
+            "image/svg+xml",
+            "text/html",
+            "image/png+xml",
+            "image/gif",
+            "",
+            "image",
+        ] {
             assert_eq!(tile_type(other), None, "{other}");
         }
     }
