@@ -198,3 +198,99 @@ async fn deliveries_bypass_the_environment_proxy(env: Env) {
 fn webhook_deliveries_bypass_the_environment_proxy() {
     run_on("egress", false, deliveries_bypass_the_environment_proxy);
 }
+
+/// An access token for `email` (a user already), through the sign-in link the outbox holds.
+async fn access_token(client: &reqwest::Client, base: &str, outbox: &std::path::Path) -> String {
+    let asked = client
+        .post(format!("{base}/api/auth/magic-link"))
+        .json(&json!({"email": "jobs@example.com"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(asked.status(), 202);
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let token = loop {
+        let mail: String = std::fs::read_dir(outbox)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .filter_map(|e| std::fs::read_to_string(e.path()).ok())
+            .collect();
+        // Quoted-printable soft line breaks may cut the link.
+        let mail = mail.replace("=\r\n", "").replace("=\n", "");
+        if let Some(at) = mail.find("lhs_") {
+            let token: String = mail[at..]
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_' || *c == '-')
+                .collect();
+            break token;
+        }
+        assert!(Instant::now() < deadline, "no sign-in e-mail in {outbox:?}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    let verified = json_of(
+        client
+            .post(format!("{base}/api/auth/verify"))
+            .json(&json!({ "token": token })),
+    )
+    .await;
+    verified["access_token"]
+        .as_str()
+        .unwrap_or_else(|| panic!("{verified}"))
+        .to_owned()
+}
+
+async fn tiles_bypass_the_environment_proxy(env: Env) {
+    let (proxy, proxied) = recording_server().await;
+    let (tiles, fetched) = recording_server().await;
+    let proxy_url = format!("http://{proxy}");
+    let env = ["HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy"]
+        .iter()
+        .fold(env, |env, name| env.var(name, &proxy_url))
+        .var(
+            "LEADHUB_MAP_TILES",
+            &format!("http://{tiles}/{{z}}/{{x}}/{{y}}.png"),
+        );
+    env.key();
+    let client = reqwest::Client::builder().no_proxy().build().unwrap();
+    let tile = |base: String, access: String| {
+        let client = client.clone();
+        async move {
+            let answer = client
+                .get(format!("{base}/map-tiles/16/1/1"))
+                .header("cookie", format!("leadhub_session={access}"))
+                .send()
+                .await
+                .unwrap();
+            assert_eq!(answer.status(), 200);
+        }
+    };
+
+    let (server, base) = env.serve();
+    wait_up(&client, &base).await;
+    let access = access_token(&client, &base, &env.dir.join("outbox")).await;
+    tile(base, access.clone()).await;
+    assert_eq!(
+        fetched.lock().unwrap().as_slice(),
+        ["GET /16/1/1.png HTTP/1.1"]
+    );
+    assert_eq!(count(&proxied), 0, "{:?}", proxied.lock().unwrap());
+    drop(server);
+
+    // Named for them, the operator's proxy gets the tile requests.
+    let mut command = env.command();
+    command.env("LEADHUB_EGRESS_PROXY", &proxy_url);
+    let (_server, base) = serve(command);
+    wait_up(&client, &base).await;
+    tile(base, access).await;
+    assert_eq!(
+        proxied.lock().unwrap().as_slice(),
+        [format!("GET http://{tiles}/16/1/1.png HTTP/1.1")]
+    );
+    assert_eq!(count(&fetched), 1);
+}
+
+#[test]
+fn map_tiles_bypass_the_environment_proxy() {
+    run_on("egress-tiles", false, tiles_bypass_the_environment_proxy);
+}
