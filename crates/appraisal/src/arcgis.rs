@@ -168,7 +168,12 @@ pub(crate) async fn query(
         .retry(backoff)
         .when(|e| !matches!(e, AttemptError::Fatal(..)))
         .notify(|e, backoff| {
-            tracing::debug!(url, error = ?e, ?backoff, "appraisal query failed; retrying");
+            tracing::debug!(
+                url,
+                error = e.cause(),
+                backoff_ms = u64::try_from(backoff.as_millis()).unwrap_or(u64::MAX),
+                "appraisal query failed; retrying"
+            );
         })
         .await
 }

@@ -120,7 +120,7 @@ impl Upstream {
                 matches!(failure, Failure::Transient(_)) && !self.breaker.is_open(Instant::now())
             })
             .notify(|failure, wait| {
-                tracing::debug!(service = self.name, error = %failure.error(), ?wait, "retrying");
+                tracing::debug!(service = self.name, error = %failure.error(), wait_ms = u64::try_from(wait.as_millis()).unwrap_or(u64::MAX), "retrying");
             })
             .await
             .map_err(Failure::into_error)
