@@ -227,6 +227,35 @@ fn an_unknown_database_scheme_is_a_one_line_error() {
 }
 
 #[test]
+fn a_number_out_of_range_stops_the_start_naming_the_variable() {
+    let dir = temp_dir("bounds");
+    for (name, value) in [
+        ("LEADHUB_WEBHOOK_RETRY_SCALE", "1e15"),
+        ("LEADHUB_BODY_LIMIT", "0"),
+        ("LEADHUB_JOB_LEASE_SECS", "0"),
+        ("LEADHUB_JOB_POLL_MS", "0"),
+    ] {
+        let output = leadhub_command(&dir.join("data"), &dir)
+            .arg("serve")
+            .env(name, value)
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(2), "{name}={value}");
+        let stderr = String::from_utf8(output.stderr).unwrap();
+        assert_eq!(stderr.trim().lines().count(), 1, "{stderr}");
+        assert!(
+            stderr.starts_with(&format!("leadhub: configuration error: {name}: ")),
+            "{stderr}"
+        );
+    }
+    assert!(
+        !dir.join("data").exists(),
+        "nothing made before the refusal"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn an_unreachable_database_fails_fast() {
     let dir = temp_dir("unreachable");
     // A port nothing listens on: the refusal must come back as an error within seconds.
