@@ -85,6 +85,21 @@ async fn a_failed_geocode_is_a_warning_and_retried_later(app: TestApp) {
         .filter_map(Value::as_str)
         .collect();
     assert!(codes.contains(&"geocode_failed"), "{r}");
+    // For people: the provider and what happened, never our URL or the library's words.
+    let message = r["validation_warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|w| w["code"] == "geocode_failed")
+        .and_then(|w| w["message"].as_str())
+        .unwrap();
+    assert_eq!(
+        message,
+        "census: could not be reached; retried in the background"
+    );
+    for internal in ["http", "127.0.0.1", "request", "url"] {
+        assert!(!r.to_string().contains(internal), "{internal}: {r}");
+    }
     let id = r["result_lead_id"].as_i64().unwrap();
     let (_, lead) = app.get(&format!("/api/v1/leads/{id}"), &alice.key).await;
     assert_eq!(lead["enrichment_status"], "pending_retry");

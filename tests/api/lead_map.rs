@@ -17,8 +17,13 @@ backend_tests!(the_map_shows_tiles_through_our_origin);
 
 const PNG: &[u8] = b"\x89PNG\r\n\x1a\nnot really a picture";
 
+/// A hostile tile: a script that would run from our origin if it were served as it comes.
+const SVG: &str =
+    r#"<svg xmlns="http://www.w3.org/2000/svg"><script>alert(document.cookie)</script></svg>"#;
+
 /// A tile server on 127.0.0.1 that answers every request with `PNG`, except `/16/0/0.png` with an
-/// image far larger than a tile; returns its address and how many requests it has had.
+/// image far larger than a tile, `/16/0/1.png` with an SVG, `/16/0/2.png` with a redirect to a
+/// good tile and `/16/0/3.png` with HTML; returns its address and how many requests it has had.
 async fn tile_server() -> (String, Arc<AtomicUsize>) {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let address = listener.local_addr().unwrap();
@@ -29,14 +34,20 @@ async fn tile_server() -> (String, Arc<AtomicUsize>) {
             counted.fetch_add(1, Ordering::SeqCst);
             let mut request = [0u8; 2048];
             let n = socket.read(&mut request).await.unwrap_or(0);
-            let huge = String::from_utf8_lossy(&request[..n]).starts_with("GET /16/0/0.png");
-            let body = if huge {
-                vec![0u8; MAX_TILE_BYTES + 1]
-            } else {
-                PNG.to_vec()
+            let request = String::from_utf8_lossy(&request[..n]).into_owned();
+            let (status, content_type, body) = match request.split(' ').nth(1) {
+                Some("/16/0/0.png") => ("200 OK", "image/png", vec![0u8; MAX_TILE_BYTES + 1]),
+                Some("/16/0/1.png") => ("200 OK", "image/svg+xml", SVG.as_bytes().to_vec()),
+                Some("/16/0/2.png") => (
+                    "302 Found\r\nLocation: /16/14974/26982.png",
+                    "image/png",
+                    Vec::new(),
+                ),
+                Some("/16/0/3.png") => ("200 OK", "text/html", b"<h1>hi</h1>".to_vec()),
+                _ => ("200 OK", "image/png; charset=binary", PNG.to_vec()),
             };
             let head = format!(
-                "HTTP/1.1 200 OK\r\nContent-Type: image/png\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+                "HTTP/1.1 {status}\r\nContent-Type: {content_type}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
                 body.len()
             );
             let _ = socket.write_all(head.as_bytes()).await;
@@ -100,6 +111,22 @@ async fn the_map_shows_tiles_through_our_origin(app: TestApp) {
     assert_eq!(huge.status, StatusCode::OK);
     assert_eq!(huge.headers["content-type"], "image/svg+xml");
     assert_eq!(requests.load(Ordering::SeqCst), asked + 1);
+    // Only PNG, JPEG and WebP pass; a redirect is not followed (one request each): anything else
+    // is the blank tile, never kept.
+    for path in [
+        "/map-tiles/16/0/1",
+        "/map-tiles/16/0/2",
+        "/map-tiles/16/0/3",
+    ] {
+        let before = requests.load(Ordering::SeqCst);
+        let other = b.get(path).await;
+        assert_eq!(other.status, StatusCode::OK, "{path}");
+        assert_eq!(other.headers["content-type"], "image/svg+xml", "{path}");
+        assert_eq!(other.headers["cache-control"], "no-store", "{path}");
+        assert!(!other.body.contains("script"), "{path}: {}", other.body);
+        assert!(!other.body.contains("not really a picture"), "{path}");
+        assert_eq!(requests.load(Ordering::SeqCst), before + 1, "{path}");
+    }
     // Signed out, or a tile outside the world: the blank tile, and nothing fetched for them.
     let stranger = Browser::new(&app).get("/map-tiles/16/14974/26982").await;
     assert_eq!(stranger.headers["content-type"], "image/svg+xml");

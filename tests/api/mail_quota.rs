@@ -108,7 +108,43 @@ async fn invite_mail_is_bounded_per_address(app: TestApp) {
     assert_eq!(status, StatusCode::OK);
 }
 
+/// `victim+1@...` to `victim+20@...` are one mailbox: they share its quota.
+async fn tagged_addresses_share_their_mailbox_quota(app: TestApp) {
+    fresh_window().await;
+    let app = app
+        .with_env(&[
+            ("LEADHUB_MAIL_PER_ADDRESS_MINUTE", "0"),
+            ("LEADHUB_MAIL_PER_ADDRESS_HOUR", "5"),
+        ])
+        .await;
+    let ada = app.user("ada@example.com").await;
+    let team = create_team_id(&app, &ada.key, "Crew").await;
+    let path = format!("/api/teams/{team}/invites");
+    let mut refused = 0;
+    for n in 1..=20 {
+        let email = if n % 2 == 0 {
+            format!("victim+{n}@Example.COM")
+        } else {
+            format!("victim+{n}@example.com")
+        };
+        let (status, body) = app.post(&path, &ada.key, json!({ "email": email })).await;
+        match status {
+            StatusCode::OK => assert_eq!(body["email_sent"], true, "{body}"),
+            StatusCode::TOO_MANY_REQUESTS => refused += 1,
+            other => panic!("{other}: {body}"),
+        }
+    }
+    let mailed = app
+        .mail
+        .sent()
+        .iter()
+        .filter(|m| m.to.starts_with("victim+"))
+        .count();
+    assert_eq!((mailed, refused), (5, 15));
+}
+
 backend_tests!(
     sign_in_mail_is_bounded_per_address,
     invite_mail_is_bounded_per_address,
+    tagged_addresses_share_their_mailbox_quota,
 );

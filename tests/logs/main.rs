@@ -171,4 +171,60 @@ async fn a_whole_scenario_logs_no_credential(app: TestApp) {
     assert!(leaked.is_empty(), "credentials in the logs: {leaked:?}");
 }
 
-backend_tests!(a_whole_scenario_logs_no_credential);
+/// A geocoder that cannot be reached: the submission's warning says so in words, and the log
+/// keeps the cause (our URL, the library's words) under the request's id.
+async fn an_enrichment_failure_is_logged_in_full_and_told_in_words(app: TestApp) {
+    let logs = captured();
+    let db = leadhub_db::Database::connect(&app.db.url, 2).unwrap();
+    let settings = leadhub_geocode::GeocodeSettings::new(
+        "http://127.0.0.1:9",
+        "http://127.0.0.1:9",
+        "leadhub-test",
+    );
+    let geocoder = leadhub_geocode::build(&["census".to_owned()], &settings, Arc::new(db)).unwrap();
+    let app = app.restart().geocoder(geocoder).build().await;
+    let ada = app.user("ada@example.com").await;
+    let request_id = format!(
+        "census-down-{}",
+        app.db.url.len() * 7919 + std::process::id() as usize
+    );
+    let answer = app
+        .client
+        .post(app.url("/api/v1/submissions/single"))
+        .bearer_auth(&ada.key)
+        .header("x-request-id", &request_id)
+        .json(&json!({"address": "1 Nowhere Rd", "city": "Austin", "state": "TX"}))
+        .send()
+        .await
+        .unwrap();
+    let (status, body) = json_of(answer).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let warning = body["validation_warnings"][0]["message"]
+        .as_str()
+        .unwrap_or_default();
+    assert_eq!(
+        warning, "census: could not be reached; retried in the background",
+        "{body}"
+    );
+    let text = String::from_utf8_lossy(&logs.lock().unwrap()).into_owned();
+    let cause = text
+        .lines()
+        .find(|l| l.contains(&request_id) && l.contains("request failed"))
+        .unwrap_or_else(|| {
+            let near: Vec<&str> = text
+                .lines()
+                .filter(|l| l.contains(&request_id) || l.contains("request failed"))
+                .collect();
+            panic!("no logged cause under {request_id}: {near:#?}")
+        });
+    // The library's words stay in the log (the URL not: it holds the lead's address).
+    assert!(
+        cause.contains("census") && cause.contains("Connection refused"),
+        "{cause}"
+    );
+}
+
+backend_tests!(
+    a_whole_scenario_logs_no_credential,
+    an_enrichment_failure_is_logged_in_full_and_told_in_words,
+);

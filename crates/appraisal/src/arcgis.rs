@@ -4,7 +4,7 @@
 use std::time::Duration;
 
 use backon::{ExponentialBuilder, Retryable};
-use leadhub_domain::enrich::EnrichError;
+use leadhub_domain::enrich::{said, EnrichError};
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
@@ -111,21 +111,35 @@ struct ArcgisError {
     details: Vec<Value>,
 }
 
-/// How one attempt went wrong.
+/// How one attempt went wrong: what a warning may say (in words), then the cause for the log.
 #[derive(Debug)]
-enum AttemptError {
+pub(crate) enum AttemptError {
     Timeout,
     /// A 5xx (as an HTTP status or as the `error.code` inside a 200): worth another try.
-    Retryable(String),
+    Retryable(String, String),
     /// Anything else: trying again would get the same answer.
-    Fatal(String),
+    Fatal(String, String),
 }
 
 impl AttemptError {
-    fn into_enrich(self) -> EnrichError {
+    /// The full cause, for the log only (it may quote the layer's own error text).
+    pub(crate) fn cause(&self) -> &str {
         match self {
-            AttemptError::Timeout => EnrichError::Timeout,
-            AttemptError::Retryable(m) | AttemptError::Fatal(m) => EnrichError::Failed(m),
+            AttemptError::Timeout => "no answer in time",
+            AttemptError::Retryable(_, cause) | AttemptError::Fatal(_, cause) => cause,
+        }
+    }
+
+    /// What the warning says: `source`, then what happened in words.
+    pub(crate) fn for_people(self, source: &str, within: Duration) -> EnrichError {
+        match self {
+            AttemptError::Timeout => EnrichError::Timeout {
+                provider: source.to_owned(),
+                within,
+            },
+            AttemptError::Retryable(what, _) | AttemptError::Fatal(what, _) => {
+                EnrichError::failed(source, &what)
+            }
         }
     }
 }
@@ -143,7 +157,7 @@ pub(crate) async fn query(
     url: &str,
     params: &[(&'static str, String)],
     policy: &CallPolicy,
-) -> Result<Option<Map<String, Value>>, EnrichError> {
+) -> Result<Option<Map<String, Value>>, AttemptError> {
     let backoff = ExponentialBuilder::new()
         .with_min_delay(policy.retry_backoff)
         .with_factor(2.0)
@@ -152,12 +166,16 @@ pub(crate) async fn query(
         .with_jitter();
     (|| query_once(client, url, params, policy.timeout))
         .retry(backoff)
-        .when(|e| !matches!(e, AttemptError::Fatal(_)))
+        .when(|e| !matches!(e, AttemptError::Fatal(..)))
         .notify(|e, backoff| {
-            tracing::debug!(url, error = ?e, ?backoff, "appraisal query failed; retrying");
+            tracing::debug!(
+                url,
+                error = e.cause(),
+                backoff_ms = u64::try_from(backoff.as_millis()).unwrap_or(u64::MAX),
+                "appraisal query failed; retrying"
+            );
         })
         .await
-        .map_err(AttemptError::into_enrich)
 }
 
 async fn query_once(
@@ -175,10 +193,12 @@ async fn query_once(
         .map_err(transport_error)?;
     let status = response.status();
     if status.is_server_error() {
-        return Err(AttemptError::Retryable(format!("HTTP {status}")));
+        let what = said::trouble(status.as_u16());
+        return Err(AttemptError::Retryable(what, format!("HTTP {status}")));
     }
     if !status.is_success() {
-        return Err(AttemptError::Fatal(format!("HTTP {status}")));
+        let what = said::refused(status.as_u16());
+        return Err(AttemptError::Fatal(what, format!("HTTP {status}")));
     }
     let body = response.bytes().await.map_err(transport_error)?;
     parse_answer(&body)
@@ -197,13 +217,17 @@ fn transport_error(e: reqwest::Error) -> AttemptError {
             msg.push_str(&format!(": {c}"));
             cause = c.source();
         }
-        AttemptError::Fatal(msg)
+        AttemptError::Fatal(said::UNREACHABLE.into(), msg)
     }
 }
 
 fn parse_answer(body: &[u8]) -> Result<Option<Map<String, Value>>, AttemptError> {
-    let answer: QueryResponse = serde_json::from_slice(body)
-        .map_err(|e| AttemptError::Fatal(format!("malformed ArcGIS response: {e}")))?;
+    let answer: QueryResponse = serde_json::from_slice(body).map_err(|e| {
+        AttemptError::Fatal(
+            said::UNREADABLE.into(),
+            format!("malformed ArcGIS response: {e}"),
+        )
+    })?;
     if let Some(err) = answer.error {
         let code = err.code.unwrap_or_default();
         let mut msg = format!(
@@ -220,13 +244,14 @@ fn parse_answer(body: &[u8]) -> Result<Option<Map<String, Value>>, AttemptError>
             msg.push_str(&format!(" ({})", details.join("; ")));
         }
         return Err(if code >= 500 {
-            AttemptError::Retryable(msg)
+            AttemptError::Retryable(format!("answered with an error (ArcGIS {code})"), msg)
         } else {
-            AttemptError::Fatal(msg)
+            AttemptError::Fatal(format!("refused the request (ArcGIS {code})"), msg)
         });
     }
     let Some(features) = answer.features else {
         return Err(AttemptError::Fatal(
+            said::UNREADABLE.into(),
             "malformed ArcGIS response: neither features nor error".into(),
         ));
     };
@@ -290,10 +315,10 @@ mod tests {
     #[test]
     fn error_objects_fail_and_5xx_codes_are_retryable() {
         let e = parse_answer(br#"{"error":{"code":400,"message":"Bad","details":["x"]}}"#);
-        assert!(matches!(e, Err(AttemptError::Fatal(m)) if m == "ArcGIS error 400: Bad (x)"));
+        assert!(matches!(e, Err(AttemptError::Fatal(_, m)) if m == "ArcGIS error 400: Bad (x)"));
         let e = parse_answer(br#"{"error":{"code":504,"message":"Gateway"}}"#);
-        assert!(matches!(e, Err(AttemptError::Retryable(_))));
-        assert!(matches!(parse_answer(b"{}"), Err(AttemptError::Fatal(_))));
+        assert!(matches!(e, Err(AttemptError::Retryable(..))));
+        assert!(matches!(parse_answer(b"{}"), Err(AttemptError::Fatal(..))));
         assert!(matches!(parse_answer(br#"{"features":[]}"#), Ok(None)));
     }
 }

@@ -9,7 +9,9 @@
 //! timeouts and 5xx only, a per-layer concurrency limit and a per-layer circuit breaker.
 //!
 //! Errors: a timeout is `EnrichError::Timeout`; every other failure (HTTP status, an ArcGIS `error` object inside a
-//! 200, malformed JSON, an open circuit) is `EnrichError::Failed`. No county, no parcel: `Ok(None)`.
+//! 200, malformed JSON, an open circuit) is `EnrichError::Failed`, both naming the county's `source` and saying what
+//! happened in words; the full cause (the layer's own error text, the library's) is logged. No county, no parcel:
+//! `Ok(None)`.
 
 mod arcgis;
 pub mod config;

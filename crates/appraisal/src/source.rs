@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use async_trait::async_trait;
 use leadhub_domain::circuit_breaker::{BreakerPolicy, CircuitBreaker};
-use leadhub_domain::enrich::{AppraisalQuery, AppraisalSource, EnrichError};
+use leadhub_domain::enrich::{said, AppraisalQuery, AppraisalSource, EnrichError};
 use leadhub_domain::telemetry::{CallOutcome, APPRAISAL_CALLS};
 use serde_json::{Map, Value};
 use tokio::sync::Semaphore;
@@ -127,17 +127,14 @@ impl CountyAppraisal {
         };
         let Ok(pass) = entry.layer.breaker.admit(Instant::now()) else {
             count(CallOutcome::CircuitOpen);
-            return Err(EnrichError::Failed(format!(
-                "{} is not answering; lookups paused for a while",
-                county.source
-            )));
+            return Err(EnrichError::failed(&county.source, said::PAUSED));
         };
         let _permit = entry
             .layer
             .permits
             .acquire()
             .await
-            .map_err(|_| EnrichError::Failed("appraisal adapter is shutting down".into()))?;
+            .map_err(|_| EnrichError::failed(&county.source, "is shutting down"))?;
         let policy = CallPolicy {
             timeout: county.timeout,
             retries: self.settings.retries,
@@ -148,16 +145,18 @@ impl CountyAppraisal {
         match &outcome {
             Ok(_) => pass.success(),
             Err(e) => {
-                tracing::warn!(source = %county.source, error = %e, "appraisal lookup failed");
+                // The full cause here (the request's span carries its id); the warning says it in words.
+                tracing::warn!(source = %county.source, error = %e.cause(), "appraisal lookup failed");
                 pass.failure(Instant::now(), started.elapsed());
             }
         }
         count(match &outcome {
             Ok(_) => CallOutcome::Ok,
-            Err(EnrichError::Timeout) => CallOutcome::Timeout,
-            Err(_) => CallOutcome::Failed,
+            Err(arcgis::AttemptError::Timeout) => CallOutcome::Timeout,
+            Err(arcgis::AttemptError::Retryable(..)) => CallOutcome::Failed,
+            Err(arcgis::AttemptError::Fatal(..)) => CallOutcome::Refused,
         });
-        outcome
+        outcome.map_err(|e| e.for_people(&county.source, county.timeout))
     }
 }
 

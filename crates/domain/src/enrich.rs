@@ -28,12 +28,53 @@ pub struct GeocodeResult {
     pub county_fips: Option<String>,
 }
 
+/// Why an enrichment call brought no answer, told for the person who reads the warning: the
+/// provider's name, then what happened in words (`census: no answer within 5 s`). Never a URL, a
+/// library's error text or an address of ours: the adapter logs the full cause (with the request
+/// id of the span it runs in) before it says this.
 #[derive(Debug, thiserror::Error)]
 pub enum EnrichError {
-    #[error("timed out")]
-    Timeout,
+    #[error("{provider}: no answer within {}", within_words(*.within))]
+    Timeout {
+        provider: String,
+        within: std::time::Duration,
+    },
+    /// `provider: what happened`, made with `EnrichError::failed`.
     #[error("{0}")]
     Failed(String),
+}
+
+impl EnrichError {
+    /// `what` happened at `provider`: a phrase of `said` or one as plain.
+    pub fn failed(provider: &str, what: &str) -> EnrichError {
+        EnrichError::Failed(format!("{provider}: {what}"))
+    }
+}
+
+/// Phrases for what went wrong with a provider, shared by the adapters so warnings read alike.
+pub mod said {
+    pub const UNREACHABLE: &str = "could not be reached";
+    pub const PAUSED: &str = "paused after repeated failures";
+    pub const UNREADABLE: &str = "gave an answer we could not read";
+
+    /// A 5xx (or a 429): the service has trouble, which may pass.
+    pub fn trouble(status: u16) -> String {
+        format!("answered with an error (HTTP {status})")
+    }
+
+    /// Another 4xx, or an error object inside a 200: the service refused this request.
+    pub fn refused(status: u16) -> String {
+        format!("refused the request (HTTP {status})")
+    }
+}
+
+/// `5 s`, or `250 ms` below a second.
+fn within_words(within: std::time::Duration) -> String {
+    if within.as_secs() >= 1 {
+        format!("{} s", within.as_secs())
+    } else {
+        format!("{} ms", within.as_millis())
+    }
 }
 
 pub type GeocodeOutcome = Result<Option<GeocodeResult>, EnrichError>;

@@ -1,6 +1,7 @@
 //! How many e-mails one address may receive: without a bound, anyone could have the service
 //! send sign-in or invite e-mails to an address as fast as they can ask (mail bombing).
-//! Counted per recipient in fixed windows, in the same store as the request rate limits, so
+//! Counted per mailbox (`a+tag@Example.com` is `a@example.com`: a tag is a spelling of the same
+//! mailbox, and would otherwise multiply the quota) in fixed windows, in the same store as the request rate limits, so
 //! several processes sharing a PostgreSQL database count together.
 use std::sync::Arc;
 
@@ -30,7 +31,7 @@ impl MailThrottle {
     /// Counts an e-mail to `address` and says whether it may go.
     pub async fn admit(&self, address: &str) -> StoreResult<MailAdmission> {
         // The counters' key names no address: a hash of it is enough to count.
-        let recipient = hash_secret(&address.trim().to_lowercase());
+        let recipient = hash_secret(&mailbox(address));
         let now = self.clock.now().timestamp();
         // The minute first: an e-mail it refuses does not use up the hour's quota.
         for (quota, length) in [(self.per_minute, 60), (self.per_hour, 3600)] {
@@ -45,6 +46,19 @@ impl MailThrottle {
             }
         }
         Ok(MailAdmission::Send)
+    }
+}
+
+/// The mailbox an address delivers to, as the quota counts it: lower-cased (addresses are
+/// compared case-insensitively here), the `+tag` of its local part removed.
+pub fn mailbox(address: &str) -> String {
+    let address = address.trim().to_lowercase();
+    match address.rsplit_once('@') {
+        Some((local, domain)) => {
+            let local = local.split_once('+').map_or(local, |(mailbox, _)| mailbox);
+            format!("{local}@{domain}")
+        }
+        None => address,
     }
 }
 
@@ -110,6 +124,35 @@ mod tests {
             at(60, 0).admit("a@x.com").await.unwrap(),
             MailAdmission::Send
         );
+    }
+
+    #[test]
+    fn a_tag_and_the_case_name_the_same_mailbox() {
+        for spelling in [
+            "victim@example.com",
+            "victim+1@example.com",
+            "victim+20@Example.COM",
+            " Victim+a+b@EXAMPLE.com ",
+            "victim+@example.com",
+        ] {
+            assert_eq!(mailbox(spelling), "victim@example.com", "{spelling}");
+        }
+        assert_eq!(mailbox("other@example.com"), "other@example.com");
+        assert_eq!(mailbox("victim@example.org"), "victim@example.org");
+    }
+
+    #[tokio::test]
+    async fn tagged_spellings_share_one_quota() {
+        let store = Arc::new(MemoryRateLimitStore::new());
+        let start = Utc.with_ymd_and_hms(2026, 1, 1, 10, 0, 0).unwrap();
+        let mut sent = 0;
+        for n in 1..=20 {
+            let at = throttle(start + chrono::Duration::minutes(n), store.clone());
+            if at.admit(&format!("victim+{n}@Example.com")).await.unwrap() == MailAdmission::Send {
+                sent += 1;
+            }
+        }
+        assert_eq!(sent, 5, "one mailbox, five an hour");
     }
 
     #[tokio::test]

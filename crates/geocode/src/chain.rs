@@ -141,12 +141,16 @@ impl Geocoder for GeocoderChain {
             let outcomes = geocoder.geocode_batch(&asked).await;
             if outcomes.len() != asked.len() {
                 // A geocoder that loses answers must not turn them into cached no-matches.
+                tracing::error!(
+                    answered = outcomes.len(),
+                    asked = asked.len(),
+                    "a geocoder lost answers"
+                );
                 for &i in &pending {
-                    let problem =
-                        format!("geocoder answered {} of {}", outcomes.len(), asked.len());
-                    progress[i]
-                        .failure
-                        .get_or_insert(EnrichError::Failed(problem));
+                    progress[i].failure.get_or_insert(EnrichError::failed(
+                        "geocoding",
+                        "some answers went missing",
+                    ));
                 }
                 continue;
             }

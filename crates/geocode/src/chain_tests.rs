@@ -142,14 +142,19 @@ async fn a_failure_is_returned_and_never_cached() {
     cache.expect_get().returning(|_| Ok(None));
     cache.expect_put().never();
     let mut failing = MockGeocoder::new();
-    failing
-        .expect_geocode()
-        .times(1)
-        .returning(|_| Err(EnrichError::Timeout));
+    failing.expect_geocode().times(1).returning(|_| {
+        Err(EnrichError::Timeout {
+            provider: "census".into(),
+            within: std::time::Duration::from_secs(5),
+        })
+    });
     let mut no_match = MockGeocoder::new();
     no_match.expect_geocode().times(1).returning(|_| Ok(None));
     let answer = chain(vec![failing, no_match], cache).geocode(&at).await;
-    assert!(matches!(answer, Err(EnrichError::Timeout)), "{answer:?}");
+    assert!(
+        matches!(answer, Err(EnrichError::Timeout { .. })),
+        "{answer:?}"
+    );
 }
 
 #[tokio::test]

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use backon::{ExponentialBuilder, Retryable};
 use leadhub_domain::circuit_breaker::{BreakerPolicy, CircuitBreaker};
-use leadhub_domain::enrich::EnrichError;
+use leadhub_domain::enrich::{said, EnrichError};
 use reqwest::{Client, RequestBuilder, StatusCode};
 
 use crate::rate_gate::RateGate;
@@ -46,14 +46,16 @@ impl RetryPolicy {
     }
 }
 
-/// The message of a call refused by an open circuit.
-pub const CIRCUIT_OPEN: &str = "circuit open";
+/// What a call refused by an open circuit says, after the service's name.
+pub const CIRCUIT_OPEN: &str = said::PAUSED;
 
 #[derive(Debug)]
 pub(crate) struct Upstream {
     /// The adapter's name, for messages: `census`, `nominatim`.
     name: &'static str,
     client: Client,
+    /// How long one attempt may take, for the warning that says it had no answer.
+    timeout: Duration,
     retry: RetryPolicy,
     breaker: CircuitBreaker,
     gate: Option<&'static RateGate>,
@@ -100,6 +102,7 @@ impl Upstream {
         Ok(Upstream {
             name,
             client,
+            timeout,
             retry,
             breaker: CircuitBreaker::new(name, breaker),
             gate,
@@ -118,7 +121,7 @@ impl Upstream {
                 matches!(failure, Failure::Transient(_)) && !self.breaker.is_open(Instant::now())
             })
             .notify(|failure, wait| {
-                tracing::debug!(service = self.name, error = %failure.error(), ?wait, "retrying");
+                tracing::debug!(service = self.name, error = %failure.error(), wait_ms = u64::try_from(wait.as_millis()).unwrap_or(u64::MAX), "retrying");
             })
             .await
             .map_err(Failure::into_error)
@@ -128,7 +131,7 @@ impl Upstream {
     async fn attempt(&self, request: RequestBuilder) -> Result<String, Failure> {
         let Ok(pass) = self.breaker.admit(Instant::now()) else {
             self.count(CallOutcome::CircuitOpen);
-            return Err(Failure::Final(EnrichError::Failed(CIRCUIT_OPEN.into())));
+            return Err(Failure::Final(EnrichError::failed(self.name, CIRCUIT_OPEN)));
         };
         if let Some(gate) = self.gate {
             gate.pass().await;
@@ -143,7 +146,7 @@ impl Upstream {
         }
         self.count(match &outcome {
             Ok(_) => CallOutcome::Ok,
-            Err(Failure::Transient(EnrichError::Timeout)) => CallOutcome::Timeout,
+            Err(Failure::Transient(EnrichError::Timeout { .. })) => CallOutcome::Timeout,
             Err(Failure::Transient(_)) => CallOutcome::Failed,
             Err(Failure::Refused(_)) => CallOutcome::RateLimited,
             Err(Failure::Final(_)) => CallOutcome::Refused,
@@ -159,36 +162,59 @@ impl Upstream {
     async fn send(&self, request: RequestBuilder) -> Result<String, Failure> {
         let response = request.send().await.map_err(|e| self.transport_error(e))?;
         let status = response.status();
+        let code = status.as_u16();
         if status.is_server_error() {
-            return Err(Failure::Transient(
-                self.failed(format!("HTTP {}", status.as_u16())),
-            ));
+            return Err(Failure::Transient(self.says(&said::trouble(code))));
         }
         if status == StatusCode::TOO_MANY_REQUESTS {
-            return Err(Failure::Refused(
-                self.failed("HTTP 429 (rate limited)".into()),
-            ));
+            return Err(Failure::Refused(self.says(&said::trouble(code))));
         }
         if !status.is_success() {
-            return Err(Failure::Final(
-                self.failed(format!("HTTP {}", status.as_u16())),
-            ));
+            return Err(Failure::Final(self.says(&said::refused(code))));
         }
         response.text().await.map_err(|e| self.transport_error(e))
     }
 
     fn transport_error(&self, e: reqwest::Error) -> Failure {
-        if e.is_timeout() {
-            Failure::Transient(EnrichError::Timeout)
-        } else if e.is_builder() {
-            Failure::Final(self.failed(format!("bad request: {e}")))
+        // The cause names our request's URL (the lead's address in it) and the library's words:
+        // the log has it, the warning says what happened.
+        let cause = e.without_url();
+        if cause.is_timeout() {
+            tracing::warn!(service = self.name, error = %cause, "no answer in time");
+            Failure::Transient(EnrichError::Timeout {
+                provider: self.name.to_owned(),
+                within: self.timeout,
+            })
+        } else if cause.is_builder() {
+            tracing::error!(service = self.name, error = %cause, "request not made");
+            Failure::Final(self.says("could not be asked"))
         } else {
             // Connection refused or reset, truncated body: the network or the service, maybe passing.
-            Failure::Transient(self.failed(format!("request failed: {e}")))
+            tracing::warn!(service = self.name, error = %full_cause(&cause), "request failed");
+            Failure::Transient(self.says(said::UNREACHABLE))
         }
     }
 
-    pub(crate) fn failed(&self, problem: String) -> EnrichError {
-        EnrichError::Failed(format!("{}: {problem}", self.name))
+    /// What happened, in words, after the service's name.
+    fn says(&self, what: &str) -> EnrichError {
+        EnrichError::failed(self.name, what)
     }
+
+    /// An answer that could not be read: `problem` goes to the log, the warning says so in words.
+    pub(crate) fn failed(&self, problem: String) -> EnrichError {
+        tracing::warn!(service = self.name, %problem, "unreadable answer");
+        self.says(said::UNREADABLE)
+    }
+}
+
+/// An error with its causes, which say what actually failed (refused, reset, DNS).
+fn full_cause(e: &dyn std::error::Error) -> String {
+    let mut text = e.to_string();
+    let mut cause = e.source();
+    while let Some(c) = cause {
+        text.push_str(": ");
+        text.push_str(&c.to_string());
+        cause = c.source();
+    }
+    text
 }

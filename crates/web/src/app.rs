@@ -175,9 +175,15 @@ impl AppState {
             memberships: Arc::new(db.clone()),
             clock: adapters.clock.clone(),
         };
-        let map_tiles = config.map_tiles.as_deref().map(|template| {
+        let map_tiles = config.map_tiles.as_deref().and_then(|template| {
             let user_agent = leadhub_geocode::user_agent(&config.public_url);
-            Arc::new(MapTiles::new(template, &user_agent))
+            match MapTiles::new(template, &user_agent, config.egress_proxy.as_deref()) {
+                Ok(tiles) => Some(Arc::new(tiles)),
+                Err(e) => {
+                    tracing::error!(error = %e, "map tiles off: no client for the tile server");
+                    None
+                }
+            }
         });
         AppState {
             uploads: Arc::new(uploads),
@@ -265,14 +271,15 @@ pub fn http_server(
         .run())
 }
 
-/// Connects, migrates and serves until stopped.
+/// Takes the port, connects, migrates and serves until stopped.
 pub async fn serve(config: Config) -> anyhow::Result<()> {
-    let db = Database::connect(&config.database_url, config.db_pool_size)?;
-    let applied = db.migrate()?;
-    tracing::info!(applied, backend = ?db.backend(), "database ready");
+    // The port first: a port in use fails the start before a database is created or migrated.
     let bind = config.bind;
     let listener = TcpListener::bind(bind)
         .map_err(|e| anyhow::anyhow!("cannot listen on {bind} (LEADHUB_BIND): {e}"))?;
+    let db = Database::connect(&config.database_url, config.db_pool_size)?;
+    let applied = db.migrate()?;
+    tracing::info!(applied, backend = ?db.backend(), "database ready");
     let adapters = Adapters::production(&config, &db)?;
     let state = web::Data::new(AppState::new(config, db, adapters));
     tracing::info!(%bind, "serving");
@@ -321,7 +328,11 @@ fn start_deliveries(
     stopped: tokio::sync::watch::Receiver<bool>,
 ) -> tokio::task::JoinHandle<()> {
     let db = &state.db;
-    let sender = match HttpSender::new(state.clock.clone(), state.config.webhook_allow_private) {
+    let sender = match HttpSender::new(
+        state.clock.clone(),
+        state.config.webhook_allow_private,
+        state.config.egress_proxy.as_deref(),
+    ) {
         Ok(sender) => sender,
         Err(e) => {
             tracing::error!(error = %e, "webhook delivery worker not started");

@@ -197,7 +197,12 @@ pub async fn run(cli: Cli, config: Config) -> anyhow::Result<()> {
         }
         Command::Jobs(JobsCommand::Dead { limit }) => {
             let state = state(config)?;
-            for job in state.jobs.jobs_with_status(JobStatus::Dead, limit).await? {
+            let dead = state.jobs.jobs_with_status(JobStatus::Dead, limit).await?;
+            if dead.is_empty() {
+                // For the person at the terminal; stdout stays the (empty) list for scripts.
+                eprintln!("no dead jobs");
+            }
+            for job in dead {
                 let error = job.last_error.unwrap_or_default().replace('\n', " ");
                 println!(
                     "{}\t{}\t{} attempts\t{}",

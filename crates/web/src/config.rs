@@ -2,8 +2,9 @@
 //! explicitly from then on. Every error names the variable at fault.
 use std::collections::HashMap;
 use std::net::{IpAddr, SocketAddr};
-use std::ops::RangeInclusive;
 use std::path::PathBuf;
+
+use crate::config_bounds::{retry_scale, whole_number};
 
 #[derive(Debug, thiserror::Error)]
 #[error("{variable}: {problem}")]
@@ -65,16 +66,12 @@ pub struct Config {
     pub webhook_allow_private: bool,
     /// `LEADHUB_WEBHOOK_RETRY_SCALE`: multiplies the retry schedule (tests shrink it; default 1).
     pub webhook_retry_scale: f64,
+    /// `LEADHUB_EGRESS_PROXY`: the proxy webhook deliveries and map tiles go through; None:
+    /// they go out directly, whatever `HTTP(S)_PROXY` says (`leadhub_webhooks::egress`).
+    pub egress_proxy: Option<String>,
 }
 
 pub const GEOCODER_NAMES: [&str; 4] = ["census", "nominatim", "zip", "none"];
-
-/// Days an invite stays open: none or fewer would make invites born expired, and a huge number
-/// overflows the expiry date.
-pub const INVITE_TTL_DAYS: RangeInclusive<i64> = 1..=365;
-
-/// Connections per process: at least one, and no more than a PostgreSQL server usually allows.
-pub const DB_POOL_SIZE: RangeInclusive<i64> = 1..=1000;
 
 impl Config {
     /// Reads `.env` when present, then the process environment.
@@ -168,6 +165,17 @@ impl Config {
                 ));
             }
         }
+        let egress_proxy = get("LEADHUB_EGRESS_PROXY");
+        if let Some(proxy) = &egress_proxy {
+            check_http_url("LEADHUB_EGRESS_PROXY", proxy)?;
+            reqwest::Proxy::all(proxy.as_str())
+                .map_err(|_| invalid("LEADHUB_EGRESS_PROXY", "is not a proxy URL"))?;
+        }
+        let db_pool_size = match get("LEADHUB_DB_POOL_SIZE") {
+            None if database_url.starts_with("sqlite://") => 8,
+            None => 16,
+            size => whole_number("LEADHUB_DB_POOL_SIZE", size)?,
+        };
         let trusted_proxies = get("LEADHUB_TRUSTED_PROXIES")
             .map(|list| {
                 list.split(',')
@@ -206,55 +214,40 @@ impl Config {
             census_url,
             nominatim_url,
             counties_file,
-            rate_limit_per_key_hour: number(
+            rate_limit_per_key_hour: whole_number(
                 "LEADHUB_RATE_LIMIT_PER_KEY_HOUR",
                 get("LEADHUB_RATE_LIMIT_PER_KEY_HOUR"),
-                1000,
-            )?,
-            rate_limit_per_ip_minute: number(
+            )? as u32,
+            rate_limit_per_ip_minute: whole_number(
                 "LEADHUB_RATE_LIMIT_PER_IP_MINUTE",
                 get("LEADHUB_RATE_LIMIT_PER_IP_MINUTE"),
-                100,
-            )?,
-            mail_per_address_minute: number(
+            )? as u32,
+            mail_per_address_minute: whole_number(
                 "LEADHUB_MAIL_PER_ADDRESS_MINUTE",
                 get("LEADHUB_MAIL_PER_ADDRESS_MINUTE"),
-                1,
-            )?,
-            mail_per_address_hour: number(
+            )? as u32,
+            mail_per_address_hour: whole_number(
                 "LEADHUB_MAIL_PER_ADDRESS_HOUR",
                 get("LEADHUB_MAIL_PER_ADDRESS_HOUR"),
-                5,
-            )?,
+            )? as u32,
             trusted_proxies,
-            workers: number("LEADHUB_WORKERS", get("LEADHUB_WORKERS"), 2)?,
+            workers: whole_number("LEADHUB_WORKERS", get("LEADHUB_WORKERS"))? as usize,
             log_filter: get("RUST_LOG").unwrap_or_else(|| "info".into()),
             log_format,
-            body_limit: number("LEADHUB_BODY_LIMIT", get("LEADHUB_BODY_LIMIT"), 8 << 20)?,
-            invite_ttl_days: number_within(
+            body_limit: whole_number("LEADHUB_BODY_LIMIT", get("LEADHUB_BODY_LIMIT"))? as usize,
+            invite_ttl_days: whole_number(
                 "LEADHUB_INVITE_TTL_DAYS",
                 get("LEADHUB_INVITE_TTL_DAYS"),
-                7,
-                INVITE_TTL_DAYS,
-            )?,
-            job_lease_secs: number("LEADHUB_JOB_LEASE_SECS", get("LEADHUB_JOB_LEASE_SECS"), 60)?
-                .max(1),
-            job_poll_ms: number("LEADHUB_JOB_POLL_MS", get("LEADHUB_JOB_POLL_MS"), 5000)?.max(10),
-            db_pool_size: number_within(
-                "LEADHUB_DB_POOL_SIZE",
-                get("LEADHUB_DB_POOL_SIZE"),
-                if database_url.starts_with("sqlite://") {
-                    8
-                } else {
-                    16
-                },
-                DB_POOL_SIZE,
-            )?
-            .unsigned_abs() as u32,
+            )? as i64,
+            job_lease_secs: whole_number("LEADHUB_JOB_LEASE_SECS", get("LEADHUB_JOB_LEASE_SECS"))?,
+            job_poll_ms: whole_number("LEADHUB_JOB_POLL_MS", get("LEADHUB_JOB_POLL_MS"))?,
+            // Within 1..=1000 (its bound).
+            db_pool_size: db_pool_size as u32,
             map_tiles,
             webhook_allow_http: flag(get("LEADHUB_WEBHOOK_ALLOW_HTTP")),
             webhook_allow_private: flag(get("LEADHUB_WEBHOOK_ALLOW_PRIVATE")),
             webhook_retry_scale: retry_scale(get("LEADHUB_WEBHOOK_RETRY_SCALE"))?,
+            egress_proxy,
             database_url,
         })
     }
@@ -263,58 +256,6 @@ impl Config {
 /// `1` or `true` (any case) turns a switch on.
 fn flag(value: Option<String>) -> bool {
     value.is_some_and(|v| v == "1" || v.eq_ignore_ascii_case("true"))
-}
-
-/// A positive factor for the webhook retry schedule.
-fn retry_scale(value: Option<String>) -> Result<f64, ConfigError> {
-    match value {
-        None => Ok(1.0),
-        Some(v) => match v.parse::<f64>() {
-            Ok(f) if f.is_finite() && f > 0.0 => Ok(f),
-            _ => Err(invalid(
-                "LEADHUB_WEBHOOK_RETRY_SCALE",
-                format!("{v:?} is not a positive number"),
-            )),
-        },
-    }
-}
-
-fn number<T: std::str::FromStr>(
-    variable: &'static str,
-    value: Option<String>,
-    default: T,
-) -> Result<T, ConfigError> {
-    match value {
-        None => Ok(default),
-        Some(v) => v.parse().map_err(|_| {
-            invalid(
-                variable,
-                format!("{v:?} is not a non-negative whole number"),
-            )
-        }),
-    }
-}
-
-fn number_within(
-    variable: &'static str,
-    value: Option<String>,
-    default: i64,
-    range: RangeInclusive<i64>,
-) -> Result<i64, ConfigError> {
-    let Some(v) = value else {
-        return Ok(default);
-    };
-    match v.parse::<i64>() {
-        Ok(n) if range.contains(&n) => Ok(n),
-        _ => Err(invalid(
-            variable,
-            format!(
-                "{v:?} is not a whole number from {} to {}",
-                range.start(),
-                range.end()
-            ),
-        )),
-    }
 }
 
 fn check_http_url(variable: &'static str, url: &str) -> Result<(), ConfigError> {

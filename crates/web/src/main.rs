@@ -21,7 +21,15 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    telemetry::init(&config.log_filter, &config.log_format);
+    // A command other than `serve` says what it did on stdout or stderr; its INFO lines (the mail
+    // transport chosen, ...) are noise unless RUST_LOG asks for them.
+    let serving = matches!(cli.command, None | Some(cli::Command::Serve));
+    let filter = if serving || std::env::var("RUST_LOG").is_ok_and(|v| !v.trim().is_empty()) {
+        config.log_filter.as_str()
+    } else {
+        "warn"
+    };
+    telemetry::init(filter, &config.log_format);
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()

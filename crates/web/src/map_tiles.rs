@@ -1,6 +1,9 @@
 //! Tiles for `/map-tiles`, fetched from `LEADHUB_MAP_TILES` with a cap on what one tile may
 //! hold, and kept in memory for a day (bounded by bytes), as tile servers' usage policies ask:
-//! a lead page seen twice costs the tile server nothing the second time.
+//! a lead page seen twice costs the tile server nothing the second time. A tile is served from our
+//! own origin, so only raster images pass (an SVG could carry a script), redirects are not
+//! followed, and the request goes out as the webhooks do (`leadhub_webhooks::egress`: no proxy from the
+//! environment, or `LEADHUB_EGRESS_PROXY`).
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -15,6 +18,8 @@ const FETCH_TIMEOUT: Duration = Duration::from_secs(4);
 pub const MAX_TILE_BYTES: usize = 512 * 1024;
 /// What the kept tiles may hold together.
 const KEPT_BYTES: u64 = 32 * 1024 * 1024;
+/// The image types a tile may have; anything else is not served from our origin.
+pub const TILE_TYPES: [&str; 3] = ["image/png", "image/jpeg", "image/webp"];
 /// As long as browsers are told to keep a tile (`max-age`).
 pub const KEEP_FOR: Duration = Duration::from_secs(24 * 60 * 60);
 
@@ -44,18 +49,18 @@ pub struct MapTiles {
 }
 
 impl MapTiles {
-    /// `template` is a tile URL with `{z}`, `{x}` and `{y}`.
-    pub fn new(template: &str, user_agent: &str) -> MapTiles {
-        let client = reqwest::Client::builder()
+    /// `template` is a tile URL with `{z}`, `{x}` and `{y}`; `proxy` the operator's egress proxy.
+    pub fn new(template: &str, user_agent: &str, proxy: Option<&str>) -> anyhow::Result<MapTiles> {
+        let client = leadhub_webhooks::egress::client_builder(proxy)?
+            .redirect(reqwest::redirect::Policy::none())
             .timeout(FETCH_TIMEOUT)
             .user_agent(user_agent)
-            .build()
-            .unwrap_or_default();
-        MapTiles {
+            .build()?;
+        Ok(MapTiles {
             template: template.to_owned(),
             client,
             kept: Cache::with_weighter(1024, KEPT_BYTES, TileBytes),
-        }
+        })
     }
 
     /// Tile (`z`, `x`, `y`): the kept one while it is fresh, else fetched (and kept).
@@ -77,18 +82,22 @@ impl MapTiles {
         Ok(tile)
     }
 
-    /// Fetches an image, reading no more than `MAX_TILE_BYTES` of it.
+    /// Fetches a PNG, JPEG or WebP image, reading no more than `MAX_TILE_BYTES` of it. A redirect
+    /// (3xx) is not followed: it fails as any other non-2xx does.
     async fn fetch(&self, url: &str) -> anyhow::Result<Tile> {
-        let mut response = self.client.get(url).send().await?.error_for_status()?;
-        let content_type = response
+        let mut response = self.client.get(url).send().await?;
+        if !response.status().is_success() {
+            bail!("HTTP {}", response.status().as_u16());
+        }
+        let given = response
             .headers()
             .get(reqwest::header::CONTENT_TYPE)
             .and_then(|v| v.to_str().ok())
-            .unwrap_or("")
-            .to_owned();
-        if !content_type.starts_with("image/") {
-            bail!("not an image: {content_type:?}");
-        }
+            .unwrap_or("");
+        let Some(content_type) = tile_type(given) else {
+            bail!("not a PNG, JPEG or WebP image: {given:?}");
+        };
+        let content_type = content_type.to_owned();
         if let Some(length) = response.content_length() {
             if length > MAX_TILE_BYTES as u64 {
                 bail!("a tile of {length} bytes");
@@ -106,5 +115,35 @@ impl MapTiles {
             bytes: Bytes::from(body),
             fetched: Instant::now(),
         })
+    }
+}
+
+/// The allowed image type a `Content-Type` header names (parameters and case ignored).
+fn tile_type(header: &str) -> Option<&'static str> {
+    let essence = header.split(';').next().unwrap_or("").trim();
+    TILE_TYPES
+        .into_iter()
+        .find(|t| t.eq_ignore_ascii_case(essence))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_raster_images_are_tiles() {
+        assert_eq!(tile_type("image/png"), Some("image/png"));
+        assert_eq!(tile_type("IMAGE/JPEG; charset=binary"), Some("image/jpeg"));
+        assert_eq!(tile_type(" image/webp "), Some("image/webp"));
+        for other in [
+            "image/svg+xml",
+            "text/html",
+            "image/png+xml",
+            "image/gif",
+            "",
+            "image",
+        ] {
+            assert_eq!(tile_type(other), None, "{other}");
+        }
     }
 }

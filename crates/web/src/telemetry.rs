@@ -1,4 +1,7 @@
-//! Logs go to stderr (stdout carries only what a command is asked to print), as text or JSON.
+//! Logs go to stderr (stdout carries only what a command is asked to print), as text or JSON;
+//! coloured only when stderr is a terminal, so files and pipes get no escape codes.
+use std::io::IsTerminal;
+
 use tracing_subscriber::EnvFilter;
 
 use crate::config::LogFormat;
@@ -7,6 +10,7 @@ pub fn init(filter: &str, format: &LogFormat) {
     let filter = EnvFilter::try_new(filter).unwrap_or_else(|_| EnvFilter::new("info"));
     let builder = tracing_subscriber::fmt()
         .with_env_filter(filter)
+        .with_ansi(std::io::stderr().is_terminal())
         .with_writer(std::io::stderr);
     // A second init (tests) is harmless: the first subscriber stays.
     let _ = match format {

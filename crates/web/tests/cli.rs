@@ -227,6 +227,35 @@ fn an_unknown_database_scheme_is_a_one_line_error() {
 }
 
 #[test]
+fn a_number_out_of_range_stops_the_start_naming_the_variable() {
+    let dir = temp_dir("bounds");
+    for (name, value) in [
+        ("LEADHUB_WEBHOOK_RETRY_SCALE", "1e15"),
+        ("LEADHUB_BODY_LIMIT", "0"),
+        ("LEADHUB_JOB_LEASE_SECS", "0"),
+        ("LEADHUB_JOB_POLL_MS", "0"),
+    ] {
+        let output = leadhub_command(&dir.join("data"), &dir)
+            .arg("serve")
+            .env(name, value)
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(2), "{name}={value}");
+        let stderr = String::from_utf8(output.stderr).unwrap();
+        assert_eq!(stderr.trim().lines().count(), 1, "{stderr}");
+        assert!(
+            stderr.starts_with(&format!("leadhub: configuration error: {name}: ")),
+            "{stderr}"
+        );
+    }
+    assert!(
+        !dir.join("data").exists(),
+        "nothing made before the refusal"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn an_unreachable_database_fails_fast() {
     let dir = temp_dir("unreachable");
     // A port nothing listens on: the refusal must come back as an error within seconds.
@@ -240,6 +269,7 @@ fn an_unreachable_database_fails_fast() {
             format!("postgres://nobody@127.0.0.1:{port}/none"),
         )
         .env("RUST_LOG", "off")
+        .env("LEADHUB_BIND", format!("127.0.0.1:{}", free_port()))
         .current_dir(&dir)
         .output()
         .unwrap();
@@ -248,6 +278,66 @@ fn an_unreachable_database_fails_fast() {
     let stderr = String::from_utf8(output.stderr).unwrap();
     assert!(stderr.contains("cannot open the database"), "{stderr}");
     assert_eq!(stderr.trim().lines().count(), 1, "{stderr}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_busy_port_fails_first_and_touches_nothing() {
+    let dir = temp_dir("busy");
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let address = taken.local_addr().unwrap().to_string();
+    let data = dir.join("data");
+    let started = Instant::now();
+    let output = leadhub_command(&data, &dir)
+        .arg("serve")
+        .env("LEADHUB_BIND", &address)
+        .output()
+        .unwrap();
+    assert!(!output.status.success());
+    assert!(started.elapsed() < Duration::from_secs(5));
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert_eq!(stderr.trim().lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.contains(&address) && stderr.contains("LEADHUB_BIND"),
+        "{stderr}"
+    );
+    // No database made, no data folder even.
+    assert!(!data.exists(), "{:?}", std::fs::read_dir(&data).ok());
+    drop(taken);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn commands_log_warnings_only_unless_asked_and_never_in_colour() {
+    let dir = temp_dir("quiet");
+    let run = |log: Option<&str>, email: &str| {
+        let mut command = leadhub_command(&dir, &dir);
+        command.env_remove("RUST_LOG");
+        if let Some(filter) = log {
+            command.env("RUST_LOG", filter);
+        }
+        command
+            .args(["user", "add", "--email", email])
+            .output()
+            .unwrap()
+    };
+    let quiet = run(None, "a@example.com");
+    assert!(quiet.status.success());
+    let stderr = String::from_utf8(quiet.stderr).unwrap();
+    assert!(!stderr.contains("INFO"), "{stderr}");
+    // Asked for: INFO lines, and no escape codes on a pipe.
+    let asked = run(Some("info"), "b@example.com");
+    let stderr = String::from_utf8(asked.stderr).unwrap();
+    assert!(stderr.contains("INFO"), "{stderr}");
+    assert!(!stderr.contains('\u{1b}'), "{stderr:?}");
+
+    let dead = leadhub(&dir, &["jobs", "dead"]);
+    assert!(dead.status.success());
+    assert!(dead.stdout.is_empty());
+    assert_eq!(
+        String::from_utf8(dead.stderr).unwrap().trim(),
+        "no dead jobs"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -5,7 +5,9 @@
 //! when an endpoint has failed too long; this crate sends, retries on time and records.
 #![forbid(unsafe_code)]
 
+pub mod egress;
 mod sender;
+pub mod special_addresses;
 pub mod target;
 mod worker;
 

@@ -23,12 +23,19 @@ pub struct HttpSender {
 }
 
 impl HttpSender {
-    pub fn new(clock: Arc<dyn Clock>, allow_private: bool) -> anyhow::Result<HttpSender> {
-        let mut client = reqwest::Client::builder()
+    /// `egress_proxy`: the operator's `LEADHUB_EGRESS_PROXY`, which then checks the addresses.
+    pub fn new(
+        clock: Arc<dyn Clock>,
+        allow_private: bool,
+        egress_proxy: Option<&str>,
+    ) -> anyhow::Result<HttpSender> {
+        let mut client = crate::egress::client_builder(egress_proxy)?
             .redirect(reqwest::redirect::Policy::none())
             .connect_timeout(SEND_TIMEOUT)
             .user_agent(concat!("leadhub-webhooks/", env!("CARGO_PKG_VERSION")));
-        if !allow_private {
+        // Behind the operator's proxy the proxy resolves the endpoint's host (and ours would
+        // refuse a proxy on a private address): IP literals are still checked before sending.
+        if !allow_private && egress_proxy.is_none() {
             client = client.dns_resolver(Arc::new(PublicOnly));
         }
         Ok(HttpSender {
@@ -77,7 +84,7 @@ impl WebhookSender for HttpSender {
             if response.status().is_success() {
                 Ok(status)
             } else {
-                let text = String::from_utf8_lossy(&read);
+                let text = plain(&String::from_utf8_lossy(&read));
                 Err(SendFailure {
                     status: Some(status),
                     error: format!("HTTP {status}: {text}"),
@@ -94,6 +101,21 @@ impl WebhookSender for HttpSender {
     }
 }
 
+/// An answer's text as the team reads it in `last_error`: one line of visible text, control
+/// characters (terminal escapes, NUL, line breaks) and invisible direction or width marks turned
+/// into single spaces. `stored_excerpt` then bounds it to 1 KiB.
+fn plain(text: &str) -> String {
+    let hidden = |c: char| {
+        c.is_control()
+            || c.is_whitespace()
+            || matches!(c, '\u{200b}'..='\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{feff}')
+    };
+    text.split(hidden)
+        .filter(|word| !word.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 /// A transport error with its causes, which say what actually failed (refused, timed out).
 fn describe(e: &reqwest::Error) -> String {
     let mut text = e.to_string();
@@ -104,4 +126,26 @@ fn describe(e: &reqwest::Error) -> String {
         cause = c.source();
     }
     text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use leadhub_domain::webhook::stored_excerpt;
+
+    #[test]
+    fn an_answer_reaches_the_team_plain_and_bounded() {
+        let answer = format!(
+            "<h1>Denied</h1>\r\n\x1b[31mred\x1b[0m\0nul\u{202e}evil\tend{}",
+            "é".repeat(4000)
+        );
+        let stored = stored_excerpt(&format!("HTTP 403: {}", plain(&answer)));
+        assert!(stored.len() <= 1024, "{}", stored.len());
+        assert!(
+            stored.starts_with("HTTP 403: <h1>Denied</h1> [31mred [0m nul evil end"),
+            "{stored}"
+        );
+        assert!(!stored.chars().any(|c| c.is_control() || c == '\u{202e}'));
+        assert_eq!(plain(" \n "), "");
+    }
 }

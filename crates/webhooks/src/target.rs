@@ -5,35 +5,10 @@ use std::net::{IpAddr, SocketAddr};
 
 use reqwest::dns::{Addrs, Name, Resolve, Resolving};
 
-/// Whether a delivery may connect to `ip`.
+/// Whether a delivery may connect to `ip`: not in a special-purpose block
+/// (`special_addresses`, which reads the IPv4 address inside IPv6 translation forms too).
 pub fn is_public(ip: IpAddr) -> bool {
-    match ip {
-        IpAddr::V4(v4) => {
-            let [a, b, ..] = v4.octets();
-            !(v4.is_loopback()
-                || v4.is_private()
-                || v4.is_link_local()
-                || v4.is_unspecified()
-                || v4.is_broadcast()
-                || v4.is_multicast()
-                || v4.is_documentation()
-                || a == 0
-                // 100.64.0.0/10, carrier-grade NAT.
-                || (a == 100 && (64..128).contains(&b)))
-        }
-        IpAddr::V6(v6) => {
-            if let Some(v4) = v6.to_ipv4_mapped() {
-                return is_public(IpAddr::V4(v4));
-            }
-            let first = v6.segments()[0];
-            !(v6.is_loopback()
-                || v6.is_unspecified()
-                || v6.is_multicast()
-                // fc00::/7 unique local (metadata services live here too), fe80::/10 link-local.
-                || (first & 0xfe00) == 0xfc00
-                || (first & 0xffc0) == 0xfe80)
-        }
-    }
+    crate::special_addresses::refusal(ip).is_none()
 }
 
 /// Resolves with the system resolver and drops every address a delivery may not reach; a host
@@ -85,6 +60,11 @@ mod tests {
             "fd00:ec2::254",
             "fe80::1",
             "::ffff:127.0.0.1",
+            "64:ff9b::a9fe:a9fe",
+            "2002:c0a8:101::1",
+            "192.0.0.1",
+            "198.18.0.1",
+            "240.0.0.1",
         ] {
             assert!(!is_public(ip.parse().unwrap()), "{ip}");
         }
@@ -98,6 +78,7 @@ mod tests {
         let refused = |u: &str| literal_refused(&reqwest::Url::parse(u).unwrap()).is_some();
         assert!(refused("http://127.0.0.1:8080/x"));
         assert!(refused("https://[::1]/x"));
+        assert!(refused("https://[::ffff:0:a00:1]/x"));
         assert!(!refused("https://8.8.8.8/x"));
         assert!(!refused("https://crm.example.com/x"));
     }

@@ -6,10 +6,12 @@
 //! path: one write to store them verbatim, one lead transaction, bulk duplicate lookups.
 //! Nobody waits for a group to fill: an idle service runs a lone submission at once, and
 //! groups only grow while earlier ones are being written ("group commit").
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use tokio::runtime::Handle;
 use tokio::sync::oneshot;
+use tracing::{Instrument, Span};
 
 use leadhub_domain::submission::{
     ElementOutcome, SubmissionError, SubmissionRequest, SubmissionService,
@@ -30,6 +32,8 @@ struct Queued {
     user_id: i64,
     request: SubmissionRequest,
     reply: Reply,
+    /// The submitting request's span (its request id), for what the group logs.
+    span: Span,
 }
 
 /// Submissions waiting for a group, and how many group runners are at work.
@@ -78,6 +82,7 @@ impl SingleIntake {
                 user_id: user.id,
                 request,
                 reply,
+                span: Span::current(),
             });
             let start = queue.runners < self.runners;
             if start {
@@ -142,23 +147,48 @@ fn run_groups(service: &Arc<SubmissionService>, queue: &Mutex<Queue>, runtime: &
 /// lead's failed write from its neighbours; an error here is the database's, and every member
 /// hears of it. Re-running members alone would store them twice.
 async fn run_group(service: &Arc<SubmissionService>, group: Vec<Queued>) {
+    let span = group_span(&group);
     let (work, replies): (Vec<_>, Vec<_>) = group
         .into_iter()
         .map(|q| ((q.user_id, q.request), q.reply))
         .unzip();
-    let fresh = match service.write_singles(work).await {
+    let fresh = match service.write_singles(work).instrument(span.clone()).await {
         Ok(fresh) => fresh,
         Err(e) => return answer(replies, Err(e)),
     };
     if fresh.enriches() {
         let service = service.clone();
         // Dropped, not awaited: the task answers each caller itself.
-        drop(tokio::spawn(async move {
-            answer(replies, service.answer_singles(fresh).await);
-        }));
+        drop(tokio::spawn(
+            async move {
+                answer(replies, service.answer_singles(fresh).await);
+            }
+            .instrument(span),
+        ));
     } else {
-        answer(replies, service.answer_singles(fresh).await);
+        answer(
+            replies,
+            service.answer_singles(fresh).instrument(span).await,
+        );
     }
+}
+
+/// Groups numbered for the log, so that a request's lines can be joined to its group's.
+static GROUPS: AtomicU64 = AtomicU64::new(1);
+
+/// The span a group's work logs in: a lone submission's own request span (its request id), or
+/// a span of the group, whose number each member's request logs.
+fn group_span(group: &[Queued]) -> Span {
+    if let [lone] = group {
+        return lone.span.clone();
+    }
+    let number = GROUPS.fetch_add(1, Ordering::Relaxed);
+    for member in group {
+        member
+            .span
+            .in_scope(|| tracing::debug!(group = number, "processed with its group"));
+    }
+    tracing::info_span!(parent: None, "single_group", group = number, members = group.len())
 }
 
 /// Sends each member of a group its outcome, or the group's error.

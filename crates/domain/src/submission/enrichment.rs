@@ -4,9 +4,7 @@ use std::sync::Arc;
 use futures_util::stream::{self, StreamExt};
 
 use crate::address::AddressKey;
-use crate::enrich::{
-    AppraisalQuery, AppraisalSource, EnrichError, GeocodeOutcome, GeocodeQuery, Geocoder,
-};
+use crate::enrich::{AppraisalQuery, AppraisalSource, GeocodeOutcome, GeocodeQuery, Geocoder};
 use crate::lead::fields::Warning;
 use crate::lead::record::{EnrichmentStatus, EnrichmentUpdate, GeocodeInfo, Lead};
 
@@ -83,7 +81,7 @@ impl Enricher {
                 Err(e) => tally.failed(
                     "address",
                     "geocode_failed",
-                    format!("Geocoding failed ({e}); it will be retried"),
+                    format!("{e}; retried in the background"),
                 ),
             }
         }
@@ -105,18 +103,11 @@ impl Enricher {
                         "appraisal_no_match",
                         "No county parcel was found for this lead",
                     ),
-                    Err(e) => {
-                        let what = if matches!(e, EnrichError::Timeout) {
-                            "timed out"
-                        } else {
-                            "failed"
-                        };
-                        tally.failed(
-                            "parcel_number",
-                            "appraisal_failed",
-                            format!("The appraisal lookup {what}; it will be retried"),
-                        );
-                    }
+                    Err(e) => tally.failed(
+                        "parcel_number",
+                        "appraisal_failed",
+                        format!("{e}; retried in the background"),
+                    ),
                 }
             }
         }

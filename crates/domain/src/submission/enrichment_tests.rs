@@ -104,7 +104,12 @@ async fn a_found_address_gets_its_location_and_is_complete() {
 
 #[tokio::test]
 async fn a_geocoder_failure_leaves_the_lead_pending_retry() {
-    let geocoder = geocoder(&["100 Congress Ave"], || vec![Err(EnrichError::Timeout)]);
+    let geocoder = geocoder(&["100 Congress Ave"], || {
+        vec![Err(EnrichError::Timeout {
+            provider: "census".into(),
+            within: std::time::Duration::from_secs(10),
+        })]
+    });
     let (update, warnings) = enrich_one(
         enricher(Some(geocoder), None),
         lead_at(1, "100 Congress Ave"),
@@ -113,6 +118,10 @@ async fn a_geocoder_failure_leaves_the_lead_pending_retry() {
     assert_eq!(update.status, EnrichmentStatus::PendingRetry);
     assert_eq!(update.coordinates, None);
     assert_eq!(codes(&warnings), ["geocode_failed"]);
+    assert_eq!(
+        warnings[0].message,
+        "census: no answer within 10 s; retried in the background"
+    );
 }
 
 #[tokio::test]
@@ -243,12 +252,23 @@ async fn an_appraisal_no_match_is_partial() {
 
 #[tokio::test]
 async fn an_appraisal_failure_is_pending_retry() {
-    let appraisal = appraisal_of(|_| true, || Err(EnrichError::Timeout));
+    let appraisal = appraisal_of(
+        |_| true,
+        || {
+            Err(EnrichError::failed(
+                "Travis CAD",
+                crate::enrich::said::UNREACHABLE,
+            ))
+        },
+    );
     let (update, warnings) =
         enrich_one(enricher(None, Some(appraisal)), lead_with_coordinates(1)).await;
     assert_eq!(update.status, EnrichmentStatus::PendingRetry);
     assert_eq!(codes(&warnings), ["appraisal_failed"]);
-    assert!(warnings[0].message.contains("timed out"));
+    assert_eq!(
+        warnings[0].message,
+        "Travis CAD: could not be reached; retried in the background"
+    );
 }
 
 #[tokio::test]

@@ -287,7 +287,7 @@ async fn a_geocoder_failure_leaves_the_lead_pending_retry_with_its_retry_queued(
     geocoder
         .expect_geocode_batch()
         .times(1)
-        .returning(|_| vec![Err(EnrichError::Timeout)]);
+        .returning(|_| vec![Err(EnrichError::failed("census", "could not be reached"))]);
     geocoder.expect_geocode_batch().times(1).returning(|_| {
         vec![Ok(Some(GeocodeResult {
             latitude: 30.27,

@@ -41,14 +41,14 @@ impl CensusGeocoder {
             Ok(body) => self.match_rows(queries.len(), &body),
             Err(error) => {
                 // One failed upload fails every address in it alike.
-                let message = error.to_string();
-                let timed_out = matches!(error, EnrichError::Timeout);
                 (0..queries.len())
                     .map(|_| {
-                        Err(if timed_out {
-                            EnrichError::Timeout
-                        } else {
-                            EnrichError::Failed(message.clone())
+                        Err(match &error {
+                            EnrichError::Timeout { provider, within } => EnrichError::Timeout {
+                                provider: provider.clone(),
+                                within: *within,
+                            },
+                            EnrichError::Failed(said) => EnrichError::Failed(said.clone()),
                         })
                     })
                     .collect()

@@ -61,7 +61,7 @@ pub async fn observe(
             if let Some(m) = &metrics {
                 m.record(&method, &route, status, elapsed);
             }
-            tracing::info!(status, route = %route, elapsed_ms = elapsed.as_secs_f64() * 1000.0, "request finished");
+            tracing::info!(status, route = %route, elapsed_us = u64::try_from(elapsed.as_micros()).unwrap_or(u64::MAX), "request finished");
             if let Ok(value) = HeaderValue::from_str(&id) {
                 response
                     .headers_mut()
