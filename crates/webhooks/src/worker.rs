@@ -13,7 +13,7 @@ use tokio::task::JoinHandle;
 
 use leadhub_domain::mail::{Mailer, Message};
 use leadhub_domain::webhook::{
-    attempt_record, failing_limit, AttemptRecord, DeliveryStatus, DueDelivery, EventPayloads,
+    attempt_record, failing_cutoff, AttemptRecord, DeliveryStatus, DueDelivery, EventPayloads,
     SendFailure, WebhookOutbox, WebhookSender,
 };
 use leadhub_domain::Clock;
@@ -341,12 +341,12 @@ impl Deliverer {
         self.to_record.notify_one();
     }
 
-    /// Turns off an endpoint that has failed every delivery for `failing_limit`, and tells its
+    /// Turns off an endpoint that has failed every delivery past `failing_cutoff`, and tells its
     /// team's owner.
     async fn turn_off_if_failing(&self, endpoint_id: i64, now: DateTime<Utc>) {
         let off = self
             .outbox
-            .deactivate_if_failing(endpoint_id, now - failing_limit(), now)
+            .deactivate_if_failing(endpoint_id, failing_cutoff(now), now)
             .await;
         let off = match off {
             Ok(Some(off)) => off,

@@ -99,15 +99,18 @@ impl TeamService {
             .find_team(team_id)
             .await?
             .ok_or(TeamError::NotFound("Team"))?;
-        // A platform admin keeps every right on every team, also when they are a plain member
-        // of it (their team role still shows as `my_role`).
-        if user.is_admin {
-            return Ok((team, Actor::PlatformAdmin));
+        let role = if user.is_admin {
+            None
+        } else {
+            self.memberships
+                .membership(team_id, user.id)
+                .await?
+                .map(|m| m.role)
+        };
+        match Actor::of(user, role) {
+            Some(actor) => Ok((team, actor)),
+            None => Err(TeamError::NotFound("Team")),
         }
-        if let Some(m) = self.memberships.membership(team_id, user.id).await? {
-            return Ok((team, Actor::Member(m.role)));
-        }
-        Err(TeamError::NotFound("Team"))
     }
 
     async fn authorize(

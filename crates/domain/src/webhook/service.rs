@@ -34,18 +34,19 @@ pub struct WithSecret {
 
 impl WebhookService {
     async fn authorize(&self, user: &User, team_id: i64) -> Result<(), ServiceError> {
-        let actor = if user.is_admin {
-            self.memberships
-                .team_is_active(team_id)
-                .await?
-                .map(|_| Actor::PlatformAdmin)
+        let role = if user.is_admin {
+            // A platform admin sees every active team; an inactive one is not found.
+            if self.memberships.team_is_active(team_id).await?.is_none() {
+                return Err(ServiceError::NotFound("Team"));
+            }
+            None
         } else {
             self.memberships
                 .membership(team_id, user.id)
                 .await?
-                .map(|m| Actor::Member(m.role))
+                .map(|m| m.role)
         };
-        let actor = actor.ok_or(ServiceError::NotFound("Team"))?;
+        let actor = Actor::of(user, role).ok_or(ServiceError::NotFound("Team"))?;
         if permits(actor, TeamAction::ManageWebhooks) {
             Ok(())
         } else {
