@@ -38,15 +38,17 @@ pub struct DeliverySettings {
     pub hold: Duration,
     pub concurrency: usize,
     pub retry_scale: f64,
+    /// Changes when events are written (`Database::webhook_wakeups`).
+    pub wakeups: watch::Receiver<u64>,
 }
 
 struct Deliverer {
+    settings: DeliverySettings,
     outbox: Arc<dyn WebhookOutbox>,
     payloads: Arc<dyn EventPayloads>,
     sender: Arc<dyn WebhookSender>,
     clock: Arc<dyn Clock>,
     mailer: Arc<dyn Mailer>,
-    settings: DeliverySettings,
     in_flight: Mutex<HashMap<i64, usize>>,
     /// Attempts that ended and are not recorded yet: endpoint, delivery, how it ended.
     unrecorded: Mutex<Vec<(i64, i64, AttemptRecord)>>,
@@ -80,31 +82,20 @@ fn check_due(
     true
 }
 
-/// What the worker drains, sends through and tells.
-pub struct DeliveryPorts {
-    pub outbox: Arc<dyn WebhookOutbox>,
-    pub payloads: Arc<dyn EventPayloads>,
-    pub sender: Arc<dyn WebhookSender>,
-    pub clock: Arc<dyn Clock>,
-    /// Tells a team's owner that an endpoint was turned off.
-    pub mailer: Arc<dyn Mailer>,
-}
-
-/// Starts the worker; it looks whenever `wakeups` changes (events written), and takes no new
-/// delivery once `stopped` turns true.
+/// Starts the worker: it drains `outbox`, makes bodies with `payloads`, sends through `sender`
+/// and tells a team's owner through `mailer` when an endpoint is turned off. It looks whenever
+/// `settings.wakeups` changes (events written), and takes no new delivery once `stopped` turns
+/// true.
 pub fn start(
-    ports: DeliveryPorts,
+    outbox: Arc<dyn WebhookOutbox>,
+    payloads: Arc<dyn EventPayloads>,
+    sender: Arc<dyn WebhookSender>,
+    clock: Arc<dyn Clock>,
+    mailer: Arc<dyn Mailer>,
     settings: DeliverySettings,
-    wakeups: watch::Receiver<u64>,
     stopped: watch::Receiver<bool>,
 ) -> JoinHandle<()> {
-    let DeliveryPorts {
-        outbox,
-        payloads,
-        sender,
-        clock,
-        mailer,
-    } = ports;
+    let wakeups = settings.wakeups.clone();
     let deliverer = Arc::new(Deliverer {
         outbox,
         payloads,

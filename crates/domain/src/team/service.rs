@@ -18,7 +18,7 @@ use crate::team::model::{
     TeamSummary,
 };
 use crate::team::repository::{AcceptOutcome, NewInvite, TeamRepository};
-use crate::team_access::{visible_teams, MembershipRepository};
+use crate::team_access::{actor_on, visible_teams, MembershipRepository};
 use crate::user::{NewUser, User, UserRepository};
 
 #[derive(Debug, thiserror::Error)]
@@ -99,15 +99,7 @@ impl TeamService {
             .find_team(team_id)
             .await?
             .ok_or(TeamError::NotFound("Team"))?;
-        let role = if user.is_admin {
-            None
-        } else {
-            self.memberships
-                .membership(team_id, user.id)
-                .await?
-                .map(|m| m.role)
-        };
-        match Actor::of(user, role) {
+        match actor_on(&*self.memberships, user, team_id).await? {
             Some(actor) => Ok((team, actor)),
             None => Err(TeamError::NotFound("Team")),
         }
