@@ -27,6 +27,7 @@ mod operations;
 mod pages;
 mod rate_limits;
 mod single_groups;
+mod snapshots;
 mod streamed_batches;
 mod submissions;
 mod takeover;
