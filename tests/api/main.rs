@@ -30,6 +30,7 @@ mod pages;
 mod rate_limits;
 mod search;
 mod single_groups;
+mod snapshots;
 mod streamed_batches;
 mod submissions;
 mod takeover;

@@ -2,7 +2,7 @@
 use async_trait::async_trait;
 
 use crate::store::StoreResult;
-use crate::team::Role;
+use crate::team::{Actor, Role};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Membership {
@@ -19,6 +19,24 @@ pub trait MembershipRepository: Send + Sync {
     async fn team_is_active(&self, team_id: i64) -> StoreResult<Option<bool>>;
     /// Ids of the teams the user is an active member of.
     async fn team_ids_of(&self, user_id: i64) -> StoreResult<Vec<i64>>;
+}
+
+/// Who `user` is on the team (`Actor::of`), asking for a membership only when the user is not
+/// a platform admin. None: nobody there.
+pub async fn actor_on(
+    memberships: &dyn MembershipRepository,
+    user: &crate::user::User,
+    team_id: i64,
+) -> StoreResult<Option<Actor>> {
+    let role = if user.is_admin {
+        None
+    } else {
+        memberships
+            .membership(team_id, user.id)
+            .await?
+            .map(|m| m.role)
+    };
+    Ok(Actor::of(user, role))
 }
 
 /// The teams whose things `user` may see: None for a platform admin (every team), else the teams

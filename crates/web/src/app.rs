@@ -27,7 +27,7 @@ use leadhub_domain::upload::UploadService;
 use leadhub_domain::webhook::WebhookService;
 use leadhub_domain::{Clock, SystemClock};
 use leadhub_mail::CountedMailer;
-use leadhub_webhooks::{DeliveryPorts, DeliverySettings, HttpSender, SEND_TIMEOUT};
+use leadhub_webhooks::{DeliverySettings, HttpSender, SEND_TIMEOUT};
 
 use crate::config::Config;
 use crate::extract::{path_error_handler, query_error_handler};
@@ -339,22 +339,25 @@ fn start_deliveries(
             return tokio::spawn(async {});
         }
     };
-    let ports = DeliveryPorts {
-        outbox: Arc::new(db.clone()),
-        payloads: Arc::new(ApiPayloads {
-            leads: Arc::new(db.clone()),
-            submissions: Arc::new(db.clone()),
-        }),
-        sender: Arc::new(sender),
-        clock: state.clock.clone(),
-        mailer: state.teams.mailer.clone(),
-    };
     let settings = DeliverySettings {
         poll: std::time::Duration::from_millis(state.config.job_poll_ms),
         // The job lease, plus the longest an attempt may take.
         hold: std::time::Duration::from_secs(state.config.job_lease_secs) + SEND_TIMEOUT,
         concurrency: 32,
         retry_scale: state.config.webhook_retry_scale,
+        wakeups: db.webhook_wakeups(),
     };
-    leadhub_webhooks::start(ports, settings, db.webhook_wakeups(), stopped)
+    let payloads = ApiPayloads {
+        leads: Arc::new(db.clone()),
+        submissions: Arc::new(db.clone()),
+    };
+    leadhub_webhooks::start(
+        Arc::new(db.clone()),
+        Arc::new(payloads),
+        Arc::new(sender),
+        state.clock.clone(),
+        state.teams.mailer.clone(),
+        settings,
+        stopped,
+    )
 }

@@ -12,4 +12,4 @@ pub mod target;
 mod worker;
 
 pub use sender::{HttpSender, MAX_RESPONSE_BYTES, SEND_TIMEOUT};
-pub use worker::{start, DeliveryPorts, DeliverySettings, PER_ENDPOINT};
+pub use worker::{start, DeliverySettings, PER_ENDPOINT};

@@ -13,7 +13,7 @@ use tokio::task::JoinHandle;
 
 use leadhub_domain::mail::{Mailer, Message};
 use leadhub_domain::webhook::{
-    attempt_record, failing_limit, AttemptRecord, DeliveryStatus, DueDelivery, EventPayloads,
+    attempt_record, failing_cutoff, AttemptRecord, DeliveryStatus, DueDelivery, EventPayloads,
     SendFailure, WebhookOutbox, WebhookSender,
 };
 use leadhub_domain::Clock;
@@ -38,15 +38,17 @@ pub struct DeliverySettings {
     pub hold: Duration,
     pub concurrency: usize,
     pub retry_scale: f64,
+    /// Changes when events are written (`Database::webhook_wakeups`).
+    pub wakeups: watch::Receiver<u64>,
 }
 
 struct Deliverer {
+    settings: DeliverySettings,
     outbox: Arc<dyn WebhookOutbox>,
     payloads: Arc<dyn EventPayloads>,
     sender: Arc<dyn WebhookSender>,
     clock: Arc<dyn Clock>,
     mailer: Arc<dyn Mailer>,
-    settings: DeliverySettings,
     in_flight: Mutex<HashMap<i64, usize>>,
     /// Attempts that ended and are not recorded yet: endpoint, delivery, how it ended.
     unrecorded: Mutex<Vec<(i64, i64, AttemptRecord)>>,
@@ -80,31 +82,20 @@ fn check_due(
     true
 }
 
-/// What the worker drains, sends through and tells.
-pub struct DeliveryPorts {
-    pub outbox: Arc<dyn WebhookOutbox>,
-    pub payloads: Arc<dyn EventPayloads>,
-    pub sender: Arc<dyn WebhookSender>,
-    pub clock: Arc<dyn Clock>,
-    /// Tells a team's owner that an endpoint was turned off.
-    pub mailer: Arc<dyn Mailer>,
-}
-
-/// Starts the worker; it looks whenever `wakeups` changes (events written), and takes no new
-/// delivery once `stopped` turns true.
+/// Starts the worker: it drains `outbox`, makes bodies with `payloads`, sends through `sender`
+/// and tells a team's owner through `mailer` when an endpoint is turned off. It looks whenever
+/// `settings.wakeups` changes (events written), and takes no new delivery once `stopped` turns
+/// true.
 pub fn start(
-    ports: DeliveryPorts,
+    outbox: Arc<dyn WebhookOutbox>,
+    payloads: Arc<dyn EventPayloads>,
+    sender: Arc<dyn WebhookSender>,
+    clock: Arc<dyn Clock>,
+    mailer: Arc<dyn Mailer>,
     settings: DeliverySettings,
-    wakeups: watch::Receiver<u64>,
     stopped: watch::Receiver<bool>,
 ) -> JoinHandle<()> {
-    let DeliveryPorts {
-        outbox,
-        payloads,
-        sender,
-        clock,
-        mailer,
-    } = ports;
+    let wakeups = settings.wakeups.clone();
     let deliverer = Arc::new(Deliverer {
         outbox,
         payloads,
@@ -341,12 +332,12 @@ impl Deliverer {
         self.to_record.notify_one();
     }
 
-    /// Turns off an endpoint that has failed every delivery for `failing_limit`, and tells its
+    /// Turns off an endpoint that has failed every delivery past `failing_cutoff`, and tells its
     /// team's owner.
     async fn turn_off_if_failing(&self, endpoint_id: i64, now: DateTime<Utc>) {
         let off = self
             .outbox
-            .deactivate_if_failing(endpoint_id, now - failing_limit(), now)
+            .deactivate_if_failing(endpoint_id, failing_cutoff(now), now)
             .await;
         let off = match off {
             Ok(Some(off)) => off,

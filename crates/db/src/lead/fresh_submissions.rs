@@ -10,7 +10,7 @@ use diesel::prelude::*;
 use leadhub_domain::lead::record::LeadWrite;
 use leadhub_domain::submission::{NewBatch, NewSubmission, StoredAndWritten};
 
-use crate::lead::lead_writes::{retry_on_conflict, write_fresh};
+use crate::lead::lead_writes::{retry_on_conflict, write_leads_of_fresh};
 use crate::lead::outcomes::Outcome;
 use crate::lead::submission_rows::{insert_batch, insert_submission_rows};
 use crate::sql::error::store_error;
@@ -18,7 +18,7 @@ use crate::DbConnection;
 
 /// Writes the leads of `writes` and stores `submissions` (`writes[i]` is the lead of
 /// `submissions[i]`) with their outcomes, in one transaction.
-pub(crate) fn store_and_write(
+pub(crate) fn insert_fresh_with_leads(
     conn: &mut DbConnection,
     batch: Option<&NewBatch>,
     submissions: Vec<NewSubmission>,
@@ -27,8 +27,8 @@ pub(crate) fn store_and_write(
     conn.transaction(|conn| {
         // In a savepoint (a nested transaction); tried again when another writer created one of
         // the properties between its read and its write.
-        let done = conn.transaction(|conn| write_fresh(conn, writes));
-        let leads = retry_on_conflict(done, || conn.transaction(|conn| write_fresh(conn, writes)));
+        let done = conn.transaction(|conn| write_leads_of_fresh(conn, writes));
+        let leads = retry_on_conflict(done, || conn.transaction(|conn| write_leads_of_fresh(conn, writes)));
         let (outcomes, processed_at) = match &leads {
             Ok((written, now)) => (
                 writes

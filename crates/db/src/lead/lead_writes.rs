@@ -9,7 +9,7 @@
 //! into or skips which lead, in element order), then written (`plan_store`): multi-row INSERTs
 //! of the new leads, one UPDATE per stored lead merged into, and the submissions' outcomes:
 //! recorded on stored submissions in few statements (`write_all`), or left to the caller that
-//! stores fresh submissions with them (`write_fresh`).
+//! stores fresh submissions with them (`write_leads_of_fresh`).
 use std::collections::{BTreeSet, HashSet};
 
 use chrono::{NaiveDateTime, Utc};
@@ -152,7 +152,7 @@ pub(crate) fn write_all(
 /// Writes the leads of submissions not stored yet, in the caller's transaction: every element
 /// is applied, and recording the outcomes is the caller's (it stores each submission with its
 /// outcome at once). Answers one result per write, and the time the transaction wrote.
-pub(crate) fn write_fresh(
+pub(crate) fn write_leads_of_fresh(
     conn: &mut DbConnection,
     writes: &[LeadWrite],
 ) -> QueryResult<(Vec<LeadWritten>, NaiveDateTime)> {

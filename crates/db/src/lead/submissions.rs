@@ -15,7 +15,7 @@ use leadhub_domain::submission::{
 };
 
 use crate::job::jobs::insert_jobs;
-use crate::lead::fresh_submissions::store_and_write;
+use crate::lead::fresh_submissions::insert_fresh_with_leads;
 use crate::lead::submission_rows::{close_finished_batches, insert_batch, insert_submission_rows};
 use crate::pool::connection::on_backend;
 use crate::schema::{batches, idempotency_keys, submissions};
@@ -131,7 +131,7 @@ impl SubmissionRepository for Database {
         .await
     }
 
-    async fn store_and_write(
+    async fn store_fresh_and_plan_leads(
         &self,
         batch: Option<NewBatch>,
         submissions: Vec<NewSubmission>,
@@ -144,7 +144,7 @@ impl SubmissionRepository for Database {
                 writes.len()
             )));
         }
-        self.write(move |conn| store_and_write(conn, batch.as_ref(), submissions, &writes))
+        self.write(move |conn| insert_fresh_with_leads(conn, batch.as_ref(), submissions, &writes))
             .await
     }
 

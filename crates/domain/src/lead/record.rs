@@ -149,8 +149,11 @@ pub struct EnrichmentUpdate {
 #[cfg_attr(any(test, feature = "mock"), mockall::automock)]
 #[async_trait]
 pub trait LeadRepository: Send + Sync {
-    /// Applies the writes in order, in one transaction. Within one scope a property never
-    /// becomes two leads, whatever other writers do at the same time. Each write's submission
+    /// Plans and applies the writes, in one transaction: the adapter reads the stored leads of
+    /// the writes' streets under its write lock, plans with `lead::plan` (the domain's one
+    /// duplicate and merge rule; a fake repository calls it too) and stores what it planned.
+    /// Planning inside the transaction is what keeps it duplicate-safe: within one scope a
+    /// property never becomes two leads, whatever other writers do at the same time. Each write's submission
     /// gets its outcome in the same transaction; `None` for a submission that was already final.
     /// Shared, not owned: the caller keeps the writes (to retry them one by one) without a copy.
     async fn write_leads(

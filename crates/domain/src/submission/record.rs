@@ -129,7 +129,7 @@ pub struct IdempotentAnswer {
     pub created_at: DateTime<Utc>,
 }
 
-/// What `SubmissionRepository::store_and_write` did: every submission is stored, and its lead
+/// What `SubmissionRepository::store_fresh_and_plan_leads` did: every submission is stored, and its lead
 /// written or not.
 #[derive(Debug)]
 pub struct StoredAndWritten {
@@ -162,13 +162,13 @@ pub trait SubmissionRepository: Send + Sync {
         submissions: Vec<NewSubmission>,
     ) -> StoreResult<Vec<i64>>;
     /// Fresh submissions processed now, in one transaction: the leads of `writes` (`writes[i]`
-    /// is the lead of `submissions[i]`; no `submission_id`) are written as
-    /// `LeadRepository::write_leads` would, in a savepoint, then the batch (when given) and
+    /// is the lead of `submissions[i]`; no `submission_id`) are planned and written as
+    /// `LeadRepository::write_leads` plans and writes them, in a savepoint, then the batch (when given) and
     /// every submission, verbatim, with its outcome. Should the leads' write fail, the savepoint
     /// is rolled back and the submissions are stored all the same, open, with that error
     /// returned beside their ids: nothing is stored only when the transaction itself fails, and
     /// then it returns an error.
-    async fn store_and_write(
+    async fn store_fresh_and_plan_leads(
         &self,
         batch: Option<NewBatch>,
         submissions: Vec<NewSubmission>,

@@ -155,7 +155,7 @@ impl SubmissionService {
     ) -> Result<FreshWritten, SubmissionError> {
         let (submitters, requests) = singles.into_iter().unzip();
         let (submissions, writes) = self.fresh_writes(submitters, requests, None, self.clock.now());
-        self.write_fresh(None, submissions, writes).await
+        self.record_fresh(None, submissions, writes).await
     }
 
     /// Enriches what `write_singles` wrote where needed and returns each submission's
@@ -266,7 +266,7 @@ impl SubmissionService {
         } else {
             let (submissions, writes) =
                 self.fresh_writes(submitters, requests, batch_id.as_deref(), now);
-            self.store_and_write(batch, submissions, writes).await?
+            self.process_fresh(batch, submissions, writes).await?
         };
         Ok(BatchOutcome {
             batch_id: batch_id.unwrap_or_default(),

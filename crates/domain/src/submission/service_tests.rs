@@ -50,7 +50,7 @@ impl Setup {
 
     /// No submission is stored, now or deferred.
     fn storing_nothing(mut self) -> Setup {
-        self.submissions.expect_store_and_write().never();
+        self.submissions.expect_store_fresh_and_plan_leads().never();
         self.submissions.expect_insert_submissions().never();
         self
     }
@@ -190,7 +190,7 @@ async fn stages_run_in_order_normalise_store_enrich_record() {
     let written: Arc<Mutex<Vec<LeadWrite>>> = Arc::default();
     let kept = written.clone();
     s.submissions
-        .expect_store_and_write()
+        .expect_store_fresh_and_plan_leads()
         .withf(|batch, submissions: &Vec<NewSubmission>, writes| {
             let w = &writes[0];
             // Stored verbatim, and normalised before the store sees the lead.
@@ -260,7 +260,7 @@ async fn a_geocoder_failure_leaves_the_lead_pending_retry_with_its_retry_queued(
     let written: Arc<Mutex<Vec<LeadWrite>>> = Arc::default();
     let kept = written.clone();
     s.submissions
-        .expect_store_and_write()
+        .expect_store_fresh_and_plan_leads()
         .times(1)
         .returning(move |_, _, writes| {
             // The store queues the plan's retry with the write: here, for the new lead.
@@ -338,7 +338,7 @@ async fn each_element_is_answered_its_merge_decision_in_order() {
     full.email_3 = Some("c@example.com".into());
     let candidates = vec![stored(40, full)];
     s.submissions
-        .expect_store_and_write()
+        .expect_store_fresh_and_plan_leads()
         .times(1)
         .returning(move |_, _, writes| Ok(store_answer(&writes, candidates.clone())));
     let service = s.build();
@@ -393,7 +393,7 @@ async fn a_team_the_submitter_may_not_use_stores_nothing() {
 #[tokio::test]
 async fn a_deferred_batch_is_stored_with_its_fields_and_answered_pending() {
     let mut s = Setup::new();
-    s.submissions.expect_store_and_write().never();
+    s.submissions.expect_store_fresh_and_plan_leads().never();
     s.submissions
         .expect_insert_submissions()
         .withf(|batch, new: &Vec<NewSubmission>| {
@@ -430,7 +430,7 @@ async fn a_deferred_batch_is_stored_with_its_fields_and_answered_pending() {
 async fn a_failed_lead_write_keeps_every_submission_and_fails_only_its_own() {
     let mut s = Setup::new();
     s.submissions
-        .expect_store_and_write()
+        .expect_store_fresh_and_plan_leads()
         .times(1)
         .returning(|_, submissions, _| {
             // Stored open, verbatim; the leads' write was rolled back.
@@ -500,7 +500,7 @@ async fn a_failed_lead_write_keeps_every_submission_and_fails_only_its_own() {
 async fn a_store_that_cannot_store_answers_an_error_and_writes_nothing() {
     let mut s = Setup::new();
     s.submissions
-        .expect_store_and_write()
+        .expect_store_fresh_and_plan_leads()
         .times(1)
         .returning(|_, _, _| Err(StoreError::Unexpected(anyhow::anyhow!("disk full"))));
     s.leads.expect_write_leads().never();

@@ -1,6 +1,7 @@
 //! Teams, their members and invites, and who may do what: the one permission table.
 use chrono::{DateTime, Utc};
 
+use crate::user::User;
 use crate::word_enum::word_enum;
 
 word_enum! {
@@ -34,6 +35,20 @@ pub enum TeamAction {
 pub enum Actor {
     Member(Role),
     PlatformAdmin,
+}
+
+impl Actor {
+    /// Who `user` is on a team where they hold `role` (None: not a member), the one rule every
+    /// service and page asks: a platform admin keeps every right on every team, also as a plain
+    /// member of it (their role still shows as `my_role`); anyone else acts by their role, and
+    /// is nobody there without one.
+    pub fn of(user: &User, role: Option<Role>) -> Option<Actor> {
+        if user.is_admin {
+            Some(Actor::PlatformAdmin)
+        } else {
+            role.map(Actor::Member)
+        }
+    }
 }
 
 /// The permission table. Platform admins may do everything an owner may; members may view.

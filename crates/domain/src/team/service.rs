@@ -18,7 +18,7 @@ use crate::team::model::{
     TeamSummary,
 };
 use crate::team::repository::{AcceptOutcome, NewInvite, TeamRepository};
-use crate::team_access::{visible_teams, MembershipRepository};
+use crate::team_access::{actor_on, visible_teams, MembershipRepository};
 use crate::user::{NewUser, User, UserRepository};
 
 #[derive(Debug, thiserror::Error)]
@@ -99,15 +99,10 @@ impl TeamService {
             .find_team(team_id)
             .await?
             .ok_or(TeamError::NotFound("Team"))?;
-        // A platform admin keeps every right on every team, also when they are a plain member
-        // of it (their team role still shows as `my_role`).
-        if user.is_admin {
-            return Ok((team, Actor::PlatformAdmin));
+        match actor_on(&*self.memberships, user, team_id).await? {
+            Some(actor) => Ok((team, actor)),
+            None => Err(TeamError::NotFound("Team")),
         }
-        if let Some(m) = self.memberships.membership(team_id, user.id).await? {
-            return Ok((team, Actor::Member(m.role)));
-        }
-        Err(TeamError::NotFound("Team"))
     }
 
     async fn authorize(

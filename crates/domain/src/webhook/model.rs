@@ -113,6 +113,13 @@ pub fn failing_limit() -> Duration {
     Duration::days(5)
 }
 
+/// The five-day rule at `now`: an endpoint is turned off when it has failed every delivery since
+/// before the instant returned (one made before then is still undelivered, and none was
+/// delivered after it). The worker checks with it; the outbox applies it in one transaction.
+pub fn failing_cutoff(now: DateTime<Utc>) -> DateTime<Utc> {
+    now - failing_limit()
+}
+
 /// Stored as `pending`, `delivered`, `failed`.
 #[derive(
     Debug, Clone, Copy, PartialEq, Eq, strum::EnumString, strum::IntoStaticStr, strum::Display,

@@ -114,8 +114,9 @@ pub trait WebhookOutbox: Send + Sync {
     async fn release(&self, delivery_ids: Vec<i64>, at: DateTime<Utc>) -> StoreResult<()>;
     /// Records how these attempts ended, all in one transaction.
     async fn record_attempts(&self, records: Vec<(i64, AttemptRecord)>) -> StoreResult<()>;
-    /// Turns the endpoint off when it has failed every delivery since before `since`: one made
-    /// before then is still undelivered and none was delivered after it. Returns, once, whom to tell.
+    /// Turns the endpoint off when it has failed every delivery since before `since`
+    /// (`failing_cutoff`): one made before then is still undelivered and none was delivered
+    /// after it. Returns, once, whom to tell.
     async fn deactivate_if_failing(
         &self,
         endpoint_id: i64,

@@ -5,8 +5,8 @@ use std::sync::Arc;
 use crate::clock::Clock;
 use crate::error::{FieldError, LocPart, ServiceError};
 use crate::secret::TokenGenerator;
-use crate::team::{permits, Actor, TeamAction};
-use crate::team_access::MembershipRepository;
+use crate::team::{permits, TeamAction};
+use crate::team_access::{actor_on, MembershipRepository};
 use crate::user::User;
 use crate::webhook::model::{
     events_problem, rotation_overlap, url_problem, Delivery, EndpointChanges, EventType,
@@ -34,18 +34,13 @@ pub struct WithSecret {
 
 impl WebhookService {
     async fn authorize(&self, user: &User, team_id: i64) -> Result<(), ServiceError> {
-        let actor = if user.is_admin {
-            self.memberships
-                .team_is_active(team_id)
-                .await?
-                .map(|_| Actor::PlatformAdmin)
-        } else {
-            self.memberships
-                .membership(team_id, user.id)
-                .await?
-                .map(|m| Actor::Member(m.role))
-        };
-        let actor = actor.ok_or(ServiceError::NotFound("Team"))?;
+        // A platform admin sees every active team; an inactive one is not found.
+        if user.is_admin && self.memberships.team_is_active(team_id).await?.is_none() {
+            return Err(ServiceError::NotFound("Team"));
+        }
+        let actor = actor_on(&*self.memberships, user, team_id)
+            .await?
+            .ok_or(ServiceError::NotFound("Team"))?;
         if permits(actor, TeamAction::ManageWebhooks) {
             Ok(())
         } else {

@@ -9,6 +9,7 @@ use tera::Context;
 
 pub mod businesses;
 pub mod charts;
+pub mod cookies;
 pub mod dashboard;
 pub mod invites;
 pub mod keys;

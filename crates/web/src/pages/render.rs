@@ -11,7 +11,7 @@ use leadhub_domain::auth::AuthError;
 use leadhub_domain::error::{FieldError, LocPart, ServiceError};
 use leadhub_domain::team::TeamError;
 
-use crate::pages::session::cleared_session_cookies;
+use crate::pages::cookies::cleared_session_cookies;
 
 macro_rules! page_templates {
     ($($name:literal),* $(,)?) => {

@@ -7,8 +7,7 @@
 //!   `SHA-256("leadhub-csrf" | binding | secret)`, where the binding is the session's family id
 //!   for signed-in forms and `public` for the sign-in and invite forms. A cross-site page can
 //!   neither read the cookie nor guess the family id, so it cannot forge the token.
-use actix_web::cookie::time::Duration as CookieDuration;
-use actix_web::cookie::{Cookie, SameSite};
+use actix_web::cookie::Cookie;
 use actix_web::dev::Payload;
 use actix_web::http::StatusCode;
 use actix_web::{web, FromRequest, HttpRequest, HttpResponse};
@@ -18,16 +17,18 @@ use tera::Context;
 
 use leadhub_domain::auth::{AuthError, Credential};
 use leadhub_domain::secret::{hash_secret, hashes_match, TokenGenerator, ACCESS_TOKEN_PREFIX};
-use leadhub_domain::session::{Session, REFRESH_TOKEN_DAYS};
+use leadhub_domain::session::REFRESH_TOKEN_DAYS;
 use leadhub_domain::user::User;
 
+use crate::pages::cookies::cookie;
+pub use crate::pages::cookies::{
+    cleared_session_cookies, fresh_csrf_cookie, session_cookies, CSRF_COOKIE, REFRESH_COOKIE,
+    SESSION_COOKIE,
+};
 use crate::pages::render::{html, render, PageError};
 use crate::state::AppState;
 use crate::tokens::RandomTokens;
 
-pub const SESSION_COOKIE: &str = "leadhub_session";
-pub const REFRESH_COOKIE: &str = "leadhub_refresh";
-pub const CSRF_COOKIE: &str = "leadhub_csrf";
 /// The CSRF binding of forms shown before anyone is signed in.
 pub const PUBLIC_BINDING: &str = "public";
 
@@ -52,52 +53,6 @@ pub fn public_form_page(
 /// Whether cookies get the `Secure` attribute: only when the service is reached over https.
 pub fn secure(state: &AppState) -> bool {
     state.config.public_url.starts_with("https://")
-}
-
-fn cookie(name: &'static str, value: String, max_age: i64, secure: bool) -> Cookie<'static> {
-    Cookie::build(name, value)
-        .path("/")
-        .http_only(true)
-        .same_site(SameSite::Lax)
-        .secure(secure)
-        .max_age(CookieDuration::seconds(max_age))
-        .finish()
-}
-
-/// The two cookies of a new or refreshed session.
-pub fn session_cookies(session: &Session, secure: bool) -> Vec<Cookie<'static>> {
-    vec![
-        cookie(
-            SESSION_COOKIE,
-            session.access_token.clone(),
-            session.expires_in,
-            secure,
-        ),
-        cookie(
-            REFRESH_COOKIE,
-            session.refresh_token.clone(),
-            REFRESH_TOKEN_DAYS * 24 * 3600,
-            secure,
-        ),
-    ]
-}
-
-/// Cookies that make the browser forget the session.
-pub fn cleared_session_cookies(secure: bool) -> Vec<Cookie<'static>> {
-    [SESSION_COOKIE, REFRESH_COOKIE]
-        .into_iter()
-        .map(|name| cookie(name, String::new(), 0, secure))
-        .collect()
-}
-
-/// A fresh CSRF secret cookie (given at sign-in and sign-out, so a secret never outlives a session).
-pub fn fresh_csrf_cookie(secure: bool) -> Cookie<'static> {
-    cookie(
-        CSRF_COOKIE,
-        RandomTokens.secret(""),
-        REFRESH_TOKEN_DAYS * 24 * 3600,
-        secure,
-    )
 }
 
 /// The browser's CSRF secret, or a new one to hand out with this answer.

@@ -72,13 +72,11 @@ impl From<&TeamSummary> for TeamRow {
     }
 }
 
-/// How the visitor stands to a team: platform admins act as such whether or not they are
-/// also members (the same rule as `TeamService`).
+/// How the visitor stands to a team, by the domain's one rule (`Actor::of`).
 fn actor(user: &User, summary: &TeamSummary) -> Actor {
-    match summary.my_role {
-        Some(role) if !user.is_admin => Actor::Member(role),
-        _ => Actor::PlatformAdmin,
-    }
+    // The summary was visible, so the caller is a platform admin or a member: the fallback is
+    // never taken, and grants the least.
+    Actor::of(user, summary.my_role).unwrap_or(Actor::Member(Role::Member))
 }
 
 /// Which controls the team page shows.

@@ -39,13 +39,13 @@ fn lead_to_enrich(written: &Written) -> Option<i64> {
 impl SubmissionService {
     /// Fresh submissions processed now (`writes[i]` is the lead of `submissions[i]`): stored
     /// verbatim and their leads written, then enriched and concluded.
-    pub(super) async fn store_and_write(
+    pub(super) async fn process_fresh(
         &self,
         batch: Option<NewBatch>,
         submissions: Vec<NewSubmission>,
         writes: Vec<LeadWrite>,
     ) -> Result<Vec<ElementOutcome>, SubmissionError> {
-        let fresh = self.write_fresh(batch, submissions, writes).await?;
+        let fresh = self.record_fresh(batch, submissions, writes).await?;
         self.conclude(&fresh.ids, &fresh.writes, fresh.written)
             .await
     }
@@ -53,7 +53,7 @@ impl SubmissionService {
     /// Stores fresh submissions verbatim in the transaction that writes their leads. Should the
     /// leads' write fail, the submissions are stored open all the same and their leads written
     /// one at a time, as stored submissions' are.
-    pub(super) async fn write_fresh(
+    pub(super) async fn record_fresh(
         &self,
         batch: Option<NewBatch>,
         submissions: Vec<NewSubmission>,
@@ -62,7 +62,7 @@ impl SubmissionService {
         let writes = Arc::new(writes);
         let stored = self
             .submissions
-            .store_and_write(batch, submissions, Arc::clone(&writes))
+            .store_fresh_and_plan_leads(batch, submissions, Arc::clone(&writes))
             .await?;
         let writes = Arc::try_unwrap(writes).unwrap_or_else(|shared| (*shared).clone());
         let (writes, written) = match stored.leads {
