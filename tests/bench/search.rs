@@ -125,12 +125,12 @@ fn row(i: u64, team: i64, user: i64, now: chrono::NaiveDateTime) -> String {
     let created = now - chrono::Duration::seconds(30 * i as i64);
     let permit = chrono::NaiveDate::from_ymd_opt(2024, 1, 1).unwrap()
         + chrono::Duration::days(pick(i, 13, 700) as i64);
-    let team_id = if i % 2 == 0 {
+    let team_id = if i.is_multiple_of(2) {
         team.to_string()
     } else {
         "NULL".into()
     };
-    let scope = if i % 2 == 0 { team } else { 0 };
+    let scope = if i.is_multiple_of(2) { team } else { 0 };
     format!(
         "({team_id}, {scope}, 'S{i}', 'K{i}', {}, {}, '{state}', '{zip}', {}, {}, {}, '{}', {}, \
          {}, '{}', {}, '{}', '{}', '{}', {}, 'skipped', 1, {user}, '{}', '{}')",
