@@ -322,8 +322,8 @@ pub async fn import_businesses(
     Ok(Json(ImportResult::from(&outcome)))
 }
 
-/// The businesses the caller may see (their teams' and unassigned ones), newest first; `q`
-/// searches name, phone (any writing), website and city.
+/// The businesses the caller may see (their teams' and unassigned ones), newest first.
+/// `q` searches the name, the phone (any writing), the website and the city.
 #[api_operation(
     operation_id = "list_businesses",
     tag = "businesses",
@@ -376,8 +376,8 @@ pub async fn get_business(
     Ok(Json(BusinessView::from(&found)))
 }
 
-/// Changes any field of a business an import accepts, name included (normalised as an import
-/// normalises it); a member it does not know is a 422 naming it.
+/// Changes any field of a business that an import accepts, name included.
+/// Values are normalised as an import normalises them; a member it does not know is a 422 naming it.
 #[api_operation(
     operation_id = "update_business",
     tag = "businesses",

@@ -161,9 +161,9 @@ impl LeadFilters {
     }
 }
 
-/// The leads the caller may see (their teams' and unassigned ones), filtered, newest first
-/// unless `sort` says otherwise. Text filters ignore case and surrounding space; `q` also finds
-/// a lead by any writing of one of its phone numbers, or by an e-mail.
+/// The leads the caller may see (their teams' and unassigned ones), filtered and sorted.
+/// Newest first unless `sort` says otherwise. Text filters ignore case and surrounding space; `q`
+/// also finds a lead by any writing of one of its phone numbers, or by an e-mail.
 #[api_operation(
     operation_id = "list_leads",
     tag = "leads",
