@@ -92,6 +92,7 @@ async fn adapter_counters_move(app: TestApp) {
     let ada = app.user("ada@example.com").await;
     let failed = r#"leadhub_geocoder_calls_total{provider="census",outcome="failed"}"#;
     let refused = r#"leadhub_geocoder_calls_total{provider="census",outcome="circuit_open"}"#;
+    let created = r#"leadhub_leads_ingested_total{action="created"}"#;
     let before = app.get_text("/metrics").await;
     for n in 1..=3 {
         submit(

@@ -9,6 +9,12 @@ pub const GEOCODER_CALLS: &str = "leadhub_geocoder_calls_total";
 pub const APPRAISAL_CALLS: &str = "leadhub_appraisal_calls_total";
 /// 1 while a circuit breaker refuses calls to an upstream service, 0 while it lets them through.
 pub const CIRCUIT_OPEN: &str = "leadhub_circuit_open";
+/// Webhook delivery attempts, by `outcome`: delivered, failed_will_retry, failed_for_good.
+pub const WEBHOOK_ATTEMPTS: &str = "leadhub_webhook_attempts_total";
+/// Leads written by intake (API, pages, imports, deferred batches), by `action`: created,
+/// updated (merged into a stored lead), skipped (a duplicate with nothing new), failed (the lead
+/// could not be stored; the submission is kept).
+pub const LEADS_INGESTED: &str = "leadhub_leads_ingested_total";
 /// E-mails handed to the mail adapter, by `kind` and `outcome` (sent, failed).
 pub const EMAILS: &str = "leadhub_emails_total";
 
@@ -45,6 +51,11 @@ pub fn describe() {
     describe_gauge!(
         CIRCUIT_OPEN,
         "1 while the circuit breaker of an upstream service is open."
+    );
+    describe_counter!(WEBHOOK_ATTEMPTS, "Webhook delivery attempts by outcome.");
+    describe_counter!(
+        LEADS_INGESTED,
+        "Leads written by intake, by action (created, updated, skipped, failed)."
     );
     describe_counter!(EMAILS, "E-mails by kind and outcome (sent, failed).");
 }

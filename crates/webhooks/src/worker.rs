@@ -12,6 +12,7 @@ use tokio::sync::{watch, Notify, OnceCell, Semaphore};
 use tokio::task::JoinHandle;
 
 use leadhub_domain::mail::{Mailer, Message};
+use leadhub_domain::telemetry::WEBHOOK_ATTEMPTS;
 use leadhub_domain::webhook::{
     attempt_record, failing_cutoff, AttemptRecord, DeliveryStatus, DueDelivery, EventPayloads,
     SendFailure, WebhookOutbox, WebhookSender,
@@ -325,6 +326,12 @@ impl Deliverer {
         let now = self.clock.now();
         let made = body.filter(|_| made);
         let record = attempt_record(attempts, result, made, now, self.settings.retry_scale);
+        let outcome = match record.status {
+            DeliveryStatus::Delivered => "delivered",
+            DeliveryStatus::Pending => "failed_will_retry",
+            DeliveryStatus::Failed => "failed_for_good",
+        };
+        metrics::counter!(WEBHOOK_ATTEMPTS, "outcome" => outcome).increment(1);
         self.unrecorded
             .lock()
             .unwrap_or_else(|e| e.into_inner())

@@ -8,6 +8,7 @@ use super::{ElementOutcome, SubmissionError, SubmissionService};
 use crate::lead::record::{LeadWrite, LeadWritten};
 use crate::store::StoreError;
 use crate::submission::record::{NewBatch, NewSubmission, SubmissionOutcome, SubmissionStatus};
+use crate::telemetry::LEADS_INGESTED;
 
 /// One write's result: `Ok(None)` when its submission was final already.
 type Written = Result<Option<LeadWritten>, StoreError>;
@@ -144,6 +145,7 @@ impl SubmissionService {
                 // Already final (a job run twice after a crash): nothing more to say.
                 Ok(None) => continue,
                 Ok(Some(w)) => {
+                    metrics::counter!(LEADS_INGESTED, "action" => w.action.as_str()).increment(1);
                     warnings.extend(w.warnings);
                     if let Some(extra) = enrichment_warnings
                         .remove(&w.lead_id)
@@ -163,6 +165,7 @@ impl SubmissionService {
                     }
                 }
                 Err(e) => {
+                    metrics::counter!(LEADS_INGESTED, "action" => "failed").increment(1);
                     tracing::error!(submission_id = id, error = %e, "lead write failed");
                     follow_ups.insert(id);
                     ElementOutcome {
