@@ -111,7 +111,11 @@ async fn an_upload_imports_with_the_clis_rules_and_reports_rejects(app: TestApp)
     assert_eq!(count(&done, "merged"), 1);
     assert_eq!(count(&done, "rejected"), 1);
     assert_eq!(count(&done, "warnings"), 1);
-    assert!(done.body.contains("<code>invalid_state</code>: 1"), "{}", done.body);
+    assert!(
+        done.body.contains("<code>invalid_state</code>: 1"),
+        "{}",
+        done.body
+    );
     let report_link = format!("{location}/report");
     assert!(done.body.contains(&format!("href=\"{report_link}\"")));
 
@@ -121,7 +125,9 @@ async fn an_upload_imports_with_the_clis_rules_and_reports_rejects(app: TestApp)
     let mut lines = report.body.lines();
     assert_eq!(
         lines.next(),
-        Some("row,column,value,code,message,address,city,state,zip_code,first_name,favourite_colour")
+        Some(
+            "row,column,value,code,message,address,city,state,zip_code,first_name,favourite_colour"
+        )
     );
     let warned = lines.next().unwrap();
     assert!(warned.starts_with("4,state,XX,invalid_state,"), "{warned}");

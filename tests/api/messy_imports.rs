@@ -27,7 +27,15 @@ backend_tests!(
 const ROWS: usize = 420;
 
 const STATES: [&str; 5] = ["TX", "Texas", "tex.", "texas", "Lone Star"];
-const ZIPS: [&str; 7] = ["78701", "78702", "75201", "7520", "07520", "78701-1234", "787O1"];
+const ZIPS: [&str; 7] = [
+    "78701",
+    "78702",
+    "75201",
+    "7520",
+    "07520",
+    "78701-1234",
+    "787O1",
+];
 const PHONES: [&str; 8] = [
     "(512) 555-0100",
     "512.555.0101",
@@ -39,9 +47,23 @@ const PHONES: [&str; 8] = [
     "call me",
 ];
 const PHONE_TYPES: [&str; 6] = ["cell", "Cellular", "home", "land line", "internet", "fax"];
-const PROPERTY_TYPES: [&str; 7] = ["single family", "SFR", "condo", "office", "ranch", "lot", "castle"];
+const PROPERTY_TYPES: [&str; 7] = [
+    "single family",
+    "SFR",
+    "condo",
+    "office",
+    "ranch",
+    "lot",
+    "castle",
+];
 const BEDS: [&str; 5] = ["3", "3.0", "three", "1,234", ""];
-const DATES: [&str; 5] = ["2025-01-05", "01/05/2025", "Jan 5, 2025", "1/5/25", "13/45/2025"];
+const DATES: [&str; 5] = [
+    "2025-01-05",
+    "01/05/2025",
+    "Jan 5, 2025",
+    "1/5/25",
+    "13/45/2025",
+];
 
 /// The messy file's bytes and the reasons its import must count (code -> how often).
 fn messy_file() -> (Vec<u8>, BTreeMap<String, u64>) {
@@ -52,7 +74,9 @@ fn messy_file() -> (Vec<u8>, BTreeMap<String, u64>) {
         b"First Name,Last Name,Street Address,City,State,Zip,Phone,Phone Type,E-mail,Property Type,Beds,Permit #,Issued Date,Parcel ID,Notes\r\n",
     );
     let write = |cells: Vec<String>, out: &mut Vec<u8>| {
-        let mut w = csv::WriterBuilder::new().terminator(csv::Terminator::CRLF).from_writer(Vec::new());
+        let mut w = csv::WriterBuilder::new()
+            .terminator(csv::Terminator::CRLF)
+            .from_writer(Vec::new());
         w.write_record(&cells).unwrap();
         out.extend(w.into_inner().unwrap());
     };
@@ -84,9 +108,21 @@ fn messy_file() -> (Vec<u8>, BTreeMap<String, u64>) {
         if i % 5 == 4 {
             note("unparsed_date");
         }
-        let first = if i % 50 == 7 { "=1+1".to_owned() } else { format!("Owner{i}") };
-        let email = if i % 9 == 8 { "n/a".to_owned() } else { format!("owner{i}@example.com") };
-        let notes = if i % 40 == 3 { "=HYPERLINK(\"http://x\",\"y\")" } else { "call after 5" };
+        let first = if i % 50 == 7 {
+            "=1+1".to_owned()
+        } else {
+            format!("Owner{i}")
+        };
+        let email = if i % 9 == 8 {
+            "n/a".to_owned()
+        } else {
+            format!("owner{i}@example.com")
+        };
+        let notes = if i % 40 == 3 {
+            "=HYPERLINK(\"http://x\",\"y\")"
+        } else {
+            "call after 5"
+        };
         write(
             vec![
                 first,
@@ -126,10 +162,21 @@ fn messy_file() -> (Vec<u8>, BTreeMap<String, u64>) {
 
 /// The summary's counts as the upload page shows them.
 fn counts(s: &ImportSummary) -> [u64; 5] {
-    [s.rows, s.created, s.updated + s.skipped, s.rejected + s.failed, s.warnings]
+    [
+        s.rows,
+        s.created,
+        s.updated + s.skipped,
+        s.rejected + s.failed,
+        s.warnings,
+    ]
 }
 
-async fn import_file(app: &TestApp, user: &TestUser, team_id: i64, bytes: &[u8]) -> (ImportSummary, Option<PathBuf>) {
+async fn import_file(
+    app: &TestApp,
+    user: &TestUser,
+    team_id: i64,
+    bytes: &[u8],
+) -> (ImportSummary, Option<PathBuf>) {
     let dir = std::env::temp_dir().join(format!("leadhub-messy-{}", rand_suffix()));
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("leads.csv");
@@ -172,21 +219,31 @@ async fn a_messy_file_imports_alike_through_the_cli_and_the_upload(app: TestApp)
     let warnings: u64 = reasons.values().sum::<u64>() - 3;
     assert_eq!(summary.warnings, warnings);
     assert!(summary.ignored.contains(&"Notes".to_owned()));
-    assert!(summary.mapping.contains(&("E-mail".to_owned(), "email_1".to_owned())));
+    assert!(summary
+        .mapping
+        .contains(&("E-mail".to_owned(), "email_1".to_owned())));
     let mut top: Vec<(String, u64)> = reasons.clone().into_iter().collect();
     top.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
     top.truncate(5);
     assert_eq!(summary.top_reasons(5), top);
     let rendered = summary.render();
     for (code, n) in &top {
-        assert!(rendered.contains(&format!("reason: {code} {n}\n")), "{rendered}");
+        assert!(
+            rendered.contains(&format!("reason: {code} {n}\n")),
+            "{rendered}"
+        );
     }
 
     // Every dropped cell is in the report, with its row, column and value.
     let report = std::fs::read_to_string(report.expect("a report")).unwrap();
-    let mut reader = csv::ReaderBuilder::new().flexible(true).from_reader(report.as_bytes());
+    let mut reader = csv::ReaderBuilder::new()
+        .flexible(true)
+        .from_reader(report.as_bytes());
     let header = reader.headers().unwrap().clone();
-    assert_eq!(&header.iter().take(5).collect::<Vec<_>>(), &["row", "column", "value", "code", "message"]);
+    assert_eq!(
+        &header.iter().take(5).collect::<Vec<_>>(),
+        &["row", "column", "value", "code", "message"]
+    );
     let lines: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
     assert_eq!(lines.len() as u64, summary.warnings + summary.rejected);
     let mut in_report: BTreeMap<String, u64> = BTreeMap::new();
@@ -194,18 +251,35 @@ async fn a_messy_file_imports_alike_through_the_cli_and_the_upload(app: TestApp)
         *in_report.entry(line[3].to_owned()).or_default() += 1;
     }
     assert_eq!(in_report, reasons);
-    assert!(lines.iter().any(|l| &l[1] == "Phone" && &l[2] == "call me" && &l[3] == "invalid_phone"));
-    assert!(lines.iter().any(|l| &l[1] == "Issued Date" && &l[2] == "13/45/2025"));
-    assert!(lines.iter().any(|l| &l[1] == "Zip" && &l[2] == "7520" && &l[3] == "invalid_zip"));
+    assert!(lines
+        .iter()
+        .any(|l| &l[1] == "Phone" && &l[2] == "call me" && &l[3] == "invalid_phone"));
+    assert!(lines
+        .iter()
+        .any(|l| &l[1] == "Issued Date" && &l[2] == "13/45/2025"));
+    assert!(lines
+        .iter()
+        .any(|l| &l[1] == "Zip" && &l[2] == "7520" && &l[3] == "invalid_zip"));
 
     // What was stored is the API's values.
     let (_, leads) = app
-        .get(&format!("/api/v1/leads?team_id={cli_team}&limit=500"), &alice.key)
+        .get(
+            &format!("/api/v1/leads?team_id={cli_team}&limit=500"),
+            &alice.key,
+        )
         .await;
     let items = leads["items"].as_array().unwrap();
     assert_eq!(items.len(), ROWS);
     for lead in items {
-        let n: usize = lead["address"].as_str().unwrap().split(' ').next().unwrap().parse::<usize>().unwrap() - 100;
+        let n: usize = lead["address"]
+            .as_str()
+            .unwrap()
+            .split(' ')
+            .next()
+            .unwrap()
+            .parse::<usize>()
+            .unwrap()
+            - 100;
         let want_state = if n % 5 == 4 { json!(null) } else { json!("TX") };
         assert_eq!(lead["state"], want_state, "{lead}");
         let phone = &lead["primary_phone"];
@@ -214,7 +288,11 @@ async fn a_messy_file_imports_alike_through_the_cli_and_the_upload(app: TestApp)
         } else {
             assert_eq!(phone, &json!(format!("+1512555010{}", n % 8)), "{lead}");
         }
-        let date = if n % 5 == 4 { json!(null) } else { json!("2025-01-05") };
+        let date = if n % 5 == 4 {
+            json!(null)
+        } else {
+            json!("2025-01-05")
+        };
         assert_eq!(lead["permit_date"], date, "{lead}");
         let beds = match n % 5 {
             3 | 4 => json!(null),
@@ -225,7 +303,11 @@ async fn a_messy_file_imports_alike_through_the_cli_and_the_upload(app: TestApp)
             assert_eq!(lead["first_name"], "=1+1");
         }
         if n % 7 == 3 {
-            assert_eq!(lead["zip_code"], if n % 5 == 4 { "07520" } else { "7520" }, "{lead}");
+            assert_eq!(
+                lead["zip_code"],
+                if n % 5 == 4 { "07520" } else { "7520" },
+                "{lead}"
+            );
         }
     }
 
@@ -237,13 +319,22 @@ async fn a_messy_file_imports_alike_through_the_cli_and_the_upload(app: TestApp)
     let shown = [
         count(&done, "rows"),
         count(&done, "created"),
-        count(&done, "merged") + if done.body.contains("count-skipped") { count(&done, "skipped") } else { 0 },
+        count(&done, "merged")
+            + if done.body.contains("count-skipped") {
+                count(&done, "skipped")
+            } else {
+                0
+            },
         count(&done, "rejected"),
         count(&done, "warnings"),
     ];
     assert_eq!(shown.map(|n| n as u64), counts(&summary), "{}", done.body);
     for (code, n) in &top {
-        assert!(done.body.contains(&format!("<code>{code}</code>: {n}")), "{}", done.body);
+        assert!(
+            done.body.contains(&format!("<code>{code}</code>: {n}")),
+            "{}",
+            done.body
+        );
     }
     assert!(done.body.contains("Read as UTF-8"));
 }
@@ -263,11 +354,18 @@ async fn an_export_imports_back_as_the_same_rows(app: TestApp) {
          "parcel_number": "-12-34", "work_type": "\tTab"},
     ]);
     let (status, body) = app
-        .post("/api/v1/submissions/batch", &alice.key, json!({"leads": leads}))
+        .post(
+            "/api/v1/submissions/batch",
+            &alice.key,
+            json!({"leads": leads}),
+        )
         .await;
     assert_eq!(status, StatusCode::OK, "{body}");
     let (_, first) = fetch_csv(&app, "/api/v1/leads/export", &alice.key).await;
-    assert!(first.contains(",+15125550100,mobile,+442079460958,"), "{first}");
+    assert!(
+        first.contains(",+15125550100,mobile,+442079460958,"),
+        "{first}"
+    );
     assert!(first.contains(",+16175550100;ext=12,"), "{first}");
     assert!(first.contains(",-97.75,"), "{first}");
     assert!(!first.contains("'+1"), "{first}");
@@ -292,7 +390,12 @@ async fn an_export_imports_back_as_the_same_rows(app: TestApp) {
         businesses: other.state.businesses.clone(),
     };
     let (summary, _) = import_csv(&services, &bob.user, &settings).await.unwrap();
-    assert_eq!((summary.created, summary.rejected), (3, 0), "{}", summary.render());
+    assert_eq!(
+        (summary.created, summary.rejected),
+        (3, 0),
+        "{}",
+        summary.render()
+    );
     let (_, second) = fetch_csv(&other, "/api/v1/leads/export", &bob.key).await;
     assert_eq!(rows_aside_ids(&first), rows_aside_ids(&second));
 }

@@ -17,9 +17,9 @@ pub mod enrich;
 mod enrichment_tests;
 pub mod error;
 pub mod identity;
-pub mod import;
 #[cfg(test)]
 mod identity_tests;
+pub mod import;
 pub mod jobs;
 pub mod lead;
 pub mod mail;

@@ -57,7 +57,10 @@ mod tests {
     #[test]
     fn formula_starts_are_defused() {
         for (cell, defused) in [
-            ("=HYPERLINK(\"http://x\",\"y\")", "'=HYPERLINK(\"http://x\",\"y\")"),
+            (
+                "=HYPERLINK(\"http://x\",\"y\")",
+                "'=HYPERLINK(\"http://x\",\"y\")",
+            ),
             ("=1+1", "'=1+1"),
             ("+1+1", "'+1+1"),
             ("-2+3", "'-2+3"),

@@ -139,6 +139,12 @@ mod tests {
         let mut bytes = vec![b'a'; CHUNK - 1];
         bytes.extend("é".as_bytes());
         let scan = scan_utf8(&mut Cursor::new(bytes)).unwrap();
-        assert_eq!(scan, Utf8Scan { invalid: false, multibyte: true });
+        assert_eq!(
+            scan,
+            Utf8Scan {
+                invalid: false,
+                multibyte: true
+            }
+        );
     }
 }

@@ -71,7 +71,9 @@ impl CsvReport {
     fn writer(&mut self) -> anyhow::Result<&mut csv::Writer<Sink>> {
         if self.writer.is_none() {
             let sink = match &self.target {
-                ReportTarget::Folder { dir, name } => Sink::File(create_private_file(dir, &dir.join(name))?),
+                ReportTarget::Folder { dir, name } => {
+                    Sink::File(create_private_file(dir, &dir.join(name))?)
+                }
                 ReportTarget::Memory => Sink::Memory(Vec::new()),
             };
             // Every line has as many cells as the header, however wide its row was.
@@ -95,7 +97,9 @@ impl CsvReport {
             .map_err(|e| anyhow::anyhow!("cannot write the report: {}", e.error()))?;
         Ok(match (sink, self.target) {
             (Sink::Memory(bytes), _) => ReportOutput::Memory(bytes),
-            (Sink::File(_), ReportTarget::Folder { dir, name }) => ReportOutput::File(dir.join(name)),
+            (Sink::File(_), ReportTarget::Folder { dir, name }) => {
+                ReportOutput::File(dir.join(name))
+            }
             (Sink::File(_), ReportTarget::Memory) => ReportOutput::None,
         })
     }
@@ -105,7 +109,13 @@ impl ImportReport for CsvReport {
     fn write(&mut self, line: &ReportLine) -> anyhow::Result<()> {
         let width = self.header.len();
         let row = line.row.to_string();
-        let own = [row.as_str(), &line.column, &line.value, &line.code, &line.message];
+        let own = [
+            row.as_str(),
+            &line.column,
+            &line.value,
+            &line.code,
+            &line.message,
+        ];
         let cells: Vec<String> = own
             .into_iter()
             .map(|c| defuse_formula(c).into_owned())
@@ -115,7 +125,12 @@ impl ImportReport for CsvReport {
         // A warning line has no cells of its own: it is padded to the header's width, so every line of
         // the report has the same number of fields (a CSV reader may insist on it).
         let pad = (REPORT_HEADER.len() + width).saturating_sub(cells.len());
-        writer.write_record(cells.iter().map(String::as_str).chain(std::iter::repeat_n("", pad)))?;
+        writer.write_record(
+            cells
+                .iter()
+                .map(String::as_str)
+                .chain(std::iter::repeat_n("", pad)),
+        )?;
         Ok(())
     }
 }
@@ -155,10 +170,17 @@ mod tests {
 
     #[test]
     fn lines_are_formula_safe_and_as_wide_as_the_header() {
-        let mut report = CsvReport::new(ReportTarget::Memory, vec!["address".into(), "=bad".into()]);
-        report.write(&line(2, "", "", "shifted_row", &["1 Main St", "=1+1", "x"])).unwrap();
-        report.write(&line(3, "phone", "+15125550100", "invalid_phone", &[])).unwrap();
-        let ReportOutput::Memory(bytes) = report.finish().unwrap() else { panic!("memory") };
+        let mut report =
+            CsvReport::new(ReportTarget::Memory, vec!["address".into(), "=bad".into()]);
+        report
+            .write(&line(2, "", "", "shifted_row", &["1 Main St", "=1+1", "x"]))
+            .unwrap();
+        report
+            .write(&line(3, "phone", "+15125550100", "invalid_phone", &[]))
+            .unwrap();
+        let ReportOutput::Memory(bytes) = report.finish().unwrap() else {
+            panic!("memory")
+        };
         let text = String::from_utf8(bytes).unwrap();
         assert_eq!(
             text,

@@ -50,9 +50,15 @@ impl CsvSheet {
             // UTF-8 is checked row by row instead of transcoded, so a bad row is found and named.
             file.seek(SeekFrom::Start(bom as u64))?;
             read.store(bom as u64, Ordering::Relaxed);
-            Box::new(Counted { inner: file, count: read.clone() })
+            Box::new(Counted {
+                inner: file,
+                count: read.clone(),
+            })
         } else {
-            let counted = Counted { inner: file, count: read.clone() };
+            let counted = Counted {
+                inner: file,
+                count: read.clone(),
+            };
             Box::new(
                 DecodeReaderBytesBuilder::new()
                     .encoding(Some(encoding))
@@ -65,10 +71,18 @@ impl CsvSheet {
             .has_headers(false)
             .from_reader(source);
         let mut record = ByteRecord::new();
-        let header = if reader.read_byte_record(&mut record).context("cannot read the header row")? {
+        let header = if reader
+            .read_byte_record(&mut record)
+            .context("cannot read the header row")?
+        {
             record
                 .iter()
-                .map(|cell| String::from_utf8_lossy(cell).trim_start_matches('\u{feff}').trim().to_owned())
+                .map(|cell| {
+                    String::from_utf8_lossy(cell)
+                        .trim_start_matches('\u{feff}')
+                        .trim()
+                        .to_owned()
+                })
                 .collect()
         } else {
             Vec::new()
@@ -92,7 +106,10 @@ impl CsvSheet {
             })?;
             // A transcoded row holds U+FFFD where its bytes meant nothing in the file's encoding.
             if self.encoding != UTF_8 && text.contains('\u{fffd}') {
-                return Err(format!("the row has bytes that are not {} text", self.encoding.name()));
+                return Err(format!(
+                    "the row has bytes that are not {} text",
+                    self.encoding.name()
+                ));
             }
             cells.push(text.to_owned());
         }
@@ -119,8 +136,14 @@ impl SheetRows for CsvSheet {
         }
         self.row += 1;
         Ok(Some(match self.decoded() {
-            Ok(cells) => ReadRow::Row(SheetRow { row: self.row, cells }),
-            Err(reason) => ReadRow::Unreadable { row: self.row, reason },
+            Ok(cells) => ReadRow::Row(SheetRow {
+                row: self.row,
+                cells,
+            }),
+            Err(reason) => ReadRow::Unreadable {
+                row: self.row,
+                reason,
+            },
         }))
     }
 
@@ -144,15 +167,22 @@ mod tests {
     }
 
     fn row(n: u64, cells: &[&str]) -> ReadRow {
-        ReadRow::Row(SheetRow { row: n, cells: cells.iter().map(|c| (*c).to_owned()).collect() })
+        ReadRow::Row(SheetRow {
+            row: n,
+            cells: cells.iter().map(|c| (*c).to_owned()).collect(),
+        })
     }
 
     #[test]
     fn utf8_with_bom_and_crlf() {
-        let (encoding, header, rows) = read(b"\xEF\xBB\xBFcity,zip\r\nS\xC3\xA3o Paulo,01000\r\n\"a,b\",\r\n");
+        let (encoding, header, rows) =
+            read(b"\xEF\xBB\xBFcity,zip\r\nS\xC3\xA3o Paulo,01000\r\n\"a,b\",\r\n");
         assert_eq!(encoding, "UTF-8");
         assert_eq!(header, ["city", "zip"]);
-        assert_eq!(rows, [row(2, &["São Paulo", "01000"]), row(3, &["a,b", ""])]);
+        assert_eq!(
+            rows,
+            [row(2, &["São Paulo", "01000"]), row(3, &["a,b", ""])]
+        );
     }
 
     #[test]
@@ -160,13 +190,17 @@ mod tests {
         let (encoding, _, rows) = read(b"city\nS\xC3\xA3o Paulo\nM\xFCnchen\nAustin\n");
         assert_eq!(encoding, "UTF-8");
         assert_eq!(rows.len(), 3);
-        assert!(matches!(&rows[1], ReadRow::Unreadable { row: 3, reason } if reason.contains("UTF-8")), "{rows:?}");
+        assert!(
+            matches!(&rows[1], ReadRow::Unreadable { row: 3, reason } if reason.contains("UTF-8")),
+            "{rows:?}"
+        );
         assert_eq!(rows[2], row(4, &["Austin"]));
     }
 
     #[test]
     fn windows_1252_and_utf16() {
-        let (encoding, _, rows) = read(b"name,city\nJos\xE9 Pe\xF1a,M\xFCnchen\nFran\xE7ois,Qu\xE9bec\n");
+        let (encoding, _, rows) =
+            read(b"name,city\nJos\xE9 Pe\xF1a,M\xFCnchen\nFran\xE7ois,Qu\xE9bec\n");
         assert_eq!(encoding, "windows-1252");
         assert_eq!(rows[0], row(2, &["José Peña", "München"]));
 

@@ -41,8 +41,8 @@ pub async fn import_csv(
     let file = File::open(&settings.file)
         .with_context(|| format!("cannot open {}", settings.file.display()))?;
     let size = file.metadata().map(|m| m.len()).unwrap_or(0);
-    let mut sheet = CsvSheet::open(file)
-        .with_context(|| format!("cannot read {}", settings.file.display()))?;
+    let mut sheet =
+        CsvSheet::open(file).with_context(|| format!("cannot read {}", settings.file.display()))?;
     let mut report = CsvReport::new(
         ReportTarget::Folder {
             dir: settings.reports_dir.clone(),
@@ -60,7 +60,15 @@ pub async fn import_csv(
         chunk: settings.chunk,
     };
     let mut progress = TerminalProgress::new(settings.progress_bar, size);
-    let summary = import(destination, user, run, &mut sheet, &mut report, &mut progress).await;
+    let summary = import(
+        destination,
+        user,
+        run,
+        &mut sheet,
+        &mut report,
+        &mut progress,
+    )
+    .await;
     if let Some(bar) = progress.bar {
         bar.finish_and_clear();
     }

@@ -138,10 +138,7 @@ impl UploadImports {
             .map_err(store_error)
     }
 
-    async fn import(
-        &self,
-        upload: &Upload,
-    ) -> anyhow::Result<(ImportSummary, Option<Vec<u8>>)> {
+    async fn import(&self, upload: &Upload) -> anyhow::Result<(ImportSummary, Option<Vec<u8>>)> {
         let user = self
             .users
             .find_by_internal_id(upload.user_id)

@@ -114,7 +114,10 @@ fn lead_import_keeps_rows_drops_bad_cells_and_reruns_create_no_duplicates() {
     let s = assert_figures(&stdout, &figures);
     assert_eq!(s["encoding"], "UTF-8");
     assert!(stdout.contains("ignored: favourite_colour\n"), "{stdout}");
-    assert!(stdout.contains("column: zip_code -> zip_code\n"), "{stdout}");
+    assert!(
+        stdout.contains("column: zip_code -> zip_code\n"),
+        "{stdout}"
+    );
     assert!(stdout.contains("reason: invalid_number 1\n"), "{stdout}");
     // The report: each dropped cell with its row, column, value and reason.
     let report = PathBuf::from(&s["report"]);

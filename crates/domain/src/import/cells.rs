@@ -27,8 +27,27 @@ fn word_key(s: &str) -> String {
 }
 
 const NUMBER_WORDS: [&str; 21] = [
-    "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
-    "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen", "twenty",
+    "zero",
+    "one",
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "eleven",
+    "twelve",
+    "thirteen",
+    "fourteen",
+    "fifteen",
+    "sixteen",
+    "seventeen",
+    "eighteen",
+    "nineteen",
+    "twenty",
 ];
 
 /// A number as written in a spreadsheet: `3`, `3.0`, `-97.74`, `1,234`, `1,234.5`, `+5`, or a word from
@@ -59,7 +78,11 @@ pub fn read_number(s: &str) -> Option<f64> {
     } else {
         return None;
     };
-    let text = format!("{}{whole}.{}", if s.starts_with('-') { "-" } else { "" }, if fraction.is_empty() { "0" } else { fraction });
+    let text = format!(
+        "{}{whole}.{}",
+        if s.starts_with('-') { "-" } else { "" },
+        if fraction.is_empty() { "0" } else { fraction }
+    );
     text.parse::<f64>().ok().filter(|n| n.is_finite())
 }
 
@@ -73,9 +96,37 @@ pub fn read_whole(s: &str) -> Option<i64> {
 /// A phone type as written (`cell`, `Cellular`, `land line`, `internet`) to `mobile`, `landline` or `voip`.
 pub fn read_phone_type(s: &str) -> Option<&'static str> {
     const TYPES: [(&str, &[&str]); 3] = [
-        ("mobile", &["mobile", "cell", "cellular", "cellphone", "wireless", "mobilephone", "mob"]),
-        ("landline", &["landline", "land", "home", "homephone", "work", "office", "business", "fixed", "fixedline", "wireline"]),
-        ("voip", &["voip", "internet", "virtual", "voiceoverip", "ip"]),
+        (
+            "mobile",
+            &[
+                "mobile",
+                "cell",
+                "cellular",
+                "cellphone",
+                "wireless",
+                "mobilephone",
+                "mob",
+            ],
+        ),
+        (
+            "landline",
+            &[
+                "landline",
+                "land",
+                "home",
+                "homephone",
+                "work",
+                "office",
+                "business",
+                "fixed",
+                "fixedline",
+                "wireline",
+            ],
+        ),
+        (
+            "voip",
+            &["voip", "internet", "virtual", "voiceoverip", "ip"],
+        ),
     ];
     let key = word_key(s);
     TYPES
@@ -88,10 +139,75 @@ pub fn read_phone_type(s: &str) -> Option<&'static str> {
 /// `commercial`, `agricultural` or `vacant_land`.
 pub fn read_property_type(s: &str) -> Option<&'static str> {
     const TYPES: [(&str, &[&str]); 4] = [
-        ("residential", &["residential", "res", "singlefamily", "singlefamilyresidence", "singlefamilyhome", "sfr", "sfh", "sfd", "condo", "condominium", "townhouse", "townhome", "duplex", "triplex", "fourplex", "quadplex", "multifamily", "apartment", "apartments", "mobilehome", "manufacturedhome", "house", "residence"]),
-        ("commercial", &["commercial", "comm", "office", "retail", "industrial", "warehouse", "mixeduse", "business", "restaurant", "hotel"]),
-        ("agricultural", &["agricultural", "agriculture", "ag", "farm", "ranch", "farmland", "orchard", "timber"]),
-        ("vacant_land", &["vacantland", "vacant", "land", "lot", "vacantlot", "unimproved", "unimprovedland", "acreage"]),
+        (
+            "residential",
+            &[
+                "residential",
+                "res",
+                "singlefamily",
+                "singlefamilyresidence",
+                "singlefamilyhome",
+                "sfr",
+                "sfh",
+                "sfd",
+                "condo",
+                "condominium",
+                "townhouse",
+                "townhome",
+                "duplex",
+                "triplex",
+                "fourplex",
+                "quadplex",
+                "multifamily",
+                "apartment",
+                "apartments",
+                "mobilehome",
+                "manufacturedhome",
+                "house",
+                "residence",
+            ],
+        ),
+        (
+            "commercial",
+            &[
+                "commercial",
+                "comm",
+                "office",
+                "retail",
+                "industrial",
+                "warehouse",
+                "mixeduse",
+                "business",
+                "restaurant",
+                "hotel",
+            ],
+        ),
+        (
+            "agricultural",
+            &[
+                "agricultural",
+                "agriculture",
+                "ag",
+                "farm",
+                "ranch",
+                "farmland",
+                "orchard",
+                "timber",
+            ],
+        ),
+        (
+            "vacant_land",
+            &[
+                "vacantland",
+                "vacant",
+                "land",
+                "lot",
+                "vacantlot",
+                "unimproved",
+                "unimprovedland",
+                "acreage",
+            ],
+        ),
     ];
     let key = word_key(s);
     TYPES
@@ -103,7 +219,10 @@ pub fn read_property_type(s: &str) -> Option<&'static str> {
 /// A rating out of five as written: `4.5`, `four`, `4/5`, `4.5 stars`.
 pub fn read_rating(s: &str) -> Option<f64> {
     let s = s.trim();
-    let s = s.strip_suffix("/5").or_else(|| s.strip_suffix(" out of 5")).unwrap_or(s);
+    let s = s
+        .strip_suffix("/5")
+        .or_else(|| s.strip_suffix(" out of 5"))
+        .unwrap_or(s);
     let lower = s.to_ascii_lowercase();
     let s = lower
         .strip_suffix("stars")
@@ -145,7 +264,20 @@ mod tests {
         ] {
             assert_eq!(read_number(s), Some(n), "{s:?}");
         }
-        for s in ["", "1,23", "1,2345", ",123", "1.2.3", "1e3", "abc", "3 beds", "NaN", "inf", "twenty-one", "-"] {
+        for s in [
+            "",
+            "1,23",
+            "1,2345",
+            ",123",
+            "1.2.3",
+            "1e3",
+            "abc",
+            "3 beds",
+            "NaN",
+            "inf",
+            "twenty-one",
+            "-",
+        ] {
             assert_eq!(read_number(s), None, "{s:?}");
         }
         assert_eq!(read_whole("3.0"), Some(3));

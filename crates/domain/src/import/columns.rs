@@ -6,34 +6,137 @@ use super::ImportKind;
 /// Lead fields and the header forms that name them (each as `header_key` makes it: lower-case letters and
 /// digits only). The field's own name is always accepted too.
 pub const LEAD_ALIASES: &[(&str, &[&str])] = &[
-    ("address", &["street", "streetaddress", "address1", "addressline1", "propertyaddress", "siteaddress", "situsaddress", "projectaddress"]),
+    (
+        "address",
+        &[
+            "street",
+            "streetaddress",
+            "address1",
+            "addressline1",
+            "propertyaddress",
+            "siteaddress",
+            "situsaddress",
+            "projectaddress",
+        ],
+    ),
     ("city", &["town", "propertycity", "sitecity", "situscity"]),
-    ("state", &["st", "stateprovince", "propertystate", "sitestate"]),
-    ("zip_code", &["zip", "zip5", "postalcode", "postcode", "zippostalcode", "propertyzip", "sitezip", "situszip"]),
+    (
+        "state",
+        &["st", "stateprovince", "propertystate", "sitestate"],
+    ),
+    (
+        "zip_code",
+        &[
+            "zip",
+            "zip5",
+            "postalcode",
+            "postcode",
+            "zippostalcode",
+            "propertyzip",
+            "sitezip",
+            "situszip",
+        ],
+    ),
     ("county", &["countyname"]),
-    ("first_name", &["first", "fname", "givenname", "ownerfirstname", "contactfirstname"]),
-    ("last_name", &["last", "lname", "surname", "familyname", "ownerlastname", "contactlastname"]),
-    ("primary_phone", &["phone", "phonenumber", "phone1", "telephone", "tel", "cell", "cellphone", "mobile", "mobilephone", "ownerphone", "contactphone"]),
+    (
+        "first_name",
+        &[
+            "first",
+            "fname",
+            "givenname",
+            "ownerfirstname",
+            "contactfirstname",
+        ],
+    ),
+    (
+        "last_name",
+        &[
+            "last",
+            "lname",
+            "surname",
+            "familyname",
+            "ownerlastname",
+            "contactlastname",
+        ],
+    ),
+    (
+        "primary_phone",
+        &[
+            "phone",
+            "phonenumber",
+            "phone1",
+            "telephone",
+            "tel",
+            "cell",
+            "cellphone",
+            "mobile",
+            "mobilephone",
+            "ownerphone",
+            "contactphone",
+        ],
+    ),
     ("primary_phone_type", &["phonetype", "phone1type"]),
     ("phone_2", &["altphone", "alternatephone", "secondaryphone"]),
     ("phone_3", &[]),
     ("phone_4", &[]),
     ("phone_5", &[]),
-    ("email_1", &["email", "emailaddress", "owneremail", "contactemail"]),
+    (
+        "email_1",
+        &["email", "emailaddress", "owneremail", "contactemail"],
+    ),
     ("email_2", &["altemail", "alternateemail", "secondaryemail"]),
     ("email_3", &[]),
-    ("mail_address", &["mailingaddress", "owneraddress", "mailingstreet"]),
+    (
+        "mail_address",
+        &["mailingaddress", "owneraddress", "mailingstreet"],
+    ),
     ("mail_city", &["mailingcity", "ownercity"]),
     ("mail_state", &["mailingstate", "ownerstate"]),
-    ("mail_zip", &["mailingzip", "mailingzipcode", "mailingpostalcode", "ownerzip"]),
-    ("project_number", &["permit", "permitnumber", "permitno", "permitid", "projectno", "recordnumber", "applicationnumber", "casenumber"]),
-    ("permit_date", &["issueddate", "issuedate", "dateissued", "issued"]),
+    (
+        "mail_zip",
+        &[
+            "mailingzip",
+            "mailingzipcode",
+            "mailingpostalcode",
+            "ownerzip",
+        ],
+    ),
+    (
+        "project_number",
+        &[
+            "permit",
+            "permitnumber",
+            "permitno",
+            "permitid",
+            "projectno",
+            "recordnumber",
+            "applicationnumber",
+            "casenumber",
+        ],
+    ),
+    (
+        "permit_date",
+        &["issueddate", "issuedate", "dateissued", "issued"],
+    ),
     ("permit_status", &["status", "recordstatus"]),
-    ("parcel_number", &["parcelid", "parcel", "parcelno", "apn", "assessorparcelnumber", "pin"]),
+    (
+        "parcel_number",
+        &[
+            "parcelid",
+            "parcel",
+            "parcelno",
+            "apn",
+            "assessorparcelnumber",
+            "pin",
+        ],
+    ),
     ("subdivision", &["subdivisionname"]),
     ("lot", &["lotnumber", "lotno"]),
     ("work_type", &["permittype", "typeofwork", "workclass"]),
-    ("project_description", &["description", "workdescription", "scopeofwork"]),
+    (
+        "project_description",
+        &["description", "workdescription", "scopeofwork"],
+    ),
     ("specific_use", &["proposeduse", "use"]),
     ("property_type", &["proptype", "propertyclass"]),
     ("lot_size", &["lotarea", "acreage", "lotsqft"]),
@@ -48,16 +151,47 @@ pub const LEAD_ALIASES: &[(&str, &[&str])] = &[
 
 /// Business fields and their header forms, as for leads.
 pub const BUSINESS_ALIASES: &[(&str, &[&str])] = &[
-    ("name", &["businessname", "companyname", "company", "business", "organization", "accountname"]),
-    ("phone", &["phonenumber", "telephone", "tel", "mainphone", "businessphone"]),
+    (
+        "name",
+        &[
+            "businessname",
+            "companyname",
+            "company",
+            "business",
+            "organization",
+            "accountname",
+        ],
+    ),
+    (
+        "phone",
+        &[
+            "phonenumber",
+            "telephone",
+            "tel",
+            "mainphone",
+            "businessphone",
+        ],
+    ),
     ("website", &["url", "web", "site", "homepage", "websiteurl"]),
-    ("address", &["street", "streetaddress", "address1", "addressline1"]),
+    (
+        "address",
+        &["street", "streetaddress", "address1", "addressline1"],
+    ),
     ("city", &["town"]),
     ("state", &["st", "stateprovince"]),
-    ("zip_code", &["zip", "zip5", "postalcode", "postcode", "zippostalcode"]),
-    ("industry", &["category", "businesscategory", "vertical", "trade"]),
+    (
+        "zip_code",
+        &["zip", "zip5", "postalcode", "postcode", "zippostalcode"],
+    ),
+    (
+        "industry",
+        &["category", "businesscategory", "vertical", "trade"],
+    ),
     ("rating", &["stars", "averagerating", "googlerating"]),
-    ("review_count", &["reviews", "numberofreviews", "numreviews"]),
+    (
+        "review_count",
+        &["reviews", "numberofreviews", "numreviews"],
+    ),
 ];
 
 /// The columns of leadhub's own import report, ignored when a fixed report is imported again.
@@ -185,7 +319,19 @@ mod tests {
     #[test]
     fn headers_as_people_write_them() {
         assert_eq!(
-            map(&["\u{feff}First Name", "Last_Name", "E-mail", "Zip", "ZIP Code", "Street Address", "Parcel ID", "Permit #", "Issued Date", "Owner First Name", "APN"]),
+            map(&[
+                "\u{feff}First Name",
+                "Last_Name",
+                "E-mail",
+                "Zip",
+                "ZIP Code",
+                "Street Address",
+                "Parcel ID",
+                "Permit #",
+                "Issued Date",
+                "Owner First Name",
+                "APN"
+            ]),
             [
                 Some("first_name"),
                 Some("last_name"),
@@ -218,7 +364,10 @@ mod tests {
 
     #[test]
     fn report_columns_and_unknown_ones_are_ignored() {
-        let headers: Vec<String> = ["row", "reason", "code", "address", "Notes"].iter().map(|h| (*h).to_owned()).collect();
+        let headers: Vec<String> = ["row", "reason", "code", "address", "Notes"]
+            .iter()
+            .map(|h| (*h).to_owned())
+            .collect();
         let m = ColumnMap::new(&ImportKind::Leads, &headers).unwrap();
         assert_eq!(m.fields, [None, None, None, Some("address"), None]);
         assert_eq!(m.ignored(), ["row", "reason", "code", "Notes"]);

@@ -5,7 +5,9 @@ use crate::business::BusinessFields;
 use crate::lead::fields::{max_len, LeadFields};
 use crate::parse::state_from_name;
 
-use super::cells::{cell_text, read_number, read_phone_type, read_property_type, read_rating, read_whole};
+use super::cells::{
+    cell_text, read_number, read_phone_type, read_property_type, read_rating, read_whole,
+};
 use super::columns::ColumnMap;
 
 /// A cell dropped (or changed) by the cleaning, reported with the row.
@@ -44,7 +46,10 @@ impl LeadRow {
 }
 
 /// `(field, cell text)` of each mapped non-blank cell, in column order.
-fn mapped<'a>(map: &'a ColumnMap, cells: &'a [String]) -> impl Iterator<Item = (&'static str, &'a str)> {
+fn mapped<'a>(
+    map: &'a ColumnMap,
+    cells: &'a [String],
+) -> impl Iterator<Item = (&'static str, &'a str)> {
     map.fields
         .iter()
         .zip(cells)
@@ -76,15 +81,29 @@ pub fn lead_row(map: &ColumnMap, cells: &[String]) -> LeadRow {
             "state" | "mail_state" => {
                 let code = state_from_name(value);
                 if code.is_none() {
-                    issues.push(CellIssue::new(field, value, "invalid_state", format!("'{value}' is not a US state, DC or territory; dropped")));
+                    issues.push(CellIssue::new(
+                        field,
+                        value,
+                        "invalid_state",
+                        format!("'{value}' is not a US state, DC or territory; dropped"),
+                    ));
                 }
-                let slot = if field == "state" { &mut f.state } else { &mut f.mail_state };
+                let slot = if field == "state" {
+                    &mut f.state
+                } else {
+                    &mut f.mail_state
+                };
                 *slot = code.map(|c| c.as_str().to_owned());
             }
             "primary_phone_type" => {
                 f.primary_phone_type = read_phone_type(value).map(str::to_owned);
                 if f.primary_phone_type.is_none() {
-                    issues.push(CellIssue::new(field, value, "invalid_phone_type", format!("'{value}' is not a phone type (mobile, landline, voip); dropped")));
+                    issues.push(CellIssue::new(
+                        field,
+                        value,
+                        "invalid_phone_type",
+                        format!("'{value}' is not a phone type (mobile, landline, voip); dropped"),
+                    ));
                 }
             }
             "property_type" => {
@@ -96,21 +115,40 @@ pub fn lead_row(map: &ColumnMap, cells: &[String]) -> LeadRow {
             "bedrooms" => {
                 f.bedrooms = read_whole(value).filter(|n| (0..=100).contains(n));
                 if f.bedrooms.is_none() {
-                    issues.push(CellIssue::new(field, value, "invalid_number", format!("'{value}' is not a number of bedrooms (0 to 100); dropped")));
+                    issues.push(CellIssue::new(
+                        field,
+                        value,
+                        "invalid_number",
+                        format!("'{value}' is not a number of bedrooms (0 to 100); dropped"),
+                    ));
                 }
             }
             "latitude" | "longitude" => {
                 let limit = if field == "latitude" { 90.0 } else { 180.0 };
                 let n = read_number(value).filter(|n| n.abs() <= limit);
                 if n.is_none() {
-                    issues.push(CellIssue::new(field, value, "invalid_number", format!("'{value}' is not a {field} (-{limit} to {limit}); dropped")));
+                    issues.push(CellIssue::new(
+                        field,
+                        value,
+                        "invalid_number",
+                        format!("'{value}' is not a {field} (-{limit} to {limit}); dropped"),
+                    ));
                 }
-                if field == "latitude" { f.latitude = n } else { f.longitude = n }
+                if field == "latitude" {
+                    f.latitude = n
+                } else {
+                    f.longitude = n
+                }
             }
             "team_id" => {
                 row.team_id = read_whole(value).filter(|n| *n > 0);
                 if row.team_id.is_none() {
-                    issues.push(CellIssue::new(field, value, "invalid_number", format!("'{value}' is not a team id; dropped")));
+                    issues.push(CellIssue::new(
+                        field,
+                        value,
+                        "invalid_number",
+                        format!("'{value}' is not a team id; dropped"),
+                    ));
                 }
             }
             _ => {
@@ -129,7 +167,12 @@ pub fn lead_row(map: &ColumnMap, cells: &[String]) -> LeadRow {
     };
     if let Some((field, value, slot)) = alone {
         *slot = None;
-        issues.push(CellIssue::new(field, &value.to_string(), "unpaired_coordinate", format!("{field} without the other coordinate; dropped")));
+        issues.push(CellIssue::new(
+            field,
+            &value.to_string(),
+            "unpaired_coordinate",
+            format!("{field} without the other coordinate; dropped"),
+        ));
     }
     row
 }
@@ -157,25 +200,45 @@ pub fn business_row(map: &ColumnMap, cells: &[String]) -> BusinessRow {
             "state" => {
                 f.state = state_from_name(value).map(|c| c.as_str().to_owned());
                 if f.state.is_none() {
-                    issues.push(CellIssue::new(field, value, "invalid_state", format!("'{value}' is not a US state, DC or territory; dropped")));
+                    issues.push(CellIssue::new(
+                        field,
+                        value,
+                        "invalid_state",
+                        format!("'{value}' is not a US state, DC or territory; dropped"),
+                    ));
                 }
             }
             "rating" => {
                 f.rating = read_rating(value).filter(|r| (0.0..=5.0).contains(r));
                 if f.rating.is_none() {
-                    issues.push(CellIssue::new(field, value, "invalid_number", format!("'{value}' is not a rating from 0 to 5; dropped")));
+                    issues.push(CellIssue::new(
+                        field,
+                        value,
+                        "invalid_number",
+                        format!("'{value}' is not a rating from 0 to 5; dropped"),
+                    ));
                 }
             }
             "review_count" => {
                 f.review_count = read_whole(value).filter(|n| *n >= 0);
                 if f.review_count.is_none() {
-                    issues.push(CellIssue::new(field, value, "invalid_number", format!("'{value}' is not a count of reviews; dropped")));
+                    issues.push(CellIssue::new(
+                        field,
+                        value,
+                        "invalid_number",
+                        format!("'{value}' is not a count of reviews; dropped"),
+                    ));
                 }
             }
             _ => {
                 let limit = crate::business::model::MAX_FIELD_LEN;
                 let kept = if value.chars().count() > limit {
-                    issues.push(CellIssue::new(field, value, "too_long", format!("longer than {limit} characters; dropped")));
+                    issues.push(CellIssue::new(
+                        field,
+                        value,
+                        "too_long",
+                        format!("longer than {limit} characters; dropped"),
+                    ));
                     None
                 } else {
                     Some(value.to_owned())
@@ -254,7 +317,13 @@ mod tests {
                 ("longitude", "unpaired_coordinate"),
             ]
         );
-        assert_eq!(row.fields, LeadFields { address: Some("1 Main St".into()), ..LeadFields::default() });
+        assert_eq!(
+            row.fields,
+            LeadFields {
+                address: Some("1 Main St".into()),
+                ..LeadFields::default()
+            }
+        );
         assert!(row.has_field());
     }
 
@@ -266,21 +335,33 @@ mod tests {
 
     #[test]
     fn business_cells() {
-        let headers: Vec<String> = ["Company", "State", "Rating", "Reviews"].iter().map(|h| (*h).to_owned()).collect();
+        let headers: Vec<String> = ["Company", "State", "Rating", "Reviews"]
+            .iter()
+            .map(|h| (*h).to_owned())
+            .collect();
         let kind = ImportKind::Businesses {
             relationship_type: crate::business::RelationshipType::Prospect,
             skip_duplicates: true,
             auto_categorize: true,
         };
         let map = ColumnMap::new(&kind, &headers).unwrap();
-        let row = business_row(&map, &["Acme".into(), "texas".into(), "four".into(), "1,234".into()]);
+        let row = business_row(
+            &map,
+            &["Acme".into(), "texas".into(), "four".into(), "1,234".into()],
+        );
         assert!(row.issues.is_empty(), "{:?}", row.issues);
         assert_eq!(row.fields.state.as_deref(), Some("TX"));
         assert_eq!(row.fields.rating, Some(4.0));
         assert_eq!(row.fields.review_count, Some(1234));
         let row = business_row(&map, &["Acme".into(), "".into(), "6".into(), "-3".into()]);
         let codes: Vec<_> = row.issues.iter().map(|i| (i.field, i.code)).collect();
-        assert_eq!(codes, [("rating", "invalid_number"), ("review_count", "invalid_number")]);
+        assert_eq!(
+            codes,
+            [
+                ("rating", "invalid_number"),
+                ("review_count", "invalid_number")
+            ]
+        );
         assert_eq!(row.fields.name.as_deref(), Some("Acme"));
     }
 }

@@ -73,7 +73,11 @@ fn describe(e: crate::error::ServiceError) -> anyhow::Error {
         ServiceError::NotFound(thing) => anyhow::anyhow!("{thing} not found"),
         ServiceError::Invalid(problems) => anyhow::anyhow!(
             "{}",
-            problems.iter().map(|p| p.msg.as_str()).collect::<Vec<_>>().join("; ")
+            problems
+                .iter()
+                .map(|p| p.msg.as_str())
+                .collect::<Vec<_>>()
+                .join("; ")
         ),
         ServiceError::Unexpected(cause) => cause,
     }
@@ -88,8 +92,17 @@ struct Pending {
 }
 
 enum Item {
-    Lead(SubmissionRequest),
-    Business(crate::business::BusinessFields),
+    Lead(Box<SubmissionRequest>),
+    Business(Box<crate::business::BusinessFields>),
+}
+
+fn empty_request() -> SubmissionRequest {
+    SubmissionRequest {
+        fields: crate::lead::fields::LeadFields::default(),
+        team_id: None,
+        raw_json: String::new(),
+        idempotency_key_id: None,
+    }
 }
 
 /// One import, under way.
@@ -119,10 +132,15 @@ pub async fn import(
     progress: &mut dyn ImportProgress,
 ) -> anyhow::Result<ImportSummary> {
     let started = Instant::now();
-    let map = ColumnMap::new(run.kind, &sheet.header()).map_err(|p| anyhow::anyhow!("the file has {p}"))?;
+    let map = ColumnMap::new(run.kind, &sheet.header())
+        .map_err(|p| anyhow::anyhow!("the file has {p}"))?;
     let summary = ImportSummary {
         encoding: sheet.encoding(),
-        mapping: map.mapping().into_iter().map(|(h, f)| (h, f.to_owned())).collect(),
+        mapping: map
+            .mapping()
+            .into_iter()
+            .map(|(h, f)| (h, f.to_owned()))
+            .collect(),
         ignored: map.ignored(),
         ..ImportSummary::default()
     };
@@ -148,14 +166,18 @@ pub async fn import(
         if chunk.len() >= chunk_size {
             import.flush(std::mem::take(&mut chunk)).await?;
             import.write_held()?;
-            progress.chunk_done(sheet.bytes_read(), &import.summary).await;
+            progress
+                .chunk_done(sheet.bytes_read(), &import.summary)
+                .await;
         }
     }
     if !chunk.is_empty() {
         import.flush(chunk).await?;
     }
     import.write_held()?;
-    progress.chunk_done(sheet.bytes_read(), &import.summary).await;
+    progress
+        .chunk_done(sheet.bytes_read(), &import.summary)
+        .await;
     let mut summary = import.summary;
     summary.elapsed = started.elapsed();
     Ok(summary)
@@ -193,7 +215,12 @@ impl Import<'_> {
         }
         self.summary.rows += 1;
         let width = self.map.headers.len();
-        let beyond = row.cells.iter().skip(width).filter(|c| !c.trim().is_empty()).count();
+        let beyond = row
+            .cells
+            .iter()
+            .skip(width)
+            .filter(|c| !c.trim().is_empty())
+            .count();
         if beyond > 0 {
             let message = format!(
                 "{beyond} cell(s) with values beyond the header's {width} columns: the columns may be shifted, so nothing of the row is used"
@@ -212,12 +239,16 @@ impl Import<'_> {
                     raw_json: String::new(),
                     idempotency_key_id: None,
                 };
-                (Item::Lead(request), cleaned.issues, usable)
+                (Item::Lead(Box::new(request)), cleaned.issues, usable)
             }
             ImportKind::Businesses { .. } => {
                 let cleaned = business_row(&self.map, &row.cells);
                 let usable = cleaned.has_field();
-                (Item::Business(cleaned.fields), cleaned.issues, usable)
+                (
+                    Item::Business(Box::new(cleaned.fields)),
+                    cleaned.issues,
+                    usable,
+                )
             }
         };
         if !usable {
@@ -261,7 +292,14 @@ impl Import<'_> {
     }
 
     /// A warning about one cell of an imported row.
-    fn warn(&mut self, row: &SheetRow, field: &str, code: &str, message: &str, value: Option<&str>) {
+    fn warn(
+        &mut self,
+        row: &SheetRow,
+        field: &str,
+        code: &str,
+        message: &str,
+        value: Option<&str>,
+    ) {
         self.summary.warnings += 1;
         self.summary.count_reason(code);
         let column = self.map.fields.iter().position(|f| *f == Some(field));
@@ -285,7 +323,13 @@ impl Import<'_> {
 
     fn warn_all(&mut self, pending: &Pending, warnings: &[Warning]) {
         for issue in &pending.issues {
-            self.warn(&pending.row, issue.field, issue.code, &issue.message, Some(&issue.value));
+            self.warn(
+                &pending.row,
+                issue.field,
+                issue.code,
+                &issue.message,
+                Some(&issue.value),
+            );
         }
         for w in warnings {
             self.warn(&pending.row, &w.field, &w.code, &w.message, None);
@@ -329,14 +373,19 @@ impl Import<'_> {
             .iter_mut()
             .filter_map(|p| match &mut p.item {
                 Item::Lead(r) => {
-                    let mut r = r.clone();
-                    r.raw_json = std::mem::take(&mut p.raw_json);
-                    Some(r)
+                    // Moved out: the row keeps only what the report needs.
+                    let mut request = std::mem::replace(&mut **r, empty_request());
+                    request.raw_json = std::mem::take(&mut p.raw_json);
+                    Some(request)
                 }
                 Item::Business(_) => None,
             })
             .collect();
-        let outcomes = match self.destination.submit_leads(self.user, requests, self.run.team_id).await {
+        let outcomes = match self
+            .destination
+            .submit_leads(self.user, requests, self.run.team_id)
+            .await
+        {
             Ok(outcomes) => outcomes,
             Err(e) => return self.refused(rows, e),
         };
@@ -351,7 +400,10 @@ impl Import<'_> {
                 None => {
                     self.summary.failed += 1;
                     self.summary.count_reason("failed");
-                    let reason = outcome.error.as_deref().unwrap_or("the lead could not be stored");
+                    let reason = outcome
+                        .error
+                        .as_deref()
+                        .unwrap_or("the lead could not be stored");
                     self.held.push(ReportLine {
                         row: pending.row.row,
                         column: String::new(),
@@ -366,11 +418,15 @@ impl Import<'_> {
         Ok(())
     }
 
-    async fn flush_businesses(&mut self, mut request: ImportRequest, rows: Vec<Pending>) -> anyhow::Result<()> {
+    async fn flush_businesses(
+        &mut self,
+        mut request: ImportRequest,
+        rows: Vec<Pending>,
+    ) -> anyhow::Result<()> {
         request.elements = rows
             .iter()
             .map(|p| match &p.item {
-                Item::Business(fields) => Ok(fields.clone()),
+                Item::Business(fields) => Ok((**fields).clone()),
                 Item::Lead(_) => Err("not a business".to_owned()),
             })
             .collect();
@@ -385,7 +441,12 @@ impl Import<'_> {
         for (index, pending) in rows.iter().enumerate() {
             match errors.next_if(|e| e.index == index) {
                 Some(error) => {
-                    self.reject(pending.row.row, "refused", &error.detail, pending.row.cells.clone());
+                    self.reject(
+                        pending.row.row,
+                        "refused",
+                        &error.detail,
+                        pending.row.cells.clone(),
+                    );
                 }
                 None => self.warn_all(pending, &[]),
             }

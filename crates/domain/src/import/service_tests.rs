@@ -15,7 +15,9 @@ fn sheet(header: &[&str], rows: Vec<ReadRow>) -> MockSheetRows {
     let rows = Mutex::new(VecDeque::from(rows));
     let mut sheet = MockSheetRows::new();
     sheet.expect_header().return_const(header);
-    sheet.expect_encoding().return_const("windows-1252".to_owned());
+    sheet
+        .expect_encoding()
+        .return_const("windows-1252".to_owned());
     sheet.expect_bytes_read().return_const(100u64);
     sheet
         .expect_next_row()
@@ -36,7 +38,9 @@ fn report() -> (MockImportReport, Arc<Mutex<Vec<ReportLine>>>) {
     let kept = lines.clone();
     let mut report = MockImportReport::new();
     report.expect_write().returning(move |line| {
-        kept.lock().map_err(|_| anyhow::anyhow!("poisoned"))?.push(line.clone());
+        kept.lock()
+            .map_err(|_| anyhow::anyhow!("poisoned"))?
+            .push(line.clone());
         Ok(())
     });
     (report, lines)
@@ -76,8 +80,14 @@ async fn every_row_is_imported_or_reported_and_the_summary_counts_it() {
         vec![
             row(2, &["1 Main St", "Texas", "512-555-0100", "three", "x"]),
             row(3, &["", "", "", "", ""]),
-            ReadRow::Unreadable { row: 4, reason: "not UTF-8".into() },
-            row(5, &["2 Main St", "Lone Star", "call me", "3", "y", "shifted"]),
+            ReadRow::Unreadable {
+                row: 4,
+                reason: "not UTF-8".into(),
+            },
+            row(
+                5,
+                &["2 Main St", "Lone Star", "call me", "3", "y", "shifted"],
+            ),
             row(6, &["", "", "", "", "only notes"]),
             row(7, &["3 Main St", "TX", "000-000-0000", "101", ""]),
         ],
@@ -106,12 +116,29 @@ async fn every_row_is_imported_or_reported_and_the_summary_counts_it() {
         });
     let (mut report, lines) = report();
     let kind = ImportKind::Leads;
-    let run = ImportRun { kind: &kind, team_id: Some(4), chunk: 500 };
-    let summary = import(&destination, &ada(), run, &mut file, &mut report, &mut progress())
-        .await
-        .unwrap();
+    let run = ImportRun {
+        kind: &kind,
+        team_id: Some(4),
+        chunk: 500,
+    };
+    let summary = import(
+        &destination,
+        &ada(),
+        run,
+        &mut file,
+        &mut report,
+        &mut progress(),
+    )
+    .await
+    .unwrap();
     assert_eq!(
-        (summary.rows, summary.created, summary.updated, summary.rejected, summary.warnings),
+        (
+            summary.rows,
+            summary.created,
+            summary.updated,
+            summary.rejected,
+            summary.warnings
+        ),
         (5, 1, 1, 3, 2)
     );
     assert_eq!(summary.encoding, "windows-1252");
@@ -133,29 +160,50 @@ async fn every_row_is_imported_or_reported_and_the_summary_counts_it() {
 
 #[tokio::test]
 async fn rows_go_in_chunks_and_a_later_refusal_rejects_its_chunk_only() {
-    let rows = (2..=6).map(|n| row(n, &[&format!("{n} Main St")])).collect();
+    let rows = (2..=6)
+        .map(|n| row(n, &[&format!("{n} Main St")]))
+        .collect();
     let mut file = sheet(&["address"], rows);
     let mut destination = MockImportDestination::new();
     let calls = Arc::new(Mutex::new(0));
     let seen = calls.clone();
-    destination.expect_submit_leads().times(3).returning(move |_, requests, _| {
-        let mut n = seen.lock().unwrap();
-        *n += 1;
-        if *n == 2 {
-            anyhow::bail!("database gone");
-        }
-        Ok((0..requests.len()).map(|i| outcome(i, Some(LeadAction::Created), Vec::new())).collect())
-    });
+    destination
+        .expect_submit_leads()
+        .times(3)
+        .returning(move |_, requests, _| {
+            let mut n = seen.lock().unwrap();
+            *n += 1;
+            if *n == 2 {
+                anyhow::bail!("database gone");
+            }
+            Ok((0..requests.len())
+                .map(|i| outcome(i, Some(LeadAction::Created), Vec::new()))
+                .collect())
+        });
     let (mut report, lines) = report();
     let kind = ImportKind::Leads;
-    let run = ImportRun { kind: &kind, team_id: None, chunk: 2 };
-    let summary = import(&destination, &ada(), run, &mut file, &mut report, &mut progress())
-        .await
-        .unwrap();
+    let run = ImportRun {
+        kind: &kind,
+        team_id: None,
+        chunk: 2,
+    };
+    let summary = import(
+        &destination,
+        &ada(),
+        run,
+        &mut file,
+        &mut report,
+        &mut progress(),
+    )
+    .await
+    .unwrap();
     assert_eq!((summary.created, summary.rejected), (3, 2));
     assert_eq!(
         codes(&lines),
-        [(4, "".into(), "not_imported".into()), (5, "".into(), "not_imported".into())]
+        [
+            (4, "".into(), "not_imported".into()),
+            (5, "".into(), "not_imported".into())
+        ]
     );
 }
 
@@ -168,8 +216,20 @@ async fn a_refusal_before_any_row_is_the_runs() {
         .returning(|_, _, _| Err(anyhow::anyhow!("team: not a member")));
     let (mut report, _) = report();
     let kind = ImportKind::Leads;
-    let run = ImportRun { kind: &kind, team_id: Some(9), chunk: 500 };
-    let result = import(&destination, &ada(), run, &mut file, &mut report, &mut progress()).await;
+    let run = ImportRun {
+        kind: &kind,
+        team_id: Some(9),
+        chunk: 500,
+    };
+    let result = import(
+        &destination,
+        &ada(),
+        run,
+        &mut file,
+        &mut report,
+        &mut progress(),
+    )
+    .await;
     assert!(result.is_err());
 }
 
@@ -181,8 +241,20 @@ async fn a_file_without_a_column_of_ours_is_refused_before_reading() {
     let destination = MockImportDestination::new();
     let (mut report, _) = report();
     let kind = ImportKind::Leads;
-    let run = ImportRun { kind: &kind, team_id: None, chunk: 500 };
-    let result = import(&destination, &ada(), run, &mut file, &mut report, &mut progress()).await;
+    let run = ImportRun {
+        kind: &kind,
+        team_id: None,
+        chunk: 500,
+    };
+    let result = import(
+        &destination,
+        &ada(),
+        run,
+        &mut file,
+        &mut report,
+        &mut progress(),
+    )
+    .await;
     assert!(result.is_err());
 }
 
@@ -190,7 +262,11 @@ async fn a_file_without_a_column_of_ours_is_refused_before_reading() {
 async fn businesses_keep_rows_whose_cells_were_dropped() {
     let mut file = sheet(
         &["Company", "Rating", "Reviews"],
-        vec![row(2, &["Acme", "four", "1,234"]), row(3, &["", "great", "5"]), row(4, &["Bolt", "9", ""])],
+        vec![
+            row(2, &["Acme", "four", "1,234"]),
+            row(3, &["", "great", "5"]),
+            row(4, &["Bolt", "9", ""]),
+        ],
     );
     let mut destination = MockImportDestination::new();
     destination
@@ -213,13 +289,30 @@ async fn businesses_keep_rows_whose_cells_were_dropped() {
         skip_duplicates: true,
         auto_categorize: true,
     };
-    let run = ImportRun { kind: &kind, team_id: None, chunk: 500 };
-    let summary = import(&destination, &ada(), run, &mut file, &mut report, &mut progress())
-        .await
-        .unwrap();
-    assert_eq!((summary.created, summary.rejected, summary.warnings), (2, 1, 1));
+    let run = ImportRun {
+        kind: &kind,
+        team_id: None,
+        chunk: 500,
+    };
+    let summary = import(
+        &destination,
+        &ada(),
+        run,
+        &mut file,
+        &mut report,
+        &mut progress(),
+    )
+    .await
+    .unwrap();
+    assert_eq!(
+        (summary.created, summary.rejected, summary.warnings),
+        (2, 1, 1)
+    );
     assert_eq!(
         codes(&lines),
-        [(3, "".into(), "refused".into()), (4, "Rating".into(), "invalid_number".into())]
+        [
+            (3, "".into(), "refused".into()),
+            (4, "Rating".into(), "invalid_number".into())
+        ]
     );
 }

@@ -37,7 +37,8 @@ impl ImportSummary {
 
     /// The `n` most frequent reasons, most frequent first (ties by name).
     pub fn top_reasons(&self, n: usize) -> Vec<(String, u64)> {
-        let mut all: Vec<(String, u64)> = self.reasons.iter().map(|(k, v)| (k.clone(), *v)).collect();
+        let mut all: Vec<(String, u64)> =
+            self.reasons.iter().map(|(k, v)| (k.clone(), *v)).collect();
         all.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
         all.truncate(n);
         all
@@ -75,7 +76,13 @@ mod tests {
         }
         assert_eq!(
             s.top_reasons(5),
-            [("a".into(), 3), ("b".into(), 2), ("c".into(), 1), ("d".into(), 1), ("e".into(), 1)]
+            [
+                ("a".into(), 3),
+                ("b".into(), 2),
+                ("c".into(), 1),
+                ("d".into(), 1),
+                ("e".into(), 1)
+            ]
         );
         assert!(s.render().contains("reason: a 3\nreason: b 2\n"));
     }

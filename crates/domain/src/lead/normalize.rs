@@ -34,8 +34,18 @@ pub fn normalize(raw: &LeadFields, current_year: i32) -> NormalizedLead {
 
     upper_state(&mut f.state);
     upper_state(&mut f.mail_state);
-    zip(&mut f.zip_code, "zip_code", f.state.as_deref(), &mut warnings);
-    zip(&mut f.mail_zip, "mail_zip", f.mail_state.as_deref(), &mut warnings);
+    zip(
+        &mut f.zip_code,
+        "zip_code",
+        f.state.as_deref(),
+        &mut warnings,
+    );
+    zip(
+        &mut f.mail_zip,
+        "mail_zip",
+        f.mail_state.as_deref(),
+        &mut warnings,
+    );
 
     let phones = [
         &mut f.primary_phone,
@@ -183,7 +193,9 @@ fn zip(slot: &mut Option<String>, field: &str, state: Option<&str>, warnings: &m
         warnings.push(Warning::new(
             field,
             "invalid_zip",
-            format!("'{value}' is not a ZIP code of the lead's state (a digit missing?); kept as given"),
+            format!(
+                "'{value}' is not a ZIP code of the lead's state (a digit missing?); kept as given"
+            ),
         ));
         return;
     }
@@ -329,12 +341,18 @@ mod tests {
     fn a_zip_of_another_state_is_kept_with_zip_state_mismatch() {
         let n = normalized_with(&[("zip_code", "07520")]);
         assert_eq!(n.fields.zip_code, s("07520"));
-        assert_eq!(field_codes(&n.warnings), [("zip_code", "zip_state_mismatch")]);
+        assert_eq!(
+            field_codes(&n.warnings),
+            [("zip_code", "zip_state_mismatch")]
+        );
         assert!(n.warnings[0].message.contains("NJ"), "{:?}", n.warnings);
         let n = normalized_with(&[("mail_zip", "10001"), ("mail_state", "NY")]);
         assert!(n.warnings.is_empty(), "{:?}", n.warnings);
         let n = normalized_with(&[("mail_zip", "10001"), ("mail_state", "CA")]);
-        assert_eq!(field_codes(&n.warnings), [("mail_zip", "zip_state_mismatch")]);
+        assert_eq!(
+            field_codes(&n.warnings),
+            [("mail_zip", "zip_state_mismatch")]
+        );
         // A prefix shared by two states fits both; one nobody uses says nothing.
         let n = normalized_with(&[("zip_code", "72643"), ("state", "MO")]);
         assert!(n.warnings.is_empty(), "{:?}", n.warnings);

@@ -120,7 +120,16 @@ mod tests {
 
     #[test]
     fn other_words_are_not_states() {
-        for written in ["", "Texass", "Tx Tx", "Lone Star", "ZZ", "Ontario", "12", "Virginia Beach"] {
+        for written in [
+            "",
+            "Texass",
+            "Tx Tx",
+            "Lone Star",
+            "ZZ",
+            "Ontario",
+            "12",
+            "Virginia Beach",
+        ] {
             assert_eq!(code(written), None, "{written:?}");
         }
     }

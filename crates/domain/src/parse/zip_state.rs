@@ -49,7 +49,10 @@ mod tests {
         assert_eq!(zip_in_state("07520", "TX"), Some(false));
         assert_eq!(zip_in_state("07520", "NJ"), Some(true));
         assert_eq!(zip_in_state("72643", "MO"), Some(true));
-        assert_eq!(zip_in_state("99999", "AK"), zip_states("99999").map(|s| s.contains("AK")));
+        assert_eq!(
+            zip_in_state("99999", "AK"),
+            zip_states("99999").map(|s| s.contains("AK"))
+        );
     }
 
     #[test]
