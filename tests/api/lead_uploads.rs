@@ -289,11 +289,22 @@ async fn another_teams_upload_is_not_found(app: TestApp) {
         assert_eq!(page.status, StatusCode::NOT_FOUND, "{path}");
         assert!(!page.body.contains("leads.csv"), "{path}");
     }
-    // A second member of Alice's team sees it.
+    // Bob's list of uploads holds none of Alice's team.
+    let list = bob.get("/uploads").await;
+    assert_eq!(list.status, StatusCode::OK);
+    assert!(!list.body.contains(&location), "{}", list.body);
+    // A second member of Alice's team sees it, in the list too.
     let carol = app.user("carol@example.com").await;
     crate::helpers::join(&app, team_id, &carol).await;
     let mut carol = sign_in(&app, "carol@example.com").await;
     assert_eq!(carol.get(&location).await.status, StatusCode::OK);
+    let list = carol.get("/uploads").await;
+    assert!(
+        list.body.contains(&format!("href=\"{location}\"")),
+        "{}",
+        list.body
+    );
+    assert!(list.body.contains("leads.csv"), "{}", list.body);
 }
 
 async fn a_queued_upload_survives_a_restart(app: TestApp) {

@@ -115,6 +115,10 @@ async fn adapter_counters_move(app: TestApp) {
         after.contains(r#"leadhub_circuit_open{circuit="census"}"#),
         "{after}"
     );
+    assert!(
+        value(&after, created) >= value(&before, created) + 3.0,
+        "{after}"
+    );
 
     let sent = r#"leadhub_emails_total{kind="invite",outcome="sent"}"#;
     let team = create_team_id(&app, &ada.key, "Counted").await;

@@ -106,6 +106,8 @@ pub trait UploadStore: Send + Sync {
     /// Stores the upload and queues its import job in one transaction; returns its id.
     async fn create_upload(&self, upload: NewUpload, at: DateTime<Utc>) -> StoreResult<i64>;
     async fn upload(&self, id: i64) -> StoreResult<Option<Upload>>;
+    /// The latest `limit` uploads into these teams, newest first.
+    async fn team_uploads(&self, team_ids: Vec<i64>, limit: i64) -> StoreResult<Vec<Upload>>;
     async fn upload_content(&self, id: i64) -> StoreResult<Option<Vec<u8>>>;
     async fn upload_report(&self, id: i64) -> StoreResult<Option<Vec<u8>>>;
     /// Records how far a running import got.
@@ -160,6 +162,16 @@ impl UploadService {
         } else {
             Err(ServiceError::NotFound("Upload"))
         }
+    }
+
+    /// The latest uploads into the teams `user` belongs to (`team_ids`, the caller's own list of
+    /// them), newest first.
+    pub async fn recent(
+        &self,
+        team_ids: Vec<i64>,
+        limit: i64,
+    ) -> Result<Vec<Upload>, ServiceError> {
+        Ok(self.uploads.team_uploads(team_ids, limit).await?)
     }
 
     /// The reject report of an upload `user` may see.

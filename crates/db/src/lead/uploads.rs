@@ -114,6 +114,22 @@ impl UploadStore for Database {
         .await
     }
 
+    async fn team_uploads(&self, team_ids: Vec<i64>, limit: i64) -> StoreResult<Vec<Upload>> {
+        self.read(move |conn| {
+            conn.load::<_, UploadWithReport>(
+                uploads::table
+                    .filter(uploads::team_id.eq_any(team_ids))
+                    .order((uploads::created_at.desc(), uploads::id.desc()))
+                    .limit(limit)
+                    .select((UploadRow::as_select(), uploads::report.is_not_null())),
+            )?
+            .into_iter()
+            .map(upload_of)
+            .collect()
+        })
+        .await
+    }
+
     async fn upload_content(&self, id: i64) -> StoreResult<Option<Vec<u8>>> {
         self.read(move |conn| {
             conn.first(uploads::table.find(id).select(uploads::content))

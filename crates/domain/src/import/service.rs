@@ -92,8 +92,17 @@ struct Pending {
 }
 
 enum Item {
-    Lead(SubmissionRequest),
-    Business(crate::business::BusinessFields),
+    Lead(Box<SubmissionRequest>),
+    Business(Box<crate::business::BusinessFields>),
+}
+
+fn empty_request() -> SubmissionRequest {
+    SubmissionRequest {
+        fields: crate::lead::fields::LeadFields::default(),
+        team_id: None,
+        raw_json: String::new(),
+        idempotency_key_id: None,
+    }
 }
 
 /// One import, under way.
@@ -230,12 +239,16 @@ impl Import<'_> {
                     raw_json: String::new(),
                     idempotency_key_id: None,
                 };
-                (Item::Lead(request), cleaned.issues, usable)
+                (Item::Lead(Box::new(request)), cleaned.issues, usable)
             }
             ImportKind::Businesses { .. } => {
                 let cleaned = business_row(&self.map, &row.cells);
                 let usable = cleaned.has_field();
-                (Item::Business(cleaned.fields), cleaned.issues, usable)
+                (
+                    Item::Business(Box::new(cleaned.fields)),
+                    cleaned.issues,
+                    usable,
+                )
             }
         };
         if !usable {
@@ -360,9 +373,10 @@ impl Import<'_> {
             .iter_mut()
             .filter_map(|p| match &mut p.item {
                 Item::Lead(r) => {
-                    let mut r = r.clone();
-                    r.raw_json = std::mem::take(&mut p.raw_json);
-                    Some(r)
+                    // Moved out: the row keeps only what the report needs.
+                    let mut request = std::mem::replace(&mut **r, empty_request());
+                    request.raw_json = std::mem::take(&mut p.raw_json);
+                    Some(request)
                 }
                 Item::Business(_) => None,
             })
@@ -412,7 +426,7 @@ impl Import<'_> {
         request.elements = rows
             .iter()
             .map(|p| match &p.item {
-                Item::Business(fields) => Ok(fields.clone()),
+                Item::Business(fields) => Ok((**fields).clone()),
                 Item::Lead(_) => Err("not a business".to_owned()),
             })
             .collect();

@@ -108,8 +108,8 @@ pub fn refuse(context: &mut Context, problems: &str) -> StatusCode {
 /// A team in a form's team menu.
 #[derive(Serialize)]
 pub struct TeamChoice {
-    id: String,
-    name: String,
+    pub id: String,
+    pub name: String,
 }
 
 /// The visitor's teams for a team menu, only the active ones when `active_only`.

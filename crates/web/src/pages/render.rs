@@ -19,7 +19,7 @@ macro_rules! page_templates {
     };
 }
 
-const TEMPLATES: [(&str, &str); 24] = page_templates!(
+const TEMPLATES: [(&str, &str); 25] = page_templates!(
     "base.html",
     "message.html",
     "sign_in.html",
@@ -37,6 +37,7 @@ const TEMPLATES: [(&str, &str); 24] = page_templates!(
     "lead.html",
     "upload_form.html",
     "upload.html",
+    "uploads.html",
     "pager.html",
     "filter_team.html",
     "filter_actions.html",

@@ -27,6 +27,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .route("/leads/import", web::post().to(upload_leads))
         .route("/businesses/import", web::get().to(business_form))
         .route("/businesses/import", web::post().to(upload_businesses))
+        .route("/uploads", web::get().to(list))
         .route("/uploads/{id}", web::get().to(status))
         .route("/uploads/{id}/report", web::get().to(report));
 }
@@ -223,6 +224,39 @@ async fn upload(
         }
         Err(e) => Err(e.into()),
     }
+}
+
+/// GET /uploads: the latest uploads into the visitor's teams, newest first.
+async fn list(state: web::Data<AppState>, visitor: Visitor) -> Result<HttpResponse, PageError> {
+    let teams = team_choices(&visitor, false).await?;
+    let names: std::collections::HashMap<String, String> = teams
+        .iter()
+        .map(|t| (t.id.clone(), t.name.clone()))
+        .collect();
+    let ids = teams.iter().filter_map(|t| t.id.parse().ok()).collect();
+    let uploads = state.uploads.recent(ids, 100).await?;
+    let rows: Vec<serde_json::Value> = uploads
+        .iter()
+        .map(|u| {
+            let c = u.counts;
+            serde_json::json!({
+                "id": u.id,
+                "file_name": u.file_name,
+                "kind": u.kind.as_str(),
+                "team": names.get(&u.team_id.to_string()),
+                "status": u.status.as_str(),
+                "uploaded": when(u.created_at),
+                "rows": c.rows,
+                "created": c.created,
+                "merged": c.updated + c.skipped,
+                "rejected": c.rejected + c.failed,
+                "warnings": c.warnings,
+            })
+        })
+        .collect();
+    let mut context = base_context(Some(&visitor), "leads");
+    context.insert("uploads", &rows);
+    visitor.page(StatusCode::OK, "uploads.html", &context)
 }
 
 /// GET /uploads/{id}: progress while the import runs (the page reloads itself), then the summary.
