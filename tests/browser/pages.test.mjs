@@ -473,7 +473,7 @@ try {
   assert.equal(csvRows.length, 2, JSON.stringify(csvRows));
   const col = (name) => csvRows[0].indexOf(name);
   assert.equal(csvRows[1][col("address")], "12 N Lamar Blvd");
-  assert.equal(csvRows[1][col("primary_phone")], "'+15125550199", "E.164 phones start with + and are prefixed too");
+  assert.equal(csvRows[1][col("primary_phone")], "+15125550199", "E.164 phones are written plain: a phone number is no formula");
   const all = await a.request.get(`${base}/leads/export`);
   assert.equal(all.headers()["content-type"], "text/csv; charset=utf-8");
   const allRows = parseCsv(await all.text());
@@ -556,7 +556,8 @@ async function uploadsAndMap(page, teamId, mappedLeadId) {
   await shot(page, "40-lead-map-offline");
   step("lead map drawn with LEADHUB_MAP_TILES unreachable, tiles through our origin");
 
-  // Upload a CSV on /leads: one new lead, one duplicate of a lead that exists, one bad row.
+  // Upload a CSV on /leads: one new lead, one duplicate of a lead that exists, one with a bad state (kept, the
+  // cell dropped with a warning), one shifted row (more cells than the header: rejected whole).
   await page.goto(`${base}/leads`);
   await page.click("#import-csv");
   await page.waitForURL(`${base}/leads/import`);
@@ -564,24 +565,27 @@ async function uploadsAndMap(page, teamId, mappedLeadId) {
   const csv = "address,city,state,zip_code,first_name\n" +
     "88 Barton Springs Road,Austin,TX,78704,Uma\n" +
     "40 Lamar Street,Dallas,TX,,Again\n" +
-    "3 Bad State Way,Austin,XX,78701,=HYPERLINK(\"http://x\")\n";
+    "3 Bad State Way,Austin,XX,78701,Val\n" +
+    "5 Shifted Way,Austin,TX,78701,=HYPERLINK(\"http://x\"),extra\n";
   await page.setInputFiles("#upload-file", { name: "leads.csv", mimeType: "text/csv", buffer: Buffer.from(csv) });
   await page.getByRole("button", { name: "Upload and import" }).click();
   await page.waitForURL(/\/uploads\/\d+$/);
-  // The status page reloads itself until the import is done.
+  // The status page updates itself until the import is done.
   await page.locator("#upload-summary").waitFor({ timeout: 30000 });
-  assert.equal(await page.locator("#count-rows").textContent(), "3");
-  assert.equal(await page.locator("#count-created").textContent(), "1");
+  assert.equal(await page.locator("#count-rows").textContent(), "4");
+  assert.equal(await page.locator("#count-created").textContent(), "2");
   assert.equal(await page.locator("#count-merged").textContent(), "1");
   assert.equal(await page.locator("#count-rejected").textContent(), "1");
+  assert.equal(await page.locator("#count-warnings").textContent(), "1");
   await shot(page, "41-upload-summary");
   const [report] = await Promise.all([page.waitForEvent("download"), page.click("#reject-report")]);
   const rows = parseCsv(fs.readFileSync(await report.path(), "utf8"));
-  assert.deepEqual(rows[0], ["row", "reason", "address", "city", "state", "zip_code", "first_name"]);
-  assert.equal(rows.length, 2, JSON.stringify(rows));
-  assert.equal(rows[1][0], "4");
-  assert.ok(rows[1][1].startsWith("state: "), rows[1][1]);
-  assert.equal(rows[1][6], "'=HYPERLINK(\"http://x\")", "formula cells in the report are prefixed");
+  assert.deepEqual(rows[0], ["row", "column", "value", "code", "message", "address", "city", "state", "zip_code", "first_name"]);
+  assert.equal(rows.length, 3, JSON.stringify(rows));
+  assert.deepEqual(rows[1].slice(0, 3), ["4", "state", "XX"], "the dropped cell, with its row and column");
+  assert.equal(rows[2][0], "5");
+  assert.equal(rows[2][3], "shifted_row");
+  assert.equal(rows[2][9], "'=HYPERLINK(\"http://x\")", "formula cells in the report are prefixed");
   step("CSV upload on /leads: progress, then the summary and the reject report read back");
 
   // A file that is not CSV: a clear message on the form, not an error page.
