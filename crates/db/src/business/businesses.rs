@@ -21,9 +21,9 @@ use leadhub_domain::business::{
 use leadhub_domain::lead::search::SearchText;
 use leadhub_domain::store::StoreResult;
 
-use crate::lead::leads::escape_like;
 use crate::pool::connection::take_write_lock;
 use crate::schema::businesses;
+use crate::sql::escape_like;
 use crate::sql::time::{from_db, to_db};
 use crate::{scope_of, Database, DbConnection, IN_LIST_CHUNK};
 

@@ -8,8 +8,8 @@ use diesel::sql_types::{Bool, Text};
 
 use leadhub_domain::lead::search::{LeadSort, SearchText, SortField};
 
-use crate::lead::leads::escape_like;
 use crate::schema::leads;
+use crate::sql::escape_like;
 use crate::{Backend, DbConnection};
 
 type Db = <DbConnection as diesel::Connection>::Backend;

@@ -4,7 +4,7 @@
 //! README's configuration table states the same ranges (a test holds the two together).
 use std::ops::RangeInclusive;
 
-use crate::config::ConfigError;
+use super::ConfigError;
 
 /// A whole-number variable: its name, default and range.
 pub struct Bound {
@@ -54,7 +54,10 @@ fn of(variable: &'static str) -> &'static Bound {
 }
 
 /// `value` of `variable` (its default when unset), checked against its range.
-pub fn whole_number(variable: &'static str, value: Option<String>) -> Result<u64, ConfigError> {
+pub(super) fn whole_number(
+    variable: &'static str,
+    value: Option<String>,
+) -> Result<u64, ConfigError> {
     let bound = of(variable);
     let Some(v) = value else {
         return Ok(bound.default);
@@ -73,7 +76,7 @@ pub fn whole_number(variable: &'static str, value: Option<String>) -> Result<u64
 }
 
 /// The webhook retry scale (1 when unset).
-pub fn retry_scale(value: Option<String>) -> Result<f64, ConfigError> {
+pub(super) fn retry_scale(value: Option<String>) -> Result<f64, ConfigError> {
     let Some(v) = value else {
         return Ok(1.0);
     };
@@ -156,7 +159,7 @@ mod tests {
 
     #[test]
     fn the_readme_states_every_range() {
-        let readme = include_str!("../../../README.md");
+        let readme = include_str!("../../../../README.md");
         let row = |variable: &str| {
             readme
                 .lines()

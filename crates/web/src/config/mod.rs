@@ -4,7 +4,9 @@ use std::collections::HashMap;
 use std::net::{IpAddr, SocketAddr};
 use std::path::PathBuf;
 
-use crate::config_bounds::{retry_scale, whole_number};
+mod bounds;
+
+use bounds::{retry_scale, whole_number};
 
 #[derive(Debug, thiserror::Error)]
 #[error("{variable}: {problem}")]
