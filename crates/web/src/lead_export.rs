@@ -17,8 +17,8 @@ use schemars::schema::{InstanceType, SchemaObject};
 use leadhub_domain::lead::fields::STRING_FIELDS;
 use leadhub_domain::lead::record::{Lead, LeadCursor};
 use leadhub_domain::submission::{SubmissionService, VisibleLeadFilter};
+use leadhub_spreadsheet::cell::defuse_formula;
 
-use crate::csv_cell::defuse_formula;
 use crate::time::iso;
 
 /// Leads read per database query: large enough to amortise the query and the hop to a blocking

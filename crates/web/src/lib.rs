@@ -9,7 +9,6 @@ static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
 pub mod app;
 pub mod cli;
 pub mod config;
-pub mod csv_cell;
 pub mod error;
 pub mod extract;
 pub mod import;
