@@ -147,6 +147,34 @@ diesel::table! {
         created_by -> BigInt,
         created_at -> Timestamp,
         updated_at -> Timestamp,
+        status -> Text,
+        assignee_id -> Nullable<BigInt>,
+        version -> BigInt,
+        archived_at -> Nullable<Timestamp>,
+        merged_into_id -> Nullable<BigInt>,
+    }
+}
+
+diesel::table! {
+    lead_notes (id) {
+        id -> BigInt,
+        lead_id -> BigInt,
+        author_id -> BigInt,
+        body -> Text,
+        created_at -> Timestamp,
+        deleted_at -> Nullable<Timestamp>,
+        deleted_by -> Nullable<BigInt>,
+    }
+}
+
+diesel::table! {
+    lead_activity (id) {
+        id -> BigInt,
+        lead_id -> BigInt,
+        actor_id -> Nullable<BigInt>,
+        kind -> Text,
+        detail -> Text,
+        created_at -> Timestamp,
     }
 }
 
@@ -343,6 +371,8 @@ diesel::joinable!(batches -> teams (team_id));
 diesel::joinable!(submissions -> users (user_id));
 diesel::joinable!(submissions -> teams (team_id));
 diesel::joinable!(submissions -> leads (result_lead_id));
+diesel::joinable!(lead_notes -> leads (lead_id));
+diesel::joinable!(lead_activity -> leads (lead_id));
 diesel::joinable!(idempotency_keys -> users (user_id));
 diesel::joinable!(businesses -> teams (team_id));
 diesel::joinable!(businesses -> users (created_by));
@@ -358,6 +388,8 @@ diesel::allow_tables_to_appear_in_same_query!(
     team_members,
     team_invites,
     leads,
+    lead_notes,
+    lead_activity,
     batches,
     submissions,
     idempotency_keys,
