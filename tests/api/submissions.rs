@@ -1220,6 +1220,74 @@ async fn concurrent_singles_of_several_callers(app: TestApp) {
     assert_eq!(lead_total(&app, &bob.key, "").await, 12);
 }
 
+/// An element with no field at all is a failed element (contract 3.1), stored verbatim, in
+/// its place, processed now or deferred; its neighbours are stored as usual and the batch
+/// completes only when every element is final.
+async fn batch_elements_with_no_field_fail(app: TestApp) {
+    let alice = app.user("alice@example.com").await;
+    for immediately in [true, false] {
+        let street = if immediately {
+            "5 Now St"
+        } else {
+            "6 Later St"
+        };
+        let body = json!({"process_immediately": immediately, "leads": [
+            {},
+            {"address": street, "city": "Austin", "state": "TX", "zip_code": "78701"},
+            {"nickname": "only a field we do not know"},
+        ]});
+        let (status, r) = app.post(BATCH, &alice.key, body).await;
+        assert_eq!(status, StatusCode::OK, "{r}");
+        let results = r["results"].as_array().unwrap();
+        assert_eq!(results.len(), 3, "{r}");
+        for (i, e) in results.iter().enumerate() {
+            assert_eq!(e["index"], i, "{r}");
+        }
+        for e in [&results[0], &results[2]] {
+            assert_eq!(e["status"], "failed", "{r}");
+            assert!(e["lead_id"].is_null(), "{r}");
+            assert!(
+                e["error"]
+                    .as_str()
+                    .is_some_and(|m| m.contains("at least one field")),
+                "{r}"
+            );
+        }
+        let batch = r["batch_id"].as_str().unwrap();
+        let b = poll(
+            &app,
+            &format!("/api/v1/submissions/batches/{batch}"),
+            &alice.key,
+            |b| b["completed_at"].is_string(),
+        )
+        .await;
+        assert_eq!(
+            (b["total"].as_i64(), b["failed"].as_i64()),
+            (Some(3), Some(2)),
+            "{b}"
+        );
+        assert_eq!(
+            (b["succeeded"].as_i64(), b["pending"].as_i64()),
+            (Some(1), Some(0)),
+            "{b}"
+        );
+        let (_, s) = app
+            .get(
+                &format!("/api/v1/submissions/status/{}", results[2]["submission_id"]),
+                &alice.key,
+            )
+            .await;
+        assert_eq!(s["status"], "failed", "{s}");
+        assert_eq!(s["batch_id"], r["batch_id"], "{s}");
+        let id = results[2]["submission_id"].as_i64().unwrap();
+        assert_eq!(
+            raw_json(&app, id).await,
+            json!({"nickname": "only a field we do not know"})
+        );
+    }
+    assert_eq!(lead_total(&app, &alice.key, "").await, 2);
+}
+
 backend_tests!(
     single_then_duplicate_then_update,
     wrong_json_types_are_422,
@@ -1236,6 +1304,7 @@ backend_tests!(
     merge_rules,
     batch_results_and_order,
     deferred_batch,
+    batch_elements_with_no_field_fail,
     status_visibility,
     idempotency,
     idempotent_twins_store_once,

@@ -10,5 +10,5 @@ pub use enrichment::Enricher;
 pub use record::*;
 pub use service::{
     BatchOutcome, ElementOutcome, HistoryEntry, PendingWork, SubmissionError, SubmissionRequest,
-    SubmissionService, VisibleLeadFilter, VisibleSubmissions,
+    SubmissionService, VisibleLeadFilter, VisibleSubmissions, NO_FIELD,
 };

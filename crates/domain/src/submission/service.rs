@@ -90,6 +90,13 @@ pub struct SubmissionRequest {
     pub idempotency_key_id: Option<i64>,
 }
 
+/// One element of a submission: its position in the request, its submitter, the request.
+type Element = (usize, i64, SubmissionRequest);
+
+/// Why a lead with no field at all is refused (contract 3.1): a 422 for a single submission,
+/// a failed element in a batch.
+pub const NO_FIELD: &str = "A lead needs at least one field; this one has none";
+
 /// What became of one submitted lead.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ElementOutcome {
@@ -153,8 +160,12 @@ impl SubmissionService {
         &self,
         singles: Vec<(i64, SubmissionRequest)>,
     ) -> Result<FreshWritten, SubmissionError> {
-        let (submitters, requests) = singles.into_iter().unzip();
-        let (submissions, writes) = self.fresh_writes(submitters, requests, None, self.clock.now());
+        let elements = singles
+            .into_iter()
+            .enumerate()
+            .map(|(at, (user_id, request))| (at, user_id, request))
+            .collect();
+        let (submissions, writes) = self.fresh_writes(elements, None, self.clock.now());
         self.record_fresh(None, submissions, writes).await
     }
 
@@ -219,7 +230,10 @@ impl SubmissionService {
     }
 
     /// Stores every request verbatim with its submitter (`submitters[i]` sent `requests[i]`),
-    /// then processes them now, or returns them `pending` when the batch is deferred.
+    /// then processes them now, or returns them `pending` when the batch is deferred. An element
+    /// with no field at all fails (contract 3.1): it is stored verbatim, with the batch, before
+    /// the others, and failed with the reason once they are stored, so its batch is never
+    /// complete before every element is final.
     async fn store_and_process(
         &self,
         submitters: Vec<i64>,
@@ -228,24 +242,104 @@ impl SubmissionService {
     ) -> Result<BatchOutcome, SubmissionError> {
         let now = self.clock.now();
         let batch_id = batch.as_ref().map(|b| b.id.clone());
-        let elements = if batch.as_ref().is_some_and(|b| !b.process_immediately) {
+        let deferred = batch.as_ref().is_some_and(|b| !b.process_immediately);
+        let (empty, filled): (Vec<Element>, Vec<Element>) = submitters
+            .into_iter()
+            .zip(requests)
+            .enumerate()
+            .map(|(at, (user_id, request))| (at, user_id, request))
+            .partition(|(_, _, request)| request.fields.is_empty());
+        if empty.is_empty() {
+            let elements = self
+                .store_filled(batch, filled, batch_id.as_deref(), deferred, now)
+                .await?;
+            return Ok(BatchOutcome {
+                batch_id: batch_id.unwrap_or_default(),
+                elements,
+            });
+        }
+        let positions: Vec<usize> = empty.iter().map(|(at, _, _)| *at).collect();
+        let new = empty
+            .into_iter()
+            .map(|(at, user_id, r)| {
+                new_submission(
+                    batch_id.as_deref(),
+                    at,
+                    user_id,
+                    r.team_id,
+                    r.raw_json,
+                    None,
+                    now,
+                )
+            })
+            .collect();
+        let ids = self.submissions.insert_submissions(batch, new).await?;
+        let stored = if filled.is_empty() {
+            Ok(Vec::new())
+        } else {
+            self.store_filled(None, filled, batch_id.as_deref(), deferred, now)
+                .await
+        };
+        // Failed whatever became of the others: none of them is left open.
+        let failed: Vec<ElementOutcome> = positions
+            .into_iter()
+            .zip(ids)
+            .map(|(index, submission_id)| ElementOutcome {
+                index,
+                submission_id,
+                status: SubmissionStatus::Failed,
+                lead_id: None,
+                action: None,
+                warnings: Vec::new(),
+                error: Some(NO_FIELD.to_owned()),
+            })
+            .collect();
+        self.submissions
+            .finish_submissions(
+                failed
+                    .iter()
+                    .map(|e| SubmissionOutcome {
+                        id: e.submission_id,
+                        status: e.status,
+                        lead_id: None,
+                        action: None,
+                        warnings: Vec::new(),
+                        error: e.error.clone(),
+                        processed_at: now,
+                    })
+                    .collect(),
+            )
+            .await?;
+        let mut elements = stored?;
+        elements.extend(failed);
+        elements.sort_by_key(|e| e.index);
+        Ok(BatchOutcome {
+            batch_id: batch_id.unwrap_or_default(),
+            elements,
+        })
+    }
+
+    /// Stores elements that hold a field (each with its position in the request), with the
+    /// batch when given; processes them now, or leaves them `pending` to the job queue's
+    /// workers when the batch is deferred.
+    async fn store_filled(
+        &self,
+        batch: Option<NewBatch>,
+        filled: Vec<Element>,
+        batch_id: Option<&str>,
+        deferred: bool,
+        now: DateTime<Utc>,
+    ) -> Result<Vec<ElementOutcome>, SubmissionError> {
+        let positions: Vec<usize> = filled.iter().map(|(at, _, _)| *at).collect();
+        let mut elements = if deferred {
             // Stored verbatim with their jobs, the fields too; the job queue's workers process
             // them.
-            let new = submitters
+            let new = filled
                 .into_iter()
-                .zip(requests)
-                .enumerate()
-                .map(|(i, (user_id, r))| {
+                .map(|(at, user_id, r)| {
                     let fields = Some(Box::new(r.fields));
-                    let mut new = new_submission(
-                        batch_id.as_deref(),
-                        i,
-                        user_id,
-                        r.team_id,
-                        r.raw_json,
-                        fields,
-                        now,
-                    );
+                    let mut new =
+                        new_submission(batch_id, at, user_id, r.team_id, r.raw_json, fields, now);
                     new.idempotency_key_id = r.idempotency_key_id;
                     new
                 })
@@ -264,32 +358,30 @@ impl SubmissionService {
                 })
                 .collect()
         } else {
-            let (submissions, writes) =
-                self.fresh_writes(submitters, requests, batch_id.as_deref(), now);
+            let (submissions, writes) = self.fresh_writes(filled, batch_id, now);
             self.process_fresh(batch, submissions, writes).await?
         };
-        Ok(BatchOutcome {
-            batch_id: batch_id.unwrap_or_default(),
-            elements,
-        })
+        // Outcomes come numbered in the order given: back to the request's positions.
+        for e in &mut elements {
+            e.index = positions.get(e.index).copied().unwrap_or(e.index);
+        }
+        Ok(elements)
     }
 
     /// The submissions to store verbatim and their normalised leads to write (`writes[i]` is
-    /// the lead of `submissions[i]`, sent by `submitters[i]`).
+    /// the lead of `submissions[i]`), from elements given as (position in the batch,
+    /// submitter, request).
     fn fresh_writes(
         &self,
-        submitters: Vec<i64>,
-        requests: Vec<SubmissionRequest>,
+        elements: Vec<Element>,
         batch_id: Option<&str>,
         now: DateTime<Utc>,
     ) -> (Vec<NewSubmission>, Vec<LeadWrite>) {
         let year = now.year();
         let enrich_later = self.enricher.is_configured();
-        submitters
+        elements
             .into_iter()
-            .zip(requests)
-            .enumerate()
-            .map(|(i, (user_id, r))| {
+            .map(|(at, user_id, r)| {
                 let write = LeadWrite {
                     team_id: r.team_id,
                     user_id,
@@ -298,7 +390,7 @@ impl SubmissionService {
                     enrich_later,
                 };
                 let mut submission =
-                    new_submission(batch_id, i, user_id, r.team_id, r.raw_json, None, now);
+                    new_submission(batch_id, at, user_id, r.team_id, r.raw_json, None, now);
                 submission.idempotency_key_id = r.idempotency_key_id;
                 (submission, write)
             })

@@ -6,7 +6,7 @@ use actix_web::web::{self, Json};
 use apistos::api_operation;
 
 use leadhub_domain::error::FieldError;
-use leadhub_domain::submission::SubmissionError;
+use leadhub_domain::submission::{SubmissionError, NO_FIELD};
 
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{Caller, IdempotentRequest, PathText, ValidatedJson};
@@ -50,9 +50,6 @@ impl From<SubmissionError> for ApiError {
 fn to_json<T: serde::Serialize>(v: &T) -> ApiResult<String> {
     serde_json::to_string(v).map_err(|e| ApiError::unexpected(e.into()))
 }
-
-/// Why a lead with no field at all is refused.
-pub const NO_FIELD: &str = "A lead needs at least one field; this one has none";
 
 /// Submits one lead; the answer comes after every pipeline stage ran.
 #[api_operation(
