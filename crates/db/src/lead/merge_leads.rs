@@ -21,7 +21,6 @@ use leadhub_domain::webhook::EventType;
 
 use crate::lead::lead_row::LeadRow;
 use crate::lead::lead_writes::lock_for_writing;
-use crate::pool::connection::on_backend;
 use crate::schema::{lead_activity, lead_notes, leads, submissions};
 use crate::sql::time::to_db;
 use crate::webhook::webhook_events::{emit, Event};
@@ -61,9 +60,9 @@ fn merge_in(
     conn: &mut DbConnection,
     m: LeadMerge,
 ) -> QueryResult<Result<Lead, MergeRefusal>> {
-    let ids = [m.merged_id, m.survivor_id];
+    let ids = vec![m.merged_id, m.survivor_id];
     let streets: Vec<(Option<i64>, Option<String>)> = leads::table
-        .filter(leads::id.eq_any(ids))
+        .filter(leads::id.eq_any(&ids))
         .select((leads::team_id, leads::street_key))
         .load(conn)?;
     let mut locked: BTreeSet<Street> = streets
@@ -73,12 +72,12 @@ fn merge_in(
     lock_for_writing(conn, &locked)?;
 
     let query = leads::table
-        .filter(leads::id.eq_any(ids))
+        .filter(leads::id.eq_any(&ids))
         .order(leads::id.asc())
         .select((LeadRow::as_select(), leads::merged_into_id));
     let rows: Vec<(LeadRow, Option<i64>)> = match conn {
         DbConnection::Postgres(pg) => query.for_update().load(pg)?,
-        DbConnection::Sqlite(_) => query.load(conn)?,
+        DbConnection::Sqlite(c) => query.load(c)?,
     };
     let find = |id: i64| rows.iter().find(|(row, _)| row.id == id).cloned();
     // The service saw both leads, and leads are never deleted.
@@ -106,7 +105,7 @@ fn merge_in(
                 lock_for_writing(conn, &BTreeSet::from([street]))?;
             }
         }
-        if let Some(lead_id) = holder_of(conn, survivor.lead.team_id, keys.address_key.as_deref(), ids)? {
+        if let Some(lead_id) = holder_of(conn, survivor.lead.team_id, keys.address_key.as_deref(), &ids)? {
             return Ok(Err(MergeRefusal::AddressTaken { lead_id }));
         }
     }
@@ -151,7 +150,7 @@ fn holder_of(
     conn: &mut DbConnection,
     team_id: Option<i64>,
     address_key: Option<&str>,
-    ids: [i64; 2],
+    ids: &[i64],
 ) -> QueryResult<Option<i64>> {
     let Some(key) = address_key else {
         return Ok(None);
@@ -211,7 +210,7 @@ fn move_history(conn: &mut DbConnection, m: LeadMerge, at: NaiveDateTime) -> Que
         .set(lead_activity::lead_id.eq(m.survivor_id))
         .execute(conn)?;
     let detail = serde_json::json!({ "merged_id": m.merged_id }).to_string();
-    on_backend!(conn, c => diesel::insert_into(lead_activity::table)
+    diesel::insert_into(lead_activity::table)
         .values((
             lead_activity::lead_id.eq(m.survivor_id),
             lead_activity::actor_id.eq(Some(m.actor_id)),
@@ -219,6 +218,6 @@ fn move_history(conn: &mut DbConnection, m: LeadMerge, at: NaiveDateTime) -> Que
             lead_activity::detail.eq(detail),
             lead_activity::created_at.eq(at),
         ))
-        .execute(c))?;
-    Ok(())
+        .execute(conn)
+        .map(drop)
 }

@@ -126,7 +126,7 @@ pub fn combine(survivor: &Lead, merged: &Lead) -> SurvivorUpdate {
 /// it is given, so giving it only the gaps is what makes the survivor win.
 fn gaps(survivor: &LeadFields, merged: &LeadFields) -> LeadFields {
     let contact = |name: &str| PHONE_FIELDS.contains(&name) || EMAIL_FIELDS.contains(&name);
-    let mut gaps = merged.map_strings(|v| Some(v.to_owned()));
+    let mut gaps = merged.clone();
     for name in STRING_FIELDS {
         let survivor_has = survivor.string_field(name).is_some_and(Option::is_some);
         // The type describes the survivor's primary number when it has one; without a number
