@@ -38,10 +38,7 @@ fn lead_of(result: &Value) -> i64 {
 }
 
 /// (merged_into_id, street_key, address_key, version) of a stored lead.
-async fn merge_state(
-    app: &TestApp,
-    id: i64,
-) -> (Option<i64>, Option<String>, Option<String>, i64) {
+async fn merge_state(app: &TestApp, id: i64) -> (Option<i64>, Option<String>, Option<String>, i64) {
     app.read_db(move |conn| {
         conn.first(leads::table.find(id).select((
             leads::merged_into_id,
@@ -61,13 +58,17 @@ async fn history_owners(app: &TestApp) -> (Vec<i64>, Vec<i64>, Vec<(i64, String,
                 .order(submissions::id)
                 .select(submissions::result_lead_id),
         )?;
-        let notes: Vec<i64> =
-            conn.load(lead_notes::table.order(lead_notes::id).select(lead_notes::lead_id))?;
-        let activity: Vec<(i64, String, String)> = conn.load(
-            lead_activity::table
-                .order(lead_activity::id)
-                .select((lead_activity::lead_id, lead_activity::kind, lead_activity::detail)),
+        let notes: Vec<i64> = conn.load(
+            lead_notes::table
+                .order(lead_notes::id)
+                .select(lead_notes::lead_id),
         )?;
+        let activity: Vec<(i64, String, String)> =
+            conn.load(lead_activity::table.order(lead_activity::id).select((
+                lead_activity::lead_id,
+                lead_activity::kind,
+                lead_activity::detail,
+            )))?;
         Ok((subs.into_iter().flatten().collect(), notes, activity))
     })
     .await
@@ -119,9 +120,11 @@ async fn the_survivor_wins_gaps_fill_and_the_history_moves(app: TestApp) {
         )
         .await,
     );
-    let typo = with(json!({"address": "100 Mian St", "first_name": "Anne", "last_name": "Smith",
+    let typo = with(
+        json!({"address": "100 Mian St", "first_name": "Anne", "last_name": "Smith",
                            "primary_phone": "(512) 555-0199", "phone_2": "512 555 0100",
-                           "email_1": "SMITH@example.com", "bedrooms": 3}));
+                           "email_1": "SMITH@example.com", "bedrooms": 3}),
+    );
     let merged = lead_of(&submit(&app, &o.alice.key, typo.clone()).await);
     assert_eq!(lead_of(&submit(&app, &o.alice.key, typo).await), merged);
     assert_ne!(survivor, merged);
@@ -154,9 +157,15 @@ async fn the_survivor_wins_gaps_fill_and_the_history_moves(app: TestApp) {
 
     // The merged lead keeps its data, points at the survivor and gives up its address keys.
     let (into, street, key, version) = merge_state(&app, merged).await;
-    assert_eq!((into, street, key, version), (Some(survivor), None, None, 2));
+    assert_eq!(
+        (into, street, key, version),
+        (Some(survivor), None, None, 2)
+    );
     let (into, street, _, version) = merge_state(&app, survivor).await;
-    assert_eq!((into, street.as_deref(), version), (None, Some("100 MAIN ST"), 2));
+    assert_eq!(
+        (into, street.as_deref(), version),
+        (None, Some("100 MAIN ST"), 2)
+    );
 
     // Submissions, notes and activity moved; one `merged` entry on the survivor names it.
     let (subs, notes, activity) = history_owners(&app).await;
@@ -167,7 +176,10 @@ async fn the_survivor_wins_gaps_fill_and_the_history_moves(app: TestApp) {
         (activity[0].0, activity[0].1.as_str()),
         (survivor, "status_changed")
     );
-    assert_eq!((activity[1].0, activity[1].1.as_str()), (survivor, "merged"));
+    assert_eq!(
+        (activity[1].0, activity[1].1.as_str()),
+        (survivor, "merged")
+    );
     let detail: Value = serde_json::from_str(&activity[1].2).unwrap();
     assert_eq!(detail, json!({ "merged_id": merged }));
     let actor: Option<i64> = app
@@ -194,7 +206,10 @@ async fn the_survivor_wins_gaps_fill_and_the_history_moves(app: TestApp) {
         .await;
     assert_eq!(status, StatusCode::OK);
     let csv = csv.as_str().unwrap();
-    assert!(csv.contains("100 Main St") && !csv.contains("Mian"), "{csv}");
+    assert!(
+        csv.contains("100 Main St") && !csv.contains("Mian"),
+        "{csv}"
+    );
     // A submission of the survivor's address merges into the survivor.
     let again = submit(&app, &o.mate.key, with(json!({"address": "100 Main St"}))).await;
     assert_eq!(lead_of(&again), survivor);
@@ -203,7 +218,9 @@ async fn the_survivor_wins_gaps_fill_and_the_history_moves(app: TestApp) {
     assert_eq!(status, StatusCode::CONFLICT, "{body}");
     assert_eq!(
         body["detail"],
-        json!(format!("Lead {merged} was already merged into lead {survivor}"))
+        json!(format!(
+            "Lead {merged} was already merged into lead {survivor}"
+        ))
     );
 }
 
@@ -360,7 +377,10 @@ async fn the_merge_sends_lead_updated_with_changes_and_the_merged_id(app: TestAp
         if let Some(Some(text)) = made.into_iter().next() {
             break serde_json::from_str::<Value>(&text).unwrap();
         }
-        assert!(started.elapsed() < Duration::from_secs(30), "no delivery made");
+        assert!(
+            started.elapsed() < Duration::from_secs(30),
+            "no delivery made"
+        );
         tokio::time::sleep(Duration::from_millis(100)).await;
     };
     assert_eq!(payload["type"], json!("lead.updated"));

@@ -56,10 +56,7 @@ fn side((row, merged_into_id): (LeadRow, Option<i64>)) -> QueryResult<MergeSide>
 }
 
 /// The merge, in the caller's transaction.
-fn merge_in(
-    conn: &mut DbConnection,
-    m: LeadMerge,
-) -> QueryResult<Result<Lead, MergeRefusal>> {
+fn merge_in(conn: &mut DbConnection, m: LeadMerge) -> QueryResult<Result<Lead, MergeRefusal>> {
     let ids = vec![m.merged_id, m.survivor_id];
     let streets: Vec<(Option<i64>, Option<String>)> = leads::table
         .filter(leads::id.eq_any(&ids))
@@ -71,17 +68,22 @@ fn merge_in(
         .collect();
     lock_for_writing(conn, &locked)?;
 
-    let query = leads::table
+    if let DbConnection::Postgres(pg) = conn {
+        leads::table
+            .filter(leads::id.eq_any(&ids))
+            .order(leads::id.asc())
+            .select(leads::id)
+            .for_update()
+            .load::<i64>(pg)?;
+    }
+    let rows: Vec<(LeadRow, Option<i64>)> = leads::table
         .filter(leads::id.eq_any(&ids))
-        .order(leads::id.asc())
-        .select((LeadRow::as_select(), leads::merged_into_id));
-    let rows: Vec<(LeadRow, Option<i64>)> = match conn {
-        DbConnection::Postgres(pg) => query.for_update().load(pg)?,
-        DbConnection::Sqlite(c) => query.load(c)?,
-    };
+        .select((LeadRow::as_select(), leads::merged_into_id))
+        .load(conn)?;
     let find = |id: i64| rows.iter().find(|(row, _)| row.id == id).cloned();
     // The service saw both leads, and leads are never deleted.
-    let (Some((survivor_row, survivor_into)), Some(merged)) = (find(m.survivor_id), find(m.merged_id))
+    let (Some((survivor_row, survivor_into)), Some(merged)) =
+        (find(m.survivor_id), find(m.merged_id))
     else {
         return Err(diesel::result::Error::NotFound);
     };
@@ -105,7 +107,12 @@ fn merge_in(
                 lock_for_writing(conn, &BTreeSet::from([street]))?;
             }
         }
-        if let Some(lead_id) = holder_of(conn, survivor.lead.team_id, keys.address_key.as_deref(), &ids)? {
+        if let Some(lead_id) = holder_of(
+            conn,
+            survivor.lead.team_id,
+            keys.address_key.as_deref(),
+            &ids,
+        )? {
             return Ok(Err(MergeRefusal::AddressTaken { lead_id }));
         }
     }

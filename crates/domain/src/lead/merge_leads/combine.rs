@@ -81,8 +81,7 @@ pub fn combine(survivor: &Lead, merged: &Lead) -> SurvivorUpdate {
     let mut fields = survivor.fields.clone();
     let outcome = merge_into(&mut fields, &gaps(&survivor.fields, &merged.fields));
 
-    let coordinates_taken =
-        survivor.fields.latitude.is_none() && fields.latitude.is_some();
+    let coordinates_taken = survivor.fields.latitude.is_none() && fields.latitude.is_some();
     let lot_size_taken = survivor.fields.lot_size.is_none() && fields.lot_size.is_some();
     let keys = ADDRESS_FIELDS
         .iter()

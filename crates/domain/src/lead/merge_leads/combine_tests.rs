@@ -80,13 +80,7 @@ fn phones_and_emails_merge_as_sets_the_survivors_first() {
     let up = combine(&survivor(), &merged());
     assert_eq!(
         phones(&up.fields),
-        [
-            Some("+15125550100"),
-            Some("+15125550199"),
-            None,
-            None,
-            None
-        ]
+        [Some("+15125550100"), Some("+15125550199"), None, None, None]
     );
     // The survivor's primary keeps its own type.
     assert_eq!(up.fields.primary_phone_type.as_deref(), Some("mobile"));
@@ -104,7 +98,10 @@ fn contacts_beyond_the_slots_are_left_on_the_merged_lead() {
     full.fields.email_3 = s("c@example.com");
     let up = combine(&full, &merged());
     assert_eq!(up.fields.email_3.as_deref(), Some("c@example.com"));
-    assert_eq!(field_codes(&up.warnings), [("email_1", "contact_slots_full")]);
+    assert_eq!(
+        field_codes(&up.warnings),
+        [("email_1", "contact_slots_full")]
+    );
 }
 
 #[test]
@@ -188,5 +185,8 @@ fn the_pair_rules() {
         check_pair(&side(1, Some(3), Some(9)), &side(2, Some(3), None)),
         Err(MergeRefusal::AlreadyMerged { id: 1, into: 9 })
     );
-    assert_eq!(check_pair(&side(1, None, None), &side(2, None, None)), Ok(()));
+    assert_eq!(
+        check_pair(&side(1, None, None), &side(2, None, None)),
+        Ok(())
+    );
 }

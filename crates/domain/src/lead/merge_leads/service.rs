@@ -3,7 +3,9 @@ use std::sync::Arc;
 
 use crate::clock::Clock;
 use crate::error::{FieldError, LocPart};
-use crate::lead::merge_leads::{check_pair, LeadMerge, LeadMergeRepository, MergeRefusal, MergeSide};
+use crate::lead::merge_leads::{
+    check_pair, LeadMerge, LeadMergeRepository, MergeRefusal, MergeSide,
+};
 use crate::lead::record::Lead;
 use crate::store::StoreError;
 use crate::team_access::{may_see_team, MembershipRepository};
@@ -44,7 +46,9 @@ impl From<MergeRefusal> for MergeError {
             )])
         };
         match r {
-            MergeRefusal::SameLead => into_field("value_error", "A lead cannot be merged into itself"),
+            MergeRefusal::SameLead => {
+                into_field("value_error", "A lead cannot be merged into itself")
+            }
             MergeRefusal::TeamsDiffer => into_field(
                 "value_error",
                 "Both leads must belong to the same team, or both to none",

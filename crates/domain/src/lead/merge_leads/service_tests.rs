@@ -5,7 +5,9 @@ use mockall::predicate::eq;
 use super::*;
 use crate::lead::fields::LeadFields;
 use crate::team::Role;
-use crate::test_support::{ada, clock, fresh_lead, now, person, platform_admin, roster_memberships};
+use crate::test_support::{
+    ada, clock, fresh_lead, now, person, platform_admin, roster_memberships,
+};
 
 /// Leads 1 and 2 of team 3, 4 of team 5, 6 and 7 unassigned, 8 of team 3 merged into 2 before.
 fn sides() -> Vec<MergeSide> {
@@ -41,7 +43,12 @@ fn service(expected: Option<(i64, i64)>) -> LeadMergeService {
             }))
             .times(1)
             .returning(move |m| {
-                Ok(Ok(fresh_lead(m.survivor_id, None, LeadFields::default(), None)))
+                Ok(Ok(fresh_lead(
+                    m.survivor_id,
+                    None,
+                    LeadFields::default(),
+                    None,
+                )))
             });
     } else {
         merges.expect_merge_leads().never();
@@ -55,13 +62,19 @@ fn service(expected: Option<(i64, i64)>) -> LeadMergeService {
 
 #[tokio::test]
 async fn a_member_merges_two_leads_of_the_team() {
-    let lead = service(Some((1, 2))).merge(&ada(), 1, 2).await.expect("merged");
+    let lead = service(Some((1, 2)))
+        .merge(&ada(), 1, 2)
+        .await
+        .expect("merged");
     assert_eq!(lead.id, 2);
 }
 
 #[tokio::test]
 async fn any_user_merges_unassigned_leads() {
-    let lead = service(Some((6, 7))).merge(&ada(), 6, 7).await.expect("merged");
+    let lead = service(Some((6, 7)))
+        .merge(&ada(), 6, 7)
+        .await
+        .expect("merged");
     assert_eq!(lead.id, 7);
 }
 
@@ -69,7 +82,10 @@ async fn any_user_merges_unassigned_leads() {
 async fn outsiders_and_unknown_ids_get_not_found() {
     for (id, into) in [(4, 1), (1, 4), (1, 99), (99, 1)] {
         let got = service(None).merge(&ada(), id, into).await;
-        assert!(matches!(got, Err(MergeError::NotFound("Lead"))), "{id}->{into}: {got:?}");
+        assert!(
+            matches!(got, Err(MergeError::NotFound("Lead"))),
+            "{id}->{into}: {got:?}"
+        );
     }
     let stranger = person(70, "x@example.com");
     let got = service(None).merge(&stranger, 1, 2).await;
@@ -87,7 +103,11 @@ async fn a_platform_admin_sees_every_team_but_cannot_mix_teams() {
 async fn refusals_are_invalid_or_conflict() {
     for (id, into, why) in [
         (1, 1, "A lead cannot be merged into itself"),
-        (1, 6, "Both leads must belong to the same team, or both to none"),
+        (
+            1,
+            6,
+            "Both leads must belong to the same team, or both to none",
+        ),
     ] {
         match service(None).merge(&ada(), id, into).await {
             Err(MergeError::Invalid(problems)) => assert_eq!(problems[0].msg, why),
