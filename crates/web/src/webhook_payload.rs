@@ -36,9 +36,12 @@ impl EventPayloads for ApiPayloads {
     }
 }
 
+/// Members a subject adds to the body, beside `type`, `timestamp` and `data`.
+type BodyMembers = serde_json::Map<String, Value>;
+
 /// A subject and the members it carries for the body after `#`, if any (a merge's `changes`
 /// and `merged_id`: `lead::merge_leads::merged_event_subject`).
-fn split_subject(subject: &str) -> Result<(&str, Option<serde_json::Map<String, Value>>), String> {
+fn split_subject(subject: &str) -> Result<(&str, Option<BodyMembers>), String> {
     match subject.split_once('#') {
         None => Ok((subject, None)),
         Some((id, extra)) => match serde_json::from_str(extra) {
