@@ -40,12 +40,14 @@ impl From<MergeError> for ApiError {
     }
 }
 
-/// Merges lead `id` into lead `into`, which survives: where both have a value the survivor's
-/// stays, the merged lead fills the survivor's empty fields, phones and e-mails merge as sets
-/// (5 and 3 slots; what does not fit stays on the merged lead). The merged lead's submissions,
-/// notes and history move to the survivor; the merged lead keeps its data but leaves every list.
-/// Both leads must be visible to the caller (404 otherwise) and belong to the same team, or
-/// both to none (422); a lead merged before cannot take part again (409). Answers the survivor.
+/// Merges lead `id` into lead `into`, the survivor (docs/merging-leads.md).
+///
+/// Where both leads have a value the survivor's stays; the merged lead fills the survivor's
+/// empty fields; phones and e-mails merge as sets (5 and 3 slots; what does not fit stays on the
+/// merged lead). The merged lead's submissions, notes and history move to the survivor; the
+/// merged lead keeps its data but leaves every list. Both leads must be visible to the caller
+/// (404 otherwise) and belong to the same team, or both to none (422); a lead merged before
+/// cannot take part again (409). Answers the survivor.
 #[api_operation(
     operation_id = "merge_lead",
     tag = "leads",
