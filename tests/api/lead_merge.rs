@@ -20,6 +20,7 @@ backend_tests!(
     a_survivor_without_an_address_takes_the_merged_property,
     who_may_merge_what,
     the_merge_sends_lead_updated_with_changes_and_the_merged_id,
+    two_merges_of_one_lead_at_once_make_one,
 );
 
 /// POST /api/v1/leads/{id}/merge into `into` as `key`.
@@ -391,4 +392,53 @@ async fn the_merge_sends_lead_updated_with_changes_and_the_merged_id(app: TestAp
         payload["changes"],
         json!({"last_name": {"old": null, "new": "Smith"}})
     );
+}
+
+async fn two_merges_of_one_lead_at_once_make_one(app: TestApp) {
+    let o = onlookers(&app).await;
+    for round in 0..5 {
+        let mut ids = Vec::new();
+        for n in 0..3 {
+            let body = json!({"address": format!("{round}{n} Birch St"), "city": "Austin",
+                              "state": "TX", "team_id": o.team});
+            ids.push(lead_of(&submit(&app, &o.alice.key, body).await));
+        }
+        let (a, b, c) = (ids[0], ids[1], ids[2]);
+        // One lead into two survivors, and two leads into each other, at the same time.
+        let (first, second) = tokio::join!(
+            merge(&app, &o.alice.key, a, json!(b)),
+            merge(&app, &o.mate.key, a, json!(c)),
+        );
+        let mut statuses = [first.0, second.0];
+        statuses.sort();
+        assert_eq!(
+            statuses,
+            [StatusCode::OK, StatusCode::CONFLICT],
+            "{first:?} {second:?}"
+        );
+        let winner = if first.0 == StatusCode::OK { b } else { c };
+        assert_eq!(merge_state(&app, a).await.0, Some(winner));
+        let loser = if winner == b { c } else { b };
+        let (first, second) = tokio::join!(
+            merge(&app, &o.alice.key, winner, json!(loser)),
+            merge(&app, &o.mate.key, loser, json!(winner)),
+        );
+        let mut statuses = [first.0, second.0];
+        statuses.sort();
+        assert_eq!(
+            statuses,
+            [StatusCode::OK, StatusCode::CONFLICT],
+            "{first:?} {second:?}"
+        );
+    }
+    // Of the 15 leads, 5 survive; every submission sits on a survivor.
+    assert_eq!(lead_total(&app, &o.mate.key, "").await, 5);
+    let (subs, _, _) = history_owners(&app).await;
+    for id in subs {
+        assert_eq!(
+            merge_state(&app, id).await.0,
+            None,
+            "submission on merged lead {id}"
+        );
+    }
 }
