@@ -18,6 +18,7 @@ mod invite_races;
 mod isolation;
 mod large_batches;
 mod lead_map;
+mod lead_merge;
 mod lead_pages;
 mod lead_uploads;
 mod leads;

@@ -17,6 +17,7 @@ use leadhub_domain::business::BusinessService;
 use leadhub_domain::dashboard::DashboardService;
 use leadhub_domain::enrich::{AppraisalSource, Geocoder};
 use leadhub_domain::identity::{BuiltinIdentity, IdentityProvider};
+use leadhub_domain::lead::merge_leads::LeadMergeService;
 use leadhub_domain::mail::Mailer;
 use leadhub_domain::mail_throttle::MailThrottle;
 use leadhub_domain::rate_limit::RateLimiter;
@@ -185,7 +186,13 @@ impl AppState {
                 }
             }
         });
+        let lead_merges = LeadMergeService {
+            merges: Arc::new(db.clone()),
+            memberships: Arc::new(db.clone()),
+            clock: adapters.clock.clone(),
+        };
         AppState {
+            lead_merges: Arc::new(lead_merges),
             uploads: Arc::new(uploads),
             single_intake: Arc::new(db.single_intake(submissions.clone())),
             sign_in_links,

@@ -22,19 +22,37 @@ pub struct ApiPayloads {
 impl EventPayloads for ApiPayloads {
     /// `{"type", "timestamp", "data"}`, `data` as the API shows the lead, submission or batch now.
     async fn payload(&self, d: &DueDelivery) -> Result<String, String> {
-        let data = self.data(d).await?;
-        Ok(json!({
+        let (subject, extra) = split_subject(d.subject.as_deref().unwrap_or_default())?;
+        let data = self.data(d, subject).await?;
+        let mut body = json!({
             "type": d.event_type,
             "timestamp": crate::time::iso(d.occurred_at),
             "data": data,
-        })
-        .to_string())
+        });
+        if let (Some(body), Some(extra)) = (body.as_object_mut(), extra) {
+            body.extend(extra);
+        }
+        Ok(body.to_string())
+    }
+}
+
+/// Members a subject adds to the body, beside `type`, `timestamp` and `data`.
+type BodyMembers = serde_json::Map<String, Value>;
+
+/// A subject and the members it carries for the body after `#`, if any (a merge's `changes`
+/// and `merged_id`: `lead::merge_leads::merged_event_subject`).
+fn split_subject(subject: &str) -> Result<(&str, Option<BodyMembers>), String> {
+    match subject.split_once('#') {
+        None => Ok((subject, None)),
+        Some((id, extra)) => match serde_json::from_str(extra) {
+            Ok(Value::Object(members)) => Ok((id, Some(members))),
+            _ => Err(format!("bad subject {subject:?}")),
+        },
     }
 }
 
 impl ApiPayloads {
-    async fn data(&self, d: &DueDelivery) -> Result<Value, String> {
-        let subject = d.subject.clone().unwrap_or_default();
+    async fn data(&self, d: &DueDelivery, subject: &str) -> Result<Value, String> {
         let id = || {
             subject
                 .parse::<i64>()
@@ -65,7 +83,7 @@ impl ApiPayloads {
             "batch.completed" => {
                 match s
                     .submissions
-                    .find_batch(&subject)
+                    .find_batch(subject)
                     .await
                     .map_err(|e| e.to_string())?
                 {

@@ -49,7 +49,10 @@ pub(crate) fn retry_on_conflict<T>(
 }
 
 /// Takes the write locks for these streets before reading anything.
-fn lock_for_writing(conn: &mut DbConnection, streets: &BTreeSet<Street>) -> QueryResult<()> {
+pub(crate) fn lock_for_writing(
+    conn: &mut DbConnection,
+    streets: &BTreeSet<Street>,
+) -> QueryResult<()> {
     match conn {
         DbConnection::Sqlite(_) => take_write_lock(conn),
         DbConnection::Postgres(pg) => {

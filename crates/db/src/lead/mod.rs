@@ -7,6 +7,7 @@ pub(crate) mod lead_row;
 pub(crate) mod lead_search;
 pub(crate) mod lead_writes;
 pub(crate) mod leads;
+pub(crate) mod merge_leads;
 pub(crate) mod outcomes;
 pub(crate) mod plan_store;
 pub(crate) mod single_intake;

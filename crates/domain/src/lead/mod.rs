@@ -1,6 +1,7 @@
 //! Leads: the submitted fields, the rules that reject, normalise and merge them.
 pub mod fields;
 pub mod merge;
+pub mod merge_leads;
 pub mod normalize;
 pub mod plan;
 pub mod record;

@@ -1,0 +1,230 @@
+//! `LeadMergeRepository`: a person's merge of two leads, in one transaction.
+//!
+//! The transaction takes intake's write locks for the streets of both leads (and of the
+//! survivor's new address, if it takes one) before it reads them, so a submission for either
+//! property waits for the merge instead of writing back values read before it; PostgreSQL also
+//! locks both rows against the other writers of a lead.
+use std::collections::BTreeSet;
+
+use async_trait::async_trait;
+use chrono::NaiveDateTime;
+use diesel::prelude::*;
+
+use leadhub_domain::lead::merge_leads::{
+    check_pair, combine, merged_event_subject, LeadMerge, LeadMergeRepository, MergeRefusal,
+    MergeSide, SurvivorUpdate,
+};
+use leadhub_domain::lead::plan::Street;
+use leadhub_domain::lead::record::Lead;
+use leadhub_domain::store::StoreResult;
+use leadhub_domain::webhook::EventType;
+
+use crate::lead::lead_row::LeadRow;
+use crate::lead::lead_writes::lock_for_writing;
+use crate::schema::{lead_activity, lead_notes, leads, submissions};
+use crate::sql::time::to_db;
+use crate::webhook::webhook_events::{emit, Event};
+use crate::{scope_of, Database, DbConnection};
+
+#[async_trait]
+impl LeadMergeRepository for Database {
+    async fn merge_side(&self, id: i64) -> StoreResult<Option<MergeSide>> {
+        self.read(move |conn| {
+            let row: Option<(LeadRow, Option<i64>)> = conn
+                .first(
+                    leads::table
+                        .find(id)
+                        .select((LeadRow::as_select(), leads::merged_into_id)),
+                )
+                .optional()?;
+            row.map(side).transpose()
+        })
+        .await
+    }
+
+    async fn merge_leads(&self, merge: LeadMerge) -> StoreResult<Result<Lead, MergeRefusal>> {
+        self.write(move |conn| conn.transaction(|conn| merge_in(conn, merge)))
+            .await
+    }
+}
+
+fn side((row, merged_into_id): (LeadRow, Option<i64>)) -> QueryResult<MergeSide> {
+    Ok(MergeSide {
+        lead: row.into_lead()?,
+        merged_into_id,
+    })
+}
+
+/// The merge, in the caller's transaction.
+fn merge_in(conn: &mut DbConnection, m: LeadMerge) -> QueryResult<Result<Lead, MergeRefusal>> {
+    let ids = vec![m.merged_id, m.survivor_id];
+    let streets: Vec<(Option<i64>, Option<String>)> = leads::table
+        .filter(leads::id.eq_any(&ids))
+        .select((leads::team_id, leads::street_key))
+        .load(conn)?;
+    let mut locked: BTreeSet<Street> = streets
+        .into_iter()
+        .filter_map(|(team_id, key)| Some(Street { team_id, key: key? }))
+        .collect();
+    lock_for_writing(conn, &locked)?;
+
+    if let DbConnection::Postgres(pg) = conn {
+        leads::table
+            .filter(leads::id.eq_any(&ids))
+            .order(leads::id.asc())
+            .select(leads::id)
+            .for_update()
+            .load::<i64>(pg)?;
+    }
+    let rows: Vec<(LeadRow, Option<i64>)> = leads::table
+        .filter(leads::id.eq_any(&ids))
+        .select((LeadRow::as_select(), leads::merged_into_id))
+        .load(conn)?;
+    let find = |id: i64| rows.iter().find(|(row, _)| row.id == id).cloned();
+    // The service saw both leads, and leads are never deleted.
+    let (Some((survivor_row, survivor_into)), Some(merged)) =
+        (find(m.survivor_id), find(m.merged_id))
+    else {
+        return Err(diesel::result::Error::NotFound);
+    };
+    let merged = side(merged)?;
+    let survivor = MergeSide {
+        lead: survivor_row.clone().into_lead()?,
+        merged_into_id: survivor_into,
+    };
+    if let Err(refusal) = check_pair(&merged, &survivor) {
+        return Ok(Err(refusal));
+    }
+
+    let update = combine(&survivor.lead, &merged.lead);
+    if let Some(keys) = &update.keys {
+        if let Some(key) = &keys.street_key {
+            let street = Street {
+                team_id: survivor.lead.team_id,
+                key: key.clone(),
+            };
+            if locked.insert(street.clone()) {
+                lock_for_writing(conn, &BTreeSet::from([street]))?;
+            }
+        }
+        if let Some(lead_id) = holder_of(
+            conn,
+            survivor.lead.team_id,
+            keys.address_key.as_deref(),
+            &ids,
+        )? {
+            return Ok(Err(MergeRefusal::AddressTaken { lead_id }));
+        }
+    }
+
+    let at = to_db(m.at);
+    // The merged lead gives up its keys first, so the survivor may take them.
+    diesel::update(leads::table.find(m.merged_id))
+        .set((
+            leads::merged_into_id.eq(m.survivor_id),
+            leads::street_key.eq(None::<String>),
+            leads::address_key.eq(None::<String>),
+            leads::version.eq(leads::version + 1),
+            leads::updated_at.eq(at),
+        ))
+        .execute(conn)?;
+    write_survivor(
+        conn,
+        survivor_row,
+        &update,
+        merged.lead.submission_count,
+        at,
+    )?;
+    move_history(conn, m, at)?;
+    emit(
+        conn,
+        vec![Event {
+            team_id: survivor.lead.team_id,
+            kind: EventType::LeadUpdated,
+            subject: merged_event_subject(m.survivor_id, m.merged_id, &update.changes),
+        }],
+        at,
+    )?;
+    let stored: LeadRow = leads::table
+        .find(m.survivor_id)
+        .select(LeadRow::as_select())
+        .first(conn)?;
+    Ok(Ok(stored.into_lead()?))
+}
+
+/// Another lead of the scope that holds `address_key`, if any (not one of `ids`).
+fn holder_of(
+    conn: &mut DbConnection,
+    team_id: Option<i64>,
+    address_key: Option<&str>,
+    ids: &[i64],
+) -> QueryResult<Option<i64>> {
+    let Some(key) = address_key else {
+        return Ok(None);
+    };
+    leads::table
+        .filter(leads::dedupe_scope.eq(scope_of(team_id)))
+        .filter(leads::address_key.eq(key))
+        .filter(leads::id.ne_all(ids))
+        .select(leads::id)
+        .first(conn)
+        .optional()
+}
+
+/// Writes the survivor's merged values, its submission count with the merged lead's added, and
+/// a raised version.
+fn write_survivor(
+    conn: &mut DbConnection,
+    row: LeadRow,
+    update: &SurvivorUpdate,
+    merged_submissions: i32,
+    at: NaiveDateTime,
+) -> QueryResult<()> {
+    let mut values = row.values;
+    values.set_fields(update.fields.clone());
+    values.lot_size_acres = update.lot_size_acres;
+    values.geocode_source = update.geocode.as_ref().map(|g| g.source.clone());
+    values.geocode_match = update.geocode.as_ref().map(|g| g.match_type.clone());
+    values.geocode_matched_address = update
+        .geocode
+        .as_ref()
+        .and_then(|g| g.matched_address.clone());
+    values.county_fips = update.county_fips.clone();
+    values.appraisal = update.appraisal.as_ref().map(|a| a.to_string());
+    values.enrichment_status = update.enrichment_status.as_str().to_owned();
+    if let Some(keys) = &update.keys {
+        values.street_key = keys.street_key.clone();
+        values.address_key = keys.address_key.clone();
+    }
+    values.submission_count = values.submission_count.saturating_add(merged_submissions);
+    values.updated_at = at;
+    diesel::update(leads::table.find(row.id))
+        .set((&values, leads::version.eq(leads::version + 1)))
+        .execute(conn)
+        .map(drop)
+}
+
+/// Moves the merged lead's submissions, notes and activity to the survivor, and records the
+/// merge on the survivor's timeline.
+fn move_history(conn: &mut DbConnection, m: LeadMerge, at: NaiveDateTime) -> QueryResult<()> {
+    diesel::update(submissions::table.filter(submissions::result_lead_id.eq(m.merged_id)))
+        .set(submissions::result_lead_id.eq(m.survivor_id))
+        .execute(conn)?;
+    diesel::update(lead_notes::table.filter(lead_notes::lead_id.eq(m.merged_id)))
+        .set(lead_notes::lead_id.eq(m.survivor_id))
+        .execute(conn)?;
+    diesel::update(lead_activity::table.filter(lead_activity::lead_id.eq(m.merged_id)))
+        .set(lead_activity::lead_id.eq(m.survivor_id))
+        .execute(conn)?;
+    let detail = serde_json::json!({ "merged_id": m.merged_id }).to_string();
+    diesel::insert_into(lead_activity::table)
+        .values((
+            lead_activity::lead_id.eq(m.survivor_id),
+            lead_activity::actor_id.eq(Some(m.actor_id)),
+            lead_activity::kind.eq("merged"),
+            lead_activity::detail.eq(detail),
+            lead_activity::created_at.eq(at),
+        ))
+        .execute(conn)
+        .map(drop)
+}
