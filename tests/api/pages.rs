@@ -219,8 +219,14 @@ async fn signed_out_pages_redirect_to_sign_in(app: TestApp) {
         ("/teams", "/sign-in?next=%2Fteams"),
         ("/api-keys", "/sign-in?next=%2Fapi-keys"),
         ("/teams/1", "/sign-in?next=%2Fteams%2F1"),
-        ("/api-keys/1/revoke", "/sign-in?next=%2Fapi-keys%2F1%2Frevoke"),
-        ("/leads?q=a&city=Austin", "/sign-in?next=%2Fleads%3Fq%3Da%26city%3DAustin"),
+        (
+            "/api-keys/1/revoke",
+            "/sign-in?next=%2Fapi-keys%2F1%2Frevoke",
+        ),
+        (
+            "/leads?q=a&city=Austin",
+            "/sign-in?next=%2Fleads%3Fq%3Da%26city%3DAustin",
+        ),
         ("/", "/sign-in"),
     ] {
         let page = b.get(path).await;
@@ -247,10 +253,18 @@ async fn signed_out_pages_redirect_to_sign_in(app: TestApp) {
 async fn sign_in_returns_to_a_same_origin_page_only(app: TestApp) {
     let cases = [
         ("/leads/1897", "%2Fleads%2F1897", "/leads/1897"),
-        ("/leads?q=a&city=Austin", "%2Fleads%3Fq%3Da%26city%3DAustin", "/leads?q=a&city=Austin"),
+        (
+            "/leads?q=a&city=Austin",
+            "%2Fleads%3Fq%3Da%26city%3DAustin",
+            "/leads?q=a&city=Austin",
+        ),
         ("//evil.example/x", "%2F%2Fevil.example%2Fx", "/"),
         ("/\\evil.example", "%2F%5Cevil.example", "/"),
-        ("https://evil.example/", "https%3A%2F%2Fevil.example%2F", "/"),
+        (
+            "https://evil.example/",
+            "https%3A%2F%2Fevil.example%2F",
+            "/",
+        ),
         ("javascript:alert(1)", "javascript%3Aalert(1)", "/"),
     ];
     for (i, (next, encoded, lands)) in cases.into_iter().enumerate() {
@@ -260,11 +274,19 @@ async fn sign_in_returns_to_a_same_origin_page_only(app: TestApp) {
         let mut b = Browser::new(&app);
         let form = b.get(&format!("/sign-in?next={encoded}")).await;
         assert_eq!(form.status, StatusCode::OK);
-        assert_eq!(form.body.contains("name=\"next\""), safe, "{next}: {}", form.body);
+        assert_eq!(
+            form.body.contains("name=\"next\""),
+            safe,
+            "{next}: {}",
+            form.body
+        );
         // The unsafe value posted anyway, as a forged form would.
         let csrf = form.field("csrf");
         let sent = b
-            .post("/sign-in", &[("csrf", &csrf), ("email", &email), ("next", next)])
+            .post(
+                "/sign-in",
+                &[("csrf", &csrf), ("email", &email), ("next", next)],
+            )
             .await;
         assert_eq!(sent.status, StatusCode::OK);
         app.mail_settled().await;
@@ -280,7 +302,11 @@ async fn sign_in_returns_to_a_same_origin_page_only(app: TestApp) {
         let done = b
             .post(
                 "/sign-in/link",
-                &[("csrf", &button.field("csrf")), ("token", &token), ("next", next)],
+                &[
+                    ("csrf", &button.field("csrf")),
+                    ("token", &token),
+                    ("next", next),
+                ],
             )
             .await;
         assert_eq!(done.status, StatusCode::SEE_OTHER, "{}", done.body);

@@ -151,12 +151,18 @@ async fn owners_disable_enable_rotate_and_delete_from_the_team_page(app: TestApp
 
     let off = press(&mut b, &format!("{hook}/disable"), &csrf).await;
     assert!(off.location().contains("done=webhook-disabled"));
-    assert_eq!(endpoints(&app, &owner.key, team).await[0]["is_active"], false);
+    assert_eq!(
+        endpoints(&app, &owner.key, team).await[0]["is_active"],
+        false
+    );
     let page = b.get(off.location()).await;
     assert!(page.body.contains("Endpoint disabled"), "{}", page.body);
     assert!(page.body.contains(&format!("action=\"{hook}/enable\"")));
     press(&mut b, &format!("{hook}/enable"), &csrf).await;
-    assert_eq!(endpoints(&app, &owner.key, team).await[0]["is_active"], true);
+    assert_eq!(
+        endpoints(&app, &owner.key, team).await[0]["is_active"],
+        true
+    );
 
     // A new secret: shown on the answer (200, no redirect), then never again.
     let rotated = b
@@ -223,7 +229,10 @@ async fn members_get_no_section_and_other_teams_ids_are_not_found(app: TestApp) 
             .status,
         StatusCode::FORBIDDEN
     );
-    assert_eq!(endpoints(&app, &owner.key, team).await[0]["is_active"], true);
+    assert_eq!(
+        endpoints(&app, &owner.key, team).await[0]["is_active"],
+        true
+    );
     assert_eq!(endpoints(&app, &owner.key, team).await.len(), 1);
 
     // The rival owns a team of their own: Alpha's ids are not found through it, nor directly.

@@ -44,7 +44,7 @@ pub trait IdentityProvider: Send + Sync {
     async fn send_sign_in_link(
         &self,
         email: &str,
-        return_to: Option<&str>,
+        return_to: Option<String>,
     ) -> Result<(), AuthError>;
     /// Spends a sign-in link: `Gone` when it is unknown, spent or expired.
     async fn verify_sign_in_link(&self, token: &str) -> Result<(User, Session), AuthError>;
@@ -160,7 +160,7 @@ impl IdentityProvider for BuiltinIdentity {
     async fn send_sign_in_link(
         &self,
         email: &str,
-        return_to: Option<&str>,
+        return_to: Option<String>,
     ) -> Result<(), AuthError> {
         let Some(email) = normalize_email(email) else {
             return Ok(());
@@ -182,7 +182,7 @@ impl IdentityProvider for BuiltinIdentity {
             .await?;
         let message = Message::SignIn {
             to: user.email.clone(),
-            sign_in_url: sign_in_url(&self.public_url, &token, return_to),
+            sign_in_url: sign_in_url(&self.public_url, &token, return_to.as_deref()),
             expires_at,
         };
         // The answer is the same whether or not mail went out (no account enumeration); a

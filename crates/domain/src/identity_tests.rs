@@ -317,7 +317,10 @@ async fn a_sign_in_link_goes_to_the_account_s_address_and_only_its_hash_is_store
 #[tokio::test]
 async fn a_sign_in_link_carries_a_safe_return_path_only() {
     for (return_to, suffix) in [
-        ("/leads?q=lamar&city=Austin", "&next=%2Fleads%3Fq%3Dlamar%26city%3DAustin"),
+        (
+            "/leads?q=lamar&city=Austin",
+            "&next=%2Fleads%3Fq%3Dlamar%26city%3DAustin",
+        ),
         ("//evil.example/x", ""),
         ("/\\evil.example", ""),
         ("https://evil.example/", ""),
@@ -333,7 +336,7 @@ async fn a_sign_in_link_carries_a_safe_return_path_only() {
             .times(1)
             .returning(|_| Ok(()));
         s.build()
-            .send_sign_in_link("ada@example.com", Some(return_to))
+            .send_sign_in_link("ada@example.com", Some(return_to.into()))
             .await
             .unwrap();
     }
@@ -347,10 +350,13 @@ async fn an_address_without_an_account_gets_the_same_answer_and_no_mail() {
     s.mailer.expect_send().never();
     let identity = s.build();
     identity
-        .send_sign_in_link("nobody@example.com", Some("/leads/1"))
+        .send_sign_in_link("nobody@example.com", Some("/leads/1".into()))
         .await
         .unwrap();
-    identity.send_sign_in_link("not an address", None).await.unwrap();
+    identity
+        .send_sign_in_link("not an address", None)
+        .await
+        .unwrap();
 }
 
 #[tokio::test]

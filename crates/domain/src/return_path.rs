@@ -24,7 +24,13 @@ mod tests {
 
     #[test]
     fn same_origin_paths_are_kept() {
-        for ok in ["/", "/leads/1897", "/leads?q=lamar&city=Austin", "/teams/3#webhooks", "/a%2Fb"] {
+        for ok in [
+            "/",
+            "/leads/1897",
+            "/leads?q=lamar&city=Austin",
+            "/teams/3#webhooks",
+            "/a%2Fb",
+        ] {
             assert_eq!(safe_return_path(ok), Some(ok), "{ok}");
         }
     }

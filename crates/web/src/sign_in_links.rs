@@ -85,9 +85,7 @@ async fn send_links(
         };
         let (identity, progress) = (identity.clone(), progress.clone());
         tokio::spawn(async move {
-            if let Err(e) = identity
-                .send_sign_in_link(&email, return_to.as_deref())
-                .await {
+            if let Err(e) = identity.send_sign_in_link(&email, return_to).await {
                 tracing::error!(error = %e, "sign-in link not sent");
             }
             progress.done();
