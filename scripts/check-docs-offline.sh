@@ -81,7 +81,8 @@ chrome --screenshot="$shot" --window-size=1280,2000 >/dev/null \
   || { tail -20 "$tmp/chromium.log" >&2; fail "chromium --screenshot failed"; }
 
 # Swagger UI renders each operation as <div class="opblock opblock-METHOD" id="operations-TAG-OPERATIONID"> holding
-# <span class="opblock-summary-path" data-path="PATH"><a><span>/seg<wbr>/seg</span></a></span>: check all three
+# <span class="opblock-summary-path" data-path="PATH"><span>/seg<wbr>/seg</span></span> (no link inside: deepLinking
+# is off, see web-assets/docs/init.js): check all three
 # (method, operationId, path as attribute and as visible text) for every operation in the spec.
 n=$(python3 - "$tmp/openapi.json" "$dom" <<'PY'
 import html, json, re, sys

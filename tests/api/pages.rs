@@ -207,16 +207,31 @@ pub(crate) async fn sign_in(app: &TestApp, email: &str) -> Browser {
         )
         .await;
     assert_eq!(done.status, StatusCode::SEE_OTHER, "{}", done.body);
-    assert_eq!(done.location(), "/teams");
+    // Without a `next`, sign-in lands on the dashboard.
+    assert_eq!(done.location(), "/");
     b
 }
 
 async fn signed_out_pages_redirect_to_sign_in(app: TestApp) {
     let mut b = Browser::new(&app);
-    for path in ["/teams", "/api-keys", "/teams/1", "/api-keys/1/revoke", "/"] {
+    // A page asked for is kept in `next` (form-encoded); the dashboard is where sign-in lands anyway.
+    for (path, sign_in) in [
+        ("/teams", "/sign-in?next=%2Fteams"),
+        ("/api-keys", "/sign-in?next=%2Fapi-keys"),
+        ("/teams/1", "/sign-in?next=%2Fteams%2F1"),
+        (
+            "/api-keys/1/revoke",
+            "/sign-in?next=%2Fapi-keys%2F1%2Frevoke",
+        ),
+        (
+            "/leads?q=a&city=Austin",
+            "/sign-in?next=%2Fleads%3Fq%3Da%26city%3DAustin",
+        ),
+        ("/", "/sign-in"),
+    ] {
         let page = b.get(path).await;
         assert_eq!(page.status, StatusCode::SEE_OTHER, "{path}");
-        assert!(page.location().ends_with("/sign-in") || page.location() == "/teams");
+        assert_eq!(page.location(), sign_in, "{path}");
     }
     let page = b.post("/teams", &[("name", "x"), ("csrf", "x")]).await;
     assert_eq!(page.status, StatusCode::SEE_OTHER);
@@ -224,12 +239,79 @@ async fn signed_out_pages_redirect_to_sign_in(app: TestApp) {
     // An API key is not a browser session.
     let owner = app.user("owner@example.com").await;
     b.jar.insert("leadhub_session".into(), owner.key.clone());
-    assert_eq!(b.get("/teams").await.location(), "/sign-in");
+    assert_eq!(b.get("/teams").await.location(), "/sign-in?next=%2Fteams");
     // Unknown pages are still 404s.
     assert_eq!(b.get("/no-such-page").await.status, StatusCode::NOT_FOUND);
     let sign_in = b.get("/sign-in").await;
     assert_eq!(sign_in.status, StatusCode::OK);
     assert!(sign_in.body.contains("name=\"viewport\""));
+}
+
+/// `next` rides from the sign-in form into the e-mailed link and its button, and is where the
+/// spent link lands; anything that could leave the origin is dropped at each step (the form, the
+/// link, the spend), and sign-in lands on the dashboard.
+async fn sign_in_returns_to_a_same_origin_page_only(app: TestApp) {
+    let cases = [
+        ("/leads/1897", "%2Fleads%2F1897", "/leads/1897"),
+        (
+            "/leads?q=a&city=Austin",
+            "%2Fleads%3Fq%3Da%26city%3DAustin",
+            "/leads?q=a&city=Austin",
+        ),
+        ("//evil.example/x", "%2F%2Fevil.example%2Fx", "/"),
+        ("/\\evil.example", "%2F%5Cevil.example", "/"),
+        (
+            "https://evil.example/",
+            "https%3A%2F%2Fevil.example%2F",
+            "/",
+        ),
+        ("javascript:alert(1)", "javascript%3Aalert(1)", "/"),
+    ];
+    for (i, (next, encoded, lands)) in cases.into_iter().enumerate() {
+        let email = format!("ada{i}@example.com");
+        app.user(&email).await;
+        let safe = lands != "/";
+        let mut b = Browser::new(&app);
+        let form = b.get(&format!("/sign-in?next={encoded}")).await;
+        assert_eq!(form.status, StatusCode::OK);
+        assert_eq!(
+            form.body.contains("name=\"next\""),
+            safe,
+            "{next}: {}",
+            form.body
+        );
+        // The unsafe value posted anyway, as a forged form would.
+        let csrf = form.field("csrf");
+        let sent = b
+            .post(
+                "/sign-in",
+                &[("csrf", &csrf), ("email", &email), ("next", next)],
+            )
+            .await;
+        assert_eq!(sent.status, StatusCode::OK);
+        app.mail_settled().await;
+        let link = sign_in_link(&app, &email);
+        if safe {
+            assert!(link.ends_with(&format!("&next={encoded}")), "{link}");
+        } else {
+            assert!(!link.contains("next="), "{link}");
+        }
+        let button = b.get(&link).await;
+        assert_eq!(button.status, StatusCode::OK);
+        let token = button.field("token");
+        let done = b
+            .post(
+                "/sign-in/link",
+                &[
+                    ("csrf", &button.field("csrf")),
+                    ("token", &token),
+                    ("next", next),
+                ],
+            )
+            .await;
+        assert_eq!(done.status, StatusCode::SEE_OTHER, "{}", done.body);
+        assert_eq!(done.location(), lands, "{next}");
+    }
 }
 
 async fn forms_without_their_csrf_token_are_refused(app: TestApp) {
@@ -350,7 +432,7 @@ async fn opening_a_sign_in_link_never_spends_it(app: TestApp) {
     assert_eq!(page.status, StatusCode::SEE_OTHER);
     assert!(!b.jar.contains_key("leadhub_session"));
     b.jar = old;
-    assert_eq!(b.get("/teams").await.location(), "/sign-in");
+    assert_eq!(b.get("/teams").await.location(), "/sign-in?next=%2Fteams");
 }
 
 async fn an_expired_access_cookie_is_refreshed_transparently(app: TestApp) {
@@ -547,6 +629,7 @@ async fn invites_sent_from_the_pages_reach_only_the_mailbox(app: TestApp) {
 backend_tests!(
     invites_sent_from_the_pages_reach_only_the_mailbox,
     signed_out_pages_redirect_to_sign_in,
+    sign_in_returns_to_a_same_origin_page_only,
     forms_without_their_csrf_token_are_refused,
     opening_a_sign_in_link_never_spends_it,
     an_expired_access_cookie_is_refreshed_transparently,

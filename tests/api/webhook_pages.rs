@@ -1,6 +1,7 @@
 //! The Webhooks section of the team page: owners add an endpoint (the secret shown once), send a
-//! test event and retry a delivery; members see no section and are refused the forms; another
-//! team's webhook and delivery ids are not found.
+//! test event and retry a delivery, disable and enable it, give it a new secret (shown once) and
+//! delete it; members see no section and are refused the forms; another team's webhook and
+//! delivery ids are not found.
 use reqwest::StatusCode;
 use serde_json::Value;
 
@@ -12,6 +13,7 @@ use crate::webhooks::send_test;
 
 backend_tests!(
     owners_add_test_and_retry_from_the_team_page,
+    owners_disable_enable_rotate_and_delete_from_the_team_page,
     members_get_no_section_and_other_teams_ids_are_not_found,
 );
 
@@ -117,11 +119,74 @@ async fn owners_add_test_and_retry_from_the_team_page(app: TestApp) {
         format!("/teams/{team}/webhooks"),
         format!("/teams/{team}/webhooks/{wid}/test"),
         format!("/teams/{team}/webhooks/{wid}/deliveries/{did}/retry"),
+        format!("/teams/{team}/webhooks/{wid}/disable"),
+        format!("/teams/{team}/webhooks/{wid}/enable"),
+        format!("/teams/{team}/webhooks/{wid}/rotate-secret"),
+        format!("/teams/{team}/webhooks/{wid}/delete"),
     ] {
         let forged = b.post(&path, &[("csrf", "0123abcd"), ("url", URL)]).await;
         assert_eq!(forged.status, StatusCode::FORBIDDEN, "{path}");
     }
     assert_eq!(endpoints(&app, &owner.key, team).await.len(), 1);
+}
+
+/// The secret input's value on a page that shows one.
+fn shown_secret(page: &crate::pages::Page) -> String {
+    page.text_after(
+        "id=\"webhook-secret\" class=\"mono\" type=\"text\" readonly value=\"",
+        '"',
+    )
+}
+
+async fn owners_disable_enable_rotate_and_delete_from_the_team_page(app: TestApp) {
+    let owner = app.user("owner@example.com").await;
+    let team = create_team_id(&app, &owner.key, "Hooked").await;
+    let mut b = sign_in(&app, "owner@example.com").await;
+    let secret = shown_secret(&add(&mut b, team, URL).await);
+    let wid = endpoints(&app, &owner.key, team).await[0]["id"]
+        .as_i64()
+        .unwrap();
+    let hook = format!("/teams/{team}/webhooks/{wid}");
+    let csrf = b.get(&format!("/teams/{team}")).await.field("csrf");
+
+    let off = press(&mut b, &format!("{hook}/disable"), &csrf).await;
+    assert!(off.location().contains("done=webhook-disabled"));
+    assert_eq!(
+        endpoints(&app, &owner.key, team).await[0]["is_active"],
+        false
+    );
+    let page = b.get(off.location()).await;
+    assert!(page.body.contains("Endpoint disabled"), "{}", page.body);
+    assert!(page.body.contains(&format!("action=\"{hook}/enable\"")));
+    press(&mut b, &format!("{hook}/enable"), &csrf).await;
+    assert_eq!(
+        endpoints(&app, &owner.key, team).await[0]["is_active"],
+        true
+    );
+
+    // A new secret: shown on the answer (200, no redirect), then never again.
+    let rotated = b
+        .post(&format!("{hook}/rotate-secret"), &[("csrf", &csrf)])
+        .await;
+    assert_eq!(rotated.status, StatusCode::OK, "{}", rotated.body);
+    assert!(rotated.body.contains("New signing secret"));
+    let new_secret = shown_secret(&rotated);
+    assert!(new_secret.starts_with("whsec_") && new_secret != secret);
+    let page = b.get(&format!("/teams/{team}")).await;
+    assert!(!page.body.contains(&new_secret) && !page.body.contains(&secret));
+
+    // Delete: a confirmation page first (a GET changes nothing), then the form.
+    let confirm = b.get(&format!("{hook}/delete")).await;
+    assert_eq!(confirm.status, StatusCode::OK);
+    assert!(confirm.body.contains("Delete this webhook endpoint?"));
+    assert_eq!(endpoints(&app, &owner.key, team).await.len(), 1);
+    let deleted = press(&mut b, &format!("{hook}/delete"), &csrf).await;
+    assert!(deleted.location().contains("done=webhook-deleted"));
+    assert!(endpoints(&app, &owner.key, team).await.is_empty());
+    assert_eq!(
+        b.get(&format!("{hook}/delete")).await.status,
+        StatusCode::NOT_FOUND
+    );
 }
 
 async fn members_get_no_section_and_other_teams_ids_are_not_found(app: TestApp) {
@@ -152,8 +217,22 @@ async fn members_get_no_section_and_other_teams_ids_are_not_found(app: TestApp) 
         format!("/teams/{team}/webhooks"),
         format!("/teams/{team}/webhooks/{wid}/test"),
         format!("/teams/{team}/webhooks/{wid}/deliveries/{did}/retry"),
+        format!("/teams/{team}/webhooks/{wid}/disable"),
+        format!("/teams/{team}/webhooks/{wid}/enable"),
+        format!("/teams/{team}/webhooks/{wid}/rotate-secret"),
+        format!("/teams/{team}/webhooks/{wid}/delete"),
     ];
     refused(&mut m, &csrf, &paths, StatusCode::FORBIDDEN).await;
+    assert_eq!(
+        m.get(&format!("/teams/{team}/webhooks/{wid}/delete"))
+            .await
+            .status,
+        StatusCode::FORBIDDEN
+    );
+    assert_eq!(
+        endpoints(&app, &owner.key, team).await[0]["is_active"],
+        true
+    );
     assert_eq!(endpoints(&app, &owner.key, team).await.len(), 1);
 
     // The rival owns a team of their own: Alpha's ids are not found through it, nor directly.
@@ -162,9 +241,15 @@ async fn members_get_no_section_and_other_teams_ids_are_not_found(app: TestApp) 
     let paths = [
         format!("/teams/{theirs}/webhooks/{wid}/test"),
         format!("/teams/{theirs}/webhooks/{wid}/deliveries/{did}/retry"),
+        format!("/teams/{theirs}/webhooks/{wid}/disable"),
+        format!("/teams/{theirs}/webhooks/{wid}/rotate-secret"),
+        format!("/teams/{theirs}/webhooks/{wid}/delete"),
         format!("/teams/{team}/webhooks"),
         format!("/teams/{team}/webhooks/{wid}/test"),
         format!("/teams/{team}/webhooks/{wid}/deliveries/{did}/retry"),
+        format!("/teams/{team}/webhooks/{wid}/disable"),
+        format!("/teams/{team}/webhooks/{wid}/rotate-secret"),
+        format!("/teams/{team}/webhooks/{wid}/delete"),
     ];
     refused(&mut r, &csrf, &paths, StatusCode::NOT_FOUND).await;
     assert_eq!(deliveries(&app, &owner.key, team, wid).await.len(), 1);

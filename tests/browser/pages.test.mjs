@@ -20,6 +20,8 @@ const root = path.resolve(here, "../..");
 const bin = path.resolve(process.argv[2] ?? path.join(root, "target/debug/leadhub"));
 const artifacts = path.join(root, "tests/artifacts/pages");
 const chromiumPath = process.env.CHROMIUM ?? "/usr/bin/chromium";
+// axe-core from npm (package.json pins it), run in every page the walk screenshots or names.
+const axeSource = fs.readFileSync(path.join(here, "node_modules/axe-core/axe.min.js"), "utf8");
 
 let passed = 0;
 const started = Date.now();
@@ -75,7 +77,8 @@ const receiver = http.createServer((req, res) => {
   });
 });
 await new Promise((resolve) => receiver.listen(0, "127.0.0.1", resolve));
-const receiverUrl = `http://127.0.0.1:${receiver.address().port}/hooks/crm`;
+// A long URL without a break opportunity, as CRMs hand out (a token in the query): it must wrap at 320 px.
+const receiverUrl = `http://127.0.0.1:${receiver.address().port}/hooks/crm?token=Zx81KqP3vLm0Tn7RwB4yHc6FjD2sGa9E`;
 
 /** The Standard Webhooks signature of a received request, checked with `secret` ("whsec_..."). */
 function signedWith(hook, secret) {
@@ -122,7 +125,9 @@ function decodeQuotedPrintable(text) {
 
 /** The link in the newest e-mail of `kind` ("sign-in" or "invite") to `to`, waiting for it to arrive. */
 async function mailedLink(kind, to, after = 0) {
-  const pattern = kind === "sign-in" ? /https?:\/\/[^\s"<>]+\/sign-in\?token=[A-Za-z0-9_-]+/ : /https?:\/\/[^\s"<>]+\/invite\/[A-Za-z0-9_-]+/;
+  const pattern = kind === "sign-in"
+    ? /https?:\/\/[^\s"<>]+\/sign-in\?token=[A-Za-z0-9_-]+(?:&(?:amp;)?next=[A-Za-z0-9%._~+-]+)?/
+    : /https?:\/\/[^\s"<>]+\/invite\/[A-Za-z0-9_-]+/;
   for (let i = 0; i < 100; i++) {
     const files = fs.existsSync(outbox)
       ? fs.readdirSync(outbox).filter((f) => f.endsWith(`-${kind}.eml`)).sort()
@@ -131,7 +136,7 @@ async function mailedLink(kind, to, after = 0) {
       const eml = decodeQuotedPrintable(fs.readFileSync(path.join(outbox, file), "utf8"));
       if (!new RegExp(`^To: .*${to.replace(".", "\\.")}`, "mi").test(eml)) continue;
       const match = eml.match(pattern);
-      if (match) return { link: match[0], count: files.length };
+      if (match) return { link: match[0].replace("&amp;", "&"), count: files.length };
     }
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -142,7 +147,22 @@ function mailCount(kind) {
   return fs.existsSync(outbox) ? fs.readdirSync(outbox).filter((f) => f.endsWith(`-${kind}.eml`)).length : 0;
 }
 
+/** Runs axe-core in the page as it is now and fails on any violation (WCAG 2.2 A/AA and best practices). */
+let axeRuns = 0;
+async function accessible(page, name) {
+  // Injected over the DevTools protocol, which the pages' CSP (script-src 'self') does not govern.
+  if (!(await page.evaluate(() => typeof window.axe === "object"))) await page.evaluate(axeSource);
+  const violations = await page.evaluate(async () => {
+    const result = await window.axe.run(document, { resultTypes: ["violations"] });
+    return result.violations.map((v) => `${v.id} (${v.impact}): ${v.help}\n      ` +
+      v.nodes.slice(0, 5).map((n) => `${n.target.join(" ")}: ${n.failureSummary.replace(/\s+/g, " ")}`).join("\n      "));
+  });
+  axeRuns += 1;
+  assert.deepEqual(violations, [], `axe-core on ${name} (${page.url()}):\n  ${violations.join("\n  ")}`);
+}
+
 async function shot(page, name) {
+  await accessible(page, name);
   await page.screenshot({ path: path.join(artifacts, `${name}.png`), fullPage: true });
 }
 
@@ -248,11 +268,12 @@ try {
   const a = watch(await owner.newPage(), "owner");
   const b = watch(await invitee.newPage(), "invitee");
 
-  // Signed out: any page leads to the sign-in form.
-  await a.goto(`${base}/teams`);
-  assert.equal(new URL(a.url()).pathname, "/sign-in");
+  // Signed out: any page leads to the sign-in form, which keeps the page asked for in `next`.
+  await a.goto(`${base}/leads/1897`);
+  assert.equal(a.url(), `${base}/sign-in?next=%2Fleads%2F1897`);
+  assert.equal(await a.inputValue('form[action="/sign-in"] input[name="next"]'), "/leads/1897");
   await shot(a, "01-sign-in");
-  step("signed out: /teams redirects to /sign-in");
+  step("signed out: /leads/1897 redirects to /sign-in?next=%2Fleads%2F1897");
 
   // Sign in through the link in the outbox e-mail.
   await a.fill("#email", "owner@example.com");
@@ -260,13 +281,29 @@ try {
   await a.getByRole("heading", { name: "Check your e-mail" }).waitFor();
   await shot(a, "02-check-your-email");
   const { link: signInLink } = await mailedLink("sign-in", "owner@example.com");
+  assert.ok(signInLink.endsWith("&next=%2Fleads%2F1897"), `the e-mailed link carries next: ${signInLink}`);
   await a.goto(signInLink);
   await a.getByRole("heading", { name: "Continue signing in" }).waitFor();
   assert.equal(await sessionCookie(owner), undefined, "opening the link does not sign in (nor spend it)");
   await shot(a, "03-sign-in-link");
   await a.getByRole("button", { name: "Sign in" }).click();
-  await a.waitForURL(`${base}/teams`);
+  await a.waitForURL(`${base}/leads/1897`);
+  await a.getByRole("heading", { name: "Not found" }).waitFor(); // no lead 1897 yet: the page asked for, all the same
+  step("signed in through the e-mailed link, back on the page asked for (/leads/1897)");
+  await a.goto(`${base}/teams`);
   await a.getByText("You are not in any team yet").waitFor();
+
+  // The first Tab stop of a page is "Skip to content", which moves the focus to <main>.
+  await a.keyboard.press("Tab");
+  assert.equal(await a.evaluate(() => document.activeElement.textContent), "Skip to content");
+  const ring = await a.evaluate(() => getComputedStyle(document.activeElement).outlineColor);
+  assert.equal(ring, "rgb(31, 95, 191)", "the focus ring is --accent (6.2:1 on white)");
+  await shot(a, "03a-skip-link-focused");
+  await a.keyboard.press("Enter");
+  assert.equal(await a.evaluate(() => document.activeElement.id), "main");
+  assert.equal(new URL(a.url()).hash, "#main");
+  step("'Skip to content' is the first Tab stop; the focus ring has 3:1 contrast or more on white");
+
   const cookie = await sessionCookie(owner);
   assert.ok(cookie && cookie.httpOnly && cookie.sameSite === "Lax" && cookie.path === "/", JSON.stringify(cookie));
   await shot(a, "04-teams-empty");
@@ -302,6 +339,9 @@ try {
   await a.goto(`${base}/api-keys`);
   const keyRow = a.locator("tr", { hasText: "CI key" });
   await keyRow.getByText("active").waitFor();
+  const prefix = keyRow.locator("code.key-prefix");
+  assert.equal(await prefix.textContent(), `${key.slice(0, 12)}…`);
+  assert.equal(await prefix.evaluate((el) => el.getClientRects().length), 1, "the key prefix is not broken over lines");
   await shot(a, "09-api-keys-list");
   await keyRow.getByRole("link", { name: "Revoke…" }).click();
   await a.getByRole("heading", { name: /Revoke “CI key”/ }).waitFor();
@@ -399,6 +439,49 @@ try {
   await a.locator(`div[data-webhook="${receiverUrl}"] .delivery-delivered`).waitFor();
   await shot(a, "18b-webhook-delivered");
   step("webhook endpoint added from the team page, secret shown once, test event received and its signature verified");
+
+  // The endpoint disabled and enabled again, given a new secret (shown once), then deleted after a confirmation.
+  await hookCard.getByRole("button", { name: "Disable" }).click();
+  await a.getByText("Endpoint disabled").waitFor();
+  await hookCard.locator(".badge", { hasText: "disabled" }).waitFor();
+  await shot(a, "18c-webhook-disabled");
+  await hookCard.getByRole("button", { name: "Enable" }).click();
+  await a.getByText("Endpoint enabled.").waitFor();
+  assert.equal(await hookCard.locator(".badge", { hasText: "disabled" }).count(), 0);
+  await hookCard.getByRole("button", { name: "New secret" }).click();
+  await a.getByRole("heading", { name: "New signing secret" }).waitFor();
+  const newSecret = await a.inputValue("#webhook-secret");
+  assert.match(newSecret, /^whsec_[A-Za-z0-9+/]{40,}=*$/);
+  assert.notEqual(newSecret, secret);
+  await shot(a, "18d-webhook-new-secret");
+  await a.getByRole("link", { name: "Done" }).click();
+  await hookCard.waitFor();
+  assert.ok(!(await a.content()).includes(newSecret), "the new secret is shown once");
+  const before = hooks.length;
+  await hookCard.getByRole("button", { name: "Send test event" }).click();
+  for (let i = 0; hooks.length === before; i++) {
+    assert.ok(i < 100, "the test event after the new secret never arrived");
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  assert.ok(signedWith(hooks[before], newSecret), "signed with the new secret");
+  assert.ok(signedWith(hooks[before], secret), "and, for the overlap, with the old one");
+  // The team page with an endpoint and its deliveries fits 320 px (long URLs and ids wrap).
+  await a.setViewportSize({ width: 320, height: 640 });
+  await a.reload();
+  const wide = await a.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  assert.ok(wide <= 1, `the team page with a webhook scrolls sideways at 320 px by ${wide}px`);
+  await shot(a, "18f-team-webhook-320");
+  await a.setViewportSize({ width: 1100, height: 800 });
+  const hookPath = await hookCard.getByRole("link", { name: "Delete…" }).getAttribute("href");
+  const forgedDelete = await a.request.post(`${base}${hookPath}`, { form: { csrf: "0".repeat(64) }, maxRedirects: 0 });
+  assert.equal(forgedDelete.status(), 403, "a delete without the session's CSRF token is refused");
+  await hookCard.getByRole("link", { name: "Delete…" }).click();
+  await a.getByRole("heading", { name: "Delete this webhook endpoint?" }).waitFor();
+  await shot(a, "18e-webhook-delete-confirm");
+  await a.getByRole("button", { name: "Delete endpoint" }).click();
+  await a.getByText("Webhook endpoint deleted.").waitFor();
+  await a.getByText("No webhook endpoints yet.").waitFor();
+  step("webhook endpoint disabled, enabled, given a new secret (both sign during the overlap), deleted after confirmation; forged delete 403");
 
   // A forged POST without its CSRF token is refused: from the page (token stripped) and as a bare request.
   await a.goto(`${base}/teams`);
@@ -501,9 +584,30 @@ try {
   assert.ok(overflow <= 1, `the team page scrolls sideways on a phone by ${overflow}px`);
   await shot(a, "20-team-phone");
   await a.goto(`${base}/api-keys`);
+  assert.equal(await a.locator("code.key-prefix").first().evaluate((el) => el.getClientRects().length), 1);
   await shot(a, "21-api-keys-phone");
+  await a.setViewportSize({ width: 320, height: 640 });
+  for (const [where, name] of [[teamUrl.slice(base.length), "21a-team-320"], ["/teams", "21b-teams-320"], ["/api-keys", "21c-api-keys-320"]]) {
+    await a.goto(`${base}${where}`);
+    const sideways = await a.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    assert.ok(sideways <= 1, `${where} scrolls sideways at 320 px by ${sideways}px`);
+    await shot(a, name);
+  }
   await a.setViewportSize({ width: 1100, height: 800 });
-  step("phone-sized viewport: no sideways scrolling");
+  step("phone-sized viewports (390 and 320 px): no sideways scrolling; the key prefix stays on one line");
+
+  // The site icon answers (cached), and /docs (Swagger UI) passes axe-core too.
+  const icon = await a.request.get(`${base}/favicon.ico`);
+  assert.equal(icon.status(), 200);
+  assert.equal(icon.headers()["content-type"], "image/vnd.microsoft.icon");
+  assert.match(icon.headers()["cache-control"], /max-age=\d+/);
+  assert.equal(await a.getAttribute('link[rel="icon"]', "href"), "/favicon.ico");
+  await a.goto(`${base}/docs`);
+  await a.locator(".opblock").first().waitFor();
+  await a.locator(".opblock-summary").first().click();
+  await a.locator(".opblock-body").first().waitFor();
+  await shot(a, "21e-docs");
+  step("/favicon.ico answers, cached; /docs has no axe-core violations");
 
   // Deactivate (owner only), then sign out.
   await a.goto(teamUrl);
@@ -529,8 +633,34 @@ try {
   await shot(a, "24-sign-in-link-used");
   step("a spent sign-in link explains itself and offers a new one");
 
+  // Without a `next`, sign-in lands on the dashboard; a `next` that could leave the origin is dropped.
+  for (const evil of ["//evil.example/x", "/\\evil.example", "https://evil.example/", "javascript:alert(1)"]) {
+    await a.goto(`${base}/sign-in?next=${encodeURIComponent(evil)}`);
+    assert.equal(await a.locator('input[name="next"]').count(), 0, `next=${evil} is not kept`);
+  }
+  await a.goto(`${base}/sign-in`);
+  await a.evaluate(() => {
+    const next = Object.assign(document.createElement("input"), { type: "hidden", name: "next", value: "//evil.example/x" });
+    document.querySelector('form[action="/sign-in"]').append(next);
+  });
+  const sent = mailCount("sign-in");
+  await a.fill("#email", "owner@example.com");
+  await a.click("text=Send me a sign-in link");
+  await a.getByRole("heading", { name: "Check your e-mail" }).waitFor();
+  const { link: plainLink } = await mailedLink("sign-in", "owner@example.com", sent);
+  assert.ok(!plainLink.includes("next="), `an unsafe next stays out of the link: ${plainLink}`);
+  await a.goto(plainLink);
+  await a.evaluate(() => {
+    const next = Object.assign(document.createElement("input"), { type: "hidden", name: "next", value: "/\\evil.example" });
+    document.querySelector('form[action="/sign-in/link"]').append(next);
+  });
+  await a.getByRole("button", { name: "Sign in" }).click();
+  await a.waitForURL(`${base}/`);
+  await a.getByRole("heading", { name: "Dashboard" }).waitFor();
+  step("sign-in without a safe next lands on the dashboard; //, /\\ and https:// next values are dropped");
+
   assert.deepEqual(problems, [], "no script errors or CSP violations in the pages");
-  step("no console errors or CSP violations");
+  step(`no console errors or CSP violations; axe-core ran ${axeRuns} times, 0 violations`);
   console.log(`browser: ${passed} checks passed; screenshots in ${path.relative(root, artifacts)}/`);
 } catch (e) {
   console.error(`browser: FAIL: ${e.stack ?? e}`);
@@ -558,6 +688,50 @@ async function uploadsAndMap(page, teamId, mappedLeadId) {
 
   // Upload a CSV on /leads: one new lead, one duplicate of a lead that exists, one with a bad state (kept, the
   // cell dropped with a warning), one shifted row (more cells than the header: rejected whole).
+  // A second team of the same name: the team pickers tell the two apart by id.
+  await page.goto(`${base}/teams`);
+  await page.fill("#team-name", "Austin Roofing");
+  await page.click("text=Create team");
+  await page.waitForURL(/\/teams\/\d+\?done=created$/);
+  const twinId = Number(new URL(page.url()).pathname.split("/").pop());
+  for (const [where, picker] of [["/leads/import", "#upload-team"], ["/leads", "#f-team"]]) {
+    await page.goto(`${base}${where}`);
+    const labels = await page.locator(`${picker} option`).allTextContents();
+    assert.ok(labels.includes(`Austin Roofing (#${teamId})`) && labels.includes(`Austin Roofing (#${twinId})`), `${where}: ${labels}`);
+  }
+  step("two teams of one name are told apart in the team pickers: 'Austin Roofing (#id)'");
+
+  // A long file into the twin team, watched while it runs: the status page polls (no reload) and changes only the
+  // text of its live region; the meta refresh is there for browsers without JavaScript only.
+  await page.goto(`${base}/leads/import`);
+  await page.selectOption("#upload-team", String(twinId));
+  const many = ["address,city,state,zip_code"];
+  for (let i = 1; i <= 5000; i++) many.push(`${i} Long File Road,Austin,TX,78701`);
+  await page.setInputFiles("#upload-file", { name: "many.csv", mimeType: "text/csv", buffer: Buffer.from(many.join("\n")) });
+  let loads = 0;
+  const countLoads = (frame) => { if (frame === page.mainFrame()) loads += 1; };
+  const polls = [];
+  const countPolls = (request) => { if (request.resourceType() === "fetch") polls.push(request.url()); };
+  await page.getByRole("button", { name: "Upload and import" }).click();
+  await page.waitForURL(/\/uploads\/\d+$/);
+  page.on("framenavigated", countLoads);
+  page.on("request", countPolls);
+  assert.equal(await page.locator("#upload-progress").count(), 1, "5,000 rows are still being imported at first sight");
+  assert.equal(await page.locator('head > meta[http-equiv="refresh"]').count(), 0, "no meta refresh with JavaScript on");
+  assert.equal(await page.locator("#upload-state").getAttribute("aria-live"), "polite");
+  const raw = await (await page.request.get(page.url())).text();
+  for (const refresh of raw.matchAll(/<meta http-equiv="refresh"[^>]*>/g)) {
+    assert.ok(raw.slice(0, refresh.index).endsWith("<noscript>"), "a meta refresh only inside <noscript>");
+  }
+  await page.locator("#upload-summary").waitFor({ timeout: 120000 });
+  page.off("framenavigated", countLoads);
+  page.off("request", countPolls);
+  assert.equal(loads, 0, "the status page never reloaded");
+  assert.ok(polls.length >= 1 && polls.every((u) => u === page.url()), `polled itself: ${polls}`);
+  assert.equal(await page.locator("#count-rows").textContent(), "5000");
+  await shot(page, "40a-upload-polled-summary");
+  step("the upload status page polls (no reload, meta refresh only in <noscript>) and puts the summary in place");
+
   await page.goto(`${base}/leads`);
   await page.click("#import-csv");
   await page.waitForURL(`${base}/leads/import`);

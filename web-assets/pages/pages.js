@@ -18,4 +18,32 @@ document.addEventListener("DOMContentLoaded", () => {
     });
     field.addEventListener("focus", () => field.select());
   }
+
+  // The upload status page: poll it and change only the status text and the bar (the live region
+  // #upload-state announces the change); once the import ends, put its summary in place.
+  const progress = document.querySelector("#upload-progress[data-poll]");
+  if (progress) setTimeout(() => pollUpload(progress), 2000);
 });
+
+async function pollUpload(progress) {
+  let next;
+  try {
+    const answer = await fetch(progress.dataset.poll, { cache: "no-store", credentials: "same-origin" });
+    if (!answer.ok) throw new Error(`status ${answer.status}`);
+    next = new DOMParser().parseFromString(await answer.text(), "text/html");
+  } catch {
+    setTimeout(() => pollUpload(progress), 5000); // offline for a moment: try again, a bit later
+    return;
+  }
+  const running = next.getElementById("upload-progress-text");
+  if (running) {
+    const text = document.getElementById("upload-progress-text");
+    if (text.textContent !== running.textContent) text.textContent = running.textContent;
+    const bar = next.getElementById("upload-bar");
+    if (bar) document.getElementById("upload-bar").value = bar.value;
+    setTimeout(() => pollUpload(progress), 2000);
+    return;
+  }
+  const result = next.getElementById("upload-summary") ?? next.getElementById("upload-failed");
+  if (result) progress.replaceWith(document.importNode(result, true));
+}

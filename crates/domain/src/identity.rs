@@ -10,6 +10,7 @@ use crate::clock::Clock;
 use crate::mail::{Mailer, Message};
 use crate::mail_throttle::{MailAdmission, MailThrottle};
 use crate::parse::normalize_email;
+use crate::return_path::safe_return_path;
 use crate::secret::{
     hash_secret, hashes_match, TokenGenerator, ACCESS_TOKEN_PREFIX, REFRESH_TOKEN_PREFIX,
     SIGN_IN_TOKEN_PREFIX,
@@ -38,8 +39,13 @@ pub trait IdentityProvider: Send + Sync {
     /// Rotates a refresh token; a retired one revokes its whole family and is `Unauthorized`.
     async fn refresh(&self, refresh_token: &str) -> Result<Session, AuthError>;
     async fn end_session(&self, family_id: &str) -> Result<(), AuthError>;
-    /// E-mails a sign-in link when the address belongs to a user; silent otherwise.
-    async fn send_sign_in_link(&self, email: &str) -> Result<(), AuthError>;
+    /// E-mails a sign-in link when the address belongs to a user; silent otherwise. The link
+    /// carries `return_to` as `next` when it is a safe same-origin path.
+    async fn send_sign_in_link(
+        &self,
+        email: &str,
+        return_to: Option<String>,
+    ) -> Result<(), AuthError>;
     /// Spends a sign-in link: `Gone` when it is unknown, spent or expired.
     async fn verify_sign_in_link(&self, token: &str) -> Result<(User, Session), AuthError>;
 }
@@ -151,7 +157,11 @@ impl IdentityProvider for BuiltinIdentity {
             .await?)
     }
 
-    async fn send_sign_in_link(&self, email: &str) -> Result<(), AuthError> {
+    async fn send_sign_in_link(
+        &self,
+        email: &str,
+        return_to: Option<String>,
+    ) -> Result<(), AuthError> {
         let Some(email) = normalize_email(email) else {
             return Ok(());
         };
@@ -172,7 +182,7 @@ impl IdentityProvider for BuiltinIdentity {
             .await?;
         let message = Message::SignIn {
             to: user.email.clone(),
-            sign_in_url: format!("{}/sign-in?token={token}", self.public_url),
+            sign_in_url: sign_in_url(&self.public_url, &token, return_to.as_deref()),
             expires_at,
         };
         // The answer is the same whether or not mail went out (no account enumeration); a
@@ -198,4 +208,14 @@ impl IdentityProvider for BuiltinIdentity {
         let session = self.start_session(&user).await?;
         Ok((user, session))
     }
+}
+
+/// `{public_url}/sign-in?token=...`, with `&next=...` (form-encoded) for a safe return path.
+fn sign_in_url(public_url: &str, token: &str, return_to: Option<&str>) -> String {
+    let mut url = format!("{public_url}/sign-in?token={token}");
+    if let Some(path) = return_to.and_then(safe_return_path) {
+        url.push_str("&next=");
+        url.extend(url::form_urlencoded::byte_serialize(path.as_bytes()));
+    }
+    url
 }

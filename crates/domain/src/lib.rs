@@ -27,6 +27,7 @@ pub mod mail;
 pub mod mail_throttle;
 pub mod parse;
 pub mod rate_limit;
+pub mod return_path;
 pub mod secret;
 pub mod session;
 pub mod store;

@@ -14,9 +14,12 @@ const QUEUE: usize = 1024;
 /// Links sent at the same time (a slow mail server does not hold the others back).
 const SENT_AT_ONCE: usize = 8;
 
+/// An address that asked for a sign-in link, and the page to return to after it.
+type Request = (String, Option<String>);
+
 /// The queue of addresses that asked for a sign-in link. Cheap to share.
 pub struct SignInLinks {
-    queue: mpsc::Sender<String>,
+    queue: mpsc::Sender<Request>,
     progress: Arc<Progress>,
 }
 
@@ -37,10 +40,12 @@ impl SignInLinks {
         SignInLinks { queue, progress }
     }
 
-    /// Queues a link for `email`; returns at once, whatever the address.
-    pub fn request(&self, email: &str) {
+    /// Queues a link for `email` (leading to `return_to` once spent); returns at once, whatever
+    /// the address.
+    pub fn request(&self, email: &str, return_to: Option<&str>) {
         self.progress.pending.fetch_add(1, Ordering::SeqCst);
-        if self.queue.try_send(email.to_owned()).is_err() {
+        let request = (email.to_owned(), return_to.map(str::to_owned));
+        if self.queue.try_send(request).is_err() {
             self.progress.done();
             tracing::warn!("sign-in link requests queue full; one dropped");
         }
@@ -70,17 +75,17 @@ impl Progress {
 
 async fn send_links(
     identity: Arc<dyn IdentityProvider>,
-    mut requests: mpsc::Receiver<String>,
+    mut requests: mpsc::Receiver<Request>,
     progress: Arc<Progress>,
 ) {
     let sending = Arc::new(Semaphore::new(SENT_AT_ONCE));
-    while let Some(email) = requests.recv().await {
+    while let Some((email, return_to)) = requests.recv().await {
         let Ok(permit) = sending.clone().acquire_owned().await else {
             return;
         };
         let (identity, progress) = (identity.clone(), progress.clone());
         tokio::spawn(async move {
-            if let Err(e) = identity.send_sign_in_link(&email).await {
+            if let Err(e) = identity.send_sign_in_link(&email, return_to).await {
                 tracing::error!(error = %e, "sign-in link not sent");
             }
             progress.done();

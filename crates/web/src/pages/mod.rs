@@ -21,6 +21,7 @@ pub mod multipart;
 pub mod render;
 pub mod session;
 pub mod sign_in;
+pub mod team_webhook_edits;
 pub mod team_webhooks;
 pub mod teams;
 pub mod uploads;
@@ -36,11 +37,13 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
             .error_handler(|_, _| PageError::BadForm.into()),
     )
     .route("/assets/{file}", web::get().to(asset))
+    .route("/favicon.ico", web::get().to(favicon))
     .configure(dashboard::configure)
     .configure(sign_in::configure)
     .configure(keys::configure)
     .configure(teams::configure)
     .configure(team_webhooks::configure)
+    .configure(team_webhook_edits::configure)
     .configure(invites::configure)
     // Before the leads, whose `/leads/{id}` would take `/leads/import`.
     .configure(uploads::configure)
@@ -57,6 +60,14 @@ const FILES: [(&str, &str, &[u8]); 2] = asset_files!("pages":
 
 async fn asset(file: web::Path<String>) -> HttpResponse {
     static_file(&file, &FILES, "public, max-age=3600").await
+}
+
+/// The site icon browsers ask every origin for (and `base.html` links): ours, cached for a day.
+const FAVICON: [(&str, &str, &[u8]); 1] =
+    asset_files!("pages": ("favicon.ico", "image/vnd.microsoft.icon"));
+
+async fn favicon() -> HttpResponse {
+    static_file("favicon.ico", &FAVICON, "public, max-age=86400").await
 }
 
 /// What every page's layout needs: who is signed in (and the token of the sign-out form).
@@ -95,6 +106,9 @@ impl Done {
             "key-revoked" => "API key revoked.",
             "webhook-test" => "A test event was queued for the endpoint.",
             "webhook-retried" => "The delivery was queued to be sent again.",
+            "webhook-disabled" => "Endpoint disabled: nothing is sent to it until it is enabled.",
+            "webhook-enabled" => "Endpoint enabled.",
+            "webhook-deleted" => "Webhook endpoint deleted.",
             "signed-out" => "You are signed out.",
             "enriched" => "Enrichment ran again; the lead below shows what it found.",
             _ => return None,

@@ -119,6 +119,9 @@ pub fn problems_text(problems: &[FieldError]) -> String {
 pub enum PageError {
     #[error("not signed in")]
     SignedOut,
+    /// Signed out on a page (a GET of this same-origin path): sign-in returns to it.
+    #[error("not signed in")]
+    SignInFirst(String),
     #[error("CSRF token missing or wrong")]
     Csrf,
     #[error("bad form")]
@@ -141,7 +144,9 @@ impl PageError {
 
     fn title_and_text(&self) -> (&'static str, String) {
         match self {
-            PageError::SignedOut => ("Signed out", "Please sign in.".into()),
+            PageError::SignedOut | PageError::SignInFirst(_) => {
+                ("Signed out", "Please sign in.".into())
+            }
             PageError::Csrf => (
                 "This form could not be accepted",
                 "The form was missing its security token or the token did not match your \
@@ -167,7 +172,7 @@ impl PageError {
 impl ResponseError for PageError {
     fn status_code(&self) -> StatusCode {
         match self {
-            PageError::SignedOut => StatusCode::SEE_OTHER,
+            PageError::SignedOut | PageError::SignInFirst(_) => StatusCode::SEE_OTHER,
             PageError::Csrf | PageError::Forbidden(_) => StatusCode::FORBIDDEN,
             PageError::BadForm => StatusCode::BAD_REQUEST,
             PageError::NotFound(_) => StatusCode::NOT_FOUND,
@@ -177,9 +182,17 @@ impl ResponseError for PageError {
     }
 
     fn error_response(&self) -> HttpResponse {
-        if let PageError::SignedOut = self {
+        let sign_in = match self {
+            PageError::SignedOut => Some("/sign-in".to_owned()),
+            PageError::SignInFirst(next) => Some(format!(
+                "/sign-in?next={}",
+                form_urlencoded::byte_serialize(next.as_bytes()).collect::<String>()
+            )),
+            _ => None,
+        };
+        if let Some(sign_in) = sign_in {
             // The session cookies, if any, are dead: drop them on the way to the sign-in page.
-            let mut response = see_other("/sign-in");
+            let mut response = see_other(&sign_in);
             for c in cleared_session_cookies(false) {
                 if let Err(e) = response.add_cookie(&c) {
                     tracing::error!(error = %e, "cookie not cleared");

@@ -9,13 +9,14 @@
 //!   neither read the cookie nor guess the family id, so it cannot forge the token.
 use actix_web::cookie::Cookie;
 use actix_web::dev::Payload;
-use actix_web::http::StatusCode;
+use actix_web::http::{Method, StatusCode};
 use actix_web::{web, FromRequest, HttpRequest, HttpResponse};
 use futures_util::future::LocalBoxFuture;
 use serde::de::DeserializeOwned;
 use tera::Context;
 
 use leadhub_domain::auth::{AuthError, Credential};
+use leadhub_domain::return_path::safe_return_path;
 use leadhub_domain::secret::{hash_secret, hashes_match, TokenGenerator, ACCESS_TOKEN_PREFIX};
 use leadhub_domain::session::REFRESH_TOKEN_DAYS;
 use leadhub_domain::user::User;
@@ -185,9 +186,9 @@ impl Visitor {
                 }
             }
         }
-        let caller = caller.ok_or(PageError::SignedOut)?;
+        let caller = caller.ok_or_else(|| signed_out(&req))?;
         let Credential::AccessToken { family_id, .. } = caller.credential else {
-            return Err(PageError::SignedOut);
+            return Err(signed_out(&req));
         };
         let csrf = Csrf::of(&req);
         cookies.extend(csrf.cookie(secure));
@@ -198,6 +199,21 @@ impl Visitor {
             csrf,
             cookies,
         })
+    }
+}
+
+/// Signed out: a page (a GET) is asked for again after sign-in; a form post is not (its
+/// fields are lost anyway), nor the dashboard, where sign-in lands by default.
+fn signed_out(req: &HttpRequest) -> PageError {
+    let wanted = req
+        .uri()
+        .path_and_query()
+        .map(|p| p.as_str())
+        .filter(|p| *p != "/")
+        .and_then(safe_return_path);
+    match wanted {
+        Some(path) if req.method() == Method::GET => PageError::SignInFirst(path.to_owned()),
+        _ => PageError::SignedOut,
     }
 }
 

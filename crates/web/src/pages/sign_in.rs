@@ -1,10 +1,14 @@
 //! `/sign-in` (ask for a link; open a link), `/sign-in/link` (spend it), `/sign-out`.
 //! The link's GET only shows a button: mail scanners prefetch links, so only the POST spends it.
+//! A `next` (the page asked for while signed out, a same-origin path only) rides along through
+//! the form, the e-mailed link and its button, and is where the spent link lands; without one,
+//! the dashboard.
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpRequest, HttpResponse};
 use serde::Deserialize;
 
 use leadhub_domain::auth::AuthError;
+use leadhub_domain::return_path::safe_return_path;
 
 use crate::pages::render::{html, render, see_other, PageError};
 use crate::pages::session::{
@@ -25,6 +29,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
 pub struct SignInQuery {
     token: Option<String>,
     done: Option<String>,
+    next: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -33,6 +38,7 @@ pub struct EmailForm {
     email: String,
     #[serde(default)]
     csrf: String,
+    next: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -41,6 +47,7 @@ pub struct LinkForm {
     token: String,
     #[serde(default)]
     csrf: String,
+    next: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -49,18 +56,30 @@ pub struct SignOutForm {
     csrf: String,
 }
 
+/// The page to land on after sign-in, when `next` is a safe same-origin path.
+fn return_path(next: &Option<String>) -> Option<&str> {
+    next.as_deref().and_then(safe_return_path)
+}
+
+/// What the e-mail form shows besides its field.
+struct EmailFormText<'a> {
+    notice: Option<&'a str>,
+    error: Option<&'a str>,
+    next: Option<&'a str>,
+}
+
 /// The e-mail form, optionally with a notice or an error, and the status to answer with.
 fn email_form(
     req: &HttpRequest,
     state: &AppState,
     status: StatusCode,
-    notice: Option<&str>,
-    error: Option<&str>,
+    text: EmailFormText<'_>,
     email: &str,
 ) -> Result<HttpResponse, PageError> {
     let mut context = base_context(None, "sign-in");
-    context.insert("notice", &notice);
-    context.insert("error", &error);
+    context.insert("notice", &text.notice);
+    context.insert("error", &text.error);
+    context.insert("next", &text.next);
     context.insert("email", email);
     public_form_page(req, state, status, "sign_in.html", context)
 }
@@ -81,10 +100,16 @@ pub async fn show(
             done: query.done.clone(),
         }
         .notice();
-        return email_form(&req, &state, StatusCode::OK, notice, None, "");
+        let text = EmailFormText {
+            notice,
+            error: None,
+            next: return_path(&query.next),
+        };
+        return email_form(&req, &state, StatusCode::OK, text, "");
     };
     let mut context = base_context(None, "sign-in");
     context.insert("token", token);
+    context.insert("next", &return_path(&query.next));
     public_form_page(&req, &state, StatusCode::OK, "sign_in_link.html", context)
 }
 
@@ -98,16 +123,14 @@ pub async fn request_link(
     Csrf::of(&req).check(PUBLIC_BINDING, &form.csrf)?;
     let email = form.email.trim();
     if email.is_empty() || email.len() > 320 || !email.contains('@') {
-        return email_form(
-            &req,
-            &state,
-            StatusCode::UNPROCESSABLE_ENTITY,
-            None,
-            Some("Enter your e-mail address, like ada@example.com."),
-            email,
-        );
+        let text = EmailFormText {
+            notice: None,
+            error: Some("Enter your e-mail address, like ada@example.com."),
+            next: return_path(&form.next),
+        };
+        return email_form(&req, &state, StatusCode::UNPROCESSABLE_ENTITY, text, email);
     }
-    state.sign_in_links.request(email);
+    state.sign_in_links.request(email, return_path(&form.next));
     let mut context = base_context(None, "sign-in");
     context.insert("title", "Check your e-mail");
     context.insert(
@@ -122,7 +145,8 @@ pub async fn request_link(
     Ok(html(StatusCode::OK, render("message.html", &context)?))
 }
 
-/// POST /sign-in/link: spends the link's token, starts a session, and goes to the teams.
+/// POST /sign-in/link: spends the link's token, starts a session, and goes to `next` (or the
+/// dashboard).
 pub async fn spend_link(
     req: HttpRequest,
     state: web::Data<AppState>,
@@ -137,7 +161,7 @@ pub async fn spend_link(
     {
         Ok((_, session)) => {
             let secure = secure(&state);
-            let mut response = see_other("/teams");
+            let mut response = see_other(return_path(&form.next).unwrap_or("/"));
             for c in session_cookies(&session, secure)
                 .into_iter()
                 .chain([fresh_csrf_cookie(secure)])
@@ -146,17 +170,17 @@ pub async fn spend_link(
             }
             Ok(response)
         }
-        Err(AuthError::Gone(_)) => email_form(
-            &req,
-            &state,
-            StatusCode::GONE,
-            None,
-            Some(
-                "This sign-in link was already used or has expired. \
-                 Enter your e-mail address to get a new one.",
-            ),
-            "",
-        ),
+        Err(AuthError::Gone(_)) => {
+            let text = EmailFormText {
+                notice: None,
+                error: Some(
+                    "This sign-in link was already used or has expired. \
+                     Enter your e-mail address to get a new one.",
+                ),
+                next: return_path(&form.next),
+            };
+            email_form(&req, &state, StatusCode::GONE, text, "")
+        }
         Err(e) => Err(e.into()),
     }
 }

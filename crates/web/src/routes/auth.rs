@@ -92,7 +92,7 @@ pub async fn magic_link(
 ) -> ApiResult<JsonWithStatus<Detail, 202>> {
     state
         .sign_in_links
-        .request(body.value.email.text().unwrap_or_default());
+        .request(body.value.email.text().unwrap_or_default(), None);
     Ok(JsonWithStatus(Detail::new("Check your e-mail")))
 }
 

@@ -17,10 +17,11 @@ async fn index() -> HttpResponse {
         .body(include_str!("../../../../web-assets/docs/index.html"))
 }
 
-/// Swagger UI's files.
-const FILES: [(&str, &str, &[u8]); 4] = asset_files!("docs":
+/// Swagger UI's files, and ours (`init.js`, the contrast fixes in `overrides.css`).
+const FILES: [(&str, &str, &[u8]); 5] = asset_files!("docs":
     ("swagger-ui-bundle.js", "text/javascript; charset=utf-8"),
     ("swagger-ui.css", "text/css; charset=utf-8"),
+    ("overrides.css", "text/css; charset=utf-8"),
     ("init.js", "text/javascript; charset=utf-8"),
     ("favicon-32x32.png", "image/png"),
 );
