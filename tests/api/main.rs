@@ -20,6 +20,7 @@ mod large_batches;
 mod lead_map;
 mod lead_pages;
 mod lead_uploads;
+mod lead_work;
 mod leads;
 mod mail_quota;
 mod messy_imports;

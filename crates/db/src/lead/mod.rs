@@ -6,6 +6,7 @@ pub(crate) mod fresh_submissions;
 pub(crate) mod lead_row;
 pub(crate) mod lead_search;
 pub(crate) mod lead_writes;
+pub(crate) mod lead_work;
 pub(crate) mod leads;
 pub(crate) mod outcomes;
 pub(crate) mod plan_store;

@@ -11,7 +11,11 @@ use leadhub_domain::jobs::NewJob;
 use leadhub_domain::lead::plan::{self, Candidate, LeadPlan, NewLead, PlannedLead, Street};
 use leadhub_domain::lead::record::{LeadWrite, LeadWritten};
 
+use leadhub_domain::lead::work::{kind, NewActivity};
+
 use crate::job::jobs::insert_jobs;
+use crate::lead::lead_work::insert_activity;
+use crate::sql::time::from_db;
 use crate::lead::lead_row::{LeadRow, LeadValues};
 use crate::schema::leads;
 use crate::sql::error::stored_word;
@@ -36,6 +40,8 @@ pub(crate) fn plan_and_write(
         let Some((_, row)) = stored.get_mut(&merged.id) else {
             continue;
         };
+        // A changed lead gets a new version (its ETag), as a person's edit gives it.
+        let changed = row.values.fields() != merged.fields;
         let values = &mut row.values;
         values.set_fields(merged.fields);
         values.lot_size_acres = merged.lot_size_acres;
@@ -45,7 +51,13 @@ pub(crate) fn plan_and_write(
         diesel::update(leads::table.find(row.id))
             .set(&*values)
             .execute(conn)?;
+        if changed {
+            diesel::update(leads::table.find(row.id))
+                .set(leads::version.eq(leads::version + 1))
+                .execute(conn)?;
+        }
     }
+    restore_resubmitted(conn, writes, &plan, &stored, &apply, now)?;
     let lead_id = |lead: PlannedLead| match lead {
         PlannedLead::Stored(id) => id,
         PlannedLead::New(i) => new_ids[i],
@@ -67,6 +79,43 @@ pub(crate) fn plan_and_write(
             })
         })
         .collect())
+}
+
+/// A submission for an archived lead's property merges as usual and restores the lead
+/// (docs/working-leads.md): the property is being worked again. The timeline names the first
+/// submission that did it.
+fn restore_resubmitted(
+    conn: &mut DbConnection,
+    writes: &[LeadWrite],
+    plan: &LeadPlan,
+    stored: &HashMap<i64, (Candidate, LeadRow)>,
+    apply: &impl Fn(&LeadWrite) -> bool,
+    now: NaiveDateTime,
+) -> QueryResult<()> {
+    let mut restored = BTreeSet::new();
+    for (w, p) in writes.iter().filter(|w| apply(w)).zip(&plan.elements) {
+        let PlannedLead::Stored(id) = p.lead else {
+            continue;
+        };
+        let archived = stored
+            .get(&id)
+            .is_some_and(|(_, row)| row.work.archived_at.is_some());
+        if !archived || !restored.insert(id) {
+            continue;
+        }
+        diesel::update(leads::table.find(id))
+            .set((
+                leads::archived_at.eq(None::<NaiveDateTime>),
+                leads::version.eq(leads::version + 1),
+            ))
+            .execute(conn)?;
+        let entry = NewActivity {
+            kind: kind::RESUBMITTED_RESTORED,
+            detail: serde_json::json!({ "submission_id": w.submission_id }),
+        };
+        insert_activity(conn, id, Some(w.user_id), &[entry], from_db(now))?;
+    }
+    Ok(())
 }
 
 /// Queues the plan's enrichment retry, in the leads' transaction.

@@ -8,6 +8,7 @@ use crate::clock::Clock;
 use crate::error::ServiceError;
 use crate::lead::fields::{LeadFields, Warning};
 use crate::lead::normalize::normalize;
+use crate::lead::work::AssigneeFilter;
 use crate::lead::record::{
     EnrichmentStatus, Lead, LeadAction, LeadCursor, LeadFilter, LeadRepository, LeadWrite,
 };
@@ -543,6 +544,9 @@ impl SubmissionService {
         mut filter: LeadFilter,
     ) -> Result<VisibleLeadFilter, SubmissionError> {
         filter.visible_teams = visible_teams(self.memberships.as_ref(), user).await?;
+        if filter.assignee == Some(AssigneeFilter::Me) {
+            filter.assignee = Some(AssigneeFilter::User(user.id));
+        }
         Ok(VisibleLeadFilter(filter))
     }
 

@@ -14,6 +14,8 @@ mod idempotency;
 pub mod invites;
 pub mod keys;
 pub mod lead_body;
+pub mod lead_work;
+pub mod lead_work_views;
 pub mod leads;
 pub mod schemas;
 pub mod submission_views;
@@ -60,6 +62,7 @@ pub fn api(api: &mut Api) {
     keys::routes(api);
     submissions::routes(api);
     leads::routes(api);
+    lead_work::routes(api);
     businesses::routes(api);
     auth::routes(api);
     teams::routes(api);
