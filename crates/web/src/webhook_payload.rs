@@ -34,7 +34,12 @@ impl EventPayloads for ApiPayloads {
 
 impl ApiPayloads {
     async fn data(&self, d: &DueDelivery) -> Result<Value, String> {
-        let subject = d.subject.clone().unwrap_or_default();
+        let given = d.subject.clone().unwrap_or_default();
+        // A person's change of a lead names the lead, then (after a space) its changes.
+        let (subject, changes) = match given.split_once(' ') {
+            Some((id, changes)) => (id.to_owned(), serde_json::from_str::<Value>(changes).ok()),
+            None => (given, None),
+        };
         let id = || {
             subject
                 .parse::<i64>()
@@ -44,10 +49,14 @@ impl ApiPayloads {
         let s = self;
         match d.event_type.as_str() {
             "lead.created" | "lead.updated" | "lead.enriched" => {
-                match s.leads.find_lead(id()?).await.map_err(|e| e.to_string())? {
-                    Some(lead) => to_value(serde_json::to_value(LeadView::from(lead))),
-                    None => Ok(Value::Null),
+                let mut data = match s.leads.find_lead(id()?).await.map_err(|e| e.to_string())? {
+                    Some(lead) => to_value(serde_json::to_value(LeadView::from(lead)))?,
+                    None => Value::Null,
+                };
+                if let (Value::Object(fields), Some(changes)) = (&mut data, changes) {
+                    fields.insert("changes".to_owned(), changes);
                 }
+                Ok(data)
             }
             "submission.failed" => {
                 match s

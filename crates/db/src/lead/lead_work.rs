@@ -313,7 +313,7 @@ fn apply(conn: &mut DbConnection, change: &LeadChange) -> QueryResult<Option<Lea
         .map(|team_id| Event {
             team_id,
             kind: EventType::LeadUpdated,
-            subject: change.lead_id.to_string(),
+            subject: changed_subject(change.lead_id, &change.changes),
         })
         .collect();
     emit(conn, events, now)?;
@@ -350,6 +350,16 @@ pub(crate) fn clear_assignments(
             ))
             .execute(conn)?;
     }
+    let public: Option<String> = users::table
+        .find(user_id)
+        .select(users::user_id)
+        .first(conn)
+        .optional()?;
+    let mut changes = serde_json::Map::new();
+    changes.insert(
+        "assignee_id".into(),
+        serde_json::json!({"old": public, "new": null}),
+    );
     let unassigned = NewActivity {
         kind: kind::ASSIGNED,
         detail: serde_json::json!({"old": user_id, "new": null}),
@@ -362,10 +372,20 @@ pub(crate) fn clear_assignments(
         .map(|id| Event {
             team_id: Some(team_id),
             kind: EventType::LeadUpdated,
-            subject: id.to_string(),
+            subject: changed_subject(*id, &changes),
         })
         .collect();
     emit(conn, events, to_db(at))
+}
+
+/// A `lead.updated` subject that tells what changed: the lead's id, a space, the changes
+/// (field -> {old, new}); `webhook_payload` puts them into the delivery as `data.changes`.
+fn changed_subject(lead_id: i64, changes: &serde_json::Map<String, serde_json::Value>) -> String {
+    if changes.is_empty() {
+        lead_id.to_string()
+    } else {
+        format!("{lead_id} {}", serde_json::Value::Object(changes.clone()))
+    }
 }
 
 /// Writes timeline rows of one lead.

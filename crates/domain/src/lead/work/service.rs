@@ -251,7 +251,7 @@ impl LeadWorkService {
         team_id: Option<i64>,
         user_id: Option<&str>,
         path: &[&str],
-    ) -> WorkResult<Option<i64>> {
+    ) -> WorkResult<Option<(i64, String)>> {
         let Some(user_id) = user_id else {
             return Ok(None);
         };
@@ -275,7 +275,7 @@ impl LeadWorkService {
             .membership(team_id, found.id)
             .await?
             .ok_or_else(not_member)?;
-        Ok(Some(found.id))
+        Ok(Some((found.id, found.user_id)))
     }
 
     /// 409 when another lead of `team_id`'s scope is the same property as `keys`.
@@ -552,9 +552,13 @@ fn set_status(change: &mut LeadChange, lead: &Lead, status: LeadStatus) {
         .insert("status".into(), json!({"old": old, "new": new}));
 }
 
-fn set_assignee(change: &mut LeadChange, lead: &Lead, id: Option<i64>) {
+/// Sets the assignee (row id and public id, None for nobody). The timeline keeps row ids (the
+/// agreed `assigned` detail); `lead.updated` tells the public ids, as the API shows them.
+fn set_assignee(change: &mut LeadChange, lead: &Lead, new: Option<(i64, String)>) {
     let old = lead.work.assignee_id;
-    if id == old {
+    let id = new.as_ref().map(|(id, _)| *id);
+    // Once per change: a move has cleared the assignee already.
+    if id == old || change.assignee.is_some() {
         return;
     }
     change.assignee = Some(id);
@@ -562,9 +566,12 @@ fn set_assignee(change: &mut LeadChange, lead: &Lead, id: Option<i64>) {
         kind: kind::ASSIGNED,
         detail: json!({"old": old, "new": id}),
     });
-    change
-        .changes
-        .insert("assignee_id".into(), json!({"old": old, "new": id}));
+    let old_public = lead.work.assignee.as_ref().map(|a| a.user_id.clone());
+    let new_public = new.map(|(_, public)| public);
+    change.changes.insert(
+        "assignee_id".into(),
+        json!({"old": old_public, "new": new_public}),
+    );
 }
 
 fn archive_change(change: &mut LeadChange, lead: &Lead, archived: bool) {
