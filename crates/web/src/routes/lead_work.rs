@@ -2,7 +2,6 @@
 //! moves and claims, bulk changes. The rules are `LeadWorkService`'s (docs/working-leads.md).
 use actix_web::http::Method;
 use actix_web::web::{self, Json};
-use actix_web::HttpRequest;
 use apistos::api_operation;
 
 use leadhub_domain::lead::work::LeadWorkError;
@@ -10,8 +9,8 @@ use leadhub_domain::lead::work::LeadWorkError;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{Caller, PageQuery, ValidatedJson, ValidatedQuery};
 use crate::routes::lead_work_views::{
-    if_match_version, ActivityPage, ActivityView, BulkBody, BulkResult, EditedLeadView,
-    LeadPatchBody, NoteBody, NotePage, NoteView, Tagged, TeamBody,
+    ActivityPage, ActivityView, BulkBody, BulkResult, EditedLeadView,
+    IfMatch, LeadPatchBody, NoteBody, NotePage, NoteView, Tagged, TeamBody,
 };
 use crate::routes::schemas::{Detail, JsonWithStatus};
 use crate::routes::submission_views::LeadView;
@@ -75,7 +74,7 @@ impl From<LeadWorkError> for ApiError {
 pub async fn edit_lead(
     state: web::Data<AppState>,
     caller: Caller,
-    req: HttpRequest,
+    if_match: IfMatch,
     id: web::Path<i64>,
     body: ValidatedJson<LeadPatchBody>,
 ) -> ApiResult<Tagged<EditedLeadView>> {
@@ -86,7 +85,7 @@ pub async fn edit_lead(
     let patch = body.value.into_patch(&members);
     let edited = state
         .lead_work
-        .edit(&caller.user, id.into_inner(), patch, if_match_version(&req))
+        .edit(&caller.user, id.into_inner(), patch, if_match.0)
         .await?;
     Ok(Tagged::edited(edited))
 }

@@ -4,10 +4,14 @@
 use std::borrow::Cow;
 
 use actix_web::body::BoxBody;
+use actix_web::dev::Payload;
 use actix_web::http::header;
-use actix_web::{HttpRequest, HttpResponse, Responder};
+use actix_web::{FromRequest, HttpRequest, HttpResponse, Responder};
+use apistos::paths::{Parameter, ParameterDefinition, ParameterIn};
 use apistos::reference_or::ReferenceOr;
 use apistos::{ApiComponent, Schema};
+use futures_util::future::{ready, Ready};
+use schemars::schema::{InstanceType, SchemaObject};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use validator::{Validate, ValidationError, ValidationErrors};
@@ -57,16 +61,63 @@ pub fn etag(version: i64) -> String {
     format!("\"{version}\"")
 }
 
-/// The version an `If-Match` header names: None for `*` (any version); a tag that is not one
-/// of ours names no version (-1), so it never matches.
-pub fn if_match_version(req: &HttpRequest) -> Option<i64> {
-    let given = req.headers().get(header::IF_MATCH)?.to_str().unwrap_or("");
-    let tag = given.split(',').next().unwrap_or("").trim();
-    if tag == "*" {
-        return None;
+/// The version an `If-Match` header names: None without the header or with `*` (any version);
+/// a tag that is not one of ours names no version (-1), so it never matches.
+pub struct IfMatch(pub Option<i64>);
+
+impl IfMatch {
+    fn of(req: &HttpRequest) -> IfMatch {
+        let Some(given) = req.headers().get(header::IF_MATCH) else {
+            return IfMatch(None);
+        };
+        let given = given.to_str().unwrap_or("");
+        let tag = given.split(',').next().unwrap_or("").trim();
+        if tag == "*" {
+            return IfMatch(None);
+        }
+        let tag = tag.strip_prefix("W/").unwrap_or(tag).trim_matches('"');
+        IfMatch(Some(tag.parse().unwrap_or(-1)))
     }
-    let tag = tag.strip_prefix("W/").unwrap_or(tag).trim_matches('"');
-    Some(tag.parse().unwrap_or(-1))
+}
+
+impl FromRequest for IfMatch {
+    type Error = actix_web::Error;
+    type Future = Ready<Result<Self, actix_web::Error>>;
+
+    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
+        ready(Ok(IfMatch::of(req)))
+    }
+}
+
+impl ApiComponent for IfMatch {
+    fn child_schemas() -> Vec<(String, ReferenceOr<Schema>)> {
+        Vec::new()
+    }
+
+    fn schema() -> Option<(String, ReferenceOr<Schema>)> {
+        None
+    }
+
+    fn parameters() -> Vec<Parameter> {
+        let tag = SchemaObject {
+            instance_type: Some(InstanceType::String.into()),
+            ..Default::default()
+        };
+        vec![Parameter {
+            name: "If-Match".to_owned(),
+            _in: ParameterIn::Header,
+            description: Some(
+                "The ETag of the lead as read (e.g. \"3\"): a lead changed since answers 412. \
+                 Without it the change applies to the lead as it is."
+                    .to_owned(),
+            ),
+            required: Some(false),
+            definition: Some(ParameterDefinition::Schema(Box::new(ReferenceOr::Object(
+                Schema::Object(tag),
+            )))),
+            ..Default::default()
+        }]
+    }
 }
 
 impl<T: Serialize> Responder for Tagged<T> {
@@ -169,7 +220,7 @@ pub struct NoteBody {
     #[validate(
         custom(function = "json_type"),
         required,
-        length(min = 1, max = "NOTE_MAX_CHARS")
+        length(min = 1, max = NOTE_MAX_CHARS)
     )]
     pub body: Lax<String>,
 }
@@ -302,7 +353,7 @@ pub struct BulkBody {
     #[validate(
         custom(function = "json_type"),
         required,
-        length(min = 1, max = "BULK_MAX_IDS")
+        length(min = 1, max = BULK_MAX_IDS)
     )]
     pub ids: Lax<Vec<i64>>,
     /// At least one of its members.
