@@ -20,7 +20,7 @@ use leadhub_domain::lead::fields::STRING_FIELDS;
 use leadhub_domain::lead::record::Lead;
 use leadhub_domain::lead::work::{
     ActivityEntry, ActorRef, BulkSet, Edited, FieldPatch, LeadPatch, LeadStatus, Note,
-    BULK_MAX_IDS, NOTE_MAX_CHARS,
+
 };
 
 use crate::extract::rules::one_of;
@@ -220,7 +220,7 @@ pub struct NoteBody {
     #[validate(
         custom(function = "json_type"),
         required,
-        length(min = 1, max = NOTE_MAX_CHARS)
+        length(min = 1, max = 10000)
     )]
     pub body: Lax<String>,
 }
@@ -353,7 +353,7 @@ pub struct BulkBody {
     #[validate(
         custom(function = "json_type"),
         required,
-        length(min = 1, max = BULK_MAX_IDS)
+        length(min = 1, max = 1000)
     )]
     pub ids: Lax<Vec<i64>>,
     /// At least one of its members.
