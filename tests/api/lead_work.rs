@@ -154,21 +154,35 @@ async fn working_fields_etag_and_list_filters(app: TestApp) {
     assert_eq!(headers["etag"], "\"1\"");
 
     let mia_id = c.mia.user.user_id.clone();
-    let (status, body) = patch(&app, first, &c.olive.key, json!({"status": "won", "assignee_id": mia_id})).await;
+    let (status, body) = patch(
+        &app,
+        first,
+        &c.olive.key,
+        json!({"status": "won", "assignee_id": mia_id}),
+    )
+    .await;
     assert_eq!(status, StatusCode::OK, "{body}");
     assert_eq!(body["assignee_id"], json!(mia_id));
     assert_eq!(body["version"], 2);
     assert_eq!(list(&app, &c.mia.key, "?status=won").await, [first]);
     assert_eq!(list(&app, &c.mia.key, "?status=NEW").await, [second]);
     assert_eq!(list(&app, &c.mia.key, "?assignee=me").await, [first]);
-    assert_eq!(list(&app, &c.olive.key, "?assignee=me").await, Vec::<i64>::new());
+    assert_eq!(
+        list(&app, &c.olive.key, "?assignee=me").await,
+        Vec::<i64>::new()
+    );
     assert_eq!(list(&app, &c.olive.key, "?assignee=none").await, [second]);
-    assert_eq!(list(&app, &c.olive.key, &format!("?assignee={mia_id}")).await, [first]);
+    assert_eq!(
+        list(&app, &c.olive.key, &format!("?assignee={mia_id}")).await,
+        [first]
+    );
     let (status, body) = app.get("/api/v1/leads?status=done", &c.mia.key).await;
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
 
     // Archived leads leave the list and the export unless asked for; merged leads always.
-    let (status, _) = app.delete(&format!("/api/v1/leads/{second}"), &c.adam.key).await;
+    let (status, _) = app
+        .delete(&format!("/api/v1/leads/{second}"), &c.adam.key)
+        .await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(list(&app, &c.mia.key, "").await, [first]);
     assert_eq!(list(&app, &c.mia.key, "?archived=true").await, [second]);
@@ -185,7 +199,10 @@ async fn working_fields_etag_and_list_filters(app: TestApp) {
     assert_eq!(export.lines().count(), 2, "{export}");
     app.write_db(move |conn| {
         diesel::update(leads::table.find(first))
-            .set((leads::merged_into_id.eq(Some(second)), leads::address_key.eq(None::<String>)))
+            .set((
+                leads::merged_into_id.eq(Some(second)),
+                leads::address_key.eq(None::<String>),
+            ))
             .execute(conn)
     })
     .await;
@@ -200,10 +217,15 @@ async fn working_fields_etag_and_list_filters(app: TestApp) {
     )
     .await;
     assert_eq!(status, StatusCode::MOVED_PERMANENTLY, "{body}");
-    assert_eq!(headers["location"], format!("/api/v1/leads/{second}").as_str());
+    assert_eq!(
+        headers["location"],
+        format!("/api/v1/leads/{second}").as_str()
+    );
     assert_eq!(body["merged_into"], second);
     // Outsiders still learn nothing.
-    let (status, _) = app.get(&format!("/api/v1/leads/{first}"), &c.otto.key).await;
+    let (status, _) = app
+        .get(&format!("/api/v1/leads/{first}"), &c.otto.key)
+        .await;
     assert_eq!(status, StatusCode::NOT_FOUND);
 }
 
@@ -219,8 +241,10 @@ async fn patch_validates_normalises_and_guards_versions(app: TestApp) {
         &path,
         &c.mia.key,
         &[("If-Match", "\"1\"")],
-        Some(json!({"email_1": " LEE@Example.COM ", "state": "tx", "phone_2": "call me",
-            "last_name": "Park", "first_name": null})),
+        Some(
+            json!({"email_1": " LEE@Example.COM ", "state": "tx", "phone_2": "call me",
+            "last_name": "Park", "first_name": null}),
+        ),
     )
     .await;
     assert_eq!(status, StatusCode::OK, "{body}");
@@ -283,38 +307,88 @@ async fn patch_validates_normalises_and_guards_versions(app: TestApp) {
     assert_eq!(again, id);
 
     // The assignee: an active member of the lead's team.
-    let (status, body) = patch(&app, id, &c.mia.key, json!({"assignee_id": c.otto.user.user_id})).await;
+    let (status, body) = patch(
+        &app,
+        id,
+        &c.mia.key,
+        json!({"assignee_id": c.otto.user.user_id}),
+    )
+    .await;
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
     assert_eq!(body["detail"][0]["loc"], json!(["body", "assignee_id"]));
     let unassigned = lead_at(&app, &c.mia.key, 9, None).await;
-    let (status, body) =
-        patch(&app, unassigned, &c.mia.key, json!({"assignee_id": c.mia.user.user_id})).await;
+    let (status, body) = patch(
+        &app,
+        unassigned,
+        &c.mia.key,
+        json!({"assignee_id": c.mia.user.user_id}),
+    )
+    .await;
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
 
-    let timeline = kinds(&app, id, &c.mia.key).await;
+    // Newest first; times are whole seconds, and within one second the service's own rows
+    // come before submissions, so only the order of each source is fixed here.
+    let (_, all) = app
+        .get(&format!("/api/v1/leads/{id}/activity"), &c.mia.key)
+        .await;
+    let items = all["items"].as_array().unwrap();
+    assert_eq!(all["total"], 5);
+    let of = |submissions: bool| -> Vec<&Value> {
+        items
+            .iter()
+            .filter(|e| (e["kind"] == "submission") == submissions)
+            .collect()
+    };
+    let changes: Vec<&str> = of(false)
+        .iter()
+        .map(|e| e["kind"].as_str().unwrap())
+        .collect();
+    assert_eq!(changes, ["edited", "status_changed", "edited"]);
+    let actions: Vec<&str> = of(true)
+        .iter()
+        .map(|e| e["detail"]["action"].as_str().unwrap())
+        .collect();
+    assert_eq!(actions, ["updated", "created"]);
+    let times: Vec<&str> = items.iter().map(|e| e["at"].as_str().unwrap()).collect();
+    assert!(times.windows(2).all(|w| w[0] >= w[1]), "{times:?}");
+    let address = of(false)[0];
     assert_eq!(
-        timeline,
-        ["submission", "edited", "status_changed", "edited", "submission"],
-        "newest first"
+        address["detail"]["changes"]["address"],
+        json!({"old": "1 Oak St", "new": "7 Oak Street"})
     );
-    let (_, page) = app.get(&format!("/api/v1/leads/{id}/activity?limit=2&offset=1"), &c.mia.key).await;
+    assert_eq!(address["actor"]["email"], "mia@example.com");
+    let (_, page) = app
+        .get(
+            &format!("/api/v1/leads/{id}/activity?limit=2&offset=1"),
+            &c.mia.key,
+        )
+        .await;
     assert_eq!(page["total"], 5);
-    assert_eq!(page["items"][0]["kind"], "edited");
-    assert_eq!(page["items"][0]["detail"]["changes"]["address"]["new"], "7 Oak Street");
-    assert_eq!(page["items"][0]["actor"]["email"], "mia@example.com");
-    assert_eq!(page["items"][1]["kind"], "status_changed");
+    assert_eq!(page["items"].as_array().unwrap()[..], items[1..3]);
 }
 
 async fn notes_and_their_deletion(app: TestApp) {
     let c = cast(&app).await;
     let id = lead_at(&app, &c.mia.key, 1, Some(c.a)).await;
     let notes = format!("/api/v1/leads/{id}/notes");
-    let (status, mine) = app.post(&notes, &c.mia.key, json!({"body": "Owner says call back Monday"})).await;
+    let (status, mine) = app
+        .post(
+            &notes,
+            &c.mia.key,
+            json!({"body": "Owner says call back Monday"}),
+        )
+        .await;
     assert_eq!(status, StatusCode::CREATED, "{mine}");
     assert_eq!(mine["author"]["email"], "mia@example.com");
-    let (status, olives) = app.post(&notes, &c.olive.key, json!({"body": "Sent the quote"})).await;
+    let (status, olives) = app
+        .post(&notes, &c.olive.key, json!({"body": "Sent the quote"}))
+        .await;
     assert_eq!(status, StatusCode::CREATED);
-    for bad in [json!({"body": ""}), json!({"body": "x".repeat(10_001)}), json!({})] {
+    for bad in [
+        json!({"body": ""}),
+        json!({"body": "x".repeat(10_001)}),
+        json!({}),
+    ] {
         let (status, body) = app.post(&notes, &c.mia.key, bad).await;
         assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
     }
@@ -326,7 +400,11 @@ async fn notes_and_their_deletion(app: TestApp) {
 
     let delete = |note: &Value| format!("{notes}/{}", note["id"]);
     let (status, _) = app.delete(&delete(&olives), &c.mia.key).await;
-    assert_eq!(status, StatusCode::FORBIDDEN, "a member deletes only their own notes");
+    assert_eq!(
+        status,
+        StatusCode::FORBIDDEN,
+        "a member deletes only their own notes"
+    );
     let (status, _) = app.delete(&delete(&mine), &c.mia.key).await;
     assert_eq!(status, StatusCode::OK);
     let (status, _) = app.delete(&delete(&mine), &c.mia.key).await;
@@ -337,7 +415,13 @@ async fn notes_and_their_deletion(app: TestApp) {
     assert_eq!(page["total"], 0);
     assert_eq!(
         kinds(&app, id, &c.mia.key).await,
-        ["note_deleted", "note_deleted", "note_added", "note_added", "submission"]
+        [
+            "note_deleted",
+            "note_deleted",
+            "note_added",
+            "note_added",
+            "submission"
+        ]
     );
 }
 
@@ -368,7 +452,8 @@ async fn archive_restore_and_the_permission_matrix(app: TestApp) {
     for who in [&c.nobody, &c.olive] {
         let (status, _) = app.delete(&archive(unassigned), &who.key).await;
         assert_eq!(status, StatusCode::FORBIDDEN, "{}", who.user.email);
-        let (status, body) = patch(&app, unassigned, &who.key, json!({"status": "contacted"})).await;
+        let (status, body) =
+            patch(&app, unassigned, &who.key, json!({"status": "contacted"})).await;
         assert_eq!(status, StatusCode::OK, "{body}");
     }
     let (status, _) = app.delete(&archive(unassigned), &c.root.key).await;
@@ -377,14 +462,21 @@ async fn archive_restore_and_the_permission_matrix(app: TestApp) {
     // A new submission for an archived lead's property merges and restores the lead.
     let (status, _) = app.delete(&archive(id), &c.adam.key).await;
     assert_eq!(status, StatusCode::OK);
-    let result = submit(&app, &c.mia.key, json!({"address": "1 Oak St", "city": "Austin",
-        "state": "TX", "zip_code": "78701", "last_name": "Nguyen", "team_id": c.a})).await;
+    let result = submit(
+        &app,
+        &c.mia.key,
+        json!({"address": "1 Oak St", "city": "Austin",
+        "state": "TX", "zip_code": "78701", "last_name": "Nguyen", "team_id": c.a}),
+    )
+    .await;
     assert_eq!(result["result_lead_id"], id);
     assert_eq!(result["result_action"], "updated");
     let (_, lead) = app.get(&archive(id), &c.mia.key).await;
     assert_eq!(lead["archived_at"], Value::Null);
     assert_eq!(lead["last_name"], "Nguyen");
-    let (_, page) = app.get(&format!("/api/v1/leads/{id}/activity"), &c.mia.key).await;
+    let (_, page) = app
+        .get(&format!("/api/v1/leads/{id}/activity"), &c.mia.key)
+        .await;
     let restored = page["items"]
         .as_array()
         .unwrap()
@@ -402,11 +494,17 @@ async fn moves_claims_and_leaving_members(app: TestApp) {
     let (status, _) = patch(&app, id, &c.mia.key, json!({"assignee_id": mia_id})).await;
     assert_eq!(status, StatusCode::OK);
     let move_to = format!("/api/v1/leads/{id}/move");
-    let (status, _) = app.post(&move_to, &c.mia.key, json!({"team_id": c.b})).await;
+    let (status, _) = app
+        .post(&move_to, &c.mia.key, json!({"team_id": c.b}))
+        .await;
     assert_eq!(status, StatusCode::FORBIDDEN, "a member moves nothing out");
-    let (status, _) = app.post(&move_to, &c.olive.key, json!({"team_id": c.b})).await;
+    let (status, _) = app
+        .post(&move_to, &c.olive.key, json!({"team_id": c.b}))
+        .await;
     assert_eq!(status, StatusCode::FORBIDDEN, "the owner is no member of B");
-    let (status, body) = app.post(&move_to, &c.adam.key, json!({"team_id": c.b})).await;
+    let (status, body) = app
+        .post(&move_to, &c.adam.key, json!({"team_id": c.b}))
+        .await;
     assert_eq!(status, StatusCode::OK, "{body}");
     assert_eq!(body["team_id"], c.b);
     assert_eq!(body["assignee_id"], Value::Null, "the assignee is cleared");
@@ -418,7 +516,11 @@ async fn moves_claims_and_leaving_members(app: TestApp) {
     // A collision in the target scope names the lead there.
     let in_a = lead_at(&app, &c.mia.key, 1, Some(c.a)).await;
     let (status, body) = app
-        .post(&format!("/api/v1/leads/{in_a}/move"), &c.adam.key, json!({"team_id": c.b}))
+        .post(
+            &format!("/api/v1/leads/{in_a}/move"),
+            &c.adam.key,
+            json!({"team_id": c.b}),
+        )
         .await;
     assert_eq!(status, StatusCode::CONFLICT, "{body}");
     assert_eq!(body["lead_id"], id);
@@ -432,56 +534,117 @@ async fn moves_claims_and_leaving_members(app: TestApp) {
     assert_eq!(status, StatusCode::OK, "{body}");
     assert_eq!(body["team_id"], c.b);
     let (status, _) = app.post(&claim, &c.otto.key, json!({"team_id": c.b})).await;
-    assert_eq!(status, StatusCode::CONFLICT, "a lead of a team is not claimed");
+    assert_eq!(
+        status,
+        StatusCode::CONFLICT,
+        "a lead of a team is not claimed"
+    );
     let (status, _) = app.post(&claim, &c.mia.key, json!({"team_id": c.a})).await;
     assert_eq!(status, StatusCode::NOT_FOUND, "nor seen outside its team");
-    assert_eq!(kinds(&app, free, &c.otto.key).await, ["team_moved", "submission"]);
+    assert_eq!(
+        kinds(&app, free, &c.otto.key).await,
+        ["team_moved", "submission"]
+    );
 
     // A member leaving a team stops working its leads.
     let assigned = lead_at(&app, &c.mia.key, 4, Some(c.a)).await;
-    let (status, _) = patch(&app, assigned, &c.adam.key, json!({"assignee_id": c.mia.user.user_id})).await;
+    let (status, _) = patch(
+        &app,
+        assigned,
+        &c.adam.key,
+        json!({"assignee_id": c.mia.user.user_id}),
+    )
+    .await;
     assert_eq!(status, StatusCode::OK);
     let (status, body) = app
-        .delete(&format!("/api/teams/{}/members/{}", c.a, c.mia.user.user_id), &c.olive.key)
+        .delete(
+            &format!("/api/teams/{}/members/{}", c.a, c.mia.user.user_id),
+            &c.olive.key,
+        )
         .await;
     assert!(status.is_success(), "{body}");
-    let (_, lead) = app.get(&format!("/api/v1/leads/{assigned}"), &c.olive.key).await;
+    let (_, lead) = app
+        .get(&format!("/api/v1/leads/{assigned}"), &c.olive.key)
+        .await;
     assert_eq!(lead["assignee_id"], Value::Null);
 }
 
 async fn bulk_changes_are_all_or_nothing(app: TestApp) {
     let c = cast(&app).await;
-    let ours: Vec<i64> = futures_util::future::join_all((1..=3).map(|n| lead_at(&app, &c.mia.key, n, Some(c.a)))).await;
+    let ours: Vec<i64> =
+        futures_util::future::join_all((1..=3).map(|n| lead_at(&app, &c.mia.key, n, Some(c.a))))
+            .await;
     let theirs = lead_at(&app, &c.otto.key, 9, Some(c.b)).await;
     let bulk = |ids: Vec<i64>, set: Value| json!({"ids": ids, "set": set});
     let mut mixed = ours.clone();
     mixed.push(theirs);
     mixed.push(999_999);
     let (status, body) = app
-        .post("/api/v1/leads/bulk", &c.adam.key, bulk(mixed, json!({"status": "qualified"})))
+        .post(
+            "/api/v1/leads/bulk",
+            &c.adam.key,
+            bulk(mixed, json!({"status": "qualified"})),
+        )
         .await;
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
-    let at: Vec<Value> = body["detail"].as_array().unwrap().iter().map(|p| p["loc"].clone()).collect();
+    let at: Vec<Value> = body["detail"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["loc"].clone())
+        .collect();
     assert_eq!(at, [json!(["body", "ids", 3]), json!(["body", "ids", 4])]);
-    assert_eq!(list(&app, &c.mia.key, "?status=qualified").await, Vec::<i64>::new(), "nothing changed");
+    assert_eq!(
+        list(&app, &c.mia.key, "?status=qualified").await,
+        Vec::<i64>::new(),
+        "nothing changed"
+    );
 
     let (status, body) = app
-        .post("/api/v1/leads/bulk", &c.mia.key, bulk(ours.clone(), json!({"status": "qualified", "assignee_id": c.mia.user.user_id})))
+        .post(
+            "/api/v1/leads/bulk",
+            &c.mia.key,
+            bulk(
+                ours.clone(),
+                json!({"status": "qualified", "assignee_id": c.mia.user.user_id}),
+            ),
+        )
         .await;
     assert_eq!(status, StatusCode::OK, "{body}");
     assert_eq!(body["updated"], 3);
-    assert_eq!(list(&app, &c.mia.key, "?status=qualified&assignee=me").await.len(), 3);
+    assert_eq!(
+        list(&app, &c.mia.key, "?status=qualified&assignee=me")
+            .await
+            .len(),
+        3
+    );
     let (status, _) = app
-        .post("/api/v1/leads/bulk", &c.mia.key, bulk(ours.clone(), json!({"archived": true})))
+        .post(
+            "/api/v1/leads/bulk",
+            &c.mia.key,
+            bulk(ours.clone(), json!({"archived": true})),
+        )
         .await;
-    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "members do not archive");
+    assert_eq!(
+        status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "members do not archive"
+    );
     let (status, _) = app
-        .post("/api/v1/leads/bulk", &c.olive.key, bulk(ours.clone(), json!({"archived": true})))
+        .post(
+            "/api/v1/leads/bulk",
+            &c.olive.key,
+            bulk(ours.clone(), json!({"archived": true})),
+        )
         .await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(list(&app, &c.mia.key, "").await, Vec::<i64>::new());
-    for bad in [bulk(vec![], json!({"status": "won"})), bulk(ours.clone(), json!({})),
-        bulk((1..=1001).collect(), json!({"status": "won"})), bulk(vec![ours[0], ours[0]], json!({"status": "won"}))] {
+    for bad in [
+        bulk(vec![], json!({"status": "won"})),
+        bulk(ours.clone(), json!({})),
+        bulk((1..=1001).collect(), json!({"status": "won"})),
+        bulk(vec![ours[0], ours[0]], json!({"status": "won"})),
+    ] {
         let (status, body) = app.post("/api/v1/leads/bulk", &c.olive.key, bad).await;
         assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
     }

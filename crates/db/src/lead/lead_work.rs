@@ -27,8 +27,12 @@ impl LeadWorkRepository for Database {
     async fn save_change(&self, change: LeadChange) -> StoreResult<ChangeSaved> {
         self.write(move |conn| {
             let done = conn.transaction(|conn| apply(conn, &change).map_err(Abort::from));
-            settle(conn, std::slice::from_ref(&change), done.map(|lead| vec![lead]))
-                .map(|mut v| v.remove(0))
+            settle(
+                conn,
+                std::slice::from_ref(&change),
+                done.map(|lead| vec![lead]),
+            )
+            .map(|mut v| v.remove(0))
         })
         .await
     }
@@ -206,7 +210,10 @@ fn settle(
             if named {
                 Ok(out)
             } else {
-                Err(Error::DatabaseError(DatabaseErrorKind::UniqueViolation, info))
+                Err(Error::DatabaseError(
+                    DatabaseErrorKind::UniqueViolation,
+                    info,
+                ))
             }
         }
         Err(Abort::Db(e)) => Err(e),
@@ -388,6 +395,27 @@ fn changed_subject(lead_id: i64, changes: &serde_json::Map<String, serde_json::V
     }
 }
 
+/// Names the submission in the `resubmitted_restored` entries of fresh submissions, which get
+/// their ids after their leads are written (`written[i]` is the lead of submission `ids[i]`).
+pub(crate) fn name_restoring(
+    conn: &mut DbConnection,
+    written: &[leadhub_domain::lead::record::LeadWritten],
+    ids: &[i64],
+) -> QueryResult<()> {
+    let unnamed = serde_json::json!({ "submission_id": null }).to_string();
+    for (w, id) in written.iter().zip(ids).filter(|(w, _)| w.restored) {
+        diesel::update(
+            lead_activity::table
+                .filter(lead_activity::lead_id.eq(w.lead_id))
+                .filter(lead_activity::kind.eq(kind::RESUBMITTED_RESTORED))
+                .filter(lead_activity::detail.eq(&unnamed)),
+        )
+        .set(lead_activity::detail.eq(serde_json::json!({ "submission_id": id }).to_string()))
+        .execute(conn)?;
+    }
+    Ok(())
+}
+
 /// Writes timeline rows of one lead.
 pub(crate) fn insert_activity(
     conn: &mut DbConnection,
@@ -502,18 +530,14 @@ fn notes_where(
     if !with_deleted {
         query = query.filter(lead_notes::deleted_at.is_null());
     }
-    let rows: Vec<NoteColumns> = conn.load(
-        query
-            .order(lead_notes::id.desc())
-            .select((
-                lead_notes::id,
-                lead_notes::lead_id,
-                lead_notes::author_id,
-                lead_notes::body,
-                lead_notes::created_at,
-                lead_notes::deleted_at,
-            )),
-    )?;
+    let rows: Vec<NoteColumns> = conn.load(query.order(lead_notes::id.desc()).select((
+        lead_notes::id,
+        lead_notes::lead_id,
+        lead_notes::author_id,
+        lead_notes::body,
+        lead_notes::created_at,
+        lead_notes::deleted_at,
+    )))?;
     let authors = people(conn, rows.iter().map(|r| r.2).collect())?;
     Ok(rows
         .into_iter()
@@ -596,12 +620,15 @@ fn timeline(
             at: from_db(at),
         })
         .collect();
-    entries.extend(subs.into_iter().map(|(id, user, action, at)| ActivityEntry {
-        kind: SUBMISSION_KIND.to_owned(),
-        detail: serde_json::json!({"submission_id": id, "action": action}),
-        actor: people.get(&user).cloned(),
-        at: from_db(at),
-    }));
+    entries.extend(
+        subs.into_iter()
+            .map(|(id, user, action, at)| ActivityEntry {
+                kind: SUBMISSION_KIND.to_owned(),
+                detail: serde_json::json!({"submission_id": id, "action": action}),
+                actor: people.get(&user).cloned(),
+                at: from_db(at),
+            }),
+    );
     // Stable: at equal times an activity row (the later thing) comes before its submission.
     entries.sort_by(|a, b| b.at.cmp(&a.at));
     let page = entries

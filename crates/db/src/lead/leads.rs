@@ -36,7 +36,10 @@ impl LeadRepository for Database {
             let found = conn
                 .first(leads::table.find(id).select(LeadRow::as_select()))
                 .optional()?;
-            let leads = found.map(LeadRow::into_lead).into_iter().collect::<QueryResult<_>>()?;
+            let leads = found
+                .map(LeadRow::into_lead)
+                .into_iter()
+                .collect::<QueryResult<_>>()?;
             Ok(with_assignees(conn, leads)?.pop())
         })
         .await

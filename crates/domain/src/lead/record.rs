@@ -97,6 +97,8 @@ pub struct LeadWritten {
     pub warnings: Vec<Warning>,
     /// Enrichment is to look at the lead now (`lead::plan::needs_enrichment`).
     pub to_enrich: bool,
+    /// This write merged into an archived lead and restored it (docs/working-leads.md).
+    pub restored: bool,
 }
 
 /// Filters of `GET /api/v1/leads`; `visible_teams` None means every team (an admin). Text

@@ -8,10 +8,10 @@ use crate::clock::Clock;
 use crate::error::ServiceError;
 use crate::lead::fields::{LeadFields, Warning};
 use crate::lead::normalize::normalize;
-use crate::lead::work::AssigneeFilter;
 use crate::lead::record::{
     EnrichmentStatus, Lead, LeadAction, LeadCursor, LeadFilter, LeadRepository, LeadWrite,
 };
+use crate::lead::work::AssigneeFilter;
 use crate::secret::TokenGenerator;
 use crate::submission::enrichment::Enricher;
 use crate::submission::record::{

@@ -9,8 +9,8 @@ use leadhub_domain::lead::work::LeadWorkError;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{Caller, PageQuery, ValidatedJson, ValidatedQuery};
 use crate::routes::lead_work_views::{
-    ActivityPage, ActivityView, BulkBody, BulkResult, EditedLeadView,
-    IfMatch, LeadPatchBody, NoteBody, NotePage, NoteView, Tagged, TeamBody,
+    team_id_refused, ActivityPage, ActivityView, BulkBody, BulkResult, EditedLeadView, IfMatch,
+    LeadPatchBody, NoteBody, NotePage, NoteView, Tagged, TeamBody,
 };
 use crate::routes::schemas::{Detail, JsonWithStatus};
 use crate::routes::submission_views::LeadView;
@@ -82,6 +82,9 @@ pub async fn edit_lead(
         serde_json::Value::Object(members) => members,
         _ => serde_json::Map::new(),
     };
+    if members.contains_key("team_id") {
+        return Err(ApiError::Validation(vec![team_id_refused()]));
+    }
     let patch = body.value.into_patch(&members);
     let edited = state
         .lead_work

@@ -20,7 +20,6 @@ use leadhub_domain::lead::fields::STRING_FIELDS;
 use leadhub_domain::lead::record::Lead;
 use leadhub_domain::lead::work::{
     ActivityEntry, ActorRef, BulkSet, Edited, FieldPatch, LeadPatch, LeadStatus, Note,
-
 };
 
 use crate::extract::rules::one_of;
@@ -165,13 +164,17 @@ pub struct LeadPatchBody {
 impl Validate for LeadPatchBody {
     fn validate(&self) -> Result<(), ValidationErrors> {
         let mut own = ValidationErrors::new();
-        if let Err(e) = json_type(&self.status).and_then(|()| one_of(&self.status, &LeadStatus::NAMES)) {
+        if let Err(e) =
+            json_type(&self.status).and_then(|()| one_of(&self.status, &LeadStatus::NAMES))
+        {
             own.add("status", e);
         }
         if let Err(e) = json_type(&self.assignee_id) {
             own.add("assignee_id", e);
         }
-        if self.lead.team_id.is_sent() {
+        // Absent reads as null here (intake's fields take no default): `null` is refused by
+        // the handler, which sees the members sent.
+        if matches!(self.lead.team_id, Lax::Given(_) | Lax::Wrong(_)) {
             own.add(
                 "team_id",
                 ValidationError::new("value_error").with_message(Cow::Borrowed(
@@ -190,6 +193,15 @@ impl RequestBody for LeadPatchBody {
 
 /// The numeric fields a PATCH may name besides the text ones.
 const NUMBER_FIELDS: [&str; 3] = ["bedrooms", "latitude", "longitude"];
+
+/// The problem of a PATCH that names `team_id` (also as null).
+pub fn team_id_refused() -> leadhub_domain::error::FieldError {
+    leadhub_domain::error::FieldError::body(
+        &["team_id".into()],
+        "value_error",
+        "A lead changes team with POST /api/v1/leads/{id}/move or /claim",
+    )
+}
 
 impl LeadPatchBody {
     /// The domain's patch; `members` are the body's member names (which fields were sent).
@@ -217,11 +229,7 @@ impl LeadPatchBody {
 #[derive(Debug, Deserialize, Validate, schemars::JsonSchema, apistos::ApiComponent)]
 pub struct NoteBody {
     /// 1 to 10,000 characters.
-    #[validate(
-        custom(function = "json_type"),
-        required,
-        length(min = 1, max = 10000)
-    )]
+    #[validate(custom(function = "json_type"), required, length(min = 1, max = 10000))]
     pub body: Lax<String>,
 }
 
@@ -350,11 +358,7 @@ fn lead_status(field: &Lax<String>) -> Result<(), ValidationError> {
 #[derive(Debug, Deserialize, Validate, schemars::JsonSchema, apistos::ApiComponent)]
 pub struct BulkBody {
     /// 1 to 1000 lead ids, each once.
-    #[validate(
-        custom(function = "json_type"),
-        required,
-        length(min = 1, max = 1000)
-    )]
+    #[validate(custom(function = "json_type"), required, length(min = 1, max = 1000))]
     pub ids: Lax<Vec<i64>>,
     /// At least one of its members.
     #[serde(default)]

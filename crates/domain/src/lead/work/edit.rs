@@ -52,8 +52,7 @@ pub struct AddressKeys {
 impl AddressKeys {
     pub fn of(key: AddressKey) -> AddressKeys {
         let street_key = key.street_key();
-        let address_key =
-            (!key.locality_key().is_empty()).then(|| key.full_key_from(&street_key));
+        let address_key = (!key.locality_key().is_empty()).then(|| key.full_key_from(&street_key));
         AddressKeys {
             key,
             street_key,
@@ -157,7 +156,10 @@ mod tests {
         assert_eq!(edit.fields.email_1.as_deref(), Some("a@b.com"));
         assert_eq!(edit.fields.primary_phone.as_deref(), Some("+15125550100"));
         assert_eq!(edit.changes.keys().collect::<Vec<_>>(), ["email_1"]);
-        assert_eq!(edit.changes["email_1"], json!({"old": null, "new": "a@b.com"}));
+        assert_eq!(
+            edit.changes["email_1"],
+            json!({"old": null, "new": "a@b.com"})
+        );
         assert_eq!(edit.keys, None, "the address did not change");
     }
 

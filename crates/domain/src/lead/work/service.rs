@@ -35,7 +35,10 @@ pub enum LeadWorkError {
     Invalid(Vec<FieldError>),
     /// Another lead holds the property (`lead_id`), or the lead cannot take the change.
     #[error("conflict: {detail}")]
-    Conflict { detail: String, lead_id: Option<i64> },
+    Conflict {
+        detail: String,
+        lead_id: Option<i64>,
+    },
     /// `If-Match` named another version than the lead's.
     #[error("the lead changed since it was read")]
     PreconditionFailed,
@@ -198,7 +201,11 @@ impl LeadWorkService {
             let year = chrono::Datelike::year(&self.clock.now());
             let edit = edit_fields(&lead.fields, &patch.fields, year);
             if edit.fields.is_empty() {
-                return Err(invalid(&[], "value_error", "A lead needs at least one field"));
+                return Err(invalid(
+                    &[],
+                    "value_error",
+                    "A lead needs at least one field",
+                ));
             }
             if let Some(Some(keys)) = &edit.keys {
                 self.check_property(lead.id, lead.team_id, keys).await?;
@@ -221,7 +228,9 @@ impl LeadWorkService {
             set_status(&mut change, lead, status);
         }
         if let Some(assignee) = &patch.assignee {
-            let id = self.assignee_of(lead.team_id, assignee.as_deref(), &["assignee_id"]).await?;
+            let id = self
+                .assignee_of(lead.team_id, assignee.as_deref(), &["assignee_id"])
+                .await?;
             set_assignee(&mut change, lead, id);
         }
         Ok(((!change.activity.is_empty()).then_some(change), warnings))
@@ -270,7 +279,11 @@ impl LeadWorkService {
                 "The assignee must be an active member of the lead's team",
             )
         };
-        let found = self.users.find_by_user_id(user_id).await?.ok_or_else(not_member)?;
+        let found = self
+            .users
+            .find_by_user_id(user_id)
+            .await?
+            .ok_or_else(not_member)?;
         self.memberships
             .membership(team_id, found.id)
             .await?
@@ -289,9 +302,9 @@ impl LeadWorkService {
             .work
             .leads_on_street(team_id, keys.street_key.clone(), lead_id)
             .await?;
-        let holder = others.into_iter().find(|(_, fields)| {
-            key_of(fields).is_some_and(|other| other.same_property(&keys.key))
-        });
+        let holder = others
+            .into_iter()
+            .find(|(_, fields)| key_of(fields).is_some_and(|other| other.same_property(&keys.key)));
         match holder {
             Some((other, _)) => Err(collision(other)),
             None => Ok(()),
@@ -302,7 +315,11 @@ impl LeadWorkService {
     pub async fn add_note(&self, user: &User, id: i64, body: &str) -> WorkResult<Note> {
         let body = body.trim();
         if body.is_empty() {
-            return Err(invalid(&["body".into()], "too_short", "A note needs some text"));
+            return Err(invalid(
+                &["body".into()],
+                "too_short",
+                "A note needs some text",
+            ));
         }
         if body.chars().count() > NOTE_MAX_CHARS {
             return Err(invalid(
@@ -408,7 +425,11 @@ impl LeadWorkService {
         }
         if lead.team_id == Some(team_id) {
             let path: Vec<LocPart> = path.iter().map(|p| LocPart::from(*p)).collect();
-            return Err(invalid(&path, "value_error", "The lead is in this team already"));
+            return Err(invalid(
+                &path,
+                "value_error",
+                "The lead is in this team already",
+            ));
         }
         if let Some(key) = key_of(&lead.fields) {
             self.check_property(lead.id, Some(team_id), &AddressKeys::of(key))
@@ -488,7 +509,8 @@ impl LeadWorkService {
                     LeadWorkAction::Claim
                 };
                 allow(actor, needed)?;
-                self.team_change(user, &lead, team_id, &["set", "team_id"]).await?
+                self.team_change(user, &lead, team_id, &["set", "team_id"])
+                    .await?
             }
             None => self.change_of(user, &lead),
         };
@@ -579,14 +601,19 @@ fn archive_change(change: &mut LeadChange, lead: &Lead, archived: bool) {
         return;
     }
     change.archived = Some(archived);
-    let kind = if archived { kind::ARCHIVED } else { kind::RESTORED };
+    let kind = if archived {
+        kind::ARCHIVED
+    } else {
+        kind::RESTORED
+    };
     change.activity.push(NewActivity {
         kind,
         detail: json!({}),
     });
-    change
-        .changes
-        .insert("archived".into(), json!({"old": !archived, "new": archived}));
+    change.changes.insert(
+        "archived".into(),
+        json!({"old": !archived, "new": archived}),
+    );
 }
 
 /// A move to `team_id`: the assignee (a member of the old team) is cleared.
@@ -596,9 +623,10 @@ fn move_change(change: &mut LeadChange, lead: &Lead, team_id: i64) {
         kind: kind::TEAM_MOVED,
         detail: json!({"old": lead.team_id, "new": team_id}),
     });
-    change
-        .changes
-        .insert("team_id".into(), json!({"old": lead.team_id, "new": team_id}));
+    change.changes.insert(
+        "team_id".into(),
+        json!({"old": lead.team_id, "new": team_id}),
+    );
     set_assignee(change, lead, None);
 }
 
@@ -606,7 +634,11 @@ fn move_change(change: &mut LeadChange, lead: &Lead, team_id: i64) {
 /// assignee (who must belong to the team the lead ends in).
 fn bulk_shape(ids: &[i64], set: &BulkSet) -> WorkResult<()> {
     if ids.is_empty() {
-        return Err(invalid(&["ids".into()], "too_short", "Name at least one lead"));
+        return Err(invalid(
+            &["ids".into()],
+            "too_short",
+            "Name at least one lead",
+        ));
     }
     if ids.len() > BULK_MAX_IDS {
         return Err(invalid(

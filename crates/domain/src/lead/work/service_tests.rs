@@ -2,13 +2,12 @@
 #![allow(clippy::unwrap_used)]
 use std::sync::{Arc, Mutex};
 
-
 use crate::lead::fields::LeadFields;
 use crate::lead::record::{Lead, MockLeadRepository};
 use crate::lead::work::repository::MockLeadWorkRepository;
 use crate::lead::work::{
-    ActorRef, BulkSet, ChangeSaved, FieldPatch, LeadChange, LeadPatch, LeadStatus,
-    LeadWorkError, LeadWorkService, Note,
+    ActorRef, BulkSet, ChangeSaved, FieldPatch, LeadChange, LeadPatch, LeadStatus, LeadWorkError,
+    LeadWorkService, Note,
 };
 use crate::team::Role;
 use crate::test_support::{clock, fresh_lead, now, person, platform_admin, roster_memberships};
@@ -60,7 +59,9 @@ impl World {
             leads,
             neighbours: Vec::new(),
             notes: Vec::new(),
-            users: (1..=6).map(|i| person(i, &format!("p{i}@example.com"))).collect(),
+            users: (1..=6)
+                .map(|i| person(i, &format!("p{i}@example.com")))
+                .collect(),
         }
     }
 
@@ -75,7 +76,11 @@ impl World {
         let (log, stored) = (saved.clone(), self.leads.clone());
         work.expect_save_change().returning(move |change| {
             log.lock().unwrap().push(change.clone());
-            let mut lead = stored.iter().find(|l| l.id == change.lead_id).unwrap().clone();
+            let mut lead = stored
+                .iter()
+                .find(|l| l.id == change.lead_id)
+                .unwrap()
+                .clone();
             lead.work.version += 1;
             if let Some(team) = change.team {
                 lead.team_id = Some(team);
@@ -196,14 +201,16 @@ async fn outsiders_are_not_told_the_lead_exists() {
 
 #[tokio::test]
 async fn the_assignee_must_be_an_active_member_of_the_leads_team() {
-    let (service, saved) =
-        World::of(vec![lead(10, Some(TEAM)), lead(11, None)]).service();
+    let (service, saved) = World::of(vec![lead(10, Some(TEAM)), lead(11, None)]).service();
     for (id, who) in [(10, "usr_4"), (10, "usr_99"), (11, "usr_3")] {
         let err = service
             .edit(&person(1, "o"), id, assign(Some(who)), None)
             .await
             .unwrap_err();
-        assert!(matches!(err, LeadWorkError::Invalid(_)), "{id} {who}: {err:?}");
+        assert!(
+            matches!(err, LeadWorkError::Invalid(_)),
+            "{id} {who}: {err:?}"
+        );
     }
     service
         .edit(&person(1, "o"), 10, assign(Some("usr_3")), None)
@@ -226,11 +233,22 @@ async fn an_address_another_lead_of_the_scope_already_is_answers_a_conflict_nami
     )];
     let (service, saved) = world.service();
     let err = service
-        .edit(&person(3, "m"), 10, fields(&[("address", Some("14 oak st"))]), None)
+        .edit(
+            &person(3, "m"),
+            10,
+            fields(&[("address", Some("14 oak st"))]),
+            None,
+        )
         .await
         .unwrap_err();
     assert!(
-        matches!(err, LeadWorkError::Conflict { lead_id: Some(20), .. }),
+        matches!(
+            err,
+            LeadWorkError::Conflict {
+                lead_id: Some(20),
+                ..
+            }
+        ),
         "{err:?}"
     );
     assert!(saved.lock().unwrap().is_empty());
@@ -273,14 +291,24 @@ async fn an_edit_that_changes_nothing_saves_nothing() {
 
 #[tokio::test]
 async fn archiving_takes_an_admin_and_an_unassigned_lead_a_platform_admin() {
-    let (service, saved) =
-        World::of(vec![lead(10, Some(TEAM)), lead(11, None)]).service();
-    let refused = [(person(3, "m"), 10), (person(1, "o"), 11), (person(3, "m"), 11)];
+    let (service, saved) = World::of(vec![lead(10, Some(TEAM)), lead(11, None)]).service();
+    let refused = [
+        (person(3, "m"), 10),
+        (person(1, "o"), 11),
+        (person(3, "m"), 11),
+    ];
     for (who, id) in refused {
         let err = service.set_archived(&who, id, true).await.unwrap_err();
-        assert!(matches!(err, LeadWorkError::Forbidden(_)), "{} {id}: {err:?}", who.id);
+        assert!(
+            matches!(err, LeadWorkError::Forbidden(_)),
+            "{} {id}: {err:?}",
+            who.id
+        );
     }
-    service.set_archived(&person(2, "a"), 10, true).await.unwrap();
+    service
+        .set_archived(&person(2, "a"), 10, true)
+        .await
+        .unwrap();
     service
         .set_archived(&platform_admin(9, "root"), 11, true)
         .await
@@ -293,11 +321,23 @@ async fn a_move_needs_an_admin_of_the_source_and_a_member_of_the_target_and_clea
     let mut assigned = lead(10, Some(TEAM));
     assigned.work.assignee_id = Some(3);
     let (service, saved) = World::of(vec![assigned]).service();
-    let err = service.move_to(&person(3, "m"), 10, OTHER_TEAM).await.unwrap_err();
+    let err = service
+        .move_to(&person(3, "m"), 10, OTHER_TEAM)
+        .await
+        .unwrap_err();
     assert!(matches!(err, LeadWorkError::Forbidden(_)), "{err:?}");
-    let err = service.move_to(&person(1, "o"), 10, OTHER_TEAM).await.unwrap_err();
-    assert!(matches!(err, LeadWorkError::Forbidden(_)), "not a member of the target: {err:?}");
-    let moved = service.move_to(&person(2, "a"), 10, OTHER_TEAM).await.unwrap();
+    let err = service
+        .move_to(&person(1, "o"), 10, OTHER_TEAM)
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(err, LeadWorkError::Forbidden(_)),
+        "not a member of the target: {err:?}"
+    );
+    let moved = service
+        .move_to(&person(2, "a"), 10, OTHER_TEAM)
+        .await
+        .unwrap();
     assert_eq!(moved.team_id, Some(OTHER_TEAM));
     let saved = saved.lock().unwrap();
     assert_eq!(saved[0].team, Some(OTHER_TEAM));
@@ -308,13 +348,18 @@ async fn a_move_needs_an_admin_of_the_source_and_a_member_of_the_target_and_clea
 
 #[tokio::test]
 async fn any_user_claims_an_unassigned_lead_into_their_own_team_only() {
-    let (service, saved) =
-        World::of(vec![lead(11, None), lead(10, Some(TEAM))]).service();
+    let (service, saved) = World::of(vec![lead(11, None), lead(10, Some(TEAM))]).service();
     let err = service.claim(&person(4, "o"), 11, TEAM).await.unwrap_err();
     assert!(matches!(err, LeadWorkError::Forbidden(_)), "{err:?}");
-    let err = service.claim(&person(3, "m"), 10, OTHER_TEAM).await.unwrap_err();
+    let err = service
+        .claim(&person(3, "m"), 10, OTHER_TEAM)
+        .await
+        .unwrap_err();
     assert!(matches!(err, LeadWorkError::Conflict { .. }), "{err:?}");
-    service.claim(&person(4, "o"), 11, OTHER_TEAM).await.unwrap();
+    service
+        .claim(&person(4, "o"), 11, OTHER_TEAM)
+        .await
+        .unwrap();
     assert_eq!(
         saved.lock().unwrap()[0].activity[0].detail,
         serde_json::json!({"old": null, "new": OTHER_TEAM})
@@ -342,11 +387,17 @@ async fn a_note_is_deleted_by_its_author_or_an_admin_but_not_another_member() {
     let mut world = World::of(vec![lead(10, Some(TEAM))]);
     world.notes = vec![note(1, 3), note(2, 5)];
     let (service, _) = world.service();
-    let err = service.delete_note(&person(3, "m"), 10, 2).await.unwrap_err();
+    let err = service
+        .delete_note(&person(3, "m"), 10, 2)
+        .await
+        .unwrap_err();
     assert!(matches!(err, LeadWorkError::Forbidden(_)), "{err:?}");
     service.delete_note(&person(3, "m"), 10, 1).await.unwrap();
     service.delete_note(&person(2, "a"), 10, 2).await.unwrap();
-    let err = service.delete_note(&person(2, "a"), 10, 3).await.unwrap_err();
+    let err = service
+        .delete_note(&person(2, "a"), 10, 3)
+        .await
+        .unwrap_err();
     assert!(matches!(err, LeadWorkError::NotFound("Note")), "{err:?}");
 }
 
@@ -354,7 +405,10 @@ async fn a_note_is_deleted_by_its_author_or_an_admin_but_not_another_member() {
 async fn notes_are_one_to_ten_thousand_characters() {
     let (service, _) = World::of(vec![lead(10, Some(TEAM))]).service();
     for body in ["   ".to_owned(), "x".repeat(10_001)] {
-        let err = service.add_note(&person(3, "m"), 10, &body).await.unwrap_err();
+        let err = service
+            .add_note(&person(3, "m"), 10, &body)
+            .await
+            .unwrap_err();
         assert!(matches!(err, LeadWorkError::Invalid(_)), "{err:?}");
     }
 }
@@ -382,7 +436,14 @@ async fn a_bulk_change_names_every_refused_lead_and_saves_none() {
         .iter()
         .map(|p| format!("{:?}:{}", p.loc.last().unwrap(), p.kind))
         .collect();
-    assert_eq!(at, ["Index(1):forbidden", "Index(2):forbidden", "Index(3):not_found"]);
+    assert_eq!(
+        at,
+        [
+            "Index(1):forbidden",
+            "Index(2):forbidden",
+            "Index(3):not_found"
+        ]
+    );
     assert!(saved.lock().unwrap().is_empty());
     let leads = service.bulk(&person(2, "a"), &[10], &set).await.unwrap();
     assert_eq!(leads.len(), 1);
@@ -399,12 +460,24 @@ async fn a_merged_lead_answers_with_its_survivor() {
         .edit(&person(3, "m"), 10, status(LeadStatus::Won), None)
         .await
         .unwrap_err();
-    assert!(matches!(err, LeadWorkError::Conflict { lead_id: Some(20), .. }), "{err:?}");
+    assert!(
+        matches!(
+            err,
+            LeadWorkError::Conflict {
+                lead_id: Some(20),
+                ..
+            }
+        ),
+        "{err:?}"
+    );
 }
 
 #[tokio::test]
 async fn a_team_admin_who_is_a_member_elsewhere_acts_there_as_a_member() {
     let (service, _) = World::of(vec![lead(11, Some(OTHER_TEAM))]).service();
-    let err = service.set_archived(&person(2, "a"), 11, true).await.unwrap_err();
+    let err = service
+        .set_archived(&person(2, "a"), 11, true)
+        .await
+        .unwrap_err();
     assert!(matches!(err, LeadWorkError::Forbidden(_)), "{err:?}");
 }
