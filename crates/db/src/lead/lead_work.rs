@@ -630,7 +630,7 @@ fn timeline(
             }),
     );
     // Stable: at equal times an activity row (the later thing) comes before its submission.
-    entries.sort_by(|a, b| b.at.cmp(&a.at));
+    entries.sort_by_key(|e| std::cmp::Reverse(e.at));
     let page = entries
         .into_iter()
         .skip(usize::try_from(offset).unwrap_or(usize::MAX))
