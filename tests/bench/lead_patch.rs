@@ -66,7 +66,8 @@ fn main() {
                     // Each client its own leads, spread over the table.
                     let id = first - ((c * (PER_CLIENT + WARM_UP) + i) as i64 % LEADS);
                     let body = if i % 2 == 0 {
-                        json!({"status": ["contacted", "qualified", "won"][i % 3]})
+                        let status = ["contacted", "qualified", "won"][i % 3];
+                        json!({ "status": status })
                     } else {
                         json!({"first_name": format!("Client{c}"), "email_1": format!("c{c}.{i}@example.com")})
                     };
