@@ -21,6 +21,7 @@ mod lead_map;
 mod lead_merge;
 mod lead_pages;
 mod lead_uploads;
+mod lead_work;
 mod leads;
 mod mail_quota;
 mod messy_imports;

@@ -171,5 +171,6 @@ pub fn fresh_lead(id: i64, team_id: Option<i64>, fields: LeadFields, acres: Opti
         submission_count: 1,
         created_at: now(),
         updated_at: now(),
+        work: crate::lead::work::LeadWork::default(),
     }
 }

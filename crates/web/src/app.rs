@@ -1,5 +1,6 @@
 //! The composition root: configuration in, adapters built, services built, one actix `App` out.
 //! Tests build the same app with other adapters through `Adapters`.
+use leadhub_domain::lead::work::LeadWorkService;
 use std::sync::Arc;
 
 use std::net::TcpListener;
@@ -148,6 +149,13 @@ impl AppState {
             clock: adapters.clock.clone(),
             tokens: adapters.tokens.clone(),
         };
+        let lead_work = LeadWorkService {
+            leads: Arc::new(db.clone()),
+            work: Arc::new(db.clone()),
+            memberships: Arc::new(db.clone()),
+            users: Arc::new(db.clone()),
+            clock: adapters.clock.clone(),
+        };
         let businesses = BusinessService {
             businesses: Arc::new(db.clone()),
             memberships: Arc::new(db.clone()),
@@ -203,6 +211,7 @@ impl AppState {
             db,
             auth: Arc::new(auth),
             teams: Arc::new(teams),
+            lead_work: Arc::new(lead_work),
             submissions,
             businesses: Arc::new(businesses),
             dashboard: Arc::new(dashboard),

@@ -31,6 +31,15 @@ pub enum ApiError {
     NotFound(String),
     #[error("conflict: {0}")]
     Conflict(String),
+    /// A conflict with another lead, named in the body as `lead_id`.
+    #[error("conflict with lead {lead_id}: {detail}")]
+    ConflictWithLead { detail: String, lead_id: i64 },
+    /// A lead merged into another: 301 to the survivor, named in the body as `merged_into`.
+    #[error("moved to lead {0}")]
+    MergedInto(i64),
+    /// `If-Match` named another version than the current one.
+    #[error("precondition failed")]
+    PreconditionFailed,
     #[error("gone: {0}")]
     Gone(String),
     #[error("request body too large")]
@@ -65,7 +74,9 @@ impl ResponseError for ApiError {
             ApiError::Unauthorized => StatusCode::UNAUTHORIZED,
             ApiError::Forbidden(_) => StatusCode::FORBIDDEN,
             ApiError::NotFound(_) => StatusCode::NOT_FOUND,
-            ApiError::Conflict(_) => StatusCode::CONFLICT,
+            ApiError::Conflict(_) | ApiError::ConflictWithLead { .. } => StatusCode::CONFLICT,
+            ApiError::MergedInto(_) => StatusCode::MOVED_PERMANENTLY,
+            ApiError::PreconditionFailed => StatusCode::PRECONDITION_FAILED,
             ApiError::Gone(_) => StatusCode::GONE,
             ApiError::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::RequestTimeout => StatusCode::REQUEST_TIMEOUT,
@@ -92,6 +103,21 @@ impl ResponseError for ApiError {
             }
             ApiError::RateLimited { limit, .. } => format!("Rate limit exceeded: {limit}"),
             ApiError::Internal => "Internal server error".to_owned(),
+            ApiError::ConflictWithLead { detail, lead_id } => {
+                return HttpResponse::build(self.status_code())
+                    .json(serde_json::json!({"detail": detail, "lead_id": lead_id}));
+            }
+            ApiError::MergedInto(into) => {
+                return HttpResponse::build(self.status_code())
+                    .insert_header((header::LOCATION, format!("/api/v1/leads/{into}")))
+                    .json(serde_json::json!({
+                        "detail": format!("Lead merged into lead {into}"),
+                        "merged_into": into,
+                    }));
+            }
+            ApiError::PreconditionFailed => {
+                "The lead changed since it was read (stale If-Match); read it again".to_owned()
+            }
         };
         let mut response = HttpResponse::build(self.status_code());
         if let ApiError::Unauthorized = self {

@@ -8,6 +8,7 @@ use leadhub_domain::business::BusinessService;
 use leadhub_domain::dashboard::DashboardService;
 use leadhub_domain::jobs::JobQueue;
 use leadhub_domain::lead::merge_leads::LeadMergeService;
+use leadhub_domain::lead::work::LeadWorkService;
 use leadhub_domain::rate_limit::RateLimiter;
 use leadhub_domain::submission::{SubmissionRepository, SubmissionService};
 use leadhub_domain::team::TeamService;
@@ -29,6 +30,8 @@ pub struct AppState {
     pub submissions: Arc<SubmissionService>,
     /// People merging two leads into one.
     pub lead_merges: Arc<LeadMergeService>,
+    /// Working leads: edits, notes, the timeline, archive, moves, bulk changes.
+    pub lead_work: Arc<LeadWorkService>,
     /// Single submissions, grouped while the database is busy.
     pub single_intake: Arc<SingleIntake>,
     /// Sign-in links, sent after the answer.

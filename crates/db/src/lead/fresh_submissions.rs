@@ -54,6 +54,9 @@ pub(crate) fn insert_fresh_with_leads(
             .into_iter()
             .chain(std::iter::repeat_with(|| None));
         let ids = insert_submission_rows(conn, submissions.into_iter().zip(outcomes), processed_at)?;
+        if let Ok((written, _)) = &leads {
+            crate::lead::lead_work::name_restoring(conn, written, &ids)?;
+        }
         Ok(StoredAndWritten {
             ids,
             leads: leads.map(|(written, _)| written).map_err(store_error),

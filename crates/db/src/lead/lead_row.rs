@@ -4,6 +4,7 @@ use diesel::prelude::*;
 
 use leadhub_domain::lead::plan::NewLead;
 use leadhub_domain::lead::record::{GeocodeInfo, Lead};
+use leadhub_domain::lead::work::LeadWork;
 use leadhub_domain::lead::LeadFields;
 
 use crate::schema::leads;
@@ -18,6 +19,33 @@ pub struct LeadRow {
     pub id: i64,
     #[diesel(embed)]
     pub values: LeadValues,
+    #[diesel(embed)]
+    pub work: LeadWorkRow,
+}
+
+/// A lead's working state: written by `lead::lead_work`, never by intake's row writes (an
+/// intake merge leaves status, owner and archive as they are).
+#[derive(Queryable, Selectable, Clone, Debug)]
+#[diesel(table_name = leads)]
+pub struct LeadWorkRow {
+    pub status: String,
+    pub assignee_id: Option<i64>,
+    pub version: i64,
+    pub archived_at: Option<NaiveDateTime>,
+    pub merged_into_id: Option<i64>,
+}
+
+impl LeadWorkRow {
+    fn into_work(self) -> QueryResult<LeadWork> {
+        Ok(LeadWork {
+            status: stored_word("leads.status", &self.status)?,
+            assignee_id: self.assignee_id,
+            assignee: None,
+            version: self.version,
+            archived_at: self.archived_at.map(from_db),
+            merged_into_id: self.merged_into_id,
+        })
+    }
 }
 
 /// A lead as written: every column but the id. `None` writes NULL (never the column's DEFAULT),
@@ -97,7 +125,9 @@ impl LeadRow {
                 matched_address: self.values.geocode_matched_address.clone(),
             });
         let v = self.values;
+        let work = self.work.into_work()?;
         Ok(Lead {
+            work,
             id: self.id,
             team_id: v.team_id,
             fields,

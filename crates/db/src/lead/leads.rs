@@ -10,6 +10,7 @@ use leadhub_domain::store::StoreResult;
 
 use crate::lead::lead_row::LeadRow;
 use crate::lead::lead_search::in_order;
+use crate::lead::lead_work::with_assignees;
 use crate::lead::lead_writes::{retry_on_conflict, write_all};
 use crate::schema::leads;
 use crate::sql::time::to_db;
@@ -32,9 +33,14 @@ impl LeadRepository for Database {
 
     async fn find_lead(&self, id: i64) -> StoreResult<Option<Lead>> {
         self.read(move |conn| {
-            conn.first(leads::table.find(id).select(LeadRow::as_select()))
-                .optional()
-                .and_then(|r| r.map(LeadRow::into_lead).transpose())
+            let found = conn
+                .first(leads::table.find(id).select(LeadRow::as_select()))
+                .optional()?;
+            let leads = found
+                .map(LeadRow::into_lead)
+                .into_iter()
+                .collect::<QueryResult<_>>()?;
+            Ok(with_assignees(conn, leads)?.pop())
         })
         .await
     }
@@ -52,7 +58,7 @@ impl LeadRepository for Database {
                     out.push(row.into_lead()?);
                 }
             }
-            Ok(out)
+            with_assignees(conn, out)
         })
         .await
     }
@@ -76,7 +82,7 @@ impl LeadRepository for Database {
                 .into_iter()
                 .map(LeadRow::into_lead)
                 .collect::<QueryResult<_>>()?;
-            Ok((leads, total))
+            Ok((with_assignees(conn, leads)?, total))
         })
         .await
     }
@@ -106,7 +112,11 @@ impl LeadRepository for Database {
                     .limit(limit)
                     .select(LeadRow::as_select()),
             )?;
-            rows.into_iter().map(LeadRow::into_lead).collect()
+            let leads = rows
+                .into_iter()
+                .map(LeadRow::into_lead)
+                .collect::<QueryResult<_>>()?;
+            with_assignees(conn, leads)
         })
         .await
     }
@@ -174,6 +184,7 @@ fn emit_enriched(conn: &mut DbConnection, updates: &[EnrichmentUpdate]) -> Query
 macro_rules! narrow_leads {
     ($query:expr, $filter:expr, $backend:expr) => {{
         use leadhub_domain::lead::search::source_slug;
+        use leadhub_domain::lead::work::{ArchiveFilter, AssigneeFilter};
         use $crate::lead::lead_search::{matches_q, matches_zip};
         use $crate::lead::leads::lower;
         use $crate::schema::leads;
@@ -231,6 +242,31 @@ macro_rules! narrow_leads {
         if let Some(v) = f.created_before {
             q = q.filter(leads::created_at.lt(to_db(v)));
         }
+        if let Some(v) = f.status {
+            q = q.filter(leads::status.eq(v.as_str()));
+        }
+        match &f.assignee {
+            None => {}
+            Some(AssigneeFilter::Nobody) => q = q.filter(leads::assignee_id.is_null()),
+            Some(AssigneeFilter::User(id)) => q = q.filter(leads::assignee_id.eq(*id)),
+            // Made `User` by the service before it gets here; alone it names nobody.
+            Some(AssigneeFilter::Me) => q = q.filter(leads::id.ne(leads::id)),
+            Some(AssigneeFilter::PublicId(public)) => {
+                q = q.filter(
+                    leads::assignee_id.eq_any(
+                        $crate::schema::users::table
+                            .filter($crate::schema::users::user_id.eq(public.clone()))
+                            .select($crate::schema::users::id.nullable()),
+                    ),
+                )
+            }
+        }
+        // A lead merged away is part of its survivor now: never listed or counted.
+        q = q.filter(leads::merged_into_id.is_null());
+        q = match f.archive {
+            ArchiveFilter::Active => q.filter(leads::archived_at.is_null()),
+            ArchiveFilter::Archived => q.filter(leads::archived_at.is_not_null()),
+        };
         q
     }};
 }

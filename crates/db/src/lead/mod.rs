@@ -5,6 +5,7 @@ pub(crate) mod dashboard;
 pub(crate) mod fresh_submissions;
 pub(crate) mod lead_row;
 pub(crate) mod lead_search;
+pub(crate) mod lead_work;
 pub(crate) mod lead_writes;
 pub(crate) mod leads;
 pub(crate) mod merge_leads;

@@ -11,11 +11,15 @@ use leadhub_domain::jobs::NewJob;
 use leadhub_domain::lead::plan::{self, Candidate, LeadPlan, NewLead, PlannedLead, Street};
 use leadhub_domain::lead::record::{LeadWrite, LeadWritten};
 
+use leadhub_domain::lead::work::{kind, NewActivity};
+
 use crate::job::jobs::insert_jobs;
 use crate::lead::lead_row::{LeadRow, LeadValues};
+use crate::lead::lead_work::insert_activity;
 use crate::schema::leads;
 use crate::sql::error::stored_word;
 use crate::sql::fixed_chunks::insert_returning_ids;
+use crate::sql::time::from_db;
 use crate::sql::unnest::unnest_insert_returning_ids;
 use crate::{scope_of, DbConnection, IN_LIST_CHUNK};
 
@@ -36,6 +40,8 @@ pub(crate) fn plan_and_write(
         let Some((_, row)) = stored.get_mut(&merged.id) else {
             continue;
         };
+        // A changed lead gets a new version (its ETag), as a person's edit gives it.
+        let changed = row.values.fields() != merged.fields;
         let values = &mut row.values;
         values.set_fields(merged.fields);
         values.lot_size_acres = merged.lot_size_acres;
@@ -45,28 +51,80 @@ pub(crate) fn plan_and_write(
         diesel::update(leads::table.find(row.id))
             .set(&*values)
             .execute(conn)?;
+        if changed {
+            diesel::update(leads::table.find(row.id))
+                .set(leads::version.eq(leads::version + 1))
+                .execute(conn)?;
+        }
     }
+    let restored = restore_resubmitted(conn, writes, &plan, &stored, &apply, now)?;
     let lead_id = |lead: PlannedLead| match lead {
         PlannedLead::Stored(id) => id,
         PlannedLead::New(i) => new_ids[i],
     };
     queue_enrichment_retry(conn, &plan, lead_id, now)?;
-    let mut planned = plan.elements.into_iter();
+    let mut planned = plan.elements.into_iter().enumerate();
     Ok(writes
         .iter()
         .map(|w| {
             if !apply(w) {
                 return None;
             }
-            let p = planned.next()?;
+            let (i, p) = planned.next()?;
             Some(LeadWritten {
                 lead_id: lead_id(p.lead),
                 action: p.action,
                 warnings: p.warnings,
                 to_enrich: p.to_enrich,
+                restored: restored.contains(&i),
             })
         })
         .collect())
+}
+
+/// A submission for an archived lead's property merges as usual and restores the lead
+/// (docs/working-leads.md): the property is being worked again. The timeline names the first
+/// submission that did it (a fresh submission gets its id after this: `name_restoring`).
+/// Answers the positions of the plan's elements that restored a lead.
+fn restore_resubmitted(
+    conn: &mut DbConnection,
+    writes: &[LeadWrite],
+    plan: &LeadPlan,
+    stored: &HashMap<i64, (Candidate, LeadRow)>,
+    apply: &impl Fn(&LeadWrite) -> bool,
+    now: NaiveDateTime,
+) -> QueryResult<BTreeSet<usize>> {
+    let mut restored = BTreeSet::new();
+    let mut positions = BTreeSet::new();
+    for (i, (w, p)) in writes
+        .iter()
+        .filter(|w| apply(w))
+        .zip(&plan.elements)
+        .enumerate()
+    {
+        let PlannedLead::Stored(id) = p.lead else {
+            continue;
+        };
+        let archived = stored
+            .get(&id)
+            .is_some_and(|(_, row)| row.work.archived_at.is_some());
+        if !archived || !restored.insert(id) {
+            continue;
+        }
+        diesel::update(leads::table.find(id))
+            .set((
+                leads::archived_at.eq(None::<NaiveDateTime>),
+                leads::version.eq(leads::version + 1),
+            ))
+            .execute(conn)?;
+        let entry = NewActivity {
+            kind: kind::RESUBMITTED_RESTORED,
+            detail: serde_json::json!({ "submission_id": w.submission_id }),
+        };
+        insert_activity(conn, id, Some(w.user_id), &[entry], from_db(now))?;
+        positions.insert(i);
+    }
+    Ok(positions)
 }
 
 /// Queues the plan's enrichment retry, in the leads' transaction.

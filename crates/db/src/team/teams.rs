@@ -293,11 +293,23 @@ impl TeamRepository for Database {
     }
 
     async fn remove_member(&self, team_id: i64, user_internal_id: i64) -> StoreResult<()> {
-        self.execute(diesel::delete(
-            team_members::table
-                .filter(team_members::team_id.eq(team_id))
-                .filter(team_members::user_id.eq(user_internal_id)),
-        ))
+        self.write(move |conn| {
+            conn.transaction(|conn| {
+                diesel::delete(
+                    team_members::table
+                        .filter(team_members::team_id.eq(team_id))
+                        .filter(team_members::user_id.eq(user_internal_id)),
+                )
+                .execute(conn)?;
+                // Who leaves a team stops working its leads (docs/working-leads.md).
+                crate::lead::lead_work::clear_assignments(
+                    conn,
+                    team_id,
+                    user_internal_id,
+                    chrono::Utc::now(),
+                )
+            })
+        })
         .await
     }
 

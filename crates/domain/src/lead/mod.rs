@@ -6,6 +6,7 @@ pub mod normalize;
 pub mod plan;
 pub mod record;
 pub mod search;
+pub mod work;
 
 pub use fields::{LeadFields, Warning};
 pub use merge::{merge_into, MergeOutcome};

@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 use crate::lead::fields::{LeadFields, Warning};
 use crate::lead::normalize::NormalizedLead;
 use crate::lead::search::{LeadSort, SearchText};
+use crate::lead::work::{ArchiveFilter, AssigneeFilter, LeadStatus, LeadWork};
 use crate::store::StoreResult;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -53,6 +54,8 @@ pub struct Lead {
     pub submission_count: i32,
     pub created_at: DateTime<Utc>,
     pub updated_at: DateTime<Utc>,
+    /// Status, owner, version, archive and merge marks.
+    pub work: LeadWork,
 }
 
 /// One lead to write: created, or merged into the same property within `team_id`'s scope.
@@ -94,6 +97,8 @@ pub struct LeadWritten {
     pub warnings: Vec<Warning>,
     /// Enrichment is to look at the lead now (`lead::plan::needs_enrichment`).
     pub to_enrich: bool,
+    /// This write merged into an archived lead and restored it (docs/working-leads.md).
+    pub restored: bool,
 }
 
 /// Filters of `GET /api/v1/leads`; `visible_teams` None means every team (an admin). Text
@@ -117,6 +122,10 @@ pub struct LeadFilter {
     pub created_before: Option<DateTime<Utc>>,
     /// The order of a list (an export is always newest first).
     pub sort: LeadSort,
+    pub status: Option<LeadStatus>,
+    pub assignee: Option<AssigneeFilter>,
+    /// Archived leads or the others; leads merged away are never listed.
+    pub archive: ArchiveFilter,
 }
 
 /// Where a keyset page of leads (newest first) continues: after this lead.

@@ -11,6 +11,7 @@ use crate::lead::normalize::normalize;
 use crate::lead::record::{
     EnrichmentStatus, Lead, LeadAction, LeadCursor, LeadFilter, LeadRepository, LeadWrite,
 };
+use crate::lead::work::AssigneeFilter;
 use crate::secret::TokenGenerator;
 use crate::submission::enrichment::Enricher;
 use crate::submission::record::{
@@ -635,6 +636,9 @@ impl SubmissionService {
         mut filter: LeadFilter,
     ) -> Result<VisibleLeadFilter, SubmissionError> {
         filter.visible_teams = visible_teams(self.memberships.as_ref(), user).await?;
+        if filter.assignee == Some(AssigneeFilter::Me) {
+            filter.assignee = Some(AssigneeFilter::User(user.id));
+        }
         Ok(VisibleLeadFilter(filter))
     }
 

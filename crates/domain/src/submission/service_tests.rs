@@ -138,6 +138,7 @@ fn store_answer(writes: &[LeadWrite], candidates: Vec<Candidate>) -> StoredAndWr
             action: e.action,
             warnings: e.warnings,
             to_enrich: e.to_enrich,
+            restored: false,
         })
         .collect();
     StoredAndWritten {
@@ -454,6 +455,7 @@ async fn a_failed_lead_write_keeps_every_submission_and_fails_only_its_own() {
                         action: LeadAction::Created,
                         warnings: Vec::new(),
                         to_enrich: false,
+                        restored: false,
                     })])
                 }
             });
@@ -530,6 +532,7 @@ async fn a_deferred_job_whose_write_fails_is_retried_one_at_a_time() {
                     action: LeadAction::Created,
                     warnings: Vec::new(),
                     to_enrich: false,
+                    restored: false,
                 }
             })])
         });

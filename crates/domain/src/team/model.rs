@@ -61,6 +61,34 @@ pub fn permits(actor: Actor, action: TeamAction) -> bool {
     }
 }
 
+/// Everything one can do to a lead. `Edit` covers its fields, status and owner; `Archive` covers
+/// restoring and archiving in bulk; `MoveOut` moves a lead to another team.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, strum::EnumIter)]
+pub enum LeadWorkAction {
+    View,
+    Edit,
+    AddNote,
+    DeleteOwnNote,
+    DeleteOthersNote,
+    Claim,
+    MoveOut,
+    Archive,
+}
+
+/// The permission table for leads: members work the team's leads (view, edit, status, owner,
+/// their own notes, claim); admins and owners also move leads out, archive and restore them and
+/// delete others' notes; platform admins may do everything. Who acts on an unassigned lead is
+/// `lead::work::LeadWorkService`'s rule: every user as a member, a platform admin as themself.
+pub fn permits_on_lead(actor: Actor, action: LeadWorkAction) -> bool {
+    use LeadWorkAction::*;
+    match actor {
+        Actor::PlatformAdmin | Actor::Member(Role::Owner | Role::Admin) => true,
+        Actor::Member(Role::Member) => {
+            matches!(action, View | Edit | AddNote | DeleteOwnNote | Claim)
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq)]
 pub struct Team {
     pub id: i64,
@@ -147,6 +175,26 @@ mod tests {
                 action != Deactivate
             );
             assert_eq!(permits(Actor::Member(Role::Member), action), action == View);
+        }
+    }
+
+    #[test]
+    fn the_lead_permission_table() {
+        use strum::IntoEnumIterator;
+        use LeadWorkAction::*;
+        for action in LeadWorkAction::iter() {
+            for actor in [
+                Actor::PlatformAdmin,
+                Actor::Member(Role::Owner),
+                Actor::Member(Role::Admin),
+            ] {
+                assert!(permits_on_lead(actor, action), "{actor:?} {action:?}");
+            }
+            assert_eq!(
+                permits_on_lead(Actor::Member(Role::Member), action),
+                !matches!(action, DeleteOthersNote | MoveOut | Archive),
+                "{action:?}"
+            );
         }
     }
 

@@ -8,6 +8,7 @@ use validator::{Validate, ValidationError, ValidationErrors};
 use leadhub_domain::lead::fields::PROPERTY_TYPES;
 use leadhub_domain::lead::record::{EnrichmentStatus, LeadFilter};
 use leadhub_domain::lead::search::{LeadSort, SearchText};
+use leadhub_domain::lead::work::{ArchiveFilter, AssigneeFilter, LeadStatus};
 
 use crate::error::ApiResult;
 use crate::extract::rules::{enum_message, one_of};
@@ -16,6 +17,7 @@ use crate::extract::{
     ValidatedQuery,
 };
 use crate::lead_export::LeadsCsv;
+use crate::routes::lead_work_views::Tagged;
 use crate::routes::submission_views::{LeadPage, LeadView};
 use crate::routes::Api;
 use crate::state::AppState;
@@ -92,6 +94,20 @@ pub struct LeadFilters {
     /// the value comes first ascending, last descending. The export is always newest first.
     #[validate(custom(function = "json_type"), custom(function = "sort_word"))]
     pub sort: Lax<String>,
+    /// new, contacted, qualified, won or lost.
+    #[validate(custom(function = "json_type"), custom(function = "lead_status"))]
+    pub status: Lax<String>,
+    /// `me` (the caller's leads), `none` (leads nobody works) or a user's public id (`usr_...`).
+    #[validate(custom(function = "json_type"))]
+    pub assignee: Lax<String>,
+    /// `true`: only archived leads; `false` (default): the others. Leads merged into another
+    /// are never listed.
+    #[validate(custom(function = "json_type"))]
+    pub archived: Lax<bool>,
+}
+
+fn lead_status(field: &Lax<String>) -> Result<(), ValidationError> {
+    one_of(field, &LeadStatus::NAMES)
 }
 
 fn sort_word(field: &Lax<String>) -> Result<(), ValidationError> {
@@ -157,6 +173,21 @@ impl LeadFilters {
                 .text()
                 .and_then(LeadSort::parse)
                 .unwrap_or_default(),
+            status: self.status.text().and_then(LeadStatus::parse),
+            assignee: self.assignee.text().map(|given| {
+                if given.eq_ignore_ascii_case("me") {
+                    AssigneeFilter::Me
+                } else if given.eq_ignore_ascii_case("none") {
+                    AssigneeFilter::Nobody
+                } else {
+                    AssigneeFilter::PublicId(given.to_owned())
+                }
+            }),
+            archive: if self.archived.value() == Some(&true) {
+                ArchiveFilter::Archived
+            } else {
+                ArchiveFilter::Active
+            },
         }
     }
 }
@@ -211,10 +242,13 @@ pub async fn export_leads(
     Ok(LeadsCsv::new(state.submissions.clone(), filter))
 }
 
-/// One lead with everything the pipeline added.
+/// One lead with everything the pipeline added. The `ETag` header is its version (quoted), for
+/// `If-Match` on a PATCH. A lead merged into another answers 301 with the survivor in
+/// `Location` and in the body's `merged_into`.
 #[api_operation(
     operation_id = "get_lead",
     tag = "leads",
+    error_code = 301,
     error_code = 401,
     error_code = 404,
     error_code = 422,
@@ -224,12 +258,9 @@ pub async fn get_lead(
     state: web::Data<AppState>,
     caller: Caller,
     id: web::Path<i64>,
-) -> ApiResult<Json<LeadView>> {
-    let lead = state
-        .submissions
-        .lead(&caller.user, id.into_inner())
-        .await?;
-    Ok(Json(LeadView::from(lead)))
+) -> ApiResult<Tagged<LeadView>> {
+    let lead = state.lead_work.lead(&caller.user, id.into_inner()).await?;
+    Ok(Tagged::of(lead))
 }
 
 /// Geocodes and appraises the lead again now (its team's members and platform admins).

@@ -15,6 +15,8 @@ pub mod invites;
 pub mod keys;
 pub mod lead_body;
 pub mod lead_merge;
+pub mod lead_work;
+pub mod lead_work_views;
 pub mod leads;
 pub mod schemas;
 pub mod submission_views;
@@ -62,6 +64,7 @@ pub fn api(api: &mut Api) {
     submissions::routes(api);
     leads::routes(api);
     lead_merge::routes(api);
+    lead_work::routes(api);
     businesses::routes(api);
     auth::routes(api);
     teams::routes(api);

@@ -83,7 +83,11 @@ impl Detail {
 
 /// The error answers an operation may document (each operation names its own with
 /// `error_code`), with their bodies.
-pub(crate) const ERRORS: [(u16, &str); 10] = [
+pub(crate) const ERRORS: [(u16, &str); 12] = [
+    (
+        301,
+        "A lead merged into another: `Location` and `merged_into` name the surviving lead",
+    ),
     (401, "Missing, invalid or expired credential"),
     (
         403,
@@ -92,9 +96,14 @@ pub(crate) const ERRORS: [(u16, &str); 10] = [
     (404, "No such thing the caller may see"),
     (
         409,
-        "A conflict: already done, or still being done by a request with the same Idempotency-Key",
+        "A conflict: already done, or still being done by a request with the same \
+         Idempotency-Key, or another lead already is the property (its id in `lead_id`)",
     ),
     (410, "Used, revoked or expired"),
+    (
+        412,
+        "If-Match names a version the lead no longer has: read it again",
+    ),
     (413, "Request body too large"),
     (
         422,

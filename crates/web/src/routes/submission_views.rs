@@ -197,6 +197,16 @@ pub struct LeadView {
     pub submission_count: i32,
     pub created_at: String,
     pub updated_at: String,
+    /// new, contacted, qualified, won or lost.
+    pub status: String,
+    /// The public id (`usr_...`) of the user working the lead, or null.
+    pub assignee_id: Option<String>,
+    /// Raised by every change; the `ETag` of `GET /api/v1/leads/{id}` is this number, quoted.
+    pub version: i64,
+    /// When the lead was archived, or null.
+    pub archived_at: Option<String>,
+    /// The lead this one was merged into, or null.
+    pub merged_into_id: Option<i64>,
 }
 
 impl From<Lead> for LeadView {
@@ -215,6 +225,11 @@ impl From<Lead> for LeadView {
             submission_count: lead.submission_count,
             created_at: iso(lead.created_at),
             updated_at: iso(lead.updated_at),
+            status: lead.work.status.as_str().to_owned(),
+            assignee_id: lead.work.assignee.map(|a| a.user_id),
+            version: lead.work.version,
+            archived_at: lead.work.archived_at.map(iso),
+            merged_into_id: lead.work.merged_into_id,
             fields: lead.fields,
         }
     }

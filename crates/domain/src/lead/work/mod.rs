@@ -1,0 +1,15 @@
+//! Working a lead (issue 29): status, owner, edits, notes, the timeline, archive, team moves,
+//! claims and bulk changes. Rules and decisions: docs/working-leads.md.
+pub mod edit;
+pub mod model;
+pub mod repository;
+mod service;
+#[cfg(test)]
+mod service_tests;
+
+pub use edit::{FieldEdit, FieldPatch};
+pub use model::*;
+pub use repository::{ChangeSaved, LeadChange, LeadWorkRepository, StoredFields};
+pub use service::{
+    BulkSet, Edited, LeadPatch, LeadWorkError, LeadWorkService, BULK_MAX_IDS, NOTE_MAX_CHARS,
+};

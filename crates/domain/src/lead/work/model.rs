@@ -1,0 +1,129 @@
+//! What working a lead adds to it: where it stands, who works it, its version (the ETag), its
+//! archive and merge marks; its notes and its timeline.
+use chrono::{DateTime, Utc};
+use serde_json::Value;
+
+use crate::word_enum::word_enum;
+
+word_enum! {
+    /// Where a lead stands; every lead starts as `new`.
+    pub enum LeadStatus {
+        New,
+        Contacted,
+        Qualified,
+        Won,
+        Lost,
+    }
+}
+
+/// A lead's assignee: the row id the rules compare, and the public `usr_` id the API shows.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Assignee {
+    pub id: i64,
+    pub user_id: String,
+}
+
+/// The working state of a lead.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LeadWork {
+    pub status: LeadStatus,
+    /// The user working the lead: an active member of its team (never set on an unassigned
+    /// lead). The public id is filled in by the store where it answers with leads.
+    pub assignee_id: Option<i64>,
+    pub assignee: Option<Assignee>,
+    /// Raised by one with every change of the lead's fields, status, owner, team or archive.
+    pub version: i64,
+    pub archived_at: Option<DateTime<Utc>>,
+    /// Set when a person merged this lead into another: the survivor's id.
+    pub merged_into_id: Option<i64>,
+}
+
+impl Default for LeadWork {
+    fn default() -> Self {
+        LeadWork {
+            status: LeadStatus::New,
+            assignee_id: None,
+            assignee: None,
+            version: 1,
+            archived_at: None,
+            merged_into_id: None,
+        }
+    }
+}
+
+/// Whose leads a list asks for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AssigneeFilter {
+    /// Leads nobody works.
+    Nobody,
+    /// Leads of the user asking (`assignee=me`); `SubmissionService::visible_filter` makes it
+    /// `User` of them.
+    Me,
+    /// Leads of the user with this row id.
+    User(i64),
+    /// Leads of the user with this public id (none when no user has it).
+    PublicId(String),
+}
+
+/// Which leads a list holds with respect to the archive.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum ArchiveFilter {
+    /// Leads not archived (the default view).
+    #[default]
+    Active,
+    /// Only archived leads (`archived=true`).
+    Archived,
+}
+
+/// Who did something: the row id and how a person recognises them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ActorRef {
+    pub id: i64,
+    pub user_id: String,
+    pub email: String,
+    pub name: Option<String>,
+}
+
+/// A note on a lead; deleting one stamps it, the text stays for the record.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Note {
+    pub id: i64,
+    pub lead_id: i64,
+    pub author: ActorRef,
+    pub body: String,
+    pub created_at: DateTime<Utc>,
+    pub deleted_at: Option<DateTime<Utc>>,
+}
+
+/// The kinds of timeline rows this service writes (`docs/working-leads.md` lists their detail).
+pub mod kind {
+    pub const EDITED: &str = "edited";
+    pub const STATUS_CHANGED: &str = "status_changed";
+    pub const ASSIGNED: &str = "assigned";
+    pub const NOTE_ADDED: &str = "note_added";
+    pub const NOTE_DELETED: &str = "note_deleted";
+    pub const TEAM_MOVED: &str = "team_moved";
+    pub const ARCHIVED: &str = "archived";
+    pub const RESTORED: &str = "restored";
+    pub const RESUBMITTED_RESTORED: &str = "resubmitted_restored";
+}
+
+/// A timeline row to write with a change, in its transaction.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NewActivity {
+    pub kind: &'static str,
+    pub detail: Value,
+}
+
+/// One entry of a lead's timeline: a `lead_activity` row, or one of the lead's submissions
+/// (`kind` = `submission`, detail `{submission_id, action}`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ActivityEntry {
+    pub kind: String,
+    pub detail: Value,
+    pub actor: Option<ActorRef>,
+    pub at: DateTime<Utc>,
+}
+
+/// The kind of a timeline entry made from a submission.
+pub const SUBMISSION_KIND: &str = "submission";

@@ -1,0 +1,690 @@
+//! `LeadWorkService`: working a lead (edit, status, owner, notes, timeline, archive, moves,
+//! claims, bulk changes). Who may do what is `team::permits_on_lead`; the API and the pages
+//! call the same methods, so both refuse alike.
+use std::sync::Arc;
+
+use serde_json::{json, Map};
+
+use crate::address::AddressKey;
+use crate::clock::Clock;
+use crate::error::{FieldError, LocPart};
+use crate::lead::fields::Warning;
+use crate::lead::record::{Lead, LeadRepository};
+use crate::lead::work::edit::{edit_fields, AddressKeys, FieldPatch};
+use crate::lead::work::model::{kind, ActivityEntry, LeadStatus, NewActivity, Note};
+use crate::lead::work::repository::{ChangeSaved, LeadChange, LeadWorkRepository, StoredFields};
+use crate::store::StoreError;
+use crate::team::{permits_on_lead, Actor, LeadWorkAction, Role};
+use crate::team_access::{actor_on, may_add_to_team, MembershipRepository};
+use crate::user::{User, UserRepository};
+
+/// Longest note, in characters.
+pub const NOTE_MAX_CHARS: usize = 10_000;
+/// Most leads one bulk change may name.
+pub const BULK_MAX_IDS: usize = 1000;
+/// How often a PATCH without `If-Match` is tried again when another change came first.
+const UNCONDITIONAL_TRIES: usize = 3;
+
+#[derive(Debug, thiserror::Error)]
+pub enum LeadWorkError {
+    #[error("{0} not found")]
+    NotFound(&'static str),
+    #[error("forbidden: {0}")]
+    Forbidden(String),
+    #[error("invalid input")]
+    Invalid(Vec<FieldError>),
+    /// Another lead holds the property (`lead_id`), or the lead cannot take the change.
+    #[error("conflict: {detail}")]
+    Conflict {
+        detail: String,
+        lead_id: Option<i64>,
+    },
+    /// `If-Match` named another version than the lead's.
+    #[error("the lead changed since it was read")]
+    PreconditionFailed,
+    /// The lead was merged into this one.
+    #[error("lead merged into {0}")]
+    Merged(i64),
+    #[error(transparent)]
+    Unexpected(anyhow::Error),
+}
+
+impl From<StoreError> for LeadWorkError {
+    fn from(e: StoreError) -> Self {
+        match e {
+            StoreError::Conflict(m) => LeadWorkError::Unexpected(anyhow::anyhow!(m)),
+            StoreError::Unexpected(e) => LeadWorkError::Unexpected(e),
+        }
+    }
+}
+
+type WorkResult<T> = Result<T, LeadWorkError>;
+
+fn invalid(path: &[LocPart], kind: &str, msg: impl Into<String>) -> LeadWorkError {
+    LeadWorkError::Invalid(vec![FieldError::body(path, kind, msg)])
+}
+
+/// A PATCH of a lead as the domain takes it (the web layer has applied intake's request rules).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct LeadPatch {
+    pub fields: FieldPatch,
+    pub status: Option<LeadStatus>,
+    /// The assignee's public `usr_` id, or None to clear.
+    pub assignee: Option<Option<String>>,
+}
+
+/// What a bulk change sets on every lead it names.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct BulkSet {
+    pub status: Option<LeadStatus>,
+    pub assignee: Option<Option<String>>,
+    pub team_id: Option<i64>,
+    pub archived: Option<bool>,
+}
+
+/// A lead after an edit, with what normalising the given values could not use.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Edited {
+    pub lead: Lead,
+    pub warnings: Vec<Warning>,
+}
+
+pub struct LeadWorkService {
+    pub leads: Arc<dyn LeadRepository>,
+    pub work: Arc<dyn LeadWorkRepository>,
+    pub memberships: Arc<dyn MembershipRepository>,
+    pub users: Arc<dyn UserRepository>,
+    pub clock: Arc<dyn Clock>,
+}
+
+/// A lead and who the caller is on it.
+struct Opened {
+    lead: Lead,
+    actor: Actor,
+}
+
+impl LeadWorkService {
+    /// Who `user` is on `lead`: on a team's lead their role there (None: an outsider, who is
+    /// not told the lead exists); on an unassigned lead, which every user sees, a member.
+    async fn actor_on_lead(&self, user: &User, lead: &Lead) -> WorkResult<Option<Actor>> {
+        Ok(match lead.team_id {
+            Some(team_id) => actor_on(self.memberships.as_ref(), user, team_id).await?,
+            None => Actor::of(user, Some(Role::Member)),
+        })
+    }
+
+    /// The lead when `user` may see it (else 404, whether or not it exists).
+    async fn open(&self, user: &User, id: i64) -> WorkResult<Opened> {
+        let lead = self
+            .leads
+            .find_lead(id)
+            .await?
+            .ok_or(LeadWorkError::NotFound("Lead"))?;
+        let actor = self
+            .actor_on_lead(user, &lead)
+            .await?
+            .ok_or(LeadWorkError::NotFound("Lead"))?;
+        Ok(Opened { lead, actor })
+    }
+
+    /// `open` for a change: a lead merged away takes none (409 naming the survivor), and the
+    /// actor must be allowed `action` (403).
+    async fn open_for(&self, user: &User, id: i64, action: LeadWorkAction) -> WorkResult<Opened> {
+        let opened = self.open(user, id).await?;
+        if let Some(into) = opened.lead.work.merged_into_id {
+            return Err(LeadWorkError::Conflict {
+                detail: format!("Lead was merged into lead {into}"),
+                lead_id: Some(into),
+            });
+        }
+        allow(opened.actor, action)?;
+        Ok(opened)
+    }
+
+    /// One lead, as its GET shows it: a lead merged away answers with its survivor.
+    pub async fn lead(&self, user: &User, id: i64) -> WorkResult<Lead> {
+        let opened = self.open(user, id).await?;
+        match opened.lead.work.merged_into_id {
+            Some(into) => Err(LeadWorkError::Merged(into)),
+            None => Ok(opened.lead),
+        }
+    }
+
+    /// Edits a lead's fields, status and owner. `if_version`: the version the caller read (a
+    /// stale one is refused); without it the edit applies to the lead as it is.
+    pub async fn edit(
+        &self,
+        user: &User,
+        id: i64,
+        patch: LeadPatch,
+        if_version: Option<i64>,
+    ) -> WorkResult<Edited> {
+        if patch.fields.is_empty() && patch.status.is_none() && patch.assignee.is_none() {
+            return Err(invalid(&[], "missing", "Give at least one field to change"));
+        }
+        for _ in 0..UNCONDITIONAL_TRIES {
+            let Opened { lead, .. } = self.open_for(user, id, LeadWorkAction::Edit).await?;
+            if if_version.is_some_and(|v| v != lead.work.version) {
+                return Err(LeadWorkError::PreconditionFailed);
+            }
+            let (change, warnings) = self.edit_change(user, &lead, &patch).await?;
+            let Some(change) = change else {
+                return Ok(Edited { lead, warnings });
+            };
+            match self.work.save_change(change).await? {
+                ChangeSaved::Saved(lead) => {
+                    return Ok(Edited {
+                        lead: *lead,
+                        warnings,
+                    })
+                }
+                ChangeSaved::Collision(other) => return Err(collision(other)),
+                ChangeSaved::Stale if if_version.is_some() => {
+                    return Err(LeadWorkError::PreconditionFailed)
+                }
+                ChangeSaved::Stale | ChangeSaved::RolledBack => continue,
+            }
+        }
+        Err(LeadWorkError::PreconditionFailed)
+    }
+
+    /// The change a patch makes to `lead` (None: it changes nothing), and its warnings.
+    async fn edit_change(
+        &self,
+        user: &User,
+        lead: &Lead,
+        patch: &LeadPatch,
+    ) -> WorkResult<(Option<LeadChange>, Vec<Warning>)> {
+        let mut change = self.change_of(user, lead);
+        let mut warnings = Vec::new();
+        if !patch.fields.is_empty() {
+            let year = chrono::Datelike::year(&self.clock.now());
+            let edit = edit_fields(&lead.fields, &patch.fields, year);
+            if edit.fields.is_empty() {
+                return Err(invalid(
+                    &[],
+                    "value_error",
+                    "A lead needs at least one field",
+                ));
+            }
+            if let Some(Some(keys)) = &edit.keys {
+                self.check_property(lead.id, lead.team_id, keys).await?;
+            }
+            warnings = edit.warnings;
+            if !edit.changes.is_empty() {
+                change.activity.push(NewActivity {
+                    kind: kind::EDITED,
+                    detail: json!({ "changes": edit.changes }),
+                });
+                change.changes.extend(edit.changes);
+                change.fields = Some(StoredFields {
+                    fields: edit.fields,
+                    lot_size_acres: edit.lot_size_acres,
+                    keys: edit.keys,
+                });
+            }
+        }
+        if let Some(status) = patch.status {
+            set_status(&mut change, lead, status);
+        }
+        if let Some(assignee) = &patch.assignee {
+            let id = self
+                .assignee_of(lead.team_id, assignee.as_deref(), &["assignee_id"])
+                .await?;
+            set_assignee(&mut change, lead, id);
+        }
+        Ok(((!change.activity.is_empty()).then_some(change), warnings))
+    }
+
+    /// An empty change of `lead` by `user`, now.
+    fn change_of(&self, user: &User, lead: &Lead) -> LeadChange {
+        LeadChange {
+            lead_id: lead.id,
+            version: lead.work.version,
+            actor_id: user.id,
+            at: self.clock.now(),
+            fields: None,
+            status: None,
+            assignee: None,
+            team: None,
+            archived: None,
+            activity: Vec::new(),
+            changes: Map::new(),
+        }
+    }
+
+    /// The row id of the assignee named by `user_id` (None: nobody): an active member of
+    /// `team_id`. An unassigned lead takes nobody (422 at `path`).
+    async fn assignee_of(
+        &self,
+        team_id: Option<i64>,
+        user_id: Option<&str>,
+        path: &[&str],
+    ) -> WorkResult<Option<(i64, String)>> {
+        let Some(user_id) = user_id else {
+            return Ok(None);
+        };
+        let path: Vec<LocPart> = path.iter().map(|p| LocPart::from(*p)).collect();
+        let Some(team_id) = team_id else {
+            return Err(invalid(
+                &path,
+                "value_error",
+                "An unassigned lead has no assignee: claim it into a team first",
+            ));
+        };
+        let not_member = || {
+            invalid(
+                &path,
+                "value_error",
+                "The assignee must be an active member of the lead's team",
+            )
+        };
+        let found = self
+            .users
+            .find_by_user_id(user_id)
+            .await?
+            .ok_or_else(not_member)?;
+        self.memberships
+            .membership(team_id, found.id)
+            .await?
+            .ok_or_else(not_member)?;
+        Ok(Some((found.id, found.user_id)))
+    }
+
+    /// 409 when another lead of `team_id`'s scope is the same property as `keys`.
+    async fn check_property(
+        &self,
+        lead_id: i64,
+        team_id: Option<i64>,
+        keys: &AddressKeys,
+    ) -> WorkResult<()> {
+        let others = self
+            .work
+            .leads_on_street(team_id, keys.street_key.clone(), lead_id)
+            .await?;
+        let holder = others
+            .into_iter()
+            .find(|(_, fields)| key_of(fields).is_some_and(|other| other.same_property(&keys.key)));
+        match holder {
+            Some((other, _)) => Err(collision(other)),
+            None => Ok(()),
+        }
+    }
+
+    /// Adds a note (1 to 10,000 characters after trimming).
+    pub async fn add_note(&self, user: &User, id: i64, body: &str) -> WorkResult<Note> {
+        let body = body.trim();
+        if body.is_empty() {
+            return Err(invalid(
+                &["body".into()],
+                "too_short",
+                "A note needs some text",
+            ));
+        }
+        if body.chars().count() > NOTE_MAX_CHARS {
+            return Err(invalid(
+                &["body".into()],
+                "too_long",
+                format!("A note should have at most {NOTE_MAX_CHARS} characters"),
+            ));
+        }
+        let Opened { lead, .. } = self.open_for(user, id, LeadWorkAction::AddNote).await?;
+        Ok(self
+            .work
+            .add_note(lead.id, user.id, body.to_owned(), self.clock.now())
+            .await?)
+    }
+
+    /// The lead's notes, newest first.
+    pub async fn notes(&self, user: &User, id: i64) -> WorkResult<Vec<Note>> {
+        let Opened { lead, .. } = self.open(user, id).await?;
+        Ok(self.work.notes(lead.id).await?)
+    }
+
+    /// Deletes a note: its author, or a team admin or owner, or a platform admin.
+    pub async fn delete_note(&self, user: &User, id: i64, note_id: i64) -> WorkResult<()> {
+        let Opened { lead, actor } = self.open(user, id).await?;
+        let note = self
+            .work
+            .find_note(lead.id, note_id)
+            .await?
+            .filter(|n| n.deleted_at.is_none())
+            .ok_or(LeadWorkError::NotFound("Note"))?;
+        let action = if note.author.id == user.id {
+            LeadWorkAction::DeleteOwnNote
+        } else {
+            LeadWorkAction::DeleteOthersNote
+        };
+        allow(actor, action)?;
+        Ok(self
+            .work
+            .delete_note(lead.id, note_id, user.id, self.clock.now())
+            .await?)
+    }
+
+    /// The lead's timeline, newest first, with the number of entries.
+    pub async fn activity(
+        &self,
+        user: &User,
+        id: i64,
+        limit: i64,
+        offset: i64,
+    ) -> WorkResult<(Vec<ActivityEntry>, i64)> {
+        let Opened { lead, .. } = self.open(user, id).await?;
+        Ok(self.work.activity(lead.id, limit, offset).await?)
+    }
+
+    /// Archives (true) or restores (false) a lead: a team admin or owner, or a platform admin
+    /// (an unassigned lead: a platform admin only). Archiving an archived lead changes nothing.
+    pub async fn set_archived(&self, user: &User, id: i64, archived: bool) -> WorkResult<Lead> {
+        let Opened { lead, .. } = self.open_for(user, id, LeadWorkAction::Archive).await?;
+        let mut change = self.change_of(user, &lead);
+        archive_change(&mut change, &lead, archived);
+        self.save_one(lead, change).await
+    }
+
+    /// Moves a lead of a team to `team_id`: an admin or owner of its team (or a platform admin)
+    /// who is a member of the target. The assignee is cleared.
+    pub async fn move_to(&self, user: &User, id: i64, team_id: i64) -> WorkResult<Lead> {
+        let Opened { lead, .. } = self.open_for(user, id, LeadWorkAction::MoveOut).await?;
+        if lead.team_id.is_none() {
+            return Err(invalid(
+                &["team_id".into()],
+                "value_error",
+                "An unassigned lead is claimed, not moved",
+            ));
+        }
+        let change = self.team_change(user, &lead, team_id, &["team_id"]).await?;
+        self.save_one(lead, change).await
+    }
+
+    /// Claims an unassigned lead into one of the caller's teams.
+    pub async fn claim(&self, user: &User, id: i64, team_id: i64) -> WorkResult<Lead> {
+        let Opened { lead, .. } = self.open_for(user, id, LeadWorkAction::Claim).await?;
+        if lead.team_id.is_some() {
+            return Err(LeadWorkError::Conflict {
+                detail: "Lead already belongs to a team".into(),
+                lead_id: None,
+            });
+        }
+        let change = self.team_change(user, &lead, team_id, &["team_id"]).await?;
+        self.save_one(lead, change).await
+    }
+
+    /// The change that puts `lead` into `team_id`, checked: the user may add to that team, it
+    /// is another team, and no lead there holds the property.
+    async fn team_change(
+        &self,
+        user: &User,
+        lead: &Lead,
+        team_id: i64,
+        path: &[&str],
+    ) -> WorkResult<LeadChange> {
+        if let Err(reason) = may_add_to_team(self.memberships.as_ref(), user, team_id).await? {
+            return Err(LeadWorkError::Forbidden(reason.to_owned()));
+        }
+        if lead.team_id == Some(team_id) {
+            let path: Vec<LocPart> = path.iter().map(|p| LocPart::from(*p)).collect();
+            return Err(invalid(
+                &path,
+                "value_error",
+                "The lead is in this team already",
+            ));
+        }
+        if let Some(key) = key_of(&lead.fields) {
+            self.check_property(lead.id, Some(team_id), &AddressKeys::of(key))
+                .await?;
+        }
+        let mut change = self.change_of(user, lead);
+        move_change(&mut change, lead, team_id);
+        Ok(change)
+    }
+
+    async fn save_one(&self, lead: Lead, change: LeadChange) -> WorkResult<Lead> {
+        if change.activity.is_empty() {
+            return Ok(lead);
+        }
+        match self.work.save_change(change).await? {
+            ChangeSaved::Saved(lead) => Ok(*lead),
+            ChangeSaved::Collision(other) => Err(collision(other)),
+            ChangeSaved::Stale | ChangeSaved::RolledBack => Err(LeadWorkError::Conflict {
+                detail: "The lead changed meanwhile; try again".into(),
+                lead_id: None,
+            }),
+        }
+    }
+
+    /// Sets the same values on every lead of `ids`, in one transaction, all or nothing: every
+    /// lead refused is named in the 422 (at `["body", "ids", index]`).
+    pub async fn bulk(&self, user: &User, ids: &[i64], set: &BulkSet) -> WorkResult<Vec<Lead>> {
+        bulk_shape(ids, set)?;
+        let mut problems = Vec::new();
+        let mut changes = Vec::with_capacity(ids.len());
+        for (i, id) in ids.iter().enumerate() {
+            match self.bulk_change(user, *id, set).await {
+                Ok(change) => changes.push((i, change)),
+                Err(LeadWorkError::Unexpected(e)) => return Err(LeadWorkError::Unexpected(e)),
+                Err(e) => problems.push(id_problem(i, &e)),
+            }
+        }
+        if !problems.is_empty() {
+            return Err(LeadWorkError::Invalid(problems));
+        }
+        let (index, changes): (Vec<usize>, Vec<LeadChange>) = changes.into_iter().unzip();
+        let saved = self.work.save_changes(changes).await?;
+        let mut leads = Vec::with_capacity(saved.len());
+        for (i, outcome) in index.into_iter().zip(saved) {
+            match outcome {
+                ChangeSaved::Saved(lead) => leads.push(*lead),
+                ChangeSaved::RolledBack => {}
+                ChangeSaved::Collision(other) => problems.push(id_problem(i, &collision(other))),
+                ChangeSaved::Stale => problems.push(id_problem(
+                    i,
+                    &LeadWorkError::Conflict {
+                        detail: "The lead changed meanwhile; try again".into(),
+                        lead_id: None,
+                    },
+                )),
+            }
+        }
+        if problems.is_empty() {
+            Ok(leads)
+        } else {
+            Err(LeadWorkError::Invalid(problems))
+        }
+    }
+
+    /// One lead's change of a bulk request, checked as the single operations check it.
+    async fn bulk_change(&self, user: &User, id: i64, set: &BulkSet) -> WorkResult<LeadChange> {
+        let mut action = LeadWorkAction::Edit;
+        if set.archived.is_some() {
+            action = LeadWorkAction::Archive;
+        }
+        let Opened { lead, actor } = self.open_for(user, id, action).await?;
+        let mut change = match set.team_id {
+            Some(team_id) => {
+                let needed = if lead.team_id.is_some() {
+                    LeadWorkAction::MoveOut
+                } else {
+                    LeadWorkAction::Claim
+                };
+                allow(actor, needed)?;
+                self.team_change(user, &lead, team_id, &["set", "team_id"])
+                    .await?
+            }
+            None => self.change_of(user, &lead),
+        };
+        if let Some(status) = set.status {
+            set_status(&mut change, &lead, status);
+        }
+        if let Some(assignee) = &set.assignee {
+            let id = self
+                .assignee_of(lead.team_id, assignee.as_deref(), &["set", "assignee_id"])
+                .await?;
+            set_assignee(&mut change, &lead, id);
+        }
+        if let Some(archived) = set.archived {
+            archive_change(&mut change, &lead, archived);
+        }
+        Ok(change)
+    }
+}
+
+/// 403 unless `actor` may do `action`.
+fn allow(actor: Actor, action: LeadWorkAction) -> WorkResult<()> {
+    if permits_on_lead(actor, action) {
+        Ok(())
+    } else {
+        Err(LeadWorkError::Forbidden(
+            "Only a team admin or owner may do this".into(),
+        ))
+    }
+}
+
+fn collision(other: i64) -> LeadWorkError {
+    LeadWorkError::Conflict {
+        detail: format!("Lead {other} is already this property"),
+        lead_id: Some(other),
+    }
+}
+
+/// The address key of stored fields (None: no readable address).
+fn key_of(f: &crate::lead::LeadFields) -> Option<AddressKey> {
+    AddressKey::parse(
+        f.address.as_deref()?,
+        f.city.as_deref(),
+        f.state.as_deref(),
+        f.zip_code.as_deref(),
+    )
+}
+
+fn set_status(change: &mut LeadChange, lead: &Lead, status: LeadStatus) {
+    let old = lead.work.status;
+    if status == old {
+        return;
+    }
+    change.status = Some(status);
+    let (old, new) = (old.as_str(), status.as_str());
+    change.activity.push(NewActivity {
+        kind: kind::STATUS_CHANGED,
+        detail: json!({"old": old, "new": new}),
+    });
+    change
+        .changes
+        .insert("status".into(), json!({"old": old, "new": new}));
+}
+
+/// Sets the assignee (row id and public id, None for nobody). The timeline keeps row ids (the
+/// agreed `assigned` detail); `lead.updated` tells the public ids, as the API shows them.
+fn set_assignee(change: &mut LeadChange, lead: &Lead, new: Option<(i64, String)>) {
+    let old = lead.work.assignee_id;
+    let id = new.as_ref().map(|(id, _)| *id);
+    // Once per change: a move has cleared the assignee already.
+    if id == old || change.assignee.is_some() {
+        return;
+    }
+    change.assignee = Some(id);
+    change.activity.push(NewActivity {
+        kind: kind::ASSIGNED,
+        detail: json!({"old": old, "new": id}),
+    });
+    let old_public = lead.work.assignee.as_ref().map(|a| a.user_id.clone());
+    let new_public = new.map(|(_, public)| public);
+    change.changes.insert(
+        "assignee_id".into(),
+        json!({"old": old_public, "new": new_public}),
+    );
+}
+
+fn archive_change(change: &mut LeadChange, lead: &Lead, archived: bool) {
+    if lead.work.archived_at.is_some() == archived {
+        return;
+    }
+    change.archived = Some(archived);
+    let kind = if archived {
+        kind::ARCHIVED
+    } else {
+        kind::RESTORED
+    };
+    change.activity.push(NewActivity {
+        kind,
+        detail: json!({}),
+    });
+    change.changes.insert(
+        "archived".into(),
+        json!({"old": !archived, "new": archived}),
+    );
+}
+
+/// A move to `team_id`: the assignee (a member of the old team) is cleared.
+fn move_change(change: &mut LeadChange, lead: &Lead, team_id: i64) {
+    change.team = Some(team_id);
+    change.activity.push(NewActivity {
+        kind: kind::TEAM_MOVED,
+        detail: json!({"old": lead.team_id, "new": team_id}),
+    });
+    change.changes.insert(
+        "team_id".into(),
+        json!({"old": lead.team_id, "new": team_id}),
+    );
+    set_assignee(change, lead, None);
+}
+
+/// The request's own rules: 1 to 1000 ids, something to set, a team move not mixed with an
+/// assignee (who must belong to the team the lead ends in).
+fn bulk_shape(ids: &[i64], set: &BulkSet) -> WorkResult<()> {
+    if ids.is_empty() {
+        return Err(invalid(
+            &["ids".into()],
+            "too_short",
+            "Name at least one lead",
+        ));
+    }
+    if ids.len() > BULK_MAX_IDS {
+        return Err(invalid(
+            &["ids".into()],
+            "too_long",
+            format!("At most {BULK_MAX_IDS} leads at once"),
+        ));
+    }
+    if *set == BulkSet::default() {
+        return Err(invalid(&["set".into()], "missing", "Give something to set"));
+    }
+    if set.team_id.is_some() && matches!(set.assignee, Some(Some(_))) {
+        return Err(invalid(
+            &["set".into()],
+            "value_error",
+            "Move the leads first, then assign them",
+        ));
+    }
+    let mut seen = std::collections::HashSet::new();
+    for (i, id) in ids.iter().enumerate() {
+        if !seen.insert(id) {
+            return Err(invalid(
+                &["ids".into(), i.into()],
+                "value_error",
+                "This lead is named twice",
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// A refused lead of a bulk request, at `["body", "ids", index]`.
+fn id_problem(index: usize, e: &LeadWorkError) -> FieldError {
+    let (kind, msg) = match e {
+        LeadWorkError::NotFound(thing) => ("not_found", format!("{thing} not found")),
+        LeadWorkError::Forbidden(reason) => ("forbidden", reason.clone()),
+        LeadWorkError::Conflict { detail, .. } => ("conflict", detail.clone()),
+        LeadWorkError::Invalid(problems) => (
+            "value_error",
+            problems
+                .iter()
+                .map(|p| p.msg.clone())
+                .collect::<Vec<_>>()
+                .join("; "),
+        ),
+        other => ("value_error", other.to_string()),
+    };
+    FieldError::body(&["ids".into(), index.into()], kind, msg)
+}

@@ -1,0 +1,660 @@
+//! Working leads end to end (issue 29, docs/working-leads.md): the lead's working fields and
+//! ETag, list filters, PATCH, notes, the timeline, archive/restore, moves, claims, bulk changes
+//! and the permission matrix.
+use diesel::prelude::*;
+use reqwest::{Method, StatusCode};
+use serde_json::{json, Value};
+
+use leadhub_db::schema::{leads, team_members};
+use leadhub_tests::{backend_tests, TestApp, TestUser};
+
+use crate::helpers::{join, submit, team};
+
+/// The people of these tests: Olive owns team A, Adam is its admin, Mia a member; Otto is a
+/// member of team B only; Root is a platform admin; Nobody belongs to no team.
+struct Cast {
+    olive: TestUser,
+    adam: TestUser,
+    mia: TestUser,
+    otto: TestUser,
+    root: TestUser,
+    nobody: TestUser,
+    a: i64,
+    b: i64,
+}
+
+async fn set_role(app: &TestApp, team_id: i64, user: &TestUser, role: &'static str) {
+    let user_id = user.user.id;
+    app.write_db(move |conn| {
+        diesel::update(
+            team_members::table
+                .filter(team_members::team_id.eq(team_id))
+                .filter(team_members::user_id.eq(user_id)),
+        )
+        .set(team_members::role.eq(role))
+        .execute(conn)
+    })
+    .await;
+}
+
+async fn cast(app: &TestApp) -> Cast {
+    let olive = app.user("olive@example.com").await;
+    let adam = app.user("adam@example.com").await;
+    let mia = app.user("mia@example.com").await;
+    let otto = app.user("otto@example.com").await;
+    let root = app.admin("root@example.com").await;
+    let nobody = app.user("nobody@example.com").await;
+    let a = team(app, "A", &olive).await;
+    set_role(app, a, &olive, "owner").await;
+    join(app, a, &adam).await;
+    set_role(app, a, &adam, "admin").await;
+    join(app, a, &mia).await;
+    let b = team(app, "B", &otto).await;
+    Cast {
+        olive,
+        adam,
+        mia,
+        otto,
+        root,
+        nobody,
+        a,
+        b,
+    }
+}
+
+/// A lead of `team_id` (or of no team) at `n Oak St`, Austin; its id.
+async fn lead_at(app: &TestApp, key: &str, n: u32, team_id: Option<i64>) -> i64 {
+    let mut lead = json!({"address": format!("{n} Oak St"), "city": "Austin", "state": "TX",
+        "zip_code": "78701", "first_name": "Lee"});
+    if let Some(t) = team_id {
+        lead["team_id"] = json!(t);
+    }
+    submit(app, key, lead).await["result_lead_id"]
+        .as_i64()
+        .unwrap()
+}
+
+/// A request with extra headers; the status, the headers and the JSON body.
+async fn send(
+    app: &TestApp,
+    method: Method,
+    path: &str,
+    key: &str,
+    headers: &[(&str, &str)],
+    body: Option<Value>,
+) -> (StatusCode, reqwest::header::HeaderMap, Value) {
+    let client = reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .unwrap();
+    let mut request = client.request(method, app.url(path)).bearer_auth(key);
+    for (name, value) in headers {
+        request = request.header(*name, *value);
+    }
+    if let Some(body) = body {
+        request = request.json(&body);
+    }
+    let response = request.send().await.unwrap();
+    let status = response.status();
+    let headers = response.headers().clone();
+    let text = response.text().await.unwrap();
+    let json = serde_json::from_str(&text).unwrap_or(Value::Null);
+    (status, headers, json)
+}
+
+async fn patch(app: &TestApp, id: i64, key: &str, body: Value) -> (StatusCode, Value) {
+    app.patch(&format!("/api/v1/leads/{id}"), key, body).await
+}
+
+fn ids(page: &Value) -> Vec<i64> {
+    page["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["id"].as_i64().unwrap())
+        .collect()
+}
+
+async fn list(app: &TestApp, key: &str, query: &str) -> Vec<i64> {
+    let (status, body) = app.get(&format!("/api/v1/leads{query}"), key).await;
+    assert_eq!(status, StatusCode::OK, "{query}: {body}");
+    ids(&body)
+}
+
+async fn kinds(app: &TestApp, id: i64, key: &str) -> Vec<String> {
+    let (status, body) = app.get(&format!("/api/v1/leads/{id}/activity"), key).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    body["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["kind"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+async fn working_fields_etag_and_list_filters(app: TestApp) {
+    let c = cast(&app).await;
+    let first = lead_at(&app, &c.mia.key, 1, Some(c.a)).await;
+    let second = lead_at(&app, &c.mia.key, 2, Some(c.a)).await;
+    let (status, headers, lead) = send(
+        &app,
+        Method::GET,
+        &format!("/api/v1/leads/{first}"),
+        &c.mia.key,
+        &[],
+        None,
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(lead["status"], "new");
+    assert_eq!(lead["assignee_id"], Value::Null);
+    assert_eq!(lead["version"], 1);
+    assert_eq!(lead["archived_at"], Value::Null);
+    assert_eq!(lead["merged_into_id"], Value::Null);
+    assert_eq!(headers["etag"], "\"1\"");
+
+    let mia_id = c.mia.user.user_id.clone();
+    let (status, body) = patch(
+        &app,
+        first,
+        &c.olive.key,
+        json!({"status": "won", "assignee_id": mia_id}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(body["assignee_id"], json!(mia_id));
+    assert_eq!(body["version"], 2);
+    assert_eq!(list(&app, &c.mia.key, "?status=won").await, [first]);
+    assert_eq!(list(&app, &c.mia.key, "?status=NEW").await, [second]);
+    assert_eq!(list(&app, &c.mia.key, "?assignee=me").await, [first]);
+    assert_eq!(
+        list(&app, &c.olive.key, "?assignee=me").await,
+        Vec::<i64>::new()
+    );
+    assert_eq!(list(&app, &c.olive.key, "?assignee=none").await, [second]);
+    assert_eq!(
+        list(&app, &c.olive.key, &format!("?assignee={mia_id}")).await,
+        [first]
+    );
+    let (status, body) = app.get("/api/v1/leads?status=done", &c.mia.key).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
+
+    // Archived leads leave the list and the export unless asked for; merged leads always.
+    let (status, _) = app
+        .delete(&format!("/api/v1/leads/{second}"), &c.adam.key)
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(list(&app, &c.mia.key, "").await, [first]);
+    assert_eq!(list(&app, &c.mia.key, "?archived=true").await, [second]);
+    let export = app
+        .client
+        .get(app.url("/api/v1/leads/export"))
+        .bearer_auth(&c.mia.key)
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert_eq!(export.lines().count(), 2, "{export}");
+    app.write_db(move |conn| {
+        diesel::update(leads::table.find(first))
+            .set((
+                leads::merged_into_id.eq(Some(second)),
+                leads::address_key.eq(None::<String>),
+            ))
+            .execute(conn)
+    })
+    .await;
+    assert_eq!(list(&app, &c.mia.key, "").await, Vec::<i64>::new());
+    let (status, headers, body) = send(
+        &app,
+        Method::GET,
+        &format!("/api/v1/leads/{first}"),
+        &c.mia.key,
+        &[],
+        None,
+    )
+    .await;
+    assert_eq!(status, StatusCode::MOVED_PERMANENTLY, "{body}");
+    assert_eq!(
+        headers["location"],
+        format!("/api/v1/leads/{second}").as_str()
+    );
+    assert_eq!(body["merged_into"], second);
+    // Outsiders still learn nothing.
+    let (status, _) = app
+        .get(&format!("/api/v1/leads/{first}"), &c.otto.key)
+        .await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+}
+
+async fn patch_validates_normalises_and_guards_versions(app: TestApp) {
+    let c = cast(&app).await;
+    let id = lead_at(&app, &c.mia.key, 1, Some(c.a)).await;
+    let other = lead_at(&app, &c.mia.key, 5, Some(c.a)).await;
+    let path = format!("/api/v1/leads/{id}");
+
+    let (status, headers, body) = send(
+        &app,
+        Method::PATCH,
+        &path,
+        &c.mia.key,
+        &[("If-Match", "\"1\"")],
+        Some(
+            json!({"email_1": " LEE@Example.COM ", "state": "tx", "phone_2": "call me",
+            "last_name": "Park", "first_name": null}),
+        ),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(headers["etag"], "\"2\"");
+    assert_eq!(body["email_1"], "lee@example.com");
+    assert_eq!(body["state"], "TX");
+    assert_eq!(body["phone_2"], Value::Null);
+    assert_eq!(body["first_name"], Value::Null, "null clears a field");
+    assert_eq!(body["last_name"], "Park");
+    assert_eq!(body["validation_warnings"][0]["code"], "invalid_phone");
+
+    // A stale If-Match: 412 and nothing changes.
+    let (status, _, body) = send(
+        &app,
+        Method::PATCH,
+        &path,
+        &c.mia.key,
+        &[("If-Match", "\"1\"")],
+        Some(json!({"status": "lost"})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::PRECONDITION_FAILED, "{body}");
+    let (_, lead) = app.get(&path, &c.mia.key).await;
+    assert_eq!(lead["status"], "new");
+    // Without If-Match the change applies to the lead as it is.
+    let (status, body) = patch(&app, id, &c.mia.key, json!({"status": "contacted"})).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(body["version"], 3);
+
+    // Intake's request rules, every problem named; unknown members refused.
+    let (status, body) = patch(
+        &app,
+        id,
+        &c.mia.key,
+        json!({"state": "XX", "bedrooms": 101, "status": "done", "colour": "red", "team_id": 3}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
+    let locs: Vec<String> = body["detail"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["loc"][1].as_str().unwrap().to_owned())
+        .collect();
+    for field in ["state", "bedrooms", "status", "colour", "team_id"] {
+        assert!(locs.contains(&field.to_owned()), "{field}: {body}");
+    }
+    let (status, _) = patch(&app, id, &c.mia.key, json!({})).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+
+    // An address another lead of the team already is: 409 naming it; the lead keeps its own.
+    let (status, body) = patch(&app, id, &c.mia.key, json!({"address": "5 Oak Street"})).await;
+    assert_eq!(status, StatusCode::CONFLICT, "{body}");
+    assert_eq!(body["lead_id"], other);
+    let (status, body) = patch(&app, id, &c.mia.key, json!({"address": "7 Oak Street"})).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(body["address_standardized"], "7 OAK ST");
+    // A new submission for the new address merges into the edited lead.
+    let again = lead_at(&app, &c.mia.key, 7, Some(c.a)).await;
+    assert_eq!(again, id);
+
+    // The assignee: an active member of the lead's team.
+    let (status, body) = patch(
+        &app,
+        id,
+        &c.mia.key,
+        json!({"assignee_id": c.otto.user.user_id}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
+    assert_eq!(body["detail"][0]["loc"], json!(["body", "assignee_id"]));
+    let unassigned = lead_at(&app, &c.mia.key, 9, None).await;
+    let (status, body) = patch(
+        &app,
+        unassigned,
+        &c.mia.key,
+        json!({"assignee_id": c.mia.user.user_id}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
+
+    // Newest first; times are whole seconds, and within one second the service's own rows
+    // come before submissions, so only the order of each source is fixed here.
+    let (_, all) = app
+        .get(&format!("/api/v1/leads/{id}/activity"), &c.mia.key)
+        .await;
+    let items = all["items"].as_array().unwrap();
+    assert_eq!(all["total"], 5);
+    let of = |submissions: bool| -> Vec<&Value> {
+        items
+            .iter()
+            .filter(|e| (e["kind"] == "submission") == submissions)
+            .collect()
+    };
+    let changes: Vec<&str> = of(false)
+        .iter()
+        .map(|e| e["kind"].as_str().unwrap())
+        .collect();
+    assert_eq!(changes, ["edited", "status_changed", "edited"]);
+    let actions: Vec<&str> = of(true)
+        .iter()
+        .map(|e| e["detail"]["action"].as_str().unwrap())
+        .collect();
+    assert_eq!(actions, ["updated", "created"]);
+    let times: Vec<&str> = items.iter().map(|e| e["at"].as_str().unwrap()).collect();
+    assert!(times.windows(2).all(|w| w[0] >= w[1]), "{times:?}");
+    let address = of(false)[0];
+    assert_eq!(
+        address["detail"]["changes"]["address"],
+        json!({"old": "1 Oak St", "new": "7 Oak Street"})
+    );
+    assert_eq!(address["actor"]["email"], "mia@example.com");
+    let (_, page) = app
+        .get(
+            &format!("/api/v1/leads/{id}/activity?limit=2&offset=1"),
+            &c.mia.key,
+        )
+        .await;
+    assert_eq!(page["total"], 5);
+    assert_eq!(page["items"].as_array().unwrap()[..], items[1..3]);
+}
+
+async fn notes_and_their_deletion(app: TestApp) {
+    let c = cast(&app).await;
+    let id = lead_at(&app, &c.mia.key, 1, Some(c.a)).await;
+    let notes = format!("/api/v1/leads/{id}/notes");
+    let (status, mine) = app
+        .post(
+            &notes,
+            &c.mia.key,
+            json!({"body": "Owner says call back Monday"}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{mine}");
+    assert_eq!(mine["author"]["email"], "mia@example.com");
+    let (status, olives) = app
+        .post(&notes, &c.olive.key, json!({"body": "Sent the quote"}))
+        .await;
+    assert_eq!(status, StatusCode::CREATED);
+    for bad in [
+        json!({"body": ""}),
+        json!({"body": "x".repeat(10_001)}),
+        json!({}),
+    ] {
+        let (status, body) = app.post(&notes, &c.mia.key, bad).await;
+        assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
+    }
+    let (status, _) = app.post(&notes, &c.otto.key, json!({"body": "hi"})).await;
+    assert_eq!(status, StatusCode::NOT_FOUND, "outsiders see no lead");
+    let (_, page) = app.get(&notes, &c.adam.key).await;
+    assert_eq!(page["total"], 2);
+    assert_eq!(page["items"][0]["body"], "Sent the quote", "newest first");
+
+    let delete = |note: &Value| format!("{notes}/{}", note["id"]);
+    let (status, _) = app.delete(&delete(&olives), &c.mia.key).await;
+    assert_eq!(
+        status,
+        StatusCode::FORBIDDEN,
+        "a member deletes only their own notes"
+    );
+    let (status, _) = app.delete(&delete(&mine), &c.mia.key).await;
+    assert_eq!(status, StatusCode::OK);
+    let (status, _) = app.delete(&delete(&mine), &c.mia.key).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    let (status, _) = app.delete(&delete(&olives), &c.adam.key).await;
+    assert_eq!(status, StatusCode::OK, "an admin deletes others' notes");
+    let (_, page) = app.get(&notes, &c.mia.key).await;
+    assert_eq!(page["total"], 0);
+    assert_eq!(
+        kinds(&app, id, &c.mia.key).await,
+        [
+            "note_deleted",
+            "note_deleted",
+            "note_added",
+            "note_added",
+            "submission"
+        ]
+    );
+}
+
+async fn archive_restore_and_the_permission_matrix(app: TestApp) {
+    let c = cast(&app).await;
+    let id = lead_at(&app, &c.mia.key, 1, Some(c.a)).await;
+    let unassigned = lead_at(&app, &c.nobody.key, 2, None).await;
+    let archive = |id: i64| format!("/api/v1/leads/{id}");
+    let restore = |id: i64| format!("/api/v1/leads/{id}/restore");
+
+    let (status, _) = app.delete(&archive(id), &c.mia.key).await;
+    assert_eq!(status, StatusCode::FORBIDDEN, "a member");
+    let (status, _) = app.delete(&archive(id), &c.otto.key).await;
+    assert_eq!(status, StatusCode::NOT_FOUND, "a member of another team");
+    let (status, _) = app.delete(&archive(id), &c.nobody.key).await;
+    assert_eq!(status, StatusCode::NOT_FOUND, "a user of no team");
+    for who in [&c.adam, &c.olive, &c.root] {
+        let (status, body) = app.delete(&archive(id), &who.key).await;
+        assert_eq!(status, StatusCode::OK, "{}: {body}", who.user.email);
+        assert!(body["archived_at"].is_string());
+        let (status, body) = app.post(&restore(id), &who.key, json!({})).await;
+        assert_eq!(status, StatusCode::OK, "{body}");
+        assert_eq!(body["archived_at"], Value::Null);
+    }
+    let (status, _) = app.post(&restore(id), &c.mia.key, json!({})).await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+    // An unassigned lead: seen and worked by everyone, archived by platform admins only.
+    for who in [&c.nobody, &c.olive] {
+        let (status, _) = app.delete(&archive(unassigned), &who.key).await;
+        assert_eq!(status, StatusCode::FORBIDDEN, "{}", who.user.email);
+        let (status, body) =
+            patch(&app, unassigned, &who.key, json!({"status": "contacted"})).await;
+        assert_eq!(status, StatusCode::OK, "{body}");
+    }
+    let (status, _) = app.delete(&archive(unassigned), &c.root.key).await;
+    assert_eq!(status, StatusCode::OK);
+
+    // A new submission for an archived lead's property merges and restores the lead.
+    let (status, _) = app.delete(&archive(id), &c.adam.key).await;
+    assert_eq!(status, StatusCode::OK);
+    let result = submit(
+        &app,
+        &c.mia.key,
+        json!({"address": "1 Oak St", "city": "Austin",
+        "state": "TX", "zip_code": "78701", "last_name": "Nguyen", "team_id": c.a}),
+    )
+    .await;
+    assert_eq!(result["result_lead_id"], id);
+    assert_eq!(result["result_action"], "updated");
+    let (_, lead) = app.get(&archive(id), &c.mia.key).await;
+    assert_eq!(lead["archived_at"], Value::Null);
+    assert_eq!(lead["last_name"], "Nguyen");
+    let (_, page) = app
+        .get(&format!("/api/v1/leads/{id}/activity"), &c.mia.key)
+        .await;
+    let restored = page["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["kind"] == "resubmitted_restored")
+        .unwrap();
+    assert_eq!(restored["detail"]["submission_id"], result["id"]);
+}
+
+async fn moves_claims_and_leaving_members(app: TestApp) {
+    let c = cast(&app).await;
+    join(&app, c.b, &c.adam).await;
+    let id = lead_at(&app, &c.mia.key, 1, Some(c.a)).await;
+    let mia_id = c.mia.user.user_id.clone();
+    let (status, _) = patch(&app, id, &c.mia.key, json!({"assignee_id": mia_id})).await;
+    assert_eq!(status, StatusCode::OK);
+    let move_to = format!("/api/v1/leads/{id}/move");
+    let (status, _) = app
+        .post(&move_to, &c.mia.key, json!({"team_id": c.b}))
+        .await;
+    assert_eq!(status, StatusCode::FORBIDDEN, "a member moves nothing out");
+    let (status, _) = app
+        .post(&move_to, &c.olive.key, json!({"team_id": c.b}))
+        .await;
+    assert_eq!(status, StatusCode::FORBIDDEN, "the owner is no member of B");
+    let (status, body) = app
+        .post(&move_to, &c.adam.key, json!({"team_id": c.b}))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(body["team_id"], c.b);
+    assert_eq!(body["assignee_id"], Value::Null, "the assignee is cleared");
+    let (status, _) = app.get(&format!("/api/v1/leads/{id}"), &c.mia.key).await;
+    assert_eq!(status, StatusCode::NOT_FOUND, "team A sees it no more");
+    let (status, _) = app.get(&format!("/api/v1/leads/{id}"), &c.otto.key).await;
+    assert_eq!(status, StatusCode::OK);
+
+    // A collision in the target scope names the lead there.
+    let in_a = lead_at(&app, &c.mia.key, 1, Some(c.a)).await;
+    let (status, body) = app
+        .post(
+            &format!("/api/v1/leads/{in_a}/move"),
+            &c.adam.key,
+            json!({"team_id": c.b}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CONFLICT, "{body}");
+    assert_eq!(body["lead_id"], id);
+
+    // Claims: any user, an unassigned lead, into one of their teams.
+    let free = lead_at(&app, &c.nobody.key, 3, None).await;
+    let claim = format!("/api/v1/leads/{free}/claim");
+    let (status, _) = app.post(&claim, &c.otto.key, json!({"team_id": c.a})).await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+    let (status, body) = app.post(&claim, &c.otto.key, json!({"team_id": c.b})).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(body["team_id"], c.b);
+    let (status, _) = app.post(&claim, &c.otto.key, json!({"team_id": c.b})).await;
+    assert_eq!(
+        status,
+        StatusCode::CONFLICT,
+        "a lead of a team is not claimed"
+    );
+    let (status, _) = app.post(&claim, &c.mia.key, json!({"team_id": c.a})).await;
+    assert_eq!(status, StatusCode::NOT_FOUND, "nor seen outside its team");
+    assert_eq!(
+        kinds(&app, free, &c.otto.key).await,
+        ["team_moved", "submission"]
+    );
+
+    // A member leaving a team stops working its leads.
+    let assigned = lead_at(&app, &c.mia.key, 4, Some(c.a)).await;
+    let (status, _) = patch(
+        &app,
+        assigned,
+        &c.adam.key,
+        json!({"assignee_id": c.mia.user.user_id}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    let (status, body) = app
+        .delete(
+            &format!("/api/teams/{}/members/{}", c.a, c.mia.user.user_id),
+            &c.olive.key,
+        )
+        .await;
+    assert!(status.is_success(), "{body}");
+    let (_, lead) = app
+        .get(&format!("/api/v1/leads/{assigned}"), &c.olive.key)
+        .await;
+    assert_eq!(lead["assignee_id"], Value::Null);
+}
+
+async fn bulk_changes_are_all_or_nothing(app: TestApp) {
+    let c = cast(&app).await;
+    let ours: Vec<i64> =
+        futures_util::future::join_all((1..=3).map(|n| lead_at(&app, &c.mia.key, n, Some(c.a))))
+            .await;
+    let theirs = lead_at(&app, &c.otto.key, 9, Some(c.b)).await;
+    let bulk = |ids: Vec<i64>, set: Value| json!({"ids": ids, "set": set});
+    let mut mixed = ours.clone();
+    mixed.push(theirs);
+    mixed.push(999_999);
+    let (status, body) = app
+        .post(
+            "/api/v1/leads/bulk",
+            &c.adam.key,
+            bulk(mixed, json!({"status": "qualified"})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
+    let at: Vec<Value> = body["detail"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["loc"].clone())
+        .collect();
+    assert_eq!(at, [json!(["body", "ids", 3]), json!(["body", "ids", 4])]);
+    assert_eq!(
+        list(&app, &c.mia.key, "?status=qualified").await,
+        Vec::<i64>::new(),
+        "nothing changed"
+    );
+
+    let (status, body) = app
+        .post(
+            "/api/v1/leads/bulk",
+            &c.mia.key,
+            bulk(
+                ours.clone(),
+                json!({"status": "qualified", "assignee_id": c.mia.user.user_id}),
+            ),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(body["updated"], 3);
+    assert_eq!(
+        list(&app, &c.mia.key, "?status=qualified&assignee=me")
+            .await
+            .len(),
+        3
+    );
+    let (status, _) = app
+        .post(
+            "/api/v1/leads/bulk",
+            &c.mia.key,
+            bulk(ours.clone(), json!({"archived": true})),
+        )
+        .await;
+    assert_eq!(
+        status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "members do not archive"
+    );
+    let (status, _) = app
+        .post(
+            "/api/v1/leads/bulk",
+            &c.olive.key,
+            bulk(ours.clone(), json!({"archived": true})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(list(&app, &c.mia.key, "").await, Vec::<i64>::new());
+    for bad in [
+        bulk(vec![], json!({"status": "won"})),
+        bulk(ours.clone(), json!({})),
+        bulk((1..=1001).collect(), json!({"status": "won"})),
+        bulk(vec![ours[0], ours[0]], json!({"status": "won"})),
+    ] {
+        let (status, body) = app.post("/api/v1/leads/bulk", &c.olive.key, bad).await;
+        assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
+    }
+}
+
+backend_tests!(
+    working_fields_etag_and_list_filters,
+    patch_validates_normalises_and_guards_versions,
+    notes_and_their_deletion,
+    archive_restore_and_the_permission_matrix,
+    moves_claims_and_leaving_members,
+    bulk_changes_are_all_or_nothing,
+);
