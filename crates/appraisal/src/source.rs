@@ -125,9 +125,12 @@ impl CountyAppraisal {
             metrics::counter!(APPRAISAL_CALLS, "county" => county_label(county), "outcome" => outcome.as_str())
                 .increment(1);
         };
-        let Ok(pass) = entry.layer.breaker.admit(Instant::now()) else {
-            count(CallOutcome::CircuitOpen);
-            return Err(EnrichError::failed(&county.source, said::PAUSED));
+        let pass = match entry.layer.breaker.admit(Instant::now()) {
+            Ok(pass) => pass,
+            Err(open) => {
+                count(CallOutcome::CircuitOpen);
+                return Err(EnrichError::paused(&county.source, open));
+            }
         };
         let _permit = entry
             .layer

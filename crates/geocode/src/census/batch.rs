@@ -42,15 +42,7 @@ impl CensusGeocoder {
             Err(error) => {
                 // One failed upload fails every address in it alike.
                 (0..queries.len())
-                    .map(|_| {
-                        Err(match &error {
-                            EnrichError::Timeout { provider, within } => EnrichError::Timeout {
-                                provider: provider.clone(),
-                                within: *within,
-                            },
-                            EnrichError::Failed(said) => EnrichError::Failed(said.clone()),
-                        })
-                    })
+                    .map(|_| Err(error.clone()))
                     .collect()
             }
         }
