@@ -20,9 +20,9 @@ fn refused(e: OperatorError) -> anyhow::Error {
     anyhow::anyhow!("{e}")
 }
 
-/// `2026-11-02 09:00`, or `-`.
+/// `2026-11-02T09:00Z` (one word, so `awk` counts columns right), or `-`.
 fn at(when: Option<DateTime<Utc>>) -> String {
-    when.map(|w| w.format("%Y-%m-%d %H:%M").to_string())
+    when.map(|w| w.format("%Y-%m-%dT%H:%MZ").to_string())
         .unwrap_or_else(|| "-".to_owned())
 }
 
