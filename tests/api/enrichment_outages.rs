@@ -158,7 +158,7 @@ async fn submitted(app: &TestApp, key: &str, n: usize) -> Vec<i64> {
         .as_array()
         .unwrap()
         .iter()
-        .map(|r| r["result_lead_id"].as_i64().unwrap())
+        .map(|r| r["lead_id"].as_i64().unwrap())
         .collect()
 }
 

@@ -48,3 +48,60 @@ pub fn stored_word<T: FromStr>(column: &'static str, value: &str) -> Result<T, E
         }))
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use diesel::result::DatabaseErrorInformation;
+    use leadhub_domain::store::is_storage_full;
+
+    /// What a database said, as diesel hands it over.
+    struct Said {
+        message: &'static str,
+        hint: Option<&'static str>,
+    }
+
+    impl DatabaseErrorInformation for Said {
+        fn message(&self) -> &str {
+            self.message
+        }
+        fn details(&self) -> Option<&str> {
+            None
+        }
+        fn hint(&self) -> Option<&str> {
+            self.hint
+        }
+        fn table_name(&self) -> Option<&str> {
+            None
+        }
+        fn column_name(&self) -> Option<&str> {
+            None
+        }
+        fn constraint_name(&self) -> Option<&str> {
+            None
+        }
+        fn statement_position(&self) -> Option<i32> {
+            None
+        }
+    }
+
+    fn full(message: &'static str, hint: Option<&'static str>) -> bool {
+        let error = Error::DatabaseError(DatabaseErrorKind::Unknown, Box::new(Said { message, hint }));
+        matches!(store_error(error), StoreError::Unexpected(cause) if is_storage_full(&cause))
+    }
+
+    #[test]
+    fn storage_full_is_told_from_other_failures_on_both_backends() {
+        assert!(full("database or disk is full", None), "SQLITE_FULL");
+        assert!(full(
+            "could not extend file \"base/16384/16385\": No space left on device",
+            Some("Check free disk space.")
+        ));
+        assert!(full(
+            "could not extend file \"base/16384/16385\": wrote only 4096 of 8192 bytes at block 3",
+            Some("Check free disk space.")
+        ));
+        assert!(!full("database is locked", None));
+        assert!(!full("relation \"leads\" does not exist", None));
+    }
+}
