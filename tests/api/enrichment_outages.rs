@@ -14,7 +14,9 @@ use reqwest::StatusCode;
 use serde_json::{json, Value};
 
 use leadhub_db::schema::jobs;
-use leadhub_domain::enrich::{said, EnrichError, GeocodeOutcome, GeocodeQuery, GeocodeResult, Geocoder};
+use leadhub_domain::enrich::{
+    said, EnrichError, GeocodeOutcome, GeocodeQuery, GeocodeResult, Geocoder,
+};
 use leadhub_domain::Clock;
 use leadhub_tests::{backend_tests, TestApp};
 
@@ -133,7 +135,10 @@ async fn let_time_pass(
         clock.advance(step);
         let started = Instant::now();
         while unsettled(app, clock.now()).await > 0 {
-            assert!(started.elapsed() < StdDuration::from_secs(20), "workers stuck");
+            assert!(
+                started.elapsed() < StdDuration::from_secs(20),
+                "workers stuck"
+            );
             tokio::time::sleep(StdDuration::from_millis(5)).await;
         }
         if done().await {
@@ -178,16 +183,32 @@ async fn a_ten_minute_outage_ends_with_every_lead_enriched(app: TestApp) {
         outage_app(app, Duration::minutes(3), Duration::minutes(10), &[]).await;
     let alice = app.user("alice@example.com").await;
     let ids = submitted(&app, &alice.key, 5).await;
-    assert!(statuses(&app, &alice.key, &ids).await.iter().all(|s| s == "pending_retry"));
+    assert!(statuses(&app, &alice.key, &ids)
+        .await
+        .iter()
+        .all(|s| s == "pending_retry"));
 
     // The lead says when it is tried next.
-    let (_, lead) = app.get(&format!("/api/v1/leads/{}", ids[0]), &alice.key).await;
-    let next = lead["enrichment"]["next_try_at"].as_str().unwrap_or_default();
+    let (_, lead) = app
+        .get(&format!("/api/v1/leads/{}", ids[0]), &alice.key)
+        .await;
+    let next = lead["enrichment"]["next_try_at"]
+        .as_str()
+        .unwrap_or_default();
     assert!(!next.is_empty(), "{lead}");
 
     // The first background try fails like the first write did, and says why.
-    let_time_pass(&app, &clock, Duration::minutes(1), Duration::minutes(2), async || false).await;
-    let (_, lead) = app.get(&format!("/api/v1/leads/{}", ids[0]), &alice.key).await;
+    let_time_pass(
+        &app,
+        &clock,
+        Duration::minutes(1),
+        Duration::minutes(2),
+        async || false,
+    )
+    .await;
+    let (_, lead) = app
+        .get(&format!("/api/v1/leads/{}", ids[0]), &alice.key)
+        .await;
     assert_eq!(lead["enrichment_status"], "pending_retry", "{lead}");
     assert_eq!(
         lead["enrichment"]["last_reason"], "census: could not be reached",
@@ -203,13 +224,25 @@ async fn a_ten_minute_outage_ends_with_every_lead_enriched(app: TestApp) {
             .iter()
             .all(|s| s == "complete")
     };
-    let_time_pass(&app, &clock, Duration::minutes(1), Duration::hours(3), all_enriched).await;
+    let_time_pass(
+        &app,
+        &clock,
+        Duration::minutes(1),
+        Duration::hours(3),
+        all_enriched,
+    )
+    .await;
     assert!(
-        statuses(&app, &alice.key, &ids).await.iter().all(|s| s == "complete"),
+        statuses(&app, &alice.key, &ids)
+            .await
+            .iter()
+            .all(|s| s == "complete"),
         "every lead enriched once the geocoder was back"
     );
     assert_eq!(dead_jobs(&app).await, vec![], "no dead job");
-    let (_, lead) = app.get(&format!("/api/v1/leads/{}", ids[0]), &alice.key).await;
+    let (_, lead) = app
+        .get(&format!("/api/v1/leads/{}", ids[0]), &alice.key)
+        .await;
     assert!(lead.get("enrichment").is_none(), "nothing ahead: {lead}");
 
     // While the breaker was open the job was postponed without spending attempts: fewer
@@ -248,9 +281,18 @@ async fn an_outage_past_the_give_up_period_leaves_the_leads_given_up(app: TestAp
             .iter()
             .all(|s| s == "gave_up")
     };
-    let_time_pass(&app, &clock, Duration::minutes(5), Duration::hours(3), all_given_up).await;
+    let_time_pass(
+        &app,
+        &clock,
+        Duration::minutes(5),
+        Duration::hours(3),
+        all_given_up,
+    )
+    .await;
 
-    let (_, lead) = app.get(&format!("/api/v1/leads/{}", ids[0]), &alice.key).await;
+    let (_, lead) = app
+        .get(&format!("/api/v1/leads/{}", ids[0]), &alice.key)
+        .await;
     assert_eq!(lead["enrichment_status"], "gave_up", "{lead}");
     assert!(lead["enrichment"]["gave_up_at"].is_string(), "{lead}");
     assert_eq!(lead["enrichment"]["next_try_at"], Value::Null, "{lead}");
@@ -264,7 +306,9 @@ async fn an_outage_past_the_give_up_period_leaves_the_leads_given_up(app: TestAp
     assert_eq!(dead.len(), 1, "{dead:?}");
     assert_eq!(
         dead[0].1.as_deref(),
-        Some("gave up after 1 h: 3 lead(s) still wait for enrichment: census: could not be reached")
+        Some(
+            "gave up after 1 h: 3 lead(s) still wait for enrichment: census: could not be reached"
+        )
     );
 
     // The filter finds them; /metrics counts them.
@@ -282,6 +326,10 @@ async fn an_outage_past_the_give_up_period_leaves_the_leads_given_up(app: TestAp
     let mut b = sign_in(&app, "alice@example.com").await;
     let page = b.get(&format!("/leads/{}", ids[0])).await;
     assert!(page.body.contains("Gave up on"), "{}", page.body);
-    assert!(page.body.contains("census: could not be reached"), "{}", page.body);
+    assert!(
+        page.body.contains("census: could not be reached"),
+        "{}",
+        page.body
+    );
     assert!(page.body.contains("Enrich again"), "{}", page.body);
 }

@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use async_trait::async_trait;
 use leadhub_domain::circuit_breaker::{BreakerPolicy, CircuitBreaker};
-use leadhub_domain::enrich::{said, AppraisalQuery, AppraisalSource, EnrichError};
+use leadhub_domain::enrich::{AppraisalQuery, AppraisalSource, EnrichError};
 use leadhub_domain::telemetry::{CallOutcome, APPRAISAL_CALLS};
 use serde_json::{Map, Value};
 use tokio::sync::Semaphore;

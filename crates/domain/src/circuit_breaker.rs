@@ -290,7 +290,10 @@ mod tests {
     fn a_refusal_says_when_the_probe_may_pass() {
         let (b, t) = opened_by_three_failures();
         let refused = b.admit(t + Duration::from_secs(4)).err();
-        assert_eq!(refused.map(|o| o.probe_in), Some(COOL_DOWN - Duration::from_secs(4)));
+        assert_eq!(
+            refused.map(|o| o.probe_in),
+            Some(COOL_DOWN - Duration::from_secs(4))
+        );
     }
 
     #[test]

@@ -177,10 +177,7 @@ mod tests {
     #[test]
     fn digits_name_an_id_and_anything_else_a_prefix() {
         assert_eq!(KeyRef::parse(" 12 "), KeyRef::Id(12));
-        assert_eq!(
-            KeyRef::parse("lhk_ab"),
-            KeyRef::Prefix("lhk_ab".to_owned())
-        );
+        assert_eq!(KeyRef::parse("lhk_ab"), KeyRef::Prefix("lhk_ab".to_owned()));
     }
 
     #[tokio::test]

@@ -19,6 +19,5 @@ pub struct StorageFull(pub String);
 
 /// Whether `cause` is (or wraps) `StorageFull`.
 pub fn is_storage_full(cause: &anyhow::Error) -> bool {
-    cause.downcast_ref::<StorageFull>().is_some()
-        || cause.chain().any(|c| c.is::<StorageFull>())
+    cause.downcast_ref::<StorageFull>().is_some() || cause.chain().any(|c| c.is::<StorageFull>())
 }

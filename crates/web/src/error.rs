@@ -58,7 +58,10 @@ impl ApiError {
     /// Logs the cause here, inside the request's span, and keeps it out of the answer.
     pub fn unexpected(cause: anyhow::Error) -> ApiError {
         if is_storage_full(&cause) {
-            tracing::error!(error = format!("{cause:#}"), "storage full; request refused");
+            tracing::error!(
+                error = format!("{cause:#}"),
+                "storage full; request refused"
+            );
             return ApiError::StorageFull;
         }
         tracing::error!(error = format!("{cause:#}"), "unexpected error");

@@ -128,7 +128,15 @@ pub async fn key_list(state: &AppState, email: &str) -> anyhow::Result<()> {
     print!(
         "{}",
         aligned(
-            &["ID", "PREFIX", "STATE", "CREATED", "LAST_USED", "EXPIRES", "NAME"],
+            &[
+                "ID",
+                "PREFIX",
+                "STATE",
+                "CREATED",
+                "LAST_USED",
+                "EXPIRES",
+                "NAME"
+            ],
             &rows
         )
     );

@@ -58,7 +58,10 @@ fn operator_commands(postgres: bool) {
     let Some(env) = Env::new("operator", postgres) else {
         return;
     };
-    ok(&env, &["user", "add", "--email", "ann@example.com", "--admin"]);
+    ok(
+        &env,
+        &["user", "add", "--email", "ann@example.com", "--admin"],
+    );
     ok(
         &env,
         &[
@@ -75,7 +78,14 @@ fn operator_commands(postgres: bool) {
     let key = |name: &str| {
         let (out, _) = ok(
             &env,
-            &["key", "create", "--email", "bob@example.com", "--name", name],
+            &[
+                "key",
+                "create",
+                "--email",
+                "bob@example.com",
+                "--name",
+                name,
+            ],
         );
         out.trim().to_owned()
     };
@@ -130,13 +140,19 @@ fn operator_commands(postgres: bool) {
     });
 
     let (_, said) = ok(&env, &["user", "deactivate", "--email", "Bob@Example.com"]);
-    assert!(said.contains("bob@example.com deactivated; 1 key(s) revoked"), "{said}");
+    assert!(
+        said.contains("bob@example.com deactivated; 1 key(s) revoked"),
+        "{said}"
+    );
     assert_eq!(
         refused(&env, &["user", "deactivate", "--email", "bob@example.com"]),
         "leadhub: bob@example.com is deactivated already"
     );
     assert_eq!(
-        refused(&env, &["user", "deactivate", "--email", "nobody@example.com"]),
+        refused(
+            &env,
+            &["user", "deactivate", "--email", "nobody@example.com"]
+        ),
         "leadhub: no account has nobody@example.com"
     );
     let (users, _) = ok(&env, &["user", "list"]);
@@ -164,7 +180,11 @@ fn operator_commands(postgres: bool) {
     let (teams, _) = ok(&env, &["team", "list"]);
     assert!(teams.starts_with("ID"), "{teams}");
     let night = row_of(&teams, "Night Shift");
-    assert_eq!(cells(night)[1..4], ["active", "1", "ann@example.com"], "{teams}");
+    assert_eq!(
+        cells(night)[1..4],
+        ["active", "1", "ann@example.com"],
+        "{teams}"
+    );
     assert_aligned(&teams, "CREATED_BY");
 }
 

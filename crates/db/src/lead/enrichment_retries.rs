@@ -108,13 +108,11 @@ impl EnrichmentRetryRepository for Database {
 
     async fn outlook(&self, lead_id: i64) -> StoreResult<Option<EnrichmentOutlook>> {
         self.read(move |conn| {
-            conn.get_result(
-                retries::table.find(lead_id).select((
-                    retries::next_try_at,
-                    retries::gave_up_at,
-                    retries::last_reason,
-                )),
-            )
+            conn.get_result(retries::table.find(lead_id).select((
+                retries::next_try_at,
+                retries::gave_up_at,
+                retries::last_reason,
+            )))
             .optional()
             .map(|row| {
                 row.map(

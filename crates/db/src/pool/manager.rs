@@ -45,9 +45,7 @@ impl ManageConnection for DbManager {
     fn connect(&self) -> Result<DbConnection, Error> {
         let opened = match self.backend {
             Backend::Sqlite => SqliteConnection::establish(&self.target).map(DbConnection::Sqlite),
-            Backend::Postgres => {
-                PgConnection::establish(&self.target).map(DbConnection::Postgres)
-            }
+            Backend::Postgres => PgConnection::establish(&self.target).map(DbConnection::Postgres),
         };
         match opened {
             Ok(conn) => {
@@ -58,7 +56,11 @@ impl ManageConnection for DbManager {
             }
             Err(e) => {
                 if !self.unreachable.swap(true, Ordering::Relaxed) {
-                    let error = e.to_string().split_whitespace().collect::<Vec<_>>().join(" ");
+                    let error = e
+                        .to_string()
+                        .split_whitespace()
+                        .collect::<Vec<_>>()
+                        .join(" ");
                     tracing::error!(database = %self.place, %error, "database cannot be reached; retrying quietly until it can");
                 }
                 Err(Error::ConnectionError(e))

@@ -11,7 +11,9 @@ pub fn store_error(e: Error) -> StoreError {
         Error::DatabaseError(DatabaseErrorKind::UniqueViolation, info) => {
             StoreError::Conflict(info.message().to_owned())
         }
-        Error::DatabaseError(DatabaseErrorKind::Unknown, info) if storage_is_full(info.as_ref()) => {
+        Error::DatabaseError(DatabaseErrorKind::Unknown, info)
+            if storage_is_full(info.as_ref()) =>
+        {
             metrics::counter!(STORAGE_FULL).increment(1);
             StoreError::Unexpected(anyhow::Error::new(StorageFull(info.message().to_owned())))
         }
@@ -86,7 +88,8 @@ mod tests {
     }
 
     fn full(message: &'static str, hint: Option<&'static str>) -> bool {
-        let error = Error::DatabaseError(DatabaseErrorKind::Unknown, Box::new(Said { message, hint }));
+        let error =
+            Error::DatabaseError(DatabaseErrorKind::Unknown, Box::new(Said { message, hint }));
         matches!(store_error(error), StoreError::Unexpected(cause) if is_storage_full(&cause))
     }
 

@@ -11,12 +11,12 @@ use leadhub_domain::api_key::{ApiKey, StoredApiKey};
 use leadhub_domain::operator::{KeyRef, OperatorDirectory, TeamListing, UserListing};
 use leadhub_domain::store::StoreResult;
 
-use crate::ReadConnection;
 use crate::schema::{api_keys, team_members, teams, users};
 use crate::sql::time::{from_db, to_db};
 use crate::team::credentials::ApiKeyRow;
 use crate::team::users::UserRow;
 use crate::Database;
+use crate::ReadConnection;
 
 /// The accounts `only` lets through (all when None), with their team and live-key counts.
 fn listings(
@@ -141,14 +141,16 @@ impl OperatorDirectory for Database {
                 .collect();
             Ok(rows
                 .into_iter()
-                .map(|(id, name, is_active, created_at, created_by)| TeamListing {
-                    id,
-                    name,
-                    is_active,
-                    members: members.get(&id).copied().unwrap_or(0),
-                    created_by,
-                    created_at: from_db(created_at),
-                })
+                .map(
+                    |(id, name, is_active, created_at, created_by)| TeamListing {
+                        id,
+                        name,
+                        is_active,
+                        members: members.get(&id).copied().unwrap_or(0),
+                        created_by,
+                        created_at: from_db(created_at),
+                    },
+                )
                 .collect())
         })
         .await
@@ -175,7 +177,10 @@ impl OperatorDirectory for Database {
                 }
             };
             let rows: Vec<ApiKeyRow> = conn.load(query)?;
-            Ok(rows.into_iter().map(|r| StoredApiKey::from(r).key).collect())
+            Ok(rows
+                .into_iter()
+                .map(|r| StoredApiKey::from(r).key)
+                .collect())
         })
         .await
     }

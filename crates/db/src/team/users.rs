@@ -62,13 +62,17 @@ impl UserRepository for Database {
     }
 
     async fn find_by_email(&self, email: &str) -> StoreResult<Option<User>> {
-        let query = users::table.filter(users::deactivated_at.is_null()).filter(users::email.eq(email.to_owned()));
+        let query = users::table
+            .filter(users::deactivated_at.is_null())
+            .filter(users::email.eq(email.to_owned()));
         self.find_first::<UserRow, _, _>(query.select(UserRow::as_select()))
             .await
     }
 
     async fn find_by_user_id(&self, user_id: &str) -> StoreResult<Option<User>> {
-        let query = users::table.filter(users::deactivated_at.is_null()).filter(users::user_id.eq(user_id.to_owned()));
+        let query = users::table
+            .filter(users::deactivated_at.is_null())
+            .filter(users::user_id.eq(user_id.to_owned()));
         self.find_first::<UserRow, _, _>(query.select(UserRow::as_select()))
             .await
     }
@@ -77,14 +81,19 @@ impl UserRepository for Database {
         self.recent_users
             .or_read(&id, || {
                 self.find_first::<UserRow, _, _>(
-                    users::table.filter(users::deactivated_at.is_null()).filter(users::id.eq(id)).select(UserRow::as_select()),
+                    users::table
+                        .filter(users::deactivated_at.is_null())
+                        .filter(users::id.eq(id))
+                        .select(UserRow::as_select()),
                 )
             })
             .await
     }
 
     async fn first_admin(&self) -> StoreResult<Option<User>> {
-        let query = users::table.filter(users::deactivated_at.is_null()).filter(users::is_admin.eq(true));
+        let query = users::table
+            .filter(users::deactivated_at.is_null())
+            .filter(users::is_admin.eq(true));
         self.find_first::<UserRow, _, _>(query.order(users::id.asc()).select(UserRow::as_select()))
             .await
     }

@@ -95,7 +95,11 @@ fn job(attempts: i32) -> Job {
     }
 }
 
-fn retries(jobs: MockJobQueue, repo: MockEnrichmentRetryRepository, now: DateTime<Utc>) -> EnrichmentRetries {
+fn retries(
+    jobs: MockJobQueue,
+    repo: MockEnrichmentRetryRepository,
+    now: DateTime<Utc>,
+) -> EnrichmentRetries {
     EnrichmentRetries {
         jobs: Arc::new(jobs),
         retries: Arc::new(repo),

@@ -6,8 +6,8 @@ use chrono::{DateTime, Datelike, Utc};
 
 use crate::clock::Clock;
 use crate::error::ServiceError;
-use crate::lead::fields::{LeadFields, Warning};
 use crate::lead::enrichment_retry::EnrichmentRound;
+use crate::lead::fields::{LeadFields, Warning};
 use crate::lead::normalize::normalize;
 use crate::lead::record::{
     EnrichmentStatus, Lead, LeadAction, LeadCursor, LeadFilter, LeadRepository, LeadWrite,

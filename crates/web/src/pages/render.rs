@@ -138,7 +138,10 @@ pub enum PageError {
 impl PageError {
     pub fn unexpected(cause: anyhow::Error) -> PageError {
         if leadhub_domain::store::is_storage_full(&cause) {
-            tracing::error!(error = format!("{cause:#}"), "storage full; request refused");
+            tracing::error!(
+                error = format!("{cause:#}"),
+                "storage full; request refused"
+            );
             return PageError::StorageFull;
         }
         tracing::error!(error = format!("{cause:#}"), "unexpected error");

@@ -111,13 +111,8 @@ fn property_type(field: &Lax<String>) -> Result<(), ValidationError> {
 }
 
 /// The words of `EnrichmentStatus`.
-pub const ENRICHMENT_STATUSES: [&str; 5] = [
-    "complete",
-    "partial",
-    "pending_retry",
-    "gave_up",
-    "skipped",
-];
+pub const ENRICHMENT_STATUSES: [&str; 5] =
+    ["complete", "partial", "pending_retry", "gave_up", "skipped"];
 
 fn enrichment_status(field: &Lax<String>) -> Result<(), ValidationError> {
     one_of(field, &ENRICHMENT_STATUSES)
