@@ -149,7 +149,7 @@ async fn giving_up_marks_the_leads_and_leaves_a_dead_job_with_a_reason() {
         .withf(|id, error, retry_at, _| {
             *id == 3
                 && retry_at.is_none()
-                && error.to_string()
+                && error
                     == "gave up after 24 h: 2 lead(s) still wait for enrichment: census: could not be reached"
         })
         .times(1)

@@ -116,9 +116,9 @@ impl Enricher {
             (true, false, true) => EnrichmentStatus::Partial,
             (true, false, false) => EnrichmentStatus::Complete,
         };
-        let setback = (update.status == EnrichmentStatus::PendingRetry)
-            .then(|| tally.setback)
-            .flatten();
+        let setback = tally
+            .setback
+            .filter(|_| update.status == EnrichmentStatus::PendingRetry);
         Enriched {
             update,
             warnings: tally.warnings,
