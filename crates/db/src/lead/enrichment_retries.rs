@@ -14,9 +14,11 @@ use crate::schema::{lead_enrichment_retries as retries, leads};
 use crate::sql::time::{from_db, to_db};
 use crate::{Database, DbConnection};
 
-/// `$1` lead, `$2` next try, `$3` reason (NULL keeps the stored one), `$4` now.
+/// `$1` lead, `$2` next try, `$3` reason (NULL keeps the stored one), `$4` now. A lead that does
+/// not exist (a job queued by hand) gets no row.
 const SCHEDULE: &str = "INSERT INTO lead_enrichment_retries (lead_id, next_try_at, gave_up_at, last_reason, updated_at) \
-     VALUES ($1, $2, NULL, $3, $4) ON CONFLICT (lead_id) DO UPDATE SET next_try_at = excluded.next_try_at, \
+     SELECT id, $2, CAST(NULL AS TIMESTAMP), $3, $4 FROM leads WHERE id = $1 \
+     ON CONFLICT (lead_id) DO UPDATE SET next_try_at = excluded.next_try_at, \
      gave_up_at = NULL, last_reason = COALESCE(excluded.last_reason, lead_enrichment_retries.last_reason), \
      updated_at = excluded.updated_at";
 
