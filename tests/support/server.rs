@@ -59,6 +59,7 @@ impl TestApp {
             vars: HashMap::new(),
             http_workers: 1,
             busy_timeout: SQLITE_BUSY_TIMEOUT,
+            pool_size: None,
         }
     }
 
@@ -86,6 +87,7 @@ impl TestApp {
             mut vars,
             http_workers: workers,
             busy_timeout,
+            pool_size,
         } = builder;
         vars.insert("DATABASE_URL".into(), db.url.clone());
         vars.entry("LEADHUB_JOB_POLL_MS".into())
@@ -102,7 +104,7 @@ impl TestApp {
         }
         let config = Config::from_vars(&vars).unwrap();
         let url = db.url.clone();
-        let pool = if workers > 1 { 16 } else { 4 };
+        let pool = pool_size.unwrap_or(if workers > 1 { 16 } else { 4 });
         let database = tokio::task::spawn_blocking(move || {
             let database = Database::connect_with_busy_timeout(&url, pool, busy_timeout).unwrap();
             database.migrate().unwrap();
@@ -262,9 +264,18 @@ pub struct TestAppBuilder {
     vars: HashMap<String, String>,
     http_workers: usize,
     busy_timeout: Duration,
+    /// Database connections; None: 4, or 16 with several HTTP workers.
+    pool_size: Option<u32>,
 }
 
 impl TestAppBuilder {
+    /// Exactly this many database connections (1: every statement on one connection, so a
+    /// per-connection setting such as SQLite's `max_page_count` holds for the whole app).
+    pub fn pool_size(mut self, connections: u32) -> Self {
+        self.pool_size = Some(connections);
+        self
+    }
+
     /// A configuration variable, as `leadhub serve` reads it from the environment.
     pub fn env(mut self, name: &str, value: &str) -> Self {
         self.vars.insert(name.to_owned(), value.to_owned());

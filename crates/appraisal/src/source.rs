@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use async_trait::async_trait;
 use leadhub_domain::circuit_breaker::{BreakerPolicy, CircuitBreaker};
-use leadhub_domain::enrich::{said, AppraisalQuery, AppraisalSource, EnrichError};
+use leadhub_domain::enrich::{AppraisalQuery, AppraisalSource, EnrichError};
 use leadhub_domain::telemetry::{CallOutcome, APPRAISAL_CALLS};
 use serde_json::{Map, Value};
 use tokio::sync::Semaphore;
@@ -125,9 +125,12 @@ impl CountyAppraisal {
             metrics::counter!(APPRAISAL_CALLS, "county" => county_label(county), "outcome" => outcome.as_str())
                 .increment(1);
         };
-        let Ok(pass) = entry.layer.breaker.admit(Instant::now()) else {
-            count(CallOutcome::CircuitOpen);
-            return Err(EnrichError::failed(&county.source, said::PAUSED));
+        let pass = match entry.layer.breaker.admit(Instant::now()) {
+            Ok(pass) => pass,
+            Err(open) => {
+                count(CallOutcome::CircuitOpen);
+                return Err(EnrichError::paused(&county.source, open));
+            }
         };
         let _permit = entry
             .layer

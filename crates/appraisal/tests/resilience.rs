@@ -17,8 +17,8 @@ const LAYER: &str = "/arcgis/rest/services/TCAD/MapServer/3";
 
 fn failed_message(r: Result<Option<serde_json::Value>, EnrichError>) -> String {
     match r {
-        Err(EnrichError::Failed(m)) => m,
-        other => panic!("expected EnrichError::Failed, got {other:?}"),
+        Err(e @ (EnrichError::Failed(_) | EnrichError::Paused { .. })) => e.to_string(),
+        other => panic!("expected EnrichError::Failed or Paused, got {other:?}"),
     }
 }
 

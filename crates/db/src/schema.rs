@@ -11,6 +11,7 @@ diesel::table! {
         is_admin -> Bool,
         created_at -> Timestamp,
         updated_at -> Timestamp,
+        deactivated_at -> Nullable<Timestamp>,
     }
 }
 
@@ -354,6 +355,16 @@ diesel::table! {
         id -> BigInt,
         events -> Text,
         occurred_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    lead_enrichment_retries (lead_id) {
+        lead_id -> BigInt,
+        next_try_at -> Nullable<Timestamp>,
+        gave_up_at -> Nullable<Timestamp>,
+        last_reason -> Nullable<Text>,
+        updated_at -> Timestamp,
     }
 }
 

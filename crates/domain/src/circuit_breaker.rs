@@ -62,10 +62,13 @@ pub struct CircuitBreaker {
     state: Mutex<State>,
 }
 
-/// Returned while the circuit is open: the call must not be made.
+/// Returned while the circuit is open: the call must not be made. `probe_in` says when the next
+/// call may pass as a probe, so work that needs the service can wait that long instead of failing.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 #[error("circuit open")]
-pub struct CircuitOpen;
+pub struct CircuitOpen {
+    pub probe_in: Duration,
+}
 
 /// Leave to make one call; report how it went with [`Pass::success`] or [`Pass::failure`].
 #[must_use = "report the call's outcome"]
@@ -97,7 +100,17 @@ impl CircuitBreaker {
                 *state = State::Probing;
                 Some(now)
             }
-            State::Open { .. } | State::Probing => return Err(CircuitOpen),
+            State::Open { probe_at } => {
+                return Err(CircuitOpen {
+                    probe_in: probe_at.saturating_duration_since(now),
+                })
+            }
+            // The probe's answer closes or reopens the circuit; a full cool-down covers both.
+            State::Probing => {
+                return Err(CircuitOpen {
+                    probe_in: self.policy.cool_down,
+                })
+            }
         };
         Ok(Pass {
             breaker: self,
@@ -242,7 +255,12 @@ mod tests {
         assert!(!b.is_open(t));
         fail(&b, t, QUICK);
         assert!(b.is_open(t));
-        assert_eq!(b.admit(t).err(), Some(CircuitOpen));
+        assert_eq!(
+            b.admit(t).err(),
+            Some(CircuitOpen {
+                probe_in: COOL_DOWN
+            })
+        );
     }
 
     #[test]
@@ -266,6 +284,16 @@ mod tests {
         probe.success();
         assert!(!b.is_open(later));
         assert!(b.admit(later).is_ok());
+    }
+
+    #[test]
+    fn a_refusal_says_when_the_probe_may_pass() {
+        let (b, t) = opened_by_three_failures();
+        let refused = b.admit(t + Duration::from_secs(4)).err();
+        assert_eq!(
+            refused.map(|o| o.probe_in),
+            Some(COOL_DOWN - Duration::from_secs(4))
+        );
     }
 
     #[test]

@@ -32,12 +32,19 @@ pub struct GeocodeResult {
 /// provider's name, then what happened in words (`census: no answer within 5 s`). Never a URL, a
 /// library's error text or an address of ours: the adapter logs the full cause (with the request
 /// id of the span it runs in) before it says this.
-#[derive(Debug, thiserror::Error)]
+#[derive(Debug, Clone, thiserror::Error)]
 pub enum EnrichError {
     #[error("{provider}: no answer within {}", within_words(*.within))]
     Timeout {
         provider: String,
         within: std::time::Duration,
+    },
+    /// The provider's circuit breaker refuses calls after repeated failures; a probe may pass in
+    /// `probe_in`. Work that needs the provider waits that long instead of spending a try.
+    #[error("{provider}: {}", said::PAUSED)]
+    Paused {
+        provider: String,
+        probe_in: std::time::Duration,
     },
     /// `provider: what happened`, made with `EnrichError::failed`.
     #[error("{0}")]
@@ -48,6 +55,22 @@ impl EnrichError {
     /// `what` happened at `provider`: a phrase of `said` or one as plain.
     pub fn failed(provider: &str, what: &str) -> EnrichError {
         EnrichError::Failed(format!("{provider}: {what}"))
+    }
+
+    /// `provider`'s circuit is open (`CircuitBreaker::admit` refused the call).
+    pub fn paused(provider: &str, open: crate::circuit_breaker::CircuitOpen) -> EnrichError {
+        EnrichError::Paused {
+            provider: provider.to_owned(),
+            probe_in: open.probe_in,
+        }
+    }
+
+    /// How long until the provider may be asked again, when it is paused (not failing).
+    pub fn paused_for(&self) -> Option<std::time::Duration> {
+        match self {
+            EnrichError::Paused { probe_in, .. } => Some(*probe_in),
+            _ => None,
+        }
     }
 }
 

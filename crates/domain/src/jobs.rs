@@ -76,10 +76,13 @@ pub struct Job {
     pub run_at: DateTime<Utc>,
     pub locked_by: Option<String>,
     pub last_error: Option<String>,
+    /// When it was queued (or put back by `requeue_dead`): enrichment's give-up period starts here.
+    pub created_at: DateTime<Utc>,
     pub updated_at: DateTime<Utc>,
 }
 
-/// When a failed job runs again: exponential backoff from 2 s, capped at 10 minutes.
+/// When a failed job (other than enrichment, `lead::enrichment_retry`) runs again: exponential
+/// backoff from 2 s, capped at 10 minutes.
 pub fn retry_delay(attempts: i32) -> Duration {
     let exp = attempts.clamp(1, 12) as u32;
     Duration::seconds((2_i64.pow(exp)).min(600))
@@ -100,6 +103,14 @@ pub trait JobQueue: Send + Sync {
     /// Keeps the lease of a long job alive.
     async fn heartbeat(&self, job_id: i64, worker: &str, at: DateTime<Utc>) -> StoreResult<()>;
     async fn complete(&self, job_id: i64, at: DateTime<Utc>) -> StoreResult<()>;
+    /// Puts a claimed job back, due at `run_at`, giving back the attempt its claim counted: it
+    /// could not run (a circuit breaker refused what it needs).
+    async fn postpone(
+        &self,
+        job_id: i64,
+        run_at: DateTime<Utc>,
+        at: DateTime<Utc>,
+    ) -> StoreResult<()>;
     /// Records a failure: queued again at `retry_at`, or dead when `retry_at` is None.
     async fn fail(
         &self,
@@ -109,7 +120,8 @@ pub trait JobQueue: Send + Sync {
         at: DateTime<Utc>,
     ) -> StoreResult<()>;
     async fn jobs_with_status(&self, status: JobStatus, limit: i64) -> StoreResult<Vec<Job>>;
-    /// Puts dead jobs back in the queue (all when `ids` is None), with fresh attempts.
+    /// Puts dead jobs back in the queue (all when `ids` is None), with fresh attempts and a fresh
+    /// give-up period (`created_at` = `at`).
     async fn requeue_dead(&self, ids: Option<Vec<i64>>, at: DateTime<Utc>) -> StoreResult<usize>;
 }
 

@@ -25,6 +25,7 @@ pub mod jobs;
 pub mod lead;
 pub mod mail;
 pub mod mail_throttle;
+pub mod operator;
 pub mod parse;
 pub mod rate_limit;
 pub mod return_path;

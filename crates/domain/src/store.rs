@@ -9,3 +9,15 @@ pub enum StoreError {
 }
 
 pub type StoreResult<T> = Result<T, StoreError>;
+
+/// The database's storage is full (SQLite `SQLITE_FULL`, PostgreSQL `disk_full`): nothing was
+/// written. Carried inside `StoreError::Unexpected` so that every service passes it through as
+/// it is; the web layer answers 507 for it (`is_storage_full`). Holds the database's message.
+#[derive(Debug, thiserror::Error)]
+#[error("the database's storage is full: {0}")]
+pub struct StorageFull(pub String);
+
+/// Whether `cause` is (or wraps) `StorageFull`.
+pub fn is_storage_full(cause: &anyhow::Error) -> bool {
+    cause.downcast_ref::<StorageFull>().is_some() || cause.chain().any(|c| c.is::<StorageFull>())
+}

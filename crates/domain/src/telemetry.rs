@@ -15,6 +15,8 @@ pub const WEBHOOK_ATTEMPTS: &str = "leadhub_webhook_attempts_total";
 /// updated (merged into a stored lead), skipped (a duplicate with nothing new), failed (the lead
 /// could not be stored; the submission is kept).
 pub const LEADS_INGESTED: &str = "leadhub_leads_ingested_total";
+/// Database statements refused because its storage was full (disk, quota or size limit).
+pub const STORAGE_FULL: &str = "leadhub_storage_full_total";
 /// E-mails handed to the mail adapter, by `kind` and `outcome` (sent, failed).
 pub const EMAILS: &str = "leadhub_emails_total";
 
@@ -58,4 +60,8 @@ pub fn describe() {
         "Leads written by intake, by action (created, updated, skipped, failed)."
     );
     describe_counter!(EMAILS, "E-mails by kind and outcome (sent, failed).");
+    describe_counter!(
+        STORAGE_FULL,
+        "Database statements refused because the storage was full."
+    );
 }

@@ -129,9 +129,12 @@ impl Upstream {
 
     /// One attempt, through the breaker and the gate.
     async fn attempt(&self, request: RequestBuilder) -> Result<String, Failure> {
-        let Ok(pass) = self.breaker.admit(Instant::now()) else {
-            self.count(CallOutcome::CircuitOpen);
-            return Err(Failure::Final(EnrichError::failed(self.name, CIRCUIT_OPEN)));
+        let pass = match self.breaker.admit(Instant::now()) {
+            Ok(pass) => pass,
+            Err(open) => {
+                self.count(CallOutcome::CircuitOpen);
+                return Err(Failure::Final(EnrichError::paused(self.name, open)));
+            }
         };
         if let Some(gate) = self.gate {
             gate.pass().await;

@@ -19,6 +19,7 @@ use leadhub_domain::dashboard::DashboardService;
 use leadhub_domain::enrich::{AppraisalSource, Geocoder};
 use leadhub_domain::identity::{BuiltinIdentity, IdentityProvider};
 use leadhub_domain::lead::merge_leads::LeadMergeService;
+use leadhub_domain::lead::enrichment_retry::{EnrichmentRetries, RetryPolicy};
 use leadhub_domain::mail::Mailer;
 use leadhub_domain::mail_throttle::MailThrottle;
 use leadhub_domain::rate_limit::RateLimiter;
@@ -199,8 +200,18 @@ impl AppState {
             memberships: Arc::new(db.clone()),
             clock: adapters.clock.clone(),
         };
+        let enrichment_retries = Arc::new(EnrichmentRetries {
+            jobs: Arc::new(db.clone()),
+            retries: Arc::new(db.clone()),
+            clock: adapters.clock.clone(),
+            policy: RetryPolicy::giving_up_after(chrono::Duration::seconds(
+                // Within 60..=2_592_000 (its bound).
+                config.enrichment_give_up_secs as i64,
+            )),
+        });
         AppState {
             lead_merges: Arc::new(lead_merges),
+            enrichment_retries,
             uploads: Arc::new(uploads),
             single_intake: Arc::new(db.single_intake(submissions.clone())),
             sign_in_links,
@@ -323,6 +334,7 @@ pub fn start_workers(state: &web::Data<AppState>) -> Workers {
             businesses: state.businesses.clone(),
             clock: state.clock.clone(),
         }),
+        state.enrichment_retries.clone(),
         state.clock.clone(),
         WorkerSettings {
             count: state.config.workers,

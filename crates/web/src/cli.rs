@@ -15,6 +15,7 @@ use crate::config::Config;
 use leadhub_domain::import::ImportServices;
 
 use crate::import::{self, ImportKind, ImportSettings};
+use crate::operator_cli;
 
 #[derive(Parser, Debug)]
 #[command(name = "leadhub", version, about = "Lead intake and team service")]
@@ -45,6 +46,9 @@ pub enum Command {
     /// Stored leads.
     #[command(subcommand)]
     Lead(LeadCommand),
+    /// Teams.
+    #[command(subcommand)]
+    Team(TeamCommand),
     /// Copies the SQLite database into FILE (a new file), consistent even while serving;
     /// prints the copy's size in bytes. PostgreSQL: use pg_dump.
     Backup {
@@ -125,6 +129,20 @@ pub struct BusinessImport {
 pub enum UserCommand {
     /// Create a user; prints the new user's user_id.
     Add(UserAdd),
+    /// Every account: id, e-mail, role, state, teams, live keys, created, name.
+    List,
+    /// Stop an account: no sign-in, key or token of theirs works; their keys are revoked.
+    /// Their leads and webhooks stay with their teams.
+    Deactivate {
+        #[arg(long)]
+        email: String,
+    },
+}
+
+#[derive(Subcommand, Debug)]
+pub enum TeamCommand {
+    /// Every team: id, state, active members, creator, created, name.
+    List,
 }
 
 #[derive(Args, Debug)]
@@ -144,6 +162,16 @@ pub struct UserAdd {
 pub enum KeyCommand {
     /// Create an API key for a user; prints the key alone on one line.
     Create(KeyCreate),
+    /// A user's keys, revoked and expired ones included: id, prefix, state, dates, name.
+    List {
+        #[arg(long)]
+        email: String,
+    },
+    /// Revoke a key, named by its id or the start of the key (its prefix, as `key list` shows).
+    Revoke {
+        /// The key's id, or its prefix (`lhk_...`).
+        key: String,
+    },
 }
 
 #[derive(Args, Debug)]
@@ -180,6 +208,17 @@ pub async fn run(cli: Cli, config: Config) -> anyhow::Result<()> {
             println!("{}", user.user_id);
             Ok(())
         }
+        Command::User(UserCommand::List) => operator_cli::user_list(&state(config)?).await,
+        Command::User(UserCommand::Deactivate { email }) => {
+            operator_cli::user_deactivate(&state(config)?, &email).await
+        }
+        Command::Key(KeyCommand::List { email }) => {
+            operator_cli::key_list(&state(config)?, &email).await
+        }
+        Command::Key(KeyCommand::Revoke { key }) => {
+            operator_cli::key_revoke(&state(config)?, &key).await
+        }
+        Command::Team(TeamCommand::List) => operator_cli::team_list(&state(config)?).await,
         Command::Key(KeyCommand::Create(args)) => {
             let state = state(config)?;
             let user = state
@@ -238,6 +277,7 @@ pub async fn run(cli: Cli, config: Config) -> anyhow::Result<()> {
                 .enrich_lead_again(id)
                 .await
                 .map_err(|e| anyhow::anyhow!("{e}"))?;
+            state.enrichment_retries.follow_up(&lead).await?;
             println!("{}", lead.enrichment_status.as_str());
             Ok(())
         }

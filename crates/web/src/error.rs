@@ -14,7 +14,7 @@ use apistos::{ApiErrorComponent, Schema};
 
 use leadhub_domain::auth::AuthError;
 use leadhub_domain::error::FieldError;
-use leadhub_domain::store::StoreError;
+use leadhub_domain::store::{is_storage_full, StoreError};
 use leadhub_domain::team::TeamError;
 
 use crate::routes::schemas::{body_of, json_response, ErrorBody, ValidationErrorBody, ERRORS};
@@ -52,13 +52,27 @@ pub enum ApiError {
     Unavailable(String),
     #[error("rate limit exceeded: {limit}")]
     RateLimited { limit: String, retry_after: u64 },
+    /// The database's storage is full: nothing was stored (507, never a bare 500).
+    #[error("storage full")]
+    StorageFull,
     #[error("internal error")]
     Internal,
 }
 
+/// The 507's detail: what happened to the request and what to do.
+pub const STORAGE_FULL_DETAIL: &str =
+    "The service's storage is full; nothing was stored. Try again later (the operator is alerted).";
+
 impl ApiError {
     /// Logs the cause here, inside the request's span, and keeps it out of the answer.
     pub fn unexpected(cause: anyhow::Error) -> ApiError {
+        if is_storage_full(&cause) {
+            tracing::error!(
+                error = format!("{cause:#}"),
+                "storage full; request refused"
+            );
+            return ApiError::StorageFull;
+        }
         tracing::error!(error = format!("{cause:#}"), "unexpected error");
         ApiError::Internal
     }
@@ -83,6 +97,7 @@ impl ResponseError for ApiError {
             ApiError::Validation(_) => StatusCode::UNPROCESSABLE_ENTITY,
             ApiError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
+            ApiError::StorageFull => StatusCode::INSUFFICIENT_STORAGE,
             ApiError::Internal => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -102,6 +117,7 @@ impl ResponseError for ApiError {
                     .json(ValidationErrorBody { detail: problems })
             }
             ApiError::RateLimited { limit, .. } => format!("Rate limit exceeded: {limit}"),
+            ApiError::StorageFull => STORAGE_FULL_DETAIL.to_owned(),
             ApiError::Internal => "Internal server error".to_owned(),
             ApiError::ConflictWithLead { detail, lead_id } => {
                 return HttpResponse::build(self.status_code())

@@ -16,6 +16,7 @@ pub mod lead_export;
 pub mod map_tiles;
 pub mod middleware;
 pub mod openapi;
+pub mod operator_cli;
 pub mod pages;
 pub mod routes;
 pub mod sign_in_links;

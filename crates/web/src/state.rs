@@ -9,6 +9,7 @@ use leadhub_domain::dashboard::DashboardService;
 use leadhub_domain::jobs::JobQueue;
 use leadhub_domain::lead::merge_leads::LeadMergeService;
 use leadhub_domain::lead::work::LeadWorkService;
+use leadhub_domain::lead::enrichment_retry::EnrichmentRetries;
 use leadhub_domain::rate_limit::RateLimiter;
 use leadhub_domain::submission::{SubmissionRepository, SubmissionService};
 use leadhub_domain::team::TeamService;
@@ -45,6 +46,8 @@ pub struct AppState {
     pub submissions_repo: Arc<dyn SubmissionRepository>,
     pub clock: Arc<dyn Clock>,
     pub jobs: Arc<dyn JobQueue>,
+    /// Settles enrichment retry jobs and tells what lies ahead for a lead's enrichment.
+    pub enrichment_retries: Arc<EnrichmentRetries>,
     pub metrics: Arc<Metrics>,
     pub rate_limiter: Arc<RateLimiter>,
     /// The lead page's map tiles, fetched through our origin, when `LEADHUB_MAP_TILES` is set.

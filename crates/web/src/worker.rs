@@ -11,6 +11,7 @@ use tokio::task::JoinHandle;
 use tracing::Instrument;
 
 use leadhub_domain::jobs::{retry_delay, Job, JobQueue, ENRICH_LEAD, PROCESS_SUBMISSIONS};
+use leadhub_domain::lead::enrichment_retry::{EnrichmentRetries, NextStep};
 use leadhub_domain::submission::{PendingWork, SubmissionService};
 use leadhub_domain::upload::IMPORT_UPLOAD;
 use leadhub_domain::Clock;
@@ -39,8 +40,17 @@ struct Worker {
     queue: Arc<dyn JobQueue>,
     submissions: Arc<SubmissionService>,
     uploads: Arc<UploadImports>,
+    enrichment: Arc<EnrichmentRetries>,
     clock: Arc<dyn Clock>,
     settings: WorkerSettings,
+}
+
+/// How a job's run ended.
+enum Handled {
+    /// Its handler recorded what becomes of it (enrichment: retry, postpone or give up).
+    Settled,
+    /// Done, or failed with this reason (retried by `retry_delay` up to `max_attempts`).
+    Finished(Result<(), String>),
 }
 
 /// Starts `settings.count` workers named after this process, so a job's `locked_by` says who;
@@ -49,6 +59,7 @@ pub fn start(
     queue: Arc<dyn JobQueue>,
     submissions: Arc<SubmissionService>,
     uploads: Arc<UploadImports>,
+    enrichment: Arc<EnrichmentRetries>,
     clock: Arc<dyn Clock>,
     settings: WorkerSettings,
     listener: Option<JoinHandle<()>>,
@@ -62,6 +73,7 @@ pub fn start(
                 queue: queue.clone(),
                 submissions: submissions.clone(),
                 uploads: uploads.clone(),
+                enrichment: enrichment.clone(),
                 clock: clock.clone(),
                 settings: settings.clone(),
             };
@@ -143,8 +155,9 @@ impl Worker {
         heartbeat.abort();
         let now = self.clock.now();
         let recorded = match result {
-            Ok(()) => self.queue.complete(job.id, now).await,
-            Err(error) => {
+            Handled::Settled => Ok(()),
+            Handled::Finished(Ok(())) => self.queue.complete(job.id, now).await,
+            Handled::Finished(Err(error)) => {
                 let retry_at =
                     (job.attempts < job.max_attempts).then(|| now + retry_delay(job.attempts));
                 if retry_at.is_none() {
@@ -176,35 +189,57 @@ impl Worker {
         })
     }
 
-    async fn handle(&self, job: &Job) -> Result<(), String> {
-        match job.kind.as_str() {
+    async fn handle(&self, job: &Job) -> Handled {
+        Handled::Finished(match job.kind.as_str() {
             PROCESS_SUBMISSIONS => {
-                let work: PendingWork = serde_json::from_value(job.payload.clone())
-                    .map_err(|e| format!("bad payload: {e}"))?;
-                self.submissions
-                    .process_pending(work)
-                    .await
-                    .map(drop)
-                    .map_err(|e| e.to_string())
-            }
-            ENRICH_LEAD => {
-                let ids: Vec<i64> = job
-                    .payload
-                    .get("lead_ids")
-                    .and_then(|v| serde_json::from_value(v.clone()).ok())
-                    .ok_or_else(|| "bad payload: no lead_ids".to_owned())?;
-                match self
-                    .submissions
-                    .retry_enrichment(ids)
-                    .await
-                    .map_err(|e| e.to_string())?
-                {
-                    0 => Ok(()),
-                    n => Err(format!("{n} lead(s) still wait for enrichment")),
+                let work: Result<PendingWork, _> = serde_json::from_value(job.payload.clone());
+                match work {
+                    Ok(work) => self
+                        .submissions
+                        .process_pending(work)
+                        .await
+                        .map(drop)
+                        .map_err(|e| e.to_string()),
+                    Err(e) => Err(format!("bad payload: {e}")),
                 }
             }
+            ENRICH_LEAD => return self.retry_enrichment(job).await,
             IMPORT_UPLOAD => self.uploads.run(job).await,
             other => Err(format!("unknown job kind {other:?}")),
+        })
+    }
+
+    /// One round of an enrichment retry, settled by its own rules (`lead::enrichment_retry`).
+    async fn retry_enrichment(&self, job: &Job) -> Handled {
+        let ids: Option<Vec<i64>> = job
+            .payload
+            .get("lead_ids")
+            .and_then(|v| serde_json::from_value(v.clone()).ok());
+        let Some(ids) = ids else {
+            return Handled::Finished(Err("bad payload: no lead_ids".to_owned()));
+        };
+        let round = match self.submissions.retry_enrichment(ids).await {
+            Ok(round) => round,
+            Err(e) => return Handled::Finished(Err(e.to_string())),
+        };
+        let waiting = round.still_waiting.len();
+        let reason = round.reason.clone().unwrap_or_default();
+        let jitter: f64 = rand::rng().random();
+        match self.enrichment.settle(job, round, jitter).await {
+            Ok(NextStep::Done) => {}
+            Ok(NextStep::Postpone(at)) => {
+                tracing::info!(waiting, %reason, next_try = %at, "enrichment paused; postponed without spending an attempt")
+            }
+            Ok(NextStep::Retry(at)) => {
+                tracing::info!(waiting, %reason, next_try = %at, "enrichment still waits; retried later")
+            }
+            Ok(NextStep::GiveUp) => {
+                tracing::warn!(waiting, %reason, "enrichment retries gave up; the leads are marked gave_up")
+            }
+            Err(e) => {
+                tracing::error!(error = %e, "enrichment round not recorded; its lease will expire and it runs again")
+            }
         }
+        Handled::Settled
     }
 }

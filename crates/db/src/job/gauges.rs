@@ -7,10 +7,11 @@ use diesel::dsl::{count, count_star, min};
 use diesel::prelude::*;
 
 use leadhub_domain::jobs::JobStatus;
+use leadhub_domain::lead::record::EnrichmentStatus;
 use leadhub_domain::store::StoreResult;
 use leadhub_domain::webhook::DeliveryStatus;
 
-use crate::schema::{jobs, webhook_deliveries};
+use crate::schema::{jobs, leads, webhook_deliveries};
 use crate::sql::time::{from_db, to_db};
 use crate::Database;
 
@@ -27,6 +28,8 @@ pub struct QueueGauges {
     pub deliveries_pending: i64,
     /// Endpoints with a delivery that failed and waits for its retry.
     pub endpoints_failing: i64,
+    /// Leads whose enrichment retries gave up (index `leads_enrichment_status_created`).
+    pub leads_gave_up: i64,
 }
 
 impl Database {
@@ -56,7 +59,13 @@ impl Database {
                     .filter(webhook_deliveries::attempts.gt(0))
                     .select(count(webhook_deliveries::endpoint_id).aggregate_distinct()),
             )?;
+            let leads_gave_up = conn.get_result(
+                leads::table
+                    .filter(leads::enrichment_status.eq(EnrichmentStatus::GaveUp.as_str()))
+                    .select(count_star()),
+            )?;
             Ok(QueueGauges {
+                leads_gave_up,
                 jobs,
                 oldest_due: oldest
                     .into_iter()

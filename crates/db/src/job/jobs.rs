@@ -8,10 +8,11 @@ use chrono::{DateTime, NaiveDateTime, Utc};
 use diesel::prelude::*;
 use diesel::sql_types::{BigInt, Integer, Nullable, Text, Timestamp};
 
-use leadhub_domain::jobs::{Job, JobQueue, JobStatus, NewJob};
+use leadhub_domain::jobs::{Job, JobQueue, JobStatus, NewJob, ENRICH_LEAD};
 use leadhub_domain::store::StoreResult;
 
 use crate::job::job_wakeups::{announce, Work};
+use crate::lead::enrichment_retries::schedule;
 use crate::schema::jobs;
 use crate::sql::error::stored_word;
 use crate::sql::time::{from_db, to_db};
@@ -39,6 +40,8 @@ struct JobRow {
     #[diesel(sql_type = Nullable<Text>)]
     last_error: Option<String>,
     #[diesel(sql_type = Timestamp)]
+    created_at: NaiveDateTime,
+    #[diesel(sql_type = Timestamp)]
     updated_at: NaiveDateTime,
 }
 
@@ -56,15 +59,17 @@ impl TryFrom<JobRow> for Job {
             run_at: from_db(r.run_at),
             locked_by: r.locked_by,
             last_error: r.last_error,
+            created_at: from_db(r.created_at),
             updated_at: from_db(r.updated_at),
         })
     }
 }
 
-const RETURNING: &str = "RETURNING id, kind, payload, status, attempts, max_attempts, run_at, locked_by, last_error, updated_at";
+const RETURNING: &str = "RETURNING id, kind, payload, status, attempts, max_attempts, run_at, locked_by, last_error, created_at, updated_at";
 
 /// Inserts jobs inside the caller's transaction (submissions and their job commit together). The
-/// caller wakes this process's workers after the commit when a job is due now.
+/// caller wakes this process's workers after the commit when a job is due now. An enrichment
+/// retry also records its leads' next try (`lead_enrichment_retries`).
 pub(crate) fn insert_jobs(
     conn: &mut DbConnection,
     new: &[NewJob],
@@ -83,6 +88,14 @@ pub(crate) fn insert_jobs(
                 jobs::updated_at.eq(at),
             ))
             .execute(conn)?;
+        if j.kind == ENRICH_LEAD {
+            let ids: Vec<i64> = j
+                .payload
+                .get("lead_ids")
+                .and_then(|v| serde_json::from_value(v.clone()).ok())
+                .unwrap_or_default();
+            schedule(conn, &ids, to_db(j.run_at), None, at)?;
+        }
     }
     if new.iter().any(|j| to_db(j.run_at) <= at) {
         announce(conn, Work::Jobs)?;
@@ -156,6 +169,24 @@ impl JobQueue for Database {
         .await
     }
 
+    async fn postpone(
+        &self,
+        job_id: i64,
+        run_at: DateTime<Utc>,
+        at: DateTime<Utc>,
+    ) -> StoreResult<()> {
+        self.execute(
+            diesel::update(jobs::table.find(job_id).filter(jobs::status.eq("running"))).set((
+                jobs::status.eq(JobStatus::Queued.as_str()),
+                jobs::attempts.eq(jobs::attempts - 1),
+                jobs::run_at.eq(to_db(run_at)),
+                jobs::locked_at.eq(None::<NaiveDateTime>),
+                jobs::updated_at.eq(to_db(at)),
+            )),
+        )
+        .await
+    }
+
     async fn fail(
         &self,
         job_id: i64,
@@ -204,6 +235,7 @@ impl JobQueue for Database {
                 jobs::status.eq(JobStatus::Queued.as_str()),
                 jobs::attempts.eq(0),
                 jobs::run_at.eq(to_db(at)),
+                jobs::created_at.eq(to_db(at)),
                 jobs::updated_at.eq(to_db(at)),
             );
             match ids {

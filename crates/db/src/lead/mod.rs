@@ -2,6 +2,7 @@
 //! groups single submissions, submissions and their outcomes, the dashboard counts, and uploaded files awaiting import.
 
 pub(crate) mod dashboard;
+pub(crate) mod enrichment_retries;
 pub(crate) mod fresh_submissions;
 pub(crate) mod lead_row;
 pub(crate) mod lead_search;

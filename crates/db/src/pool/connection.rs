@@ -1,6 +1,7 @@
 //! Connecting: the URL picks the backend, r2d2 pools connections, migrations are embedded.
 use std::cell::Cell;
 use std::path::Path;
+use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -10,17 +11,18 @@ use diesel::pg::PgConnection;
 use diesel::query_builder::SelectQuery;
 use diesel::query_dsl::methods::LimitDsl;
 use diesel::query_dsl::LoadQuery;
-use diesel::r2d2::{ConnectionManager, CustomizeConnection, Pool};
+use diesel::r2d2::{CustomizeConnection, Pool};
 use diesel::sqlite::SqliteConnection;
 use diesel::{Connection, ExpressionMethods, QueryDsl, QueryResult, RunQueryDsl};
 use diesel_migrations::{embed_migrations, EmbeddedMigrations, MigrationHarness};
 
 use leadhub_domain::api_key::StoredApiKey;
-use leadhub_domain::store::StoreError;
+use leadhub_domain::store::{is_storage_full, StoreError};
 use leadhub_domain::user::User;
 
 use crate::job::job_wakeups::JobSignal;
 use crate::pool::checkpoint::{self, Writers, AUTOCHECKPOINT_PAGES};
+use crate::pool::manager::DbManager;
 use crate::pool::pool_threads::{self, OpenPool};
 use crate::pool::recent::Recent;
 use crate::schema::users;
@@ -52,7 +54,7 @@ pub enum DbError {
     Migrate(String),
 }
 
-type DbPool = Pool<ConnectionManager<DbConnection>>;
+type DbPool = Pool<DbManager>;
 
 /// A pool of connections to one database. Cheap to clone.
 #[derive(Clone)]
@@ -68,6 +70,8 @@ pub struct Database {
     pub(crate) recent_users: Arc<Recent<i64, User>>,
     /// Single-submission groups written at once, when configured (`intake_runners`).
     pub(crate) intake_runners: Option<usize>,
+    /// When a statement last found the storage full (unix seconds, 0: never), for `/readyz`.
+    storage_full_at: Arc<AtomicI64>,
     /// Last, so the pool is closed by the time the last clone counts as gone (`settle`).
     _open: Arc<OpenPool>,
 }
@@ -144,8 +148,9 @@ impl Database {
         let job_signal = Arc::new(JobSignal::new(
             (backend == Backend::Postgres).then(|| target.clone()),
         ));
-        let manager = ConnectionManager::<DbConnection>::new(target);
+        let manager = DbManager::new(backend, target);
         let mut builder = Pool::builder()
+            .error_handler(manager.error_handler())
             .thread_pool(pool_threads::workers())
             .max_size(pool_size)
             .min_idle(Some(1))
@@ -168,6 +173,7 @@ impl Database {
             recent_keys: Arc::default(),
             recent_users: Arc::default(),
             intake_runners: None,
+            storage_full_at: Arc::default(),
             _open: open,
         })
     }
@@ -235,10 +241,11 @@ impl Database {
         T: Send + 'static,
         F: FnOnce(&mut ReadConnection<'_>) -> QueryResult<T> + Send + 'static,
     {
-        on_blocking_pool(self.pool.clone(), None, move |conn| {
+        let done = on_blocking_pool(self.pool.clone(), None, move |conn| {
             work(&mut ReadConnection(conn)).map_err(store_error)
         })
-        .await
+        .await;
+        self.note_storage(done)
     }
 
     /// Runs `work`, which writes, on the blocking thread pool: the only way to a connection that
@@ -251,12 +258,31 @@ impl Database {
     {
         let writer = (self.backend == Backend::Sqlite).then(|| self.writer.clone());
         let signal = self.job_signal.clone();
-        on_blocking_pool(self.pool.clone(), writer, move |conn| {
+        let done = on_blocking_pool(self.pool.clone(), writer, move |conn| {
             let done = work(conn).map_err(store_error);
             signal.wake_announced();
             done
         })
-        .await
+        .await;
+        self.note_storage(done)
+    }
+
+    /// Remembers when the storage was found full, and passes `done` on.
+    fn note_storage<T>(&self, done: Result<T, StoreError>) -> Result<T, StoreError> {
+        if let Err(StoreError::Unexpected(cause)) = &done {
+            if is_storage_full(cause) {
+                let now = chrono::Utc::now().timestamp();
+                self.storage_full_at.store(now, Ordering::Relaxed);
+            }
+        }
+        done
+    }
+
+    /// Seconds since a statement last found the storage full, if within `window`.
+    pub fn storage_full_within(&self, window: Duration) -> Option<u64> {
+        let at = self.storage_full_at.load(Ordering::Relaxed);
+        let ago = u64::try_from(chrono::Utc::now().timestamp() - at).ok()?;
+        (at > 0 && ago <= window.as_secs()).then_some(ago)
     }
 }
 

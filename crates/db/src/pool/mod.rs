@@ -4,5 +4,6 @@
 pub(crate) mod backup;
 pub(crate) mod checkpoint;
 pub(crate) mod connection;
+pub(crate) mod manager;
 pub(crate) mod pool_threads;
 pub(crate) mod recent;

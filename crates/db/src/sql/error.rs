@@ -3,15 +3,32 @@
 use std::str::FromStr;
 
 use diesel::result::{DatabaseErrorKind, Error};
-use leadhub_domain::store::StoreError;
+use leadhub_domain::store::{StorageFull, StoreError};
+use leadhub_domain::telemetry::STORAGE_FULL;
 
 pub fn store_error(e: Error) -> StoreError {
     match e {
         Error::DatabaseError(DatabaseErrorKind::UniqueViolation, info) => {
             StoreError::Conflict(info.message().to_owned())
         }
+        Error::DatabaseError(DatabaseErrorKind::Unknown, info)
+            if storage_is_full(info.as_ref()) =>
+        {
+            metrics::counter!(STORAGE_FULL).increment(1);
+            StoreError::Unexpected(anyhow::Error::new(StorageFull(info.message().to_owned())))
+        }
         other => StoreError::Unexpected(anyhow::Error::new(other)),
     }
+}
+
+/// SQLite's `SQLITE_FULL` ("database or disk is full": the disk, or `max_page_count`), or
+/// PostgreSQL's `disk_full` (53100). diesel keeps neither code, only the words: SQLite's fixed
+/// message, and PostgreSQL's `ENOSPC` text or the hint it gives with every disk-full error.
+fn storage_is_full(info: &(dyn diesel::result::DatabaseErrorInformation + Send + Sync)) -> bool {
+    let message = info.message();
+    message.contains("database or disk is full")
+        || message.contains("No space left on device")
+        || info.hint().is_some_and(|h| h.contains("free disk space"))
 }
 
 /// A word in a column that this code does not know (a status, a role): the row is reported,
@@ -32,4 +49,62 @@ pub fn stored_word<T: FromStr>(column: &'static str, value: &str) -> Result<T, E
             value: value.to_owned(),
         }))
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use diesel::result::DatabaseErrorInformation;
+    use leadhub_domain::store::is_storage_full;
+
+    /// What a database said, as diesel hands it over.
+    struct Said {
+        message: &'static str,
+        hint: Option<&'static str>,
+    }
+
+    impl DatabaseErrorInformation for Said {
+        fn message(&self) -> &str {
+            self.message
+        }
+        fn details(&self) -> Option<&str> {
+            None
+        }
+        fn hint(&self) -> Option<&str> {
+            self.hint
+        }
+        fn table_name(&self) -> Option<&str> {
+            None
+        }
+        fn column_name(&self) -> Option<&str> {
+            None
+        }
+        fn constraint_name(&self) -> Option<&str> {
+            None
+        }
+        fn statement_position(&self) -> Option<i32> {
+            None
+        }
+    }
+
+    fn full(message: &'static str, hint: Option<&'static str>) -> bool {
+        let error =
+            Error::DatabaseError(DatabaseErrorKind::Unknown, Box::new(Said { message, hint }));
+        matches!(store_error(error), StoreError::Unexpected(cause) if is_storage_full(&cause))
+    }
+
+    #[test]
+    fn storage_full_is_told_from_other_failures_on_both_backends() {
+        assert!(full("database or disk is full", None), "SQLITE_FULL");
+        assert!(full(
+            "could not extend file \"base/16384/16385\": No space left on device",
+            Some("Check free disk space.")
+        ));
+        assert!(full(
+            "could not extend file \"base/16384/16385\": wrote only 4096 of 8192 bytes at block 3",
+            Some("Check free disk space.")
+        ));
+        assert!(!full("database is locked", None));
+        assert!(!full("relation \"leads\" does not exist", None));
+    }
 }

@@ -12,7 +12,7 @@ use crate::Database;
 
 #[derive(Queryable, Selectable)]
 #[diesel(table_name = api_keys)]
-struct ApiKeyRow {
+pub(crate) struct ApiKeyRow {
     id: i64,
     user_id: i64,
     name: String,

@@ -3,6 +3,7 @@
 
 pub(crate) mod credentials;
 pub(crate) mod memberships;
+pub(crate) mod operator;
 pub(crate) mod sessions;
 pub(crate) mod teams;
 pub(crate) mod users;

@@ -53,6 +53,8 @@ pub(crate) fn insert_user(conn: &mut DbConnection, user: NewUser) -> QueryResult
     Ok(user.stored(id))
 }
 
+/// Every lookup skips a deactivated account (`leadhub user deactivate`): none of its keys, tokens
+/// or sign-in links works any more, and its e-mail address cannot be taken again by a new one.
 #[async_trait]
 impl UserRepository for Database {
     async fn insert(&self, user: NewUser) -> StoreResult<User> {
@@ -60,13 +62,17 @@ impl UserRepository for Database {
     }
 
     async fn find_by_email(&self, email: &str) -> StoreResult<Option<User>> {
-        let query = users::table.filter(users::email.eq(email.to_owned()));
+        let query = users::table
+            .filter(users::deactivated_at.is_null())
+            .filter(users::email.eq(email.to_owned()));
         self.find_first::<UserRow, _, _>(query.select(UserRow::as_select()))
             .await
     }
 
     async fn find_by_user_id(&self, user_id: &str) -> StoreResult<Option<User>> {
-        let query = users::table.filter(users::user_id.eq(user_id.to_owned()));
+        let query = users::table
+            .filter(users::deactivated_at.is_null())
+            .filter(users::user_id.eq(user_id.to_owned()));
         self.find_first::<UserRow, _, _>(query.select(UserRow::as_select()))
             .await
     }
@@ -74,13 +80,20 @@ impl UserRepository for Database {
     async fn find_by_internal_id(&self, id: i64) -> StoreResult<Option<User>> {
         self.recent_users
             .or_read(&id, || {
-                self.find_first::<UserRow, _, _>(users::table.find(id).select(UserRow::as_select()))
+                self.find_first::<UserRow, _, _>(
+                    users::table
+                        .filter(users::deactivated_at.is_null())
+                        .filter(users::id.eq(id))
+                        .select(UserRow::as_select()),
+                )
             })
             .await
     }
 
     async fn first_admin(&self) -> StoreResult<Option<User>> {
-        let query = users::table.filter(users::is_admin.eq(true));
+        let query = users::table
+            .filter(users::deactivated_at.is_null())
+            .filter(users::is_admin.eq(true));
         self.find_first::<UserRow, _, _>(query.order(users::id.asc()).select(UserRow::as_select()))
             .await
     }

@@ -1,4 +1,5 @@
 //! Leads: the submitted fields, the rules that reject, normalise and merge them.
+pub mod enrichment_retry;
 pub mod fields;
 pub mod merge;
 pub mod merge_leads;

@@ -29,6 +29,8 @@ pub enum EnrichmentStatus {
     Partial,
     /// A stage failed or timed out; it will be tried again.
     PendingRetry,
+    /// The retries outlasted `LEADHUB_ENRICHMENT_GIVE_UP_SECS`; only "Enrich again" tries again.
+    GaveUp,
     /// No stage applied (no address, or enrichment not configured).
     Skipped,
 }

@@ -4,7 +4,9 @@ use std::sync::Arc;
 use futures_util::stream::{self, StreamExt};
 
 use crate::address::AddressKey;
-use crate::enrich::{AppraisalQuery, AppraisalSource, GeocodeOutcome, GeocodeQuery, Geocoder};
+use crate::enrich::{
+    AppraisalQuery, AppraisalSource, EnrichError, GeocodeOutcome, GeocodeQuery, Geocoder,
+};
 use crate::lead::fields::Warning;
 use crate::lead::record::{EnrichmentStatus, EnrichmentUpdate, GeocodeInfo, Lead};
 
@@ -24,9 +26,18 @@ impl Enricher {
     }
 
     /// Enriches each lead; returns the update to store and the warnings, per lead, in order.
+    pub async fn enrich(&self, leads: Vec<Lead>) -> Vec<(EnrichmentUpdate, Vec<Warning>)> {
+        self.enrich_telling(leads)
+            .await
+            .into_iter()
+            .map(|e| (e.update, e.warnings))
+            .collect()
+    }
+
+    /// As `enrich`, with what held each lead back, for the retry that follows.
     /// Geocoding goes through `geocode_batch` (one Census batch request for many addresses);
     /// appraisal lookups run with bounded concurrency.
-    pub async fn enrich(&self, leads: Vec<Lead>) -> Vec<(EnrichmentUpdate, Vec<Warning>)> {
+    pub async fn enrich_telling(&self, leads: Vec<Lead>) -> Vec<Enriched> {
         let mut geocoded: Vec<Option<GeocodeOutcome>> = leads.iter().map(|_| None).collect();
         if let Some(geocoder) = &self.geocoder {
             let wanted: Vec<(usize, GeocodeQuery)> = leads
@@ -47,11 +58,7 @@ impl Enricher {
             .await
     }
 
-    async fn finish_one(
-        &self,
-        lead: Lead,
-        geocode: Option<GeocodeOutcome>,
-    ) -> (EnrichmentUpdate, Vec<Warning>) {
+    async fn finish_one(&self, lead: Lead, geocode: Option<GeocodeOutcome>) -> Enriched {
         let mut tally = Tally::default();
         let mut update = EnrichmentUpdate {
             lead_id: lead.id,
@@ -78,11 +85,7 @@ impl Enricher {
                     "geocode_no_match",
                     "No geocoder found this address",
                 ),
-                Err(e) => tally.failed(
-                    "address",
-                    "geocode_failed",
-                    format!("{e}; retried in the background"),
-                ),
+                Err(e) => tally.failed("address", "geocode_failed", &e),
             }
         }
         if let (None, Some(source)) = (&update.appraisal, &self.appraisal) {
@@ -103,11 +106,7 @@ impl Enricher {
                         "appraisal_no_match",
                         "No county parcel was found for this lead",
                     ),
-                    Err(e) => tally.failed(
-                        "parcel_number",
-                        "appraisal_failed",
-                        format!("{e}; retried in the background"),
-                    ),
+                    Err(e) => tally.failed("parcel_number", "appraisal_failed", &e),
                 }
             }
         }
@@ -117,8 +116,33 @@ impl Enricher {
             (true, false, true) => EnrichmentStatus::Partial,
             (true, false, false) => EnrichmentStatus::Complete,
         };
-        (update, tally.warnings)
+        let setback = tally
+            .setback
+            .filter(|_| update.status == EnrichmentStatus::PendingRetry);
+        Enriched {
+            update,
+            warnings: tally.warnings,
+            setback,
+        }
     }
+}
+
+/// One lead's enrichment: what to store, the warnings, and what held it back if it must wait.
+#[derive(Debug, Clone)]
+pub struct Enriched {
+    pub update: EnrichmentUpdate,
+    pub warnings: Vec<Warning>,
+    pub setback: Option<Setback>,
+}
+
+/// Why a lead still waits for enrichment.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Setback {
+    /// The first failure in words (`census: could not be reached`), never a URL.
+    pub reason: String,
+    /// Every stage that failed was paused by its circuit breaker: the longest of their waits
+    /// until a probe may pass. None when a stage really failed.
+    pub paused_for: Option<std::time::Duration>,
 }
 
 /// What the enrichment stages of one lead came to: whether any ran, failed or found nothing, and
@@ -129,6 +153,7 @@ struct Tally {
     failed: bool,
     missed: bool,
     warnings: Vec<Warning>,
+    setback: Option<Setback>,
 }
 
 impl Tally {
@@ -137,9 +162,24 @@ impl Tally {
         self.warnings.push(Warning::new(field, code, message));
     }
 
-    fn failed(&mut self, field: &str, code: &str, message: String) {
+    fn failed(&mut self, field: &str, code: &str, error: &EnrichError) {
         self.failed = true;
-        self.warnings.push(Warning::new(field, code, message));
+        self.warnings.push(Warning::new(
+            field,
+            code,
+            format!("{error}; retried in the background"),
+        ));
+        let paused = error.paused_for();
+        self.setback = Some(match self.setback.take() {
+            None => Setback {
+                reason: error.to_string(),
+                paused_for: paused,
+            },
+            Some(first) => Setback {
+                reason: first.reason,
+                paused_for: first.paused_for.zip(paused).map(|(a, b)| a.max(b)),
+            },
+        });
     }
 }
 

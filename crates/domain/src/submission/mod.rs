@@ -6,7 +6,7 @@ mod service;
 #[cfg(test)]
 mod service_tests;
 
-pub use enrichment::Enricher;
+pub use enrichment::{Enriched, Enricher, Setback};
 pub use record::*;
 pub use service::{
     BatchOutcome, ElementOutcome, HistoryEntry, PendingWork, SubmissionError, SubmissionRequest,

@@ -6,6 +6,7 @@ use chrono::{DateTime, Datelike, Utc};
 
 use crate::clock::Clock;
 use crate::error::ServiceError;
+use crate::lead::enrichment_retry::EnrichmentRound;
 use crate::lead::fields::{LeadFields, Warning};
 use crate::lead::normalize::normalize;
 use crate::lead::record::{
@@ -508,28 +509,43 @@ impl SubmissionService {
         Ok(warnings)
     }
 
-    /// The enrichment job: leads still `pending_retry` are enriched again. Answers how many
-    /// still wait, so the job can be retried with backoff.
-    pub async fn retry_enrichment(&self, lead_ids: Vec<i64>) -> Result<usize, SubmissionError> {
-        let waiting: Vec<i64> = self
+    /// The enrichment job: leads still `pending_retry` (or given up, when an operator put the job
+    /// back) are enriched again. Answers which still wait and what held them back, so the job can
+    /// be retried, postponed or given up (`lead::enrichment_retry`).
+    pub async fn retry_enrichment(
+        &self,
+        lead_ids: Vec<i64>,
+    ) -> Result<EnrichmentRound, SubmissionError> {
+        let waiting: Vec<Lead> = self
             .leads
             .find_leads(lead_ids)
             .await?
             .into_iter()
-            .filter(|l| l.enrichment_status == EnrichmentStatus::PendingRetry)
-            .map(|l| l.id)
+            .filter(|l| {
+                matches!(
+                    l.enrichment_status,
+                    EnrichmentStatus::PendingRetry | EnrichmentStatus::GaveUp
+                )
+            })
             .collect();
         if waiting.is_empty() {
-            return Ok(0);
+            return Ok(EnrichmentRound::default());
         }
-        self.enrich_leads(waiting.clone()).await?;
-        Ok(self
-            .leads
-            .find_leads(waiting)
-            .await?
-            .iter()
-            .filter(|l| l.enrichment_status == EnrichmentStatus::PendingRetry)
-            .count())
+        if !self.enricher.is_configured() {
+            // Switched off since the leads were written: they wait until it is back or the job
+            // gives up, as in an outage.
+            return Ok(EnrichmentRound {
+                still_waiting: waiting.iter().map(|l| l.id).collect(),
+                reason: Some("no geocoder or appraisal service is configured".to_owned()),
+                paused_for: None,
+            });
+        }
+        let enriched = self.enricher.enrich_telling(waiting).await;
+        let round = EnrichmentRound::of(&enriched);
+        self.leads
+            .save_enrichment(enriched.into_iter().map(|e| e.update).collect())
+            .await?;
+        Ok(round)
     }
 
     /// Enriches one lead again on request (any status), for those who may see it.

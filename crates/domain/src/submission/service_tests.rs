@@ -321,7 +321,10 @@ async fn a_geocoder_failure_leaves_the_lead_pending_retry_with_its_retry_queued(
     assert_eq!(codes(&outcome.warnings), ["geocode_failed"]);
     assert_eq!(*saved.lock().unwrap(), [EnrichmentStatus::PendingRetry]);
     // The queued retry (the `enrich_lead` job) enriches it again; none is left waiting.
-    assert_eq!(service.retry_enrichment(vec![NEW_LEADS]).await.unwrap(), 0);
+    assert_eq!(
+        service.retry_enrichment(vec![NEW_LEADS]).await.unwrap(),
+        crate::lead::enrichment_retry::EnrichmentRound::default()
+    );
     assert_eq!(
         *saved.lock().unwrap(),
         [EnrichmentStatus::PendingRetry, EnrichmentStatus::Complete]

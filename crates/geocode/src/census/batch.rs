@@ -11,7 +11,7 @@
 use std::collections::HashMap;
 use std::time::Duration;
 
-use leadhub_domain::enrich::{EnrichError, GeocodeOutcome, GeocodeQuery, GeocodeResult};
+use leadhub_domain::enrich::{GeocodeOutcome, GeocodeQuery, GeocodeResult};
 use reqwest::multipart::{Form, Part};
 
 use super::{county_fips, CensusGeocoder, BENCHMARK, CENSUS, VINTAGE};
@@ -41,17 +41,7 @@ impl CensusGeocoder {
             Ok(body) => self.match_rows(queries.len(), &body),
             Err(error) => {
                 // One failed upload fails every address in it alike.
-                (0..queries.len())
-                    .map(|_| {
-                        Err(match &error {
-                            EnrichError::Timeout { provider, within } => EnrichError::Timeout {
-                                provider: provider.clone(),
-                                within: *within,
-                            },
-                            EnrichError::Failed(said) => EnrichError::Failed(said.clone()),
-                        })
-                    })
-                    .collect()
+                (0..queries.len()).map(|_| Err(error.clone())).collect()
             }
         }
     }

@@ -96,7 +96,7 @@ async fn the_circuit_opens_after_repeated_failures_and_closes_after_the_cool_dow
     for _ in 0..20 {
         let answer = geocoder.geocode(&white_house()).await;
         assert!(
-            matches!(&answer, Err(EnrichError::Failed(m)) if *m == format!("census: {CIRCUIT_OPEN}")),
+            matches!(&answer, Err(e @ EnrichError::Paused { .. }) if e.to_string() == format!("census: {CIRCUIT_OPEN}")),
             "{answer:?}"
         );
     }

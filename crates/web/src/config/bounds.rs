@@ -37,6 +37,9 @@ pub const WHOLE_NUMBERS: &[Bound] = &[
     bound("LEADHUB_JOB_LEASE_SECS", 60, 1..=86_400),
     // Under 10 ms an idle worker would spin on the database.
     bound("LEADHUB_JOB_POLL_MS", 5000, 10..=3_600_000),
+    // Enrichment retries give up this long after their job was queued: at least a minute (one
+    // retry), at most 30 days (a lead that waits a month is better told it gave up).
+    bound("LEADHUB_ENRICHMENT_GIVE_UP_SECS", 86_400, 60..=2_592_000),
     // The default follows the backend (`Config::from_vars`); this one is SQLite's.
     bound("LEADHUB_DB_POOL_SIZE", 8, 1..=1000),
 ];

@@ -57,6 +57,8 @@ pub struct Config {
     pub job_lease_secs: u64,
     /// How often an idle worker looks for due jobs, in milliseconds.
     pub job_poll_ms: u64,
+    /// `LEADHUB_ENRICHMENT_GIVE_UP_SECS`: how long enrichment retries go on (docs/jobs.md).
+    pub enrichment_give_up_secs: u64,
     /// Database connections this process may hold (with N processes on one PostgreSQL server,
     /// N times this must stay under its `max_connections`).
     pub db_pool_size: u32,
@@ -243,6 +245,10 @@ impl Config {
             )? as i64,
             job_lease_secs: whole_number("LEADHUB_JOB_LEASE_SECS", get("LEADHUB_JOB_LEASE_SECS"))?,
             job_poll_ms: whole_number("LEADHUB_JOB_POLL_MS", get("LEADHUB_JOB_POLL_MS"))?,
+            enrichment_give_up_secs: whole_number(
+                "LEADHUB_ENRICHMENT_GIVE_UP_SECS",
+                get("LEADHUB_ENRICHMENT_GIVE_UP_SECS"),
+            )?,
             // Within 1..=1000 (its bound).
             db_pool_size: db_pool_size as u32,
             map_tiles,

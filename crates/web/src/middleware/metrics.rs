@@ -120,6 +120,7 @@ fn set_queue_gauges(q: &QueueGauges, now: DateTime<Utc>) {
     gauge!("leadhub_jobs_oldest_due_age_seconds").set(oldest as f64);
     gauge!("leadhub_webhook_deliveries_pending").set(q.deliveries_pending as f64);
     gauge!("leadhub_webhook_endpoints_failing").set(q.endpoints_failing as f64);
+    gauge!("leadhub_leads_enrichment_gave_up").set(q.leads_gave_up as f64);
 }
 
 fn describe_app_series() {
@@ -156,6 +157,10 @@ fn describe_queue_series() {
         "leadhub_webhook_endpoints_failing",
         "Webhook endpoints with a failed delivery waiting for its retry."
     );
+    describe_gauge!(
+        "leadhub_leads_enrichment_gave_up",
+        "Leads whose enrichment retries gave up (only Enrich again tries them)."
+    );
 }
 
 /// The process-wide recorder, installed on first use; None if another recorder was installed
@@ -188,6 +193,7 @@ mod tests {
             oldest_due: vec![("enrich_lead".into(), now - chrono::Duration::seconds(90))],
             deliveries_pending: 7,
             endpoints_failing: 1,
+            leads_gave_up: 4,
         };
         let text = m.render((3, 1, 8), Some(&queues), now);
         assert!(
@@ -212,6 +218,10 @@ mod tests {
         );
         assert!(
             text.contains("leadhub_jobs_oldest_due_age_seconds 90"),
+            "{text}"
+        );
+        assert!(
+            text.contains("leadhub_leads_enrichment_gave_up 4"),
             "{text}"
         );
         assert!(

@@ -4,10 +4,11 @@ use actix_web::http::StatusCode;
 use actix_web::{web, HttpResponse};
 use serde::Serialize;
 
+use leadhub_domain::error::ServiceError;
 use leadhub_domain::lead::record::{EnrichmentStatus, Lead};
 use leadhub_domain::submission::HistoryEntry;
 
-use crate::pages::render::{see_other, when, PageError};
+use crate::pages::render::{see_other, when, when_opt, PageError};
 use crate::pages::session::{Posted, Visitor};
 use crate::pages::{base_context, id_of, Button, Done};
 use crate::state::AppState;
@@ -133,6 +134,9 @@ fn enrichment_reason(status: EnrichmentStatus) -> &'static str {
         EnrichmentStatus::PendingRetry => {
             "A stage failed or timed out; it is retried in the background."
         }
+        EnrichmentStatus::GaveUp => {
+            "A stage kept failing until its retries gave up; it is not retried on its own."
+        }
         EnrichmentStatus::Skipped => {
             "No stage applied: the lead has no address, or enrichment is not configured."
         }
@@ -249,6 +253,24 @@ async fn detail(
         "enrichment_reason",
         enrichment_reason(lead.enrichment_status),
     );
+    let outlook = state
+        .enrichment_retries
+        .outlook(&lead)
+        .await
+        .map_err(ServiceError::from)?;
+    let outlook = outlook.as_ref();
+    context.insert(
+        "enrichment_next_try",
+        &when_opt(outlook.and_then(|o| o.next_try_at)),
+    );
+    context.insert(
+        "enrichment_gave_up",
+        &when_opt(outlook.and_then(|o| o.gave_up_at)),
+    );
+    context.insert(
+        "enrichment_last_reason",
+        &outlook.and_then(|o| o.last_reason.clone()),
+    );
     context.insert("enrichment_warnings", &enrichment_warnings(&history));
     context.insert("may_enrich", &may_enrich);
     context.insert("submission_count", &lead.submission_count);
@@ -268,11 +290,17 @@ async fn enrich(
     Posted { visitor, .. }: Posted<Button>,
 ) -> Result<HttpResponse, PageError> {
     let id = id_of(&id, "Lead")?;
-    visitor
+    let lead = visitor
         .state
         .submissions
         .enrich_now(&visitor.user, id)
         .await?;
+    visitor
+        .state
+        .enrichment_retries
+        .follow_up(&lead)
+        .await
+        .map_err(ServiceError::from)?;
     Ok(visitor.finish(see_other(&format!("/leads/{id}?done=enriched"))))
 }
 

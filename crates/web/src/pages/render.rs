@@ -132,12 +132,21 @@ pub enum PageError {
     Forbidden(String),
     #[error("gone: {0}")]
     Gone(String),
+    #[error("storage full")]
+    StorageFull,
     #[error("internal error")]
     Internal,
 }
 
 impl PageError {
     pub fn unexpected(cause: anyhow::Error) -> PageError {
+        if leadhub_domain::store::is_storage_full(&cause) {
+            tracing::error!(
+                error = format!("{cause:#}"),
+                "storage full; request refused"
+            );
+            return PageError::StorageFull;
+        }
         tracing::error!(error = format!("{cause:#}"), "unexpected error");
         PageError::Internal
     }
@@ -161,6 +170,11 @@ impl PageError {
             PageError::NotFound(thing) => ("Not found", format!("{thing} not found.")),
             PageError::Forbidden(reason) => ("Not allowed", format!("{reason}.")),
             PageError::Gone(reason) => ("This link no longer works", format!("{reason}.")),
+            PageError::StorageFull => (
+                "Storage full",
+                "The service's storage is full, so nothing was saved. Please try again later."
+                    .into(),
+            ),
             PageError::Internal => (
                 "Something went wrong",
                 "An unexpected error occurred; it has been logged. Please try again.".into(),
@@ -177,6 +191,7 @@ impl ResponseError for PageError {
             PageError::BadForm => StatusCode::BAD_REQUEST,
             PageError::NotFound(_) => StatusCode::NOT_FOUND,
             PageError::Gone(_) => StatusCode::GONE,
+            PageError::StorageFull => StatusCode::INSUFFICIENT_STORAGE,
             PageError::Internal => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }

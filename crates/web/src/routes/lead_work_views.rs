@@ -34,6 +34,16 @@ pub struct Tagged<T> {
     version: i64,
 }
 
+impl<T> Tagged<T> {
+    /// The same version with its body changed.
+    pub fn map<U>(self, change: impl FnOnce(T) -> U) -> Tagged<U> {
+        Tagged {
+            body: change(self.body),
+            version: self.version,
+        }
+    }
+}
+
 impl Tagged<LeadView> {
     pub fn of(lead: Lead) -> Self {
         Tagged {

@@ -6,7 +6,7 @@ use serde::Deserialize;
 use validator::{Validate, ValidationError, ValidationErrors};
 
 use leadhub_domain::lead::fields::PROPERTY_TYPES;
-use leadhub_domain::lead::record::{EnrichmentStatus, LeadFilter};
+use leadhub_domain::lead::record::{EnrichmentStatus, Lead, LeadFilter};
 use leadhub_domain::lead::search::{LeadSort, SearchText};
 use leadhub_domain::lead::work::{ArchiveFilter, AssigneeFilter, LeadStatus};
 
@@ -75,7 +75,7 @@ pub struct LeadFilters {
     /// stored in).
     #[validate(custom(function = "json_type"))]
     pub source: Lax<String>,
-    /// complete, partial, pending_retry or skipped.
+    /// complete, partial, pending_retry, gave_up or skipped.
     #[validate(custom(function = "json_type"), custom(function = "enrichment_status"))]
     pub enrichment_status: Lax<String>,
     /// Search, any case: a substring of the address, owner name, project number or an e-mail,
@@ -127,7 +127,8 @@ fn property_type(field: &Lax<String>) -> Result<(), ValidationError> {
 }
 
 /// The words of `EnrichmentStatus`.
-pub const ENRICHMENT_STATUSES: [&str; 4] = ["complete", "partial", "pending_retry", "skipped"];
+pub const ENRICHMENT_STATUSES: [&str; 5] =
+    ["complete", "partial", "pending_retry", "gave_up", "skipped"];
 
 fn enrichment_status(field: &Lax<String>) -> Result<(), ValidationError> {
     one_of(field, &ENRICHMENT_STATUSES)
@@ -259,8 +260,21 @@ pub async fn get_lead(
     caller: Caller,
     id: web::Path<i64>,
 ) -> ApiResult<Tagged<LeadView>> {
+    // Through the working-lead service: a merged lead answers 301 to its survivor.
     let lead = state.lead_work.lead(&caller.user, id.into_inner()).await?;
-    Ok(Tagged::of(lead))
+    let outlook = state.enrichment_retries.outlook(&lead).await?;
+    Ok(Tagged::of(lead).map(|mut view| {
+        view.enrichment = outlook.map(Into::into);
+        view
+    }))
+}
+
+/// The lead's view with what lies ahead for its enrichment.
+async fn with_outlook(state: &AppState, lead: Lead) -> ApiResult<Json<LeadView>> {
+    let outlook = state.enrichment_retries.outlook(&lead).await?;
+    let mut view = LeadView::from(lead);
+    view.enrichment = outlook.map(Into::into);
+    Ok(Json(view))
 }
 
 /// Geocodes and appraises the lead again now (its team's members and platform admins).
@@ -281,5 +295,6 @@ pub async fn enrich_lead(
         .submissions
         .enrich_now(&caller.user, id.into_inner())
         .await?;
-    Ok(Json(LeadView::from(lead)))
+    state.enrichment_retries.follow_up(&lead).await?;
+    with_outlook(&state, lead).await
 }

@@ -9,6 +9,7 @@ pub mod batch_body;
 pub mod business_views;
 pub mod businesses;
 pub mod docs;
+pub mod enrichment_views;
 pub mod health;
 mod idempotency;
 pub mod invites;

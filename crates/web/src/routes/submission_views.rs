@@ -192,8 +192,12 @@ pub struct LeadView {
     pub geocode: Option<Value>,
     /// The county appraisal record, or null.
     pub appraisal: Option<Value>,
-    /// complete, partial, pending_retry or skipped.
+    /// complete, partial, pending_retry, gave_up or skipped.
     pub enrichment_status: String,
+    /// While `pending_retry` or `gave_up` (a single lead's view): the next try, or when the
+    /// retries gave up, and the last reason.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub enrichment: Option<crate::routes::enrichment_views::EnrichmentView>,
     pub submission_count: i32,
     pub created_at: String,
     pub updated_at: String,
@@ -222,6 +226,7 @@ impl From<Lead> for LeadView {
             address_standardized: lead.address_standardized,
             appraisal: lead.appraisal,
             enrichment_status: lead.enrichment_status.as_str().to_owned(),
+            enrichment: None,
             submission_count: lead.submission_count,
             created_at: iso(lead.created_at),
             updated_at: iso(lead.updated_at),

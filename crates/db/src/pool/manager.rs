@@ -1,0 +1,136 @@
+//! The pool's connection manager. diesel's `ConnectionManager` opens a `MultiConnection` by trying
+//! each backend in turn and, when all fail, reports "Invalid connection url for multiconnection",
+//! dropping the server's own words: while PostgreSQL restarted, that line was all the log said.
+//! This one opens the backend the URL named and says what went wrong, once per episode: the first
+//! failure (host and error) at ERROR, the recovery at WARN, nothing for the attempts in between.
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+use diesel::pg::PgConnection;
+use diesel::r2d2::{Error, HandleError, ManageConnection, R2D2Connection};
+use diesel::sqlite::SqliteConnection;
+use diesel::Connection;
+
+use crate::pool::connection::{Backend, DbConnection};
+
+#[derive(Debug)]
+pub(crate) struct DbManager {
+    backend: Backend,
+    target: String,
+    /// Where the database is, for the log: `host:port/name` or the SQLite file; no password.
+    place: String,
+    unreachable: Arc<AtomicBool>,
+}
+
+impl DbManager {
+    pub(crate) fn new(backend: Backend, target: String) -> DbManager {
+        DbManager {
+            place: place_of(backend, &target),
+            backend,
+            target,
+            unreachable: Arc::default(),
+        }
+    }
+
+    /// Errors for r2d2 to report: a connection error is the manager's own to log.
+    pub(crate) fn error_handler(&self) -> Box<dyn HandleError<Error>> {
+        Box::new(QueryErrorsOnly)
+    }
+}
+
+impl ManageConnection for DbManager {
+    type Connection = DbConnection;
+    type Error = Error;
+
+    fn connect(&self) -> Result<DbConnection, Error> {
+        let opened = match self.backend {
+            Backend::Sqlite => SqliteConnection::establish(&self.target).map(DbConnection::Sqlite),
+            Backend::Postgres => PgConnection::establish(&self.target).map(DbConnection::Postgres),
+        };
+        match opened {
+            Ok(conn) => {
+                if self.unreachable.swap(false, Ordering::Relaxed) {
+                    tracing::warn!(database = %self.place, "database reachable again");
+                }
+                Ok(conn)
+            }
+            Err(e) => {
+                if !self.unreachable.swap(true, Ordering::Relaxed) {
+                    let error = e
+                        .to_string()
+                        .split_whitespace()
+                        .collect::<Vec<_>>()
+                        .join(" ");
+                    tracing::error!(database = %self.place, %error, "database cannot be reached; retrying quietly until it can");
+                }
+                Err(Error::ConnectionError(e))
+            }
+        }
+    }
+
+    fn is_valid(&self, conn: &mut DbConnection) -> Result<(), Error> {
+        conn.ping().map_err(Error::QueryError)
+    }
+
+    fn has_broken(&self, conn: &mut DbConnection) -> bool {
+        std::thread::panicking() || conn.is_broken()
+    }
+}
+
+/// r2d2's default handler logs every failed attempt; connection failures are logged by the
+/// manager, once per episode.
+#[derive(Debug)]
+struct QueryErrorsOnly;
+
+impl HandleError<Error> for QueryErrorsOnly {
+    fn handle_error(&self, error: Error) {
+        if let Error::QueryError(e) = error {
+            tracing::error!(error = %e, "database connection set-up failed");
+        }
+    }
+}
+
+/// `host:port/dbname` of a PostgreSQL URL (user and password left out), or the SQLite path.
+fn place_of(backend: Backend, target: &str) -> String {
+    match backend {
+        Backend::Sqlite => target.to_owned(),
+        Backend::Postgres => {
+            let rest = target.split_once("://").map_or(target, |(_, r)| r);
+            let rest = rest.split('?').next().unwrap_or(rest);
+            rest.rsplit_once('@').map_or(rest, |(_, r)| r).to_owned()
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_place_names_host_and_database_never_the_password() {
+        assert_eq!(
+            place_of(
+                Backend::Postgres,
+                "postgres://app:s3cret@db.internal:5433/leads?connect_timeout=5"
+            ),
+            "db.internal:5433/leads"
+        );
+        assert_eq!(
+            place_of(Backend::Postgres, "postgres://127.0.0.1/test"),
+            "127.0.0.1/test"
+        );
+    }
+
+    #[test]
+    fn an_unreachable_server_is_named_with_its_own_error() {
+        let manager = DbManager::new(
+            Backend::Postgres,
+            "postgres://u:p@127.0.0.1:9/none?connect_timeout=2".to_owned(),
+        );
+        let Err(Error::ConnectionError(e)) = manager.connect() else {
+            panic!("nothing listens on port 9");
+        };
+        assert!(!e.to_string().contains("multiconnection"), "{e}");
+        assert!(manager.unreachable.load(Ordering::Relaxed));
+    }
+}

@@ -1,0 +1,335 @@
+//! Enrichment retries that outlast an outage (docs/jobs.md, "Enrichment retries"): a geocoder
+//! that fails for ten minutes and then recovers leaves every lead enriched and no dead job; one
+//! that stays down past the give-up period leaves the leads `gave_up`, said by the API, the page
+//! and `/metrics`. Hours pass on the app's clock in a few seconds: the test moves it a step at a
+//! time and waits for the workers to run what fell due.
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration as StdDuration, Instant};
+
+use async_trait::async_trait;
+use chrono::{DateTime, Duration, Utc};
+use diesel::prelude::*;
+use reqwest::StatusCode;
+use serde_json::{json, Value};
+
+use leadhub_db::schema::jobs;
+use leadhub_domain::enrich::{
+    said, EnrichError, GeocodeOutcome, GeocodeQuery, GeocodeResult, Geocoder,
+};
+use leadhub_domain::Clock;
+use leadhub_tests::{backend_tests, TestApp};
+
+use crate::clock::TestClock;
+use crate::helpers::post_batch;
+use crate::pages::sign_in;
+
+backend_tests!(
+    a_ten_minute_outage_ends_with_every_lead_enriched,
+    an_outage_past_the_give_up_period_leaves_the_leads_given_up,
+);
+
+/// A geocoder that cannot be reached until `back_at` on the app's clock; before that, from
+/// `paused_from` on, it answers as an open circuit breaker does. Counts the rounds it is asked.
+struct Outage {
+    clock: Arc<TestClock>,
+    paused_from: DateTime<Utc>,
+    back_at: DateTime<Utc>,
+    rounds: AtomicUsize,
+}
+
+#[async_trait]
+impl Geocoder for Outage {
+    async fn geocode(&self, _query: &GeocodeQuery) -> GeocodeOutcome {
+        let now = self.clock.now();
+        if now >= self.back_at {
+            Ok(Some(GeocodeResult {
+                latitude: 30.27,
+                longitude: -97.74,
+                source: "census".into(),
+                match_type: "exact".into(),
+                matched_address: None,
+                county_fips: Some("48453".into()),
+            }))
+        } else if now >= self.paused_from {
+            Err(EnrichError::Paused {
+                provider: "census".into(),
+                probe_in: StdDuration::from_secs(30),
+            })
+        } else {
+            Err(EnrichError::failed("census", said::UNREACHABLE))
+        }
+    }
+
+    async fn geocode_batch(&self, queries: &[GeocodeQuery]) -> Vec<GeocodeOutcome> {
+        self.rounds.fetch_add(1, Ordering::Relaxed);
+        let mut out = Vec::new();
+        for q in queries {
+            out.push(self.geocode(q).await);
+        }
+        out
+    }
+}
+
+/// The app on a clock the test moves, with the outage as its geocoder and workers that look
+/// for due jobs every 10 ms.
+async fn outage_app(
+    app: TestApp,
+    paused_after: Duration,
+    lasting: Duration,
+    vars: &[(&str, &str)],
+) -> (TestApp, Arc<TestClock>, Arc<Outage>) {
+    let start = Utc::now();
+    let clock = Arc::new(TestClock(Mutex::new(start)));
+    let outage = Arc::new(Outage {
+        clock: clock.clone(),
+        paused_from: start + paused_after,
+        back_at: start + lasting,
+        rounds: AtomicUsize::new(0),
+    });
+    let mut builder = app
+        .restart()
+        .clock(clock.clone())
+        .geocoder(Some(outage.clone()))
+        .env("LEADHUB_JOB_POLL_MS", "10");
+    for (name, value) in vars {
+        builder = builder.env(name, value);
+    }
+    (builder.build().await, clock, outage)
+}
+
+fn leads(n: usize) -> Vec<Value> {
+    (1..=n)
+        .map(|i| json!({"address": format!("{i} Outage Lane"), "city": "Austin", "state": "TX", "zip_code": "78701"}))
+        .collect()
+}
+
+/// Jobs due by the app's clock and not yet run, or running.
+async fn unsettled(app: &TestApp, now: DateTime<Utc>) -> i64 {
+    let now = now.naive_utc();
+    app.read_db(move |conn| {
+        conn.get_result(
+            jobs::table
+                .filter(
+                    jobs::status
+                        .eq("running")
+                        .or(jobs::status.eq("queued").and(jobs::run_at.le(now))),
+                )
+                .count(),
+        )
+    })
+    .await
+}
+
+/// Moves the clock by `step` until `done` or `for_at_most` has passed on it, letting the
+/// workers run what fell due after each step.
+async fn let_time_pass(
+    app: &TestApp,
+    clock: &TestClock,
+    step: Duration,
+    for_at_most: Duration,
+    done: impl AsyncFn() -> bool,
+) {
+    let end = clock.now() + for_at_most;
+    while clock.now() < end {
+        clock.advance(step);
+        let started = Instant::now();
+        while unsettled(app, clock.now()).await > 0 {
+            assert!(
+                started.elapsed() < StdDuration::from_secs(20),
+                "workers stuck"
+            );
+            tokio::time::sleep(StdDuration::from_millis(5)).await;
+        }
+        if done().await {
+            return;
+        }
+    }
+}
+
+async fn statuses(app: &TestApp, key: &str, ids: &[i64]) -> Vec<String> {
+    let mut out = Vec::new();
+    for id in ids {
+        let (_, lead) = app.get(&format!("/api/v1/leads/{id}"), key).await;
+        out.push(lead["enrichment_status"].as_str().unwrap_or("?").to_owned());
+    }
+    out
+}
+
+async fn submitted(app: &TestApp, key: &str, n: usize) -> Vec<i64> {
+    let (status, answer) = post_batch(app, key, leads(n)).await;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    answer["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["lead_id"].as_i64().unwrap())
+        .collect()
+}
+
+async fn dead_jobs(app: &TestApp) -> Vec<(i32, Option<String>)> {
+    app.read_db(|conn| {
+        conn.load(
+            jobs::table
+                .filter(jobs::status.eq("dead"))
+                .select((jobs::attempts, jobs::last_error)),
+        )
+    })
+    .await
+}
+
+async fn a_ten_minute_outage_ends_with_every_lead_enriched(app: TestApp) {
+    let (app, clock, outage) =
+        outage_app(app, Duration::minutes(3), Duration::minutes(10), &[]).await;
+    let alice = app.user("alice@example.com").await;
+    let ids = submitted(&app, &alice.key, 5).await;
+    assert!(statuses(&app, &alice.key, &ids)
+        .await
+        .iter()
+        .all(|s| s == "pending_retry"));
+
+    // The lead says when it is tried next.
+    let (_, lead) = app
+        .get(&format!("/api/v1/leads/{}", ids[0]), &alice.key)
+        .await;
+    let next = lead["enrichment"]["next_try_at"]
+        .as_str()
+        .unwrap_or_default();
+    assert!(!next.is_empty(), "{lead}");
+
+    // The first background try fails like the first write did, and says why.
+    let_time_pass(
+        &app,
+        &clock,
+        Duration::minutes(1),
+        Duration::minutes(2),
+        async || false,
+    )
+    .await;
+    let (_, lead) = app
+        .get(&format!("/api/v1/leads/{}", ids[0]), &alice.key)
+        .await;
+    assert_eq!(lead["enrichment_status"], "pending_retry", "{lead}");
+    assert_eq!(
+        lead["enrichment"]["last_reason"], "census: could not be reached",
+        "{lead}"
+    );
+    for internal in ["http", "127.0.0.1", "url"] {
+        assert!(!lead["enrichment"].to_string().contains(internal), "{lead}");
+    }
+
+    let all_enriched = async || {
+        statuses(&app, &alice.key, &ids)
+            .await
+            .iter()
+            .all(|s| s == "complete")
+    };
+    let_time_pass(
+        &app,
+        &clock,
+        Duration::minutes(1),
+        Duration::hours(3),
+        all_enriched,
+    )
+    .await;
+    assert!(
+        statuses(&app, &alice.key, &ids)
+            .await
+            .iter()
+            .all(|s| s == "complete"),
+        "every lead enriched once the geocoder was back"
+    );
+    assert_eq!(dead_jobs(&app).await, vec![], "no dead job");
+    let (_, lead) = app
+        .get(&format!("/api/v1/leads/{}", ids[0]), &alice.key)
+        .await;
+    assert!(lead.get("enrichment").is_none(), "nothing ahead: {lead}");
+
+    // While the breaker was open the job was postponed without spending attempts: fewer
+    // attempts than rounds it ran.
+    let attempts: Vec<i32> = app
+        .read_db(|conn| {
+            conn.load(
+                jobs::table
+                    .filter(jobs::kind.eq("enrich_lead"))
+                    .select(jobs::attempts),
+            )
+        })
+        .await;
+    let rounds = outage.rounds.load(Ordering::Relaxed) as i32;
+    // The first round was the write's own enrichment, not a job's.
+    assert!(
+        attempts.iter().sum::<i32>() < rounds - 1,
+        "attempts {attempts:?}, rounds {rounds}"
+    );
+}
+
+async fn an_outage_past_the_give_up_period_leaves_the_leads_given_up(app: TestApp) {
+    // Down for good; the retries give up an hour after the job was queued.
+    let (app, clock, _) = outage_app(
+        app,
+        Duration::days(365),
+        Duration::days(365),
+        &[("LEADHUB_ENRICHMENT_GIVE_UP_SECS", "3600")],
+    )
+    .await;
+    let alice = app.user("alice@example.com").await;
+    let ids = submitted(&app, &alice.key, 3).await;
+    let all_given_up = async || {
+        statuses(&app, &alice.key, &ids)
+            .await
+            .iter()
+            .all(|s| s == "gave_up")
+    };
+    let_time_pass(
+        &app,
+        &clock,
+        Duration::minutes(5),
+        Duration::hours(3),
+        all_given_up,
+    )
+    .await;
+
+    let (_, lead) = app
+        .get(&format!("/api/v1/leads/{}", ids[0]), &alice.key)
+        .await;
+    assert_eq!(lead["enrichment_status"], "gave_up", "{lead}");
+    assert!(lead["enrichment"]["gave_up_at"].is_string(), "{lead}");
+    assert_eq!(lead["enrichment"]["next_try_at"], Value::Null, "{lead}");
+    assert_eq!(
+        lead["enrichment"]["last_reason"], "census: could not be reached",
+        "{lead}"
+    );
+
+    // One dead job, with a reason a person can read.
+    let dead = dead_jobs(&app).await;
+    assert_eq!(dead.len(), 1, "{dead:?}");
+    assert_eq!(
+        dead[0].1.as_deref(),
+        Some(
+            "gave up after 1 h: 3 lead(s) still wait for enrichment: census: could not be reached"
+        )
+    );
+
+    // The filter finds them; /metrics counts them.
+    let (_, page) = app
+        .get("/api/v1/leads?enrichment_status=gave_up", &alice.key)
+        .await;
+    assert_eq!(page["total"], 3, "{page}");
+    let metrics = app.get_text("/metrics").await;
+    assert!(
+        metrics.contains("leadhub_leads_enrichment_gave_up 3"),
+        "{metrics}"
+    );
+
+    // The page says so, with "Enrich again".
+    let mut b = sign_in(&app, "alice@example.com").await;
+    let page = b.get(&format!("/leads/{}", ids[0])).await;
+    assert!(page.body.contains("Gave up on"), "{}", page.body);
+    assert!(
+        page.body.contains("census: could not be reached"),
+        "{}",
+        page.body
+    );
+    assert!(page.body.contains("Enrich again"), "{}", page.body);
+}
