@@ -3,8 +3,8 @@
 //! numbers, the empty state and the navigation.
 use std::collections::BTreeMap;
 
-use reqwest::StatusCode;
 use diesel::prelude::*;
+use reqwest::StatusCode;
 use serde_json::{json, Value};
 
 use leadhub_tests::{backend_tests, TestApp};
@@ -191,7 +191,13 @@ type CountKey = (i64, String, String, String, String);
 /// The live leads counted one by one from the leads themselves.
 async fn recount(app: &TestApp) -> BTreeMap<CountKey, i64> {
     use leadhub_db::schema::leads;
-    let rows: Vec<(Option<i64>, chrono::NaiveDateTime, Option<String>, String, String)> = app
+    let rows: Vec<(
+        Option<i64>,
+        chrono::NaiveDateTime,
+        Option<String>,
+        String,
+        String,
+    )> = app
         .read_db(|conn| {
             conn.load(
                 leads::table
@@ -242,7 +248,7 @@ async fn rollup(app: &TestApp) -> BTreeMap<CountKey, i64> {
         .collect()
 }
 
-/// Waits until no job is queued or running: enrichment writes to leads in the background, and
+/// Waits until no enrichment job is queued or running: enrichment writes to leads in the background, and
 /// a count compared while it runs would compare two moments.
 async fn jobs_settled(app: &TestApp) {
     use leadhub_db::schema::jobs;
@@ -251,7 +257,10 @@ async fn jobs_settled(app: &TestApp) {
             .read_db(|conn| {
                 conn.get_result(
                     jobs::table
+                        .filter(jobs::kind.eq("enrich_lead"))
                         .filter(jobs::status.eq_any(["queued", "running"]))
+                        // A retry waits its turn (minutes): not due, not running now.
+                        .filter(jobs::run_at.le(chrono::Utc::now().naive_utc()))
                         .count(),
                 )
             })
@@ -261,7 +270,12 @@ async fn jobs_settled(app: &TestApp) {
         }
         tokio::time::sleep(std::time::Duration::from_millis(50)).await;
     }
-    panic!("jobs still queued or running after 10 s");
+    let jobs: Vec<(String, String, chrono::NaiveDateTime, String)> = app
+        .read_db(|conn| {
+            conn.load(jobs::table.select((jobs::kind, jobs::status, jobs::run_at, jobs::payload)))
+        })
+        .await;
+    panic!("enrichment still queued or running after 10 s: {jobs:?}");
 }
 
 /// The rollup equals the recount, and so do the page's figures for `who` (seeing `scopes`,
@@ -284,7 +298,9 @@ async fn assert_counts_agree(app: &TestApp, who: &str, scopes: Option<&[i64]>, s
     for ((_, day, source, enrichment, status), n) in &visible {
         let source = if source.is_empty() { "unknown" } else { source };
         *by_source.entry(source.to_owned()).or_insert(0) += **n;
-        *by_enrichment.entry(enrichment.replace('_', " ")).or_insert(0) += **n;
+        *by_enrichment
+            .entry(enrichment.replace('_', " "))
+            .or_insert(0) += **n;
         *by_status.entry(status.clone()).or_insert(0) += **n;
         *by_day.entry(day.clone()).or_insert(0) += **n;
     }
@@ -293,10 +309,18 @@ async fn assert_counts_agree(app: &TestApp, who: &str, scopes: Option<&[i64]>, s
     let page = browser.get("/").await;
     assert_eq!(page.status, StatusCode::OK, "{}", page.body);
     let body = &page.body;
-    assert_eq!(text_of(body, "lead-total"), total.to_string(), "after {step}");
+    assert_eq!(
+        text_of(body, "lead-total"),
+        total.to_string(),
+        "after {step}"
+    );
     if total > 0 {
         assert_eq!(chart_numbers(body, "by-source"), by_source, "after {step}");
-        assert_eq!(chart_numbers(body, "by-enrichment"), by_enrichment, "after {step}");
+        assert_eq!(
+            chart_numbers(body, "by-enrichment"),
+            by_enrichment,
+            "after {step}"
+        );
         assert_eq!(chart_numbers(body, "funnel"), by_status, "after {step}");
         let per_day: BTreeMap<String, i64> = chart_numbers(body, "per-day")
             .into_iter()
@@ -356,7 +380,11 @@ async fn the_rollup_equals_a_recount_after_every_kind_of_write(app: TestApp) {
         if let Some(t) = team {
             lead["team_id"] = json!(t);
         }
-        let key = if team == Some(bravo) { &bob.key } else { &alice.key };
+        let key = if team == Some(bravo) {
+            &bob.key
+        } else {
+            &alice.key
+        };
         ids.push(lead_of(submit(&app, key, lead).await));
     }
     check("single intake").await;
@@ -364,12 +392,17 @@ async fn the_rollup_equals_a_recount_after_every_kind_of_write(app: TestApp) {
     // A resubmission merging into the first lead, with a new source.
     let again = json!({"address": "1 Main Street", "city": "Austin", "state": "TX",
                        "zip_code": "78701", "source": "web", "primary_phone": "512 555 0100"});
-    assert_eq!(submit(&app, &alice.key, again).await["result_action"], "updated");
+    assert_eq!(
+        submit(&app, &alice.key, again).await["result_action"],
+        "updated"
+    );
     check("a merging resubmission").await;
 
     let batch: Vec<Value> = (0..6)
-        .map(|i| json!({"address": format!("{i} Batch Road"), "city": "Austin", "state": "TX",
-                        "source": if i % 2 == 0 { "mailer" } else { "permits" }}))
+        .map(|i| {
+            json!({"address": format!("{i} Batch Road"), "city": "Austin", "state": "TX",
+                        "source": if i % 2 == 0 { "mailer" } else { "permits" }})
+        })
         .collect();
     let (status, body) = app
         .post(
@@ -382,7 +415,11 @@ async fn the_rollup_equals_a_recount_after_every_kind_of_write(app: TestApp) {
     check("batch intake").await;
 
     let (status, body) = app
-        .post(&format!("/api/v1/leads/{}/enrich", ids[1]), &alice.key, json!({}))
+        .post(
+            &format!("/api/v1/leads/{}/enrich", ids[1]),
+            &alice.key,
+            json!({}),
+        )
         .await;
     assert_eq!(status, StatusCode::OK, "{body}");
     check("enrichment").await;
@@ -418,23 +455,40 @@ async fn the_rollup_equals_a_recount_after_every_kind_of_write(app: TestApp) {
         sql(statement).await;
         check(step).await;
     }
-    sql(format!("UPDATE submissions SET result_lead_id = NULL WHERE result_lead_id = {d}")).await;
+    sql(format!(
+        "UPDATE submissions SET result_lead_id = NULL WHERE result_lead_id = {d}"
+    ))
+    .await;
     sql(format!("DELETE FROM leads WHERE id = {d}")).await;
     check("a delete of a merged lead").await;
     let e = lead_of(
-        submit(&app, &alice.key, json!({"address": "9 Gone Street", "city": "Austin", "state": "TX"})).await,
+        submit(
+            &app,
+            &alice.key,
+            json!({"address": "9 Gone Street", "city": "Austin", "state": "TX"}),
+        )
+        .await,
     );
-    sql(format!("UPDATE submissions SET result_lead_id = NULL WHERE result_lead_id = {e}")).await;
+    sql(format!(
+        "UPDATE submissions SET result_lead_id = NULL WHERE result_lead_id = {e}"
+    ))
+    .await;
     sql(format!("DELETE FROM leads WHERE id = {e}")).await;
     check("a delete of a live lead").await;
 
     // My open leads: assigned to the viewer with an open status, live.
-    sql(format!("UPDATE leads SET assignee_id = {alice_id}, status = 'new' WHERE id IN ({a}, {c})")).await;
+    sql(format!(
+        "UPDATE leads SET assignee_id = {alice_id}, status = 'new' WHERE id IN ({a}, {c})"
+    ))
+    .await;
     let mut browser = sign_in(&app, "alice@example.com").await;
     let page = browser.get("/").await;
-    // c went to Bravo, which Alice cannot see; b is won.
+    // c went to Bravo, which Alice cannot see; b (hers too) is lost.
     assert_eq!(text_of(&page.body, "my-open"), "1", "{}", page.body);
-    sql(format!("UPDATE leads SET archived_at = {now} WHERE id = {a}")).await;
+    sql(format!(
+        "UPDATE leads SET archived_at = {now} WHERE id = {a}"
+    ))
+    .await;
     let page = browser.get("/").await;
     assert_eq!(text_of(&page.body, "my-open"), "0");
 }

@@ -80,7 +80,11 @@ impl Direct {
             Direct::Postgres(c) => diesel::sql_query(statement).execute(c),
         }
         .unwrap_or_else(|e| panic!("{e}: {statement}"));
-        let head: String = statement.split_whitespace().take(3).collect::<Vec<_>>().join(" ");
+        let head: String = statement
+            .split_whitespace()
+            .take(3)
+            .collect::<Vec<_>>()
+            .join(" ");
         println!(
             "  {head}: {rows} rows in {:.1} s",
             started.elapsed().as_secs_f64()
@@ -115,9 +119,7 @@ fn seed(db: &TestDatabase, first_team: i64, user: i64) {
         numbers = sql.numbers
     ));
     conn.run("UPDATE leads SET archived_at = created_at WHERE id % 50 = 7");
-    conn.run(
-        "UPDATE leads SET merged_into_id = id - 1, address_key = NULL WHERE id % 100 = 13",
-    );
+    conn.run("UPDATE leads SET merged_into_id = id - 1, address_key = NULL WHERE id % 100 = 13");
     for (status, action, every) in [
         ("'completed'", "'created'", 1),
         ("'completed'", "'updated'", 10),
@@ -236,7 +238,11 @@ async fn bench(backend: Backend) {
     let mut teams = Vec::new();
     for t in 0..TEAMS {
         let (_, team) = app
-            .post("/api/teams", &member.key, json!({"name": format!("Team {t}")}))
+            .post(
+                "/api/teams",
+                &member.key,
+                json!({"name": format!("Team {t}")}),
+            )
             .await;
         teams.push(team["id"].as_i64().unwrap());
     }

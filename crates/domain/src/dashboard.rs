@@ -43,7 +43,10 @@ impl LeadFigures {
     pub fn add(&mut self, source: String, enrichment_status: String, status: String, n: i64) {
         self.total += n;
         *self.by_source.entry(source).or_insert(0) += n;
-        *self.by_enrichment_status.entry(enrichment_status).or_insert(0) += n;
+        *self
+            .by_enrichment_status
+            .entry(enrichment_status)
+            .or_insert(0) += n;
         *self.by_status.entry(status).or_insert(0) += n;
     }
 

@@ -67,12 +67,15 @@ impl RollupFilter {
             enrichment_status: *enrichment_status,
         })
     }
+}
 
-    fn narrow<'a>(
-        &self,
-        mut q: counts::BoxedQuery<'a, <crate::DbConnection as diesel::Connection>::Backend>,
-    ) -> counts::BoxedQuery<'a, <crate::DbConnection as diesel::Connection>::Backend> {
-        if let Some(teams) = &self.visible_teams {
+/// A boxed query over the rollup (whatever it selects or groups by) limited to the rows of a
+/// `RollupFilter`.
+macro_rules! narrow_counts {
+    ($query:expr, $filter:expr) => {{
+        let f: &RollupFilter = $filter;
+        let mut q = $query;
+        if let Some(teams) = &f.visible_teams {
             // Scope 0 holds the unassigned leads, which every user may see.
             q = q.filter(
                 counts::team_scope
@@ -80,17 +83,17 @@ impl RollupFilter {
                     .or(counts::team_scope.eq_any(teams.clone())),
             );
         }
-        if let Some(t) = self.team_id {
+        if let Some(t) = f.team_id {
             q = q.filter(counts::team_scope.eq(t));
         }
-        if let Some(s) = &self.source {
+        if let Some(s) = &f.source {
             q = q.filter(counts::source.eq(s.clone()));
         }
-        if let Some(e) = self.enrichment_status {
+        if let Some(e) = f.enrichment_status {
             q = q.filter(counts::enrichment_status.eq(e.as_str()));
         }
         q
-    }
+    }};
 }
 
 /// `SUM(n)` as a BIGINT on both backends (PostgreSQL's sum of a bigint is a numeric).
@@ -104,17 +107,18 @@ pub(crate) fn rolled_up_figures(
     filter: &RollupFilter,
     since: DateTime<Utc>,
 ) -> QueryResult<LeadFigures> {
-    let groups: Vec<(String, String, String, i64)> = conn.load(
-        filter
-            .narrow(counts::table.into_boxed())
+    let groups: Vec<(String, String, String, i64)> = conn.load(narrow_counts!(
+        counts::table
             .group_by((counts::source, counts::enrichment_status, counts::status))
             .select((
                 counts::source,
                 counts::enrichment_status,
                 counts::status,
                 total(),
-            )),
-    )?;
+            ))
+            .into_boxed(),
+        filter
+    ))?;
     let mut figures = LeadFigures::default();
     for (source, enrichment, status, n) in groups {
         if n == 0 {
@@ -130,11 +134,14 @@ pub(crate) fn rolled_up_figures(
     // Text days compare in date order (`YYYY-MM-DD`).
     let first_day = since.date_naive().format("%Y-%m-%d").to_string();
     let days: Vec<(String, i64)> = conn.load(
-        filter
-            .narrow(counts::table.into_boxed())
-            .filter(counts::day.ge(first_day))
-            .group_by(counts::day)
-            .select((counts::day, total())),
+        narrow_counts!(
+            counts::table
+                .group_by(counts::day)
+                .select((counts::day, total()))
+                .into_boxed(),
+            filter
+        )
+        .filter(counts::day.ge(first_day)),
     )?;
     figures.per_day = days
         .into_iter()

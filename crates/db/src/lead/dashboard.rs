@@ -116,7 +116,7 @@ fn open_leads_of(
     conn.get_result(
         narrow_leads!(leads::table.into_boxed(), filter, conn.backend())
             .filter(leads::assignee_id.eq(assignee))
-            .filter(leads::status.eq_any(OPEN_STATUSES))
+            .filter(leads::status.eq_any(OPEN_STATUSES.to_vec()))
             .filter(live())
             .count(),
     )

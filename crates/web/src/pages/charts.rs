@@ -264,13 +264,21 @@ mod tests {
     #[test]
     fn the_scale_label_fits_left_of_the_columns() {
         let first: NaiveDate = "2026-03-01".parse().unwrap();
-        let counts: Vec<(NaiveDate, i64)> = first.iter_days().take(30).map(|d| (d, 2_907)).collect();
+        let counts: Vec<(NaiveDate, i64)> =
+            first.iter_days().take(30).map(|d| (d, 2_907)).collect();
         let c = days("d", "D", &counts);
         let top = &c.ticks[0];
         assert_eq!(top.label, "2907");
         assert_eq!(top.anchor, "end");
-        assert!(top.x - 4.0 * DIGIT_11PX >= 0.0, "label starts at {}", top.x - 4.0 * DIGIT_11PX);
-        assert!(c.bars[0].x > top.x, "the first column stands right of the label");
+        assert!(
+            top.x - 4.0 * DIGIT_11PX >= 0.0,
+            "label starts at {}",
+            top.x - 4.0 * DIGIT_11PX
+        );
+        assert!(
+            c.bars[0].x > top.x,
+            "the first column stands right of the label"
+        );
     }
 
     #[test]

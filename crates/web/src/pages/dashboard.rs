@@ -85,10 +85,7 @@ async fn home(state: web::Data<AppState>, visitor: Visitor) -> Result<HttpRespon
             "funnel",
             "Leads by status",
             "Status",
-            d.leads
-                .funnel()
-                .into_iter()
-                .map(|(s, n)| (s.to_owned(), n)),
+            d.leads.funnel().into_iter().map(|(s, n)| (s.to_owned(), n)),
         ),
     );
     context.insert(
