@@ -157,6 +157,18 @@ diesel::table! {
 }
 
 diesel::table! {
+    /// The dashboard's live-lead counts, kept by triggers on `leads` (migration 15).
+    lead_daily_counts (team_scope, day, source, enrichment_status, status) {
+        team_scope -> BigInt,
+        day -> Text,
+        source -> Text,
+        enrichment_status -> Text,
+        status -> Text,
+        n -> BigInt,
+    }
+}
+
+diesel::table! {
     lead_notes (id) {
         id -> BigInt,
         lead_id -> BigInt,

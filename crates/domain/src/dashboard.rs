@@ -1,13 +1,14 @@
-//! The home dashboard's figures: leads per day, by source and enrichment status, what became of
-//! recent submissions, and the failed ones. Counted by the store (GROUP BY), over what the
-//! person may see: the leads of `SubmissionService::visible_filter` and the submissions of
+//! The home dashboard's figures: live leads (not archived, not merged away) per day, by source,
+//! enrichment status and status (the funnel), the person's open leads, what became of recent
+//! submissions, and the failed ones. Counted by the store, over what the person may see: the
+//! leads of `SubmissionService::visible_filter` and the submissions of
 //! `SubmissionService::visible_submissions`.
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use async_trait::async_trait;
 use chrono::{DateTime, Days, NaiveDate, Utc};
-use futures_util::future::try_join3;
+use futures_util::future::try_join4;
 
 use crate::clock::Clock;
 use crate::error::ServiceError;
@@ -21,7 +22,12 @@ pub const DAYS: u64 = 30;
 /// Failed submissions listed (the newest); the rest are counted.
 pub const FAILED_LISTED: i64 = 10;
 
-/// Lead counts; a missing source is counted under `"unknown"`.
+/// Where a lead stands, in the order a lead moves through them: the funnel's steps.
+pub const STATUSES: [&str; 5] = ["new", "contacted", "qualified", "won", "lost"];
+/// The statuses of a lead still being worked ("my open leads").
+pub const OPEN_STATUSES: [&str; 3] = ["new", "contacted", "qualified"];
+
+/// Live-lead counts; a missing source is counted under `"unknown"`.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct LeadFigures {
     pub total: i64,
@@ -29,6 +35,28 @@ pub struct LeadFigures {
     pub per_day: BTreeMap<NaiveDate, i64>,
     pub by_source: BTreeMap<String, i64>,
     pub by_enrichment_status: BTreeMap<String, i64>,
+    pub by_status: BTreeMap<String, i64>,
+}
+
+impl LeadFigures {
+    /// Counts `n` leads of this source, enrichment status and status.
+    pub fn add(&mut self, source: String, enrichment_status: String, status: String, n: i64) {
+        self.total += n;
+        *self.by_source.entry(source).or_insert(0) += n;
+        *self
+            .by_enrichment_status
+            .entry(enrichment_status)
+            .or_insert(0) += n;
+        *self.by_status.entry(status).or_insert(0) += n;
+    }
+
+    /// The funnel: every status in `STATUSES` order, zero where none.
+    pub fn funnel(&self) -> Vec<(&'static str, i64)> {
+        STATUSES
+            .iter()
+            .map(|s| (*s, self.by_status.get(*s).copied().unwrap_or(0)))
+            .collect()
+    }
 }
 
 /// Submissions by status and, when they reached a lead, by action (`created`, `updated`,
@@ -53,7 +81,8 @@ impl SubmissionFigures {
 #[cfg_attr(any(test, feature = "mock"), mockall::automock)]
 #[async_trait]
 pub trait DashboardRepository: Send + Sync {
-    /// Counts over the leads `filter` finds; `per_day` counts those created from `since` on.
+    /// Counts over the live leads `filter` finds; `per_day` counts those created from `since`
+    /// on.
     async fn lead_figures(
         &self,
         filter: LeadFilter,
@@ -65,6 +94,9 @@ pub trait DashboardRepository: Send + Sync {
         visible: VisibleSubmissions,
         since: DateTime<Utc>,
     ) -> StoreResult<SubmissionFigures>;
+    /// The live leads `filter` finds that are assigned to `assignee` with an open status
+    /// (`OPEN_STATUSES`).
+    async fn open_leads_of(&self, filter: LeadFilter, assignee: i64) -> StoreResult<i64>;
     /// The newest `limit` visible failed submissions, and how many there are.
     async fn failed_submissions(
         &self,
@@ -82,6 +114,8 @@ pub struct Dashboard {
     pub submissions: SubmissionFigures,
     pub failed: Vec<Submission>,
     pub failed_total: i64,
+    /// The viewer's open leads: assigned to them, status in `OPEN_STATUSES`.
+    pub my_open: i64,
 }
 
 /// Built with a struct literal from its ports.
@@ -101,9 +135,12 @@ impl DashboardService {
         let today = self.clock.now().date_naive();
         let first = today.checked_sub_days(Days::new(DAYS - 1)).unwrap_or(today);
         let since = first.and_time(chrono::NaiveTime::MIN).and_utc();
-        // Three reads on three pooled connections at once: the page waits for the slowest.
-        let (lead_figures, submission_figures, (failed, failed_total)) = try_join3(
-            self.figures.lead_figures(leads.into_filter(), since),
+        let viewer = submissions.user_id();
+        let leads = leads.into_filter();
+        // Four reads on pooled connections at once: the page waits for the slowest.
+        let (lead_figures, my_open, submission_figures, (failed, failed_total)) = try_join4(
+            self.figures.lead_figures(leads.clone(), since),
+            self.figures.open_leads_of(leads, viewer),
             self.figures.submission_figures(submissions.clone(), since),
             self.figures.failed_submissions(submissions, FAILED_LISTED),
         )
@@ -119,6 +156,7 @@ impl DashboardService {
             submissions: submission_figures,
             failed,
             failed_total,
+            my_open,
         })
     }
 }
@@ -153,6 +191,9 @@ mod tests {
         repo.expect_failed_submissions()
             .withf(|_, limit| *limit == FAILED_LISTED)
             .returning(|_, _| Ok((Vec::new(), 0)));
+        repo.expect_open_leads_of()
+            .withf(|_, viewer| *viewer == VisibleSubmissions::everything().user_id())
+            .returning(|_, _| Ok(4));
         let service = DashboardService {
             figures: Arc::new(repo),
             clock: Arc::new(clock),
@@ -168,6 +209,26 @@ mod tests {
         assert_eq!(d.days[0].1, 2);
         assert_eq!(d.days[29], ("2026-03-05".parse().unwrap(), 3));
         assert_eq!(d.days.iter().map(|(_, n)| n).sum::<i64>(), 5);
+        assert_eq!(d.my_open, 4);
+    }
+
+    #[test]
+    fn the_funnel_lists_every_status_in_order() {
+        let mut figures = LeadFigures::default();
+        figures.add("web".into(), "complete".into(), "won".into(), 2);
+        figures.add("web".into(), "pending".into(), "new".into(), 3);
+        assert_eq!(
+            figures.funnel(),
+            [
+                ("new", 3),
+                ("contacted", 0),
+                ("qualified", 0),
+                ("won", 2),
+                ("lost", 0)
+            ]
+        );
+        assert_eq!(figures.total, 5);
+        assert_eq!(figures.by_source["web"], 5);
     }
 
     #[test]

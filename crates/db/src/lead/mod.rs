@@ -1,6 +1,7 @@
 //! Leads and submissions: the lead rows, the batch writer and the plan it stores, the queue that
 //! groups single submissions, submissions and their outcomes, the dashboard counts, and uploaded files awaiting import.
 
+pub(crate) mod daily_counts;
 pub(crate) mod dashboard;
 pub(crate) mod enrichment_retries;
 pub(crate) mod fresh_submissions;

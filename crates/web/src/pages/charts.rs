@@ -10,6 +10,10 @@ const WIDTH: f64 = 360.0;
 /// Horizontal bars: where the bars start (labels to the left) and their longest length.
 const BAR_START: f64 = 122.0;
 const BAR_SPAN: f64 = 196.0;
+/// A digit's width at the values' 13px and the scale's 11px, as the page's sans-serif draws
+/// them (about 0.56 em), rounded up: text the drawing makes room for by its length.
+const DIGIT_13PX: f64 = 7.5;
+const DIGIT_11PX: f64 = 6.5;
 const ROW: f64 = 26.0;
 /// Bars drawn at the most; the rest are summed in one "other" bar (the table lists them all).
 const MOST_BARS: usize = 12;
@@ -76,6 +80,11 @@ fn round(v: f64) -> f64 {
     (v * 10.0).round() / 10.0
 }
 
+/// How many digits `n` is written with (a minus sign counts as one).
+fn digits(n: i64) -> f64 {
+    n.to_string().len() as f64
+}
+
 fn shortened(label: &str) -> String {
     if label.chars().count() <= LABEL_CHARS {
         label.to_owned()
@@ -118,12 +127,16 @@ pub fn bars(
         drawn.push((format!("{} others", rows.len() - MOST_BARS), rest));
     }
     let max = drawn.iter().map(|(_, v)| *v).max().unwrap_or(0).max(1) as f64;
+    // The longest bar leaves room for its value to the right (a million has 7 digits), so no
+    // value runs off the drawing.
+    let value_width = 6.0 + digits(max as i64) * DIGIT_13PX;
+    let span = BAR_SPAN.min(WIDTH - BAR_START - value_width);
     let bars = drawn
         .into_iter()
         .enumerate()
         .map(|(i, (label, value))| {
             let top = i as f64 * ROW + 4.0;
-            let width = round(BAR_SPAN * value as f64 / max).max(1.0);
+            let width = round(span * value as f64 / max).max(1.0);
             Bar {
                 short: shortened(&label),
                 label,
@@ -156,9 +169,12 @@ pub fn bars(
 /// One column a day, oldest first; every seventh day (and the last) is labelled, and so is the
 /// tallest column's value at the top of the scale.
 pub fn days(id: &'static str, title: &str, counts: &[(NaiveDate, i64)]) -> Chart {
-    let (left, right) = (24.0, 18.0);
-    let slot = (WIDTH - left - right) / counts.len().max(1) as f64;
     let max = counts.iter().map(|(_, v)| *v).max().unwrap_or(0).max(1) as f64;
+    // The scale's label stands left of the columns, right-aligned: the margin fits its digits
+    // (`2907` drawn in a fixed 24 units showed as `907`).
+    let left = (digits(max as i64) * DIGIT_11PX + 8.0).max(24.0);
+    let right = 18.0;
+    let slot = (WIDTH - left - right) / counts.len().max(1) as f64;
     let last = counts.len().saturating_sub(1);
     let mut ticks = vec![Tick {
         label: (max as i64).to_string(),
@@ -235,6 +251,34 @@ mod tests {
         let drawn: Vec<(&str, f64)> = c.bars.iter().map(|b| (b.label.as_str(), b.width)).collect();
         assert_eq!(drawn, [("b", BAR_SPAN), ("a", BAR_SPAN / 2.0), ("c", 1.0)]);
         assert_eq!(c.total, 15);
+    }
+
+    #[test]
+    fn a_long_value_keeps_its_room_right_of_the_longest_bar() {
+        let c = ranked("t", "T", "Source", [("web".to_owned(), 1_000_000)]);
+        let bar = &c.bars[0];
+        let value_end = bar.value_x + 7.0 * DIGIT_13PX;
+        assert!(value_end <= WIDTH, "value ends at {value_end}");
+    }
+
+    #[test]
+    fn the_scale_label_fits_left_of_the_columns() {
+        let first: NaiveDate = "2026-03-01".parse().unwrap();
+        let counts: Vec<(NaiveDate, i64)> =
+            first.iter_days().take(30).map(|d| (d, 2_907)).collect();
+        let c = days("d", "D", &counts);
+        let top = &c.ticks[0];
+        assert_eq!(top.label, "2907");
+        assert_eq!(top.anchor, "end");
+        assert!(
+            top.x - 4.0 * DIGIT_11PX >= 0.0,
+            "label starts at {}",
+            top.x - 4.0 * DIGIT_11PX
+        );
+        assert!(
+            c.bars[0].x > top.x,
+            "the first column stands right of the label"
+        );
     }
 
     #[test]

@@ -1,6 +1,7 @@
-//! `/`: the signed-in person's dashboard: leads per day over the last 30 days, by source and by
-//! enrichment status, what became of the last 30 days' submissions (the share of duplicates),
-//! and the failed submissions. Only what the person may see, by the API's rules.
+//! `/`: the signed-in person's dashboard: live leads per day over the last 30 days, by source, by
+//! enrichment status and by status (the funnel), the person's open leads, what became of the
+//! last 30 days' submissions (the share of duplicates), and the failed submissions. Only what
+//! the person may see, by the API's rules.
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpResponse};
 use serde::Serialize;
@@ -77,6 +78,16 @@ async fn home(state: web::Data<AppState>, visitor: Visitor) -> Result<HttpRespon
     context.insert("days", &DAYS);
     context.insert("lead_total", &d.leads.total);
     context.insert("recent_leads", &d.days.iter().map(|(_, n)| n).sum::<i64>());
+    context.insert("my_open", &d.my_open);
+    context.insert(
+        "funnel",
+        &bars(
+            "funnel",
+            "Leads by status",
+            "Status",
+            d.leads.funnel().into_iter().map(|(s, n)| (s.to_owned(), n)),
+        ),
+    );
     context.insert(
         "charts",
         &[

@@ -1,0 +1,287 @@
+//! The dashboard (`/`) at 1,000,000 leads (issue 29): p50 and p95 of the page for a team member
+//! (one team of ten and the unassigned leads) and for a platform admin (everything), on SQLite
+//! and, when TEST_DATABASE_URL is set, PostgreSQL. The leads are spread over two years, ten
+//! teams, eight sources and every enrichment status and status; 2% are archived and 1% merged
+//! away (both through UPDATEs, so the rollup's triggers see them); 1,110,000 submissions (one
+//! that created each lead, one merge for every tenth, a failure for every hundredth). Seeded by
+//! SQL in a few big statements, through the triggers that keep the rollup. Prints figures;
+//! asserts only that the page answers.
+//!
+//! Run: `cargo bench -p leadhub-tests --bench dashboard` (`DASHBOARD_BENCH_LEADS=100000` for a
+//! smaller set).
+#![allow(clippy::unwrap_used)]
+
+use std::collections::BTreeMap;
+use std::time::Instant;
+
+use diesel::{Connection, PgConnection, RunQueryDsl, SqliteConnection};
+use serde_json::json;
+
+use leadhub_domain::mail::Message;
+use leadhub_tests::{Backend, TestApp, TestDatabase};
+
+const SAMPLES: usize = 60;
+const TEAMS: i64 = 10;
+
+fn leads() -> i64 {
+    std::env::var("DASHBOARD_BENCH_LEADS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(1_000_000)
+}
+
+/// The SQL of one backend for what differs: the row numbers, a time `i * 63` seconds ago (two
+/// years for a million) and the statements that finish a seed.
+struct Dialect {
+    numbers: String,
+    ago: &'static str,
+    finish: &'static [&'static str],
+}
+
+fn dialect(backend: Backend, n: i64) -> Dialect {
+    match backend {
+        Backend::Sqlite => Dialect {
+            numbers: format!(
+                "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < {n}) \
+                 SELECT i FROM n"
+            ),
+            ago: "datetime('now', '-' || (i * 63) || ' seconds')",
+            finish: &["ANALYZE"],
+        },
+        Backend::Postgres => Dialect {
+            numbers: format!("SELECT i FROM generate_series(1, {n}) AS i"),
+            ago: "timezone('utc', now()) - (i * 63) * interval '1 second'",
+            // Index-only scans need the visibility map a VACUUM writes.
+            finish: &["VACUUM ANALYZE"],
+        },
+    }
+}
+
+/// A direct connection to the bench's database, for the seed.
+enum Direct {
+    Sqlite(SqliteConnection),
+    Postgres(PgConnection),
+}
+
+impl Direct {
+    fn open(db: &TestDatabase) -> Direct {
+        match db.backend {
+            Backend::Sqlite => Direct::Sqlite(
+                SqliteConnection::establish(db.url.strip_prefix("sqlite://").unwrap()).unwrap(),
+            ),
+            Backend::Postgres => Direct::Postgres(PgConnection::establish(&db.url).unwrap()),
+        }
+    }
+
+    fn run(&mut self, statement: &str) {
+        let started = Instant::now();
+        let rows = match self {
+            Direct::Sqlite(c) => diesel::sql_query(statement).execute(c),
+            Direct::Postgres(c) => diesel::sql_query(statement).execute(c),
+        }
+        .unwrap_or_else(|e| panic!("{e}: {statement}"));
+        let head: String = statement
+            .split_whitespace()
+            .take(3)
+            .collect::<Vec<_>>()
+            .join(" ");
+        println!(
+            "  {head}: {rows} rows in {:.1} s",
+            started.elapsed().as_secs_f64()
+        );
+    }
+}
+
+/// The leads and their submissions; `first_team` is the first of `TEAMS` consecutive team ids,
+/// `user` the bench's member, who is given every 97th lead.
+fn seed(db: &TestDatabase, first_team: i64, user: i64) {
+    let n = leads();
+    let sql = dialect(db.backend, n);
+    let mut conn = Direct::open(db);
+    let ago = sql.ago;
+    let team = format!("CASE WHEN i % 6 = 0 THEN NULL ELSE {first_team} + i % {TEAMS} END");
+    let scope = format!("CASE WHEN i % 6 = 0 THEN 0 ELSE {first_team} + i % {TEAMS} END");
+    conn.run(&format!(
+        "INSERT INTO leads (team_id, dedupe_scope, street_key, address_key, address, city, state,
+           zip_code, last_name, source, enrichment_status, status, assignee_id, submission_count,
+           created_by, created_at, updated_at)
+         SELECT {team}, {scope}, i || ' ELM ST', i || ' ELM ST|78701', i || ' Elm Street',
+           'Austin', 'TX', '78701', 'Number' || i,
+           CASE i % 8 WHEN 0 THEN 'permits' WHEN 1 THEN 'referral' WHEN 2 THEN 'web'
+             WHEN 3 THEN 'mailer' WHEN 4 THEN 'zillow' WHEN 5 THEN 'facebook'
+             WHEN 6 THEN 'import' END,
+           CASE i % 20 WHEN 0 THEN 'failed' WHEN 1 THEN 'partial' WHEN 2 THEN 'skipped'
+             WHEN 3 THEN 'pending' ELSE 'complete' END,
+           CASE i % 10 WHEN 0 THEN 'contacted' WHEN 1 THEN 'qualified' WHEN 2 THEN 'won'
+             WHEN 3 THEN 'lost' ELSE 'new' END,
+           CASE WHEN i % 97 = 0 THEN {user} END, 1, {user}, {ago}, {ago}
+         FROM ({numbers}) AS n",
+        numbers = sql.numbers
+    ));
+    conn.run("UPDATE leads SET archived_at = created_at WHERE id % 50 = 7");
+    conn.run("UPDATE leads SET merged_into_id = id - 1, address_key = NULL WHERE id % 100 = 13");
+    for (status, action, every) in [
+        ("'completed'", "'created'", 1),
+        ("'completed'", "'updated'", 10),
+        ("'failed'", "NULL", 100),
+    ] {
+        conn.run(&format!(
+            "INSERT INTO submissions (user_id, team_id, raw_json, status, result_lead_id,
+               result_action, validation_warnings, error, created_at, processed_at)
+             SELECT {user}, team_id, '{{\"address\": \"' || address || '\"}}',
+               {status}, CASE WHEN {status} = 'failed' THEN NULL ELSE id END, {action}, '[]',
+               CASE WHEN {status} = 'failed' THEN 'refused' END, created_at, created_at
+             FROM leads WHERE id % {every} = 0"
+        ));
+    }
+    for statement in sql.finish {
+        conn.run(statement);
+    }
+}
+
+/// Session cookies for `email`, through the sign-in pages.
+async fn sign_in(app: &TestApp, email: &str) -> String {
+    let client = reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .unwrap();
+    let mut jar: BTreeMap<String, String> = BTreeMap::new();
+    let cookies = |jar: &BTreeMap<String, String>| {
+        jar.iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect::<Vec<_>>()
+            .join("; ")
+    };
+    let keep = |jar: &mut BTreeMap<String, String>, r: &reqwest::Response| {
+        for v in r.headers().get_all("set-cookie") {
+            let (pair, _) = v.to_str().unwrap().split_once(';').unwrap();
+            let (k, v) = pair.split_once('=').unwrap();
+            jar.insert(k.into(), v.into());
+        }
+    };
+    let field = |body: &str, name: &str| {
+        let marker = format!("name=\"{name}\" value=\"");
+        let start = body.find(&marker).unwrap() + marker.len();
+        body[start..start + body[start..].find('"').unwrap()].to_owned()
+    };
+    let r = client.get(app.url("/sign-in")).send().await.unwrap();
+    keep(&mut jar, &r);
+    let csrf = field(&r.text().await.unwrap(), "csrf");
+    client
+        .post(app.url("/sign-in"))
+        .header("cookie", cookies(&jar))
+        .form(&[("csrf", csrf.as_str()), ("email", email)])
+        .send()
+        .await
+        .unwrap();
+    app.mail_settled().await;
+    let Message::SignIn { sign_in_url, .. } = app.mail.last_to(email).unwrap().message else {
+        panic!("no sign-in e-mail");
+    };
+    let path = &sign_in_url[sign_in_url.find("/sign-in").unwrap()..];
+    let r = client
+        .get(app.url(path))
+        .header("cookie", cookies(&jar))
+        .send()
+        .await
+        .unwrap();
+    let page = r.text().await.unwrap();
+    let r = client
+        .post(app.url("/sign-in/link"))
+        .header("cookie", cookies(&jar))
+        .form(&[
+            ("csrf", field(&page, "csrf")),
+            ("token", field(&page, "token")),
+        ])
+        .send()
+        .await
+        .unwrap();
+    keep(&mut jar, &r);
+    cookies(&jar)
+}
+
+/// (p50, p95) milliseconds of `/` over `SAMPLES` requests after a warm-up, and the page's lead
+/// total.
+async fn time_dashboard(app: &TestApp, cookies: &str) -> (f64, f64, String) {
+    let mut times = Vec::new();
+    let mut total = String::new();
+    for i in 0..SAMPLES + 3 {
+        let started = Instant::now();
+        let r = app
+            .client
+            .get(app.url("/"))
+            .header("cookie", cookies)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(r.status(), reqwest::StatusCode::OK);
+        let body = r.text().await.unwrap();
+        if i >= 3 {
+            times.push(started.elapsed().as_secs_f64() * 1e3);
+        }
+        let start = body.find("id=\"lead-total\">").unwrap() + "id=\"lead-total\">".len();
+        total = body[start..start + body[start..].find('<').unwrap()].to_owned();
+    }
+    times.sort_by(|a, b| a.total_cmp(b));
+    let at = |q: f64| times[((times.len() - 1) as f64 * q).round() as usize];
+    (at(0.5), at(0.95), total)
+}
+
+async fn bench(backend: Backend) {
+    let Some(db) = TestDatabase::create(backend) else {
+        println!("{backend:?}: skipped (TEST_DATABASE_URL not set)");
+        return;
+    };
+    let app = TestApp::start(db).await;
+    let member = app.user("member@example.com").await;
+    app.admin("admin@example.com").await;
+    let mut teams = Vec::new();
+    for t in 0..TEAMS {
+        let (_, team) = app
+            .post(
+                "/api/teams",
+                &member.key,
+                json!({"name": format!("Team {t}")}),
+            )
+            .await;
+        teams.push(team["id"].as_i64().unwrap());
+    }
+    assert!(teams.windows(2).all(|w| w[1] == w[0] + 1), "{teams:?}");
+    // The member keeps one team of ten: leave the others' membership to the admin's view.
+    for team in &teams[1..] {
+        app.write_db({
+            let (team, user) = (*team, member.user.id);
+            move |conn| {
+                diesel::sql_query(format!(
+                    "DELETE FROM team_members WHERE team_id = {team} AND user_id = {user}"
+                ))
+                .execute(conn)
+            }
+        })
+        .await;
+    }
+    println!("{backend:?}: seeding {} leads", leads());
+    let started = Instant::now();
+    seed(&app.db, teams[0], member.user.id);
+    println!(
+        "{backend:?}: seeded in {:.0} s",
+        started.elapsed().as_secs_f64()
+    );
+    for who in ["member@example.com", "admin@example.com"] {
+        let cookies = sign_in(&app, who).await;
+        let (p50, p95, total) = time_dashboard(&app, &cookies).await;
+        println!(
+            "{backend:?} GET / as {who:<20} p50 {p50:6.1} ms, p95 {p95:6.1} ms \
+             ({SAMPLES} requests; {total} live leads shown)"
+        );
+    }
+}
+
+fn main() {
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    runtime.block_on(async {
+        for backend in [Backend::Sqlite, Backend::Postgres] {
+            bench(backend).await;
+        }
+    });
+}
