@@ -91,11 +91,12 @@ pub enum ImportCommand {
 
 #[derive(Args, Debug)]
 pub struct ImportTarget {
+    /// Import into this team. Without it the rows belong to no team, and every user can see
+    /// them (the seed's rule for unassigned leads and businesses).
+    #[arg(long, display_order = 0)]
+    pub team_id: Option<i64>,
     /// The CSV file; its header names the fields.
     pub file: PathBuf,
-    /// Import into this team.
-    #[arg(long)]
-    pub team_id: Option<i64>,
     /// Act as this user (default: the earliest platform administrator).
     #[arg(long)]
     pub email: Option<String>,
@@ -294,6 +295,11 @@ pub async fn run(cli: Cli, config: Config) -> anyhow::Result<()> {
                     },
                 ),
             };
+            if target.team_id.is_none() {
+                eprintln!(
+                    "leadhub: no --team-id: the imported rows belong to no team, so every user can see them"
+                );
+            }
             let state = state(config)?;
             let user = import_user(&state, target.email.as_deref()).await?;
             let settings = ImportSettings {

@@ -102,7 +102,13 @@ address,city,state,zip_code,first_name,primary_phone,bedrooms,favourite_colour
 #[test]
 fn lead_import_keeps_rows_drops_bad_cells_and_reruns_create_no_duplicates() {
     let dir = folder_with("leads", "leads.csv", LEADS);
-    let (stdout, _) = ok(&leadhub(&dir, &["import", "leads", "leads.csv"]));
+    let (stdout, stderr) = ok(&leadhub(&dir, &["import", "leads", "leads.csv"]));
+    assert!(
+        stderr.contains(
+            "no --team-id: the imported rows belong to no team, so every user can see them"
+        ),
+        "{stderr}"
+    );
     let figures = [
         ("rows", 5),
         ("created", 5),
@@ -148,6 +154,7 @@ fn lead_import_keeps_rows_drops_bad_cells_and_reruns_create_no_duplicates() {
     assert!(!out.status.success());
     let stderr = String::from_utf8(out.stderr).unwrap();
     assert!(stderr.contains("Not a member of this team"), "{stderr}");
+    assert!(!stderr.contains("no --team-id"), "{stderr}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -305,6 +312,17 @@ fn business_import_with_options() {
         ],
     );
     assert!(!bad.status.success());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_team_comes_first_in_the_import_help() {
+    let dir = temp_dir("help");
+    let (stdout, _) = ok(&leadhub(&dir, &["import", "leads", "--help"]));
+    let options = stdout.split("Options:").nth(1).unwrap_or_default();
+    let first = options.lines().find(|l| l.trim_start().starts_with('-'));
+    assert!(first.is_some_and(|l| l.contains("--team-id")), "{stdout}");
+    assert!(stdout.contains("every user can see"), "{stdout}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 
