@@ -343,10 +343,11 @@ fn thirty_days_ago() -> String {
         .to_string()
 }
 
-/// Writes leads through every path there is (single and batch intake, a merging resubmission,
-/// enrichment, and in SQL what the lead operations do: status, owner, team move, archive and
-/// restore, merge, a new creation day, delete) and after each compares the rollup the triggers
-/// keep with a recount of the leads, and the dashboard's figures with both.
+/// Writes leads through intake (single and batch, a merging resubmission) and enrichment, and
+/// makes every other kind of change to a lead row in SQL, as the lead operations' statements
+/// would (status, owner, team move, archive and restore, merge, a new creation day, delete; the
+/// triggers see rows, not callers); after each it compares the rollup the triggers keep with a
+/// recount of the leads, and the dashboard's figures with both.
 async fn the_rollup_equals_a_recount_after_every_kind_of_write(app: TestApp) {
     let app = crate::enrichment::with_geocoders(app, &["zip"]).await;
     let alice = app.user("alice@example.com").await;

@@ -1,18 +1,15 @@
 //! Working leads end to end (issue 29, docs/working-leads.md): the lead's working fields and
 //! ETag, list filters, PATCH, notes, the timeline, archive/restore, moves, claims, bulk changes
 //! and the permission matrix.
-use std::time::{Duration, Instant};
-
 use diesel::prelude::*;
 use reqwest::{Method, StatusCode};
 use serde_json::{json, Value};
 
-use leadhub_db::schema::{leads, team_members, webhook_deliveries};
+use leadhub_db::schema::{leads, team_members};
 use leadhub_tests::{backend_tests, TestApp, TestUser};
 
 use crate::helpers::{join, submit, team};
-use crate::teams::create_team_id;
-use crate::webhooks::create_webhook;
+use crate::webhooks::{first_payload, hooked_team};
 
 /// The people of these tests: Olive owns team A, Adam is its admin, Mia a member; Otto is a
 /// member of team B only; Root is a platform admin; Nobody belongs to no team.
@@ -657,27 +654,7 @@ async fn bulk_changes_are_all_or_nothing(app: TestApp) {
 /// A PATCH sends `lead.updated` whose body carries what it changed in `changes` beside `data`
 /// (docs/webhooks.md).
 async fn patch_sends_lead_updated_with_its_changes(app: TestApp) {
-    let app = app
-        .restart()
-        .local_webhooks()
-        .env("LEADHUB_WEBHOOK_RETRY_SCALE", "0.001")
-        .build()
-        .await;
-    let owner = app.user("owner@example.com").await;
-    let team = create_team_id(&app, &owner.key, "Hooked").await;
-    // A port nothing listens on: the first attempt still makes and keeps the body.
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
-    create_webhook(
-        &app,
-        &owner.key,
-        team,
-        json!({"url": format!("http://127.0.0.1:{port}/hook"), "events": ["lead.updated"]}),
-    )
-    .await;
+    let (app, owner, team) = hooked_team(app, json!(["lead.updated"])).await;
     let lead = lead_at(&app, &owner.key, 9, Some(team)).await;
     let (status, body) = patch(
         &app,
@@ -687,27 +664,7 @@ async fn patch_sends_lead_updated_with_its_changes(app: TestApp) {
     )
     .await;
     assert_eq!(status, StatusCode::OK, "{body}");
-    let started = Instant::now();
-    let payload = loop {
-        let made: Vec<Option<String>> = app
-            .read_db(|conn| {
-                conn.load(
-                    webhook_deliveries::table
-                        .filter(webhook_deliveries::event_type.eq("lead.updated"))
-                        .select(webhook_deliveries::payload),
-                )
-            })
-            .await;
-        assert!(made.len() <= 1, "{made:?}");
-        if let Some(Some(text)) = made.into_iter().next() {
-            break serde_json::from_str::<Value>(&text).unwrap();
-        }
-        assert!(
-            started.elapsed() < Duration::from_secs(30),
-            "no delivery made"
-        );
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    };
+    let payload = first_payload(&app, "lead.updated").await;
     assert_eq!(payload["data"]["id"], json!(lead), "{payload}");
     assert_eq!(payload["data"]["status"], json!("contacted"), "{payload}");
     assert_eq!(

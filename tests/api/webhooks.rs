@@ -1,9 +1,13 @@
 //! Webhook endpoints over HTTP: what owners and admins manage, the secret shown only when made,
 //! members refused, other teams' ids not found, and the 422s.
+use std::time::{Duration, Instant};
+
+use diesel::prelude::*;
 use reqwest::{Method, StatusCode};
 use serde_json::{json, Value};
 
-use leadhub_tests::{backend_tests, TestApp};
+use leadhub_db::schema::webhook_deliveries;
+use leadhub_tests::{backend_tests, TestApp, TestUser};
 
 use crate::helpers::join;
 use crate::teams::{add_member, create_team_id};
@@ -23,6 +27,59 @@ pub async fn create_webhook(app: &TestApp, key: &str, team: i64, body: Value) ->
         .await;
     assert_eq!(status, StatusCode::OK, "{made}");
     made
+}
+
+/// `app` restarted to deliver to local addresses, quickly, with an owner and their team whose
+/// endpoint for `events` never answers (`unanswered_webhook`): the app, the owner, the team.
+pub async fn hooked_team(app: TestApp, events: Value) -> (TestApp, TestUser, i64) {
+    let app = app
+        .restart()
+        .local_webhooks()
+        .env("LEADHUB_WEBHOOK_RETRY_SCALE", "0.001")
+        .build()
+        .await;
+    let owner = app.user("owner@example.com").await;
+    let team = create_team_id(&app, &owner.key, "Hooked").await;
+    unanswered_webhook(&app, &owner.key, team, events).await;
+    (app, owner, team)
+}
+
+/// An endpoint of `team` for `events` at a local port nothing listens on: its first attempt
+/// still makes and keeps the delivery's body (`first_payload` reads it).
+pub async fn unanswered_webhook(app: &TestApp, key: &str, team: i64, events: Value) {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let url = format!("http://127.0.0.1:{port}/hook");
+    create_webhook(app, key, team, json!({"url": url, "events": events})).await;
+}
+
+/// The body of the one delivery of `event_type`, once its first attempt has made it (30 s at
+/// most); asserts there is no second.
+pub async fn first_payload(app: &TestApp, event_type: &'static str) -> Value {
+    let started = Instant::now();
+    loop {
+        let made: Vec<Option<String>> = app
+            .read_db(move |conn| {
+                conn.load(
+                    webhook_deliveries::table
+                        .filter(webhook_deliveries::event_type.eq(event_type))
+                        .select(webhook_deliveries::payload),
+                )
+            })
+            .await;
+        assert!(made.len() <= 1, "{made:?}");
+        if let Some(Some(text)) = made.into_iter().next() {
+            return serde_json::from_str::<Value>(&text).unwrap();
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(30),
+            "no delivery made"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
 }
 
 /// The id of an endpoint for every event at `url`, registered by `key` on `team`.

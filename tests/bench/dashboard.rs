@@ -11,14 +11,12 @@
 //! smaller set).
 #![allow(clippy::unwrap_used)]
 
-use std::collections::BTreeMap;
 use std::time::Instant;
 
 use diesel::{Connection, PgConnection, RunQueryDsl, SqliteConnection};
 use serde_json::json;
 
-use leadhub_domain::mail::Message;
-use leadhub_tests::{Backend, TestApp, TestDatabase};
+use leadhub_tests::{session_cookies, Backend, TestApp, TestDatabase};
 
 const SAMPLES: usize = 60;
 const TEAMS: i64 = 10;
@@ -139,67 +137,6 @@ fn seed(db: &TestDatabase, first_team: i64, user: i64) {
     }
 }
 
-/// Session cookies for `email`, through the sign-in pages.
-async fn sign_in(app: &TestApp, email: &str) -> String {
-    let client = reqwest::Client::builder()
-        .redirect(reqwest::redirect::Policy::none())
-        .build()
-        .unwrap();
-    let mut jar: BTreeMap<String, String> = BTreeMap::new();
-    let cookies = |jar: &BTreeMap<String, String>| {
-        jar.iter()
-            .map(|(k, v)| format!("{k}={v}"))
-            .collect::<Vec<_>>()
-            .join("; ")
-    };
-    let keep = |jar: &mut BTreeMap<String, String>, r: &reqwest::Response| {
-        for v in r.headers().get_all("set-cookie") {
-            let (pair, _) = v.to_str().unwrap().split_once(';').unwrap();
-            let (k, v) = pair.split_once('=').unwrap();
-            jar.insert(k.into(), v.into());
-        }
-    };
-    let field = |body: &str, name: &str| {
-        let marker = format!("name=\"{name}\" value=\"");
-        let start = body.find(&marker).unwrap() + marker.len();
-        body[start..start + body[start..].find('"').unwrap()].to_owned()
-    };
-    let r = client.get(app.url("/sign-in")).send().await.unwrap();
-    keep(&mut jar, &r);
-    let csrf = field(&r.text().await.unwrap(), "csrf");
-    client
-        .post(app.url("/sign-in"))
-        .header("cookie", cookies(&jar))
-        .form(&[("csrf", csrf.as_str()), ("email", email)])
-        .send()
-        .await
-        .unwrap();
-    app.mail_settled().await;
-    let Message::SignIn { sign_in_url, .. } = app.mail.last_to(email).unwrap().message else {
-        panic!("no sign-in e-mail");
-    };
-    let path = &sign_in_url[sign_in_url.find("/sign-in").unwrap()..];
-    let r = client
-        .get(app.url(path))
-        .header("cookie", cookies(&jar))
-        .send()
-        .await
-        .unwrap();
-    let page = r.text().await.unwrap();
-    let r = client
-        .post(app.url("/sign-in/link"))
-        .header("cookie", cookies(&jar))
-        .form(&[
-            ("csrf", field(&page, "csrf")),
-            ("token", field(&page, "token")),
-        ])
-        .send()
-        .await
-        .unwrap();
-    keep(&mut jar, &r);
-    cookies(&jar)
-}
-
 /// (p50, p95) milliseconds of `/` over `SAMPLES` requests after a warm-up, and the page's lead
 /// total.
 async fn time_dashboard(app: &TestApp, cookies: &str) -> (f64, f64, String) {
@@ -268,7 +205,7 @@ async fn bench(backend: Backend) {
         started.elapsed().as_secs_f64()
     );
     for who in ["member@example.com", "admin@example.com"] {
-        let cookies = sign_in(&app, who).await;
+        let cookies = session_cookies(&app, who).await;
         let (p50, p95, total) = time_dashboard(&app, &cookies).await;
         println!(
             "{backend:?} GET / as {who:<20} p50 {p50:6.1} ms, p95 {p95:6.1} ms \

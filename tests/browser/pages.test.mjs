@@ -302,7 +302,7 @@ try {
   await a.keyboard.press("Enter");
   assert.equal(await a.evaluate(() => document.activeElement.id), "main");
   assert.equal(new URL(a.url()).hash, "#main");
-  step("'Skip to content' is the first Tab stop; the focus ring has 3:1 contrast or more on white");
+  step("'Skip to content' is the first Tab stop; the focus ring is --accent (6.2:1 on white, WCAG asks 3:1)");
 
   const cookie = await sessionCookie(owner);
   assert.ok(cookie && cookie.httpOnly && cookie.sameSite === "Lax" && cookie.path === "/", JSON.stringify(cookie));
@@ -686,8 +686,6 @@ async function uploadsAndMap(page, teamId, mappedLeadId) {
   await shot(page, "40-lead-map-offline");
   step("lead map drawn with LEADHUB_MAP_TILES unreachable, tiles through our origin");
 
-  // Upload a CSV on /leads: one new lead, one duplicate of a lead that exists, one with a bad state (kept, the
-  // cell dropped with a warning), one shifted row (more cells than the header: rejected whole).
   // A second team of the same name: the team pickers tell the two apart by id.
   await page.goto(`${base}/teams`);
   await page.fill("#team-name", "Austin Roofing");
@@ -732,6 +730,8 @@ async function uploadsAndMap(page, teamId, mappedLeadId) {
   await shot(page, "40a-upload-polled-summary");
   step("the upload status page polls (no reload, meta refresh only in <noscript>) and puts the summary in place");
 
+  // Upload a CSV on /leads: one new lead, one duplicate of a lead that exists, one with a bad state (kept, the
+  // cell dropped with a warning), one shifted row (more cells than the header: rejected whole).
   await page.goto(`${base}/leads`);
   await page.click("#import-csv");
   await page.waitForURL(`${base}/leads/import`);

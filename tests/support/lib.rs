@@ -3,10 +3,12 @@
 #![allow(clippy::unwrap_used)]
 
 mod database;
+mod page_session;
 pub mod python;
 mod server;
 
 pub use database::{Backend, TestDatabase};
+pub use page_session::session_cookies;
 pub use server::{TestApp, TestAppBuilder, TestUser};
 
 /// Declares one async test case for each backend:

@@ -13,6 +13,7 @@ use futures_util::future::try_join4;
 use crate::clock::Clock;
 use crate::error::ServiceError;
 use crate::lead::record::LeadFilter;
+use crate::lead::work::LeadStatus;
 use crate::store::StoreResult;
 use crate::submission::record::Submission;
 use crate::submission::{VisibleLeadFilter, VisibleSubmissions};
@@ -22,9 +23,7 @@ pub const DAYS: u64 = 30;
 /// Failed submissions listed (the newest); the rest are counted.
 pub const FAILED_LISTED: i64 = 10;
 
-/// Where a lead stands, in the order a lead moves through them: the funnel's steps.
-pub const STATUSES: [&str; 5] = ["new", "contacted", "qualified", "won", "lost"];
-/// The statuses of a lead still being worked ("my open leads").
+/// The statuses of a lead still being worked ("my open leads"): the funnel's first steps.
 pub const OPEN_STATUSES: [&str; 3] = ["new", "contacted", "qualified"];
 
 /// Live-lead counts; a missing source is counted under `"unknown"`.
@@ -50,9 +49,10 @@ impl LeadFigures {
         *self.by_status.entry(status).or_insert(0) += n;
     }
 
-    /// The funnel: every status in `STATUSES` order, zero where none.
+    /// The funnel: every status in `LeadStatus::NAMES` order (the order a lead moves
+    /// through them), zero where none.
     pub fn funnel(&self) -> Vec<(&'static str, i64)> {
-        STATUSES
+        LeadStatus::NAMES
             .iter()
             .map(|s| (*s, self.by_status.get(*s).copied().unwrap_or(0)))
             .collect()

@@ -19,5 +19,6 @@ pub struct StorageFull(pub String);
 
 /// Whether `cause` is (or wraps) `StorageFull`.
 pub fn is_storage_full(cause: &anyhow::Error) -> bool {
-    cause.downcast_ref::<StorageFull>().is_some() || cause.chain().any(|c| c.is::<StorageFull>())
+    // The chain starts with the error itself.
+    cause.chain().any(|c| c.is::<StorageFull>())
 }

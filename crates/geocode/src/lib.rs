@@ -25,7 +25,7 @@ pub use census::{CensusGeocoder, BATCH_THRESHOLD, CENSUS, MAX_BATCH_ROWS};
 pub use chain::{GeocoderChain, CACHE_FRESH_FOR};
 pub use leadhub_domain::circuit_breaker::BreakerPolicy;
 pub use nominatim::{NominatimGeocoder, NOMINATIM};
-pub use upstream::{RetryPolicy, CIRCUIT_OPEN};
+pub use upstream::RetryPolicy;
 pub use zip::{ZipCentroidGeocoder, ZIP};
 
 /// The name that turns geocoding off.

@@ -46,9 +46,6 @@ impl RetryPolicy {
     }
 }
 
-/// What a call refused by an open circuit says, after the service's name.
-pub const CIRCUIT_OPEN: &str = said::PAUSED;
-
 #[derive(Debug)]
 pub(crate) struct Upstream {
     /// The adapter's name, for messages: `census`, `nominatim`.

@@ -7,7 +7,7 @@ use serde_json::{json, Value};
 
 use leadhub_domain::lead::record::LeadRepository;
 use leadhub_domain::submission::SubmissionRepository;
-use leadhub_domain::webhook::{DueDelivery, EventPayloads};
+use leadhub_domain::webhook::{split_subject, DueDelivery, EventPayloads};
 
 use crate::routes::submission_views::{BatchStatusView, LeadView, SubmissionStatusView};
 
@@ -33,21 +33,6 @@ impl EventPayloads for ApiPayloads {
             body.extend(extra);
         }
         Ok(body.to_string())
-    }
-}
-
-/// Members a subject adds to the body, beside `type`, `timestamp` and `data`.
-type BodyMembers = serde_json::Map<String, Value>;
-
-/// A subject and the members it carries for the body after `#`, if any (a merge's `changes`
-/// and `merged_id`: `lead::merge_leads::merged_event_subject`).
-fn split_subject(subject: &str) -> Result<(&str, Option<BodyMembers>), String> {
-    match subject.split_once('#') {
-        None => Ok((subject, None)),
-        Some((id, extra)) => match serde_json::from_str(extra) {
-            Ok(Value::Object(members)) => Ok((id, Some(members))),
-            _ => Err(format!("bad subject {subject:?}")),
-        },
     }
 }
 

@@ -15,6 +15,7 @@ use crate::job::job_wakeups::{announce, Work};
 use crate::lead::enrichment_retries::schedule;
 use crate::schema::jobs;
 use crate::sql::error::stored_word;
+use crate::sql::numbered;
 use crate::sql::time::{from_db, to_db};
 use crate::{Database, DbConnection};
 
@@ -129,11 +130,7 @@ impl JobQueue for Database {
                 "UPDATE jobs SET status = 'running', locked_at = $3, locked_by = $4, attempts = attempts + 1, \
                  updated_at = $3 WHERE id = ({pick}) {RETURNING}"
             );
-            // SQLite numbers `$N` by first appearance, `?N` by N: use the latter there.
-            let sql = match conn {
-                DbConnection::Sqlite(_) => sql.replace('$', "?"),
-                DbConnection::Postgres(_) => sql,
-            };
+            let sql = numbered(conn, &sql);
             diesel::sql_query(sql)
                 .bind::<Timestamp, _>(to_db(now))
                 .bind::<Timestamp, _>(to_db(lease_expired_before))

@@ -43,11 +43,6 @@ macro_rules! visible_submissions {
     }};
 }
 
-/// Leads neither archived nor merged away: the ones the dashboard counts.
-fn live() -> SqlLiteral<Bool> {
-    sql::<Bool>("leads.archived_at IS NULL AND leads.merged_into_id IS NULL")
-}
-
 fn lead_figures(
     conn: &mut ReadConnection<'_>,
     filter: &LeadFilter,
@@ -67,22 +62,19 @@ pub(crate) fn counted_figures(
     since: DateTime<Utc>,
 ) -> QueryResult<LeadFigures> {
     // One scan counts by source, enrichment status and status at once.
-    let groups: Vec<(Option<String>, String, String, i64)> = conn.load(
-        narrow_leads!(
-            leads::table
-                .group_by((leads::source, leads::enrichment_status, leads::status))
-                .select((
-                    leads::source,
-                    leads::enrichment_status,
-                    leads::status,
-                    count_star(),
-                ))
-                .into_boxed(),
-            filter,
-            conn.backend()
-        )
-        .filter(live()),
-    )?;
+    let groups: Vec<(Option<String>, String, String, i64)> = conn.load(narrow_leads!(
+        leads::table
+            .group_by((leads::source, leads::enrichment_status, leads::status))
+            .select((
+                leads::source,
+                leads::enrichment_status,
+                leads::status,
+                count_star(),
+            ))
+            .into_boxed(),
+        filter,
+        conn.backend()
+    ))?;
     let mut figures = LeadFigures::default();
     for (source, enrichment, status, n) in groups {
         let source = source.unwrap_or_else(|| "unknown".to_owned());
@@ -97,7 +89,6 @@ pub(crate) fn counted_figures(
             filter,
             conn.backend()
         )
-        .filter(live())
         .filter(leads::created_at.ge(to_db(since))),
     )?;
     figures.per_day = days
@@ -117,7 +108,6 @@ fn open_leads_of(
         narrow_leads!(leads::table.into_boxed(), filter, conn.backend())
             .filter(leads::assignee_id.eq(assignee))
             .filter(leads::status.eq_any(OPEN_STATUSES.to_vec()))
-            .filter(live())
             .count(),
     )
 }

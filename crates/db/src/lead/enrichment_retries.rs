@@ -11,6 +11,7 @@ use leadhub_domain::lead::record::EnrichmentStatus;
 use leadhub_domain::store::StoreResult;
 
 use crate::schema::{lead_enrichment_retries as retries, leads};
+use crate::sql::numbered;
 use crate::sql::time::{from_db, to_db};
 use crate::{Database, DbConnection};
 
@@ -26,14 +27,6 @@ const SCHEDULE: &str = "INSERT INTO lead_enrichment_retries (lead_id, next_try_a
 const GIVE_UP: &str = "INSERT INTO lead_enrichment_retries (lead_id, next_try_at, gave_up_at, last_reason, updated_at) \
      VALUES ($1, NULL, $2, $3, $2) ON CONFLICT (lead_id) DO UPDATE SET next_try_at = NULL, \
      gave_up_at = excluded.gave_up_at, last_reason = excluded.last_reason, updated_at = excluded.updated_at";
-
-/// SQLite numbers `$N` by first appearance, `?N` by N: the latter there.
-fn numbered(conn: &DbConnection, sql: &str) -> String {
-    match conn {
-        DbConnection::Sqlite(_) => sql.replace('$', "?"),
-        DbConnection::Postgres(_) => sql.to_owned(),
-    }
-}
 
 /// Records the next try of `lead_ids` inside the caller's transaction (the retry job's insert
 /// calls it too, so a lead that waits always says when it is tried next).

@@ -14,7 +14,7 @@ use leadhub_domain::lead::work::{
 };
 use leadhub_domain::lead::LeadFields;
 use leadhub_domain::store::StoreResult;
-use leadhub_domain::webhook::EventType;
+use leadhub_domain::webhook::{event_subject, BodyMembers, EventType};
 
 use crate::lead::lead_row::{LeadRow, LeadValues};
 use crate::schema::{lead_activity, lead_notes, leads, submissions, users};
@@ -67,7 +67,6 @@ impl LeadWorkRepository for Database {
                     .filter(leads::dedupe_scope.eq(scope_of(team_id)))
                     .filter(leads::street_key.eq(street_key))
                     .filter(leads::id.ne(except))
-                    .filter(leads::merged_into_id.is_null())
                     .select((leads::id, LeadValues::as_select())),
             )?;
             Ok(rows.into_iter().map(|(id, v)| (id, v.fields())).collect())
@@ -385,16 +384,14 @@ pub(crate) fn clear_assignments(
     emit(conn, events, to_db(at))
 }
 
-/// A `lead.updated` subject that tells what changed: the lead's id, then `#` and
-/// `{"changes": {field: {old, new}}}`, which the delivery adds to its body beside `data` (the
-/// convention of `lead::merge_leads::merged_event_subject`).
+/// A `lead.updated` subject that tells what changed (`webhook::event_subject`): the lead, with
+/// `changes` (field -> {old, new}) for the delivery's body when there are any.
 fn changed_subject(lead_id: i64, changes: &serde_json::Map<String, serde_json::Value>) -> String {
-    if changes.is_empty() {
-        lead_id.to_string()
-    } else {
-        let extra = serde_json::json!({ "changes": changes });
-        format!("{lead_id}#{extra}")
+    let mut members = BodyMembers::new();
+    if !changes.is_empty() {
+        members.insert("changes".into(), changes.clone().into());
     }
+    event_subject(lead_id, members)
 }
 
 /// Names the submission in the `resubmitted_restored` entries of fresh submissions, which get

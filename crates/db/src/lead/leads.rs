@@ -193,8 +193,6 @@ macro_rules! narrow_leads {
         let backend: $crate::Backend = $backend;
         let folded = |v: &String| v.trim().to_owned();
         let mut q = $query;
-        // A lead merged into another lives on in its survivor only.
-        q = q.filter(leads::merged_into_id.is_null());
         if let Some(teams) = &f.visible_teams {
             q = q.filter(
                 leads::team_id

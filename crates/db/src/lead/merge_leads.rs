@@ -16,10 +16,12 @@ use leadhub_domain::lead::merge_leads::{
 };
 use leadhub_domain::lead::plan::Street;
 use leadhub_domain::lead::record::Lead;
+use leadhub_domain::lead::work::{kind, NewActivity};
 use leadhub_domain::store::StoreResult;
 use leadhub_domain::webhook::EventType;
 
 use crate::lead::lead_row::LeadRow;
+use crate::lead::lead_work::insert_activity;
 use crate::lead::lead_writes::lock_for_writing;
 use crate::schema::{lead_activity, lead_notes, leads, submissions};
 use crate::sql::time::to_db;
@@ -135,7 +137,7 @@ fn merge_in(conn: &mut DbConnection, m: LeadMerge) -> QueryResult<Result<Lead, M
         merged.lead.submission_count,
         at,
     )?;
-    move_history(conn, m, at)?;
+    move_history(conn, m)?;
     emit(
         conn,
         vec![Event {
@@ -206,7 +208,7 @@ fn write_survivor(
 
 /// Moves the merged lead's submissions, notes and activity to the survivor, and records the
 /// merge on the survivor's timeline.
-fn move_history(conn: &mut DbConnection, m: LeadMerge, at: NaiveDateTime) -> QueryResult<()> {
+fn move_history(conn: &mut DbConnection, m: LeadMerge) -> QueryResult<()> {
     diesel::update(submissions::table.filter(submissions::result_lead_id.eq(m.merged_id)))
         .set(submissions::result_lead_id.eq(m.survivor_id))
         .execute(conn)?;
@@ -216,15 +218,9 @@ fn move_history(conn: &mut DbConnection, m: LeadMerge, at: NaiveDateTime) -> Que
     diesel::update(lead_activity::table.filter(lead_activity::lead_id.eq(m.merged_id)))
         .set(lead_activity::lead_id.eq(m.survivor_id))
         .execute(conn)?;
-    let detail = serde_json::json!({ "merged_id": m.merged_id }).to_string();
-    diesel::insert_into(lead_activity::table)
-        .values((
-            lead_activity::lead_id.eq(m.survivor_id),
-            lead_activity::actor_id.eq(Some(m.actor_id)),
-            lead_activity::kind.eq("merged"),
-            lead_activity::detail.eq(detail),
-            lead_activity::created_at.eq(at),
-        ))
-        .execute(conn)
-        .map(drop)
+    let entry = NewActivity {
+        kind: kind::MERGED,
+        detail: serde_json::json!({ "merged_id": m.merged_id }),
+    };
+    insert_activity(conn, m.survivor_id, Some(m.actor_id), &[entry], m.at)
 }

@@ -48,14 +48,10 @@ pub(crate) fn plan_and_write(
         values.enrichment_status = merged.enrichment_status.as_str().to_owned();
         values.submission_count = merged.submission_count;
         values.updated_at = now;
+        let new_version = changed.then(|| leads::version.eq(leads::version + 1));
         diesel::update(leads::table.find(row.id))
-            .set(&*values)
+            .set((&*values, new_version))
             .execute(conn)?;
-        if changed {
-            diesel::update(leads::table.find(row.id))
-                .set(leads::version.eq(leads::version + 1))
-                .execute(conn)?;
-        }
     }
     let restored = restore_resubmitted(conn, writes, &plan, &stored, &apply, now)?;
     let lead_id = |lead: PlannedLead| match lead {

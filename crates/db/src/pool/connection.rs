@@ -22,7 +22,7 @@ use leadhub_domain::user::User;
 
 use crate::job::job_wakeups::JobSignal;
 use crate::pool::checkpoint::{self, Writers, AUTOCHECKPOINT_PAGES};
-use crate::pool::manager::DbManager;
+use crate::pool::manager::{self, DbManager, QueryErrorsOnly};
 use crate::pool::pool_threads::{self, OpenPool};
 use crate::pool::recent::Recent;
 use crate::schema::users;
@@ -135,11 +135,9 @@ impl Database {
             return Err(DbError::UnknownScheme(scheme));
         };
         // One direct attempt first: it carries the server's own error message.
-        match backend {
-            Backend::Sqlite => SqliteConnection::establish(&target).map(drop),
-            Backend::Postgres => PgConnection::establish(&target).map(drop),
-        }
-        .map_err(|e| DbError::Connect(one_line(&e.to_string())))?;
+        manager::establish(backend, &target)
+            .map(drop)
+            .map_err(|e| DbError::Connect(one_line(&e.to_string())))?;
         let writer = Arc::new(Writers::default());
         if backend == Backend::Sqlite {
             checkpoint::start(target.clone(), &writer);
@@ -150,7 +148,8 @@ impl Database {
         ));
         let manager = DbManager::new(backend, target);
         let mut builder = Pool::builder()
-            .error_handler(manager.error_handler())
+            // A connection error is the manager's own to log.
+            .error_handler(Box::new(QueryErrorsOnly))
             .thread_pool(pool_threads::workers())
             .max_size(pool_size)
             .min_idle(Some(1))
@@ -456,7 +455,7 @@ pub(crate) fn create_private_file(path: &Path) -> std::io::Result<()> {
 }
 
 /// libpq's messages span lines; a start-up error should be one.
-fn one_line(text: &str) -> String {
+pub(crate) fn one_line(text: &str) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 

@@ -4,14 +4,13 @@
 //! This one opens the backend the URL named and says what went wrong, once per episode: the first
 //! failure (host and error) at ERROR, the recovery at WARN, nothing for the attempts in between.
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
 
 use diesel::pg::PgConnection;
 use diesel::r2d2::{Error, HandleError, ManageConnection, R2D2Connection};
 use diesel::sqlite::SqliteConnection;
-use diesel::Connection;
+use diesel::{Connection, ConnectionResult};
 
-use crate::pool::connection::{Backend, DbConnection};
+use crate::pool::connection::{one_line, Backend, DbConnection};
 
 #[derive(Debug)]
 pub(crate) struct DbManager {
@@ -19,7 +18,7 @@ pub(crate) struct DbManager {
     target: String,
     /// Where the database is, for the log: `host:port/name` or the SQLite file; no password.
     place: String,
-    unreachable: Arc<AtomicBool>,
+    unreachable: AtomicBool,
 }
 
 impl DbManager {
@@ -28,13 +27,16 @@ impl DbManager {
             place: place_of(backend, &target),
             backend,
             target,
-            unreachable: Arc::default(),
+            unreachable: AtomicBool::default(),
         }
     }
+}
 
-    /// Errors for r2d2 to report: a connection error is the manager's own to log.
-    pub(crate) fn error_handler(&self) -> Box<dyn HandleError<Error>> {
-        Box::new(QueryErrorsOnly)
+/// Opens a connection to the backend `target` names (a file, or a server URL).
+pub(crate) fn establish(backend: Backend, target: &str) -> ConnectionResult<DbConnection> {
+    match backend {
+        Backend::Sqlite => SqliteConnection::establish(target).map(DbConnection::Sqlite),
+        Backend::Postgres => PgConnection::establish(target).map(DbConnection::Postgres),
     }
 }
 
@@ -43,11 +45,7 @@ impl ManageConnection for DbManager {
     type Error = Error;
 
     fn connect(&self) -> Result<DbConnection, Error> {
-        let opened = match self.backend {
-            Backend::Sqlite => SqliteConnection::establish(&self.target).map(DbConnection::Sqlite),
-            Backend::Postgres => PgConnection::establish(&self.target).map(DbConnection::Postgres),
-        };
-        match opened {
+        match establish(self.backend, &self.target) {
             Ok(conn) => {
                 if self.unreachable.swap(false, Ordering::Relaxed) {
                     tracing::warn!(database = %self.place, "database reachable again");
@@ -56,11 +54,7 @@ impl ManageConnection for DbManager {
             }
             Err(e) => {
                 if !self.unreachable.swap(true, Ordering::Relaxed) {
-                    let error = e
-                        .to_string()
-                        .split_whitespace()
-                        .collect::<Vec<_>>()
-                        .join(" ");
+                    let error = one_line(&e.to_string());
                     tracing::error!(database = %self.place, %error, "database cannot be reached; retrying quietly until it can");
                 }
                 Err(Error::ConnectionError(e))
@@ -80,7 +74,7 @@ impl ManageConnection for DbManager {
 /// r2d2's default handler logs every failed attempt; connection failures are logged by the
 /// manager, once per episode.
 #[derive(Debug)]
-struct QueryErrorsOnly;
+pub(crate) struct QueryErrorsOnly;
 
 impl HandleError<Error> for QueryErrorsOnly {
     fn handle_error(&self, error: Error) {

@@ -7,6 +7,16 @@ pub(crate) mod simple;
 pub(crate) mod time;
 pub(crate) mod unnest;
 
+/// A raw statement with `$N` parameters for `conn`'s backend: SQLite numbers `$N` by first
+/// appearance and `?N` by N, so it gets the latter (a statement that uses a parameter twice,
+/// or out of order, means the same on both).
+pub(crate) fn numbered(conn: &crate::DbConnection, sql: &str) -> String {
+    match conn {
+        crate::DbConnection::Sqlite(_) => sql.replace('$', "?"),
+        crate::DbConnection::Postgres(_) => sql.to_owned(),
+    }
+}
+
 /// `s` as a literal inside a LIKE pattern (escape character `\`): its `%`, `_` and `\` match
 /// themselves.
 pub(crate) fn escape_like(s: &str) -> String {

@@ -16,6 +16,7 @@ use leadhub_domain::webhook::{
 use crate::schema::{
     team_members, teams, users, webhook_deliveries as wd, webhook_endpoints as we,
 };
+use crate::sql::numbered;
 use crate::sql::time::{from_db, to_db};
 use crate::{Database, DbConnection};
 
@@ -68,11 +69,7 @@ impl WebhookOutbox for Database {
                       WHERE d.status = 'pending' AND d.next_attempt_at <= $1 AND e.is_active {busy}\
                       ORDER BY d.next_attempt_at, d.id LIMIT $3 {lock}) RETURNING id"
                 );
-                // SQLite numbers `$N` by first appearance, `?N` by N: use the latter there.
-                let sql = match conn {
-                    DbConnection::Sqlite(_) => sql.replace('$', "?"),
-                    DbConnection::Postgres(_) => sql,
-                };
+                let sql = numbered(conn, &sql);
                 let ids: Vec<i64> = diesel::sql_query(sql)
                     .bind::<Timestamp, _>(to_db(now))
                     .bind::<Timestamp, _>(to_db(held_until))

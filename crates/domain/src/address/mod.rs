@@ -92,6 +92,15 @@ impl AddressKey {
         self.full_key_from(&self.street_key())
     }
 
+    /// The keys a lead is stored under: its street key, and its full key when the locality is
+    /// known (without one, two leads of a street cannot be told apart as one property).
+    pub fn stored_keys(&self) -> (String, Option<String>) {
+        let street_key = self.street_key();
+        let address_key =
+            (!self.locality_key().is_empty()).then(|| self.full_key_from(&street_key));
+        (street_key, address_key)
+    }
+
     /// `full_key` for a caller that has built `street_key` already (it is not free).
     pub fn full_key_from(&self, street_key: &str) -> String {
         format!("{street_key}|{}", self.locality_key())

@@ -44,7 +44,20 @@ pub struct LeadFields {
     pub source_identifier: Option<String>,
 }
 
+/// The fields a lead's address is made of: a change to any of them moves its address keys.
+pub const ADDRESS_FIELDS: [&str; 4] = ["address", "city", "state", "zip_code"];
+
 impl LeadFields {
+    /// The key of the lead's address (USPS Publication 28), None without a readable address.
+    pub fn address_key(&self) -> Option<crate::address::AddressKey> {
+        crate::address::AddressKey::parse(
+            self.address.as_deref()?,
+            self.city.as_deref(),
+            self.state.as_deref(),
+            self.zip_code.as_deref(),
+        )
+    }
+
     /// Whether no field holds a value (a lead with no field at all is refused).
     pub fn is_empty(&self) -> bool {
         *self == LeadFields::default()

@@ -130,7 +130,7 @@ pub fn plan<'a>(
             .or_default()
             .push(slot);
         let planned = Planned {
-            key: key_of(&c.fields),
+            key: c.fields.address_key(),
             lead: Draft {
                 fields: c.fields,
                 lot_size_acres: c.lot_size_acres,
@@ -283,7 +283,7 @@ impl Planner {
         if outcome.changed {
             let fields = &planned.lead.fields;
             planned.lead.lot_size_acres = fields.lot_size.as_deref().and_then(parse_lot_size_acres);
-            planned.key = key_of(fields);
+            planned.key = fields.address_key();
         }
         planned.lead.submission_count += 1;
         let enrich =
@@ -351,15 +351,6 @@ impl Planner {
 }
 
 /// A lead's address key, from its current fields.
-fn key_of(fields: &LeadFields) -> Option<AddressKey> {
-    AddressKey::parse(
-        fields.address.as_deref()?,
-        fields.city.as_deref(),
-        fields.state.as_deref(),
-        fields.zip_code.as_deref(),
-    )
-}
-
 #[cfg(test)]
 #[path = "plan_tests.rs"]
 mod tests;

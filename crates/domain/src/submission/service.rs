@@ -111,6 +111,21 @@ pub struct ElementOutcome {
     pub error: Option<String>,
 }
 
+impl ElementOutcome {
+    /// The outcome to record for this element's submission, processed at `at`.
+    pub(crate) fn finished(&self, at: DateTime<Utc>) -> SubmissionOutcome {
+        SubmissionOutcome {
+            id: self.submission_id,
+            status: self.status,
+            lead_id: self.lead_id,
+            action: self.action,
+            warnings: self.warnings.clone(),
+            error: self.error.clone(),
+            processed_at: at,
+        }
+    }
+}
+
 /// Stored submissions still to be processed: (submission id, user id, team id, fields).
 #[derive(Debug, Clone, Default, serde::Serialize, serde::Deserialize)]
 pub struct PendingWork(pub Vec<PendingItem>);
@@ -251,67 +266,46 @@ impl SubmissionService {
             .enumerate()
             .map(|(at, (user_id, request))| (at, user_id, request))
             .partition(|(_, _, request)| request.fields.is_empty());
-        if empty.is_empty() {
-            let elements = self
-                .store_filled(batch, filled, batch_id.as_deref(), deferred, now)
-                .await?;
-            return Ok(BatchOutcome {
-                batch_id: batch_id.unwrap_or_default(),
-                elements,
-            });
-        }
-        let positions: Vec<usize> = empty.iter().map(|(at, _, _)| *at).collect();
-        let new = empty
-            .into_iter()
-            .map(|(at, user_id, r)| {
-                new_submission(
-                    batch_id.as_deref(),
-                    at,
-                    user_id,
-                    r.team_id,
-                    r.raw_json,
-                    None,
-                    now,
-                )
-            })
-            .collect();
-        let ids = self.submissions.insert_submissions(batch, new).await?;
-        let stored = if filled.is_empty() {
+        // Those with no field first, with the batch, so that it completes only once every
+        // element is final; failed below, whatever became of the others.
+        let (batch, failed) = if empty.is_empty() {
+            (batch, Vec::new())
+        } else {
+            let positions: Vec<usize> = empty.iter().map(|(at, _, _)| *at).collect();
+            let new = empty
+                .into_iter()
+                .map(|(at, user_id, r)| {
+                    let id = batch_id.as_deref();
+                    new_submission(id, at, user_id, r.team_id, r.raw_json, None, now)
+                })
+                .collect();
+            let ids = self.submissions.insert_submissions(batch, new).await?;
+            let failed = positions
+                .into_iter()
+                .zip(ids)
+                .map(|(index, submission_id)| ElementOutcome {
+                    index,
+                    submission_id,
+                    status: SubmissionStatus::Failed,
+                    lead_id: None,
+                    action: None,
+                    warnings: Vec::new(),
+                    error: Some(NO_FIELD.to_owned()),
+                })
+                .collect();
+            (None, failed)
+        };
+        let stored = if filled.is_empty() && batch.is_none() {
             Ok(Vec::new())
         } else {
-            self.store_filled(None, filled, batch_id.as_deref(), deferred, now)
+            self.store_filled(batch, filled, batch_id.as_deref(), deferred, now)
                 .await
         };
-        // Failed whatever became of the others: none of them is left open.
-        let failed: Vec<ElementOutcome> = positions
-            .into_iter()
-            .zip(ids)
-            .map(|(index, submission_id)| ElementOutcome {
-                index,
-                submission_id,
-                status: SubmissionStatus::Failed,
-                lead_id: None,
-                action: None,
-                warnings: Vec::new(),
-                error: Some(NO_FIELD.to_owned()),
-            })
-            .collect();
-        self.submissions
-            .finish_submissions(
-                failed
-                    .iter()
-                    .map(|e| SubmissionOutcome {
-                        id: e.submission_id,
-                        status: e.status,
-                        lead_id: None,
-                        action: None,
-                        warnings: Vec::new(),
-                        error: e.error.clone(),
-                        processed_at: now,
-                    })
-                    .collect(),
-            )
-            .await?;
+        if !failed.is_empty() {
+            self.submissions
+                .finish_submissions(failed.iter().map(|e| e.finished(now)).collect())
+                .await?;
+        }
         let mut elements = stored?;
         elements.extend(failed);
         elements.sort_by_key(|e| e.index);

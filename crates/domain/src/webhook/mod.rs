@@ -9,8 +9,10 @@ mod service;
 #[cfg(test)]
 mod service_tests;
 pub mod signature;
+mod subject;
 
 pub use delivery::{attempt_record, EventPayloads, SendFailure, WebhookSender};
 pub use model::*;
 pub use repository::{AttemptRecord, Deactivated, DueDelivery, WebhookOutbox, WebhookRepository};
 pub use service::{WebhookService, WithSecret};
+pub use subject::{event_subject, split_subject, BodyMembers};

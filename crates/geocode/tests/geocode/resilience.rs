@@ -1,7 +1,6 @@
 use std::time::{Duration, Instant};
 
-use leadhub_domain::enrich::{EnrichError, Geocoder};
-use leadhub_geocode::CIRCUIT_OPEN;
+use leadhub_domain::enrich::{said, EnrichError, Geocoder};
 
 use crate::support::{count, ok, serve_after, serve_down_then_up, status};
 use crate::{census_at, census_serving, query, MATCH_JSON};
@@ -96,7 +95,7 @@ async fn the_circuit_opens_after_repeated_failures_and_closes_after_the_cool_dow
     for _ in 0..20 {
         let answer = geocoder.geocode(&white_house()).await;
         assert!(
-            matches!(&answer, Err(e @ EnrichError::Paused { .. }) if e.to_string() == format!("census: {CIRCUIT_OPEN}")),
+            matches!(&answer, Err(e @ EnrichError::Paused { .. }) if e.to_string() == format!("census: {}", said::PAUSED)),
             "{answer:?}"
         );
     }

@@ -6,10 +6,11 @@
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpResponse};
 
-use leadhub_domain::webhook::{rotation_overlap, EndpointChanges};
+use leadhub_domain::webhook::EndpointChanges;
 
-use crate::pages::render::{see_other, PageError};
+use crate::pages::render::PageError;
 use crate::pages::session::{Posted, Visitor};
+use crate::pages::team_webhooks::{back, secret_page};
 use crate::pages::{base_context, team_item, Button};
 
 pub fn configure(cfg: &mut web::ServiceConfig) {
@@ -27,10 +28,6 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         web::get().to(confirm_delete),
     )
     .route("/teams/{id}/webhooks/{wid}/delete", web::post().to(delete));
-}
-
-fn back(team_id: i64, done: &str) -> HttpResponse {
-    see_other(&format!("/teams/{team_id}?done={done}#webhooks"))
 }
 
 async fn set_active(
@@ -79,14 +76,7 @@ pub async fn rotate_secret(
         .webhooks
         .rotate_secret(&visitor.user, team_id, endpoint_id)
         .await?;
-    let mut context = base_context(Some(&visitor), "teams");
-    context.insert("team_id", &team_id);
-    context.insert("url", &rotated.endpoint.url);
-    context.insert("events", &rotated.endpoint.events.join(", "));
-    context.insert("secret", &rotated.secret);
-    context.insert("rotated", &true);
-    context.insert("overlap_hours", &rotation_overlap().num_hours());
-    visitor.page(StatusCode::OK, "webhook_created.html", &context)
+    secret_page(&visitor, team_id, &rotated, true)
 }
 
 /// GET: asks before deleting (works without JavaScript).

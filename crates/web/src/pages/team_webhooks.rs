@@ -7,7 +7,9 @@ use actix_web::{web, HttpResponse};
 use serde::{Deserialize, Serialize};
 
 use leadhub_domain::error::ServiceError;
-use leadhub_domain::webhook::{subscribable, Delivery, EventType, WebhookEndpoint};
+use leadhub_domain::webhook::{
+    rotation_overlap, subscribable, Delivery, EventType, WebhookEndpoint, WithSecret,
+};
 
 use crate::pages::render::{problems_text, see_other, when, when_opt, PageError};
 use crate::pages::session::{Posted, Visitor};
@@ -183,15 +185,31 @@ pub async fn create(
         }
         Err(e) => return Err(e.into()),
     };
-    let mut context = base_context(Some(&visitor), "teams");
+    secret_page(&visitor, team_id, &created, false)
+}
+
+/// An endpoint's secret, shown once on the answer itself (no redirect, so it is in no URL or
+/// history): when the endpoint is made, or `rotated` with the old one's overlap.
+pub(crate) fn secret_page(
+    visitor: &Visitor,
+    team_id: i64,
+    made: &WithSecret,
+    rotated: bool,
+) -> Result<HttpResponse, PageError> {
+    let mut context = base_context(Some(visitor), "teams");
     context.insert("team_id", &team_id);
-    context.insert("url", &created.endpoint.url);
-    context.insert("events", &created.endpoint.events.join(", "));
-    context.insert("secret", &created.secret);
+    context.insert("url", &made.endpoint.url);
+    context.insert("events", &made.endpoint.events.join(", "));
+    context.insert("secret", &made.secret);
+    if rotated {
+        context.insert("rotated", &true);
+        context.insert("overlap_hours", &rotation_overlap().num_hours());
+    }
     visitor.page(StatusCode::OK, "webhook_created.html", &context)
 }
 
-fn back(team_id: i64, done: &str) -> HttpResponse {
+/// Back to the team page's webhooks, saying what was `done`.
+pub(crate) fn back(team_id: i64, done: &str) -> HttpResponse {
     see_other(&format!("/teams/{team_id}?done={done}#webhooks"))
 }
 

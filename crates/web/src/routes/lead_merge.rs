@@ -5,7 +5,6 @@ use apistos::api_operation;
 use serde::Deserialize;
 use validator::Validate;
 
-use leadhub_domain::error::{FieldError, LocPart};
 use leadhub_domain::lead::merge_leads::MergeError;
 
 use crate::error::{ApiError, ApiResult};
@@ -64,14 +63,8 @@ pub async fn merge_lead(
     id: web::Path<i64>,
     body: ValidatedJson<MergeRequest>,
 ) -> ApiResult<Json<LeadView>> {
-    // `required` has refused a missing or null `into` already.
-    let Some(into) = body.value.into.value().copied() else {
-        return Err(ApiError::Validation(vec![FieldError::body(
-            &[LocPart::from("into")],
-            "missing",
-            "Field required",
-        )]));
-    };
+    // `required` has refused a missing or null `into` already (as `move_lead`'s `team_id`).
+    let into = body.value.into.value().copied().unwrap_or_default();
     let lead = state
         .lead_merges
         .merge(&caller.user, id.into_inner(), into)

@@ -22,9 +22,9 @@ use leadhub_domain::lead::work::{
     ActivityEntry, ActorRef, BulkSet, Edited, FieldPatch, LeadPatch, LeadStatus, Note,
 };
 
-use crate::extract::rules::one_of;
 use crate::extract::{flat_problems, json_type, Lax, RequestBody};
 use crate::routes::lead_body::LeadSubmission;
+use crate::routes::leads::lead_status;
 use crate::routes::submission_views::{warnings, LeadView, WarningView};
 use crate::time::iso;
 
@@ -174,9 +174,7 @@ pub struct LeadPatchBody {
 impl Validate for LeadPatchBody {
     fn validate(&self) -> Result<(), ValidationErrors> {
         let mut own = ValidationErrors::new();
-        if let Err(e) =
-            json_type(&self.status).and_then(|()| one_of(&self.status, &LeadStatus::NAMES))
-        {
+        if let Err(e) = json_type(&self.status).and_then(|()| lead_status(&self.status)) {
             own.add("status", e);
         }
         if let Err(e) = json_type(&self.assignee_id) {
@@ -358,10 +356,6 @@ pub struct BulkSetBody {
     #[serde(default)]
     #[validate(custom(function = "json_type"))]
     pub archived: Lax<bool>,
-}
-
-fn lead_status(field: &Lax<String>) -> Result<(), ValidationError> {
-    one_of(field, &LeadStatus::NAMES)
 }
 
 /// `POST /api/v1/leads/bulk`.

@@ -6,7 +6,7 @@ use serde::Deserialize;
 use validator::{Validate, ValidationError, ValidationErrors};
 
 use leadhub_domain::lead::fields::PROPERTY_TYPES;
-use leadhub_domain::lead::record::{EnrichmentStatus, Lead, LeadFilter};
+use leadhub_domain::lead::record::{EnrichmentStatus, LeadFilter};
 use leadhub_domain::lead::search::{LeadSort, SearchText};
 use leadhub_domain::lead::work::{ArchiveFilter, AssigneeFilter, LeadStatus};
 
@@ -106,7 +106,8 @@ pub struct LeadFilters {
     pub archived: Lax<bool>,
 }
 
-fn lead_status(field: &Lax<String>) -> Result<(), ValidationError> {
+/// A lead status word, as the list filter and the edits take it.
+pub(crate) fn lead_status(field: &Lax<String>) -> Result<(), ValidationError> {
     one_of(field, &LeadStatus::NAMES)
 }
 
@@ -263,18 +264,7 @@ pub async fn get_lead(
     // Through the working-lead service: a merged lead answers 301 to its survivor.
     let lead = state.lead_work.lead(&caller.user, id.into_inner()).await?;
     let outlook = state.enrichment_retries.outlook(&lead).await?;
-    Ok(Tagged::of(lead).map(|mut view| {
-        view.enrichment = outlook.map(Into::into);
-        view
-    }))
-}
-
-/// The lead's view with what lies ahead for its enrichment.
-async fn with_outlook(state: &AppState, lead: Lead) -> ApiResult<Json<LeadView>> {
-    let outlook = state.enrichment_retries.outlook(&lead).await?;
-    let mut view = LeadView::from(lead);
-    view.enrichment = outlook.map(Into::into);
-    Ok(Json(view))
+    Ok(Tagged::of(lead).map(|view| view.with_enrichment(outlook)))
 }
 
 /// Geocodes and appraises the lead again now (its team's members and platform admins).
@@ -296,5 +286,6 @@ pub async fn enrich_lead(
         .enrich_now(&caller.user, id.into_inner())
         .await?;
     state.enrichment_retries.follow_up(&lead).await?;
-    with_outlook(&state, lead).await
+    let outlook = state.enrichment_retries.outlook(&lead).await?;
+    Ok(Json(LeadView::from(lead).with_enrichment(outlook)))
 }

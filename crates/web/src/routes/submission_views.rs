@@ -213,6 +213,17 @@ pub struct LeadView {
     pub merged_into_id: Option<i64>,
 }
 
+impl LeadView {
+    /// The view with what lies ahead for the lead's enrichment (a single lead's view).
+    pub fn with_enrichment(
+        mut self,
+        outlook: Option<leadhub_domain::lead::enrichment_retry::EnrichmentOutlook>,
+    ) -> LeadView {
+        self.enrichment = outlook.map(Into::into);
+        self
+    }
+}
+
 impl From<Lead> for LeadView {
     fn from(lead: Lead) -> Self {
         LeadView {

@@ -30,7 +30,10 @@ pub fn temp_dir(tag: &str) -> PathBuf {
 
 impl Env {
     pub fn new(tag: &str, postgres: bool) -> Option<Env> {
-        let dir = temp_dir(&format!("bin-{tag}"));
+        // The backend is in the folder's name: a test run on both backends at once must not
+        // have one remove the other's folder.
+        let backend = if postgres { "postgres" } else { "sqlite" };
+        let dir = temp_dir(&format!("bin-{tag}-{backend}"));
         if !postgres {
             let database_url = format!("sqlite://{}", dir.join("leadhub.db").display());
             return Some(Env {

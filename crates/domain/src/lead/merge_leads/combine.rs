@@ -5,15 +5,10 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::address::AddressKey;
-use crate::lead::fields::{LeadFields, Warning, STRING_FIELDS};
+use crate::lead::fields::{LeadFields, Warning, ADDRESS_FIELDS, STRING_FIELDS};
 use crate::lead::merge::merge_into;
 use crate::lead::normalize::{EMAIL_FIELDS, PHONE_FIELDS};
 use crate::lead::record::{EnrichmentStatus, GeocodeInfo, Lead};
-
-/// The fields that make a lead's address key; the keys are computed again only when one of
-/// them changes.
-const ADDRESS_FIELDS: [&str; 4] = ["address", "city", "state", "zip_code"];
 
 /// One field's value before and after, as the API writes it.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -34,18 +29,10 @@ pub struct PropertyKeys {
 impl PropertyKeys {
     /// The keys of these fields' address.
     pub fn of(fields: &LeadFields) -> PropertyKeys {
-        let Some(key) = fields.address.as_deref().and_then(|address| {
-            AddressKey::parse(
-                address,
-                fields.city.as_deref(),
-                fields.state.as_deref(),
-                fields.zip_code.as_deref(),
-            )
-        }) else {
+        let Some(key) = fields.address_key() else {
             return PropertyKeys::default();
         };
-        let street = key.street_key();
-        let address_key = (!key.locality_key().is_empty()).then(|| key.full_key_from(&street));
+        let (street, address_key) = key.stored_keys();
         PropertyKeys {
             street_key: Some(street),
             address_key,

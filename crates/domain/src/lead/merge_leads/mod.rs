@@ -90,15 +90,15 @@ pub trait LeadMergeRepository: Send + Sync {
     async fn merge_leads(&self, merge: LeadMerge) -> StoreResult<Result<Lead, MergeRefusal>>;
 }
 
-/// The webhook event subject of a merge's `lead.updated`: the survivor's id, then `#` and a
-/// JSON object whose members the delivery adds to its body beside `data` (`changes`: field ->
-/// {old, new}; `merged_id`). The subject is the one thing an event row carries to its
-/// delivery, and the changes exist only at the moment of the merge.
+/// The webhook event subject of a merge's `lead.updated` (`webhook::event_subject`): the
+/// survivor, with `changes` (field -> {old, new}) and `merged_id` for the delivery's body.
 pub fn merged_event_subject(
     survivor_id: i64,
     merged_id: i64,
     changes: &std::collections::BTreeMap<String, FieldChange>,
 ) -> String {
-    let extra = serde_json::json!({ "changes": changes, "merged_id": merged_id });
-    format!("{survivor_id}#{extra}")
+    let mut members = crate::webhook::BodyMembers::new();
+    members.insert("changes".into(), serde_json::json!(changes));
+    members.insert("merged_id".into(), merged_id.into());
+    crate::webhook::event_subject(survivor_id, members)
 }

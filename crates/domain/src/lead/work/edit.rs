@@ -5,11 +5,8 @@ use std::collections::BTreeSet;
 use serde_json::{json, Map, Value};
 
 use crate::address::AddressKey;
-use crate::lead::fields::{LeadFields, Warning};
+use crate::lead::fields::{LeadFields, Warning, ADDRESS_FIELDS};
 use crate::lead::normalize::normalize;
-
-/// The fields whose values make the address key.
-const ADDRESS_FIELDS: [&str; 4] = ["address", "city", "state", "zip_code"];
 
 /// The lead fields a PATCH names, with their new raw values (`None` clears the field).
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -51,8 +48,7 @@ pub struct AddressKeys {
 
 impl AddressKeys {
     pub fn of(key: AddressKey) -> AddressKeys {
-        let street_key = key.street_key();
-        let address_key = (!key.locality_key().is_empty()).then(|| key.full_key_from(&street_key));
+        let (street_key, address_key) = key.stored_keys();
         AddressKeys {
             key,
             street_key,

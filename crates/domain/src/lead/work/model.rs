@@ -106,6 +106,7 @@ pub mod kind {
     pub const ARCHIVED: &str = "archived";
     pub const RESTORED: &str = "restored";
     pub const RESUBMITTED_RESTORED: &str = "resubmitted_restored";
+    pub const MERGED: &str = "merged";
 }
 
 /// A timeline row to write with a change, in its transaction.

@@ -5,7 +5,6 @@ use std::sync::Arc;
 
 use serde_json::{json, Map};
 
-use crate::address::AddressKey;
 use crate::clock::Clock;
 use crate::error::{FieldError, LocPart};
 use crate::lead::fields::Warning;
@@ -302,9 +301,11 @@ impl LeadWorkService {
             .work
             .leads_on_street(team_id, keys.street_key.clone(), lead_id)
             .await?;
-        let holder = others
-            .into_iter()
-            .find(|(_, fields)| key_of(fields).is_some_and(|other| other.same_property(&keys.key)));
+        let holder = others.into_iter().find(|(_, fields)| {
+            fields
+                .address_key()
+                .is_some_and(|other| other.same_property(&keys.key))
+        });
         match holder {
             Some((other, _)) => Err(collision(other)),
             None => Ok(()),
@@ -431,7 +432,7 @@ impl LeadWorkService {
                 "The lead is in this team already",
             ));
         }
-        if let Some(key) = key_of(&lead.fields) {
+        if let Some(key) = lead.fields.address_key() {
             self.check_property(lead.id, Some(team_id), &AddressKeys::of(key))
                 .await?;
         }
@@ -549,15 +550,6 @@ fn collision(other: i64) -> LeadWorkError {
 }
 
 /// The address key of stored fields (None: no readable address).
-fn key_of(f: &crate::lead::LeadFields) -> Option<AddressKey> {
-    AddressKey::parse(
-        f.address.as_deref()?,
-        f.city.as_deref(),
-        f.state.as_deref(),
-        f.zip_code.as_deref(),
-    )
-}
-
 fn set_status(change: &mut LeadChange, lead: &Lead, status: LeadStatus) {
     let old = lead.work.status;
     if status == old {

@@ -186,15 +186,7 @@ impl SubmissionService {
         let outcomes: Vec<SubmissionOutcome> = elements
             .iter()
             .filter(|e| follow_ups.contains(&e.submission_id))
-            .map(|e| SubmissionOutcome {
-                id: e.submission_id,
-                status: e.status,
-                lead_id: e.lead_id,
-                action: e.action,
-                warnings: e.warnings.clone(),
-                error: e.error.clone(),
-                processed_at: now,
-            })
+            .map(|e| e.finished(now))
             .collect();
         if !outcomes.is_empty() {
             self.submissions.finish_submissions(outcomes).await?;
