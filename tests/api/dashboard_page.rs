@@ -463,6 +463,7 @@ async fn the_rollup_equals_a_recount_after_every_kind_of_write(app: TestApp) {
         "UPDATE submissions SET result_lead_id = NULL WHERE result_lead_id = {d}"
     ))
     .await;
+    sql(format!("DELETE FROM lead_activity WHERE lead_id = {d}")).await;
     sql(format!("DELETE FROM leads WHERE id = {d}")).await;
     check("a delete of a merged lead").await;
     let e = lead_of(
@@ -477,6 +478,7 @@ async fn the_rollup_equals_a_recount_after_every_kind_of_write(app: TestApp) {
         "UPDATE submissions SET result_lead_id = NULL WHERE result_lead_id = {e}"
     ))
     .await;
+    sql(format!("DELETE FROM lead_activity WHERE lead_id = {e}")).await;
     sql(format!("DELETE FROM leads WHERE id = {e}")).await;
     check("a delete of a live lead").await;
 

@@ -116,7 +116,7 @@ async fn the_detail_shows_the_history_of_a_merge(app: TestApp) {
     assert!(body.contains("openstreetmap.org/?mlat=30.27&amp;mlon=-97.74"));
     for section in [
         "Property",
-        "Owner and contacts",
+        "Property owner",
         "Permit and project",
         "Enrichment",
     ] {
@@ -161,7 +161,10 @@ async fn enrich_again_follows_the_api_rule(app: TestApp) {
     let path = format!("/leads/{id}/enrich");
     assert_eq!(b.post(&path, &[]).await.status, StatusCode::FORBIDDEN);
     let (done, after) = b.post_and_follow(&path, &[("csrf", &csrf)]).await;
-    assert_eq!(done.location(), format!("/leads/{id}?done=enriched"));
+    assert_eq!(
+        done.location(),
+        format!("/leads/{id}?done=enriched#enrichment")
+    );
     assert!(after.body.contains("Enrichment ran again"));
     assert!(
         after.body.contains("<dt>Source</dt><dd>zip</dd>"),

@@ -13,15 +13,15 @@ use crate::webhooks::{first_payload, hooked_team};
 
 /// The people of these tests: Olive owns team A, Adam is its admin, Mia a member; Otto is a
 /// member of team B only; Root is a platform admin; Nobody belongs to no team.
-struct Cast {
-    olive: TestUser,
-    adam: TestUser,
-    mia: TestUser,
-    otto: TestUser,
-    root: TestUser,
-    nobody: TestUser,
-    a: i64,
-    b: i64,
+pub(crate) struct Cast {
+    pub(crate) olive: TestUser,
+    pub(crate) adam: TestUser,
+    pub(crate) mia: TestUser,
+    pub(crate) otto: TestUser,
+    pub(crate) root: TestUser,
+    pub(crate) nobody: TestUser,
+    pub(crate) a: i64,
+    pub(crate) b: i64,
 }
 
 async fn set_role(app: &TestApp, team_id: i64, user: &TestUser, role: &'static str) {
@@ -38,7 +38,7 @@ async fn set_role(app: &TestApp, team_id: i64, user: &TestUser, role: &'static s
     .await;
 }
 
-async fn cast(app: &TestApp) -> Cast {
+pub(crate) async fn cast(app: &TestApp) -> Cast {
     let olive = app.user("olive@example.com").await;
     let adam = app.user("adam@example.com").await;
     let mia = app.user("mia@example.com").await;
@@ -64,7 +64,7 @@ async fn cast(app: &TestApp) -> Cast {
 }
 
 /// A lead of `team_id` (or of no team) at `n Oak St`, Austin; its id.
-async fn lead_at(app: &TestApp, key: &str, n: u32, team_id: Option<i64>) -> i64 {
+pub(crate) async fn lead_at(app: &TestApp, key: &str, n: u32, team_id: Option<i64>) -> i64 {
     let mut lead = json!({"address": format!("{n} Oak St"), "city": "Austin", "state": "TX",
         "zip_code": "78701", "first_name": "Lee"});
     if let Some(t) = team_id {

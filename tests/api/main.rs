@@ -23,6 +23,7 @@ mod lead_merge;
 mod lead_pages;
 mod lead_uploads;
 mod lead_work;
+mod lead_work_pages;
 mod leads;
 mod mail_quota;
 mod messy_imports;

@@ -217,7 +217,7 @@ async function dashboardAndBusinesses(page, apiKey, teamId) {
   assert.ok(await page.getByRole("link", { name: "Import CSV" }).isVisible());
   await page.selectOption("#f-relationship", "prospect");
   await page.fill("#f-state", "TX");
-  await page.getByRole("button", { name: "Apply" }).click();
+  await page.getByRole("button", { name: "Apply", exact: true }).click();
   await page.waitForURL(/\/businesses\?relationship_type=prospect&.*state=TX/);
   await page.locator("#business-count").getByText("2 businesses match these filters").waitFor();
   await page.locator("#chart-by-state summary").click();
@@ -528,7 +528,7 @@ try {
   await a.fill("#f-q", "lamar");
   await a.fill("#f-city", "Austin");
   await a.fill("#f-source", "permits");
-  await a.getByRole("button", { name: "Apply" }).click();
+  await a.getByRole("button", { name: "Apply", exact: true }).click();
   await a.waitForURL(/\/leads\?q=lamar&.*city=Austin.*source=permits/);
   await a.locator("#lead-count").getByText("1 lead matches these filters").waitFor();
   await shot(a, "25-leads-filtered");
@@ -576,6 +576,7 @@ try {
 
   await dashboardAndBusinesses(a, apiKey, teamId);
   await uploadsAndMap(a, teamId, created.result_lead_id);
+  await workingLeads(a, teamUrl, teamId, submit);
 
   // Readable on a phone.
   await a.setViewportSize({ width: 390, height: 844 });
@@ -777,4 +778,130 @@ async function uploadsAndMap(page, teamId, mappedLeadId) {
   await shot(page, "43-upload-phone");
   await page.setViewportSize({ width: 1100, height: 800 });
   step("a file that is not CSV is refused with a message; upload pages fit a phone");
+}
+
+// ---- Working leads: a member's day on the lead pages, an admin's archive (issue 29) ----
+async function workingLeads(a, teamUrl, teamId, submit) {
+  // Mia joins the team as a member, in her own browser context.
+  await a.goto(teamUrl);
+  await a.fill("#invite-email", "mia@example.com");
+  await a.selectOption("#invite-role", "member");
+  await a.click("text=Send invite");
+  await a.getByText("Invite sent.").waitFor();
+  const { link } = await mailedLink("invite", "mia@example.com");
+  const miaContext = await browser.newContext({ viewport: { width: 1100, height: 800 } });
+  const m = watch(await miaContext.newPage(), "member");
+  await m.goto(link);
+  await m.fill("#first-name", "Mia");
+  await m.fill("#last-name", "Member");
+  await m.click("text=Accept and join");
+  await m.waitForURL(/\/teams\/\d+\?done=joined$/);
+
+  const lead = await submit({ address: "300 Congress Avenue", city: "Austin", state: "TX", zip_code: "78701", team_id: teamId,
+    first_name: "Wes", last_name: "Walker", primary_phone: "512 555 0142", email_1: "wes@example.com" });
+  const typo = await submit({ address: "300 Congres Ave", city: "Austin", state: "TX", zip_code: "78701", team_id: teamId,
+    mail_address: "PO Box 12" });
+  const loose = await submit({ address: "9 Rainey Street", city: "Austin", state: "TX", zip_code: "78701" });
+  assert.notEqual(typo.result_lead_id, lead.result_lead_id, "a typo'd street is a second lead");
+  const leadUrl = `${base}/leads/${lead.result_lead_id}`;
+
+  // The owner gives the lead to Mia from its page.
+  await a.goto(leadUrl);
+  const miaValue = await a.locator("#w-owner option", { hasText: "mia@example.com" }).getAttribute("value");
+  await a.selectOption("#w-owner", miaValue);
+  await a.getByRole("button", { name: "Save status and owner" }).click();
+  await a.getByText("Status and owner saved.").waitFor();
+
+  // Mia: My leads, the lead's page, a status, a note, then the lead to a colleague.
+  await m.goto(`${base}/leads`);
+  await m.locator("#my-leads").click();
+  await m.waitForURL(`${base}/leads?assignee=me`);
+  await m.locator("#lead-count").getByText("1 lead matches these filters").waitFor();
+  await shot(m, "50-my-leads");
+  await m.getByRole("link", { name: "300 CONGRESS AVE" }).click();
+  await m.waitForURL(leadUrl);
+  assert.equal(await m.locator('#work a[href="tel:+15125550142"]').count(), 1, "the phone is a tel: link");
+  assert.equal(await m.locator('#work a[href="mailto:wes@example.com"]').count(), 1, "the e-mail is a mailto: link");
+  assert.equal(await m.getByRole("button", { name: "Archive lead" }).count(), 0, "a member archives nothing");
+  await m.selectOption("#w-status", "contacted");
+  await m.getByRole("button", { name: "Save status and owner" }).click();
+  await m.getByText("Status and owner saved.").waitFor();
+  await m.fill("#note-body", "Spoke to Wes: wants a roof quote by Friday.");
+  await m.getByRole("button", { name: "Add note" }).click();
+  await m.getByText("Note added.").waitFor();
+  await m.locator("#newest-note").getByText("wants a roof quote").waitFor();
+  const ownerValue = await m.locator("#w-owner option", { hasText: "owner@example.com" }).getAttribute("value");
+  await m.selectOption("#w-owner", ownerValue);
+  await m.getByRole("button", { name: "Save status and owner" }).click();
+  await m.getByText("Status and owner saved.").waitFor();
+  const timeline = m.locator("#timeline");
+  await timeline.getByText("Status new → contacted").waitFor();
+  await timeline.getByText("Added a note").waitFor();
+  assert.equal(await timeline.getByText(/^Owner .*mia@example.com.* → .*owner@example.com/).count(), 1, "the hand-over is in the timeline");
+  await shot(m, "51-lead-worked");
+  step("a member opens My leads, sets a status, adds a note and gives the lead to a colleague; the timeline shows each");
+
+  // Mia claims a lead of no team, then merges the typo'd lead into the real one.
+  await m.goto(`${base}/leads/${loose.result_lead_id}`);
+  await m.locator("#unassigned-mark").getByText("Unassigned: every user can see it").waitFor();
+  await m.getByRole("button", { name: "Claim for Austin Roofing" }).click();
+  await m.getByText("Lead claimed").waitFor();
+  await m.locator("#timeline").getByText("Claimed into Austin Roofing").waitFor();
+  assert.equal(await m.locator("#unassigned-mark").count(), 0);
+  await m.goto(`${base}/leads/${typo.result_lead_id}`);
+  await m.fill("#merge-into", String(lead.result_lead_id));
+  await m.getByRole("button", { name: "Merge" }).click();
+  await m.waitForURL(`${leadUrl}?done=merged#timeline`);
+  await m.getByText("Leads merged: this is the lead that was kept.").waitFor();
+  await m.locator("#timeline").getByText(`Lead ${typo.result_lead_id} merged into this one`).waitFor();
+  await m.locator(".facts dd").getByText("PO Box 12", { exact: true }).waitFor(); // the kept lead took the merged one's value where it had none
+  await m.goto(`${base}/leads/${typo.result_lead_id}`);
+  await m.waitForURL(`${leadUrl}?done=merged-away`);
+  await shot(m, "52-lead-merged");
+  step("a member claims an unassigned lead and merges a typo'd duplicate; the merged lead's URL leads to the kept one");
+
+  // The owner (an admin of the team) archives the lead and restores it.
+  await a.goto(leadUrl);
+  await a.getByRole("button", { name: "Archive lead" }).click();
+  await a.getByText("Lead archived").waitFor();
+  await a.locator("#archived-mark").waitFor();
+  await a.goto(`${base}/leads?archived=true`);
+  await a.getByRole("link", { name: "300 CONGRESS AVE" }).waitFor();
+  await a.goto(leadUrl);
+  await a.getByRole("button", { name: "Restore lead" }).click();
+  await a.getByText("Lead restored.").waitFor();
+  assert.equal(await a.locator("#archived-mark").count(), 0);
+  await a.locator("#timeline").getByText("Archived", { exact: true }).waitFor();
+  await shot(a, "53-lead-restored");
+  step("an admin archives a lead (it moves to the archive view) and restores it; both in the timeline");
+
+  // The bulk bar (a plain form) and the edit form.
+  await m.goto(`${base}/leads`);
+  await m.check(`#pick-${lead.result_lead_id}`);
+  await m.check(`#pick-${loose.result_lead_id}`);
+  await m.selectOption("#bulk-action", "status:qualified");
+  await m.getByRole("button", { name: "Apply to ticked leads" }).click();
+  await m.getByText("The selected leads were changed.").waitFor();
+  await m.goto(`${base}/leads?status=qualified`);
+  await m.locator("#lead-count").getByText("2 leads match these filters").waitFor();
+  await shot(m, "54-leads-bulk");
+  await m.goto(`${leadUrl}/edit`);
+  await m.fill("#e-last_name", "Walker-Ray");
+  await m.fill("#e-phone_2", "(512) 555-0143");
+  await m.getByRole("button", { name: "Save changes" }).click();
+  await m.getByText("Lead saved.").waitFor();
+  assert.equal(await m.locator('#work a[href="tel:+15125550143"]').count(), 1);
+  await m.locator("#timeline").getByText("Edited 2 fields").waitFor();
+  await shot(m, "55-lead-edited");
+  step("bulk status from the list's bar; the edit form normalises a phone like intake and the timeline lists the edit");
+
+  await m.setViewportSize({ width: 390, height: 844 });
+  for (const [where, name] of [[leadUrl, "56-lead-work-phone"], [`${base}/leads?assignee=me`, "57-my-leads-phone"], [`${leadUrl}/edit`, "58-lead-edit-phone"]]) {
+    await m.goto(where);
+    const sideways = await m.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    assert.ok(sideways <= 1, `${where} scrolls sideways on a phone by ${sideways}px`);
+    await shot(m, name);
+  }
+  await miaContext.close();
+  step("the working-lead pages at phone width: no sideways scrolling, 0 axe-core violations");
 }

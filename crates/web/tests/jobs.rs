@@ -155,6 +155,9 @@ fn postgres_survives_sigkill_mid_batch() {
 #[test]
 fn two_processes_share_one_postgres_queue() {
     run_on("pgtwo", true, |env| async move {
+        // A lease longer than the pauses of a loaded machine: a late heartbeat must not let the
+        // other process take a running job, so a job taken twice here means a wrong claim.
+        let env = env.var("LEADHUB_JOB_LEASE_SECS", "20");
         let key = env.key();
         let client = reqwest::Client::new();
         let (first, base) = env.serve();

@@ -1,16 +1,18 @@
 //! `LeadRepository`: duplicate-safe writes (see `lead_writes`) and lead queries.
 use async_trait::async_trait;
+use chrono::{DateTime, Utc};
 use diesel::prelude::*;
 
 use leadhub_domain::lead::record::{
     EnrichmentStatus, EnrichmentUpdate, Lead, LeadCursor, LeadFilter, LeadRepository, LeadWrite,
     LeadWritten,
 };
+use leadhub_domain::lead::work::model::{kind, NewActivity};
 use leadhub_domain::store::StoreResult;
 
 use crate::lead::lead_row::LeadRow;
 use crate::lead::lead_search::in_order;
-use crate::lead::lead_work::with_assignees;
+use crate::lead::lead_work::{insert_activity, with_assignees};
 use crate::lead::lead_writes::{retry_on_conflict, write_all};
 use crate::schema::leads;
 use crate::sql::time::to_db;
@@ -121,7 +123,12 @@ impl LeadRepository for Database {
         .await
     }
 
-    async fn save_enrichment(&self, updates: Vec<EnrichmentUpdate>) -> StoreResult<()> {
+    async fn save_enrichment(
+        &self,
+        updates: Vec<EnrichmentUpdate>,
+        actor: Option<i64>,
+        at: DateTime<Utc>,
+    ) -> StoreResult<()> {
         self.write(move |conn| {
             conn.transaction(|conn| {
                 for u in &updates {
@@ -139,6 +146,11 @@ impl LeadRepository for Database {
                             leads::enrichment_status.eq(u.status.as_str()),
                         ))
                         .execute(conn)?;
+                    let run = NewActivity {
+                        kind: kind::ENRICHED,
+                        detail: serde_json::json!({ "status": u.status.as_str() }),
+                    };
+                    insert_activity(conn, u.lead_id, actor, &[run], at)?;
                 }
                 emit_enriched(conn, &updates)
             })

@@ -187,5 +187,12 @@ pub trait LeadRepository: Send + Sync {
         after: Option<LeadCursor>,
         limit: i64,
     ) -> StoreResult<Vec<Lead>>;
-    async fn save_enrichment(&self, updates: Vec<EnrichmentUpdate>) -> StoreResult<()>;
+    /// Stores what enrichment found, with an `enriched` timeline row per lead (`actor`: the
+    /// person who asked for the run, None for the service's own runs).
+    async fn save_enrichment(
+        &self,
+        updates: Vec<EnrichmentUpdate>,
+        actor: Option<i64>,
+        at: DateTime<Utc>,
+    ) -> StoreResult<()>;
 }

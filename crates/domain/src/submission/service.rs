@@ -499,7 +499,9 @@ impl SubmissionService {
             warnings.insert(update.lead_id, w);
             updates.push(update);
         }
-        self.leads.save_enrichment(updates).await?;
+        self.leads
+            .save_enrichment(updates, None, self.clock.now())
+            .await?;
         Ok(warnings)
     }
 
@@ -537,7 +539,11 @@ impl SubmissionService {
         let enriched = self.enricher.enrich_telling(waiting).await;
         let round = EnrichmentRound::of(&enriched);
         self.leads
-            .save_enrichment(enriched.into_iter().map(|e| e.update).collect())
+            .save_enrichment(
+                enriched.into_iter().map(|e| e.update).collect(),
+                None,
+                self.clock.now(),
+            )
             .await?;
         Ok(round)
     }
@@ -545,7 +551,7 @@ impl SubmissionService {
     /// Enriches one lead again on request (any status), for those who may see it.
     pub async fn enrich_now(&self, user: &User, lead_id: i64) -> Result<Lead, SubmissionError> {
         let lead = self.lead(user, lead_id).await?;
-        self.enrich_again(lead).await?;
+        self.enrich_again(lead, Some(user.id)).await?;
         self.lead(user, lead_id).await
     }
 
@@ -556,14 +562,18 @@ impl SubmissionService {
             .find_lead(lead_id)
             .await?
             .ok_or(SubmissionError::NotFound("Lead"))?;
-        self.enrich_again(lead).await?;
+        self.enrich_again(lead, None).await?;
         self.leads
             .find_lead(lead_id)
             .await?
             .ok_or(SubmissionError::NotFound("Lead"))
     }
 
-    async fn enrich_again(&self, mut lead: Lead) -> Result<(), SubmissionError> {
+    async fn enrich_again(
+        &self,
+        mut lead: Lead,
+        actor: Option<i64>,
+    ) -> Result<(), SubmissionError> {
         if !self.enricher.is_configured() {
             return Ok(());
         }
@@ -576,7 +586,11 @@ impl SubmissionService {
         lead.appraisal = None;
         let results = self.enricher.enrich(vec![lead]).await;
         self.leads
-            .save_enrichment(results.into_iter().map(|(u, _)| u).collect())
+            .save_enrichment(
+                results.into_iter().map(|(u, _)| u).collect(),
+                actor,
+                self.clock.now(),
+            )
             .await?;
         Ok(())
     }

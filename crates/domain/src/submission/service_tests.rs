@@ -224,12 +224,12 @@ async fn stages_run_in_order_normalise_store_enrich_record() {
     s.geocoder = Some(geocoder);
     s.leads
         .expect_save_enrichment()
-        .withf(|updates: &Vec<EnrichmentUpdate>| {
-            updates.len() == 1 && updates[0].status == EnrichmentStatus::Partial
+        .withf(|updates: &Vec<EnrichmentUpdate>, actor, _| {
+            updates.len() == 1 && updates[0].status == EnrichmentStatus::Partial && actor.is_none()
         })
         .times(1)
         .in_sequence(&mut order)
-        .returning(|_| Ok(()));
+        .returning(|_, _, _| Ok(()));
     s.submissions
         .expect_finish_submissions()
         .withf(|outcomes: &Vec<SubmissionOutcome>| {
@@ -301,10 +301,12 @@ async fn a_geocoder_failure_leaves_the_lead_pending_retry_with_its_retry_queued(
     });
     s.geocoder = Some(geocoder);
     let statuses = saved.clone();
-    s.leads.expect_save_enrichment().returning(move |updates| {
-        statuses.lock().unwrap().push(updates[0].status);
-        Ok(())
-    });
+    s.leads
+        .expect_save_enrichment()
+        .returning(move |updates, _, _| {
+            statuses.lock().unwrap().push(updates[0].status);
+            Ok(())
+        });
     s.submissions
         .expect_finish_submissions()
         .withf(|outcomes: &Vec<SubmissionOutcome>| {

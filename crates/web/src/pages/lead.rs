@@ -1,278 +1,199 @@
-//! `/leads/{id}`: one lead, every field grouped, its location, its submission history (how
-//! duplicates merged into it) and its enrichment with "Enrich again".
+//! `/leads/{id}`: one lead, what a person acts on first (status, owner, contacts, the newest
+//! note, the next step), then its notes, its timeline, its fields (empty ones folded), its
+//! enrichment and its submissions. A lead merged into another redirects to the survivor.
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpResponse};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
-use leadhub_domain::error::ServiceError;
-use leadhub_domain::lead::record::{EnrichmentStatus, Lead};
-use leadhub_domain::submission::HistoryEntry;
+use leadhub_domain::lead::record::Lead;
+use leadhub_domain::lead::work::{LeadStatus, LeadWorkError};
+use leadhub_domain::team::{permits_on_lead, Actor, LeadWorkAction, Member};
 
-use crate::pages::render::{see_other, when, when_opt, PageError};
-use crate::pages::session::{Posted, Visitor};
-use crate::pages::{base_context, id_of, Button, Done};
-use crate::state::AppState;
+use crate::pages::lead_enrichment::{insert_enrichment, HistoryLine};
+use crate::pages::lead_view::{
+    emails, member_name, next_action, phones, Group, Names, NoteLine, TimelineLine, OWNER, PERMIT,
+    PROPERTY,
+};
+use crate::pages::list::{team_choices, TeamChoice};
+use crate::pages::render::{see_other, when, PageError};
+use crate::pages::session::Visitor;
+use crate::pages::{base_context, id_of, Done};
 
 /// Submissions shown in a lead's history (the newest ones).
 const HISTORY: i64 = 100;
+/// Timeline entries on one page.
+const TIMELINE: i64 = 50;
 
 pub fn configure(cfg: &mut web::ServiceConfig) {
-    cfg.route("/leads/{id}", web::get().to(detail))
-        .route("/leads/{id}/enrich", web::post().to(enrich));
+    cfg.route("/leads/{id}", web::get().to(detail));
 }
 
-/// The string fields of each group, by name (`STRING_FIELDS` holds every one; a test checks
-/// that the groups cover them all).
-const PROPERTY: [&str; 12] = [
-    "address",
-    "city",
-    "state",
-    "zip_code",
-    "county",
-    "parcel_number",
-    "subdivision",
-    "lot",
-    "property_type",
-    "lot_size",
-    "source",
-    "source_identifier",
-];
-const OWNER: [&str; 15] = [
-    "first_name",
-    "last_name",
-    "primary_phone",
-    "primary_phone_type",
-    "phone_2",
-    "phone_3",
-    "phone_4",
-    "phone_5",
-    "email_1",
-    "email_2",
-    "email_3",
-    "mail_address",
-    "mail_city",
-    "mail_state",
-    "mail_zip",
-];
-const PERMIT: [&str; 7] = [
-    "project_number",
-    "permit_date",
-    "permit_status",
-    "work_type",
-    "project_description",
-    "specific_use",
-    "related_url",
-];
+/// `?timeline=`: the offset of the timeline's page (anything but a number: the first page).
+#[derive(Deserialize)]
+struct TimelinePage {
+    timeline: Option<String>,
+}
 
+/// A choice of a `<select>`.
 #[derive(Serialize)]
-struct Field {
+struct Choice {
+    value: String,
     label: String,
-    value: Option<String>,
 }
 
-fn field(name: &str, value: Option<String>) -> Field {
-    let mut label = name.replace('_', " ");
-    if let Some(first) = label.get(0..1) {
-        label = first.to_uppercase() + &label[1..];
-    }
-    Field { label, value }
-}
-
-fn group(lead: &Lead, names: &[&str]) -> Vec<Field> {
-    names
-        .iter()
-        .map(|n| field(n, lead.fields.string_field(n).cloned().flatten()))
-        .collect()
-}
-
-#[derive(Serialize)]
-struct HistoryLine {
-    id: i64,
-    at: String,
-    submitter: String,
-    action: String,
-    warnings: Vec<String>,
-    error: Option<String>,
-    raw_json: String,
-}
-
-impl HistoryLine {
-    fn new(entry: &HistoryEntry) -> HistoryLine {
-        let s = &entry.submission;
-        HistoryLine {
-            id: s.id,
-            at: when(s.created_at),
-            submitter: entry
-                .submitter
-                .as_ref()
-                .map(|u| format!("{} <{}>", u.display_name(), u.email))
-                .unwrap_or_else(|| "(account removed)".to_owned()),
-            action: s
-                .result_action
-                .map(|a| a.as_str().to_owned())
-                .unwrap_or_else(|| s.status.as_str().to_owned()),
-            warnings: s
-                .validation_warnings
-                .iter()
-                .map(|w| format!("{}: {}", w.field, w.message))
-                .collect(),
-            error: s.error.clone(),
-            raw_json: s.raw_json.clone(),
-        }
-    }
-}
-
-/// What each enrichment status means, in a sentence.
-fn enrichment_reason(status: EnrichmentStatus) -> &'static str {
-    match status {
-        EnrichmentStatus::Complete => {
-            "Every enrichment stage that applies ran and found something."
-        }
-        EnrichmentStatus::Partial => {
-            "The stages ran, but one found nothing (no geocoder match or no county parcel)."
-        }
-        EnrichmentStatus::PendingRetry => {
-            "A stage failed or timed out; it is retried in the background."
-        }
-        EnrichmentStatus::GaveUp => {
-            "A stage kept failing until its retries gave up; it is not retried on its own."
-        }
-        EnrichmentStatus::Skipped => {
-            "No stage applied: the lead has no address, or enrichment is not configured."
-        }
-    }
-}
-
-/// The enrichment warnings of the newest submission: why the status is what it is.
-fn enrichment_warnings(history: &[HistoryEntry]) -> Vec<String> {
-    history
-        .first()
-        .map(|h| {
-            h.submission
-                .validation_warnings
-                .iter()
-                .filter(|w| w.code.starts_with("geocode_") || w.code.starts_with("appraisal_"))
-                .map(|w| w.message.clone())
-                .collect()
-        })
-        .unwrap_or_default()
-}
-
-/// The appraisal's named values (its `raw` attributes stay out: they are the county's).
-fn appraisal_fields(lead: &Lead) -> Vec<Field> {
-    let Some(serde_json::Value::Object(appraisal)) = &lead.appraisal else {
-        return Vec::new();
+/// The lead's team's active members, who may own it.
+async fn members(visitor: &Visitor, lead: &Lead) -> Result<Vec<Member>, PageError> {
+    let Some(team_id) = lead.team_id else {
+        return Ok(Vec::new());
     };
-    appraisal
-        .iter()
-        .filter(|(name, _)| name.as_str() != "raw")
-        .map(|(name, value)| {
-            let text = match value {
-                serde_json::Value::Null => None,
-                serde_json::Value::String(s) => Some(s.clone()),
-                other => Some(other.to_string()),
-            };
-            field(name, text)
-        })
-        .collect()
+    Ok(visitor
+        .state
+        .teams
+        .members(&visitor.user, team_id)
+        .await?
+        .into_iter()
+        .filter(|m| m.is_active)
+        .collect())
 }
 
-#[derive(Serialize)]
-struct Location {
-    latitude: f64,
-    longitude: f64,
-    osm: String,
-}
-
-fn location(lead: &Lead) -> Option<Location> {
-    let (latitude, longitude) = (lead.fields.latitude?, lead.fields.longitude?);
-    Some(Location {
-        latitude,
-        longitude,
-        osm: format!(
-            "https://www.openstreetmap.org/?mlat={latitude}&mlon={longitude}#map=17/{latitude}/{longitude}"
-        ),
-    })
+/// What the person may do here, for the page to show only buttons that would be accepted.
+fn insert_permits(context: &mut tera::Context, actor: Actor) {
+    for (name, action) in [
+        ("may_edit", LeadWorkAction::Edit),
+        ("may_note", LeadWorkAction::AddNote),
+        ("may_claim", LeadWorkAction::Claim),
+        ("may_move", LeadWorkAction::MoveOut),
+        ("may_archive", LeadWorkAction::Archive),
+        ("may_delete_any_note", LeadWorkAction::DeleteOthersNote),
+    ] {
+        context.insert(name, &permits_on_lead(actor, action));
+    }
 }
 
 async fn detail(
-    state: web::Data<AppState>,
     visitor: Visitor,
     id: web::Path<String>,
     done: web::Query<Done>,
+    page: web::Query<TimelinePage>,
 ) -> Result<HttpResponse, PageError> {
     let id = id_of(&id, "Lead")?;
-    let (lead, history) = state
+    let state = visitor.state.clone();
+    let (lead, actor) = match state.lead_work.lead_and_actor(&visitor.user, id).await {
+        Ok(found) => found,
+        Err(LeadWorkError::Merged(into)) => {
+            return Ok(visitor.finish(see_other(&format!("/leads/{into}?done=merged-away"))))
+        }
+        Err(e) => return Err(refused(e, id)),
+    };
+    let (_, history) = state
         .submissions
         .lead_history(&visitor.user, id, HISTORY)
         .await?;
-    let may_enrich = state.submissions.may_enrich(&visitor.user, &lead).await?;
-    let f = &lead.fields;
+    let notes = state
+        .lead_work
+        .notes(&visitor.user, id)
+        .await
+        .map_err(|e| refused(e, id))?;
+    let offset = page
+        .timeline
+        .as_deref()
+        .and_then(|t| t.parse::<i64>().ok())
+        .unwrap_or(0)
+        .max(0);
+    let (timeline, timeline_total) = state
+        .lead_work
+        .activity(&visitor.user, id, TIMELINE, offset)
+        .await
+        .map_err(|e| refused(e, id))?;
+    let members = members(&visitor, &lead).await?;
+    let my_teams = team_choices(&visitor, true).await?;
+    let names = Names::of(
+        &members,
+        my_teams
+            .iter()
+            .filter_map(|t| Some((t.id.parse().ok()?, t.name.clone()))),
+    );
+
     let mut context = base_context(Some(&visitor), "leads");
     context.insert("notice", &done.notice());
     context.insert("id", &lead.id);
-    context.insert(
-        "title",
-        &lead
-            .address_standardized
-            .clone()
-            .or_else(|| f.address.clone())
-            .unwrap_or_else(|| format!("Lead {}", lead.id)),
-    );
+    context.insert("version", &lead.work.version);
+    context.insert("title", &title(&lead));
     context.insert("address_standardized", &lead.address_standardized);
-    let mut property = group(&lead, &PROPERTY);
-    property.extend([
-        field("bedrooms", f.bedrooms.map(|b| b.to_string())),
-        field("lot_size_acres", lead.lot_size_acres.map(|a| a.to_string())),
-    ]);
-    context.insert("property", &property);
-    context.insert("owner", &group(&lead, &OWNER));
-    context.insert("permit", &group(&lead, &PERMIT));
-    context.insert("appraisal", &appraisal_fields(&lead));
-    context.insert(
-        "geocode",
-        &lead.geocode.as_ref().map(|g| {
-            vec![
-                field("source", Some(g.source.clone())),
-                field("match", Some(g.match_type.clone())),
-                field("matched_address", g.matched_address.clone()),
-                field("county_fips", lead.county_fips.clone()),
-            ]
-        }),
-    );
-    context.insert("location", &location(&lead));
-    context.insert(
-        "map",
-        &f.latitude.zip(f.longitude).and_then(|(lat, lon)| {
-            crate::pages::map::view(state.config.map_tiles.as_deref(), lat, lon)
-        }),
-    );
     context.insert("team_id", &lead.team_id);
-    context.insert("enrichment", lead.enrichment_status.as_str());
     context.insert(
-        "enrichment_reason",
-        enrichment_reason(lead.enrichment_status),
+        "team_name",
+        &lead.team_id.and_then(|t| names.teams.get(&t).cloned()),
     );
-    let outlook = state
-        .enrichment_retries
-        .outlook(&lead)
-        .await
-        .map_err(ServiceError::from)?;
-    let outlook = outlook.as_ref();
+    context.insert("status", lead.work.status.as_str());
+    context.insert("statuses", &LeadStatus::NAMES);
+    context.insert("archived", &lead.work.archived_at.is_some());
     context.insert(
-        "enrichment_next_try",
-        &when_opt(outlook.and_then(|o| o.next_try_at)),
+        "assignee_id",
+        &lead.work.assignee.as_ref().map(|a| &a.user_id),
     );
     context.insert(
-        "enrichment_gave_up",
-        &when_opt(outlook.and_then(|o| o.gave_up_at)),
+        "assignee",
+        &lead.work.assignee_id.map(|a| {
+            names
+                .users
+                .get(&a)
+                .cloned()
+                .unwrap_or_else(|| format!("user #{a}"))
+        }),
     );
+    let owners: Vec<Choice> = members
+        .iter()
+        .map(|m| Choice {
+            value: m.user_id.clone(),
+            label: member_name(m),
+        })
+        .collect();
+    context.insert("owners", &owners);
+    context.insert("me", &visitor.user.user_id);
+    let team_text = lead.team_id.map(|t| t.to_string()).unwrap_or_default();
+    let move_teams: Vec<&TeamChoice> = my_teams.iter().filter(|t| t.id != team_text).collect();
+    context.insert("move_teams", &move_teams);
+    context.insert("my_teams", &my_teams);
+    insert_permits(&mut context, actor);
+
+    let (phones, emails) = (phones(&lead), emails(&lead));
     context.insert(
-        "enrichment_last_reason",
-        &outlook.and_then(|o| o.last_reason.clone()),
+        "next_action",
+        next_action(&lead, !phones.is_empty() || !emails.is_empty()),
     );
-    context.insert("enrichment_warnings", &enrichment_warnings(&history));
-    context.insert("may_enrich", &may_enrich);
+    context.insert("phones", &phones);
+    context.insert("emails", &emails);
+    let note_lines: Vec<NoteLine> = notes
+        .iter()
+        .map(|n| NoteLine::new(n, visitor.user.id))
+        .collect();
+    context.insert("notes", &note_lines);
+    let lines: Vec<TimelineLine> = timeline
+        .iter()
+        .map(|e| TimelineLine::new(e, &names))
+        .collect();
+    context.insert("timeline", &lines);
+    context.insert("timeline_total", &timeline_total);
+    if offset > 0 {
+        context.insert("timeline_newer", &(offset - TIMELINE).max(0));
+    }
+    if offset + TIMELINE < timeline_total {
+        context.insert("timeline_older", &(offset + TIMELINE));
+    }
+
+    let f = &lead.fields;
+    let mut property = Group::of(&lead, &PROPERTY);
+    property.add("bedrooms", f.bedrooms.map(|b| b.to_string()));
+    property.add("lot_size_acres", lead.lot_size_acres.map(|a| a.to_string()));
+    context.insert("property", &property);
+    context.insert("owner", &Group::of(&lead, &OWNER));
+    context.insert("permit", &Group::of(&lead, &PERMIT));
+    insert_enrichment(&mut context, &state, &lead, &history).await?;
+    context.insert(
+        "may_enrich",
+        &state.submissions.may_enrich(&visitor.user, &lead).await?,
+    );
     context.insert("submission_count", &lead.submission_count);
     context.insert("created", &when(lead.created_at));
     context.insert("updated", &when(lead.updated_at));
@@ -284,42 +205,58 @@ async fn detail(
     visitor.page(StatusCode::OK, "lead.html", &context)
 }
 
-/// POST /leads/{id}/enrich: "Enrich again", under the API's rule (`enrich_now`).
-async fn enrich(
-    id: web::Path<String>,
-    Posted { visitor, .. }: Posted<Button>,
-) -> Result<HttpResponse, PageError> {
-    let id = id_of(&id, "Lead")?;
-    let lead = visitor
-        .state
-        .submissions
-        .enrich_now(&visitor.user, id)
-        .await?;
-    visitor
-        .state
-        .enrichment_retries
-        .follow_up(&lead)
-        .await
-        .map_err(ServiceError::from)?;
-    Ok(visitor.finish(see_other(&format!("/leads/{id}?done=enriched"))))
+/// The lead's name on its page: its standardised address, else its address as given.
+pub fn title(lead: &Lead) -> String {
+    lead.address_standardized
+        .clone()
+        .or_else(|| lead.fields.address.clone())
+        .unwrap_or_else(|| format!("Lead {}", lead.id))
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use leadhub_domain::lead::fields::STRING_FIELDS;
-
-    #[test]
-    fn the_groups_show_every_string_field_once() {
-        let mut shown: Vec<&str> = PROPERTY
-            .iter()
-            .chain(&OWNER)
-            .chain(&PERMIT)
-            .copied()
-            .collect();
-        shown.sort_unstable();
-        let mut all = STRING_FIELDS.to_vec();
-        all.sort_unstable();
-        assert_eq!(shown, all);
+/// A refusal of the lead work service as a page, with a link back to lead `id`.
+pub fn refused(e: LeadWorkError, id: i64) -> PageError {
+    let back = format!("/leads/{id}");
+    let refusal = |status, title, text: String| PageError::Refused {
+        status,
+        title,
+        text,
+        back: back.clone(),
+    };
+    match e {
+        LeadWorkError::NotFound(thing) => PageError::NotFound(thing.into()),
+        LeadWorkError::Forbidden(reason) => PageError::Forbidden(reason),
+        LeadWorkError::Invalid(problems) => refusal(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "This change cannot be made",
+            format!(
+                "{}. Nothing was changed.",
+                crate::pages::render::problems_text(&problems)
+            ),
+        ),
+        LeadWorkError::Conflict { detail, lead_id } => refusal(
+            StatusCode::CONFLICT,
+            "This change cannot be made",
+            match lead_id {
+                Some(other) => format!(
+                    "{detail} (lead {other}). Nothing was changed. If both are one property, \
+                     merge this lead into lead {other} from the lead page."
+                ),
+                None => format!("{detail}. Nothing was changed."),
+            },
+        ),
+        LeadWorkError::PreconditionFailed => refusal(
+            StatusCode::PRECONDITION_FAILED,
+            "Someone changed this lead first",
+            "The lead changed after you opened it, so your change was not saved (it would \
+             have overwritten theirs). Open the lead again to see what changed, then make \
+             your change again."
+                .to_owned(),
+        ),
+        LeadWorkError::Merged(into) => refusal(
+            StatusCode::CONFLICT,
+            "This lead was merged",
+            format!("This lead was merged into lead {into}: work on that one."),
+        ),
+        LeadWorkError::Unexpected(cause) => PageError::unexpected(cause),
     }
 }

@@ -2,23 +2,31 @@
 //! GET form), paged; `/leads/export`: the same filter as CSV. Both read the filter exactly as
 //! `GET /api/v1/leads` does (`LeadQuery`) and go through the same visibility rule
 //! (`SubmissionService::visible_filter`).
+use std::collections::HashMap;
+
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpRequest, HttpResponse};
 use serde::Serialize;
 
+use leadhub_domain::error::ServiceError;
 use leadhub_domain::lead::fields::PROPERTY_TYPES;
 use leadhub_domain::lead::record::Lead;
+use leadhub_domain::lead::work::LeadStatus;
 
 use crate::lead_export::LeadsCsv;
-use crate::pages::lead;
-use crate::pages::list::{self, refuse, PageFilters, PAGE_SIZE};
+use crate::pages::list::{self, refuse, team_choices, PageFilters, TeamChoice, PAGE_SIZE};
 use crate::pages::render::{when, PageError};
 use crate::pages::session::Visitor;
+use crate::pages::Done;
+use crate::pages::{lead, lead_actions, lead_edit};
 use crate::routes::leads::{LeadQuery, ENRICHMENT_STATUSES};
 
 /// The filters a `/leads` URL may carry, named as the API's query parameters.
-const FILTERS: [&str; 11] = [
+pub const FILTERS: [&str; 14] = [
     "q",
+    "status",
+    "assignee",
+    "archived",
     "team_id",
     "state",
     "city",
@@ -34,6 +42,9 @@ const FILTERS: [&str; 11] = [
 pub fn configure(cfg: &mut web::ServiceConfig) {
     cfg.route("/leads", web::get().to(list))
         .route("/leads/export", web::get().to(export))
+        .route("/leads/bulk", web::post().to(crate::pages::lead_bulk::bulk))
+        .configure(lead_edit::configure)
+        .configure(lead_actions::configure)
         .configure(lead::configure);
 }
 
@@ -49,10 +60,16 @@ struct LeadLine {
     source: String,
     enrichment: &'static str,
     created: String,
+    status: &'static str,
+    /// Who works it ("" for nobody).
+    assignee: String,
+    /// The team's name, "" for a lead of no team (which every user sees).
+    team: String,
+    unassigned: bool,
 }
 
 impl LeadLine {
-    fn new(lead: &Lead) -> LeadLine {
+    fn new(lead: &Lead, names: &HashMap<i64, String>, teams: &[TeamChoice]) -> LeadLine {
         let f = &lead.fields;
         let join = |parts: &[&Option<String>], sep: &str| {
             parts
@@ -75,12 +92,41 @@ impl LeadLine {
             source: f.source.clone().unwrap_or_default(),
             enrichment: lead.enrichment_status.as_str(),
             created: when(lead.created_at),
+            status: lead.work.status.as_str(),
+            assignee: lead
+                .work
+                .assignee_id
+                .map(|a| {
+                    names
+                        .get(&a)
+                        .cloned()
+                        .unwrap_or_else(|| format!("user #{a}"))
+                })
+                .unwrap_or_default(),
+            team: lead
+                .team_id
+                .map(|t| {
+                    let id = t.to_string();
+                    teams
+                        .iter()
+                        .find(|c| c.id == id)
+                        .map_or_else(|| format!("team {id}"), |c| c.name.clone())
+                })
+                .unwrap_or_default(),
+            unassigned: lead.team_id.is_none(),
         }
     }
 }
 
-async fn list(visitor: Visitor, req: HttpRequest) -> Result<HttpResponse, PageError> {
+async fn list(
+    visitor: Visitor,
+    req: HttpRequest,
+    done: web::Query<Done>,
+) -> Result<HttpResponse, PageError> {
     let (filters, mut context) = list::start(&visitor, &req, &FILTERS, "/leads").await?;
+    context.insert("notice", &done.notice());
+    context.insert("statuses", &LeadStatus::NAMES);
+    let teams = team_choices(&visitor, true).await?;
     context.insert("property_types", &PROPERTY_TYPES);
     context.insert("enrichment_statuses", &ENRICHMENT_STATUSES);
     let status = match filters.read::<LeadQuery>() {
@@ -95,9 +141,19 @@ async fn list(visitor: Visitor, req: HttpRequest) -> Result<HttpResponse, PageEr
                     filters.offset,
                 )
                 .await?;
-            let lines: Vec<LeadLine> = leads.iter().map(LeadLine::new).collect();
+            let names = visitor
+                .state
+                .lead_work
+                .assignee_names(&leads)
+                .await
+                .map_err(ServiceError::from)?;
+            let lines: Vec<LeadLine> = leads
+                .iter()
+                .map(|l| LeadLine::new(l, &names, &teams))
+                .collect();
             context.insert("leads", &lines);
             filters.insert_page(&mut context, "/leads", total);
+            context.insert("bulk_teams", &teams);
             StatusCode::OK
         }
         Err(problems) => refuse(&mut context, &problems),

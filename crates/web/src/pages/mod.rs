@@ -14,6 +14,11 @@ pub mod dashboard;
 pub mod invites;
 pub mod keys;
 pub mod lead;
+pub mod lead_actions;
+pub mod lead_bulk;
+pub mod lead_edit;
+pub mod lead_enrichment;
+pub mod lead_view;
 pub mod leads;
 pub mod list;
 pub mod map;
@@ -111,6 +116,18 @@ impl Done {
             "webhook-deleted" => "Webhook endpoint deleted.",
             "signed-out" => "You are signed out.",
             "enriched" => "Enrichment ran again; the lead below shows what it found.",
+            "saved" => "Status and owner saved.",
+            "edited" => "Lead saved.",
+            "unchanged" => "Nothing was changed: the form held the lead's values.",
+            "note-added" => "Note added.",
+            "note-deleted" => "Note deleted; the timeline keeps that it was there.",
+            "claimed" => "Lead claimed: it belongs to your team now.",
+            "moved" => "Lead moved to the other team.",
+            "archived" => "Lead archived: it left lists, exports and the dashboard.",
+            "restored" => "Lead restored.",
+            "merged" => "Leads merged: this is the lead that was kept.",
+            "merged-away" => "The lead you opened was merged into this one.",
+            "bulk" => "The selected leads were changed.",
             _ => return None,
         })
     }

@@ -19,7 +19,7 @@ macro_rules! page_templates {
     };
 }
 
-const TEMPLATES: [(&str, &str); 25] = page_templates!(
+const TEMPLATES: [(&str, &str); 26] = page_templates!(
     "base.html",
     "message.html",
     "sign_in.html",
@@ -35,6 +35,7 @@ const TEMPLATES: [(&str, &str); 25] = page_templates!(
     "invite.html",
     "leads.html",
     "lead.html",
+    "lead_edit.html",
     "upload_form.html",
     "upload.html",
     "uploads.html",
@@ -134,6 +135,15 @@ pub enum PageError {
     Gone(String),
     #[error("storage full")]
     StorageFull,
+    /// A form the domain refused (a conflict, a stale version, a value it cannot take): the
+    /// reason, and a link back to where the person was.
+    #[error("refused: {text}")]
+    Refused {
+        status: StatusCode,
+        title: &'static str,
+        text: String,
+        back: String,
+    },
     #[error("internal error")]
     Internal,
 }
@@ -175,6 +185,7 @@ impl PageError {
                 "The service's storage is full, so nothing was saved. Please try again later."
                     .into(),
             ),
+            PageError::Refused { title, text, .. } => (title, text.clone()),
             PageError::Internal => (
                 "Something went wrong",
                 "An unexpected error occurred; it has been logged. Please try again.".into(),
@@ -192,6 +203,7 @@ impl ResponseError for PageError {
             PageError::NotFound(_) => StatusCode::NOT_FOUND,
             PageError::Gone(_) => StatusCode::GONE,
             PageError::StorageFull => StatusCode::INSUFFICIENT_STORAGE,
+            PageError::Refused { status, .. } => *status,
             PageError::Internal => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -220,6 +232,10 @@ impl ResponseError for PageError {
         context.insert("title", title);
         context.insert("text", &text);
         context.insert("is_error", &true);
+        if let PageError::Refused { back, .. } = self {
+            context.insert("link_href", back);
+            context.insert("link_text", "Back");
+        }
         match render("message.html", &context) {
             Ok(body) => html(self.status_code(), body),
             Err(_) => HttpResponse::build(self.status_code())

@@ -107,6 +107,7 @@ pub mod kind {
     pub const RESTORED: &str = "restored";
     pub const RESUBMITTED_RESTORED: &str = "resubmitted_restored";
     pub const MERGED: &str = "merged";
+    pub const ENRICHED: &str = "enriched";
 }
 
 /// A timeline row to write with a change, in its transaction.

@@ -1,6 +1,7 @@
 //! `LeadWorkService`: working a lead (edit, status, owner, notes, timeline, archive, moves,
 //! claims, bulk changes). Who may do what is `team::permits_on_lead`; the API and the pages
 //! call the same methods, so both refuse alike.
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use serde_json::{json, Map};
@@ -12,7 +13,7 @@ use crate::lead::record::{Lead, LeadRepository};
 use crate::lead::work::edit::{edit_fields, AddressKeys, FieldPatch};
 use crate::lead::work::model::{kind, ActivityEntry, LeadStatus, NewActivity, Note};
 use crate::lead::work::repository::{ChangeSaved, LeadChange, LeadWorkRepository, StoredFields};
-use crate::store::StoreError;
+use crate::store::{StoreError, StoreResult};
 use crate::team::{permits_on_lead, Actor, LeadWorkAction, Role};
 use crate::team_access::{actor_on, may_add_to_team, MembershipRepository};
 use crate::user::{User, UserRepository};
@@ -147,6 +148,30 @@ impl LeadWorkService {
             Some(into) => Err(LeadWorkError::Merged(into)),
             None => Ok(opened.lead),
         }
+    }
+
+    /// A lead and who `user` is on it, for a page that shows only what the person may do
+    /// (`permits_on_lead`); a lead merged away answers `Merged` like `lead`.
+    pub async fn lead_and_actor(&self, user: &User, id: i64) -> WorkResult<(Lead, Actor)> {
+        let Opened { lead, actor } = self.open(user, id).await?;
+        match lead.work.merged_into_id {
+            Some(into) => Err(LeadWorkError::Merged(into)),
+            None => Ok((lead, actor)),
+        }
+    }
+
+    /// How the people working `leads` are named (row id -> their display name), for a list.
+    pub async fn assignee_names(&self, leads: &[Lead]) -> StoreResult<HashMap<i64, String>> {
+        let mut names = HashMap::new();
+        for id in leads.iter().filter_map(|l| l.work.assignee_id) {
+            if names.contains_key(&id) {
+                continue;
+            }
+            if let Some(user) = self.users.find_by_internal_id(id).await? {
+                names.insert(id, user.display_name());
+            }
+        }
+        Ok(names)
     }
 
     /// Edits a lead's fields, status and owner. `if_version`: the version the caller read (a
@@ -549,7 +574,6 @@ fn collision(other: i64) -> LeadWorkError {
     }
 }
 
-/// The address key of stored fields (None: no readable address).
 fn set_status(change: &mut LeadChange, lead: &Lead, status: LeadStatus) {
     let old = lead.work.status;
     if status == old {

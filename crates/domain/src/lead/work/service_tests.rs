@@ -9,7 +9,7 @@ use crate::lead::work::{
     ActorRef, BulkSet, ChangeSaved, FieldPatch, LeadChange, LeadPatch, LeadStatus, LeadWorkError,
     LeadWorkService, Note,
 };
-use crate::team::Role;
+use crate::team::{Actor, Role};
 use crate::test_support::{clock, fresh_lead, now, person, platform_admin, roster_memberships};
 use crate::user::{MockUserRepository, User};
 
@@ -110,6 +110,10 @@ impl World {
         users
             .expect_find_by_user_id()
             .returning(move |uid| Ok(people.iter().find(|u| u.user_id == uid).cloned()));
+        let people = self.users.clone();
+        users
+            .expect_find_by_internal_id()
+            .returning(move |id| Ok(people.iter().find(|u| u.id == id).cloned()));
         let service = LeadWorkService {
             leads: Arc::new(leads),
             work: Arc::new(work),
@@ -185,6 +189,55 @@ async fn a_stale_if_match_is_refused_before_anything_is_saved() {
         .unwrap_err();
     assert!(matches!(err, LeadWorkError::PreconditionFailed), "{err:?}");
     assert!(saved.lock().unwrap().is_empty());
+}
+
+#[tokio::test]
+async fn a_page_learns_who_the_person_is_on_the_lead_and_a_merged_lead_names_its_survivor() {
+    let mut merged = lead(12, Some(TEAM));
+    merged.work.merged_into_id = Some(10);
+    let (service, _) = World::of(vec![lead(10, Some(TEAM)), lead(11, None), merged]).service();
+    let (_, actor) = service.lead_and_actor(&person(3, "m"), 10).await.unwrap();
+    assert_eq!(actor, Actor::Member(Role::Member));
+    let (_, actor) = service.lead_and_actor(&person(2, "a"), 10).await.unwrap();
+    assert_eq!(actor, Actor::Member(Role::Admin));
+    // Every user works an unassigned lead as a member.
+    let (_, actor) = service.lead_and_actor(&person(4, "o"), 11).await.unwrap();
+    assert_eq!(actor, Actor::Member(Role::Member));
+    let err = service
+        .lead_and_actor(&person(4, "o"), 10)
+        .await
+        .unwrap_err();
+    assert!(matches!(err, LeadWorkError::NotFound("Lead")), "{err:?}");
+    let err = service
+        .lead_and_actor(&person(3, "m"), 12)
+        .await
+        .unwrap_err();
+    assert!(matches!(err, LeadWorkError::Merged(10)), "{err:?}");
+}
+
+#[tokio::test]
+async fn a_list_names_its_assignees_and_leaves_out_unknown_ids() {
+    let (service, _) = World::of(Vec::new()).service();
+    let mut leads = vec![
+        lead(1, Some(TEAM)),
+        lead(2, Some(TEAM)),
+        lead(3, Some(TEAM)),
+    ];
+    leads[0].work.assignee_id = Some(3);
+    leads[1].work.assignee_id = Some(3);
+    leads[2].work.assignee_id = Some(99);
+    let names = service.assignee_names(&leads).await.unwrap();
+    assert_eq!(names.len(), 1, "{names:?}");
+    assert_eq!(
+        names[&3],
+        service
+            .users
+            .find_by_internal_id(3)
+            .await
+            .unwrap()
+            .unwrap()
+            .display_name()
+    );
 }
 
 #[tokio::test]

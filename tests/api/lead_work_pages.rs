@@ -1,0 +1,406 @@
+//! Working leads from the pages (issue 29 point 11, docs/working-leads.md "The pages"): the lead
+//! page's status and owner form, notes, edit form, claim, merge, archive and the timeline; the
+//! list's status and owner filters, "My leads" and bulk bar; each refused as the API refuses.
+use reqwest::StatusCode;
+
+use leadhub_tests::{backend_tests, TestApp};
+
+use crate::lead_work::{cast, lead_at};
+use crate::pages::{sign_in, Browser};
+
+backend_tests!(
+    a_member_works_a_lead_from_its_page,
+    the_edit_form_takes_the_api_rules_and_a_stale_form_is_refused,
+    claim_merge_and_archive_from_the_page,
+    the_list_filters_by_status_and_owner_and_changes_in_bulk,
+    outsiders_and_members_are_refused_what_the_api_refuses,
+);
+
+/// Posts `form` (with the page's CSRF token) and expects a redirect to `to`; the page after it.
+async fn post_to(b: &mut Browser, path: &str, form: &[(&str, &str)], to: &str) -> String {
+    let csrf = b.get("/leads").await.field("csrf");
+    let mut with_token = vec![("csrf", csrf.as_str())];
+    with_token.extend_from_slice(form);
+    let (redirect, page) = b.post_and_follow(path, &with_token).await;
+    assert_eq!(redirect.location(), to);
+    assert_eq!(page.status, StatusCode::OK, "{}", page.body);
+    page.body
+}
+
+async fn a_member_works_a_lead_from_its_page(app: TestApp) {
+    let c = cast(&app).await;
+    let id = lead_at(&app, &c.olive.key, 1, Some(c.a)).await;
+    let mut mia = sign_in(&app, "mia@example.com").await;
+    let page = mia.get(&format!("/leads/{id}")).await;
+    assert_eq!(page.status, StatusCode::OK);
+    assert!(page.body.contains("Give it an owner"), "{}", page.body);
+    assert!(page.body.contains("adam@example.com"), "owner choices");
+    // A member sees no archive button (admins and owners archive).
+    assert!(!page.body.contains("Archive lead"));
+    let version = page.field("version");
+
+    let adam = c.adam.user.user_id.clone();
+    let body = post_to(
+        &mut mia,
+        &format!("/leads/{id}/work"),
+        &[
+            ("version", &version),
+            ("status", "contacted"),
+            ("assignee", &adam),
+        ],
+        &format!("/leads/{id}?done=saved#work"),
+    )
+    .await;
+    assert!(body.contains("Status and owner saved."));
+    assert!(body.contains("Status new → contacted"), "{body}");
+    assert!(body.contains("Owner nobody → "), "{body}");
+    let (_, api) = app.get(&format!("/api/v1/leads/{id}"), &c.mia.key).await;
+    assert_eq!(api["status"], "contacted");
+    assert_eq!(api["assignee_id"], adam);
+
+    // The same form again, with the version it showed before: refused, not overwritten.
+    let csrf = mia.get("/leads").await.field("csrf");
+    let stale = mia
+        .post(
+            &format!("/leads/{id}/work"),
+            &[
+                ("csrf", &csrf),
+                ("version", &version),
+                ("status", "lost"),
+                ("assignee", ""),
+            ],
+        )
+        .await;
+    assert_eq!(stale.status, StatusCode::PRECONDITION_FAILED);
+    assert!(stale.body.contains("Someone changed this lead first"));
+    let (_, api) = app.get(&format!("/api/v1/leads/{id}"), &c.mia.key).await;
+    assert_eq!(api["status"], "contacted");
+
+    // A note: shown first on the page and in the timeline; its author deletes it.
+    let body = post_to(
+        &mut mia,
+        &format!("/leads/{id}/notes"),
+        &[("body", "Owner wants a quote <Friday>")],
+        &format!("/leads/{id}?done=note-added#notes"),
+    )
+    .await;
+    assert!(body.contains("Owner wants a quote &lt;Friday&gt;"));
+    assert!(body.contains("id=\"newest-note\""));
+    assert!(body.contains("Added a note"));
+    let note = body
+        .split("/notes/")
+        .nth(1)
+        .and_then(|rest| rest.split('/').next())
+        .unwrap()
+        .to_owned();
+    let body = post_to(
+        &mut mia,
+        &format!("/leads/{id}/notes/{note}/delete"),
+        &[],
+        &format!("/leads/{id}?done=note-deleted#notes"),
+    )
+    .await;
+    assert!(body.contains("No notes yet."));
+    assert!(body.contains("Deleted a note"));
+    let empty = mia.get("/leads").await.field("csrf");
+    let blank = mia
+        .post(
+            &format!("/leads/{id}/notes"),
+            &[("csrf", &empty), ("body", "  ")],
+        )
+        .await;
+    assert_eq!(blank.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(blank.body.contains("A note needs some text"));
+}
+
+async fn the_edit_form_takes_the_api_rules_and_a_stale_form_is_refused(app: TestApp) {
+    let c = cast(&app).await;
+    let id = lead_at(&app, &c.olive.key, 2, Some(c.a)).await;
+    let other = lead_at(&app, &c.olive.key, 3, Some(c.a)).await;
+    let mut mia = sign_in(&app, "mia@example.com").await;
+    let form = mia.get(&format!("/leads/{id}/edit")).await;
+    assert_eq!(form.status, StatusCode::OK);
+    assert!(form.body.contains("value=\"Lee\""));
+    let version = form.field("version");
+
+    let body = post_to(
+        &mut mia,
+        &format!("/leads/{id}/edit"),
+        &[
+            ("version", &version),
+            ("first_name", "Lee"),
+            ("last_name", "Park"),
+            ("primary_phone", "(512) 555-0199"),
+            ("state", "TX"),
+        ],
+        &format!("/leads/{id}?done=edited"),
+    )
+    .await;
+    assert!(body.contains("Lead saved."));
+    assert!(body.contains("href=\"tel:+15125550199\""), "{body}");
+    assert!(body.contains("Edited 2 fields"), "{body}");
+    let (_, api) = app.get(&format!("/api/v1/leads/{id}"), &c.mia.key).await;
+    assert_eq!(api["last_name"], "Park");
+    assert_eq!(api["first_name"], "Lee");
+
+    // Intake's rules: a bad state is a 422 with the form kept as typed, nothing saved.
+    let version = mia.get(&format!("/leads/{id}/edit")).await.field("version");
+    let csrf = mia.get("/leads").await.field("csrf");
+    let path = format!("/leads/{id}/edit");
+    let bad = mia
+        .post(
+            &path,
+            &[
+                ("csrf", &csrf),
+                ("version", &version),
+                ("state", "Q1"),
+                ("last_name", "Lim"),
+            ],
+        )
+        .await;
+    assert_eq!(bad.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(
+        bad.body.contains("Nothing was saved: state"),
+        "{}",
+        bad.body
+    );
+    assert!(bad.body.contains("value=\"Lim\""));
+    let (_, api) = app.get(&format!("/api/v1/leads/{id}"), &c.mia.key).await;
+    assert_eq!(api["last_name"], "Park");
+
+    // The address of another lead of the team: 409 naming it.
+    let taken = mia
+        .post(
+            &path,
+            &[
+                ("csrf", &csrf),
+                ("version", &version),
+                ("address", "3 Oak St"),
+            ],
+        )
+        .await;
+    assert_eq!(taken.status, StatusCode::CONFLICT);
+    assert!(taken
+        .body
+        .contains(&format!("merge this lead into lead {other}")));
+
+    // Someone else saved first: the form's version is stale.
+    app.patch(
+        &format!("/api/v1/leads/{id}"),
+        &c.olive.key,
+        serde_json::json!({"lot": "7"}),
+    )
+    .await;
+    let stale = mia
+        .post(
+            &path,
+            &[("csrf", &csrf), ("version", &version), ("lot", "9")],
+        )
+        .await;
+    assert_eq!(stale.status, StatusCode::PRECONDITION_FAILED);
+    let (_, api) = app.get(&format!("/api/v1/leads/{id}"), &c.mia.key).await;
+    assert_eq!(api["lot"], "7");
+}
+
+async fn claim_merge_and_archive_from_the_page(app: TestApp) {
+    let c = cast(&app).await;
+    let loose = lead_at(&app, &c.nobody.key, 4, None).await;
+    let mut mia = sign_in(&app, "mia@example.com").await;
+    let page = mia.get(&format!("/leads/{loose}")).await;
+    assert!(page.body.contains("Unassigned: every user can see it"));
+    let team = c.a.to_string();
+    let body = post_to(
+        &mut mia,
+        &format!("/leads/{loose}/claim"),
+        &[("team_id", &team)],
+        &format!("/leads/{loose}?done=claimed#work"),
+    )
+    .await;
+    assert!(body.contains("Claimed into A"), "{body}");
+    assert!(!body.contains("id=\"unassigned-mark\""));
+
+    // Merge: the typed lead number is kept; the merged one redirects to it.
+    let keep = lead_at(&app, &c.olive.key, 5, Some(c.a)).await;
+    let into = format!("#{keep}");
+    let body = post_to(
+        &mut mia,
+        &format!("/leads/{loose}/merge"),
+        &[("into", &into)],
+        &format!("/leads/{keep}?done=merged#timeline"),
+    )
+    .await;
+    assert!(
+        body.contains(&format!("Lead {loose} merged into this one")),
+        "{body}"
+    );
+    let gone = mia.get(&format!("/leads/{loose}")).await;
+    assert_eq!(gone.status, StatusCode::SEE_OTHER);
+    assert_eq!(gone.location(), format!("/leads/{keep}?done=merged-away"));
+    let csrf = mia.get("/leads").await.field("csrf");
+    let itself = mia
+        .post(
+            &format!("/leads/{keep}/merge"),
+            &[("csrf", &csrf), ("into", &keep.to_string())],
+        )
+        .await;
+    assert_eq!(itself.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(itself.body.contains("cannot be merged into itself"));
+
+    // An admin archives and restores; the list leaves the archived lead out.
+    let mut adam = sign_in(&app, "adam@example.com").await;
+    assert!(adam
+        .get(&format!("/leads/{keep}"))
+        .await
+        .body
+        .contains("Archive lead"));
+    let body = post_to(
+        &mut adam,
+        &format!("/leads/{keep}/archive"),
+        &[],
+        &format!("/leads/{keep}?done=archived#work"),
+    )
+    .await;
+    assert!(body.contains("id=\"archived-mark\""));
+    assert!(body.contains("Restore lead"));
+    assert!(!adam
+        .get("/leads")
+        .await
+        .body
+        .contains(&format!("/leads/{keep}\"")));
+    let archived = adam.get("/leads?archived=true").await;
+    assert!(archived.body.contains(&format!("/leads/{keep}\"")));
+    let body = post_to(
+        &mut adam,
+        &format!("/leads/{keep}/restore"),
+        &[],
+        &format!("/leads/{keep}?done=restored#work"),
+    )
+    .await;
+    assert!(body.contains("Archived"), "timeline: {body}");
+    assert!(body.contains("Restored"));
+}
+
+async fn the_list_filters_by_status_and_owner_and_changes_in_bulk(app: TestApp) {
+    let c = cast(&app).await;
+    let one = lead_at(&app, &c.olive.key, 6, Some(c.a)).await;
+    let two = lead_at(&app, &c.olive.key, 7, Some(c.a)).await;
+    let three = lead_at(&app, &c.olive.key, 8, Some(c.a)).await;
+    let mut mia = sign_in(&app, "mia@example.com").await;
+    let mine = mia.get("/leads?assignee=me").await;
+    assert!(
+        mine.body.contains("0 leads match these filters"),
+        "{}",
+        mine.body
+    );
+
+    let (one_s, two_s) = (format!("lead-{one}"), format!("lead-{two}"));
+    let body = post_to(
+        &mut mia,
+        "/leads/bulk",
+        &[
+            (&one_s, "on"),
+            (&two_s, "on"),
+            ("action", "assign-me"),
+            ("back", "status=new&nonsense=1"),
+        ],
+        "/leads?status=new&done=bulk",
+    )
+    .await;
+    assert!(body.contains("The selected leads were changed."));
+    let mine = mia.get("/leads?assignee=me").await;
+    assert!(mine.body.contains("2 leads match"), "{}", mine.body);
+    assert!(mine.body.contains(&format!("/leads/{one}\"")));
+    assert!(!mine.body.contains(&format!("/leads/{three}\"")));
+    assert!(
+        mine.body
+            .contains("<td data-label=\"Owner\">Test User</td>"),
+        "owner column: {}",
+        mine.body
+    );
+
+    post_to(
+        &mut mia,
+        "/leads/bulk",
+        &[(&one_s, "on"), ("action", "status:qualified"), ("back", "")],
+        "/leads?done=bulk",
+    )
+    .await;
+    let qualified = mia.get("/leads?status=qualified").await;
+    assert!(
+        qualified.body.contains("1 lead matches"),
+        "{}",
+        qualified.body
+    );
+
+    // Archiving is an admin's: all or nothing, each refused lead named.
+    let csrf = mia.get("/leads").await.field("csrf");
+    let refused = mia
+        .post(
+            "/leads/bulk",
+            &[
+                ("csrf", &csrf),
+                (&one_s, "on"),
+                (&two_s, "on"),
+                ("action", "archive"),
+            ],
+        )
+        .await;
+    assert_eq!(refused.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(
+        refused
+            .body
+            .contains(&format!("lead {one}: Only a team admin")),
+        "{}",
+        refused.body
+    );
+    let nothing = mia
+        .post("/leads/bulk", &[("csrf", &csrf), ("action", "archive")])
+        .await;
+    assert_eq!(nothing.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(nothing.body.contains("No lead was ticked"));
+}
+
+async fn outsiders_and_members_are_refused_what_the_api_refuses(app: TestApp) {
+    let c = cast(&app).await;
+    let id = lead_at(&app, &c.olive.key, 9, Some(c.a)).await;
+    let mut otto = sign_in(&app, "otto@example.com").await;
+    let csrf = otto.get("/leads").await.field("csrf");
+    assert_eq!(
+        otto.get(&format!("/leads/{id}")).await.status,
+        StatusCode::NOT_FOUND
+    );
+    assert_eq!(
+        otto.get(&format!("/leads/{id}/edit")).await.status,
+        StatusCode::NOT_FOUND
+    );
+    for (path, form) in [
+        (
+            "work",
+            vec![("version", "1"), ("status", "won"), ("assignee", "")],
+        ),
+        ("notes", vec![("body", "hello")]),
+        ("archive", vec![]),
+        ("merge", vec![("into", "1")]),
+    ] {
+        let mut with_token = vec![("csrf", csrf.as_str())];
+        with_token.extend(form);
+        let page = otto.post(&format!("/leads/{id}/{path}"), &with_token).await;
+        assert_eq!(page.status, StatusCode::NOT_FOUND, "{path}");
+    }
+    let mut mia = sign_in(&app, "mia@example.com").await;
+    let csrf = mia.get("/leads").await.field("csrf");
+    let archive = mia
+        .post(&format!("/leads/{id}/archive"), &[("csrf", &csrf)])
+        .await;
+    assert_eq!(archive.status, StatusCode::FORBIDDEN);
+    // Without the form's token nothing is done.
+    let forged = mia
+        .post(
+            &format!("/leads/{id}/work"),
+            &[("version", "1"), ("status", "won"), ("assignee", "")],
+        )
+        .await;
+    assert_eq!(forged.status, StatusCode::FORBIDDEN);
+    let (_, api) = app.get(&format!("/api/v1/leads/{id}"), &c.mia.key).await;
+    assert_eq!(api["status"], "new");
+}
