@@ -5,7 +5,7 @@ use diesel::prelude::*;
 use reqwest::{Method, StatusCode};
 use serde_json::{json, Value};
 
-use leadhub_db::schema::{leads, team_members};
+use leadhub_db::schema::{leads, team_members, users};
 use leadhub_tests::{backend_tests, TestApp, TestUser};
 
 use crate::helpers::{join, submit, team};
@@ -326,7 +326,6 @@ async fn patch_validates_normalises_and_guards_versions(app: TestApp) {
     )
     .await;
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
-
     // Newest first; times are whole seconds, and within one second the service's own rows
     // come before submissions, so only the order of each source is fixed here.
     let (_, all) = app
@@ -366,6 +365,23 @@ async fn patch_validates_normalises_and_guards_versions(app: TestApp) {
         .await;
     assert_eq!(page["total"], 5);
     assert_eq!(page["items"].as_array().unwrap()[..], items[1..3]);
+    // A member whose account was deactivated is no longer one who may work the lead.
+    let dora = app.user("dora@example.com").await;
+    join(&app, c.a, &dora).await;
+    let to_dora = json!({"assignee_id": dora.user.user_id});
+    let (status, body) = patch(&app, id, &c.mia.key, to_dora.clone()).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    patch(&app, id, &c.mia.key, json!({"assignee_id": null})).await;
+    let dora_id = dora.user.id;
+    app.write_db(move |conn| {
+        diesel::update(users::table.find(dora_id))
+            .set(users::deactivated_at.eq(Some(chrono::Utc::now().naive_utc())))
+            .execute(conn)
+    })
+    .await;
+    let (status, body) = patch(&app, id, &c.mia.key, to_dora).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
+    assert_eq!(body["detail"][0]["loc"], json!(["body", "assignee_id"]));
 }
 
 async fn notes_and_their_deletion(app: TestApp) {

@@ -186,6 +186,23 @@ fn operator_commands(postgres: bool) {
         "{teams}"
     );
     assert_aligned(&teams, "CREATED_BY");
+
+    // The revoked keys open nothing on the running service; a live key still does.
+    let (live, _) = ok(&env, &["key", "create", "--email", "ann@example.com"]);
+    let (_server, base) = env.serve();
+    runtime.block_on(async {
+        let client = reqwest::Client::new();
+        binary::wait_up(&client, &base).await;
+        for (key, status) in [(live.trim(), 200), (&deploy, 401), (&backup, 401)] {
+            let answer = client
+                .get(format!("{base}/api/keys"))
+                .bearer_auth(key)
+                .send()
+                .await
+                .unwrap();
+            assert_eq!(answer.status().as_u16(), status, "{}", &key[..12]);
+        }
+    });
 }
 
 #[test]
