@@ -11,7 +11,7 @@ use leadhub_domain::lead::work::{LeadPatch, LeadStatus, LeadWorkError};
 
 use crate::pages::lead::refused;
 use crate::pages::render::{see_other, PageError};
-use crate::pages::session::Posted;
+use crate::pages::session::{Posted, Visitor};
 use crate::pages::{id_of, Button};
 
 pub fn configure(cfg: &mut web::ServiceConfig) {
@@ -110,30 +110,37 @@ async fn claim(
     id: web::Path<String>,
     Posted { visitor, form }: Posted<TeamForm>,
 ) -> Result<HttpResponse, PageError> {
-    let id = id_of(&id, "Lead")?;
-    let team_id = form.team_id.parse().map_err(|_| PageError::BadForm)?;
-    visitor
-        .state
-        .lead_work
-        .claim(&visitor.user, id, team_id)
-        .await
-        .map_err(|e| refused(e, id))?;
-    Ok(visitor.finish(back_to(id, "claimed", "work")))
+    to_team(id, visitor, form, false).await
 }
 
 async fn move_to(
     id: web::Path<String>,
     Posted { visitor, form }: Posted<TeamForm>,
 ) -> Result<HttpResponse, PageError> {
+    to_team(id, visitor, form, true).await
+}
+
+/// A claim (a lead of no team) or a move (`moving`: a lead of a team) into the chosen team.
+async fn to_team(
+    id: web::Path<String>,
+    visitor: Visitor,
+    form: TeamForm,
+    moving: bool,
+) -> Result<HttpResponse, PageError> {
     let id = id_of(&id, "Lead")?;
     let team_id = form.team_id.parse().map_err(|_| PageError::BadForm)?;
-    visitor
-        .state
-        .lead_work
-        .move_to(&visitor.user, id, team_id)
-        .await
-        .map_err(|e| refused(e, id))?;
-    Ok(visitor.finish(back_to(id, "moved", "work")))
+    let work = &visitor.state.lead_work;
+    let done = if moving {
+        work.move_to(&visitor.user, id, team_id)
+            .await
+            .map(|_| "moved")
+    } else {
+        work.claim(&visitor.user, id, team_id)
+            .await
+            .map(|_| "claimed")
+    };
+    let done = done.map_err(|e| refused(e, id))?;
+    Ok(visitor.finish(back_to(id, done, "work")))
 }
 
 async fn archive(
@@ -152,7 +159,7 @@ async fn restore(
 
 async fn set_archived(
     id: web::Path<String>,
-    visitor: crate::pages::session::Visitor,
+    visitor: Visitor,
     archived: bool,
 ) -> Result<HttpResponse, PageError> {
     let id = id_of(&id, "Lead")?;
