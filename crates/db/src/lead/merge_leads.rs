@@ -21,12 +21,12 @@ use leadhub_domain::store::StoreResult;
 use leadhub_domain::webhook::EventType;
 
 use crate::lead::lead_row::LeadRow;
-use crate::lead::lead_work::insert_activity;
+use crate::lead::lead_work::{insert_activity, with_assignees};
 use crate::lead::lead_writes::lock_for_writing;
 use crate::schema::{lead_activity, lead_notes, leads, submissions};
 use crate::sql::time::to_db;
 use crate::webhook::webhook_events::{emit, Event};
-use crate::{scope_of, Database, DbConnection};
+use crate::{scope_of, Database, DbConnection, ReadConnection};
 
 #[async_trait]
 impl LeadMergeRepository for Database {
@@ -151,7 +151,12 @@ fn merge_in(conn: &mut DbConnection, m: LeadMerge) -> QueryResult<Result<Lead, M
         .find(m.survivor_id)
         .select(LeadRow::as_select())
         .first(conn)?;
-    Ok(Ok(stored.into_lead()?))
+    // Answered as every other read of a lead: with its assignee's public id.
+    let mut survivor = with_assignees(&mut ReadConnection::of(conn), vec![stored.into_lead()?])?;
+    survivor
+        .pop()
+        .map(Ok)
+        .ok_or(diesel::result::Error::NotFound)
 }
 
 /// Another lead of the scope that holds `address_key`, if any (not one of `ids`).
