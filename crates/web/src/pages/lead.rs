@@ -290,17 +290,11 @@ async fn enrich(
     Posted { visitor, .. }: Posted<Button>,
 ) -> Result<HttpResponse, PageError> {
     let id = id_of(&id, "Lead")?;
-    let lead = visitor
+    visitor
         .state
         .submissions
         .enrich_now(&visitor.user, id)
         .await?;
-    visitor
-        .state
-        .enrichment_retries
-        .follow_up(&lead)
-        .await
-        .map_err(ServiceError::from)?;
     Ok(visitor.finish(see_other(&format!("/leads/{id}?done=enriched"))))
 }
 
