@@ -20,6 +20,10 @@ use crate::lead::record::{EnrichmentStatus, Lead};
 use crate::store::StoreResult;
 use crate::submission::Enriched;
 
+/// The reason a round gives when the service's own database failed it (in words, as the
+/// providers' reasons are: never the database's message).
+pub const DATABASE_FAILED: &str = "database: could not be read or written";
+
 /// How retries are spaced and when they stop.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct RetryPolicy {

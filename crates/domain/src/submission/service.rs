@@ -7,7 +7,7 @@ use chrono::{DateTime, Datelike, Utc};
 use crate::clock::Clock;
 use crate::error::ServiceError;
 use crate::jobs::NewJob;
-use crate::lead::enrichment_retry::{EnrichmentRetryRepository, EnrichmentRound};
+use crate::lead::enrichment_retry::{EnrichmentRetryRepository, EnrichmentRound, DATABASE_FAILED};
 use crate::lead::fields::{LeadFields, Warning};
 use crate::lead::normalize::normalize;
 use crate::lead::record::{
@@ -509,7 +509,25 @@ impl SubmissionService {
     /// The enrichment job: leads still `pending_retry` (or given up, when an operator put the job
     /// back) are enriched again. Answers which still wait and what held them back, so the job can
     /// be retried, postponed or given up (`lead::enrichment_retry`).
-    pub async fn retry_enrichment(
+    ///
+    /// A database failure is a round like an outage: every lead of the job still waits, so the
+    /// job keeps to the enrichment schedule and in the end gives the leads up, where a failed
+    /// job would die after a few quick tries and leave them `pending_retry` for ever.
+    pub async fn retry_enrichment(&self, lead_ids: Vec<i64>) -> EnrichmentRound {
+        match self.enrichment_round(lead_ids.clone()).await {
+            Ok(round) => round,
+            Err(error) => {
+                tracing::warn!(%error, "enrichment round failed on the database; the leads still wait");
+                EnrichmentRound {
+                    still_waiting: lead_ids,
+                    reason: Some(DATABASE_FAILED.to_owned()),
+                    paused_for: None,
+                }
+            }
+        }
+    }
+
+    async fn enrichment_round(
         &self,
         lead_ids: Vec<i64>,
     ) -> Result<EnrichmentRound, SubmissionError> {

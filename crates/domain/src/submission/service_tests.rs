@@ -328,7 +328,7 @@ async fn a_geocoder_failure_leaves_the_lead_pending_retry_with_its_retry_queued(
     assert_eq!(*saved.lock().unwrap(), [EnrichmentStatus::PendingRetry]);
     // The queued retry (the `enrich_lead` job) enriches it again; none is left waiting.
     assert_eq!(
-        service.retry_enrichment(vec![NEW_LEADS]).await.unwrap(),
+        service.retry_enrichment(vec![NEW_LEADS]).await,
         crate::lead::enrichment_retry::EnrichmentRound::default()
     );
     assert_eq!(
@@ -617,4 +617,44 @@ async fn enrich_again_queues_a_retry_only_for_a_lead_that_still_waits() {
     assert_ne!(lead.enrichment_status, EnrichmentStatus::PendingRetry);
     let lead = service.enrich_lead_again(7).await.unwrap();
     assert_ne!(lead.enrichment_status, EnrichmentStatus::PendingRetry);
+}
+
+#[tokio::test]
+async fn a_retry_round_the_database_fails_leaves_every_lead_waiting() {
+    for fails_on_save in [false, true] {
+        let mut s = Setup::new();
+        let failure = || StoreError::Unexpected(anyhow::anyhow!("disk I/O error"));
+        if fails_on_save {
+            s.leads.expect_find_leads().returning(|ids| {
+                Ok(ids
+                    .into_iter()
+                    .map(|id| fresh_lead(id, None, unlocated("100 Congress Ave"), None))
+                    .collect())
+            });
+            s.leads
+                .expect_save_enrichment()
+                .times(1)
+                .returning(move |_| Err(failure()));
+            let mut geocoder = MockGeocoder::new();
+            geocoder
+                .expect_geocode_batch()
+                .returning(|queries| queries.iter().map(|_| Ok(None)).collect());
+            s.geocoder = Some(geocoder);
+        } else {
+            s.leads
+                .expect_find_leads()
+                .returning(move |_| Err(failure()));
+        }
+        let round = s.build().retry_enrichment(vec![7, 8]).await;
+        // As in an outage: the job is retried on the enrichment schedule, then gives them up.
+        assert_eq!(
+            round,
+            crate::lead::enrichment_retry::EnrichmentRound {
+                still_waiting: vec![7, 8],
+                reason: Some(crate::lead::enrichment_retry::DATABASE_FAILED.to_owned()),
+                paused_for: None,
+            },
+            "fails on save: {fails_on_save}"
+        );
+    }
 }
