@@ -1,12 +1,13 @@
 //! `LeadWorkRepository`: a lead's changes with their timeline rows and `lead.updated` events,
 //! its notes, its timeline; and the assignees' public ids on the leads the store answers with.
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeSet, HashMap, HashSet};
 
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 use diesel::prelude::*;
 use diesel::result::{DatabaseErrorKind, Error};
 
+use leadhub_domain::lead::plan::Street;
 use leadhub_domain::lead::record::Lead;
 use leadhub_domain::lead::work::{
     kind, ActivityEntry, ActorRef, Assignee, ChangeSaved, LeadChange, LeadWorkRepository,
@@ -17,6 +18,7 @@ use leadhub_domain::store::StoreResult;
 use leadhub_domain::webhook::{event_subject, BodyMembers, EventType};
 
 use crate::lead::lead_row::{LeadRow, LeadValues};
+use crate::lead::lead_writes::lock_for_writing;
 use crate::schema::{lead_activity, lead_notes, leads, submissions, users};
 use crate::sql::time::{from_db, to_db};
 use crate::webhook::webhook_events::{emit, Event};
@@ -26,7 +28,10 @@ use crate::{scope_of, Database, DbConnection, ReadConnection, IN_LIST_CHUNK};
 impl LeadWorkRepository for Database {
     async fn save_change(&self, change: LeadChange) -> StoreResult<ChangeSaved> {
         self.write(move |conn| {
-            let done = conn.transaction(|conn| apply(conn, &change).map_err(Abort::from));
+            let done = conn.transaction(|conn| {
+                lock_streets(conn, std::slice::from_ref(&change))?;
+                apply(conn, &change).map_err(Abort::from)
+            });
             settle(
                 conn,
                 std::slice::from_ref(&change),
@@ -40,6 +45,7 @@ impl LeadWorkRepository for Database {
     async fn save_changes(&self, changes: Vec<LeadChange>) -> StoreResult<Vec<ChangeSaved>> {
         self.write(move |conn| {
             let done = conn.transaction(|conn| {
+                lock_streets(conn, &changes)?;
                 let mut saved = Vec::with_capacity(changes.len());
                 for change in &changes {
                     saved.push(apply(conn, change)?);
@@ -241,6 +247,52 @@ fn holder(conn: &mut DbConnection, change: &LeadChange) -> QueryResult<Option<i6
         .select(leads::id)
         .first(conn)
         .optional()
+}
+
+/// Takes intake's write locks (`lock_for_writing`) for the streets the changes move leads from
+/// and to, all in one statement before anything is read or written: a submission of an address
+/// a change takes (a new address, a move or a claim into another scope) then waits for the
+/// change instead of looking for its lead before it is there, and makes no second lead of the
+/// property. Changes of other things (status, assignee, archiving) touch no street and take
+/// no lock. The streets are read before the locks; a lead changed in between is stale anyway
+/// (the version guard in `apply`).
+fn lock_streets(conn: &mut DbConnection, changes: &[LeadChange]) -> QueryResult<()> {
+    let moving: Vec<&LeadChange> = changes
+        .iter()
+        .filter(|c| c.team.is_some() || c.fields.as_ref().is_some_and(|f| f.keys.is_some()))
+        .collect();
+    if moving.is_empty() {
+        return Ok(());
+    }
+    let ids: Vec<i64> = moving.iter().map(|c| c.lead_id).collect();
+    let mut now_at: HashMap<i64, (Option<i64>, Option<String>)> = HashMap::new();
+    for chunk in ids.chunks(IN_LIST_CHUNK) {
+        let rows: Vec<(i64, Option<i64>, Option<String>)> = leads::table
+            .filter(leads::id.eq_any(chunk))
+            .select((leads::id, leads::team_id, leads::street_key))
+            .load(conn)?;
+        now_at.extend(rows.into_iter().map(|(id, team, key)| (id, (team, key))));
+    }
+    let mut streets = BTreeSet::new();
+    for change in moving {
+        let Some((team_id, key)) = now_at.get(&change.lead_id) else {
+            continue;
+        };
+        let new_key = match change.fields.as_ref().and_then(|f| f.keys.as_ref()) {
+            Some(keys) => keys.as_ref().map(|k| k.street_key.clone()),
+            None => key.clone(),
+        };
+        let from = key.clone().map(|key| Street {
+            team_id: *team_id,
+            key,
+        });
+        let to = new_key.map(|key| Street {
+            team_id: change.team.or(*team_id),
+            key,
+        });
+        streets.extend(from.into_iter().chain(to));
+    }
+    lock_for_writing(conn, &streets)
 }
 
 /// Applies one change if its lead is still at the version it was made against; None if not.
