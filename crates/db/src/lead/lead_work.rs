@@ -30,7 +30,7 @@ impl LeadWorkRepository for Database {
         self.write(move |conn| {
             let done = conn.transaction(|conn| {
                 lock_streets(conn, std::slice::from_ref(&change))?;
-                apply(conn, &change).map_err(Abort::from)
+                apply(conn, &change)
             });
             settle(
                 conn,
@@ -169,6 +169,11 @@ impl LeadWorkRepository for Database {
 enum Abort {
     /// These changes (by position) met a newer version.
     Stale(Vec<bool>),
+    /// The change of this lead would make it the same property as that lead of its scope.
+    Taken {
+        lead_id: i64,
+        holder: i64,
+    },
     Db(Error),
 }
 
@@ -195,6 +200,16 @@ fn settle(
             .map(|s| {
                 if s {
                     ChangeSaved::Stale
+                } else {
+                    ChangeSaved::RolledBack
+                }
+            })
+            .collect()),
+        Err(Abort::Taken { lead_id, holder }) => Ok(changes
+            .iter()
+            .map(|c| {
+                if c.lead_id == lead_id {
+                    ChangeSaved::Collision(holder)
                 } else {
                     ChangeSaved::RolledBack
                 }
@@ -295,8 +310,41 @@ fn lock_streets(conn: &mut DbConnection, changes: &[LeadChange]) -> QueryResult<
     lock_for_writing(conn, &streets)
 }
 
+/// Another lead of the scope `change` puts its lead in that is the same property as the address
+/// it gives it (`AddressKey::same_property`, the service's rule), read under intake's locks: the
+/// service checked before the transaction, and a submission may have made that lead since. Only
+/// for changes of address or scope; `row` is the lead before the change.
+fn property_holder(
+    conn: &mut DbConnection,
+    change: &LeadChange,
+    row: &LeadRow,
+) -> QueryResult<Option<i64>> {
+    let key = match change.fields.as_ref().and_then(|f| f.keys.as_ref()) {
+        Some(keys) => keys.as_ref().map(|k| k.key.clone()),
+        None if change.team.is_some() => row.values.fields().address_key(),
+        None => return Ok(None),
+    };
+    let Some(key) = key else {
+        return Ok(None);
+    };
+    let team_id = change.team.or(row.values.team_id);
+    let others: Vec<(i64, LeadValues)> = leads::table
+        .filter(leads::dedupe_scope.eq(scope_of(team_id)))
+        .filter(leads::street_key.eq(key.street_key()))
+        .filter(leads::id.ne(change.lead_id))
+        .select((leads::id, LeadValues::as_select()))
+        .load(conn)?;
+    Ok(others.into_iter().find_map(|(id, values)| {
+        values
+            .fields()
+            .address_key()
+            .is_some_and(|other| other.same_property(&key))
+            .then_some(id)
+    }))
+}
+
 /// Applies one change if its lead is still at the version it was made against; None if not.
-fn apply(conn: &mut DbConnection, change: &LeadChange) -> QueryResult<Option<Lead>> {
+fn apply(conn: &mut DbConnection, change: &LeadChange) -> Result<Option<Lead>, Abort> {
     let now = to_db(change.at);
     // Raising the version first, guarded by the version read, is the optimistic lock: a lead
     // changed meanwhile matches no row, and on PostgreSQL the row stays locked until commit.
@@ -318,6 +366,12 @@ fn apply(conn: &mut DbConnection, change: &LeadChange) -> QueryResult<Option<Lea
         .select(LeadRow::as_select())
         .first(conn)?;
     let old_team = row.values.team_id;
+    if let Some(holder) = property_holder(conn, change, &row)? {
+        return Err(Abort::Taken {
+            lead_id: change.lead_id,
+            holder,
+        });
+    }
     if change.fields.is_some() || change.team.is_some() {
         let values = &mut row.values;
         if let Some(stored) = &change.fields {
@@ -380,7 +434,7 @@ fn apply(conn: &mut DbConnection, change: &LeadChange) -> QueryResult<Option<Lea
         .select(LeadRow::as_select())
         .first(conn)?;
     let mut leads = with_assignees(&mut ReadConnection::of(conn), vec![lead.into_lead()?])?;
-    leads.pop().map(Some).ok_or(Error::NotFound)
+    Ok(leads.pop().map(Some).ok_or(Error::NotFound)?)
 }
 
 /// Clears `user_id`'s assignments on `team_id`'s leads (they left the team), each with its
