@@ -11,7 +11,7 @@ use serde_json::{json, Value};
 use leadhub_db::schema::jobs;
 use leadhub_tests::{backend_tests, TestApp};
 
-use crate::helpers::{each, submit};
+use crate::helpers::{each, post_batch, submit};
 
 /// The app again with the geocoder chain `names` (Census and Nominatim unreachable), cached in
 /// the test's database.
@@ -184,4 +184,70 @@ backend_tests!(
     a_failed_geocode_is_a_warning_and_retried_later,
     enrich_endpoint_runs_again,
     appraisal_comes_from_the_county_layer,
+    enrich_again_queues_no_second_retry_for_a_lead,
 );
+
+/// The lead ids of the `enrich_lead` jobs with `status`, one list per job, oldest first.
+async fn retry_jobs(app: &TestApp, status: &'static str) -> Vec<Vec<i64>> {
+    let payloads: Vec<String> = app
+        .read_db(move |conn| {
+            conn.load(
+                jobs::table
+                    .filter(jobs::kind.eq("enrich_lead"))
+                    .filter(jobs::status.eq(status))
+                    .order(jobs::id)
+                    .select(jobs::payload),
+            )
+        })
+        .await;
+    payloads
+        .iter()
+        .map(|p| {
+            let payload: Value = serde_json::from_str(p).unwrap();
+            serde_json::from_value(payload["lead_ids"].clone()).unwrap()
+        })
+        .collect()
+}
+
+async fn enrich_again_queues_no_second_retry_for_a_lead(app: TestApp) {
+    // Census unreachable: every lead waits, and one retry job covers the batch's two.
+    let app = with_geocoders(app, &["census"]).await;
+    let alice = app.user("alice@example.com").await;
+    let leads: Vec<Value> = (1..=2)
+        .map(|n| {
+            json!({"address": format!("{n} Nowhere Rd"), "city": "Austin", "state": "TX",
+                       "zip_code": "78701"})
+        })
+        .collect();
+    let (status, answer) = post_batch(&app, &alice.key, leads).await;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    let ids: Vec<i64> = answer["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["lead_id"].as_i64().unwrap())
+        .collect();
+    assert_eq!(retry_jobs(&app, "queued").await, std::slice::from_ref(&ids));
+
+    // "Enrich again" on the second lead, twice: it still waits, and the queued job retries it.
+    let enrich = format!("/api/v1/leads/{}/enrich", ids[1]);
+    for _ in 0..2 {
+        let (status, lead) = app.post(&enrich, &alice.key, json!({})).await;
+        assert_eq!(status, StatusCode::OK, "{lead}");
+        assert_eq!(lead["enrichment_status"], "pending_retry", "{lead}");
+    }
+    assert_eq!(retry_jobs(&app, "queued").await, std::slice::from_ref(&ids));
+
+    // With that job dead, "Enrich again" queues the lead a retry of its own, once.
+    app.write_db(|conn| {
+        diesel::update(jobs::table.filter(jobs::kind.eq("enrich_lead")))
+            .set(jobs::status.eq("dead"))
+            .execute(conn)
+    })
+    .await;
+    for _ in 0..2 {
+        let (status, lead) = app.post(&enrich, &alice.key, json!({})).await;
+        assert_eq!(status, StatusCode::OK, "{lead}");
+    }
+    assert_eq!(retry_jobs(&app, "queued").await, [vec![ids[1]]]);
+}

@@ -14,6 +14,7 @@ use reqwest::StatusCode;
 use serde_json::{json, Value};
 
 use leadhub_db::schema::jobs;
+use leadhub_db::Backend;
 use leadhub_domain::enrich::{
     said, EnrichError, GeocodeOutcome, GeocodeQuery, GeocodeResult, Geocoder,
 };
@@ -27,6 +28,7 @@ use crate::pages::sign_in;
 backend_tests!(
     a_ten_minute_outage_ends_with_every_lead_enriched,
     an_outage_past_the_give_up_period_leaves_the_leads_given_up,
+    retries_the_database_fails_end_with_the_leads_given_up,
 );
 
 /// A geocoder that cannot be reached until `back_at` on the app's clock; before that, from
@@ -332,4 +334,76 @@ async fn an_outage_past_the_give_up_period_leaves_the_leads_given_up(app: TestAp
         page.body
     );
     assert!(page.body.contains("Enrich again"), "{}", page.body);
+}
+
+/// From now on the database refuses every change of a lead but giving it up (a trigger), so
+/// each enrichment round fails on saving what it found.
+async fn refuse_lead_changes_but_giving_up(app: &TestApp) {
+    let statements: Vec<&'static str> = match app.state.db.backend() {
+        Backend::Sqlite => vec![
+            "CREATE TRIGGER refuse_enrichment BEFORE UPDATE ON leads \
+             WHEN NEW.enrichment_status <> 'gave_up' \
+             BEGIN SELECT RAISE(ABORT, 'refused by the test'); END",
+        ],
+        Backend::Postgres => vec![
+            "CREATE FUNCTION refuse_enrichment() RETURNS trigger LANGUAGE plpgsql AS $$ \
+             BEGIN IF NEW.enrichment_status <> 'gave_up' THEN \
+             RAISE EXCEPTION 'refused by the test'; END IF; RETURN NEW; END $$",
+            "CREATE TRIGGER refuse_enrichment BEFORE UPDATE ON leads \
+             FOR EACH ROW EXECUTE FUNCTION refuse_enrichment()",
+        ],
+    };
+    app.write_db(move |conn| {
+        for s in &statements {
+            diesel::sql_query(*s).execute(conn)?;
+        }
+        Ok(())
+    })
+    .await;
+}
+
+async fn retries_the_database_fails_end_with_the_leads_given_up(app: TestApp) {
+    let (app, clock, _) = outage_app(
+        app,
+        Duration::days(365),
+        Duration::days(365),
+        &[("LEADHUB_ENRICHMENT_GIVE_UP_SECS", "3600")],
+    )
+    .await;
+    let alice = app.user("alice@example.com").await;
+    let ids = submitted(&app, &alice.key, 3).await;
+    refuse_lead_changes_but_giving_up(&app).await;
+    let all_given_up = async || {
+        statuses(&app, &alice.key, &ids)
+            .await
+            .iter()
+            .all(|s| s == "gave_up")
+    };
+    // Each round fails on the database; the job keeps to the enrichment schedule (not five
+    // quick tries and death) and gives the leads up when the period ends.
+    let_time_pass(
+        &app,
+        &clock,
+        Duration::minutes(5),
+        Duration::hours(3),
+        all_given_up,
+    )
+    .await;
+    assert_eq!(
+        statuses(&app, &alice.key, &ids).await,
+        ["gave_up", "gave_up", "gave_up"]
+    );
+    let (_, lead) = app
+        .get(&format!("/api/v1/leads/{}", ids[0]), &alice.key)
+        .await;
+    assert_eq!(
+        lead["enrichment"]["last_reason"], "database: could not be read or written",
+        "{lead}"
+    );
+    let dead = dead_jobs(&app).await;
+    assert_eq!(dead.len(), 1, "{dead:?}");
+    assert_eq!(
+        dead[0].1.as_deref(),
+        Some("gave up after 1 h: 3 lead(s) still wait for enrichment: database: could not be read or written")
+    );
 }

@@ -19,6 +19,7 @@ backend_tests!(
     who_may_merge_what,
     the_merge_sends_lead_updated_with_changes_and_the_merged_id,
     two_merges_of_one_lead_at_once_make_one,
+    the_merge_answers_the_survivor_with_its_assignee,
 );
 
 /// POST /api/v1/leads/{id}/merge into `into` as `key`.
@@ -350,6 +351,30 @@ async fn the_merge_sends_lead_updated_with_changes_and_the_merged_id(app: TestAp
         payload["changes"],
         json!({"last_name": {"old": null, "new": "Smith"}})
     );
+}
+
+async fn the_merge_answers_the_survivor_with_its_assignee(app: TestApp) {
+    let o = onlookers(&app).await;
+    let at = |street: &str| json!({"address": street, "city": "Austin", "state": "TX", "team_id": o.team});
+    let survivor = lead_of(&submit(&app, &o.alice.key, at("8 Cedar St")).await);
+    let merged = lead_of(&submit(&app, &o.alice.key, at("8 Cedra St")).await);
+    let mate_id = o.mate.user.user_id.clone();
+    let (status, body) = app
+        .patch(
+            &format!("/api/v1/leads/{survivor}"),
+            &o.alice.key,
+            json!({ "assignee_id": mate_id }),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+
+    let (status, lead) = merge(&app, &o.alice.key, merged, json!(survivor)).await;
+    assert_eq!(status, StatusCode::OK, "{lead}");
+    assert_eq!(lead["assignee_id"], json!(mate_id));
+    let (_, fetched) = app
+        .get(&format!("/api/v1/leads/{survivor}"), &o.alice.key)
+        .await;
+    assert_eq!(fetched, lead);
 }
 
 async fn two_merges_of_one_lead_at_once_make_one(app: TestApp) {

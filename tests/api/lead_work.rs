@@ -700,4 +700,43 @@ backend_tests!(
     archive_restore_and_the_permission_matrix,
     moves_claims_and_leaving_members,
     bulk_changes_are_all_or_nothing,
+    an_address_edit_and_a_submission_of_it_at_once_leave_one_lead,
 );
+
+/// A PATCH that gives a lead a new address and a submission of that address, at the same time,
+/// many times: each round leaves one lead of the property (the submission merged into the edited
+/// lead, or the PATCH refused with 409 naming the submission's lead). The PATCH keeps the lead's
+/// ZIP and the submission has none, so their address keys differ and only the same-property
+/// rule, not the unique index, tells them apart: the change must check it again under intake's
+/// locks, where no submission can slip in after the service's own check.
+async fn an_address_edit_and_a_submission_of_it_at_once_leave_one_lead(app: TestApp) {
+    let olive = app.user("olive@example.com").await;
+    let team_id = team(&app, "A", &olive).await;
+    let id = lead_at(&app, &olive.key, 1, Some(team_id)).await;
+    for round in 10..70 {
+        let street = format!("{round} Elm St");
+        let submission = json!({"address": street, "city": "Austin", "state": "TX",
+                                "team_id": team_id});
+        let ((edited, body), (submitted, result)) = tokio::join!(
+            patch(&app, id, &olive.key, json!({ "address": street })),
+            app.post("/api/v1/submissions/single", &olive.key, submission),
+        );
+        assert!(
+            [StatusCode::OK, StatusCode::CONFLICT].contains(&edited),
+            "{edited}: {body}"
+        );
+        assert_eq!(submitted, StatusCode::OK, "{result}");
+        let key = format!("{round} ELM ST");
+        let on_street: Vec<i64> = app
+            .read_db(move |conn| {
+                conn.load(
+                    leads::table
+                        .filter(leads::team_id.eq(team_id))
+                        .filter(leads::street_key.eq(key))
+                        .select(leads::id),
+                )
+            })
+            .await;
+        assert_eq!(on_street.len(), 1, "round {round}: {body} {result}");
+    }
+}

@@ -5,9 +5,11 @@
 use reqwest::StatusCode;
 use serde_json::{json, Value};
 
-use leadhub_tests::{Backend, TestApp, TestDatabase};
+use leadhub_tests::{backend_tests, Backend, TestApp, TestDatabase};
 
 use crate::helpers::{lead_total, post_batch};
+
+backend_tests!(a_full_storage_a_request_lives_through_still_marks_readiness);
 
 fn batch() -> Vec<Value> {
     (0..200)
@@ -16,6 +18,59 @@ fn batch() -> Vec<Value> {
                    "zip_code": "78701", "project_description": "x".repeat(2000)})
         })
         .collect()
+}
+
+/// A trigger that refuses new leads as a full disk does while no submission is stored yet: the
+/// leads of the first fresh submissions (written before their submissions, in a savepoint) fail,
+/// and once those submissions are stored open their leads, written again, go in.
+async fn refuse_first_leads_as_disk_full(app: &TestApp) {
+    let statements: Vec<&'static str> = match app.state.db.backend() {
+        leadhub_db::Backend::Sqlite => vec![
+            "CREATE TRIGGER full_disk BEFORE INSERT ON leads \
+             WHEN (SELECT COUNT(*) FROM submissions) = 0 \
+             BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END",
+        ],
+        leadhub_db::Backend::Postgres => vec![
+            "CREATE FUNCTION full_disk() RETURNS trigger LANGUAGE plpgsql AS $$ \
+             BEGIN IF (SELECT COUNT(*) FROM submissions) = 0 THEN \
+             RAISE EXCEPTION USING ERRCODE = 'disk_full', \
+             MESSAGE = 'could not extend file \"base/1/2\": No space left on device', \
+             HINT = 'Check free disk space.'; END IF; RETURN NEW; END $$",
+            "CREATE TRIGGER full_disk BEFORE INSERT ON leads \
+             FOR EACH ROW EXECUTE FUNCTION full_disk()",
+        ],
+    };
+    app.write_db(move |conn| {
+        for s in &statements {
+            diesel::RunQueryDsl::execute(diesel::sql_query(*s), conn)?;
+        }
+        Ok(())
+    })
+    .await;
+}
+
+async fn a_full_storage_a_request_lives_through_still_marks_readiness(app: TestApp) {
+    let alice = app.user("alice@example.com").await;
+    let (status, ready) = app.get("/readyz", "").await;
+    assert_eq!(status, StatusCode::OK, "{ready}");
+    refuse_first_leads_as_disk_full(&app).await;
+
+    let lead = json!({"address": "1 Full Disk Road", "city": "Austin", "state": "TX",
+                      "zip_code": "78701"});
+    let (status, body) = post_batch(&app, &alice.key, vec![lead]).await;
+    // The request lived through it: the submission was stored, its lead written again.
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(lead_total(&app, &alice.key, "").await, 1);
+    // Yet the storage was found full, and readiness says so as the count does.
+    let (status, ready) = app.get("/readyz", "").await;
+    assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{ready}");
+    assert!(
+        ready["detail"]
+            .as_str()
+            .unwrap()
+            .starts_with("Database storage full"),
+        "{ready}"
+    );
 }
 
 async fn set_max_pages(app: &TestApp, pages: u64) {

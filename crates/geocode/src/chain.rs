@@ -4,8 +4,9 @@
 //!   returned without a request. 30 days: addresses rarely move, yet a no-match from a stale street
 //!   database deserves another try after a month. Older answers are asked again and replaced.
 //! - The first match wins. A no-match moves on to the next geocoder; so does a failure, but when no
-//!   later geocoder finds the address the result is that (first) failure, so the lead is retried
-//!   later rather than marked unfindable.
+//!   later geocoder finds the address the result is a failure, so the lead is retried later
+//!   rather than marked unfindable: the first real one, in preference to a circuit breaker's
+//!   pause (`keep_telling`).
 //! - Only definite answers are cached: a match, or a no-match from every geocoder. A match found
 //!   after an earlier geocoder failed is returned but not cached, so the next lead at that address
 //!   asks the better geocoder again once it is back (e.g. a rooftop from Census instead of a ZIP
@@ -71,13 +72,33 @@ impl GeocoderChain {
 struct Progress {
     found: Option<GeocodeResult>,
     from_cache: bool,
-    /// The first failure, returned if nobody finds the address.
+    /// The failure to return if nobody finds the address (`keep_telling`).
     failure: Option<EnrichError>,
 }
 
 impl Progress {
     fn settled(&self) -> bool {
         self.found.is_some() || self.from_cache
+    }
+}
+
+/// Keeps in `kept` the failure that tells most, of it and `error`: a real failure (a geocoder was
+/// asked and failed) over `Paused` (a breaker refused without asking), else the first. A round
+/// whose every failure is `Paused` is postponed without spending an attempt (nothing was learnt),
+/// so a pause must not hide that another geocoder was asked and failed: that round was a real
+/// try, and its reason is that failure. Of two pauses the shorter wait is kept: the first
+/// breaker to let a probe through may already find the address.
+fn keep_telling(kept: &mut Option<EnrichError>, error: EnrichError) {
+    let replace = match (kept.as_ref(), &error) {
+        (None, _) => true,
+        (Some(EnrichError::Paused { probe_in: old, .. }), EnrichError::Paused { probe_in, .. }) => {
+            probe_in < old
+        }
+        (Some(EnrichError::Paused { .. }), _) => true,
+        (Some(_), _) => false,
+    };
+    if replace {
+        *kept = Some(error);
     }
 }
 
@@ -99,7 +120,7 @@ impl Geocoder for GeocoderChain {
                 Ok(None) => {}
                 Err(error) => {
                     tracing::warn!(%error, "geocoder failed; trying the next");
-                    failure.get_or_insert(error);
+                    keep_telling(&mut failure, error);
                 }
             }
         }
@@ -147,10 +168,10 @@ impl Geocoder for GeocoderChain {
                     "a geocoder lost answers"
                 );
                 for &i in &pending {
-                    progress[i].failure.get_or_insert(EnrichError::failed(
-                        "geocoding",
-                        "some answers went missing",
-                    ));
+                    keep_telling(
+                        &mut progress[i].failure,
+                        EnrichError::failed("geocoding", "some answers went missing"),
+                    );
                 }
                 continue;
             }
@@ -158,9 +179,7 @@ impl Geocoder for GeocoderChain {
                 match outcome {
                     Ok(Some(found)) => progress[i].found = Some(found),
                     Ok(None) => {}
-                    Err(error) => {
-                        progress[i].failure.get_or_insert(error);
-                    }
+                    Err(error) => keep_telling(&mut progress[i].failure, error),
                 }
             }
         }

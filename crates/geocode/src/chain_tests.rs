@@ -183,3 +183,69 @@ async fn an_address_without_a_key_is_neither_looked_up_nor_cached() {
         None
     );
 }
+
+/// A geocoder that fails every address with `error`, alone and in batches.
+fn failing(error: fn() -> EnrichError) -> MockGeocoder {
+    let mut geocoder = MockGeocoder::new();
+    geocoder.expect_geocode().returning(move |_| Err(error()));
+    geocoder
+        .expect_geocode_batch()
+        .returning(move |asked| asked.iter().map(|_| Err(error())).collect());
+    geocoder
+}
+
+fn paused(secs: u64) -> EnrichError {
+    EnrichError::Paused {
+        provider: "census".into(),
+        probe_in: std::time::Duration::from_secs(secs),
+    }
+}
+
+fn no_cache() -> MockGeocodeCache {
+    let mut cache = MockGeocodeCache::new();
+    cache.expect_get().returning(|_| Ok(None));
+    cache.expect_put().never();
+    cache
+}
+
+#[tokio::test]
+async fn a_real_failure_is_told_before_a_pause_in_either_order() {
+    let at = query("100 Congress Ave");
+    let unreachable = || EnrichError::failed("nominatim", "could not be reached");
+    for paused_first in [true, false] {
+        let (first, second) = if paused_first {
+            (failing(|| paused(30)), failing(unreachable))
+        } else {
+            (failing(unreachable), failing(|| paused(30)))
+        };
+        let chain = chain(vec![first, second], no_cache());
+        let alone = chain.geocode(&at).await;
+        let batch = chain.geocode_batch(std::slice::from_ref(&at)).await;
+        for answer in [alone, batch.into_iter().next().unwrap()] {
+            // Not Paused: the round asked a geocoder and learnt it is down, so it spends an
+            // attempt and says why.
+            assert_eq!(
+                answer.unwrap_err().to_string(),
+                "nominatim: could not be reached",
+                "paused first: {paused_first}"
+            );
+        }
+    }
+}
+
+#[tokio::test]
+async fn of_two_pauses_the_shorter_wait_is_told() {
+    let at = query("100 Congress Ave");
+    let chain = chain(
+        vec![failing(|| paused(300)), failing(|| paused(30))],
+        no_cache(),
+    );
+    let alone = chain.geocode(&at).await;
+    let batch = chain.geocode_batch(std::slice::from_ref(&at)).await;
+    for answer in [alone, batch.into_iter().next().unwrap()] {
+        assert_eq!(
+            answer.unwrap_err().paused_for(),
+            Some(std::time::Duration::from_secs(30))
+        );
+    }
+}

@@ -147,6 +147,7 @@ impl AppState {
                 geocoder: adapters.geocoder.clone(),
                 appraisal: adapters.appraisal.clone(),
             },
+            retries: Arc::new(db.clone()),
             clock: adapters.clock.clone(),
             tokens: adapters.tokens.clone(),
         };

@@ -278,7 +278,6 @@ pub async fn run(cli: Cli, config: Config) -> anyhow::Result<()> {
                 .enrich_lead_again(id)
                 .await
                 .map_err(|e| anyhow::anyhow!("{e}"))?;
-            state.enrichment_retries.follow_up(&lead).await?;
             println!("{}", lead.enrichment_status.as_str());
             Ok(())
         }

@@ -218,10 +218,9 @@ impl Worker {
         let Some(ids) = ids else {
             return Handled::Finished(Err("bad payload: no lead_ids".to_owned()));
         };
-        let round = match self.submissions.retry_enrichment(ids).await {
-            Ok(round) => round,
-            Err(e) => return Handled::Finished(Err(e.to_string())),
-        };
+        // Never a plain failure: a round the database failed still waits, and is settled below
+        // by the enrichment schedule like any other.
+        let round = self.submissions.retry_enrichment(ids).await;
         let waiting = round.still_waiting.len();
         let reason = round.reason.clone().unwrap_or_default();
         let jitter: f64 = rand::rng().random();

@@ -6,10 +6,12 @@ use chrono::{DateTime, NaiveDateTime, Utc};
 use diesel::prelude::*;
 use diesel::sql_types::{BigInt, Nullable, Text, Timestamp};
 
+use leadhub_domain::jobs::NewJob;
 use leadhub_domain::lead::enrichment_retry::{EnrichmentOutlook, EnrichmentRetryRepository};
 use leadhub_domain::lead::record::EnrichmentStatus;
 use leadhub_domain::store::StoreResult;
 
+use crate::job::jobs::insert_jobs;
 use crate::schema::{lead_enrichment_retries as retries, leads};
 use crate::sql::numbered;
 use crate::sql::time::{from_db, to_db};
@@ -49,8 +51,56 @@ pub(crate) fn schedule(
     Ok(())
 }
 
+/// `$1` lead: how many `enrich_lead` jobs, queued or running, have it in their `lead_ids`. The
+/// payload is JSON text, read with each backend's JSON functions.
+const RETRIES_OF_SQLITE: &str =
+    "SELECT COUNT(*) AS n FROM jobs, json_each(jobs.payload, '$.lead_ids') AS l \
+     WHERE jobs.kind = 'enrich_lead' AND jobs.status IN ('queued', 'running') AND l.value = $1";
+const RETRIES_OF_POSTGRES: &str = "SELECT COUNT(*) AS n FROM jobs \
+     WHERE kind = 'enrich_lead' AND status IN ('queued', 'running') \
+     AND (payload::jsonb -> 'lead_ids') @> to_jsonb($1::bigint)";
+
+#[derive(QueryableByName)]
+struct Count {
+    #[diesel(sql_type = BigInt)]
+    n: i64,
+}
+
+/// Whether an `enrich_lead` job that is queued or running covers `lead_id`, in the caller's
+/// transaction. On PostgreSQL it first takes a transaction lock for the lead, so two "Enrich
+/// again" at once cannot both find none and both queue one (SQLite's writers take turns).
+fn retry_queued(conn: &mut DbConnection, lead_id: i64) -> QueryResult<bool> {
+    let sql = match conn {
+        DbConnection::Sqlite(_) => RETRIES_OF_SQLITE.replace("$1", "?1"),
+        DbConnection::Postgres(pg) => {
+            diesel::sql_query("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))")
+                .bind::<Text, _>(format!("enrich_lead|{lead_id}"))
+                .execute(pg)?;
+            RETRIES_OF_POSTGRES.to_owned()
+        }
+    };
+    let found: Count = diesel::sql_query(sql)
+        .bind::<BigInt, _>(lead_id)
+        .get_result(conn)?;
+    Ok(found.n > 0)
+}
+
 #[async_trait]
 impl EnrichmentRetryRepository for Database {
+    async fn queue_retry_unless_queued(&self, lead_id: i64, job: NewJob) -> StoreResult<bool> {
+        let now = to_db(Utc::now());
+        self.write(move |conn| {
+            conn.transaction(|conn| {
+                if retry_queued(conn, lead_id)? {
+                    return Ok(false);
+                }
+                insert_jobs(conn, std::slice::from_ref(&job), now)?;
+                Ok(true)
+            })
+        })
+        .await
+    }
+
     async fn schedule_retry(
         &self,
         lead_ids: Vec<i64>,

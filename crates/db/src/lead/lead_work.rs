@@ -1,12 +1,13 @@
 //! `LeadWorkRepository`: a lead's changes with their timeline rows and `lead.updated` events,
 //! its notes, its timeline; and the assignees' public ids on the leads the store answers with.
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeSet, HashMap, HashSet};
 
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 use diesel::prelude::*;
 use diesel::result::{DatabaseErrorKind, Error};
 
+use leadhub_domain::lead::plan::Street;
 use leadhub_domain::lead::record::Lead;
 use leadhub_domain::lead::work::{
     kind, ActivityEntry, ActorRef, Assignee, ChangeSaved, LeadChange, LeadWorkRepository,
@@ -17,6 +18,7 @@ use leadhub_domain::store::StoreResult;
 use leadhub_domain::webhook::{event_subject, BodyMembers, EventType};
 
 use crate::lead::lead_row::{LeadRow, LeadValues};
+use crate::lead::lead_writes::lock_for_writing;
 use crate::schema::{lead_activity, lead_notes, leads, submissions, users};
 use crate::sql::time::{from_db, to_db};
 use crate::webhook::webhook_events::{emit, Event};
@@ -26,7 +28,10 @@ use crate::{scope_of, Database, DbConnection, ReadConnection, IN_LIST_CHUNK};
 impl LeadWorkRepository for Database {
     async fn save_change(&self, change: LeadChange) -> StoreResult<ChangeSaved> {
         self.write(move |conn| {
-            let done = conn.transaction(|conn| apply(conn, &change).map_err(Abort::from));
+            let done = conn.transaction(|conn| {
+                lock_streets(conn, std::slice::from_ref(&change))?;
+                apply(conn, &change)
+            });
             settle(
                 conn,
                 std::slice::from_ref(&change),
@@ -40,6 +45,7 @@ impl LeadWorkRepository for Database {
     async fn save_changes(&self, changes: Vec<LeadChange>) -> StoreResult<Vec<ChangeSaved>> {
         self.write(move |conn| {
             let done = conn.transaction(|conn| {
+                lock_streets(conn, &changes)?;
                 let mut saved = Vec::with_capacity(changes.len());
                 for change in &changes {
                     saved.push(apply(conn, change)?);
@@ -163,6 +169,11 @@ impl LeadWorkRepository for Database {
 enum Abort {
     /// These changes (by position) met a newer version.
     Stale(Vec<bool>),
+    /// The change of this lead would make it the same property as that lead of its scope.
+    Taken {
+        lead_id: i64,
+        holder: i64,
+    },
     Db(Error),
 }
 
@@ -189,6 +200,16 @@ fn settle(
             .map(|s| {
                 if s {
                     ChangeSaved::Stale
+                } else {
+                    ChangeSaved::RolledBack
+                }
+            })
+            .collect()),
+        Err(Abort::Taken { lead_id, holder }) => Ok(changes
+            .iter()
+            .map(|c| {
+                if c.lead_id == lead_id {
+                    ChangeSaved::Collision(holder)
                 } else {
                     ChangeSaved::RolledBack
                 }
@@ -243,8 +264,87 @@ fn holder(conn: &mut DbConnection, change: &LeadChange) -> QueryResult<Option<i6
         .optional()
 }
 
+/// Takes intake's write locks (`lock_for_writing`) for the streets the changes move leads from
+/// and to, all in one statement before anything is read or written: a submission of an address
+/// a change takes (a new address, a move or a claim into another scope) then waits for the
+/// change instead of looking for its lead before it is there, and makes no second lead of the
+/// property. Changes of other things (status, assignee, archiving) touch no street and take
+/// no lock. The streets are read before the locks; a lead changed in between is stale anyway
+/// (the version guard in `apply`).
+fn lock_streets(conn: &mut DbConnection, changes: &[LeadChange]) -> QueryResult<()> {
+    let moving: Vec<&LeadChange> = changes
+        .iter()
+        .filter(|c| c.team.is_some() || c.fields.as_ref().is_some_and(|f| f.keys.is_some()))
+        .collect();
+    if moving.is_empty() {
+        return Ok(());
+    }
+    let ids: Vec<i64> = moving.iter().map(|c| c.lead_id).collect();
+    let mut now_at: HashMap<i64, (Option<i64>, Option<String>)> = HashMap::new();
+    for chunk in ids.chunks(IN_LIST_CHUNK) {
+        let rows: Vec<(i64, Option<i64>, Option<String>)> = leads::table
+            .filter(leads::id.eq_any(chunk))
+            .select((leads::id, leads::team_id, leads::street_key))
+            .load(conn)?;
+        now_at.extend(rows.into_iter().map(|(id, team, key)| (id, (team, key))));
+    }
+    let mut streets = BTreeSet::new();
+    for change in moving {
+        let Some((team_id, key)) = now_at.get(&change.lead_id) else {
+            continue;
+        };
+        let new_key = match change.fields.as_ref().and_then(|f| f.keys.as_ref()) {
+            Some(keys) => keys.as_ref().map(|k| k.street_key.clone()),
+            None => key.clone(),
+        };
+        let from = key.clone().map(|key| Street {
+            team_id: *team_id,
+            key,
+        });
+        let to = new_key.map(|key| Street {
+            team_id: change.team.or(*team_id),
+            key,
+        });
+        streets.extend(from.into_iter().chain(to));
+    }
+    lock_for_writing(conn, &streets)
+}
+
+/// Another lead of the scope `change` puts its lead in that is the same property as the address
+/// it gives it (`AddressKey::same_property`, the service's rule), read under intake's locks: the
+/// service checked before the transaction, and a submission may have made that lead since. Only
+/// for changes of address or scope; `row` is the lead before the change.
+fn property_holder(
+    conn: &mut DbConnection,
+    change: &LeadChange,
+    row: &LeadRow,
+) -> QueryResult<Option<i64>> {
+    let key = match change.fields.as_ref().and_then(|f| f.keys.as_ref()) {
+        Some(keys) => keys.as_ref().map(|k| k.key.clone()),
+        None if change.team.is_some() => row.values.fields().address_key(),
+        None => return Ok(None),
+    };
+    let Some(key) = key else {
+        return Ok(None);
+    };
+    let team_id = change.team.or(row.values.team_id);
+    let others: Vec<(i64, LeadValues)> = leads::table
+        .filter(leads::dedupe_scope.eq(scope_of(team_id)))
+        .filter(leads::street_key.eq(key.street_key()))
+        .filter(leads::id.ne(change.lead_id))
+        .select((leads::id, LeadValues::as_select()))
+        .load(conn)?;
+    Ok(others.into_iter().find_map(|(id, values)| {
+        values
+            .fields()
+            .address_key()
+            .is_some_and(|other| other.same_property(&key))
+            .then_some(id)
+    }))
+}
+
 /// Applies one change if its lead is still at the version it was made against; None if not.
-fn apply(conn: &mut DbConnection, change: &LeadChange) -> QueryResult<Option<Lead>> {
+fn apply(conn: &mut DbConnection, change: &LeadChange) -> Result<Option<Lead>, Abort> {
     let now = to_db(change.at);
     // Raising the version first, guarded by the version read, is the optimistic lock: a lead
     // changed meanwhile matches no row, and on PostgreSQL the row stays locked until commit.
@@ -266,6 +366,12 @@ fn apply(conn: &mut DbConnection, change: &LeadChange) -> QueryResult<Option<Lea
         .select(LeadRow::as_select())
         .first(conn)?;
     let old_team = row.values.team_id;
+    if let Some(holder) = property_holder(conn, change, &row)? {
+        return Err(Abort::Taken {
+            lead_id: change.lead_id,
+            holder,
+        });
+    }
     if change.fields.is_some() || change.team.is_some() {
         let values = &mut row.values;
         if let Some(stored) = &change.fields {
@@ -328,7 +434,7 @@ fn apply(conn: &mut DbConnection, change: &LeadChange) -> QueryResult<Option<Lea
         .select(LeadRow::as_select())
         .first(conn)?;
     let mut leads = with_assignees(&mut ReadConnection::of(conn), vec![lead.into_lead()?])?;
-    leads.pop().map(Some).ok_or(Error::NotFound)
+    Ok(leads.pop().map(Some).ok_or(Error::NotFound)?)
 }
 
 /// Clears `user_id`'s assignments on `team_id`'s leads (they left the team), each with its

@@ -1,9 +1,13 @@
 //! `LeadMergeRepository`: a person's merge of two leads, in one transaction.
 //!
-//! The transaction takes intake's write locks for the streets of both leads (and of the
-//! survivor's new address, if it takes one) before it reads them, so a submission for either
-//! property waits for the merge instead of writing back values read before it; PostgreSQL also
-//! locks both rows against the other writers of a lead.
+//! The transaction takes intake's write locks for the streets of both leads and of the
+//! survivor's new address, if it takes one, all in one statement before it reads them for the
+//! merge, so a submission for any of those properties waits for the merge instead of writing
+//! back values read before it; PostgreSQL also locks both rows against the other writers of a
+//! lead. All at once, because the locks are taken in one fixed order only within a statement:
+//! a lock taken after the others could wait on an intake batch that holds it and waits on them
+//! (a deadlock). The new street is known only from the leads, so they are read first unlocked;
+//! should the locked read name another street, the transaction starts again with it.
 use std::collections::BTreeSet;
 
 use async_trait::async_trait;
@@ -21,12 +25,12 @@ use leadhub_domain::store::StoreResult;
 use leadhub_domain::webhook::EventType;
 
 use crate::lead::lead_row::LeadRow;
-use crate::lead::lead_work::insert_activity;
+use crate::lead::lead_work::{insert_activity, with_assignees};
 use crate::lead::lead_writes::lock_for_writing;
 use crate::schema::{lead_activity, lead_notes, leads, submissions};
 use crate::sql::time::to_db;
 use crate::webhook::webhook_events::{emit, Event};
-use crate::{scope_of, Database, DbConnection};
+use crate::{scope_of, Database, DbConnection, ReadConnection};
 
 #[async_trait]
 impl LeadMergeRepository for Database {
@@ -45,8 +49,39 @@ impl LeadMergeRepository for Database {
     }
 
     async fn merge_leads(&self, merge: LeadMerge) -> StoreResult<Result<Lead, MergeRefusal>> {
-        self.write(move |conn| conn.transaction(|conn| merge_in(conn, merge)))
-            .await
+        self.write(move |conn| {
+            let mut streets = BTreeSet::new();
+            let mut attempt = 1;
+            loop {
+                let last = attempt >= MERGE_ATTEMPTS;
+                match conn.transaction(|conn| merge_in(conn, merge, &streets, last)) {
+                    Ok(done) => return Ok(done),
+                    Err(Relock::Streets(more)) => {
+                        streets = more;
+                        attempt += 1;
+                    }
+                    Err(Relock::Db(e)) => return Err(e),
+                }
+            }
+        })
+        .await
+    }
+}
+
+/// Tries of a merge whose leads moved to another street between its unlocked and its locked
+/// read; the last takes a lock it lacks late rather than starting again.
+const MERGE_ATTEMPTS: usize = 3;
+
+/// Why a merge's transaction was rolled back.
+enum Relock {
+    /// It needs these streets locked: start again, taking them first.
+    Streets(BTreeSet<Street>),
+    Db(diesel::result::Error),
+}
+
+impl From<diesel::result::Error> for Relock {
+    fn from(e: diesel::result::Error) -> Self {
+        Relock::Db(e)
     }
 }
 
@@ -57,17 +92,51 @@ fn side((row, merged_into_id): (LeadRow, Option<i64>)) -> QueryResult<MergeSide>
     })
 }
 
-/// The merge, in the caller's transaction.
-fn merge_in(conn: &mut DbConnection, m: LeadMerge) -> QueryResult<Result<Lead, MergeRefusal>> {
-    let ids = vec![m.merged_id, m.survivor_id];
-    let streets: Vec<(Option<i64>, Option<String>)> = leads::table
-        .filter(leads::id.eq_any(&ids))
-        .select((leads::team_id, leads::street_key))
-        .load(conn)?;
-    let mut locked: BTreeSet<Street> = streets
-        .into_iter()
-        .filter_map(|(team_id, key)| Some(Street { team_id, key: key? }))
+/// The streets the merge of `rows` touches: both leads' and the survivor's new one, if any.
+fn streets_of(rows: &[(LeadRow, Option<i64>)], m: LeadMerge) -> QueryResult<BTreeSet<Street>> {
+    let mut streets: BTreeSet<Street> = rows
+        .iter()
+        .filter_map(|(row, _)| {
+            Some(Street {
+                team_id: row.values.team_id,
+                key: row.values.street_key.clone()?,
+            })
+        })
         .collect();
+    let find = |id: i64| rows.iter().find(|(row, _)| row.id == id).cloned();
+    if let (Some(survivor), Some(merged)) = (find(m.survivor_id), find(m.merged_id)) {
+        let (survivor, merged) = (side(survivor)?, side(merged)?);
+        if check_pair(&merged, &survivor).is_ok() {
+            let update = combine(&survivor.lead, &merged.lead);
+            if let Some(key) = update.keys.and_then(|k| k.street_key) {
+                streets.insert(Street {
+                    team_id: survivor.lead.team_id,
+                    key,
+                });
+            }
+        }
+    }
+    Ok(streets)
+}
+
+fn both_rows(conn: &mut DbConnection, ids: &[i64]) -> QueryResult<Vec<(LeadRow, Option<i64>)>> {
+    leads::table
+        .filter(leads::id.eq_any(ids))
+        .select((LeadRow::as_select(), leads::merged_into_id))
+        .load(conn)
+}
+
+/// The merge, in the caller's transaction: with `known` streets locked too, and, on the `last`
+/// try, a street found missing locked late instead of asking to start again.
+fn merge_in(
+    conn: &mut DbConnection,
+    m: LeadMerge,
+    known: &BTreeSet<Street>,
+    last: bool,
+) -> Result<Result<Lead, MergeRefusal>, Relock> {
+    let ids = vec![m.merged_id, m.survivor_id];
+    let mut locked = streets_of(&both_rows(conn, &ids)?, m)?;
+    locked.extend(known.iter().cloned());
     lock_for_writing(conn, &locked)?;
 
     if let DbConnection::Postgres(pg) = conn {
@@ -78,16 +147,20 @@ fn merge_in(conn: &mut DbConnection, m: LeadMerge) -> QueryResult<Result<Lead, M
             .for_update()
             .load::<i64>(pg)?;
     }
-    let rows: Vec<(LeadRow, Option<i64>)> = leads::table
-        .filter(leads::id.eq_any(&ids))
-        .select((LeadRow::as_select(), leads::merged_into_id))
-        .load(conn)?;
+    let rows = both_rows(conn, &ids)?;
+    let needed = streets_of(&rows, m)?;
+    if !needed.is_subset(&locked) {
+        if !last {
+            return Err(Relock::Streets(locked.union(&needed).cloned().collect()));
+        }
+        lock_for_writing(conn, &needed.difference(&locked).cloned().collect())?;
+    }
     let find = |id: i64| rows.iter().find(|(row, _)| row.id == id).cloned();
     // The service saw both leads, and leads are never deleted.
     let (Some((survivor_row, survivor_into)), Some(merged)) =
         (find(m.survivor_id), find(m.merged_id))
     else {
-        return Err(diesel::result::Error::NotFound);
+        return Err(diesel::result::Error::NotFound.into());
     };
     let merged = side(merged)?;
     let survivor = MergeSide {
@@ -100,15 +173,6 @@ fn merge_in(conn: &mut DbConnection, m: LeadMerge) -> QueryResult<Result<Lead, M
 
     let update = combine(&survivor.lead, &merged.lead);
     if let Some(keys) = &update.keys {
-        if let Some(key) = &keys.street_key {
-            let street = Street {
-                team_id: survivor.lead.team_id,
-                key: key.clone(),
-            };
-            if locked.insert(street.clone()) {
-                lock_for_writing(conn, &BTreeSet::from([street]))?;
-            }
-        }
         if let Some(lead_id) = holder_of(
             conn,
             survivor.lead.team_id,
@@ -151,7 +215,12 @@ fn merge_in(conn: &mut DbConnection, m: LeadMerge) -> QueryResult<Result<Lead, M
         .find(m.survivor_id)
         .select(LeadRow::as_select())
         .first(conn)?;
-    Ok(Ok(stored.into_lead()?))
+    // Answered as every other read of a lead: with its assignee's public id.
+    let mut survivor = with_assignees(&mut ReadConnection::of(conn), vec![stored.into_lead()?])?;
+    survivor
+        .pop()
+        .map(Ok)
+        .ok_or(Relock::Db(diesel::result::Error::NotFound))
 }
 
 /// Another lead of the scope that holds `address_key`, if any (not one of `ids`).

@@ -144,8 +144,15 @@ impl SubmissionRepository for Database {
                 writes.len()
             )));
         }
-        self.write(move |conn| insert_fresh_with_leads(conn, batch.as_ref(), submissions, &writes))
-            .await
+        let stored = self
+            .write(move |conn| insert_fresh_with_leads(conn, batch.as_ref(), submissions, &writes))
+            .await?;
+        // The leads' failure was lived through (the submissions are stored open), so `write`
+        // saw none: a full storage there is noted here.
+        if let Err(error) = &stored.leads {
+            self.note_storage_error(error);
+        }
+        Ok(stored)
     }
 
     async fn finish_submissions(&self, outcomes: Vec<SubmissionOutcome>) -> StoreResult<()> {

@@ -18,6 +18,7 @@ use diesel_migrations::{embed_migrations, EmbeddedMigrations, MigrationHarness};
 
 use leadhub_domain::api_key::StoredApiKey;
 use leadhub_domain::store::{is_storage_full, StoreError};
+use leadhub_domain::telemetry::STORAGE_FULL;
 use leadhub_domain::user::User;
 
 use crate::job::job_wakeups::JobSignal;
@@ -266,15 +267,26 @@ impl Database {
         self.note_storage(done)
     }
 
-    /// Remembers when the storage was found full, and passes `done` on.
+    /// Notes the error of `done`, if any (`note_storage_error`), and passes `done` on.
     fn note_storage<T>(&self, done: Result<T, StoreError>) -> Result<T, StoreError> {
-        if let Err(StoreError::Unexpected(cause)) = &done {
+        if let Err(error) = &done {
+            self.note_storage_error(error);
+        }
+        done
+    }
+
+    /// The one place a full storage is noted: counted for `/metrics` and remembered for
+    /// `/readyz`, so the two never disagree. Every failed `read` and `write` passes here, and so
+    /// must a failure a transaction lives through (a savepoint rolled back) before it is
+    /// handed on inside a successful answer.
+    pub(crate) fn note_storage_error(&self, error: &StoreError) {
+        if let StoreError::Unexpected(cause) = error {
             if is_storage_full(cause) {
+                metrics::counter!(STORAGE_FULL).increment(1);
                 let now = chrono::Utc::now().timestamp();
                 self.storage_full_at.store(now, Ordering::Relaxed);
             }
         }
-        done
     }
 
     /// Seconds since a statement last found the storage full, if within `window`.

@@ -4,8 +4,9 @@ use std::str::FromStr;
 
 use diesel::result::{DatabaseErrorKind, Error};
 use leadhub_domain::store::{StorageFull, StoreError};
-use leadhub_domain::telemetry::STORAGE_FULL;
 
+/// The domain error of a database error. A full storage is only named here (`StorageFull`);
+/// counting it and marking `/readyz` is `Database::note_storage_error`'s, the one place for both.
 pub fn store_error(e: Error) -> StoreError {
     match e {
         Error::DatabaseError(DatabaseErrorKind::UniqueViolation, info) => {
@@ -14,7 +15,6 @@ pub fn store_error(e: Error) -> StoreError {
         Error::DatabaseError(DatabaseErrorKind::Unknown, info)
             if storage_is_full(info.as_ref()) =>
         {
-            metrics::counter!(STORAGE_FULL).increment(1);
             StoreError::Unexpected(anyhow::Error::new(StorageFull(info.message().to_owned())))
         }
         other => StoreError::Unexpected(anyhow::Error::new(other)),

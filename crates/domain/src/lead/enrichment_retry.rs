@@ -20,6 +20,10 @@ use crate::lead::record::{EnrichmentStatus, Lead};
 use crate::store::StoreResult;
 use crate::submission::Enriched;
 
+/// The reason a round gives when the service's own database failed it (in words, as the
+/// providers' reasons are: never the database's message).
+pub const DATABASE_FAILED: &str = "database: could not be read or written";
+
 /// How retries are spaced and when they stop.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct RetryPolicy {
@@ -160,6 +164,9 @@ pub trait EnrichmentRetryRepository: Send + Sync {
         at: DateTime<Utc>,
     ) -> StoreResult<usize>;
     async fn outlook(&self, lead_id: i64) -> StoreResult<Option<EnrichmentOutlook>>;
+    /// Queues `job`, the retry of `lead_id` after "Enrich again", unless an `enrich_lead` job
+    /// that is queued or running covers the lead already; answers whether it queued it.
+    async fn queue_retry_unless_queued(&self, lead_id: i64, job: NewJob) -> StoreResult<bool>;
 }
 
 /// Settles `enrich_lead` jobs after each round and tells what lies ahead for a lead.
@@ -227,17 +234,6 @@ impl EnrichmentRetries {
             }
             _ => Ok(None),
         }
-    }
-
-    /// After "Enrich again": a lead that still waits gets a retry job of its own, so it is
-    /// retried like a new one (the job's give-up period starts now).
-    pub async fn follow_up(&self, lead: &Lead) -> StoreResult<()> {
-        if lead.enrichment_status != EnrichmentStatus::PendingRetry {
-            return Ok(());
-        }
-        self.jobs
-            .enqueue(vec![NewJob::enrichment_retry([lead.id], self.clock.now())])
-            .await
     }
 }
 

@@ -6,7 +6,8 @@ use chrono::{DateTime, Datelike, Utc};
 
 use crate::clock::Clock;
 use crate::error::ServiceError;
-use crate::lead::enrichment_retry::EnrichmentRound;
+use crate::jobs::NewJob;
+use crate::lead::enrichment_retry::{EnrichmentRetryRepository, EnrichmentRound, DATABASE_FAILED};
 use crate::lead::fields::{LeadFields, Warning};
 use crate::lead::normalize::normalize;
 use crate::lead::record::{
@@ -146,6 +147,8 @@ pub struct SubmissionService {
     pub memberships: Arc<dyn MembershipRepository>,
     pub users: Arc<dyn UserRepository>,
     pub enricher: Enricher,
+    /// Where "Enrich again" queues the retry of a lead that still waits.
+    pub retries: Arc<dyn EnrichmentRetryRepository>,
     pub clock: Arc<dyn Clock>,
     pub tokens: Arc<dyn TokenGenerator>,
 }
@@ -508,7 +511,25 @@ impl SubmissionService {
     /// The enrichment job: leads still `pending_retry` (or given up, when an operator put the job
     /// back) are enriched again. Answers which still wait and what held them back, so the job can
     /// be retried, postponed or given up (`lead::enrichment_retry`).
-    pub async fn retry_enrichment(
+    ///
+    /// A database failure is a round like an outage: every lead of the job still waits, so the
+    /// job keeps to the enrichment schedule and in the end gives the leads up, where a failed
+    /// job would die after a few quick tries and leave them `pending_retry` for ever.
+    pub async fn retry_enrichment(&self, lead_ids: Vec<i64>) -> EnrichmentRound {
+        match self.enrichment_round(lead_ids.clone()).await {
+            Ok(round) => round,
+            Err(error) => {
+                tracing::warn!(%error, "enrichment round failed on the database; the leads still wait");
+                EnrichmentRound {
+                    still_waiting: lead_ids,
+                    reason: Some(DATABASE_FAILED.to_owned()),
+                    paused_for: None,
+                }
+            }
+        }
+    }
+
+    async fn enrichment_round(
         &self,
         lead_ids: Vec<i64>,
     ) -> Result<EnrichmentRound, SubmissionError> {
@@ -548,14 +569,18 @@ impl SubmissionService {
         Ok(round)
     }
 
-    /// Enriches one lead again on request (any status), for those who may see it.
+    /// Enriches one lead again on request (any status), for those who may see it, and retries
+    /// it later if it still waits (`follow_up`).
     pub async fn enrich_now(&self, user: &User, lead_id: i64) -> Result<Lead, SubmissionError> {
         let lead = self.lead(user, lead_id).await?;
         self.enrich_again(lead, Some(user.id)).await?;
-        self.lead(user, lead_id).await
+        let lead = self.lead(user, lead_id).await?;
+        self.follow_up(&lead).await?;
+        Ok(lead)
     }
 
-    /// Enriches a lead again whoever asks (the operator's CLI); returns it afterwards.
+    /// Enriches a lead again whoever asks (the operator's CLI), and retries it later if it still
+    /// waits (`follow_up`); returns it afterwards.
     pub async fn enrich_lead_again(&self, lead_id: i64) -> Result<Lead, SubmissionError> {
         let lead = self
             .leads
@@ -563,10 +588,25 @@ impl SubmissionService {
             .await?
             .ok_or(SubmissionError::NotFound("Lead"))?;
         self.enrich_again(lead, None).await?;
-        self.leads
+        let lead = self
+            .leads
             .find_lead(lead_id)
             .await?
-            .ok_or(SubmissionError::NotFound("Lead"))
+            .ok_or(SubmissionError::NotFound("Lead"))?;
+        self.follow_up(&lead).await?;
+        Ok(lead)
+    }
+
+    /// After "Enrich again": a lead that still waits is retried like a new one (a job of its
+    /// own, whose give-up period starts now), unless a queued or running retry job covers it
+    /// already: that job retries it, and a second one would only ask the same provider twice.
+    async fn follow_up(&self, lead: &Lead) -> Result<(), SubmissionError> {
+        if lead.enrichment_status != EnrichmentStatus::PendingRetry {
+            return Ok(());
+        }
+        let job = NewJob::enrichment_retry([lead.id], self.clock.now());
+        self.retries.queue_retry_unless_queued(lead.id, job).await?;
+        Ok(())
     }
 
     async fn enrich_again(

@@ -10,6 +10,7 @@ use std::sync::{Arc, Mutex};
 use mockall::Sequence;
 
 use crate::enrich::{EnrichError, GeocodeQuery, GeocodeResult, MockGeocoder};
+use crate::lead::enrichment_retry::MockEnrichmentRetryRepository;
 use crate::lead::fields::{LeadFields, Warning};
 use crate::lead::plan::{self, Candidate, PlannedLead, Street};
 use crate::lead::record::{
@@ -24,7 +25,9 @@ use crate::submission::{
     BatchOutcome, ElementOutcome, Enricher, PendingWork, SubmissionError, SubmissionRequest,
     SubmissionService,
 };
-use crate::test_support::{ada, clock, fresh_lead, numbered_token_generator, roster_memberships};
+use crate::test_support::{
+    ada, clock, fresh_lead, now, numbered_token_generator, roster_memberships,
+};
 use crate::user::MockUserRepository;
 
 /// Submission ids the mocked store hands out start here; new leads' ids at `NEW_LEADS`.
@@ -35,6 +38,7 @@ struct Setup {
     leads: MockLeadRepository,
     submissions: MockSubmissionRepository,
     users: MockUserRepository,
+    retries: MockEnrichmentRetryRepository,
     geocoder: Option<MockGeocoder>,
 }
 
@@ -44,6 +48,7 @@ impl Setup {
             leads: MockLeadRepository::new(),
             submissions: MockSubmissionRepository::new(),
             users: MockUserRepository::new(),
+            retries: MockEnrichmentRetryRepository::new(),
             geocoder: None,
         }
     }
@@ -67,6 +72,7 @@ impl Setup {
                 geocoder: self.geocoder.map(|g| Arc::new(g) as _),
                 appraisal: None,
             },
+            retries: Arc::new(self.retries),
             clock: clock(),
             tokens: numbered_token_generator(),
         }
@@ -324,7 +330,7 @@ async fn a_geocoder_failure_leaves_the_lead_pending_retry_with_its_retry_queued(
     assert_eq!(*saved.lock().unwrap(), [EnrichmentStatus::PendingRetry]);
     // The queued retry (the `enrich_lead` job) enriches it again; none is left waiting.
     assert_eq!(
-        service.retry_enrichment(vec![NEW_LEADS]).await.unwrap(),
+        service.retry_enrichment(vec![NEW_LEADS]).await,
         crate::lead::enrichment_retry::EnrichmentRound::default()
     );
     assert_eq!(
@@ -552,4 +558,107 @@ async fn a_deferred_job_whose_write_fails_is_retried_one_at_a_time() {
         .map(|o| (o.submission_id, o.status))
         .collect();
     assert_eq!(summaries, [(2, SubmissionStatus::Completed)]);
+}
+
+// ---- Enrich again ----
+
+/// "Enrich again" on a lead whose geocoder answers `answer`: the lead, read back, has the
+/// status enrichment saved for it.
+fn enriching_again(answer: fn() -> crate::enrich::GeocodeOutcome) -> Setup {
+    let mut s = Setup::new();
+    let saved: Arc<Mutex<Option<EnrichmentStatus>>> = Arc::default();
+    let reread = saved.clone();
+    s.leads.expect_find_lead().returning(move |id| {
+        let mut lead = fresh_lead(id, None, unlocated("100 Congress Ave"), None);
+        lead.enrichment_status = reread.lock().unwrap().unwrap_or(EnrichmentStatus::GaveUp);
+        Ok(Some(lead))
+    });
+    s.leads
+        .expect_save_enrichment()
+        .returning(move |updates, _, _| {
+            *saved.lock().unwrap() = Some(updates[0].status);
+            Ok(())
+        });
+    let mut geocoder = MockGeocoder::new();
+    geocoder
+        .expect_geocode_batch()
+        .returning(move |_| vec![answer()]);
+    s.geocoder = Some(geocoder);
+    s
+}
+
+#[tokio::test]
+async fn enrich_again_queues_a_retry_only_for_a_lead_that_still_waits() {
+    // Still waiting: the service itself asks for the lead's retry job, whoever called it.
+    let mut s = enriching_again(|| Err(EnrichError::failed("census", "could not be reached")));
+    s.retries
+        .expect_queue_retry_unless_queued()
+        .withf(|lead_id, job| {
+            *lead_id == 7 && *job == crate::jobs::NewJob::enrichment_retry([7], now())
+        })
+        .times(2)
+        .returning(|_, _| Ok(false));
+    let service = s.build();
+    let lead = service.enrich_now(&ada(), 7).await.unwrap();
+    assert_eq!(lead.enrichment_status, EnrichmentStatus::PendingRetry);
+    let lead = service.enrich_lead_again(7).await.unwrap();
+    assert_eq!(lead.enrichment_status, EnrichmentStatus::PendingRetry);
+
+    // Enriched: no retry.
+    let mut s = enriching_again(|| {
+        Ok(Some(GeocodeResult {
+            latitude: 30.27,
+            longitude: -97.74,
+            source: "census".into(),
+            match_type: "exact".into(),
+            matched_address: None,
+            county_fips: Some("48453".into()),
+        }))
+    });
+    s.retries.expect_queue_retry_unless_queued().never();
+    let service = s.build();
+    let lead = service.enrich_now(&ada(), 7).await.unwrap();
+    assert_ne!(lead.enrichment_status, EnrichmentStatus::PendingRetry);
+    let lead = service.enrich_lead_again(7).await.unwrap();
+    assert_ne!(lead.enrichment_status, EnrichmentStatus::PendingRetry);
+}
+
+#[tokio::test]
+async fn a_retry_round_the_database_fails_leaves_every_lead_waiting() {
+    for fails_on_save in [false, true] {
+        let mut s = Setup::new();
+        let failure = || StoreError::Unexpected(anyhow::anyhow!("disk I/O error"));
+        if fails_on_save {
+            s.leads.expect_find_leads().returning(|ids| {
+                Ok(ids
+                    .into_iter()
+                    .map(|id| fresh_lead(id, None, unlocated("100 Congress Ave"), None))
+                    .collect())
+            });
+            s.leads
+                .expect_save_enrichment()
+                .times(1)
+                .returning(move |_, _, _| Err(failure()));
+            let mut geocoder = MockGeocoder::new();
+            geocoder
+                .expect_geocode_batch()
+                .returning(|queries| queries.iter().map(|_| Ok(None)).collect());
+            s.geocoder = Some(geocoder);
+        } else {
+            s.leads
+                .expect_find_leads()
+                .returning(move |_| Err(failure()));
+        }
+        let round = s.build().retry_enrichment(vec![7, 8]).await;
+        // As in an outage: the job is retried on the enrichment schedule, then gives them up.
+        assert_eq!(
+            round,
+            crate::lead::enrichment_retry::EnrichmentRound {
+                still_waiting: vec![7, 8],
+                reason: Some(crate::lead::enrichment_retry::DATABASE_FAILED.to_owned()),
+                paused_for: None,
+            },
+            "fails on save: {fails_on_save}"
+        );
+    }
 }

@@ -5,7 +5,6 @@
 use actix_web::{web, HttpResponse};
 use serde::Deserialize;
 
-use leadhub_domain::error::ServiceError;
 use leadhub_domain::lead::merge_leads::MergeError;
 use leadhub_domain::lead::work::{LeadPatch, LeadStatus, LeadWorkError};
 
@@ -222,16 +221,10 @@ async fn enrich(
     Posted { visitor, .. }: Posted<Button>,
 ) -> Result<HttpResponse, PageError> {
     let id = id_of(&id, "Lead")?;
-    let lead = visitor
+    visitor
         .state
         .submissions
         .enrich_now(&visitor.user, id)
         .await?;
-    visitor
-        .state
-        .enrichment_retries
-        .follow_up(&lead)
-        .await
-        .map_err(ServiceError::from)?;
     Ok(visitor.finish(back_to(id, "enriched", "enrichment")))
 }

@@ -285,7 +285,6 @@ pub async fn enrich_lead(
         .submissions
         .enrich_now(&caller.user, id.into_inner())
         .await?;
-    state.enrichment_retries.follow_up(&lead).await?;
     let outlook = state.enrichment_retries.outlook(&lead).await?;
     Ok(Json(LeadView::from(lead).with_enrichment(outlook)))
 }
