@@ -1,9 +1,10 @@
 //! Fair delivery: a team whose 20 endpoints never answer, with a 1000-lead batch behind them,
 //! holds up another team's deliveries by no more than a few seconds (a benchmark-style bound);
 //! a team has at most its endpoint limit; an endpoint shows who registered it and keeps
-//! delivering after that person leaves the team.
+//! delivering after that person leaves the team; two processes on one database share the
+//! deliveries and send each once.
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use diesel::prelude::*;
@@ -13,7 +14,7 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpListener;
 
 use leadhub_db::schema::{webhook_deliveries as wd, webhook_endpoints as we};
-use leadhub_tests::{backend_tests, TestApp};
+use leadhub_tests::{backend_tests, TestApp, TestAppBuilder};
 
 use crate::helpers::submit;
 use crate::pages::sign_in;
@@ -25,6 +26,7 @@ backend_tests!(
     a_team_whose_endpoints_never_answer_holds_up_no_other_team,
     a_team_has_at_most_its_endpoint_limit,
     an_endpoint_shows_its_creator_and_outlives_their_membership,
+    two_processes_share_the_deliveries_and_send_each_once,
 );
 
 /// A receiver at 127.0.0.1 that accepts connections and never answers: its base URL, and how
@@ -47,15 +49,23 @@ async fn silent_receiver() -> (String, Arc<AtomicUsize>) {
 /// A receiver at 127.0.0.1 that answers every request 204 at once: its base URL, and how many
 /// requests it answered.
 async fn answering_receiver() -> (String, Arc<AtomicUsize>) {
+    let (url, answered, _) = recording_receiver().await;
+    (url, answered)
+}
+
+/// `answering_receiver` that also keeps each request's path and `webhook-id`.
+async fn recording_receiver() -> (String, Arc<AtomicUsize>, Arc<Mutex<Vec<String>>>) {
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let url = format!("http://{}", listener.local_addr().unwrap());
     let answered = Arc::new(AtomicUsize::new(0));
-    let count = answered.clone();
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let (count, log) = (answered.clone(), seen.clone());
     tokio::spawn(async move {
         while let Ok((mut socket, _)) = listener.accept().await {
-            let count = count.clone();
+            let (count, log) = (count.clone(), log.clone());
             tokio::spawn(async move {
-                if read_request(&mut socket).await {
+                if let Some(request) = read_request(&mut socket).await {
+                    log.lock().unwrap().push(request);
                     count.fetch_add(1, Ordering::SeqCst);
                     let answer = b"HTTP/1.1 204 No Content\r\nconnection: close\r\n\r\n";
                     let _ = socket.write_all(answer).await;
@@ -63,30 +73,36 @@ async fn answering_receiver() -> (String, Arc<AtomicUsize>) {
             });
         }
     });
-    (url, answered)
+    (url, answered, seen)
 }
 
-/// Reads one HTTP request: its head, then `content-length` bytes of body.
-async fn read_request(socket: &mut tokio::net::TcpStream) -> bool {
+/// Reads one HTTP request (its head, then `content-length` bytes of body): its path and
+/// `webhook-id`, space-separated.
+async fn read_request(socket: &mut tokio::net::TcpStream) -> Option<String> {
     let mut read = Vec::new();
     let mut chunk = [0u8; 8192];
     loop {
         let n = socket.read(&mut chunk).await.unwrap_or(0);
         if n == 0 {
-            return false;
+            return None;
         }
         read.extend_from_slice(&chunk[..n]);
         let Some(end) = read.windows(4).position(|w| w == b"\r\n\r\n") else {
             continue;
         };
         let head = String::from_utf8_lossy(&read[..end]).to_ascii_lowercase();
-        let length: usize = head
-            .lines()
-            .find_map(|l| l.strip_prefix("content-length:"))
-            .and_then(|v| v.trim().parse().ok())
+        let header = |name: &str| {
+            head.lines()
+                .find_map(|l| l.strip_prefix(name))
+                .map(|v| v.trim().to_owned())
+        };
+        let length: usize = header("content-length:")
+            .and_then(|v| v.parse().ok())
             .unwrap_or(0);
         if read.len() >= end + 4 + length {
-            return true;
+            let path = head.split(' ').nth(1).unwrap_or("?").to_owned();
+            let id = header("webhook-id:").unwrap_or_default();
+            return Some(format!("{path} {id}"));
         }
     }
 }
@@ -347,4 +363,55 @@ async fn an_endpoint_shows_its_creator_and_outlives_their_membership(app: TestAp
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
     assert!(answered.load(Ordering::SeqCst) >= 2);
+}
+
+async fn two_processes_share_the_deliveries_and_send_each_once(app: TestApp) {
+    let quick = |builder: TestAppBuilder| {
+        builder
+            .local_webhooks()
+            .env("LEADHUB_WEBHOOK_RETRY_SCALE", "0.001")
+            .geocoder(None)
+    };
+    let first = quick(app.restart()).build().await;
+    let second = quick(TestApp::builder(first.db.clone())).build().await;
+    let (url, answered, seen) = recording_receiver().await;
+    let owner = first.user("owner@example.com").await;
+    let team = create_team_id(&first, &owner.key, "Shared").await;
+    for i in 0..5 {
+        create_webhook(
+            &first,
+            &owner.key,
+            team,
+            json!({"url": format!("{url}/e{i}"), "events": ["lead.created"]}),
+        )
+        .await;
+    }
+    // Both processes are woken by the events (PostgreSQL's NOTIFY, else their 50 ms look).
+    let leads: Vec<Value> = (1..=200)
+        .map(|i| json!({"address": format!("{i} Shared St"), "city": "Austin", "state": "TX"}))
+        .collect();
+    let (status, batch) = second
+        .post(
+            "/api/v1/submissions/batch",
+            &owner.key,
+            json!({"team_id": team, "leads": leads}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{batch}");
+    let started = Instant::now();
+    loop {
+        let statuses = deliveries_of_team(&first, team).await;
+        if statuses == [("delivered".to_owned(), 1000)] {
+            break;
+        }
+        assert!(started.elapsed() < Duration::from_secs(60), "{statuses:?}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let mut requests = seen.lock().unwrap().clone();
+    assert_eq!(requests.len(), 1000);
+    requests.sort();
+    requests.dedup();
+    assert_eq!(requests.len(), 1000, "a delivery was sent twice");
+    assert_eq!(answered.load(Ordering::SeqCst), 1000);
+    drop(second);
 }
