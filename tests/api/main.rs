@@ -42,6 +42,7 @@ mod takeover;
 mod teams;
 mod webhook_deliveries;
 mod webhook_failing;
+mod webhook_fairness;
 mod webhook_pages;
 mod webhooks;
 mod write_failures;

@@ -42,7 +42,7 @@ async fn press(b: &mut Browser, path: &str, csrf: &str) -> crate::pages::Page {
 }
 
 /// Adds an endpoint through the team page's form; returns the answer's page.
-async fn add(b: &mut Browser, team: i64, url: &str) -> crate::pages::Page {
+pub(crate) async fn add(b: &mut Browser, team: i64, url: &str) -> crate::pages::Page {
     let csrf = b.get(&format!("/teams/{team}")).await.field("csrf");
     b.post(
         &format!("/teams/{team}/webhooks"),

@@ -339,6 +339,7 @@ diesel::table! {
         previous_until -> Nullable<Timestamp>,
         created_at -> Timestamp,
         updated_at -> Timestamp,
+        created_by -> Nullable<BigInt>,
     }
 }
 

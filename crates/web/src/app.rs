@@ -169,6 +169,7 @@ impl AppState {
             clock: adapters.clock.clone(),
             tokens: adapters.tokens.clone(),
             allow_http: config.webhook_allow_http,
+            endpoints_per_team: config.webhook_endpoints_per_team,
         };
         let rate_limiter = Arc::new(RateLimiter {
             store: rate_limit_store,

@@ -6,10 +6,12 @@
 #![forbid(unsafe_code)]
 
 pub mod egress;
+mod fair_share;
 mod sender;
 pub mod special_addresses;
 pub mod target;
 mod worker;
 
+pub use fair_share::{team_share, PER_ENDPOINT};
 pub use sender::{HttpSender, MAX_RESPONSE_BYTES, SEND_TIMEOUT};
-pub use worker::{start, DeliverySettings, PER_ENDPOINT};
+pub use worker::{start, DeliverySettings};

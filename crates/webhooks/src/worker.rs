@@ -1,8 +1,9 @@
 //! The webhook delivery worker inside `leadhub serve`: it fans stored events out to their
 //! endpoints' deliveries, then drains the outbox (`webhook_deliveries`), each delivery in its own
-//! task, at most `concurrency` at once and `PER_ENDPOINT` per endpoint, so an endpoint that hangs
-//! holds its own deliveries and nobody else's. Attempts are recorded in batches, one write
-//! transaction for all that ended meanwhile, so the worker seldom takes SQLite's one writer.
+//! task, at most `concurrency` at once, shared among teams and endpoints (`fair_share`), so an
+//! endpoint or a team that hangs holds its own share and nobody else's. Attempts are recorded in
+//! batches, one write transaction for all that ended meanwhile, so the worker seldom takes
+//! SQLite's one writer.
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -18,8 +19,12 @@ use leadhub_domain::webhook::{
     SendFailure, WebhookOutbox, WebhookSender,
 };
 use leadhub_domain::Clock;
-/// Deliveries in flight to one endpoint.
-pub const PER_ENDPOINT: usize = 4;
+
+use crate::fair_share::{shares, team_share, InFlight};
+
+/// Endpoints with due deliveries looked at per claim, the ones waiting longest: enough for every
+/// team with work to get its turn while the slots are few.
+const DUE_ENDPOINTS_LOOKED_AT: i64 = 512;
 /// An event's body, made by the first of its deliveries in a claim to need it.
 type Body = OnceCell<Result<String, String>>;
 /// Event rows fanned out per transaction (each holds the events of one intake transaction).
@@ -50,7 +55,9 @@ struct Deliverer {
     sender: Arc<dyn WebhookSender>,
     clock: Arc<dyn Clock>,
     mailer: Arc<dyn Mailer>,
-    in_flight: Mutex<HashMap<i64, usize>>,
+    in_flight: Mutex<InFlight>,
+    /// `team_share(concurrency)`.
+    team_share: usize,
     /// Attempts that ended and are not recorded yet: endpoint, delivery, how it ended.
     unrecorded: Mutex<Vec<(i64, i64, AttemptRecord)>>,
     /// Tells the recorder that `unrecorded` has something.
@@ -97,6 +104,7 @@ pub fn start(
     stopped: watch::Receiver<bool>,
 ) -> JoinHandle<()> {
     let wakeups = settings.wakeups.clone();
+    let share = team_share(settings.concurrency.max(1));
     let deliverer = Arc::new(Deliverer {
         outbox,
         payloads,
@@ -104,7 +112,8 @@ pub fn start(
         clock,
         mailer,
         settings,
-        in_flight: Mutex::new(HashMap::new()),
+        in_flight: Mutex::new(InFlight::default()),
+        team_share: share,
         unrecorded: Mutex::new(Vec::new()),
         to_record: Notify::new(),
         recorded: Notify::new(),
@@ -224,7 +233,8 @@ impl Deliverer {
         }
     }
 
-    /// Claims what is due and starts it; returns how many deliveries it started.
+    /// Claims what is due, shared among teams and endpoints, and starts it; returns how many
+    /// deliveries it started.
     async fn round(self: &Arc<Self>, slots: &Arc<Semaphore>) -> usize {
         let free = slots.available_permits();
         if free == 0 {
@@ -233,11 +243,29 @@ impl Deliverer {
         let now = self.clock.now();
         let hold =
             chrono::Duration::from_std(self.settings.hold).unwrap_or(chrono::Duration::minutes(1));
-        let claimed = match self
+        let (full_endpoints, full_teams) = {
+            let in_flight = self.in_flight();
+            (
+                in_flight.full_endpoints(),
+                in_flight.full_teams(self.team_share),
+            )
+        };
+        let due = match self
             .outbox
-            .claim_due(now, now + hold, free as i64, self.busy())
+            .due_endpoints(now, full_endpoints, full_teams, DUE_ENDPOINTS_LOOKED_AT)
             .await
         {
+            Ok(due) => due,
+            Err(e) => {
+                tracing::error!(error = %e, "cannot look for due webhook deliveries");
+                return 0;
+            }
+        };
+        let take = shares(&due, &self.in_flight(), free, self.team_share);
+        if take.is_empty() {
+            return 0;
+        }
+        let claimed = match self.outbox.claim(now, now + hold, take).await {
             Ok(list) => list,
             Err(e) => {
                 tracing::error!(error = %e, "cannot claim webhook deliveries");
@@ -249,21 +277,22 @@ impl Deliverer {
         // An event's deliveries to several endpoints make its payload once.
         let mut bodies: HashMap<String, Arc<Body>> = HashMap::new();
         for delivery in claimed {
-            // Past its endpoint's share a delivery goes back, so one endpoint never takes every slot.
-            if !self.enter(delivery.endpoint_id) {
+            // The claim follows the shares; should a share be full anyway, the delivery goes back.
+            let (endpoint, team) = (delivery.endpoint_id, delivery.team_id);
+            if !self.in_flight().enter(endpoint, team, self.team_share) {
                 excess.push(delivery.id);
                 continue;
             }
             let Ok(slot) = slots.clone().acquire_owned().await else {
+                self.in_flight().leave(endpoint, team);
                 break;
             };
             started += 1;
             let me = self.clone();
             let body = bodies.entry(delivery.event_id.clone()).or_default().clone();
             tokio::spawn(async move {
-                let endpoint = delivery.endpoint_id;
                 me.deliver(delivery, &body).await;
-                me.leave(endpoint);
+                me.in_flight().leave(endpoint, team);
                 drop(slot);
             });
         }
@@ -275,34 +304,8 @@ impl Deliverer {
         started
     }
 
-    /// Endpoints with their full share in flight.
-    fn busy(&self) -> Vec<i64> {
-        let counts = self.in_flight.lock().unwrap_or_else(|e| e.into_inner());
-        counts
-            .iter()
-            .filter(|(_, n)| **n >= PER_ENDPOINT)
-            .map(|(id, _)| *id)
-            .collect()
-    }
-
-    fn enter(&self, endpoint_id: i64) -> bool {
-        let mut counts = self.in_flight.lock().unwrap_or_else(|e| e.into_inner());
-        let n = counts.entry(endpoint_id).or_default();
-        if *n >= PER_ENDPOINT {
-            return false;
-        }
-        *n += 1;
-        true
-    }
-
-    fn leave(&self, endpoint_id: i64) {
-        let mut counts = self.in_flight.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(n) = counts.get_mut(&endpoint_id) {
-            *n = n.saturating_sub(1);
-            if *n == 0 {
-                counts.remove(&endpoint_id);
-            }
-        }
+    fn in_flight(&self) -> std::sync::MutexGuard<'_, InFlight> {
+        self.in_flight.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     async fn deliver(&self, d: DueDelivery, shared: &Body) {

@@ -1,16 +1,19 @@
 //! `WebhookOutbox`: the delivery worker's side of `webhook_deliveries`.
 //!
-//! A claim moves the deliveries' `next_attempt_at` to the end of a hold, in one statement per
-//! backend (PostgreSQL skips rows another process holds locked): a worker that dies leaves them
-//! due again when the hold ends, so a delivery is never lost, and may be sent twice.
+//! The worker first lists the endpoints with due deliveries (`due_endpoints`, a read), shares its
+//! free slots among them, then claims so many of each endpoint's oldest due deliveries. A claim
+//! moves their `next_attempt_at` to the end of a hold (PostgreSQL skips rows another process holds
+//! locked): a worker that dies leaves them due again when the hold ends, so a delivery is never
+//! lost, and may be sent twice.
 use async_trait::async_trait;
 use chrono::{DateTime, NaiveDateTime, Utc};
+use diesel::dsl::sql;
 use diesel::prelude::*;
-use diesel::sql_types::{BigInt, Timestamp};
+use diesel::sql_types::{BigInt, Bool, Nullable, Timestamp};
 
 use leadhub_domain::store::StoreResult;
 use leadhub_domain::webhook::{
-    AttemptRecord, Deactivated, DeliveryStatus, DueDelivery, WebhookOutbox,
+    AttemptRecord, Deactivated, DeliveryStatus, DueDelivery, DueEndpoint, WebhookOutbox,
 };
 
 use crate::schema::{
@@ -20,6 +23,11 @@ use crate::sql::numbered;
 use crate::sql::time::{from_db, to_db};
 use crate::{Database, DbConnection};
 
+/// When an endpoint's oldest pending delivery is due: one probe of
+/// `webhook_deliveries_endpoint_due` per endpoint, however long a backlog is.
+const OLDEST_PENDING: &str = "(SELECT MIN(d.next_attempt_at) FROM webhook_deliveries d \
+     WHERE d.endpoint_id = webhook_endpoints.id AND d.status = 'pending')";
+
 #[derive(QueryableByName)]
 struct Claimed {
     #[diesel(sql_type = BigInt)]
@@ -27,6 +35,7 @@ struct Claimed {
 }
 
 type DueRow = (
+    i64,
     i64,
     i64,
     String,
@@ -43,12 +52,45 @@ type DueRow = (
 
 #[async_trait]
 impl WebhookOutbox for Database {
-    async fn claim_due(
+    async fn due_endpoints(
+        &self,
+        now: DateTime<Utc>,
+        skip_endpoints: Vec<i64>,
+        skip_teams: Vec<i64>,
+        limit: i64,
+    ) -> StoreResult<Vec<DueEndpoint>> {
+        self.read(move |conn| {
+            let rows: Vec<(i64, i64)> = conn.load(
+                we::table
+                    .filter(we::is_active.eq(true))
+                    .filter(we::id.ne_all(skip_endpoints))
+                    .filter(we::team_id.ne_all(skip_teams))
+                    .filter(
+                        sql::<Bool>(OLDEST_PENDING)
+                            .sql(" <= ")
+                            .bind::<Timestamp, _>(to_db(now)),
+                    )
+                    .order(sql::<Nullable<Timestamp>>(OLDEST_PENDING))
+                    .then_order_by(we::id.asc())
+                    .limit(limit)
+                    .select((we::id, we::team_id)),
+            )?;
+            Ok(rows
+                .into_iter()
+                .map(|(endpoint_id, team_id)| DueEndpoint {
+                    endpoint_id,
+                    team_id,
+                })
+                .collect())
+        })
+        .await
+    }
+
+    async fn claim(
         &self,
         now: DateTime<Utc>,
         held_until: DateTime<Utc>,
-        limit: i64,
-        busy: Vec<i64>,
+        take: Vec<(i64, i64)>,
     ) -> StoreResult<Vec<DueDelivery>> {
         self.write(move |conn| {
             conn.transaction(|conn| {
@@ -56,28 +98,26 @@ impl WebhookOutbox for Database {
                     DbConnection::Postgres(_) => "FOR UPDATE OF d SKIP LOCKED",
                     DbConnection::Sqlite(_) => "",
                 };
-                // Ids are integers: written into the statement, they cannot inject anything.
-                let busy = if busy.is_empty() {
-                    String::new()
-                } else {
-                    let list: Vec<String> = busy.iter().map(i64::to_string).collect();
-                    format!("AND d.endpoint_id NOT IN ({}) ", list.join(","))
-                };
-                let sql = format!(
-                    "UPDATE webhook_deliveries SET next_attempt_at = $2, updated_at = $1 WHERE id IN \
-                     (SELECT d.id FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id \
-                      WHERE d.status = 'pending' AND d.next_attempt_at <= $1 AND e.is_active {busy}\
-                      ORDER BY d.next_attempt_at, d.id LIMIT $3 {lock}) RETURNING id"
+                let sql = numbered(
+                    conn,
+                    &format!(
+                        "UPDATE webhook_deliveries SET next_attempt_at = $2, updated_at = $1 WHERE id IN \
+                         (SELECT d.id FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id \
+                          WHERE d.endpoint_id = $3 AND d.status = 'pending' AND d.next_attempt_at <= $1 \
+                          AND e.is_active ORDER BY d.next_attempt_at, d.id LIMIT $4 {lock}) RETURNING id"
+                    ),
                 );
-                let sql = numbered(conn, &sql);
-                let ids: Vec<i64> = diesel::sql_query(sql)
-                    .bind::<Timestamp, _>(to_db(now))
-                    .bind::<Timestamp, _>(to_db(held_until))
-                    .bind::<BigInt, _>(limit)
-                    .get_results::<Claimed>(conn)?
-                    .into_iter()
-                    .map(|c| c.id)
-                    .collect();
+                // One statement per endpoint (at most one per free slot), each an index range.
+                let mut ids = Vec::new();
+                for (endpoint_id, count) in take {
+                    let claimed = diesel::sql_query(&sql)
+                        .bind::<Timestamp, _>(to_db(now))
+                        .bind::<Timestamp, _>(to_db(held_until))
+                        .bind::<BigInt, _>(endpoint_id)
+                        .bind::<BigInt, _>(count)
+                        .get_results::<Claimed>(conn)?;
+                    ids.extend(claimed.into_iter().map(|c| c.id));
+                }
                 if ids.is_empty() {
                     return Ok(Vec::new());
                 }
@@ -88,6 +128,7 @@ impl WebhookOutbox for Database {
                     .select((
                         wd::id,
                         wd::endpoint_id,
+                        we::team_id,
                         wd::event_id,
                         wd::event_type,
                         wd::payload,
@@ -104,8 +145,8 @@ impl WebhookOutbox for Database {
                 Ok(rows
                     .into_iter()
                     .map(|r| {
-                        let mut secrets = vec![r.9];
-                        if let (Some(old), Some(until)) = (r.10, r.11) {
+                        let mut secrets = vec![r.10];
+                        if let (Some(old), Some(until)) = (r.11, r.12) {
                             if until > now {
                                 secrets.push(old);
                             }
@@ -113,13 +154,14 @@ impl WebhookOutbox for Database {
                         DueDelivery {
                             id: r.0,
                             endpoint_id: r.1,
-                            event_id: r.2,
-                            event_type: r.3,
-                            payload: r.4,
-                            subject: r.5,
-                            occurred_at: from_db(r.6),
-                            attempts: r.7,
-                            url: r.8,
+                            team_id: r.2,
+                            event_id: r.3,
+                            event_type: r.4,
+                            payload: r.5,
+                            subject: r.6,
+                            occurred_at: from_db(r.7),
+                            attempts: r.8,
+                            url: r.9,
                             secrets,
                         }
                     })

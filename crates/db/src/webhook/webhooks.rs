@@ -5,15 +5,16 @@ use diesel::prelude::*;
 
 use leadhub_domain::store::StoreResult;
 use leadhub_domain::webhook::{
-    Delivery, DeliveryStatus, EndpointChanges, NewEndpoint, WebhookEndpoint, WebhookRepository,
+    Creator, Delivery, DeliveryStatus, EndpointChanges, NewEndpoint, WebhookEndpoint,
+    WebhookRepository,
 };
 
 use crate::job::job_wakeups::{announce, Work};
-use crate::schema::{webhook_deliveries as wd, webhook_endpoints as we};
+use crate::schema::{teams, users, webhook_deliveries as wd, webhook_endpoints as we};
 use crate::sql::error::stored_word;
 use crate::sql::time::{from_db, to_db};
 use crate::webhook::webhook_events::stored_events;
-use crate::Database;
+use crate::{Database, DbConnection};
 
 #[derive(Queryable, Selectable)]
 #[diesel(table_name = we)]
@@ -27,18 +28,37 @@ struct EndpointRow {
     created_at: NaiveDateTime,
 }
 
-impl From<EndpointRow> for WebhookEndpoint {
-    fn from(r: EndpointRow) -> Self {
-        WebhookEndpoint {
-            id: r.id,
-            team_id: r.team_id,
-            events: stored_events(r.id, &r.events).unwrap_or_default(),
-            url: r.url,
-            description: r.description,
-            is_active: r.is_active,
-            created_at: from_db(r.created_at),
-        }
+/// The creator's columns, from `users` joined on `created_by`.
+type CreatorRow = Option<(i64, String, String)>;
+
+fn endpoint_of((r, creator): (EndpointRow, CreatorRow)) -> WebhookEndpoint {
+    WebhookEndpoint {
+        id: r.id,
+        team_id: r.team_id,
+        events: stored_events(r.id, &r.events).unwrap_or_default(),
+        url: r.url,
+        description: r.description,
+        is_active: r.is_active,
+        created_at: from_db(r.created_at),
+        created_by: creator.map(|(id, user_id, email)| Creator { id, user_id, email }),
     }
+}
+
+/// `webhook_endpoints` with each one's creator, when known (a left join: older endpoints have none).
+macro_rules! with_creators {
+    () => {
+        we::table.left_join(users::table.on(we::created_by.eq(users::id.nullable())))
+    };
+}
+
+/// The columns `endpoint_of` reads.
+macro_rules! endpoint_columns {
+    () => {
+        (
+            EndpointRow::as_select(),
+            (users::id, users::user_id, users::email).nullable(),
+        )
+    };
 }
 
 #[derive(Queryable, Selectable)]
@@ -93,23 +113,48 @@ impl WebhookRepository for Database {
         &self,
         new: NewEndpoint,
         secret: String,
-    ) -> StoreResult<WebhookEndpoint> {
+        at_most: i64,
+    ) -> StoreResult<Option<WebhookEndpoint>> {
         self.write(move |conn| {
-            let at = to_db(new.created_at);
-            diesel::insert_into(we::table)
-                .values((
-                    we::team_id.eq(new.team_id),
-                    we::url.eq(&new.url),
-                    we::events.eq(events_text(&new.events)),
-                    we::description.eq(&new.description),
-                    we::is_active.eq(new.is_active),
-                    we::secret.eq(&secret),
-                    we::created_at.eq(at),
-                    we::updated_at.eq(at),
-                ))
-                .returning(columns::<EndpointRow>())
-                .get_result::<EndpointRow>(conn)
-                .map(WebhookEndpoint::from)
+            conn.transaction(|conn| {
+                // PostgreSQL: two requests for one team take turns on its row, so both cannot
+                // count 19 and insert. SQLite's writers already take turns.
+                if let DbConnection::Postgres(c) = conn {
+                    teams::table
+                        .find(new.team_id)
+                        .select(teams::id)
+                        .for_update()
+                        .first::<i64>(c)
+                        .optional()?;
+                }
+                let count: i64 = we::table
+                    .filter(we::team_id.eq(new.team_id))
+                    .count()
+                    .get_result(conn)?;
+                if count >= at_most {
+                    return Ok(None);
+                }
+                let at = to_db(new.created_at);
+                let id: i64 = diesel::insert_into(we::table)
+                    .values((
+                        we::team_id.eq(new.team_id),
+                        we::url.eq(&new.url),
+                        we::events.eq(events_text(&new.events)),
+                        we::description.eq(&new.description),
+                        we::is_active.eq(new.is_active),
+                        we::secret.eq(&secret),
+                        we::created_at.eq(at),
+                        we::updated_at.eq(at),
+                        we::created_by.eq(new.created_by.as_ref().map(|c| c.id)),
+                    ))
+                    .returning(we::id)
+                    .get_result(conn)?;
+                with_creators!()
+                    .filter(we::id.eq(id))
+                    .select(endpoint_columns!())
+                    .first(conn)
+                    .map(|row| Some(endpoint_of(row)))
+            })
         })
         .await
     }
@@ -117,12 +162,12 @@ impl WebhookRepository for Database {
     async fn endpoints(&self, team_id: i64) -> StoreResult<Vec<WebhookEndpoint>> {
         self.read(move |conn| {
             conn.load(
-                we::table
+                with_creators!()
                     .filter(we::team_id.eq(team_id))
                     .order(we::id.asc())
-                    .select(EndpointRow::as_select()),
+                    .select(endpoint_columns!()),
             )
-            .map(|rows| rows.into_iter().map(WebhookEndpoint::from).collect())
+            .map(|rows| rows.into_iter().map(endpoint_of).collect())
         })
         .await
     }
@@ -134,13 +179,13 @@ impl WebhookRepository for Database {
     ) -> StoreResult<Option<WebhookEndpoint>> {
         self.read(move |conn| {
             conn.first(
-                we::table
-                    .find(endpoint_id)
+                with_creators!()
+                    .filter(we::id.eq(endpoint_id))
                     .filter(we::team_id.eq(team_id))
-                    .select(EndpointRow::as_select()),
+                    .select(endpoint_columns!()),
             )
             .optional()
-            .map(|r| r.map(WebhookEndpoint::from))
+            .map(|r| r.map(endpoint_of))
         })
         .await
     }

@@ -13,6 +13,8 @@ mod subject;
 
 pub use delivery::{attempt_record, EventPayloads, SendFailure, WebhookSender};
 pub use model::*;
-pub use repository::{AttemptRecord, Deactivated, DueDelivery, WebhookOutbox, WebhookRepository};
+pub use repository::{
+    AttemptRecord, Deactivated, DueDelivery, DueEndpoint, WebhookOutbox, WebhookRepository,
+};
 pub use service::{WebhookService, WithSecret};
 pub use subject::{event_subject, split_subject, BodyMembers};

@@ -89,10 +89,27 @@ pub struct WebhookEndpoint<Id = i64> {
     pub description: Option<String>,
     pub is_active: bool,
     pub created_at: DateTime<Utc>,
+    /// Who registered it; None for endpoints made before creators were recorded.
+    pub created_by: Option<Creator>,
 }
 
 /// An endpoint about to be stored: every field but the row id.
 pub type NewEndpoint = WebhookEndpoint<()>;
+
+/// Who registered an endpoint, for the team to see. The endpoint is the team's: it keeps
+/// delivering when this person leaves the team.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Creator {
+    /// The user's row id.
+    pub id: i64,
+    /// The public user id (`usr_...`).
+    pub user_id: String,
+    pub email: String,
+}
+
+/// How many endpoints a team may have when `LEADHUB_WEBHOOK_ENDPOINTS_PER_TEAM` is unset: each
+/// one multiplies every event of the team into a delivery.
+pub const ENDPOINTS_PER_TEAM: usize = 20;
 
 /// A `PATCH`: None leaves a field as it is; `description: Some(None)` clears it.
 #[derive(Debug, Clone, Default, PartialEq)]

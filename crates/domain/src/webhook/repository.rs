@@ -10,12 +10,15 @@ use crate::webhook::model::{
 #[cfg_attr(any(test, feature = "mock"), mockall::automock)]
 #[async_trait]
 pub trait WebhookRepository: Send + Sync {
-    /// Stores `new` with `secret` as its signing secret.
+    /// Stores `new` with `secret` as its signing secret, unless its team already has `at_most`
+    /// endpoints (None then); the count and the insert are one step, so two requests at once
+    /// cannot both take the last place.
     async fn create_endpoint(
         &self,
         new: NewEndpoint,
         secret: String,
-    ) -> StoreResult<WebhookEndpoint>;
+        at_most: i64,
+    ) -> StoreResult<Option<WebhookEndpoint>>;
     async fn endpoints(&self, team_id: i64) -> StoreResult<Vec<WebhookEndpoint>>;
     /// The endpoint when it belongs to `team_id`.
     async fn find_endpoint(
@@ -64,11 +67,20 @@ pub trait WebhookRepository: Send + Sync {
     ) -> StoreResult<Delivery>;
 }
 
+/// An active endpoint with deliveries due, and its team: what the worker shares its slots among.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DueEndpoint {
+    pub endpoint_id: i64,
+    pub team_id: i64,
+}
+
 /// A delivery the worker took, with what it needs to send it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct DueDelivery {
     pub id: i64,
     pub endpoint_id: i64,
+    /// The endpoint's team, whose share of the slots the delivery takes.
+    pub team_id: i64,
     pub event_id: String,
     pub event_type: String,
     /// The request body, once made; None until the first attempt makes it from `subject`.
@@ -98,14 +110,24 @@ pub struct AttemptRecord {
 #[cfg_attr(any(test, feature = "mock"), mockall::automock)]
 #[async_trait]
 pub trait WebhookOutbox: Send + Sync {
-    /// Takes up to `limit` pending deliveries due at `now` to active endpoints not in `busy`, and
-    /// holds them until `held_until`: a worker that dies leaves them due again then.
-    async fn claim_due(
+    /// Active endpoints with a pending delivery due at `now`, the one due longest first, at most
+    /// `limit`, leaving out the endpoints in `skip_endpoints` and the teams in `skip_teams`
+    /// (their share of the slots is in flight already).
+    async fn due_endpoints(
+        &self,
+        now: DateTime<Utc>,
+        skip_endpoints: Vec<i64>,
+        skip_teams: Vec<i64>,
+        limit: i64,
+    ) -> StoreResult<Vec<DueEndpoint>>;
+    /// Takes up to `count` pending deliveries due at `now` of each (endpoint, count) in `take`,
+    /// the oldest first, of active endpoints only, and holds them until `held_until`: a worker
+    /// that dies leaves them due again then. Rows another process holds are skipped.
+    async fn claim(
         &self,
         now: DateTime<Utc>,
         held_until: DateTime<Utc>,
-        limit: i64,
-        busy: Vec<i64>,
+        take: Vec<(i64, i64)>,
     ) -> StoreResult<Vec<DueDelivery>>;
     /// Turns up to `limit` stored event rows into their endpoints' pending deliveries; returns
     /// how many rows it took (fewer than `limit`: none are left).

@@ -9,7 +9,7 @@ use crate::team::{permits, TeamAction};
 use crate::team_access::{actor_on, MembershipRepository};
 use crate::user::User;
 use crate::webhook::model::{
-    events_problem, rotation_overlap, url_problem, Delivery, EndpointChanges, EventType,
+    events_problem, rotation_overlap, url_problem, Creator, Delivery, EndpointChanges, EventType,
     NewEndpoint, WebhookEndpoint,
 };
 use crate::webhook::repository::WebhookRepository;
@@ -23,6 +23,9 @@ pub struct WebhookService {
     pub tokens: Arc<dyn TokenGenerator>,
     /// `LEADHUB_WEBHOOK_ALLOW_HTTP=1`: plain `http://` targets are accepted.
     pub allow_http: bool,
+    /// `LEADHUB_WEBHOOK_ENDPOINTS_PER_TEAM` (`ENDPOINTS_PER_TEAM` unless set): the most
+    /// endpoints a team may have, active or not.
+    pub endpoints_per_team: usize,
 }
 
 /// A new endpoint (or a rotated one) with its secret, shown in this answer only.
@@ -30,6 +33,16 @@ pub struct WebhookService {
 pub struct WithSecret {
     pub endpoint: WebhookEndpoint,
     pub secret: String,
+}
+
+/// The refusal of a team's endpoint past its limit: a 422 on the request as a whole, since no
+/// field of it is wrong.
+fn too_many_endpoints(limit: usize) -> ServiceError {
+    ServiceError::Invalid(vec![FieldError::new(
+        vec![LocPart::from("body")],
+        "too_many_endpoints",
+        format!("A team can have at most {limit} webhook endpoints; delete one to add another"),
+    )])
 }
 
 impl WebhookService {
@@ -106,8 +119,18 @@ impl WebhookService {
             description,
             is_active: true,
             created_at: self.clock.now(),
+            created_by: Some(Creator {
+                id: user.id,
+                user_id: user.user_id.clone(),
+                email: user.email.clone(),
+            }),
         };
-        let endpoint = self.webhooks.create_endpoint(new, secret.clone()).await?;
+        let at_most = i64::try_from(self.endpoints_per_team).unwrap_or(i64::MAX);
+        let endpoint = self
+            .webhooks
+            .create_endpoint(new, secret.clone(), at_most)
+            .await?
+            .ok_or_else(|| too_many_endpoints(self.endpoints_per_team))?;
         Ok(WithSecret { endpoint, secret })
     }
 

@@ -13,7 +13,8 @@ use crate::team_access::{Membership, MockMembershipRepository};
 use crate::test_support::{clock, now, numbered_tokens};
 use crate::user::User;
 use crate::webhook::model::{
-    rotation_overlap, Delivery, DeliveryStatus, EndpointChanges, WebhookEndpoint,
+    rotation_overlap, Creator, Delivery, DeliveryStatus, EndpointChanges, WebhookEndpoint,
+    ENDPOINTS_PER_TEAM,
 };
 use crate::webhook::repository::MockWebhookRepository;
 use crate::webhook::service::WebhookService;
@@ -34,6 +35,7 @@ fn endpoint(id: i64, team_id: i64) -> WebhookEndpoint {
         description: None,
         is_active: true,
         created_at: now(),
+        created_by: None,
     }
 }
 
@@ -83,6 +85,7 @@ fn service(webhooks: MockWebhookRepository, allow_http: bool) -> WebhookService 
         clock: clock(),
         tokens: Arc::new(tokens),
         allow_http,
+        endpoints_per_team: ENDPOINTS_PER_TEAM,
     }
 }
 
@@ -125,7 +128,7 @@ async fn attempt(actor: &User, operation: &str, allowed: bool) -> Answer {
         "create" => {
             w.expect_create_endpoint()
                 .times(writes)
-                .returning(|new, _| Ok(endpoint(ENDPOINT, new.team_id)));
+                .returning(|new, _, _| Ok(Some(endpoint(ENDPOINT, new.team_id))));
         }
         "list" => {
             w.expect_endpoints()
@@ -268,11 +271,11 @@ async fn bad_urls_and_events_are_refused_before_anything_is_stored() {
 #[tokio::test]
 async fn plain_http_only_when_allowed() {
     let mut w = MockWebhookRepository::new();
-    w.expect_create_endpoint().times(1).returning(|new, _| {
-        Ok(WebhookEndpoint {
+    w.expect_create_endpoint().times(1).returning(|new, _, _| {
+        Ok(Some(WebhookEndpoint {
             url: new.url,
             ..endpoint(ENDPOINT, TEAM)
-        })
+        }))
     });
     let s = service(w, true);
     let made = s
@@ -305,4 +308,44 @@ async fn rotation_keeps_the_old_secret_signing_for_a_day() {
     let first = s.rotate_secret(&owner(), TEAM, ENDPOINT).await.unwrap();
     assert_eq!(rotation_overlap(), chrono::Duration::hours(24));
     assert!(first.secret.starts_with("whsec_"));
+}
+
+#[tokio::test]
+async fn a_new_endpoint_records_its_creator_and_stops_at_the_teams_limit() {
+    let mut w = MockWebhookRepository::new();
+    // The store refuses (None) once the team has `at_most` endpoints; this one is full.
+    w.expect_create_endpoint()
+        .withf(|new, _, at_most| {
+            *at_most == 3
+                && new.created_by
+                    == Some(Creator {
+                        id: owner().id,
+                        user_id: owner().user_id,
+                        email: owner().email,
+                    })
+        })
+        .times(1)
+        .returning(|_, _, _| Ok(None));
+    let s = WebhookService {
+        endpoints_per_team: 3,
+        ..service(w, false)
+    };
+    match s
+        .create(&owner(), TEAM, URL.into(), vec!["*".into()], None)
+        .await
+    {
+        Err(ServiceError::Invalid(problems)) => {
+            assert_eq!(problems.len(), 1, "{problems:?}");
+            assert_eq!(problems[0].kind, "too_many_endpoints");
+            assert!(
+                problems[0].msg.contains("at most 3 webhook endpoints"),
+                "{problems:?}"
+            );
+            assert_eq!(
+                serde_json::to_value(&problems[0].loc).unwrap(),
+                serde_json::json!(["body"])
+            );
+        }
+        other => panic!("{other:?}"),
+    }
 }

@@ -4,6 +4,8 @@
 //! README's configuration table states the same ranges (a test holds the two together).
 use std::ops::RangeInclusive;
 
+use leadhub_domain::webhook::ENDPOINTS_PER_TEAM;
+
 use super::ConfigError;
 
 /// A whole-number variable: its name, default and range.
@@ -40,6 +42,12 @@ pub const WHOLE_NUMBERS: &[Bound] = &[
     // Enrichment retries give up this long after their job was queued: at least a minute (one
     // retry), at most 30 days (a lead that waits a month is better told it gave up).
     bound("LEADHUB_ENRICHMENT_GIVE_UP_SECS", 86_400, 60..=2_592_000),
+    // Each endpoint multiplies every event of its team into a delivery (docs/webhooks.md).
+    bound(
+        "LEADHUB_WEBHOOK_ENDPOINTS_PER_TEAM",
+        ENDPOINTS_PER_TEAM as u64,
+        1..=1000,
+    ),
     // The default follows the backend (`Config::from_vars`); this one is SQLite's.
     bound("LEADHUB_DB_POOL_SIZE", 8, 1..=1000),
 ];

@@ -70,6 +70,8 @@ pub struct Config {
     pub webhook_allow_private: bool,
     /// `LEADHUB_WEBHOOK_RETRY_SCALE`: multiplies the retry schedule (tests shrink it; default 1).
     pub webhook_retry_scale: f64,
+    /// `LEADHUB_WEBHOOK_ENDPOINTS_PER_TEAM`: the most webhook endpoints a team may have.
+    pub webhook_endpoints_per_team: usize,
     /// `LEADHUB_EGRESS_PROXY`: the proxy webhook deliveries and map tiles go through; None:
     /// they go out directly, whatever `HTTP(S)_PROXY` says (`leadhub_webhooks::egress`).
     pub egress_proxy: Option<String>,
@@ -255,6 +257,10 @@ impl Config {
             webhook_allow_http: flag(get("LEADHUB_WEBHOOK_ALLOW_HTTP")),
             webhook_allow_private: flag(get("LEADHUB_WEBHOOK_ALLOW_PRIVATE")),
             webhook_retry_scale: retry_scale(get("LEADHUB_WEBHOOK_RETRY_SCALE"))?,
+            webhook_endpoints_per_team: whole_number(
+                "LEADHUB_WEBHOOK_ENDPOINTS_PER_TEAM",
+                get("LEADHUB_WEBHOOK_ENDPOINTS_PER_TEAM"),
+            )? as usize,
             egress_proxy,
             database_url,
         })

@@ -175,7 +175,13 @@ pub async fn create(
         Err(ServiceError::Invalid(problems)) => {
             let problem = Problem {
                 status: StatusCode::UNPROCESSABLE_ENTITY,
-                message: format!("Webhook {}", problems_text(&problems)),
+                // A refusal of the whole form (the team's endpoint limit) reads as it is; a
+                // field's problem is named after the field.
+                message: if problems.iter().all(|p| p.loc.len() == 1) {
+                    problems_text(&problems)
+                } else {
+                    format!("Webhook {}", problems_text(&problems))
+                },
                 values: vec![
                     ("webhook_url", form.url.trim().to_owned()),
                     ("webhook_description", form.description.trim().to_owned()),

@@ -48,6 +48,9 @@ pub struct WebhookView {
     pub description: Option<String>,
     pub is_active: bool,
     pub created_at: String,
+    /// The public user id (`usr_...`) of who registered it; null for endpoints registered before
+    /// this was recorded. The endpoint is the team's: it keeps delivering after that person leaves.
+    pub created_by: Option<String>,
 }
 
 impl From<&WebhookEndpoint> for WebhookView {
@@ -59,6 +62,7 @@ impl From<&WebhookEndpoint> for WebhookView {
             description: e.description.clone(),
             is_active: e.is_active,
             created_at: iso(e.created_at),
+            created_by: e.created_by.as_ref().map(|c| c.user_id.clone()),
         }
     }
 }
@@ -74,6 +78,9 @@ pub struct WebhookWithSecretView {
     /// "whsec_" + base64 of 32 random bytes: the Standard Webhooks signing secret.
     pub secret: String,
     pub created_at: String,
+    /// The public user id of who registered it; null for endpoints registered before this was
+    /// recorded.
+    pub created_by: Option<String>,
 }
 
 impl From<&WithSecret> for WebhookWithSecretView {
@@ -87,6 +94,7 @@ impl From<&WithSecret> for WebhookWithSecretView {
             is_active: v.is_active,
             secret: w.secret.clone(),
             created_at: v.created_at,
+            created_by: v.created_by,
         }
     }
 }

@@ -1,0 +1,2 @@
+DROP INDEX webhook_deliveries_endpoint_due;
+ALTER TABLE webhook_endpoints DROP COLUMN created_by;
