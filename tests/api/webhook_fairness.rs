@@ -338,6 +338,16 @@ async fn an_endpoint_shows_its_creator_and_outlives_their_membership(app: TestAp
     let (_, list) = app.get(&list_path, &owner.key).await;
     assert_eq!(list[0]["is_active"], json!(true), "{list}");
     assert_eq!(list[0]["created_by"], json!(admin.user.user_id), "{list}");
+    let page = sign_in(&app, "owner@example.com")
+        .await
+        .get(&format!("/teams/{team}"))
+        .await;
+    assert!(
+        page.body
+            .contains("by <span class=\"creator\">admin@example.com</span>"),
+        "the team page names who added the endpoint: {}",
+        page.body
+    );
     let (status, _) = send_test(&app, &owner.key, team, wid).await;
     assert!(status.is_success());
     submit(

@@ -43,6 +43,8 @@ struct EndpointRow {
     description: Option<String>,
     is_active: bool,
     created: String,
+    /// Who added it (an e-mail address); None for endpoints older than the record.
+    created_by: Option<String>,
     deliveries: Vec<DeliveryRow>,
     more: bool,
 }
@@ -105,6 +107,7 @@ impl EndpointRow {
             description: e.description,
             is_active: e.is_active,
             created: when(e.created_at),
+            created_by: e.created_by.map(|c| c.email),
             deliveries: deliveries.iter().map(DeliveryRow::from).collect(),
             more: total > deliveries.len() as i64,
         }
