@@ -111,14 +111,19 @@ async fn form(visitor: Visitor, id: web::Path<String>) -> Result<HttpResponse, P
         .lead_and_actor(&visitor.user, id)
         .await
         .map_err(|e| refused(e, id))?;
-    let sections = filled(|name| shown(&lead, name));
+    stored(&visitor, &lead, None)
+}
+
+/// The form holding `lead` as stored (its version the one a save must match), with `note`.
+fn stored(visitor: &Visitor, lead: &Lead, note: Option<String>) -> Result<HttpResponse, PageError> {
+    let sections = filled(|name| shown(lead, name));
     page(
-        &visitor,
-        &lead,
+        visitor,
+        lead,
         lead.work.version,
         sections,
         StatusCode::OK,
-        None,
+        note,
     )
 }
 
@@ -199,18 +204,9 @@ async fn save(
         .iter()
         .map(|w| format!("{}: {}", label(&w.field), w.message))
         .collect();
-    let lead = edited.lead;
-    let error = format!(
+    let note = format!(
         "Saved, but these values could not be used and were left out: {}.",
         warnings.join("; ")
     );
-    let sections = filled(|name| shown(&lead, name));
-    page(
-        &visitor,
-        &lead,
-        lead.work.version,
-        sections,
-        StatusCode::OK,
-        Some(error),
-    )
+    stored(&visitor, &edited.lead, Some(note))
 }

@@ -7,7 +7,9 @@ use serde::Serialize;
 use serde_json::Value;
 
 use leadhub_domain::lead::record::Lead;
-use leadhub_domain::lead::work::model::{kind, ActivityEntry, ActorRef, LeadStatus, Note};
+use leadhub_domain::lead::work::model::{
+    kind, ActivityEntry, ActorRef, LeadStatus, Note, SUBMISSION_KIND,
+};
 use leadhub_domain::team::Member;
 
 use crate::pages::render::when;
@@ -290,8 +292,8 @@ impl TimelineLine {
                 "Restored from the archive by submission {}",
                 text_of(d.get("submission_id"))
             ),
-            "enriched" => format!("Enrichment ran: {}", text_of(d.get("status"))),
-            "submission" => format!(
+            kind::ENRICHED => format!("Enrichment ran: {}", text_of(d.get("status"))),
+            SUBMISSION_KIND => format!(
                 "Submission {}: {}",
                 text_of(d.get("submission_id")),
                 text_of(d.get("action"))
