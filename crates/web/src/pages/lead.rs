@@ -6,7 +6,7 @@ use actix_web::{web, HttpResponse};
 use serde::{Deserialize, Serialize};
 
 use leadhub_domain::lead::record::Lead;
-use leadhub_domain::lead::work::{LeadStatus, LeadWorkError};
+use leadhub_domain::lead::work::{LeadDesk, LeadStatus, LeadWorkError};
 use leadhub_domain::team::{permits_on_lead, Actor, LeadWorkAction, Member};
 
 use crate::pages::lead_enrichment::{insert_enrichment, HistoryLine};
@@ -78,33 +78,34 @@ async fn detail(
 ) -> Result<HttpResponse, PageError> {
     let id = id_of(&id, "Lead")?;
     let state = visitor.state.clone();
-    let (lead, actor) = match state.lead_work.lead_and_actor(&visitor.user, id).await {
-        Ok(found) => found,
-        Err(LeadWorkError::Merged(into)) => {
-            return Ok(visitor.finish(see_other(&format!("/leads/{into}?done=merged-away"))))
-        }
-        Err(e) => return Err(refused(e, id)),
-    };
-    let (_, history) = state
-        .submissions
-        .lead_history(&visitor.user, id, HISTORY)
-        .await?;
-    let notes = state
-        .lead_work
-        .notes(&visitor.user, id)
-        .await
-        .map_err(|e| refused(e, id))?;
     let offset = page
         .timeline
         .as_deref()
         .and_then(|t| t.parse::<i64>().ok())
         .unwrap_or(0)
         .max(0);
-    let (timeline, timeline_total) = state
+    let desk = match state
         .lead_work
-        .activity(&visitor.user, id, TIMELINE, offset)
+        .desk(&visitor.user, id, TIMELINE, offset)
         .await
-        .map_err(|e| refused(e, id))?;
+    {
+        Ok(desk) => desk,
+        Err(LeadWorkError::Merged(into)) => {
+            return Ok(visitor.finish(see_other(&format!("/leads/{into}?done=merged-away"))))
+        }
+        Err(e) => return Err(refused(e, id)),
+    };
+    let LeadDesk {
+        lead,
+        actor,
+        notes,
+        timeline,
+        timeline_total,
+    } = desk;
+    let (_, history) = state
+        .submissions
+        .lead_history(&visitor.user, id, HISTORY)
+        .await?;
     let members = members(&visitor, &lead).await?;
     let my_teams = team_choices(&visitor, true).await?;
     let names = Names::of(

@@ -11,5 +11,6 @@ pub use edit::{FieldEdit, FieldPatch};
 pub use model::*;
 pub use repository::{ChangeSaved, LeadChange, LeadWorkRepository, StoredFields};
 pub use service::{
-    BulkSet, Edited, LeadPatch, LeadWorkError, LeadWorkService, BULK_MAX_IDS, NOTE_MAX_CHARS,
+    BulkSet, Edited, LeadDesk, LeadPatch, LeadWorkError, LeadWorkService, BULK_MAX_IDS,
+    NOTE_MAX_CHARS,
 };

@@ -89,6 +89,16 @@ pub struct Edited {
     pub warnings: Vec<Warning>,
 }
 
+/// The lead page's share of a lead (`LeadWorkService::desk`).
+#[derive(Debug, Clone)]
+pub struct LeadDesk {
+    pub lead: Lead,
+    pub actor: Actor,
+    pub notes: Vec<Note>,
+    pub timeline: Vec<ActivityEntry>,
+    pub timeline_total: i64,
+}
+
 pub struct LeadWorkService {
     pub leads: Arc<dyn LeadRepository>,
     pub work: Arc<dyn LeadWorkRepository>,
@@ -172,6 +182,27 @@ impl LeadWorkService {
             }
         }
         Ok(names)
+    }
+
+    /// What the lead page shows of working a lead, opened once: the lead and who `user` is on
+    /// it, its notes, and one page of its timeline with the timeline's length.
+    pub async fn desk(
+        &self,
+        user: &User,
+        id: i64,
+        limit: i64,
+        offset: i64,
+    ) -> WorkResult<LeadDesk> {
+        let (lead, actor) = self.lead_and_actor(user, id).await?;
+        let notes = self.work.notes(lead.id).await?;
+        let (timeline, timeline_total) = self.work.activity(lead.id, limit, offset).await?;
+        Ok(LeadDesk {
+            lead,
+            actor,
+            notes,
+            timeline,
+            timeline_total,
+        })
     }
 
     /// Edits a lead's fields, status and owner. `if_version`: the version the caller read (a
