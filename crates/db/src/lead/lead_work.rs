@@ -22,24 +22,15 @@ use crate::lead::lead_writes::lock_for_writing;
 use crate::schema::{lead_activity, lead_notes, leads, submissions, users};
 use crate::sql::time::{from_db, to_db};
 use crate::webhook::webhook_events::{emit, Event};
-use crate::{scope_of, Database, DbConnection, ReadConnection, IN_LIST_CHUNK};
+use crate::{scope_of, Backend, Database, DbConnection, ReadConnection, IN_LIST_CHUNK};
 
 #[async_trait]
 impl LeadWorkRepository for Database {
     async fn save_change(&self, change: LeadChange) -> StoreResult<ChangeSaved> {
-        self.write(move |conn| {
-            let done = conn.transaction(|conn| {
-                lock_streets(conn, std::slice::from_ref(&change))?;
-                apply(conn, &change)
-            });
-            settle(
-                conn,
-                std::slice::from_ref(&change),
-                done.map(|lead| vec![lead]),
-            )
-            .map(|mut v| v.remove(0))
-        })
-        .await
+        match self.backend() {
+            Backend::Sqlite => self.save_change_in_group(change).await,
+            Backend::Postgres => self.write(move |conn| save_one(conn, &change)).await,
+        }
     }
 
     async fn save_changes(&self, changes: Vec<LeadChange>) -> StoreResult<Vec<ChangeSaved>> {
@@ -163,6 +154,17 @@ impl LeadWorkRepository for Database {
         self.read(move |conn| timeline(conn, lead_id, limit, offset))
             .await
     }
+}
+
+/// Writes one change in a transaction of its own (a savepoint inside a group's), and answers
+/// for it.
+pub(crate) fn save_one(conn: &mut DbConnection, change: &LeadChange) -> QueryResult<ChangeSaved> {
+    let one = std::slice::from_ref(change);
+    let done = conn.transaction(|conn| {
+        lock_streets(conn, one)?;
+        apply(conn, change)
+    });
+    settle(conn, one, done.map(|lead| vec![lead])).map(|mut v| v.remove(0))
 }
 
 /// Why a change's transaction was rolled back.
@@ -372,24 +374,18 @@ fn apply(conn: &mut DbConnection, change: &LeadChange) -> Result<Option<Lead>, A
             holder,
         });
     }
-    if change.fields.is_some() || change.team.is_some() {
-        let values = &mut row.values;
-        if let Some(stored) = &change.fields {
-            values.set_fields(stored.fields.clone());
-            values.lot_size_acres = stored.lot_size_acres;
-            if let Some(keys) = &stored.keys {
-                values.street_key = keys.as_ref().map(|k| k.street_key.clone());
-                values.address_key = keys.as_ref().and_then(|k| k.address_key.clone());
-            }
+    let values = &mut row.values;
+    if let Some(stored) = &change.fields {
+        values.set_fields(stored.fields.clone());
+        values.lot_size_acres = stored.lot_size_acres;
+        if let Some(keys) = &stored.keys {
+            values.street_key = keys.as_ref().map(|k| k.street_key.clone());
+            values.address_key = keys.as_ref().and_then(|k| k.address_key.clone());
         }
-        if let Some(team) = change.team {
-            values.team_id = Some(team);
-            values.dedupe_scope = scope_of(Some(team));
-        }
-        values.updated_at = now;
-        diesel::update(leads::table.find(change.lead_id))
-            .set(&*values)
-            .execute(conn)?;
+    }
+    if let Some(team) = change.team {
+        values.team_id = Some(team);
+        values.dedupe_scope = scope_of(Some(team));
     }
     let work = &mut row.work;
     if let Some(status) = change.status {
@@ -401,13 +397,21 @@ fn apply(conn: &mut DbConnection, change: &LeadChange) -> Result<Option<Lead>, A
     if let Some(archived) = change.archived {
         work.archived_at = archived.then_some(now);
     }
-    diesel::update(leads::table.find(change.lead_id))
-        .set((
-            leads::status.eq(&work.status),
-            leads::assignee_id.eq(work.assignee_id),
-            leads::archived_at.eq(work.archived_at),
-        ))
-        .execute(conn)?;
+    // One statement for the rest of the change: diesel prepares every UPDATE afresh, and
+    // preparing one of `leads` compiles the triggers its columns wake (search, dashboard).
+    let work_columns = (
+        leads::status.eq(&work.status),
+        leads::assignee_id.eq(work.assignee_id),
+        leads::archived_at.eq(work.archived_at),
+    );
+    let this_lead = leads::table.find(change.lead_id);
+    if change.fields.is_some() || change.team.is_some() {
+        diesel::update(this_lead)
+            .set((&row.values, work_columns))
+            .execute(conn)?;
+    } else {
+        diesel::update(this_lead).set(work_columns).execute(conn)?;
+    }
     insert_activity(
         conn,
         change.lead_id,
@@ -429,11 +433,8 @@ fn apply(conn: &mut DbConnection, change: &LeadChange) -> Result<Option<Lead>, A
         })
         .collect();
     emit(conn, events, now)?;
-    let lead: LeadRow = leads::table
-        .find(change.lead_id)
-        .select(LeadRow::as_select())
-        .first(conn)?;
-    let mut leads = with_assignees(&mut ReadConnection::of(conn), vec![lead.into_lead()?])?;
+    // The row as written: nothing else writes a lead inside this transaction.
+    let mut leads = with_assignees(&mut ReadConnection::of(conn), vec![row.into_lead()?])?;
     Ok(leads.pop().map(Some).ok_or(Error::NotFound)?)
 }
 

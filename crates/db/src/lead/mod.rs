@@ -1,6 +1,7 @@
 //! Leads and submissions: the lead rows, the batch writer and the plan it stores, the queue that
-//! groups single submissions, submissions and their outcomes, the dashboard counts, and uploaded files awaiting import.
+//! groups single submissions and the one that groups lead changes, submissions and their outcomes, the dashboard counts, and uploaded files awaiting import.
 
+pub(crate) mod change_groups;
 pub(crate) mod daily_counts;
 pub(crate) mod dashboard;
 pub(crate) mod enrichment_retries;

@@ -22,6 +22,7 @@ use leadhub_domain::telemetry::STORAGE_FULL;
 use leadhub_domain::user::User;
 
 use crate::job::job_wakeups::JobSignal;
+use crate::lead::change_groups::ChangeQueue;
 use crate::pool::checkpoint::{self, Writers, AUTOCHECKPOINT_PAGES};
 use crate::pool::manager::{self, DbManager, QueryErrorsOnly};
 use crate::pool::pool_threads::{self, OpenPool};
@@ -73,6 +74,8 @@ pub struct Database {
     pub(crate) intake_runners: Option<usize>,
     /// When a statement last found the storage full (unix seconds, 0: never), for `/readyz`.
     storage_full_at: Arc<AtomicI64>,
+    /// Lead changes waiting to be written together (SQLite; lead/change_groups.rs).
+    pub(crate) lead_changes: Arc<ChangeQueue>,
     /// Last, so the pool is closed by the time the last clone counts as gone (`settle`).
     _open: Arc<OpenPool>,
 }
@@ -174,6 +177,7 @@ impl Database {
             recent_users: Arc::default(),
             intake_runners: None,
             storage_full_at: Arc::default(),
+            lead_changes: Arc::default(),
             _open: open,
         })
     }
@@ -264,6 +268,18 @@ impl Database {
             done
         })
         .await;
+        self.note_storage(done)
+    }
+
+    /// `write` on this thread, which must be one that may block: for a runner on the blocking
+    /// pool that writes one group after another.
+    pub(crate) fn write_here<T, F>(&self, work: F) -> Result<T, StoreError>
+    where
+        F: FnOnce(&mut DbConnection) -> QueryResult<T>,
+    {
+        let writer = (self.backend == Backend::Sqlite).then_some(self.writer.as_ref());
+        let done = with_connection(&self.pool, writer, |conn| work(conn).map_err(store_error));
+        self.job_signal.wake_announced();
         self.note_storage(done)
     }
 

@@ -1,0 +1,140 @@
+//! Lead changes that arrive together are written together (SQLite).
+//!
+//! SQLite has one writer, and a lead change is a short transaction whose commit (the WAL
+//! frames, the search index's flush) costs as much as its statements: sixteen people editing
+//! leads at once spent most of their time queueing for each other's commits. Here each change
+//! joins a queue, and one runner on the blocking pool writes everything queued so far in one
+//! transaction, each change in a savepoint of its own, so one change's failure or conflict
+//! undoes only that change. Nobody waits for a group to fill: a lone change is written at
+//! once, and groups grow only while earlier ones are being written ("group commit").
+//! PostgreSQL, whose commits overlap, writes each change in its own transaction.
+use std::sync::{Mutex, MutexGuard, PoisonError};
+
+use diesel::{Connection, QueryResult};
+use tokio::sync::oneshot;
+
+use leadhub_domain::lead::work::{ChangeSaved, LeadChange};
+use leadhub_domain::store::{StorageFull, StoreError, StoreResult};
+
+use crate::sql::error::store_error;
+use crate::{Database, DbConnection};
+
+/// The most changes one transaction writes; the rest wait for the next.
+const MAX_GROUP: usize = 256;
+
+type Reply = oneshot::Sender<StoreResult<ChangeSaved>>;
+
+/// Changes waiting for the writer, and whether a runner is writing.
+#[derive(Default)]
+pub(crate) struct ChangeQueue {
+    inner: Mutex<Waiting>,
+}
+
+#[derive(Default)]
+struct Waiting {
+    changes: Vec<(LeadChange, Reply)>,
+    writing: bool,
+}
+
+impl ChangeQueue {
+    /// The queue stays usable after a runner panicked: it holds only whole entries.
+    fn lock(&self) -> MutexGuard<'_, Waiting> {
+        self.inner.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+/// Lets the next change start a runner however this one ends (a panic included).
+struct Stopped<'a>(&'a ChangeQueue);
+
+impl Drop for Stopped<'_> {
+    fn drop(&mut self) {
+        self.0.lock().writing = false;
+    }
+}
+
+impl Database {
+    /// Queues `change` and answers once the group it joined is committed.
+    pub(crate) async fn save_change_in_group(
+        &self,
+        change: LeadChange,
+    ) -> StoreResult<ChangeSaved> {
+        let (reply, answer) = oneshot::channel();
+        let start = {
+            let mut waiting = self.lead_changes.lock();
+            waiting.changes.push((change, reply));
+            !std::mem::replace(&mut waiting.writing, true)
+        };
+        if start {
+            let db = self.clone();
+            // On the blocking pool, which a runtime waits for when it shuts down: no change
+            // that was written is left without its answer. Dropped, not awaited: the runner
+            // answers each caller itself.
+            drop(tokio::task::spawn_blocking(move || db.write_groups()));
+        }
+        answer
+            .await
+            .map_err(|_| StoreError::Unexpected(anyhow::anyhow!("the lead change queue stopped")))?
+    }
+
+    /// Writes group after group until the queue is empty.
+    fn write_groups(&self) {
+        let _stopped = Stopped(&self.lead_changes);
+        loop {
+            let group: Vec<(LeadChange, Reply)> = {
+                let mut waiting = self.lead_changes.lock();
+                if waiting.changes.is_empty() {
+                    return;
+                }
+                let take = waiting.changes.len().min(MAX_GROUP);
+                waiting.changes.drain(..take).collect()
+            };
+            let (changes, replies): (Vec<LeadChange>, Vec<Reply>) = group.into_iter().unzip();
+            match self.write_here(move |conn| write_group(conn, &changes)) {
+                Ok(outcomes) => {
+                    for (reply, outcome) in replies.into_iter().zip(outcomes) {
+                        let outcome = outcome.map_err(store_error);
+                        if let Err(e) = &outcome {
+                            self.note_storage_error(e);
+                        }
+                        // A caller that went away still has its change written.
+                        let _ = reply.send(outcome);
+                    }
+                }
+                Err(e) => {
+                    for reply in replies {
+                        let _ = reply.send(Err(copy_of(&e)));
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// One transaction: each change in its own savepoint, answered as `save_change` answers it.
+/// The outer error is the commit's (or the storage's), which every member hears of.
+fn write_group(
+    conn: &mut DbConnection,
+    changes: &[LeadChange],
+) -> QueryResult<Vec<QueryResult<ChangeSaved>>> {
+    conn.transaction(|conn| {
+        Ok(changes
+            .iter()
+            .map(|change| super::lead_work::save_one(conn, change))
+            .collect())
+    })
+}
+
+/// The group's error for each of its members: a full storage stays one (507), the rest
+/// keeps its message.
+fn copy_of(error: &StoreError) -> StoreError {
+    match error {
+        StoreError::Conflict(text) => StoreError::Conflict(text.clone()),
+        StoreError::Unexpected(cause) => match cause
+            .chain()
+            .find_map(|c| c.downcast_ref::<StorageFull>())
+        {
+            Some(full) => StoreError::Unexpected(anyhow::Error::new(StorageFull(full.0.clone()))),
+            None => StoreError::Unexpected(anyhow::anyhow!("{cause:#}")),
+        },
+    }
+}
