@@ -40,6 +40,7 @@ mod streamed_batches;
 mod submissions;
 mod takeover;
 mod teams;
+mod upload_leads;
 mod webhook_deliveries;
 mod webhook_failing;
 mod webhook_fairness;
