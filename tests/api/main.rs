@@ -3,6 +3,7 @@
 
 mod api_keys;
 mod business_pages;
+mod business_phones;
 mod businesses;
 mod clock;
 mod dashboard_page;
