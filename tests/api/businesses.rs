@@ -104,17 +104,7 @@ async fn defaults_and_stored_shape(app: TestApp) {
     let bare = get(&app, &alice.key, second).await;
     assert_eq!(bare["industry"], Value::Null);
     assert_eq!(bare["phone"], Value::Null);
-    // An unusable phone is kept as given, as for leads.
-    let kept = import(
-        &app,
-        &alice.key,
-        json!({"businesses": [{"name": "Call Us", "phone": "1-800-FLOWERS"}]}),
-    )
-    .await;
-    assert_eq!(
-        get(&app, &alice.key, ids(&kept)[0]).await["phone"],
-        "1-800-FLOWERS"
-    );
+    // An invalid phone: tests/api/business_phones.rs.
     // Every allowed relationship type; each one stored as given.
     for rt in ["lead_buyer", "lead_source", "marketing_partner", "prospect"] {
         let r = import(

@@ -24,7 +24,7 @@ pub(crate) struct Cast {
     pub(crate) b: i64,
 }
 
-async fn set_role(app: &TestApp, team_id: i64, user: &TestUser, role: &'static str) {
+pub(crate) async fn set_role(app: &TestApp, team_id: i64, user: &TestUser, role: &'static str) {
     let user_id = user.user.id;
     app.write_db(move |conn| {
         diesel::update(

@@ -3,6 +3,7 @@
 
 mod api_keys;
 mod business_pages;
+mod business_phones;
 mod businesses;
 mod clock;
 mod dashboard_page;
@@ -40,6 +41,7 @@ mod streamed_batches;
 mod submissions;
 mod takeover;
 mod teams;
+mod upload_leads;
 mod webhook_deliveries;
 mod webhook_failing;
 mod webhook_fairness;

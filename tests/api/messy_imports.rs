@@ -192,6 +192,7 @@ async fn import_file(
     let services = ImportServices {
         submissions: app.state.submissions.clone(),
         businesses: app.state.businesses.clone(),
+        upload_id: None,
     };
     import_csv(&services, &user.user, &settings).await.unwrap()
 }
@@ -388,6 +389,7 @@ async fn an_export_imports_back_as_the_same_rows(app: TestApp) {
     let services = ImportServices {
         submissions: other.state.submissions.clone(),
         businesses: other.state.businesses.clone(),
+        upload_id: None,
     };
     let (summary, _) = import_csv(&services, &bob.user, &settings).await.unwrap();
     assert_eq!(

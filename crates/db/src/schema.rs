@@ -201,6 +201,7 @@ diesel::table! {
         created_at -> Timestamp,
         completed_at -> Nullable<Timestamp>,
         idempotency_key_id -> Nullable<BigInt>,
+        upload_id -> Nullable<BigInt>,
     }
 }
 

@@ -60,9 +60,29 @@ fn pg_plan(conn: &mut PgConnection, sql: &str) -> String {
         .join(" | ")
 }
 
+/// `upload=7` for a member of teams 1 and 2, as `leads::of_upload` writes it.
+const OF_UPLOAD: &str = "leads.id IN (SELECT submissions.result_lead_id FROM submissions \
+    WHERE submissions.batch_id IN (SELECT batches.id FROM batches WHERE batches.upload_id = 7 \
+    AND batches.upload_id IN (SELECT uploads.id FROM uploads WHERE uploads.id = 7 \
+    AND uploads.team_id IN (1, 2))) AND submissions.result_action IN ('created', 'updated'))";
+
 /// The count and the first page of each query, and `q`'s lookups.
 fn statements() -> Vec<(String, String)> {
-    let mut out = Vec::new();
+    let mut out = vec![
+        (
+            "upload: count".to_owned(),
+            format!("SELECT count(*) FROM leads WHERE {OF_UPLOAD}"),
+        ),
+        // The upload's leads are sorted (an upload holds at most a file's rows), but found
+        // through its batches, never by reading every lead or submission.
+        (
+            "upload: page".to_owned(),
+            format!(
+                "SELECT leads.id FROM leads WHERE {OF_UPLOAD} \
+                 ORDER BY leads.created_at DESC, leads.id DESC LIMIT 50"
+            ),
+        ),
+    ];
     for (what, condition, order) in QUERIES {
         // Counting every lead reads an index whole, whatever is indexed.
         if *condition != "1 = 1" {
@@ -114,6 +134,12 @@ fn sqlite_filters_use_indexes() {
             plan.contains("USING") || plan.contains("VIRTUAL TABLE INDEX"),
             "{what}: {plan}"
         );
+        if what.starts_with("upload") {
+            assert!(plan.contains("batches_upload"), "{what}: {plan}");
+            assert!(plan.contains("submissions_batch"), "{what}: {plan}");
+            assert!(!plan.contains("SCAN submissions"), "{what}: {plan}");
+            continue;
+        }
         assert!(
             !plan.contains("TEMP B-TREE FOR ORDER BY"),
             "{what} sorts every match: {plan}"
@@ -163,6 +189,9 @@ fn postgres_filters_use_indexes() {
             "{what} reads every lead: {plan}"
         );
         assert!(plan.contains("Index"), "{what}: {plan}");
+        if what.starts_with("upload") {
+            assert!(plan.contains("batches_upload"), "{what}: {plan}");
+        }
     }
     assert!(
         plans.last().unwrap().1.contains("lead_search_trgm"),

@@ -312,6 +312,7 @@ pub async fn run(cli: Cli, config: Config) -> anyhow::Result<()> {
             let services = ImportServices {
                 submissions: state.submissions.clone(),
                 businesses: state.businesses.clone(),
+                upload_id: None,
             };
             let (summary, report) = import::import_csv(&services, &user, &settings).await?;
             let seconds = summary.elapsed.as_secs_f64();

@@ -158,6 +158,7 @@ impl UploadImports {
         let services = ImportServices {
             submissions: self.submissions.clone(),
             businesses: self.businesses.clone(),
+            upload_id: Some(upload.id),
         };
         let mut progress = StoredProgress {
             imports: self,

@@ -47,8 +47,10 @@ impl RollupFilter {
             status,
             assignee,
             archive,
+            upload,
         } = filter;
         let columns_not_in_rollup = state.is_some()
+            || upload.is_some()
             || city.is_some()
             || zip_code.is_some()
             || property_type.is_some()

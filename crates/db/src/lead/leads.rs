@@ -271,6 +271,12 @@ macro_rules! narrow_leads {
                 )
             }
         }
+        if let Some(upload) = f.upload {
+            q = q.filter($crate::lead::leads::of_upload(
+                upload,
+                f.visible_teams.clone(),
+            ));
+        }
         // A lead merged away is part of its survivor now: never listed or counted.
         q = q.filter(leads::merged_into_id.is_null());
         q = match f.archive {
@@ -281,6 +287,51 @@ macro_rules! narrow_leads {
     }};
 }
 pub(crate) use narrow_leads;
+
+/// The leads an upload created or updated: those a submission of the upload's batches names
+/// with that action (a merge moves the submissions to the surviving lead). With `visible_teams`
+/// the upload must be of one of them, so the filter never shows what another team imported
+/// into a lead everyone sees (an unassigned one), nor that the upload exists.
+pub(crate) fn of_upload(
+    upload: i64,
+    visible_teams: Option<Vec<i64>>,
+) -> crate::lead::lead_search::LeadCondition {
+    use crate::schema::{batches, submissions, uploads};
+    use leadhub_domain::lead::record::LeadAction;
+    // Written out twice rather than boxed: a boxed subselect cannot be sent through the
+    // MultiConnection backend.
+    macro_rules! leads_of {
+        ($batches:expr) => {
+            Box::new(
+                leads::id.eq_any(
+                    submissions::table
+                        .filter(
+                            submissions::batch_id.eq_any($batches.select(batches::id.nullable())),
+                        )
+                        .filter(
+                            submissions::result_action.eq_any([
+                                LeadAction::Created.as_str(),
+                                LeadAction::Updated.as_str(),
+                            ]),
+                        )
+                        .select(submissions::result_lead_id.assume_not_null()),
+                ),
+            )
+        };
+    }
+    let of_upload = batches::table.filter(batches::upload_id.eq(upload));
+    match visible_teams {
+        None => leads_of!(of_upload),
+        Some(teams) => leads_of!(of_upload.filter(
+            batches::upload_id.eq_any(
+                uploads::table
+                    .filter(uploads::id.eq(upload))
+                    .filter(uploads::team_id.eq_any(teams))
+                    .select(uploads::id.nullable()),
+            )
+        )),
+    }
+}
 
 /// The filtered lead query.
 fn filtered(

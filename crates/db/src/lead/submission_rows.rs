@@ -58,6 +58,7 @@ pub(crate) fn insert_batch(
             batches::created_at.eq(to_db(b.created_at)),
             batches::completed_at.eq(completed_at),
             batches::idempotency_key_id.eq(b.idempotency_key_id),
+            batches::upload_id.eq(b.upload_id),
         ))
         .execute(conn)
         .map(drop)

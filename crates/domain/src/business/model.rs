@@ -79,6 +79,11 @@ pub fn element_problems(b: &BusinessFields) -> Vec<String> {
             ));
         }
     }
+    if let Some(phone) = b.phone.as_deref().and_then(clean_text) {
+        if normalize_phone(&phone).is_none() {
+            problems.push(format!("phone: {}", invalid_phone_message(&phone)));
+        }
+    }
     if let Some(r) = b.rating {
         if !(0.0..=5.0).contains(&r) {
             problems.push(format!("rating: {r} is outside 0..=5"));
@@ -90,6 +95,12 @@ pub fn element_problems(b: &BusinessFields) -> Vec<String> {
         }
     }
     problems
+}
+
+/// Why a business phone is refused: the lead's rule (libphonenumber's metadata, a number without
+/// `+` read as US), so a directory of businesses holds only numbers a dialer can call.
+pub fn invalid_phone_message(phone: &str) -> String {
+    format!("{phone:?} is not a valid phone number (a US number with its area code, or + and a country code)")
 }
 
 /// A business ready to store: cleaned, phone normalised, industry categorised, duplicate keys built.
@@ -111,7 +122,8 @@ pub struct NewBusiness {
 
 impl NewBusiness {
     /// Normalises an element that passed `element_problems`; None when it did not.
-    /// Phones become E.164 as for leads (kept as given when they cannot); `state` is upper-cased.
+    /// Phones become E.164 as for leads (the element rules refused an invalid one); `state` is
+    /// upper-cased.
     pub fn from_fields(b: &BusinessFields, auto_categorize: bool) -> Option<NewBusiness> {
         if !element_problems(b).is_empty() {
             return None;
@@ -127,7 +139,7 @@ impl NewBusiness {
         };
         Some(NewBusiness {
             name_key: name_key(&name),
-            phone: text(&b.phone).map(|p| normalize_phone(&p).unwrap_or(p)),
+            phone: text(&b.phone).and_then(|p| normalize_phone(&p)),
             website_domain: website.as_deref().and_then(url_domain),
             website,
             address: text(&b.address),
@@ -194,10 +206,11 @@ mod tests {
             state: Some("XX".into()),
             rating: Some(5.1),
             review_count: Some(-1),
+            phone: Some("555-1234".into()),
             ..BusinessFields::default()
         };
         let problems = element_problems(&bad);
-        assert_eq!(problems.len(), 4, "{problems:?}");
+        assert_eq!(problems.len(), 5, "{problems:?}");
         assert!(problems[0].starts_with("name"));
         assert!(element_problems(&BusinessFields {
             name: Some("x".into()),
@@ -230,14 +243,45 @@ mod tests {
         let raw = NewBusiness::from_fields(
             &BusinessFields {
                 name: Some("Joe's Plumbing".into()),
-                phone: Some("call us".into()),
+                phone: Some("+44 20 7946 0958".into()),
                 industry: Some("Plumbing Services".into()),
                 ..BusinessFields::default()
             },
             false,
         )
         .unwrap();
-        assert_eq!(raw.phone.as_deref(), Some("call us"));
+        assert_eq!(raw.phone.as_deref(), Some("+442079460958"));
         assert_eq!(raw.industry.as_deref(), Some("Plumbing Services"));
+    }
+
+    #[test]
+    fn a_phone_follows_the_leads_rule() {
+        for bad in [
+            "call us",
+            "000-000-0000",
+            "555-1234",
+            "555-123-4567",
+            "1-800-FLOWERS",
+        ] {
+            let fields = BusinessFields {
+                name: Some("Acme".into()),
+                phone: Some(bad.into()),
+                ..BusinessFields::default()
+            };
+            let problems = element_problems(&fields);
+            assert_eq!(problems.len(), 1, "{bad}: {problems:?}");
+            assert!(
+                problems[0].starts_with(&format!("phone: {bad:?} is not a valid phone number")),
+                "{problems:?}"
+            );
+            assert_eq!(NewBusiness::from_fields(&fields, false), None, "{bad}");
+        }
+        // Blank is no phone, not a bad one.
+        assert!(element_problems(&BusinessFields {
+            name: Some("Acme".into()),
+            phone: Some("  ".into()),
+            ..BusinessFields::default()
+        })
+        .is_empty());
     }
 }

@@ -1,7 +1,9 @@
 //! A change to a stored business (`PATCH`): any field an import accepts, name included.
 use crate::business::model::{
-    Business, BusinessFields, BusinessStatus, NewBusiness, RelationshipType,
+    invalid_phone_message, Business, BusinessFields, BusinessStatus, NewBusiness, RelationshipType,
 };
+use crate::error::{FieldError, LocPart};
+use crate::parse::{clean_text, normalize_phone};
 
 /// None leaves a field as it is; for the optional fields Some(None) clears it. The request
 /// rules (a name is never blank, a state code, rating 0..=5, review count >= 0) ran before.
@@ -38,9 +40,15 @@ impl BusinessPatch {
         fn pick<T: Clone>(change: &Option<Option<T>>, kept: &Option<T>) -> Option<T> {
             change.clone().unwrap_or_else(|| kept.clone())
         }
+        // A phone stored before phones were checked may be invalid; a patch that leaves it
+        // keeps it as it is rather than refusing every other change.
+        let phone = match &self.phone {
+            Some(change) => change.clone(),
+            None => None,
+        };
         let fields = BusinessFields {
             name: Some(self.name.clone().unwrap_or_else(|| stored.name.clone())),
-            phone: pick(&self.phone, &stored.phone),
+            phone,
             website: pick(&self.website, &stored.website),
             address: pick(&self.address, &stored.address),
             city: pick(&self.city, &stored.city),
@@ -50,8 +58,12 @@ impl BusinessPatch {
             rating: pick(&self.rating, &stored.rating),
             review_count: pick(&self.review_count, &stored.review_count),
         };
+        let mut fields = NewBusiness::from_fields(&fields, false)?;
+        if self.phone.is_none() {
+            fields.phone = stored.phone.clone();
+        }
         Some(PatchedBusiness {
-            fields: NewBusiness::from_fields(&fields, false)?,
+            fields,
             status: self
                 .status
                 .map_or_else(|| stored.status.clone(), |s| s.as_str().to_owned()),
@@ -60,6 +72,27 @@ impl BusinessPatch {
                 |r| r.as_str().to_owned(),
             ),
         })
+    }
+}
+
+impl BusinessPatch {
+    /// What the patch asks that no business may hold, as a 422 (the element rules a request
+    /// cannot break otherwise: an invalid phone). A PATCH that would drop a value it sets
+    /// would do silently less than asked (contract 1).
+    pub fn problems(&self) -> Vec<FieldError> {
+        let mut problems = Vec::new();
+        if let Some(Some(phone)) = &self.phone {
+            if let Some(phone) = clean_text(phone) {
+                if normalize_phone(&phone).is_none() {
+                    problems.push(FieldError::body(
+                        &[LocPart::from("phone")],
+                        "value_error",
+                        format!("Value error, {}", invalid_phone_message(&phone)),
+                    ));
+                }
+            }
+        }
+        problems
     }
 }
 
@@ -128,6 +161,30 @@ mod tests {
             Some("acme.example")
         );
         assert!(changes(&stored(), &patched));
+    }
+
+    #[test]
+    fn a_phone_is_checked_only_when_the_patch_sets_it() {
+        let legacy = Business {
+            phone: Some("call us".into()),
+            ..stored()
+        };
+        let renamed = BusinessPatch {
+            name: Some("Renamed".into()),
+            ..BusinessPatch::default()
+        };
+        let patched = renamed.applied_to(&legacy).unwrap();
+        assert_eq!(patched.fields.phone.as_deref(), Some("call us"));
+        let bad = BusinessPatch {
+            phone: Some(Some("555-1234".into())),
+            ..BusinessPatch::default()
+        };
+        assert_eq!(bad.applied_to(&stored()), None);
+        assert_eq!(
+            bad.problems()[0].loc,
+            vec![LocPart::from("body"), LocPart::from("phone")]
+        );
+        assert!(renamed.problems().is_empty());
     }
 
     #[test]

@@ -164,6 +164,10 @@ impl BusinessService {
         patch: BusinessPatch,
     ) -> Result<Business, BusinessError> {
         self.business(user, id).await?;
+        let problems = patch.problems();
+        if !problems.is_empty() {
+            return Err(BusinessError::Invalid(problems));
+        }
         self.businesses
             .update_business(id, patch, self.clock.now())
             .await?

@@ -138,7 +138,7 @@ async fn the_duplicate_rule() {
         (
             "the same name without a place is another business",
             business("Acme Plumbing", "Austin", "TX"),
-            with_phone("Acme Plumbing", "not a phone"),
+            with_phone("Acme Plumbing", "(512) 555-0177"),
             false,
         ),
         (

@@ -3,7 +3,7 @@
 //! is kept: one bad optional cell must not throw away the address, owner and phone beside it.
 use crate::business::BusinessFields;
 use crate::lead::fields::{max_len, LeadFields};
-use crate::parse::state_from_name;
+use crate::parse::{normalize_phone, state_from_name};
 
 use super::cells::{
     cell_text, read_number, read_phone_type, read_property_type, read_rating, read_whole,
@@ -208,6 +208,19 @@ pub fn business_row(map: &ColumnMap, cells: &[String]) -> BusinessRow {
                     ));
                 }
             }
+            "phone" => {
+                // The leads' rule: a number that is not valid is dropped from the row (the API
+                // refuses such an element), so the business keeps only a number one can call.
+                f.phone = normalize_phone(value);
+                if f.phone.is_none() {
+                    issues.push(CellIssue::new(
+                        field,
+                        value,
+                        "invalid_phone",
+                        format!("'{value}' is not a valid phone number; dropped"),
+                    ));
+                }
+            }
             "rating" => {
                 f.rating = read_rating(value).filter(|r| (0.0..=5.0).contains(r));
                 if f.rating.is_none() {
@@ -363,5 +376,33 @@ mod tests {
             ]
         );
         assert_eq!(row.fields.name.as_deref(), Some("Acme"));
+    }
+
+    #[test]
+    fn a_business_phone_follows_the_leads_rule() {
+        let headers: Vec<String> = ["Company", "Phone"]
+            .iter()
+            .map(|h| (*h).to_owned())
+            .collect();
+        let kind = ImportKind::Businesses {
+            relationship_type: crate::business::RelationshipType::Prospect,
+            skip_duplicates: true,
+            auto_categorize: true,
+        };
+        let map = ColumnMap::new(&kind, &headers).unwrap();
+        let row = business_row(&map, &["Acme".into(), "(512) 867-5309".into()]);
+        assert!(row.issues.is_empty(), "{:?}", row.issues);
+        assert_eq!(row.fields.phone.as_deref(), Some("+15128675309"));
+        for bad in ["call us", "000-000-0000", "555-1234"] {
+            let row = business_row(&map, &["Acme".into(), bad.into()]);
+            let codes: Vec<_> = row
+                .issues
+                .iter()
+                .map(|i| (i.field, i.code, i.value.as_str()))
+                .collect();
+            assert_eq!(codes, [("phone", "invalid_phone", bad)]);
+            assert_eq!(row.fields.phone, None, "{bad}");
+            assert_eq!(row.fields.name.as_deref(), Some("Acme"), "the row is kept");
+        }
     }
 }

@@ -35,6 +35,8 @@ pub struct ImportRun<'a> {
 pub struct ImportServices {
     pub submissions: Arc<SubmissionService>,
     pub businesses: Arc<BusinessService>,
+    /// The browser upload being imported, linked to each lead batch; None for the CLI.
+    pub upload_id: Option<i64>,
 }
 
 #[async_trait]
@@ -47,7 +49,7 @@ impl ImportDestination for ImportServices {
     ) -> anyhow::Result<Vec<ElementOutcome>> {
         let outcome = self
             .submissions
-            .submit_batch(user, requests, team_id, true, None)
+            .submit_import_chunk(user, requests, team_id, self.upload_id)
             .await
             .map_err(describe)?;
         Ok(outcome.elements)

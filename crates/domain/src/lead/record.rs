@@ -128,6 +128,9 @@ pub struct LeadFilter {
     pub assignee: Option<AssigneeFilter>,
     /// Archived leads or the others; leads merged away are never listed.
     pub archive: ArchiveFilter,
+    /// The leads a browser upload created or updated (a submission of one of its batches
+    /// names the lead), when the upload's team is one of `visible_teams`.
+    pub upload: Option<i64>,
 }
 
 /// Where a keyset page of leads (newest first) continues: after this lead.

@@ -91,6 +91,8 @@ pub struct NewBatch {
     pub created_at: DateTime<Utc>,
     /// The `Idempotency-Key` claim the batch answers for.
     pub idempotency_key_id: Option<i64>,
+    /// The browser upload whose rows the batch carries (`/leads?upload=`); None otherwise.
+    pub upload_id: Option<i64>,
 }
 
 /// A batch with its counters, computed from its submissions.

@@ -231,6 +231,30 @@ impl SubmissionService {
             process_immediately,
             created_at: self.clock.now(),
             idempotency_key_id,
+            upload_id: None,
+        };
+        self.submit(user, requests, Some(batch)).await
+    }
+
+    /// One chunk of a spreadsheet import, processed now: a batch as `submit_batch` stores it,
+    /// linked to the browser upload it came from (`upload_id`), so the upload's leads can be
+    /// listed (`LeadFilter::upload`).
+    pub async fn submit_import_chunk(
+        &self,
+        user: &User,
+        requests: Vec<SubmissionRequest>,
+        team_id: Option<i64>,
+        upload_id: Option<i64>,
+    ) -> Result<BatchOutcome, SubmissionError> {
+        let batch = NewBatch {
+            id: self.tokens.public_id("bat_"),
+            user_id: user.id,
+            team_id,
+            total: i32::try_from(requests.len()).unwrap_or(i32::MAX),
+            process_immediately: true,
+            created_at: self.clock.now(),
+            idempotency_key_id: None,
+            upload_id,
         };
         self.submit(user, requests, Some(batch)).await
     }

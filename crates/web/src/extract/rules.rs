@@ -3,7 +3,8 @@ use std::borrow::Cow;
 
 use validator::ValidationError;
 
-use leadhub_domain::parse::StateCode;
+use leadhub_domain::business::model::invalid_phone_message;
+use leadhub_domain::parse::{normalize_phone, StateCode};
 
 use crate::extract::lax::Lax;
 
@@ -48,6 +49,22 @@ pub fn state_code(field: &Lax<String>) -> Result<(), ValidationError> {
             .with_message(Cow::Owned(format!(
                 "Value error, {text:?} is not a US state, DC or territory code"
             )))),
+        _ => Ok(()),
+    }
+}
+
+/// A phone number by the leads' rule (libphonenumber's metadata): a business phone that is not
+/// one is refused rather than stored as given. Text over the length limit is only too long.
+pub fn phone_number(field: &Lax<String>) -> Result<(), ValidationError> {
+    match field.text() {
+        Some(text) if text.chars().count() <= MAX_ENUM_TEXT && normalize_phone(text).is_none() => {
+            Err(
+                ValidationError::new("value_error").with_message(Cow::Owned(format!(
+                    "Value error, {}",
+                    invalid_phone_message(text)
+                ))),
+            )
+        }
         _ => Ok(()),
     }
 }

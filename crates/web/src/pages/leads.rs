@@ -22,7 +22,7 @@ use crate::pages::{lead, lead_actions, lead_edit};
 use crate::routes::leads::{LeadQuery, ENRICHMENT_STATUSES};
 
 /// The filters a `/leads` URL may carry, named as the API's query parameters.
-pub const FILTERS: [&str; 14] = [
+pub const FILTERS: [&str; 15] = [
     "q",
     "status",
     "assignee",
@@ -37,6 +37,7 @@ pub const FILTERS: [&str; 14] = [
     "enrichment_status",
     "created_after",
     "created_before",
+    "upload",
 ];
 
 pub fn configure(cfg: &mut web::ServiceConfig) {
@@ -131,6 +132,12 @@ async fn list(
     context.insert("enrichment_statuses", &ENRICHMENT_STATUSES);
     let status = match filters.read::<LeadQuery>() {
         Ok(lead_query) => {
+            if let Some(upload) = lead_query.filter().upload {
+                context.insert(
+                    "upload_filter",
+                    &upload_filter(&visitor, &filters, upload).await?,
+                );
+            }
             let (leads, total) = visitor
                 .state
                 .submissions
@@ -159,6 +166,27 @@ async fn list(
         Err(problems) => refuse(&mut context, &problems),
     };
     visitor.page(status, "leads.html", &context)
+}
+
+/// The `upload` filter as the page shows it: the upload's file name (when the visitor may see
+/// the upload; else only its number, so the page tells nothing of another team's upload) and
+/// the link to the same list without it.
+async fn upload_filter(
+    visitor: &Visitor,
+    filters: &PageFilters,
+    upload: i64,
+) -> Result<serde_json::Value, PageError> {
+    let file_name = match visitor.state.uploads.visible(&visitor.user, upload).await {
+        Ok(found) => Some(found.file_name),
+        Err(ServiceError::NotFound(_)) => None,
+        Err(e) => return Err(e.into()),
+    };
+    let rest = filters.query_string_without("upload");
+    Ok(serde_json::json!({
+        "id": upload,
+        "file_name": file_name,
+        "remove": if rest.is_empty() { "/leads".to_owned() } else { format!("/leads?{rest}") },
+    }))
 }
 
 /// GET /leads/export: the list's filter as CSV, for the session (the API route takes a Bearer

@@ -55,6 +55,18 @@ impl PageFilters {
             .finish()
     }
 
+    /// The filters but `name` as a query string: a link that removes that filter.
+    pub fn query_string_without(&self, name: &str) -> String {
+        form_urlencoded::Serializer::new(String::new())
+            .extend_pairs(
+                self.given
+                    .iter()
+                    .filter(|(n, _)| *n != name)
+                    .map(|(n, v)| (*n, v.as_str())),
+            )
+            .finish()
+    }
+
     /// The filters read as the API reads them, or the problems with them as one sentence.
     pub fn read<T: RequestQuery>(&self) -> Result<T, String> {
         read_query::<T>(&self.query_string()).map_err(|p| problems_text(&p))
@@ -162,5 +174,9 @@ mod tests {
         assert_eq!(f.query_string(), "q=main+st&state=TX");
         assert_eq!(f.offset, 50);
         assert_eq!(PageFilters::of("offset=-3", &NAMES).offset, 0);
+        assert_eq!(
+            PageFilters::of("q=main&state=TX&city=Austin", &NAMES).query_string_without("state"),
+            "q=main&city=Austin"
+        );
     }
 }

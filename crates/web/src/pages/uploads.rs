@@ -8,6 +8,7 @@ use futures_util::StreamExt;
 
 use leadhub_domain::business::RelationshipType;
 use leadhub_domain::error::ServiceError;
+use leadhub_domain::lead::record::LeadFilter;
 use leadhub_domain::upload::{NewUpload, UploadKind, UploadStatus};
 
 use crate::import::refuse_file;
@@ -251,6 +252,8 @@ async fn list(state: web::Data<AppState>, visitor: Visitor) -> Result<HttpRespon
                 "merged": c.updated + c.skipped,
                 "rejected": c.rejected + c.failed,
                 "warnings": c.warnings,
+                "leads_link": (u.status == UploadStatus::Done && u.kind == UploadKind::Leads)
+                    .then(|| format!("/leads?upload={}", u.id)),
             })
         })
         .collect();
@@ -296,7 +299,28 @@ async fn status(
     context.insert("failure", &upload.error);
     context.insert("has_report", &upload.has_report);
     context.insert("uploaded", &when(upload.created_at));
+    if upload.status == UploadStatus::Done && upload.kind == UploadKind::Leads {
+        context.insert(
+            "lead_count",
+            &upload_lead_count(&state, &visitor, upload.id).await?,
+        );
+    }
     visitor.page(StatusCode::OK, "upload.html", &context)
+}
+
+/// How many leads `/leads?upload={id}` lists for the visitor: the distinct leads the upload
+/// created or updated (two rows of one property are one lead), by the list's own query.
+async fn upload_lead_count(
+    state: &AppState,
+    visitor: &Visitor,
+    upload: i64,
+) -> Result<i64, PageError> {
+    let filter = LeadFilter {
+        upload: Some(upload),
+        ..LeadFilter::default()
+    };
+    let (_, total) = state.submissions.leads(&visitor.user, filter, 1, 0).await?;
+    Ok(total)
 }
 
 /// GET /uploads/{id}/report: the rejected rows and warnings as CSV (formula-safe, as from the CLI).

@@ -21,16 +21,16 @@ use crate::extract::{json_type, Lax};
 use crate::time::iso;
 
 /// One business of an import. Only `name` is required; a bad element (no name, a state that is
-/// not a US code, rating outside 0..=5, negative review_count, a wrong JSON type) is reported in
-/// `errors` by index and the rest are imported.
+/// not a US code, an invalid phone, rating outside 0..=5, negative review_count, a wrong JSON
+/// type) is reported in `errors` by index and the rest are imported.
 #[derive(Deserialize, Validate, JsonSchema)]
 pub struct BusinessInput {
     /// e.g. "Joe's Plumbing LLC"
     #[schemars(required)]
     #[validate(custom(function = "json_type"), length(max = 255))]
     pub name: Lax<String>,
-    /// Stored as E.164 (`+15125550100`) when libphonenumber's rules say it is valid, else as
-    /// given.
+    /// Stored as E.164 (`+15125550100`); a number that is not valid by libphonenumber's rules
+    /// (as for leads) makes the element bad (in `errors`).
     #[validate(custom(function = "json_type"), length(max = 255))]
     pub phone: Lax<String>,
     /// e.g. "https://joesplumbing.com"

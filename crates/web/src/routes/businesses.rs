@@ -12,7 +12,7 @@ use leadhub_domain::business::{
 use leadhub_domain::lead::search::SearchText;
 
 use crate::error::ApiResult;
-use crate::extract::rules::{one_of, one_of_text, state_code};
+use crate::extract::rules::{one_of, one_of_text, phone_number, state_code};
 use crate::extract::{
     flat_problems, json_type, Caller, Lax, PageQuery, RequestBody, RequestQuery, ValidatedJson,
     ValidatedQuery,
@@ -159,9 +159,14 @@ pub struct PatchBody {
         custom(function = "kept_name")
     )]
     pub name: Lax<String>,
-    /// Stored as E.164 when it reads as a phone number, else as given.
+    /// Stored as E.164 (`+15125550100`); a number that is not valid by libphonenumber's rules
+    /// (as for leads: a US number without a country code is read as US) is a 422.
     #[serde(default)]
-    #[validate(custom(function = "json_type"), length(max = 255))]
+    #[validate(
+        custom(function = "json_type"),
+        length(max = 255),
+        custom(function = "phone_number")
+    )]
     pub phone: Lax<String>,
     #[serde(default)]
     #[validate(custom(function = "json_type"), length(max = 255))]

@@ -104,6 +104,11 @@ pub struct LeadFilters {
     /// are never listed.
     #[validate(custom(function = "json_type"))]
     pub archived: Lax<bool>,
+    /// The id of a browser upload (`/uploads/{id}`): only the leads it created or updated
+    /// (including duplicates it merged into). An upload of a team the caller is not in finds
+    /// nothing.
+    #[validate(custom(function = "json_type"))]
+    pub upload: Lax<i64>,
 }
 
 /// A lead status word, as the list filter and the edits take it.
@@ -190,6 +195,7 @@ impl LeadFilters {
             } else {
                 ArchiveFilter::Active
             },
+            upload: self.upload.value().copied(),
         }
     }
 }

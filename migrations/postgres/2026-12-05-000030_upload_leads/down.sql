@@ -1,0 +1,2 @@
+DROP INDEX batches_upload;
+ALTER TABLE batches DROP COLUMN upload_id;
