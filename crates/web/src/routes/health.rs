@@ -35,8 +35,8 @@ pub async fn healthz() -> Json<Status> {
 /// once space is freed (or the database writable again).
 const FAULT_REPORTED_FOR: std::time::Duration = std::time::Duration::from_secs(60);
 
-/// The database answers, every migration is applied, and no write found the storage full or the
-/// database read-only in the last minute.
+/// The database answers, every migration is applied, and writes are not refused.
+/// Not ready while a write found the storage full or the database read-only in the last minute.
 #[api_operation(operation_id = "readyz", tag = "operations", error_code = 503)]
 pub async fn readyz(state: web::Data<AppState>) -> ApiResult<Json<Status>> {
     if let Some(ago) = state.db.storage_full_within(FAULT_REPORTED_FOR) {
