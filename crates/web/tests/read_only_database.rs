@@ -181,3 +181,38 @@ fn a_read_only_postgres_database_stops_the_start_with_one_line() {
         "{line}"
     );
 }
+
+/// Takes the immutable flag off again, whatever the test did.
+struct Immutable(String);
+
+impl Drop for Immutable {
+    fn drop(&mut self) {
+        let _ = Command::new("chattr").args(["-i", &self.0]).status();
+    }
+}
+
+#[test]
+fn an_immutable_file_stops_even_root() {
+    // As root only (`chattr +i` needs CAP_LINUX_IMMUTABLE), on a file system that has the flag.
+    if !running_as_root() {
+        return;
+    }
+    let env = Env::new("immutable", false).unwrap();
+    let file = migrated(&env, false);
+    for suffix in ["-wal", "-shm"] {
+        let _ = std::fs::remove_file(format!("{file}{suffix}"));
+    }
+    let set = Command::new("chattr").args(["+i", &file]).status();
+    if !set.is_ok_and(|s| s.success()) {
+        eprintln!("chattr +i not available here: the immutable file is not tested");
+        return;
+    }
+    let _undo = Immutable(file.clone());
+    let (output, took) = run(env.command(), &["serve"]);
+    assert_eq!(
+        refusal(&output, took),
+        format!(
+            "leadhub: cannot write the database {file}: the file cannot be changed (operation not permitted: immutable?)"
+        )
+    );
+}
