@@ -33,6 +33,7 @@ mod openapi;
 mod operations;
 mod pages;
 mod rate_limits;
+mod read_only;
 mod search;
 mod single_groups;
 mod snapshots;

@@ -10,14 +10,17 @@ use serde_json::json;
 use leadhub_tests::{backend_tests, TestApp};
 
 use crate::enrichment::with_geocoders;
-use crate::helpers::{poll, submit};
+use crate::helpers::{poll, submit, team};
+use crate::lead_uploads::{finished, upload};
+use crate::pages::sign_in;
 use crate::teams::{create_team_id, invite};
 use crate::webhooks::{hook_id, send_test};
 
 backend_tests!(
     queue_gauges_follow_the_database,
     adapter_counters_move,
-    a_failing_webhook_endpoint_shows
+    a_failing_webhook_endpoint_shows,
+    import_rows_are_counted_by_outcome
 );
 
 /// The value of the series `name{labels}` (labels as rendered, in their order), 0 when absent.
@@ -172,4 +175,33 @@ async fn a_failing_webhook_endpoint_shows(app: TestApp) {
         1.0,
         "{text}"
     );
+}
+
+async fn import_rows_are_counted_by_outcome(app: TestApp) {
+    let alice = app.user("alice@example.com").await;
+    let team_id = team(&app, "Importers", &alice).await;
+    let mut b = sign_in(&app, "alice@example.com").await;
+    let series =
+        |outcome: &str| format!(r#"leadhub_import_rows_total{{kind="leads",outcome="{outcome}"}}"#);
+    let before = app.get_text("/metrics").await;
+    // Two new leads, the second row again (merged into the first), one shifted row (rejected).
+    let file = "address,city,state,first_name\n\
+                1 Counted St,Austin,TX,Ann\n\
+                2 Counted St,Austin,TX,Bo\n\
+                2 Counted St,Austin,TX,Bo,shifted\n\
+                2 Counted St,Austin,TX,Bob\n";
+    let sent = upload(&mut b, "/leads/import", team_id, None, file.as_bytes()).await;
+    assert_eq!(sent.status, StatusCode::SEE_OTHER, "{}", sent.body);
+    finished(&mut b, sent.location()).await;
+    let after = app.get_text("/metrics").await;
+    for (outcome, rows) in [("created", 2.0), ("rejected", 1.0)] {
+        assert!(
+            value(&after, &series(outcome)) >= value(&before, &series(outcome)) + rows,
+            "{outcome}: {after}"
+        );
+    }
+    let merged = value(&after, &series("updated")) + value(&after, &series("skipped"))
+        - value(&before, &series("updated"))
+        - value(&before, &series("skipped"));
+    assert!(merged >= 1.0, "{after}");
 }

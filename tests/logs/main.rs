@@ -13,6 +13,9 @@ use serde_json::{json, Value};
 use leadhub_domain::mail::Message;
 use leadhub_tests::{backend_tests, TestApp};
 
+mod webhook_failures;
+use webhook_failures::a_failing_endpoint_logs_a_first_line_then_a_summary_a_minute;
+
 /// Every log line written so far, by every test of this binary.
 fn captured() -> &'static Arc<Mutex<Vec<u8>>> {
     static LOGS: OnceLock<Arc<Mutex<Vec<u8>>>> = OnceLock::new();
@@ -227,4 +230,5 @@ async fn an_enrichment_failure_is_logged_in_full_and_told_in_words(app: TestApp)
 backend_tests!(
     a_whole_scenario_logs_no_credential,
     an_enrichment_failure_is_logged_in_full_and_told_in_words,
+    a_failing_endpoint_logs_a_first_line_then_a_summary_a_minute,
 );

@@ -22,3 +22,16 @@ pub fn is_storage_full(cause: &anyhow::Error) -> bool {
     // The chain starts with the error itself.
     cause.chain().any(|c| c.is::<StorageFull>())
 }
+
+/// The database refuses writes (SQLite `SQLITE_READONLY`: a file, its folder or its file system
+/// that this process cannot write; PostgreSQL `read_only_sql_transaction`, 25006: a standby or a
+/// read-only setting): nothing was written. Carried inside `StoreError::Unexpected` as
+/// `StorageFull` is; the web layer answers 503 for it (`is_database_read_only`).
+#[derive(Debug, thiserror::Error)]
+#[error("the database is read-only: {0}")]
+pub struct DatabaseReadOnly(pub String);
+
+/// Whether `cause` is (or wraps) `DatabaseReadOnly`.
+pub fn is_database_read_only(cause: &anyhow::Error) -> bool {
+    cause.chain().any(|c| c.is::<DatabaseReadOnly>())
+}

@@ -17,6 +17,13 @@ pub const WEBHOOK_ATTEMPTS: &str = "leadhub_webhook_attempts_total";
 pub const LEADS_INGESTED: &str = "leadhub_leads_ingested_total";
 /// Database statements refused because its storage was full (disk, quota or size limit).
 pub const STORAGE_FULL: &str = "leadhub_storage_full_total";
+/// Database statements refused because the database was read-only (file, folder, file system,
+/// or a PostgreSQL standby).
+pub const DATABASE_READ_ONLY: &str = "leadhub_database_read_only_total";
+/// Rows of CSV imports (CLI and page uploads), by `kind` (leads, businesses) and `outcome`:
+/// created, updated, skipped, rejected (not imported: unreadable or refused), failed (kept as a
+/// submission, the lead not stored).
+pub const IMPORT_ROWS: &str = "leadhub_import_rows_total";
 /// E-mails handed to the mail adapter, by `kind` and `outcome` (sent, failed).
 pub const EMAILS: &str = "leadhub_emails_total";
 
@@ -63,5 +70,13 @@ pub fn describe() {
     describe_counter!(
         STORAGE_FULL,
         "Database statements refused because the storage was full."
+    );
+    describe_counter!(
+        DATABASE_READ_ONLY,
+        "Database statements refused because the database was read-only."
+    );
+    describe_counter!(
+        IMPORT_ROWS,
+        "CSV import rows by kind and outcome (created, updated, skipped, rejected, failed)."
     );
 }

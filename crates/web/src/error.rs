@@ -14,7 +14,7 @@ use apistos::{ApiErrorComponent, Schema};
 
 use leadhub_domain::auth::AuthError;
 use leadhub_domain::error::FieldError;
-use leadhub_domain::store::{is_storage_full, StoreError};
+use leadhub_domain::store::{is_database_read_only, is_storage_full, StoreError};
 use leadhub_domain::team::TeamError;
 
 use crate::routes::schemas::{body_of, json_response, ErrorBody, ValidationErrorBody, ERRORS};
@@ -55,6 +55,9 @@ pub enum ApiError {
     /// The database's storage is full: nothing was stored (507, never a bare 500).
     #[error("storage full")]
     StorageFull,
+    /// The database refuses writes: nothing was stored (503 with `Retry-After`, never a 500).
+    #[error("database read-only")]
+    DatabaseReadOnly,
     #[error("internal error")]
     Internal,
 }
@@ -62,6 +65,13 @@ pub enum ApiError {
 /// The 507's detail: what happened to the request and what to do.
 pub const STORAGE_FULL_DETAIL: &str =
     "The service's storage is full; nothing was stored. Try again later (the operator is alerted).";
+
+/// The 503's detail when the database is read-only.
+pub const DATABASE_READ_ONLY_DETAIL: &str =
+    "The service's database is read-only; nothing was stored. Try again later (the operator is alerted).";
+
+/// How long a client is asked to wait when the database is read-only: an operator has to act.
+pub const DATABASE_READ_ONLY_RETRY_AFTER: u64 = 60;
 
 impl ApiError {
     /// Logs the cause here, inside the request's span, and keeps it out of the answer.
@@ -72,6 +82,13 @@ impl ApiError {
                 "storage full; request refused"
             );
             return ApiError::StorageFull;
+        }
+        if is_database_read_only(&cause) {
+            tracing::error!(
+                error = format!("{cause:#}"),
+                "database read-only; request refused"
+            );
+            return ApiError::DatabaseReadOnly;
         }
         tracing::error!(error = format!("{cause:#}"), "unexpected error");
         ApiError::Internal
@@ -95,7 +112,9 @@ impl ResponseError for ApiError {
             ApiError::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::RequestTimeout => StatusCode::REQUEST_TIMEOUT,
             ApiError::Validation(_) => StatusCode::UNPROCESSABLE_ENTITY,
-            ApiError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
+            ApiError::Unavailable(_) | ApiError::DatabaseReadOnly => {
+                StatusCode::SERVICE_UNAVAILABLE
+            }
             ApiError::RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
             ApiError::StorageFull => StatusCode::INSUFFICIENT_STORAGE,
             ApiError::Internal => StatusCode::INTERNAL_SERVER_ERROR,
@@ -118,6 +137,7 @@ impl ResponseError for ApiError {
             }
             ApiError::RateLimited { limit, .. } => format!("Rate limit exceeded: {limit}"),
             ApiError::StorageFull => STORAGE_FULL_DETAIL.to_owned(),
+            ApiError::DatabaseReadOnly => DATABASE_READ_ONLY_DETAIL.to_owned(),
             ApiError::Internal => "Internal server error".to_owned(),
             ApiError::ConflictWithLead { detail, lead_id } => {
                 return HttpResponse::build(self.status_code())
@@ -141,6 +161,12 @@ impl ResponseError for ApiError {
         }
         if let ApiError::RateLimited { retry_after, .. } = self {
             response.insert_header((header::RETRY_AFTER, retry_after.to_string()));
+        }
+        if let ApiError::DatabaseReadOnly = self {
+            response.insert_header((
+                header::RETRY_AFTER,
+                DATABASE_READ_ONLY_RETRY_AFTER.to_string(),
+            ));
         }
         response.json(ErrorBody { detail })
     }

@@ -6,6 +6,7 @@
 #![forbid(unsafe_code)]
 
 pub mod egress;
+mod failure_log;
 mod fair_share;
 mod sender;
 pub mod special_addresses;

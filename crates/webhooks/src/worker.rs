@@ -20,6 +20,7 @@ use leadhub_domain::webhook::{
 };
 use leadhub_domain::Clock;
 
+use crate::failure_log::FailureLog;
 use crate::fair_share::{shares, team_share, InFlight};
 
 /// Endpoints with due deliveries looked at per claim, the ones waiting longest: enough for every
@@ -68,6 +69,8 @@ struct Deliverer {
     retries_due: Mutex<BTreeSet<DateTime<Utc>>>,
     /// When each failing endpoint was last checked against the five-day rule.
     failing_checked: Mutex<HashMap<i64, DateTime<Utc>>>,
+    /// What the log was told of each failing endpoint (a first line, then a summary a minute).
+    failure_log: Mutex<FailureLog>,
 }
 
 /// Whether a failing endpoint is due a check against the five-day rule (at most one an hour:
@@ -119,6 +122,7 @@ pub fn start(
         recorded: Notify::new(),
         retries_due: Mutex::new(BTreeSet::new()),
         failing_checked: Mutex::new(HashMap::new()),
+        failure_log: Mutex::new(FailureLog::default()),
     });
     let recorder = tokio::spawn(deliverer.clone().record_forever());
     tokio::spawn(async move {
@@ -146,6 +150,7 @@ impl Deliverer {
                 self.fan_out().await;
             }
             let started = self.round(&slots).await;
+            self.log_failure_summaries();
             events_written = wakeups.has_changed().unwrap_or(false);
             if started == 0 && !events_written {
                 let wait = self.until_next_retry().min(self.settings.poll);
@@ -304,6 +309,19 @@ impl Deliverer {
         started
     }
 
+    /// Writes the summaries of failing endpoints whose minute is over.
+    fn log_failure_summaries(&self) {
+        let now = self.clock.now();
+        let lines = self
+            .failure_log
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .due(now);
+        for line in lines {
+            line.log();
+        }
+    }
+
     fn in_flight(&self) -> std::sync::MutexGuard<'_, InFlight> {
         self.in_flight.lock().unwrap_or_else(|e| e.into_inner())
     }
@@ -323,10 +341,20 @@ impl Deliverer {
             Ok(body) => (self.sender.send(&d, &body).await, Some(body)),
             Err(failed) => (Err(failed), None),
         };
-        if let Err(failure) = &result {
-            tracing::warn!(delivery = d.id, attempts, error = %failure.error, "webhook delivery failed");
-        }
         let now = self.clock.now();
+        if let Err(failure) = &result {
+            tracing::debug!(delivery = d.id, attempts, error = %failure.error, "webhook delivery failed");
+        }
+        let line = {
+            let mut log = self.failure_log.lock().unwrap_or_else(|e| e.into_inner());
+            match &result {
+                Err(failure) => log.failed(d.endpoint_id, failure, now),
+                Ok(_) => log.delivered(d.endpoint_id, now),
+            }
+        };
+        if let Some(line) = line {
+            line.log();
+        }
         let made = body.filter(|_| made);
         let record = attempt_record(attempts, result, made, now, self.settings.retry_scale);
         let outcome = match record.status {

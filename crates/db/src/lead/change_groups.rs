@@ -14,7 +14,7 @@ use diesel::{Connection, QueryResult};
 use tokio::sync::oneshot;
 
 use leadhub_domain::lead::work::{ChangeSaved, LeadChange};
-use leadhub_domain::store::{StorageFull, StoreError, StoreResult};
+use leadhub_domain::store::{DatabaseReadOnly, StorageFull, StoreError, StoreResult};
 
 use crate::sql::error::store_error;
 use crate::{Database, DbConnection};
@@ -124,17 +124,56 @@ fn write_group(
     })
 }
 
-/// The group's error for each of its members: a full storage stays one (507), the rest
-/// keeps its message.
+/// The group's error for each of its members: a full storage or a read-only database stays
+/// one (507, 503), the rest keeps its message.
 fn copy_of(error: &StoreError) -> StoreError {
-    match error {
-        StoreError::Conflict(text) => StoreError::Conflict(text.clone()),
-        StoreError::Unexpected(cause) => match cause
+    let cause = match error {
+        StoreError::Conflict(text) => return StoreError::Conflict(text.clone()),
+        StoreError::Unexpected(cause) => cause,
+    };
+    let found = |c: &(dyn std::error::Error + 'static)| {
+        if let Some(full) = c.downcast_ref::<StorageFull>() {
+            Some(anyhow::Error::new(StorageFull(full.0.clone())))
+        } else {
+            c.downcast_ref::<DatabaseReadOnly>()
+                .map(|ro| anyhow::Error::new(DatabaseReadOnly(ro.0.clone())))
+        }
+    };
+    StoreError::Unexpected(
+        cause
             .chain()
-            .find_map(|c| c.downcast_ref::<StorageFull>())
-        {
-            Some(full) => StoreError::Unexpected(anyhow::Error::new(StorageFull(full.0.clone()))),
-            None => StoreError::Unexpected(anyhow::anyhow!("{cause:#}")),
-        },
+            .find_map(found)
+            .unwrap_or_else(|| anyhow::anyhow!("{cause:#}")),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use leadhub_domain::store::{is_database_read_only, is_storage_full};
+
+    #[test]
+    fn each_member_hears_the_groups_fault_for_what_it_is() {
+        let full = StoreError::Unexpected(anyhow::Error::new(StorageFull("disk".into())));
+        let read_only = StoreError::Unexpected(
+            anyhow::Error::new(DatabaseReadOnly("ro".into())).context("writing a group"),
+        );
+        let other = StoreError::Unexpected(anyhow::anyhow!("boom").context("writing a group"));
+        let StoreError::Unexpected(copy) = copy_of(&full) else {
+            panic!("not unexpected")
+        };
+        assert!(is_storage_full(&copy));
+        let StoreError::Unexpected(copy) = copy_of(&read_only) else {
+            panic!("not unexpected")
+        };
+        assert!(is_database_read_only(&copy));
+        let StoreError::Unexpected(copy) = copy_of(&other) else {
+            panic!("not unexpected")
+        };
+        assert_eq!(format!("{copy:#}"), "writing a group: boom");
+        assert!(matches!(
+            copy_of(&StoreError::Conflict("taken".into())),
+            StoreError::Conflict(t) if t == "taken"
+        ));
     }
 }

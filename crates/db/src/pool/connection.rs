@@ -1,7 +1,6 @@
 //! Connecting: the URL picks the backend, r2d2 pools connections, migrations are embedded.
 use std::cell::Cell;
 use std::path::Path;
-use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -17,8 +16,7 @@ use diesel::{Connection, ExpressionMethods, QueryDsl, QueryResult, RunQueryDsl};
 use diesel_migrations::{embed_migrations, EmbeddedMigrations, MigrationHarness};
 
 use leadhub_domain::api_key::StoredApiKey;
-use leadhub_domain::store::{is_storage_full, StoreError};
-use leadhub_domain::telemetry::STORAGE_FULL;
+use leadhub_domain::store::StoreError;
 use leadhub_domain::user::User;
 
 use crate::job::job_wakeups::JobSignal;
@@ -27,8 +25,10 @@ use crate::pool::checkpoint::{self, Writers, AUTOCHECKPOINT_PAGES};
 use crate::pool::manager::{self, DbManager, QueryErrorsOnly};
 use crate::pool::pool_threads::{self, OpenPool};
 use crate::pool::recent::Recent;
+use crate::pool::writable::{cannot_create, check_sqlite_writable};
+use crate::pool::write_faults::WriteFaults;
 use crate::schema::users;
-use crate::sql::error::store_error;
+use crate::sql::error::{is_read_only, store_error};
 
 const SQLITE_MIGRATIONS: EmbeddedMigrations = embed_migrations!("../../migrations/sqlite");
 const POSTGRES_MIGRATIONS: EmbeddedMigrations = embed_migrations!("../../migrations/postgres");
@@ -54,6 +54,9 @@ pub enum DbError {
     Connect(String),
     #[error("cannot migrate the database: {0}")]
     Migrate(String),
+    /// A SQLite database this process cannot write: the file and what is wrong, on one line.
+    #[error("cannot write the database {path}: {problem}")]
+    ReadOnly { path: String, problem: String },
 }
 
 type DbPool = Pool<DbManager>;
@@ -72,8 +75,10 @@ pub struct Database {
     pub(crate) recent_users: Arc<Recent<i64, User>>,
     /// Single-submission groups written at once, when configured (`intake_runners`).
     pub(crate) intake_runners: Option<usize>,
-    /// When a statement last found the storage full (unix seconds, 0: never), for `/readyz`.
-    storage_full_at: Arc<AtomicI64>,
+    /// When a statement last found the storage full or the database read-only, for `/readyz`.
+    faults: Arc<WriteFaults>,
+    /// Where the database is, for messages: the SQLite file or `host:port/name`, no password.
+    place: Arc<str>,
     /// Lead changes waiting to be written together (SQLite; lead/change_groups.rs).
     pub(crate) lead_changes: Arc<ChangeQueue>,
     /// Last, so the pool is closed by the time the last clone counts as gone (`settle`).
@@ -131,6 +136,8 @@ impl Database {
     ) -> Result<Database, DbError> {
         let (backend, target) = if let Some(path) = url.strip_prefix("sqlite://") {
             create_sqlite_file(path)?;
+            // Before the pool, whose connection settings would fail quietly for 10 s.
+            check_sqlite_writable(path)?;
             (Backend::Sqlite, path.to_owned())
         } else if url.starts_with("postgres://") || url.starts_with("postgresql://") {
             (Backend::Postgres, with_connect_timeout(url))
@@ -150,6 +157,7 @@ impl Database {
         let job_signal = Arc::new(JobSignal::new(
             (backend == Backend::Postgres).then(|| target.clone()),
         ));
+        let place = manager::place_of(backend, &target).into();
         let manager = DbManager::new(backend, target);
         let mut builder = Pool::builder()
             // A connection error is the manager's own to log.
@@ -176,7 +184,8 @@ impl Database {
             recent_keys: Arc::default(),
             recent_users: Arc::default(),
             intake_runners: None,
-            storage_full_at: Arc::default(),
+            faults: Arc::default(),
+            place,
             lead_changes: Arc::default(),
             _open: open,
         })
@@ -211,7 +220,18 @@ impl Database {
                 .run_pending_migrations(POSTGRES_MIGRATIONS)
                 .map(|v| v.len()),
         };
-        applied.map_err(|e| DbError::Migrate(e.to_string()))
+        applied.map_err(|e| {
+            let said = one_line(&e.to_string());
+            if is_read_only(&said) {
+                // A PostgreSQL standby or read-only setting (SQLite's file was checked at connect).
+                DbError::ReadOnly {
+                    path: self.place.to_string(),
+                    problem: format!("the database accepts no writes ({said})"),
+                }
+            } else {
+                DbError::Migrate(said)
+            }
+        })
     }
 
     /// True when the database answers and no migration is pending (readiness).
@@ -291,25 +311,22 @@ impl Database {
         done
     }
 
-    /// The one place a full storage is noted: counted for `/metrics` and remembered for
-    /// `/readyz`, so the two never disagree. Every failed `read` and `write` passes here, and so
-    /// must a failure a transaction lives through (a savepoint rolled back) before it is
-    /// handed on inside a successful answer.
+    /// The one place a full storage or a read-only database is noted (`WriteFaults`): counted
+    /// for `/metrics` and remembered for `/readyz`, so the two never disagree. Every failed
+    /// `read` and `write` passes here, and so must a failure a transaction lives through (a
+    /// savepoint rolled back) before it is handed on inside a successful answer.
     pub(crate) fn note_storage_error(&self, error: &StoreError) {
-        if let StoreError::Unexpected(cause) = error {
-            if is_storage_full(cause) {
-                metrics::counter!(STORAGE_FULL).increment(1);
-                let now = chrono::Utc::now().timestamp();
-                self.storage_full_at.store(now, Ordering::Relaxed);
-            }
-        }
+        self.faults.note(error);
     }
 
     /// Seconds since a statement last found the storage full, if within `window`.
     pub fn storage_full_within(&self, window: Duration) -> Option<u64> {
-        let at = self.storage_full_at.load(Ordering::Relaxed);
-        let ago = u64::try_from(chrono::Utc::now().timestamp() - at).ok()?;
-        (at > 0 && ago <= window.as_secs()).then_some(ago)
+        self.faults.storage_full_within(window)
+    }
+
+    /// Seconds since a statement last found the database read-only, if within `window`.
+    pub fn read_only_within(&self, window: Duration) -> Option<u64> {
+        self.faults.read_only_within(window)
     }
 }
 
@@ -469,6 +486,7 @@ fn create_sqlite_file(path: &str) -> Result<(), DbError> {
     match create_private_file(path) {
         Ok(()) => Ok(()),
         Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(()),
+        Err(e) if matches!(e.raw_os_error(), Some(1 | 13 | 30)) => Err(cannot_create(path, &e)),
         Err(e) => Err(failed(path, e)),
     }
 }

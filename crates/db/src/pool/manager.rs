@@ -85,7 +85,7 @@ impl HandleError<Error> for QueryErrorsOnly {
 }
 
 /// `host:port/dbname` of a PostgreSQL URL (user and password left out), or the SQLite path.
-fn place_of(backend: Backend, target: &str) -> String {
+pub(crate) fn place_of(backend: Backend, target: &str) -> String {
     match backend {
         Backend::Sqlite => target.to_owned(),
         Backend::Postgres => {

@@ -7,3 +7,5 @@ pub(crate) mod connection;
 pub(crate) mod manager;
 pub(crate) mod pool_threads;
 pub(crate) mod recent;
+pub(crate) mod writable;
+pub(crate) mod write_faults;

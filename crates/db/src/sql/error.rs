@@ -3,10 +3,11 @@
 use std::str::FromStr;
 
 use diesel::result::{DatabaseErrorKind, Error};
-use leadhub_domain::store::{StorageFull, StoreError};
+use leadhub_domain::store::{DatabaseReadOnly, StorageFull, StoreError};
 
-/// The domain error of a database error. A full storage is only named here (`StorageFull`);
-/// counting it and marking `/readyz` is `Database::note_storage_error`'s, the one place for both.
+/// The domain error of a database error. A full storage and a read-only database are only named
+/// here (`StorageFull`, `DatabaseReadOnly`); counting them and marking `/readyz` is
+/// `Database::note_storage_error`'s, the one place for both.
 pub fn store_error(e: Error) -> StoreError {
     match e {
         Error::DatabaseError(DatabaseErrorKind::UniqueViolation, info) => {
@@ -17,6 +18,9 @@ pub fn store_error(e: Error) -> StoreError {
         {
             StoreError::Unexpected(anyhow::Error::new(StorageFull(info.message().to_owned())))
         }
+        Error::DatabaseError(_, info) if is_read_only(info.message()) => StoreError::Unexpected(
+            anyhow::Error::new(DatabaseReadOnly(info.message().to_owned())),
+        ),
         other => StoreError::Unexpected(anyhow::Error::new(other)),
     }
 }
@@ -29,6 +33,15 @@ fn storage_is_full(info: &(dyn diesel::result::DatabaseErrorInformation + Send +
     message.contains("database or disk is full")
         || message.contains("No space left on device")
         || info.hint().is_some_and(|h| h.contains("free disk space"))
+}
+
+/// SQLite's `SQLITE_READONLY` ("attempt to write a readonly database", whatever its extended
+/// code: a file or folder not writable, a file system mounted read-only, a moved file) or
+/// PostgreSQL's `read_only_sql_transaction` (25006: "cannot execute INSERT in a read-only
+/// transaction", on a standby or with `default_transaction_read_only`). Words only, as above.
+pub(crate) fn is_read_only(message: &str) -> bool {
+    message.contains("attempt to write a readonly database")
+        || message.contains("in a read-only transaction")
 }
 
 /// A word in a column that this code does not know (a status, a role): the row is reported,
@@ -55,7 +68,7 @@ pub fn stored_word<T: FromStr>(column: &'static str, value: &str) -> Result<T, E
 mod tests {
     use super::*;
     use diesel::result::DatabaseErrorInformation;
-    use leadhub_domain::store::is_storage_full;
+    use leadhub_domain::store::{is_database_read_only, is_storage_full};
 
     /// What a database said, as diesel hands it over.
     struct Said {
@@ -106,5 +119,24 @@ mod tests {
         ));
         assert!(!full("database is locked", None));
         assert!(!full("relation \"leads\" does not exist", None));
+    }
+
+    fn read_only(message: &'static str) -> bool {
+        let said = Box::new(Said {
+            message,
+            hint: None,
+        });
+        let error = Error::DatabaseError(DatabaseErrorKind::Unknown, said);
+        matches!(store_error(error), StoreError::Unexpected(cause) if is_database_read_only(&cause))
+    }
+
+    #[test]
+    fn a_read_only_database_is_told_from_other_failures_on_both_backends() {
+        assert!(read_only("attempt to write a readonly database"));
+        assert!(read_only(
+            "cannot execute INSERT in a read-only transaction"
+        ));
+        assert!(!read_only("database or disk is full"));
+        assert!(!read_only("database is locked"));
     }
 }

@@ -11,6 +11,7 @@ use crate::business::{BusinessService, ImportOutcome, ImportRequest};
 use crate::lead::fields::Warning;
 use crate::lead::record::LeadAction;
 use crate::submission::{ElementOutcome, SubmissionRequest, SubmissionService};
+use crate::telemetry::IMPORT_ROWS;
 use crate::user::User;
 
 use super::columns::ColumnMap;
@@ -280,8 +281,16 @@ impl Import<'_> {
         Value::Object(object).to_string()
     }
 
+    /// Counts `rows` of this import's kind that ended as `outcome`, for `/metrics` (the summary
+    /// counts the same rows for the person who imports).
+    fn count_rows(&self, outcome: &'static str, rows: u64) {
+        metrics::counter!(IMPORT_ROWS, "kind" => self.run.kind.name(), "outcome" => outcome)
+            .increment(rows);
+    }
+
     fn reject(&mut self, row: u64, code: &str, message: &str, cells: Vec<String>) {
         self.summary.rejected += 1;
+        self.count_rows("rejected", 1);
         self.summary.count_reason(code);
         self.held.push(ReportLine {
             row,
@@ -395,12 +404,22 @@ impl Import<'_> {
         for (pending, outcome) in rows.iter().zip(&outcomes) {
             self.warn_all(pending, &outcome.warnings);
             match outcome.action {
-                Some(LeadAction::Created) => self.summary.created += 1,
-                Some(LeadAction::Updated) => self.summary.updated += 1,
-                Some(LeadAction::Skipped) => self.summary.skipped += 1,
+                Some(LeadAction::Created) => {
+                    self.summary.created += 1;
+                    self.count_rows("created", 1);
+                }
+                Some(LeadAction::Updated) => {
+                    self.summary.updated += 1;
+                    self.count_rows("updated", 1);
+                }
+                Some(LeadAction::Skipped) => {
+                    self.summary.skipped += 1;
+                    self.count_rows("skipped", 1);
+                }
                 // Kept as a submission; reported so the row can be imported again.
                 None => {
                     self.summary.failed += 1;
+                    self.count_rows("failed", 1);
                     self.summary.count_reason("failed");
                     let reason = outcome
                         .error
@@ -439,6 +458,8 @@ impl Import<'_> {
         self.started = true;
         self.summary.created += outcome.imported.len() as u64;
         self.summary.skipped += outcome.skipped.len() as u64;
+        self.count_rows("created", outcome.imported.len() as u64);
+        self.count_rows("skipped", outcome.skipped.len() as u64);
         let mut errors = outcome.errors.iter().peekable();
         for (index, pending) in rows.iter().enumerate() {
             match errors.next_if(|e| e.index == index) {

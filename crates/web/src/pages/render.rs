@@ -135,6 +135,8 @@ pub enum PageError {
     Gone(String),
     #[error("storage full")]
     StorageFull,
+    #[error("database read-only")]
+    DatabaseReadOnly,
     /// A form the domain refused (a conflict, a stale version, a value it cannot take): the
     /// reason, and a link back to where the person was.
     #[error("refused: {text}")]
@@ -156,6 +158,13 @@ impl PageError {
                 "storage full; request refused"
             );
             return PageError::StorageFull;
+        }
+        if leadhub_domain::store::is_database_read_only(&cause) {
+            tracing::error!(
+                error = format!("{cause:#}"),
+                "database read-only; request refused"
+            );
+            return PageError::DatabaseReadOnly;
         }
         tracing::error!(error = format!("{cause:#}"), "unexpected error");
         PageError::Internal
@@ -185,6 +194,11 @@ impl PageError {
                 "The service's storage is full, so nothing was saved. Please try again later."
                     .into(),
             ),
+            PageError::DatabaseReadOnly => (
+                "Saving is not possible right now",
+                "The service's database is read-only, so nothing was saved. Please try again later."
+                    .into(),
+            ),
             PageError::Refused { title, text, .. } => (title, text.clone()),
             PageError::Internal => (
                 "Something went wrong",
@@ -203,6 +217,7 @@ impl ResponseError for PageError {
             PageError::NotFound(_) => StatusCode::NOT_FOUND,
             PageError::Gone(_) => StatusCode::GONE,
             PageError::StorageFull => StatusCode::INSUFFICIENT_STORAGE,
+            PageError::DatabaseReadOnly => StatusCode::SERVICE_UNAVAILABLE,
             PageError::Refused { status, .. } => *status,
             PageError::Internal => StatusCode::INTERNAL_SERVER_ERROR,
         }

@@ -30,17 +30,23 @@ pub async fn healthz() -> Json<Status> {
     })
 }
 
-/// How long `/readyz` reports a full storage after a statement last found it full: long enough
-/// for a load balancer's checks to see it, short enough to come back once space is freed.
-const STORAGE_FULL_REPORTED_FOR: std::time::Duration = std::time::Duration::from_secs(60);
+/// How long `/readyz` reports a full storage (or a read-only database) after a statement last
+/// found it so: long enough for a load balancer's checks to see it, short enough to come back
+/// once space is freed (or the database writable again).
+const FAULT_REPORTED_FOR: std::time::Duration = std::time::Duration::from_secs(60);
 
-/// The database answers, every migration is applied, and no write found the storage full in
-/// the last minute.
+/// The database answers, every migration is applied, and writes are not refused.
+/// Not ready while a write found the storage full or the database read-only in the last minute.
 #[api_operation(operation_id = "readyz", tag = "operations", error_code = 503)]
 pub async fn readyz(state: web::Data<AppState>) -> ApiResult<Json<Status>> {
-    if let Some(ago) = state.db.storage_full_within(STORAGE_FULL_REPORTED_FOR) {
+    if let Some(ago) = state.db.storage_full_within(FAULT_REPORTED_FOR) {
         return Err(ApiError::Unavailable(format!(
             "Database storage full ({ago} s ago); writes are refused"
+        )));
+    }
+    if let Some(ago) = state.db.read_only_within(FAULT_REPORTED_FOR) {
+        return Err(ApiError::Unavailable(format!(
+            "Database read-only ({ago} s ago); writes are refused"
         )));
     }
     if state.db.is_ready().await {
