@@ -76,7 +76,7 @@ pub(crate) async fn lead_at(app: &TestApp, key: &str, n: u32, team_id: Option<i6
 }
 
 /// A request with extra headers; the status, the headers and the JSON body.
-async fn send(
+pub(crate) async fn send(
     app: &TestApp,
     method: Method,
     path: &str,

@@ -19,6 +19,7 @@ mod input_refusals;
 mod invite_races;
 mod isolation;
 mod large_batches;
+mod lead_change_groups;
 mod lead_map;
 mod lead_merge;
 mod lead_pages;
