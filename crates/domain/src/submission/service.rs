@@ -767,16 +767,15 @@ impl SubmissionService {
             .await?)
     }
 
-    /// The lead, if the user may see it, with its newest `limit` submissions and their
-    /// submitters.
-    pub async fn lead_history(
+    /// The newest `limit` submissions of `lead` and their submitters. Trusts its caller: no
+    /// visibility check here, so call it only with a lead the caller already opened for the
+    /// person (the lead page opens it once, through `LeadWorkService::desk`).
+    pub async fn history_of_opened_lead(
         &self,
-        user: &User,
-        id: i64,
+        lead: &Lead,
         limit: i64,
-    ) -> Result<(Lead, Vec<HistoryEntry>), SubmissionError> {
-        let lead = self.lead(user, id).await?;
-        let submissions = self.submissions.submissions_of_lead(id, limit).await?;
+    ) -> Result<Vec<HistoryEntry>, SubmissionError> {
+        let submissions = self.submissions.submissions_of_lead(lead.id, limit).await?;
         let mut submitters: HashMap<i64, Option<User>> = HashMap::new();
         for s in &submissions {
             if let std::collections::hash_map::Entry::Vacant(slot) = submitters.entry(s.user_id) {
@@ -790,7 +789,7 @@ impl SubmissionService {
                 submission,
             })
             .collect();
-        Ok((lead, history))
+        Ok(history)
     }
 
     /// Whether "enrich again" (`enrich_now`) does anything for `user` on `lead`: enrichment is
