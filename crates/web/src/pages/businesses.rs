@@ -62,7 +62,7 @@ impl BusinessLine {
 }
 
 async fn list(visitor: Visitor, req: HttpRequest) -> Result<HttpResponse, PageError> {
-    let (filters, mut context) = list::start(&visitor, &req, &FILTERS, "/businesses").await?;
+    let (filters, mut context, _) = list::start(&visitor, &req, &FILTERS, "/businesses").await?;
     context.insert("relationship_types", &RelationshipType::NAMES);
     context.insert("statuses", &BusinessStatus::NAMES);
     context.insert("industries", &industry_slugs().collect::<Vec<_>>());

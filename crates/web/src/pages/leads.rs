@@ -14,7 +14,7 @@ use leadhub_domain::lead::record::Lead;
 use leadhub_domain::lead::work::LeadStatus;
 
 use crate::lead_export::LeadsCsv;
-use crate::pages::list::{self, refuse, team_choices, PageFilters, TeamChoice, PAGE_SIZE};
+use crate::pages::list::{self, refuse, PageFilters, TeamChoice, PAGE_SIZE};
 use crate::pages::render::{when, PageError};
 use crate::pages::session::Visitor;
 use crate::pages::Done;
@@ -124,10 +124,11 @@ async fn list(
     req: HttpRequest,
     done: web::Query<Done>,
 ) -> Result<HttpResponse, PageError> {
-    let (filters, mut context) = list::start(&visitor, &req, &FILTERS, "/leads").await?;
+    let (filters, mut context, all_teams) = list::start(&visitor, &req, &FILTERS, "/leads").await?;
     context.insert("notice", &done.notice());
     context.insert("statuses", &LeadStatus::NAMES);
-    let teams = team_choices(&visitor, true).await?;
+    // The rows name, and the bulk bar offers, the active teams only.
+    let teams: Vec<TeamChoice> = all_teams.into_iter().filter(|t| t.active).collect();
     context.insert("property_types", &PROPERTY_TYPES);
     context.insert("enrichment_statuses", &ENRICHMENT_STATUSES);
     let status = match filters.read::<LeadQuery>() {

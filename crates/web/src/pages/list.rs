@@ -122,6 +122,10 @@ pub fn refuse(context: &mut Context, problems: &str) -> StatusCode {
 pub struct TeamChoice {
     pub id: String,
     pub name: String,
+    /// Whether the team is active: a page that read all the teams once picks the active ones
+    /// from them (not shown).
+    #[serde(skip)]
+    pub active: bool,
 }
 
 /// The visitor's teams for a team menu, only the active ones when `active_only`.
@@ -139,24 +143,27 @@ pub async fn team_choices(
         .map(|t| TeamChoice {
             id: t.team.id.to_string(),
             name: t.team.name,
+            active: t.team.is_active,
         })
         .collect())
 }
 
-/// The start of a list page at `path` (`/leads`): its filters from the URL, and a context with
-/// the navigation, the user's teams for the team filter, the form's values and `list_path`.
+/// The start of a list page at `path` (`/leads`): its filters from the URL, a context with
+/// the navigation, the user's teams for the team filter, the form's values and `list_path`,
+/// and those teams (all of them, read once) for the rest of the page.
 pub async fn start(
     visitor: &Visitor,
     req: &HttpRequest,
     names: &'static [&'static str],
     path: &'static str,
-) -> Result<(PageFilters, Context), PageError> {
+) -> Result<(PageFilters, Context, Vec<TeamChoice>), PageError> {
     let filters = PageFilters::of(req.query_string(), names);
     let mut context = base_context(Some(visitor), path.trim_start_matches('/'));
-    context.insert("teams", &team_choices(visitor, false).await?);
+    let teams = team_choices(visitor, false).await?;
+    context.insert("teams", &teams);
     context.insert("list_path", path);
     filters.insert_form(&mut context);
-    Ok((filters, context))
+    Ok((filters, context, teams))
 }
 
 #[cfg(test)]
