@@ -62,6 +62,9 @@ pub trait UserRepository: Send + Sync {
     async fn find_by_email(&self, email: &str) -> StoreResult<Option<User>>;
     async fn find_by_user_id(&self, user_id: &str) -> StoreResult<Option<User>>;
     async fn find_by_internal_id(&self, id: i64) -> StoreResult<Option<User>>;
+    /// The users of `ids` (row ids) in one go, in no particular order; an unknown or
+    /// deactivated id is left out.
+    async fn find_by_internal_ids(&self, ids: &[i64]) -> StoreResult<Vec<User>>;
     /// The earliest platform administrator, if any (the CLI acts as them unless told otherwise).
     async fn first_admin(&self) -> StoreResult<Option<User>>;
 }

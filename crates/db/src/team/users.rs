@@ -8,7 +8,7 @@ use leadhub_domain::user::{NewUser, User, UserRepository};
 
 use crate::schema::users;
 use crate::sql::time::{from_db, to_db};
-use crate::{Database, DbConnection};
+use crate::{Database, DbConnection, IN_LIST_CHUNK};
 
 #[derive(Queryable, Selectable)]
 #[diesel(table_name = users)]
@@ -88,6 +88,27 @@ impl UserRepository for Database {
                 )
             })
             .await
+    }
+
+    async fn find_by_internal_ids(&self, ids: &[i64]) -> StoreResult<Vec<User>> {
+        let ids = ids.to_vec();
+        self.read(move |conn| {
+            let mut found = Vec::with_capacity(ids.len());
+            for chunk in ids.chunks(IN_LIST_CHUNK) {
+                found.extend(
+                    conn.load(
+                        users::table
+                            .filter(users::deactivated_at.is_null())
+                            .filter(users::id.eq_any(chunk))
+                            .select(UserRow::as_select()),
+                    )?
+                    .into_iter()
+                    .map(User::from),
+                );
+            }
+            Ok(found)
+        })
+        .await
     }
 
     async fn first_admin(&self) -> StoreResult<Option<User>> {

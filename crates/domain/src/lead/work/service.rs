@@ -172,16 +172,19 @@ impl LeadWorkService {
 
     /// How the people working `leads` are named (row id -> their display name), for a list.
     pub async fn assignee_names(&self, leads: &[Lead]) -> StoreResult<HashMap<i64, String>> {
-        let mut names = HashMap::new();
-        for id in leads.iter().filter_map(|l| l.work.assignee_id) {
-            if names.contains_key(&id) {
-                continue;
-            }
-            if let Some(user) = self.users.find_by_internal_id(id).await? {
-                names.insert(id, user.display_name());
-            }
+        let mut ids: Vec<i64> = leads.iter().filter_map(|l| l.work.assignee_id).collect();
+        ids.sort_unstable();
+        ids.dedup();
+        if ids.is_empty() {
+            return Ok(HashMap::new());
         }
-        Ok(names)
+        Ok(self
+            .users
+            .find_by_internal_ids(&ids)
+            .await?
+            .into_iter()
+            .map(|user| (user.id, user.display_name()))
+            .collect())
     }
 
     /// What the lead page shows of working a lead, opened once: the lead and who `user` is on

@@ -114,6 +114,14 @@ impl World {
         users
             .expect_find_by_internal_id()
             .returning(move |id| Ok(people.iter().find(|u| u.id == id).cloned()));
+        let people = self.users.clone();
+        users.expect_find_by_internal_ids().returning(move |ids| {
+            Ok(people
+                .iter()
+                .filter(|u| ids.contains(&u.id))
+                .cloned()
+                .collect())
+        });
         let service = LeadWorkService {
             leads: Arc::new(leads),
             work: Arc::new(work),
@@ -217,7 +225,16 @@ async fn a_page_learns_who_the_person_is_on_the_lead_and_a_merged_lead_names_its
 
 #[tokio::test]
 async fn a_list_names_its_assignees_and_leaves_out_unknown_ids() {
-    let (service, _) = World::of(Vec::new()).service();
+    let (mut service, _) = World::of(Vec::new()).service();
+    // One batch lookup of each assignee once, never a lookup per lead.
+    let mut users = MockUserRepository::new();
+    users.expect_find_by_internal_id().never();
+    users
+        .expect_find_by_internal_ids()
+        .withf(|ids| *ids == [3, 99])
+        .times(1)
+        .returning(|_| Ok(vec![person(3, "m")]));
+    service.users = Arc::new(users);
     let mut leads = vec![
         lead(1, Some(TEAM)),
         lead(2, Some(TEAM)),
@@ -228,16 +245,13 @@ async fn a_list_names_its_assignees_and_leaves_out_unknown_ids() {
     leads[2].work.assignee_id = Some(99);
     let names = service.assignee_names(&leads).await.unwrap();
     assert_eq!(names.len(), 1, "{names:?}");
-    assert_eq!(
-        names[&3],
-        service
-            .users
-            .find_by_internal_id(3)
-            .await
-            .unwrap()
-            .unwrap()
-            .display_name()
-    );
+    assert_eq!(names[&3], person(3, "m").display_name());
+    // A list of leads nobody works asks for nobody.
+    assert!(service
+        .assignee_names(&[lead(4, Some(TEAM))])
+        .await
+        .unwrap()
+        .is_empty());
 }
 
 #[tokio::test]
