@@ -5,7 +5,6 @@
 use actix_web::{web, HttpResponse};
 use serde::Deserialize;
 
-use leadhub_domain::lead::merge_leads::MergeError;
 use leadhub_domain::lead::work::{LeadPatch, LeadStatus, LeadWorkError};
 
 use crate::pages::lead::refused;
@@ -198,20 +197,7 @@ async fn merge(
         .lead_merges
         .merge(&visitor.user, id, into)
         .await
-        .map_err(|e| {
-            refused(
-                match e {
-                    MergeError::NotFound(thing) => LeadWorkError::NotFound(thing),
-                    MergeError::Invalid(problems) => LeadWorkError::Invalid(problems),
-                    MergeError::Conflict(detail) => LeadWorkError::Conflict {
-                        detail,
-                        lead_id: None,
-                    },
-                    MergeError::Unexpected(cause) => LeadWorkError::Unexpected(cause),
-                },
-                id,
-            )
-        })?;
+        .map_err(|e| refused(e.into(), id))?;
     Ok(visitor.finish(back_to(survivor.id, "merged", "timeline")))
 }
 

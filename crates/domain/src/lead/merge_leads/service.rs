@@ -7,6 +7,7 @@ use crate::lead::merge_leads::{
     check_pair, LeadMerge, LeadMergeRepository, MergeRefusal, MergeSide,
 };
 use crate::lead::record::Lead;
+use crate::lead::work::LeadWorkError;
 use crate::store::StoreError;
 use crate::team_access::{may_see_team, MembershipRepository};
 use crate::user::User;
@@ -32,6 +33,22 @@ impl From<StoreError> for MergeError {
         match e {
             StoreError::Conflict(m) => MergeError::Unexpected(anyhow::anyhow!(m)),
             StoreError::Unexpected(e) => MergeError::Unexpected(e),
+        }
+    }
+}
+
+/// A merge's refusal among the other refusals of working a lead (the lead page answers them
+/// alike); a conflict names no other lead, the request already names both.
+impl From<MergeError> for LeadWorkError {
+    fn from(e: MergeError) -> Self {
+        match e {
+            MergeError::NotFound(thing) => LeadWorkError::NotFound(thing),
+            MergeError::Invalid(problems) => LeadWorkError::Invalid(problems),
+            MergeError::Conflict(detail) => LeadWorkError::Conflict {
+                detail,
+                lead_id: None,
+            },
+            MergeError::Unexpected(cause) => LeadWorkError::Unexpected(cause),
         }
     }
 }
