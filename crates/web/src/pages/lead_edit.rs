@@ -103,14 +103,20 @@ fn page(
     visitor.page(status, "lead_edit.html", &context)
 }
 
-async fn form(visitor: Visitor, id: web::Path<String>) -> Result<HttpResponse, PageError> {
-    let id = id_of(&id, "Lead")?;
-    let (lead, _) = visitor
+/// Lead `id` for its form, when the person may see it; else the lead page's refusal (a lead
+/// merged away included).
+async fn open(visitor: &Visitor, id: i64) -> Result<Lead, PageError> {
+    visitor
         .state
         .lead_work
-        .lead_and_actor(&visitor.user, id)
+        .lead(&visitor.user, id)
         .await
-        .map_err(|e| refused(e, id))?;
+        .map_err(|e| refused(e, id))
+}
+
+async fn form(visitor: Visitor, id: web::Path<String>) -> Result<HttpResponse, PageError> {
+    let id = id_of(&id, "Lead")?;
+    let lead = open(&visitor, id).await?;
     stored(&visitor, &lead, None)
 }
 
@@ -164,12 +170,7 @@ async fn save(
         .get("version")
         .and_then(|v| v.parse().ok())
         .ok_or(PageError::BadForm)?;
-    let (lead, _) = visitor
-        .state
-        .lead_work
-        .lead_and_actor(&visitor.user, id)
-        .await
-        .map_err(|e| refused(e, id))?;
+    let lead = open(&visitor, id).await?;
     let members = patch_of(&lead, &form);
     if members.is_empty() {
         return Ok(visitor.finish(see_other(&format!("/leads/{id}?done=unchanged"))));
