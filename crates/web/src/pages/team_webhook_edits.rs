@@ -6,11 +6,9 @@
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpResponse};
 
-use leadhub_domain::webhook::EndpointChanges;
-
 use crate::pages::render::PageError;
 use crate::pages::session::{Posted, Visitor};
-use crate::pages::team_webhooks::{back, secret_page};
+use crate::pages::team_webhooks::{press, secret_page, EndpointButton};
 use crate::pages::{base_context, team_item, Button};
 
 pub fn configure(cfg: &mut web::ServiceConfig) {
@@ -30,39 +28,19 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     .route("/teams/{id}/webhooks/{wid}/delete", web::post().to(delete));
 }
 
-async fn set_active(
-    path: &(String, String),
-    visitor: &Visitor,
-    is_active: bool,
-) -> Result<i64, PageError> {
-    let (team_id, endpoint_id) = team_item(&path.0, &path.1, "Webhook")?;
-    let changes = EndpointChanges {
-        is_active: Some(is_active),
-        ..EndpointChanges::default()
-    };
-    visitor
-        .state
-        .webhooks
-        .update(&visitor.user, team_id, endpoint_id, changes)
-        .await?;
-    Ok(team_id)
-}
-
 /// POST: no more deliveries to the endpoint until it is enabled again.
 pub async fn disable(
     path: web::Path<(String, String)>,
     Posted { visitor, .. }: Posted<Button>,
 ) -> Result<HttpResponse, PageError> {
-    let team_id = set_active(&path, &visitor, false).await?;
-    Ok(visitor.finish(back(team_id, "webhook-disabled")))
+    press(&path, visitor, EndpointButton::Active(false)).await
 }
 
 pub async fn enable(
     path: web::Path<(String, String)>,
     Posted { visitor, .. }: Posted<Button>,
 ) -> Result<HttpResponse, PageError> {
-    let team_id = set_active(&path, &visitor, true).await?;
-    Ok(visitor.finish(back(team_id, "webhook-enabled")))
+    press(&path, visitor, EndpointButton::Active(true)).await
 }
 
 /// POST: a new secret, shown on the answer itself (no redirect, so it is in no URL or history).
@@ -104,11 +82,5 @@ pub async fn delete(
     path: web::Path<(String, String)>,
     Posted { visitor, .. }: Posted<Button>,
 ) -> Result<HttpResponse, PageError> {
-    let (team_id, endpoint_id) = team_item(&path.0, &path.1, "Webhook")?;
-    visitor
-        .state
-        .webhooks
-        .delete(&visitor.user, team_id, endpoint_id)
-        .await?;
-    Ok(visitor.finish(back(team_id, "webhook-deleted")))
+    press(&path, visitor, EndpointButton::Delete).await
 }

@@ -8,7 +8,8 @@ use serde::{Deserialize, Serialize};
 
 use leadhub_domain::error::ServiceError;
 use leadhub_domain::webhook::{
-    rotation_overlap, subscribable, Delivery, EventType, WebhookEndpoint, WithSecret,
+    rotation_overlap, subscribable, Delivery, EndpointChanges, EventType, WebhookEndpoint,
+    WithSecret,
 };
 
 use crate::pages::render::{problems_text, see_other, when, when_opt, PageError};
@@ -218,7 +219,7 @@ pub(crate) fn secret_page(
 }
 
 /// Back to the team page's webhooks, saying what was `done`.
-pub(crate) fn back(team_id: i64, done: &str) -> HttpResponse {
+fn back(team_id: i64, done: &str) -> HttpResponse {
     see_other(&format!("/teams/{team_id}?done={done}#webhooks"))
 }
 
@@ -226,13 +227,49 @@ pub async fn send_test(
     path: web::Path<(String, String)>,
     Posted { visitor, .. }: Posted<Button>,
 ) -> Result<HttpResponse, PageError> {
+    press(&path, visitor, EndpointButton::SendTest).await
+}
+
+/// What a button on one of a team's endpoints does: set whether it is active, send a test, delete.
+#[derive(Clone, Copy)]
+pub(crate) enum EndpointButton {
+    Active(bool),
+    SendTest,
+    Delete,
+}
+
+/// Presses `button` on the endpoint of `path` (team, endpoint) as the visitor, then back to
+/// the team page's webhooks saying what was done.
+pub(crate) async fn press(
+    path: &(String, String),
+    visitor: Visitor,
+    button: EndpointButton,
+) -> Result<HttpResponse, PageError> {
     let (team_id, endpoint_id) = team_item(&path.0, &path.1, "Webhook")?;
-    visitor
-        .state
-        .webhooks
-        .send_test(&visitor.user, team_id, endpoint_id)
-        .await?;
-    Ok(visitor.finish(back(team_id, "webhook-test")))
+    let (webhooks, user) = (&visitor.state.webhooks, &visitor.user);
+    let done = match button {
+        EndpointButton::Active(is_active) => {
+            let changes = EndpointChanges {
+                is_active: Some(is_active),
+                ..EndpointChanges::default()
+            };
+            webhooks.update(user, team_id, endpoint_id, changes).await?;
+            if is_active {
+                "webhook-enabled"
+            } else {
+                "webhook-disabled"
+            }
+        }
+        EndpointButton::SendTest => {
+            webhooks.send_test(user, team_id, endpoint_id).await?;
+            "webhook-test"
+        }
+        EndpointButton::Delete => {
+            webhooks.delete(user, team_id, endpoint_id).await?;
+            "webhook-deleted"
+        }
+    };
+    Ok(visitor.finish(back(team_id, done)))
 }
 
 pub async fn retry(
