@@ -89,7 +89,7 @@ fn on_postgres(
     .map(drop)
 }
 
-/// SQLite: the rows as bound VALUES, in chunks of at most 100 rows (500 binds, far below
+/// SQLite: the rows as bound VALUES, in chunks of at most 500 rows (2,501 binds, far below
 /// SQLite's limit). diesel prepares a `sql_query` statement anew on every run, whatever its text,
 /// so the fixed sizes bound each statement's length and nothing more. No statement round trips to
 /// pay for here, and reading the rows out of JSON (json_each, then json_extract per column) cost
