@@ -24,7 +24,7 @@ backend_tests!(
 );
 
 /// The value of the series `name{labels}` (labels as rendered, in their order), 0 when absent.
-fn value(text: &str, series: &str) -> f64 {
+pub(crate) fn value(text: &str, series: &str) -> f64 {
     text.lines()
         .find_map(|line| line.strip_prefix(series)?.strip_prefix(' ')?.parse().ok())
         .unwrap_or(0.0)

@@ -10,6 +10,8 @@ use serde_json::json;
 use leadhub_tests::{backend_tests, TestApp};
 
 use crate::helpers::{lead_total, post_batch};
+use crate::metrics::value;
+use crate::storage_full::not_ready_because;
 
 backend_tests!(a_database_turned_read_only_answers_503_and_readiness_says_so);
 
@@ -52,21 +54,12 @@ async fn a_database_turned_read_only_answers_503_and_readiness_says_so(app: Test
     assert_eq!(answer.headers()["retry-after"], "60");
     let body: serde_json::Value = answer.json().await.unwrap();
     assert_eq!(body, json!({"detail": DETAIL}));
-    let (status, ready) = app.get("/readyz", "").await;
-    assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{ready}");
-    assert!(
-        ready["detail"]
-            .as_str()
-            .unwrap()
-            .starts_with("Database read-only"),
-        "{ready}"
-    );
+    not_ready_because(&app, "Database read-only").await;
     let metrics = app.get_text("/metrics").await;
-    let counted = metrics
-        .lines()
-        .find_map(|l| l.strip_prefix("leadhub_database_read_only_total "))
-        .and_then(|n| n.trim().parse::<f64>().ok());
-    assert!(counted.is_some_and(|n| n >= 1.0), "{metrics}");
+    assert!(
+        value(&metrics, "leadhub_database_read_only_total") >= 1.0,
+        "{metrics}"
+    );
 
     // Writable again: nothing was half-stored, and the batch goes in.
     set_read_only(&app, false).await;

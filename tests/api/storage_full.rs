@@ -8,6 +8,7 @@ use serde_json::{json, Value};
 use leadhub_tests::{backend_tests, Backend, TestApp, TestDatabase};
 
 use crate::helpers::{lead_total, post_batch};
+use crate::metrics::value;
 
 backend_tests!(a_full_storage_a_request_lives_through_still_marks_readiness);
 
@@ -62,15 +63,7 @@ async fn a_full_storage_a_request_lives_through_still_marks_readiness(app: TestA
     assert_eq!(status, StatusCode::OK, "{body}");
     assert_eq!(lead_total(&app, &alice.key, "").await, 1);
     // Yet the storage was found full, and readiness says so as the count does.
-    let (status, ready) = app.get("/readyz", "").await;
-    assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{ready}");
-    assert!(
-        ready["detail"]
-            .as_str()
-            .unwrap()
-            .starts_with("Database storage full"),
-        "{ready}"
-    );
+    not_ready_because(&app, "Database storage full").await;
 }
 
 async fn set_max_pages(app: &TestApp, pages: u64) {
@@ -108,18 +101,12 @@ fn a_full_sqlite_database_answers_507_and_stores_nothing() {
             body,
             json!({"detail": "The service's storage is full; nothing was stored. Try again later (the operator is alerted)."})
         );
-        let (status, ready) = app.get("/readyz", "").await;
-        assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE);
-        assert!(
-            ready["detail"].as_str().unwrap().starts_with("Database storage full"),
-            "{ready}"
-        );
+        not_ready_because(&app, "Database storage full").await;
         let metrics = app.get_text("/metrics").await;
-        let counted = metrics
-            .lines()
-            .find_map(|l| l.strip_prefix("leadhub_storage_full_total "))
-            .and_then(|n| n.trim().parse::<f64>().ok());
-        assert!(counted.is_some_and(|n| n >= 1.0), "{metrics}");
+        assert!(
+            value(&metrics, "leadhub_storage_full_total") >= 1.0,
+            "{metrics}"
+        );
 
         // Nothing half-stored; with room again the same batch goes in whole.
         set_max_pages(&app, 1 << 30).await;
@@ -128,4 +115,14 @@ fn a_full_sqlite_database_answers_507_and_stores_nothing() {
         assert_eq!(status, StatusCode::OK, "{body}");
         assert_eq!(lead_total(&app, &alice.key, "").await, 200);
     });
+}
+
+/// `/readyz` answers 503 with a detail that starts with `reason`.
+pub(crate) async fn not_ready_because(app: &TestApp, reason: &str) {
+    let (status, ready) = app.get("/readyz", "").await;
+    assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{ready}");
+    assert!(
+        ready["detail"].as_str().unwrap().starts_with(reason),
+        "{ready}"
+    );
 }

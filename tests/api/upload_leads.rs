@@ -8,7 +8,7 @@ use serde_json::json;
 
 use leadhub_tests::{backend_tests, TestApp, TestUser};
 
-use crate::helpers::{join, team};
+use crate::helpers::{each, join, team};
 use crate::lead_pages::{batch, lead};
 use crate::lead_uploads::{count, finished, upload};
 use crate::lead_work::set_role;
@@ -46,11 +46,8 @@ async fn api_ids(app: &TestApp, key: &str, query: &str) -> BTreeSet<i64> {
         .get(&format!("/api/v1/leads?limit=100{query}"), key)
         .await;
     assert_eq!(status, StatusCode::OK, "{page}");
-    page["items"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|l| l["id"].as_i64().unwrap())
+    each(&page["items"], "id")
+        .map(|id| id.as_i64().unwrap())
         .collect()
 }
 

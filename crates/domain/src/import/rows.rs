@@ -346,18 +346,20 @@ mod tests {
         assert!(!row.has_field());
     }
 
-    #[test]
-    fn business_cells() {
-        let headers: Vec<String> = ["Company", "State", "Rating", "Reviews"]
-            .iter()
-            .map(|h| (*h).to_owned())
-            .collect();
+    /// The column map of a business import with these headers.
+    fn business_map(headers: &[&str]) -> ColumnMap {
+        let headers: Vec<String> = headers.iter().map(|h| (*h).to_owned()).collect();
         let kind = ImportKind::Businesses {
             relationship_type: crate::business::RelationshipType::Prospect,
             skip_duplicates: true,
             auto_categorize: true,
         };
-        let map = ColumnMap::new(&kind, &headers).unwrap();
+        ColumnMap::new(&kind, &headers).unwrap()
+    }
+
+    #[test]
+    fn business_cells() {
+        let map = business_map(&["Company", "State", "Rating", "Reviews"]);
         let row = business_row(
             &map,
             &["Acme".into(), "texas".into(), "four".into(), "1,234".into()],
@@ -380,16 +382,7 @@ mod tests {
 
     #[test]
     fn a_business_phone_follows_the_leads_rule() {
-        let headers: Vec<String> = ["Company", "Phone"]
-            .iter()
-            .map(|h| (*h).to_owned())
-            .collect();
-        let kind = ImportKind::Businesses {
-            relationship_type: crate::business::RelationshipType::Prospect,
-            skip_duplicates: true,
-            auto_categorize: true,
-        };
-        let map = ColumnMap::new(&kind, &headers).unwrap();
+        let map = business_map(&["Company", "Phone"]);
         let row = business_row(&map, &["Acme".into(), "(512) 867-5309".into()]);
         assert!(row.issues.is_empty(), "{:?}", row.issues);
         assert_eq!(row.fields.phone.as_deref(), Some("+15128675309"));

@@ -223,16 +223,8 @@ impl SubmissionService {
         process_immediately: bool,
         idempotency_key_id: Option<i64>,
     ) -> Result<BatchOutcome, SubmissionError> {
-        let batch = NewBatch {
-            id: self.tokens.public_id("bat_"),
-            user_id: user.id,
-            team_id,
-            total: i32::try_from(requests.len()).unwrap_or(i32::MAX),
-            process_immediately,
-            created_at: self.clock.now(),
-            idempotency_key_id,
-            upload_id: None,
-        };
+        let mut batch = self.new_batch(user, requests.len(), team_id, process_immediately);
+        batch.idempotency_key_id = idempotency_key_id;
         self.submit(user, requests, Some(batch)).await
     }
 
@@ -246,17 +238,29 @@ impl SubmissionService {
         team_id: Option<i64>,
         upload_id: Option<i64>,
     ) -> Result<BatchOutcome, SubmissionError> {
-        let batch = NewBatch {
+        let mut batch = self.new_batch(user, requests.len(), team_id, true);
+        batch.upload_id = upload_id;
+        self.submit(user, requests, Some(batch)).await
+    }
+
+    /// A new batch of `total` elements by `user`, now, with no idempotency key or upload.
+    fn new_batch(
+        &self,
+        user: &User,
+        total: usize,
+        team_id: Option<i64>,
+        process_immediately: bool,
+    ) -> NewBatch {
+        NewBatch {
             id: self.tokens.public_id("bat_"),
             user_id: user.id,
             team_id,
-            total: i32::try_from(requests.len()).unwrap_or(i32::MAX),
-            process_immediately: true,
+            total: i32::try_from(total).unwrap_or(i32::MAX),
+            process_immediately,
             created_at: self.clock.now(),
             idempotency_key_id: None,
-            upload_id,
-        };
-        self.submit(user, requests, Some(batch)).await
+            upload_id: None,
+        }
     }
 
     async fn submit(
