@@ -230,7 +230,7 @@ async fn recount(app: &TestApp) -> BTreeMap<CountKey, i64> {
     counts
 }
 
-/// The rollup the triggers keep, its rows of 0 left out.
+/// The rollup the triggers keep, its counts of 0 left out.
 async fn rollup(app: &TestApp) -> BTreeMap<CountKey, i64> {
     use leadhub_db::schema::lead_daily_counts as c;
     let rows: Vec<(i64, String, String, String, String, i64)> = app
@@ -245,10 +245,14 @@ async fn rollup(app: &TestApp) -> BTreeMap<CountKey, i64> {
             )))
         })
         .await;
-    rows.into_iter()
-        .filter(|r| r.5 != 0)
-        .map(|(t, d, s, e, st, n)| ((t, d, s, e, st), n))
-        .collect()
+    // PostgreSQL keeps a row per key and writing connection (a stripe): the key's count is
+    // their sum.
+    let mut counts = BTreeMap::new();
+    for (t, d, s, e, st, n) in rows {
+        *counts.entry((t, d, s, e, st)).or_insert(0) += n;
+    }
+    counts.retain(|_, n| *n != 0);
+    counts
 }
 
 /// Waits until no enrichment job is queued or running: enrichment writes to leads in the background, and

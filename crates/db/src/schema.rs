@@ -158,13 +158,14 @@ diesel::table! {
 
 diesel::table! {
     /// The dashboard's live-lead counts, kept by triggers on `leads` (migration 15).
-    lead_daily_counts (team_scope, day, source, enrichment_status, status) {
+    lead_daily_counts (team_scope, day, source, enrichment_status, status, stripe) {
         team_scope -> BigInt,
         day -> Text,
         source -> Text,
         enrichment_status -> Text,
         status -> Text,
         n -> BigInt,
+        stripe -> Integer,
     }
 }
 

@@ -1,0 +1,87 @@
+//! On PostgreSQL, two writers adding leads of one team on one day do not wait on each other's
+//! row of dashboard counts: each connection adds to its own stripe (migration 31), and the
+//! dashboard's reader adds the stripes up. Needs `TEST_DATABASE_URL` (CI sets it).
+#![allow(clippy::unwrap_used)]
+mod common;
+use common::OwnSchema;
+
+use diesel::connection::SimpleConnection;
+use diesel::prelude::*;
+use diesel::sql_types::{BigInt, Integer};
+use leadhub_db::Database;
+
+#[derive(QueryableByName)]
+struct Pid {
+    #[diesel(sql_type = Integer)]
+    pid: i32,
+}
+
+#[derive(QueryableByName)]
+struct Total {
+    #[diesel(sql_type = BigInt)]
+    n: i64,
+}
+
+fn stripe_of(conn: &mut PgConnection) -> i32 {
+    let pid: Pid = diesel::sql_query("SELECT pg_backend_pid() AS pid")
+        .get_result(conn)
+        .unwrap();
+    pid.pid % 64
+}
+
+/// A new lead of team scope 0 (unassigned) created today, in an open transaction.
+fn add_lead(conn: &mut PgConnection) -> QueryResult<()> {
+    conn.batch_execute(
+        "INSERT INTO leads (dedupe_scope, enrichment_status, created_by, created_at, updated_at) \
+         VALUES (0, 'pending', (SELECT min(id) FROM users), now(), now())",
+    )
+}
+
+#[tokio::test]
+async fn concurrent_writers_of_one_days_leads_do_not_wait_on_each_others_counts() {
+    let Ok(pg_url) = std::env::var("TEST_DATABASE_URL") else {
+        eprintln!("SKIPPED: TEST_DATABASE_URL is not set, no PostgreSQL to test against");
+        return;
+    };
+    let schema = OwnSchema::create(&pg_url, "count_stripes");
+    let db = Database::connect(&schema.url, 1).unwrap();
+    db.migrate().unwrap();
+    drop(db);
+    let mut first = PgConnection::establish(&schema.url).unwrap();
+    first
+        .batch_execute(
+            "INSERT INTO users (user_id, email, created_at, updated_at) \
+             VALUES ('u-stripes', 'stripes@example.com', now(), now())",
+        )
+        .unwrap();
+    // A second connection on another stripe (pids are 1 in 64 likely to share one).
+    let mut second = loop {
+        let mut conn = PgConnection::establish(&schema.url).unwrap();
+        if stripe_of(&mut conn) != stripe_of(&mut first) {
+            break conn;
+        }
+    };
+
+    first.batch_execute("BEGIN").unwrap();
+    add_lead(&mut first).unwrap();
+    // Without stripes the second insert waits for the first to commit: the lock timeout ends it.
+    second
+        .batch_execute("SET lock_timeout = '3s'; BEGIN")
+        .unwrap();
+    let waited = add_lead(&mut second);
+    second.batch_execute("COMMIT").unwrap();
+    first.batch_execute("COMMIT").unwrap();
+    assert!(
+        waited.is_ok(),
+        "the second writer waited on the first's count row: {waited:?}"
+    );
+
+    let total: Total = diesel::sql_query(
+        "SELECT CAST(SUM(n) AS BIGINT) AS n FROM lead_daily_counts WHERE team_scope = 0",
+    )
+    .get_result(&mut first)
+    .unwrap();
+    assert_eq!(total.n, 2, "the stripes add up to the leads written");
+    drop((first, second));
+    schema.remove();
+}
