@@ -12,10 +12,10 @@
 //!   twice changes nothing more.
 #![no_main]
 
+use leadhub_api::lead_body::SubmittedLead;
 use leadhub_domain::address::AddressKey;
 use leadhub_domain::lead::{normalize, LeadFields};
-use leadhub_web::extract::read_body;
-use leadhub_web::routes::lead_body::SubmittedLead;
+use leadhub_http::extract::read_body;
 use libfuzzer_sys::fuzz_target;
 
 /// The year `normalize` reads two-digit permit years against; fixed so runs are repeatable.

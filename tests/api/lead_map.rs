@@ -3,7 +3,7 @@
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
-use leadhub_web::map_tiles::MAX_TILE_BYTES;
+use leadhub_http::map_tiles::MAX_TILE_BYTES;
 use reqwest::StatusCode;
 use serde_json::json;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};

@@ -204,7 +204,7 @@ fn parse(text: &str) -> (Vec<String>, Vec<csv::StringRecord>) {
 async fn the_export_streams_every_match_as_csv(app: TestApp) {
     let alice = app.user("alice@example.com").await;
     // More than one chunk of matches, and a few that do not match.
-    let matches = usize::try_from(leadhub_web::lead_export::CHUNK).unwrap() + 20;
+    let matches = usize::try_from(leadhub_api::lead_export::CHUNK).unwrap() + 20;
     let many: Vec<Value> = (1..=matches)
         .map(|i| lead(i, "Austin", "permits"))
         .collect();

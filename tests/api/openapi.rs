@@ -100,7 +100,7 @@ async fn every_route_is_documented(app: TestApp) {
             }
         }
     }
-    let served: BTreeSet<(String, String)> = leadhub_web::routes::served()
+    let served: BTreeSet<(String, String)> = leadhub_api::served()
         .into_iter()
         .map(|(method, path)| (method.to_string(), path.to_owned()))
         .collect();

@@ -16,9 +16,9 @@ use leadhub_domain::enrich::{AppraisalSource, Geocoder};
 use leadhub_domain::mail::Mailer;
 use leadhub_domain::user::User;
 use leadhub_domain::Clock;
+use leadhub_http::config::Config;
 use leadhub_mail::MemoryMailer;
-use leadhub_web::app::{http_server, start_workers, Adapters, AppState};
-use leadhub_web::config::Config;
+use leadhub_web::app::{app_state, http_server, start_workers, Adapters, AppState};
 use leadhub_web::worker::Workers;
 
 use crate::database::TestDatabase;
@@ -112,7 +112,7 @@ impl TestApp {
         })
         .await
         .unwrap();
-        let state = web::Data::new(AppState::new(config, database, adapters));
+        let state = web::Data::new(app_state(config, database, adapters));
         let listener = TcpListener::bind("127.0.0.1:0").unwrap();
         let base_url = format!("http://{}", listener.local_addr().unwrap());
         let (tx, rx) = mpsc::channel();

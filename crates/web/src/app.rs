@@ -12,6 +12,7 @@ use actix_web::middleware::{from_fn, DefaultHeaders, NormalizePath, TrailingSlas
 use actix_web::{web, App, HttpServer};
 use apistos::app::OpenApiWrapper;
 
+use leadhub_api::{self as routes, docs, not_found};
 use leadhub_db::Database;
 use leadhub_domain::auth::AuthService;
 use leadhub_domain::business::BusinessService;
@@ -29,20 +30,21 @@ use leadhub_domain::team::TeamService;
 use leadhub_domain::upload::UploadService;
 use leadhub_domain::webhook::WebhookService;
 use leadhub_domain::{Clock, SystemClock};
+use leadhub_http::config::Config;
+use leadhub_http::extract::{path_error_handler, query_error_handler, BodyLimit};
+use leadhub_http::map_tiles::MapTiles;
+use leadhub_http::metrics::{self, Metrics};
+use leadhub_http::sign_in_links::SignInLinks;
+pub use leadhub_http::state::AppState;
+use leadhub_http::tokens::RandomTokens;
 use leadhub_mail::CountedMailer;
+use leadhub_pages::upload_import::UploadImports;
 use leadhub_webhooks::{DeliverySettings, HttpSender, SEND_TIMEOUT};
 
-use crate::config::Config;
-use crate::extract::{path_error_handler, query_error_handler};
-use crate::map_tiles::MapTiles;
-use crate::middleware::{observe, rate_limit, Metrics};
-use crate::sign_in_links::SignInLinks;
-pub use crate::state::AppState;
-use crate::tokens::RandomTokens;
-use crate::upload_import::UploadImports;
+use crate::middleware::{observe, rate_limit};
+use crate::openapi;
 use crate::webhook_payload::ApiPayloads;
 use crate::worker::{self, WorkerSettings, Workers};
-use crate::{openapi, routes};
 
 /// The ports a deployment may swap; `Adapters::production` reads them from the configuration.
 #[derive(Clone)]
@@ -61,7 +63,7 @@ impl Adapters {
     /// geocoder chain of `LEADHUB_GEOCODER` (cached in the database), county appraisal layers.
     pub fn production(config: &Config, db: &Database) -> anyhow::Result<Adapters> {
         // Before the adapters exist, so their circuit breakers' gauges are recorded from the start.
-        crate::middleware::metrics::process_handle();
+        metrics::process_handle();
         let mailer = leadhub_mail::build(
             config.smtp_url.as_deref(),
             &config.mail_from,
@@ -98,141 +100,141 @@ impl Adapters {
     }
 }
 
-impl AppState {
-    pub fn new(config: Config, db: Database, adapters: Adapters) -> AppState {
-        crate::middleware::metrics::process_handle();
-        let mailer: Arc<dyn Mailer> = Arc::new(CountedMailer::new(adapters.mailer.clone()));
-        let rate_limit_store = db.rate_limit_store();
-        let mail_throttle = Arc::new(MailThrottle {
-            store: rate_limit_store.clone(),
-            clock: adapters.clock.clone(),
-            per_minute: config.mail_per_address_minute.into(),
-            per_hour: config.mail_per_address_hour.into(),
-        });
-        let identity: Arc<dyn IdentityProvider> = Arc::new(BuiltinIdentity {
-            users: Arc::new(db.clone()),
-            sessions: Arc::new(db.clone()),
-            mailer: mailer.clone(),
-            clock: adapters.clock.clone(),
-            tokens: adapters.tokens.clone(),
-            public_url: config.public_url.clone(),
-            mail_throttle: Some(mail_throttle.clone()),
-        });
-        let auth = AuthService {
-            identity: identity.clone(),
-            users: Arc::new(db.clone()),
-            credentials: Arc::new(db.clone()),
-            clock: adapters.clock.clone(),
-            tokens: adapters.tokens.clone(),
-        };
-        let sign_in_links = Arc::new(SignInLinks::start(identity.clone()));
-        let teams = TeamService {
-            teams: Arc::new(db.clone()),
-            memberships: Arc::new(db.clone()),
-            users: Arc::new(db.clone()),
-            identity,
-            mailer: mailer.clone(),
-            clock: adapters.clock.clone(),
-            tokens: adapters.tokens.clone(),
-            public_url: config.public_url.clone(),
-            invite_ttl: chrono::Duration::days(config.invite_ttl_days),
-            mail_throttle: Some(mail_throttle),
-        };
-        let submissions = SubmissionService {
-            leads: Arc::new(db.clone()),
-            submissions: Arc::new(db.clone()),
-            memberships: Arc::new(db.clone()),
-            users: Arc::new(db.clone()),
-            enricher: Enricher {
-                geocoder: adapters.geocoder.clone(),
-                appraisal: adapters.appraisal.clone(),
-            },
-            retries: Arc::new(db.clone()),
-            clock: adapters.clock.clone(),
-            tokens: adapters.tokens.clone(),
-        };
-        let lead_work = LeadWorkService {
-            leads: Arc::new(db.clone()),
-            work: Arc::new(db.clone()),
-            memberships: Arc::new(db.clone()),
-            users: Arc::new(db.clone()),
-            clock: adapters.clock.clone(),
-        };
-        let businesses = BusinessService {
-            businesses: Arc::new(db.clone()),
-            memberships: Arc::new(db.clone()),
-            clock: adapters.clock.clone(),
-        };
-        let webhooks = WebhookService {
-            webhooks: Arc::new(db.clone()),
-            memberships: Arc::new(db.clone()),
-            clock: adapters.clock.clone(),
-            tokens: adapters.tokens.clone(),
-            allow_http: config.webhook_allow_http,
-            endpoints_per_team: config.webhook_endpoints_per_team,
-        };
-        let rate_limiter = Arc::new(RateLimiter {
-            store: rate_limit_store,
-            clock: adapters.clock.clone(),
-            per_credential_hour: config.rate_limit_per_key_hour.into(),
-            per_ip_minute: config.rate_limit_per_ip_minute.into(),
-        });
-        let dashboard = DashboardService {
-            figures: Arc::new(db.clone()),
-            clock: adapters.clock.clone(),
-        };
-        let submissions = Arc::new(submissions);
-        let uploads = UploadService {
-            uploads: Arc::new(db.clone()),
-            memberships: Arc::new(db.clone()),
-            clock: adapters.clock.clone(),
-        };
-        let map_tiles = config.map_tiles.as_deref().and_then(|template| {
-            let user_agent = leadhub_geocode::user_agent(&config.public_url);
-            match MapTiles::new(template, &user_agent, config.egress_proxy.as_deref()) {
-                Ok(tiles) => Some(Arc::new(tiles)),
-                Err(e) => {
-                    tracing::error!(error = %e, "map tiles off: no client for the tile server");
-                    None
-                }
+/// The services and adapters of `config`, `db` and `adapters`, built once and shared by every
+/// handler, page and worker.
+pub fn app_state(config: Config, db: Database, adapters: Adapters) -> AppState {
+    metrics::process_handle();
+    let mailer: Arc<dyn Mailer> = Arc::new(CountedMailer::new(adapters.mailer.clone()));
+    let rate_limit_store = db.rate_limit_store();
+    let mail_throttle = Arc::new(MailThrottle {
+        store: rate_limit_store.clone(),
+        clock: adapters.clock.clone(),
+        per_minute: config.mail_per_address_minute.into(),
+        per_hour: config.mail_per_address_hour.into(),
+    });
+    let identity: Arc<dyn IdentityProvider> = Arc::new(BuiltinIdentity {
+        users: Arc::new(db.clone()),
+        sessions: Arc::new(db.clone()),
+        mailer: mailer.clone(),
+        clock: adapters.clock.clone(),
+        tokens: adapters.tokens.clone(),
+        public_url: config.public_url.clone(),
+        mail_throttle: Some(mail_throttle.clone()),
+    });
+    let auth = AuthService {
+        identity: identity.clone(),
+        users: Arc::new(db.clone()),
+        credentials: Arc::new(db.clone()),
+        clock: adapters.clock.clone(),
+        tokens: adapters.tokens.clone(),
+    };
+    let sign_in_links = Arc::new(SignInLinks::start(identity.clone()));
+    let teams = TeamService {
+        teams: Arc::new(db.clone()),
+        memberships: Arc::new(db.clone()),
+        users: Arc::new(db.clone()),
+        identity,
+        mailer: mailer.clone(),
+        clock: adapters.clock.clone(),
+        tokens: adapters.tokens.clone(),
+        public_url: config.public_url.clone(),
+        invite_ttl: chrono::Duration::days(config.invite_ttl_days),
+        mail_throttle: Some(mail_throttle),
+    };
+    let submissions = SubmissionService {
+        leads: Arc::new(db.clone()),
+        submissions: Arc::new(db.clone()),
+        memberships: Arc::new(db.clone()),
+        users: Arc::new(db.clone()),
+        enricher: Enricher {
+            geocoder: adapters.geocoder.clone(),
+            appraisal: adapters.appraisal.clone(),
+        },
+        retries: Arc::new(db.clone()),
+        clock: adapters.clock.clone(),
+        tokens: adapters.tokens.clone(),
+    };
+    let lead_work = LeadWorkService {
+        leads: Arc::new(db.clone()),
+        work: Arc::new(db.clone()),
+        memberships: Arc::new(db.clone()),
+        users: Arc::new(db.clone()),
+        clock: adapters.clock.clone(),
+    };
+    let businesses = BusinessService {
+        businesses: Arc::new(db.clone()),
+        memberships: Arc::new(db.clone()),
+        clock: adapters.clock.clone(),
+    };
+    let webhooks = WebhookService {
+        webhooks: Arc::new(db.clone()),
+        memberships: Arc::new(db.clone()),
+        clock: adapters.clock.clone(),
+        tokens: adapters.tokens.clone(),
+        allow_http: config.webhook_allow_http,
+        endpoints_per_team: config.webhook_endpoints_per_team,
+    };
+    let rate_limiter = Arc::new(RateLimiter {
+        store: rate_limit_store,
+        clock: adapters.clock.clone(),
+        per_credential_hour: config.rate_limit_per_key_hour.into(),
+        per_ip_minute: config.rate_limit_per_ip_minute.into(),
+    });
+    let dashboard = DashboardService {
+        figures: Arc::new(db.clone()),
+        clock: adapters.clock.clone(),
+    };
+    let submissions = Arc::new(submissions);
+    let uploads = UploadService {
+        uploads: Arc::new(db.clone()),
+        memberships: Arc::new(db.clone()),
+        clock: adapters.clock.clone(),
+    };
+    let map_tiles = config.map_tiles.as_deref().and_then(|template| {
+        let user_agent = leadhub_geocode::user_agent(&config.public_url);
+        match MapTiles::new(template, &user_agent, config.egress_proxy.as_deref()) {
+            Ok(tiles) => Some(Arc::new(tiles)),
+            Err(e) => {
+                tracing::error!(error = %e, "map tiles off: no client for the tile server");
+                None
             }
-        });
-        let lead_merges = LeadMergeService {
-            merges: Arc::new(db.clone()),
-            memberships: Arc::new(db.clone()),
-            clock: adapters.clock.clone(),
-        };
-        let enrichment_retries = Arc::new(EnrichmentRetries {
-            jobs: Arc::new(db.clone()),
-            retries: Arc::new(db.clone()),
-            clock: adapters.clock.clone(),
-            policy: RetryPolicy::giving_up_after(chrono::Duration::seconds(
-                // Within 60..=2_592_000 (its bound).
-                config.enrichment_give_up_secs as i64,
-            )),
-        });
-        AppState {
-            lead_merges: Arc::new(lead_merges),
-            enrichment_retries,
-            uploads: Arc::new(uploads),
-            single_intake: Arc::new(db.single_intake(submissions.clone())),
-            sign_in_links,
-            rate_limiter,
-            config: Arc::new(config),
-            submissions_repo: Arc::new(db.clone()),
-            jobs: Arc::new(db.clone()),
-            db,
-            auth: Arc::new(auth),
-            teams: Arc::new(teams),
-            lead_work: Arc::new(lead_work),
-            submissions,
-            businesses: Arc::new(businesses),
-            dashboard: Arc::new(dashboard),
-            webhooks: Arc::new(webhooks),
-            clock: adapters.clock,
-            metrics: Arc::new(Metrics::new()),
-            map_tiles,
         }
+    });
+    let lead_merges = LeadMergeService {
+        merges: Arc::new(db.clone()),
+        memberships: Arc::new(db.clone()),
+        clock: adapters.clock.clone(),
+    };
+    let enrichment_retries = Arc::new(EnrichmentRetries {
+        jobs: Arc::new(db.clone()),
+        retries: Arc::new(db.clone()),
+        clock: adapters.clock.clone(),
+        policy: RetryPolicy::giving_up_after(chrono::Duration::seconds(
+            // Within 60..=2_592_000 (its bound).
+            config.enrichment_give_up_secs as i64,
+        )),
+    });
+    AppState {
+        lead_merges: Arc::new(lead_merges),
+        enrichment_retries,
+        uploads: Arc::new(uploads),
+        single_intake: Arc::new(db.single_intake(submissions.clone())),
+        sign_in_links,
+        rate_limiter,
+        config: Arc::new(config),
+        submissions_repo: Arc::new(db.clone()),
+        jobs: Arc::new(db.clone()),
+        db,
+        auth: Arc::new(auth),
+        teams: Arc::new(teams),
+        lead_work: Arc::new(lead_work),
+        submissions,
+        businesses: Arc::new(businesses),
+        dashboard: Arc::new(dashboard),
+        webhooks: Arc::new(webhooks),
+        clock: adapters.clock,
+        metrics: Arc::new(Metrics::new()),
+        map_tiles,
     }
 }
 
@@ -257,12 +259,19 @@ pub fn application(
         .wrap(from_fn(observe))
         .wrap(security_headers())
         .app_data(state)
-        .app_data(web::Data::new(crate::extract::BodyLimit(limit)))
+        .app_data(web::Data::new(BodyLimit(limit)))
         .app_data(web::PathConfig::default().error_handler(path_error_handler))
         .app_data(web::QueryConfig::default().error_handler(query_error_handler))
         .configure(|cfg| routes::api(&mut routes::Api::new(cfg)))
         .build("/openapi.json")
-        .configure(routes::configure)
+        .configure(configure)
+}
+
+/// What is not part of the API: the docs UI, the pages for people, and unknown routes.
+fn configure(cfg: &mut web::ServiceConfig) {
+    cfg.configure(docs::configure)
+        .configure(leadhub_pages::configure)
+        .default_service(web::to(not_found));
 }
 
 /// Headers for every response, outermost so the other middleware's answers (429s) get them too;
@@ -310,7 +319,7 @@ pub async fn serve(config: Config) -> anyhow::Result<()> {
     let applied = db.migrate()?;
     tracing::info!(applied, backend = ?db.backend(), "database ready");
     let adapters = Adapters::production(&config, &db)?;
-    let state = web::Data::new(AppState::new(config, db, adapters));
+    let state = web::Data::new(app_state(config, db, adapters));
     tracing::info!(%bind, "serving");
     let http_workers = std::thread::available_parallelism().map_or(2, |n| n.get());
     let background = start_workers(&state);

@@ -7,14 +7,13 @@ use clap::{Args, Parser, Subcommand};
 use leadhub_db::Database;
 use leadhub_domain::auth::NewUserRequest;
 use leadhub_domain::business::RelationshipType;
+use leadhub_domain::import::ImportServices;
 use leadhub_domain::jobs::JobStatus;
 use leadhub_domain::user::{User, UserRepository};
+use leadhub_http::config::Config;
+use leadhub_pages::import::{self, ImportKind, ImportSettings};
 
 use crate::app::{self, Adapters, AppState};
-use crate::config::Config;
-use leadhub_domain::import::ImportServices;
-
-use crate::import::{self, ImportKind, ImportSettings};
 use crate::operator_cli;
 
 #[derive(Parser, Debug)]
@@ -354,7 +353,7 @@ fn state(config: Config) -> anyhow::Result<AppState> {
     let db = open(&config)?;
     db.migrate()?;
     let adapters = Adapters::production(&config, &db)?;
-    Ok(AppState::new(config, db, adapters))
+    Ok(app::app_state(config, db, adapters))
 }
 
 /// One line a person can act on, instead of a debug dump.

@@ -5,8 +5,8 @@ use std::process::ExitCode;
 
 use clap::Parser;
 
+use leadhub_http::config::Config;
 use leadhub_web::cli::{self, Cli};
-use leadhub_web::config::Config;
 use leadhub_web::telemetry;
 
 /// How long the exit waits for database handles held by threads that are not joined (actix's).

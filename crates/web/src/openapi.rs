@@ -1,6 +1,6 @@
 //! The OpenAPI 3 document's frame: title, version and tags. apistos writes the rest from the
 //! handlers (`#[api_operation]`), their extractors and answers (`ApiComponent`) and `ApiError`
-//! (`ApiErrorComponent`), as `routes::api` registers them; it is served at `/openapi.json`.
+//! (`ApiErrorComponent`), as `leadhub_api::api` registers them; it is served at `/openapi.json`.
 use apistos::info::Info;
 use apistos::spec::Spec;
 use apistos::tag::Tag;

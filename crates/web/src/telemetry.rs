@@ -4,7 +4,7 @@ use std::io::IsTerminal;
 
 use tracing_subscriber::EnvFilter;
 
-use crate::config::LogFormat;
+use leadhub_http::config::LogFormat;
 
 pub fn init(filter: &str, format: &LogFormat) {
     let filter = EnvFilter::try_new(filter).unwrap_or_else(|_| EnvFilter::new("info"));

@@ -5,11 +5,10 @@ use std::sync::Arc;
 use async_trait::async_trait;
 use serde_json::{json, Value};
 
+use leadhub_api::submission_views::{BatchStatusView, LeadView, SubmissionStatusView};
 use leadhub_domain::lead::record::LeadRepository;
 use leadhub_domain::submission::SubmissionRepository;
 use leadhub_domain::webhook::{split_subject, DueDelivery, EventPayloads};
-
-use crate::routes::submission_views::{BatchStatusView, LeadView, SubmissionStatusView};
 
 /// `EventPayloads` through the API's own views, so a delivery shows what a GET would.
 #[derive(Clone)]
@@ -26,7 +25,7 @@ impl EventPayloads for ApiPayloads {
         let data = self.data(d, subject).await?;
         let mut body = json!({
             "type": d.event_type,
-            "timestamp": crate::time::iso(d.occurred_at),
+            "timestamp": leadhub_http::time::iso(d.occurred_at),
             "data": data,
         });
         if let (Some(body), Some(extra)) = (body.as_object_mut(), extra) {

@@ -15,8 +15,7 @@ use leadhub_domain::lead::enrichment_retry::{EnrichmentRetries, NextStep};
 use leadhub_domain::submission::{PendingWork, SubmissionService};
 use leadhub_domain::upload::IMPORT_UPLOAD;
 use leadhub_domain::Clock;
-
-use crate::upload_import::UploadImports;
+use leadhub_pages::upload_import::UploadImports;
 
 #[derive(Clone)]
 pub struct WorkerSettings {

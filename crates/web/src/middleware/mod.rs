@@ -1,8 +1,6 @@
 //! Cross-cutting request handling: request ids, the request span, metrics, rate limits.
-pub mod metrics;
 mod rate_limit;
 mod request_id;
 
-pub use metrics::Metrics;
 pub use rate_limit::{client_ip, rate_limit};
 pub use request_id::{observe, RequestId};

@@ -18,10 +18,9 @@ use actix_web::middleware::Next;
 use actix_web::{web, HttpMessage, HttpResponse, ResponseError};
 
 use leadhub_domain::rate_limit::{tightest, Usage};
-
-use crate::error::ApiError;
-use crate::extract::{bearer_credential, Authenticated};
-use crate::state::AppState;
+use leadhub_http::error::ApiError;
+use leadhub_http::extract::{bearer_credential, Authenticated};
+use leadhub_http::state::AppState;
 
 /// Paths that are neither counted nor limited.
 const EXEMPT: [&str; 3] = ["/healthz", "/readyz", "/metrics"];

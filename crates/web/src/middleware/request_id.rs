@@ -11,7 +11,7 @@ use actix_web::{web, HttpMessage};
 use rand::Rng;
 use tracing::Instrument;
 
-use crate::state::AppState;
+use leadhub_http::state::AppState;
 
 pub const REQUEST_ID_HEADER: &str = "x-request-id";
 

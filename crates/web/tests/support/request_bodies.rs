@@ -9,16 +9,16 @@ use actix_web::http::StatusCode;
 use actix_web::ResponseError;
 use serde_json::Value;
 
+use leadhub_api::auth::{MagicLinkRequest, RefreshRequest, TokenRequest};
+use leadhub_api::batch_body::BatchSubmission;
+use leadhub_api::businesses::{ImportBody, PatchBody};
+use leadhub_api::invites::{AcceptRequest, InviteRequest};
+use leadhub_api::keys::CreateKeyRequest;
+use leadhub_api::lead_body::SubmittedLead;
+use leadhub_api::teams::{CreateTeamRequest, RoleRequest, UpdateTeamRequest};
 use leadhub_domain::error::{FieldError, LocPart};
-use leadhub_web::error::ApiError;
-use leadhub_web::extract::{check_json, read_body, RequestBody};
-use leadhub_web::routes::auth::{MagicLinkRequest, RefreshRequest, TokenRequest};
-use leadhub_web::routes::batch_body::BatchSubmission;
-use leadhub_web::routes::businesses::{ImportBody, PatchBody};
-use leadhub_web::routes::invites::{AcceptRequest, InviteRequest};
-use leadhub_web::routes::keys::CreateKeyRequest;
-use leadhub_web::routes::lead_body::SubmittedLead;
-use leadhub_web::routes::teams::{CreateTeamRequest, RoleRequest, UpdateTeamRequest};
+use leadhub_http::error::ApiError;
+use leadhub_http::extract::{check_json, read_body, RequestBody};
 
 fn check_problems(what: &str, problems: &[FieldError]) {
     assert!(!problems.is_empty(), "{what}: an error without problems");

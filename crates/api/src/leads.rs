@@ -1,0 +1,296 @@
+//! Lead queries.
+use actix_web::http::Method;
+use actix_web::web::{self, Json};
+use apistos::api_operation;
+use serde::Deserialize;
+use validator::{Validate, ValidationError, ValidationErrors};
+
+use leadhub_domain::lead::fields::PROPERTY_TYPES;
+use leadhub_domain::lead::record::{EnrichmentStatus, LeadFilter};
+use leadhub_domain::lead::search::{LeadSort, SearchText};
+use leadhub_domain::lead::work::{ArchiveFilter, AssigneeFilter, LeadStatus};
+use leadhub_http::error::ApiResult;
+use leadhub_http::extract::rules::{enum_message, one_of};
+use leadhub_http::extract::{
+    flat_problems, iso_timestamp, json_type, timestamp, Caller, Lax, PageQuery, RequestQuery,
+    ValidatedQuery,
+};
+use leadhub_http::state::AppState;
+
+use crate::lead_export::LeadsCsv;
+use crate::lead_work_views::Tagged;
+use crate::submission_views::{LeadPage, LeadView};
+use crate::Api;
+
+pub fn routes(api: &mut Api) {
+    api.route(Method::GET, "/api/v1/leads", list_leads)
+        .route(Method::GET, "/api/v1/leads/export", export_leads)
+        .route(Method::GET, "/api/v1/leads/{id}", get_lead)
+        .route(Method::POST, "/api/v1/leads/{id}/enrich", enrich_lead);
+}
+
+/// `GET /api/v1/leads`: every filter optional.
+#[derive(Deserialize, schemars::JsonSchema, apistos::ApiComponent)]
+pub struct LeadQuery {
+    #[serde(flatten)]
+    pub filters: LeadFilters,
+    #[serde(flatten)]
+    pub page: PageQuery,
+}
+
+impl Validate for LeadQuery {
+    fn validate(&self) -> Result<(), ValidationErrors> {
+        flat_problems([self.filters.validate(), self.page.validate()])
+    }
+}
+
+/// The filters of a lead list or export.
+#[derive(Deserialize, Validate, schemars::JsonSchema)]
+pub struct LeadFilters {
+    /// Only this team's leads.
+    #[validate(custom(function = "json_type"))]
+    pub team_id: Lax<i64>,
+    /// State code.
+    #[validate(custom(function = "json_type"))]
+    pub state: Lax<String>,
+    /// City; any case, surrounding space ignored (`austin` finds `Austin`).
+    #[validate(custom(function = "json_type"))]
+    pub city: Lax<String>,
+    /// County; any case, surrounding space ignored.
+    #[validate(custom(function = "json_type"))]
+    pub county: Lax<String>,
+    /// ZIP code or its prefix.
+    #[validate(custom(function = "json_type"))]
+    pub zip_code: Lax<String>,
+    /// residential, commercial, agricultural or vacant_land.
+    #[validate(custom(function = "json_type"), custom(function = "property_type"))]
+    pub property_type: Lax<String>,
+    /// Permit status; any case, surrounding space ignored.
+    #[validate(custom(function = "json_type"))]
+    pub permit_status: Lax<String>,
+    /// Work type; any case, surrounding space ignored.
+    #[validate(custom(function = "json_type"))]
+    pub work_type: Lax<String>,
+    /// Lead channel, compared as its slug (`Permit Scrape` finds `permit_scrape`, the form it is
+    /// stored in).
+    #[validate(custom(function = "json_type"))]
+    pub source: Lax<String>,
+    /// complete, partial, pending_retry, gave_up or skipped.
+    #[validate(custom(function = "json_type"), custom(function = "enrichment_status"))]
+    pub enrichment_status: Lax<String>,
+    /// Search, any case: a substring of the address, owner name, project number or an e-mail,
+    /// or a phone number written any way (`(512) 555-0100`, `512.555.0100`, its last digits),
+    /// compared by its digits.
+    #[validate(custom(function = "json_type"))]
+    pub q: Lax<String>,
+    /// ISO 8601 date or timestamp.
+    #[validate(custom(function = "json_type"), custom(function = "iso_timestamp"))]
+    pub created_after: Lax<String>,
+    /// ISO 8601 date or timestamp.
+    #[validate(custom(function = "json_type"), custom(function = "iso_timestamp"))]
+    pub created_before: Lax<String>,
+    /// The list's order: created_at, updated_at, city or permit_date, with a leading `-` for
+    /// descending (default `-created_at`, newest first). Ties by creation time; a lead without
+    /// the value comes first ascending, last descending. The export is always newest first.
+    #[validate(custom(function = "json_type"), custom(function = "sort_word"))]
+    pub sort: Lax<String>,
+    /// new, contacted, qualified, won or lost.
+    #[validate(custom(function = "json_type"), custom(function = "lead_status"))]
+    pub status: Lax<String>,
+    /// `me` (the caller's leads), `none` (leads nobody works) or a user's public id (`usr_...`).
+    #[validate(custom(function = "json_type"))]
+    pub assignee: Lax<String>,
+    /// `true`: only archived leads; `false` (default): the others. Leads merged into another
+    /// are never listed.
+    #[validate(custom(function = "json_type"))]
+    pub archived: Lax<bool>,
+    /// The id of a browser upload (`/uploads/{id}`): only the leads it created or updated
+    /// (including duplicates it merged into). An upload of a team the caller is not in finds
+    /// nothing.
+    #[validate(custom(function = "json_type"))]
+    pub upload: Lax<i64>,
+}
+
+/// A lead status word, as the list filter and the edits take it.
+pub(crate) fn lead_status(field: &Lax<String>) -> Result<(), ValidationError> {
+    one_of(field, &LeadStatus::NAMES)
+}
+
+fn sort_word(field: &Lax<String>) -> Result<(), ValidationError> {
+    match field.text() {
+        Some(text) if LeadSort::parse(text).is_none() => {
+            let mut words: Vec<String> = LeadSort::FIELDS.iter().map(|f| (*f).to_owned()).collect();
+            words.extend(LeadSort::FIELDS.iter().map(|f| format!("-{f}")));
+            let words: Vec<&str> = words.iter().map(String::as_str).collect();
+            Err(ValidationError::new("enum").with_message(enum_message(&words).into()))
+        }
+        _ => Ok(()),
+    }
+}
+
+fn property_type(field: &Lax<String>) -> Result<(), ValidationError> {
+    one_of(field, &PROPERTY_TYPES)
+}
+
+/// The words of `EnrichmentStatus`.
+pub const ENRICHMENT_STATUSES: [&str; 5] =
+    ["complete", "partial", "pending_retry", "gave_up", "skipped"];
+
+fn enrichment_status(field: &Lax<String>) -> Result<(), ValidationError> {
+    one_of(field, &ENRICHMENT_STATUSES)
+}
+
+impl RequestQuery for LeadQuery {}
+
+impl LeadQuery {
+    /// The domain's filter of these parameters (validated: unknown words were refused).
+    pub fn filter(&self) -> LeadFilter {
+        self.filters.filter()
+    }
+}
+
+impl LeadFilters {
+    fn filter(&self) -> LeadFilter {
+        let text = |field: &Lax<String>| field.text().map(str::to_owned);
+        LeadFilter {
+            visible_teams: None,
+            team_id: self.team_id.value().copied(),
+            state: text(&self.state),
+            city: text(&self.city),
+            county: text(&self.county),
+            work_type: text(&self.work_type),
+            zip_code: text(&self.zip_code),
+            property_type: self.property_type.text().and_then(|given| {
+                PROPERTY_TYPES
+                    .iter()
+                    .find(|t| t.eq_ignore_ascii_case(given))
+                    .map(|t| (*t).to_owned())
+            }),
+            permit_status: text(&self.permit_status),
+            source: text(&self.source),
+            enrichment_status: self
+                .enrichment_status
+                .text()
+                .and_then(|given| given.to_ascii_lowercase().parse::<EnrichmentStatus>().ok()),
+            q: self.q.text().and_then(SearchText::parse),
+            created_after: self.created_after.text().and_then(timestamp),
+            created_before: self.created_before.text().and_then(timestamp),
+            sort: self
+                .sort
+                .text()
+                .and_then(LeadSort::parse)
+                .unwrap_or_default(),
+            status: self.status.text().and_then(LeadStatus::parse),
+            assignee: self.assignee.text().map(|given| {
+                if given.eq_ignore_ascii_case("me") {
+                    AssigneeFilter::Me
+                } else if given.eq_ignore_ascii_case("none") {
+                    AssigneeFilter::Nobody
+                } else {
+                    AssigneeFilter::PublicId(given.to_owned())
+                }
+            }),
+            archive: if self.archived.value() == Some(&true) {
+                ArchiveFilter::Archived
+            } else {
+                ArchiveFilter::Active
+            },
+            upload: self.upload.value().copied(),
+        }
+    }
+}
+
+/// The leads the caller may see (their teams' and unassigned ones), filtered and sorted.
+/// Newest first unless `sort` says otherwise. Text filters ignore case and surrounding space; `q`
+/// also finds a lead by any writing of one of its phone numbers, or by an e-mail.
+#[api_operation(
+    operation_id = "list_leads",
+    tag = "leads",
+    error_code = 401,
+    error_code = 422,
+    error_code = 429
+)]
+pub async fn list_leads(
+    state: web::Data<AppState>,
+    caller: Caller,
+    query: ValidatedQuery<LeadQuery>,
+) -> ApiResult<Json<LeadPage>> {
+    let query = query.0;
+    let paging = query.page.paging();
+    let (leads, total) = state
+        .submissions
+        .leads(&caller.user, query.filter(), paging.limit, paging.offset)
+        .await?;
+    Ok(Json(LeadPage {
+        items: leads.into_iter().map(LeadView::from).collect(),
+        total,
+        limit: paging.limit,
+        offset: paging.offset,
+    }))
+}
+
+/// Every lead the caller may see that matches the filters (those of `list_leads`), as one CSV
+/// file, newest first, streamed: `limit` and `offset` are ignored.
+#[api_operation(
+    operation_id = "export_leads",
+    tag = "leads",
+    error_code = 401,
+    error_code = 422,
+    error_code = 429
+)]
+pub async fn export_leads(
+    state: web::Data<AppState>,
+    caller: Caller,
+    query: ValidatedQuery<LeadQuery>,
+) -> ApiResult<LeadsCsv> {
+    let filter = state
+        .submissions
+        .visible_filter(&caller.user, query.0.filter())
+        .await?;
+    Ok(LeadsCsv::new(state.submissions.clone(), filter))
+}
+
+/// One lead with everything the pipeline added. The `ETag` header is its version (quoted), for
+/// `If-Match` on a PATCH. A lead merged into another answers 301 with the survivor in
+/// `Location` and in the body's `merged_into`.
+#[api_operation(
+    operation_id = "get_lead",
+    tag = "leads",
+    error_code = 301,
+    error_code = 401,
+    error_code = 404,
+    error_code = 422,
+    error_code = 429
+)]
+pub async fn get_lead(
+    state: web::Data<AppState>,
+    caller: Caller,
+    id: web::Path<i64>,
+) -> ApiResult<Tagged<LeadView>> {
+    // Through the working-lead service: a merged lead answers 301 to its survivor.
+    let lead = state.lead_work.lead(&caller.user, id.into_inner()).await?;
+    let outlook = state.enrichment_retries.outlook(&lead).await?;
+    Ok(Tagged::of(lead).map(|view| view.with_enrichment(outlook)))
+}
+
+/// Geocodes and appraises the lead again now (its team's members and platform admins).
+#[api_operation(
+    operation_id = "enrich_lead",
+    tag = "leads",
+    error_code = 401,
+    error_code = 404,
+    error_code = 422,
+    error_code = 429
+)]
+pub async fn enrich_lead(
+    state: web::Data<AppState>,
+    caller: Caller,
+    id: web::Path<i64>,
+) -> ApiResult<Json<LeadView>> {
+    let lead = state
+        .submissions
+        .enrich_now(&caller.user, id.into_inner())
+        .await?;
+    let outlook = state.enrichment_retries.outlook(&lead).await?;
+    Ok(Json(LeadView::from(lead).with_enrichment(outlook)))
+}

@@ -1,0 +1,130 @@
+//! `/`: the signed-in person's dashboard: live leads per day over the last 30 days, by source, by
+//! enrichment status and by status (the funnel), the person's open leads, what became of the
+//! last 30 days' submissions (the share of duplicates), and the failed submissions. Only what
+//! the person may see, by the API's rules.
+use actix_web::http::StatusCode;
+use actix_web::{web, HttpResponse};
+use serde::Serialize;
+
+use leadhub_domain::dashboard::{SubmissionFigures, DAYS};
+use leadhub_domain::lead::record::LeadFilter;
+use leadhub_domain::submission::Submission;
+use leadhub_http::state::AppState;
+
+use crate::base_context;
+use crate::charts::{bars, days, ranked};
+use crate::render::{when, PageError};
+use crate::session::Visitor;
+
+pub fn configure(cfg: &mut web::ServiceConfig) {
+    cfg.route("/", web::get().to(home));
+}
+
+/// One failed submission, for a person to look into.
+#[derive(Serialize)]
+struct FailedLine {
+    id: i64,
+    at: String,
+    batch: Option<String>,
+    error: String,
+    raw_json: String,
+}
+
+impl FailedLine {
+    fn new(s: &Submission) -> FailedLine {
+        FailedLine {
+            id: s.id,
+            at: when(s.created_at),
+            batch: s
+                .batch_id
+                .as_ref()
+                .map(|b| format!("{b}, element {}", s.batch_index.unwrap_or(0))),
+            error: s
+                .error
+                .clone()
+                .unwrap_or_else(|| "(no reason recorded)".into()),
+            raw_json: s.raw_json.clone(),
+        }
+    }
+}
+
+/// What became of the submissions, as the bars of one chart.
+fn outcomes(s: &SubmissionFigures) -> Vec<(String, i64)> {
+    let action = |a: &str| s.by_action.get(a).copied().unwrap_or(0);
+    let status = |a: &str| s.by_status.get(a).copied().unwrap_or(0);
+    vec![
+        ("new lead".into(), action("created")),
+        ("merged".into(), action("updated")),
+        ("identical".into(), action("skipped")),
+        ("failed".into(), status("failed")),
+        ("waiting".into(), status("pending") + status("processing")),
+    ]
+}
+
+/// "12.5%": one decimal, or None without submissions.
+fn share(part: i64, whole: i64) -> Option<String> {
+    (whole > 0).then(|| format!("{:.1}%", part as f64 * 100.0 / whole as f64))
+}
+
+async fn home(state: web::Data<AppState>, visitor: Visitor) -> Result<HttpResponse, PageError> {
+    let user = &visitor.user;
+    let leads = state
+        .submissions
+        .visible_filter(user, LeadFilter::default())
+        .await?;
+    let submissions = state.submissions.visible_submissions(user).await?;
+    let d = state.dashboard.dashboard(leads, submissions).await?;
+    let mut context = base_context(Some(&visitor), "dashboard");
+    context.insert("days", &DAYS);
+    context.insert("lead_total", &d.leads.total);
+    context.insert("recent_leads", &d.days.iter().map(|(_, n)| n).sum::<i64>());
+    context.insert("my_open", &d.my_open);
+    context.insert(
+        "funnel",
+        &bars(
+            "funnel",
+            "Leads by status",
+            "Status",
+            d.leads.funnel().into_iter().map(|(s, n)| (s.to_owned(), n)),
+        ),
+    );
+    context.insert(
+        "charts",
+        &[
+            days(
+                "per-day",
+                &format!("Leads per day, last {DAYS} days (UTC)"),
+                &d.days,
+            ),
+            ranked("by-source", "Leads by source", "Source", d.leads.by_source),
+            ranked(
+                "by-enrichment",
+                "Leads by enrichment status",
+                "Enrichment status",
+                d.leads
+                    .by_enrichment_status
+                    .into_iter()
+                    .map(|(s, n)| (s.replace('_', " "), n)),
+            ),
+        ],
+    );
+    let duplicates = d.submissions.duplicates();
+    context.insert("submission_total", &d.submissions.total);
+    context.insert("duplicates", &duplicates);
+    context.insert("duplicate_share", &share(duplicates, d.submissions.total));
+    context.insert(
+        "outcomes",
+        &bars(
+            "outcomes",
+            &format!("Submissions of the last {DAYS} days by outcome"),
+            "Outcome",
+            outcomes(&d.submissions),
+        ),
+    );
+    context.insert("failed_total", &d.failed_total);
+    context.insert(
+        "failed",
+        &d.failed.iter().map(FailedLine::new).collect::<Vec<_>>(),
+    );
+    visitor.page(StatusCode::OK, "dashboard.html", &context)
+}

@@ -1,0 +1,216 @@
+//! The lead page's forms: status and owner, notes, claim, move, archive and restore, merge and
+//! "Enrich again". Each calls the same domain method as its API route (so both refuse alike)
+//! and answers with a redirect to the lead (Post/Redirect/Get) or a page saying what was
+//! refused.
+use actix_web::{web, HttpResponse};
+use serde::Deserialize;
+
+use leadhub_domain::lead::work::{LeadPatch, LeadStatus, LeadWorkError};
+
+use crate::lead::refused;
+use crate::render::{see_other, PageError};
+use crate::session::{Posted, Visitor};
+use crate::{id_of, Button};
+
+pub fn configure(cfg: &mut web::ServiceConfig) {
+    cfg.route("/leads/{id}/work", web::post().to(work))
+        .route("/leads/{id}/notes", web::post().to(add_note))
+        .route(
+            "/leads/{id}/notes/{note}/delete",
+            web::post().to(delete_note),
+        )
+        .route("/leads/{id}/claim", web::post().to(claim))
+        .route("/leads/{id}/move", web::post().to(move_to))
+        .route("/leads/{id}/archive", web::post().to(archive))
+        .route("/leads/{id}/restore", web::post().to(restore))
+        .route("/leads/{id}/merge", web::post().to(merge))
+        .route("/leads/{id}/enrich", web::post().to(enrich));
+}
+
+/// Back to the lead, with the notice of what was done (and where on the page it shows).
+fn back_to(id: i64, done: &str, anchor: &str) -> HttpResponse {
+    see_other(&format!("/leads/{id}?done={done}#{anchor}"))
+}
+
+/// The status and owner form: the version the page showed (a change made since is refused, not
+/// overwritten), the status word and the owner's public id ("" for nobody).
+/// (Text fields only: the form is read through a `flatten`, which hands every value over as text.)
+#[derive(Deserialize)]
+struct WorkForm {
+    version: String,
+    status: String,
+    assignee: String,
+}
+
+async fn work(
+    id: web::Path<String>,
+    Posted { visitor, form }: Posted<WorkForm>,
+) -> Result<HttpResponse, PageError> {
+    let id = id_of(&id, "Lead")?;
+    let version = form.version.parse().map_err(|_| PageError::BadForm)?;
+    let status = LeadStatus::parse(&form.status).ok_or(PageError::BadForm)?;
+    let assignee = Some(form.assignee).filter(|a| !a.is_empty());
+    let patch = LeadPatch {
+        status: Some(status),
+        assignee: Some(assignee),
+        ..LeadPatch::default()
+    };
+    visitor
+        .state
+        .lead_work
+        .edit(&visitor.user, id, patch, Some(version))
+        .await
+        .map_err(|e| refused(e, id))?;
+    Ok(visitor.finish(back_to(id, "saved", "work")))
+}
+
+#[derive(Deserialize)]
+struct NoteForm {
+    body: String,
+}
+
+async fn add_note(
+    id: web::Path<String>,
+    Posted { visitor, form }: Posted<NoteForm>,
+) -> Result<HttpResponse, PageError> {
+    let id = id_of(&id, "Lead")?;
+    visitor
+        .state
+        .lead_work
+        .add_note(&visitor.user, id, &form.body)
+        .await
+        .map_err(|e| refused(e, id))?;
+    Ok(visitor.finish(back_to(id, "note-added", "notes")))
+}
+
+async fn delete_note(
+    path: web::Path<(String, String)>,
+    Posted { visitor, .. }: Posted<Button>,
+) -> Result<HttpResponse, PageError> {
+    let (id, note) = path.into_inner();
+    let (id, note) = (id_of(&id, "Lead")?, id_of(&note, "Note")?);
+    visitor
+        .state
+        .lead_work
+        .delete_note(&visitor.user, id, note)
+        .await
+        .map_err(|e| refused(e, id))?;
+    Ok(visitor.finish(back_to(id, "note-deleted", "notes")))
+}
+
+/// A team chosen in a form's menu.
+#[derive(Deserialize)]
+struct TeamForm {
+    team_id: String,
+}
+
+async fn claim(
+    id: web::Path<String>,
+    Posted { visitor, form }: Posted<TeamForm>,
+) -> Result<HttpResponse, PageError> {
+    to_team(id, visitor, form, false).await
+}
+
+async fn move_to(
+    id: web::Path<String>,
+    Posted { visitor, form }: Posted<TeamForm>,
+) -> Result<HttpResponse, PageError> {
+    to_team(id, visitor, form, true).await
+}
+
+/// A claim (a lead of no team) or a move (`moving`: a lead of a team) into the chosen team.
+async fn to_team(
+    id: web::Path<String>,
+    visitor: Visitor,
+    form: TeamForm,
+    moving: bool,
+) -> Result<HttpResponse, PageError> {
+    let id = id_of(&id, "Lead")?;
+    let team_id = form.team_id.parse().map_err(|_| PageError::BadForm)?;
+    let work = &visitor.state.lead_work;
+    let done = if moving {
+        work.move_to(&visitor.user, id, team_id)
+            .await
+            .map(|_| "moved")
+    } else {
+        work.claim(&visitor.user, id, team_id)
+            .await
+            .map(|_| "claimed")
+    };
+    let done = done.map_err(|e| refused(e, id))?;
+    Ok(visitor.finish(back_to(id, done, "work")))
+}
+
+async fn archive(
+    id: web::Path<String>,
+    Posted { visitor, .. }: Posted<Button>,
+) -> Result<HttpResponse, PageError> {
+    set_archived(id, visitor, true).await
+}
+
+async fn restore(
+    id: web::Path<String>,
+    Posted { visitor, .. }: Posted<Button>,
+) -> Result<HttpResponse, PageError> {
+    set_archived(id, visitor, false).await
+}
+
+async fn set_archived(
+    id: web::Path<String>,
+    visitor: Visitor,
+    archived: bool,
+) -> Result<HttpResponse, PageError> {
+    let id = id_of(&id, "Lead")?;
+    visitor
+        .state
+        .lead_work
+        .set_archived(&visitor.user, id, archived)
+        .await
+        .map_err(|e| refused(e, id))?;
+    let done = if archived { "archived" } else { "restored" };
+    Ok(visitor.finish(back_to(id, done, "work")))
+}
+
+/// The lead this one merges into, as a person types its number (`1897` or `#1897`).
+#[derive(Deserialize)]
+struct MergeForm {
+    into: String,
+}
+
+async fn merge(
+    id: web::Path<String>,
+    Posted { visitor, form }: Posted<MergeForm>,
+) -> Result<HttpResponse, PageError> {
+    let id = id_of(&id, "Lead")?;
+    let Ok(into) = form.into.trim().trim_start_matches('#').parse::<i64>() else {
+        return Err(refused(
+            LeadWorkError::Invalid(vec![leadhub_domain::error::FieldError::body(
+                &["into".into()],
+                "int_parsing",
+                "Give the number of the lead to keep (as in its address bar: /leads/1897)",
+            )]),
+            id,
+        ));
+    };
+    let survivor = visitor
+        .state
+        .lead_merges
+        .merge(&visitor.user, id, into)
+        .await
+        .map_err(|e| refused(e.into(), id))?;
+    Ok(visitor.finish(back_to(survivor.id, "merged", "timeline")))
+}
+
+/// "Enrich again", under the API's rule (`enrich_now`).
+async fn enrich(
+    id: web::Path<String>,
+    Posted { visitor, .. }: Posted<Button>,
+) -> Result<HttpResponse, PageError> {
+    let id = id_of(&id, "Lead")?;
+    visitor
+        .state
+        .submissions
+        .enrich_now(&visitor.user, id)
+        .await?;
+    Ok(visitor.finish(back_to(id, "enriched", "enrichment")))
+}

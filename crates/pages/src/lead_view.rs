@@ -1,0 +1,386 @@
+//! What the lead page shows of a lead, in a person's words: its fields grouped with the empty
+//! ones folded away, the owner's contacts as links, the next step for its status, and its
+//! timeline as sentences.
+use std::collections::HashMap;
+
+use serde::Serialize;
+use serde_json::Value;
+
+use leadhub_domain::lead::record::Lead;
+use leadhub_domain::lead::work::model::{
+    kind, ActivityEntry, ActorRef, LeadStatus, Note, SUBMISSION_KIND,
+};
+use leadhub_domain::team::Member;
+
+use crate::render::when;
+
+/// The string fields of each group, by name (`STRING_FIELDS` holds every one; a test checks
+/// that the groups cover them all). Contacts are shown as links first, so they are not here.
+pub const PROPERTY: [&str; 12] = [
+    "address",
+    "city",
+    "state",
+    "zip_code",
+    "county",
+    "parcel_number",
+    "subdivision",
+    "lot",
+    "property_type",
+    "lot_size",
+    "source",
+    "source_identifier",
+];
+pub const OWNER: [&str; 7] = [
+    "first_name",
+    "last_name",
+    "primary_phone_type",
+    "mail_address",
+    "mail_city",
+    "mail_state",
+    "mail_zip",
+];
+pub const PHONES: [&str; 5] = ["primary_phone", "phone_2", "phone_3", "phone_4", "phone_5"];
+pub const EMAILS: [&str; 3] = ["email_1", "email_2", "email_3"];
+pub const PERMIT: [&str; 7] = [
+    "project_number",
+    "permit_date",
+    "permit_status",
+    "work_type",
+    "project_description",
+    "specific_use",
+    "related_url",
+];
+
+#[derive(Serialize)]
+pub struct Field {
+    pub label: String,
+    pub value: String,
+}
+
+/// "zip_code" -> "Zip code".
+pub fn label(name: &str) -> String {
+    let label = name.replace('_', " ");
+    match label.get(0..1) {
+        Some(first) => first.to_uppercase() + &label[1..],
+        None => label,
+    }
+}
+
+/// A group of fields: those with a value, and the labels of the empty ones (folded).
+#[derive(Serialize, Default)]
+pub struct Group {
+    pub filled: Vec<Field>,
+    pub empty: Vec<String>,
+}
+
+impl Group {
+    pub fn add(&mut self, name: &str, value: Option<String>) {
+        match value.filter(|v| !v.trim().is_empty()) {
+            Some(value) => self.filled.push(Field {
+                label: label(name),
+                value,
+            }),
+            None => self.empty.push(label(name)),
+        }
+    }
+
+    pub fn of(lead: &Lead, names: &[&str]) -> Group {
+        let mut group = Group::default();
+        for name in names {
+            group.add(name, lead.fields.string_field(name).cloned().flatten());
+        }
+        group
+    }
+}
+
+/// A phone or e-mail as a link: `tel:` with the stored E.164 number, `mailto:` with the address.
+#[derive(Serialize)]
+pub struct Contact {
+    pub text: String,
+    pub href: String,
+}
+
+pub fn phones(lead: &Lead) -> Vec<Contact> {
+    PHONES
+        .iter()
+        .filter_map(|n| lead.fields.string_field(n).cloned().flatten())
+        .map(|phone| Contact {
+            href: format!("tel:{phone}"),
+            text: phone,
+        })
+        .collect()
+}
+
+pub fn emails(lead: &Lead) -> Vec<Contact> {
+    EMAILS
+        .iter()
+        .filter_map(|n| lead.fields.string_field(n).cloned().flatten())
+        .map(|email| Contact {
+            href: format!("mailto:{email}"),
+            text: email,
+        })
+        .collect()
+}
+
+/// The step a lead waits for, by where it stands (`docs/working-leads.md`, "The lead page").
+pub fn next_action(lead: &Lead, has_contact: bool) -> &'static str {
+    if lead.work.archived_at.is_some() {
+        return "Archived: restore it to work it again.";
+    }
+    if lead.team_id.is_none() {
+        return "Claim it for one of your teams, so the team works it.";
+    }
+    if lead.work.assignee_id.is_none()
+        && !matches!(lead.work.status, LeadStatus::Won | LeadStatus::Lost)
+    {
+        return "Give it an owner: who calls this lead?";
+    }
+    match lead.work.status {
+        LeadStatus::New if has_contact => "Contact the owner, then set the status to contacted.",
+        LeadStatus::New => "Find a phone number or e-mail for the owner (Edit adds it).",
+        LeadStatus::Contacted => {
+            "Qualify it (a real project and a decision maker), or mark it lost."
+        }
+        LeadStatus::Qualified => "Close it: won or lost.",
+        LeadStatus::Won | LeadStatus::Lost => "Closed: nothing waits on this lead.",
+    }
+}
+
+/// A person as the page names them.
+pub fn person(actor: &ActorRef) -> String {
+    match actor.name.as_deref().filter(|n| !n.is_empty()) {
+        Some(name) => format!("{name} <{}>", actor.email),
+        None => actor.email.clone(),
+    }
+}
+
+#[derive(Serialize)]
+pub struct NoteLine {
+    pub id: i64,
+    pub author: String,
+    pub at: String,
+    pub body: String,
+    pub mine: bool,
+}
+
+impl NoteLine {
+    pub fn new(note: &Note, me: i64) -> NoteLine {
+        NoteLine {
+            id: note.id,
+            author: person(&note.author),
+            at: when(note.created_at),
+            body: note.body.clone(),
+            mine: note.author.id == me,
+        }
+    }
+}
+
+/// Names for the row ids a timeline stores: the team's members and the visitor's teams.
+#[derive(Default)]
+pub struct Names {
+    pub users: HashMap<i64, String>,
+    pub teams: HashMap<i64, String>,
+}
+
+impl Names {
+    pub fn of(members: &[Member], teams: impl IntoIterator<Item = (i64, String)>) -> Names {
+        Names {
+            users: members
+                .iter()
+                .map(|m| (m.user_internal_id, member_name(m)))
+                .collect(),
+            teams: teams.into_iter().collect(),
+        }
+    }
+
+    fn user(&self, id: &Value) -> String {
+        match id.as_i64() {
+            None => "nobody".to_owned(),
+            Some(id) => self
+                .users
+                .get(&id)
+                .cloned()
+                .unwrap_or_else(|| format!("user #{id}")),
+        }
+    }
+
+    fn team(&self, id: &Value) -> String {
+        match id.as_i64() {
+            None => "no team".to_owned(),
+            Some(id) => self
+                .teams
+                .get(&id)
+                .map(|name| format!("{name} (team {id})"))
+                .unwrap_or_else(|| format!("team {id}")),
+        }
+    }
+}
+
+pub fn member_name(m: &Member) -> String {
+    if m.user_name.trim().is_empty() {
+        m.user_email.clone()
+    } else {
+        format!("{} <{}>", m.user_name, m.user_email)
+    }
+}
+
+#[derive(Serialize)]
+pub struct TimelineLine {
+    pub kind: String,
+    pub text: String,
+    /// Field, old value, new value: the rows of an edit.
+    pub changes: Vec<[String; 3]>,
+    pub who: String,
+    pub at: String,
+}
+
+fn text_of(value: Option<&Value>) -> String {
+    match value {
+        None | Some(Value::Null) => "(empty)".to_owned(),
+        Some(Value::String(s)) => s.clone(),
+        Some(other) => other.to_string(),
+    }
+}
+
+impl TimelineLine {
+    pub fn new(entry: &ActivityEntry, names: &Names) -> TimelineLine {
+        let d = &entry.detail;
+        let old_new = |f: &dyn Fn(&Value) -> String| {
+            (
+                f(d.get("old").unwrap_or(&Value::Null)),
+                f(d.get("new").unwrap_or(&Value::Null)),
+            )
+        };
+        let mut changes = Vec::new();
+        let text = match entry.kind.as_str() {
+            kind::EDITED => {
+                if let Some(Value::Object(fields)) = d.get("changes") {
+                    for (field, change) in fields {
+                        changes.push([
+                            label(field),
+                            text_of(change.get("old")),
+                            text_of(change.get("new")),
+                        ]);
+                    }
+                }
+                format!("Edited {} field{}", changes.len(), plural(changes.len()))
+            }
+            kind::STATUS_CHANGED => {
+                let (old, new) = old_new(&|v| text_of(Some(v)));
+                format!("Status {old} → {new}")
+            }
+            kind::ASSIGNED => {
+                let (old, new) = old_new(&|v| names.user(v));
+                format!("Owner {old} → {new}")
+            }
+            kind::TEAM_MOVED if d.get("old").is_none_or(Value::is_null) => {
+                format!(
+                    "Claimed into {}",
+                    names.team(d.get("new").unwrap_or(&Value::Null))
+                )
+            }
+            kind::TEAM_MOVED => {
+                let (old, new) = old_new(&|v| names.team(v));
+                format!("Moved from {old} to {new}")
+            }
+            kind::NOTE_ADDED => "Added a note".to_owned(),
+            kind::NOTE_DELETED => "Deleted a note".to_owned(),
+            kind::MERGED => format!("Lead {} merged into this one", text_of(d.get("merged_id"))),
+            kind::ARCHIVED => "Archived".to_owned(),
+            kind::RESTORED => "Restored".to_owned(),
+            kind::RESUBMITTED_RESTORED => format!(
+                "Restored from the archive by submission {}",
+                text_of(d.get("submission_id"))
+            ),
+            kind::ENRICHED => format!("Enrichment ran: {}", text_of(d.get("status"))),
+            SUBMISSION_KIND => format!(
+                "Submission {}: {}",
+                text_of(d.get("submission_id")),
+                text_of(d.get("action"))
+            ),
+            other => other.replace('_', " "),
+        };
+        TimelineLine {
+            kind: entry.kind.clone(),
+            text,
+            changes,
+            who: entry
+                .actor
+                .as_ref()
+                .map(person)
+                .unwrap_or_else(|| "the service".to_owned()),
+            at: when(entry.at),
+        }
+    }
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 {
+        ""
+    } else {
+        "s"
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use leadhub_domain::lead::fields::STRING_FIELDS;
+
+    #[test]
+    fn the_groups_show_every_string_field_once() {
+        let mut shown: Vec<&str> = PROPERTY
+            .iter()
+            .chain(&OWNER)
+            .chain(&PHONES)
+            .chain(&EMAILS)
+            .chain(&PERMIT)
+            .copied()
+            .collect();
+        shown.sort_unstable();
+        let mut all = STRING_FIELDS.to_vec();
+        all.sort_unstable();
+        assert_eq!(shown, all);
+    }
+
+    #[test]
+    fn an_edit_reads_as_its_fields_and_a_claim_as_a_claim() {
+        let names = Names {
+            users: HashMap::new(),
+            teams: HashMap::from([(4, "Roofers".to_owned())]),
+        };
+        let entry = |kind: &str, detail: Value| ActivityEntry {
+            kind: kind.to_owned(),
+            detail,
+            actor: None,
+            at: chrono::DateTime::UNIX_EPOCH,
+        };
+        let edit = TimelineLine::new(
+            &entry(
+                kind::EDITED,
+                serde_json::json!({"changes": {"first_name": {"old": null, "new": "Ann"}}}),
+            ),
+            &names,
+        );
+        assert_eq!(edit.text, "Edited 1 field");
+        assert_eq!(
+            edit.changes,
+            vec![[
+                "First name".to_owned(),
+                "(empty)".to_owned(),
+                "Ann".to_owned()
+            ]]
+        );
+        assert_eq!(edit.who, "the service");
+        let claim = TimelineLine::new(
+            &entry(kind::TEAM_MOVED, serde_json::json!({"old": null, "new": 4})),
+            &names,
+        );
+        assert_eq!(claim.text, "Claimed into Roofers (team 4)");
+        let owner = TimelineLine::new(
+            &entry(kind::ASSIGNED, serde_json::json!({"old": 9, "new": null})),
+            &names,
+        );
+        assert_eq!(owner.text, "Owner user #9 → nobody");
+    }
+}

@@ -1,0 +1,205 @@
+//! `/leads`: the leads the signed-in person may see, with the API's filters kept in the URL (a
+//! GET form), paged; `/leads/export`: the same filter as CSV. Both read the filter exactly as
+//! `GET /api/v1/leads` does (`LeadQuery`) and go through the same visibility rule
+//! (`SubmissionService::visible_filter`).
+use std::collections::HashMap;
+
+use actix_web::http::StatusCode;
+use actix_web::{web, HttpRequest, HttpResponse};
+use serde::Serialize;
+
+use leadhub_api::lead_export::LeadsCsv;
+use leadhub_api::leads::{LeadQuery, ENRICHMENT_STATUSES};
+use leadhub_domain::error::ServiceError;
+use leadhub_domain::lead::fields::PROPERTY_TYPES;
+use leadhub_domain::lead::record::Lead;
+use leadhub_domain::lead::work::LeadStatus;
+
+use crate::list::{self, refuse, PageFilters, TeamChoice, PAGE_SIZE};
+use crate::render::{when, PageError};
+use crate::session::Visitor;
+use crate::Done;
+use crate::{lead, lead_actions, lead_edit};
+
+/// The filters a `/leads` URL may carry, named as the API's query parameters.
+pub const FILTERS: [&str; 15] = [
+    "q",
+    "status",
+    "assignee",
+    "archived",
+    "team_id",
+    "state",
+    "city",
+    "zip_code",
+    "property_type",
+    "permit_status",
+    "source",
+    "enrichment_status",
+    "created_after",
+    "created_before",
+    "upload",
+];
+
+pub fn configure(cfg: &mut web::ServiceConfig) {
+    cfg.route("/leads", web::get().to(list))
+        .route("/leads/export", web::get().to(export))
+        .route("/leads/bulk", web::post().to(crate::lead_bulk::bulk))
+        .configure(lead_edit::configure)
+        .configure(lead_actions::configure)
+        .configure(lead::configure);
+}
+
+/// One row of the list: what a person scans.
+#[derive(Serialize)]
+struct LeadLine {
+    id: i64,
+    address: String,
+    locality: String,
+    owner: String,
+    phone: String,
+    permit: String,
+    source: String,
+    enrichment: &'static str,
+    created: String,
+    status: &'static str,
+    /// Who works it ("" for nobody).
+    assignee: String,
+    /// The team's name, "" for a lead of no team (which every user sees).
+    team: String,
+    unassigned: bool,
+}
+
+impl LeadLine {
+    fn new(lead: &Lead, names: &HashMap<i64, String>, teams: &[TeamChoice]) -> LeadLine {
+        let f = &lead.fields;
+        let join = |parts: &[&Option<String>], sep: &str| {
+            parts
+                .iter()
+                .filter_map(|p| p.as_deref())
+                .collect::<Vec<_>>()
+                .join(sep)
+        };
+        LeadLine {
+            id: lead.id,
+            address: lead
+                .address_standardized
+                .clone()
+                .or_else(|| f.address.clone())
+                .unwrap_or_else(|| "(no address)".to_owned()),
+            locality: join(&[&f.city, &f.state, &f.zip_code], " "),
+            owner: join(&[&f.first_name, &f.last_name], " "),
+            phone: f.primary_phone.clone().unwrap_or_default(),
+            permit: join(&[&f.permit_status, &f.project_number], " · "),
+            source: f.source.clone().unwrap_or_default(),
+            enrichment: lead.enrichment_status.as_str(),
+            created: when(lead.created_at),
+            status: lead.work.status.as_str(),
+            assignee: lead
+                .work
+                .assignee_id
+                .map(|a| {
+                    names
+                        .get(&a)
+                        .cloned()
+                        .unwrap_or_else(|| format!("user #{a}"))
+                })
+                .unwrap_or_default(),
+            team: lead
+                .team_id
+                .map(|t| {
+                    let id = t.to_string();
+                    teams
+                        .iter()
+                        .find(|c| c.id == id)
+                        .map_or_else(|| format!("team {id}"), |c| c.name.clone())
+                })
+                .unwrap_or_default(),
+            unassigned: lead.team_id.is_none(),
+        }
+    }
+}
+
+async fn list(
+    visitor: Visitor,
+    req: HttpRequest,
+    done: web::Query<Done>,
+) -> Result<HttpResponse, PageError> {
+    let (filters, mut context, all_teams) = list::start(&visitor, &req, &FILTERS, "/leads").await?;
+    context.insert("notice", &done.notice());
+    context.insert("statuses", &LeadStatus::NAMES);
+    // The rows name, and the bulk bar offers, the active teams only.
+    let teams: Vec<TeamChoice> = all_teams.into_iter().filter(|t| t.active).collect();
+    context.insert("property_types", &PROPERTY_TYPES);
+    context.insert("enrichment_statuses", &ENRICHMENT_STATUSES);
+    let status = match filters.read::<LeadQuery>() {
+        Ok(lead_query) => {
+            if let Some(upload) = lead_query.filter().upload {
+                context.insert(
+                    "upload_filter",
+                    &upload_filter(&visitor, &filters, upload).await?,
+                );
+            }
+            let (leads, total) = visitor
+                .state
+                .submissions
+                .leads(
+                    &visitor.user,
+                    lead_query.filter(),
+                    PAGE_SIZE,
+                    filters.offset,
+                )
+                .await?;
+            let names = visitor
+                .state
+                .lead_work
+                .assignee_names(&leads)
+                .await
+                .map_err(ServiceError::from)?;
+            let lines: Vec<LeadLine> = leads
+                .iter()
+                .map(|l| LeadLine::new(l, &names, &teams))
+                .collect();
+            context.insert("leads", &lines);
+            filters.insert_page(&mut context, "/leads", total);
+            context.insert("bulk_teams", &teams);
+            StatusCode::OK
+        }
+        Err(problems) => refuse(&mut context, &problems),
+    };
+    visitor.page(status, "leads.html", &context)
+}
+
+/// The `upload` filter as the page shows it: the upload's file name (when the visitor may see
+/// the upload; else only its number, so the page tells nothing of another team's upload) and
+/// the link to the same list without it.
+async fn upload_filter(
+    visitor: &Visitor,
+    filters: &PageFilters,
+    upload: i64,
+) -> Result<serde_json::Value, PageError> {
+    let file_name = match visitor.state.uploads.visible(&visitor.user, upload).await {
+        Ok(found) => Some(found.file_name),
+        Err(ServiceError::NotFound(_)) => None,
+        Err(e) => return Err(e.into()),
+    };
+    let rest = filters.query_string_without("upload");
+    Ok(serde_json::json!({
+        "id": upload,
+        "file_name": file_name,
+        "remove": if rest.is_empty() { "/leads".to_owned() } else { format!("/leads?{rest}") },
+    }))
+}
+
+/// GET /leads/export: the list's filter as CSV, for the session (the API route takes a Bearer
+/// credential; a page's link cannot send one).
+async fn export(visitor: Visitor, req: HttpRequest) -> Result<HttpResponse, PageError> {
+    let lead_query = PageFilters::of(req.query_string(), &FILTERS)
+        .read::<LeadQuery>()
+        .map_err(|_| PageError::BadForm)?;
+    let filter = visitor
+        .state
+        .submissions
+        .visible_filter(&visitor.user, lead_query.filter())
+        .await?;
+    Ok(visitor.finish(LeadsCsv::new(visitor.state.submissions.clone(), filter).into_response()))
+}

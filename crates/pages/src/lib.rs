@@ -1,0 +1,152 @@
+//! The web pages for people: sign-in, the dashboard, leads, businesses, API keys, teams and
+//! invite acceptance. Server-rendered with tera; the templates, CSS and JS are compiled into the
+//! binary (`web-assets/pages/`). Handlers call the domain services directly, like the API
+//! handlers do. Every state change is a POST that
+//! carries a CSRF token; GETs never change anything (not even spend a link's token).
+use actix_web::{web, HttpResponse};
+use serde::Deserialize;
+use tera::Context;
+
+pub mod businesses;
+pub mod charts;
+pub mod cookies;
+pub mod dashboard;
+pub mod import;
+pub mod invites;
+pub mod keys;
+pub mod lead;
+pub mod lead_actions;
+pub mod lead_bulk;
+pub mod lead_edit;
+pub mod lead_enrichment;
+pub mod lead_view;
+pub mod leads;
+pub mod list;
+pub mod map;
+pub mod multipart;
+pub mod render;
+pub mod session;
+pub mod sign_in;
+pub mod team_webhook_edits;
+pub mod team_webhooks;
+pub mod teams;
+pub mod upload_import;
+pub mod uploads;
+
+use leadhub_api::docs::{asset_files, static_file};
+use render::PageError;
+use session::Visitor;
+
+pub fn configure(cfg: &mut web::ServiceConfig) {
+    cfg.app_data(
+        web::FormConfig::default()
+            .limit(64 * 1024)
+            .error_handler(|_, _| PageError::BadForm.into()),
+    )
+    .route("/assets/{file}", web::get().to(asset))
+    .route("/favicon.ico", web::get().to(favicon))
+    .configure(dashboard::configure)
+    .configure(sign_in::configure)
+    .configure(keys::configure)
+    .configure(teams::configure)
+    .configure(team_webhooks::configure)
+    .configure(team_webhook_edits::configure)
+    .configure(invites::configure)
+    // Before the leads, whose `/leads/{id}` would take `/leads/import`.
+    .configure(uploads::configure)
+    .configure(map::configure)
+    .configure(leads::configure)
+    .configure(businesses::configure);
+}
+
+/// The pages' CSS and JS (`nosniff` comes with every response, from `security_headers`).
+const FILES: [(&str, &str, &[u8]); 2] = asset_files!("pages":
+    ("pages.css", "text/css; charset=utf-8"),
+    ("pages.js", "text/javascript; charset=utf-8"),
+);
+
+async fn asset(file: web::Path<String>) -> HttpResponse {
+    static_file(&file, &FILES, "public, max-age=3600").await
+}
+
+/// The site icon browsers ask every origin for (and `base.html` links): ours, cached for a day.
+const FAVICON: [(&str, &str, &[u8]); 1] =
+    asset_files!("pages": ("favicon.ico", "image/vnd.microsoft.icon"));
+
+async fn favicon() -> HttpResponse {
+    static_file("favicon.ico", &FAVICON, "public, max-age=86400").await
+}
+
+/// What every page's layout needs: who is signed in (and the token of the sign-out form).
+pub fn base_context(visitor: Option<&Visitor>, nav: &str) -> Context {
+    let mut context = Context::new();
+    context.insert("nav", nav);
+    if let Some(v) = visitor {
+        context.insert("me_name", &v.user.display_name());
+        context.insert("me_email", &v.user.email);
+        context.insert("csrf", &v.csrf_token());
+    }
+    context
+}
+
+/// The `?done=...` of a redirect after a form, as a fixed sentence (never text from the URL).
+#[derive(Deserialize)]
+pub struct Done {
+    pub done: Option<String>,
+}
+
+impl Done {
+    pub fn notice(&self) -> Option<&'static str> {
+        Some(match self.done.as_deref()? {
+            "created" => "Team created.",
+            "role" => "Role changed.",
+            "removed" => "Member removed.",
+            "left" => "You left the team.",
+            "invited" => "Invite sent.",
+            "resent" => "A new invite was sent; the previous link no longer works.",
+            "invite-not-mailed" => {
+                "The invite was saved, but its e-mail could not be sent. Try \"Resend\" later."
+            }
+            "invite-revoked" => "Invite revoked.",
+            "deactivated" => "Team deactivated.",
+            "joined" => "Welcome! You joined the team.",
+            "key-revoked" => "API key revoked.",
+            "webhook-test" => "A test event was queued for the endpoint.",
+            "webhook-retried" => "The delivery was queued to be sent again.",
+            "webhook-disabled" => "Endpoint disabled: nothing is sent to it until it is enabled.",
+            "webhook-enabled" => "Endpoint enabled.",
+            "webhook-deleted" => "Webhook endpoint deleted.",
+            "signed-out" => "You are signed out.",
+            "enriched" => "Enrichment ran again; the lead below shows what it found.",
+            "saved" => "Status and owner saved.",
+            "edited" => "Lead saved.",
+            "unchanged" => "Nothing was changed: the form held the lead's values.",
+            "note-added" => "Note added.",
+            "note-deleted" => "Note deleted; the timeline keeps that it was there.",
+            "claimed" => "Lead claimed: it belongs to your team now.",
+            "moved" => "Lead moved to the other team.",
+            "archived" => "Lead archived: it left lists, exports and the dashboard.",
+            "restored" => "Lead restored.",
+            "merged" => "Leads merged: this is the lead that was kept.",
+            "merged-away" => "The lead you opened was merged into this one.",
+            "bulk" => "The selected leads were changed.",
+            _ => return None,
+        })
+    }
+}
+
+/// The fields of a button's form: none besides its CSRF token.
+#[derive(Deserialize)]
+pub struct Button {}
+
+/// A path segment that must be a number; anything else is a page that does not exist.
+pub fn id_of(segment: &str, thing: &str) -> Result<i64, PageError> {
+    segment
+        .parse()
+        .map_err(|_| PageError::NotFound(thing.to_owned()))
+}
+
+/// The ids in `/teams/{team}/.../{item}`: the team's, then the item's (`thing` names it).
+pub fn team_item(team: &str, item: &str, thing: &str) -> Result<(i64, i64), PageError> {
+    Ok((id_of(team, "Team")?, id_of(item, thing)?))
+}

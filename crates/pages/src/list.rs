@@ -1,0 +1,190 @@
+//! What the list pages (`/leads`, `/businesses`) share: the filters of the URL (a GET form),
+//! read as the API reads its query; the page's offset and its links; the team choices.
+use std::collections::HashMap;
+
+use actix_web::http::StatusCode;
+use actix_web::HttpRequest;
+use serde::Serialize;
+use tera::Context;
+
+use leadhub_http::extract::{read_query, RequestQuery};
+
+use crate::base_context;
+use crate::render::{problems_text, PageError};
+use crate::session::Visitor;
+
+/// Rows on one page.
+pub const PAGE_SIZE: i64 = 50;
+
+/// The filters of a page's URL: known names with a non-blank value, in the order the page
+/// names them, and the offset of the page.
+pub struct PageFilters {
+    names: &'static [&'static str],
+    given: Vec<(&'static str, String)>,
+    pub offset: i64,
+}
+
+impl PageFilters {
+    pub fn of(query: &str, names: &'static [&'static str]) -> PageFilters {
+        let pairs: Vec<(String, String)> = form_urlencoded::parse(query.as_bytes())
+            .into_owned()
+            .collect();
+        let value = |name: &str| {
+            pairs
+                .iter()
+                .rev()
+                .find(|(n, v)| n == name && !v.trim().is_empty())
+                .map(|(_, v)| v.trim().to_owned())
+        };
+        PageFilters {
+            names,
+            given: names
+                .iter()
+                .filter_map(|name| value(name).map(|v| (*name, v)))
+                .collect(),
+            offset: value("offset")
+                .and_then(|o| o.parse::<i64>().ok())
+                .filter(|o| *o >= 0)
+                .unwrap_or(0),
+        }
+    }
+
+    /// The filters as a query string (no offset): the base of the page links and the export.
+    pub fn query_string(&self) -> String {
+        form_urlencoded::Serializer::new(String::new())
+            .extend_pairs(self.given.iter().map(|(n, v)| (*n, v.as_str())))
+            .finish()
+    }
+
+    /// The filters but `name` as a query string: a link that removes that filter.
+    pub fn query_string_without(&self, name: &str) -> String {
+        form_urlencoded::Serializer::new(String::new())
+            .extend_pairs(
+                self.given
+                    .iter()
+                    .filter(|(n, _)| *n != name)
+                    .map(|(n, v)| (*n, v.as_str())),
+            )
+            .finish()
+    }
+
+    /// The filters read as the API reads them, or the problems with them as one sentence.
+    pub fn read<T: RequestQuery>(&self) -> Result<T, String> {
+        read_query::<T>(&self.query_string()).map_err(|p| problems_text(&p))
+    }
+
+    /// Puts the form's values (`f`, every filter, "" when not given), `filtered` and `query`
+    /// into the page's context.
+    pub fn insert_form(&self, context: &mut Context) {
+        let chosen: HashMap<&str, &str> = self
+            .names
+            .iter()
+            .map(|name| {
+                let given = self.given.iter().find(|(n, _)| n == name);
+                (*name, given.map_or("", |(_, v)| v.as_str()))
+            })
+            .collect();
+        context.insert("f", &chosen);
+        context.insert("filtered", &!self.given.is_empty());
+        context.insert("query", &self.query_string());
+    }
+
+    /// Puts the count and the paging of `total` matches into the context: `total`, `first`,
+    /// `last`, and the links `previous` and `next` to `path` with the same filters.
+    pub fn insert_page(&self, context: &mut Context, path: &str, total: i64) {
+        let query = self.query_string();
+        let link = |offset: i64| {
+            let sep = if query.is_empty() { "" } else { "&" };
+            format!("{path}?{query}{sep}offset={offset}")
+        };
+        context.insert("total", &total);
+        context.insert("first", &(self.offset + 1));
+        context.insert("last", &(self.offset + PAGE_SIZE).min(total));
+        if self.offset > 0 {
+            context.insert("previous", &link((self.offset - PAGE_SIZE).max(0)));
+        }
+        if self.offset + PAGE_SIZE < total {
+            context.insert("next", &link(self.offset + PAGE_SIZE));
+        }
+    }
+}
+
+/// A list page whose filters cannot be used: a 422 naming the problems above the form.
+pub fn refuse(context: &mut Context, problems: &str) -> StatusCode {
+    context.insert(
+        "error",
+        &format!("These filters cannot be used: {problems}."),
+    );
+    StatusCode::UNPROCESSABLE_ENTITY
+}
+
+/// A team in a form's team menu.
+#[derive(Serialize)]
+pub struct TeamChoice {
+    pub id: String,
+    pub name: String,
+    /// Whether the team is active: a page that read all the teams once picks the active ones
+    /// from them (not shown).
+    #[serde(skip)]
+    pub active: bool,
+}
+
+/// The visitor's teams for a team menu, only the active ones when `active_only`.
+pub async fn team_choices(
+    visitor: &Visitor,
+    active_only: bool,
+) -> Result<Vec<TeamChoice>, PageError> {
+    Ok(visitor
+        .state
+        .teams
+        .list(&visitor.user)
+        .await?
+        .into_iter()
+        .filter(|t| t.team.is_active || !active_only)
+        .map(|t| TeamChoice {
+            id: t.team.id.to_string(),
+            name: t.team.name,
+            active: t.team.is_active,
+        })
+        .collect())
+}
+
+/// The start of a list page at `path` (`/leads`): its filters from the URL, a context with
+/// the navigation, the user's teams for the team filter, the form's values and `list_path`,
+/// and those teams (all of them, read once) for the rest of the page.
+pub async fn start(
+    visitor: &Visitor,
+    req: &HttpRequest,
+    names: &'static [&'static str],
+    path: &'static str,
+) -> Result<(PageFilters, Context, Vec<TeamChoice>), PageError> {
+    let filters = PageFilters::of(req.query_string(), names);
+    let mut context = base_context(Some(visitor), path.trim_start_matches('/'));
+    let teams = team_choices(visitor, false).await?;
+    context.insert("teams", &teams);
+    context.insert("list_path", path);
+    filters.insert_form(&mut context);
+    Ok((filters, context, teams))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::PageFilters;
+
+    const NAMES: [&str; 4] = ["q", "team_id", "state", "city"];
+
+    #[test]
+    fn keeps_known_non_blank_filters_in_order() {
+        let f = PageFilters::of(
+            "city=&state=TX&q=main+st&bogus=1&offset=50&team_id=+",
+            &NAMES,
+        );
+        assert_eq!(f.query_string(), "q=main+st&state=TX");
+        assert_eq!(f.offset, 50);
+        assert_eq!(PageFilters::of("offset=-3", &NAMES).offset, 0);
+        assert_eq!(
+            PageFilters::of("q=main&state=TX&city=Austin", &NAMES).query_string_without("state"),
+            "q=main&city=Austin"
+        );
+    }
+}

@@ -1,0 +1,312 @@
+//! Page rendering: the tera templates compiled into the binary (autoescaped), the headers every
+//! page gets, and `PageError`, which answers with an HTML page instead of the API's JSON.
+use std::sync::LazyLock;
+
+use actix_web::http::{header, StatusCode};
+use actix_web::{HttpResponse, HttpResponseBuilder, ResponseError};
+use chrono::{DateTime, Utc};
+use tera::{Context, Tera};
+
+use leadhub_domain::auth::AuthError;
+use leadhub_domain::error::{FieldError, LocPart, ServiceError};
+use leadhub_domain::team::TeamError;
+
+use crate::cookies::cleared_session_cookies;
+
+macro_rules! page_templates {
+    ($($name:literal),* $(,)?) => {
+        [$(($name, include_str!(concat!("../../../web-assets/pages/", $name)))),*]
+    };
+}
+
+const TEMPLATES: [(&str, &str); 26] = page_templates!(
+    "base.html",
+    "message.html",
+    "sign_in.html",
+    "sign_in_link.html",
+    "api_keys.html",
+    "api_key_created.html",
+    "teams.html",
+    "team.html",
+    "confirm.html",
+    "forms.html",
+    "team_webhooks.html",
+    "webhook_created.html",
+    "invite.html",
+    "leads.html",
+    "lead.html",
+    "lead_edit.html",
+    "upload_form.html",
+    "upload.html",
+    "uploads.html",
+    "pager.html",
+    "filter_team.html",
+    "filter_actions.html",
+    "list.html",
+    "charts.html",
+    "dashboard.html",
+    "businesses.html",
+);
+
+// Parsed once. A parse error is a programming error the unit test below catches; it still answers
+// a 500 page rather than panicking.
+static TERA: LazyLock<Result<Tera, String>> =
+    LazyLock::new(|| leadhub_mail::html_templates(TEMPLATES));
+
+/// Renders a template to HTML.
+pub fn render(name: &str, context: &Context) -> Result<String, PageError> {
+    let tera = TERA.as_ref().map_err(|e| {
+        tracing::error!(error = %e, "page templates do not parse");
+        PageError::Internal
+    })?;
+    tera.render(name, context).map_err(|e| {
+        tracing::error!(template = name, error = ?e, "page not rendered");
+        PageError::Internal
+    })
+}
+
+/// The headers of every page: never cached (a new API key is on one), no framing, no referrer
+/// (the sign-in and invite URLs carry tokens), and scripts and styles from this origin only.
+pub fn page_headers(builder: &mut HttpResponseBuilder) -> &mut HttpResponseBuilder {
+    builder
+        .content_type("text/html; charset=utf-8")
+        .insert_header((header::CACHE_CONTROL, "no-store"))
+        .insert_header((header::REFERRER_POLICY, "no-referrer"))
+        .insert_header((header::X_FRAME_OPTIONS, "DENY"))
+        .insert_header((header::X_CONTENT_TYPE_OPTIONS, "nosniff"))
+        .insert_header((
+            header::CONTENT_SECURITY_POLICY,
+            "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; \
+             form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+        ))
+}
+
+/// An HTML answer with the given status.
+pub fn html(status: StatusCode, body: String) -> HttpResponse {
+    page_headers(&mut HttpResponse::build(status)).body(body)
+}
+
+/// A 303 to another page (after a form: Post/Redirect/Get).
+pub fn see_other(location: &str) -> HttpResponse {
+    HttpResponse::SeeOther()
+        .insert_header((header::LOCATION, location))
+        .insert_header((header::CACHE_CONTROL, "no-store"))
+        .finish()
+}
+
+/// "31 Jan 2026 17:04 UTC".
+pub fn when(at: DateTime<Utc>) -> String {
+    at.format("%-d %b %Y %H:%M UTC").to_string()
+}
+
+pub fn when_opt(at: Option<DateTime<Utc>>) -> Option<String> {
+    at.map(when)
+}
+
+/// The problems of a form as one sentence: "first name: Field required for a new account".
+pub fn problems_text(problems: &[FieldError]) -> String {
+    problems
+        .iter()
+        .map(|p| match p.loc.last() {
+            Some(LocPart::Field(field)) => format!("{}: {}", field.replace('_', " "), p.msg),
+            _ => p.msg.clone(),
+        })
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+/// Why a page could not be shown; each answers with an HTML page.
+#[derive(Debug, thiserror::Error)]
+pub enum PageError {
+    #[error("not signed in")]
+    SignedOut,
+    /// Signed out on a page (a GET of this same-origin path): sign-in returns to it.
+    #[error("not signed in")]
+    SignInFirst(String),
+    #[error("CSRF token missing or wrong")]
+    Csrf,
+    #[error("bad form")]
+    BadForm,
+    #[error("{0} not found")]
+    NotFound(String),
+    #[error("forbidden: {0}")]
+    Forbidden(String),
+    #[error("gone: {0}")]
+    Gone(String),
+    #[error("storage full")]
+    StorageFull,
+    #[error("database read-only")]
+    DatabaseReadOnly,
+    /// A form the domain refused (a conflict, a stale version, a value it cannot take): the
+    /// reason, and a link back to where the person was.
+    #[error("refused: {text}")]
+    Refused {
+        status: StatusCode,
+        title: &'static str,
+        text: String,
+        back: String,
+    },
+    #[error("internal error")]
+    Internal,
+}
+
+impl PageError {
+    pub fn unexpected(cause: anyhow::Error) -> PageError {
+        if leadhub_domain::store::is_storage_full(&cause) {
+            tracing::error!(
+                error = format!("{cause:#}"),
+                "storage full; request refused"
+            );
+            return PageError::StorageFull;
+        }
+        if leadhub_domain::store::is_database_read_only(&cause) {
+            tracing::error!(
+                error = format!("{cause:#}"),
+                "database read-only; request refused"
+            );
+            return PageError::DatabaseReadOnly;
+        }
+        tracing::error!(error = format!("{cause:#}"), "unexpected error");
+        PageError::Internal
+    }
+
+    fn title_and_text(&self) -> (&'static str, String) {
+        match self {
+            PageError::SignedOut | PageError::SignInFirst(_) => {
+                ("Signed out", "Please sign in.".into())
+            }
+            PageError::Csrf => (
+                "This form could not be accepted",
+                "The form was missing its security token or the token did not match your \
+                 session (perhaps it came from another site, or you signed in again since \
+                 the page was loaded). Nothing was changed. Go back, reload the page and try again."
+                    .into(),
+            ),
+            PageError::BadForm => (
+                "This form could not be read",
+                "Nothing was changed. Go back, reload the page and try again.".into(),
+            ),
+            PageError::NotFound(thing) => ("Not found", format!("{thing} not found.")),
+            PageError::Forbidden(reason) => ("Not allowed", format!("{reason}.")),
+            PageError::Gone(reason) => ("This link no longer works", format!("{reason}.")),
+            PageError::StorageFull => (
+                "Storage full",
+                "The service's storage is full, so nothing was saved. Please try again later."
+                    .into(),
+            ),
+            PageError::DatabaseReadOnly => (
+                "Saving is not possible right now",
+                "The service's database is read-only, so nothing was saved. Please try again later."
+                    .into(),
+            ),
+            PageError::Refused { title, text, .. } => (title, text.clone()),
+            PageError::Internal => (
+                "Something went wrong",
+                "An unexpected error occurred; it has been logged. Please try again.".into(),
+            ),
+        }
+    }
+}
+
+impl ResponseError for PageError {
+    fn status_code(&self) -> StatusCode {
+        match self {
+            PageError::SignedOut | PageError::SignInFirst(_) => StatusCode::SEE_OTHER,
+            PageError::Csrf | PageError::Forbidden(_) => StatusCode::FORBIDDEN,
+            PageError::BadForm => StatusCode::BAD_REQUEST,
+            PageError::NotFound(_) => StatusCode::NOT_FOUND,
+            PageError::Gone(_) => StatusCode::GONE,
+            PageError::StorageFull => StatusCode::INSUFFICIENT_STORAGE,
+            PageError::DatabaseReadOnly => StatusCode::SERVICE_UNAVAILABLE,
+            PageError::Refused { status, .. } => *status,
+            PageError::Internal => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+
+    fn error_response(&self) -> HttpResponse {
+        let sign_in = match self {
+            PageError::SignedOut => Some("/sign-in".to_owned()),
+            PageError::SignInFirst(next) => Some(format!(
+                "/sign-in?next={}",
+                form_urlencoded::byte_serialize(next.as_bytes()).collect::<String>()
+            )),
+            _ => None,
+        };
+        if let Some(sign_in) = sign_in {
+            // The session cookies, if any, are dead: drop them on the way to the sign-in page.
+            let mut response = see_other(&sign_in);
+            for c in cleared_session_cookies(false) {
+                if let Err(e) = response.add_cookie(&c) {
+                    tracing::error!(error = %e, "cookie not cleared");
+                }
+            }
+            return response;
+        }
+        let (title, text) = self.title_and_text();
+        let mut context = Context::new();
+        context.insert("title", title);
+        context.insert("text", &text);
+        context.insert("is_error", &true);
+        if let PageError::Refused { back, .. } = self {
+            context.insert("link_href", back);
+            context.insert("link_text", "Back");
+        }
+        match render("message.html", &context) {
+            Ok(body) => html(self.status_code(), body),
+            Err(_) => HttpResponse::build(self.status_code())
+                .content_type("text/plain; charset=utf-8")
+                .body(format!("{title}\n\n{text}\n")),
+        }
+    }
+}
+
+impl From<AuthError> for PageError {
+    fn from(e: AuthError) -> Self {
+        match e {
+            AuthError::Unauthorized => PageError::SignedOut,
+            AuthError::NotFound(thing) => PageError::NotFound(thing.into()),
+            AuthError::Gone(reason) => PageError::Gone(reason),
+            AuthError::Conflict(reason) => PageError::Forbidden(reason),
+            AuthError::Invalid(_) => PageError::BadForm,
+            AuthError::Unexpected(cause) => PageError::unexpected(cause),
+        }
+    }
+}
+
+/// A lead, business or webhook the person may not see is "not found", like one that does not exist.
+impl From<ServiceError> for PageError {
+    fn from(e: ServiceError) -> Self {
+        match e {
+            ServiceError::NotFound(thing) => PageError::NotFound(thing.into()),
+            ServiceError::Forbidden(reason) => PageError::Forbidden(reason),
+            ServiceError::Invalid(_) => PageError::BadForm,
+            ServiceError::Unexpected(cause) => PageError::unexpected(cause),
+        }
+    }
+}
+
+impl From<TeamError> for PageError {
+    fn from(e: TeamError) -> Self {
+        match e {
+            TeamError::NotFound(thing) => PageError::NotFound(thing.into()),
+            TeamError::Forbidden(reason) => PageError::Forbidden(reason),
+            TeamError::Gone(reason) => PageError::Gone(reason),
+            TeamError::Conflict(reason) => PageError::Forbidden(reason),
+            TeamError::Invalid(_) => PageError::BadForm,
+            TeamError::TooManyEmails(_) => {
+                PageError::Forbidden("Too many e-mails to this address; try again later".into())
+            }
+            TeamError::Unexpected(cause) => PageError::unexpected(cause),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn templates_parse() {
+        assert!(TERA.as_ref().is_ok(), "{:?}", TERA.as_ref().err());
+    }
+}

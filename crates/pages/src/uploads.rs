@@ -1,0 +1,344 @@
+//! CSV uploads from the browser: `/leads/import` and `/businesses/import` take a file in the
+//! CLI's format, store it (bytes in the database) and queue its import; `/uploads/{id}` shows the
+//! progress (refreshing itself) and then the summary; `/uploads/{id}/report` is the reject report.
+//! Only the members of the team an upload went into see it; anyone else gets 404.
+use actix_web::http::{header, StatusCode};
+use actix_web::{web, HttpRequest, HttpResponse};
+use futures_util::StreamExt;
+
+use leadhub_domain::business::RelationshipType;
+use leadhub_domain::error::ServiceError;
+use leadhub_domain::lead::record::LeadFilter;
+use leadhub_domain::upload::{NewUpload, UploadKind, UploadStatus};
+use leadhub_http::state::AppState;
+
+use crate::import::refuse_file;
+use crate::list::team_choices;
+use crate::multipart::{boundary, Part, Parts};
+use crate::render::{see_other, when, PageError};
+use crate::session::Visitor;
+use crate::upload_import::import_kind;
+use crate::{base_context, id_of};
+
+/// Room for the form's other fields and the multipart framing around the file.
+const FORM_OVERHEAD: usize = 64 * 1024;
+
+pub fn configure(cfg: &mut web::ServiceConfig) {
+    cfg.route("/leads/import", web::get().to(lead_form))
+        .route("/leads/import", web::post().to(upload_leads))
+        .route("/businesses/import", web::get().to(business_form))
+        .route("/businesses/import", web::post().to(upload_businesses))
+        .route("/uploads", web::get().to(list))
+        .route("/uploads/{id}", web::get().to(status))
+        .route("/uploads/{id}/report", web::get().to(report));
+}
+
+/// The upload form, with a message and status when a file was refused.
+async fn form_page(
+    state: &AppState,
+    visitor: &Visitor,
+    kind: UploadKind,
+    status: StatusCode,
+    error: Option<&str>,
+) -> Result<HttpResponse, PageError> {
+    let teams = team_choices(visitor, true).await?;
+    let mut context = base_context(Some(visitor), kind.as_str());
+    context.insert("kind", kind.as_str());
+    context.insert("teams", &teams);
+    let aliases: Vec<serde_json::Value> = import_kind(kind, &serde_json::Value::Null)
+        .aliases()
+        .iter()
+        .map(|(field, aliases)| serde_json::json!({ "field": field, "aliases": aliases }))
+        .collect();
+    context.insert("aliases", &aliases);
+    context.insert("relationship_types", &RelationshipType::NAMES);
+    context.insert("limit_mb", &megabytes(state.config.body_limit));
+    context.insert("error", &error);
+    visitor.page(status, "upload_form.html", &context)
+}
+
+fn megabytes(bytes: usize) -> String {
+    let mb = bytes as f64 / (1024.0 * 1024.0);
+    if mb >= 1.0 {
+        format!("{mb:.0} MB")
+    } else {
+        format!("{} KB", bytes / 1024)
+    }
+}
+
+async fn lead_form(
+    state: web::Data<AppState>,
+    visitor: Visitor,
+) -> Result<HttpResponse, PageError> {
+    form_page(&state, &visitor, UploadKind::Leads, StatusCode::OK, None).await
+}
+
+async fn business_form(
+    state: web::Data<AppState>,
+    visitor: Visitor,
+) -> Result<HttpResponse, PageError> {
+    form_page(
+        &state,
+        &visitor,
+        UploadKind::Businesses,
+        StatusCode::OK,
+        None,
+    )
+    .await
+}
+
+async fn upload_leads(
+    state: web::Data<AppState>,
+    visitor: Visitor,
+    req: HttpRequest,
+    body: web::Payload,
+) -> Result<HttpResponse, PageError> {
+    upload(&state, &visitor, &req, body, UploadKind::Leads).await
+}
+
+async fn upload_businesses(
+    state: web::Data<AppState>,
+    visitor: Visitor,
+    req: HttpRequest,
+    body: web::Payload,
+) -> Result<HttpResponse, PageError> {
+    upload(&state, &visitor, &req, body, UploadKind::Businesses).await
+}
+
+/// The body, kept up to `keep` bytes; the rest is read and dropped (so the browser gets the
+/// answer rather than a reset connection), up to a bound past which the connection is dropped.
+/// Returns the kept bytes and whether anything was dropped.
+async fn read_capped(mut body: web::Payload, keep: usize) -> Result<(Vec<u8>, bool), PageError> {
+    let mut kept = Vec::new();
+    let mut seen = 0usize;
+    while let Some(chunk) = body.next().await {
+        let chunk = chunk.map_err(|_| PageError::BadForm)?;
+        seen += chunk.len();
+        if kept.len() < keep {
+            let room = keep - kept.len();
+            kept.extend_from_slice(&chunk[..chunk.len().min(room)]);
+        }
+        if seen > keep.saturating_mul(4) {
+            break;
+        }
+    }
+    Ok((kept, seen > keep))
+}
+
+/// The form's fields other than the file, by name (the last value of each).
+fn text_field(parts: &[Part<'_>], name: &str) -> Option<String> {
+    parts
+        .iter()
+        .rev()
+        .find(|p| p.name == name && p.file_name.is_none())
+        .map(|p| String::from_utf8_lossy(p.data).trim().to_owned())
+}
+
+async fn upload(
+    state: &AppState,
+    visitor: &Visitor,
+    req: &HttpRequest,
+    body: web::Payload,
+    kind: UploadKind,
+) -> Result<HttpResponse, PageError> {
+    let boundary = req
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .and_then(boundary)
+        .ok_or(PageError::BadForm)?;
+    let limit = state.config.body_limit;
+    let (bytes, cut) = read_capped(body, limit + FORM_OVERHEAD).await?;
+    let mut parts = Parts::new(&bytes, &boundary);
+    // The token is the form's first field, so it is checked before anything else is looked at.
+    let csrf = match parts.next() {
+        Some(Ok(first)) if first.name == "csrf" && first.file_name.is_none() => {
+            String::from_utf8_lossy(first.data).into_owned()
+        }
+        _ => String::new(),
+    };
+    visitor.check_csrf(&csrf)?;
+    let refuse = |status: StatusCode, text: String| async move {
+        form_page(state, visitor, kind, status, Some(&text)).await
+    };
+    let too_large = format!(
+        "The file is larger than {}, the most an upload may hold. Split it, or import it with `leadhub import {}`.",
+        megabytes(limit),
+        kind.as_str()
+    );
+    if cut {
+        return refuse(StatusCode::PAYLOAD_TOO_LARGE, too_large).await;
+    }
+    let parts: Vec<Part<'_>> = parts
+        .collect::<Result<_, _>>()
+        .map_err(|_| PageError::BadForm)?;
+    let Some(file) = parts
+        .iter()
+        .find(|p| p.name == "file" && p.file_name.is_some())
+    else {
+        return Err(PageError::BadForm);
+    };
+    let file_name = file.file_name.clone().unwrap_or_default();
+    if file_name.is_empty() && file.data.is_empty() {
+        return refuse(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "Choose a CSV file to upload.".into(),
+        )
+        .await;
+    }
+    if file.data.len() > limit {
+        return refuse(StatusCode::PAYLOAD_TOO_LARGE, too_large).await;
+    }
+    let options = serde_json::json!({
+        "relationship_type": text_field(&parts, "relationship_type"),
+        "skip_duplicates": text_field(&parts, "skip_duplicates").is_some(),
+        "auto_categorize": text_field(&parts, "auto_categorize").is_some(),
+    });
+    if let Some(problem) = refuse_file(file.data, &import_kind(kind, &options)) {
+        return refuse(StatusCode::UNPROCESSABLE_ENTITY, problem).await;
+    }
+    let Some(team_id) = text_field(&parts, "team_id").and_then(|t| t.parse::<i64>().ok()) else {
+        return refuse(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "Choose the team to import into.".into(),
+        )
+        .await;
+    };
+    let started = state
+        .uploads
+        .start(
+            &visitor.user,
+            NewUpload {
+                kind,
+                team_id,
+                user_id: visitor.user.id,
+                file_name: file_name.chars().take(200).collect(),
+                options,
+                content: file.data.to_vec(),
+            },
+        )
+        .await;
+    match started {
+        Ok(id) => Ok(visitor.finish(see_other(&format!("/uploads/{id}")))),
+        Err(ServiceError::Forbidden(reason)) => {
+            refuse(StatusCode::FORBIDDEN, format!("{reason}.")).await
+        }
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// GET /uploads: the latest uploads into the visitor's teams, newest first.
+async fn list(state: web::Data<AppState>, visitor: Visitor) -> Result<HttpResponse, PageError> {
+    let teams = team_choices(&visitor, false).await?;
+    let names: std::collections::HashMap<String, String> = teams
+        .iter()
+        .map(|t| (t.id.clone(), t.name.clone()))
+        .collect();
+    let ids = teams.iter().filter_map(|t| t.id.parse().ok()).collect();
+    let uploads = state.uploads.recent(ids, 100).await?;
+    let rows: Vec<serde_json::Value> = uploads
+        .iter()
+        .map(|u| {
+            let c = u.counts;
+            serde_json::json!({
+                "id": u.id,
+                "file_name": u.file_name,
+                "kind": u.kind.as_str(),
+                "team": names.get(&u.team_id.to_string()),
+                "status": u.status.as_str(),
+                "uploaded": when(u.created_at),
+                "rows": c.rows,
+                "created": c.created,
+                "merged": c.updated + c.skipped,
+                "rejected": c.rejected + c.failed,
+                "warnings": c.warnings,
+                "leads_link": (u.status == UploadStatus::Done && u.kind == UploadKind::Leads)
+                    .then(|| format!("/leads?upload={}", u.id)),
+            })
+        })
+        .collect();
+    let mut context = base_context(Some(&visitor), "leads");
+    context.insert("uploads", &rows);
+    visitor.page(StatusCode::OK, "uploads.html", &context)
+}
+
+/// GET /uploads/{id}: progress while the import runs (the page reloads itself), then the summary.
+async fn status(
+    state: web::Data<AppState>,
+    visitor: Visitor,
+    id: web::Path<String>,
+) -> Result<HttpResponse, PageError> {
+    let id = id_of(&id, "Upload")?;
+    let upload = state.uploads.visible(&visitor.user, id).await?;
+    let mut context = base_context(Some(&visitor), upload.kind.as_str());
+    context.insert("id", &upload.id);
+    context.insert("kind", upload.kind.as_str());
+    context.insert("file_name", &upload.file_name);
+    context.insert("status", upload.status.as_str());
+    context.insert("running", &!upload.status.is_final());
+    context.insert("done", &(upload.status == UploadStatus::Done));
+    context.insert(
+        "percent",
+        &(upload.bytes_done * 100)
+            .checked_div(upload.size)
+            .unwrap_or(0),
+    );
+    let c = upload.counts;
+    context.insert("rows", &c.rows);
+    context.insert("created", &c.created);
+    context.insert("merged", &c.updated);
+    context.insert("skipped", &c.skipped);
+    context.insert("rejected", &(c.rejected + c.failed));
+    context.insert("warnings", &c.warnings);
+    let summary = upload.summary.unwrap_or_default();
+    context.insert("encoding", &summary["encoding"].as_str());
+    let list = |name: &str| summary[name].as_array().cloned().unwrap_or_default();
+    context.insert("top_reasons", &list("top_reasons"));
+    context.insert("mapping", &list("mapping"));
+    context.insert("ignored", &list("ignored"));
+    context.insert("failure", &upload.error);
+    context.insert("has_report", &upload.has_report);
+    context.insert("uploaded", &when(upload.created_at));
+    if upload.status == UploadStatus::Done && upload.kind == UploadKind::Leads {
+        context.insert(
+            "lead_count",
+            &upload_lead_count(&state, &visitor, upload.id).await?,
+        );
+    }
+    visitor.page(StatusCode::OK, "upload.html", &context)
+}
+
+/// How many leads `/leads?upload={id}` lists for the visitor: the distinct leads the upload
+/// created or updated (two rows of one property are one lead), by the list's own query.
+async fn upload_lead_count(
+    state: &AppState,
+    visitor: &Visitor,
+    upload: i64,
+) -> Result<i64, PageError> {
+    let filter = LeadFilter {
+        upload: Some(upload),
+        ..LeadFilter::default()
+    };
+    let (_, total) = state.submissions.leads(&visitor.user, filter, 1, 0).await?;
+    Ok(total)
+}
+
+/// GET /uploads/{id}/report: the rejected rows and warnings as CSV (formula-safe, as from the CLI).
+async fn report(
+    state: web::Data<AppState>,
+    visitor: Visitor,
+    id: web::Path<String>,
+) -> Result<HttpResponse, PageError> {
+    let id = id_of(&id, "Upload")?;
+    let csv = state.uploads.report(&visitor.user, id).await?;
+    Ok(visitor.finish(
+        HttpResponse::Ok()
+            .content_type("text/csv; charset=utf-8")
+            .insert_header((
+                header::CONTENT_DISPOSITION,
+                format!("attachment; filename=\"rejected-rows-{id}.csv\""),
+            ))
+            .insert_header((header::CACHE_CONTROL, "no-store"))
+            .body(csv),
+    ))
+}
