@@ -10,8 +10,8 @@ use reqwest::StatusCode;
 use serde_json::json;
 
 use leadhub_domain::import::{ImportKind, ImportServices, ImportSummary};
-use leadhub_pages::import::{import_csv, ImportSettings, DEFAULT_CHUNK};
 use leadhub_tests::{backend_tests, TestApp, TestDatabase, TestUser};
+use leadhub_web::import::{import_csv, ImportSettings, DEFAULT_CHUNK};
 
 use crate::helpers::team;
 use crate::lead_pages::fetch_csv;

@@ -4,6 +4,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 
+use crate::import::{self, ImportKind, ImportSettings};
 use leadhub_db::Database;
 use leadhub_domain::auth::NewUserRequest;
 use leadhub_domain::business::RelationshipType;
@@ -11,7 +12,6 @@ use leadhub_domain::import::ImportServices;
 use leadhub_domain::jobs::JobStatus;
 use leadhub_domain::user::{User, UserRepository};
 use leadhub_http::config::Config;
-use leadhub_pages::import::{self, ImportKind, ImportSettings};
 
 use crate::app::{self, Adapters, AppState};
 use crate::operator_cli;

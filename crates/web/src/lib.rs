@@ -9,6 +9,7 @@ static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
 
 pub mod app;
 pub mod cli;
+pub mod import;
 pub mod middleware;
 pub mod openapi;
 pub mod operator_cli;

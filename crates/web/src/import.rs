@@ -1,0 +1,143 @@
+//! `leadhub import leads|businesses FILE.csv`: the glue around the domain's import use case
+//! (`leadhub_domain::import`) and the spreadsheet adapter (`leadhub_spreadsheet`). The pages' uploads
+//! (`leadhub_pages::import`) read with the same reader, clean with the same rules and write the same
+//! report; this module only opens the file, picks where the report goes and shows progress on a
+//! terminal.
+use std::fs::File;
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use anyhow::Context;
+use async_trait::async_trait;
+use indicatif::{ProgressBar, ProgressStyle};
+
+use leadhub_domain::import::{
+    import, ImportDestination, ImportProgress, ImportRun, ImportSummary, SheetRows,
+};
+use leadhub_domain::user::User;
+use leadhub_spreadsheet::{CsvReport, CsvSheet, ReportOutput, ReportTarget};
+
+pub use leadhub_domain::import::{ImportKind, DEFAULT_CHUNK};
+
+#[derive(Debug, Clone)]
+pub struct ImportSettings {
+    pub file: PathBuf,
+    pub kind: ImportKind,
+    /// Applies to every row (a lead row's own `team_id` column overrides it).
+    pub team_id: Option<i64>,
+    pub reports_dir: PathBuf,
+    pub chunk: usize,
+    /// A progress bar (a terminal) or progress lines on stderr.
+    pub progress_bar: bool,
+}
+
+/// Imports `settings.file` as `user` (the CLI); the summary and where the report went.
+pub async fn import_csv(
+    destination: &dyn ImportDestination,
+    user: &User,
+    settings: &ImportSettings,
+) -> anyhow::Result<(ImportSummary, Option<PathBuf>)> {
+    let file = File::open(&settings.file)
+        .with_context(|| format!("cannot open {}", settings.file.display()))?;
+    let size = file.metadata().map(|m| m.len()).unwrap_or(0);
+    let mut sheet =
+        CsvSheet::open(file).with_context(|| format!("cannot read {}", settings.file.display()))?;
+    let mut report = CsvReport::new(
+        ReportTarget::Folder {
+            dir: settings.reports_dir.clone(),
+            name: format!(
+                "import-{}-{}.csv",
+                settings.kind.name(),
+                chrono::Utc::now().format("%Y%m%d-%H%M%S-%3f")
+            ),
+        },
+        sheet.header(),
+    );
+    let run = ImportRun {
+        kind: &settings.kind,
+        team_id: settings.team_id,
+        chunk: settings.chunk,
+    };
+    let mut progress = TerminalProgress::new(settings.progress_bar, size);
+    let summary = import(
+        destination,
+        user,
+        run,
+        &mut sheet,
+        &mut report,
+        &mut progress,
+    )
+    .await;
+    if let Some(bar) = progress.bar {
+        bar.finish_and_clear();
+    }
+    let summary = summary.with_context(|| settings.file.display().to_string())?;
+    let report = match report.finish()? {
+        ReportOutput::File(path) => Some(path),
+        ReportOutput::None | ReportOutput::Memory(_) => None,
+    };
+    Ok((summary, report))
+}
+
+/// The CLI's progress: a bar on a terminal, else a line on stderr every 5 seconds.
+struct TerminalProgress {
+    bar: Option<ProgressBar>,
+    size: u64,
+    last_note: Instant,
+}
+
+impl TerminalProgress {
+    fn new(bar: bool, size: u64) -> TerminalProgress {
+        let bar = bar.then(|| {
+            let bar = ProgressBar::new(size);
+            if let Ok(style) = ProgressStyle::with_template(
+                "{spinner} [{elapsed_precise}] {wide_bar} {bytes}/{total_bytes} {msg}",
+            ) {
+                bar.set_style(style);
+            }
+            bar
+        });
+        TerminalProgress {
+            bar,
+            size,
+            last_note: Instant::now(),
+        }
+    }
+}
+
+#[async_trait]
+impl ImportProgress for TerminalProgress {
+    async fn chunk_done(&mut self, done: u64, summary: &ImportSummary) {
+        match &self.bar {
+            Some(bar) => {
+                bar.set_position(done);
+                bar.set_message(format!("{} rows", summary.rows));
+            }
+            None if self.last_note.elapsed() >= Duration::from_secs(5) => {
+                self.last_note = Instant::now();
+                eprintln!(
+                    "leadhub: {} rows ({}%), created {}, updated {}, skipped {}, rejected {}, warnings {}",
+                    summary.rows,
+                    (done * 100).checked_div(self.size).unwrap_or(100),
+                    summary.created,
+                    summary.updated,
+                    summary.skipped,
+                    summary.rejected,
+                    summary.warnings
+                );
+            }
+            None => {}
+        }
+    }
+}
+
+/// Whether progress should be a bar: only when stdout is a terminal.
+pub fn stdout_is_terminal() -> bool {
+    std::io::stdout().is_terminal()
+}
+
+/// `<data dir>/reports`.
+pub fn reports_dir(data_dir: &Path) -> PathBuf {
+    data_dir.join("reports")
+}
