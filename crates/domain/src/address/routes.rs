@@ -1,6 +1,7 @@
 //! Numbered roads ("HWY 71", "COUNTY ROAD 12", "FM 1960") and box addresses ("PO BOX 12",
 //! "RR 2 BOX 15"). Pub 28 spells the road type out in full before its number, so every
 //! written form of one road type becomes that one spelling.
+use std::sync::OnceLock;
 
 /// Each standard spelling with the written forms (words separated by spaces) that become it,
 /// then the bare abbreviations that become it only before a number with a digit, or "123 US
@@ -84,13 +85,41 @@ const ROUTES: &[(&str, &[&str], &[&str])] = &[
     ("LOOP", &[], &["LOOP"]),
 ];
 
-/// Every written road type: (its words, the standard spelling, whether the number must have a
-/// digit).
-fn road_types() -> impl Iterator<Item = (&'static str, &'static str, bool)> {
-    ROUTES.iter().flat_map(|(name, forms, bare)| {
-        let forms = forms.iter().map(move |form| (*form, *name, false));
-        forms.chain(bare.iter().map(move |form| (*form, *name, true)))
+/// A written road type.
+struct RoadType {
+    form: &'static str,
+    /// The form cut into its words, once: every street line asks after every road type at
+    /// every word.
+    words: Vec<&'static str>,
+    /// The standard spelling.
+    name: &'static str,
+    /// Whether the number must have a digit.
+    needs_digit: bool,
+}
+
+/// Every written road type, in the order of `ROUTES`.
+fn road_types() -> &'static [RoadType] {
+    static ROAD_TYPES: OnceLock<Vec<RoadType>> = OnceLock::new();
+    ROAD_TYPES.get_or_init(|| {
+        ROUTES
+            .iter()
+            .flat_map(|(name, forms, bare)| {
+                let forms = forms.iter().map(move |form| (*form, *name, false));
+                forms.chain(bare.iter().map(move |form| (*form, *name, true)))
+            })
+            .map(|(form, name, needs_digit)| RoadType {
+                form,
+                words: form.split(' ').collect(),
+                name,
+                needs_digit,
+            })
+            .collect()
     })
+}
+
+/// Whether the words begin with these words.
+fn starts_with_words(words: &[String], prefix: &[&str]) -> bool {
+    words.len() >= prefix.len() && words.iter().zip(prefix).all(|(a, b)| a == b)
 }
 
 /// How many words a written form has.
@@ -121,19 +150,20 @@ pub(super) fn find(words: &[String]) -> Option<Route> {
     (0..words.len()).find_map(|start| {
         let rest = words.get(start..)?;
         road_types()
-            .filter(|(form, _, _)| starts_with(rest, form))
-            .max_by_key(|(form, _, _)| word_count(form))
-            .and_then(|(form, name, needs_digit)| {
-                let length = word_count(form);
+            .iter()
+            .filter(|road| starts_with_words(rest, &road.words))
+            .max_by_key(|road| road.words.len())
+            .and_then(|road| {
+                let length = road.words.len();
                 let number = rest.get(length)?;
                 // "RR 2 BOX 15" is a rural route box, not Ranch Road 2.
-                if form == "RR" && rest.get(length + 1).is_some_and(|w| w == "BOX") {
+                if road.form == "RR" && rest.get(length + 1).is_some_and(|w| w == "BOX") {
                     return None;
                 }
-                is_route_number(number, needs_digit).then(|| Route {
+                is_route_number(number, road.needs_digit).then(|| Route {
                     start,
                     end: start + length + 1,
-                    name: format!("{name} {}", number.replace('-', "")),
+                    name: format!("{} {}", road.name, number.replace('-', "")),
                 })
             })
     })
@@ -141,23 +171,27 @@ pub(super) fn find(words: &[String]) -> Option<Route> {
 
 /// Whether a single word is a road type ("I", "HWY", "FM"), as in "I-35".
 pub(super) fn is_road_type(word: &str) -> bool {
-    road_types().any(|(form, _, _)| form == word)
+    road_types().iter().any(|road| road.form == word)
 }
 
 /// Whether the words end in a road type, so a number after them is the road's, not a unit's.
 pub(super) fn ends_with_route_type(words: &[String]) -> bool {
-    road_types().any(|(form, _, _)| {
-        let length = word_count(form);
-        words.len() >= length
+    road_types().iter().any(|road| {
+        words.len() >= road.words.len()
             && words
-                .get(words.len() - length..)
-                .is_some_and(|tail| starts_with(tail, form))
+                .iter()
+                .rev()
+                .zip(road.words.iter().rev())
+                .all(|(a, b)| a == b)
     })
 }
 
-/// Whether the words begin with the written form's words.
+/// Whether the words begin with the written form's words. Every street line asks this of every
+/// written road type at every word, so it stops at the first word that differs.
 fn starts_with(words: &[String], form: &str) -> bool {
-    words.len() >= word_count(form) && words.iter().zip(form.split(' ')).all(|(a, b)| a == b)
+    let mut words = words.iter();
+    form.split(' ')
+        .all(|part| words.next().is_some_and(|w| w == part))
 }
 
 /// A rural route or highway contract route without its box ("RR 3", "RURAL ROUTE 3", "HC 1"):

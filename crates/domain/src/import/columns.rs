@@ -218,6 +218,8 @@ pub struct ColumnMap {
     pub fields: Vec<Option<&'static str>>,
     /// The file's headers, as written.
     pub headers: Vec<String>,
+    /// `report[i]`: column i is one of the report's own; worked out once, as every row asks.
+    report: Vec<bool>,
 }
 
 impl ColumnMap {
@@ -241,9 +243,14 @@ impl ColumnMap {
                 names.join(", ")
             ));
         }
+        let report = headers
+            .iter()
+            .map(|h| REPORT_COLUMNS.contains(&header_key(h).as_str()))
+            .collect();
         Ok(ColumnMap {
             fields,
             headers: headers.to_vec(),
+            report,
         })
     }
 
@@ -268,9 +275,7 @@ impl ColumnMap {
 
     /// Whether column `i` is one of the report's own (`row`, `reason`, ...).
     pub fn is_report_column(&self, i: usize) -> bool {
-        self.headers
-            .get(i)
-            .is_some_and(|h| REPORT_COLUMNS.contains(&header_key(h).as_str()))
+        self.report.get(i).copied().unwrap_or(false)
     }
 
     /// The header of the column feeding `field`, for the report.

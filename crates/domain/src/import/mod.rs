@@ -18,6 +18,7 @@ mod service;
 #[cfg(test)]
 mod service_tests;
 mod summary;
+mod verbatim;
 
 pub use columns::{ColumnMap, BUSINESS_ALIASES, LEAD_ALIASES, REPORT_COLUMNS};
 pub use service::{import, ImportRun, ImportServices, DEFAULT_CHUNK};

@@ -5,7 +5,6 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use async_trait::async_trait;
-use serde_json::{Map, Value};
 
 use crate::business::{BusinessService, ImportOutcome, ImportRequest};
 use crate::lead::fields::Warning;
@@ -16,6 +15,7 @@ use crate::user::User;
 
 use super::columns::ColumnMap;
 use super::rows::{business_row, lead_row, CellIssue};
+use super::verbatim::Verbatim;
 use super::{
     ImportDestination, ImportKind, ImportProgress, ImportReport, ImportSummary, ReadRow,
     ReportLine, SheetRow, SheetRows,
@@ -114,6 +114,7 @@ struct Import<'a> {
     user: &'a User,
     run: ImportRun<'a>,
     map: ColumnMap,
+    verbatim: Verbatim,
     report: &'a mut dyn ImportReport,
     /// Report lines held back until the rows before them are settled, so the report reads in
     /// row order (a rejected row is known at once, a warning only when its chunk is stored).
@@ -152,6 +153,7 @@ pub async fn import(
         destination,
         user,
         run,
+        verbatim: Verbatim::new(&map),
         map,
         report,
         held: Vec::new(),
@@ -231,7 +233,7 @@ impl Import<'_> {
             self.reject(row.row, "shifted_row", &message, row.cells);
             return None;
         }
-        let raw_json = self.verbatim(&row.cells);
+        let raw_json = self.verbatim.row(&row.cells);
         let (item, issues, usable) = match self.run.kind {
             ImportKind::Leads => {
                 let cleaned = lead_row(&self.map, &row.cells);
@@ -268,17 +270,6 @@ impl Import<'_> {
             issues,
             item,
         })
-    }
-
-    /// The row as submitted, kept verbatim: `{header: cell}` of its non-blank cells.
-    fn verbatim(&self, cells: &[String]) -> String {
-        let mut object = Map::new();
-        for (i, (header, cell)) in self.map.headers.iter().zip(cells).enumerate() {
-            if !cell.trim().is_empty() && !self.map.is_report_column(i) {
-                object.insert(header.clone(), Value::String(cell.clone()));
-            }
-        }
-        Value::Object(object).to_string()
     }
 
     /// Counts `rows` of this import's kind that ended as `outcome`, for `/metrics` (the summary

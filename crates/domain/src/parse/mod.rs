@@ -8,6 +8,7 @@ mod date;
 mod email;
 mod lot_size;
 mod phone;
+mod phone_nanp;
 mod state;
 mod state_names;
 mod text;
