@@ -20,15 +20,11 @@ pub(crate) type LeadCondition = Box<dyn BoxableExpression<leads::table, Db, SqlT
 /// Fewest characters a trigram index can look up; a shorter needle is matched by a scan.
 const TRIGRAM: usize = 3;
 
-/// The columns of a lead's search text, in the order of the migration's `lead_search_doc`.
-const SEARCHED: &str = "leads.address, leads.first_name, leads.last_name, \
-    leads.project_number, leads.primary_phone, leads.phone_2, leads.phone_3, leads.phone_4, \
-    leads.phone_5, leads.email_1, leads.email_2, leads.email_3";
-
 /// `q`: the lead's search text (address, owner name, project number, phone digits, e-mails)
 /// contains one of the needles, case-insensitively. SQLite asks its FTS5 trigram table,
-/// PostgreSQL the pg_trgm index on `lead_search_doc(..)`; both kept in step with every write by
-/// the database itself (triggers, an expression index).
+/// PostgreSQL the pg_trgm index on the stored column `search_doc` (`lead_search_doc(..)`, not in
+/// schema.rs: PostgreSQL's own); both kept in step with every write by the database itself
+/// (triggers, a generated column).
 pub(crate) fn matches_q(backend: Backend, q: &SearchText) -> LeadCondition {
     let needles = q.needles();
     if needles.iter().any(|n| n.chars().count() < TRIGRAM) {
@@ -56,7 +52,7 @@ pub(crate) fn matches_q(backend: Backend, q: &SearchText) -> LeadCondition {
                     // PostgreSQL's LIKE escapes with `\` by default; no ESCAPE clause, so the
                     // pattern stays a plain parameter the trigram index can use.
                     Box::new(
-                        sql::<Bool>(&format!("lead_search_doc({SEARCHED}) LIKE lower("))
+                        sql::<Bool>("leads.search_doc LIKE lower(")
                             .bind::<Text, _>(format!("%{}%", escape_like(needle)))
                             .sql(")"),
                     )

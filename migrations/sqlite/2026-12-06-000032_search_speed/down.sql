@@ -1,0 +1,17 @@
+DROP INDEX leads_visible;
+DROP INDEX leads_state_filter;
+DROP INDEX leads_source_filter;
+DROP INDEX leads_permit_status_filter;
+DROP INDEX leads_property_type_filter;
+DROP INDEX leads_city_filter;
+DROP INDEX leads_county_filter;
+DROP INDEX leads_work_type_filter;
+DROP INDEX leads_zip_filter;
+CREATE INDEX leads_state_filter ON leads(state, created_at, id, team_id, source, lower(permit_status), property_type, enrichment_status);
+CREATE INDEX leads_source_filter ON leads(source, created_at, id, team_id, state, lower(permit_status), property_type, enrichment_status);
+CREATE INDEX leads_permit_status_filter ON leads(lower(permit_status), created_at, id, team_id, state, source, property_type, enrichment_status);
+CREATE INDEX leads_property_type_filter ON leads(property_type, created_at, id, team_id);
+CREATE INDEX leads_city_filter ON leads(lower(city), created_at, id, team_id);
+CREATE INDEX leads_county_filter ON leads(lower(county), created_at, id, team_id);
+CREATE INDEX leads_work_type_filter ON leads(lower(work_type), created_at, id, team_id);
+CREATE INDEX leads_zip_filter ON leads(substr(zip_code, 1, 5), created_at, id, team_id);
