@@ -20,7 +20,6 @@ use leadhub_domain::webhook::{event_subject, BodyMembers, EventType};
 use crate::lead::lead_row::{LeadRow, LeadValues};
 use crate::lead::lead_writes::lock_for_writing;
 use crate::schema::{lead_activity, lead_notes, leads, submissions, users};
-use crate::sql::kept_prepared::KeptPrepared;
 use crate::sql::time::{from_db, to_db};
 use crate::webhook::webhook_events::{emit, Event};
 use crate::{scope_of, Backend, Database, DbConnection, ReadConnection, IN_LIST_CHUNK};
@@ -351,17 +350,15 @@ fn apply(conn: &mut DbConnection, change: &LeadChange) -> Result<Option<Lead>, A
     let now = to_db(change.at);
     // Raising the version first, guarded by the version read, is the optimistic lock: a lead
     // changed meanwhile matches no row, and on PostgreSQL the row stays locked until commit.
-    let raised = KeptPrepared(
-        diesel::update(
-            leads::table
-                .filter(leads::id.eq(change.lead_id))
-                .filter(leads::version.eq(change.version)),
-        )
-        .set((
-            leads::version.eq(leads::version + 1),
-            leads::updated_at.eq(now),
-        )),
+    let raised = diesel::update(
+        leads::table
+            .filter(leads::id.eq(change.lead_id))
+            .filter(leads::version.eq(change.version)),
     )
+    .set((
+        leads::version.eq(leads::version + 1),
+        leads::updated_at.eq(now),
+    ))
     .execute(conn)?;
     if raised == 0 {
         return Ok(None);
@@ -400,8 +397,8 @@ fn apply(conn: &mut DbConnection, change: &LeadChange) -> Result<Option<Lead>, A
     if let Some(archived) = change.archived {
         work.archived_at = archived.then_some(now);
     }
-    // One statement for the rest of the change, of one of two fixed shapes, each prepared once
-    // per connection: preparing an UPDATE of `leads` compiles the triggers its columns wake.
+    // One statement for the rest of the change: diesel prepares every UPDATE afresh, and
+    // preparing one of `leads` compiles the triggers its columns wake (search, dashboard).
     let work_columns = (
         leads::status.eq(&work.status),
         leads::assignee_id.eq(work.assignee_id),
@@ -409,9 +406,11 @@ fn apply(conn: &mut DbConnection, change: &LeadChange) -> Result<Option<Lead>, A
     );
     let this_lead = leads::table.find(change.lead_id);
     if change.fields.is_some() || change.team.is_some() {
-        KeptPrepared(diesel::update(this_lead).set((&row.values, work_columns))).execute(conn)?;
+        diesel::update(this_lead)
+            .set((&row.values, work_columns))
+            .execute(conn)?;
     } else {
-        KeptPrepared(diesel::update(this_lead).set(work_columns)).execute(conn)?;
+        diesel::update(this_lead).set(work_columns).execute(conn)?;
     }
     insert_activity(
         conn,

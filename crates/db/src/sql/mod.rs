@@ -3,7 +3,6 @@
 
 pub(crate) mod error;
 pub(crate) mod fixed_chunks;
-pub(crate) mod kept_prepared;
 pub(crate) mod simple;
 pub(crate) mod time;
 pub(crate) mod unnest;
