@@ -19,7 +19,7 @@ use leadhub_domain::enrich::{
     said, EnrichError, GeocodeOutcome, GeocodeQuery, GeocodeResult, Geocoder,
 };
 use leadhub_domain::Clock;
-use leadhub_tests::{backend_tests, TestApp};
+use leadhub_tests::{backend_tests, TestApp, TestUser};
 
 use crate::clock::TestClock;
 use crate::helpers::post_batch;
@@ -149,6 +149,33 @@ async fn let_time_pass(
     }
 }
 
+/// Whether every lead of `ids` has the enrichment status `status`.
+async fn all_are(app: &TestApp, key: &str, ids: &[i64], status: &str) -> bool {
+    statuses(app, key, ids).await.iter().all(|s| s == status)
+}
+
+/// Lets time pass `step_minutes` at a time, for three hours at the most, until every lead of `ids`
+/// has the enrichment status `status`.
+async fn let_time_pass_until(
+    app: &TestApp,
+    clock: &TestClock,
+    step_minutes: i64,
+    key: &str,
+    ids: &[i64],
+    status: &str,
+) {
+    let done = async || all_are(app, key, ids, status).await;
+    let step = Duration::minutes(step_minutes);
+    let_time_pass(app, clock, step, Duration::hours(3), done).await;
+}
+
+/// Asserts that exactly one job is dead, and for `reason`.
+async fn one_dead_job(app: &TestApp, reason: &str) {
+    let dead = dead_jobs(app).await;
+    assert_eq!(dead.len(), 1, "{dead:?}");
+    assert_eq!(dead[0].1.as_deref(), Some(reason));
+}
+
 async fn statuses(app: &TestApp, key: &str, ids: &[i64]) -> Vec<String> {
     let mut out = Vec::new();
     for id in ids {
@@ -185,10 +212,7 @@ async fn a_ten_minute_outage_ends_with_every_lead_enriched(app: TestApp) {
         outage_app(app, Duration::minutes(3), Duration::minutes(10), &[]).await;
     let alice = app.user("alice@example.com").await;
     let ids = submitted(&app, &alice.key, 5).await;
-    assert!(statuses(&app, &alice.key, &ids)
-        .await
-        .iter()
-        .all(|s| s == "pending_retry"));
+    assert!(all_are(&app, &alice.key, &ids, "pending_retry").await);
 
     // The lead says when it is tried next.
     let (_, lead) = app
@@ -220,25 +244,9 @@ async fn a_ten_minute_outage_ends_with_every_lead_enriched(app: TestApp) {
         assert!(!lead["enrichment"].to_string().contains(internal), "{lead}");
     }
 
-    let all_enriched = async || {
-        statuses(&app, &alice.key, &ids)
-            .await
-            .iter()
-            .all(|s| s == "complete")
-    };
-    let_time_pass(
-        &app,
-        &clock,
-        Duration::minutes(1),
-        Duration::hours(3),
-        all_enriched,
-    )
-    .await;
+    let_time_pass_until(&app, &clock, 1, &alice.key, &ids, "complete").await;
     assert!(
-        statuses(&app, &alice.key, &ids)
-            .await
-            .iter()
-            .all(|s| s == "complete"),
+        all_are(&app, &alice.key, &ids, "complete").await,
         "every lead enriched once the geocoder was back"
     );
     assert_eq!(dead_jobs(&app).await, vec![], "no dead job");
@@ -266,8 +274,11 @@ async fn a_ten_minute_outage_ends_with_every_lead_enriched(app: TestApp) {
     );
 }
 
-async fn an_outage_past_the_give_up_period_leaves_the_leads_given_up(app: TestApp) {
-    // Down for good; the retries give up an hour after the job was queued.
+/// Three leads of alice's submitted while the geocoder is down for good, on an app whose retries
+/// give up an hour after the job was queued: the app, its clock, alice and the lead ids.
+async fn three_leads_of_a_geocoder_down_for_good(
+    app: TestApp,
+) -> (TestApp, Arc<TestClock>, TestUser, Vec<i64>) {
     let (app, clock, _) = outage_app(
         app,
         Duration::days(365),
@@ -277,20 +288,12 @@ async fn an_outage_past_the_give_up_period_leaves_the_leads_given_up(app: TestAp
     .await;
     let alice = app.user("alice@example.com").await;
     let ids = submitted(&app, &alice.key, 3).await;
-    let all_given_up = async || {
-        statuses(&app, &alice.key, &ids)
-            .await
-            .iter()
-            .all(|s| s == "gave_up")
-    };
-    let_time_pass(
-        &app,
-        &clock,
-        Duration::minutes(5),
-        Duration::hours(3),
-        all_given_up,
-    )
-    .await;
+    (app, clock, alice, ids)
+}
+
+async fn an_outage_past_the_give_up_period_leaves_the_leads_given_up(app: TestApp) {
+    let (app, clock, alice, ids) = three_leads_of_a_geocoder_down_for_good(app).await;
+    let_time_pass_until(&app, &clock, 5, &alice.key, &ids, "gave_up").await;
 
     let (_, lead) = app
         .get(&format!("/api/v1/leads/{}", ids[0]), &alice.key)
@@ -304,14 +307,11 @@ async fn an_outage_past_the_give_up_period_leaves_the_leads_given_up(app: TestAp
     );
 
     // One dead job, with a reason a person can read.
-    let dead = dead_jobs(&app).await;
-    assert_eq!(dead.len(), 1, "{dead:?}");
-    assert_eq!(
-        dead[0].1.as_deref(),
-        Some(
-            "gave up after 1 h: 3 lead(s) still wait for enrichment: census: could not be reached"
-        )
-    );
+    one_dead_job(
+        &app,
+        "gave up after 1 h: 3 lead(s) still wait for enrichment: census: could not be reached",
+    )
+    .await;
 
     // The filter finds them; /metrics counts them.
     let (_, page) = app
@@ -363,32 +363,11 @@ async fn refuse_lead_changes_but_giving_up(app: &TestApp) {
 }
 
 async fn retries_the_database_fails_end_with_the_leads_given_up(app: TestApp) {
-    let (app, clock, _) = outage_app(
-        app,
-        Duration::days(365),
-        Duration::days(365),
-        &[("LEADHUB_ENRICHMENT_GIVE_UP_SECS", "3600")],
-    )
-    .await;
-    let alice = app.user("alice@example.com").await;
-    let ids = submitted(&app, &alice.key, 3).await;
+    let (app, clock, alice, ids) = three_leads_of_a_geocoder_down_for_good(app).await;
     refuse_lead_changes_but_giving_up(&app).await;
-    let all_given_up = async || {
-        statuses(&app, &alice.key, &ids)
-            .await
-            .iter()
-            .all(|s| s == "gave_up")
-    };
     // Each round fails on the database; the job keeps to the enrichment schedule (not five
     // quick tries and death) and gives the leads up when the period ends.
-    let_time_pass(
-        &app,
-        &clock,
-        Duration::minutes(5),
-        Duration::hours(3),
-        all_given_up,
-    )
-    .await;
+    let_time_pass_until(&app, &clock, 5, &alice.key, &ids, "gave_up").await;
     assert_eq!(
         statuses(&app, &alice.key, &ids).await,
         ["gave_up", "gave_up", "gave_up"]
@@ -400,10 +379,9 @@ async fn retries_the_database_fails_end_with_the_leads_given_up(app: TestApp) {
         lead["enrichment"]["last_reason"], "database: could not be read or written",
         "{lead}"
     );
-    let dead = dead_jobs(&app).await;
-    assert_eq!(dead.len(), 1, "{dead:?}");
-    assert_eq!(
-        dead[0].1.as_deref(),
-        Some("gave up after 1 h: 3 lead(s) still wait for enrichment: database: could not be read or written")
-    );
+    one_dead_job(
+        &app,
+        "gave up after 1 h: 3 lead(s) still wait for enrichment: database: could not be read or written",
+    )
+    .await;
 }

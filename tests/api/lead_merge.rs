@@ -377,6 +377,17 @@ async fn the_merge_answers_the_survivor_with_its_assignee(app: TestApp) {
     assert_eq!(fetched, lead);
 }
 
+/// Of two merges raced against each other, one lands and the other is refused as a conflict.
+fn one_wins(first: &(StatusCode, Value), second: &(StatusCode, Value)) {
+    let mut statuses = [first.0, second.0];
+    statuses.sort();
+    assert_eq!(
+        statuses,
+        [StatusCode::OK, StatusCode::CONFLICT],
+        "{first:?} {second:?}"
+    );
+}
+
 async fn two_merges_of_one_lead_at_once_make_one(app: TestApp) {
     let o = onlookers(&app).await;
     for round in 0..5 {
@@ -392,13 +403,7 @@ async fn two_merges_of_one_lead_at_once_make_one(app: TestApp) {
             merge(&app, &o.alice.key, a, json!(b)),
             merge(&app, &o.mate.key, a, json!(c)),
         );
-        let mut statuses = [first.0, second.0];
-        statuses.sort();
-        assert_eq!(
-            statuses,
-            [StatusCode::OK, StatusCode::CONFLICT],
-            "{first:?} {second:?}"
-        );
+        one_wins(&first, &second);
         let winner = if first.0 == StatusCode::OK { b } else { c };
         assert_eq!(merge_state(&app, a).await.0, Some(winner));
         let loser = if winner == b { c } else { b };
@@ -406,13 +411,7 @@ async fn two_merges_of_one_lead_at_once_make_one(app: TestApp) {
             merge(&app, &o.alice.key, winner, json!(loser)),
             merge(&app, &o.mate.key, loser, json!(winner)),
         );
-        let mut statuses = [first.0, second.0];
-        statuses.sort();
-        assert_eq!(
-            statuses,
-            [StatusCode::OK, StatusCode::CONFLICT],
-            "{first:?} {second:?}"
-        );
+        one_wins(&first, &second);
     }
     // Of the 15 leads, 5 survive; every submission sits on a survivor.
     assert_eq!(lead_total(&app, &o.mate.key, "").await, 5);

@@ -75,6 +75,28 @@ pub(crate) async fn lead_at(app: &TestApp, key: &str, n: u32, team_id: Option<i6
         .unwrap()
 }
 
+/// GETs lead `id` without following a redirect: its status, headers and body.
+async fn fetch(
+    app: &TestApp,
+    id: i64,
+    key: &str,
+) -> (StatusCode, reqwest::header::HeaderMap, Value) {
+    let path = format!("/api/v1/leads/{id}");
+    send(app, Method::GET, &path, key, &[], None).await
+}
+
+/// A PATCH of `path` that applies only while the lead's ETag is `etag`.
+async fn patch_if_match(
+    app: &TestApp,
+    path: &str,
+    key: &str,
+    etag: &str,
+    body: Value,
+) -> (StatusCode, reqwest::header::HeaderMap, Value) {
+    let headers = [("If-Match", etag)];
+    send(app, Method::PATCH, path, key, &headers, Some(body)).await
+}
+
 /// A request with extra headers; the status, the headers and the JSON body.
 pub(crate) async fn send(
     app: &TestApp,
@@ -107,6 +129,11 @@ async fn patch(app: &TestApp, id: i64, key: &str, body: Value) -> (StatusCode, V
     app.patch(&format!("/api/v1/leads/{id}"), key, body).await
 }
 
+/// `key`'s holder assigns lead `id` to `assignee`.
+async fn assign(app: &TestApp, id: i64, key: &str, assignee: &TestUser) -> (StatusCode, Value) {
+    patch(app, id, key, json!({"assignee_id": assignee.user.user_id})).await
+}
+
 fn ids(page: &Value) -> Vec<i64> {
     page["items"]
         .as_array()
@@ -137,15 +164,7 @@ async fn working_fields_etag_and_list_filters(app: TestApp) {
     let c = cast(&app).await;
     let first = lead_at(&app, &c.mia.key, 1, Some(c.a)).await;
     let second = lead_at(&app, &c.mia.key, 2, Some(c.a)).await;
-    let (status, headers, lead) = send(
-        &app,
-        Method::GET,
-        &format!("/api/v1/leads/{first}"),
-        &c.mia.key,
-        &[],
-        None,
-    )
-    .await;
+    let (status, headers, lead) = fetch(&app, first, &c.mia.key).await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(lead["status"], "new");
     assert_eq!(lead["assignee_id"], Value::Null);
@@ -208,15 +227,7 @@ async fn working_fields_etag_and_list_filters(app: TestApp) {
     })
     .await;
     assert_eq!(list(&app, &c.mia.key, "").await, Vec::<i64>::new());
-    let (status, headers, body) = send(
-        &app,
-        Method::GET,
-        &format!("/api/v1/leads/{first}"),
-        &c.mia.key,
-        &[],
-        None,
-    )
-    .await;
+    let (status, headers, body) = fetch(&app, first, &c.mia.key).await;
     assert_eq!(status, StatusCode::MOVED_PERMANENTLY, "{body}");
     assert_eq!(
         headers["location"],
@@ -236,16 +247,13 @@ async fn patch_validates_normalises_and_guards_versions(app: TestApp) {
     let other = lead_at(&app, &c.mia.key, 5, Some(c.a)).await;
     let path = format!("/api/v1/leads/{id}");
 
-    let (status, headers, body) = send(
+    let (status, headers, body) = patch_if_match(
         &app,
-        Method::PATCH,
         &path,
         &c.mia.key,
-        &[("If-Match", "\"1\"")],
-        Some(
-            json!({"email_1": " LEE@Example.COM ", "state": "tx", "phone_2": "call me",
+        "\"1\"",
+        json!({"email_1": " LEE@Example.COM ", "state": "tx", "phone_2": "call me",
             "last_name": "Park", "first_name": null}),
-        ),
     )
     .await;
     assert_eq!(status, StatusCode::OK, "{body}");
@@ -258,15 +266,8 @@ async fn patch_validates_normalises_and_guards_versions(app: TestApp) {
     assert_eq!(body["validation_warnings"][0]["code"], "invalid_phone");
 
     // A stale If-Match: 412 and nothing changes.
-    let (status, _, body) = send(
-        &app,
-        Method::PATCH,
-        &path,
-        &c.mia.key,
-        &[("If-Match", "\"1\"")],
-        Some(json!({"status": "lost"})),
-    )
-    .await;
+    let (status, _, body) =
+        patch_if_match(&app, &path, &c.mia.key, "\"1\"", json!({"status": "lost"})).await;
     assert_eq!(status, StatusCode::PRECONDITION_FAILED, "{body}");
     let (_, lead) = app.get(&path, &c.mia.key).await;
     assert_eq!(lead["status"], "new");
@@ -308,23 +309,11 @@ async fn patch_validates_normalises_and_guards_versions(app: TestApp) {
     assert_eq!(again, id);
 
     // The assignee: an active member of the lead's team.
-    let (status, body) = patch(
-        &app,
-        id,
-        &c.mia.key,
-        json!({"assignee_id": c.otto.user.user_id}),
-    )
-    .await;
+    let (status, body) = assign(&app, id, &c.mia.key, &c.otto).await;
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
     assert_eq!(body["detail"][0]["loc"], json!(["body", "assignee_id"]));
     let unassigned = lead_at(&app, &c.mia.key, 9, None).await;
-    let (status, body) = patch(
-        &app,
-        unassigned,
-        &c.mia.key,
-        json!({"assignee_id": c.mia.user.user_id}),
-    )
-    .await;
+    let (status, body) = assign(&app, unassigned, &c.mia.key, &c.mia).await;
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
     // Newest first; times are whole seconds, and within one second the service's own rows
     // come before submissions, so only the order of each source is fixed here.
@@ -565,13 +554,7 @@ async fn moves_claims_and_leaving_members(app: TestApp) {
 
     // A member leaving a team stops working its leads.
     let assigned = lead_at(&app, &c.mia.key, 4, Some(c.a)).await;
-    let (status, _) = patch(
-        &app,
-        assigned,
-        &c.adam.key,
-        json!({"assignee_id": c.mia.user.user_id}),
-    )
-    .await;
+    let (status, _) = assign(&app, assigned, &c.adam.key, &c.mia).await;
     assert_eq!(status, StatusCode::OK);
     let (status, body) = app
         .delete(
@@ -586,23 +569,28 @@ async fn moves_claims_and_leaving_members(app: TestApp) {
     assert_eq!(lead["assignee_id"], Value::Null);
 }
 
+const BULK: &str = "/api/v1/leads/bulk";
+
+/// A bulk change's request body.
+fn bulk_body(ids: Vec<i64>, set: Value) -> Value {
+    json!({"ids": ids, "set": set})
+}
+
+/// A bulk change: `set` on every lead of `ids`, by `key`'s holder.
+async fn bulk(app: &TestApp, key: &str, ids: Vec<i64>, set: Value) -> (StatusCode, Value) {
+    app.post(BULK, key, bulk_body(ids, set)).await
+}
+
 async fn bulk_changes_are_all_or_nothing(app: TestApp) {
     let c = cast(&app).await;
     let ours: Vec<i64> =
         futures_util::future::join_all((1..=3).map(|n| lead_at(&app, &c.mia.key, n, Some(c.a))))
             .await;
     let theirs = lead_at(&app, &c.otto.key, 9, Some(c.b)).await;
-    let bulk = |ids: Vec<i64>, set: Value| json!({"ids": ids, "set": set});
     let mut mixed = ours.clone();
     mixed.push(theirs);
     mixed.push(999_999);
-    let (status, body) = app
-        .post(
-            "/api/v1/leads/bulk",
-            &c.adam.key,
-            bulk(mixed, json!({"status": "qualified"})),
-        )
-        .await;
+    let (status, body) = bulk(&app, &c.adam.key, mixed, json!({"status": "qualified"})).await;
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
     let at: Vec<Value> = body["detail"]
         .as_array()
@@ -617,16 +605,13 @@ async fn bulk_changes_are_all_or_nothing(app: TestApp) {
         "nothing changed"
     );
 
-    let (status, body) = app
-        .post(
-            "/api/v1/leads/bulk",
-            &c.mia.key,
-            bulk(
-                ours.clone(),
-                json!({"status": "qualified", "assignee_id": c.mia.user.user_id}),
-            ),
-        )
-        .await;
+    let (status, body) = bulk(
+        &app,
+        &c.mia.key,
+        ours.clone(),
+        json!({"status": "qualified", "assignee_id": c.mia.user.user_id}),
+    )
+    .await;
     assert_eq!(status, StatusCode::OK, "{body}");
     assert_eq!(body["updated"], 3);
     assert_eq!(
@@ -635,34 +620,22 @@ async fn bulk_changes_are_all_or_nothing(app: TestApp) {
             .len(),
         3
     );
-    let (status, _) = app
-        .post(
-            "/api/v1/leads/bulk",
-            &c.mia.key,
-            bulk(ours.clone(), json!({"archived": true})),
-        )
-        .await;
+    let (status, _) = bulk(&app, &c.mia.key, ours.clone(), json!({"archived": true})).await;
     assert_eq!(
         status,
         StatusCode::UNPROCESSABLE_ENTITY,
         "members do not archive"
     );
-    let (status, _) = app
-        .post(
-            "/api/v1/leads/bulk",
-            &c.olive.key,
-            bulk(ours.clone(), json!({"archived": true})),
-        )
-        .await;
+    let (status, _) = bulk(&app, &c.olive.key, ours.clone(), json!({"archived": true})).await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(list(&app, &c.mia.key, "").await, Vec::<i64>::new());
     for bad in [
-        bulk(vec![], json!({"status": "won"})),
-        bulk(ours.clone(), json!({})),
-        bulk((1..=1001).collect(), json!({"status": "won"})),
-        bulk(vec![ours[0], ours[0]], json!({"status": "won"})),
+        bulk_body(vec![], json!({"status": "won"})),
+        bulk_body(ours.clone(), json!({})),
+        bulk_body((1..=1001).collect(), json!({"status": "won"})),
+        bulk_body(vec![ours[0], ours[0]], json!({"status": "won"})),
     ] {
-        let (status, body) = app.post("/api/v1/leads/bulk", &c.olive.key, bad).await;
+        let (status, body) = app.post(BULK, &c.olive.key, bad).await;
         assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
     }
 }

@@ -35,6 +35,19 @@ async fn deliveries(app: &TestApp, key: &str, team: i64, wid: i64) -> Vec<Value>
 }
 
 /// Presses a button of the team page (a form with only its CSRF token): a redirect answers.
+/// Every form of a team's webhook section, for one endpoint `wid` and one of its deliveries `did`.
+fn form_paths(team: i64, wid: i64, did: i64) -> [String; 7] {
+    [
+        format!("/teams/{team}/webhooks"),
+        format!("/teams/{team}/webhooks/{wid}/test"),
+        format!("/teams/{team}/webhooks/{wid}/deliveries/{did}/retry"),
+        format!("/teams/{team}/webhooks/{wid}/disable"),
+        format!("/teams/{team}/webhooks/{wid}/enable"),
+        format!("/teams/{team}/webhooks/{wid}/rotate-secret"),
+        format!("/teams/{team}/webhooks/{wid}/delete"),
+    ]
+}
+
 async fn press(b: &mut Browser, path: &str, csrf: &str) -> crate::pages::Page {
     let answer = b.post(path, &[("csrf", csrf)]).await;
     assert_eq!(answer.status, StatusCode::SEE_OTHER, "{}", answer.body);
@@ -115,15 +128,7 @@ async fn owners_add_test_and_retry_from_the_team_page(app: TestApp) {
     assert!(retried.location().contains("done=webhook-retried"));
 
     // Every form checks its CSRF token.
-    for path in [
-        format!("/teams/{team}/webhooks"),
-        format!("/teams/{team}/webhooks/{wid}/test"),
-        format!("/teams/{team}/webhooks/{wid}/deliveries/{did}/retry"),
-        format!("/teams/{team}/webhooks/{wid}/disable"),
-        format!("/teams/{team}/webhooks/{wid}/enable"),
-        format!("/teams/{team}/webhooks/{wid}/rotate-secret"),
-        format!("/teams/{team}/webhooks/{wid}/delete"),
-    ] {
+    for path in form_paths(team, wid, did) {
         let forged = b.post(&path, &[("csrf", "0123abcd"), ("url", URL)]).await;
         assert_eq!(forged.status, StatusCode::FORBIDDEN, "{path}");
     }
@@ -213,15 +218,7 @@ async fn members_get_no_section_and_other_teams_ids_are_not_found(app: TestApp) 
     );
     assert!(!page.body.contains(URL));
     let csrf = page.field("csrf");
-    let paths = [
-        format!("/teams/{team}/webhooks"),
-        format!("/teams/{team}/webhooks/{wid}/test"),
-        format!("/teams/{team}/webhooks/{wid}/deliveries/{did}/retry"),
-        format!("/teams/{team}/webhooks/{wid}/disable"),
-        format!("/teams/{team}/webhooks/{wid}/enable"),
-        format!("/teams/{team}/webhooks/{wid}/rotate-secret"),
-        format!("/teams/{team}/webhooks/{wid}/delete"),
-    ];
+    let paths = form_paths(team, wid, did);
     refused(&mut m, &csrf, &paths, StatusCode::FORBIDDEN).await;
     assert_eq!(
         m.get(&format!("/teams/{team}/webhooks/{wid}/delete"))

@@ -52,6 +52,25 @@ fn progress() -> MockImportProgress {
     p
 }
 
+/// Imports `file` as ada into `destination`, with a report that keeps its lines (returned) and a
+/// progress that takes every chunk.
+async fn run(
+    destination: &MockImportDestination,
+    kind: &ImportKind,
+    team_id: Option<i64>,
+    chunk: usize,
+    file: &mut MockSheetRows,
+) -> (anyhow::Result<ImportSummary>, Arc<Mutex<Vec<ReportLine>>>) {
+    let (mut report, lines) = report();
+    let run = ImportRun {
+        kind,
+        team_id,
+        chunk,
+    };
+    let result = import(destination, &ada(), run, file, &mut report, &mut progress()).await;
+    (result, lines)
+}
+
 fn outcome(index: usize, action: Option<LeadAction>, warnings: Vec<Warning>) -> ElementOutcome {
     ElementOutcome {
         index,
@@ -114,23 +133,9 @@ async fn every_row_is_imported_or_reported_and_the_summary_counts_it() {
                 ),
             ])
         });
-    let (mut report, lines) = report();
     let kind = ImportKind::Leads;
-    let run = ImportRun {
-        kind: &kind,
-        team_id: Some(4),
-        chunk: 500,
-    };
-    let summary = import(
-        &destination,
-        &ada(),
-        run,
-        &mut file,
-        &mut report,
-        &mut progress(),
-    )
-    .await
-    .unwrap();
+    let (summary, lines) = run(&destination, &kind, Some(4), 500, &mut file).await;
+    let summary = summary.unwrap();
     assert_eq!(
         (
             summary.rows,
@@ -180,23 +185,9 @@ async fn rows_go_in_chunks_and_a_later_refusal_rejects_its_chunk_only() {
                 .map(|i| outcome(i, Some(LeadAction::Created), Vec::new()))
                 .collect())
         });
-    let (mut report, lines) = report();
     let kind = ImportKind::Leads;
-    let run = ImportRun {
-        kind: &kind,
-        team_id: None,
-        chunk: 2,
-    };
-    let summary = import(
-        &destination,
-        &ada(),
-        run,
-        &mut file,
-        &mut report,
-        &mut progress(),
-    )
-    .await
-    .unwrap();
+    let (summary, lines) = run(&destination, &kind, None, 2, &mut file).await;
+    let summary = summary.unwrap();
     assert_eq!((summary.created, summary.rejected), (3, 2));
     assert_eq!(
         codes(&lines),
@@ -214,22 +205,8 @@ async fn a_refusal_before_any_row_is_the_runs() {
     destination
         .expect_submit_leads()
         .returning(|_, _, _| Err(anyhow::anyhow!("team: not a member")));
-    let (mut report, _) = report();
     let kind = ImportKind::Leads;
-    let run = ImportRun {
-        kind: &kind,
-        team_id: Some(9),
-        chunk: 500,
-    };
-    let result = import(
-        &destination,
-        &ada(),
-        run,
-        &mut file,
-        &mut report,
-        &mut progress(),
-    )
-    .await;
+    let (result, _) = run(&destination, &kind, Some(9), 500, &mut file).await;
     assert!(result.is_err());
 }
 
@@ -239,22 +216,8 @@ async fn a_file_without_a_column_of_ours_is_refused_before_reading() {
     file.expect_header().return_const(vec!["foo".to_owned()]);
     file.expect_next_row().never();
     let destination = MockImportDestination::new();
-    let (mut report, _) = report();
     let kind = ImportKind::Leads;
-    let run = ImportRun {
-        kind: &kind,
-        team_id: None,
-        chunk: 500,
-    };
-    let result = import(
-        &destination,
-        &ada(),
-        run,
-        &mut file,
-        &mut report,
-        &mut progress(),
-    )
-    .await;
+    let (result, _) = run(&destination, &kind, None, 500, &mut file).await;
     assert!(result.is_err());
 }
 
@@ -283,27 +246,13 @@ async fn businesses_keep_rows_whose_cells_were_dropped() {
                 errors: vec![ElementError { index: 1, detail: "name: Field required".into() }],
             })
         });
-    let (mut report, lines) = report();
     let kind = ImportKind::Businesses {
         relationship_type: crate::business::RelationshipType::Prospect,
         skip_duplicates: true,
         auto_categorize: true,
     };
-    let run = ImportRun {
-        kind: &kind,
-        team_id: None,
-        chunk: 500,
-    };
-    let summary = import(
-        &destination,
-        &ada(),
-        run,
-        &mut file,
-        &mut report,
-        &mut progress(),
-    )
-    .await
-    .unwrap();
+    let (summary, lines) = run(&destination, &kind, None, 500, &mut file).await;
+    let summary = summary.unwrap();
     assert_eq!(
         (summary.created, summary.rejected, summary.warnings),
         (2, 1, 1)
