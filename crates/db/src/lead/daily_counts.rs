@@ -108,9 +108,10 @@ macro_rules! narrow_counts {
     }};
 }
 
-/// `SUM(n)` as a BIGINT on both backends (PostgreSQL's sum of a bigint is a numeric).
+/// `SUM(n)` as a BIGINT on both backends (PostgreSQL's sum of a bigint is a numeric), 0 over
+/// no rows.
 fn total() -> diesel::expression::SqlLiteral<BigInt> {
-    sql::<BigInt>("CAST(SUM(lead_daily_counts.n) AS BIGINT)")
+    sql::<BigInt>("CAST(COALESCE(SUM(lead_daily_counts.n), 0) AS BIGINT)")
 }
 
 /// How many live leads `filter` finds, from the rollup: the lead list's exact `total` without
@@ -120,11 +121,7 @@ pub(crate) fn rolled_up_count(
     filter: &RollupFilter,
 ) -> QueryResult<i64> {
     conn.get_result(narrow_counts!(
-        counts::table
-            .select(sql::<BigInt>(
-                "CAST(COALESCE(SUM(lead_daily_counts.n), 0) AS BIGINT)",
-            ))
-            .into_boxed(),
+        counts::table.select(total()).into_boxed(),
         filter
     ))
 }

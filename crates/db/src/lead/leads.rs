@@ -51,21 +51,7 @@ impl LeadRepository for Database {
     }
 
     async fn find_leads(&self, ids: Vec<i64>) -> StoreResult<Vec<Lead>> {
-        self.read(move |conn| {
-            let mut out = Vec::with_capacity(ids.len());
-            for chunk in ids.chunks(IN_LIST_CHUNK) {
-                let rows: Vec<LeadRow> = conn.load(
-                    leads::table
-                        .filter(leads::id.eq_any(chunk))
-                        .select(LeadRow::as_select()),
-                )?;
-                for row in rows {
-                    out.push(row.into_lead()?);
-                }
-            }
-            with_assignees(conn, out)
-        })
-        .await
+        self.read(move |conn| leads_of(conn, &ids)).await
     }
 
     async fn list_leads(
@@ -195,23 +181,27 @@ fn matches_page(
         None => conn.get_result(filtered(filter, backend).count())?,
     };
     let ids: Vec<i64> = page.into_iter().map(|(id, _)| id).collect();
-    let mut rows: Vec<LeadRow> = Vec::with_capacity(ids.len());
+    let at: std::collections::HashMap<i64, usize> =
+        ids.iter().enumerate().map(|(i, id)| (*id, i)).collect();
+    let mut leads = leads_of(conn, &ids)?;
+    leads.sort_by_key(|lead| at.get(&lead.id).copied());
+    Ok((leads, total))
+}
+
+/// The leads of `ids`, in no particular order, with their assignees.
+fn leads_of(conn: &mut ReadConnection<'_>, ids: &[i64]) -> QueryResult<Vec<Lead>> {
+    let mut out = Vec::with_capacity(ids.len());
     for chunk in ids.chunks(IN_LIST_CHUNK) {
-        let found: Vec<LeadRow> = conn.load(
+        let rows: Vec<LeadRow> = conn.load(
             leads::table
                 .filter(leads::id.eq_any(chunk))
                 .select(LeadRow::as_select()),
         )?;
-        rows.extend(found);
+        for row in rows {
+            out.push(row.into_lead()?);
+        }
     }
-    let at: std::collections::HashMap<i64, usize> =
-        ids.iter().enumerate().map(|(i, id)| (*id, i)).collect();
-    rows.sort_by_key(|row| at.get(&row.id).copied());
-    let leads = rows
-        .into_iter()
-        .map(LeadRow::into_lead)
-        .collect::<QueryResult<_>>()?;
-    Ok((with_assignees(conn, leads)?, total))
+    with_assignees(conn, out)
 }
 
 /// `lead.enriched` for the leads whose enrichment ran (found all or part of what applies).
