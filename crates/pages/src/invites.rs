@@ -9,14 +9,15 @@ use leadhub_domain::team::TeamError;
 use leadhub_http::state::AppState;
 
 use crate::base_context;
-use crate::render::{problems_text, see_other, when, PageError};
-use crate::session::{
-    fresh_csrf_cookie, public_form_page, secure, session_cookies, Csrf, PUBLIC_BINDING,
-};
+use crate::render::{problems_text, when, PageError};
+use crate::session::{public_form_page, signed_in, Csrf, PUBLIC_BINDING};
 
 pub fn configure(cfg: &mut web::ServiceConfig) {
-    cfg.route("/invite/{token}", web::get().to(show))
-        .route("/invite/{token}", web::post().to(accept));
+    routes! {
+        cfg;
+        GET "/invite/{token}" => show,
+        POST "/invite/{token}" => accept,
+    }
 }
 
 #[derive(Deserialize)]
@@ -94,15 +95,8 @@ pub async fn accept(
     let last = Some(form.last_name.as_str()).filter(|s| !s.trim().is_empty());
     match state.teams.accept(&token, first, last).await {
         Ok(accepted) => {
-            let secure = secure(&state);
-            let mut response = see_other(&format!("/teams/{}?done=joined", accepted.team_id));
-            for c in session_cookies(&accepted.session, secure)
-                .into_iter()
-                .chain([fresh_csrf_cookie(secure)])
-            {
-                response.add_cookie(&c).map_err(|_| PageError::Internal)?;
-            }
-            Ok(response)
+            let joined = format!("/teams/{}?done=joined", accepted.team_id);
+            signed_in(&state, &accepted.session, &joined)
         }
         Err(TeamError::Invalid(problems)) => {
             let message = problems_text(&problems);

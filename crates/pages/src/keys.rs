@@ -14,10 +14,13 @@ use crate::session::{Posted, Visitor};
 use crate::{base_context, id_of, Button, Done};
 
 pub fn configure(cfg: &mut web::ServiceConfig) {
-    cfg.route("/api-keys", web::get().to(list))
-        .route("/api-keys", web::post().to(create))
-        .route("/api-keys/{id}/revoke", web::get().to(confirm_revoke))
-        .route("/api-keys/{id}/revoke", web::post().to(revoke));
+    routes! {
+        cfg;
+        GET "/api-keys" => list,
+        POST "/api-keys" => create,
+        GET "/api-keys/{id}/revoke" => confirm_revoke,
+        POST "/api-keys/{id}/revoke" => revoke,
+    }
 }
 
 #[derive(Serialize)]

@@ -12,20 +12,14 @@ use crate::team_webhooks::{press, secret_page, EndpointButton};
 use crate::{base_context, team_item, Button};
 
 pub fn configure(cfg: &mut web::ServiceConfig) {
-    cfg.route(
-        "/teams/{id}/webhooks/{wid}/disable",
-        web::post().to(disable),
-    )
-    .route("/teams/{id}/webhooks/{wid}/enable", web::post().to(enable))
-    .route(
-        "/teams/{id}/webhooks/{wid}/rotate-secret",
-        web::post().to(rotate_secret),
-    )
-    .route(
-        "/teams/{id}/webhooks/{wid}/delete",
-        web::get().to(confirm_delete),
-    )
-    .route("/teams/{id}/webhooks/{wid}/delete", web::post().to(delete));
+    routes! {
+        cfg;
+        POST "/teams/{id}/webhooks/{wid}/disable" => disable,
+        POST "/teams/{id}/webhooks/{wid}/enable" => enable,
+        POST "/teams/{id}/webhooks/{wid}/rotate-secret" => rotate_secret,
+        GET "/teams/{id}/webhooks/{wid}/delete" => confirm_delete,
+        POST "/teams/{id}/webhooks/{wid}/delete" => delete,
+    }
 }
 
 /// POST: no more deliveries to the endpoint until it is enabled again.

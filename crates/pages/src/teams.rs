@@ -17,32 +17,20 @@ use crate::session::{Posted, Visitor};
 use crate::{base_context, id_of, team_item, Button, Done};
 
 pub fn configure(cfg: &mut web::ServiceConfig) {
-    cfg.route("/teams", web::get().to(list))
-        .route("/teams", web::post().to(create))
-        .route("/teams/{id}", web::get().to(show))
-        .route("/teams/{id}/deactivate", web::get().to(confirm_deactivate))
-        .route("/teams/{id}/deactivate", web::post().to(deactivate))
-        .route(
-            "/teams/{id}/members/{user_id}/role",
-            web::post().to(change_role),
-        )
-        .route(
-            "/teams/{id}/members/{user_id}/remove",
-            web::get().to(confirm_remove),
-        )
-        .route(
-            "/teams/{id}/members/{user_id}/remove",
-            web::post().to(remove),
-        )
-        .route("/teams/{id}/invites", web::post().to(invite))
-        .route(
-            "/teams/{id}/invites/{invite_id}/revoke",
-            web::post().to(revoke_invite),
-        )
-        .route(
-            "/teams/{id}/invites/{invite_id}/resend",
-            web::post().to(resend_invite),
-        );
+    routes! {
+        cfg;
+        GET "/teams" => list,
+        POST "/teams" => create,
+        GET "/teams/{id}" => show,
+        GET "/teams/{id}/deactivate" => confirm_deactivate,
+        POST "/teams/{id}/deactivate" => deactivate,
+        POST "/teams/{id}/members/{user_id}/role" => change_role,
+        GET "/teams/{id}/members/{user_id}/remove" => confirm_remove,
+        POST "/teams/{id}/members/{user_id}/remove" => remove,
+        POST "/teams/{id}/invites" => invite,
+        POST "/teams/{id}/invites/{invite_id}/revoke" => revoke_invite,
+        POST "/teams/{id}/invites/{invite_id}/resend" => resend_invite,
+    }
 }
 
 #[derive(Serialize)]
