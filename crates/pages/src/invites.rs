@@ -10,7 +10,7 @@ use leadhub_http::state::AppState;
 
 use crate::base_context;
 use crate::render::{problems_text, when, PageError};
-use crate::session::{public_form_page, signed_in, Csrf, PUBLIC_BINDING};
+use crate::session::{public_form_page, signed_in, PublicForm};
 
 pub fn configure(cfg: &mut web::ServiceConfig) {
     routes! {
@@ -26,8 +26,6 @@ pub struct AcceptForm {
     first_name: String,
     #[serde(default)]
     last_name: String,
-    #[serde(default)]
-    csrf: String,
 }
 
 /// An unknown or spent invite link, as a page.
@@ -88,9 +86,8 @@ pub async fn accept(
     req: HttpRequest,
     state: web::Data<AppState>,
     token: web::Path<String>,
-    form: web::Form<AcceptForm>,
+    PublicForm(form): PublicForm<AcceptForm>,
 ) -> Result<HttpResponse, PageError> {
-    Csrf::of(&req).check(PUBLIC_BINDING, &form.csrf)?;
     let first = Some(form.first_name.as_str()).filter(|s| !s.trim().is_empty());
     let last = Some(form.last_name.as_str()).filter(|s| !s.trim().is_empty());
     match state.teams.accept(&token, first, last).await {

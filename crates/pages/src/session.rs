@@ -249,6 +249,25 @@ struct TokenAnd<F> {
     fields: F,
 }
 
+/// A form posted without a session (asking for or spending a sign-in link, accepting an
+/// invite), its CSRF token (bound to `PUBLIC_BINDING`) already checked.
+pub struct PublicForm<F>(pub F);
+
+impl<F: DeserializeOwned + 'static> FromRequest for PublicForm<F> {
+    type Error = actix_web::Error;
+    type Future = LocalBoxFuture<'static, Result<Self, actix_web::Error>>;
+
+    fn from_request(req: &HttpRequest, payload: &mut Payload) -> Self::Future {
+        let csrf = Csrf::of(req);
+        let form = web::Form::<TokenAnd<F>>::from_request(req, payload);
+        Box::pin(async move {
+            let form = form.await?.into_inner();
+            csrf.check(PUBLIC_BINDING, &form.csrf)?;
+            Ok(PublicForm(form.fields))
+        })
+    }
+}
+
 /// A form posted by a signed-in visitor, its CSRF token already checked.
 pub struct Posted<F> {
     pub visitor: Visitor,

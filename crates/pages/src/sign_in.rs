@@ -13,8 +13,8 @@ use leadhub_http::state::AppState;
 
 use crate::render::{html, render, see_other, PageError};
 use crate::session::{
-    cleared_session_cookies, fresh_csrf_cookie, public_form_page, secure, signed_in, Csrf, Visitor,
-    PUBLIC_BINDING,
+    cleared_session_cookies, fresh_csrf_cookie, public_form_page, secure, signed_in, PublicForm,
+    Visitor,
 };
 use crate::{base_context, Done};
 
@@ -39,8 +39,6 @@ pub struct SignInQuery {
 pub struct EmailForm {
     #[serde(default)]
     email: String,
-    #[serde(default)]
-    csrf: String,
     next: Option<String>,
 }
 
@@ -48,8 +46,6 @@ pub struct EmailForm {
 pub struct LinkForm {
     #[serde(default)]
     token: String,
-    #[serde(default)]
-    csrf: String,
     next: Option<String>,
 }
 
@@ -121,9 +117,8 @@ pub async fn show(
 pub async fn request_link(
     req: HttpRequest,
     state: web::Data<AppState>,
-    form: web::Form<EmailForm>,
+    PublicForm(form): PublicForm<EmailForm>,
 ) -> Result<HttpResponse, PageError> {
-    Csrf::of(&req).check(PUBLIC_BINDING, &form.csrf)?;
     let email = form.email.trim();
     if email.is_empty() || email.len() > 320 || !email.contains('@') {
         let text = EmailFormText {
@@ -153,9 +148,8 @@ pub async fn request_link(
 pub async fn spend_link(
     req: HttpRequest,
     state: web::Data<AppState>,
-    form: web::Form<LinkForm>,
+    PublicForm(form): PublicForm<LinkForm>,
 ) -> Result<HttpResponse, PageError> {
-    Csrf::of(&req).check(PUBLIC_BINDING, &form.csrf)?;
     match state
         .auth
         .identity()

@@ -12,7 +12,7 @@ use leadhub_domain::team::{
 };
 use leadhub_domain::user::User;
 
-use crate::render::{problems_text, see_other, when, PageError};
+use crate::render::{found_in, problems_text, see_other, when, PageError};
 use crate::session::{Posted, Visitor};
 use crate::{base_context, id_of, team_item, Button, Done};
 
@@ -353,14 +353,8 @@ pub async fn confirm_remove(
 ) -> Result<HttpResponse, PageError> {
     let team_id = id_of(&path.0, "Team")?;
     let summary = visitor.state.teams.get(&visitor.user, team_id).await?;
-    let member = visitor
-        .state
-        .teams
-        .members(&visitor.user, team_id)
-        .await?
-        .into_iter()
-        .find(|m| m.user_id == path.1)
-        .ok_or_else(|| PageError::NotFound("Member".into()))?;
+    let members = visitor.state.teams.members(&visitor.user, team_id).await?;
+    let member = found_in(members, |m| m.user_id == path.1, "Member")?;
     let mut context = base_context(Some(&visitor), "teams");
     context.insert("team", &TeamRow::from(&summary));
     context.insert("member_user_id", &member.user_id);
@@ -451,10 +445,7 @@ pub async fn resend_invite(
         Ok(list) => list,
         Err(e) => return refused(&visitor, team_id, e, vec![]).await,
     };
-    let old = pending
-        .into_iter()
-        .find(|i| i.id == invite_id)
-        .ok_or_else(|| PageError::NotFound("Pending invite".into()))?;
+    let old = found_in(pending, |i| i.id == invite_id, "Pending invite")?;
     match visitor
         .state
         .teams
