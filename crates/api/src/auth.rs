@@ -1,13 +1,12 @@
 //! Sign-in by magic link, token refresh, sign-out, and who am I.
-use actix_web::http::Method;
 use actix_web::web::{self, Json};
 use apistos::api_operation;
 use serde::{Deserialize, Serialize};
 use validator::Validate;
 
 use leadhub_domain::session::Session;
-use leadhub_http::error::ApiResult;
-use leadhub_http::extract::{json_type, Caller, Lax, RequestBody, ValidatedJson};
+use leadhub_http::extract::{json_type, Call, Caller, Lax, RequestBody, ValidatedJson};
+use leadhub_http::refusals::{Anonymous, Answer, Created, Signed, SpentLink};
 use leadhub_http::schemas::{Detail, JsonWithStatus};
 use leadhub_http::state::AppState;
 
@@ -15,11 +14,14 @@ use crate::team_views::UserView;
 use crate::Api;
 
 pub fn routes(api: &mut Api) {
-    api.route(Method::POST, "/api/auth/magic-link", magic_link)
-        .route(Method::POST, "/api/auth/verify", verify)
-        .route(Method::POST, "/api/auth/refresh", refresh)
-        .route(Method::POST, "/api/auth/logout", logout)
-        .route(Method::GET, "/api/auth/me", me);
+    routes! {
+        api;
+        POST "/api/auth/magic-link" => magic_link,
+        POST "/api/auth/verify" => verify,
+        POST "/api/auth/refresh" => refresh,
+        POST "/api/auth/logout" => logout,
+        GET "/api/auth/me" => me,
+    }
 }
 
 #[derive(Deserialize, Validate, schemars::JsonSchema, apistos::ApiComponent)]
@@ -79,17 +81,11 @@ pub struct SignedIn {
 
 /// E-mails a sign-in link to a known address. Always 202, in the same time whatever the address
 /// (the link is sent after the answer), so addresses cannot be probed.
-#[api_operation(
-    operation_id = "request_magic_link",
-    tag = "auth",
-    error_code = 413,
-    error_code = 422,
-    error_code = 429
-)]
+#[api_operation(operation_id = "request_magic_link", tag = "auth")]
 pub async fn magic_link(
     state: web::Data<AppState>,
     body: ValidatedJson<MagicLinkRequest>,
-) -> ApiResult<JsonWithStatus<Detail, 202>> {
+) -> Answer<JsonWithStatus<Detail, 202>, Anonymous> {
     state
         .sign_in_links
         .request(body.value.email.text().unwrap_or_default(), None);
@@ -97,18 +93,11 @@ pub async fn magic_link(
 }
 
 /// Spends a sign-in link's token and starts a session.
-#[api_operation(
-    operation_id = "verify_magic_link",
-    tag = "auth",
-    error_code = 410,
-    error_code = 413,
-    error_code = 422,
-    error_code = 429
-)]
+#[api_operation(operation_id = "verify_magic_link", tag = "auth")]
 pub async fn verify(
     state: web::Data<AppState>,
     body: ValidatedJson<TokenRequest>,
-) -> ApiResult<Json<SignedIn>> {
+) -> Answer<Json<SignedIn>, SpentLink> {
     let (user, session) = state
         .auth
         .identity()
@@ -122,18 +111,11 @@ pub async fn verify(
 
 /// Exchanges a refresh token for a new pair; the old one is retired.
 /// Presenting a retired refresh token revokes its whole session.
-#[api_operation(
-    operation_id = "refresh_session",
-    tag = "auth",
-    error_code = 401,
-    error_code = 413,
-    error_code = 422,
-    error_code = 429
-)]
+#[api_operation(operation_id = "refresh_session", tag = "auth")]
 pub async fn refresh(
     state: web::Data<AppState>,
     body: ValidatedJson<RefreshRequest>,
-) -> ApiResult<Json<SessionView>> {
+) -> Answer<Json<SessionView>, Created> {
     let session = state
         .auth
         .refresh(body.value.refresh_token.text().unwrap_or_default())
@@ -142,19 +124,14 @@ pub async fn refresh(
 }
 
 /// Revokes the presented access token and its whole session (an API key has no session).
-#[api_operation(
-    operation_id = "logout",
-    tag = "auth",
-    error_code = 401,
-    error_code = 429
-)]
-pub async fn logout(state: web::Data<AppState>, caller: Caller) -> ApiResult<Json<Detail>> {
-    state.auth.logout(&caller).await?;
+#[api_operation(operation_id = "logout", tag = "auth")]
+pub async fn logout(call: Call) -> Answer<Json<Detail>, Signed> {
+    call.state.auth.logout(&call.caller).await?;
     Ok(Json(Detail::new("Signed out")))
 }
 
 /// The caller's user.
-#[api_operation(operation_id = "me", tag = "auth", error_code = 401, error_code = 429)]
-pub async fn me(caller: Caller) -> ApiResult<Json<UserView>> {
+#[api_operation(operation_id = "me", tag = "auth")]
+pub async fn me(caller: Caller) -> Answer<Json<UserView>, Signed> {
     Ok(Json(UserView::from(&caller.user)))
 }

@@ -19,6 +19,8 @@ use leadhub_http::extract::problems::problems;
 use leadhub_http::extract::{json_type, Lax};
 use leadhub_http::time::iso;
 
+use crate::page::page_type;
+
 /// One business of an import. Only `name` is required; a bad element (no name, a state that is
 /// not a US code, an invalid phone, rating outside 0..=5, negative review_count, a wrong JSON
 /// type) is reported in `errors` by index and the rest are imported.
@@ -275,13 +277,9 @@ impl From<&Business> for BusinessView {
     }
 }
 
-/// A page of businesses.
-#[derive(Serialize, JsonSchema, apistos::ApiComponent)]
-pub struct BusinessPage {
-    pub items: Vec<BusinessView>,
-    pub total: i64,
-    pub limit: i64,
-    pub offset: i64,
+page_type! {
+    /// A page of businesses.
+    BusinessPage of BusinessView
 }
 
 /// Counts over the businesses the caller can see; each `by_*` maps a value to its count (a

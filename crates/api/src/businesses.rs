@@ -1,6 +1,5 @@
 //! The business directory: imports, queries, changes and statistics (contract section 5).
-use actix_web::http::Method;
-use actix_web::web::{self, Json};
+use actix_web::web::Json;
 use apistos::api_operation;
 use serde::Deserialize;
 use validator::{Validate, ValidationError, ValidationErrors};
@@ -9,48 +8,31 @@ use leadhub_domain::business::{
     BusinessFilter, BusinessPatch, BusinessStatus, ImportRequest, RelationshipType,
 };
 use leadhub_domain::lead::search::SearchText;
-use leadhub_http::error::ApiResult;
 use leadhub_http::extract::rules::{one_of, one_of_text, phone_number, state_code};
 use leadhub_http::extract::{
-    flat_problems, json_type, Caller, Lax, PageQuery, RequestBody, RequestQuery, ValidatedJson,
+    flat_problems, json_type, Call, Lax, PageQuery, RequestBody, RequestQuery, ValidatedJson,
     ValidatedQuery,
 };
-use leadhub_http::state::AppState;
+use leadhub_http::refusals::{Answer, Import, Queried, Seen, SeenBody};
 
 use crate::business_views::{
     BusinessItem, BusinessPage, BusinessView, ImportResult, StatisticsView,
 };
+use crate::page::page;
 use crate::Api;
 
 /// Most businesses one import may carry.
 pub const MAX_IMPORT: usize = 1000;
 
 pub fn routes(api: &mut Api) {
-    api.route(
-        Method::POST,
-        "/api/v1/lead-sources/import",
-        import_businesses,
-    )
-    .route(
-        Method::GET,
-        "/api/v1/lead-sources/businesses",
-        list_businesses,
-    )
-    .route(
-        Method::GET,
-        "/api/v1/lead-sources/businesses/{id}",
-        get_business,
-    )
-    .route(
-        Method::PATCH,
-        "/api/v1/lead-sources/businesses/{id}",
-        update_business,
-    )
-    .route(
-        Method::GET,
-        "/api/v1/lead-sources/statistics",
-        business_statistics,
-    );
+    routes! {
+        api;
+        POST "/api/v1/lead-sources/import" => import_businesses,
+        GET "/api/v1/lead-sources/businesses" => list_businesses,
+        GET "/api/v1/lead-sources/businesses/{id}" => get_business,
+        PATCH "/api/v1/lead-sources/businesses/{id}" => update_business,
+        GET "/api/v1/lead-sources/statistics" => business_statistics,
+    }
 }
 
 fn relationship_type(field: &Lax<String>) -> Result<(), ValidationError> {
@@ -305,121 +287,74 @@ impl Validate for BusinessListQuery {
 impl RequestQuery for BusinessListQuery {}
 
 /// Imports up to 1000 businesses; bad elements are reported by index, the rest imported.
-#[api_operation(
-    operation_id = "import_businesses",
-    tag = "businesses",
-    error_code = 401,
-    error_code = 403,
-    error_code = 413,
-    error_code = 422,
-    error_code = 429
-)]
+#[api_operation(operation_id = "import_businesses", tag = "businesses")]
 pub async fn import_businesses(
-    state: web::Data<AppState>,
-    caller: Caller,
+    call: Call,
     body: ValidatedJson<ImportBody>,
-) -> ApiResult<Json<ImportResult>> {
-    let outcome = state
+) -> Answer<Json<ImportResult>, Import> {
+    let outcome = call
+        .state
         .businesses
-        .import(&caller.user, body.value.into_request())
+        .import(call.user(), body.value.into_request())
         .await?;
     Ok(Json(ImportResult::from(&outcome)))
 }
 
 /// The businesses the caller may see (their teams' and unassigned ones), newest first.
 /// `q` searches the name, the phone (any writing), the website and the city.
-#[api_operation(
-    operation_id = "list_businesses",
-    tag = "businesses",
-    error_code = 401,
-    error_code = 422,
-    error_code = 429
-)]
+#[api_operation(operation_id = "list_businesses", tag = "businesses")]
 pub async fn list_businesses(
-    state: web::Data<AppState>,
-    caller: Caller,
+    call: Call,
     query: ValidatedQuery<BusinessListQuery>,
-) -> ApiResult<Json<BusinessPage>> {
+) -> Answer<Json<BusinessPage>, Queried> {
     let query = query.0;
     let paging = query.page.paging();
-    let (items, total) = state
+    let (items, total) = call
+        .state
         .businesses
         .businesses(
-            &caller.user,
+            call.user(),
             query.filter.filter(),
             paging.limit,
             paging.offset,
         )
         .await?;
-    Ok(Json(BusinessPage {
-        items: items.iter().map(BusinessView::from).collect(),
-        total,
-        limit: paging.limit,
-        offset: paging.offset,
-    }))
+    Ok(page(&items, total, paging))
 }
 
 /// One business.
-#[api_operation(
-    operation_id = "get_business",
-    tag = "businesses",
-    error_code = 401,
-    error_code = 404,
-    error_code = 422,
-    error_code = 429
-)]
-pub async fn get_business(
-    state: web::Data<AppState>,
-    caller: Caller,
-    id: web::Path<i64>,
-) -> ApiResult<Json<BusinessView>> {
-    let found = state
-        .businesses
-        .business(&caller.user, id.into_inner())
-        .await?;
+#[api_operation(operation_id = "get_business", tag = "businesses")]
+pub async fn get_business(business: Call<i64>) -> Answer<Json<BusinessView>, Seen> {
+    let directory = &business.state.businesses;
+    let found = directory.business(business.user(), business.path).await?;
     Ok(Json(BusinessView::from(&found)))
 }
 
 /// Changes any field of a business that an import accepts, name included.
 /// Values are normalised as an import normalises them; a member it does not know is a 422 naming it.
-#[api_operation(
-    operation_id = "update_business",
-    tag = "businesses",
-    error_code = 401,
-    error_code = 404,
-    error_code = 413,
-    error_code = 422,
-    error_code = 429
-)]
+#[api_operation(operation_id = "update_business", tag = "businesses")]
 pub async fn update_business(
-    state: web::Data<AppState>,
-    caller: Caller,
-    id: web::Path<i64>,
+    business: Call<i64>,
     body: ValidatedJson<PatchBody>,
-) -> ApiResult<Json<BusinessView>> {
-    let changed = state
-        .businesses
-        .update(&caller.user, id.into_inner(), body.value.into_patch())
+) -> Answer<Json<BusinessView>, SeenBody> {
+    let patch = body.value.into_patch();
+    let directory = &business.state.businesses;
+    let changed = directory
+        .update(business.user(), business.path, patch)
         .await?;
     Ok(Json(BusinessView::from(&changed)))
 }
 
 /// Counts by relationship type, industry, state and status over the businesses the caller can see.
-#[api_operation(
-    operation_id = "business_statistics",
-    tag = "businesses",
-    error_code = 401,
-    error_code = 422,
-    error_code = 429
-)]
+#[api_operation(operation_id = "business_statistics", tag = "businesses")]
 pub async fn business_statistics(
-    state: web::Data<AppState>,
-    caller: Caller,
+    call: Call,
     query: ValidatedQuery<BusinessQuery>,
-) -> ApiResult<Json<StatisticsView>> {
-    let stats = state
+) -> Answer<Json<StatisticsView>, Queried> {
+    let stats = call
+        .state
         .businesses
-        .statistics(&caller.user, query.0.filter())
+        .statistics(call.user(), query.0.filter())
         .await?;
     Ok(Json(StatisticsView::from(stats)))
 }

@@ -1,5 +1,4 @@
 //! Liveness, readiness and metrics: unauthenticated, for orchestrators and scrapers.
-use actix_web::http::Method;
 use actix_web::web::{self, Json};
 use actix_web::HttpResponse;
 use apistos::api_operation;
@@ -11,9 +10,12 @@ use leadhub_http::state::AppState;
 use crate::Api;
 
 pub fn routes(api: &mut Api) {
-    api.route(Method::GET, "/healthz", healthz)
-        .route(Method::GET, "/readyz", readyz)
-        .route(Method::GET, "/metrics", metrics);
+    routes! {
+        api;
+        GET "/healthz" => healthz,
+        GET "/readyz" => readyz,
+        GET "/metrics" => metrics,
+    }
 }
 
 /// How the process is.

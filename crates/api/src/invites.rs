@@ -1,14 +1,13 @@
 //! Team invites: created by owners and team admins, read and accepted by whoever holds the link.
-use actix_web::http::Method;
 use actix_web::web::{self, Json};
 use apistos::api_operation;
 use serde::{Deserialize, Serialize};
 use validator::{Validate, ValidationError};
 
 use leadhub_domain::team::{Role, GRANTABLE_ROLES};
-use leadhub_http::error::ApiResult;
 use leadhub_http::extract::rules::one_of_text;
-use leadhub_http::extract::{json_type, Caller, Lax, PathText, RequestBody, ValidatedJson};
+use leadhub_http::extract::{json_type, Call, Lax, PathText, RequestBody, ValidatedJson};
+use leadhub_http::refusals::{Answer, ClashingBody, Guarded, InviteAccepted, InviteLink};
 use leadhub_http::schemas::Detail;
 use leadhub_http::state::AppState;
 
@@ -16,15 +15,14 @@ use crate::team_views::{InviteInfoView, InviteView};
 use crate::Api;
 
 pub fn routes(api: &mut Api) {
-    api.route(Method::POST, "/api/teams/{id}/invites", create_invite)
-        .route(Method::GET, "/api/teams/{id}/invites", list_invites)
-        .route(
-            Method::DELETE,
-            "/api/teams/{id}/invites/{invite_id}",
-            revoke_invite,
-        )
-        .route(Method::GET, "/api/invites/{token}", invite_info)
-        .route(Method::POST, "/api/invites/{token}/accept", accept_invite);
+    routes! {
+        api;
+        POST "/api/teams/{id}/invites" => create_invite,
+        GET "/api/teams/{id}/invites" => list_invites,
+        DELETE "/api/teams/{id}/invites/{invite_id}" => revoke_invite,
+        GET "/api/invites/{token}" => invite_info,
+        POST "/api/invites/{token}/accept" => accept_invite,
+    }
 }
 
 /// `POST /api/teams/{id}/invites`.
@@ -76,30 +74,18 @@ pub struct AcceptedView {
 
 /// Invites someone by e-mail (owner or team admin); the link goes to the invitee's mailbox only.
 /// The answer's `email_sent` says whether it went out.
-#[api_operation(
-    operation_id = "create_invite",
-    tag = "invites",
-    error_code = 401,
-    error_code = 403,
-    error_code = 404,
-    error_code = 409,
-    error_code = 413,
-    error_code = 422,
-    error_code = 429
-)]
+#[api_operation(operation_id = "create_invite", tag = "invites")]
 pub async fn create_invite(
-    state: web::Data<AppState>,
-    caller: Caller,
-    id: web::Path<i64>,
+    team: Call<i64>,
     body: ValidatedJson<InviteRequest>,
-) -> ApiResult<Json<InviteView>> {
+) -> Answer<Json<InviteView>, ClashingBody> {
     let b = body.value;
     let role = b.role.text().and_then(Role::parse).unwrap_or(Role::Member);
-    let created = state
-        .teams
+    let teams = &team.state.teams;
+    let created = teams
         .invite(
-            &caller.user,
-            id.into_inner(),
+            team.user(),
+            team.path,
             b.email.text().unwrap_or_default(),
             role,
         )
@@ -111,82 +97,42 @@ pub async fn create_invite(
 }
 
 /// Pending invites (not used, revoked or expired).
-#[api_operation(
-    operation_id = "list_invites",
-    tag = "invites",
-    error_code = 401,
-    error_code = 403,
-    error_code = 404,
-    error_code = 422,
-    error_code = 429
-)]
-pub async fn list_invites(
-    state: web::Data<AppState>,
-    caller: Caller,
-    id: web::Path<i64>,
-) -> ApiResult<Json<Vec<InviteView>>> {
-    let invites = state.teams.invites(&caller.user, id.into_inner()).await?;
+#[api_operation(operation_id = "list_invites", tag = "invites")]
+pub async fn list_invites(team: Call<i64>) -> Answer<Json<Vec<InviteView>>, Guarded> {
+    let invites = team.state.teams.invites(team.user(), team.path).await?;
     Ok(Json(
         invites.iter().map(|i| InviteView::new(i, None)).collect(),
     ))
 }
 
 /// Revokes a pending invite; its link answers 410 from then on.
-#[api_operation(
-    operation_id = "revoke_invite",
-    tag = "invites",
-    error_code = 401,
-    error_code = 403,
-    error_code = 404,
-    error_code = 422,
-    error_code = 429
-)]
-pub async fn revoke_invite(
-    state: web::Data<AppState>,
-    caller: Caller,
-    path: web::Path<(i64, i64)>,
-) -> ApiResult<Json<Detail>> {
-    let (team_id, invite_id) = path.into_inner();
-    state
-        .teams
-        .revoke_invite(&caller.user, team_id, invite_id)
+#[api_operation(operation_id = "revoke_invite", tag = "invites")]
+pub async fn revoke_invite(invite: Call<(i64, i64)>) -> Answer<Json<Detail>, Guarded> {
+    let (team_id, invite_id) = invite.path;
+    let teams = &invite.state.teams;
+    teams
+        .revoke_invite(invite.user(), team_id, invite_id)
         .await?;
     Ok(Json(Detail::new("Invite revoked")))
 }
 
 /// Public: what an invite link offers. Reading never spends it.
-#[api_operation(
-    operation_id = "get_invite",
-    tag = "invites",
-    error_code = 404,
-    error_code = 410,
-    error_code = 422,
-    error_code = 429
-)]
+#[api_operation(operation_id = "get_invite", tag = "invites")]
 pub async fn invite_info(
     state: web::Data<AppState>,
     token: PathText,
-) -> ApiResult<Json<InviteInfoView>> {
+) -> Answer<Json<InviteInfoView>, InviteLink> {
     let details = state.teams.invite_info(&token.0).await?;
     Ok(Json(InviteInfoView::from(&details)))
 }
 
 /// Public: accepts an invite, creating the account when needed, and signs the person in.
-#[api_operation(
-    operation_id = "accept_invite",
-    tag = "invites",
-    error_code = 403,
-    error_code = 404,
-    error_code = 410,
-    error_code = 413,
-    error_code = 422,
-    error_code = 429
-)]
+#[api_operation(operation_id = "accept_invite", tag = "invites")]
 pub async fn accept_invite(
     state: web::Data<AppState>,
     token: PathText,
     body: ValidatedJson<AcceptRequest>,
-) -> ApiResult<Json<AcceptedView>> {
+) -> Answer<Json<AcceptedView>, InviteAccepted> {
     let b = body.value;
     let accepted = state
         .teams

@@ -1,23 +1,24 @@
 //! API key management: the `/api-keys` page uses these, and so can programs.
-use actix_web::http::Method;
-use actix_web::web::{self, Json};
+use actix_web::web::Json;
 use apistos::api_operation;
 use serde::{Deserialize, Serialize};
 use validator::Validate;
 
 use leadhub_domain::api_key::ApiKey;
-use leadhub_http::error::ApiResult;
-use leadhub_http::extract::{json_type, Caller, Lax, RequestBody, ValidatedJson};
+use leadhub_http::extract::{json_type, Call, Lax, RequestBody, ValidatedJson};
+use leadhub_http::refusals::{Answer, Created, Seen, Signed};
 use leadhub_http::schemas::Detail;
-use leadhub_http::state::AppState;
 use leadhub_http::time::iso;
 
 use crate::Api;
 
 pub fn routes(api: &mut Api) {
-    api.route(Method::GET, "/api/keys", list_keys)
-        .route(Method::POST, "/api/keys", create_key)
-        .route(Method::DELETE, "/api/keys/{id}", revoke_key);
+    routes! {
+        api;
+        GET "/api/keys" => list_keys,
+        POST "/api/keys" => create_key,
+        DELETE "/api/keys/{id}" => revoke_key,
+    }
 }
 
 /// An API key as listed: never the key itself, only its first 12 characters.
@@ -70,39 +71,24 @@ pub struct CreateKeyRequest {
 impl RequestBody for CreateKeyRequest {}
 
 /// The caller's API keys, newest first (revoked ones included, marked by `revoked_at`).
-#[api_operation(
-    operation_id = "list_api_keys",
-    tag = "api keys",
-    error_code = 401,
-    error_code = 429
-)]
-pub async fn list_keys(
-    state: web::Data<AppState>,
-    caller: Caller,
-) -> ApiResult<Json<Vec<ApiKeyView>>> {
-    let keys = state.auth.list_api_keys(&caller.user).await?;
+#[api_operation(operation_id = "list_api_keys", tag = "api keys")]
+pub async fn list_keys(call: Call) -> Answer<Json<Vec<ApiKeyView>>, Signed> {
+    let keys = call.state.auth.list_api_keys(call.user()).await?;
     Ok(Json(keys.iter().map(ApiKeyView::from).collect()))
 }
 
 /// Creates a key acting as the caller. The full key is shown in this answer only.
-#[api_operation(
-    operation_id = "create_api_key",
-    tag = "api keys",
-    error_code = 401,
-    error_code = 413,
-    error_code = 422,
-    error_code = 429
-)]
+#[api_operation(operation_id = "create_api_key", tag = "api keys")]
 pub async fn create_key(
-    state: web::Data<AppState>,
-    caller: Caller,
+    call: Call,
     body: ValidatedJson<CreateKeyRequest>,
-) -> ApiResult<Json<CreatedApiKeyView>> {
+) -> Answer<Json<CreatedApiKeyView>, Created> {
     let request = body.value;
     let name = request.name.text().unwrap_or_default();
-    let created = state
+    let created = call
+        .state
         .auth
-        .create_api_key(&caller.user, name, request.expires_in_days.value().copied())
+        .create_api_key(call.user(), name, request.expires_in_days.value().copied())
         .await?;
     Ok(Json(CreatedApiKeyView {
         info: ApiKeyView::from(&created.key),
@@ -111,22 +97,8 @@ pub async fn create_key(
 }
 
 /// Revokes one of the caller's keys; it answers 401 from then on.
-#[api_operation(
-    operation_id = "revoke_api_key",
-    tag = "api keys",
-    error_code = 401,
-    error_code = 404,
-    error_code = 422,
-    error_code = 429
-)]
-pub async fn revoke_key(
-    state: web::Data<AppState>,
-    caller: Caller,
-    id: web::Path<i64>,
-) -> ApiResult<Json<Detail>> {
-    state
-        .auth
-        .revoke_api_key(&caller.user, id.into_inner())
-        .await?;
+#[api_operation(operation_id = "revoke_api_key", tag = "api keys")]
+pub async fn revoke_key(key: Call<i64>) -> Answer<Json<Detail>, Seen> {
+    key.state.auth.revoke_api_key(key.user(), key.path).await?;
     Ok(Json(Detail::new("API key revoked")))
 }

@@ -1,19 +1,20 @@
 //! `POST /api/v1/leads/{id}/merge`: a person merges a lead into another one (docs/merging-leads.md).
-use actix_web::http::Method;
-use actix_web::web::{self, Json};
+use actix_web::web::Json;
 use apistos::api_operation;
 use serde::Deserialize;
 use validator::Validate;
 
-use leadhub_http::error::ApiResult;
-use leadhub_http::extract::{json_type, Caller, Lax, RequestBody, ValidatedJson};
-use leadhub_http::state::AppState;
+use leadhub_http::extract::{json_type, Call, Lax, RequestBody, ValidatedJson};
+use leadhub_http::refusals::{Answer, SeenClashingBody};
 
 use crate::submission_views::LeadView;
 use crate::Api;
 
 pub fn routes(api: &mut Api) {
-    api.route(Method::POST, "/api/v1/leads/{id}/merge", merge_lead);
+    routes! {
+        api;
+        POST "/api/v1/leads/{id}/merge" => merge_lead,
+    }
 }
 
 /// `POST /api/v1/leads/{id}/merge`.
@@ -35,27 +36,14 @@ impl RequestBody for MergeRequest {}
 /// merged lead keeps its data but leaves every list. Both leads must be visible to the caller
 /// (404 otherwise) and belong to the same team, or both to none (422); a lead merged before
 /// cannot take part again (409). Answers the survivor.
-#[api_operation(
-    operation_id = "merge_lead",
-    tag = "leads",
-    error_code = 401,
-    error_code = 404,
-    error_code = 409,
-    error_code = 413,
-    error_code = 422,
-    error_code = 429
-)]
+#[api_operation(operation_id = "merge_lead", tag = "leads")]
 pub async fn merge_lead(
-    state: web::Data<AppState>,
-    caller: Caller,
-    id: web::Path<i64>,
+    lead: Call<i64>,
     body: ValidatedJson<MergeRequest>,
-) -> ApiResult<Json<LeadView>> {
+) -> Answer<Json<LeadView>, SeenClashingBody> {
     // `required` has refused a missing or null `into` already (as `move_lead`'s `team_id`).
     let into = body.value.into.value().copied().unwrap_or_default();
-    let lead = state
-        .lead_merges
-        .merge(&caller.user, id.into_inner(), into)
-        .await?;
-    Ok(Json(LeadView::from(lead)))
+    let merges = &lead.state.lead_merges;
+    let survivor = merges.merge(lead.user(), lead.path, into).await?;
+    Ok(Json(LeadView::from(survivor)))
 }

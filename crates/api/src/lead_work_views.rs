@@ -26,6 +26,7 @@ use leadhub_http::time::iso;
 
 use crate::lead_body::LeadSubmission;
 use crate::leads::lead_status;
+use crate::page::page_type;
 use crate::submission_views::{warnings, LeadView, WarningView};
 
 /// An answer with the lead's version as its `ETag` (quoted, e.g. `"3"`).
@@ -283,13 +284,9 @@ impl From<Note> for NoteView {
     }
 }
 
-/// A page of notes, newest first.
-#[derive(Serialize, schemars::JsonSchema, apistos::ApiComponent)]
-pub struct NotePage {
-    pub items: Vec<NoteView>,
-    pub total: i64,
-    pub limit: i64,
-    pub offset: i64,
+page_type! {
+    /// A page of notes, newest first.
+    NotePage of NoteView
 }
 
 /// One entry of a lead's timeline.
@@ -318,13 +315,9 @@ impl From<ActivityEntry> for ActivityView {
     }
 }
 
-/// A page of a lead's timeline, newest first.
-#[derive(Serialize, schemars::JsonSchema, apistos::ApiComponent)]
-pub struct ActivityPage {
-    pub items: Vec<ActivityView>,
-    pub total: i64,
-    pub limit: i64,
-    pub offset: i64,
+page_type! {
+    /// A page of a lead's timeline, newest first.
+    ActivityPage of ActivityView
 }
 
 /// `POST /api/v1/leads/{id}/move` and `/claim`.
@@ -336,6 +329,13 @@ pub struct TeamBody {
 }
 
 impl RequestBody for TeamBody {}
+
+impl TeamBody {
+    /// The team asked for (validation made sure there is one).
+    pub fn team_id(&self) -> i64 {
+        self.team_id.value().copied().unwrap_or_default()
+    }
+}
 
 /// What a bulk change sets: any of these.
 #[derive(Debug, Default, Deserialize, Validate, schemars::JsonSchema)]

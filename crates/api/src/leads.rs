@@ -1,6 +1,5 @@
 //! Lead queries.
-use actix_web::http::Method;
-use actix_web::web::{self, Json};
+use actix_web::web::Json;
 use apistos::api_operation;
 use serde::Deserialize;
 use validator::{Validate, ValidationError, ValidationErrors};
@@ -9,24 +8,27 @@ use leadhub_domain::lead::fields::PROPERTY_TYPES;
 use leadhub_domain::lead::record::{EnrichmentStatus, LeadFilter};
 use leadhub_domain::lead::search::{LeadSort, SearchText};
 use leadhub_domain::lead::work::{ArchiveFilter, AssigneeFilter, LeadStatus};
-use leadhub_http::error::ApiResult;
 use leadhub_http::extract::rules::{enum_message, one_of};
 use leadhub_http::extract::{
-    flat_problems, iso_timestamp, json_type, timestamp, Caller, Lax, PageQuery, RequestQuery,
+    flat_problems, iso_timestamp, json_type, timestamp, Call, Lax, PageQuery, RequestQuery,
     ValidatedQuery,
 };
-use leadhub_http::state::AppState;
+use leadhub_http::refusals::{Answer, Queried, Seen};
 
 use crate::lead_export::LeadsCsv;
 use crate::lead_work_views::Tagged;
+use crate::page::page;
 use crate::submission_views::{LeadPage, LeadView};
 use crate::Api;
 
 pub fn routes(api: &mut Api) {
-    api.route(Method::GET, "/api/v1/leads", list_leads)
-        .route(Method::GET, "/api/v1/leads/export", export_leads)
-        .route(Method::GET, "/api/v1/leads/{id}", get_lead)
-        .route(Method::POST, "/api/v1/leads/{id}/enrich", enrich_lead);
+    routes! {
+        api;
+        GET "/api/v1/leads" => list_leads,
+        GET "/api/v1/leads/export" => export_leads,
+        GET "/api/v1/leads/{id}" => get_lead,
+        POST "/api/v1/leads/{id}/enrich" => enrich_lead,
+    }
 }
 
 /// `GET /api/v1/leads`: every filter optional.
@@ -203,94 +205,52 @@ impl LeadFilters {
 /// The leads the caller may see (their teams' and unassigned ones), filtered and sorted.
 /// Newest first unless `sort` says otherwise. Text filters ignore case and surrounding space; `q`
 /// also finds a lead by any writing of one of its phone numbers, or by an e-mail.
-#[api_operation(
-    operation_id = "list_leads",
-    tag = "leads",
-    error_code = 401,
-    error_code = 422,
-    error_code = 429
-)]
+#[api_operation(operation_id = "list_leads", tag = "leads")]
 pub async fn list_leads(
-    state: web::Data<AppState>,
-    caller: Caller,
+    call: Call,
     query: ValidatedQuery<LeadQuery>,
-) -> ApiResult<Json<LeadPage>> {
+) -> Answer<Json<LeadPage>, Queried> {
     let query = query.0;
     let paging = query.page.paging();
-    let (leads, total) = state
+    let (leads, total) = call
+        .state
         .submissions
-        .leads(&caller.user, query.filter(), paging.limit, paging.offset)
+        .leads(call.user(), query.filter(), paging.limit, paging.offset)
         .await?;
-    Ok(Json(LeadPage {
-        items: leads.into_iter().map(LeadView::from).collect(),
-        total,
-        limit: paging.limit,
-        offset: paging.offset,
-    }))
+    Ok(page(leads, total, paging))
 }
 
 /// Every lead the caller may see that matches the filters (those of `list_leads`), as one CSV
 /// file, newest first, streamed: `limit` and `offset` are ignored.
-#[api_operation(
-    operation_id = "export_leads",
-    tag = "leads",
-    error_code = 401,
-    error_code = 422,
-    error_code = 429
-)]
+#[api_operation(operation_id = "export_leads", tag = "leads")]
 pub async fn export_leads(
-    state: web::Data<AppState>,
-    caller: Caller,
+    call: Call,
     query: ValidatedQuery<LeadQuery>,
-) -> ApiResult<LeadsCsv> {
-    let filter = state
+) -> Answer<LeadsCsv, Queried> {
+    let filter = call
+        .state
         .submissions
-        .visible_filter(&caller.user, query.0.filter())
+        .visible_filter(call.user(), query.0.filter())
         .await?;
-    Ok(LeadsCsv::new(state.submissions.clone(), filter))
+    Ok(LeadsCsv::new(call.state.submissions.clone(), filter))
 }
 
 /// One lead with everything the pipeline added. The `ETag` header is its version (quoted), for
 /// `If-Match` on a PATCH. A lead merged into another answers 301 with the survivor in
 /// `Location` and in the body's `merged_into`.
-#[api_operation(
-    operation_id = "get_lead",
-    tag = "leads",
-    error_code = 301,
-    error_code = 401,
-    error_code = 404,
-    error_code = 422,
-    error_code = 429
-)]
-pub async fn get_lead(
-    state: web::Data<AppState>,
-    caller: Caller,
-    id: web::Path<i64>,
-) -> ApiResult<Tagged<LeadView>> {
+#[api_operation(operation_id = "get_lead", tag = "leads")]
+pub async fn get_lead(lead: Call<i64>) -> Answer<Tagged<LeadView>, Seen> {
     // Through the working-lead service: a merged lead answers 301 to its survivor.
-    let lead = state.lead_work.lead(&caller.user, id.into_inner()).await?;
-    let outlook = state.enrichment_retries.outlook(&lead).await?;
-    Ok(Tagged::of(lead).map(|view| view.with_enrichment(outlook)))
+    let found = lead.state.lead_work.lead(lead.user(), lead.path).await?;
+    let outlook = lead.state.enrichment_retries.outlook(&found).await?;
+    Ok(Tagged::of(found).map(|view| view.with_enrichment(outlook)))
 }
 
 /// Geocodes and appraises the lead again now (its team's members and platform admins).
-#[api_operation(
-    operation_id = "enrich_lead",
-    tag = "leads",
-    error_code = 401,
-    error_code = 404,
-    error_code = 422,
-    error_code = 429
-)]
-pub async fn enrich_lead(
-    state: web::Data<AppState>,
-    caller: Caller,
-    id: web::Path<i64>,
-) -> ApiResult<Json<LeadView>> {
-    let lead = state
-        .submissions
-        .enrich_now(&caller.user, id.into_inner())
-        .await?;
-    let outlook = state.enrichment_retries.outlook(&lead).await?;
-    Ok(Json(LeadView::from(lead).with_enrichment(outlook)))
+#[api_operation(operation_id = "enrich_lead", tag = "leads")]
+pub async fn enrich_lead(lead: Call<i64>) -> Answer<Json<LeadView>, Seen> {
+    let intake = &lead.state.submissions;
+    let enriched = intake.enrich_now(lead.user(), lead.path).await?;
+    let outlook = lead.state.enrichment_retries.outlook(&enriched).await?;
+    Ok(Json(LeadView::from(enriched).with_enrichment(outlook)))
 }

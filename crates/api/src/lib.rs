@@ -5,6 +5,16 @@ use actix_web::{FromRequest, Handler, HttpResponse, Responder};
 use apistos::PathItemDefinition;
 use serde_json::json;
 
+/// A resource's routes, one a line: `GET "/api/teams/{id}" => get_team,` serves the handler
+/// for the method and path (see `Api::route`).
+macro_rules! routes {
+    ($api:ident; $($method:ident $path:literal => $handler:path,)+) => {
+        $(
+            $api.route(actix_web::http::Method::$method, $path, $handler);
+        )+
+    };
+}
+
 pub mod auth;
 pub mod batch_body;
 pub mod business_views;
@@ -21,6 +31,7 @@ pub mod lead_merge;
 pub mod lead_work;
 pub mod lead_work_views;
 pub mod leads;
+pub mod page;
 pub mod submission_views;
 pub mod submissions;
 pub mod team_views;

@@ -8,6 +8,7 @@ use leadhub_domain::submission::{BatchSummary, ElementOutcome, Submission, Submi
 use leadhub_http::time::iso;
 
 use crate::lead_body::LeadSubmission;
+use crate::page::page_type;
 
 #[derive(Serialize, schemars::JsonSchema, Clone)]
 pub struct WarningView {
@@ -251,11 +252,7 @@ impl From<Lead> for LeadView {
     }
 }
 
-/// A page of leads.
-#[derive(Serialize, schemars::JsonSchema, apistos::ApiComponent)]
-pub struct LeadPage {
-    pub items: Vec<LeadView>,
-    pub total: i64,
-    pub limit: i64,
-    pub offset: i64,
+page_type! {
+    /// A page of leads.
+    LeadPage of LeadView
 }

@@ -1,16 +1,16 @@
 //! Lead submissions: single, batch, and their status.
 use std::time::Instant;
 
-use actix_web::http::{Method, StatusCode};
-use actix_web::web::{self, Json};
+use actix_web::http::StatusCode;
+use actix_web::web::Json;
 use apistos::api_operation;
 
 use leadhub_domain::error::FieldError;
 use leadhub_domain::submission::NO_FIELD;
 use leadhub_http::error::{ApiError, ApiResult};
-use leadhub_http::extract::{Caller, IdempotentRequest, PathText, ValidatedJson};
+use leadhub_http::extract::{Call, IdempotentRequest, PathText, ValidatedJson};
+use leadhub_http::refusals::{Answer, Seen, Submission};
 use leadhub_http::schemas::WrittenJson;
-use leadhub_http::state::AppState;
 
 use crate::batch_body::BatchSubmission;
 use crate::idempotency::idempotent;
@@ -19,18 +19,13 @@ use crate::submission_views::{BatchResult, BatchStatusView, SingleResult, Submis
 use crate::Api;
 
 pub fn routes(api: &mut Api) {
-    api.route(Method::POST, "/api/v1/submissions/single", submit_single)
-        .route(Method::POST, "/api/v1/submissions/batch", submit_batch)
-        .route(
-            Method::GET,
-            "/api/v1/submissions/status/{submission_id}",
-            submission_status,
-        )
-        .route(
-            Method::GET,
-            "/api/v1/submissions/batches/{batch_id}",
-            batch_status,
-        );
+    routes! {
+        api;
+        POST "/api/v1/submissions/single" => submit_single,
+        POST "/api/v1/submissions/batch" => submit_batch,
+        GET "/api/v1/submissions/status/{submission_id}" => submission_status,
+        GET "/api/v1/submissions/batches/{batch_id}" => batch_status,
+    }
 }
 
 fn to_json<T: serde::Serialize>(v: &T) -> ApiResult<String> {
@@ -38,36 +33,24 @@ fn to_json<T: serde::Serialize>(v: &T) -> ApiResult<String> {
 }
 
 /// Submits one lead; the answer comes after every pipeline stage ran.
-#[api_operation(
-    operation_id = "submit_single",
-    tag = "submissions",
-    error_code = 401,
-    error_code = 403,
-    error_code = 409,
-    error_code = 413,
-    error_code = 422,
-    error_code = 429
-)]
+#[api_operation(operation_id = "submit_single", tag = "submissions")]
 pub async fn submit_single(
     req: IdempotentRequest,
-    state: web::Data<AppState>,
-    caller: Caller,
+    call: Call,
     body: ValidatedJson<SubmittedLead>,
-) -> ApiResult<WrittenJson<SingleResult>> {
+) -> Answer<WrittenJson<SingleResult>, Submission> {
     let raw = body.raw;
     let mut request = body.value.into_request(None);
     // Nothing to store but an empty lead: refused (contract 3.1), like a wrong type would be.
     if request.fields.is_empty() {
-        return Err(ApiError::Validation(vec![FieldError::body(
-            &[],
-            "value_error",
-            NO_FIELD,
-        )]));
+        return Err(
+            ApiError::Validation(vec![FieldError::body(&[], "value_error", NO_FIELD)]).into(),
+        );
     }
-    let (intake, user) = (&state.single_intake, &caller.user);
-    idempotent(
+    let (intake, user) = (&call.state.single_intake, call.user());
+    let answer = idempotent(
         &req,
-        &state,
+        &call.state,
         user,
         || raw.json(),
         |claim| async move {
@@ -76,37 +59,27 @@ pub async fn submit_single(
             Ok((StatusCode::OK, to_json(&SingleResult::from(&outcome))?))
         },
     )
-    .await
-    .map(WrittenJson::new)
+    .await?;
+    Ok(WrittenJson::new(answer))
 }
 
 /// Submits up to 1000 leads. Every element is validated before anything is stored.
-#[api_operation(
-    operation_id = "submit_batch",
-    tag = "submissions",
-    error_code = 401,
-    error_code = 403,
-    error_code = 409,
-    error_code = 413,
-    error_code = 422,
-    error_code = 429
-)]
+#[api_operation(operation_id = "submit_batch", tag = "submissions")]
 pub async fn submit_batch(
     req: IdempotentRequest,
-    state: web::Data<AppState>,
-    caller: Caller,
+    call: Call,
     body: ValidatedJson<BatchSubmission>,
-) -> ApiResult<WrittenJson<BatchResult>> {
+) -> Answer<WrittenJson<BatchResult>, Submission> {
     let raw = body.raw;
     let batch = body.value;
     let (team_id, process_immediately) = (batch.team_id(), batch.process_immediately());
     let requests = batch.into_requests();
     let started = Instant::now();
-    let service = state.submissions.clone();
-    let user = &caller.user;
-    idempotent(
+    let service = call.state.submissions.clone();
+    let user = call.user();
+    let answer = idempotent(
         &req,
-        &state,
+        &call.state,
         user,
         || raw.json(),
         |claim| async move {
@@ -125,45 +98,27 @@ pub async fn submit_batch(
             ))
         },
     )
-    .await
-    .map(WrittenJson::new)
+    .await?;
+    Ok(WrittenJson::new(answer))
 }
 
 /// A submission's processing status: its submitter, its team's members and admins may see it.
-#[api_operation(
-    operation_id = "submission_status",
-    tag = "submissions",
-    error_code = 401,
-    error_code = 404,
-    error_code = 422,
-    error_code = 429
-)]
-pub async fn submission_status(
-    state: web::Data<AppState>,
-    caller: Caller,
-    submission_id: web::Path<i64>,
-) -> ApiResult<Json<SubmissionStatusView>> {
-    let found = state
-        .submissions
-        .submission(&caller.user, submission_id.into_inner())
+#[api_operation(operation_id = "submission_status", tag = "submissions")]
+pub async fn submission_status(submission: Call<i64>) -> Answer<Json<SubmissionStatusView>, Seen> {
+    let intake = &submission.state.submissions;
+    let found = intake
+        .submission(submission.user(), submission.path)
         .await?;
     Ok(Json(SubmissionStatusView::from(&found)))
 }
 
 /// A batch's progress, counted over its submissions.
-#[api_operation(
-    operation_id = "batch_status",
-    tag = "submissions",
-    error_code = 401,
-    error_code = 404,
-    error_code = 422,
-    error_code = 429
-)]
-pub async fn batch_status(
-    state: web::Data<AppState>,
-    caller: Caller,
-    batch_id: PathText,
-) -> ApiResult<Json<BatchStatusView>> {
-    let found = state.submissions.batch(&caller.user, &batch_id.0).await?;
+#[api_operation(operation_id = "batch_status", tag = "submissions")]
+pub async fn batch_status(call: Call, batch_id: PathText) -> Answer<Json<BatchStatusView>, Seen> {
+    let found = call
+        .state
+        .submissions
+        .batch(call.user(), &batch_id.0)
+        .await?;
     Ok(Json(BatchStatusView::from(&found)))
 }

@@ -1,38 +1,31 @@
 //! Teams and their members.
-use actix_web::http::Method;
-use actix_web::web::{self, Json};
+use actix_web::web::Json;
 use apistos::api_operation;
 use serde::Deserialize;
 use validator::{Validate, ValidationError};
 
 use leadhub_domain::team::{Role, GRANTABLE_ROLES};
-use leadhub_http::error::ApiResult;
 use leadhub_http::extract::rules::one_of_text;
-use leadhub_http::extract::{json_type, Caller, Lax, RequestBody, ValidatedJson};
+use leadhub_http::extract::{json_type, Call, Lax, RequestBody, ValidatedJson};
+use leadhub_http::refusals::{Answer, Created, Guarded, GuardedBody, Seen, Signed};
 use leadhub_http::schemas::Detail;
-use leadhub_http::state::AppState;
 
 use crate::team_views::{MemberView, MembershipView, TeamView};
 use crate::Api;
 
 pub fn routes(api: &mut Api) {
-    api.route(Method::GET, "/api/teams/me/memberships", my_memberships)
-        .route(Method::GET, "/api/teams", list_teams)
-        .route(Method::POST, "/api/teams", create_team)
-        .route(Method::GET, "/api/teams/{id}", get_team)
-        .route(Method::PATCH, "/api/teams/{id}", update_team)
-        .route(Method::DELETE, "/api/teams/{id}", deactivate_team)
-        .route(Method::GET, "/api/teams/{id}/members", list_members)
-        .route(
-            Method::PATCH,
-            "/api/teams/{id}/members/{user_id}",
-            change_role,
-        )
-        .route(
-            Method::DELETE,
-            "/api/teams/{id}/members/{user_id}",
-            remove_member,
-        );
+    routes! {
+        api;
+        GET "/api/teams/me/memberships" => my_memberships,
+        GET "/api/teams" => list_teams,
+        POST "/api/teams" => create_team,
+        GET "/api/teams/{id}" => get_team,
+        PATCH "/api/teams/{id}" => update_team,
+        DELETE "/api/teams/{id}" => deactivate_team,
+        GET "/api/teams/{id}/members" => list_members,
+        PATCH "/api/teams/{id}/members/{user_id}" => change_role,
+        DELETE "/api/teams/{id}/members/{user_id}" => remove_member,
+    }
 }
 
 /// `POST /api/teams`.
@@ -84,39 +77,24 @@ fn grantable_role(field: &Lax<String>) -> Result<(), ValidationError> {
 }
 
 /// The caller's teams (platform admins: every team).
-#[api_operation(
-    operation_id = "list_teams",
-    tag = "teams",
-    error_code = 401,
-    error_code = 429
-)]
-pub async fn list_teams(
-    state: web::Data<AppState>,
-    caller: Caller,
-) -> ApiResult<Json<Vec<TeamView>>> {
-    let teams = state.teams.list(&caller.user).await?;
+#[api_operation(operation_id = "list_teams", tag = "teams")]
+pub async fn list_teams(call: Call) -> Answer<Json<Vec<TeamView>>, Signed> {
+    let teams = call.state.teams.list(call.user()).await?;
     Ok(Json(teams.iter().map(TeamView::from).collect()))
 }
 
 /// Creates a team; the caller becomes its owner.
-#[api_operation(
-    operation_id = "create_team",
-    tag = "teams",
-    error_code = 401,
-    error_code = 413,
-    error_code = 422,
-    error_code = 429
-)]
+#[api_operation(operation_id = "create_team", tag = "teams")]
 pub async fn create_team(
-    state: web::Data<AppState>,
-    caller: Caller,
+    call: Call,
     body: ValidatedJson<CreateTeamRequest>,
-) -> ApiResult<Json<TeamView>> {
+) -> Answer<Json<TeamView>, Created> {
     let r = body.value;
-    let team = state
+    let team = call
+        .state
         .teams
         .create(
-            &caller.user,
+            call.user(),
             r.name.text().unwrap_or_default(),
             r.description.text(),
         )
@@ -125,154 +103,75 @@ pub async fn create_team(
 }
 
 /// A team the caller belongs to (platform admins: any).
-#[api_operation(
-    operation_id = "get_team",
-    tag = "teams",
-    error_code = 401,
-    error_code = 404,
-    error_code = 422,
-    error_code = 429
-)]
-pub async fn get_team(
-    state: web::Data<AppState>,
-    caller: Caller,
-    id: web::Path<i64>,
-) -> ApiResult<Json<TeamView>> {
-    let team = state.teams.get(&caller.user, id.into_inner()).await?;
-    Ok(Json(TeamView::from(&team)))
+#[api_operation(operation_id = "get_team", tag = "teams")]
+pub async fn get_team(team: Call<i64>) -> Answer<Json<TeamView>, Seen> {
+    let found = team.state.teams.get(team.user(), team.path).await?;
+    Ok(Json(TeamView::from(&found)))
 }
 
 /// Renames or re-describes a team: its owner or a team admin.
-#[api_operation(
-    operation_id = "update_team",
-    tag = "teams",
-    error_code = 401,
-    error_code = 403,
-    error_code = 404,
-    error_code = 413,
-    error_code = 422,
-    error_code = 429
-)]
+#[api_operation(operation_id = "update_team", tag = "teams")]
 pub async fn update_team(
-    state: web::Data<AppState>,
-    caller: Caller,
-    id: web::Path<i64>,
+    team: Call<i64>,
     body: ValidatedJson<UpdateTeamRequest>,
-) -> ApiResult<Json<TeamView>> {
+) -> Answer<Json<TeamView>, GuardedBody> {
     let c = body.value;
     let description = c.description.is_sent().then(|| c.description.text());
-    let team = state
-        .teams
-        .update(&caller.user, id.into_inner(), c.name.text(), description)
+    let teams = &team.state.teams;
+    let updated = teams
+        .update(team.user(), team.path, c.name.text(), description)
         .await?;
-    Ok(Json(TeamView::from(&team)))
+    Ok(Json(TeamView::from(&updated)))
 }
 
 /// Deactivates a team (its owner or a platform admin); nothing is deleted.
-#[api_operation(
-    operation_id = "deactivate_team",
-    tag = "teams",
-    error_code = 401,
-    error_code = 403,
-    error_code = 404,
-    error_code = 422,
-    error_code = 429
-)]
-pub async fn deactivate_team(
-    state: web::Data<AppState>,
-    caller: Caller,
-    id: web::Path<i64>,
-) -> ApiResult<Json<TeamView>> {
-    let team = state
-        .teams
-        .deactivate(&caller.user, id.into_inner())
-        .await?;
-    Ok(Json(TeamView::from(&team)))
+#[api_operation(operation_id = "deactivate_team", tag = "teams")]
+pub async fn deactivate_team(team: Call<i64>) -> Answer<Json<TeamView>, Guarded> {
+    let deactivated = team.state.teams.deactivate(team.user(), team.path).await?;
+    Ok(Json(TeamView::from(&deactivated)))
 }
 
 /// The team's members.
-#[api_operation(
-    operation_id = "list_members",
-    tag = "teams",
-    error_code = 401,
-    error_code = 404,
-    error_code = 422,
-    error_code = 429
-)]
-pub async fn list_members(
-    state: web::Data<AppState>,
-    caller: Caller,
-    id: web::Path<i64>,
-) -> ApiResult<Json<Vec<MemberView>>> {
-    let members = state.teams.members(&caller.user, id.into_inner()).await?;
+#[api_operation(operation_id = "list_members", tag = "teams")]
+pub async fn list_members(team: Call<i64>) -> Answer<Json<Vec<MemberView>>, Seen> {
+    let members = team.state.teams.members(team.user(), team.path).await?;
     Ok(Json(members.iter().map(MemberView::from).collect()))
 }
 
 /// Changes a member's role (owner or team admin); the owner's role cannot change.
-#[api_operation(
-    operation_id = "change_member_role",
-    tag = "teams",
-    error_code = 401,
-    error_code = 403,
-    error_code = 404,
-    error_code = 413,
-    error_code = 422,
-    error_code = 429
-)]
+#[api_operation(operation_id = "change_member_role", tag = "teams")]
 pub async fn change_role(
-    state: web::Data<AppState>,
-    caller: Caller,
-    path: web::Path<(i64, String)>,
+    member: Call<(i64, String)>,
     body: ValidatedJson<RoleRequest>,
-) -> ApiResult<Json<MemberView>> {
-    let (team_id, user_id) = path.into_inner();
+) -> Answer<Json<MemberView>, GuardedBody> {
+    let (team_id, user_id) = &member.path;
     let role = body
         .value
         .role
         .text()
         .and_then(Role::parse)
         .unwrap_or(Role::Member);
-    let member = state
-        .teams
-        .change_role(&caller.user, team_id, &user_id, role)
+    let teams = &member.state.teams;
+    let changed = teams
+        .change_role(member.user(), *team_id, user_id, role)
         .await?;
-    Ok(Json(MemberView::from(&member)))
+    Ok(Json(MemberView::from(&changed)))
 }
 
 /// Removes a member (owner or team admin), or the caller leaving; the owner cannot be removed.
-#[api_operation(
-    operation_id = "remove_member",
-    tag = "teams",
-    error_code = 401,
-    error_code = 403,
-    error_code = 404,
-    error_code = 422,
-    error_code = 429
-)]
-pub async fn remove_member(
-    state: web::Data<AppState>,
-    caller: Caller,
-    path: web::Path<(i64, String)>,
-) -> ApiResult<Json<Detail>> {
-    let (team_id, user_id) = path.into_inner();
-    state
-        .teams
-        .remove_member(&caller.user, team_id, &user_id)
+#[api_operation(operation_id = "remove_member", tag = "teams")]
+pub async fn remove_member(member: Call<(i64, String)>) -> Answer<Json<Detail>, Guarded> {
+    let (team_id, user_id) = &member.path;
+    let teams = &member.state.teams;
+    teams
+        .remove_member(member.user(), *team_id, user_id)
         .await?;
     Ok(Json(Detail::new("Member removed")))
 }
 
 /// The caller's memberships with their roles.
-#[api_operation(
-    operation_id = "my_memberships",
-    tag = "teams",
-    error_code = 401,
-    error_code = 429
-)]
-pub async fn my_memberships(
-    state: web::Data<AppState>,
-    caller: Caller,
-) -> ApiResult<Json<Vec<MembershipView>>> {
-    let list = state.teams.memberships(&caller.user).await?;
+#[api_operation(operation_id = "my_memberships", tag = "teams")]
+pub async fn my_memberships(call: Call) -> Answer<Json<Vec<MembershipView>>, Signed> {
+    let list = call.state.teams.memberships(call.user()).await?;
     Ok(Json(list.iter().map(MembershipView::from).collect()))
 }

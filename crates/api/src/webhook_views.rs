@@ -6,6 +6,8 @@ use leadhub_domain::webhook::{Delivery, WebhookEndpoint, WithSecret};
 use leadhub_http::extract::{json_type, Lax, RequestBody};
 use leadhub_http::time::iso;
 
+use crate::page::page_type;
+
 /// `POST /api/teams/{id}/webhooks`.
 #[derive(Deserialize, Validate, schemars::JsonSchema, apistos::ApiComponent)]
 pub struct CreateWebhookRequest {
@@ -133,11 +135,7 @@ impl From<&Delivery> for DeliveryView {
     }
 }
 
-/// A page of deliveries, newest first.
-#[derive(Serialize, schemars::JsonSchema, apistos::ApiComponent)]
-pub struct DeliveryPage {
-    pub items: Vec<DeliveryView>,
-    pub total: i64,
-    pub limit: i64,
-    pub offset: i64,
+page_type! {
+    /// A page of deliveries, newest first.
+    DeliveryPage of DeliveryView
 }

@@ -8,6 +8,7 @@ pub mod error;
 pub mod extract;
 pub mod map_tiles;
 pub mod metrics;
+pub mod refusals;
 pub mod schemas;
 pub mod sign_in_links;
 pub mod state;

@@ -120,6 +120,15 @@ pub(crate) const ERRORS: [(u16, &str); 12] = [
     ),
 ];
 
+/// The error bodies' schemas, for the document's components: an operation whose errors are
+/// typed (`refusals::Answer`) references them without registering them itself.
+pub fn error_body_schemas() -> Vec<(String, ReferenceOr<Schema>)> {
+    vec![
+        error_schema::<ErrorBody>(),
+        error_schema::<ValidationErrorBody<'static>>(),
+    ]
+}
+
 /// An error body's schema, whole: apistos registers only the body type itself, so what it
 /// nests must be written inside it rather than referenced.
 fn error_schema<T: JsonSchema>() -> (String, ReferenceOr<Schema>) {

@@ -9,14 +9,15 @@ use leadhub_domain::team::TeamError;
 use leadhub_http::state::AppState;
 
 use crate::base_context;
-use crate::render::{problems_text, see_other, when, PageError};
-use crate::session::{
-    fresh_csrf_cookie, public_form_page, secure, session_cookies, Csrf, PUBLIC_BINDING,
-};
+use crate::render::{problems_text, when, PageError};
+use crate::session::{public_form_page, signed_in, PublicForm};
 
 pub fn configure(cfg: &mut web::ServiceConfig) {
-    cfg.route("/invite/{token}", web::get().to(show))
-        .route("/invite/{token}", web::post().to(accept));
+    routes! {
+        cfg;
+        GET "/invite/{token}" => show,
+        POST "/invite/{token}" => accept,
+    }
 }
 
 #[derive(Deserialize)]
@@ -25,8 +26,6 @@ pub struct AcceptForm {
     first_name: String,
     #[serde(default)]
     last_name: String,
-    #[serde(default)]
-    csrf: String,
 }
 
 /// An unknown or spent invite link, as a page.
@@ -87,22 +86,14 @@ pub async fn accept(
     req: HttpRequest,
     state: web::Data<AppState>,
     token: web::Path<String>,
-    form: web::Form<AcceptForm>,
+    PublicForm(form): PublicForm<AcceptForm>,
 ) -> Result<HttpResponse, PageError> {
-    Csrf::of(&req).check(PUBLIC_BINDING, &form.csrf)?;
     let first = Some(form.first_name.as_str()).filter(|s| !s.trim().is_empty());
     let last = Some(form.last_name.as_str()).filter(|s| !s.trim().is_empty());
     match state.teams.accept(&token, first, last).await {
         Ok(accepted) => {
-            let secure = secure(&state);
-            let mut response = see_other(&format!("/teams/{}?done=joined", accepted.team_id));
-            for c in session_cookies(&accepted.session, secure)
-                .into_iter()
-                .chain([fresh_csrf_cookie(secure)])
-            {
-                response.add_cookie(&c).map_err(|_| PageError::Internal)?;
-            }
-            Ok(response)
+            let joined = format!("/teams/{}?done=joined", accepted.team_id);
+            signed_in(&state, &accepted.session, &joined)
         }
         Err(TeamError::Invalid(problems)) => {
             let message = problems_text(&problems);

@@ -9,15 +9,18 @@ use tera::Context;
 use leadhub_domain::api_key::ApiKey;
 use leadhub_domain::auth::{AuthError, MAX_KEY_LIFETIME_DAYS};
 
-use crate::render::{problems_text, see_other, when, when_opt, PageError};
+use crate::render::{found_in, problems_text, see_other, when, when_opt, PageError};
 use crate::session::{Posted, Visitor};
 use crate::{base_context, id_of, Button, Done};
 
 pub fn configure(cfg: &mut web::ServiceConfig) {
-    cfg.route("/api-keys", web::get().to(list))
-        .route("/api-keys", web::post().to(create))
-        .route("/api-keys/{id}/revoke", web::get().to(confirm_revoke))
-        .route("/api-keys/{id}/revoke", web::post().to(revoke));
+    routes! {
+        cfg;
+        GET "/api-keys" => list,
+        POST "/api-keys" => create,
+        GET "/api-keys/{id}/revoke" => confirm_revoke,
+        POST "/api-keys/{id}/revoke" => revoke,
+    }
 }
 
 #[derive(Serialize)]
@@ -125,14 +128,8 @@ pub async fn create(
 
 async fn own_key(visitor: &Visitor, id: &str) -> Result<ApiKey, PageError> {
     let id = id_of(id, "API key")?;
-    visitor
-        .state
-        .auth
-        .list_api_keys(&visitor.user)
-        .await?
-        .into_iter()
-        .find(|k| k.id == id)
-        .ok_or_else(|| PageError::NotFound("API key".into()))
+    let keys = visitor.state.auth.list_api_keys(&visitor.user).await?;
+    found_in(keys, |k| k.id == id, "API key")
 }
 
 /// GET /api-keys/{id}/revoke: asks before revoking (works without JavaScript).

@@ -13,23 +13,36 @@ use crate::session::{Posted, Visitor};
 use crate::{id_of, Button};
 
 pub fn configure(cfg: &mut web::ServiceConfig) {
-    cfg.route("/leads/{id}/work", web::post().to(work))
-        .route("/leads/{id}/notes", web::post().to(add_note))
-        .route(
-            "/leads/{id}/notes/{note}/delete",
-            web::post().to(delete_note),
-        )
-        .route("/leads/{id}/claim", web::post().to(claim))
-        .route("/leads/{id}/move", web::post().to(move_to))
-        .route("/leads/{id}/archive", web::post().to(archive))
-        .route("/leads/{id}/restore", web::post().to(restore))
-        .route("/leads/{id}/merge", web::post().to(merge))
-        .route("/leads/{id}/enrich", web::post().to(enrich));
+    routes! {
+        cfg;
+        POST "/leads/{id}/work" => work,
+        POST "/leads/{id}/notes" => add_note,
+        POST "/leads/{id}/notes/{note}/delete" => delete_note,
+        POST "/leads/{id}/claim" => claim,
+        POST "/leads/{id}/move" => move_to,
+        POST "/leads/{id}/archive" => archive,
+        POST "/leads/{id}/restore" => restore,
+        POST "/leads/{id}/merge" => merge,
+        POST "/leads/{id}/enrich" => enrich,
+    }
 }
 
 /// Back to the lead, with the notice of what was done (and where on the page it shows).
 fn back_to(id: i64, done: &str, anchor: &str) -> HttpResponse {
     see_other(&format!("/leads/{id}?done={done}#{anchor}"))
+}
+
+/// What a change of lead `id` answers: back to the lead with the notice `done` (at `anchor`),
+/// or the page saying why it was refused.
+fn answer<T>(
+    visitor: Visitor,
+    id: i64,
+    outcome: Result<T, LeadWorkError>,
+    done: &str,
+    anchor: &str,
+) -> Result<HttpResponse, PageError> {
+    outcome.map_err(|e| refused(e, id))?;
+    Ok(visitor.finish(back_to(id, done, anchor)))
 }
 
 /// The status and owner form: the version the page showed (a change made since is refused, not
@@ -55,13 +68,9 @@ async fn work(
         assignee: Some(assignee),
         ..LeadPatch::default()
     };
-    visitor
-        .state
-        .lead_work
-        .edit(&visitor.user, id, patch, Some(version))
-        .await
-        .map_err(|e| refused(e, id))?;
-    Ok(visitor.finish(back_to(id, "saved", "work")))
+    let work = &visitor.state.lead_work;
+    let edited = work.edit(&visitor.user, id, patch, Some(version)).await;
+    answer(visitor, id, edited, "saved", "work")
 }
 
 #[derive(Deserialize)]
@@ -74,13 +83,9 @@ async fn add_note(
     Posted { visitor, form }: Posted<NoteForm>,
 ) -> Result<HttpResponse, PageError> {
     let id = id_of(&id, "Lead")?;
-    visitor
-        .state
-        .lead_work
-        .add_note(&visitor.user, id, &form.body)
-        .await
-        .map_err(|e| refused(e, id))?;
-    Ok(visitor.finish(back_to(id, "note-added", "notes")))
+    let work = &visitor.state.lead_work;
+    let added = work.add_note(&visitor.user, id, &form.body).await;
+    answer(visitor, id, added, "note-added", "notes")
 }
 
 async fn delete_note(
@@ -89,13 +94,9 @@ async fn delete_note(
 ) -> Result<HttpResponse, PageError> {
     let (id, note) = path.into_inner();
     let (id, note) = (id_of(&id, "Lead")?, id_of(&note, "Note")?);
-    visitor
-        .state
-        .lead_work
-        .delete_note(&visitor.user, id, note)
-        .await
-        .map_err(|e| refused(e, id))?;
-    Ok(visitor.finish(back_to(id, "note-deleted", "notes")))
+    let work = &visitor.state.lead_work;
+    let deleted = work.delete_note(&visitor.user, id, note).await;
+    answer(visitor, id, deleted, "note-deleted", "notes")
 }
 
 /// A team chosen in a form's menu.
@@ -128,17 +129,13 @@ async fn to_team(
     let id = id_of(&id, "Lead")?;
     let team_id = form.team_id.parse().map_err(|_| PageError::BadForm)?;
     let work = &visitor.state.lead_work;
-    let done = if moving {
-        work.move_to(&visitor.user, id, team_id)
-            .await
-            .map(|_| "moved")
+    if moving {
+        let moved = work.move_to(&visitor.user, id, team_id).await;
+        answer(visitor, id, moved, "moved", "work")
     } else {
-        work.claim(&visitor.user, id, team_id)
-            .await
-            .map(|_| "claimed")
-    };
-    let done = done.map_err(|e| refused(e, id))?;
-    Ok(visitor.finish(back_to(id, done, "work")))
+        let claimed = work.claim(&visitor.user, id, team_id).await;
+        answer(visitor, id, claimed, "claimed", "work")
+    }
 }
 
 async fn archive(
@@ -161,14 +158,10 @@ async fn set_archived(
     archived: bool,
 ) -> Result<HttpResponse, PageError> {
     let id = id_of(&id, "Lead")?;
-    visitor
-        .state
-        .lead_work
-        .set_archived(&visitor.user, id, archived)
-        .await
-        .map_err(|e| refused(e, id))?;
+    let work = &visitor.state.lead_work;
+    let changed = work.set_archived(&visitor.user, id, archived).await;
     let done = if archived { "archived" } else { "restored" };
-    Ok(visitor.finish(back_to(id, done, "work")))
+    answer(visitor, id, changed, done, "work")
 }
 
 /// The lead this one merges into, as a person types its number (`1897` or `#1897`).

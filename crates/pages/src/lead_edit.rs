@@ -19,8 +19,11 @@ use crate::session::{Posted, Visitor};
 use crate::{base_context, id_of};
 
 pub fn configure(cfg: &mut web::ServiceConfig) {
-    cfg.route("/leads/{id}/edit", web::get().to(form))
-        .route("/leads/{id}/edit", web::post().to(save));
+    routes! {
+        cfg;
+        GET "/leads/{id}/edit" => form,
+        POST "/leads/{id}/edit" => save,
+    }
 }
 
 /// The numeric fields, sent as JSON numbers.

@@ -101,23 +101,21 @@ pub struct Contact {
 }
 
 pub fn phones(lead: &Lead) -> Vec<Contact> {
-    PHONES
-        .iter()
-        .filter_map(|n| lead.fields.string_field(n).cloned().flatten())
-        .map(|phone| Contact {
-            href: format!("tel:{phone}"),
-            text: phone,
-        })
-        .collect()
+    contacts(lead, &PHONES, "tel")
 }
 
 pub fn emails(lead: &Lead) -> Vec<Contact> {
-    EMAILS
+    contacts(lead, &EMAILS, "mailto")
+}
+
+/// The lead's values of the fields `names`, each linked with the URL `scheme`.
+fn contacts(lead: &Lead, names: &[&str], scheme: &str) -> Vec<Contact> {
+    names
         .iter()
         .filter_map(|n| lead.fields.string_field(n).cloned().flatten())
-        .map(|email| Contact {
-            href: format!("mailto:{email}"),
-            text: email,
+        .map(|value| Contact {
+            href: format!("{scheme}:{value}"),
+            text: value,
         })
         .collect()
 }

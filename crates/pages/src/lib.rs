@@ -7,6 +7,19 @@ use actix_web::{web, HttpResponse};
 use serde::Deserialize;
 use tera::Context;
 
+/// A page group's routes, one a line: `GET "/teams/{id}" => show,` serves the handler for the
+/// method and path.
+macro_rules! routes {
+    ($cfg:ident; $($method:ident $path:literal => $handler:path,)+) => {
+        $(
+            $cfg.route(
+                $path,
+                actix_web::web::method(actix_web::http::Method::$method).to($handler),
+            );
+        )+
+    };
+}
+
 pub mod businesses;
 pub mod charts;
 pub mod cookies;

@@ -86,6 +86,19 @@ pub fn html(status: StatusCode, body: String) -> HttpResponse {
     page_headers(&mut HttpResponse::build(status)).body(body)
 }
 
+/// The one of `items` that `wanted` picks, or the 404 naming `what`: the services answer lists of
+/// what the person may see, so one missing from its list is "not found" like one that never was.
+pub fn found_in<T>(
+    items: Vec<T>,
+    wanted: impl FnMut(&T) -> bool,
+    what: &str,
+) -> Result<T, PageError> {
+    items
+        .into_iter()
+        .find(wanted)
+        .ok_or_else(|| PageError::NotFound(what.to_owned()))
+}
+
 /// A 303 to another page (after a form: Post/Redirect/Get).
 pub fn see_other(location: &str) -> HttpResponse {
     HttpResponse::SeeOther()

@@ -18,7 +18,7 @@ use tera::Context;
 use leadhub_domain::auth::{AuthError, Credential};
 use leadhub_domain::return_path::safe_return_path;
 use leadhub_domain::secret::{hash_secret, hashes_match, TokenGenerator, ACCESS_TOKEN_PREFIX};
-use leadhub_domain::session::REFRESH_TOKEN_DAYS;
+use leadhub_domain::session::{Session, REFRESH_TOKEN_DAYS};
 use leadhub_domain::user::User;
 use leadhub_http::state::AppState;
 use leadhub_http::tokens::RandomTokens;
@@ -28,7 +28,7 @@ pub use crate::cookies::{
     cleared_session_cookies, fresh_csrf_cookie, session_cookies, CSRF_COOKIE, REFRESH_COOKIE,
     SESSION_COOKIE,
 };
-use crate::render::{html, render, PageError};
+use crate::render::{html, render, see_other, PageError};
 
 /// The CSRF binding of forms shown before anyone is signed in.
 pub const PUBLIC_BINDING: &str = "public";
@@ -54,6 +54,20 @@ pub fn public_form_page(
 /// Whether cookies get the `Secure` attribute: only when the service is reached over https.
 pub fn secure(state: &AppState) -> bool {
     state.config.public_url.starts_with("https://")
+}
+
+/// The answer that starts a session (a spent sign-in link, an accepted invite): on to `to`, with
+/// the session's cookies and a fresh CSRF secret.
+pub fn signed_in(state: &AppState, session: &Session, to: &str) -> Result<HttpResponse, PageError> {
+    let secure = secure(state);
+    let mut response = see_other(to);
+    for c in session_cookies(session, secure)
+        .into_iter()
+        .chain([fresh_csrf_cookie(secure)])
+    {
+        response.add_cookie(&c).map_err(|_| PageError::Internal)?;
+    }
+    Ok(response)
 }
 
 /// The browser's CSRF secret, or a new one to hand out with this answer.
@@ -233,6 +247,25 @@ struct TokenAnd<F> {
     csrf: String,
     #[serde(flatten)]
     fields: F,
+}
+
+/// A form posted without a session (asking for or spending a sign-in link, accepting an
+/// invite), its CSRF token (bound to `PUBLIC_BINDING`) already checked.
+pub struct PublicForm<F>(pub F);
+
+impl<F: DeserializeOwned + 'static> FromRequest for PublicForm<F> {
+    type Error = actix_web::Error;
+    type Future = LocalBoxFuture<'static, Result<Self, actix_web::Error>>;
+
+    fn from_request(req: &HttpRequest, payload: &mut Payload) -> Self::Future {
+        let csrf = Csrf::of(req);
+        let form = web::Form::<TokenAnd<F>>::from_request(req, payload);
+        Box::pin(async move {
+            let form = form.await?.into_inner();
+            csrf.check(PUBLIC_BINDING, &form.csrf)?;
+            Ok(PublicForm(form.fields))
+        })
+    }
 }
 
 /// A form posted by a signed-in visitor, its CSRF token already checked.

@@ -13,16 +13,19 @@ use leadhub_http::state::AppState;
 
 use crate::render::{html, render, see_other, PageError};
 use crate::session::{
-    cleared_session_cookies, fresh_csrf_cookie, public_form_page, secure, session_cookies, Csrf,
-    Visitor, PUBLIC_BINDING,
+    cleared_session_cookies, fresh_csrf_cookie, public_form_page, secure, signed_in, PublicForm,
+    Visitor,
 };
 use crate::{base_context, Done};
 
 pub fn configure(cfg: &mut web::ServiceConfig) {
-    cfg.route("/sign-in", web::get().to(show))
-        .route("/sign-in", web::post().to(request_link))
-        .route("/sign-in/link", web::post().to(spend_link))
-        .route("/sign-out", web::post().to(sign_out));
+    routes! {
+        cfg;
+        GET "/sign-in" => show,
+        POST "/sign-in" => request_link,
+        POST "/sign-in/link" => spend_link,
+        POST "/sign-out" => sign_out,
+    }
 }
 
 #[derive(Deserialize)]
@@ -36,8 +39,6 @@ pub struct SignInQuery {
 pub struct EmailForm {
     #[serde(default)]
     email: String,
-    #[serde(default)]
-    csrf: String,
     next: Option<String>,
 }
 
@@ -45,8 +46,6 @@ pub struct EmailForm {
 pub struct LinkForm {
     #[serde(default)]
     token: String,
-    #[serde(default)]
-    csrf: String,
     next: Option<String>,
 }
 
@@ -118,9 +117,8 @@ pub async fn show(
 pub async fn request_link(
     req: HttpRequest,
     state: web::Data<AppState>,
-    form: web::Form<EmailForm>,
+    PublicForm(form): PublicForm<EmailForm>,
 ) -> Result<HttpResponse, PageError> {
-    Csrf::of(&req).check(PUBLIC_BINDING, &form.csrf)?;
     let email = form.email.trim();
     if email.is_empty() || email.len() > 320 || !email.contains('@') {
         let text = EmailFormText {
@@ -150,26 +148,15 @@ pub async fn request_link(
 pub async fn spend_link(
     req: HttpRequest,
     state: web::Data<AppState>,
-    form: web::Form<LinkForm>,
+    PublicForm(form): PublicForm<LinkForm>,
 ) -> Result<HttpResponse, PageError> {
-    Csrf::of(&req).check(PUBLIC_BINDING, &form.csrf)?;
     match state
         .auth
         .identity()
         .verify_sign_in_link(form.token.trim())
         .await
     {
-        Ok((_, session)) => {
-            let secure = secure(&state);
-            let mut response = see_other(return_path(&form.next).unwrap_or("/"));
-            for c in session_cookies(&session, secure)
-                .into_iter()
-                .chain([fresh_csrf_cookie(secure)])
-            {
-                response.add_cookie(&c).map_err(|_| PageError::Internal)?;
-            }
-            Ok(response)
-        }
+        Ok((_, session)) => signed_in(&state, &session, return_path(&form.next).unwrap_or("/")),
         Err(AuthError::Gone(_)) => {
             let text = EmailFormText {
                 notice: None,

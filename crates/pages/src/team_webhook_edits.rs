@@ -6,26 +6,20 @@
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpResponse};
 
-use crate::render::PageError;
+use crate::render::{found_in, PageError};
 use crate::session::{Posted, Visitor};
 use crate::team_webhooks::{press, secret_page, EndpointButton};
 use crate::{base_context, team_item, Button};
 
 pub fn configure(cfg: &mut web::ServiceConfig) {
-    cfg.route(
-        "/teams/{id}/webhooks/{wid}/disable",
-        web::post().to(disable),
-    )
-    .route("/teams/{id}/webhooks/{wid}/enable", web::post().to(enable))
-    .route(
-        "/teams/{id}/webhooks/{wid}/rotate-secret",
-        web::post().to(rotate_secret),
-    )
-    .route(
-        "/teams/{id}/webhooks/{wid}/delete",
-        web::get().to(confirm_delete),
-    )
-    .route("/teams/{id}/webhooks/{wid}/delete", web::post().to(delete));
+    routes! {
+        cfg;
+        POST "/teams/{id}/webhooks/{wid}/disable" => disable,
+        POST "/teams/{id}/webhooks/{wid}/enable" => enable,
+        POST "/teams/{id}/webhooks/{wid}/rotate-secret" => rotate_secret,
+        GET "/teams/{id}/webhooks/{wid}/delete" => confirm_delete,
+        POST "/teams/{id}/webhooks/{wid}/delete" => delete,
+    }
 }
 
 /// POST: no more deliveries to the endpoint until it is enabled again.
@@ -63,14 +57,8 @@ pub async fn confirm_delete(
     path: web::Path<(String, String)>,
 ) -> Result<HttpResponse, PageError> {
     let (team_id, endpoint_id) = team_item(&path.0, &path.1, "Webhook")?;
-    let endpoint = visitor
-        .state
-        .webhooks
-        .list(&visitor.user, team_id)
-        .await?
-        .into_iter()
-        .find(|e| e.id == endpoint_id)
-        .ok_or_else(|| PageError::NotFound("Webhook".into()))?;
+    let endpoints = visitor.state.webhooks.list(&visitor.user, team_id).await?;
+    let endpoint = found_in(endpoints, |e| e.id == endpoint_id, "Webhook")?;
     let mut context = base_context(Some(&visitor), "teams");
     context.insert("team_id", &team_id);
     context.insert("webhook_id", &endpoint.id);

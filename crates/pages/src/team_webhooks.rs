@@ -21,12 +21,12 @@ use crate::{base_context, id_of, team_item, Button};
 const RECENT: i64 = 10;
 
 pub fn configure(cfg: &mut web::ServiceConfig) {
-    cfg.route("/teams/{id}/webhooks", web::post().to(create))
-        .route("/teams/{id}/webhooks/{wid}/test", web::post().to(send_test))
-        .route(
-            "/teams/{id}/webhooks/{wid}/deliveries/{did}/retry",
-            web::post().to(retry),
-        );
+    routes! {
+        cfg;
+        POST "/teams/{id}/webhooks" => create,
+        POST "/teams/{id}/webhooks/{wid}/test" => send_test,
+        POST "/teams/{id}/webhooks/{wid}/deliveries/{did}/retry" => retry,
+    }
 }
 
 #[derive(Serialize)]

@@ -12,37 +12,25 @@ use leadhub_domain::team::{
 };
 use leadhub_domain::user::User;
 
-use crate::render::{problems_text, see_other, when, PageError};
+use crate::render::{found_in, problems_text, see_other, when, PageError};
 use crate::session::{Posted, Visitor};
 use crate::{base_context, id_of, team_item, Button, Done};
 
 pub fn configure(cfg: &mut web::ServiceConfig) {
-    cfg.route("/teams", web::get().to(list))
-        .route("/teams", web::post().to(create))
-        .route("/teams/{id}", web::get().to(show))
-        .route("/teams/{id}/deactivate", web::get().to(confirm_deactivate))
-        .route("/teams/{id}/deactivate", web::post().to(deactivate))
-        .route(
-            "/teams/{id}/members/{user_id}/role",
-            web::post().to(change_role),
-        )
-        .route(
-            "/teams/{id}/members/{user_id}/remove",
-            web::get().to(confirm_remove),
-        )
-        .route(
-            "/teams/{id}/members/{user_id}/remove",
-            web::post().to(remove),
-        )
-        .route("/teams/{id}/invites", web::post().to(invite))
-        .route(
-            "/teams/{id}/invites/{invite_id}/revoke",
-            web::post().to(revoke_invite),
-        )
-        .route(
-            "/teams/{id}/invites/{invite_id}/resend",
-            web::post().to(resend_invite),
-        );
+    routes! {
+        cfg;
+        GET "/teams" => list,
+        POST "/teams" => create,
+        GET "/teams/{id}" => show,
+        GET "/teams/{id}/deactivate" => confirm_deactivate,
+        POST "/teams/{id}/deactivate" => deactivate,
+        POST "/teams/{id}/members/{user_id}/role" => change_role,
+        GET "/teams/{id}/members/{user_id}/remove" => confirm_remove,
+        POST "/teams/{id}/members/{user_id}/remove" => remove,
+        POST "/teams/{id}/invites" => invite,
+        POST "/teams/{id}/invites/{invite_id}/revoke" => revoke_invite,
+        POST "/teams/{id}/invites/{invite_id}/resend" => resend_invite,
+    }
 }
 
 #[derive(Serialize)]
@@ -365,14 +353,8 @@ pub async fn confirm_remove(
 ) -> Result<HttpResponse, PageError> {
     let team_id = id_of(&path.0, "Team")?;
     let summary = visitor.state.teams.get(&visitor.user, team_id).await?;
-    let member = visitor
-        .state
-        .teams
-        .members(&visitor.user, team_id)
-        .await?
-        .into_iter()
-        .find(|m| m.user_id == path.1)
-        .ok_or_else(|| PageError::NotFound("Member".into()))?;
+    let members = visitor.state.teams.members(&visitor.user, team_id).await?;
+    let member = found_in(members, |m| m.user_id == path.1, "Member")?;
     let mut context = base_context(Some(&visitor), "teams");
     context.insert("team", &TeamRow::from(&summary));
     context.insert("member_user_id", &member.user_id);
@@ -463,10 +445,7 @@ pub async fn resend_invite(
         Ok(list) => list,
         Err(e) => return refused(&visitor, team_id, e, vec![]).await,
     };
-    let old = pending
-        .into_iter()
-        .find(|i| i.id == invite_id)
-        .ok_or_else(|| PageError::NotFound("Pending invite".into()))?;
+    let old = found_in(pending, |i| i.id == invite_id, "Pending invite")?;
     match visitor
         .state
         .teams

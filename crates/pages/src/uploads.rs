@@ -24,13 +24,16 @@ use crate::{base_context, id_of};
 const FORM_OVERHEAD: usize = 64 * 1024;
 
 pub fn configure(cfg: &mut web::ServiceConfig) {
-    cfg.route("/leads/import", web::get().to(lead_form))
-        .route("/leads/import", web::post().to(upload_leads))
-        .route("/businesses/import", web::get().to(business_form))
-        .route("/businesses/import", web::post().to(upload_businesses))
-        .route("/uploads", web::get().to(list))
-        .route("/uploads/{id}", web::get().to(status))
-        .route("/uploads/{id}/report", web::get().to(report));
+    routes! {
+        cfg;
+        GET "/leads/import" => lead_form,
+        POST "/leads/import" => upload_leads,
+        GET "/businesses/import" => business_form,
+        POST "/businesses/import" => upload_businesses,
+        GET "/uploads" => list,
+        GET "/uploads/{id}" => status,
+        GET "/uploads/{id}/report" => report,
+    }
 }
 
 /// The upload form, with a message and status when a file was refused.

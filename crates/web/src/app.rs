@@ -44,7 +44,7 @@ use leadhub_webhooks::{DeliverySettings, HttpSender, SEND_TIMEOUT};
 use crate::middleware::{observe, rate_limit};
 use crate::openapi;
 use crate::webhook_payload::ApiPayloads;
-use crate::worker::{self, WorkerSettings, Workers};
+use crate::worker::{self, JobServices, WorkerSettings, Workers};
 
 /// The ports a deployment may swap; `Adapters::production` reads them from the configuration.
 #[derive(Clone)]
@@ -336,17 +336,19 @@ const SHUTDOWN_GRACE: std::time::Duration = std::time::Duration::from_secs(20);
 /// The job-queue workers of this process (`LEADHUB_WORKERS`).
 pub fn start_workers(state: &web::Data<AppState>) -> Workers {
     let mut workers = worker::start(
-        state.jobs.clone(),
-        state.submissions.clone(),
-        Arc::new(UploadImports {
-            uploads: Arc::new(state.db.clone()),
-            users: Arc::new(state.db.clone()),
+        JobServices {
+            queue: state.jobs.clone(),
             submissions: state.submissions.clone(),
-            businesses: state.businesses.clone(),
+            uploads: Arc::new(UploadImports {
+                uploads: Arc::new(state.db.clone()),
+                users: Arc::new(state.db.clone()),
+                submissions: state.submissions.clone(),
+                businesses: state.businesses.clone(),
+                clock: state.clock.clone(),
+            }),
+            enrichment: state.enrichment_retries.clone(),
             clock: state.clock.clone(),
-        }),
-        state.enrichment_retries.clone(),
-        state.clock.clone(),
+        },
         WorkerSettings {
             count: state.config.workers,
             lease: std::time::Duration::from_secs(state.config.job_lease_secs),

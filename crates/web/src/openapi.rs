@@ -2,8 +2,10 @@
 //! handlers (`#[api_operation]`), their extractors and answers (`ApiComponent`) and `ApiError`
 //! (`ApiErrorComponent`), as `leadhub_api::api` registers them; it is served at `/openapi.json`.
 use apistos::info::Info;
-use apistos::spec::Spec;
+use apistos::spec::{DefaultParameters, Spec};
 use apistos::tag::Tag;
+
+use leadhub_http::schemas::error_body_schemas;
 
 /// The version of the interface the document describes.
 pub const VERSION: &str = "2025.12.30";
@@ -46,6 +48,12 @@ pub fn spec() -> Spec {
             ..Default::default()
         })
         .collect(),
+        // No parameter: only the error bodies, registered once for the operations that answer
+        // them (see `leadhub_http::refusals`).
+        default_parameters: vec![DefaultParameters {
+            parameters: Vec::new(),
+            components: error_body_schemas(),
+        }],
         ..Default::default()
     }
 }

@@ -34,13 +34,19 @@ pub struct Workers {
     listener: Option<JoinHandle<()>>,
 }
 
+/// What the workers run jobs with: the queue, the services the jobs call, the clock.
+#[derive(Clone)]
+pub struct JobServices {
+    pub queue: Arc<dyn JobQueue>,
+    pub submissions: Arc<SubmissionService>,
+    pub uploads: Arc<UploadImports>,
+    pub enrichment: Arc<EnrichmentRetries>,
+    pub clock: Arc<dyn Clock>,
+}
+
 struct Worker {
     name: String,
-    queue: Arc<dyn JobQueue>,
-    submissions: Arc<SubmissionService>,
-    uploads: Arc<UploadImports>,
-    enrichment: Arc<EnrichmentRetries>,
-    clock: Arc<dyn Clock>,
+    services: JobServices,
     settings: WorkerSettings,
 }
 
@@ -55,11 +61,7 @@ enum Handled {
 /// Starts `settings.count` workers named after this process, so a job's `locked_by` says who;
 /// `listener` is stopped with them.
 pub fn start(
-    queue: Arc<dyn JobQueue>,
-    submissions: Arc<SubmissionService>,
-    uploads: Arc<UploadImports>,
-    enrichment: Arc<EnrichmentRetries>,
-    clock: Arc<dyn Clock>,
+    services: JobServices,
     settings: WorkerSettings,
     listener: Option<JoinHandle<()>>,
 ) -> Workers {
@@ -69,11 +71,7 @@ pub fn start(
         .map(|n| {
             let worker = Worker {
                 name: format!("pid{}-{tag:08x}-w{n}", std::process::id()),
-                queue: queue.clone(),
-                submissions: submissions.clone(),
-                uploads: uploads.clone(),
-                enrichment: enrichment.clone(),
-                clock: clock.clone(),
+                services: services.clone(),
                 settings: settings.clone(),
             };
             tokio::spawn(worker.run(stopped.clone()))
@@ -118,10 +116,15 @@ impl Worker {
         while !*stopped.borrow() {
             // Seen before looking, so a job queued while this worker looks still wakes it.
             wakeups.borrow_and_update();
-            let now = self.clock.now();
+            let now = self.services.clock.now();
             let lease = ChronoDuration::from_std(self.settings.lease)
                 .unwrap_or(ChronoDuration::seconds(60));
-            match self.queue.claim(&self.name, now, now - lease).await {
+            match self
+                .services
+                .queue
+                .claim(&self.name, now, now - lease)
+                .await
+            {
                 Ok(Some(job)) => self.work(job).await,
                 Ok(None) => {
                     tokio::select! {
@@ -152,10 +155,10 @@ impl Worker {
         let heartbeat = self.heartbeat(job.id);
         let result = self.handle(&job).await;
         heartbeat.abort();
-        let now = self.clock.now();
+        let now = self.services.clock.now();
         let recorded = match result {
             Handled::Settled => Ok(()),
-            Handled::Finished(Ok(())) => self.queue.complete(job.id, now).await,
+            Handled::Finished(Ok(())) => self.services.queue.complete(job.id, now).await,
             Handled::Finished(Err(error)) => {
                 let retry_at =
                     (job.attempts < job.max_attempts).then(|| now + retry_delay(job.attempts));
@@ -164,7 +167,10 @@ impl Worker {
                 } else {
                     tracing::warn!(error = %error, "job failed; it will be retried");
                 }
-                self.queue.fail(job.id, &error, retry_at, now).await
+                self.services
+                    .queue
+                    .fail(job.id, &error, retry_at, now)
+                    .await
             }
         };
         if let Err(e) = recorded {
@@ -174,8 +180,8 @@ impl Worker {
 
     /// Renews the lease at a third of its length while the job runs.
     fn heartbeat(&self, job_id: i64) -> JoinHandle<()> {
-        let queue = self.queue.clone();
-        let clock = self.clock.clone();
+        let queue = self.services.queue.clone();
+        let clock = self.services.clock.clone();
         let name = self.name.clone();
         let every = self.settings.lease / 3;
         tokio::spawn(async move {
@@ -194,6 +200,7 @@ impl Worker {
                 let work: Result<PendingWork, _> = serde_json::from_value(job.payload.clone());
                 match work {
                     Ok(work) => self
+                        .services
                         .submissions
                         .process_pending(work)
                         .await
@@ -203,7 +210,7 @@ impl Worker {
                 }
             }
             ENRICH_LEAD => return self.retry_enrichment(job).await,
-            IMPORT_UPLOAD => self.uploads.run(job).await,
+            IMPORT_UPLOAD => self.services.uploads.run(job).await,
             other => Err(format!("unknown job kind {other:?}")),
         })
     }
@@ -219,11 +226,11 @@ impl Worker {
         };
         // Never a plain failure: a round the database failed still waits, and is settled below
         // by the enrichment schedule like any other.
-        let round = self.submissions.retry_enrichment(ids).await;
+        let round = self.services.submissions.retry_enrichment(ids).await;
         let waiting = round.still_waiting.len();
         let reason = round.reason.clone().unwrap_or_default();
         let jitter: f64 = rand::rng().random();
-        match self.enrichment.settle(job, round, jitter).await {
+        match self.services.enrichment.settle(job, round, jitter).await {
             Ok(NextStep::Done) => {}
             Ok(NextStep::Postpone(at)) => {
                 tracing::info!(waiting, %reason, next_try = %at, "enrichment paused; postponed without spending an attempt")

@@ -5,9 +5,8 @@ use std::ops::Deref;
 use actix_web::dev::Payload;
 use actix_web::http::header::HeaderMap;
 use actix_web::{web, FromRequest, HttpMessage, HttpRequest};
-use apistos::reference_or::ReferenceOr;
 use apistos::security::{Http, SecurityScheme, SecurityType};
-use apistos::{ApiComponent, Schema};
+use apistos::ApiComponent;
 use futures_util::future::LocalBoxFuture;
 
 use leadhub_domain::auth;
@@ -73,13 +72,7 @@ impl FromRequest for Caller {
 
 /// The operation needs the Bearer scheme.
 impl ApiComponent for Caller {
-    fn child_schemas() -> Vec<(String, ReferenceOr<Schema>)> {
-        Vec::new()
-    }
-
-    fn schema() -> Option<(String, ReferenceOr<Schema>)> {
-        None
-    }
+    no_schema!();
 
     fn securities() -> BTreeMap<String, SecurityScheme> {
         BTreeMap::from([(

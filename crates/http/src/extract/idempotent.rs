@@ -29,13 +29,7 @@ impl FromRequest for IdempotentRequest {
 }
 
 impl ApiComponent for IdempotentRequest {
-    fn child_schemas() -> Vec<(String, ReferenceOr<Schema>)> {
-        Vec::new()
-    }
-
-    fn schema() -> Option<(String, ReferenceOr<Schema>)> {
-        None
-    }
+    no_schema!();
 
     fn parameters() -> Vec<Parameter> {
         let key = SchemaObject {

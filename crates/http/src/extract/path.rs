@@ -2,8 +2,7 @@
 use actix_web::error::{PathError, QueryPayloadError};
 use actix_web::{FromRequest, HttpRequest};
 use apistos::paths::Parameter;
-use apistos::reference_or::ReferenceOr;
-use apistos::{ApiComponent, Schema};
+use apistos::ApiComponent;
 
 use leadhub_domain::error::{FieldError, LocPart};
 
@@ -78,13 +77,7 @@ impl FromRequest for PathText {
 
 /// One text path parameter (apistos names it from the route's path).
 impl ApiComponent for PathText {
-    fn child_schemas() -> Vec<(String, ReferenceOr<Schema>)> {
-        Vec::new()
-    }
-
-    fn schema() -> Option<(String, ReferenceOr<Schema>)> {
-        None
-    }
+    no_schema!();
 
     fn parameters() -> Vec<Parameter> {
         <actix_web::web::Path<String> as ApiComponent>::parameters()

@@ -5,8 +5,7 @@ use std::collections::HashMap;
 use actix_web::dev::Payload;
 use actix_web::{web, FromRequest, HttpRequest};
 use apistos::paths::{Parameter, RequestBody};
-use apistos::reference_or::ReferenceOr;
-use apistos::{ApiComponent, Schema};
+use apistos::ApiComponent;
 use futures_util::future::{ready, Ready};
 use schemars::JsonSchema;
 use serde::de::value::MapDeserializer;
@@ -93,13 +92,7 @@ impl<T: RequestQuery> ApiComponent for ValidatedQuery<T> {
         false
     }
 
-    fn child_schemas() -> Vec<(String, ReferenceOr<Schema>)> {
-        Vec::new()
-    }
-
-    fn schema() -> Option<(String, ReferenceOr<Schema>)> {
-        None
-    }
+    no_schema!();
 
     fn request_body() -> Option<RequestBody> {
         None
