@@ -93,8 +93,7 @@ async fn create_list_and_revoke(app: TestApp) {
 }
 
 async fn keys_of_others_are_not_found(app: TestApp) {
-    let alice = app.user("alice@example.com").await;
-    let bob = app.user("bob@example.com").await;
+    let [alice, bob] = app.users(["alice", "bob"]).await;
     let (_, keys) = app.get("/api/keys", &alice.key).await;
     let alice_key_id = keys[0]["id"].as_i64().unwrap();
     let (status, body) = app

@@ -8,7 +8,7 @@ use serde_json::{json, Value};
 
 use leadhub_tests::{backend_tests, TestApp};
 
-use crate::businesses::{import, STATS};
+use crate::businesses::{import, list, STATS};
 use crate::dashboard_page::chart_numbers;
 use crate::helpers::team;
 use crate::pages::{assert_filters_refused, first_look, sign_in};
@@ -94,12 +94,7 @@ async fn the_directory_filters_pages_and_charts_the_statistics(app: TestApp) {
     let query = "?state=tx&industry=PLUMBING&relationship_type=prospect";
     let filtered = b.get(&format!("/businesses{query}&team_id=")).await;
     assert_eq!(filtered.status, StatusCode::OK);
-    let (_, api) = app
-        .get(
-            &format!("/api/v1/lead-sources/businesses{query}&limit=500"),
-            &alice.key,
-        )
-        .await;
+    let api = list(&app, &alice.key, &format!("{query}&limit=500")).await;
     let total = api["total"].as_i64().unwrap();
     assert!(total > 0);
     assert_eq!(rows(&filtered.body), total as usize);

@@ -24,7 +24,7 @@ async fn get(app: &TestApp, key: &str, id: i64) -> Value {
     body
 }
 
-async fn list(app: &TestApp, key: &str, query: &str) -> Value {
+pub(crate) async fn list(app: &TestApp, key: &str, query: &str) -> Value {
     let (status, body) = app.get(&format!("{LIST}{query}"), key).await;
     assert_eq!(status, StatusCode::OK, "{query}: {body}");
     body
@@ -47,6 +47,12 @@ fn error_indexes(result: &Value) -> Vec<i64> {
     each(&result["errors"], "index")
         .map(|i| i.as_i64().unwrap())
         .collect()
+}
+
+/// PATCH {LIST}/{id} to `active`, the status change most cases make.
+async fn activate(app: &TestApp, key: &str, id: i64) -> (StatusCode, Value) {
+    let body = json!({"status": "active"});
+    app.patch(&format!("{LIST}/{id}"), key, body).await
 }
 
 async fn deactivate(app: &TestApp, team_id: i64) {
@@ -412,13 +418,7 @@ async fn filters_and_paging(app: TestApp) {
     let [a, b, c] = made[..] else {
         panic!("three imported: {made:?}")
     };
-    let (status, _) = app
-        .patch(
-            &format!("{LIST}/{b}"),
-            &alice.key,
-            json!({"status": "active"}),
-        )
-        .await;
+    let (status, _) = activate(&app, &alice.key, b).await;
     assert_eq!(status, StatusCode::OK);
     let all = list(&app, &alice.key, "").await;
     assert_eq!(ids(&all), vec![c, b, a], "newest first");
@@ -528,13 +528,7 @@ async fn patch_changes_status_type_and_industry(app: TestApp) {
             json!(["body", "relationship_type"])
         ]
     );
-    let (status, body) = app
-        .patch(
-            &format!("{LIST}/999999"),
-            &alice.key,
-            json!({"status": "active"}),
-        )
-        .await;
+    let (status, body) = activate(&app, &alice.key, 999999).await;
     assert_eq!(status, StatusCode::NOT_FOUND);
     assert_eq!(body, json!({"detail": "Business not found"}));
     let (status, _) = app.get(&format!("{LIST}/abc"), &alice.key).await;
@@ -542,8 +536,7 @@ async fn patch_changes_status_type_and_industry(app: TestApp) {
 }
 
 async fn statistics(app: TestApp) {
-    let alice = app.user("alice@example.com").await;
-    let bob = app.user("bob@example.com").await;
+    let [alice, bob] = app.users(["alice", "bob"]).await;
     let t = team(&app, "T", &alice).await;
     let empty = app.get(STATS, &alice.key).await;
     assert_eq!(empty.0, StatusCode::OK);
@@ -568,12 +561,7 @@ async fn statistics(app: TestApp) {
         json!({"team_id": t, "businesses": [{"name": "E Roofing", "state": "TX"}]}),
     )
     .await;
-    app.patch(
-        &format!("{LIST}/{}", ids(&r)[0]),
-        &alice.key,
-        json!({"status": "active"}),
-    )
-    .await;
+    activate(&app, &alice.key, ids(&r)[0]).await;
     let (status, stats) = app.get(STATS, &alice.key).await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(
@@ -595,8 +583,7 @@ async fn statistics(app: TestApp) {
 }
 
 async fn visibility_and_permissions(app: TestApp) {
-    let alice = app.user("alice@example.com").await;
-    let bob = app.user("bob@example.com").await;
+    let [alice, bob] = app.users(["alice", "bob"]).await;
     let admin = app.admin("root@example.com").await;
     let t = team(&app, "T", &alice).await;
     let r = import(
@@ -621,13 +608,7 @@ async fn visibility_and_permissions(app: TestApp) {
         assert_eq!(status, StatusCode::NOT_FOUND, "{path}");
         assert_eq!(body, json!({"detail": "Business not found"}));
     }
-    let (status, _) = app
-        .patch(
-            &format!("{LIST}/{team_biz}"),
-            &bob.key,
-            json!({"status": "active"}),
-        )
-        .await;
+    let (status, _) = activate(&app, &bob.key, team_biz).await;
     assert_eq!(status, StatusCode::NOT_FOUND);
     assert_eq!(ids(&list(&app, &bob.key, "").await), vec![open_biz]);
     assert_eq!(

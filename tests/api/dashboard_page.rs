@@ -9,7 +9,7 @@ use serde_json::{json, Value};
 
 use leadhub_tests::{backend_tests, TestApp};
 
-use crate::helpers::{lead_total, submit};
+use crate::helpers::{batch_ok, lead_total, submit};
 use crate::pages::{first_look, sign_in};
 use crate::write_failures::{refuse_leads_named, REFUSED};
 
@@ -55,8 +55,7 @@ fn counts(pairs: &[(&str, i64)]) -> BTreeMap<String, i64> {
 
 async fn the_dashboard_counts_what_each_person_may_see(app: TestApp) {
     refuse_leads_named(&app).await;
-    let alice = app.user("alice@example.com").await;
-    let bob = app.user("bob@example.com").await;
+    let [alice, bob] = app.users(["alice", "bob"]).await;
     let first = json!({"address": "1 North Main Street", "city": "Austin", "state": "TX",
                        "zip_code": "78701", "source": "permits"});
     let created = submit(&app, &alice.key, first.clone()).await;
@@ -412,14 +411,7 @@ async fn the_rollup_equals_a_recount_after_every_kind_of_write(app: TestApp) {
                         "source": if i % 2 == 0 { "mailer" } else { "permits" }})
         })
         .collect();
-    let (status, body) = app
-        .post(
-            "/api/v1/submissions/batch",
-            &alice.key,
-            json!({"team_id": alpha, "leads": batch}),
-        )
-        .await;
-    assert_eq!(status, StatusCode::OK, "{body}");
+    batch_ok(&app, &alice.key, json!({"team_id": alpha, "leads": batch})).await;
     check("batch intake").await;
 
     let (status, body) = app

@@ -6,7 +6,7 @@ use serde_json::{json, Value};
 
 use leadhub_tests::{backend_tests, TestApp};
 
-use crate::helpers::poll;
+use crate::helpers::{batch_ok, batch_path, poll};
 use crate::teams::{add_member, create_team_id, remove_member};
 
 /// The same database with no job workers, so that a deferred batch stays queued while the test
@@ -20,27 +20,23 @@ async fn with_workers(app: TestApp) -> TestApp {
 }
 
 async fn defer(app: &TestApp, key: &str, team: i64, street: &str) -> Value {
-    let (status, body) = app
-        .post(
-            "/api/v1/submissions/batch",
-            key,
-            json!({"team_id": team, "process_immediately": false, "leads": [
-                {"address": format!("1 {street}"), "city": "Austin", "state": "TX"},
-                {"address": format!("2 {street}"), "city": "Austin", "state": "TX"},
-            ]}),
-        )
-        .await;
-    assert_eq!(status, StatusCode::OK, "{body}");
+    let body = batch_ok(
+        app,
+        key,
+        json!({"team_id": team, "process_immediately": false, "leads": [
+            {"address": format!("1 {street}"), "city": "Austin", "state": "TX"},
+            {"address": format!("2 {street}"), "city": "Austin", "state": "TX"},
+        ]}),
+    )
+    .await;
     assert_eq!(body["pending"], 2);
     body
 }
 
 async fn deferred_work_is_authorised_again_when_it_runs(app: TestApp) {
     let app = without_workers(app).await;
-    let owner = app.user("owner@example.com").await;
-    let leaver = app.user("leaver@example.com").await;
-    let stayer = app.user("stayer@example.com").await;
-    let closing = app.user("closing@example.com").await;
+    let [owner, leaver, stayer, closing] =
+        app.users(["owner", "leaver", "stayer", "closing"]).await;
     let team = create_team_id(&app, &owner.key, "Crew").await;
     let other = create_team_id(&app, &closing.key, "Closing").await;
     add_member(&app, &owner.key, team, &leaver, "member").await;
@@ -61,11 +57,7 @@ async fn deferred_work_is_authorised_again_when_it_runs(app: TestApp) {
         (&kept, &stayer.key, None),
         (&closed, &closing.key, Some("Team is inactive")),
     ] {
-        let path = format!(
-            "/api/v1/submissions/batches/{}",
-            batch["batch_id"].as_str().unwrap()
-        );
-        let done = poll(&app, &path, key, |b| b["pending"] == 0).await;
+        let done = poll(&app, &batch_path(batch), key, |b| b["pending"] == 0).await;
         for element in batch["results"].as_array().unwrap() {
             let id = element["submission_id"].as_i64().unwrap();
             let (_, status) = app

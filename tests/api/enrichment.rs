@@ -11,7 +11,7 @@ use serde_json::{json, Value};
 use leadhub_db::schema::jobs;
 use leadhub_tests::{backend_tests, TestApp};
 
-use crate::helpers::{each, post_batch, submit};
+use crate::helpers::{austin_lead, each, post_batch, submit};
 
 /// The app again with the geocoder chain `names` (Census and Nominatim unreachable), cached in
 /// the test's database.
@@ -54,7 +54,7 @@ fn fake_server(body: &'static str) -> String {
 async fn zip_geocoder_places_78701_in_austin(app: TestApp) {
     let app = with_geocoders(app, &["zip"]).await;
     let alice = app.user("alice@example.com").await;
-    let r = submit(&app, &alice.key, json!({"address": "100 Congress Ave", "city": "Austin", "state": "TX", "zip_code": "78701"})).await;
+    let r = submit(&app, &alice.key, austin_lead("100 Congress Ave")).await;
     let id = r["result_lead_id"].as_i64().unwrap();
     let (_, lead) = app.get(&format!("/api/v1/leads/{id}"), &alice.key).await;
     let (lat, lon) = (
@@ -74,12 +74,7 @@ async fn a_failed_geocode_is_a_warning_and_retried_later(app: TestApp) {
     // Census at a port nothing listens on: a failure, never a failed submission.
     let app = with_geocoders(app, &["census"]).await;
     let alice = app.user("alice@example.com").await;
-    let r = submit(
-        &app,
-        &alice.key,
-        json!({"address": "1 Nowhere Rd", "city": "Austin", "state": "TX", "zip_code": "78701"}),
-    )
-    .await;
+    let r = submit(&app, &alice.key, austin_lead("1 Nowhere Rd")).await;
     assert_eq!(r["status"], "completed");
     let codes: Vec<&str> = each(&r["validation_warnings"], "code")
         .filter_map(Value::as_str)
@@ -118,8 +113,7 @@ async fn a_failed_geocode_is_a_warning_and_retried_later(app: TestApp) {
 
 async fn enrich_endpoint_runs_again(app: TestApp) {
     // Stored while no geocoder was configured: no coordinates.
-    let alice = app.user("alice@example.com").await;
-    let bob = app.user("bob@example.com").await;
+    let [alice, bob] = app.users(["alice", "bob"]).await;
     let team = crate::helpers::team(&app, "Alpha", &alice).await;
     let lead_of = |r: Value| r["result_lead_id"].as_i64().unwrap();
     let id = lead_of(

@@ -60,9 +60,7 @@ pub struct Onlookers {
 }
 
 pub async fn onlookers(app: &TestApp) -> Onlookers {
-    let alice = app.user("alice@example.com").await;
-    let mate = app.user("mate@example.com").await;
-    let stranger = app.user("stranger@example.com").await;
+    let [alice, mate, stranger] = app.users(["alice", "mate", "stranger"]).await;
     let admin = app.admin("admin@example.com").await;
     let team = team(app, "T", &alice).await;
     join(app, team, &mate).await;
@@ -106,6 +104,13 @@ pub async fn assert_query_refused(app: &TestApp, path: &str, key: &str, queries:
     }
 }
 
+/// Asserts that each field of `expected` (an object) has that value in `actual`.
+pub fn assert_fields(actual: &Value, expected: Value) {
+    for (field, want) in expected.as_object().unwrap() {
+        assert_eq!(&actual[field], want, "{field}: {actual}");
+    }
+}
+
 /// The raw_json stored for a submission.
 pub async fn raw_json(app: &TestApp, submission_id: i64) -> Value {
     serde_json::from_str(&raw_text(app, submission_id).await).unwrap()
@@ -136,22 +141,65 @@ pub async fn lead_total(app: &TestApp, key: &str, query: &str) -> i64 {
     body["total"].as_i64().unwrap()
 }
 
-/// POST /api/v1/submissions/single, asserting 200; returns the body.
+pub const SINGLE: &str = "/api/v1/submissions/single";
+
+/// POST {SINGLE}, asserting 200; returns the body.
 pub async fn submit(app: &TestApp, key: &str, lead: Value) -> Value {
-    let (status, body) = app.post("/api/v1/submissions/single", key, lead).await;
+    let (status, body) = app.post(SINGLE, key, lead).await;
     assert_eq!(status, StatusCode::OK, "{body}");
     body
 }
 
-/// POST /api/v1/submissions/batch with `leads` and nothing else.
+pub const BATCH: &str = "/api/v1/submissions/batch";
+
+/// POST {BATCH} with `leads` and nothing else.
 pub async fn post_batch(app: &TestApp, key: &str, leads: impl Into<Value>) -> (StatusCode, Value) {
     let body = serde_json::json!({ "leads": leads.into() });
-    app.post("/api/v1/submissions/batch", key, body).await
+    app.post(BATCH, key, body).await
+}
+
+/// POST {BATCH} with `body` (the leads and the batch's options), asserting 200; returns the
+/// answer.
+pub async fn batch_ok(app: &TestApp, key: &str, body: Value) -> Value {
+    let (status, answer) = app.post(BATCH, key, body).await;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    answer
+}
+
+/// GET path of the batch an answer of {BATCH} names.
+pub fn batch_path(answer: &Value) -> String {
+    let id = answer["batch_id"].as_str().unwrap();
+    format!("/api/v1/submissions/batches/{id}")
 }
 
 /// The `key` of each element of the array `list`.
 pub fn each<'a>(list: &'a Value, key: &'a str) -> impl Iterator<Item = &'a Value> {
     list.as_array().unwrap().iter().map(move |e| &e[key])
+}
+
+/// Submits each lead in turn as `key` (asserting 200); returns the ids of the leads they made or
+/// merged into, in order.
+pub async fn submit_leads<const N: usize>(app: &TestApp, key: &str, leads: [Value; N]) -> [i64; N] {
+    let mut ids = [0; N];
+    for (id, lead) in ids.iter_mut().zip(leads) {
+        *id = submit(app, key, lead).await["result_lead_id"]
+            .as_i64()
+            .unwrap();
+    }
+    ids
+}
+
+/// A lead at `address`, Austin TX 78701.
+pub fn austin_lead(address: &str) -> Value {
+    json!({"address": address, "city": "Austin", "state": "TX", "zip_code": "78701"})
+}
+
+/// A lead at `{i} {street}`, Austin TX, for each i of `numbers`.
+pub fn austin_leads(numbers: impl IntoIterator<Item = u32>, street: &str) -> Vec<Value> {
+    numbers
+        .into_iter()
+        .map(|i| json!({"address": format!("{i} {street}"), "city": "Austin", "state": "TX"}))
+        .collect()
 }
 
 /// Submits and then fetches the stored lead.
@@ -248,4 +296,21 @@ pub async fn poll(app: &TestApp, path: &str, key: &str, done: impl Fn(&Value) ->
         );
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
+}
+
+/// Polls the batch an answer of {BATCH} names until it has completed; returns the batch.
+pub async fn completed_batch(app: &TestApp, key: &str, answer: &Value) -> Value {
+    poll(app, &batch_path(answer), key, |b| {
+        b["completed_at"].is_string()
+    })
+    .await
+}
+
+/// Polls a submission's status until it is final (neither pending nor processing); returns it.
+pub async fn settled_submission(app: &TestApp, key: &str, id: i64) -> Value {
+    let path = format!("/api/v1/submissions/status/{id}");
+    poll(app, &path, key, |s| {
+        s["status"] != "pending" && s["status"] != "processing"
+    })
+    .await
 }

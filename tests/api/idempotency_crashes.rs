@@ -10,10 +10,7 @@ use serde_json::{json, Value};
 use leadhub_db::schema::idempotency_keys;
 use leadhub_tests::{backend_tests, TestApp, TestUser};
 
-use crate::helpers::{post_with_key, submission_count};
-
-const SINGLE: &str = "/api/v1/submissions/single";
-const BATCH: &str = "/api/v1/submissions/batch";
+use crate::helpers::{post_with_key, submission_count, BATCH, SINGLE};
 
 /// Puts a key back as its request's process left it had it died after its transaction: running,
 /// with no answer saved, claimed `seconds_ago`.

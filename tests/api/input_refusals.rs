@@ -6,7 +6,8 @@ use serde_json::{json, Value};
 
 use leadhub_tests::{backend_tests, TestApp};
 
-use crate::helpers::{submission_count, team};
+use crate::businesses::import;
+use crate::helpers::{submission_count, submit, team, BATCH, SINGLE};
 
 fn assert_nul_refused(status: StatusCode, body: &Value, loc: Value) {
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
@@ -19,14 +20,7 @@ fn assert_nul_refused(status: StatusCode, body: &Value, loc: Value) {
 
 async fn nul_in_bodies_is_refused(app: TestApp) {
     let ada = app.user("ada@example.com").await;
-    let (status, body) = app
-        .post(
-            "/api/v1/lead-sources/import",
-            &ada.key,
-            json!({"businesses": [{"name": "Acme"}]}),
-        )
-        .await;
-    assert_eq!(status, StatusCode::OK, "{body}");
+    let body = import(&app, &ada.key, json!({"businesses": [{"name": "Acme"}]})).await;
     let id = body["imported_ids"][0].as_i64().unwrap();
     let business = format!("/api/v1/lead-sources/businesses/{id}");
     let t = team(&app, "Crew", &ada).await;
@@ -34,14 +28,14 @@ async fn nul_in_bodies_is_refused(app: TestApp) {
     for (method, path, key, sent, loc) in [
         (
             Method::POST,
-            "/api/v1/submissions/single".to_owned(),
+            SINGLE.to_owned(),
             key,
             json!({"address": "1 Main\u{0}St", "city": "Austin"}),
             json!(["body", "address"]),
         ),
         (
             Method::POST,
-            "/api/v1/submissions/batch".to_owned(),
+            BATCH.to_owned(),
             key,
             json!({"leads": [{"address": "1 Main St"}, {"notes": {"x": "a\u{0}"}}]}),
             json!(["body", "leads", 1, "notes", "x"]),
@@ -89,14 +83,8 @@ async fn nul_in_bodies_is_refused(app: TestApp) {
     let (_, stored) = app.get(&business, &ada.key).await;
     assert!(!stored.to_string().contains("\\u0000"), "{stored}");
     // A backslash followed by "u0000" is ordinary text.
-    let (status, body) = app
-        .post(
-            "/api/v1/submissions/single",
-            &ada.key,
-            json!({"address": "1 Main St", "project_description": "\\u0000"}),
-        )
-        .await;
-    assert_eq!(status, StatusCode::OK, "{body}");
+    let plain = json!({"address": "1 Main St", "project_description": "\\u0000"});
+    submit(&app, &ada.key, plain).await;
 }
 
 async fn nul_in_queries_and_paths_is_refused(app: TestApp) {
@@ -125,7 +113,7 @@ async fn oversized_leads_are_refused(app: TestApp) {
     let big = "x".repeat(70 * 1024);
     let (status, body) = app
         .post(
-            "/api/v1/submissions/single",
+            SINGLE,
             &ada.key,
             json!({"address": "1 Main St", "notes": big}),
         )
@@ -141,7 +129,7 @@ async fn oversized_leads_are_refused(app: TestApp) {
         leads[70]["notes"] = json!(big);
         let (status, body) = app
             .post(
-                "/api/v1/submissions/batch",
+                BATCH,
                 &ada.key,
                 json!({"leads": leads, "process_immediately": process_immediately}),
             )
@@ -154,7 +142,7 @@ async fn oversized_leads_are_refused(app: TestApp) {
     // Just under the bound is stored whole.
     let (status, body) = app
         .post(
-            "/api/v1/submissions/single",
+            SINGLE,
             &ada.key,
             json!({"address": "2 Main St", "notes": "z".repeat(60 * 1024)}),
         )

@@ -9,8 +9,7 @@ use leadhub_tests::{backend_tests, TestApp};
 use crate::teams::{create_team_id, invite, token_of};
 
 async fn two_invites_of_one_new_address_accepted_at_once(app: TestApp) {
-    let ada = app.user("ada@example.com").await;
-    let bob = app.user("bob@example.com").await;
+    let [ada, bob] = app.users(["ada", "bob"]).await;
     let a = create_team_id(&app, &ada.key, "A").await;
     let b = create_team_id(&app, &bob.key, "B").await;
     // Several rounds: the race is between the two transactions' reads and inserts.

@@ -84,6 +84,13 @@ pub(crate) fn count(page: &Page, name: &str) -> i64 {
         .unwrap()
 }
 
+/// Each figure of a finished upload's summary, as (name, expected).
+pub(crate) fn assert_counts(page: &Page, expected: &[(&str, i64)]) {
+    for (name, want) in expected {
+        assert_eq!(count(page, name), *want, "{name}: {}", page.body);
+    }
+}
+
 /// Alice, her team with one lead at 9 Elm Street, and her signed-in browser.
 async fn alice_with_a_lead(app: &TestApp) -> (TestUser, i64, Browser) {
     let alice = app.user("alice@example.com").await;
@@ -106,11 +113,14 @@ async fn an_upload_imports_with_the_clis_rules_and_reports_rejects(app: TestApp)
 
     let done = finished(&mut b, &location).await;
     assert!(done.body.contains("id=\"upload-summary\""), "{}", done.body);
-    assert_eq!(count(&done, "rows"), 4);
-    assert_eq!(count(&done, "created"), 2);
-    assert_eq!(count(&done, "merged"), 1);
-    assert_eq!(count(&done, "rejected"), 1);
-    assert_eq!(count(&done, "warnings"), 1);
+    let summary = [
+        ("rows", 4),
+        ("created", 2),
+        ("merged", 1),
+        ("rejected", 1),
+        ("warnings", 1),
+    ];
+    assert_counts(&done, &summary);
     assert!(
         done.body.contains("<code>invalid_state</code>: 1"),
         "{}",
@@ -335,8 +345,7 @@ async fn businesses_upload_through_the_same_path(app: TestApp) {
     let sent = upload(&mut b, "/businesses/import", team_id, None, csv.as_bytes()).await;
     assert_eq!(sent.status, StatusCode::SEE_OTHER, "{}", sent.body);
     let done = finished(&mut b, sent.location()).await;
-    assert_eq!(count(&done, "created"), 1, "{}", done.body);
-    assert_eq!(count(&done, "rejected"), 1);
+    assert_counts(&done, &[("created", 1), ("rejected", 1)]);
     let (_, list) = app.get("/api/v1/lead-sources/businesses", &alice.key).await;
     assert_eq!(list["total"], 1, "{list}");
 }

@@ -8,7 +8,7 @@ use serde_json::{json, Value};
 use leadhub_db::schema::{leads, team_members, users};
 use leadhub_tests::{backend_tests, TestApp, TestUser};
 
-use crate::helpers::{join, submit, team};
+use crate::helpers::{join, locs, submit, team};
 use crate::webhooks::{first_payload, hooked_team};
 
 /// The people of these tests: Olive owns team A, Adam is its admin, Mia a member; Otto is a
@@ -39,10 +39,7 @@ pub(crate) async fn set_role(app: &TestApp, team_id: i64, user: &TestUser, role:
 }
 
 pub(crate) async fn cast(app: &TestApp) -> Cast {
-    let olive = app.user("olive@example.com").await;
-    let adam = app.user("adam@example.com").await;
-    let mia = app.user("mia@example.com").await;
-    let otto = app.user("otto@example.com").await;
+    let [olive, adam, mia, otto] = app.users(["olive", "adam", "mia", "otto"]).await;
     let root = app.admin("root@example.com").await;
     let nobody = app.user("nobody@example.com").await;
     let a = team(app, "A", &olive).await;
@@ -592,13 +589,10 @@ async fn bulk_changes_are_all_or_nothing(app: TestApp) {
     mixed.push(999_999);
     let (status, body) = bulk(&app, &c.adam.key, mixed, json!({"status": "qualified"})).await;
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
-    let at: Vec<Value> = body["detail"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|p| p["loc"].clone())
-        .collect();
-    assert_eq!(at, [json!(["body", "ids", 3]), json!(["body", "ids", 4])]);
+    assert_eq!(
+        locs(&body),
+        [json!(["body", "ids", 3]), json!(["body", "ids", 4])]
+    );
     assert_eq!(
         list(&app, &c.mia.key, "?status=qualified").await,
         Vec::<i64>::new(),

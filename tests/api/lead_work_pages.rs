@@ -2,11 +2,13 @@
 //! page's status and owner form, notes, edit form, claim, merge, archive and the timeline; the
 //! list's status and owner filters, "My leads" and bulk bar; each refused as the API refuses.
 use reqwest::StatusCode;
+use serde_json::json;
 
 use leadhub_tests::{backend_tests, TestApp};
 
+use crate::helpers::assert_fields;
 use crate::lead_work::{cast, lead_at};
-use crate::pages::{sign_in, Browser};
+use crate::pages::{assert_shows, sign_in, Browser, Page};
 
 backend_tests!(
     a_member_works_a_lead_from_its_page,
@@ -27,6 +29,28 @@ async fn post_to(b: &mut Browser, path: &str, form: &[(&str, &str)], to: &str) -
     page.body
 }
 
+/// Posts `form` to `path` with the CSRF token of `b`'s session (read from the list page) in
+/// front; returns the answer, whatever it is.
+async fn post_form(b: &mut Browser, path: &str, form: &[(&str, &str)]) -> Page {
+    let csrf = b.get("/leads").await.field("csrf");
+    let mut with_token = vec![("csrf", csrf.as_str())];
+    with_token.extend_from_slice(form);
+    b.post(path, &with_token).await
+}
+
+/// Posts the form of `action` on lead `id` (`/leads/{id}/{action}`); expects to land back on the
+/// lead's page at `?done={done}` and returns that page.
+async fn work_on(
+    b: &mut Browser,
+    id: i64,
+    action: &str,
+    form: &[(&str, &str)],
+    done: &str,
+) -> String {
+    let to = format!("/leads/{id}?done={done}");
+    post_to(b, &format!("/leads/{id}/{action}"), form, &to).await
+}
+
 async fn a_member_works_a_lead_from_its_page(app: TestApp) {
     let c = cast(&app).await;
     let id = lead_at(&app, &c.olive.key, 1, Some(c.a)).await;
@@ -40,75 +64,74 @@ async fn a_member_works_a_lead_from_its_page(app: TestApp) {
     let version = page.field("version");
 
     let adam = c.adam.user.user_id.clone();
-    let body = post_to(
+    let body = work_on(
         &mut mia,
-        &format!("/leads/{id}/work"),
+        id,
+        "work",
         &[
             ("version", &version),
             ("status", "contacted"),
             ("assignee", &adam),
         ],
-        &format!("/leads/{id}?done=saved#work"),
+        "saved#work",
     )
     .await;
-    assert!(body.contains("Status and owner saved."));
-    assert!(body.contains("Status new → contacted"), "{body}");
-    assert!(body.contains("Owner nobody → "), "{body}");
+    assert_shows(
+        &body,
+        &[
+            "Status and owner saved.",
+            "Status new → contacted",
+            "Owner nobody → ",
+        ],
+    );
     let (_, api) = app.get(&format!("/api/v1/leads/{id}"), &c.mia.key).await;
-    assert_eq!(api["status"], "contacted");
-    assert_eq!(api["assignee_id"], adam);
+    assert_fields(&api, json!({"status": "contacted", "assignee_id": adam}));
 
     // The same form again, with the version it showed before: refused, not overwritten.
-    let csrf = mia.get("/leads").await.field("csrf");
-    let stale = mia
-        .post(
-            &format!("/leads/{id}/work"),
-            &[
-                ("csrf", &csrf),
-                ("version", &version),
-                ("status", "lost"),
-                ("assignee", ""),
-            ],
-        )
-        .await;
+    let stale = post_form(
+        &mut mia,
+        &format!("/leads/{id}/work"),
+        &[("version", &version), ("status", "lost"), ("assignee", "")],
+    )
+    .await;
     assert_eq!(stale.status, StatusCode::PRECONDITION_FAILED);
     assert!(stale.body.contains("Someone changed this lead first"));
     let (_, api) = app.get(&format!("/api/v1/leads/{id}"), &c.mia.key).await;
     assert_eq!(api["status"], "contacted");
 
     // A note: shown first on the page and in the timeline; its author deletes it.
-    let body = post_to(
+    let body = work_on(
         &mut mia,
-        &format!("/leads/{id}/notes"),
+        id,
+        "notes",
         &[("body", "Owner wants a quote <Friday>")],
-        &format!("/leads/{id}?done=note-added#notes"),
+        "note-added#notes",
     )
     .await;
-    assert!(body.contains("Owner wants a quote &lt;Friday&gt;"));
-    assert!(body.contains("id=\"newest-note\""));
-    assert!(body.contains("Added a note"));
+    assert_shows(
+        &body,
+        &[
+            "Owner wants a quote &lt;Friday&gt;",
+            "id=\"newest-note\"",
+            "Added a note",
+        ],
+    );
     let note = body
         .split("/notes/")
         .nth(1)
         .and_then(|rest| rest.split('/').next())
         .unwrap()
         .to_owned();
-    let body = post_to(
+    let body = work_on(
         &mut mia,
-        &format!("/leads/{id}/notes/{note}/delete"),
+        id,
+        &format!("notes/{note}/delete"),
         &[],
-        &format!("/leads/{id}?done=note-deleted#notes"),
+        "note-deleted#notes",
     )
     .await;
-    assert!(body.contains("No notes yet."));
-    assert!(body.contains("Deleted a note"));
-    let empty = mia.get("/leads").await.field("csrf");
-    let blank = mia
-        .post(
-            &format!("/leads/{id}/notes"),
-            &[("csrf", &empty), ("body", "  ")],
-        )
-        .await;
+    assert_shows(&body, &["No notes yet.", "Deleted a note"]);
+    let blank = post_form(&mut mia, &format!("/leads/{id}/notes"), &[("body", "  ")]).await;
     assert_eq!(blank.status, StatusCode::UNPROCESSABLE_ENTITY);
     assert!(blank.body.contains("A note needs some text"));
 }
@@ -123,9 +146,10 @@ async fn the_edit_form_takes_the_api_rules_and_a_stale_form_is_refused(app: Test
     assert!(form.body.contains("value=\"Lee\""));
     let version = form.field("version");
 
-    let body = post_to(
+    let body = work_on(
         &mut mia,
-        &format!("/leads/{id}/edit"),
+        id,
+        "edit",
         &[
             ("version", &version),
             ("first_name", "Lee"),
@@ -133,31 +157,29 @@ async fn the_edit_form_takes_the_api_rules_and_a_stale_form_is_refused(app: Test
             ("primary_phone", "(512) 555-0199"),
             ("state", "TX"),
         ],
-        &format!("/leads/{id}?done=edited"),
+        "edited",
     )
     .await;
-    assert!(body.contains("Lead saved."));
-    assert!(body.contains("href=\"tel:+15125550199\""), "{body}");
-    assert!(body.contains("Edited 2 fields"), "{body}");
+    assert_shows(
+        &body,
+        &[
+            "Lead saved.",
+            "href=\"tel:+15125550199\"",
+            "Edited 2 fields",
+        ],
+    );
     let (_, api) = app.get(&format!("/api/v1/leads/{id}"), &c.mia.key).await;
-    assert_eq!(api["last_name"], "Park");
-    assert_eq!(api["first_name"], "Lee");
+    assert_fields(&api, json!({"last_name": "Park", "first_name": "Lee"}));
 
     // Intake's rules: a bad state is a 422 with the form kept as typed, nothing saved.
     let version = mia.get(&format!("/leads/{id}/edit")).await.field("version");
-    let csrf = mia.get("/leads").await.field("csrf");
     let path = format!("/leads/{id}/edit");
-    let bad = mia
-        .post(
-            &path,
-            &[
-                ("csrf", &csrf),
-                ("version", &version),
-                ("state", "Q1"),
-                ("last_name", "Lim"),
-            ],
-        )
-        .await;
+    let bad = post_form(
+        &mut mia,
+        &path,
+        &[("version", &version), ("state", "Q1"), ("last_name", "Lim")],
+    )
+    .await;
     assert_eq!(bad.status, StatusCode::UNPROCESSABLE_ENTITY);
     assert!(
         bad.body.contains("Nothing was saved: state"),
@@ -169,16 +191,12 @@ async fn the_edit_form_takes_the_api_rules_and_a_stale_form_is_refused(app: Test
     assert_eq!(api["last_name"], "Park");
 
     // The address of another lead of the team: 409 naming it.
-    let taken = mia
-        .post(
-            &path,
-            &[
-                ("csrf", &csrf),
-                ("version", &version),
-                ("address", "3 Oak St"),
-            ],
-        )
-        .await;
+    let taken = post_form(
+        &mut mia,
+        &path,
+        &[("version", &version), ("address", "3 Oak St")],
+    )
+    .await;
     assert_eq!(taken.status, StatusCode::CONFLICT);
     assert!(taken
         .body
@@ -191,12 +209,7 @@ async fn the_edit_form_takes_the_api_rules_and_a_stale_form_is_refused(app: Test
         serde_json::json!({"lot": "7"}),
     )
     .await;
-    let stale = mia
-        .post(
-            &path,
-            &[("csrf", &csrf), ("version", &version), ("lot", "9")],
-        )
-        .await;
+    let stale = post_form(&mut mia, &path, &[("version", &version), ("lot", "9")]).await;
     assert_eq!(stale.status, StatusCode::PRECONDITION_FAILED);
     let (_, api) = app.get(&format!("/api/v1/leads/{id}"), &c.mia.key).await;
     assert_eq!(api["lot"], "7");
@@ -209,11 +222,12 @@ async fn claim_merge_and_archive_from_the_page(app: TestApp) {
     let page = mia.get(&format!("/leads/{loose}")).await;
     assert!(page.body.contains("Unassigned: every user can see it"));
     let team = c.a.to_string();
-    let body = post_to(
+    let body = work_on(
         &mut mia,
-        &format!("/leads/{loose}/claim"),
+        loose,
+        "claim",
         &[("team_id", &team)],
-        &format!("/leads/{loose}?done=claimed#work"),
+        "claimed#work",
     )
     .await;
     assert!(body.contains("Claimed into A"), "{body}");
@@ -236,13 +250,12 @@ async fn claim_merge_and_archive_from_the_page(app: TestApp) {
     let gone = mia.get(&format!("/leads/{loose}")).await;
     assert_eq!(gone.status, StatusCode::SEE_OTHER);
     assert_eq!(gone.location(), format!("/leads/{keep}?done=merged-away"));
-    let csrf = mia.get("/leads").await.field("csrf");
-    let itself = mia
-        .post(
-            &format!("/leads/{keep}/merge"),
-            &[("csrf", &csrf), ("into", &keep.to_string())],
-        )
-        .await;
+    let itself = post_form(
+        &mut mia,
+        &format!("/leads/{keep}/merge"),
+        &[("into", &keep.to_string())],
+    )
+    .await;
     assert_eq!(itself.status, StatusCode::UNPROCESSABLE_ENTITY);
     assert!(itself.body.contains("cannot be merged into itself"));
 
@@ -253,15 +266,8 @@ async fn claim_merge_and_archive_from_the_page(app: TestApp) {
         .await
         .body
         .contains("Archive lead"));
-    let body = post_to(
-        &mut adam,
-        &format!("/leads/{keep}/archive"),
-        &[],
-        &format!("/leads/{keep}?done=archived#work"),
-    )
-    .await;
-    assert!(body.contains("id=\"archived-mark\""));
-    assert!(body.contains("Restore lead"));
+    let body = work_on(&mut adam, keep, "archive", &[], "archived#work").await;
+    assert_shows(&body, &["id=\"archived-mark\"", "Restore lead"]);
     assert!(!adam
         .get("/leads")
         .await
@@ -269,15 +275,8 @@ async fn claim_merge_and_archive_from_the_page(app: TestApp) {
         .contains(&format!("/leads/{keep}\"")));
     let archived = adam.get("/leads?archived=true").await;
     assert!(archived.body.contains(&format!("/leads/{keep}\"")));
-    let body = post_to(
-        &mut adam,
-        &format!("/leads/{keep}/restore"),
-        &[],
-        &format!("/leads/{keep}?done=restored#work"),
-    )
-    .await;
-    assert!(body.contains("Archived"), "timeline: {body}");
-    assert!(body.contains("Restored"));
+    let body = work_on(&mut adam, keep, "restore", &[], "restored#work").await;
+    assert_shows(&body, &["Archived", "Restored"]);
 }
 
 async fn the_list_filters_by_status_and_owner_and_changes_in_bulk(app: TestApp) {
@@ -333,18 +332,12 @@ async fn the_list_filters_by_status_and_owner_and_changes_in_bulk(app: TestApp) 
     );
 
     // Archiving is an admin's: all or nothing, each refused lead named.
-    let csrf = mia.get("/leads").await.field("csrf");
-    let refused = mia
-        .post(
-            "/leads/bulk",
-            &[
-                ("csrf", &csrf),
-                (&one_s, "on"),
-                (&two_s, "on"),
-                ("action", "archive"),
-            ],
-        )
-        .await;
+    let refused = post_form(
+        &mut mia,
+        "/leads/bulk",
+        &[(&one_s, "on"), (&two_s, "on"), ("action", "archive")],
+    )
+    .await;
     assert_eq!(refused.status, StatusCode::UNPROCESSABLE_ENTITY);
     assert!(
         refused
@@ -353,9 +346,7 @@ async fn the_list_filters_by_status_and_owner_and_changes_in_bulk(app: TestApp) 
         "{}",
         refused.body
     );
-    let nothing = mia
-        .post("/leads/bulk", &[("csrf", &csrf), ("action", "archive")])
-        .await;
+    let nothing = post_form(&mut mia, "/leads/bulk", &[("action", "archive")]).await;
     assert_eq!(nothing.status, StatusCode::UNPROCESSABLE_ENTITY);
     assert!(nothing.body.contains("No lead was ticked"));
 }
@@ -364,7 +355,6 @@ async fn outsiders_and_members_are_refused_what_the_api_refuses(app: TestApp) {
     let c = cast(&app).await;
     let id = lead_at(&app, &c.olive.key, 9, Some(c.a)).await;
     let mut otto = sign_in(&app, "otto@example.com").await;
-    let csrf = otto.get("/leads").await.field("csrf");
     assert_eq!(
         otto.get(&format!("/leads/{id}")).await.status,
         StatusCode::NOT_FOUND
@@ -382,16 +372,11 @@ async fn outsiders_and_members_are_refused_what_the_api_refuses(app: TestApp) {
         ("archive", vec![]),
         ("merge", vec![("into", "1")]),
     ] {
-        let mut with_token = vec![("csrf", csrf.as_str())];
-        with_token.extend(form);
-        let page = otto.post(&format!("/leads/{id}/{path}"), &with_token).await;
+        let page = post_form(&mut otto, &format!("/leads/{id}/{path}"), &form).await;
         assert_eq!(page.status, StatusCode::NOT_FOUND, "{path}");
     }
     let mut mia = sign_in(&app, "mia@example.com").await;
-    let csrf = mia.get("/leads").await.field("csrf");
-    let archive = mia
-        .post(&format!("/leads/{id}/archive"), &[("csrf", &csrf)])
-        .await;
+    let archive = post_form(&mut mia, &format!("/leads/{id}/archive"), &[]).await;
     assert_eq!(archive.status, StatusCode::FORBIDDEN);
     // Without the form's token nothing is done.
     let forged = mia

@@ -5,7 +5,9 @@ use serde_json::{json, Value};
 use leadhub_domain::lead::fields::STRING_FIELDS;
 use leadhub_tests::{backend_tests, TestApp};
 
-use crate::helpers::{assert_query_refused, each, lead_total, onlookers, submit, team};
+use crate::helpers::{
+    assert_query_refused, each, lead_total, onlookers, submit, submit_and_get, submit_leads, team,
+};
 
 fn ids(page: &Value) -> Vec<i64> {
     each(&page["items"], "id")
@@ -22,24 +24,20 @@ async fn list(app: &TestApp, key: &str, query: &str) -> Value {
 async fn filters(app: TestApp) {
     let alice = app.user("alice@example.com").await;
     let t = team(&app, "T", &alice).await;
-    let a = submit(&app, &alice.key, json!({"address": "1 Alpha St", "city": "Austin", "state": "TX", "zip_code": "78701",
-        "property_type": "residential", "permit_status": "Issued", "source": "scrape", "first_name": "Zelda",
-        "last_name": "Quux", "project_number": "BP-2025-001", "team_id": t})).await;
-    let b = submit(
+    let [a, b, c] = submit_leads(
         &app,
         &alice.key,
-        json!({"address": "2 Beta Rd", "city": "Dallas", "state": "TX", "zip_code": "75201",
-        "property_type": "commercial", "permit_status": "Final", "source": "manual"}),
+        [
+            json!({"address": "1 Alpha St", "city": "Austin", "state": "TX", "zip_code": "78701",
+                "property_type": "residential", "permit_status": "Issued", "source": "scrape", "first_name": "Zelda",
+                "last_name": "Quux", "project_number": "BP-2025-001", "team_id": t}),
+            json!({"address": "2 Beta Rd", "city": "Dallas", "state": "TX", "zip_code": "75201",
+                "property_type": "commercial", "permit_status": "Final", "source": "manual"}),
+            json!({"address": "3 Gamma Ave", "city": "Tulsa", "state": "OK", "zip_code": "74103",
+                "property_type": "vacant_land", "source": "scrape"}),
+        ],
     )
     .await;
-    let c = submit(
-        &app,
-        &alice.key,
-        json!({"address": "3 Gamma Ave", "city": "Tulsa", "state": "OK", "zip_code": "74103",
-        "property_type": "vacant_land", "source": "scrape"}),
-    )
-    .await;
-    let [a, b, c] = [a, b, c].map(|r| r["result_lead_id"].as_i64().unwrap());
     let all = list(&app, &alice.key, "").await;
     assert_eq!(all["total"], 3);
     assert_eq!(all["limit"], 50);
@@ -172,17 +170,11 @@ async fn visibility(app: TestApp) {
 
 async fn lead_fields(app: TestApp) {
     let alice = app.user("alice@example.com").await;
-    let r = submit(
-        &app,
-        &alice.key,
-        json!({"address": "4 Field St", "city": "Austin", "state": "tx", "zip_code": "78701",
+    let fields = json!({"address": "4 Field St", "city": "Austin", "state": "tx", "zip_code": "78701",
         "lot_size": "10,890 sqft", "bedrooms": 3, "latitude": 30.25, "longitude": -97.75,
-        "first_name": "Ann", "source": "manual"}),
-    )
-    .await;
+        "first_name": "Ann", "source": "manual"});
+    let (r, lead) = submit_and_get(&app, &alice.key, fields).await;
     let id = r["result_lead_id"].as_i64().unwrap();
-    let (status, lead) = app.get(&format!("/api/v1/leads/{id}"), &alice.key).await;
-    assert_eq!(status, StatusCode::OK);
     // Every field a submission may carry, then what the service adds.
     let added = [
         "id",

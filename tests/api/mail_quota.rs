@@ -4,7 +4,7 @@
 use reqwest::{Method, StatusCode};
 use serde_json::json;
 
-use leadhub_tests::{backend_tests, TestApp};
+use leadhub_tests::{backend_tests, TestApp, TestUser};
 
 use crate::rate_limits::fresh_window;
 use crate::teams::{create_team_id, mailed_invite_url};
@@ -23,9 +23,7 @@ fn mails_to(app: &TestApp, email: &str) -> usize {
 
 async fn sign_in_mail_is_bounded_per_address(app: TestApp) {
     fresh_window().await;
-    let app = app
-        .with_env(&[("LEADHUB_MAIL_PER_ADDRESS_MINUTE", "1")])
-        .await;
+    let app = with_quota(&app, "1", "0").await;
     app.user("ada@example.com").await;
     app.user("bob@example.com").await;
     for _ in 0..5 {
@@ -41,12 +39,7 @@ async fn sign_in_mail_is_bounded_per_address(app: TestApp) {
     );
 
     // The hour's quota, with the minute's off.
-    let app = app
-        .with_env(&[
-            ("LEADHUB_MAIL_PER_ADDRESS_MINUTE", "0"),
-            ("LEADHUB_MAIL_PER_ADDRESS_HOUR", "2"),
-        ])
-        .await;
+    let app = with_quota(&app, "0", "2").await;
     app.user("cy@example.com").await;
     for _ in 0..4 {
         ask_link(&app, "cy@example.com").await;
@@ -56,13 +49,7 @@ async fn sign_in_mail_is_bounded_per_address(app: TestApp) {
 }
 
 async fn invite_mail_is_bounded_per_address(app: TestApp) {
-    fresh_window().await;
-    let app = app
-        .with_env(&[("LEADHUB_MAIL_PER_ADDRESS_MINUTE", "1")])
-        .await;
-    let ada = app.user("ada@example.com").await;
-    let team = create_team_id(&app, &ada.key, "Crew").await;
-    let path = format!("/api/teams/{team}/invites");
+    let (app, ada, path) = ada_inviting(&app, "1", "0").await;
     let (status, first) = app
         .post(&path, &ada.key, json!({"email": "sam@example.com"}))
         .await;
@@ -110,16 +97,7 @@ async fn invite_mail_is_bounded_per_address(app: TestApp) {
 
 /// `victim+1@...` to `victim+20@...` are one mailbox: they share its quota.
 async fn tagged_addresses_share_their_mailbox_quota(app: TestApp) {
-    fresh_window().await;
-    let app = app
-        .with_env(&[
-            ("LEADHUB_MAIL_PER_ADDRESS_MINUTE", "0"),
-            ("LEADHUB_MAIL_PER_ADDRESS_HOUR", "5"),
-        ])
-        .await;
-    let ada = app.user("ada@example.com").await;
-    let team = create_team_id(&app, &ada.key, "Crew").await;
-    let path = format!("/api/teams/{team}/invites");
+    let (app, ada, path) = ada_inviting(&app, "0", "5").await;
     let mut refused = 0;
     for n in 1..=20 {
         let email = if n % 2 == 0 {
@@ -148,3 +126,26 @@ backend_tests!(
     invite_mail_is_bounded_per_address,
     tagged_addresses_share_their_mailbox_quota,
 );
+
+/// The app with these e-mail quotas per address: a minute's and an hour's ("0": off).
+async fn with_quota(app: &TestApp, per_minute: &str, per_hour: &str) -> TestApp {
+    app.with_env(&[
+        ("LEADHUB_MAIL_PER_ADDRESS_MINUTE", per_minute),
+        ("LEADHUB_MAIL_PER_ADDRESS_HOUR", per_hour),
+    ])
+    .await
+}
+
+/// In a fresh quota window, the app with these quotas and Ada's team: the app, Ada and the path
+/// of the team's invites.
+async fn ada_inviting(
+    app: &TestApp,
+    per_minute: &str,
+    per_hour: &str,
+) -> (TestApp, TestUser, String) {
+    fresh_window().await;
+    let app = with_quota(app, per_minute, per_hour).await;
+    let ada = app.user("ada@example.com").await;
+    let team = create_team_id(&app, &ada.key, "Crew").await;
+    (app, ada, format!("/api/teams/{team}/invites"))
+}

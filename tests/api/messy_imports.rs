@@ -13,7 +13,7 @@ use leadhub_domain::import::{ImportKind, ImportServices, ImportSummary};
 use leadhub_tests::{backend_tests, TestApp, TestDatabase, TestUser};
 use leadhub_web::import::{import_csv, ImportSettings, DEFAULT_CHUNK};
 
-use crate::helpers::team;
+use crate::helpers::{batch_ok, team};
 use crate::lead_pages::fetch_csv;
 use crate::lead_uploads::{count, finished, upload};
 use crate::pages::sign_in;
@@ -354,14 +354,7 @@ async fn an_export_imports_back_as_the_same_rows(app: TestApp) {
         {"address": "3 Elm Rd", "city": "Dallas", "state": "TX", "zip_code": "07520", "mail_state": "NJ",
          "parcel_number": "-12-34", "work_type": "\tTab"},
     ]);
-    let (status, body) = app
-        .post(
-            "/api/v1/submissions/batch",
-            &alice.key,
-            json!({"leads": leads}),
-        )
-        .await;
-    assert_eq!(status, StatusCode::OK, "{body}");
+    batch_ok(&app, &alice.key, json!({"leads": leads})).await;
     let (_, first) = fetch_csv(&app, "/api/v1/leads/export", &alice.key).await;
     assert!(
         first.contains(",+15125550100,mobile,+442079460958,"),

@@ -10,7 +10,7 @@ use serde_json::json;
 use leadhub_tests::{backend_tests, TestApp};
 
 use crate::enrichment::with_geocoders;
-use crate::helpers::{poll, submit, team};
+use crate::helpers::{batch_ok, batch_path, poll, submit, team};
 use crate::lead_uploads::{finished, upload};
 use crate::pages::sign_in;
 use crate::teams::{create_team_id, invite};
@@ -34,14 +34,12 @@ async fn queue_gauges_follow_the_database(app: TestApp) {
     // No job workers: the deferred batch's job stays queued.
     let app = app.restart().env("LEADHUB_WORKERS", "0").build().await;
     let ada = app.user("ada@example.com").await;
-    let (status, body) = app
-        .post(
-            "/api/v1/submissions/batch",
-            &ada.key,
-            json!({"process_immediately": false, "leads": [{"address": "1 Queue St", "city": "Austin", "state": "TX"}]}),
-        )
-        .await;
-    assert_eq!(status, StatusCode::OK, "{body}");
+    let body = batch_ok(
+        &app,
+        &ada.key,
+        json!({"process_immediately": false, "leads": [{"address": "1 Queue St", "city": "Austin", "state": "TX"}]}),
+    )
+    .await;
     let text = app.get_text("/metrics").await;
     assert_eq!(
         value(
@@ -66,10 +64,7 @@ async fn queue_gauges_follow_the_database(app: TestApp) {
 
     // Workers again: the job is done and its series leaves the scrape.
     let app = app.restart().build().await;
-    let batch = format!(
-        "/api/v1/submissions/batches/{}",
-        body["batch_id"].as_str().unwrap()
-    );
+    let batch = batch_path(&body);
     poll(&app, &batch, &ada.key, |b| b["pending"] == 0).await;
     let started = Instant::now();
     loop {
@@ -131,12 +126,7 @@ async fn adapter_counters_move(app: TestApp) {
 }
 
 async fn a_failing_webhook_endpoint_shows(app: TestApp) {
-    let app = app
-        .restart()
-        .local_webhooks()
-        .env("LEADHUB_WEBHOOK_RETRY_SCALE", "100")
-        .build()
-        .await;
+    let app = app.restart().local_webhooks_scaled("100").build().await;
     let owner = app.user("owner@example.com").await;
     let team = create_team_id(&app, &owner.key, "Hooked").await;
     let text = app.get_text("/metrics").await;

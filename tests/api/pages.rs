@@ -2,7 +2,7 @@
 //! spend their token, the transparent refresh, autoescaping, controls by role.
 use std::collections::BTreeMap;
 
-use crate::teams::{add_member, create_team_id, mailed_invite_url};
+use crate::teams::{mailed_invite_url, team_of};
 use leadhub_domain::mail::Message;
 use leadhub_tests::{backend_tests, TestApp};
 use reqwest::header::{HeaderMap, LOCATION, SET_COOKIE};
@@ -158,6 +158,13 @@ impl Browser {
 }
 
 /// `path` as a user with nothing yet sees it: 200, and `empty` said.
+/// Asserts that `body` (a page) shows each of `texts`.
+pub(crate) fn assert_shows(body: &str, texts: &[&str]) {
+    for text in texts {
+        assert!(body.contains(text), "{text:?} missing: {body}");
+    }
+}
+
 pub(crate) async fn first_look(app: &TestApp, path: &str, empty: &str) -> Page {
     app.user("new@example.com").await;
     let page = sign_in(app, "new@example.com").await.get(path).await;
@@ -543,10 +550,8 @@ async fn team_names_are_escaped(app: TestApp) {
 }
 
 async fn controls_follow_the_permission_table(app: TestApp) {
-    let owner = app.user("owner@example.com").await;
-    let member = app.user("member@example.com").await;
-    let team_id = create_team_id(&app, &owner.key, "Crew").await;
-    add_member(&app, &owner.key, team_id, &member, "member").await;
+    let [owner, member] = app.users(["owner", "member"]).await;
+    let team_id = team_of(&app, &owner, "Crew", &[(&member, "member")]).await;
 
     let mut o = sign_in(&app, "owner@example.com").await;
     let page = o.get(&format!("/teams/{team_id}")).await;

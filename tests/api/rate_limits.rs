@@ -58,12 +58,7 @@ async fn send(app: &TestApp, path: &str, key: Option<&str>, forwarded_for: Optio
 }
 
 async fn headers_are_on_every_response_and_count_down(app: TestApp) {
-    let app = app
-        .with_env(&[
-            ("LEADHUB_RATE_LIMIT_PER_IP_MINUTE", "20"),
-            ("LEADHUB_RATE_LIMIT_PER_KEY_HOUR", "10"),
-        ])
-        .await;
+    let app = with_limits(&app, "20", "10").await;
     let alice = app.user("alice@example.com").await;
     fresh_window().await;
 
@@ -125,9 +120,7 @@ async fn headers_are_on_every_response_and_count_down(app: TestApp) {
 }
 
 async fn over_the_ip_limit_is_a_429_with_retry_after(app: TestApp) {
-    let app = app
-        .with_env(&[("LEADHUB_RATE_LIMIT_PER_IP_MINUTE", "3")])
-        .await;
+    let app = with_limits(&app, "3", "0").await;
     let alice = app.user("alice@example.com").await;
     fresh_window().await;
     for left in [2, 1, 0] {
@@ -151,11 +144,8 @@ async fn over_the_ip_limit_is_a_429_with_retry_after(app: TestApp) {
 }
 
 async fn each_key_has_its_own_hourly_limit(app: TestApp) {
-    let app = app
-        .with_env(&[("LEADHUB_RATE_LIMIT_PER_KEY_HOUR", "2")])
-        .await;
-    let alice = app.user("alice@example.com").await;
-    let bob = app.user("bob@example.com").await;
+    let app = with_limits(&app, "0", "2").await;
+    let [alice, bob] = app.users(["alice", "bob"]).await;
     fresh_window().await;
     for _ in 0..2 {
         assert_eq!(
@@ -214,12 +204,7 @@ async fn zero_turns_a_limit_off(app: TestApp) {
         assert!(a.header("x-ratelimit-limit").is_none());
     }
     // Only the IP limit on: the policy names only it, also for a key.
-    let app = app
-        .with_env(&[
-            ("LEADHUB_RATE_LIMIT_PER_IP_MINUTE", "1000"),
-            ("LEADHUB_RATE_LIMIT_PER_KEY_HOUR", "0"),
-        ])
-        .await;
+    let app = with_limits(&app, "1000", "0").await;
     let a = send(&app, "/api/auth/me", Some(&alice.key), None).await;
     assert_eq!(
         a.header("ratelimit-policy").as_deref(),
@@ -268,9 +253,7 @@ async fn forwarded_for_is_believed_only_from_trusted_proxies(app: TestApp) {
 }
 
 async fn health_endpoints_are_not_counted(app: TestApp) {
-    let app = app
-        .with_env(&[("LEADHUB_RATE_LIMIT_PER_IP_MINUTE", "1")])
-        .await;
+    let app = with_limits(&app, "1", "0").await;
     fresh_window().await;
     for path in ["/healthz", "/readyz", "/metrics", "/healthz/"] {
         for _ in 0..3 {
@@ -326,4 +309,13 @@ async fn processes_on_one_postgres_share_counts(app: TestApp) {
     // The IP counter is shared too.
     let ip = send(&second, "/openapi.json", None, None).await;
     assert_eq!(ip.remaining(), 1000 - 5);
+}
+
+/// The app with these limits: requests a minute per client IP, and an hour per API key ("0": off).
+async fn with_limits(app: &TestApp, per_ip_minute: &str, per_key_hour: &str) -> TestApp {
+    app.with_env(&[
+        ("LEADHUB_RATE_LIMIT_PER_IP_MINUTE", per_ip_minute),
+        ("LEADHUB_RATE_LIMIT_PER_KEY_HOUR", per_key_hour),
+    ])
+    .await
 }

@@ -7,7 +7,7 @@ use serde_json::{json, Value};
 
 use leadhub_tests::{backend_tests, TestApp};
 
-use crate::helpers::{assert_query_refused, each, locs, problem_type, submit, team};
+use crate::helpers::{assert_query_refused, each, locs, problem_type, submit, submit_leads, team};
 
 const BUSINESSES: &str = "/api/v1/lead-sources/businesses";
 
@@ -28,26 +28,29 @@ async fn lead_ids(app: &TestApp, key: &str, query: &str) -> Vec<i64> {
     ids(&body)
 }
 
-async fn lead(app: &TestApp, key: &str, fields: Value) -> i64 {
-    submit(app, key, fields).await["result_lead_id"]
-        .as_i64()
-        .unwrap()
+/// Each of `queries` finds exactly the leads `want`, in that order.
+async fn assert_each_finds(app: &TestApp, key: &str, queries: &[&str], want: &[i64]) {
+    for query in queries {
+        assert_eq!(lead_ids(app, key, query).await, want, "{query}");
+    }
 }
 
 async fn text_filters_ignore_case_and_space(app: TestApp) {
     let alice = app.user("alice@example.com").await;
-    let a = lead(&app, &alice.key, json!({"address": "1 Alpha St", "city": "Austin", "state": "TX",
-        "county": "Travis", "permit_status": "Issued", "work_type": "Re-Roof", "source": "Permit Scrape"})).await;
-    let b = lead(&app, &alice.key, json!({"address": "2 Beta St", "city": "austin", "state": "tx",
-        "county": "TRAVIS", "permit_status": "issued", "work_type": "re-roof", "source": "permit_scrape"})).await;
-    let c = lead(
+    let [a, b, c] = submit_leads(
         &app,
         &alice.key,
-        json!({"address": "3 Gamma St", "city": "Dallas", "state": "TX",
-        "permit_status": "Final", "source": "Door Knock"}),
+        [
+            json!({"address": "1 Alpha St", "city": "Austin", "state": "TX",
+            "county": "Travis", "permit_status": "Issued", "work_type": "Re-Roof", "source": "Permit Scrape"}),
+            json!({"address": "2 Beta St", "city": "austin", "state": "tx",
+            "county": "TRAVIS", "permit_status": "issued", "work_type": "re-roof", "source": "permit_scrape"}),
+            json!({"address": "3 Gamma St", "city": "Dallas", "state": "TX",
+            "permit_status": "Final", "source": "Door Knock"}),
+        ],
     )
     .await;
-    for query in [
+    let queries = [
         "?city=austin",
         "?city=AUSTIN",
         "?city=%20Austin%20",
@@ -60,13 +63,8 @@ async fn text_filters_ignore_case_and_space(app: TestApp) {
         "?source=PERMIT-SCRAPE",
         "?state=%20tx%20&city=austin",
         "?source=permit%20scrape&permit_status=issued",
-    ] {
-        assert_eq!(
-            lead_ids(&app, &alice.key, query).await,
-            vec![b, a],
-            "{query}"
-        );
-    }
+    ];
+    assert_each_finds(&app, &alice.key, &queries, &[b, a]).await;
     assert_eq!(
         lead_ids(&app, &alice.key, "?source=door_knock").await,
         vec![c]
@@ -83,17 +81,19 @@ async fn text_filters_ignore_case_and_space(app: TestApp) {
 
 async fn q_finds_phones_written_any_way_and_e_mails(app: TestApp) {
     let alice = app.user("alice@example.com").await;
-    let a = lead(&app, &alice.key, json!({"address": "12 Lamar Blvd", "city": "Austin", "state": "TX",
-        "zip_code": "78704", "first_name": "Ann", "last_name": "Lee", "primary_phone": "(512) 867-5309",
-        "email_1": "Ann.Lee@Example.com", "project_number": "BP-2025-0042"})).await;
-    let b = lead(
+    let [a, b] = submit_leads(
         &app,
         &alice.key,
-        json!({"address": "9 Oak St", "city": "Austin", "state": "TX",
-        "zip_code": "78704", "primary_phone": "214-555-0188"}),
+        [
+            json!({"address": "12 Lamar Blvd", "city": "Austin", "state": "TX",
+            "zip_code": "78704", "first_name": "Ann", "last_name": "Lee", "primary_phone": "(512) 867-5309",
+            "email_1": "Ann.Lee@Example.com", "project_number": "BP-2025-0042"}),
+            json!({"address": "9 Oak St", "city": "Austin", "state": "TX",
+            "zip_code": "78704", "primary_phone": "214-555-0188"}),
+        ],
     )
     .await;
-    for query in [
+    let queries = [
         "?q=512-867-5309",
         "?q=(512)%20867-5309",
         "?q=%2B1%20512.867.5309",
@@ -105,9 +105,8 @@ async fn q_finds_phones_written_any_way_and_e_mails(app: TestApp) {
         "?q=Ann%20Lee",
         "?q=bp-2025-00",
         "?q=%20Lamar%20Blvd%20",
-    ] {
-        assert_eq!(lead_ids(&app, &alice.key, query).await, vec![a], "{query}");
-    }
+    ];
+    assert_each_finds(&app, &alice.key, &queries, &[a]).await;
     for nothing in [
         "?q=867-5310",
         "?q=nobody@example.com",
@@ -149,28 +148,15 @@ async fn q_finds_phones_written_any_way_and_e_mails(app: TestApp) {
 
 async fn sort(app: TestApp) {
     let alice = app.user("alice@example.com").await;
-    let a = lead(
+    let [a, b, c, d] = submit_leads(
         &app,
         &alice.key,
-        json!({"address": "1 A St", "city": "dallas", "state": "TX", "permit_date": "2025-03-01"}),
-    )
-    .await;
-    let b = lead(
-        &app,
-        &alice.key,
-        json!({"address": "2 B St", "city": "Austin"}),
-    )
-    .await;
-    let c = lead(
-        &app,
-        &alice.key,
-        json!({"address": "3 C St", "city": "Waco", "permit_date": "2024-12-31"}),
-    )
-    .await;
-    let d = lead(
-        &app,
-        &alice.key,
-        json!({"address": "4 D St", "permit_date": "2025-01-15"}),
+        [
+            json!({"address": "1 A St", "city": "dallas", "state": "TX", "permit_date": "2025-03-01"}),
+            json!({"address": "2 B St", "city": "Austin"}),
+            json!({"address": "3 C St", "city": "Waco", "permit_date": "2024-12-31"}),
+            json!({"address": "4 D St", "permit_date": "2025-01-15"}),
+        ],
     )
     .await;
     // Touch a: a merge that changes something moves its updated_at.
@@ -357,29 +343,20 @@ async fn documented(app: TestApp) {
 /// columns, the leads for the others): archived leads and other teams' leads left out, and
 /// `team_id=0` (the rollup's scope of the unassigned leads) finding nothing.
 async fn total_is_exact_however_counted(app: TestApp) {
-    let alice = app.user("alice@example.com").await;
-    let bob = app.user("bob@example.com").await;
+    let [alice, bob] = app.users(["alice", "bob"]).await;
     let t = team(&app, "T", &alice).await;
     let other = team(&app, "O", &bob).await;
-    let own = lead(
+    let [own, open, archived] = submit_leads(
         &app,
         &alice.key,
-        json!({"address": "1 Lamar Blvd", "source": "referral", "team_id": t}),
+        [
+            json!({"address": "1 Lamar Blvd", "source": "referral", "team_id": t}),
+            json!({"address": "2 Lamar Blvd", "source": "referral"}),
+            json!({"address": "3 Lamar Blvd", "source": "referral", "team_id": t}),
+        ],
     )
     .await;
-    let open = lead(
-        &app,
-        &alice.key,
-        json!({"address": "2 Lamar Blvd", "source": "referral"}),
-    )
-    .await;
-    let archived = lead(
-        &app,
-        &alice.key,
-        json!({"address": "3 Lamar Blvd", "source": "referral", "team_id": t}),
-    )
-    .await;
-    lead(
+    submit(
         &app,
         &bob.key,
         json!({"address": "4 Lamar Blvd", "source": "referral", "team_id": other}),

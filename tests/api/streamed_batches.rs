@@ -7,9 +7,9 @@ use serde_json::{json, Value};
 
 use leadhub_tests::{backend_tests, TestApp};
 
-use crate::helpers::{lead_total, locs, post_with_key, problem_type, submission_count, team};
-
-const BATCH: &str = "/api/v1/submissions/batch";
+use crate::helpers::{
+    lead_total, locs, post_with_key, problem_type, submission_count, team, BATCH,
+};
 
 fn leads(count: usize) -> Vec<Value> {
     (0..count)
@@ -65,8 +65,7 @@ async fn late_bad_elements_store_nothing(app: TestApp) {
 }
 
 async fn late_element_of_its_own_team(app: TestApp) {
-    let alice = app.user("alice@example.com").await;
-    let bob = app.user("bob@example.com").await;
+    let [alice, bob] = app.users(["alice", "bob"]).await;
     let alices = team(&app, "Alice's", &alice).await;
     let bobs = team(&app, "Bob's", &bob).await;
     // Another's team far into the batch: 403, nothing stored.
@@ -111,8 +110,7 @@ async fn late_element_of_its_own_team(app: TestApp) {
 }
 
 async fn forbidden_batch_team_answers_problems_first(app: TestApp) {
-    let alice = app.user("alice@example.com").await;
-    let bob = app.user("bob@example.com").await;
+    let [alice, bob] = app.users(["alice", "bob"]).await;
     let bobs = team(&app, "Bob's", &bob).await;
     let mut batch = leads(150);
     batch[120]["property_type"] = json!("castle");

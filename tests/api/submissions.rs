@@ -5,28 +5,26 @@ use serde_json::{json, Value};
 use leadhub_tests::{backend_tests, TestApp};
 
 use crate::helpers::{
-    each, has_warning, lead_total, locs, onlookers, poll, post_with_key, problem_type, raw_json,
-    raw_text, submission_count, submit, submit_and_get, team, warning_codes,
+    austin_lead, austin_leads, batch_ok, batch_path, completed_batch, each, has_warning,
+    lead_total, locs, onlookers, post_with_key, problem_type, raw_json, raw_text,
+    settled_submission, submission_count, submit, submit_and_get, team, warning_codes, BATCH,
+    SINGLE,
 };
 
 async fn single_then_duplicate_then_update(app: TestApp) {
     let alice = app.user("alice@example.com").await;
     let lead = json!({"address": "123 North Main Street, Apt 4", "city": "Austin", "state": "tx",
                       "zip_code": "78701-1234", "primary_phone": "(512) 555-0100", "latitude": 30.27, "longitude": -97.74});
-    let (status, first) = app
-        .post("/api/v1/submissions/single", &alice.key, lead.clone())
-        .await;
+    let (status, first) = app.post(SINGLE, &alice.key, lead.clone()).await;
     assert_eq!(status, StatusCode::OK, "{first}");
     assert_eq!(first["status"], "completed");
     assert_eq!(first["result_action"], "created");
-    let (_, again) = app
-        .post("/api/v1/submissions/single", &alice.key, lead)
-        .await;
+    let (_, again) = app.post(SINGLE, &alice.key, lead).await;
     assert_eq!(again["result_action"], "skipped", "{again}");
     assert_eq!(again["status"], "duplicate");
     assert_eq!(again["result_lead_id"], first["result_lead_id"]);
     let (_, third) = app
-        .post("/api/v1/submissions/single", &alice.key,
+        .post(SINGLE, &alice.key,
               json!({"address": "123 N Main St #4", "city": "Austin", "state": "TX", "zip_code": "78701", "primary_phone": "512-555-0199"}))
         .await;
     assert_eq!(third["result_action"], "updated", "{third}");
@@ -39,9 +37,6 @@ async fn single_then_duplicate_then_update(app: TestApp) {
     assert_eq!(lead["submission_count"], 3);
     assert_eq!(lead["state"], "TX");
 }
-
-const SINGLE: &str = "/api/v1/submissions/single";
-const BATCH: &str = "/api/v1/submissions/batch";
 
 /// Posts `body` to `path`, expects 422, and checks nothing was stored.
 async fn rejected(app: &TestApp, key: &str, path: &str, body: Value) -> Value {
@@ -362,17 +357,13 @@ async fn batch_validation(app: TestApp) {
     );
     assert_eq!(lead_total(&app, &alice.key, "").await, 0);
     // Exactly 1000 is fine.
-    let thousand: Vec<Value> = (0..1000)
-        .map(|i| json!({"address": format!("{i} Main St"), "city": "Austin", "state": "TX"}))
-        .collect();
-    let (status, body) = app
-        .post(
-            BATCH,
-            &alice.key,
-            json!({"leads": thousand, "process_immediately": false}),
-        )
-        .await;
-    assert_eq!(status, StatusCode::OK, "{body}");
+    let thousand = austin_leads(0..1000, "Main St");
+    let body = batch_ok(
+        &app,
+        &alice.key,
+        json!({"leads": thousand, "process_immediately": false}),
+    )
+    .await;
     assert_eq!(body["total"], 1000);
     assert_eq!(body["pending"], 1000);
 }
@@ -421,8 +412,7 @@ async fn unknown_fields_ignored_and_blanks_absent(app: TestApp) {
 }
 
 async fn team_membership_is_403(app: TestApp) {
-    let alice = app.user("alice@example.com").await;
-    let bob = app.user("bob@example.com").await;
+    let [alice, bob] = app.users(["alice", "bob"]).await;
     let bobs = team(&app, "Bob's", &bob).await;
     let alices = team(&app, "Alice's", &alice).await;
     let before = submission_count(&app).await;
@@ -595,7 +585,7 @@ async fn duplicate_rules(app: TestApp) {
     let base = submit(
         &app,
         &alice.key,
-        json!({"address": "123 North Main Street Apartment 4", "city": "Austin", "state": "TX", "zip_code": "78701"}),
+        austin_lead("123 North Main Street Apartment 4"),
     )
     .await;
     let id = base["result_lead_id"].clone();
@@ -643,18 +633,8 @@ async fn duplicate_rules(app: TestApp) {
         assert_ne!(r["result_lead_id"], id);
     }
     // Ordinals spelled out.
-    let fifth = submit(
-        &app,
-        &alice.key,
-        json!({"address": "7 Fifth Avenue", "city": "Austin", "state": "TX", "zip_code": "78701"}),
-    )
-    .await;
-    let r = submit(
-        &app,
-        &alice.key,
-        json!({"address": "7 5th Ave", "city": "Austin", "state": "TX", "zip_code": "78701"}),
-    )
-    .await;
+    let fifth = submit(&app, &alice.key, austin_lead("7 Fifth Avenue")).await;
+    let r = submit(&app, &alice.key, austin_lead("7 5th Ave")).await;
     assert_eq!(r["result_lead_id"], fifth["result_lead_id"], "{r}");
     // No ZIP on either side and another city: different.
     let r = submit(
@@ -670,8 +650,7 @@ async fn duplicate_scope_by_team(app: TestApp) {
     let alice = app.user("alice@example.com").await;
     let t1 = team(&app, "One", &alice).await;
     let t2 = team(&app, "Two", &alice).await;
-    let addr =
-        json!({"address": "5 Scope Rd", "city": "Austin", "state": "TX", "zip_code": "78701"});
+    let addr = austin_lead("5 Scope Rd");
     let mut ids = Vec::new();
     for team_id in [Some(t1), Some(t2), None] {
         let mut body = addr.clone();
@@ -750,8 +729,7 @@ async fn batch_results_and_order(app: TestApp) {
         {"address": "2 Batch St", "city": "Austin", "state": "TX", "team_id": t2},
         {"first_name": "Nobody"},
     ]});
-    let (status, r) = app.post(BATCH, &alice.key, body.clone()).await;
-    assert_eq!(status, StatusCode::OK, "{r}");
+    let r = batch_ok(&app, &alice.key, body.clone()).await;
     let results = r["results"].as_array().unwrap();
     assert_eq!(results.len(), 5);
     for (i, e) in results.iter().enumerate() {
@@ -825,8 +803,7 @@ async fn deferred_batch(app: TestApp) {
         {"address": "3 Later St", "city": "Austin", "state": "TX", "zip_code": "78701"},
         {"address": "4 Later St", "city": "Austin", "state": "TX", "zip_code": "78701"},
     ]});
-    let (status, r) = app.post(BATCH, &alice.key, body).await;
-    assert_eq!(status, StatusCode::OK, "{r}");
+    let r = batch_ok(&app, &alice.key, body).await;
     assert_eq!(r["pending"], 3);
     assert_eq!(r["total"], 3);
     assert_eq!(r["succeeded"], 0);
@@ -834,34 +811,15 @@ async fn deferred_batch(app: TestApp) {
         assert_eq!(e["status"], "pending", "{e}");
         assert!(e["lead_id"].is_null() && e["action"].is_null(), "{e}");
     }
-    let batch = r["batch_id"].as_str().unwrap();
-    let b = poll(
-        &app,
-        &format!("/api/v1/submissions/batches/{batch}"),
-        &alice.key,
-        |b| b["completed_at"].is_string(),
-    )
-    .await;
+    let b = completed_batch(&app, &alice.key, &r).await;
     assert_eq!(b["pending"], 0, "{b}");
     assert_eq!(b["succeeded"], 2, "{b}");
     assert_eq!(b["duplicates"], 1, "{b}");
     let ids: Vec<i64> = each(&r["results"], "submission_id")
         .map(|id| id.as_i64().unwrap())
         .collect();
-    let s0 = poll(
-        &app,
-        &format!("/api/v1/submissions/status/{}", ids[0]),
-        &alice.key,
-        |s| s["status"] != "pending" && s["status"] != "processing",
-    )
-    .await;
-    let s1 = poll(
-        &app,
-        &format!("/api/v1/submissions/status/{}", ids[1]),
-        &alice.key,
-        |s| s["status"] != "pending" && s["status"] != "processing",
-    )
-    .await;
+    let s0 = settled_submission(&app, &alice.key, ids[0]).await;
+    let s1 = settled_submission(&app, &alice.key, ids[1]).await;
     assert_eq!(s0["result_action"], "created", "{s0}");
     assert_eq!(s1["result_action"], "skipped", "{s1}");
     assert_eq!(s1["status"], "duplicate");
@@ -878,27 +836,19 @@ async fn deferred_batch(app: TestApp) {
 async fn status_visibility(app: TestApp) {
     let o = onlookers(&app).await;
     let (team_sub, own_sub) = o.team_and_own(&app, "Vis St").await;
-    let (_, team_batch) = app
-        .post(
-            BATCH,
-            &o.alice.key,
-            json!({"team_id": o.team, "leads": [{"address": "3 Vis St"}]}),
-        )
-        .await;
-    let (_, own_batch) = app
-        .post(
-            BATCH,
-            &o.alice.key,
-            json!({"leads": [{"address": "4 Vis St"}]}),
-        )
-        .await;
+    let team_batch = batch_ok(
+        &app,
+        &o.alice.key,
+        json!({"team_id": o.team, "leads": [{"address": "3 Vis St"}]}),
+    )
+    .await;
+    let own_batch = batch_ok(
+        &app,
+        &o.alice.key,
+        json!({"leads": [{"address": "4 Vis St"}]}),
+    )
+    .await;
     let path = |s: &Value| format!("/api/v1/submissions/status/{}", s["id"]);
-    let bpath = |b: &Value| {
-        format!(
-            "/api/v1/submissions/batches/{}",
-            b["batch_id"].as_str().unwrap()
-        )
-    };
     let (status, view) = app.get(&path(&team_sub), &o.alice.key).await;
     assert_eq!(status, StatusCode::OK);
     for key in [
@@ -932,10 +882,13 @@ async fn status_visibility(app: TestApp) {
         assert_eq!(app.get(&path(&team_sub), key).await.0, want(team_visible));
         assert_eq!(app.get(&path(&own_sub), key).await.0, want(own_visible));
         assert_eq!(
-            app.get(&bpath(&team_batch), key).await.0,
+            app.get(&batch_path(&team_batch), key).await.0,
             want(team_visible)
         );
-        assert_eq!(app.get(&bpath(&own_batch), key).await.0, want(own_visible));
+        assert_eq!(
+            app.get(&batch_path(&own_batch), key).await.0,
+            want(own_visible)
+        );
     }
     let (status, body) = app.get(&path(&own_sub), &o.stranger.key).await;
     assert_eq!(status, StatusCode::NOT_FOUND);
@@ -945,7 +898,7 @@ async fn status_visibility(app: TestApp) {
         StatusCode::OK
     );
     assert_eq!(
-        app.get(&bpath(&own_batch), &o.alice.key).await.0,
+        app.get(&batch_path(&own_batch), &o.alice.key).await.0,
         StatusCode::OK
     );
     assert_eq!(
@@ -963,8 +916,7 @@ async fn status_visibility(app: TestApp) {
 }
 
 async fn idempotency(app: TestApp) {
-    let alice = app.user("alice@example.com").await;
-    let bob = app.user("bob@example.com").await;
+    let [alice, bob] = app.users(["alice", "bob"]).await;
     let body = json!({"address": "1 Idem St", "city": "Austin", "state": "TX"});
     let (s1, h1, first) = post_with_key(&app, SINGLE, &alice.key, "key-1", &body).await;
     assert_eq!(s1, StatusCode::OK, "{first}");
@@ -1019,8 +971,7 @@ async fn idempotency(app: TestApp) {
 /// single submission is stored.
 async fn idempotent_twins_store_once(app: TestApp) {
     let alice = app.user("alice@example.com").await;
-    let body =
-        json!({"address": "7 Twin St", "city": "Austin", "state": "TX", "zip_code": "78701"});
+    let body = austin_lead("7 Twin St");
     let before = submission_count(&app).await;
     let answers = futures_util::future::join_all(
         (0..8).map(|_| post_with_key(&app, SINGLE, &alice.key, "twin-key", &body)),
@@ -1039,8 +990,7 @@ async fn idempotent_twins_store_once(app: TestApp) {
 
 /// A request that fails stores nothing, so its key is free for the corrected retry.
 async fn failed_request_gives_its_key_up(app: TestApp) {
-    let alice = app.user("alice@example.com").await;
-    let bob = app.user("bob@example.com").await;
+    let [alice, bob] = app.users(["alice", "bob"]).await;
     let bobs = team(&app, "Bob's", &bob).await;
     let body = json!({"address": "8 Retry St", "team_id": bobs});
     let (status, _, answer) = post_with_key(&app, SINGLE, &alice.key, "retry-key", &body).await;
@@ -1063,9 +1013,7 @@ async fn raw_json_kept_verbatim(app: TestApp) {
         {"address": "2 Raw St", "unknown": true},
         {"address": "2 Raw Street", "phone_2": "(512) 555-0100", "bedrooms": 3},
     ]);
-    let (_, b) = app
-        .post(BATCH, &alice.key, json!({"leads": leads.clone()}))
-        .await;
+    let b = batch_ok(&app, &alice.key, json!({"leads": leads.clone()})).await;
     for (i, e) in b["results"].as_array().unwrap().iter().enumerate() {
         assert_eq!(
             raw_json(&app, e["submission_id"].as_i64().unwrap()).await,
@@ -1155,8 +1103,7 @@ async fn concurrent_same_address(app: TestApp) {
 /// group (see single_intake.rs): each caller still gets its own answer, its own team's scope
 /// and its own warnings, and sees only its own submissions.
 async fn concurrent_singles_of_several_callers(app: TestApp) {
-    let alice = app.user("alice@example.com").await;
-    let bob = app.user("bob@example.com").await;
+    let [alice, bob] = app.users(["alice", "bob"]).await;
     let alices = team(&app, "Alice's", &alice).await;
     let bobs = team(&app, "Bob's", &bob).await;
     let mut tasks = tokio::task::JoinSet::new();
@@ -1236,8 +1183,7 @@ async fn batch_elements_with_no_field_fail(app: TestApp) {
             {"address": street, "city": "Austin", "state": "TX", "zip_code": "78701"},
             {"nickname": "only a field we do not know"},
         ]});
-        let (status, r) = app.post(BATCH, &alice.key, body).await;
-        assert_eq!(status, StatusCode::OK, "{r}");
+        let r = batch_ok(&app, &alice.key, body).await;
         let results = r["results"].as_array().unwrap();
         assert_eq!(results.len(), 3, "{r}");
         for (i, e) in results.iter().enumerate() {
@@ -1253,14 +1199,7 @@ async fn batch_elements_with_no_field_fail(app: TestApp) {
                 "{r}"
             );
         }
-        let batch = r["batch_id"].as_str().unwrap();
-        let b = poll(
-            &app,
-            &format!("/api/v1/submissions/batches/{batch}"),
-            &alice.key,
-            |b| b["completed_at"].is_string(),
-        )
-        .await;
+        let b = completed_batch(&app, &alice.key, &r).await;
         assert_eq!(
             (b["total"].as_i64(), b["failed"].as_i64()),
             (Some(3), Some(2)),

@@ -8,7 +8,7 @@ use serde_json::{json, Value};
 use leadhub_db::schema::auth_tokens;
 use leadhub_tests::{backend_tests, TestApp};
 
-use crate::teams::{create_team_id, mailed_invite_url};
+use crate::teams::{create_team_id, mailed_invite_url, post_invite, team_of};
 
 /// Every invite token (`lhi_...`) in a text.
 fn invite_tokens_in(text: &str) -> Vec<String> {
@@ -73,13 +73,13 @@ async fn an_inviter_never_gets_the_invitees_session(app: TestApp) {
 
     // An existing platform admin, and an address that has no account yet.
     for victim in ["root@example.com", "newcomer@example.com"] {
-        let (status, answer) = app
-            .post(
-                &format!("/api/teams/{team}/invites"),
-                &mallory.key,
-                json!({"email": victim, "role": "admin"}),
-            )
-            .await;
+        let (status, answer) = post_invite(
+            &app,
+            &mallory.key,
+            team,
+            json!({"email": victim, "role": "admin"}),
+        )
+        .await;
         assert_eq!(status, StatusCode::OK, "{answer}");
         let seen = attacker_view(&app, &mallory.key, team, &answer).await;
         assert_eq!(
@@ -102,22 +102,15 @@ async fn an_inviter_never_gets_the_invitees_session(app: TestApp) {
 }
 
 async fn a_team_admin_cannot_take_the_owner_over(app: TestApp) {
-    let owner = app.user("owner@example.com").await;
-    let eve = app.user("eve@example.com").await;
-    let team = create_team_id(&app, &owner.key, "Crew").await;
-    crate::teams::add_member(&app, &owner.key, team, &eve, "admin").await;
+    let [owner, eve] = app.users(["owner", "eve"]).await;
+    team_of(&app, &owner, "Crew", &[(&eve, "admin")]).await;
     let before = sessions_of(&app, owner.user.id).await;
     // Eve makes a second team and invites its owner there, then re-invites (a new link).
     let other = create_team_id(&app, &eve.key, "Side").await;
     let mut seen = Vec::new();
     for _ in 0..2 {
-        let (status, answer) = app
-            .post(
-                &format!("/api/teams/{other}/invites"),
-                &eve.key,
-                json!({"email": "owner@example.com"}),
-            )
-            .await;
+        let (status, answer) =
+            post_invite(&app, &eve.key, other, json!({"email": "owner@example.com"})).await;
         assert_eq!(status, StatusCode::OK, "{answer}");
         seen.extend(attacker_view(&app, &eve.key, other, &answer).await);
     }

@@ -13,9 +13,9 @@ use serde_json::{json, Value};
 use leadhub_db::schema::team_invites;
 use leadhub_domain::mail::Message;
 use leadhub_tests::python::{python_has, scratch_dir, spawn_ready, Helper};
-use leadhub_tests::{backend_tests, Backend, TestApp, TestDatabase, TestUser};
+use leadhub_tests::{backend_tests, free_port, Backend, TestApp, TestDatabase, TestUser};
 
-use crate::helpers::submit;
+use crate::helpers::{locs, submit, SINGLE};
 
 // ---------------------------------------------------------------------------------------------
 // Helpers shared with identity.rs
@@ -44,9 +44,7 @@ pub async fn invite(app: &TestApp, key: &str, team: i64, email: &str, role: Opti
         body["role"] = json!(role);
     }
     let earlier = app.mail.sent().len();
-    let (status, mut invite) = app
-        .post(&format!("/api/teams/{team}/invites"), key, body)
-        .await;
+    let (status, mut invite) = post_invite(app, key, team, body).await;
     assert_eq!(status, StatusCode::OK, "{invite}");
     assert!(invite.get("invite_url").is_none(), "{invite}");
     assert!(
@@ -63,6 +61,12 @@ pub async fn invite(app: &TestApp, key: &str, team: i64, email: &str, role: Opti
     }
     invite["mailed_url"] = json!(mailed);
     invite
+}
+
+/// POST /api/teams/{id}/invites as `key`, whatever the answer.
+pub async fn post_invite(app: &TestApp, key: &str, team: i64, body: Value) -> (StatusCode, Value) {
+    app.post(&format!("/api/teams/{team}/invites"), key, body)
+        .await
 }
 
 /// The link of an invite e-mail.
@@ -110,6 +114,20 @@ pub async fn add_member(app: &TestApp, inviter_key: &str, team: i64, user: &Test
     let created = invite(app, inviter_key, team, &user.user.email, Some(role)).await;
     let token = token_of(created["mailed_url"].as_str().unwrap());
     accept_ok(app, &token, json!({})).await;
+}
+
+/// A team made over the API by `owner`, with each of `members` in the role beside them.
+pub async fn team_of(
+    app: &TestApp,
+    owner: &TestUser,
+    name: &str,
+    members: &[(&TestUser, &str)],
+) -> i64 {
+    let team = create_team_id(app, &owner.key, name).await;
+    for (member, role) in members {
+        add_member(app, &owner.key, team, member, role).await;
+    }
+    team
 }
 
 fn team_id(team: &Value) -> i64 {
@@ -204,10 +222,8 @@ impl Fixture {
         let admin = app.user(&format!("{label}.admin@example.com")).await;
         let member = app.user(&format!("{label}.member@example.com")).await;
         let target = app.user(&format!("{label}.target@example.com")).await;
-        let team = create_team_id(app, &owner.key, &format!("Team {label}")).await;
-        add_member(app, &owner.key, team, &admin, "admin").await;
-        add_member(app, &owner.key, team, &member, "member").await;
-        add_member(app, &owner.key, team, &target, "member").await;
+        let members = [(&admin, "admin"), (&member, "member"), (&target, "member")];
+        let team = team_of(app, &owner, &format!("Team {label}"), &members).await;
         let pending = invite(
             app,
             &owner.key,
@@ -482,8 +498,7 @@ async fn the_role_matrix(app: TestApp) {
 }
 
 async fn team_lists_creation_counts_and_memberships(app: TestApp) {
-    let ada = app.user("ada@example.com").await;
-    let bob = app.user("bob@example.com").await;
+    let [ada, bob] = app.users(["ada", "bob"]).await;
     let root = app.admin("root@example.com").await;
     let nobody = app.user("nobody@example.com").await;
 
@@ -608,10 +623,8 @@ async fn team_lists_creation_counts_and_memberships(app: TestApp) {
 // ---------------------------------------------------------------------------------------------
 
 async fn invites_are_created_validated_and_replaced(app: TestApp) {
-    let ada = app.user("ada@example.com").await;
-    let bob = app.user("bob@example.com").await;
-    let t = create_team_id(&app, &ada.key, "Team").await;
-    add_member(&app, &ada.key, t, &bob, "member").await;
+    let [ada, bob] = app.users(["ada", "bob"]).await;
+    let t = team_of(&app, &ada, "Team", &[(&bob, "member")]).await;
 
     // Default role member; the link is {public_url}/invite/{token}; an e-mail carries it.
     let created = invite(&app, &ada.key, t, "  Sam@Example.COM ", None).await;
@@ -659,22 +672,14 @@ async fn invites_are_created_validated_and_replaced(app: TestApp) {
         (json!({"email": "a@b@c"}), "email"),
         (json!({"role": "member"}), "email"),
     ] {
-        let (status, answer) = app
-            .post(&format!("/api/teams/{t}/invites"), &ada.key, body.clone())
-            .await;
+        let (status, answer) = post_invite(&app, &ada.key, t, body.clone()).await;
         assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}: {answer}");
         assert_eq!(answer["detail"][0]["loc"], json!(["body", loc]), "{answer}");
     }
 
     // A current member (any case): 409.
     for email in ["bob@example.com", "BOB@example.com", "ada@example.com"] {
-        let (status, body) = app
-            .post(
-                &format!("/api/teams/{t}/invites"),
-                &ada.key,
-                json!({ "email": email }),
-            )
-            .await;
+        let (status, body) = post_invite(&app, &ada.key, t, json!({ "email": email })).await;
         assert_eq!(status, StatusCode::CONFLICT, "{email}: {body}");
         assert!(body["detail"].as_str().is_some());
     }
@@ -802,14 +807,8 @@ async fn the_public_invite_page_and_accepting(app: TestApp) {
     for body in [json!({}), json!({"first_name": "  ", "last_name": ""})] {
         let (status, answer) = accept(&app, &token, body).await;
         assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{answer}");
-        let locs: Vec<Value> = answer["detail"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|d| d["loc"].clone())
-            .collect();
         assert_eq!(
-            locs,
+            locs(&answer),
             vec![json!(["body", "first_name"]), json!(["body", "last_name"])]
         );
     }
@@ -926,10 +925,8 @@ async fn a_failed_email_keeps_the_invite(app: TestApp) {
 }
 
 async fn an_inactive_team_keeps_reads_and_refuses_writes(app: TestApp) {
-    let ada = app.user("ada@example.com").await;
-    let bob = app.user("bob@example.com").await;
-    let t = create_team_id(&app, &ada.key, "Closing").await;
-    add_member(&app, &ada.key, t, &bob, "admin").await;
+    let [ada, bob] = app.users(["ada", "bob"]).await;
+    let t = team_of(&app, &ada, "Closing", &[(&bob, "admin")]).await;
     let lead = submit(&app, &ada.key, json!({"address": "1 Old St", "team_id": t})).await;
     let lead_id = lead["result_lead_id"].as_i64().unwrap();
     let early = invite(&app, &ada.key, t, "late@example.com", None).await;
@@ -958,13 +955,7 @@ async fn an_inactive_team_keeps_reads_and_refuses_writes(app: TestApp) {
     assert_eq!(list[0]["is_active"], false);
 
     // No new invites, members or leads.
-    let (status, body) = app
-        .post(
-            &format!("/api/teams/{t}/invites"),
-            &ada.key,
-            json!({"email": "new@example.com"}),
-        )
-        .await;
+    let (status, body) = post_invite(&app, &ada.key, t, json!({"email": "new@example.com"})).await;
     assert_eq!(status, StatusCode::FORBIDDEN);
     assert_eq!(body, json!({"detail": "Team is inactive"}));
     let (status, body) = accept(
@@ -978,11 +969,7 @@ async fn an_inactive_team_keeps_reads_and_refuses_writes(app: TestApp) {
     assert_eq!(members(&app, &ada.key, t).await.len(), 2, "nobody joined");
     for key in [&ada.key, &bob.key] {
         let (status, body) = app
-            .post(
-                "/api/v1/submissions/single",
-                key,
-                json!({"address": "2 New St", "team_id": t}),
-            )
+            .post(SINGLE, key, json!({"address": "2 New St", "team_id": t}))
             .await;
         assert_eq!(status, StatusCode::FORBIDDEN, "{body}");
         assert_eq!(body, json!({"detail": "Team is inactive"}));
@@ -998,11 +985,8 @@ async fn an_inactive_team_keeps_reads_and_refuses_writes(app: TestApp) {
 // ---------------------------------------------------------------------------------------------
 
 async fn a_removed_member_loses_access_at_once(app: TestApp) {
-    let ada = app.user("ada@example.com").await;
-    let bob = app.user("bob@example.com").await;
-    let cy = app.user("cy@example.com").await;
-    let t = create_team_id(&app, &ada.key, "Crew").await;
-    add_member(&app, &ada.key, t, &bob, "member").await;
+    let [ada, bob, cy] = app.users(["ada", "bob", "cy"]).await;
+    let t = team_of(&app, &ada, "Crew", &[(&bob, "member")]).await;
     add_member(&app, &ada.key, t, &cy, "admin").await;
     let lead = submit(
         &app,
@@ -1029,7 +1013,7 @@ async fn a_removed_member_loses_access_at_once(app: TestApp) {
     assert_eq!(mine, json!([]));
     let (status, _) = app
         .post(
-            "/api/v1/submissions/single",
+            SINGLE,
             &bob.key,
             json!({"address": "1 Sneaky St", "team_id": t}),
         )
@@ -1099,11 +1083,7 @@ impl SmtpSink {
         let dir = scratch_dir("smtp");
         let inbox = dir.join("inbox");
         std::fs::create_dir_all(&inbox).unwrap();
-        let port = std::net::TcpListener::bind("127.0.0.1:0")
-            .unwrap()
-            .local_addr()
-            .unwrap()
-            .port();
+        let port = free_port();
         let (child, line) = spawn_ready(
             &dir.join("sink.py"),
             SMTP_SINK,

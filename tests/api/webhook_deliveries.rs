@@ -10,8 +10,8 @@ use leadhub_tests::python::Receiver;
 use leadhub_tests::{backend_tests, TestApp};
 
 use crate::enrichment::geocoder_chain;
-use crate::helpers::{poll, submit};
-use crate::teams::{add_member, create_team_id};
+use crate::helpers::{batch_ok, batch_path, poll, submit};
+use crate::teams::team_of;
 use crate::webhooks::create_webhook;
 
 backend_tests!(every_event_arrives_signed_retried_and_unheld);
@@ -42,19 +42,15 @@ async fn every_event_arrives_signed_retried_and_unheld(app: TestApp) {
     let Some(receiver) = Receiver::start() else {
         return;
     };
-    let webhook_env = |b: leadhub_tests::TestAppBuilder| {
-        b.local_webhooks()
-            .env("LEADHUB_WEBHOOK_RETRY_SCALE", "0.001")
-    };
     // No job workers yet: a deferred batch waits while its submitter leaves the team.
-    let app = webhook_env(app.restart())
+    let app = app
+        .restart()
+        .local_webhooks_scaled("0.001")
         .env("LEADHUB_WORKERS", "0")
         .build()
         .await;
-    let owner = app.user("owner@example.com").await;
-    let leaver = app.user("leaver@example.com").await;
-    let team = create_team_id(&app, &owner.key, "Hooked").await;
-    add_member(&app, &owner.key, team, &leaver, "member").await;
+    let [owner, leaver] = app.users(["owner", "leaver"]).await;
+    let team = team_of(&app, &owner, "Hooked", &[(&leaver, "member")]).await;
     let mut ids = std::collections::HashMap::new();
     for (name, events) in [
         ("all", json!(["*"])),
@@ -71,21 +67,24 @@ async fn every_event_arrives_signed_retried_and_unheld(app: TestApp) {
         receiver.trust(name, made["secret"].as_str().unwrap());
         ids.insert(name, made["id"].as_i64().unwrap());
     }
-    let (status, deferred) = app
-        .post(
-            "/api/v1/submissions/batch",
-            &leaver.key,
-            json!({"team_id": team, "process_immediately": false, "leads": [
-                {"address": "1 Left St", "city": "Austin", "state": "TX"},
-            ]}),
-        )
-        .await;
-    assert_eq!(status, StatusCode::OK, "{deferred}");
+    let deferred = batch_ok(
+        &app,
+        &leaver.key,
+        json!({"team_id": team, "process_immediately": false, "leads": [
+            {"address": "1 Left St", "city": "Austin", "state": "TX"},
+        ]}),
+    )
+    .await;
     let path = format!("/api/teams/{team}/members/{}", leaver.user.user_id);
     assert_eq!(app.delete(&path, &owner.key).await.0, StatusCode::OK);
 
     let geocoder = geocoder_chain(&app, &["zip"]);
-    let app = webhook_env(app.restart()).geocoder(geocoder).build().await;
+    let app = app
+        .restart()
+        .local_webhooks_scaled("0.001")
+        .geocoder(geocoder)
+        .build()
+        .await;
     let started = Instant::now();
     let lead = json!({"team_id": team, "address": "700 Lavaca St", "city": "Austin",
                       "state": "TX", "zip_code": "78701"});
@@ -94,18 +93,13 @@ async fn every_event_arrives_signed_retried_and_unheld(app: TestApp) {
     more["first_name"] = json!("Pat");
     more["last_name"] = json!("Example");
     submit(&app, &owner.key, more).await;
-    let (status, batch) = app
-        .post(
-            "/api/v1/submissions/batch",
-            &owner.key,
-            json!({"team_id": team, "leads": [{"address": "9 Other Rd", "city": "Austin", "state": "TX"}]}),
-        )
-        .await;
-    assert_eq!(status, StatusCode::OK, "{batch}");
-    let batch_path = format!(
-        "/api/v1/submissions/batches/{}",
-        deferred["batch_id"].as_str().unwrap()
-    );
+    batch_ok(
+        &app,
+        &owner.key,
+        json!({"team_id": team, "leads": [{"address": "9 Other Rd", "city": "Austin", "state": "TX"}]}),
+    )
+    .await;
+    let batch_path = batch_path(&deferred);
     poll(&app, &batch_path, &leaver.key, |b| b["pending"] == 0).await;
 
     // Every type reaches the endpoint that listens to all, each delivery verified by the library.

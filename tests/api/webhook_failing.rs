@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 use chrono::Utc;
 
 use leadhub_domain::mail::Message;
-use leadhub_tests::{backend_tests, TestApp};
+use leadhub_tests::{backend_tests, free_port, TestApp};
 
 use crate::clock::TestClock;
 use crate::helpers::poll;
@@ -20,18 +20,13 @@ async fn an_endpoint_failing_for_five_days_is_turned_off_and_its_owner_told(app:
     let app = app
         .restart()
         .clock(clock.clone())
-        .local_webhooks()
-        .env("LEADHUB_WEBHOOK_RETRY_SCALE", "0.001")
+        .local_webhooks_scaled("0.001")
         .build()
         .await;
     let owner = app.user("owner@example.com").await;
     let team = create_team_id(&app, &owner.key, "Failing").await;
     // A port nothing listens on: every attempt is refused.
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
+    let port = free_port();
     let url = format!("http://127.0.0.1:{port}/gone");
     let wid = hook_id(&app, &owner.key, team, &url).await;
     let (status, _) = send_test(&app, &owner.key, team, wid).await;

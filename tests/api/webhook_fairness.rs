@@ -16,9 +16,9 @@ use tokio::net::TcpListener;
 use leadhub_db::schema::{webhook_deliveries as wd, webhook_endpoints as we};
 use leadhub_tests::{backend_tests, TestApp, TestAppBuilder};
 
-use crate::helpers::submit;
+use crate::helpers::{austin_leads, batch_ok, batch_path, submit};
 use crate::pages::sign_in;
-use crate::teams::{add_member, create_team_id, remove_member};
+use crate::teams::{create_team_id, remove_member, team_of};
 use crate::webhook_pages::add;
 use crate::webhooks::{create_webhook, send_test};
 
@@ -121,23 +121,26 @@ async fn deliveries_of_team(app: &TestApp, team: i64) -> Vec<(String, i64)> {
     .await
 }
 
+/// The body of an endpoint at `url` for every event.
+fn every_event(url: &str) -> Value {
+    json!({"url": url, "events": ["*"]})
+}
+
+/// An app that delivers to local receivers and retries at once, with no geocoder to wait for.
+fn quick(builder: TestAppBuilder) -> TestAppBuilder {
+    builder.local_webhooks_scaled("0.001").geocoder(None)
+}
+
 async fn a_team_whose_endpoints_never_answer_holds_up_no_other_team(app: TestApp) {
-    let app = app
-        .restart()
-        .local_webhooks()
-        .env("LEADHUB_WEBHOOK_RETRY_SCALE", "0.001")
-        .geocoder(None)
-        .build()
-        .await;
+    let app = quick(app.restart()).build().await;
     let (silent, held) = silent_receiver().await;
     let (answering, answered) = answering_receiver().await;
-    let a = app.user("a@example.com").await;
-    let b = app.user("b@example.com").await;
+    let [a, b] = app.users(["a", "b"]).await;
     let team_a = create_team_id(&app, &a.key, "Silent").await;
     let team_b = create_team_id(&app, &b.key, "Healthy").await;
     for i in 0..20 {
         let url = format!("{silent}/a{i}");
-        create_webhook(&app, &a.key, team_a, json!({"url": url, "events": ["*"]})).await;
+        create_webhook(&app, &a.key, team_a, every_event(&url)).await;
     }
     let wid_b = create_webhook(
         &app,
@@ -151,21 +154,9 @@ async fn a_team_whose_endpoints_never_answer_holds_up_no_other_team(app: TestApp
 
     // Team A's 1000-lead batch: 20 deliveries of each event, every one left hanging for 15 s.
     let started = Instant::now();
-    let leads: Vec<Value> = (1..=1000)
-        .map(|i| json!({"address": format!("{i} Silent Way"), "city": "Austin", "state": "TX"}))
-        .collect();
-    let (status, batch) = app
-        .post(
-            "/api/v1/submissions/batch",
-            &a.key,
-            json!({"team_id": team_a, "leads": leads}),
-        )
-        .await;
-    assert_eq!(status, StatusCode::OK, "{batch}");
-    let batch_path = format!(
-        "/api/v1/submissions/batches/{}",
-        batch["batch_id"].as_str().unwrap()
-    );
+    let leads = austin_leads(1..=1000, "Silent Way");
+    let batch = batch_ok(&app, &a.key, json!({"team_id": team_a, "leads": leads})).await;
+    let batch_path = batch_path(&batch);
     loop {
         let (_, progress) = app.get(&batch_path, &a.key).await;
         if progress["pending"] == 0 && held.load(Ordering::SeqCst) > 0 {
@@ -227,23 +218,11 @@ async fn a_team_has_at_most_its_endpoint_limit(app: TestApp) {
     let url = |i: usize| format!("https://crm.example.com/hooks/{i}");
     let mut ids = Vec::new();
     for i in 0..20 {
-        let made = create_webhook(
-            &app,
-            &owner.key,
-            team,
-            json!({"url": url(i), "events": ["*"]}),
-        )
-        .await;
+        let made = create_webhook(&app, &owner.key, team, every_event(&url(i))).await;
         ids.push(made["id"].as_i64().unwrap());
     }
     let create = format!("/api/teams/{team}/webhooks");
-    let (status, refused) = app
-        .post(
-            &create,
-            &owner.key,
-            json!({"url": url(20), "events": ["*"]}),
-        )
-        .await;
+    let (status, refused) = app.post(&create, &owner.key, every_event(&url(20))).await;
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{refused}");
     assert_eq!(refused["detail"][0]["loc"], json!(["body"]), "{refused}");
     assert_eq!(refused["detail"][0]["type"], "too_many_endpoints");
@@ -253,22 +232,10 @@ async fn a_team_has_at_most_its_endpoint_limit(app: TestApp) {
     assert_eq!(list.as_array().unwrap().len(), 20);
 
     // The limit is per team; a deleted endpoint frees its place.
-    create_webhook(
-        &app,
-        &owner.key,
-        other,
-        json!({"url": url(0), "events": ["*"]}),
-    )
-    .await;
+    create_webhook(&app, &owner.key, other, every_event(&url(0))).await;
     let one = format!("/api/teams/{team}/webhooks/{}", ids[0]);
     assert_eq!(app.delete(&one, &owner.key).await.0, StatusCode::OK);
-    create_webhook(
-        &app,
-        &owner.key,
-        team,
-        json!({"url": url(20), "events": ["*"]}),
-    )
-    .await;
+    create_webhook(&app, &owner.key, team, every_event(&url(20))).await;
 
     // `LEADHUB_WEBHOOK_ENDPOINTS_PER_TEAM` sets it; the team page's form says so too.
     let app = app
@@ -276,20 +243,10 @@ async fn a_team_has_at_most_its_endpoint_limit(app: TestApp) {
         .env("LEADHUB_WEBHOOK_ENDPOINTS_PER_TEAM", "2")
         .build()
         .await;
-    create_webhook(
-        &app,
-        &owner.key,
-        other,
-        json!({"url": url(1), "events": ["*"]}),
-    )
-    .await;
+    create_webhook(&app, &owner.key, other, every_event(&url(1))).await;
     let other_create = format!("/api/teams/{other}/webhooks");
     let (status, refused) = app
-        .post(
-            &other_create,
-            &owner.key,
-            json!({"url": url(2), "events": ["*"]}),
-        )
+        .post(&other_create, &owner.key, every_event(&url(2)))
         .await;
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{refused}");
     assert!(
@@ -315,16 +272,14 @@ async fn a_team_has_at_most_its_endpoint_limit(app: TestApp) {
 async fn an_endpoint_shows_its_creator_and_outlives_their_membership(app: TestApp) {
     let app = app.restart().local_webhooks().build().await;
     let (answering, answered) = answering_receiver().await;
-    let owner = app.user("owner@example.com").await;
-    let admin = app.user("admin@example.com").await;
-    let team = create_team_id(&app, &owner.key, "Hooked").await;
-    add_member(&app, &owner.key, team, &admin, "admin").await;
+    let [owner, admin] = app.users(["owner", "admin"]).await;
+    let team = team_of(&app, &owner, "Hooked", &[(&admin, "admin")]).await;
 
     let made = create_webhook(
         &app,
         &admin.key,
         team,
-        json!({"url": format!("{answering}/crm"), "events": ["*"]}),
+        every_event(&format!("{answering}/crm")),
     )
     .await;
     assert_eq!(made["created_by"], json!(admin.user.user_id), "{made}");
@@ -376,12 +331,6 @@ async fn an_endpoint_shows_its_creator_and_outlives_their_membership(app: TestAp
 }
 
 async fn two_processes_share_the_deliveries_and_send_each_once(app: TestApp) {
-    let quick = |builder: TestAppBuilder| {
-        builder
-            .local_webhooks()
-            .env("LEADHUB_WEBHOOK_RETRY_SCALE", "0.001")
-            .geocoder(None)
-    };
     let first = quick(app.restart()).build().await;
     let second = quick(TestApp::builder(first.db.clone())).build().await;
     let (url, answered, seen) = recording_receiver().await;
@@ -397,17 +346,13 @@ async fn two_processes_share_the_deliveries_and_send_each_once(app: TestApp) {
         .await;
     }
     // Both processes are woken by the events (PostgreSQL's NOTIFY, else their 50 ms look).
-    let leads: Vec<Value> = (1..=200)
-        .map(|i| json!({"address": format!("{i} Shared St"), "city": "Austin", "state": "TX"}))
-        .collect();
-    let (status, batch) = second
-        .post(
-            "/api/v1/submissions/batch",
-            &owner.key,
-            json!({"team_id": team, "leads": leads}),
-        )
-        .await;
-    assert_eq!(status, StatusCode::OK, "{batch}");
+    let leads = austin_leads(1..=200, "Shared St");
+    batch_ok(
+        &second,
+        &owner.key,
+        json!({"team_id": team, "leads": leads}),
+    )
+    .await;
     let started = Instant::now();
     loop {
         let statuses = deliveries_of_team(&first, team).await;

@@ -8,7 +8,7 @@ use serde_json::Value;
 use leadhub_tests::{backend_tests, TestApp};
 
 use crate::pages::{sign_in, Browser};
-use crate::teams::{add_member, create_team_id};
+use crate::teams::{create_team_id, team_of};
 use crate::webhooks::send_test;
 
 backend_tests!(
@@ -195,11 +195,8 @@ async fn owners_disable_enable_rotate_and_delete_from_the_team_page(app: TestApp
 }
 
 async fn members_get_no_section_and_other_teams_ids_are_not_found(app: TestApp) {
-    let owner = app.user("owner@example.com").await;
-    let member = app.user("member@example.com").await;
-    let rival = app.user("rival@example.com").await;
-    let team = create_team_id(&app, &owner.key, "Alpha").await;
-    add_member(&app, &owner.key, team, &member, "member").await;
+    let [owner, member, rival] = app.users(["owner", "member", "rival"]).await;
+    let team = team_of(&app, &owner, "Alpha", &[(&member, "member")]).await;
     let theirs = create_team_id(&app, &rival.key, "Bravo").await;
     let mut o = sign_in(&app, "owner@example.com").await;
     assert_eq!(add(&mut o, team, URL).await.status, StatusCode::OK);

@@ -7,10 +7,10 @@ use reqwest::{Method, StatusCode};
 use serde_json::{json, Value};
 
 use leadhub_db::schema::webhook_deliveries;
-use leadhub_tests::{backend_tests, TestApp, TestUser};
+use leadhub_tests::{backend_tests, free_port, TestApp, TestUser};
 
 use crate::helpers::join;
-use crate::teams::{add_member, create_team_id};
+use crate::teams::{create_team_id, team_of};
 
 backend_tests!(
     owners_and_admins_manage_webhooks,
@@ -32,12 +32,7 @@ pub async fn create_webhook(app: &TestApp, key: &str, team: i64, body: Value) ->
 /// `app` restarted to deliver to local addresses, quickly, with an owner and their team whose
 /// endpoint for `events` never answers (`unanswered_webhook`): the app, the owner, the team.
 pub async fn hooked_team(app: TestApp, events: Value) -> (TestApp, TestUser, i64) {
-    let app = app
-        .restart()
-        .local_webhooks()
-        .env("LEADHUB_WEBHOOK_RETRY_SCALE", "0.001")
-        .build()
-        .await;
+    let app = app.restart().local_webhooks_scaled("0.001").build().await;
     let owner = app.user("owner@example.com").await;
     let team = create_team_id(&app, &owner.key, "Hooked").await;
     unanswered_webhook(&app, &owner.key, team, events).await;
@@ -47,11 +42,7 @@ pub async fn hooked_team(app: TestApp, events: Value) -> (TestApp, TestUser, i64
 /// An endpoint of `team` for `events` at a local port nothing listens on: its first attempt
 /// still makes and keeps the delivery's body (`first_payload` reads it).
 pub async fn unanswered_webhook(app: &TestApp, key: &str, team: i64, events: Value) {
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
+    let port = free_port();
     let url = format!("http://127.0.0.1:{port}/hook");
     create_webhook(app, key, team, json!({"url": url, "events": events})).await;
 }
@@ -100,11 +91,9 @@ pub async fn send_test(app: &TestApp, key: &str, team: i64, wid: i64) -> (Status
 }
 
 async fn owners_and_admins_manage_webhooks(app: TestApp) {
-    let owner = app.user("owner@example.com").await;
-    let admin = app.user("admin@example.com").await;
+    let [owner, admin] = app.users(["owner", "admin"]).await;
     let root = app.admin("root@example.com").await;
-    let team = create_team_id(&app, &owner.key, "Roofers").await;
-    add_member(&app, &owner.key, team, &admin, "admin").await;
+    let team = team_of(&app, &owner, "Roofers", &[(&admin, "admin")]).await;
 
     let made = create_webhook(
         &app,
@@ -214,9 +203,9 @@ fn routes(team: i64, wid: i64, did: i64) -> Vec<(Method, String, Option<Value>)>
 }
 
 async fn members_are_refused_and_other_teams_ids_are_not_found(app: TestApp) {
-    let owner = app.user("alpha-owner@example.com").await;
-    let member = app.user("alpha-member@example.com").await;
-    let other = app.user("bravo-owner@example.com").await;
+    let [owner, member, other] = app
+        .users(["alpha-owner", "alpha-member", "bravo-owner"])
+        .await;
     let alpha = create_team_id(&app, &owner.key, "Alpha").await;
     let bravo = create_team_id(&app, &other.key, "Bravo").await;
     join(&app, alpha, &member).await;

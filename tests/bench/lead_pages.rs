@@ -10,7 +10,6 @@
 use std::time::Instant;
 
 use diesel::{Connection, RunQueryDsl, SqliteConnection};
-use serde_json::json;
 
 use leadhub_tests::{session_cookies, Backend, TestApp, TestDatabase};
 
@@ -101,15 +100,7 @@ async fn time_page(app: &TestApp, cookies: &str, path: &str, marker: &str) -> f6
     let mut times = Vec::new();
     for i in 0..SAMPLES + 3 {
         let started = Instant::now();
-        let r = app
-            .client
-            .get(app.url(path))
-            .header("cookie", cookies)
-            .send()
-            .await
-            .unwrap();
-        assert_eq!(r.status(), reqwest::StatusCode::OK, "{path}");
-        let body = r.text().await.unwrap();
+        let body = app.page_with_cookies(path, cookies).await;
         if i >= 3 {
             times.push(started.elapsed().as_secs_f64() * 1e3);
         }
@@ -123,12 +114,9 @@ fn main() {
     runtime.block_on(async {
         let db = TestDatabase::create(Backend::Sqlite).unwrap();
         let app = TestApp::start(db).await;
-        let user = app.user("bench@example.com").await;
-        let (_, team) = app
-            .post("/api/teams", &user.key, json!({"name": "Bench"}))
-            .await;
+        let (user, team) = app.bench_team().await;
         let started = Instant::now();
-        seed(&app.db.url, team["id"].as_i64().unwrap(), user.user.id);
+        seed(&app.db.url, team, user.user.id);
         println!(
             "seeded {LEADS} leads in {:.1} s",
             started.elapsed().as_secs_f64()
@@ -152,20 +140,13 @@ fn main() {
 
         let before = rss_mb();
         let started = Instant::now();
-        let mut response = app
-            .client
-            .get(app.url("/api/v1/leads/export"))
-            .bearer_auth(&user.key)
-            .send()
-            .await
-            .unwrap();
-        let (mut bytes, mut rows, mut peak) = (0usize, 0usize, before);
-        while let Some(chunk) = response.chunk().await.unwrap() {
-            bytes += chunk.len();
-            rows += chunk.iter().filter(|b| **b == b'\n').count();
-            let now = rss_mb();
-            peak = (peak.0.max(now.0), peak.1.max(now.1));
-        }
+        let mut peak = before;
+        let (bytes, rows) = app
+            .download("/api/v1/leads/export", &user.key, || {
+                let now = rss_mb();
+                peak = (peak.0.max(now.0), peak.1.max(now.1));
+            })
+            .await;
         let seconds = started.elapsed().as_secs_f64();
         let after = rss_mb();
         println!(

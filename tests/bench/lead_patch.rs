@@ -48,11 +48,8 @@ fn main() {
         let db = TestDatabase::create(Backend::Sqlite).unwrap();
         // Two HTTP workers (the machine's cores) give the app its pool of 16 connections.
         let app = TestApp::builder(db).http_workers(2).build().await;
-        let user = app.user("bench@example.com").await;
-        let (_, team) = app
-            .post("/api/teams", &user.key, json!({"name": "Bench"}))
-            .await;
-        seed(&app.db.url, team["id"].as_i64().unwrap(), user.user.id);
+        let (user, team) = app.bench_team().await;
+        seed(&app.db.url, team, user.user.id);
         let first: i64 = {
             let (_, page) = app.get("/api/v1/leads?sort=created_at&limit=1", &user.key).await;
             page["items"][0]["id"].as_i64().unwrap()

@@ -14,7 +14,6 @@ use std::time::Instant;
 use diesel::connection::SimpleConnection;
 use diesel::sql_types::Text;
 use diesel::{Connection, PgConnection, QueryableByName, RunQueryDsl, SqliteConnection};
-use serde_json::json;
 
 use leadhub_tests::{Backend, TestApp, TestDatabase};
 
@@ -284,12 +283,9 @@ async fn run(backend: Backend, n: u64) {
         return;
     };
     let app = TestApp::start(db).await;
-    let member = app.user("bench@example.com").await;
-    let (_, team) = app
-        .post("/api/teams", &member.key, json!({"name": "Bench"}))
-        .await;
+    let (member, team) = app.bench_team().await;
     let started = Instant::now();
-    seed(&app.db, n, team["id"].as_i64().unwrap(), member.user.id);
+    seed(&app.db, n, team, member.user.id);
     println!(
         "{backend:?}: {n} leads written and indexed in {:.1} s",
         started.elapsed().as_secs_f64()
@@ -404,18 +400,9 @@ async fn run(backend: Backend, n: u64) {
     }
 
     let started = Instant::now();
-    let mut response = app
-        .client
-        .get(app.url("/api/v1/leads/export"))
-        .bearer_auth(&member.key)
-        .send()
-        .await
-        .unwrap();
-    let (mut bytes, mut rows) = (0usize, 0usize);
-    while let Some(chunk) = response.chunk().await.unwrap() {
-        bytes += chunk.len();
-        rows += chunk.iter().filter(|b| **b == b'\n').count();
-    }
+    let (bytes, rows) = app
+        .download("/api/v1/leads/export", &member.key, || {})
+        .await;
     let seconds = started.elapsed().as_secs_f64();
     println!(
         "| export, every lead | {:.0} rows/s | {} rows, {:.0} MB in {seconds:.1} s |",

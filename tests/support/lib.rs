@@ -35,6 +35,16 @@ macro_rules! backend_tests {
     };
 }
 
+/// A port on 127.0.0.1 that was free a moment ago: nothing listens there until someone binds it
+/// (a connection to it is refused).
+pub fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
 /// Runs one case on a fresh runtime against a fresh app.
 pub fn run<F, Fut>(case: F, backend: Backend)
 where

@@ -155,6 +155,19 @@ impl TestApp {
         self.user_with(email, false).await
     }
 
+    /// One user per name, at `{name}@example.com`, made in the order given (so their ids ascend
+    /// in that order).
+    pub async fn users<const N: usize>(&self, names: [&str; N]) -> [TestUser; N] {
+        let mut made = Vec::with_capacity(N);
+        for name in names {
+            made.push(self.user(&format!("{name}@example.com")).await);
+        }
+        match made.try_into() {
+            Ok(users) => users,
+            Err(_) => unreachable!("one user per name"),
+        }
+    }
+
     pub async fn admin(&self, email: &str) -> TestUser {
         self.user_with(email, true).await
     }
@@ -179,6 +192,42 @@ impl TestApp {
             .unwrap()
             .secret;
         TestUser { user, key }
+    }
+
+    /// The page at `path` as the signed-in session with `cookies` sees it, asserting 200.
+    pub async fn page_with_cookies(&self, path: &str, cookies: &str) -> String {
+        let request = self.client.get(self.url(path)).header("cookie", cookies);
+        let response = request.send().await.unwrap();
+        assert_eq!(response.status(), StatusCode::OK, "{path}");
+        response.text().await.unwrap()
+    }
+
+    /// A bench's user (bench@example.com) and the id of their team "Bench", made over the API.
+    pub async fn bench_team(&self) -> (TestUser, i64) {
+        let user = self.user("bench@example.com").await;
+        let body = serde_json::json!({"name": "Bench"});
+        let (status, team) = self.post("/api/teams", &user.key, body).await;
+        assert_eq!(status, StatusCode::OK, "{team}");
+        (user, team["id"].as_i64().unwrap())
+    }
+
+    /// Streams GET `path` as `key` to its end, calling `on_chunk` after every piece it reads
+    /// (where a bench takes its memory readings); returns the bytes and the lines it had.
+    pub async fn download(
+        &self,
+        path: &str,
+        key: &str,
+        mut on_chunk: impl FnMut(),
+    ) -> (usize, usize) {
+        let request = self.client.get(self.url(path)).bearer_auth(key);
+        let mut response = request.send().await.unwrap();
+        let (mut bytes, mut lines) = (0, 0);
+        while let Some(chunk) = response.chunk().await.unwrap() {
+            bytes += chunk.len();
+            lines += chunk.iter().filter(|b| **b == b'\n').count();
+            on_chunk();
+        }
+        (bytes, lines)
     }
 
     /// Reads the app's database directly, for what a test checks behind the API.
@@ -287,6 +336,14 @@ impl TestAppBuilder {
         LOCAL_WEBHOOKS
             .iter()
             .fold(self, |builder, (name, value)| builder.env(name, value))
+    }
+
+    /// `local_webhooks`, with every retry delay times `scale` (`LEADHUB_WEBHOOK_RETRY_SCALE`):
+    /// "0.001" lets a failing delivery use up its attempts within a test, "100" holds it after
+    /// its first.
+    pub fn local_webhooks_scaled(self, scale: &str) -> Self {
+        self.local_webhooks()
+            .env("LEADHUB_WEBHOOK_RETRY_SCALE", scale)
     }
 
     pub fn clock(mut self, clock: Arc<dyn Clock>) -> Self {

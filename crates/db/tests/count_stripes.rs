@@ -3,12 +3,11 @@
 //! dashboard's reader adds the stripes up. Needs `TEST_DATABASE_URL` (CI sets it).
 #![allow(clippy::unwrap_used)]
 mod common;
-use common::OwnSchema;
+use common::{migrated, OwnSchema};
 
 use diesel::connection::SimpleConnection;
 use diesel::prelude::*;
 use diesel::sql_types::{BigInt, Integer};
-use leadhub_db::Database;
 
 #[derive(QueryableByName)]
 struct Pid {
@@ -39,13 +38,11 @@ fn add_lead(conn: &mut PgConnection) -> QueryResult<()> {
 
 #[tokio::test]
 async fn concurrent_writers_of_one_days_leads_do_not_wait_on_each_others_counts() {
-    let Ok(pg_url) = std::env::var("TEST_DATABASE_URL") else {
-        eprintln!("SKIPPED: TEST_DATABASE_URL is not set, no PostgreSQL to test against");
+    let Some(schema) = OwnSchema::on_test_database("count_stripes", "count stripes on PostgreSQL")
+    else {
         return;
     };
-    let schema = OwnSchema::create(&pg_url, "count_stripes");
-    let db = Database::connect(&schema.url, 1).unwrap();
-    db.migrate().unwrap();
+    let db = migrated(&schema.url, 1);
     drop(db);
     let mut first = PgConnection::establish(&schema.url).unwrap();
     first

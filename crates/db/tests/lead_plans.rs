@@ -4,7 +4,7 @@
 //! has one has no index to use. Needs `TEST_DATABASE_URL` for PostgreSQL (CI sets it).
 #![allow(clippy::unwrap_used)]
 mod common;
-use common::{OwnFile, OwnSchema};
+use common::{migrated, OwnFile, OwnSchema};
 
 use diesel::connection::SimpleConnection;
 use diesel::prelude::*;
@@ -224,43 +224,50 @@ fn statements() -> Vec<(String, String)> {
     out
 }
 
+/// The plans `explain` reads on the writer's connection, printed (`--nocapture` shows them);
+/// the database is closed when they are returned.
+fn plans_of<F>(db: Database, explain: F) -> Vec<(String, String)>
+where
+    F: FnOnce(&mut DbConnection) -> QueryResult<Vec<(String, String)>> + Send + 'static,
+{
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let plans = runtime.block_on(db.write(explain)).unwrap();
+    for (what, plan) in &plans {
+        println!("{what}: {plan}");
+    }
+    plans
+}
+
 #[test]
 fn sqlite_filters_use_indexes() {
     let file = OwnFile::create("plans");
-    let db = Database::connect(&file.url(), 1).unwrap();
-    db.migrate().unwrap();
-    let runtime = tokio::runtime::Runtime::new().unwrap();
-    let plans = runtime
-        .block_on(db.write(|conn| match conn {
-            DbConnection::Sqlite(c) => {
-                c.batch_execute(MILLION_LEADS_STATS).unwrap();
-                // SQLite counts `q`'s matches while it sorts them for the page (`matches_page`).
-                let page = |q: &str| {
-                    format!(
-                        "SELECT leads.id, count(*) OVER () FROM leads WHERE {VISIBLE} AND {q} \
+    let plans = plans_of(migrated(&file.url(), 1), |conn| match conn {
+        DbConnection::Sqlite(c) => {
+            c.batch_execute(MILLION_LEADS_STATS).unwrap();
+            // SQLite counts `q`'s matches while it sorts them for the page (`matches_page`).
+            let page = |q: &str| {
+                format!(
+                    "SELECT leads.id, count(*) OVER () FROM leads WHERE {VISIBLE} AND {q} \
                          ORDER BY leads.created_at DESC, leads.id DESC LIMIT 50"
-                    )
-                };
-                let with_state = format!("{SQLITE_Q} AND leads.state = 'TX'");
-                Ok(statements()
-                    .into_iter()
-                    .chain([
-                        ("q: page and count, index only".to_owned(), page(SQLITE_Q)),
-                        (
-                            "q + state: page and count, index only".to_owned(),
-                            page(&with_state),
-                        ),
-                    ])
-                    .map(|(what, sql)| (what, sqlite_plan(c, &sql)))
-                    .collect::<Vec<_>>())
-            }
-            DbConnection::Postgres(_) => unreachable!(),
-        }))
-        .unwrap();
-    drop(db);
+                )
+            };
+            let with_state = format!("{SQLITE_Q} AND leads.state = 'TX'");
+            Ok(statements()
+                .into_iter()
+                .chain([
+                    ("q: page and count, index only".to_owned(), page(SQLITE_Q)),
+                    (
+                        "q + state: page and count, index only".to_owned(),
+                        page(&with_state),
+                    ),
+                ])
+                .map(|(what, sql)| (what, sqlite_plan(c, &sql)))
+                .collect::<Vec<_>>())
+        }
+        DbConnection::Postgres(_) => unreachable!(),
+    });
     file.remove();
     for (what, plan) in &plans {
-        println!("{what}: {plan}");
         // An unfiltered sorted page walks its sort's index and stops after 50 rows.
         let walks_in_order = what.starts_with("sort") && plan.starts_with("SCAN leads USING");
         assert!(
@@ -303,34 +310,25 @@ fn sqlite_filters_use_indexes() {
 
 #[test]
 fn postgres_filters_use_indexes() {
-    let Ok(pg_url) = std::env::var("TEST_DATABASE_URL") else {
-        eprintln!("\n*** PostgreSQL plans SKIPPED: TEST_DATABASE_URL is not set ***\n");
+    let Some(schema) = OwnSchema::on_test_database("plans", "PostgreSQL plans") else {
         return;
     };
-    let schema = OwnSchema::create(&pg_url, "plans");
-    let db = Database::connect(&schema.url, 1).unwrap();
-    db.migrate().unwrap();
-    let runtime = tokio::runtime::Runtime::new().unwrap();
-    let plans = runtime
-        .block_on(db.write(|conn| match conn {
-            DbConnection::Postgres(c) => {
-                c.batch_execute("SET enable_seqscan = off").unwrap();
-                // Without the visibility clause, which an empty table would rather check in
-                // leads_visible.
-                let q = format!("SELECT count(*) FROM leads WHERE {PG_Q}");
-                Ok(statements()
-                    .into_iter()
-                    .chain([("q: count".to_owned(), q)])
-                    .map(|(what, sql)| (what, pg_plan(c, &sql)))
-                    .collect::<Vec<_>>())
-            }
-            DbConnection::Sqlite(_) => unreachable!(),
-        }))
-        .unwrap();
-    drop(db);
+    let plans = plans_of(migrated(&schema.url, 1), |conn| match conn {
+        DbConnection::Postgres(c) => {
+            c.batch_execute("SET enable_seqscan = off").unwrap();
+            // Without the visibility clause, which an empty table would rather check in
+            // leads_visible.
+            let q = format!("SELECT count(*) FROM leads WHERE {PG_Q}");
+            Ok(statements()
+                .into_iter()
+                .chain([("q: count".to_owned(), q)])
+                .map(|(what, sql)| (what, pg_plan(c, &sql)))
+                .collect::<Vec<_>>())
+        }
+        DbConnection::Sqlite(_) => unreachable!(),
+    });
     schema.remove();
     for (what, plan) in &plans {
-        println!("{what}: {plan}");
         assert!(
             !plan.contains("Seq Scan"),
             "{what} reads every lead: {plan}"

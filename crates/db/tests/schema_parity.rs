@@ -2,14 +2,13 @@
 //! columns, types, nullability and named indexes. Needs `TEST_DATABASE_URL` (CI sets it).
 #![allow(clippy::unwrap_used)]
 mod common;
-use common::{OwnFile, OwnSchema};
+use common::{migrated, OwnFile, OwnSchema};
 
 use std::collections::BTreeMap;
-use std::io::Write;
 
 use diesel::prelude::*;
 use diesel::sql_types::{BigInt, Bool, Integer, Text};
-use leadhub_db::{Database, DbConnection};
+use leadhub_db::DbConnection;
 
 /// table -> column -> (type, not null)
 type Columns = BTreeMap<String, BTreeMap<String, (String, bool)>>;
@@ -218,17 +217,12 @@ struct IndexColumn {
 
 #[test]
 fn both_backends_build_the_same_schema() {
-    let Ok(pg_url) = std::env::var("TEST_DATABASE_URL") else {
-        let _ = writeln!(
-            std::io::stderr(),
-            "\n*** schema parity SKIPPED: TEST_DATABASE_URL is not set ***\n"
-        );
+    let Some(schema) = OwnSchema::on_test_database("parity", "schema parity") else {
         return;
     };
     let runtime = tokio::runtime::Runtime::new().unwrap();
     let file = OwnFile::create("parity");
-    let db = Database::connect(&file.url(), 1).unwrap();
-    db.migrate().unwrap();
+    let db = migrated(&file.url(), 1);
     let sqlite = runtime
         // Raw introspection SQL is no `SelectQuery`: it takes the writer's connection.
         .block_on(db.write(|conn| match conn {
@@ -237,9 +231,7 @@ fn both_backends_build_the_same_schema() {
         }))
         .unwrap();
 
-    let schema = OwnSchema::create(&pg_url, "parity");
-    let pg = Database::connect(&schema.url, 1).unwrap();
-    pg.migrate().unwrap();
+    let pg = migrated(&schema.url, 1);
     let postgres = runtime
         .block_on(pg.write(|conn| match conn {
             DbConnection::Postgres(c) => {

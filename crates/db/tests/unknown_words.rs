@@ -111,11 +111,9 @@ async fn unknown_words_are_reported_on_sqlite() {
 
 #[tokio::test]
 async fn unknown_words_are_reported_on_postgres() {
-    let Ok(pg_url) = std::env::var("TEST_DATABASE_URL") else {
-        eprintln!("\n*** unknown words on PostgreSQL SKIPPED: TEST_DATABASE_URL is not set ***\n");
+    let Some(schema) = OwnSchema::on_test_database("words", "unknown words on PostgreSQL") else {
         return;
     };
-    let schema = OwnSchema::create(&pg_url, "words");
     let db = Database::connect(&schema.url, 2).unwrap();
     check(&db).await;
     drop(db);

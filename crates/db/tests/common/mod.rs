@@ -1,9 +1,18 @@
 //! Shared by the db tests: a database of a test's own, on SQLite or PostgreSQL.
 #![allow(dead_code)]
+use std::io::Write;
 use std::path::PathBuf;
 
 use diesel::connection::SimpleConnection;
 use diesel::prelude::*;
+use leadhub_db::Database;
+
+/// The migrated database at `url`, with `connections` connections.
+pub fn migrated(url: &str, connections: u32) -> Database {
+    let db = Database::connect(url, connections).unwrap();
+    db.migrate().unwrap();
+    db
+}
 
 /// A fresh SQLite database file of a test's own, in a folder of its own.
 pub struct OwnFile {
@@ -39,6 +48,20 @@ pub struct OwnSchema {
 }
 
 impl OwnSchema {
+    /// A schema of its own on `TEST_DATABASE_URL`; None when that is not set, said on stderr
+    /// (`what` names what is skipped).
+    pub fn on_test_database(prefix: &str, what: &str) -> Option<OwnSchema> {
+        let Ok(pg_url) = std::env::var("TEST_DATABASE_URL") else {
+            // Straight to stderr: the harness keeps a passing test's `eprintln!` to itself.
+            let _ = writeln!(
+                std::io::stderr(),
+                "\n*** {what} SKIPPED: TEST_DATABASE_URL is not set ***\n"
+            );
+            return None;
+        };
+        Some(OwnSchema::create(&pg_url, prefix))
+    }
+
     pub fn create(pg_url: &str, prefix: &str) -> OwnSchema {
         let name = format!("{prefix}_{}", std::process::id());
         let mut admin = PgConnection::establish(pg_url).unwrap();
