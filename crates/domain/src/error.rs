@@ -2,7 +2,7 @@
 //! the domain only says where (`loc`), what (`msg`) and which kind (`kind`, pydantic's words).
 use serde::Serialize;
 
-use crate::store::StoreError;
+use crate::store::store_errors_are_unexpected;
 
 /// The error of the services whose only refusals are these (submissions, businesses).
 #[derive(Debug, thiserror::Error)]
@@ -17,14 +17,7 @@ pub enum ServiceError {
     Unexpected(anyhow::Error),
 }
 
-impl From<StoreError> for ServiceError {
-    fn from(e: StoreError) -> Self {
-        match e {
-            StoreError::Conflict(m) => ServiceError::Unexpected(anyhow::anyhow!(m)),
-            StoreError::Unexpected(e) => ServiceError::Unexpected(e),
-        }
-    }
-}
+store_errors_are_unexpected!(ServiceError);
 
 /// One segment of a location: a field name or a zero-based array index.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]

@@ -14,7 +14,7 @@ use crate::secret::hash_secret;
 use crate::session::{
     MockSessionRepository, NewToken, RetireOutcome, Session, StoredToken, TokenKind,
 };
-use crate::test_support::{ada, clock, now, numbered_token_generator, user_found};
+use crate::test_support::{ada, clock, mails_once, now, numbered_token_generator, user_found};
 use crate::user::MockUserRepository;
 
 const PUBLIC_URL: &str = "https://leads.example.com";
@@ -297,15 +297,12 @@ async fn a_sign_in_link_goes_to_the_account_s_address_and_only_its_hash_is_store
         )
         .times(1)
         .returning(|_, _, _, _| Ok(()));
-    s.mailer
-        .expect_send()
-        .with(eq(Message::SignIn {
-            to: "ada@example.com".into(),
-            sign_in_url: format!("{PUBLIC_URL}/sign-in?token={token}"),
-            expires_at: now() + Duration::minutes(15),
-        }))
-        .times(1)
-        .returning(|_| Ok(()));
+    let expected = Message::SignIn {
+        to: "ada@example.com".into(),
+        sign_in_url: format!("{PUBLIC_URL}/sign-in?token={token}"),
+        expires_at: now() + Duration::minutes(15),
+    };
+    mails_once(&mut s.mailer, move |m| *m == expected);
     s.build()
         .send_sign_in_link(" ADA@example.com ", None)
         .await
@@ -330,11 +327,10 @@ async fn a_sign_in_link_carries_a_safe_return_path_only() {
             .expect_insert_sign_in_link()
             .returning(|_, _, _, _| Ok(()));
         let expected = format!("{PUBLIC_URL}/sign-in?token=lhs_secret-1{suffix}");
-        s.mailer
-            .expect_send()
-            .withf(move |m| matches!(m, Message::SignIn { sign_in_url, .. } if *sign_in_url == expected))
-            .times(1)
-            .returning(|_| Ok(()));
+        mails_once(
+            &mut s.mailer,
+            move |m| matches!(m, Message::SignIn { sign_in_url, .. } if *sign_in_url == expected),
+        );
         s.build()
             .send_sign_in_link("ada@example.com", Some(return_to.into()))
             .await

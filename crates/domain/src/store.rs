@@ -10,6 +10,23 @@ pub enum StoreError {
 
 pub type StoreResult<T> = Result<T, StoreError>;
 
+/// `From<StoreError>` for a service error with no use for a store's `Conflict`: the service has
+/// checked its rules before writing, so a conflict there is a bug, reported like any other
+/// failure as the error's `Unexpected`.
+macro_rules! store_errors_are_unexpected {
+    ($($error:ident),+ $(,)?) => {$(
+        impl From<$crate::store::StoreError> for $error {
+            fn from(e: $crate::store::StoreError) -> Self {
+                match e {
+                    $crate::store::StoreError::Conflict(m) => $error::Unexpected(anyhow::anyhow!(m)),
+                    $crate::store::StoreError::Unexpected(e) => $error::Unexpected(e),
+                }
+            }
+        }
+    )+};
+}
+pub(crate) use store_errors_are_unexpected;
+
 /// The database's storage is full (SQLite `SQLITE_FULL`, PostgreSQL `disk_full`): nothing was
 /// written. Carried inside `StoreError::Unexpected` so that every service passes it through as
 /// it is; the web layer answers 507 for it (`is_storage_full`). Holds the database's message.

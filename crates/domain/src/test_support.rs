@@ -7,6 +7,7 @@ use chrono::{DateTime, TimeZone, Utc};
 use crate::clock::MockClock;
 use crate::lead::fields::{LeadFields, Warning};
 use crate::lead::record::{EnrichmentStatus, Lead};
+use crate::mail::{Message, MockMailer};
 use crate::secret::MockTokenGenerator;
 use crate::team::Role;
 use crate::team_access::{Membership, MockMembershipRepository};
@@ -173,4 +174,53 @@ pub fn fresh_lead(id: i64, team_id: Option<i64>, fields: LeadFields, acres: Opti
         updated_at: now(),
         work: crate::lead::work::LeadWork::default(),
     }
+}
+
+/// How an attempt on a team's things ended, as the permission tables write it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Answer {
+    Done,
+    Forbidden,
+    NotFound,
+}
+
+impl Answer {
+    /// How `result` ended: done, refused, or the team "not found". Any other error fails the
+    /// test, naming the `attempt`.
+    pub fn of<E: Refusal>(result: Result<(), E>, attempt: std::fmt::Arguments<'_>) -> Answer {
+        match result {
+            Ok(()) => Answer::Done,
+            Err(e) => e.answer().unwrap_or_else(|| panic!("{attempt}: {e:?}")),
+        }
+    }
+}
+
+/// A service error as the permission tables read it: a refusal, or something else.
+pub trait Refusal: std::fmt::Debug {
+    fn answer(&self) -> Option<Answer>;
+}
+
+/// The services whose tables read `Forbidden` as refused and a team "not found" as hidden.
+macro_rules! team_refusals {
+    ($($error:ty),+) => {$(
+        impl Refusal for $error {
+            fn answer(&self) -> Option<Answer> {
+                match self {
+                    Self::Forbidden(_) => Some(Answer::Forbidden),
+                    Self::NotFound("Team") => Some(Answer::NotFound),
+                    _ => None,
+                }
+            }
+        }
+    )+};
+}
+team_refusals!(crate::team::TeamError, crate::error::ServiceError);
+
+/// The mailer takes exactly one message, one that `expected` accepts.
+pub fn mails_once(mailer: &mut MockMailer, expected: impl Fn(&Message) -> bool + Send + 'static) {
+    mailer
+        .expect_send()
+        .withf(expected)
+        .times(1)
+        .returning(|_| Ok(()));
 }

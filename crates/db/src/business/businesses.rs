@@ -247,16 +247,7 @@ macro_rules! apply_filter {
     ($query:expr, $filter:expr) => {{
         let f: &BusinessFilter = $filter;
         let mut q = $query;
-        if let Some(teams) = &f.visible_teams {
-            q = q.filter(
-                businesses::team_id
-                    .is_null()
-                    .or(businesses::team_id.eq_any(teams.clone())),
-            );
-        }
-        if let Some(t) = f.team_id {
-            q = q.filter(businesses::team_id.eq(t));
-        }
+        crate::sql::narrow_to_teams!(q, businesses::team_id, &f.visible_teams, f.team_id);
         if let Some(r) = f.relationship_type {
             q = q.filter(businesses::relationship_type.eq(r.as_str()));
         }

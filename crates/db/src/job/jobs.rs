@@ -14,7 +14,7 @@ use leadhub_domain::store::StoreResult;
 use crate::job::job_wakeups::{announce, Work};
 use crate::lead::enrichment_retries::schedule;
 use crate::schema::jobs;
-use crate::sql::error::stored_word;
+use crate::sql::error::{stored_rows, stored_word};
 use crate::sql::numbered;
 use crate::sql::time::{from_db, to_db};
 use crate::{Database, DbConnection};
@@ -221,7 +221,7 @@ impl JobQueue for Database {
                     .limit(limit)
                     .select(JobRow::as_select()),
             )
-            .and_then(|rows| rows.into_iter().map(Job::try_from).collect())
+            .and_then(stored_rows::<JobRow, Job>)
         })
         .await
     }

@@ -19,6 +19,7 @@ use crate::lead::daily_counts::{rolled_up_figures, RollupFilter};
 use crate::lead::leads::narrow_leads;
 use crate::lead::submissions::SubmissionRow;
 use crate::schema::{leads, submissions};
+use crate::sql::error::stored_rows;
 use crate::sql::time::to_db;
 use crate::{Database, ReadConnection};
 
@@ -160,11 +161,7 @@ fn failed_submissions(
             .limit(limit)
             .select(SubmissionRow::as_select()),
     )?;
-    let listed = rows
-        .into_iter()
-        .map(Submission::try_from)
-        .collect::<QueryResult<_>>()?;
-    Ok((listed, total))
+    Ok((stored_rows(rows)?, total))
 }
 
 #[async_trait]

@@ -41,11 +41,7 @@ impl LeadRepository for Database {
             let found = conn
                 .first(leads::table.find(id).select(LeadRow::as_select()))
                 .optional()?;
-            let leads = found
-                .map(LeadRow::into_lead)
-                .into_iter()
-                .collect::<QueryResult<_>>()?;
-            Ok(with_assignees(conn, leads)?.pop())
+            Ok(stored_leads(conn, found.into_iter().collect())?.pop())
         })
         .await
     }
@@ -77,11 +73,7 @@ impl LeadRepository for Database {
                     .offset(offset)
                     .select(LeadRow::as_select()),
             )?;
-            let leads = rows
-                .into_iter()
-                .map(LeadRow::into_lead)
-                .collect::<QueryResult<_>>()?;
-            Ok((with_assignees(conn, leads)?, total))
+            Ok((stored_leads(conn, rows)?, total))
         })
         .await
     }
@@ -111,11 +103,7 @@ impl LeadRepository for Database {
                     .limit(limit)
                     .select(LeadRow::as_select()),
             )?;
-            let leads = rows
-                .into_iter()
-                .map(LeadRow::into_lead)
-                .collect::<QueryResult<_>>()?;
-            with_assignees(conn, leads)
+            stored_leads(conn, rows)
         })
         .await
     }
@@ -192,16 +180,27 @@ fn matches_page(
 fn leads_of(conn: &mut ReadConnection<'_>, ids: &[i64]) -> QueryResult<Vec<Lead>> {
     let mut out = Vec::with_capacity(ids.len());
     for chunk in ids.chunks(IN_LIST_CHUNK) {
-        let rows: Vec<LeadRow> = conn.load(
-            leads::table
-                .filter(leads::id.eq_any(chunk))
-                .select(LeadRow::as_select()),
-        )?;
-        for row in rows {
-            out.push(row.into_lead()?);
-        }
+        out.extend(
+            conn.load::<_, LeadRow>(
+                leads::table
+                    .filter(leads::id.eq_any(chunk))
+                    .select(LeadRow::as_select()),
+            )?,
+        );
     }
-    with_assignees(conn, out)
+    stored_leads(conn, out)
+}
+
+/// Stored lead rows as the domain's leads, with their assignees' public ids.
+pub(crate) fn stored_leads(
+    conn: &mut ReadConnection<'_>,
+    rows: Vec<LeadRow>,
+) -> QueryResult<Vec<Lead>> {
+    let leads = rows
+        .into_iter()
+        .map(LeadRow::into_lead)
+        .collect::<QueryResult<_>>()?;
+    with_assignees(conn, leads)
 }
 
 /// `lead.enriched` for the leads whose enrichment ran (found all or part of what applies).
@@ -234,6 +233,20 @@ fn emit_enriched(conn: &mut DbConnection, updates: &[EnrichmentUpdate]) -> Query
     emit(conn, events, to_db(chrono::Utc::now()))
 }
 
+/// Narrows `$q` to leads whose text `$column` is `$value` but for case and surrounding spaces,
+/// for each value given (a free-typed city or work type is matched as a person means it).
+macro_rules! filter_folded {
+    ($q:ident, $($value:expr => $column:expr),+ $(,)?) => {$(
+        if let Some(v) = $value {
+            let v: &String = v;
+            $q = $q.filter(
+                $crate::lead::leads::lower($column).eq($crate::lead::leads::lower(v.trim().to_owned())),
+            );
+        }
+    )+};
+}
+pub(crate) use filter_folded;
+
 /// A boxed query over leads (whatever it selects or groups by) limited to the leads of a
 /// `LeadFilter`; `visible_teams` Some limits to unassigned leads and those teams. Text filters
 /// compare case-folded (`lower(column) = lower(?)`, each on an index of that expression);
@@ -243,44 +256,27 @@ macro_rules! narrow_leads {
         use leadhub_domain::lead::search::source_slug;
         use leadhub_domain::lead::work::{ArchiveFilter, AssigneeFilter};
         use $crate::lead::lead_search::{matches_q, matches_zip};
-        use $crate::lead::leads::lower;
         use $crate::schema::leads;
         use $crate::sql::time::to_db;
         let f: &leadhub_domain::lead::record::LeadFilter = $filter;
         let backend: $crate::Backend = $backend;
-        let folded = |v: &String| v.trim().to_owned();
         let mut q = $query;
-        if let Some(teams) = &f.visible_teams {
-            q = q.filter(
-                leads::team_id
-                    .is_null()
-                    .or(leads::team_id.eq_any(teams.clone())),
-            );
-        }
-        if let Some(t) = f.team_id {
-            q = q.filter(leads::team_id.eq(t));
-        }
+        $crate::sql::narrow_to_teams!(q, leads::team_id, &f.visible_teams, f.team_id);
         if let Some(v) = &f.state {
             q = q.filter(leads::state.eq(v.trim().to_ascii_uppercase()));
         }
-        if let Some(v) = &f.city {
-            q = q.filter(lower(leads::city).eq(lower(folded(v))));
-        }
-        if let Some(v) = &f.county {
-            q = q.filter(lower(leads::county).eq(lower(folded(v))));
-        }
+        $crate::lead::leads::filter_folded!(q, &f.city => leads::city, &f.county => leads::county);
         if let Some(v) = &f.zip_code {
             q = q.filter(matches_zip(v));
         }
         if let Some(v) = &f.property_type {
             q = q.filter(leads::property_type.eq(v.trim().to_ascii_lowercase()));
         }
-        if let Some(v) = &f.permit_status {
-            q = q.filter(lower(leads::permit_status).eq(lower(folded(v))));
-        }
-        if let Some(v) = &f.work_type {
-            q = q.filter(lower(leads::work_type).eq(lower(folded(v))));
-        }
+        $crate::lead::leads::filter_folded!(
+            q,
+            &f.permit_status => leads::permit_status,
+            &f.work_type => leads::work_type,
+        );
         if let Some(v) = &f.source {
             // A value that slugs to nothing (only punctuation) finds no lead.
             q = q.filter(leads::source.eq(source_slug(v).unwrap_or_default()));

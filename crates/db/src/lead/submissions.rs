@@ -19,7 +19,7 @@ use crate::lead::fresh_submissions::insert_fresh_with_leads;
 use crate::lead::submission_rows::{close_finished_batches, insert_batch, insert_submission_rows};
 use crate::pool::connection::on_backend;
 use crate::schema::{batches, idempotency_keys, submissions};
-use crate::sql::error::stored_word;
+use crate::sql::error::{stored_rows, stored_word};
 use crate::sql::time::{from_db, to_db};
 use crate::webhook::webhook_events::{emit, Event};
 use crate::{Database, IN_LIST_CHUNK};
@@ -216,7 +216,7 @@ impl SubmissionRepository for Database {
                     .limit(limit)
                     .select(SubmissionRow::as_select()),
             )?;
-            rows.into_iter().map(Submission::try_from).collect()
+            stored_rows(rows)
         })
         .await
     }
@@ -407,10 +407,7 @@ impl SubmissionRepository for Database {
                 )?;
                 return Ok(Some(StoredForClaim::Batch {
                     batch_id,
-                    submissions: rows
-                        .into_iter()
-                        .map(Submission::try_from)
-                        .collect::<Result<_, _>>()?,
+                    submissions: stored_rows(rows)?,
                 }));
             }
             let single: Option<SubmissionRow> = conn

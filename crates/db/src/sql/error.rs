@@ -64,6 +64,12 @@ pub fn stored_word<T: FromStr>(column: &'static str, value: &str) -> Result<T, E
     })
 }
 
+/// Rows read as their domain values (each row's `TryFrom`, which fails on a stored word this code
+/// does not know).
+pub fn stored_rows<R, T: TryFrom<R, Error = Error>>(rows: Vec<R>) -> Result<Vec<T>, Error> {
+    rows.into_iter().map(T::try_from).collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -24,3 +24,22 @@ pub(crate) fn escape_like(s: &str) -> String {
         .replace('%', "\\%")
         .replace('_', "\\_")
 }
+
+/// Narrows `$q` by a filter's `visible_teams` (Some: the unassigned rows, which every user may
+/// see, and those teams' rows) and `team_id` over the nullable `$team_column`: leads and
+/// businesses are seen by the same rule.
+macro_rules! narrow_to_teams {
+    ($q:ident, $team_column:expr, $visible_teams:expr, $team_id:expr) => {
+        if let Some(teams) = $visible_teams {
+            $q = $q.filter(
+                $team_column
+                    .is_null()
+                    .or($team_column.eq_any(teams.clone())),
+            );
+        }
+        if let Some(t) = $team_id {
+            $q = $q.filter($team_column.eq(t));
+        }
+    };
+}
+pub(crate) use narrow_to_teams;

@@ -53,6 +53,11 @@ pub(crate) fn insert_user(conn: &mut DbConnection, user: NewUser) -> QueryResult
     Ok(user.stored(id))
 }
 
+/// The accounts still in use: every lookup starts here, so a deactivated one is never found.
+fn live_users() -> diesel::dsl::Filter<users::table, diesel::dsl::IsNull<users::deactivated_at>> {
+    users::table.filter(users::deactivated_at.is_null())
+}
+
 /// Every lookup skips a deactivated account (`leadhub user deactivate`): none of its keys, tokens
 /// or sign-in links works any more, and its e-mail address cannot be taken again by a new one.
 #[async_trait]
@@ -62,17 +67,13 @@ impl UserRepository for Database {
     }
 
     async fn find_by_email(&self, email: &str) -> StoreResult<Option<User>> {
-        let query = users::table
-            .filter(users::deactivated_at.is_null())
-            .filter(users::email.eq(email.to_owned()));
+        let query = live_users().filter(users::email.eq(email.to_owned()));
         self.find_first::<UserRow, _, _>(query.select(UserRow::as_select()))
             .await
     }
 
     async fn find_by_user_id(&self, user_id: &str) -> StoreResult<Option<User>> {
-        let query = users::table
-            .filter(users::deactivated_at.is_null())
-            .filter(users::user_id.eq(user_id.to_owned()));
+        let query = live_users().filter(users::user_id.eq(user_id.to_owned()));
         self.find_first::<UserRow, _, _>(query.select(UserRow::as_select()))
             .await
     }
@@ -81,8 +82,7 @@ impl UserRepository for Database {
         self.recent_users
             .or_read(&id, || {
                 self.find_first::<UserRow, _, _>(
-                    users::table
-                        .filter(users::deactivated_at.is_null())
+                    live_users()
                         .filter(users::id.eq(id))
                         .select(UserRow::as_select()),
                 )
@@ -97,8 +97,7 @@ impl UserRepository for Database {
             for chunk in ids.chunks(IN_LIST_CHUNK) {
                 found.extend(
                     conn.load(
-                        users::table
-                            .filter(users::deactivated_at.is_null())
+                        live_users()
                             .filter(users::id.eq_any(chunk))
                             .select(UserRow::as_select()),
                     )?
@@ -112,9 +111,7 @@ impl UserRepository for Database {
     }
 
     async fn first_admin(&self) -> StoreResult<Option<User>> {
-        let query = users::table
-            .filter(users::deactivated_at.is_null())
-            .filter(users::is_admin.eq(true));
+        let query = live_users().filter(users::is_admin.eq(true));
         self.find_first::<UserRow, _, _>(query.order(users::id.asc()).select(UserRow::as_select()))
             .await
     }

@@ -11,7 +11,7 @@ use leadhub_domain::webhook::{
 
 use crate::job::job_wakeups::{announce, Work};
 use crate::schema::{teams, users, webhook_deliveries as wd, webhook_endpoints as we};
-use crate::sql::error::stored_word;
+use crate::sql::error::{stored_rows, stored_word};
 use crate::sql::time::{from_db, to_db};
 use crate::webhook::webhook_events::stored_events;
 use crate::{Database, DbConnection};
@@ -265,11 +265,7 @@ impl WebhookRepository for Database {
                     .offset(offset)
                     .select(DeliveryRow::as_select()),
             )?;
-            let list = rows
-                .into_iter()
-                .map(Delivery::try_from)
-                .collect::<QueryResult<_>>()?;
-            Ok((list, total))
+            Ok((stored_rows(rows)?, total))
         })
         .await
     }

@@ -56,9 +56,13 @@ fn mapped<'a>(
         .filter_map(|(field, cell)| Some(((*field)?, cell_text(cell)?)))
 }
 
-/// Text longer than the API takes is dropped, not cut: a cut value would look complete.
-fn text(field: &'static str, value: &str, issues: &mut Vec<CellIssue>) -> Option<String> {
-    let limit = max_len(field);
+/// Text longer than `limit` is dropped, not cut: a cut value would look complete.
+fn text_within(
+    field: &'static str,
+    value: &str,
+    limit: usize,
+    issues: &mut Vec<CellIssue>,
+) -> Option<String> {
     if value.chars().count() > limit {
         issues.push(CellIssue::new(
             field,
@@ -71,69 +75,90 @@ fn text(field: &'static str, value: &str, issues: &mut Vec<CellIssue>) -> Option
     Some(value.to_owned())
 }
 
+/// A rule a cell may break: the issue's code, and what the cell must be. Every rule reports a
+/// dropped cell in the same words; the rules of the columns follow.
+struct Rule<'a> {
+    code: &'static str,
+    what: &'a str,
+}
+
+impl<'a> Rule<'a> {
+    const fn new(code: &'static str, what: &'a str) -> Self {
+        Rule { code, what }
+    }
+
+    /// The cell as the API takes it (`read`), or None with an issue saying it is not `what`.
+    fn keep<T>(
+        &self,
+        read: Option<T>,
+        (field, value): (&'static str, &str),
+        issues: &mut Vec<CellIssue>,
+    ) -> Option<T> {
+        if read.is_none() {
+            let what = self.what;
+            issues.push(CellIssue::new(
+                field,
+                value,
+                self.code,
+                format!("'{value}' is not {what}; dropped"),
+            ));
+        }
+        read
+    }
+}
+
+const STATE: Rule = Rule::new("invalid_state", "a US state, DC or territory");
+const PHONE_TYPE: Rule = Rule::new(
+    "invalid_phone_type",
+    "a phone type (mobile, landline, voip)",
+);
+const PROPERTY_TYPE: Rule = Rule::new(
+    "invalid_property_type",
+    "a property type (residential, commercial, agricultural, vacant_land)",
+);
+const BEDROOMS: Rule = Rule::new("invalid_number", "a number of bedrooms (0 to 100)");
+const TEAM_ID: Rule = Rule::new("invalid_number", "a team id");
+const PHONE: Rule = Rule::new("invalid_phone", "a valid phone number");
+const RATING: Rule = Rule::new("invalid_number", "a rating from 0 to 5");
+const REVIEW_COUNT: Rule = Rule::new("invalid_number", "a count of reviews");
+
+/// A state or territory by its code or name, as its two-letter code.
+fn state_cell(cell: (&'static str, &str), issues: &mut Vec<CellIssue>) -> Option<String> {
+    let code = state_from_name(cell.1).map(|c| c.as_str().to_owned());
+    STATE.keep(code, cell, issues)
+}
+
 /// Cleans one lead row.
 pub fn lead_row(map: &ColumnMap, cells: &[String]) -> LeadRow {
     let mut row = LeadRow::default();
     let issues = &mut row.issues;
     for (field, value) in mapped(map, cells) {
         let f = &mut row.fields;
+        let cell = (field, value);
         match field {
-            "state" | "mail_state" => {
-                let code = state_from_name(value);
-                if code.is_none() {
-                    issues.push(CellIssue::new(
-                        field,
-                        value,
-                        "invalid_state",
-                        format!("'{value}' is not a US state, DC or territory; dropped"),
-                    ));
-                }
-                let slot = if field == "state" {
-                    &mut f.state
-                } else {
-                    &mut f.mail_state
-                };
-                *slot = code.map(|c| c.as_str().to_owned());
-            }
+            "state" => f.state = state_cell(cell, issues),
+            "mail_state" => f.mail_state = state_cell(cell, issues),
             "primary_phone_type" => {
-                f.primary_phone_type = read_phone_type(value).map(str::to_owned);
-                if f.primary_phone_type.is_none() {
-                    issues.push(CellIssue::new(
-                        field,
-                        value,
-                        "invalid_phone_type",
-                        format!("'{value}' is not a phone type (mobile, landline, voip); dropped"),
-                    ));
-                }
+                let read = read_phone_type(value).map(str::to_owned);
+                f.primary_phone_type = PHONE_TYPE.keep(read, cell, issues);
             }
             "property_type" => {
-                f.property_type = read_property_type(value).map(str::to_owned);
-                if f.property_type.is_none() {
-                    issues.push(CellIssue::new(field, value, "invalid_property_type", format!("'{value}' is not a property type (residential, commercial, agricultural, vacant_land); dropped")));
-                }
+                let read = read_property_type(value).map(str::to_owned);
+                f.property_type = PROPERTY_TYPE.keep(read, cell, issues);
             }
             "bedrooms" => {
-                f.bedrooms = read_whole(value).filter(|n| (0..=100).contains(n));
-                if f.bedrooms.is_none() {
-                    issues.push(CellIssue::new(
-                        field,
-                        value,
-                        "invalid_number",
-                        format!("'{value}' is not a number of bedrooms (0 to 100); dropped"),
-                    ));
-                }
+                let read = read_whole(value).filter(|n| (0..=100).contains(n));
+                f.bedrooms = BEDROOMS.keep(read, cell, issues);
             }
             "latitude" | "longitude" => {
                 let limit = if field == "latitude" { 90.0 } else { 180.0 };
-                let n = read_number(value).filter(|n| n.abs() <= limit);
-                if n.is_none() {
-                    issues.push(CellIssue::new(
-                        field,
-                        value,
-                        "invalid_number",
-                        format!("'{value}' is not a {field} (-{limit} to {limit}); dropped"),
-                    ));
-                }
+                let what = format!("a {field} (-{limit} to {limit})");
+                let rule = Rule::new("invalid_number", &what);
+                let n = rule.keep(
+                    read_number(value).filter(|n| n.abs() <= limit),
+                    cell,
+                    issues,
+                );
                 if field == "latitude" {
                     f.latitude = n
                 } else {
@@ -141,19 +166,11 @@ pub fn lead_row(map: &ColumnMap, cells: &[String]) -> LeadRow {
                 }
             }
             "team_id" => {
-                row.team_id = read_whole(value).filter(|n| *n > 0);
-                if row.team_id.is_none() {
-                    issues.push(CellIssue::new(
-                        field,
-                        value,
-                        "invalid_number",
-                        format!("'{value}' is not a team id; dropped"),
-                    ));
-                }
+                row.team_id = TEAM_ID.keep(read_whole(value).filter(|n| *n > 0), cell, issues);
             }
             _ => {
                 if let Some(slot) = f.string_field_mut(field) {
-                    *slot = text(field, value, issues);
+                    *slot = text_within(field, value, max_len(field), issues);
                 }
             }
         }
@@ -196,66 +213,23 @@ pub fn business_row(map: &ColumnMap, cells: &[String]) -> BusinessRow {
     let issues = &mut row.issues;
     for (field, value) in mapped(map, cells) {
         let f = &mut row.fields;
+        let cell = (field, value);
         match field {
-            "state" => {
-                f.state = state_from_name(value).map(|c| c.as_str().to_owned());
-                if f.state.is_none() {
-                    issues.push(CellIssue::new(
-                        field,
-                        value,
-                        "invalid_state",
-                        format!("'{value}' is not a US state, DC or territory; dropped"),
-                    ));
-                }
-            }
-            "phone" => {
-                // The leads' rule: a number that is not valid is dropped from the row (the API
-                // refuses such an element), so the business keeps only a number one can call.
-                f.phone = normalize_phone(value);
-                if f.phone.is_none() {
-                    issues.push(CellIssue::new(
-                        field,
-                        value,
-                        "invalid_phone",
-                        format!("'{value}' is not a valid phone number; dropped"),
-                    ));
-                }
-            }
+            "state" => f.state = state_cell(cell, issues),
+            // The leads' rule: a number that is not valid is dropped from the row (the API
+            // refuses such an element), so the business keeps only a number one can call.
+            "phone" => f.phone = PHONE.keep(normalize_phone(value), cell, issues),
             "rating" => {
-                f.rating = read_rating(value).filter(|r| (0.0..=5.0).contains(r));
-                if f.rating.is_none() {
-                    issues.push(CellIssue::new(
-                        field,
-                        value,
-                        "invalid_number",
-                        format!("'{value}' is not a rating from 0 to 5; dropped"),
-                    ));
-                }
+                let read = read_rating(value).filter(|r| (0.0..=5.0).contains(r));
+                f.rating = RATING.keep(read, cell, issues);
             }
             "review_count" => {
-                f.review_count = read_whole(value).filter(|n| *n >= 0);
-                if f.review_count.is_none() {
-                    issues.push(CellIssue::new(
-                        field,
-                        value,
-                        "invalid_number",
-                        format!("'{value}' is not a count of reviews; dropped"),
-                    ));
-                }
+                let read = read_whole(value).filter(|n| *n >= 0);
+                f.review_count = REVIEW_COUNT.keep(read, cell, issues);
             }
             _ => {
                 let limit = crate::business::model::MAX_FIELD_LEN;
-                let kept = if value.chars().count() > limit {
-                    issues.push(CellIssue::new(
-                        field,
-                        value,
-                        "too_long",
-                        format!("longer than {limit} characters; dropped"),
-                    ));
-                    None
-                } else {
-                    Some(value.to_owned())
-                };
+                let kept = text_within(field, value, limit, issues);
                 if let Some(slot) = f.string_field_mut(field) {
                     *slot = kept;
                 }

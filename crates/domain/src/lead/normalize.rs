@@ -55,39 +55,19 @@ pub fn normalize(raw: &LeadFields, current_year: i32) -> NormalizedLead {
         &mut f.phone_4,
         &mut f.phone_5,
     ];
+    // An invalid number is dropped from the lead (contract 3.1): a dialer or CRM fed
+    // `call me` or `000-000-0000` gets nothing useful. The verbatim submission keeps it.
     normalize_slots(
         PHONE_FIELDS.into_iter().zip(phones),
         &mut warnings,
-        |field, value, warnings| {
-            // An invalid number is dropped from the lead (contract 3.1): a dialer or CRM fed
-            // `call me` or `000-000-0000` gets nothing useful. The verbatim submission keeps it.
-            let phone = normalize_phone(&value);
-            if phone.is_none() {
-                warnings.push(Warning::new(
-                    field,
-                    "invalid_phone",
-                    format!("'{value}' is not a valid phone number; dropped"),
-                ));
-            }
-            phone
-        },
+        &PHONE_RULE,
     );
     let emails = [&mut f.email_1, &mut f.email_2, &mut f.email_3];
+    // An unusable address is dropped (contract 3.1); the raw submission still holds it.
     normalize_slots(
         EMAIL_FIELDS.into_iter().zip(emails),
         &mut warnings,
-        |field, value, warnings| {
-            // An unusable address is dropped (contract 3.1); the raw submission still holds it.
-            let email = normalize_email(&value);
-            if email.is_none() {
-                warnings.push(Warning::new(
-                    field,
-                    "invalid_email",
-                    format!("'{value}' is not a valid e-mail address; dropped"),
-                ));
-            }
-            email
-        },
+        &EMAIL_RULE,
     );
 
     // A date that is not one (`13/45/2025`) is dropped rather than stored: a filter or sort by
@@ -216,21 +196,46 @@ fn zip(slot: &mut Option<String>, field: &str, state: Option<&str>, warnings: &m
     *value = z;
 }
 
-/// Normalises one group of contact slots with `check` (which returns `None` to drop a value),
-/// drops a value repeating an earlier one of the group, and moves the rest into the first slots
-/// in order, so the slots read as a set without holes (merge fills the first empty slot).
+/// What a group of contact slots holds: `normalize` reads a value (None: dropped, with a warning
+/// of `code` saying the value is not `what`).
+struct SlotRule {
+    normalize: fn(&str) -> Option<String>,
+    code: &'static str,
+    what: &'static str,
+}
+
+const PHONE_RULE: SlotRule = SlotRule {
+    normalize: normalize_phone,
+    code: "invalid_phone",
+    what: "a valid phone number",
+};
+
+const EMAIL_RULE: SlotRule = SlotRule {
+    normalize: normalize_email,
+    code: "invalid_email",
+    what: "a valid e-mail address",
+};
+
+/// Normalises one group of contact slots by its `rule`, drops a value repeating an earlier one of
+/// the group, and moves the rest into the first slots in order, so the slots read as a set
+/// without holes (merge fills the first empty slot).
 fn normalize_slots<'a>(
     slots: impl Iterator<Item = (&'static str, &'a mut Option<String>)>,
     warnings: &mut Vec<Warning>,
-    check: impl Fn(&str, String, &mut Vec<Warning>) -> Option<String>,
+    rule: &SlotRule,
 ) {
     let mut slots: Vec<_> = slots.collect();
     let mut kept: Vec<String> = Vec::new();
     for (name, slot) in &mut slots {
-        if let Some(v) = slot.take().and_then(|v| check(name, v, warnings)) {
-            if !kept.contains(&v) {
-                kept.push(v);
-            }
+        let Some(value) = slot.take() else { continue };
+        match (rule.normalize)(&value) {
+            Some(v) if !kept.contains(&v) => kept.push(v),
+            Some(_) => {}
+            None => warnings.push(Warning::new(
+                name,
+                rule.code,
+                format!("'{value}' is not {}; dropped", rule.what),
+            )),
         }
     }
     let mut kept = kept.into_iter();

@@ -79,6 +79,18 @@ impl Setup {
     }
 }
 
+/// The census geocoder's match for the test lead's Austin address.
+fn census_match() -> GeocodeResult {
+    GeocodeResult {
+        latitude: 30.27,
+        longitude: -97.74,
+        source: "census".into(),
+        match_type: "exact".into(),
+        matched_address: None,
+        county_fips: Some("48453".into()),
+    }
+}
+
 fn request(fields: LeadFields) -> SubmissionRequest {
     SubmissionRequest {
         raw_json: format!(
@@ -295,16 +307,10 @@ async fn a_geocoder_failure_leaves_the_lead_pending_retry_with_its_retry_queued(
         .expect_geocode_batch()
         .times(1)
         .returning(|_| vec![Err(EnrichError::failed("census", "could not be reached"))]);
-    geocoder.expect_geocode_batch().times(1).returning(|_| {
-        vec![Ok(Some(GeocodeResult {
-            latitude: 30.27,
-            longitude: -97.74,
-            source: "census".into(),
-            match_type: "exact".into(),
-            matched_address: None,
-            county_fips: Some("48453".into()),
-        }))]
-    });
+    geocoder
+        .expect_geocode_batch()
+        .times(1)
+        .returning(|_| vec![Ok(Some(census_match()))]);
     s.geocoder = Some(geocoder);
     let statuses = saved.clone();
     s.leads
@@ -605,16 +611,7 @@ async fn enrich_again_queues_a_retry_only_for_a_lead_that_still_waits() {
     assert_eq!(lead.enrichment_status, EnrichmentStatus::PendingRetry);
 
     // Enriched: no retry.
-    let mut s = enriching_again(|| {
-        Ok(Some(GeocodeResult {
-            latitude: 30.27,
-            longitude: -97.74,
-            source: "census".into(),
-            match_type: "exact".into(),
-            matched_address: None,
-            county_fips: Some("48453".into()),
-        }))
-    });
+    let mut s = enriching_again(|| Ok(Some(census_match())));
     s.retries.expect_queue_retry_unless_queued().never();
     let service = s.build();
     let lead = service.enrich_now(&ada(), 7).await.unwrap();

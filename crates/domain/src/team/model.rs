@@ -61,6 +61,17 @@ pub fn permits(actor: Actor, action: TeamAction) -> bool {
     }
 }
 
+/// `permits`, with the sentence a refusal carries when the table says no.
+pub fn permit(actor: Actor, action: TeamAction) -> Result<(), &'static str> {
+    if permits(actor, action) {
+        Ok(())
+    } else if action == TeamAction::Deactivate {
+        Err("Only the team owner can deactivate the team")
+    } else {
+        Err("Only the team owner or a team admin can do this")
+    }
+}
+
 /// Everything one can do to a lead. `Edit` covers its fields, status and owner; `Archive` covers
 /// restoring and archiving in bulk; `MoveOut` moves a lead to another team.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, strum::EnumIter)]

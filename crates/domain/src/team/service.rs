@@ -12,9 +12,9 @@ use crate::mail_throttle::{MailAdmission, MailThrottle};
 use crate::parse::{clean_text, normalize_email};
 use crate::secret::{hash_secret, TokenGenerator, INVITE_TOKEN_PREFIX};
 use crate::session::Session;
-use crate::store::StoreError;
+use crate::store::store_errors_are_unexpected;
 use crate::team::model::{
-    permits, Actor, Invite, InviteDetails, Member, MembershipSummary, Role, Team, TeamAction,
+    permit, Actor, Invite, InviteDetails, Member, MembershipSummary, Role, Team, TeamAction,
     TeamSummary,
 };
 use crate::team::repository::{AcceptOutcome, NewInvite, TeamRepository};
@@ -40,14 +40,7 @@ pub enum TeamError {
     Unexpected(anyhow::Error),
 }
 
-impl From<StoreError> for TeamError {
-    fn from(e: StoreError) -> Self {
-        match e {
-            StoreError::Conflict(m) => TeamError::Unexpected(anyhow::anyhow!(m)),
-            StoreError::Unexpected(e) => TeamError::Unexpected(e),
-        }
-    }
-}
+store_errors_are_unexpected!(TeamError);
 
 impl From<crate::auth::AuthError> for TeamError {
     fn from(e: crate::auth::AuthError) -> Self {
@@ -112,17 +105,8 @@ impl TeamService {
         action: TeamAction,
     ) -> Result<(Team, Actor), TeamError> {
         let (team, actor) = self.actor(user, team_id).await?;
-        if permits(actor, action) {
-            Ok((team, actor))
-        } else if action == TeamAction::Deactivate {
-            Err(TeamError::Forbidden(
-                "Only the team owner can deactivate the team".into(),
-            ))
-        } else {
-            Err(TeamError::Forbidden(
-                "Only the team owner or a team admin can do this".into(),
-            ))
-        }
+        permit(actor, action).map_err(|reason| TeamError::Forbidden(reason.into()))?;
+        Ok((team, actor))
     }
 
     async fn summary(&self, user: &User, team_id: i64) -> Result<TeamSummary, TeamError> {
@@ -242,10 +226,9 @@ impl TeamService {
         let (_, actor) = self.actor(user, team_id).await?;
         let member = self.member(team_id, member_user_id).await?;
         let leaving = member.user_internal_id == user.id;
-        if !leaving && !permits(actor, TeamAction::RemoveMember) {
-            return Err(TeamError::Forbidden(
-                "Only the team owner or a team admin can do this".into(),
-            ));
+        if !leaving {
+            permit(actor, TeamAction::RemoveMember)
+                .map_err(|reason| TeamError::Forbidden(reason.into()))?;
         }
         if member.role == Role::Owner {
             return Err(TeamError::Forbidden(

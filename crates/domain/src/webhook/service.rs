@@ -5,7 +5,7 @@ use std::sync::Arc;
 use crate::clock::Clock;
 use crate::error::{FieldError, LocPart, ServiceError};
 use crate::secret::TokenGenerator;
-use crate::team::{permits, TeamAction};
+use crate::team::{permit, TeamAction};
 use crate::team_access::{actor_on, MembershipRepository};
 use crate::user::User;
 use crate::webhook::model::{
@@ -54,13 +54,8 @@ impl WebhookService {
         let actor = actor_on(&*self.memberships, user, team_id)
             .await?
             .ok_or(ServiceError::NotFound("Team"))?;
-        if permits(actor, TeamAction::ManageWebhooks) {
-            Ok(())
-        } else {
-            Err(ServiceError::Forbidden(
-                "Only the team owner or a team admin can do this".into(),
-            ))
-        }
+        permit(actor, TeamAction::ManageWebhooks)
+            .map_err(|reason| ServiceError::Forbidden(reason.into()))
     }
 
     /// The team's endpoint, once the caller may manage the team's webhooks.

@@ -10,6 +10,7 @@ use crate::secret::MockTokenGenerator;
 use crate::team::service_tests::{member, outsider, owner, site_admin, team_admin};
 use crate::team::Role;
 use crate::team_access::{Membership, MockMembershipRepository};
+use crate::test_support::Answer::{self, Done as Y, Forbidden as F, NotFound as N};
 use crate::test_support::{clock, now, numbered_tokens};
 use crate::user::User;
 use crate::webhook::model::{
@@ -101,14 +102,6 @@ fn with_lookups(mut webhooks: MockWebhookRepository) -> MockWebhookRepository {
     webhooks
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Answer {
-    Done,
-    Forbidden,
-    NotFound,
-}
-use Answer::{Done as Y, Forbidden as F, NotFound as N};
-
 const OPERATIONS: [&str; 8] = [
     "create",
     "list",
@@ -186,12 +179,7 @@ async fn attempt(actor: &User, operation: &str, allowed: bool) -> Answer {
         "retry" => s.retry(actor, TEAM, ENDPOINT, 1).await.map(drop),
         _ => s.send_test(actor, TEAM, ENDPOINT).await.map(drop),
     };
-    match result {
-        Ok(()) => Y,
-        Err(ServiceError::Forbidden(_)) => F,
-        Err(ServiceError::NotFound("Team")) => N,
-        Err(other) => panic!("{operation} by {}: {other:?}", actor.email),
-    }
+    Answer::of(result, format_args!("{operation} by {}", actor.email))
 }
 
 #[tokio::test]

@@ -8,7 +8,7 @@ use crate::lead::merge_leads::{
 };
 use crate::lead::record::Lead;
 use crate::lead::work::LeadWorkError;
-use crate::store::StoreError;
+use crate::store::store_errors_are_unexpected;
 use crate::team_access::{may_see_team, MembershipRepository};
 use crate::user::User;
 
@@ -28,14 +28,7 @@ pub enum MergeError {
     Unexpected(anyhow::Error),
 }
 
-impl From<StoreError> for MergeError {
-    fn from(e: StoreError) -> Self {
-        match e {
-            StoreError::Conflict(m) => MergeError::Unexpected(anyhow::anyhow!(m)),
-            StoreError::Unexpected(e) => MergeError::Unexpected(e),
-        }
-    }
-}
+store_errors_are_unexpected!(MergeError);
 
 /// A merge's refusal among the other refusals of working a lead (the lead page answers them
 /// alike); a conflict names no other lead, the request already names both.

@@ -13,7 +13,7 @@ use crate::lead::record::{Lead, LeadRepository};
 use crate::lead::work::edit::{edit_fields, AddressKeys, FieldPatch};
 use crate::lead::work::model::{kind, ActivityEntry, LeadStatus, NewActivity, Note};
 use crate::lead::work::repository::{ChangeSaved, LeadChange, LeadWorkRepository, StoredFields};
-use crate::store::{StoreError, StoreResult};
+use crate::store::{store_errors_are_unexpected, StoreResult};
 use crate::team::{permits_on_lead, Actor, LeadWorkAction, Role};
 use crate::team_access::{actor_on, may_add_to_team, MembershipRepository};
 use crate::user::{User, UserRepository};
@@ -49,14 +49,7 @@ pub enum LeadWorkError {
     Unexpected(anyhow::Error),
 }
 
-impl From<StoreError> for LeadWorkError {
-    fn from(e: StoreError) -> Self {
-        match e {
-            StoreError::Conflict(m) => LeadWorkError::Unexpected(anyhow::anyhow!(m)),
-            StoreError::Unexpected(e) => LeadWorkError::Unexpected(e),
-        }
-    }
-}
+store_errors_are_unexpected!(LeadWorkError);
 
 type WorkResult<T> = Result<T, LeadWorkError>;
 

@@ -1,5 +1,6 @@
 //! Inviting: who gets the link, what the repository stores, when an invite is refused.
 use super::*;
+use crate::test_support::mails_once;
 
 #[tokio::test]
 async fn an_invite_mails_its_link_to_the_invitee_only_and_stores_only_the_hash() {
@@ -17,21 +18,17 @@ async fn an_invite_mails_its_link_to_the_invitee_only_and_stores_only_the_hash()
         })
         .times(1)
         .returning(|new| Ok(stored(&new)));
-    s.mailer
-        .expect_send()
-        .withf(|message| {
-            *message
-                == Message::Invite {
-                    to: "sam@example.com".into(),
-                    team_name: "Roofers".into(),
-                    inviter_name: owner().display_name(),
-                    role: "admin".into(),
-                    invite_url: format!("{PUBLIC_URL}/invite/{INVITE_TOKEN}"),
-                    expires_at: now() + Duration::days(INVITE_TTL_DAYS),
-                }
-        })
-        .times(1)
-        .returning(|_| Ok(()));
+    mails_once(&mut s.mailer, |message| {
+        *message
+            == Message::Invite {
+                to: "sam@example.com".into(),
+                team_name: "Roofers".into(),
+                inviter_name: owner().display_name(),
+                role: "admin".into(),
+                invite_url: format!("{PUBLIC_URL}/invite/{INVITE_TOKEN}"),
+                expires_at: now() + Duration::days(INVITE_TTL_DAYS),
+            }
+    });
     let service = s.build();
 
     let created = service
@@ -59,11 +56,10 @@ async fn re_inviting_asks_the_repository_for_a_new_invite_with_a_new_link() {
             .times(1)
             .returning(|new| Ok(stored(&new)));
         let url = format!("{PUBLIC_URL}/invite/{token}");
-        s.mailer
-            .expect_send()
-            .withf(move |m| matches!(m, Message::Invite { invite_url, .. } if *invite_url == url))
-            .times(1)
-            .returning(|_| Ok(()));
+        mails_once(
+            &mut s.mailer,
+            move |m| matches!(m, Message::Invite { invite_url, .. } if *invite_url == url),
+        );
     }
     let service = s.build();
     for _ in 0..2 {

@@ -1,14 +1,7 @@
 //! The permission table through the service, and the rules about members.
 use super::*;
 
-/// How an attempt ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Answer {
-    Done,
-    Forbidden,
-    NotFound,
-}
-use Answer::{Done as Y, Forbidden as F, NotFound as N};
+use crate::test_support::Answer::{self, Done as Y, Forbidden as F, NotFound as N};
 
 const ACTIONS: [TeamAction; 8] = [
     TeamAction::View,
@@ -97,12 +90,7 @@ async fn attempt(actor: &User, action: TeamAction, expected: Answer) -> Answer {
         TeamAction::RevokeInvite => service.revoke_invite(actor, TEAM, 9).await,
         TeamAction::ManageWebhooks => unreachable!("WebhookService's (webhook::service_tests)"),
     };
-    match result {
-        Ok(()) => Y,
-        Err(TeamError::Forbidden(_)) => F,
-        Err(TeamError::NotFound("Team")) => N,
-        Err(other) => panic!("{action:?} by {}: {other:?}", actor.email),
-    }
+    Answer::of(result, format_args!("{action:?} by {}", actor.email))
 }
 
 #[tokio::test]
