@@ -63,9 +63,47 @@ fn run(path: &str, writers: &Weak<Writers>) {
             return;
         };
         if writers.wrote.swap(false, Ordering::AcqRel) {
-            if let Err(e) = conn.batch_execute("PRAGMA wal_checkpoint(PASSIVE);") {
-                tracing::warn!(error = %e, "background checkpoint failed");
+            match conn.batch_execute("PRAGMA wal_checkpoint(PASSIVE);") {
+                Ok(()) => {}
+                // Another connection holds a lock this one does not wait for (a checkpoint of
+                // its own, the last connection closing and folding the log back): nothing is
+                // wrong, the next round tries again.
+                Err(e) if is_busy(&e) => {
+                    writers.note_write();
+                    tracing::debug!(error = %e, "background checkpoint skipped: database busy");
+                }
+                Err(e) => tracing::warn!(error = %e, "background checkpoint failed"),
             }
         }
+    }
+}
+
+/// SQLite's SQLITE_BUSY ("database is locked"), which diesel reports as an unknown database
+/// error with SQLite's message.
+fn is_busy(error: &diesel::result::Error) -> bool {
+    matches!(error, diesel::result::Error::DatabaseError(_, info) if info.message().contains("database is locked"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_lock_held_elsewhere_is_busy_and_other_faults_are_not() {
+        let path = std::env::temp_dir().join(format!("checkpoint-busy-{}.db", std::process::id()));
+        let path = path.to_str().unwrap().to_owned();
+        let mut holder = SqliteConnection::establish(&path).unwrap();
+        holder
+            .batch_execute("CREATE TABLE t (x INTEGER); BEGIN EXCLUSIVE; INSERT INTO t VALUES (1);")
+            .unwrap();
+        // A second connection that does not wait, as the checkpoint thread's.
+        let mut other = SqliteConnection::establish(&path).unwrap();
+        let locked = other.batch_execute("SELECT * FROM t;").unwrap_err();
+        assert!(is_busy(&locked), "{locked}");
+        let wrong = other.batch_execute("SELEC 1;").unwrap_err();
+        assert!(!is_busy(&wrong), "{wrong}");
+        holder.batch_execute("ROLLBACK;").unwrap();
+        drop((holder, other));
+        let _ = std::fs::remove_file(&path);
     }
 }
