@@ -16,6 +16,8 @@ use diesel::connection::SimpleConnection;
 use diesel::sqlite::SqliteConnection;
 use diesel::Connection;
 
+use crate::sql::error::is_busy;
+
 /// Pages after which a commit checkpoints by itself (SQLite's default is 1000; a page is 4 KiB).
 pub(crate) const AUTOCHECKPOINT_PAGES: u32 = 4000;
 
@@ -76,12 +78,6 @@ fn run(path: &str, writers: &Weak<Writers>) {
             }
         }
     }
-}
-
-/// SQLite's SQLITE_BUSY ("database is locked"), which diesel reports as an unknown database
-/// error with SQLite's message.
-fn is_busy(error: &diesel::result::Error) -> bool {
-    matches!(error, diesel::result::Error::DatabaseError(_, info) if info.message().contains("database is locked"))
 }
 
 #[cfg(test)]

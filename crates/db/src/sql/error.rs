@@ -44,6 +44,12 @@ pub(crate) fn is_read_only(message: &str) -> bool {
         || message.contains("in a read-only transaction")
 }
 
+/// SQLite's `SQLITE_BUSY` ("database is locked"): a lock another connection holds, which a
+/// connection without a busy timeout does not wait for. Words only, as above.
+pub(crate) fn is_busy(error: &Error) -> bool {
+    matches!(error, Error::DatabaseError(_, info) if info.message().contains("database is locked"))
+}
+
 /// A word in a column that this code does not know (a status, a role): the row is reported,
 /// never read as some other word.
 #[derive(Debug, thiserror::Error)]
