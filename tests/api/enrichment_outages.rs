@@ -15,9 +15,8 @@ use serde_json::{json, Value};
 
 use leadhub_db::schema::jobs;
 use leadhub_db::Backend;
-use leadhub_domain::enrich::{
-    said, EnrichError, GeocodeOutcome, GeocodeQuery, GeocodeResult, Geocoder,
-};
+use leadhub_domain::enrich::{said, EnrichError, GeocodeOutcome, GeocodeQuery, Geocoder};
+use leadhub_domain::fixtures::census_match;
 use leadhub_domain::Clock;
 use leadhub_tests::{backend_tests, TestApp, TestUser};
 
@@ -45,14 +44,7 @@ impl Geocoder for Outage {
     async fn geocode(&self, _query: &GeocodeQuery) -> GeocodeOutcome {
         let now = self.clock.now();
         if now >= self.back_at {
-            Ok(Some(GeocodeResult {
-                latitude: 30.27,
-                longitude: -97.74,
-                source: "census".into(),
-                match_type: "exact".into(),
-                matched_address: None,
-                county_fips: Some("48453".into()),
-            }))
+            Ok(Some(census_match()))
         } else if now >= self.paused_from {
             Err(EnrichError::Paused {
                 provider: "census".into(),

@@ -17,6 +17,8 @@ pub mod enrich;
 #[path = "submission/enrichment_tests.rs"]
 mod enrichment_tests;
 pub mod error;
+#[cfg(any(test, feature = "mock"))]
+pub mod fixtures;
 pub mod identity;
 #[cfg(test)]
 mod identity_tests;

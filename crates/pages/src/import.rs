@@ -1,35 +1,12 @@
-//! The pages' uploads: the glue around the domain's import use case (`leadhub_domain::import`) and the
-//! spreadsheet adapter (`leadhub_spreadsheet`) for a file held in memory. The CLI (`leadhub import`,
-//! `leadhub_web::import`) reads with the same reader, cleans with the same rules and writes the same
-//! report; only where the file comes from and where the report goes differ.
+//! The pages' uploads: whether an uploaded file can be imported at all, judged with the
+//! spreadsheet adapter (`leadhub_spreadsheet`) before it is stored. The import itself is the CLI's
+//! run (`leadhub_spreadsheet::import_sheet`), in the upload job (`upload_import`).
 use std::io::Cursor;
 
-use leadhub_domain::import::{
-    import, ColumnMap, ImportDestination, ImportProgress, ImportRun, ImportSummary, ReadRow,
-    SheetRows,
-};
-use leadhub_domain::user::User;
-use leadhub_spreadsheet::{CsvReport, CsvSheet, ReportOutput, ReportTarget};
+use leadhub_domain::import::{ColumnMap, ReadRow, SheetRows};
+use leadhub_spreadsheet::CsvSheet;
 
 pub use leadhub_domain::import::{ImportKind, DEFAULT_CHUNK};
-
-/// Imports a file held in memory (an upload); the summary and the report's bytes, if any.
-pub async fn import_bytes(
-    destination: &dyn ImportDestination,
-    user: &User,
-    content: Vec<u8>,
-    run: ImportRun<'_>,
-    progress: &mut dyn ImportProgress,
-) -> anyhow::Result<(ImportSummary, Option<Vec<u8>>)> {
-    let mut sheet = CsvSheet::open(Cursor::new(content))?;
-    let mut report = CsvReport::new(ReportTarget::Memory, sheet.header());
-    let summary = import(destination, user, run, &mut sheet, &mut report, progress).await?;
-    let report = match report.finish()? {
-        ReportOutput::Memory(bytes) => Some(bytes),
-        ReportOutput::None | ReportOutput::File(_) => None,
-    };
-    Ok((summary, report))
-}
 
 /// Why an uploaded file cannot be imported at all, as a sentence for the page; `None`: it can. The
 /// rows are judged by the import itself, as for the CLI.

@@ -1,12 +1,13 @@
-//! The `import_upload` job: a file uploaded from the pages, imported by the CLI's path (the
-//! domain's import use case over the spreadsheet adapter) as the person who uploaded it, into the
-//! team they chose. Progress is written to the upload after every chunk; the summary and the
-//! report at the end.
+//! The `import_upload` job: a file uploaded from the pages, imported by the CLI's run
+//! (`leadhub_spreadsheet::import_sheet`: the domain's import use case over the spreadsheet
+//! adapter) as the person who uploaded it, into the team they chose. Progress is written to the
+//! upload after every chunk; the summary and the report at the end.
 //!
 //! A worker that dies mid-import leaves the upload `running`; when the job's lease runs out it
 //! runs again from the first row (rows already imported then merge as duplicates). An import
 //! that fails (a row's chunk cannot be written, the team was left meanwhile) marks the upload
 //! `failed` with the reason and is not retried, since a second run would count differently.
+use std::io::Cursor;
 use std::sync::Arc;
 
 use async_trait::async_trait;
@@ -18,8 +19,9 @@ use leadhub_domain::submission::SubmissionService;
 use leadhub_domain::upload::{Upload, UploadCounts, UploadKind, UploadStatus, UploadStore};
 use leadhub_domain::user::UserRepository;
 use leadhub_domain::Clock;
+use leadhub_spreadsheet::{import_sheet, CsvSheet, ImportStopped, ReportOutput, ReportTarget};
 
-use crate::import::{import_bytes, ImportKind, DEFAULT_CHUNK};
+use crate::import::{ImportKind, DEFAULT_CHUNK};
 
 pub struct UploadImports {
     pub uploads: Arc<dyn UploadStore>,
@@ -164,6 +166,21 @@ impl UploadImports {
             imports: self,
             id: upload.id,
         };
-        import_bytes(&services, &user, content, run, &mut progress).await
+        let sheet = CsvSheet::open(Cursor::new(content))?;
+        let (summary, report) = import_sheet(
+            &services,
+            &user,
+            run,
+            sheet,
+            ReportTarget::Memory,
+            &mut progress,
+        )
+        .await
+        .map_err(ImportStopped::into_cause)?;
+        let report = match report {
+            ReportOutput::Memory(bytes) => Some(bytes),
+            ReportOutput::None | ReportOutput::File(_) => None,
+        };
+        Ok((summary, report))
     }
 }

@@ -1,7 +1,6 @@
-//! `leadhub import leads|businesses FILE.csv`: the glue around the domain's import use case
-//! (`leadhub_domain::import`) and the spreadsheet adapter (`leadhub_spreadsheet`). The pages' uploads
-//! (`leadhub_pages::import`) read with the same reader, clean with the same rules and write the same
-//! report; this module only opens the file, picks where the report goes and shows progress on a
+//! `leadhub import leads|businesses FILE.csv`: the glue around the import run the pages' uploads
+//! share (`leadhub_spreadsheet::import_sheet`: the domain's import use case over the spreadsheet
+//! adapter); this module only opens the file, picks where the report goes and shows progress on a
 //! terminal.
 use std::fs::File;
 use std::io::IsTerminal;
@@ -12,11 +11,9 @@ use anyhow::Context;
 use async_trait::async_trait;
 use indicatif::{ProgressBar, ProgressStyle};
 
-use leadhub_domain::import::{
-    import, ImportDestination, ImportProgress, ImportRun, ImportSummary, SheetRows,
-};
+use leadhub_domain::import::{ImportDestination, ImportProgress, ImportRun, ImportSummary};
 use leadhub_domain::user::User;
-use leadhub_spreadsheet::{CsvReport, CsvSheet, ReportOutput, ReportTarget};
+use leadhub_spreadsheet::{import_sheet, CsvSheet, ImportStopped, ReportOutput, ReportTarget};
 
 pub use leadhub_domain::import::{ImportKind, DEFAULT_CHUNK};
 
@@ -41,39 +38,31 @@ pub async fn import_csv(
     let file = File::open(&settings.file)
         .with_context(|| format!("cannot open {}", settings.file.display()))?;
     let size = file.metadata().map(|m| m.len()).unwrap_or(0);
-    let mut sheet =
+    let sheet =
         CsvSheet::open(file).with_context(|| format!("cannot read {}", settings.file.display()))?;
-    let mut report = CsvReport::new(
-        ReportTarget::Folder {
-            dir: settings.reports_dir.clone(),
-            name: format!(
-                "import-{}-{}.csv",
-                settings.kind.name(),
-                chrono::Utc::now().format("%Y%m%d-%H%M%S-%3f")
-            ),
-        },
-        sheet.header(),
-    );
+    let report = ReportTarget::Folder {
+        dir: settings.reports_dir.clone(),
+        name: format!(
+            "import-{}-{}.csv",
+            settings.kind.name(),
+            chrono::Utc::now().format("%Y%m%d-%H%M%S-%3f")
+        ),
+    };
     let run = ImportRun {
         kind: &settings.kind,
         team_id: settings.team_id,
         chunk: settings.chunk,
     };
     let mut progress = TerminalProgress::new(settings.progress_bar, size);
-    let summary = import(
-        destination,
-        user,
-        run,
-        &mut sheet,
-        &mut report,
-        &mut progress,
-    )
-    .await;
+    let imported = import_sheet(destination, user, run, sheet, report, &mut progress).await;
     if let Some(bar) = progress.bar {
         bar.finish_and_clear();
     }
-    let summary = summary.with_context(|| settings.file.display().to_string())?;
-    let report = match report.finish()? {
+    let (summary, report) = imported.map_err(|stopped| match stopped {
+        ImportStopped::Import(cause) => cause.context(settings.file.display().to_string()),
+        ImportStopped::Report(cause) => cause,
+    })?;
+    let report = match report {
         ReportOutput::File(path) => Some(path),
         ReportOutput::None | ReportOutput::Memory(_) => None,
     };

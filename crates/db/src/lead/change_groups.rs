@@ -8,48 +8,28 @@
 //! undoes only that change. Nobody waits for a group to fill: a lone change is written at
 //! once, and groups grow only while earlier ones are being written ("group commit").
 //! PostgreSQL, whose commits overlap, writes each change in its own transaction.
-use std::sync::{Mutex, MutexGuard, PoisonError};
+use std::sync::Arc;
 
 use diesel::{Connection, QueryResult};
-use tokio::sync::oneshot;
+use tokio::runtime::Handle;
 
 use leadhub_domain::lead::work::{ChangeSaved, LeadChange};
 use leadhub_domain::store::{DatabaseReadOnly, StorageFull, StoreError, StoreResult};
 
+use crate::pool::group_commit::{GroupCommit, Member};
 use crate::sql::error::store_error;
 use crate::{Database, DbConnection};
 
 /// The most changes one transaction writes; the rest wait for the next.
 const MAX_GROUP: usize = 256;
 
-type Reply = oneshot::Sender<StoreResult<ChangeSaved>>;
+/// Changes waiting for the writer. One runner: SQLite has one writer, so a second would only
+/// wait for its turn.
+pub(crate) type ChangeQueue = GroupCommit<LeadChange, StoreResult<ChangeSaved>>;
 
-/// Changes waiting for the writer, and whether a runner is writing.
-#[derive(Default)]
-pub(crate) struct ChangeQueue {
-    inner: Mutex<Waiting>,
-}
-
-#[derive(Default)]
-struct Waiting {
-    changes: Vec<(LeadChange, Reply)>,
-    writing: bool,
-}
-
-impl ChangeQueue {
-    /// The queue stays usable after a runner panicked: it holds only whole entries.
-    fn lock(&self) -> MutexGuard<'_, Waiting> {
-        self.inner.lock().unwrap_or_else(PoisonError::into_inner)
-    }
-}
-
-/// Lets the next change start a runner however this one ends (a panic included).
-struct Stopped<'a>(&'a ChangeQueue);
-
-impl Drop for Stopped<'_> {
-    fn drop(&mut self) {
-        self.0.lock().writing = false;
-    }
+/// The queue a `Database` holds.
+pub(crate) fn change_queue() -> Arc<ChangeQueue> {
+    Arc::new(GroupCommit::new("lead change", MAX_GROUP, 1))
 }
 
 impl Database {
@@ -58,52 +38,33 @@ impl Database {
         &self,
         change: LeadChange,
     ) -> StoreResult<ChangeSaved> {
-        let (reply, answer) = oneshot::channel();
-        let start = {
-            let mut waiting = self.lead_changes.lock();
-            waiting.changes.push((change, reply));
-            !std::mem::replace(&mut waiting.writing, true)
-        };
-        if start {
+        let writer = || {
             let db = self.clone();
-            // On the blocking pool, which a runtime waits for when it shuts down: no change
-            // that was written is left without its answer. Dropped, not awaited: the runner
-            // answers each caller itself.
-            drop(tokio::task::spawn_blocking(move || db.write_groups()));
-        }
-        answer
+            move |group| db.write_and_answer(group)
+        };
+        self.lead_changes
+            .submit(change, &Handle::current(), writer)
             .await
             .map_err(|_| StoreError::Unexpected(anyhow::anyhow!("the lead change queue stopped")))?
     }
 
-    /// Writes group after group until the queue is empty.
-    fn write_groups(&self) {
-        let _stopped = Stopped(&self.lead_changes);
-        loop {
-            let group: Vec<(LeadChange, Reply)> = {
-                let mut waiting = self.lead_changes.lock();
-                if waiting.changes.is_empty() {
-                    return;
-                }
-                let take = waiting.changes.len().min(MAX_GROUP);
-                waiting.changes.drain(..take).collect()
-            };
-            let (changes, replies): (Vec<LeadChange>, Vec<Reply>) = group.into_iter().unzip();
-            match self.write_here(move |conn| write_group(conn, &changes)) {
-                Ok(outcomes) => {
-                    for (reply, outcome) in replies.into_iter().zip(outcomes) {
-                        let outcome = outcome.map_err(store_error);
-                        if let Err(e) = &outcome {
-                            self.note_storage_error(e);
-                        }
-                        // A caller that went away still has its change written.
-                        let _ = reply.send(outcome);
+    /// Writes one group and answers each of its members.
+    fn write_and_answer(&self, group: Vec<Member<LeadChange, StoreResult<ChangeSaved>>>) {
+        let (changes, replies): (Vec<LeadChange>, Vec<_>) = group.into_iter().unzip();
+        match self.write_here(move |conn| write_group(conn, &changes)) {
+            Ok(outcomes) => {
+                for (reply, outcome) in replies.into_iter().zip(outcomes) {
+                    let outcome = outcome.map_err(store_error);
+                    if let Err(e) = &outcome {
+                        self.note_storage_error(e);
                     }
+                    // A caller that went away still has its change written.
+                    let _ = reply.send(outcome);
                 }
-                Err(e) => {
-                    for reply in replies {
-                        let _ = reply.send(Err(copy_of(&e)));
-                    }
+            }
+            Err(e) => {
+                for reply in replies {
+                    let _ = reply.send(Err(copy_of(&e)));
                 }
             }
         }

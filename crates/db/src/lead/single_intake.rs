@@ -7,7 +7,7 @@
 //! Nobody waits for a group to fill: an idle service runs a lone submission at once, and
 //! groups only grow while earlier ones are being written ("group commit").
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::sync::Arc;
 
 use tokio::runtime::Handle;
 use tokio::sync::oneshot;
@@ -18,6 +18,7 @@ use leadhub_domain::submission::{
 };
 use leadhub_domain::user::User;
 
+use crate::pool::group_commit::{GroupCommit, Member};
 use crate::{Backend, Database};
 
 /// Groups written at once on PostgreSQL, where several commits overlap; few, so that groups
@@ -26,31 +27,22 @@ const GROUPS_IN_FLIGHT: usize = 4;
 /// The largest group: the size of the largest batch the contract accepts.
 const MAX_GROUP: usize = 1000;
 
-type Reply = oneshot::Sender<Result<ElementOutcome, SubmissionError>>;
+type Answer = Result<ElementOutcome, SubmissionError>;
+type Reply = oneshot::Sender<Answer>;
 
 struct Queued {
     user_id: i64,
     request: SubmissionRequest,
-    reply: Reply,
     /// The submitting request's span (its request id), for what the group logs.
     span: Span,
-}
-
-/// Submissions waiting for a group, and how many group runners are at work.
-#[derive(Default)]
-struct Queue {
-    waiting: Vec<Queued>,
-    runners: usize,
 }
 
 /// The queue of admitted single submissions. Cheap to share.
 pub struct SingleIntake {
     service: Arc<SubmissionService>,
-    queue: Arc<Mutex<Queue>>,
+    queue: Arc<GroupCommit<Queued, Answer>>,
     /// The main runtime, whose blocking pool runs the groups.
     runtime: Handle,
-    /// Groups written at once.
-    runners: usize,
 }
 
 impl SingleIntake {
@@ -62,9 +54,8 @@ impl SingleIntake {
     fn start(service: Arc<SubmissionService>, runners: usize) -> SingleIntake {
         SingleIntake {
             service,
-            queue: Arc::default(),
+            queue: Arc::new(GroupCommit::new("single-submission", MAX_GROUP, runners)),
             runtime: Handle::current(),
-            runners: runners.max(1),
         }
     }
 
@@ -75,69 +66,30 @@ impl SingleIntake {
         request: SubmissionRequest,
     ) -> Result<ElementOutcome, SubmissionError> {
         self.service.admit_single(user, &request).await?;
-        let (reply, answer) = oneshot::channel();
-        let start_runner = {
-            let mut queue = lock(&self.queue);
-            queue.waiting.push(Queued {
-                user_id: user.id,
-                request,
-                reply,
-                span: Span::current(),
-            });
-            let start = queue.runners < self.runners;
-            if start {
-                queue.runners += 1;
-            }
-            start
+        let queued = Queued {
+            user_id: user.id,
+            request,
+            span: Span::current(),
         };
-        if start_runner {
-            let (service, queue, runtime) = (
-                self.service.clone(),
-                self.queue.clone(),
-                self.runtime.clone(),
-            );
-            // Dropped, not awaited: the runner answers each caller itself.
-            drop(
-                self.runtime
-                    .spawn_blocking(move || run_groups(&service, &queue, &runtime)),
-            );
-        }
         // A group that panicked drops its replies; its submissions are stored, and the caller
         // hears that something went wrong rather than waiting forever.
-        answer.await.map_err(|_| stopped())?
+        self.queue
+            .submit(queued, &self.runtime, || self.group_writer())
+            .await
+            .map_err(|_| stopped())?
+    }
+
+    /// A runner's group writer, on its blocking thread. The group's reads and writes run on
+    /// that thread too (`blocking_here`), so a group costs no hand-off between threads but the
+    /// answers to its callers.
+    fn group_writer(&self) -> impl FnMut(Vec<Member<Queued, Answer>>) + Send + 'static {
+        let (service, runtime) = (self.service.clone(), self.runtime.clone());
+        move |group| crate::blocking_here(|| runtime.block_on(run_group(&service, group)))
     }
 }
 
 fn stopped() -> SubmissionError {
     SubmissionError::Unexpected(anyhow::anyhow!("the single-submission queue stopped"))
-}
-
-/// The queue stays usable after a group panicked: it holds only whole entries.
-fn lock(queue: &Mutex<Queue>) -> MutexGuard<'_, Queue> {
-    queue.lock().unwrap_or_else(PoisonError::into_inner)
-}
-
-/// On a blocking thread: takes whatever is queued as a group and runs it, until the queue is
-/// empty. The group's reads and writes run on this thread too (`blocking_here`), so a group
-/// costs no hand-off between threads but the answers to its callers.
-fn run_groups(service: &Arc<SubmissionService>, queue: &Mutex<Queue>, runtime: &Handle) {
-    loop {
-        let group: Vec<Queued> = {
-            let mut queue = lock(queue);
-            if queue.waiting.is_empty() {
-                queue.runners -= 1;
-                return;
-            }
-            let take = queue.waiting.len().min(MAX_GROUP);
-            queue.waiting.drain(..take).collect()
-        };
-        let ran = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            crate::blocking_here(|| runtime.block_on(run_group(service, group)))
-        }));
-        if ran.is_err() {
-            tracing::error!("a single-submission group panicked; its callers were answered 500");
-        }
-    }
 }
 
 /// Writes one group, then answers it: right here when none of its leads is to be enriched,
@@ -146,11 +98,11 @@ fn run_groups(service: &Arc<SubmissionService>, queue: &Mutex<Queue>, runtime: &
 /// deleted, and the verbatim text is just text), and `SubmissionService` already isolates one
 /// lead's failed write from its neighbours; an error here is the database's, and every member
 /// hears of it. Re-running members alone would store them twice.
-async fn run_group(service: &Arc<SubmissionService>, group: Vec<Queued>) {
+async fn run_group(service: &Arc<SubmissionService>, group: Vec<Member<Queued, Answer>>) {
     let span = group_span(&group);
     let (work, replies): (Vec<_>, Vec<_>) = group
         .into_iter()
-        .map(|q| ((q.user_id, q.request), q.reply))
+        .map(|(q, reply)| ((q.user_id, q.request), reply))
         .unzip();
     let fresh = match service.write_singles(work).instrument(span.clone()).await {
         Ok(fresh) => fresh,
@@ -178,12 +130,12 @@ static GROUPS: AtomicU64 = AtomicU64::new(1);
 
 /// The span a group's work logs in: a lone submission's own request span (its request id), or
 /// a span of the group, whose number each member's request logs.
-fn group_span(group: &[Queued]) -> Span {
-    if let [lone] = group {
+fn group_span(group: &[Member<Queued, Answer>]) -> Span {
+    if let [(lone, _)] = group {
         return lone.span.clone();
     }
     let number = GROUPS.fetch_add(1, Ordering::Relaxed);
-    for member in group {
+    for (member, _) in group {
         member
             .span
             .in_scope(|| tracing::debug!(group = number, "processed with its group"));

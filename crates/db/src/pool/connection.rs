@@ -20,7 +20,7 @@ use leadhub_domain::store::StoreError;
 use leadhub_domain::user::User;
 
 use crate::job::job_wakeups::JobSignal;
-use crate::lead::change_groups::ChangeQueue;
+use crate::lead::change_groups::{change_queue, ChangeQueue};
 use crate::pool::checkpoint::{self, Writers, AUTOCHECKPOINT_PAGES};
 use crate::pool::manager::{self, DbManager, QueryErrorsOnly};
 use crate::pool::pool_threads::{self, OpenPool};
@@ -186,7 +186,7 @@ impl Database {
             intake_runners: None,
             faults: Arc::default(),
             place,
-            lead_changes: Arc::default(),
+            lead_changes: change_queue(),
             _open: open,
         })
     }

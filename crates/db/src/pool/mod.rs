@@ -1,9 +1,11 @@
 //! Connecting to the database and keeping it healthy: the pools and their threads, WAL
-//! checkpoints, SQLite backups, and the rows kept for a moment after a read.
+//! checkpoints, SQLite backups, the rows kept for a moment after a read, and the group-commit
+//! queue whose runners write what callers queued together.
 
 pub(crate) mod backup;
 pub(crate) mod checkpoint;
 pub(crate) mod connection;
+pub(crate) mod group_commit;
 pub(crate) mod manager;
 pub(crate) mod pool_threads;
 pub(crate) mod recent;

@@ -9,7 +9,8 @@ use std::sync::{Arc, Mutex};
 
 use mockall::Sequence;
 
-use crate::enrich::{EnrichError, GeocodeQuery, GeocodeResult, MockGeocoder};
+use crate::enrich::{EnrichError, GeocodeQuery, MockGeocoder};
+use crate::fixtures::census_match;
 use crate::lead::enrichment_retry::MockEnrichmentRetryRepository;
 use crate::lead::fields::{LeadFields, Warning};
 use crate::lead::plan::{self, Candidate, PlannedLead, Street};
@@ -76,18 +77,6 @@ impl Setup {
             clock: clock(),
             tokens: numbered_token_generator(),
         }
-    }
-}
-
-/// The census geocoder's match for the test lead's Austin address.
-fn census_match() -> GeocodeResult {
-    GeocodeResult {
-        latitude: 30.27,
-        longitude: -97.74,
-        source: "census".into(),
-        match_type: "exact".into(),
-        matched_address: None,
-        county_fips: Some("48453".into()),
     }
 }
 
