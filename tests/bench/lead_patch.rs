@@ -59,6 +59,7 @@ fn main() {
             let (client, key, base) = (app.client.clone(), user.key.clone(), app.base_url.clone());
             tokio::spawn(async move {
                 let mut times = Vec::with_capacity(PER_CLIENT);
+                let mut slow = Vec::new();
                 for i in 0..PER_CLIENT + WARM_UP {
                     // Each client its own leads, spread over the table.
                     let id = first - ((c * (PER_CLIENT + WARM_UP) + i) as i64 % LEADS);
@@ -80,15 +81,26 @@ fn main() {
                     let text = r.text().await.unwrap();
                     assert!(status.is_success(), "{status} {text}");
                     if i >= WARM_UP {
-                        times.push(t.elapsed().as_secs_f64() * 1e3);
+                        let ms = t.elapsed().as_secs_f64() * 1e3;
+                        times.push(ms);
+                        slow.push((ms, (t - started).as_secs_f64() * 1e3, i % 2 == 0));
                     }
                 }
-                times
+                (times, slow)
             })
         });
         let mut all = Vec::new();
+        let mut slow = Vec::new();
         for c in clients.collect::<Vec<_>>() {
-            all.extend(c.await.unwrap());
+            let (times, s) = c.await.unwrap();
+            all.extend(times);
+            slow.extend(s);
+        }
+        if std::env::var_os("LEAD_PATCH_SLOWEST").is_some() {
+            slow.sort_by(|a, b| b.0.total_cmp(&a.0));
+            for (ms, at, status) in slow.iter().take(40) {
+                println!("{ms:6.1} ms at {at:7.1} ms {}", if *status { "status" } else { "fields" });
+            }
         }
         let elapsed = started.elapsed().as_secs_f64();
         all.sort_by(|a, b| a.total_cmp(b));

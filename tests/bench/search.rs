@@ -6,7 +6,8 @@
 //! through the running server over HTTP as a team member. Prints figures; asserts nothing.
 //!
 //! Run: `cargo bench -p leadhub-tests --bench search` (`SEARCH_BENCH_LEADS=100000` for fewer,
-//! `SEARCH_BENCH_BACKEND=sqlite` or `postgres` for one).
+//! `SEARCH_BENCH_BACKEND=sqlite` or `postgres` for one, `SEARCH_BENCH_EXPORT_ONLY=1` for the export
+//! alone).
 #![allow(clippy::unwrap_used)]
 
 use std::time::Instant;
@@ -393,8 +394,10 @@ async fn run(backend: Backend, n: u64) {
         ("sort=-permit_date", vec!["sort=-permit_date".to_owned()]),
         ("sort=-updated_at", vec!["sort=-updated_at".to_owned()]),
     ];
+    // `SEARCH_BENCH_EXPORT_ONLY=1`: the export alone, for profiling it.
+    let export_only = std::env::var_os("SEARCH_BENCH_EXPORT_ONLY").is_some();
     println!("| {backend:?}, {n} leads | p50 ms | p95 ms | matches (first query) |");
-    for (name, queries) in &cases {
+    for (name, queries) in cases.iter().filter(|_| !export_only) {
         let (p50, p95, total) = time_list(&app, &member.key, queries).await;
         println!("| {name} | {p50:.1} | {p95:.1} | {total} |");
     }

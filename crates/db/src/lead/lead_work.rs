@@ -20,6 +20,7 @@ use leadhub_domain::webhook::{event_subject, BodyMembers, EventType};
 use crate::lead::lead_row::{LeadRow, LeadValues};
 use crate::lead::lead_writes::lock_for_writing;
 use crate::schema::{lead_activity, lead_notes, leads, submissions, users};
+use crate::sql::kept::kept_update;
 use crate::sql::time::{from_db, to_db};
 use crate::webhook::webhook_events::{emit, Event};
 use crate::{scope_of, Backend, Database, DbConnection, ReadConnection, IN_LIST_CHUNK};
@@ -350,15 +351,16 @@ fn apply(conn: &mut DbConnection, change: &LeadChange) -> Result<Option<Lead>, A
     let now = to_db(change.at);
     // Raising the version first, guarded by the version read, is the optimistic lock: a lead
     // changed meanwhile matches no row, and on PostgreSQL the row stays locked until commit.
-    let raised = diesel::update(
-        leads::table
-            .filter(leads::id.eq(change.lead_id))
-            .filter(leads::version.eq(change.version)),
+    let raised = kept_update(
+        leads::table,
+        leads::id
+            .eq(change.lead_id)
+            .and(leads::version.eq(change.version)),
+        (
+            leads::version.eq(leads::version + 1),
+            leads::updated_at.eq(now),
+        ),
     )
-    .set((
-        leads::version.eq(leads::version + 1),
-        leads::updated_at.eq(now),
-    ))
     .execute(conn)?;
     if raised == 0 {
         return Ok(None);
@@ -397,20 +399,18 @@ fn apply(conn: &mut DbConnection, change: &LeadChange) -> Result<Option<Lead>, A
     if let Some(archived) = change.archived {
         work.archived_at = archived.then_some(now);
     }
-    // One statement for the rest of the change: diesel prepares every UPDATE afresh, and
-    // preparing one of `leads` compiles the triggers its columns wake (search, dashboard).
+    // One statement for the rest of the change, in one of two shapes, each kept prepared:
+    // preparing an UPDATE of `leads` compiles the triggers its columns wake (search, dashboard).
     let work_columns = (
         leads::status.eq(&work.status),
         leads::assignee_id.eq(work.assignee_id),
         leads::archived_at.eq(work.archived_at),
     );
-    let this_lead = leads::table.find(change.lead_id);
+    let this_lead = leads::id.eq(change.lead_id);
     if change.fields.is_some() || change.team.is_some() {
-        diesel::update(this_lead)
-            .set((&row.values, work_columns))
-            .execute(conn)?;
+        kept_update(leads::table, this_lead, (&row.values, work_columns)).execute(conn)?;
     } else {
-        diesel::update(this_lead).set(work_columns).execute(conn)?;
+        kept_update(leads::table, this_lead, work_columns).execute(conn)?;
     }
     insert_activity(
         conn,

@@ -18,6 +18,7 @@ use crate::lead::lead_search::in_order;
 use crate::lead::lead_work::{insert_activity, with_assignees};
 use crate::lead::lead_writes::{retry_on_conflict, write_all};
 use crate::schema::leads;
+use crate::sql::kept::kept_update;
 use crate::sql::time::to_db;
 use crate::webhook::webhook_events::{emit, Event};
 use crate::{Backend, Database, DbConnection, ReadConnection, IN_LIST_CHUNK};
@@ -117,20 +118,23 @@ impl LeadRepository for Database {
         self.write(move |conn| {
             conn.transaction(|conn| {
                 for u in &updates {
-                    diesel::update(leads::table.find(u.lead_id))
-                        .set((
+                    let geocode = u.geocode.as_ref();
+                    kept_update(
+                        leads::table,
+                        leads::id.eq(u.lead_id),
+                        (
                             leads::latitude.eq(u.coordinates.map(|c| c.0)),
                             leads::longitude.eq(u.coordinates.map(|c| c.1)),
-                            leads::geocode_source.eq(u.geocode.as_ref().map(|g| g.source.clone())),
-                            leads::geocode_match
-                                .eq(u.geocode.as_ref().map(|g| g.match_type.clone())),
+                            leads::geocode_source.eq(geocode.map(|g| g.source.clone())),
+                            leads::geocode_match.eq(geocode.map(|g| g.match_type.clone())),
                             leads::geocode_matched_address
-                                .eq(u.geocode.as_ref().and_then(|g| g.matched_address.clone())),
+                                .eq(geocode.and_then(|g| g.matched_address.clone())),
                             leads::county_fips.eq(u.county_fips.clone()),
                             leads::appraisal.eq(u.appraisal.as_ref().map(|a| a.to_string())),
                             leads::enrichment_status.eq(u.status.as_str()),
-                        ))
-                        .execute(conn)?;
+                        ),
+                    )
+                    .execute(conn)?;
                     let run = NewActivity {
                         kind: kind::ENRICHED,
                         detail: serde_json::json!({ "status": u.status.as_str() }),

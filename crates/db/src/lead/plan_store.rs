@@ -19,6 +19,7 @@ use crate::lead::lead_work::insert_activity;
 use crate::schema::leads;
 use crate::sql::error::stored_word;
 use crate::sql::fixed_chunks::insert_returning_ids;
+use crate::sql::kept::kept_update;
 use crate::sql::time::from_db;
 use crate::sql::unnest::unnest_insert_returning_ids;
 use crate::{scope_of, DbConnection, IN_LIST_CHUNK};
@@ -49,9 +50,7 @@ pub(crate) fn plan_and_write(
         values.submission_count = merged.submission_count;
         values.updated_at = now;
         let new_version = changed.then(|| leads::version.eq(leads::version + 1));
-        diesel::update(leads::table.find(row.id))
-            .set((&*values, new_version))
-            .execute(conn)?;
+        kept_update(leads::table, leads::id.eq(row.id), (&*values, new_version)).execute(conn)?;
     }
     let restored = restore_resubmitted(conn, writes, &plan, &stored, &apply, now)?;
     let lead_id = |lead: PlannedLead| match lead {

@@ -21,7 +21,7 @@ use leadhub_domain::user::User;
 
 use crate::job::job_wakeups::JobSignal;
 use crate::lead::change_groups::{change_queue, ChangeQueue};
-use crate::pool::checkpoint::{self, Writers, AUTOCHECKPOINT_PAGES};
+use crate::pool::checkpoint::{self, Writers, AUTOCHECKPOINT_PAGES, LOG_SIZE_LIMIT};
 use crate::pool::manager::{self, DbManager, QueryErrorsOnly};
 use crate::pool::pool_threads::{self, OpenPool};
 use crate::pool::recent::Recent;
@@ -111,7 +111,8 @@ impl CustomizeConnection<DbConnection, diesel::r2d2::Error> for SqliteSettings {
             c.batch_execute(&format!(
                 "PRAGMA busy_timeout = {}; PRAGMA journal_mode = WAL; \
                  PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA temp_store = MEMORY; \
-                 PRAGMA wal_autocheckpoint = {AUTOCHECKPOINT_PAGES}; PRAGMA mmap_size = {SQLITE_MMAP_BYTES};",
+                 PRAGMA wal_autocheckpoint = {AUTOCHECKPOINT_PAGES}; \
+                 PRAGMA journal_size_limit = {LOG_SIZE_LIMIT}; PRAGMA mmap_size = {SQLITE_MMAP_BYTES};",
                 self.busy_timeout.as_millis()
             ))
             .map_err(diesel::r2d2::Error::QueryError)?;

@@ -1,8 +1,10 @@
 //! Statement helpers shared by every repository: error mapping, timestamps, one-row reads
-//! and one-statement writes, fixed-size multi-row statements and PostgreSQL `unnest` inserts.
+//! and one-statement writes, fixed-size multi-row statements, statements kept prepared and
+//! PostgreSQL `unnest` inserts.
 
 pub(crate) mod error;
 pub(crate) mod fixed_chunks;
+pub(crate) mod kept;
 pub(crate) mod simple;
 pub(crate) mod time;
 pub(crate) mod unnest;
