@@ -268,6 +268,13 @@ async fn patch_validates_normalises_and_guards_versions(app: TestApp) {
     assert_eq!(status, StatusCode::PRECONDITION_FAILED, "{body}");
     let (_, lead) = app.get(&path, &c.mia.key).await;
     assert_eq!(lead["status"], "new");
+    // The first edit changed no indexed column (state stayed TX), so its row was written
+    // without them (db `lead::unindexed`): read back, it holds every change.
+    assert_eq!(lead["email_1"], "lee@example.com");
+    assert_eq!(lead["last_name"], "Park");
+    assert_eq!(lead["first_name"], Value::Null);
+    assert_eq!(lead["phone_2"], Value::Null);
+    assert_eq!(lead["state"], "TX");
     // Without If-Match the change applies to the lead as it is.
     let (status, body) = patch(&app, id, &c.mia.key, json!({"status": "contacted"})).await;
     assert_eq!(status, StatusCode::OK, "{body}");

@@ -19,6 +19,7 @@ use leadhub_domain::webhook::{event_subject, BodyMembers, EventType};
 
 use crate::lead::lead_row::{LeadRow, LeadValues};
 use crate::lead::lead_writes::lock_for_writing;
+use crate::lead::unindexed::unindexed_columns;
 use crate::schema::{lead_activity, lead_notes, leads, submissions, users};
 use crate::sql::kept::kept_update;
 use crate::sql::time::{from_db, to_db};
@@ -370,6 +371,8 @@ fn apply(conn: &mut DbConnection, change: &LeadChange) -> Result<Option<Lead>, A
         .select(LeadRow::as_select())
         .first(conn)?;
     let old_team = row.values.team_id;
+    let rewrites_row = change.fields.is_some() || change.team.is_some();
+    let before = rewrites_row.then(|| row.values.clone());
     if let Some(holder) = property_holder(conn, change, &row)? {
         return Err(Abort::Taken {
             lead_id: change.lead_id,
@@ -399,18 +402,26 @@ fn apply(conn: &mut DbConnection, change: &LeadChange) -> Result<Option<Lead>, A
     if let Some(archived) = change.archived {
         work.archived_at = archived.then_some(now);
     }
-    // One statement for the rest of the change, in one of two shapes, each kept prepared:
+    // One statement for the rest of the change, in one of three shapes, each kept prepared:
     // preparing an UPDATE of `leads` compiles the triggers its columns wake (search, dashboard).
+    // A row whose indexed columns stay as they were is written without them (`unindexed`).
     let work_columns = (
         leads::status.eq(&work.status),
         leads::assignee_id.eq(work.assignee_id),
         leads::archived_at.eq(work.archived_at),
     );
     let this_lead = leads::id.eq(change.lead_id);
-    if change.fields.is_some() || change.team.is_some() {
-        kept_update(leads::table, this_lead, (&row.values, work_columns)).execute(conn)?;
-    } else {
-        kept_update(leads::table, this_lead, work_columns).execute(conn)?;
+    match before {
+        Some(before) if row.values.same_indexed_columns(&before) => {
+            let values = unindexed_columns!(&row.values);
+            kept_update(leads::table, this_lead, (values, work_columns)).execute(conn)?;
+        }
+        Some(_) => {
+            kept_update(leads::table, this_lead, (&row.values, work_columns)).execute(conn)?;
+        }
+        None => {
+            kept_update(leads::table, this_lead, work_columns).execute(conn)?;
+        }
     }
     insert_activity(
         conn,

@@ -1,5 +1,7 @@
 //! Leads and submissions: the lead rows, the batch writer and the plan it stores, the queue that
-//! groups single submissions and the one that groups lead changes, submissions and their outcomes, the dashboard counts, and uploaded files awaiting import.
+//! groups single submissions and the one that groups lead changes, rows rewritten without their
+//! indexes, submissions and their outcomes, the dashboard counts, and uploaded files awaiting
+//! import.
 
 pub(crate) mod change_groups;
 pub(crate) mod daily_counts;
@@ -17,4 +19,5 @@ pub(crate) mod plan_store;
 pub(crate) mod single_intake;
 pub(crate) mod submission_rows;
 pub(crate) mod submissions;
+pub(crate) mod unindexed;
 pub(crate) mod uploads;
