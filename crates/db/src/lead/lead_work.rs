@@ -371,14 +371,14 @@ fn apply(conn: &mut DbConnection, change: &LeadChange) -> Result<Option<Lead>, A
         .select(LeadRow::as_select())
         .first(conn)?;
     let old_team = row.values.team_id;
-    let rewrites_row = change.fields.is_some() || change.team.is_some();
-    let before = rewrites_row.then(|| row.values.clone());
     if let Some(holder) = property_holder(conn, change, &row)? {
         return Err(Abort::Taken {
             lead_id: change.lead_id,
             holder,
         });
     }
+    // The row as read, when the change rewrites it: to see whether an indexed column moved.
+    let before = (change.fields.is_some() || change.team.is_some()).then(|| row.values.clone());
     let values = &mut row.values;
     if let Some(stored) = &change.fields {
         values.set_fields(stored.fields.clone());

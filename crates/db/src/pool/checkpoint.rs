@@ -13,11 +13,11 @@
 //! lands while it works, so the log only starts over from the top after a commit's own
 //! checkpoint. That one copies little (this thread has copied the rest) but syncs the log and
 //! the database file, 10-25 ms on a virtual disk that every queued request waits for. The
-//! threshold is therefore large: lead edits write 30-60 KB of log each (every index whose
-//! columns an UPDATE sets), so at 4,000 pages 3,000 edits a second met such a stall five
-//! times a second (PATCH p99 23 ms); at 32,768 pages, about once in two seconds (p99 under
-//! 20 ms, docs/performance.md). `journal_size_limit` gives the space back once the log
-//! starts over.
+//! threshold is therefore large: a lead change writes 8-60 KB of log (the row, its timeline
+//! row, and every index whose columns its UPDATE sets), so at 4,000 pages 3,000 changes a
+//! second met such a stall five to ten times a second (PATCH p99 23 ms); at 32,768 pages, by
+//! the same rate, about once in two seconds (p99 under 20 ms, docs/performance.md).
+//! `journal_size_limit` gives the space back once the log starts over.
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, Weak};
 use std::time::Duration;
