@@ -15,7 +15,7 @@ use leadhub_domain::user::{NewUser, User};
 use crate::lead::lead_writes::retry_on_conflict;
 use crate::schema::{leads, team_invites, team_members, teams, users};
 use crate::sql::error::{stored_word, Rollback};
-use crate::sql::simple::first_as;
+use crate::sql::simple::{first_as, Counts};
 use crate::sql::time::{from_db, to_db};
 use crate::team::users::{insert_user, UserRow};
 use crate::{Database, DbConnection, ReadConnection};
@@ -162,25 +162,21 @@ impl TeamRepository for Database {
             }
             let rows: Vec<TeamRow> = conn.load(query)?;
             let ids: Vec<i64> = rows.iter().map(|r| r.id).collect();
-            let members: HashMap<i64, i64> = conn
-                .load::<_, (i64, i64)>(
-                    team_members::table
-                        .filter(team_members::team_id.eq_any(&ids))
-                        .filter(team_members::is_active.eq(true))
-                        .group_by(team_members::team_id)
-                        .select((team_members::team_id, diesel::dsl::count_star())),
-                )?
-                .into_iter()
-                .collect();
-            let lead_counts: HashMap<Option<i64>, i64> = conn
-                .load::<_, (Option<i64>, i64)>(
-                    leads::table
-                        .filter(leads::team_id.eq_any(&ids))
-                        .group_by(leads::team_id)
-                        .select((leads::team_id, diesel::dsl::count_star())),
-                )?
-                .into_iter()
-                .collect();
+            let members = Counts::load(
+                conn,
+                team_members::table
+                    .filter(team_members::team_id.eq_any(&ids))
+                    .filter(team_members::is_active.eq(true))
+                    .group_by(team_members::team_id)
+                    .select((team_members::team_id, diesel::dsl::count_star())),
+            )?;
+            let lead_counts = Counts::load(
+                conn,
+                leads::table
+                    .filter(leads::team_id.eq_any(&ids))
+                    .group_by(leads::team_id)
+                    .select((leads::team_id, diesel::dsl::count_star())),
+            )?;
             let roles: HashMap<i64, Role> = conn
                 .load::<_, (i64, String)>(
                     team_members::table
@@ -195,8 +191,8 @@ impl TeamRepository for Database {
             Ok(rows
                 .into_iter()
                 .map(|r| TeamSummary {
-                    member_count: members.get(&r.id).copied().unwrap_or(0),
-                    lead_count: lead_counts.get(&Some(r.id)).copied().unwrap_or(0),
+                    member_count: members.of(&r.id),
+                    lead_count: lead_counts.of(&Some(r.id)),
                     my_role: roles.get(&r.id).copied(),
                     team: Team::from(r),
                 })
