@@ -28,6 +28,7 @@ use crate::lead::lead_row::LeadRow;
 use crate::lead::lead_work::{insert_activity, with_assignees};
 use crate::lead::lead_writes::lock_for_writing;
 use crate::schema::{lead_activity, lead_notes, leads, submissions};
+use crate::sql::error::Rollback;
 use crate::sql::time::to_db;
 use crate::webhook::webhook_events::{emit, Event};
 use crate::{scope_of, Database, DbConnection, ReadConnection};
@@ -56,11 +57,12 @@ impl LeadMergeRepository for Database {
                 let last = attempt >= MERGE_ATTEMPTS;
                 match conn.transaction(|conn| merge_in(conn, merge, &streets, last)) {
                     Ok(done) => return Ok(done),
-                    Err(Relock::Streets(more)) => {
+                    // It needs these streets locked: start again, taking them first.
+                    Err(Rollback::Because(more)) => {
                         streets = more;
                         attempt += 1;
                     }
-                    Err(Relock::Db(e)) => return Err(e),
+                    Err(Rollback::Db(e)) => return Err(e),
                 }
             }
         })
@@ -71,19 +73,6 @@ impl LeadMergeRepository for Database {
 /// Tries of a merge whose leads moved to another street between its unlocked and its locked
 /// read; the last takes a lock it lacks late rather than starting again.
 const MERGE_ATTEMPTS: usize = 3;
-
-/// Why a merge's transaction was rolled back.
-enum Relock {
-    /// It needs these streets locked: start again, taking them first.
-    Streets(BTreeSet<Street>),
-    Db(diesel::result::Error),
-}
-
-impl From<diesel::result::Error> for Relock {
-    fn from(e: diesel::result::Error) -> Self {
-        Relock::Db(e)
-    }
-}
 
 fn side((row, merged_into_id): (LeadRow, Option<i64>)) -> QueryResult<MergeSide> {
     Ok(MergeSide {
@@ -127,13 +116,14 @@ fn both_rows(conn: &mut DbConnection, ids: &[i64]) -> QueryResult<Vec<(LeadRow, 
 }
 
 /// The merge, in the caller's transaction: with `known` streets locked too, and, on the `last`
-/// try, a street found missing locked late instead of asking to start again.
+/// try, a street found missing locked late instead of asking to start again (rolled back with
+/// the streets it needs).
 fn merge_in(
     conn: &mut DbConnection,
     m: LeadMerge,
     known: &BTreeSet<Street>,
     last: bool,
-) -> Result<Result<Lead, MergeRefusal>, Relock> {
+) -> Result<Result<Lead, MergeRefusal>, Rollback<BTreeSet<Street>>> {
     let ids = vec![m.merged_id, m.survivor_id];
     let mut locked = streets_of(&both_rows(conn, &ids)?, m)?;
     locked.extend(known.iter().cloned());
@@ -151,7 +141,7 @@ fn merge_in(
     let needed = streets_of(&rows, m)?;
     if !needed.is_subset(&locked) {
         if !last {
-            return Err(Relock::Streets(locked.union(&needed).cloned().collect()));
+            return Err(Rollback::Because(locked.union(&needed).cloned().collect()));
         }
         lock_for_writing(conn, &needed.difference(&locked).cloned().collect())?;
     }
@@ -220,7 +210,7 @@ fn merge_in(
     survivor
         .pop()
         .map(Ok)
-        .ok_or(Relock::Db(diesel::result::Error::NotFound))
+        .ok_or(Rollback::Db(diesel::result::Error::NotFound))
 }
 
 /// Another lead of the scope that holds `address_key`, if any (not one of `ids`).

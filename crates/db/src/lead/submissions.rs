@@ -27,6 +27,16 @@ use leadhub_domain::webhook::EventType;
 
 /// `response_status` of an idempotency key whose first request is still running.
 const RUNNING: i32 = 0;
+/// The claim of `key` by `user_id` while its first request runs: what completing and releasing
+/// it act on, so an answered claim is never rewritten or dropped by them.
+#[diesel::dsl::auto_type(no_type_alias)]
+fn running_claim<'a>(user_id: i64, key: &'a str) -> _ {
+    let running: i32 = RUNNING;
+    idempotency_keys::table
+        .filter(idempotency_keys::user_id.eq(user_id))
+        .filter(idempotency_keys::idempotency_key.eq(key))
+        .filter(idempotency_keys::response_status.eq(running))
+}
 /// Submissions per deferred job: small enough that a crash repeats little work, large enough
 /// that each job's transaction is worth its overhead.
 const JOB_CHUNK: usize = 100;
@@ -373,18 +383,13 @@ impl SubmissionRepository for Database {
     ) -> StoreResult<()> {
         let key = key.to_owned();
         self.write(move |conn| {
-            diesel::update(
-                idempotency_keys::table
-                    .filter(idempotency_keys::user_id.eq(user_id))
-                    .filter(idempotency_keys::idempotency_key.eq(&key))
-                    .filter(idempotency_keys::response_status.eq(RUNNING)),
-            )
-            .set((
-                idempotency_keys::response_status.eq(i32::from(status)),
-                idempotency_keys::response_body.eq(body),
-            ))
-            .execute(conn)
-            .map(drop)
+            diesel::update(running_claim(user_id, &key))
+                .set((
+                    idempotency_keys::response_status.eq(i32::from(status)),
+                    idempotency_keys::response_body.eq(body),
+                ))
+                .execute(conn)
+                .map(drop)
         })
         .await
     }
@@ -428,14 +433,9 @@ impl SubmissionRepository for Database {
     async fn release_idempotent(&self, user_id: i64, key: &str) -> StoreResult<()> {
         let key = key.to_owned();
         self.write(move |conn| {
-            diesel::delete(
-                idempotency_keys::table
-                    .filter(idempotency_keys::user_id.eq(user_id))
-                    .filter(idempotency_keys::idempotency_key.eq(&key))
-                    .filter(idempotency_keys::response_status.eq(RUNNING)),
-            )
-            .execute(conn)
-            .map(drop)
+            diesel::delete(running_claim(user_id, &key))
+                .execute(conn)
+                .map(drop)
         })
         .await
     }

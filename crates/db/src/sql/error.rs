@@ -76,6 +76,20 @@ pub fn stored_rows<R, T: TryFrom<R, Error = Error>>(rows: Vec<R>) -> Result<Vec<
     rows.into_iter().map(T::try_from).collect()
 }
 
+/// Why a transaction was rolled back: `Because` a reason of the repository's own, which its
+/// caller acts on once the transaction is undone, or the database's error (`?` on a diesel
+/// result gives this one).
+pub(crate) enum Rollback<R> {
+    Because(R),
+    Db(Error),
+}
+
+impl<R> From<Error> for Rollback<R> {
+    fn from(e: Error) -> Self {
+        Rollback::Db(e)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

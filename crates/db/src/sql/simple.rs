@@ -1,4 +1,7 @@
-//! Reads of one row and writes of one statement, shared by the repositories.
+//! Reads of one row, grouped counts and writes of one statement, shared by the repositories.
+use std::collections::HashMap;
+use std::hash::Hash;
+
 use diesel::dsl::Limit;
 use diesel::query_builder::SelectQuery;
 use diesel::query_dsl::methods::{ExecuteDsl, LimitDsl};
@@ -62,5 +65,22 @@ impl Database {
     {
         self.write(move |conn| statement.execute(conn).map(drop))
             .await
+    }
+}
+
+/// Counts by key from a `(key, count_star())` query grouped by that key; a key the query did
+/// not list counts 0.
+pub(crate) struct Counts<K>(HashMap<K, i64>);
+
+impl<K: Eq + Hash> Counts<K> {
+    pub(crate) fn load<'q, Q>(conn: &mut ReadConnection<'_>, query: Q) -> QueryResult<Self>
+    where
+        Q: SelectQuery + RunQueryDsl<DbConnection> + LoadQuery<'q, DbConnection, (K, i64)>,
+    {
+        Ok(Counts(conn.load(query)?.into_iter().collect()))
+    }
+
+    pub(crate) fn of(&self, key: &K) -> i64 {
+        self.0.get(key).copied().unwrap_or(0)
     }
 }

@@ -1,7 +1,5 @@
 //! `OperatorDirectory`: the whole-database views of the operator's command line. Small tables
 //! (people, teams, keys) read whole; counts grouped in one query each.
-use std::collections::HashMap;
-
 use async_trait::async_trait;
 use chrono::{DateTime, NaiveDateTime, Utc};
 use diesel::dsl::count_star;
@@ -12,6 +10,7 @@ use leadhub_domain::operator::{KeyRef, OperatorDirectory, TeamListing, UserListi
 use leadhub_domain::store::StoreResult;
 
 use crate::schema::{api_keys, team_members, teams, users};
+use crate::sql::simple::Counts;
 use crate::sql::time::{from_db, to_db};
 use crate::team::credentials::ApiKeyRow;
 use crate::team::users::UserRow;
@@ -32,36 +31,32 @@ fn listings(
         query = query.filter(users::email.eq(email));
     }
     let rows: Vec<(UserRow, Option<NaiveDateTime>)> = conn.load(query)?;
-    let teams: HashMap<i64, i64> = conn
-        .load::<_, (i64, i64)>(
-            team_members::table
-                .filter(team_members::is_active.eq(true))
-                .group_by(team_members::user_id)
-                .select((team_members::user_id, count_star())),
-        )?
-        .into_iter()
-        .collect();
-    let keys: HashMap<i64, i64> = conn
-        .load::<_, (i64, i64)>(
-            api_keys::table
-                .filter(api_keys::revoked_at.is_null())
-                .filter(
-                    api_keys::expires_at
-                        .is_null()
-                        .or(api_keys::expires_at.gt(now)),
-                )
-                .group_by(api_keys::user_id)
-                .select((api_keys::user_id, count_star())),
-        )?
-        .into_iter()
-        .collect();
+    let teams = Counts::load(
+        conn,
+        team_members::table
+            .filter(team_members::is_active.eq(true))
+            .group_by(team_members::user_id)
+            .select((team_members::user_id, count_star())),
+    )?;
+    let keys = Counts::load(
+        conn,
+        api_keys::table
+            .filter(api_keys::revoked_at.is_null())
+            .filter(
+                api_keys::expires_at
+                    .is_null()
+                    .or(api_keys::expires_at.gt(now)),
+            )
+            .group_by(api_keys::user_id)
+            .select((api_keys::user_id, count_star())),
+    )?;
     Ok(rows
         .into_iter()
         .map(|(row, deactivated_at)| {
             let user: leadhub_domain::user::User = row.into();
             UserListing {
-                teams: teams.get(&user.id).copied().unwrap_or(0),
-                live_keys: keys.get(&user.id).copied().unwrap_or(0),
+                teams: teams.of(&user.id),
+                live_keys: keys.of(&user.id),
                 deactivated_at: deactivated_at.map(from_db),
                 user,
             }
@@ -130,15 +125,13 @@ impl OperatorDirectory for Database {
                         users::email.nullable(),
                     )),
             )?;
-            let members: HashMap<i64, i64> = conn
-                .load::<_, (i64, i64)>(
-                    team_members::table
-                        .filter(team_members::is_active.eq(true))
-                        .group_by(team_members::team_id)
-                        .select((team_members::team_id, count_star())),
-                )?
-                .into_iter()
-                .collect();
+            let members = Counts::load(
+                conn,
+                team_members::table
+                    .filter(team_members::is_active.eq(true))
+                    .group_by(team_members::team_id)
+                    .select((team_members::team_id, count_star())),
+            )?;
             Ok(rows
                 .into_iter()
                 .map(
@@ -146,7 +139,7 @@ impl OperatorDirectory for Database {
                         id,
                         name,
                         is_active,
-                        members: members.get(&id).copied().unwrap_or(0),
+                        members: members.of(&id),
                         created_by,
                         created_at: from_db(created_at),
                     },

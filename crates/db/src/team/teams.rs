@@ -14,8 +14,8 @@ use leadhub_domain::user::{NewUser, User};
 
 use crate::lead::lead_writes::retry_on_conflict;
 use crate::schema::{leads, team_invites, team_members, teams, users};
-use crate::sql::error::stored_word;
-use crate::sql::simple::first_as;
+use crate::sql::error::{stored_word, Rollback};
+use crate::sql::simple::{first_as, Counts};
 use crate::sql::time::{from_db, to_db};
 use crate::team::users::{insert_user, UserRow};
 use crate::{Database, DbConnection, ReadConnection};
@@ -162,25 +162,21 @@ impl TeamRepository for Database {
             }
             let rows: Vec<TeamRow> = conn.load(query)?;
             let ids: Vec<i64> = rows.iter().map(|r| r.id).collect();
-            let members: HashMap<i64, i64> = conn
-                .load::<_, (i64, i64)>(
-                    team_members::table
-                        .filter(team_members::team_id.eq_any(&ids))
-                        .filter(team_members::is_active.eq(true))
-                        .group_by(team_members::team_id)
-                        .select((team_members::team_id, diesel::dsl::count_star())),
-                )?
-                .into_iter()
-                .collect();
-            let lead_counts: HashMap<Option<i64>, i64> = conn
-                .load::<_, (Option<i64>, i64)>(
-                    leads::table
-                        .filter(leads::team_id.eq_any(&ids))
-                        .group_by(leads::team_id)
-                        .select((leads::team_id, diesel::dsl::count_star())),
-                )?
-                .into_iter()
-                .collect();
+            let members = Counts::load(
+                conn,
+                team_members::table
+                    .filter(team_members::team_id.eq_any(&ids))
+                    .filter(team_members::is_active.eq(true))
+                    .group_by(team_members::team_id)
+                    .select((team_members::team_id, diesel::dsl::count_star())),
+            )?;
+            let lead_counts = Counts::load(
+                conn,
+                leads::table
+                    .filter(leads::team_id.eq_any(&ids))
+                    .group_by(leads::team_id)
+                    .select((leads::team_id, diesel::dsl::count_star())),
+            )?;
             let roles: HashMap<i64, Role> = conn
                 .load::<_, (i64, String)>(
                     team_members::table
@@ -195,8 +191,8 @@ impl TeamRepository for Database {
             Ok(rows
                 .into_iter()
                 .map(|r| TeamSummary {
-                    member_count: members.get(&r.id).copied().unwrap_or(0),
-                    lead_count: lead_counts.get(&Some(r.id)).copied().unwrap_or(0),
+                    member_count: members.of(&r.id),
+                    lead_count: lead_counts.of(&Some(r.id)),
                     my_role: roles.get(&r.id).copied(),
                     team: Team::from(r),
                 })
@@ -461,8 +457,8 @@ impl TeamRepository for Database {
                 .transaction(|conn| accept_in(conn, &hash, new_user.as_ref(), at))
             {
                 Ok(outcome) => Ok(outcome),
-                Err(Abort::With(outcome)) => Ok(*outcome),
-                Err(Abort::Db(e)) => Err(e),
+                Err(Rollback::Because(outcome)) => Ok(*outcome),
+                Err(Rollback::Db(e)) => Err(e),
             };
             // Two invites of one new address accepted at once both create its user: the one
             // that meets the unique e-mail runs again and finds the user.
@@ -473,25 +469,14 @@ impl TeamRepository for Database {
     }
 }
 
-/// Leaves an accept's transaction without committing: the invite stays unspent.
-enum Abort {
-    With(Box<AcceptOutcome>),
-    Db(diesel::result::Error),
-}
-
-impl From<diesel::result::Error> for Abort {
-    fn from(e: diesel::result::Error) -> Self {
-        Abort::Db(e)
-    }
-}
-
-/// Accepting an invite, in the caller's transaction (see `accept_invite`).
+/// Accepting an invite, in the caller's transaction (see `accept_invite`). An outcome that
+/// refuses the accept rolls the transaction back with it: the invite stays unspent.
 fn accept_in(
     conn: &mut DbConnection,
     hash: &str,
     new_user: Option<&NewUser>,
     at: DateTime<Utc>,
-) -> Result<AcceptOutcome, Abort> {
+) -> Result<AcceptOutcome, Rollback<Box<AcceptOutcome>>> {
     let now = to_db(at);
     // Spend first: of two concurrent accepts exactly one changes the row.
     let spent = diesel::update(
@@ -515,7 +500,7 @@ fn accept_in(
         .select(TeamRow::as_select())
         .first(conn)?;
     if !team.is_active {
-        return Err(Abort::With(Box::new(AcceptOutcome::TeamInactive)));
+        return Err(Rollback::Because(Box::new(AcceptOutcome::TeamInactive)));
     }
     let existing = users::table
         .filter(users::email.eq(&row.email))
@@ -524,7 +509,7 @@ fn accept_in(
         .optional()?;
     let user = match (existing, new_user) {
         (Some(u), _) => User::from(u),
-        (None, None) => return Err(Abort::With(Box::new(AcceptOutcome::NamesRequired))),
+        (None, None) => return Err(Rollback::Because(Box::new(AcceptOutcome::NamesRequired))),
         (None, Some(n)) => insert_user(
             conn,
             // Only the names come from the accepting person; the rest is the invite's or fixed.
