@@ -53,7 +53,7 @@ curl -fsS "http://127.0.0.1:$port/readyz" >/dev/null
 cd "$work"
 # One worker: with two, Hypothesis describes its filters with `ast.parse` on two threads at once,
 # which Python 3.11's parser does not survive ("SystemError: AST constructor recursion depth
-# mismatch", CPython gh-106905); CI met it twice in a row on 2026-12-02, every request passing.
+# mismatch", CPython gh-106905), failing runs whose every request had passed (docs/decisions.md).
 run_schemathesis() {
   # shellcheck disable=SC2086
   schemathesis run "http://127.0.0.1:$port/openapi.json" \
