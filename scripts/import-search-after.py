@@ -1,0 +1,91 @@
+#!/usr/bin/env python3
+"""The fastest an import can keep the lead search: built once after the rows, instead of per row.
+
+`scripts/bench-import.sh` runs this around `leadhub import leads` when BENCH_IMPORT_SEARCH=after:
+
+  import-search-after.py drop  DB   before the import: drops the search's parts (the filter indexes and
+                                    `leads_visible` of migrations 000010 and 000032, and the trigger that
+                                    fills `lead_search`), keeping their SQL beside the database
+  import-search-after.py build DB   after it: creates them again and fills `lead_search` for every lead in
+                                    one statement, in one transaction; prints the seconds each part took
+
+This is a measurement, not a way to run the service: while the parts are dropped, the lead list scans and
+`q` misses the new leads (docs/search.md, "What it costs at write time"). Needs a SQLite with FTS5's
+`contentless_delete` (3.43 or later): `pip install sqlean.py==3.50.4.5`.
+"""
+import pathlib
+import sys
+import time
+
+try:
+    import sqlean as sqlite3
+except ImportError:
+    sys.exit("import-search-after: needs sqlean.py (pip install sqlean.py==3.50.4.5)")
+
+# What the search added to `leads` (docs/search.md); the import does not need any of them.
+SEARCH_INDEXES = [
+    "leads_state_filter", "leads_source_filter", "leads_permit_status_filter",
+    "leads_property_type_filter", "leads_city_filter", "leads_county_filter",
+    "leads_work_type_filter", "leads_zip_filter", "leads_visible", "leads_permit_date",
+    "leads_updated",
+]
+SEARCH_TRIGGER = "lead_search_insert"
+SEPARATOR = ";\n-- next --\n"
+
+
+def saved_path(db: str) -> pathlib.Path:
+    return pathlib.Path(db).with_name("search-parts.sql")
+
+
+def drop(conn, db: str) -> None:
+    parts = []
+    for name in SEARCH_INDEXES + [SEARCH_TRIGGER]:
+        row = conn.execute("SELECT type, sql FROM sqlite_schema WHERE name = ?", (name,)).fetchone()
+        if row is None:
+            sys.exit(f"import-search-after: the schema has no {name}: update SEARCH_INDEXES")
+        parts.append(row[1])
+        conn.execute(f"DROP {row[0].upper()} {name}")
+    saved_path(db).write_text(SEPARATOR.join(parts))
+
+
+def fill_statement(trigger_sql: str) -> str:
+    """The trigger's INSERT of one lead's text, as one INSERT ... SELECT over every lead."""
+    start = trigger_sql.index("INSERT INTO lead_search")
+    insert = trigger_sql[start:trigger_sql.rindex(";")]
+    insert = insert.replace("VALUES (new.id,", "SELECT id,").replace("new.", "leads.")
+    return insert[:insert.rindex(")")] + " FROM leads"
+
+
+def build(conn, db: str) -> None:
+    parts = saved_path(db).read_text().split(SEPARATOR)
+    started = time.monotonic()
+    conn.execute("BEGIN IMMEDIATE")
+    indexes = time.monotonic()
+    for sql in parts[:-1]:
+        conn.execute(sql)
+    indexes = time.monotonic() - indexes
+    fill = time.monotonic()
+    conn.execute(parts[-1])
+    conn.execute(fill_statement(parts[-1]))
+    fill = time.monotonic() - fill
+    conn.execute("COMMIT")
+    total = time.monotonic() - started
+    print(f"search_build_s={total:.2f} indexes_s={indexes:.2f} fts_fill_s={fill:.2f}")
+
+
+def main() -> None:
+    if len(sys.argv) != 3 or sys.argv[1] not in ("drop", "build"):
+        sys.exit("usage: import-search-after.py drop|build DB")
+    action, db = sys.argv[1], sys.argv[2]
+    conn = sqlite3.connect(db, isolation_level=None)
+    # As leadhub's own connections (db/src/pool/connection.rs).
+    conn.execute("PRAGMA busy_timeout = 10000")
+    conn.execute("PRAGMA journal_mode = WAL")
+    conn.execute("PRAGMA synchronous = NORMAL")
+    conn.execute("PRAGMA temp_store = MEMORY")
+    (drop if action == "drop" else build)(conn, db)
+    conn.close()
+
+
+if __name__ == "__main__":
+    main()
