@@ -8,6 +8,8 @@
 //!
 //! Run: `cargo bench -p leadhub-tests --bench intake` (add TEST_DATABASE_URL for PostgreSQL).
 //! `INTAKE_BENCH=batch,single,webhooks,deferred` picks figures (all by default), e.g. to profile one.
+//! `INTAKE_BENCH_SEARCH=off` drops the lead search's indexes and triggers first (SQLite): what the
+//! search costs each write (docs/search.md). A measurement only: the list then scans and `q` finds nothing new.
 #![allow(clippy::unwrap_used)]
 
 use std::time::{Duration, Instant};
@@ -199,6 +201,41 @@ async fn deferred_figures(app: &TestApp, key: &str, batches: usize) -> f64 {
     (batches * BATCH) as f64 / started.elapsed().as_secs_f64()
 }
 
+/// What the lead search added to `leads` (migrations 000010 and 000032; docs/search.md).
+const SEARCH_PARTS: &[&str] = &[
+    "INDEX leads_state_filter",
+    "INDEX leads_source_filter",
+    "INDEX leads_permit_status_filter",
+    "INDEX leads_property_type_filter",
+    "INDEX leads_city_filter",
+    "INDEX leads_county_filter",
+    "INDEX leads_work_type_filter",
+    "INDEX leads_zip_filter",
+    "INDEX leads_visible",
+    "INDEX leads_permit_date",
+    "INDEX leads_updated",
+    "TRIGGER lead_search_insert",
+    "TRIGGER lead_search_update",
+    "TRIGGER lead_search_delete",
+];
+
+/// Drops the search's parts when `INTAKE_BENCH_SEARCH=off` asks, on SQLite; says so.
+async fn without_search(app: &TestApp, backend: Backend) {
+    let off = std::env::var("INTAKE_BENCH_SEARCH").is_ok_and(|v| v == "off");
+    if !off || backend != Backend::Sqlite {
+        return;
+    }
+    app.write_db(|conn| {
+        SEARCH_PARTS.iter().try_for_each(|part| {
+            diesel::sql_query(format!("DROP {part}"))
+                .execute(conn)
+                .map(drop)
+        })
+    })
+    .await;
+    println!("{backend:?}: the search's indexes and triggers dropped (INTAKE_BENCH_SEARCH=off)");
+}
+
 /// Whether `INTAKE_BENCH` (a comma list; unset means all) asks for this figure.
 fn wanted(figure: &str) -> bool {
     std::env::var("INTAKE_BENCH").map_or(true, |v| v.split(',').any(|f| f.trim() == figure))
@@ -225,6 +262,7 @@ fn main() {
                 .build()
                 .await;
             let user = app.user("bench@example.com").await;
+            without_search(&app, backend).await;
             if wanted("batch") {
                 let (http, floor) = batch_figures(&app, &user.key, user.user.id).await;
                 let ((h1, h3), (f1, f3)) = (quartiles(http.clone()), quartiles(floor.clone()));
