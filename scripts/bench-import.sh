@@ -6,7 +6,7 @@
 # Usage: scripts/bench-import.sh [ROWS...]        (default: 10000 100000)
 #   CARGO_PROFILE=release|bench (default bench: optimised, no LTO), CARGO_TARGET_DIR as usual.
 #   BENCH_IMPORT_SEARCH=after: the search's indexes and trigger are dropped before the import and built once after it
-#   (scripts/import-search-after.py, SQLite only): the fastest an import can keep the search; rows/s counts both.
+#   (scripts/import-search-after.py, SQLite only): the fastest an import can keep this search; rows/s counts both.
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)

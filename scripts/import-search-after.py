@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The fastest an import can keep the lead search: built once after the rows, instead of per row.
+"""The fastest an import can keep the lead search as designed: built once after the rows, instead of per row.
 
 `scripts/bench-import.sh` runs this around `leadhub import leads` when BENCH_IMPORT_SEARCH=after:
 
