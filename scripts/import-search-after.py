@@ -4,8 +4,8 @@
 `scripts/bench-import.sh` runs this around `leadhub import leads` when BENCH_IMPORT_SEARCH=after:
 
   import-search-after.py drop  DB   before the import: drops the search's parts (the filter indexes and
-                                    `leads_visible` of migrations 000010 and 000032, and the trigger that
-                                    fills `lead_search`), keeping their SQL beside the database
+                                    `leads_visible` of migrations 000010 and 000032, and the triggers that
+                                    keep `lead_search`), keeping their SQL beside the database
   import-search-after.py build DB   after it: creates them again and fills `lead_search` for every lead in
                                     one statement, in one transaction; prints the seconds each part took
 
@@ -13,6 +13,7 @@ This is a measurement, not a way to run the service: while the parts are dropped
 `q` misses the new leads (docs/search.md, "What it costs at write time"). Needs a SQLite with FTS5's
 `contentless_delete` (3.43 or later): `pip install sqlean.py==3.50.4.5`.
 """
+import json
 import pathlib
 import sys
 import time
@@ -22,55 +23,54 @@ try:
 except ImportError:
     sys.exit("import-search-after: needs sqlean.py (pip install sqlean.py==3.50.4.5)")
 
-# What the search added to `leads` (docs/search.md); the import does not need any of them.
+# What the search added to `leads` (docs/search.md; the same list as `SEARCH_PARTS` in tests/bench/intake.rs); the
+# import needs none of them.
 SEARCH_INDEXES = [
     "leads_state_filter", "leads_source_filter", "leads_permit_status_filter",
     "leads_property_type_filter", "leads_city_filter", "leads_county_filter",
     "leads_work_type_filter", "leads_zip_filter", "leads_visible", "leads_permit_date",
     "leads_updated",
 ]
-SEARCH_TRIGGER = "lead_search_insert"
-SEPARATOR = ";\n-- next --\n"
+SEARCH_TRIGGERS = ["lead_search_insert", "lead_search_update", "lead_search_delete"]
 
 
 def saved_path(db: str) -> pathlib.Path:
-    return pathlib.Path(db).with_name("search-parts.sql")
+    return pathlib.Path(db).with_name("search-parts.json")
 
 
 def drop(conn, db: str) -> None:
-    parts = []
-    for name in SEARCH_INDEXES + [SEARCH_TRIGGER]:
+    parts = {}
+    for name in SEARCH_INDEXES + SEARCH_TRIGGERS:
         row = conn.execute("SELECT type, sql FROM sqlite_schema WHERE name = ?", (name,)).fetchone()
         if row is None:
-            sys.exit(f"import-search-after: the schema has no {name}: update SEARCH_INDEXES")
-        parts.append(row[1])
+            sys.exit(f"import-search-after: the schema has no {name}: update SEARCH_INDEXES or SEARCH_TRIGGERS")
+        parts[name] = row[1]
         conn.execute(f"DROP {row[0].upper()} {name}")
-    saved_path(db).write_text(SEPARATOR.join(parts))
+    saved_path(db).write_text(json.dumps(parts))
 
 
-def fill_statement(trigger_sql: str) -> str:
-    """The trigger's INSERT of one lead's text, as one INSERT ... SELECT over every lead."""
-    start = trigger_sql.index("INSERT INTO lead_search")
-    insert = trigger_sql[start:trigger_sql.rindex(";")]
+def fill_statement(insert_trigger_sql: str) -> str:
+    """The insert trigger's INSERT of one lead's text, as one INSERT ... SELECT over every lead."""
+    start = insert_trigger_sql.index("INSERT INTO lead_search")
+    insert = insert_trigger_sql[start:insert_trigger_sql.rindex(";")]
     insert = insert.replace("VALUES (new.id,", "SELECT id,").replace("new.", "leads.")
     return insert[:insert.rindex(")")] + " FROM leads"
 
 
 def build(conn, db: str) -> None:
-    parts = saved_path(db).read_text().split(SEPARATOR)
+    parts = json.loads(saved_path(db).read_text())
     started = time.monotonic()
     conn.execute("BEGIN IMMEDIATE")
-    indexes = time.monotonic()
-    for sql in parts[:-1]:
-        conn.execute(sql)
-    indexes = time.monotonic() - indexes
-    fill = time.monotonic()
-    conn.execute(parts[-1])
-    conn.execute(fill_statement(parts[-1]))
-    fill = time.monotonic() - fill
+    for name in SEARCH_INDEXES:
+        conn.execute(parts[name])
+    indexed = time.monotonic()
+    for name in SEARCH_TRIGGERS:
+        conn.execute(parts[name])
+    conn.execute(fill_statement(parts["lead_search_insert"]))
+    filled = time.monotonic()
     conn.execute("COMMIT")
-    total = time.monotonic() - started
-    print(f"search_build_s={total:.2f} indexes_s={indexes:.2f} fts_fill_s={fill:.2f}")
+    print(f"search_build_s={time.monotonic() - started:.2f} indexes_s={indexed - started:.2f} "
+          f"fts_fill_s={filled - indexed:.2f}")
 
 
 def main() -> None:

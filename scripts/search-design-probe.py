@@ -14,6 +14,7 @@ sqlean.py (pip install sqlean.py==3.50.4.5) and scripts/import-search-after.py b
 import os
 import pathlib
 import random
+import re
 import statistics
 import subprocess
 import sys
@@ -56,21 +57,29 @@ def probe_import(leadhub: str, csv: str) -> None:
         db = os.path.join(work, "leadhub.db")
         subprocess.run([sys.executable, str(HERE / "import-search-after.py"), "drop", db], check=True)
         conn = sqlite3.connect(db, isolation_level=None)
-        conn.execute("DROP TRIGGER lead_search_update")
         conn.execute("CREATE VIRTUAL TABLE probe_search USING fts5(doc, content = '', contentless_delete = 1)")
         conn.execute(probe_trigger())
-        conn.close()
-        rows = sum(1 for _ in open(csv, encoding="utf-8-sig")) - 1
         started = time.monotonic()
-        subprocess.run([leadhub, "import", "leads", csv], env=env, check=True, stdout=subprocess.DEVNULL,
-                       stderr=subprocess.DEVNULL)
+        summary = subprocess.run([leadhub, "import", "leads", csv], env=env, check=True, capture_output=True,
+                                 text=True).stdout
         secs = time.monotonic() - started
-        print(f"probe import: {rows} rows in {secs:.2f} s, {rows / secs:.0f} rows/s")
+        created = int(re.search(r"^created: (\d+)$", summary, re.MULTILINE).group(1))
+        # Every lead is in the probe's index: as many match their state's token as the table holds.
+        for state, leads in conn.execute("SELECT lower(state), count(*) FROM leads WHERE state IS NOT NULL GROUP BY 1").fetchall():
+            found = conn.execute("SELECT count(*) FROM probe_search WHERE probe_search MATCH ?",
+                                 (f"f0{state}",)).fetchone()[0]
+            if found != leads:
+                sys.exit(f"search-design-probe: {leads} leads in {state}, {found} in the probe's index")
+        conn.close()
+        print(f"probe import: {created} leads created in {secs:.2f} s, {created / secs:.0f} rows/s")
 
 
 def probe_reads() -> None:
     rng = random.Random(7)
-    pick = lambda weighted: rng.choice([v for v, n in weighted for _ in range(n)])
+    def pick(weighted):
+        values, weights = zip(*weighted)
+        return rng.choices(values, weights)[0]
+
     states = [("tx", 50), ("ca", 15), ("fl", 10), ("ny", 8), ("ga", 5), ("az", 4), ("co", 3), ("wa", 5)]
     sources = [("permitscrape", 60), ("referral", 20), ("webform", 12), ("callcenter", 8)]
     statuses = [("approved", 40), ("issued", 25), ("inreview", 20), ("pending", 10), ("expired", 5)]
