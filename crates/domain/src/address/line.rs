@@ -48,6 +48,11 @@ pub(super) fn read_line(line: &str, given: &Given<'_>) -> Option<StreetLine> {
         alone
     } else {
         let mut tokens = all.get(at)?.clone();
+        // A dangling "#" ("123 A Fl#, 4") says nothing, as the tokeniser's "##4" is "#4":
+        // kept, it would make "# # 4" here where the street key reads back "# 4".
+        while tokens.last().is_some_and(|t| t == "#") {
+            tokens.pop();
+        }
         tokens.extend(joined);
         read_street_segment(tokens)?
     };

@@ -178,6 +178,9 @@ fn units_compare_by_identifier() {
     assert_eq!(key("123 Main St, 4B").unit.as_deref(), Some("4B"));
     assert_eq!(key("123 Main St Bldg 2 Apt 4").unit.as_deref(), Some("2 4"));
     assert_eq!(sk("123 Main St Bldg 2 Apt 4"), "123 MAIN ST #2 #4");
+    // A dangling "#" before a unit written after a comma reads as its street key does.
+    assert_eq!(sk("123 Main Fl#, 4"), "123 MAIN #4");
+    assert_eq!(sk("123 Main Fl #4"), "123 MAIN #4");
     assert_other_properties(&[
         ("123 Main St Apt 4", "123 Main St Apt 5"),
         ("123 Main St Apt 4", "123 Main St"),
