@@ -3,9 +3,9 @@
 
 `scripts/bench-import.sh` runs this around `leadhub import leads` when BENCH_IMPORT_SEARCH=after:
 
-  import-search-after.py drop  DB   before the import: drops the search's parts (the filter indexes and
-                                    `leads_visible` of migrations 000010 and 000032, and the triggers that
-                                    keep `lead_search`), keeping their SQL beside the database
+  import-search-after.py drop  DB   before the import: drops the search's parts (the triggers that keep
+                                    the word index `lead_search`, migration 000033, and the sort index
+                                    `leads_updated`), keeping their SQL beside the database
   import-search-after.py build DB   after it: creates them again and fills `lead_search` for every lead in
                                     one statement, in one transaction; prints the seconds each part took
 
@@ -25,12 +25,7 @@ except ImportError:
 
 # What the search added to `leads` (docs/search.md; the same list as `SEARCH_PARTS` in tests/bench/intake.rs); the
 # import needs none of them.
-SEARCH_INDEXES = [
-    "leads_state_filter", "leads_source_filter", "leads_permit_status_filter",
-    "leads_property_type_filter", "leads_city_filter", "leads_county_filter",
-    "leads_work_type_filter", "leads_zip_filter", "leads_visible", "leads_permit_date",
-    "leads_updated",
-]
+SEARCH_INDEXES = ["leads_updated"]
 SEARCH_TRIGGERS = ["lead_search_insert", "lead_search_update", "lead_search_delete"]
 
 

@@ -22,20 +22,13 @@ try:
 except ImportError:
     sys.exit("import-search-parts: needs sqlean.py (pip install sqlean.py==3.50.4.5)")
 
-FILTERS = ["leads_state_filter", "leads_source_filter", "leads_permit_status_filter", "leads_property_type_filter",
-           "leads_city_filter", "leads_county_filter", "leads_work_type_filter", "leads_zip_filter"]
 TRIGGERS = ["lead_search_insert", "lead_search_update", "lead_search_delete"]
-OTHERS = ["leads_permit_date", "leads_visible", "leads_updated"]
 SETS = {
     "shipped": [],
-    "no_trigram_fts": TRIGGERS,
-    "no_zip_index": ["leads_zip_filter"],
-    "no_permit_date_index": ["leads_permit_date"],
-    "no_zip_permit_date": ["leads_zip_filter", "leads_permit_date"],
-    "no_filter_indexes": FILTERS,
-    "no_indexes": FILTERS + OTHERS,
-    "no_fts_zip_permit_date": TRIGGERS + ["leads_zip_filter", "leads_permit_date"],
-    "no_search": FILTERS + OTHERS + TRIGGERS,
+    "no_word_index": TRIGGERS,
+    "no_update_trigger": ["lead_search_update"],
+    "no_updated_index": ["leads_updated"],
+    "no_search": TRIGGERS + ["leads_updated"],
 }
 
 

@@ -5,7 +5,7 @@
 use reqwest::StatusCode;
 use serde_json::{json, Value};
 
-use leadhub_tests::{backend_tests, TestApp};
+use leadhub_tests::{backend_tests, Backend, TestApp};
 
 use crate::helpers::{assert_query_refused, each, locs, problem_type, submit, submit_leads, team};
 
@@ -119,8 +119,15 @@ async fn q_finds_phones_written_any_way_and_e_mails(app: TestApp) {
             "{nothing}"
         );
     }
-    // Short text is searched too (without the index).
+    // Short text is searched too.
     assert_eq!(lead_ids(&app, &alice.key, "?q=Oa").await, vec![b]);
+    // The middle of a word: PostgreSQL's trigram index finds any substring, SQLite's word index
+    // the starts of words only (docs/search.md).
+    let middle = lead_ids(&app, &alice.key, "?q=amar%20blvd").await;
+    match app.db.backend {
+        Backend::Sqlite => assert_eq!(middle, Vec::<i64>::new()),
+        Backend::Postgres => assert_eq!(middle, vec![a]),
+    }
     // A merge that adds a phone and an e-mail makes the lead findable by them at once.
     submit(
         &app,
@@ -143,6 +150,15 @@ async fn q_finds_phones_written_any_way_and_e_mails(app: TestApp) {
     assert_eq!(
         lead_ids(&app, &alice.key, "?q=Lee&zip_code=78704").await,
         vec![a]
+    );
+    // A ZIP's first digits, newest first.
+    assert_eq!(
+        lead_ids(&app, &alice.key, "?zip_code=787").await,
+        vec![b, a]
+    );
+    assert_eq!(
+        lead_ids(&app, &alice.key, "?zip_code=786").await,
+        Vec::<i64>::new()
     );
 }
 

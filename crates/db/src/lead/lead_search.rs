@@ -1,6 +1,5 @@
-//! The parts of a lead query that differ by backend or need written-out SQL (docs/search.md):
-//! `q` through each backend's trigram index, the ZIP filter through its folded index, and the
-//! list's order.
+//! The parts of a lead query that need written-out SQL (docs/search.md): `q` through
+//! PostgreSQL's trigram index, the ZIP filter through its folded index, and the list's order.
 use diesel::dsl::sql;
 use diesel::expression::BoxableExpression;
 use diesel::prelude::*;
@@ -10,7 +9,7 @@ use leadhub_domain::lead::search::{LeadSort, SearchText, SortField};
 
 use crate::schema::leads;
 use crate::sql::escape_like;
-use crate::{Backend, DbConnection};
+use crate::DbConnection;
 
 type Db = <DbConnection as diesel::Connection>::Backend;
 
@@ -20,46 +19,30 @@ pub(crate) type LeadCondition = Box<dyn BoxableExpression<leads::table, Db, SqlT
 /// Fewest characters a trigram index can look up; a shorter needle is matched by a scan.
 const TRIGRAM: usize = 3;
 
-/// `q`: the lead's search text (address, owner name, project number, phone digits, e-mails)
-/// contains one of the needles, case-insensitively. SQLite asks its FTS5 trigram table,
-/// PostgreSQL the pg_trgm index on the stored column `search_doc` (`lead_search_doc(..)`, not in
-/// schema.rs: PostgreSQL's own); both kept in step with every write by the database itself
-/// (triggers, a generated column).
-pub(crate) fn matches_q(backend: Backend, q: &SearchText) -> LeadCondition {
+/// `q` on PostgreSQL: the lead's search text (address, owner name, project number, phone
+/// digits, e-mails) contains one of the needles, case-insensitively, through the pg_trgm index on
+/// the stored column `search_doc` (`lead_search_doc(..)`, not in schema.rs: PostgreSQL's own),
+/// kept in step with every write by the database itself (a generated column). SQLite answers `q`
+/// from its word index (`word_search`).
+pub(crate) fn matches_q(q: &SearchText) -> LeadCondition {
     let needles = q.needles();
     if needles.iter().any(|n| n.chars().count() < TRIGRAM) {
         return scanned(&needles);
     }
-    match backend {
-        Backend::Sqlite => {
-            // An FTS5 string is a phrase: each needle quoted, `"` doubled. With the trigram
-            // tokenizer a phrase matches wherever it occurs as a substring.
-            let query = needles
-                .iter()
-                .map(|n| format!("\"{}\"", n.replace('"', "\"\"")))
-                .collect::<Vec<_>>()
-                .join(" OR ");
-            Box::new(
-                sql::<Bool>("leads.id IN (SELECT rowid FROM lead_search WHERE lead_search MATCH ")
-                    .bind::<Text, _>(query)
-                    .sql(")"),
-            )
-        }
-        Backend::Postgres => any_of(
-            needles
-                .iter()
-                .map(|needle| -> LeadCondition {
-                    // PostgreSQL's LIKE escapes with `\` by default; no ESCAPE clause, so the
-                    // pattern stays a plain parameter the trigram index can use.
-                    Box::new(
-                        sql::<Bool>("leads.search_doc LIKE lower(")
-                            .bind::<Text, _>(format!("%{}%", escape_like(needle)))
-                            .sql(")"),
-                    )
-                })
-                .collect(),
-        ),
-    }
+    any_of(
+        needles
+            .iter()
+            .map(|needle| -> LeadCondition {
+                // PostgreSQL's LIKE escapes with `\` by default; no ESCAPE clause, so the
+                // pattern stays a plain parameter the trigram index can use.
+                Box::new(
+                    sql::<Bool>("leads.search_doc LIKE lower(")
+                        .bind::<Text, _>(format!("%{}%", escape_like(needle)))
+                        .sql(")"),
+                )
+            })
+            .collect(),
+    )
 }
 
 /// The conditions joined by OR (none: false).

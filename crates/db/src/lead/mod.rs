@@ -21,3 +21,4 @@ pub(crate) mod submission_rows;
 pub(crate) mod submissions;
 pub(crate) mod unindexed;
 pub(crate) mod uploads;
+pub(crate) mod word_search;

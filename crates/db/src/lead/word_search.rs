@@ -1,0 +1,185 @@
+//! SQLite's lead search (docs/search.md): one FTS5 word index, `lead_search`, carries `q`, the
+//! text filters, the ZIP, the team and whether a lead is live, archived or merged away (migration
+//! `000033_word_search` writes each lead's tokens). A filter made of those is one MATCH, counted
+//! and paged in the index alone; PostgreSQL keeps its B-tree and trigram indexes.
+use diesel::dsl::sql;
+use diesel::prelude::*;
+use diesel::sql_types::{Bool, Text};
+
+use leadhub_domain::lead::record::LeadFilter;
+use leadhub_domain::lead::search::{source_slug, SearchText};
+use leadhub_domain::lead::work::ArchiveFilter;
+
+use crate::lead::lead_search::LeadCondition;
+use crate::DbConnection;
+
+type Db = <DbConnection as diesel::Connection>::Backend;
+
+diesel::table! {
+    /// The contentless FTS5 table: only its rowid (the lead's id) can be read back.
+    lead_search (rowid) {
+        rowid -> BigInt,
+    }
+}
+
+/// A filter as a MATCH expression of the word index.
+pub(crate) struct WordMatch {
+    pub expr: String,
+    /// Every condition of the filter is in `expr`: its count and pages need no lead row.
+    pub complete: bool,
+    /// The ZIP filter is in `expr` exactly (a ZIP5 or a shorter run of digits).
+    pub zip_in_index: bool,
+}
+
+/// The filter's conditions the index holds, or None when it has none besides visibility (then
+/// the B-tree indexes in creation order answer better than a MATCH of every lead).
+pub(crate) fn word_match(f: &LeadFilter) -> Option<WordMatch> {
+    let mut terms = Vec::new();
+    let mut token = |tag: &str, value: &str| {
+        // One token per value as the migration writes it: spaces as `_`; other punctuation
+        // splits the value into a phrase, the same way on both sides.
+        terms.push(quoted(&format!("{tag}{}", value.trim().replace(' ', "_"))));
+    };
+    if let Some(v) = &f.state {
+        token("f0", v);
+    }
+    if let Some(v) = &f.source {
+        token("f1", &source_slug(v).unwrap_or_default());
+    }
+    if let Some(v) = &f.permit_status {
+        token("f2", v);
+    }
+    if let Some(v) = &f.property_type {
+        token("f3", v);
+    }
+    if let Some(v) = &f.city {
+        token("f4", v);
+    }
+    if let Some(v) = &f.county {
+        token("f5", v);
+    }
+    if let Some(v) = &f.work_type {
+        token("f6", v);
+    }
+    let zip = f.zip_code.as_deref().map(zip_term);
+    let zip_in_index = matches!(zip, Some((_, true)));
+    if let Some((Some(term), _)) = &zip {
+        terms.push(term.clone());
+    }
+    if let Some(q) = &f.q {
+        terms.push(q_term(q));
+    }
+    if terms.is_empty() {
+        return None;
+    }
+    if let Some(teams) = &f.visible_teams {
+        let any: Vec<String> = std::iter::once(0)
+            .chain(teams.iter().copied())
+            .map(|t| format!("t{t}"))
+            .collect();
+        terms.push(format!("({})", any.join(" OR ")));
+    }
+    if let Some(t) = f.team_id {
+        terms.push(format!("t{t}"));
+    }
+    terms.push(
+        match f.archive {
+            ArchiveFilter::Active => "vlive",
+            ArchiveFilter::Archived => "varchived",
+        }
+        .to_owned(),
+    );
+    let complete = (zip.is_none() || zip_in_index)
+        && f.enrichment_status.is_none()
+        && f.created_after.is_none()
+        && f.created_before.is_none()
+        && f.status.is_none()
+        && f.assignee.is_none()
+        && f.upload.is_none();
+    Some(WordMatch {
+        expr: terms.join(" AND "),
+        complete,
+        zip_in_index,
+    })
+}
+
+/// The leads the expression matches.
+pub(crate) fn in_word_index(expr: String) -> LeadCondition {
+    Box::new(
+        sql::<Bool>("leads.id IN (SELECT rowid FROM lead_search WHERE lead_search MATCH ")
+            .bind::<Text, _>(expr)
+            .sql(")"),
+    )
+}
+
+/// The index's rows matching the expression.
+pub(crate) fn matching(expr: String) -> lead_search::BoxedQuery<'static, Db> {
+    lead_search::table
+        .filter(sql::<Bool>("lead_search MATCH ").bind::<Text, _>(expr))
+        .into_boxed()
+}
+
+/// `zip_code` in the index: a ZIP5 or ZIP+4 by its ZIP5 token (ZIP+4 is then checked on the row
+/// too), a shorter run of digits as a prefix of the ZIP5; anything else only on the row. The
+/// flag says whether the term is the whole condition.
+fn zip_term(given: &str) -> (Option<String>, bool) {
+    let given = given.trim();
+    let all_digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    if all_digits(given) && given.len() < 5 {
+        return (Some(format!("{} *", quoted(&format!("z{given}")))), true);
+    }
+    match given.get(..5).filter(|zip5| all_digits(zip5)) {
+        Some(zip5) => (Some(quoted(&format!("z{zip5}"))), given.len() == 5),
+        None => (None, false),
+    }
+}
+
+/// `q`: its words as a phrase whose last word may be the start of one ("lamar bl", "ann.lee@ex"),
+/// or, for a phone written any way, its digits as the start of a phone's number, of its last 10
+/// or of its last 7 digits (`867-5309`, `(512) 867-5309`).
+fn q_term(q: &SearchText) -> String {
+    let words = format!("{} *", quoted(&q.text));
+    match &q.phone_digits {
+        Some(digits) => format!("({words} OR {} *)", quoted(digits)),
+        None => words,
+    }
+}
+
+/// An FTS5 string: inside it every character is literal but `"`, written twice.
+fn quoted(text: &str) -> String {
+    format!("\"{}\"", text.replace('"', "\"\""))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn zips() {
+        assert_eq!(zip_term("78701"), (Some("\"z78701\"".into()), true));
+        assert_eq!(zip_term(" 787 "), (Some("\"z787\" *".into()), true));
+        assert_eq!(zip_term("78701-1234"), (Some("\"z78701\"".into()), false));
+        assert_eq!(zip_term("7870A"), (None, false));
+    }
+
+    #[test]
+    fn a_filter_of_values_the_index_holds_is_complete() {
+        let f = LeadFilter {
+            state: Some("tx".into()),
+            city: Some(" San Antonio ".into()),
+            visible_teams: Some(vec![3]),
+            ..LeadFilter::default()
+        };
+        let w = word_match(&f).expect("a match");
+        assert_eq!(
+            w.expr,
+            "\"f0tx\" AND \"f4San_Antonio\" AND (t0 OR t3) AND vlive"
+        );
+        assert!(w.complete);
+        let visibility_only = LeadFilter {
+            visible_teams: Some(vec![3]),
+            ..LeadFilter::default()
+        };
+        assert!(word_match(&visibility_only).is_none());
+    }
+}
