@@ -126,8 +126,7 @@ const MILLION_LEADS_STATS: &str = "ANALYZE; DELETE FROM sqlite_stat1 WHERE tbl =
     ('leads', 'leads_source_enrichment', '1000000 166667 166667 83334'), \
     ('leads', 'leads_street', '1000000 500000 1'), \
     ('leads', 'leads_team_created', '1000000 500000 1'), \
-    ('leads', 'leads_updated', '1000000 1 1'), \
-    ('leads', 'leads_zip_filter', '1000000 334 1 1 1 1 1'); \
+    ('leads', 'leads_updated', '1000000 1 1'); \
     ANALYZE sqlite_schema;";
 
 #[derive(QueryableByName)]
@@ -253,7 +252,7 @@ const WORD_FILTERS: &[(&str, &str)] = &[
     ),
     (
         "q + state",
-        "(\"lamar\" *) AND \"f0TX\" AND (t0 OR t1 OR t2) AND varchived",
+        "\"f0TX\" AND \"lamar\" * AND (t0 OR t1 OR t2) AND varchived",
     ),
 ];
 

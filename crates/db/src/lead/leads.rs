@@ -15,7 +15,7 @@ use crate::lead::lead_row::LeadRow;
 use crate::lead::lead_search::in_order;
 use crate::lead::lead_work::{insert_activity, with_assignees};
 use crate::lead::lead_writes::{retry_on_conflict, write_all};
-use crate::lead::word_search::{lead_search, matching, word_match, WordMatch};
+use crate::lead::word_search::{in_id_order, lead_search, matching, word_match, WordMatch};
 use crate::schema::leads;
 use crate::sql::kept::kept_update;
 use crate::sql::time::to_db;
@@ -59,22 +59,27 @@ impl LeadRepository for Database {
     ) -> StoreResult<(Vec<Lead>, i64)> {
         self.read(move |conn| {
             let backend = conn.backend();
-            if backend == Backend::Sqlite {
-                if let Some(words) = word_match(&filter).filter(|w| w.complete) {
-                    let total: i64 = match RollupFilter::of(&filter) {
-                        Some(rollup) => rolled_up_count(conn, &rollup)?,
-                        None => conn.get_result(matching(words.expr.clone()).count())?,
-                    };
-                    let leads = words_page(conn, &filter, words.expr, limit, offset)?;
-                    return Ok((leads, total));
-                }
-            }
+            // On SQLite a filter its word index holds whole is counted there, and its newest or
+            // oldest first page is the index's rowids: no lead row is read for either.
+            let words = match backend {
+                Backend::Sqlite => word_match(&filter).filter(|w| w.complete),
+                Backend::Postgres => None,
+            };
             // The rollup holds the count of the filters made of its columns (none, a team, a
             // source): kept exact by triggers, a few thousand rows instead of every lead.
-            let total: i64 = match RollupFilter::of(&filter) {
-                Some(rollup) => rolled_up_count(conn, &rollup)?,
-                None => conn.get_result(filtered(&filter, backend).count())?,
+            let total: i64 = match (RollupFilter::of(&filter), &words) {
+                (Some(rollup), _) => rolled_up_count(conn, &rollup)?,
+                (None, Some(words)) => conn.get_result(matching(words.expr.clone()).count())?,
+                (None, None) => conn.get_result(filtered(&filter, backend).count())?,
             };
+            if let Some(words) = words.filter(|_| filter.sort.field == SortField::CreatedAt) {
+                let ids: Vec<i64> = conn.load(
+                    in_id_order(matching(words.expr), filter.sort.descending)
+                        .limit(limit)
+                        .offset(offset),
+                )?;
+                return Ok((leads_by_id(conn, &ids, filter.sort.descending)?, total));
+            }
             let rows: Vec<LeadRow> = conn.load(
                 in_order(filtered(&filter, backend), filter.sort)
                     .limit(limit)
@@ -161,50 +166,10 @@ impl LeadRepository for Database {
     }
 }
 
-/// A page of a filter the word index holds whole, on SQLite. Its count (the caller's) reads the
-/// index alone: a pair of filters over a million leads in tens of milliseconds, where looking
-/// each match up in `leads` took several times that. Newest first is the index's own order, the
-/// lead's id: creation order, for SQLite has one writer. Other sorts sort the matches.
-fn words_page(
-    conn: &mut ReadConnection<'_>,
-    filter: &LeadFilter,
-    expr: String,
-    limit: i64,
-    offset: i64,
-) -> QueryResult<Vec<Lead>> {
-    if filter.sort.field != SortField::CreatedAt {
-        let rows: Vec<LeadRow> = conn.load(
-            in_order(filtered(filter, Backend::Sqlite), filter.sort)
-                .limit(limit)
-                .offset(offset)
-                .select(LeadRow::as_select()),
-        )?;
-        return stored_leads(conn, rows);
-    }
-    let in_index = matching(expr);
-    let in_index = if filter.sort.descending {
-        in_index.order(lead_search::rowid.desc())
-    } else {
-        in_index.order(lead_search::rowid.asc())
-    };
-    let ids: Vec<i64> = conn.load(
-        in_index
-            .select(lead_search::rowid)
-            .limit(limit)
-            .offset(offset),
-    )?;
-    let mut leads = leads_of(conn, &ids)?;
-    leads.sort_by_key(|lead| lead.id);
-    if filter.sort.descending {
-        leads.reverse();
-    }
-    Ok(leads)
-}
-
 /// A keyset page (newest first) of a filter the word index holds, on SQLite: in the index's
-/// order, the lead's id, so each chunk of an export seeks the index past the cursor instead of
-/// listing every match again. When the filter has conditions on the row too, the index's
-/// matches past the cursor are listed and the row decides.
+/// order, the lead's id (creation order: SQLite has one writer), so each chunk of an export seeks
+/// the index past the cursor instead of listing every match again. When the filter has
+/// conditions on the row too, the index's matches past the cursor are listed and the row decides.
 fn words_after(
     conn: &mut ReadConnection<'_>,
     filter: &LeadFilter,
@@ -212,16 +177,13 @@ fn words_after(
     after: Option<LeadCursor>,
     limit: i64,
 ) -> QueryResult<Vec<Lead>> {
-    let mut in_index = matching(words.expr.clone());
-    if let Some(c) = after {
-        in_index = in_index.filter(lead_search::rowid.lt(c.id));
-    }
-    let in_index = in_index.order(lead_search::rowid.desc());
     if words.complete {
-        let ids: Vec<i64> = conn.load(in_index.select(lead_search::rowid).limit(limit))?;
-        let mut leads = leads_of(conn, &ids)?;
-        leads.sort_by_key(|lead| std::cmp::Reverse(lead.id));
-        return Ok(leads);
+        let mut in_index = matching(words.expr);
+        if let Some(c) = after {
+            in_index = in_index.filter(lead_search::rowid.lt(c.id));
+        }
+        let ids: Vec<i64> = conn.load(in_id_order(in_index, true).limit(limit))?;
+        return leads_by_id(conn, &ids, true);
     }
     let mut query = filtered(filter, Backend::Sqlite);
     if let Some(c) = after {
@@ -234,6 +196,20 @@ fn words_after(
             .select(LeadRow::as_select()),
     )?;
     stored_leads(conn, rows)
+}
+
+/// The leads of `ids` in id order, descending or not.
+fn leads_by_id(
+    conn: &mut ReadConnection<'_>,
+    ids: &[i64],
+    descending: bool,
+) -> QueryResult<Vec<Lead>> {
+    let mut leads = leads_of(conn, ids)?;
+    leads.sort_by_key(|lead| lead.id);
+    if descending {
+        leads.reverse();
+    }
+    Ok(leads)
 }
 
 /// The leads of `ids`, in no particular order, with their assignees.

@@ -119,6 +119,19 @@ pub(crate) fn matching(expr: String) -> lead_search::BoxedQuery<'static, Db> {
         .into_boxed()
 }
 
+/// The index's rowids (the leads' ids) in order, descending or not.
+pub(crate) fn in_id_order(
+    rows: lead_search::BoxedQuery<'static, Db>,
+    descending: bool,
+) -> lead_search::BoxedQuery<'static, Db, diesel::sql_types::BigInt> {
+    let rows = rows.select(lead_search::rowid);
+    if descending {
+        rows.order(lead_search::rowid.desc())
+    } else {
+        rows.order(lead_search::rowid.asc())
+    }
+}
+
 /// `zip_code` in the index: a ZIP5 or ZIP+4 by its ZIP5 token (ZIP+4 is then checked on the row
 /// too), a shorter run of digits as a prefix of the ZIP5; anything else only on the row. The
 /// flag says whether the term is the whole condition.
