@@ -4,7 +4,7 @@
 `scripts/bench-import.sh` runs this around `leadhub import leads` when BENCH_IMPORT_SEARCH=after:
 
   import-search-after.py drop  DB   before the import: drops the search's parts (the triggers that keep
-                                    the word index `lead_search`, migration 000033, and the sort index
+                                    the word index `lead_search`, migrations 000033-34, and the sort index
                                     `leads_updated`), keeping their SQL beside the database
   import-search-after.py build DB   after it: creates them again and fills `lead_search` for every lead in
                                     one statement, in one transaction; prints the seconds each part took
@@ -45,11 +45,9 @@ def drop(conn, db: str) -> None:
 
 
 def fill_statement(insert_trigger_sql: str) -> str:
-    """The insert trigger's INSERT of one lead's text, as one INSERT ... SELECT over every lead."""
+    """The insert trigger's INSERT of one lead's row of `lead_search_rows`, for every lead."""
     start = insert_trigger_sql.index("INSERT INTO lead_search")
-    insert = insert_trigger_sql[start:insert_trigger_sql.rindex(";")]
-    insert = insert.replace("VALUES (new.id,", "SELECT id,").replace("new.", "leads.")
-    return insert[:insert.rindex(")")] + " FROM leads"
+    return insert_trigger_sql[start:insert_trigger_sql.index(" WHERE id = new.id")]
 
 
 def build(conn, db: str) -> None:

@@ -17,6 +17,18 @@ fn ids(page: &Value) -> Vec<i64> {
         .collect()
 }
 
+/// Archives a lead as the archive endpoint does (which only a team's owner or admin may call).
+async fn archive(app: &TestApp, id: i64) {
+    app.write_db(move |conn| {
+        use diesel::prelude::*;
+        use leadhub_db::schema::leads;
+        diesel::update(leads::table.find(id))
+            .set(leads::archived_at.eq(Some(chrono::Utc::now().naive_utc())))
+            .execute(conn)
+    })
+    .await;
+}
+
 async fn lead_ids(app: &TestApp, key: &str, query: &str) -> Vec<i64> {
     let (status, body) = app.get(&format!("/api/v1/leads{query}"), key).await;
     assert_eq!(status, StatusCode::OK, "{query}: {body}");
@@ -378,15 +390,7 @@ async fn total_is_exact_however_counted(app: TestApp) {
         json!({"address": "4 Lamar Blvd", "source": "referral", "team_id": other}),
     )
     .await;
-    // Archived as the archive endpoint does it (which only a team's owner or admin may call).
-    app.write_db(move |conn| {
-        use diesel::prelude::*;
-        use leadhub_db::schema::leads;
-        diesel::update(leads::table.find(archived))
-            .set(leads::archived_at.eq(Some(chrono::Utc::now().naive_utc())))
-            .execute(conn)
-    })
-    .await;
+    archive(&app, archived).await;
     for (query, want) in [
         (String::new(), vec![open, own]),
         ("?source=referral".into(), vec![open, own]),
@@ -400,7 +404,58 @@ async fn total_is_exact_however_counted(app: TestApp) {
     }
 }
 
+/// What a lead says never stands for its team, a filter's value or whether it is live: a word
+/// `T<id>` in another team's address does not show the lead to that team, a city written
+/// `Austin,f0OK` is not a state, an archived lead whose address says `vlive` stays archived.
+async fn lead_text_is_never_a_team_or_a_filter(app: TestApp) {
+    let alice = app.user("alice@example.com").await;
+    let bob = app.user("bob@example.com").await;
+    let a = team(&app, "A", &alice).await;
+    let b = team(&app, "B", &bob).await;
+    let [hidden, stray, archived] = submit_leads(
+        &app,
+        &alice.key,
+        [
+            json!({"address": format!("1 Main St Unit T{b}"), "city": "Austin", "state": "TX",
+            "team_id": a}),
+            json!({"address": "2 Main St", "city": "Austin,f0OK,f4Dallas", "state": "TX"}),
+            json!({"address": "3 Main St vlive live", "first_name": "vlive", "state": "TX",
+            "team_id": a}),
+        ],
+    )
+    .await;
+    archive(&app, archived).await;
+    for query in ["?state=TX", "?q=main"] {
+        assert_eq!(
+            lead_ids(&app, &bob.key, query).await,
+            [stray],
+            "bob: {query}"
+        );
+    }
+    assert_eq!(
+        lead_ids(&app, &bob.key, &format!("?q=t{b}")).await,
+        Vec::<i64>::new()
+    );
+    for query in ["?state=TX", "?q=main", "?q=vlive"] {
+        let found = lead_ids(&app, &alice.key, query).await;
+        assert!(!found.contains(&archived), "alice: {query}: {found:?}");
+    }
+    assert_eq!(lead_ids(&app, &alice.key, "?q=main").await, [stray, hidden]);
+    assert_eq!(
+        lead_ids(&app, &alice.key, "?archived=true&q=vlive").await,
+        [archived]
+    );
+    for query in ["?state=OK", "?city=dallas", "?city=f4dallas", "?q=f0ok"] {
+        assert_eq!(
+            lead_ids(&app, &alice.key, query).await,
+            Vec::<i64>::new(),
+            "{query}"
+        );
+    }
+}
+
 backend_tests!(
+    lead_text_is_never_a_team_or_a_filter,
     total_is_exact_however_counted,
     documented,
     text_filters_ignore_case_and_space,

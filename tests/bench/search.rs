@@ -7,7 +7,8 @@
 //!
 //! Run: `cargo bench -p leadhub-tests --bench search` (`SEARCH_BENCH_LEADS=100000` for fewer,
 //! `SEARCH_BENCH_BACKEND=sqlite` or `postgres` for one, `SEARCH_BENCH_EXPORT_ONLY=1` for the export
-//! alone).
+//! alone, `SEARCH_BENCH_KEEP=1` to write the leads, print the database's URL and stop, leaving it for
+//! EXPLAIN).
 #![allow(clippy::unwrap_used)]
 
 use std::time::Instant;
@@ -291,6 +292,11 @@ async fn run(backend: Backend, n: u64) {
         "{backend:?}: {n} leads written and indexed in {:.1} s",
         started.elapsed().as_secs_f64()
     );
+    if std::env::var_os("SEARCH_BENCH_KEEP").is_some() {
+        // Exiting skips the database's drop, which would remove it.
+        println!("kept, queries not run: {}", app.db.url);
+        std::process::exit(0);
+    }
 
     let some = |salt: u64| (0..20u64).map(move |k| (k * 49_999 + salt * 7) % n);
     let encode = |s: &str| {

@@ -231,28 +231,36 @@ where
 const WORD_FILTERS: &[(&str, &str)] = &[
     (
         "city, any case",
-        "\"f4austin\" AND (t0 OR t1 OR t2) AND vlive",
+        "city : ^ \"f4austin\" AND visibility : (t0 OR t1 OR t2) AND visibility : vlive",
     ),
     (
         "state + source",
-        "\"f0TX\" AND \"f1permit_scrape\" AND (t0 OR t1 OR t2) AND vlive",
+        "state : ^ \"f0TX\" AND source : ^ \"f1permit_scrape\" AND visibility : (t0 OR t1 OR t2) \
+         AND visibility : vlive",
     ),
     (
         "zip + permit status",
-        "\"z78701\" AND \"f2issued\" AND (t0 OR t1 OR t2) AND vlive",
+        "permit_status : ^ \"f2issued\" AND zip : ^ \"z78701\" AND visibility : (t0 OR t1 OR t2) \
+         AND visibility : vlive",
     ),
-    ("zip prefix", "\"z787\" * AND (t0 OR t1 OR t2) AND vlive"),
+    (
+        "zip prefix",
+        "zip : ^ \"z787\" * AND visibility : (t0 OR t1 OR t2) AND visibility : vlive",
+    ),
     (
         "city + work type",
-        "\"f4San_Antonio\" AND \"f6re-roof\" AND (t0 OR t1 OR t2) AND vlive",
+        "city : ^ \"f4San_Antonio\" AND work_type : ^ \"f6re-roof\" AND visibility : (t0 OR t1 OR t2) \
+         AND visibility : vlive",
     ),
     (
         "q",
-        "(\"lamar\" * OR \"5125550100\" *) AND (t0 OR t1 OR t2) AND vlive",
+        "words : (\"lamar\" * OR \"5125550100\" *) AND visibility : (t0 OR t1 OR t2) \
+         AND visibility : vlive",
     ),
     (
         "q + state",
-        "\"f0TX\" AND \"lamar\" * AND (t0 OR t1 OR t2) AND varchived",
+        "state : ^ \"f0TX\" AND words : (\"lamar\" *) AND visibility : (t0 OR t1 OR t2) \
+         AND visibility : varchived",
     ),
 ];
 
@@ -288,6 +296,11 @@ fn sqlite_filters_use_indexes() {
                     format!("SELECT count(*) FROM leads WHERE leads.id IN (SELECT rowid FROM {matching}) AND leads.status = 'new'"),
                 ));
             }
+            // What the word index's triggers read for the lead they write.
+            statements.push((
+                "a lead's row of the word index".to_owned(),
+                "SELECT * FROM lead_search_rows WHERE id = 5".to_owned(),
+            ));
             statements.push((
                 "newest first: page".to_owned(),
                 format!("SELECT leads.* FROM leads WHERE {VISIBLE} ORDER BY leads.created_at DESC, leads.id DESC LIMIT 50"),
@@ -310,6 +323,11 @@ fn sqlite_filters_use_indexes() {
             assert!(
                 plan.starts_with("SCAN lead_search VIRTUAL TABLE INDEX") && !plan.contains('|'),
                 "{what} reads more than the word index: {plan}"
+            );
+        } else if what.starts_with("a lead's row") {
+            assert_eq!(
+                plan, "SEARCH leads USING INTEGER PRIMARY KEY (rowid=?)",
+                "{what}"
             );
         } else if what.ends_with("+ status: count") {
             assert!(plan.contains("VIRTUAL TABLE INDEX"), "{what}: {plan}");

@@ -1,7 +1,8 @@
 //! SQLite's lead search (docs/search.md): one FTS5 word index, `lead_search`, carries `q`, the
-//! text filters, the ZIP, the team and whether a lead is live, archived or merged away (migration
-//! `000033_word_search` writes each lead's tokens). A filter made of those is one MATCH, counted
-//! and paged in the index alone; PostgreSQL keeps its B-tree and trigram indexes.
+//! text filters, the ZIP, the team and whether a lead is live, archived or merged away, each kind
+//! in its own column (migration `000034_word_columns`), so a lead's text never stands for a team or
+//! another filter's value. A filter made of those is one MATCH, counted and paged in the index
+//! alone; PostgreSQL keeps its B-tree and trigram indexes.
 use diesel::dsl::sql;
 use diesel::prelude::*;
 use diesel::sql_types::{Bool, Text};
@@ -35,39 +36,41 @@ pub(crate) struct WordMatch {
 /// the B-tree indexes in creation order answer better than a MATCH of every lead).
 pub(crate) fn word_match(f: &LeadFilter) -> Option<WordMatch> {
     let mut terms = Vec::new();
-    let mut token = |tag: &str, value: &str| {
+    let mut token = |column: &str, tag: &str, value: &str| {
         // One token per value as the migration writes it: spaces as `_`; other punctuation
-        // splits the value into a phrase, the same way on both sides.
-        terms.push(quoted(&format!("{tag}{}", value.trim().replace(' ', "_"))));
+        // splits the value into a phrase, the same way on both sides, which must start the
+        // column (`^`): a city written `Austin,f4Dallas` is not Dallas.
+        let value = quoted(&format!("{tag}{}", value.trim().replace(' ', "_")));
+        terms.push(format!("{column} : ^ {value}"));
     };
     if let Some(v) = &f.state {
-        token("f0", v);
+        token("state", "f0", v);
     }
     if let Some(v) = &f.source {
-        token("f1", &source_slug(v).unwrap_or_default());
+        token("source", "f1", &source_slug(v).unwrap_or_default());
     }
     if let Some(v) = &f.permit_status {
-        token("f2", v);
+        token("permit_status", "f2", v);
     }
     if let Some(v) = &f.property_type {
-        token("f3", v);
+        token("property_type", "f3", v);
     }
     if let Some(v) = &f.city {
-        token("f4", v);
+        token("city", "f4", v);
     }
     if let Some(v) = &f.county {
-        token("f5", v);
+        token("county", "f5", v);
     }
     if let Some(v) = &f.work_type {
-        token("f6", v);
+        token("work_type", "f6", v);
     }
     let zip = f.zip_code.as_deref().map(zip_term);
     let zip_in_index = matches!(zip, Some((_, true)));
     if let Some((Some(term), _)) = &zip {
-        terms.push(term.clone());
+        terms.push(format!("zip : ^ {term}"));
     }
     if let Some(q) = &f.q {
-        terms.push(q_term(q));
+        terms.push(format!("words : {}", q_term(q)));
     }
     if terms.is_empty() {
         return None;
@@ -77,18 +80,16 @@ pub(crate) fn word_match(f: &LeadFilter) -> Option<WordMatch> {
             .chain(teams.iter().copied())
             .map(|t| format!("t{t}"))
             .collect();
-        terms.push(format!("({})", any.join(" OR ")));
+        terms.push(format!("visibility : ({})", any.join(" OR ")));
     }
     if let Some(t) = f.team_id {
-        terms.push(format!("t{t}"));
+        terms.push(format!("visibility : t{t}"));
     }
-    terms.push(
-        match f.archive {
-            ArchiveFilter::Active => "vlive",
-            ArchiveFilter::Archived => "varchived",
-        }
-        .to_owned(),
-    );
+    let live = match f.archive {
+        ArchiveFilter::Active => "vlive",
+        ArchiveFilter::Archived => "varchived",
+    };
+    terms.push(format!("visibility : {live}"));
     let complete = (zip.is_none() || zip_in_index)
         && f.enrichment_status.is_none()
         && f.created_after.is_none()
@@ -154,7 +155,7 @@ fn q_term(q: &SearchText) -> String {
     let words = format!("{} *", quoted(&q.text));
     match &q.phone_digits {
         Some(digits) => format!("({words} OR {} *)", quoted(digits)),
-        None => words,
+        None => format!("({words})"),
     }
 }
 
@@ -186,7 +187,8 @@ mod tests {
         let w = word_match(&f).expect("a match");
         assert_eq!(
             w.expr,
-            "\"f0tx\" AND \"f4San_Antonio\" AND (t0 OR t3) AND vlive"
+            "state : ^ \"f0tx\" AND city : ^ \"f4San_Antonio\" AND visibility : (t0 OR t3) \
+             AND visibility : vlive"
         );
         assert!(w.complete);
         let visibility_only = LeadFilter {
