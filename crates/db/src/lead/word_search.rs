@@ -70,7 +70,7 @@ pub(crate) fn word_match(f: &LeadFilter) -> Option<WordMatch> {
         terms.push(format!("zip : ^ {term}"));
     }
     if let Some(q) = &f.q {
-        terms.push(format!("words : {}", q_term(q)));
+        terms.push(format!("words : ({})", q_term(q)));
     }
     if terms.is_empty() {
         return None;
@@ -154,8 +154,8 @@ fn zip_term(given: &str) -> (Option<String>, bool) {
 fn q_term(q: &SearchText) -> String {
     let words = format!("{} *", quoted(&q.text));
     match &q.phone_digits {
-        Some(digits) => format!("({words} OR {} *)", quoted(digits)),
-        None => format!("({words})"),
+        Some(digits) => format!("{words} OR {} *", quoted(digits)),
+        None => words,
     }
 }
 
