@@ -158,50 +158,25 @@ fn coordinates_paired(lead: &LeadSubmission) -> Result<(), ValidationError> {
     Err(e)
 }
 
-impl LeadSubmission {
-    /// The lead's fields as the domain takes them (blank text is absent).
-    pub fn into_fields(self) -> LeadFields {
-        LeadFields {
-            address: self.address.into_text(),
-            city: self.city.into_text(),
-            state: self.state.into_text(),
-            zip_code: self.zip_code.into_text(),
-            county: self.county.into_text(),
-            first_name: self.first_name.into_text(),
-            last_name: self.last_name.into_text(),
-            primary_phone: self.primary_phone.into_text(),
-            primary_phone_type: self.primary_phone_type.into_text(),
-            phone_2: self.phone_2.into_text(),
-            phone_3: self.phone_3.into_text(),
-            phone_4: self.phone_4.into_text(),
-            phone_5: self.phone_5.into_text(),
-            email_1: self.email_1.into_text(),
-            email_2: self.email_2.into_text(),
-            email_3: self.email_3.into_text(),
-            mail_address: self.mail_address.into_text(),
-            mail_city: self.mail_city.into_text(),
-            mail_state: self.mail_state.into_text(),
-            mail_zip: self.mail_zip.into_text(),
-            project_number: self.project_number.into_text(),
-            permit_date: self.permit_date.into_text(),
-            permit_status: self.permit_status.into_text(),
-            parcel_number: self.parcel_number.into_text(),
-            subdivision: self.subdivision.into_text(),
-            lot: self.lot.into_text(),
-            work_type: self.work_type.into_text(),
-            project_description: self.project_description.into_text(),
-            specific_use: self.specific_use.into_text(),
-            property_type: self.property_type.into_text(),
-            lot_size: self.lot_size.into_text(),
-            bedrooms: self.bedrooms.into_value(),
-            related_url: self.related_url.into_text(),
-            latitude: self.latitude.into_value(),
-            longitude: self.longitude.into_value(),
-            source: self.source.into_text(),
-            source_identifier: self.source_identifier.into_text(),
+/// The request's fields are named as the domain's: the conversion comes from the domain's one
+/// list of string fields.
+macro_rules! into_lead_fields {
+    ($($name:ident),*) => {
+        impl LeadSubmission {
+            /// The lead's fields as the domain takes them (blank text is absent).
+            pub fn into_fields(self) -> LeadFields {
+                LeadFields {
+                    $($name: self.$name.into_text(),)*
+                    bedrooms: self.bedrooms.into_value(),
+                    latitude: self.latitude.into_value(),
+                    longitude: self.longitude.into_value(),
+                }
+            }
         }
-    }
+    };
 }
+
+leadhub_domain::with_string_fields!(into_lead_fields);
 
 /// One lead as sent: its JSON text, and its fields when the text is an object.
 #[derive(Debug, apistos::ApiComponent)]

@@ -114,17 +114,13 @@ pub struct LeadValues {
 impl LeadRow {
     /// The domain's lead; a stored `enrichment_status` this code does not know is an error.
     pub fn into_lead(self) -> QueryResult<Lead> {
-        let fields = self.values.fields();
-        let geocode = self
-            .values
-            .geocode_source
-            .clone()
-            .map(|source| GeocodeInfo {
-                source,
-                match_type: self.values.geocode_match.clone().unwrap_or_default(),
-                matched_address: self.values.geocode_matched_address.clone(),
-            });
-        let v = self.values;
+        let mut v = self.values;
+        let fields = v.take_fields();
+        let geocode = v.geocode_source.take().map(|source| GeocodeInfo {
+            source,
+            match_type: v.geocode_match.take().unwrap_or_default(),
+            matched_address: v.geocode_matched_address.take(),
+        });
         let work = self.work.into_work()?;
         Ok(Lead {
             work,
@@ -163,89 +159,43 @@ impl LeadValues {
         values.set_fields(lead.fields);
         values
     }
-
-    /// The domain's fields, from the row's columns.
-    pub fn fields(&self) -> LeadFields {
-        let r = self;
-        LeadFields {
-            address: r.address.clone(),
-            city: r.city.clone(),
-            state: r.state.clone(),
-            zip_code: r.zip_code.clone(),
-            county: r.county.clone(),
-            first_name: r.first_name.clone(),
-            last_name: r.last_name.clone(),
-            primary_phone: r.primary_phone.clone(),
-            primary_phone_type: r.primary_phone_type.clone(),
-            phone_2: r.phone_2.clone(),
-            phone_3: r.phone_3.clone(),
-            phone_4: r.phone_4.clone(),
-            phone_5: r.phone_5.clone(),
-            email_1: r.email_1.clone(),
-            email_2: r.email_2.clone(),
-            email_3: r.email_3.clone(),
-            mail_address: r.mail_address.clone(),
-            mail_city: r.mail_city.clone(),
-            mail_state: r.mail_state.clone(),
-            mail_zip: r.mail_zip.clone(),
-            project_number: r.project_number.clone(),
-            permit_date: r.permit_date.clone(),
-            permit_status: r.permit_status.clone(),
-            parcel_number: r.parcel_number.clone(),
-            subdivision: r.subdivision.clone(),
-            lot: r.lot.clone(),
-            work_type: r.work_type.clone(),
-            project_description: r.project_description.clone(),
-            specific_use: r.specific_use.clone(),
-            property_type: r.property_type.clone(),
-            lot_size: r.lot_size.clone(),
-            related_url: r.related_url.clone(),
-            source: r.source.clone(),
-            source_identifier: r.source_identifier.clone(),
-            bedrooms: r.bedrooms.map(i64::from),
-            latitude: r.latitude,
-            longitude: r.longitude,
-        }
-    }
-
-    /// Moves the domain's fields into the row's columns.
-    pub fn set_fields(&mut self, f: LeadFields) {
-        self.address = f.address;
-        self.city = f.city;
-        self.state = f.state;
-        self.zip_code = f.zip_code;
-        self.county = f.county;
-        self.first_name = f.first_name;
-        self.last_name = f.last_name;
-        self.primary_phone = f.primary_phone;
-        self.primary_phone_type = f.primary_phone_type;
-        self.phone_2 = f.phone_2;
-        self.phone_3 = f.phone_3;
-        self.phone_4 = f.phone_4;
-        self.phone_5 = f.phone_5;
-        self.email_1 = f.email_1;
-        self.email_2 = f.email_2;
-        self.email_3 = f.email_3;
-        self.mail_address = f.mail_address;
-        self.mail_city = f.mail_city;
-        self.mail_state = f.mail_state;
-        self.mail_zip = f.mail_zip;
-        self.project_number = f.project_number;
-        self.permit_date = f.permit_date;
-        self.permit_status = f.permit_status;
-        self.parcel_number = f.parcel_number;
-        self.subdivision = f.subdivision;
-        self.lot = f.lot;
-        self.work_type = f.work_type;
-        self.project_description = f.project_description;
-        self.specific_use = f.specific_use;
-        self.property_type = f.property_type;
-        self.lot_size = f.lot_size;
-        self.related_url = f.related_url;
-        self.source = f.source;
-        self.source_identifier = f.source_identifier;
-        self.bedrooms = f.bedrooms.and_then(|b| i32::try_from(b).ok());
-        self.latitude = f.latitude;
-        self.longitude = f.longitude;
-    }
 }
+
+/// The row's field columns are named as the domain's fields: both directions come from the
+/// domain's one list of string fields.
+macro_rules! field_columns {
+    ($($name:ident),*) => {
+        impl LeadValues {
+            /// The domain's fields, from the row's columns.
+            pub fn fields(&self) -> LeadFields {
+                LeadFields {
+                    $($name: self.$name.clone(),)*
+                    bedrooms: self.bedrooms.map(i64::from),
+                    latitude: self.latitude,
+                    longitude: self.longitude,
+                }
+            }
+
+            /// The domain's fields, moved out of the row's columns (which are left empty): a
+            /// list or an export converts every row it reads, so no value is copied.
+            pub fn take_fields(&mut self) -> LeadFields {
+                LeadFields {
+                    $($name: self.$name.take(),)*
+                    bedrooms: self.bedrooms.take().map(i64::from),
+                    latitude: self.latitude.take(),
+                    longitude: self.longitude.take(),
+                }
+            }
+
+            /// Moves the domain's fields into the row's columns.
+            pub fn set_fields(&mut self, f: LeadFields) {
+                $(self.$name = f.$name;)*
+                self.bedrooms = f.bedrooms.and_then(|b| i32::try_from(b).ok());
+                self.latitude = f.latitude;
+                self.longitude = f.longitude;
+            }
+        }
+    };
+}
+
+leadhub_domain::with_string_fields!(field_columns);

@@ -68,7 +68,10 @@ impl LeadWorkRepository for Database {
                     .filter(leads::id.ne(except))
                     .select((leads::id, LeadValues::as_select())),
             )?;
-            Ok(rows.into_iter().map(|(id, v)| (id, v.fields())).collect())
+            Ok(rows
+                .into_iter()
+                .map(|(id, mut v)| (id, v.take_fields()))
+                .collect())
         })
         .await
     }

@@ -115,42 +115,52 @@ macro_rules! string_fields {
     };
 }
 
-string_fields!(
-    address,
-    city,
-    state,
-    zip_code,
-    county,
-    first_name,
-    last_name,
-    primary_phone,
-    primary_phone_type,
-    phone_2,
-    phone_3,
-    phone_4,
-    phone_5,
-    email_1,
-    email_2,
-    email_3,
-    mail_address,
-    mail_city,
-    mail_state,
-    mail_zip,
-    project_number,
-    permit_date,
-    permit_status,
-    parcel_number,
-    subdivision,
-    lot,
-    work_type,
-    project_description,
-    specific_use,
-    property_type,
-    lot_size,
-    related_url,
-    source,
-    source_identifier,
-);
+/// Calls the macro `$then` with the names of the string fields, in the order of the interface
+/// spec: the one list of them, from which this crate and the database's column mapping generate
+/// their code.
+#[macro_export]
+macro_rules! with_string_fields {
+    ($then:ident) => {
+        $then!(
+            address,
+            city,
+            state,
+            zip_code,
+            county,
+            first_name,
+            last_name,
+            primary_phone,
+            primary_phone_type,
+            phone_2,
+            phone_3,
+            phone_4,
+            phone_5,
+            email_1,
+            email_2,
+            email_3,
+            mail_address,
+            mail_city,
+            mail_state,
+            mail_zip,
+            project_number,
+            permit_date,
+            permit_status,
+            parcel_number,
+            subdivision,
+            lot,
+            work_type,
+            project_description,
+            specific_use,
+            property_type,
+            lot_size,
+            related_url,
+            source,
+            source_identifier
+        );
+    };
+}
+
+with_string_fields!(string_fields);
 
 pub const PHONE_TYPES: [&str; 3] = ["mobile", "landline", "voip"];
 pub const PROPERTY_TYPES: [&str; 4] = ["residential", "commercial", "agricultural", "vacant_land"];
