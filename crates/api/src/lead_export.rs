@@ -107,12 +107,32 @@ fn chunk_text(header: bool, leads: &[Lead]) -> Result<Vec<u8>, csv::Error> {
         .map_err(|e| csv::Error::from(e.into_error()))
 }
 
-struct Progress {
+/// What the reader of an export hands the CSV writer: the next chunk of leads, or the failure
+/// that ended the reading.
+type Chunk = Result<Vec<Lead>, leadhub_domain::submission::SubmissionError>;
+
+/// Reads every lead `filter` matches, a chunk at a time, into `chunks`, one chunk ahead of the
+/// CSV writer: the database reads and decodes the next chunk while the writer turns the last one
+/// into CSV and sends it. Stops at the last chunk, at a failure, or when the download is gone.
+async fn read_ahead(
     submissions: Arc<SubmissionService>,
     filter: VisibleLeadFilter,
-    after: Option<LeadCursor>,
-    header_sent: bool,
-    done: bool,
+    chunks: tokio::sync::mpsc::Sender<Chunk>,
+) {
+    let mut after = None;
+    loop {
+        let chunk = submissions.leads_after(&filter, after, CHUNK).await;
+        let last = match &chunk {
+            Ok(leads) if i64::try_from(leads.len()).unwrap_or(0) == CHUNK => {
+                leads.last().map(LeadCursor::of)
+            }
+            _ => None,
+        };
+        if chunks.send(chunk).await.is_err() || last.is_none() {
+            return;
+        }
+        after = last;
+    }
 }
 
 /// The CSV of every lead `filter` matches, newest first, as a body stream. A failure after the
@@ -122,37 +142,21 @@ fn body(
     submissions: Arc<SubmissionService>,
     filter: VisibleLeadFilter,
 ) -> impl futures_util::Stream<Item = Result<Bytes, actix_web::Error>> {
-    let start = Progress {
-        submissions,
-        filter,
-        after: None,
-        header_sent: false,
-        done: false,
-    };
-    stream::unfold(start, |mut p| async move {
-        if p.done {
-            return None;
-        }
-        let leads = match p.submissions.leads_after(&p.filter, p.after, CHUNK).await {
-            Ok(leads) => leads,
-            Err(e) => {
-                tracing::error!(error = %e, "lead export stopped");
-                p.done = true;
-                let failed = actix_web::error::ErrorInternalServerError("export failed");
-                return Some((Err(failed), p));
-            }
+    let (sender, chunks) = tokio::sync::mpsc::channel(1);
+    actix_web::rt::spawn(read_ahead(submissions, filter, sender));
+    // The state is None once a failure was sent: nothing may follow it.
+    stream::unfold(Some((chunks, true)), |state| async move {
+        let (mut chunks, header) = state?;
+        let text = match chunks.recv().await? {
+            Ok(leads) => chunk_text(header, &leads).map_err(|e| e.to_string()),
+            Err(e) => Err(e.to_string()),
         };
-        p.done = i64::try_from(leads.len()).unwrap_or(0) < CHUNK;
-        p.after = leads.last().map(LeadCursor::of);
-        let header = !p.header_sent;
-        p.header_sent = true;
-        match chunk_text(header, &leads) {
-            Ok(text) => Some((Ok(Bytes::from(text)), p)),
+        match text {
+            Ok(text) => Some((Ok(Bytes::from(text)), Some((chunks, false)))),
             Err(e) => {
                 tracing::error!(error = %e, "lead export stopped");
-                p.done = true;
                 let failed = actix_web::error::ErrorInternalServerError("export failed");
-                Some((Err(failed), p))
+                Some((Err(failed), None))
             }
         }
     })
