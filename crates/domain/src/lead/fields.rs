@@ -68,7 +68,10 @@ impl LeadFields {
 macro_rules! string_fields {
     ($($name:ident),* $(,)?) => {
         /// The names of the string fields, in the order of the interface spec.
-        pub const STRING_FIELDS: [&str; 34] = [$(stringify!($name)),*];
+        pub const STRING_FIELDS: [&str; STRING_FIELD_COUNT] = [$(stringify!($name)),*];
+
+        /// How many string fields there are: counted from the list, never written by hand.
+        pub const STRING_FIELD_COUNT: usize = [$(stringify!($name)),*].len();
 
         impl LeadFields {
             /// The string field called `name`, for code that walks fields by name.
@@ -81,7 +84,7 @@ macro_rules! string_fields {
 
             /// Every string field, in `STRING_FIELDS` order (for code that walks them all,
             /// such as an export, without a lookup by name for each).
-            pub fn string_values(&self) -> [&Option<String>; 34] {
+            pub fn string_values(&self) -> [&Option<String>; STRING_FIELD_COUNT] {
                 [$(&self.$name),*]
             }
 
@@ -95,7 +98,7 @@ macro_rules! string_fields {
 
             /// Fields whose text fields are `read(name)` of each, in `STRING_FIELDS` order,
             /// and whose other fields are empty. Reaching each field by name instead would
-            /// compare names 34 times for each of the 34 fields, for every lead.
+            /// compare each field's name with every other's, for every lead.
             pub fn from_strings(mut read: impl FnMut(&'static str) -> Option<String>) -> Self {
                 LeadFields {
                     $($name: read(stringify!($name)),)*
