@@ -7,9 +7,43 @@
 #   CARGO_PROFILE=release|bench (default bench: optimised, no LTO), CARGO_TARGET_DIR as usual.
 #   BENCH_IMPORT_SEARCH=after: the search's indexes and trigger are dropped before the import and built once after it
 #   (scripts/import-search-after.py, SQLite only): the fastest an import can keep this search; rows/s counts both.
+# Two builds: scripts/bench-import.sh --ab PAIRS BIN_A BIN_B [ROWS] imports the same CSV with each in ABBA order under
+#   `chrt -f 10` (run as root), a fresh SQLite database a run, and prints each run, then B/A's rows/s per pair
+#   (median and range) and each build's max RSS.
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+if [[ ${1:-} == --ab ]]; then
+  pairs=$2 bins=("$3" "$4") rows=${5:-100000}
+  work=$(mktemp -d)
+  trap 'rm -rf "$work"' EXIT
+  (cd "$root" && cargo build --profile bench -p leadhub-web --example make_leads_csv) >&2
+  "${CARGO_TARGET_DIR:-$root/target}/release/examples/make_leads_csv" "$rows" "$work/leads.csv"
+  for ((i = 0; i < pairs; i++)); do
+    order=(0 1)
+    ((i % 2 == 0)) || order=(1 0)
+    for b in "${order[@]}"; do
+      export LEADHUB_DATA_DIR=$work/data LEADHUB_GEOCODER=none RUST_LOG=warn
+      rm -rf "$LEADHUB_DATA_DIR"
+      "${bins[b]}" user add --email bench@example.com --admin >/dev/null
+      /usr/bin/time -f "%e %M" -o "$work/time.txt" chrt -f 10 "${bins[b]}" import leads "$work/leads.csv" >/dev/null 2>&1
+      read -r secs rss <"$work/time.txt"
+      echo "pair $i build $(tr 01 AB <<<"$b") ${secs}s $((rss / 1024)) MB"
+      echo "$i $b $secs $rss" >>"$work/runs.txt"
+    done
+  done
+  python3 - "$work/runs.txt" <<'PY'
+import statistics, sys
+runs = [line.split() for line in open(sys.argv[1])]
+secs = {(int(p), int(b)): float(s) for p, b, s, _ in runs}
+ratios = sorted(secs[(p, 0)] / secs[(p, 1)] for p in {int(r[0]) for r in runs})
+print(f"B/A rows/s: median {statistics.median(ratios):.2f}x ({ratios[0]:.2f}-{ratios[-1]:.2f}x)")
+for b in (0, 1):
+    rss = [int(r[3]) // 1024 for r in runs if int(r[1]) == b]
+    print(f"{'AB'[b]} max RSS {min(rss)}-{max(rss)} MB")
+PY
+  exit 0
+fi
 profile=${CARGO_PROFILE:-bench}
 target=${CARGO_TARGET_DIR:-$root/target}
 sizes=("$@")
