@@ -8,6 +8,7 @@ use serde_json::{json, Value};
 use leadhub_tests::{backend_tests, Backend, TestApp};
 
 use crate::helpers::{assert_query_refused, each, locs, problem_type, submit, submit_leads, team};
+use crate::lead_pages::fetch_csv;
 
 const BUSINESSES: &str = "/api/v1/lead-sources/businesses";
 
@@ -399,9 +400,19 @@ async fn total_is_exact_however_counted(app: TestApp) {
         ("?q=lamar".into(), vec![open, own]),
         ("?q=lamar&source=referral".into(), vec![open, own]),
         ("?archived=true".into(), vec![archived]),
+        // A negative team id names no team (and `t-1` is not FTS5's column exclusion).
+        (format!("?team_id=-{t}&source=referral"), vec![]),
+        ("?team_id=-9223372036854775808&city=K".into(), vec![]),
     ] {
         assert_eq!(lead_ids(&app, &alice.key, &query).await, want, "{query}");
     }
+    let (_, csv) = fetch_csv(
+        &app,
+        "/api/v1/leads/export?team_id=-9223372036854775808&city=K",
+        &alice.key,
+    )
+    .await;
+    assert_eq!(csv.lines().count(), 1, "only the header: {csv}");
 }
 
 /// What a lead says never stands for its team, a filter's value or whether it is live: a word

@@ -75,15 +75,18 @@ pub(crate) fn word_match(f: &LeadFilter) -> Option<WordMatch> {
     if terms.is_empty() {
         return None;
     }
+    // Team tokens are quoted like every value: a `team_id` of the request may be negative, and
+    // `t-5` unquoted would be FTS5's column exclusion (`- 5 : ...`), an error instead of no lead.
+    let team = |t: i64| quoted(&format!("t{t}"));
     if let Some(teams) = &f.visible_teams {
         let any: Vec<String> = std::iter::once(0)
             .chain(teams.iter().copied())
-            .map(|t| format!("t{t}"))
+            .map(team)
             .collect();
         terms.push(format!("visibility : ({})", any.join(" OR ")));
     }
     if let Some(t) = f.team_id {
-        terms.push(format!("visibility : t{t}"));
+        terms.push(format!("visibility : {}", team(t)));
     }
     let live = match f.archive {
         ArchiveFilter::Active => "vlive",
@@ -187,7 +190,7 @@ mod tests {
         let w = word_match(&f).expect("a match");
         assert_eq!(
             w.expr,
-            "state : ^ \"f0tx\" AND city : ^ \"f4San_Antonio\" AND visibility : (t0 OR t3) \
+            "state : ^ \"f0tx\" AND city : ^ \"f4San_Antonio\" AND visibility : (\"t0\" OR \"t3\") \
              AND visibility : vlive"
         );
         assert!(w.complete);
