@@ -14,6 +14,7 @@ set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 if [[ ${1:-} == --ab ]]; then
+  [[ $# -ge 4 ]] || { echo "usage: bench-import.sh --ab PAIRS BIN_A BIN_B [ROWS]" >&2; exit 2; }
   pairs=$2 bins=("$3" "$4") rows=${5:-100000}
   work=$(mktemp -d)
   trap 'rm -rf "$work"' EXIT
