@@ -13,20 +13,34 @@
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+profile=${CARGO_PROFILE:-bench}
+target=${CARGO_TARGET_DIR:-$root/target}
+[[ -x /usr/bin/time ]] || { echo "bench-import: needs GNU time (apt-get install time)" >&2; exit 1; }
+[[ ${1:-} != --ab || $# -ge 4 ]] || { echo "usage: bench-import.sh --ab PAIRS BIN_A BIN_B [ROWS]" >&2; exit 2; }
+
+(cd "$root" && cargo build --profile "$profile" -p leadhub-web --bin leadhub --example make_leads_csv) >&2
+case $profile in dev | test) dir_name=debug ;; bench | release) dir_name=release ;; *) dir_name=$profile ;; esac
+bin=$target/$dir_name/leadhub
+gen=$target/$dir_name/examples/make_leads_csv
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+# A fresh database in DIR holding the bench's admin, written by BIN: fresh_data DIR BIN.
+fresh_data() {
+  export LEADHUB_DATA_DIR=$1 LEADHUB_GEOCODER=none RUST_LOG=warn
+  rm -rf "$LEADHUB_DATA_DIR"
+  "$2" user add --email bench@example.com --admin >/dev/null
+}
+
 if [[ ${1:-} == --ab ]]; then
-  [[ $# -ge 4 ]] || { echo "usage: bench-import.sh --ab PAIRS BIN_A BIN_B [ROWS]" >&2; exit 2; }
   pairs=$2 bins=("$3" "$4") rows=${5:-100000}
-  work=$(mktemp -d)
-  trap 'rm -rf "$work"' EXIT
-  (cd "$root" && cargo build --profile bench -p leadhub-web --example make_leads_csv) >&2
-  "${CARGO_TARGET_DIR:-$root/target}/release/examples/make_leads_csv" "$rows" "$work/leads.csv"
+  "$gen" "$rows" "$work/leads.csv"
   for ((i = 0; i < pairs; i++)); do
     order=(0 1)
     ((i % 2 == 0)) || order=(1 0)
     for b in "${order[@]}"; do
-      export LEADHUB_DATA_DIR=$work/data LEADHUB_GEOCODER=none RUST_LOG=warn
-      rm -rf "$LEADHUB_DATA_DIR"
-      "${bins[b]}" user add --email bench@example.com --admin >/dev/null
+      fresh_data "$work/data" "${bins[b]}"
       /usr/bin/time -f "%e %M" -o "$work/time.txt" chrt -f 10 "${bins[b]}" import leads "$work/leads.csv" >/dev/null 2>&1
       read -r secs rss <"$work/time.txt"
       echo "pair $i build $(tr 01 AB <<<"$b") ${secs}s $((rss / 1024)) MB"
@@ -45,26 +59,15 @@ for b in (0, 1):
 PY
   exit 0
 fi
-profile=${CARGO_PROFILE:-bench}
-target=${CARGO_TARGET_DIR:-$root/target}
+
 sizes=("$@")
 [[ ${#sizes[@]} -gt 0 ]] || sizes=(10000 100000)
-[[ -x /usr/bin/time ]] || { echo "bench-import: needs GNU time (apt-get install time)" >&2; exit 1; }
-
-(cd "$root" && cargo build --profile "$profile" -p leadhub-web --bin leadhub --example make_leads_csv) >&2
-case $profile in dev | test) dir_name=debug ;; bench | release) dir_name=release ;; *) dir_name=$profile ;; esac
-bin=$target/$dir_name/leadhub
-gen=$target/$dir_name/examples/make_leads_csv
-
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
 printf '%-8s %-10s %-10s %-10s %-12s %s\n' rows seconds rows/s max_rss_mb csv_mb summary
 for rows in "${sizes[@]}"; do
   run=$work/$rows
   mkdir -p "$run"
   "$gen" "$rows" "$run/leads.csv"
-  export LEADHUB_DATA_DIR=$run/data LEADHUB_GEOCODER=none RUST_LOG=warn
-  "$bin" user add --email bench@example.com --admin >/dev/null
+  fresh_data "$run/data" "$bin"
   [[ ${BENCH_IMPORT_SEARCH:-} != after ]] || python3 "$root/scripts/import-search-after.py" drop "$run/data/leadhub.db"
   /usr/bin/time -v -o "$run/time.txt" "$bin" import leads "$run/leads.csv" >"$run/summary.txt" 2>"$run/stderr.txt"
   secs=$(awk -F': ' '/Elapsed \(wall clock\)/ {n=split($2,p,":"); s=0; for(i=1;i<=n;i++) s=s*60+p[i]; print s}' "$run/time.txt")
