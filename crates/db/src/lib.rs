@@ -24,6 +24,13 @@ pub use pool::connection::{
 };
 pub use pool::pool_threads::{settle, StillOpen};
 
+/// The MATCH expression SQLite's word index answers a lead filter with, or None when the list
+/// reads its B-tree indexes instead: public so the query-plan tests check the plans of what the
+/// list really sends.
+pub fn sqlite_word_match(filter: &leadhub_domain::lead::record::LeadFilter) -> Option<String> {
+    lead::word_search::word_match(filter).map(|w| w.expr)
+}
+
 /// Bind-parameter lists (`IN (...)` of ids, keys, names) are read in chunks of this many, below
 /// every backend's limit.
 pub(crate) const IN_LIST_CHUNK: usize = 500;
