@@ -4,8 +4,11 @@
 #
 #   scripts/schemathesis.sh [path/to/leadhub]      (default: builds and uses target/debug/leadhub)
 #
-# SQLite in a temporary folder, rate limits off, no geocoder (no outside network), a platform
-# administrator with an API key made by the CLI, sent as a Bearer token. Knobs:
+# SQLite in a temporary folder (or a fresh PostgreSQL database, below), rate limits off, no geocoder
+# (no outside network), a platform administrator with an API key made by the CLI, sent as a Bearer
+# token. Knobs:
+#   SCHEMATHESIS_BACKEND   sqlite (default) or postgres: a database made for the run on the server of
+#                          TEST_DATABASE_URL and dropped after it
 #   SCHEMATHESIS_EXAMPLES  generated cases per operation (default 25)
 #   SCHEMATHESIS_MAX_TIME  seconds for the whole run (default 600)
 #   SCHEMATHESIS_ARGS      extra arguments for `schemathesis run`
@@ -22,7 +25,18 @@ python3 -m pip install --quiet --disable-pip-version-check -r scripts/requiremen
 
 work=$(mktemp -d)
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-export DATABASE_URL="sqlite://$work/leadhub.db"
+backend=${SCHEMATHESIS_BACKEND:-sqlite}
+fuzz_db=""
+case "$backend" in
+  sqlite) export DATABASE_URL="sqlite://$work/leadhub.db" ;;
+  postgres)
+    server_url=${TEST_DATABASE_URL:?SCHEMATHESIS_BACKEND=postgres needs TEST_DATABASE_URL}
+    fuzz_db="leadhub_schemathesis_$$"
+    psql -q "$server_url" -c "CREATE DATABASE $fuzz_db"
+    export DATABASE_URL="${server_url%/*}/$fuzz_db"
+    ;;
+  *) echo "SCHEMATHESIS_BACKEND is sqlite or postgres, not $backend" >&2; exit 2 ;;
+esac
 export LEADHUB_DATA_DIR="$work"
 export LEADHUB_BIND="127.0.0.1:$port"
 export LEADHUB_RATE_LIMIT_PER_KEY_HOUR=0
@@ -33,6 +47,7 @@ export RUST_LOG=${RUST_LOG:-warn}
 server=""
 cleanup() {
   if [[ -n "$server" ]]; then kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true; fi
+  if [[ -n "$fuzz_db" ]]; then psql -q "$server_url" -c "DROP DATABASE IF EXISTS $fuzz_db" || true; fi
   rm -rf "$work"
 }
 trap cleanup EXIT

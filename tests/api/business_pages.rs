@@ -89,6 +89,12 @@ async fn the_directory_filters_pages_and_charts_the_statistics(app: TestApp) {
     );
     assert!(!body.contains("href=\"javascript"));
     assert_eq!(rows(&b.get("/businesses?offset=50").await.body), 7);
+    let past = b.get("/businesses?offset=9223372036854775807").await;
+    assert_eq!(past.status, StatusCode::OK, "{}", past.body);
+    assert_eq!(rows(&past.body), 0);
+    assert!(past
+        .body
+        .contains("href=\"/businesses?offset=50\" rel=\"prev\""));
 
     // Filters as the API takes them, kept in the page's links and form.
     let query = "?state=tx&industry=PLUMBING&relationship_type=prospect";

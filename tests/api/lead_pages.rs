@@ -52,6 +52,22 @@ async fn the_list_filters_counts_and_pages(app: TestApp) {
     let second = b.get("/leads?offset=50").await;
     assert_eq!(rows(&second.body), 7);
     assert!(second.body.contains("href=\"/leads?offset=0\""));
+    assert!(second.body.contains("showing 51–57"));
+    // An offset past the end, however large (a URL is typed by people), is a page with no rows
+    // and a link back to the last page.
+    for offset in ["57", "9223372036854775807"] {
+        let past = b.get(&format!("/leads?offset={offset}")).await;
+        assert_eq!(past.status, StatusCode::OK, "{offset}: {}", past.body);
+        assert_eq!(rows(&past.body), 0);
+        assert!(past.body.contains("57 leads"), "{}", past.body);
+        assert!(!past.body.contains("showing"), "{}", past.body);
+        assert!(
+            past.body.contains("href=\"/leads?offset=50\" rel=\"prev\""),
+            "{}",
+            past.body
+        );
+        assert!(!past.body.contains("rel=\"next\""));
+    }
 
     // A search and two filters, kept in the page's links.
     let found = b
@@ -106,6 +122,14 @@ async fn the_detail_shows_the_history_of_a_merge(app: TestApp) {
     assert_eq!(api["address_standardized"], "1 N MAIN ST #4");
 
     let mut b = sign_in(&app, "alice@example.com").await;
+    // A timeline page past the end, however far: the lead, and a link back to the newest.
+    let past = b
+        .get(&format!("/leads/{id}?timeline=9223372036854775807"))
+        .await;
+    assert_eq!(past.status, StatusCode::OK, "{}", past.body);
+    assert!(past
+        .body
+        .contains(&format!("href=\"/leads/{id}?timeline=0#timeline\"")));
     let page = b.get(&format!("/leads/{id}")).await;
     assert_eq!(page.status, StatusCode::OK, "{}", page.body);
     let body = &page.body;

@@ -14,7 +14,7 @@ use crate::lead_view::{
     emails, member_name, next_action, phones, Group, Names, NoteLine, TimelineLine, OWNER, PERMIT,
     PROPERTY,
 };
-use crate::list::{team_choices, TeamChoice};
+use crate::list::{neighbours, team_choices, TeamChoice};
 use crate::render::{see_other, when, PageError};
 use crate::session::Visitor;
 use crate::{base_context, id_of, Done};
@@ -177,11 +177,12 @@ async fn detail(
         .collect();
     context.insert("timeline", &lines);
     context.insert("timeline_total", &timeline_total);
-    if offset > 0 {
-        context.insert("timeline_newer", &(offset - TIMELINE).max(0));
+    let (newer, older) = neighbours(offset, TIMELINE, timeline_total);
+    if let Some(offset) = newer {
+        context.insert("timeline_newer", &offset);
     }
-    if offset + TIMELINE < timeline_total {
-        context.insert("timeline_older", &(offset + TIMELINE));
+    if let Some(offset) = older {
+        context.insert("timeline_older", &offset);
     }
 
     let f = &lead.fields;

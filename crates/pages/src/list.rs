@@ -89,8 +89,9 @@ impl PageFilters {
         context.insert("query", &self.query_string());
     }
 
-    /// Puts the count and the paging of `total` matches into the context: `total`, `first`,
-    /// `last`, and the links `previous` and `next` to `path` with the same filters.
+    /// Puts the count and the paging of `total` matches into the context: `total`, `first` and
+    /// `last` (when this page has rows), and the links `previous` and `next` to `path` with the
+    /// same filters.
     pub fn insert_page(&self, context: &mut Context, path: &str, total: i64) {
         let query = self.query_string();
         let link = |offset: i64| {
@@ -98,15 +99,32 @@ impl PageFilters {
             format!("{path}?{query}{sep}offset={offset}")
         };
         context.insert("total", &total);
-        context.insert("first", &(self.offset + 1));
-        context.insert("last", &(self.offset + PAGE_SIZE).min(total));
-        if self.offset > 0 {
-            context.insert("previous", &link((self.offset - PAGE_SIZE).max(0)));
+        if self.offset < total {
+            context.insert("first", &(self.offset + 1));
+            context.insert("last", &(self.offset + PAGE_SIZE).min(total));
         }
-        if self.offset + PAGE_SIZE < total {
-            context.insert("next", &link(self.offset + PAGE_SIZE));
+        let (previous, next) = neighbours(self.offset, PAGE_SIZE, total);
+        if let Some(offset) = previous {
+            context.insert("previous", &link(offset));
+        }
+        if let Some(offset) = next {
+            context.insert("next", &link(offset));
         }
     }
+}
+
+/// The offsets of the pages before and after the page of `size` rows at `offset`, of `total`.
+/// Page URLs are typed by people, so any offset may come: one past the end goes back to the
+/// last page, and none overflows.
+pub fn neighbours(offset: i64, size: i64, total: i64) -> (Option<i64>, Option<i64>) {
+    let last_page = (total - 1).max(0) / size * size;
+    let previous = match offset {
+        0 => None,
+        _ if offset >= total => Some(last_page),
+        _ => Some((offset - size).max(0)),
+    };
+    let next = Some(offset.saturating_add(size)).filter(|n| *n < total);
+    (previous, next)
 }
 
 /// A list page whose filters cannot be used: a 422 naming the problems above the form.
@@ -169,7 +187,18 @@ pub async fn start(
 
 #[cfg(test)]
 mod tests {
-    use super::PageFilters;
+    use super::{neighbours, PageFilters};
+
+    #[test]
+    fn neighbours_of_any_offset() {
+        assert_eq!(neighbours(0, 50, 0), (None, None));
+        assert_eq!(neighbours(0, 50, 57), (None, Some(50)));
+        assert_eq!(neighbours(50, 50, 57), (Some(0), None));
+        assert_eq!(neighbours(57, 50, 120), (Some(7), Some(107)));
+        assert_eq!(neighbours(57, 50, 57), (Some(50), None));
+        assert_eq!(neighbours(i64::MAX, 50, 57), (Some(50), None));
+        assert_eq!(neighbours(i64::MAX, 50, 0), (Some(0), None));
+    }
 
     const NAMES: [&str; 4] = ["q", "team_id", "state", "city"];
 
