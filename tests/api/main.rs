@@ -32,6 +32,7 @@ mod messy_imports;
 mod metrics;
 mod openapi;
 mod operations;
+mod page_urls;
 mod pages;
 mod rate_limits;
 mod read_only;
