@@ -20,7 +20,8 @@ pub use job::gauges::{QueueGauges, JOB_STATES};
 pub use lead::single_intake::SingleIntake;
 pub use pool::backup::{backup_sqlite, BackupError};
 pub use pool::connection::{
-    blocking_here, Backend, Database, DbConnection, DbError, ReadConnection, SQLITE_BUSY_TIMEOUT,
+    blocking_here, Backend, Database, DbConnection, DbError, ReadConnection, POSTGRES_MIGRATIONS,
+    SQLITE_BUSY_TIMEOUT, SQLITE_MIGRATIONS,
 };
 pub use pool::pool_threads::{settle, StillOpen};
 

@@ -30,8 +30,10 @@ use crate::pool::write_faults::WriteFaults;
 use crate::schema::users;
 use crate::sql::error::{is_read_only, store_error};
 
-const SQLITE_MIGRATIONS: EmbeddedMigrations = embed_migrations!("../../migrations/sqlite");
-const POSTGRES_MIGRATIONS: EmbeddedMigrations = embed_migrations!("../../migrations/postgres");
+/// Each backend's migrations, compiled in: `Database::migrate` applies them; public so that the
+/// migration tests can also revert them one by one.
+pub const SQLITE_MIGRATIONS: EmbeddedMigrations = embed_migrations!("../../migrations/sqlite");
+pub const POSTGRES_MIGRATIONS: EmbeddedMigrations = embed_migrations!("../../migrations/postgres");
 
 /// One connection type for both backends; queries are written once against it.
 #[derive(diesel::MultiConnection)]
