@@ -249,6 +249,25 @@ struct TokenAnd<F> {
     fields: F,
 }
 
+/// Reads a posted form: a field holding NUL refuses the whole form, as the API refuses such a
+/// body (PostgreSQL cannot store NUL, and no field has a use for it). The form's size limit and
+/// its refusal page are the pages' `FormConfig`.
+async fn read_form<F: DeserializeOwned>(
+    form: impl std::future::Future<Output = Result<web::Form<Vec<(String, String)>>, actix_web::Error>>,
+) -> Result<TokenAnd<F>, actix_web::Error> {
+    let pairs = form.await?.into_inner();
+    if pairs
+        .iter()
+        .any(|(k, v)| k.contains('\0') || v.contains('\0'))
+    {
+        return Err(PageError::BadForm.into());
+    }
+    let body = form_urlencoded::Serializer::new(String::new())
+        .extend_pairs(&pairs)
+        .finish();
+    serde_urlencoded::from_str(&body).map_err(|_| PageError::BadForm.into())
+}
+
 /// A form posted without a session (asking for or spending a sign-in link, accepting an
 /// invite), its CSRF token (bound to `PUBLIC_BINDING`) already checked.
 pub struct PublicForm<F>(pub F);
@@ -259,9 +278,9 @@ impl<F: DeserializeOwned + 'static> FromRequest for PublicForm<F> {
 
     fn from_request(req: &HttpRequest, payload: &mut Payload) -> Self::Future {
         let csrf = Csrf::of(req);
-        let form = web::Form::<TokenAnd<F>>::from_request(req, payload);
+        let form = web::Form::<Vec<(String, String)>>::from_request(req, payload);
         Box::pin(async move {
-            let form = form.await?.into_inner();
+            let form: TokenAnd<F> = read_form(form).await?;
             csrf.check(PUBLIC_BINDING, &form.csrf)?;
             Ok(PublicForm(form.fields))
         })
@@ -280,11 +299,11 @@ impl<F: DeserializeOwned + 'static> FromRequest for Posted<F> {
 
     fn from_request(req: &HttpRequest, payload: &mut Payload) -> Self::Future {
         let visitor = Visitor::resolve(req.clone());
-        let form = web::Form::<TokenAnd<F>>::from_request(req, payload);
+        let form = web::Form::<Vec<(String, String)>>::from_request(req, payload);
         Box::pin(async move {
             // The visitor first, as when both were handler arguments: signed-out posts redirect.
             let visitor = visitor.await?;
-            let form = form.await?.into_inner();
+            let form: TokenAnd<F> = read_form(form).await?;
             visitor.check_csrf(&form.csrf)?;
             Ok(Posted {
                 visitor,
