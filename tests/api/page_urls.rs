@@ -2,11 +2,13 @@
 //! whatever its query and path carry (numbers past i64, negative offsets, FTS5 and LIKE syntax,
 //! control characters) with a page, never a 5xx. Schemathesis covers the API this way; the pages
 //! are not in `/openapi.json`, so this walks them.
+use reqwest::multipart::{Form, Part};
 use reqwest::StatusCode;
 use serde_json::json;
 
 use leadhub_tests::{backend_tests, TestApp};
 
+use crate::lead_uploads::finished;
 use crate::pages::sign_in;
 use crate::teams::create_team_id;
 
@@ -140,6 +142,23 @@ async fn every_page_answers_any_query(app: TestApp) {
             page.status
         );
     }
+    // An upload's file name is text like any other: control characters (NUL, escape) are dropped.
+    let form = Form::new()
+        .percent_encode_noop()
+        .text("csrf", b.get("/leads/import").await.field("csrf"))
+        .text("team_id", team.to_string())
+        .part(
+            "file",
+            Part::bytes(b"address,city,state\n2 Elm St,Austin,TX\n".to_vec())
+                .file_name("odd\u{0}\u{1b}name.csv")
+                .mime_str("text/csv")
+                .unwrap(),
+        );
+    let sent = b.post_multipart("/leads/import", form).await;
+    assert_eq!(sent.status, StatusCode::SEE_OTHER, "{}", sent.body);
+    let done = finished(&mut b, sent.location()).await;
+    assert!(done.body.contains("oddname.csv"), "{}", done.body);
+
     // The person is still signed in: nothing above ended the session.
     assert_eq!(b.get("/leads").await.status, StatusCode::OK);
 }

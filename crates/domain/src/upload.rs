@@ -7,6 +7,7 @@ use chrono::{DateTime, Utc};
 
 use crate::error::ServiceError;
 use crate::jobs::NewJob;
+use crate::parse::clean_text;
 use crate::store::StoreResult;
 use crate::team_access::{may_add_to_team, may_see_team, MembershipRepository};
 use crate::user::User;
@@ -66,6 +67,9 @@ pub struct UploadCounts {
     /// Cells dropped or flagged in rows that were imported.
     pub warnings: i64,
 }
+
+/// Longest file name kept for an upload, in characters.
+pub const FILE_NAME_MAX_CHARS: usize = 200;
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct NewUpload {
@@ -145,6 +149,13 @@ impl UploadService {
         may_add_to_team(self.memberships.as_ref(), user, upload.team_id)
             .await?
             .map_err(|reason| ServiceError::Forbidden(reason.into()))?;
+        // The browser's name for the file is shown on pages and stored as text: cleaned like any
+        // text (control characters dropped: PostgreSQL's text cannot hold NUL) and cut short.
+        let file_name = clean_text(&upload.file_name).unwrap_or_default();
+        let upload = NewUpload {
+            file_name: file_name.chars().take(FILE_NAME_MAX_CHARS).collect(),
+            ..upload
+        };
         Ok(self.uploads.create_upload(upload, self.clock.now()).await?)
     }
 
@@ -243,6 +254,30 @@ mod tests {
             service.report(&outsider, 7).await,
             Err(ServiceError::NotFound(_))
         ));
+    }
+
+    #[tokio::test]
+    async fn the_file_name_is_stored_cleaned_and_cut() {
+        let mut uploads = MockUploadStore::new();
+        let long = format!(" odd\u{0}\u{1b}  name{}.csv", "x".repeat(300));
+        uploads
+            .expect_create_upload()
+            .withf(|u, _| {
+                u.file_name.starts_with("odd name")
+                    && u.file_name.chars().count() == FILE_NAME_MAX_CHARS
+            })
+            .returning(|_, _| Ok(7));
+        let memberships = roster_memberships(vec![(1, ada().id, Role::Member, true)]);
+        let upload = NewUpload {
+            kind: UploadKind::Leads,
+            team_id: 1,
+            user_id: ada().id,
+            file_name: long,
+            options: serde_json::json!({}),
+            content: b"address\n1 Main St\n".to_vec(),
+        };
+        let started = service(uploads, memberships).start(&ada(), upload).await;
+        assert!(matches!(started, Ok(7)), "{started:?}");
     }
 
     #[tokio::test]

@@ -215,7 +215,7 @@ async fn upload(
                 kind,
                 team_id,
                 user_id: visitor.user.id,
-                file_name: file_name.chars().take(200).collect(),
+                file_name,
                 options,
                 content: file.data.to_vec(),
             },
