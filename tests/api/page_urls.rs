@@ -68,6 +68,8 @@ async fn every_page_answers_any_query(app: TestApp) {
         "/api-keys".to_owned(),
         "/teams".to_owned(),
         format!("/teams/{team}"),
+        format!("/teams/{team}/webhooks/99999999999999999999/delete"),
+        format!("/teams/{team}/members/-1/remove"),
         "/leads/99999999999999999999".to_owned(),
         "/leads/-1".to_owned(),
         "/teams/0".to_owned(),
@@ -91,8 +93,8 @@ async fn every_page_answers_any_query(app: TestApp) {
     }
     assert_eq!(answered, paths.len() * QUERIES.len());
 
-    // The lead page's forms and the team and API key forms, every field given the same odd value:
-    // refused or done, never a 5xx.
+    // The lead page's forms and the team, invite, webhook, role and API key forms, every field given
+    // the same odd value: refused or done, never a 5xx.
     let csrf = b.get(&format!("/leads/{id}")).await.field("csrf");
     let actions = [
         "work",
@@ -115,9 +117,21 @@ async fn every_page_answers_any_query(app: TestApp) {
         "",
     ] {
         let mut form: Vec<(&str, &str)> = fields.iter().map(|f| (*f, value)).collect();
-        form.extend([("name", value), ("description", value), ("csrf", &csrf)]);
+        form.extend([("name", value), ("description", value), ("url", value)]);
+        form.extend([("email", value), ("role", value), ("csrf", &csrf)]);
         let lead_forms = actions.iter().map(|a| format!("/leads/{id}/{a}"));
-        for path in lead_forms.chain(["/teams".to_owned(), "/api-keys".to_owned()]) {
+        let other_forms = [
+            "/teams",
+            "/api-keys",
+            "invites",
+            "webhooks",
+            "members/1/role",
+        ]
+        .map(|p| match p.strip_prefix('/') {
+            Some(_) => p.to_owned(),
+            None => format!("/teams/{team}/{p}"),
+        });
+        for path in lead_forms.chain(other_forms) {
             let page = b.post(&path, &form).await;
             assert!(
                 !page.status.is_server_error(),
