@@ -42,17 +42,31 @@ pub(crate) async fn upload(
     csrf: Option<&str>,
     bytes: &[u8],
 ) -> Page {
+    upload_named(b, path, team_id, csrf, bytes, "leads.csv").await
+}
+
+/// `upload` of a file named `file_name`, the name sent as written (as a browser does, not
+/// percent-encoded).
+pub(crate) async fn upload_named(
+    b: &mut Browser,
+    path: &str,
+    team_id: i64,
+    csrf: Option<&str>,
+    bytes: &[u8],
+    file_name: &str,
+) -> Page {
     let token = match csrf {
         Some(token) => token.to_owned(),
         None => b.get(path).await.field("csrf"),
     };
     let form = Form::new()
+        .percent_encode_noop()
         .text("csrf", token)
         .text("team_id", team_id.to_string())
         .part(
             "file",
             Part::bytes(bytes.to_vec())
-                .file_name("leads.csv")
+                .file_name(file_name.to_owned())
                 .mime_str("text/csv")
                 .unwrap(),
         );

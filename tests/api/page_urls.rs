@@ -2,13 +2,12 @@
 //! whatever its query and path carry (numbers past i64, negative offsets, FTS5 and LIKE syntax,
 //! control characters) with a page, never a 5xx. Schemathesis covers the API this way; the pages
 //! are not in `/openapi.json`, so this walks them.
-use reqwest::multipart::{Form, Part};
 use reqwest::StatusCode;
 use serde_json::json;
 
 use leadhub_tests::{backend_tests, TestApp};
 
-use crate::lead_uploads::finished;
+use crate::lead_uploads::{finished, upload_named};
 use crate::pages::sign_in;
 use crate::teams::create_team_id;
 
@@ -77,7 +76,6 @@ async fn every_page_answers_any_query(app: TestApp) {
         "/uploads/1/report".to_owned(),
         "/api-keys/99999999999999999999/revoke".to_owned(),
     ];
-    let mut answered = 0;
     for path in &paths {
         for query in QUERIES {
             let url = format!("{path}?{query}");
@@ -88,10 +86,8 @@ async fn every_page_answers_any_query(app: TestApp) {
                 page.status,
                 page.body
             );
-            answered += 1;
         }
     }
-    assert_eq!(answered, paths.len() * QUERIES.len());
 
     // The lead page's forms and the team, invite, webhook, role and API key forms, every field given
     // the same odd value: refused or done, never a 5xx.
@@ -121,16 +117,12 @@ async fn every_page_answers_any_query(app: TestApp) {
         form.extend([("email", value), ("role", value), ("csrf", &csrf)]);
         let lead_forms = actions.iter().map(|a| format!("/leads/{id}/{a}"));
         let other_forms = [
-            "/teams",
-            "/api-keys",
-            "invites",
-            "webhooks",
-            "members/1/role",
-        ]
-        .map(|p| match p.strip_prefix('/') {
-            Some(_) => p.to_owned(),
-            None => format!("/teams/{team}/{p}"),
-        });
+            "/teams".to_owned(),
+            "/api-keys".to_owned(),
+            format!("/teams/{team}/invites"),
+            format!("/teams/{team}/webhooks"),
+            format!("/teams/{team}/members/1/role"),
+        ];
         for path in lead_forms.chain(other_forms) {
             let page = b.post(&path, &form).await;
             assert!(
@@ -157,18 +149,9 @@ async fn every_page_answers_any_query(app: TestApp) {
         );
     }
     // An upload's file name is text like any other: control characters (NUL, escape) are dropped.
-    let form = Form::new()
-        .percent_encode_noop()
-        .text("csrf", b.get("/leads/import").await.field("csrf"))
-        .text("team_id", team.to_string())
-        .part(
-            "file",
-            Part::bytes(b"address,city,state\n2 Elm St,Austin,TX\n".to_vec())
-                .file_name("odd\u{0}\u{1b}name.csv")
-                .mime_str("text/csv")
-                .unwrap(),
-        );
-    let sent = b.post_multipart("/leads/import", form).await;
+    let file = b"address,city,state\n2 Elm St,Austin,TX\n";
+    let odd_name = "odd\u{0}\u{1b}name.csv";
+    let sent = upload_named(&mut b, "/leads/import", team, None, file, odd_name).await;
     assert_eq!(sent.status, StatusCode::SEE_OTHER, "{}", sent.body);
     let done = finished(&mut b, sent.location()).await;
     assert!(done.body.contains("oddname.csv"), "{}", done.body);

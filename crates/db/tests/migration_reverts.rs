@@ -7,6 +7,8 @@
 mod common;
 use common::{OwnFile, OwnSchema};
 
+use std::collections::BTreeSet;
+
 use diesel::backend::Backend;
 use diesel::migration::MigrationSource;
 use diesel::prelude::*;
@@ -50,7 +52,6 @@ const POSTGRES_SCHEMA: &str = "\
 
 fn schema<C: Connection>(conn: &mut C, query: &str) -> Vec<String>
 where
-    C::Backend: Backend,
     diesel::query_builder::SqlQuery: diesel::query_dsl::LoadQuery<'static, C, Line>,
 {
     let lines: Vec<Line> = diesel::sql_query(query).load(conn).unwrap();
@@ -66,19 +67,23 @@ where
     S: MigrationSource<DB>,
     diesel::query_builder::SqlQuery: diesel::query_dsl::LoadQuery<'static, C, Line>,
 {
-    let mut before = vec![schema(conn, query)];
-    let mut names = Vec::new();
+    // Each migration applied, with the schema before it.
+    let mut applied: Vec<(String, Vec<String>)> = Vec::new();
     while !conn.pending_migrations(migrations()).unwrap().is_empty() {
-        names.push(conn.run_next_migration(migrations()).unwrap().to_string());
-        before.push(schema(conn, query));
+        let before = schema(conn, query);
+        let name = conn.run_next_migration(migrations()).unwrap().to_string();
+        applied.push((name, before));
     }
-    let full = before.pop().unwrap();
-    while let Some(expected) = before.pop() {
-        let name = names.pop().unwrap();
+    let full = schema(conn, query);
+    while let Some((name, expected)) = applied.pop() {
         let reverted = conn.revert_last_migration(migrations());
         assert!(reverted.is_ok(), "{name}: down.sql failed: {reverted:?}");
-        let after = schema(conn, query);
-        let (missing, extra) = differences(&expected, &after);
+        let (expected, after): (BTreeSet<String>, BTreeSet<String>) = (
+            expected.into_iter().collect(),
+            schema(conn, query).into_iter().collect(),
+        );
+        let missing: Vec<_> = expected.difference(&after).collect();
+        let extra: Vec<_> = after.difference(&expected).collect();
         assert!(
             missing.is_empty() && extra.is_empty(),
             "{name}: down.sql does not restore the schema before it\n\
@@ -93,21 +98,6 @@ where
         "the migrations build another schema the second time"
     );
     count
-}
-
-/// What `expected` has that `got` lacks, and the other way round.
-fn differences(expected: &[String], got: &[String]) -> (Vec<String>, Vec<String>) {
-    let missing = expected
-        .iter()
-        .filter(|l| !got.contains(l))
-        .cloned()
-        .collect();
-    let extra = got
-        .iter()
-        .filter(|l| !expected.contains(l))
-        .cloned()
-        .collect();
-    (missing, extra)
 }
 
 #[test]
