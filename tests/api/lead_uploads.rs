@@ -180,7 +180,7 @@ async fn bad_files_are_refused_with_a_message(app: TestApp) {
     let png: &[u8] = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR";
     let cases: [(&[u8], &str); 4] = [
         (b"", "The file is empty."),
-        (png, "This is not a CSV file"),
+        (png, "neither a CSV file nor an Excel workbook"),
         (
             b"colour,size\nblue,3\n",
             "no column named like a leads field",

@@ -11,7 +11,7 @@ use serde_json::json;
 
 use leadhub_domain::import::{ImportKind, ImportServices, ImportSummary};
 use leadhub_tests::{backend_tests, TestApp, TestDatabase, TestUser};
-use leadhub_web::import::{import_csv, ImportSettings, DEFAULT_CHUNK};
+use leadhub_web::import::{import_spreadsheet, ImportSettings, DEFAULT_CHUNK};
 
 use crate::helpers::{batch_ok, team};
 use crate::lead_pages::fetch_csv;
@@ -171,7 +171,8 @@ fn counts(s: &ImportSummary) -> [u64; 5] {
     ]
 }
 
-async fn import_file(
+/// Imports `bytes` through the CLI's path (`leadhub import leads`) into `team_id`.
+pub(crate) async fn import_file(
     app: &TestApp,
     user: &TestUser,
     team_id: i64,
@@ -194,7 +195,9 @@ async fn import_file(
         businesses: app.state.businesses.clone(),
         upload_id: None,
     };
-    import_csv(&services, &user.user, &settings).await.unwrap()
+    import_spreadsheet(&services, &user.user, &settings)
+        .await
+        .unwrap()
 }
 
 fn rand_suffix() -> u64 {
@@ -384,7 +387,9 @@ async fn an_export_imports_back_as_the_same_rows(app: TestApp) {
         businesses: other.state.businesses.clone(),
         upload_id: None,
     };
-    let (summary, _) = import_csv(&services, &bob.user, &settings).await.unwrap();
+    let (summary, _) = import_spreadsheet(&services, &bob.user, &settings)
+        .await
+        .unwrap();
     assert_eq!(
         (summary.created, summary.rejected),
         (3, 0),

@@ -19,7 +19,7 @@ use leadhub_domain::submission::SubmissionService;
 use leadhub_domain::upload::{Upload, UploadCounts, UploadKind, UploadStatus, UploadStore};
 use leadhub_domain::user::UserRepository;
 use leadhub_domain::Clock;
-use leadhub_spreadsheet::{import_sheet, CsvSheet, ImportStopped, ReportOutput, ReportTarget};
+use leadhub_spreadsheet::{import_sheet, open_sheet, ImportStopped, ReportOutput, ReportTarget};
 
 use crate::import::{ImportKind, DEFAULT_CHUNK};
 
@@ -166,7 +166,7 @@ impl UploadImports {
             imports: self,
             id: upload.id,
         };
-        let sheet = CsvSheet::open(Cursor::new(content))?;
+        let sheet = open_sheet(Cursor::new(content))?;
         let (summary, report) = import_sheet(
             &services,
             &user,

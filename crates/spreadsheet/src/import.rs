@@ -7,8 +7,8 @@ use leadhub_domain::import::{
 };
 use leadhub_domain::user::User;
 
+use crate::open::Sheet;
 use crate::report::{CsvReport, ReportOutput, ReportTarget};
-use crate::sheet::CsvSheet;
 
 /// Why an import stopped, by stage, so that each caller can say it in its own words (the CLI
 /// names the file of an import that stopped).
@@ -36,7 +36,7 @@ pub async fn import_sheet(
     destination: &dyn ImportDestination,
     user: &User,
     run: ImportRun<'_>,
-    mut sheet: CsvSheet,
+    mut sheet: Sheet,
     report: ReportTarget,
     progress: &mut dyn ImportProgress,
 ) -> Result<(ImportSummary, ReportOutput), ImportStopped> {
@@ -104,7 +104,7 @@ mod tests {
             team_id: None,
             chunk: 10,
         };
-        let sheet = CsvSheet::open(Cursor::new(file.as_bytes().to_vec())).unwrap();
+        let sheet = crate::open_sheet(Cursor::new(file.as_bytes().to_vec())).unwrap();
         import_sheet(
             &Nowhere,
             &user,

@@ -1,17 +1,22 @@
-//! Spreadsheet files people upload or import: encodings detected and decoded (`encoding`), CSV read row by
-//! row so an undecodable row is rejected alone (`sheet`), and the formula-safe CSV cells (`cell`) and
-//! import report (`report`) leadhub writes, and a file's run through the import (`import`), the
-//! same for the CLI and the uploads. The import use case itself is the domain's
+//! Spreadsheet files people upload or import: a file opened by what it holds (`open`), CSV text in
+//! the encoding `encoding` detects, read row by row so an undecodable row is rejected alone
+//! (`sheet`), an Excel workbook's first worksheet (`workbook`), and the formula-safe CSV cells
+//! (`cell`) and import report (`report`) leadhub writes, and a file's run through the import
+//! (`import`), the same for the CLI and the uploads. The import use case itself is the domain's
 //! (`leadhub_domain::import`); this crate is its file adapter.
 #![forbid(unsafe_code)]
 
 pub mod cell;
 pub mod encoding;
 pub mod import;
+pub mod open;
 pub mod report;
 pub mod sheet;
+pub mod workbook;
 
 pub use cell::defuse_formula;
 pub use import::{import_sheet, ImportStopped};
+pub use open::{open_sheet, Sheet};
 pub use report::{CsvReport, ReportOutput, ReportTarget};
 pub use sheet::CsvSheet;
+pub use workbook::WorkbookSheet;

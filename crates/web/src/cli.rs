@@ -35,8 +35,8 @@ pub enum Command {
     /// Manage API keys.
     #[command(subcommand)]
     Key(KeyCommand),
-    /// Import a CSV file (columns named as the API's fields or as people write them, UTF-8, UTF-16 or
-    /// Windows-1252); prints a summary.
+    /// Import a CSV file (UTF-8, UTF-16 or Windows-1252) or an Excel workbook (.xlsx, its first
+    /// visible sheet), columns named as the API's fields or as people write them; prints a summary.
     #[command(subcommand)]
     Import(ImportCommand),
     /// Background jobs: list dead ones, put them back in the queue.
@@ -94,7 +94,7 @@ pub struct ImportTarget {
     /// them (the seed's rule for unassigned leads and businesses).
     #[arg(long, display_order = 0)]
     pub team_id: Option<i64>,
-    /// The CSV file; its header names the fields.
+    /// The CSV file or Excel workbook (.xlsx); its header row names the fields.
     pub file: PathBuf,
     /// Act as this user (default: the earliest platform administrator).
     #[arg(long)]
@@ -313,7 +313,7 @@ pub async fn run(cli: Cli, config: Config) -> anyhow::Result<()> {
                 businesses: state.businesses.clone(),
                 upload_id: None,
             };
-            let (summary, report) = import::import_csv(&services, &user, &settings).await?;
+            let (summary, report) = import::import_spreadsheet(&services, &user, &settings).await?;
             let seconds = summary.elapsed.as_secs_f64();
             eprintln!(
                 "leadhub: {} rows in {seconds:.1} s ({:.0} rows/s)",

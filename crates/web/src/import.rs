@@ -1,4 +1,4 @@
-//! `leadhub import leads|businesses FILE.csv`: the glue around the import run the pages' uploads
+//! `leadhub import leads|businesses FILE` (CSV or .xlsx): the glue around the import run the pages' uploads
 //! share (`leadhub_spreadsheet::import_sheet`: the domain's import use case over the spreadsheet
 //! adapter); this module only opens the file, picks where the report goes and shows progress on a
 //! terminal.
@@ -13,7 +13,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 use leadhub_domain::import::{ImportDestination, ImportProgress, ImportRun, ImportSummary};
 use leadhub_domain::user::User;
-use leadhub_spreadsheet::{import_sheet, CsvSheet, ImportStopped, ReportOutput, ReportTarget};
+use leadhub_spreadsheet::{import_sheet, open_sheet, ImportStopped, ReportOutput, ReportTarget};
 
 pub use leadhub_domain::import::{ImportKind, DEFAULT_CHUNK};
 
@@ -30,7 +30,7 @@ pub struct ImportSettings {
 }
 
 /// Imports `settings.file` as `user` (the CLI); the summary and where the report went.
-pub async fn import_csv(
+pub async fn import_spreadsheet(
     destination: &dyn ImportDestination,
     user: &User,
     settings: &ImportSettings,
@@ -39,7 +39,7 @@ pub async fn import_csv(
         .with_context(|| format!("cannot open {}", settings.file.display()))?;
     let size = file.metadata().map(|m| m.len()).unwrap_or(0);
     let sheet =
-        CsvSheet::open(file).with_context(|| format!("cannot read {}", settings.file.display()))?;
+        open_sheet(file).with_context(|| format!("cannot read {}", settings.file.display()))?;
     let report = ReportTarget::Folder {
         dir: settings.reports_dir.clone(),
         name: format!(
