@@ -33,7 +33,11 @@ case "$backend" in
     server_url=${TEST_DATABASE_URL:?SCHEMATHESIS_BACKEND=postgres needs TEST_DATABASE_URL}
     fuzz_db="leadhub_schemathesis_$$"
     psql -q "$server_url" -c "CREATE DATABASE $fuzz_db"
-    export DATABASE_URL="${server_url%/*}/$fuzz_db"
+    # The run's database on the same server, with the URL's parameters (sslmode=...) kept.
+    base=${server_url%%\?*}
+    params=""
+    if [[ "$server_url" == *\?* ]]; then params="?${server_url#*\?}"; fi
+    export DATABASE_URL="${base%/*}/$fuzz_db$params"
     ;;
   *) echo "SCHEMATHESIS_BACKEND is sqlite or postgres, not $backend" >&2; exit 2 ;;
 esac
