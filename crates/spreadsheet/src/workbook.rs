@@ -1,6 +1,6 @@
 //! An Excel workbook (`.xlsx`) as rows: its first visible worksheet, read cell by cell by `calamine`
-//! and handed over a row at a time as the text Excel itself writes when it saves the sheet as CSV
-//! (`cell_text`), so the import's cleaning (a ZIP's lost zero, dates, numbers) is the CSV's.
+//! and handed over a row at a time, each cell's value as text (`cell_text`), so the import's cleaning
+//! (a ZIP's lost zero, dates, numbers) is the CSV's.
 //!
 //! `calamine`'s streaming cell reader borrows the workbook it reads, so the two live on a thread of
 //! their own that sends the rows through a short channel: a sheet of any length is read in the
@@ -232,9 +232,10 @@ fn send_rows<R: Read + Seek>(
     Ok(())
 }
 
-/// A cell as Excel writes it to CSV in its general format: whole numbers without a decimal point
-/// (a ZIP code or phone typed as a number), dates as `YYYY-MM-DD` (with the time when there is
-/// one), `TRUE`/`FALSE`, errors as `#N/A`.
+/// A cell's value as text, as Excel's General format writes it, not as the cell's own number format
+/// shows it: whole numbers without a decimal point (a ZIP code or phone typed as a number), dates
+/// as `YYYY-MM-DD` (with the time when there is one; a time alone as `HH:MM:SS`), `TRUE`/`FALSE`,
+/// errors as `#N/A`.
 pub fn cell_text(value: &DataRef<'_>) -> String {
     match value {
         DataRef::Empty => String::new(),
@@ -246,7 +247,9 @@ pub fn cell_text(value: &DataRef<'_>) -> String {
         DataRef::Error(e) => e.to_string(),
         DataRef::DateTime(d) if d.is_datetime() => {
             let (y, mo, day, h, mi, s, _) = d.to_ymd_hms_milli();
-            if (h, mi, s) == (0, 0, 0) {
+            if (0.0..1.0).contains(&d.as_f64()) {
+                format!("{h:02}:{mi:02}:{s:02}")
+            } else if (h, mi, s) == (0, 0, 0) {
                 format!("{y:04}-{mo:02}-{day:02}")
             } else {
                 format!("{y:04}-{mo:02}-{day:02} {h:02}:{mi:02}:{s:02}")

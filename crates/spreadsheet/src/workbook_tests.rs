@@ -45,6 +45,7 @@ fn cells_read_as_excel_saves_them_as_csv() {
         "issued",
         "ok",
         "sum",
+        "at",
     ];
     for (c, h) in header.iter().enumerate() {
         sheet.write_string(0, c as u16, *h).unwrap();
@@ -67,6 +68,11 @@ fn cells_read_as_excel_saves_them_as_csv() {
     sheet
         .write_formula(1, 7, Formula::new("=1+1").set_result("2"))
         .unwrap();
+    let clock = Format::new().set_num_format("h:mm");
+    let noon = ExcelDateTime::from_hms(12, 30, 0).unwrap();
+    sheet
+        .write_datetime_with_format(1, 8, &noon, &clock)
+        .unwrap();
     let bytes = book.save_to_buffer().unwrap();
     let len = bytes.len() as u64;
 
@@ -88,7 +94,8 @@ fn cells_read_as_excel_saves_them_as_csv() {
                 "2025-03-04",
                 "2025-03-04 14:30:05",
                 "TRUE",
-                "2"
+                "2",
+                "12:30:00"
             ]
         )]
     );
