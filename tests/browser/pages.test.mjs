@@ -767,7 +767,7 @@ async function uploadsAndMap(page, teamId, mappedLeadId) {
   await page.goto(`${base}/leads/import`);
   await page.setInputFiles("#upload-file", { name: "photo.png", mimeType: "image/png", buffer: Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 0]) });
   await page.getByRole("button", { name: "Upload and import" }).click();
-  await page.getByText("This is not a CSV file").waitFor();
+  await page.getByText("This is neither a CSV file nor an Excel workbook").waitFor();
   await shot(page, "42-upload-refused");
   await page.setViewportSize({ width: 390, height: 844 });
   for (const where of ["/leads/import", new URL(report.url()).pathname.replace(/\/report$/, "")]) {
@@ -777,7 +777,7 @@ async function uploadsAndMap(page, teamId, mappedLeadId) {
   }
   await shot(page, "43-upload-phone");
   await page.setViewportSize({ width: 1100, height: 800 });
-  step("a file that is not CSV is refused with a message; upload pages fit a phone");
+  step("a file that is neither CSV nor a workbook is refused with a message; upload pages fit a phone");
 }
 
 // ---- Working leads: a member's day on the lead pages, an admin's archive (issue 29) ----

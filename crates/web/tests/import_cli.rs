@@ -1,4 +1,4 @@
-//! `leadhub import leads|businesses FILE.csv`, run as the real binary on small files.
+//! `leadhub import leads|businesses FILE` (CSV or .xlsx), run as the real binary on small files.
 #![allow(clippy::unwrap_used)]
 
 use std::collections::HashMap;
@@ -155,6 +155,51 @@ fn lead_import_keeps_rows_drops_bad_cells_and_reruns_create_no_duplicates() {
     let stderr = String::from_utf8(out.stderr).unwrap();
     assert!(stderr.contains("Not a member of this team"), "{stderr}");
     assert!(!stderr.contains("no --team-id"), "{stderr}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `LEADS` as an Excel workbook: each cell that is a number typed as one.
+fn leads_workbook() -> Vec<u8> {
+    let mut book = rust_xlsxwriter::Workbook::new();
+    let sheet = book.add_worksheet();
+    let mut rows = csv::ReaderBuilder::new()
+        .has_headers(false)
+        .from_reader(LEADS.as_bytes());
+    for (r, record) in rows.records().enumerate() {
+        for (c, cell) in record.unwrap().iter().enumerate() {
+            let (r, c) = (r as u32, c as u16);
+            match cell.parse::<f64>() {
+                Ok(number) => sheet.write_number(r, c, number),
+                Err(_) => sheet.write_string(r, c, cell),
+            }
+            .unwrap();
+        }
+    }
+    book.save_to_buffer().unwrap()
+}
+
+#[test]
+fn a_workbook_imports_as_its_csv_does() {
+    let dir = temp_dir("workbook");
+    admin(&dir);
+    std::fs::write(dir.join("leads.xlsx"), leads_workbook()).unwrap();
+    let (stdout, _) = ok(&leadhub(&dir, &["import", "leads", "leads.xlsx"]));
+    let figures = [
+        ("rows", 5),
+        ("created", 5),
+        ("rejected", 0),
+        ("warnings", 2),
+    ];
+    let s = assert_figures(&stdout, &figures);
+    assert_eq!(s["encoding"], "Excel workbook (.xlsx), sheet \"Sheet1\"");
+    let text = std::fs::read_to_string(&s["report"]).unwrap();
+    assert!(text.contains("\n3,state,XX,invalid_state,"), "{text}");
+    assert!(text.contains("\n5,bedrooms,many,invalid_number,"), "{text}");
+    assert_eq!(count(&dir, "leads"), 5);
+    // The CSV of the same rows finds every lead already there.
+    std::fs::write(dir.join("leads.csv"), LEADS).unwrap();
+    let (stdout, _) = ok(&leadhub(&dir, &["import", "leads", "leads.csv"]));
+    assert_figures(&stdout, &[("created", 0), ("skipped", 5)]);
     let _ = std::fs::remove_dir_all(&dir);
 }
 
