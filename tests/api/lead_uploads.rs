@@ -178,7 +178,7 @@ async fn an_upload_imports_with_the_clis_rules_and_reports_rejects(app: TestApp)
 async fn bad_files_are_refused_with_a_message(app: TestApp) {
     let (_, team_id, mut b) = alice_with_a_lead(&app).await;
     let png: &[u8] = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR";
-    let cases: [(&[u8], &str); 4] = [
+    let cases: [(&[u8], &str); 5] = [
         (b"", "The file is empty."),
         (png, "neither a CSV file nor an Excel workbook"),
         (
@@ -186,6 +186,11 @@ async fn bad_files_are_refused_with_a_message(app: TestApp) {
             "no column named like a leads field",
         ),
         (b"address,city\n", "a header but no rows"),
+        (
+            b"Permits issued in November,,\n,,\nPermit #,Site Address,City\nP-1,1 Main St,Austin\n",
+            "no column named like a leads field in its first row, but row 3 names 3 (Permit #, Site \
+             Address, City): delete the rows above it.",
+        ),
     ];
     for (bytes, message) in cases {
         let page = upload(&mut b, "/leads/import", team_id, None, bytes).await;

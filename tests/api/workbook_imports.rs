@@ -188,8 +188,17 @@ async fn workbooks_that_cannot_be_imported_are_refused_on_the_form(app: TestApp)
     let sheet = unknown.add_worksheet();
     sheet.write_string(0, 0, "colour").unwrap();
     sheet.write_string(1, 0, "blue").unwrap();
+    let mut titled = Workbook::new();
+    let sheet = titled.add_worksheet();
+    sheet
+        .write_string(0, 0, "Permits issued in November")
+        .unwrap();
+    for (c, h) in ["Permit #", "Site Address"].iter().enumerate() {
+        sheet.write_string(3, c as u16, *h).unwrap();
+        sheet.write_string(4, c as u16, "x").unwrap();
+    }
     let whole = workbook();
-    let cases: [(&str, Vec<u8>, &str); 4] = [
+    let cases: [(&str, Vec<u8>, &str); 5] = [
         (
             "old.xls",
             b"\xD0\xCF\x11\xE0\xA1\xB1\x1A\xE1\0\0\0\0".to_vec(),
@@ -209,6 +218,11 @@ async fn workbooks_that_cannot_be_imported_are_refused_on_the_form(app: TestApp)
             "colours.xlsx",
             unknown.save_to_buffer().unwrap(),
             "no column named like a leads field",
+        ),
+        (
+            "titled.xlsx",
+            titled.save_to_buffer().unwrap(),
+            "in its first row, but row 4 names 2 (Permit #, Site Address): delete the rows above it",
         ),
     ];
     for (name, bytes, message) in cases {

@@ -3,7 +3,7 @@
 //! run (`leadhub_spreadsheet::import_sheet`), in the upload job (`upload_import`).
 use std::io::Cursor;
 
-use leadhub_domain::import::{ColumnMap, ReadRow, SheetRows};
+use leadhub_domain::import::{map_header, ReadRow, SheetRows};
 use leadhub_spreadsheet::{open_sheet, Sheet};
 
 pub use leadhub_domain::import::{ImportKind, DEFAULT_CHUNK};
@@ -27,8 +27,8 @@ pub fn refuse_file(bytes: &[u8], kind: &ImportKind) -> Option<String> {
             );
         }
     }
-    if let Err(problem) = ColumnMap::new(kind, &sheet.header()) {
-        return Some(format!("The file's header row has {problem}."));
+    if let Err(problem) = map_header(kind, &mut sheet) {
+        return Some(format!("The file has {problem}."));
     }
     loop {
         match sheet.next_row() {

@@ -1,7 +1,7 @@
 //! Which column of a spreadsheet feeds which field: headers as people write them (`First Name`, `E-mail`,
 //! `Zip`, `Permit #`) matched case-, space- and punctuation-insensitively against the field names and the
 //! usual aliases of CRMs and permit portals. The aliases are listed in docs/imports.md and on the upload page.
-use super::ImportKind;
+use super::{ImportKind, ReadRow, SheetRows};
 
 /// Lead fields and the header forms that name them (each as `header_key` makes it: lower-case letters and
 /// digits only). The field's own name is always accepted too.
@@ -209,6 +209,41 @@ pub fn header_key(header: &str) -> String {
         .filter(char::is_ascii_alphanumeric)
         .map(|c| c.to_ascii_lowercase())
         .collect()
+}
+
+/// How many rows below a header that names no column of ours are looked at for one that does.
+const HEADER_SEARCH_ROWS: usize = 10;
+
+/// The mapping of `sheet`'s header row for `kind`. When it names no column of ours, Err says so
+/// and, when one of the next rows names two or more (a title or notes above the header), which
+/// row that is and to delete the rows above it: a hint, never a guess, since a wrong header
+/// would import every row under the wrong fields. Rows read for the hint are gone from `sheet`.
+pub fn map_header(kind: &ImportKind, sheet: &mut dyn SheetRows) -> Result<ColumnMap, String> {
+    let problem = match ColumnMap::new(kind, &sheet.header()) {
+        Ok(map) => return Ok(map),
+        Err(problem) => problem,
+    };
+    for _ in 0..HEADER_SEARCH_ROWS {
+        let row = match sheet.next_row() {
+            Ok(Some(ReadRow::Row(row))) => row,
+            Ok(Some(ReadRow::Unreadable { .. })) => continue,
+            Ok(None) | Err(_) => break,
+        };
+        let named: Vec<String> = ColumnMap::new(kind, &row.cells)
+            .map(|map| map.mapping().into_iter().map(|(h, _)| h).collect())
+            .unwrap_or_default();
+        if named.len() >= 2 {
+            return Err(format!(
+                "no column named like a {} field in its first row, but row {} names {} ({}): delete \
+                 the rows above it",
+                kind.name(),
+                row.row,
+                named.len(),
+                named.join(", ")
+            ));
+        }
+    }
+    Err(problem)
 }
 
 /// What each column of a file feeds.

@@ -20,7 +20,7 @@ mod service_tests;
 mod summary;
 mod verbatim;
 
-pub use columns::{ColumnMap, BUSINESS_ALIASES, LEAD_ALIASES, REPORT_COLUMNS};
+pub use columns::{map_header, ColumnMap, BUSINESS_ALIASES, LEAD_ALIASES, REPORT_COLUMNS};
 pub use service::{import, ImportRun, ImportServices, DEFAULT_CHUNK};
 pub use summary::ImportSummary;
 

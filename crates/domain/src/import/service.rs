@@ -13,7 +13,7 @@ use crate::submission::{ElementOutcome, SubmissionRequest, SubmissionService};
 use crate::telemetry::IMPORT_ROWS;
 use crate::user::User;
 
-use super::columns::ColumnMap;
+use super::columns::{map_header, ColumnMap};
 use super::rows::{business_row, lead_row, CellIssue};
 use super::verbatim::Verbatim;
 use super::{
@@ -136,8 +136,7 @@ pub async fn import(
     progress: &mut dyn ImportProgress,
 ) -> anyhow::Result<ImportSummary> {
     let started = Instant::now();
-    let map = ColumnMap::new(run.kind, &sheet.header())
-        .map_err(|p| anyhow::anyhow!("the file has {p}"))?;
+    let map = map_header(run.kind, sheet).map_err(|p| anyhow::anyhow!("the file has {p}"))?;
     let summary = ImportSummary {
         encoding: sheet.encoding(),
         mapping: map

@@ -211,14 +211,42 @@ async fn a_refusal_before_any_row_is_the_runs() {
 }
 
 #[tokio::test]
-async fn a_file_without_a_column_of_ours_is_refused_before_reading() {
-    let mut file = MockSheetRows::new();
-    file.expect_header().return_const(vec!["foo".to_owned()]);
-    file.expect_next_row().never();
+async fn a_file_without_a_column_of_ours_is_refused_before_any_row_goes_anywhere() {
+    // A row naming one field (`City`) is no header to point at: it may be data.
+    let mut file = sheet(
+        &["foo"],
+        vec![row(2, &["City", "Austin"]), row(3, &["bar"])],
+    );
+    // No expectation: any row sent would fail the test.
     let destination = MockImportDestination::new();
     let kind = ImportKind::Leads;
     let (result, _) = run(&destination, &kind, None, 500, &mut file).await;
-    assert!(result.is_err());
+    let message = result.err().map(|e| e.to_string()).unwrap_or_default();
+    assert!(
+        message.starts_with("the file has no column named like a leads field (expected"),
+        "{message}"
+    );
+}
+
+#[tokio::test]
+async fn a_header_below_a_title_is_pointed_at_not_guessed() {
+    let mut file = sheet(
+        &["Building permits issued, November"],
+        vec![
+            row(2, &[""]),
+            row(3, &["Permit #", "Site Address", "City", "Colour"]),
+            row(4, &["P-1", "1 Main St", "Austin", "red"]),
+        ],
+    );
+    let destination = MockImportDestination::new();
+    let kind = ImportKind::Leads;
+    let (result, _) = run(&destination, &kind, None, 500, &mut file).await;
+    let message = result.err().map(|e| e.to_string()).unwrap_or_default();
+    assert_eq!(
+        message,
+        "the file has no column named like a leads field in its first row, but row 3 names 3 \
+         (Permit #, Site Address, City): delete the rows above it"
+    );
 }
 
 #[tokio::test]
