@@ -197,8 +197,16 @@ async fn workbooks_that_cannot_be_imported_are_refused_on_the_form(app: TestApp)
         sheet.write_string(3, c as u16, *h).unwrap();
         sheet.write_string(4, c as u16, "x").unwrap();
     }
+    let mut covered = Workbook::new();
+    covered
+        .add_worksheet()
+        .set_name("Read me")
+        .unwrap()
+        .write_string(0, 0, "Fill in the Leads sheet")
+        .unwrap();
+    header(covered.add_worksheet().set_name("Leads").unwrap());
     let whole = workbook();
-    let cases: [(&str, Vec<u8>, &str); 5] = [
+    let cases: [(&str, Vec<u8>, &str); 6] = [
         (
             "old.xls",
             b"\xD0\xCF\x11\xE0\xA1\xB1\x1A\xE1\0\0\0\0".to_vec(),
@@ -223,6 +231,11 @@ async fn workbooks_that_cannot_be_imported_are_refused_on_the_form(app: TestApp)
             "titled.xlsx",
             titled.save_to_buffer().unwrap(),
             "in its first row, but row 4 names 2 (Permit #, Site Address): delete the rows above it",
+        ),
+        (
+            "covered.xlsx",
+            covered.save_to_buffer().unwrap(),
+            "only its first sheet is read, not &quot;Leads&quot;: move the sheet to import to the front",
         ),
     ];
     for (name, bytes, message) in cases {

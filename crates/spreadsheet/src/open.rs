@@ -65,4 +65,11 @@ impl SheetRows for Sheet {
             Sheet::Workbook(sheet) => sheet.bytes_read(),
         }
     }
+
+    fn unread_sheets(&self) -> Vec<String> {
+        match self {
+            Sheet::Csv(sheet) => sheet.unread_sheets(),
+            Sheet::Workbook(sheet) => sheet.unread_sheets(),
+        }
+    }
 }

@@ -32,7 +32,11 @@ const ROWS_AHEAD: usize = 64;
 
 /// What the reading thread sends: first the sheet, then its rows, then the end or why it stopped.
 enum Next {
-    Opened { sheet: String, header: Vec<String> },
+    Opened {
+        sheet: String,
+        header: Vec<String>,
+        unread: Vec<String>,
+    },
     Row(SheetRow),
     End,
     Failed(String),
@@ -42,6 +46,8 @@ enum Next {
 pub struct WorkbookSheet {
     sheet: String,
     header: Vec<String>,
+    /// The other worksheets, not read.
+    unread: Vec<String>,
     rows: Receiver<Next>,
     ended: bool,
     read: Arc<AtomicU64>,
@@ -73,9 +79,14 @@ impl WorkbookSheet {
             })
             .context("cannot start reading the workbook")?;
         match rows.recv() {
-            Ok(Next::Opened { sheet, header }) => Ok(WorkbookSheet {
+            Ok(Next::Opened {
                 sheet,
                 header,
+                unread,
+            }) => Ok(WorkbookSheet {
+                sheet,
+                header,
+                unread,
                 rows,
                 ended: false,
                 read,
@@ -118,6 +129,10 @@ impl SheetRows for WorkbookSheet {
 
     fn bytes_read(&self) -> u64 {
         self.read.load(Ordering::Relaxed)
+    }
+
+    fn unread_sheets(&self) -> Vec<String> {
+        self.unread.clone()
     }
 }
 
@@ -162,12 +177,15 @@ fn send_rows<R: Read + Seek>(
 ) -> anyhow::Result<()> {
     let mut workbook = Xlsx::new(file)
         .context("a zip archive but not an Excel workbook (.xlsx): save it as .xlsx or CSV")?;
-    let sheet = workbook
+    let mut visible = workbook
         .sheets_metadata()
         .iter()
-        .find(|s| s.typ == SheetType::WorkSheet && s.visible == SheetVisible::Visible)
-        .map(|s| s.name.clone())
+        .filter(|s| s.typ == SheetType::WorkSheet && s.visible == SheetVisible::Visible)
+        .map(|s| s.name.clone());
+    let sheet = visible
+        .next()
         .context("the workbook has no visible worksheet")?;
+    let unread: Vec<String> = visible.collect();
     let mut cells = workbook
         .worksheet_cells_reader(&sheet)
         .with_context(|| format!("cannot read the sheet \"{sheet}\""))?;
@@ -187,6 +205,7 @@ fn send_rows<R: Read + Seek>(
                     .send(Next::Opened {
                         sheet: sheet.clone(),
                         header: done.cells,
+                        unread: unread.clone(),
                     })
                     .is_ok()
             }
@@ -225,6 +244,7 @@ fn send_rows<R: Read + Seek>(
         let _ = sender.send(Next::Opened {
             sheet,
             header: Vec::new(),
+            unread,
         });
     }
     progress.store(len, Ordering::Relaxed);

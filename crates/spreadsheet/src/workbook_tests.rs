@@ -134,6 +134,8 @@ fn the_first_visible_worksheet_is_read() {
     book.add_worksheet().write_string(0, 0, "other").unwrap();
     let mut sheet = open(book.save_to_buffer().unwrap()).unwrap();
     assert_eq!(sheet.sheet_name(), "Leads");
+    // The hidden sheet is no sheet to name; the one after is.
+    assert_eq!(sheet.unread_sheets(), ["Sheet3"]);
     assert_eq!(sheet.header(), ["address"]);
     assert_eq!(rows(&mut sheet), [row(2, &["1 Main St"])]);
 }

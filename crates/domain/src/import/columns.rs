@@ -216,13 +216,21 @@ const HEADER_SEARCH_ROWS: usize = 10;
 
 /// The mapping of `sheet`'s header row for `kind`. When it names no column of ours, Err says so
 /// and, when one of the next rows names two or more (a title or notes above the header), which
-/// row that is and to delete the rows above it: a hint, never a guess, since a wrong header
-/// would import every row under the wrong fields. Rows read for the hint are gone from `sheet`.
+/// row that is and to delete the rows above it, or else which sheets of a workbook were not read:
+/// a hint, never a guess, since a wrong header would import every row under the wrong fields. Rows
+/// read for the hint are gone from `sheet`.
 pub fn map_header(kind: &ImportKind, sheet: &mut dyn SheetRows) -> Result<ColumnMap, String> {
-    let problem = match ColumnMap::new(kind, &sheet.header()) {
+    let mut problem = match ColumnMap::new(kind, &sheet.header()) {
         Ok(map) => return Ok(map),
         Err(problem) => problem,
     };
+    let unread = sheet.unread_sheets();
+    if !unread.is_empty() {
+        problem = format!(
+            "{problem}; only its first sheet is read, not \"{}\": move the sheet to import to the front",
+            unread.join("\", \"")
+        );
+    }
     for _ in 0..HEADER_SEARCH_ROWS {
         let row = match sheet.next_row() {
             Ok(Some(ReadRow::Row(row))) => row,

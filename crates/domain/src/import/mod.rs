@@ -82,6 +82,11 @@ pub trait SheetRows: Send {
     fn next_row(&mut self) -> anyhow::Result<Option<ReadRow>>;
     /// Bytes of the file read so far, for progress.
     fn bytes_read(&self) -> u64;
+    /// The parts of the file not read (a workbook's other worksheets), named when the header names
+    /// no column of ours.
+    fn unread_sheets(&self) -> Vec<String> {
+        Vec::new()
+    }
 }
 
 /// One line of an import's report: a rejected row (`column` empty, `cells` the row as read) or a warning

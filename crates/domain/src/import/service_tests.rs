@@ -20,6 +20,9 @@ fn sheet(header: &[&str], rows: Vec<ReadRow>) -> MockSheetRows {
         .return_const("windows-1252".to_owned());
     sheet.expect_bytes_read().return_const(100u64);
     sheet
+        .expect_unread_sheets()
+        .return_const(Vec::<String>::new());
+    sheet
         .expect_next_row()
         .returning(move || Ok(rows.lock().ok().and_then(|mut r| r.pop_front())));
     sheet
@@ -224,6 +227,26 @@ async fn a_file_without_a_column_of_ours_is_refused_before_any_row_goes_anywhere
     let message = result.err().map(|e| e.to_string()).unwrap_or_default();
     assert!(
         message.starts_with("the file has no column named like a leads field (expected"),
+        "{message}"
+    );
+}
+
+#[tokio::test]
+async fn a_workbooks_other_sheets_are_named_when_the_first_has_no_header() {
+    let mut file = MockSheetRows::new();
+    file.expect_header()
+        .return_const(vec!["How to fill in this workbook".to_owned()]);
+    file.expect_unread_sheets()
+        .return_const(vec!["Leads".to_owned(), "Lists".to_owned()]);
+    file.expect_next_row().returning(|| Ok(None));
+    let destination = MockImportDestination::new();
+    let (result, _) = run(&destination, &ImportKind::Leads, None, 500, &mut file).await;
+    let message = result.err().map(|e| e.to_string()).unwrap_or_default();
+    assert!(
+        message.ends_with(
+            "; only its first sheet is read, not \"Leads\", \"Lists\": move the sheet to import to \
+             the front"
+        ),
         "{message}"
     );
 }
