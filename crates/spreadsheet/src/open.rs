@@ -37,19 +37,22 @@ pub fn open_sheet<R: Read + Seek + Send + 'static>(mut file: R) -> anyhow::Resul
     Ok(Sheet::Csv(CsvSheet::open(file)?))
 }
 
+impl Sheet {
+    fn rows(&self) -> &dyn SheetRows {
+        match self {
+            Sheet::Csv(sheet) => sheet,
+            Sheet::Workbook(sheet) => sheet,
+        }
+    }
+}
+
 impl SheetRows for Sheet {
     fn header(&self) -> Vec<String> {
-        match self {
-            Sheet::Csv(sheet) => sheet.header(),
-            Sheet::Workbook(sheet) => sheet.header(),
-        }
+        self.rows().header()
     }
 
     fn encoding(&self) -> String {
-        match self {
-            Sheet::Csv(sheet) => sheet.encoding(),
-            Sheet::Workbook(sheet) => sheet.encoding(),
-        }
+        self.rows().encoding()
     }
 
     fn next_row(&mut self) -> anyhow::Result<Option<ReadRow>> {
@@ -60,16 +63,10 @@ impl SheetRows for Sheet {
     }
 
     fn bytes_read(&self) -> u64 {
-        match self {
-            Sheet::Csv(sheet) => sheet.bytes_read(),
-            Sheet::Workbook(sheet) => sheet.bytes_read(),
-        }
+        self.rows().bytes_read()
     }
 
     fn unread_sheets(&self) -> Vec<String> {
-        match self {
-            Sheet::Csv(sheet) => sheet.unread_sheets(),
-            Sheet::Workbook(sheet) => sheet.unread_sheets(),
-        }
+        self.rows().unread_sheets()
     }
 }

@@ -54,7 +54,7 @@ pub struct WorkbookSheet {
 }
 
 /// Whether `start` (a file's first bytes) opens a zip archive, the container of `.xlsx`.
-pub fn is_zip(start: &[u8]) -> bool {
+pub(crate) fn is_zip(start: &[u8]) -> bool {
     start.starts_with(b"PK\x03\x04")
 }
 
@@ -94,11 +94,6 @@ impl WorkbookSheet {
             Ok(Next::Failed(reason)) => bail!("{reason}"),
             Ok(Next::Row(_) | Next::End) | Err(_) => bail!("the workbook could not be read"),
         }
-    }
-
-    /// The worksheet read.
-    pub fn sheet_name(&self) -> &str {
-        &self.sheet
     }
 }
 
@@ -190,26 +185,26 @@ fn send_rows<R: Read + Seek>(
         .worksheet_cells_reader(&sheet)
         .with_context(|| format!("cannot read the sheet \"{sheet}\""))?;
     let last_row = u64::from(cells.dimensions().end.0) + 1;
-    let mut header: Option<Vec<String>> = None;
+    let mut opened = false;
     let mut row: Option<SheetRow> = None;
-    // Sends the row just read: the header when none is yet, else a row of the sheet.
+    // Sends the row just read: the header when none is sent yet, else a row of the sheet.
     let mut hand_over = |done: SheetRow| -> bool {
         let share = len.saturating_mul(done.row) / last_row.max(done.row);
         progress.store(share, Ordering::Relaxed);
-        match &header {
-            Some(_) => sender.send(Next::Row(done)).is_ok(),
-            None if done.cells.iter().all(|c| c.trim().is_empty()) => true,
-            None => {
-                header = Some(done.cells.clone());
-                sender
-                    .send(Next::Opened {
-                        sheet: sheet.clone(),
-                        header: done.cells,
-                        unread: unread.clone(),
-                    })
-                    .is_ok()
-            }
+        if opened {
+            return sender.send(Next::Row(done)).is_ok();
         }
+        if done.cells.iter().all(|c| c.trim().is_empty()) {
+            return true;
+        }
+        opened = true;
+        sender
+            .send(Next::Opened {
+                sheet: sheet.clone(),
+                header: done.cells,
+                unread: unread.clone(),
+            })
+            .is_ok()
     };
     while let Some(cell) = cells.next_cell().context("a broken worksheet")? {
         let (r, c) = cell.get_position();
@@ -239,7 +234,7 @@ fn send_rows<R: Read + Seek>(
             return Ok(());
         }
     }
-    if header.is_none() {
+    if !opened {
         // An empty sheet: no header, no rows, as an empty CSV file.
         let _ = sender.send(Next::Opened {
             sheet,
@@ -256,7 +251,7 @@ fn send_rows<R: Read + Seek>(
 /// shows it: whole numbers without a decimal point (a ZIP code or phone typed as a number), dates
 /// as `YYYY-MM-DD` (with the time when there is one; a time alone as `HH:MM:SS`), `TRUE`/`FALSE`,
 /// errors as `#N/A`.
-pub fn cell_text(value: &DataRef<'_>) -> String {
+fn cell_text(value: &DataRef<'_>) -> String {
     match value {
         DataRef::Empty => String::new(),
         DataRef::String(s) | DataRef::DateTimeIso(s) | DataRef::DurationIso(s) => s.clone(),

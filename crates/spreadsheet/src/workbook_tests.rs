@@ -133,7 +133,7 @@ fn the_first_visible_worksheet_is_read() {
     leads.write_string(1, 0, "1 Main St").unwrap();
     book.add_worksheet().write_string(0, 0, "other").unwrap();
     let mut sheet = open(book.save_to_buffer().unwrap()).unwrap();
-    assert_eq!(sheet.sheet_name(), "Leads");
+    assert_eq!(sheet.sheet, "Leads");
     // The hidden sheet is no sheet to name; the one after is.
     assert_eq!(sheet.unread_sheets(), ["Sheet3"]);
     assert_eq!(sheet.header(), ["address"]);
