@@ -390,12 +390,14 @@ async fn notes_and_their_deletion(app: TestApp) {
         .await;
     assert_eq!(status, StatusCode::CREATED, "{mine}");
     assert_eq!(mine["author"]["email"], "mia@example.com");
-    let (status, olives) = app
-        .post(&notes, &c.olive.key, json!({"body": "Sent the quote"}))
-        .await;
+    // Pasted with Windows line ends and a terminal's colour codes: the lines stay, the controls go.
+    let pasted = json!({"body": "  Sent the quote\r\n\u{1b}[1mby mail\u{7}  \r\n"});
+    let (status, olives) = app.post(&notes, &c.olive.key, pasted).await;
     assert_eq!(status, StatusCode::CREATED);
+    assert_eq!(olives["body"], "Sent the quote\n[1mby mail");
     for bad in [
         json!({"body": ""}),
+        json!({"body": " \r\n\u{1b}\t"}),
         json!({"body": "x".repeat(10_001)}),
         json!({}),
     ] {
@@ -406,7 +408,7 @@ async fn notes_and_their_deletion(app: TestApp) {
     assert_eq!(status, StatusCode::NOT_FOUND, "outsiders see no lead");
     let (_, page) = app.get(&notes, &c.adam.key).await;
     assert_eq!(page["total"], 2);
-    assert_eq!(page["items"][0]["body"], "Sent the quote", "newest first");
+    assert_eq!(page["items"][0]["body"], olives["body"], "newest first");
 
     let delete = |note: &Value| format!("{notes}/{}", note["id"]);
     let (status, _) = app.delete(&delete(&olives), &c.mia.key).await;

@@ -22,7 +22,7 @@ pub use lot_size::parse_lot_size_acres;
 pub use phone::normalize_phone;
 pub use state::{InvalidStateCode, StateCode};
 pub use state_names::state_from_name;
-pub use text::clean_text;
+pub use text::{clean_note, clean_text};
 pub use url::{normalize_url, url_domain};
 pub use zip::normalize_zip;
 pub use zip_state::{zip_in_state, zip_states};

@@ -1,4 +1,4 @@
-//! Free-text clean-up shared by every string field of a lead or business.
+//! Free-text clean-up shared by every string field of a lead or business, and by notes.
 
 /// Trims `s` and collapses every run of inner whitespace (any Unicode `White_Space`, so tabs, line breaks and
 /// no-break spaces too) to one ASCII space. Answers `None` when nothing is left, because the contract treats an
@@ -31,6 +31,21 @@ pub fn clean_text(s: &str) -> Option<String> {
     } else {
         Some(out)
     }
+}
+
+/// A note as people write it: several lines kept, each line's ends trimmed, the note's blank lines at
+/// the start and end dropped. Line ends become `\n` (Windows' `\r\n` and a lone `\r` too) and a tab stays;
+/// every other control character (escape sequences that would recolour a terminal showing the note, the bell,
+/// ...) and the invisibles `clean_text` drops are dropped. Empty when nothing is left.
+pub fn clean_note(s: &str) -> String {
+    let unified = s.replace("\r\n", "\n").replace('\r', "\n");
+    let visible = |c: &char| {
+        matches!(c, '\n' | '\t')
+            || !(c.is_control() || matches!(c, '\u{200B}' | '\u{2060}' | '\u{FEFF}'))
+    };
+    let kept: String = unified.chars().filter(visible).collect();
+    let lines: Vec<&str> = kept.lines().map(str::trim).collect();
+    lines.join("\n").trim().to_owned()
 }
 
 #[cfg(test)]
@@ -80,6 +95,19 @@ mod tests {
         );
         let family = "\u{1F468}\u{200D}\u{1F469}";
         assert_eq!(clean_text(family).as_deref(), Some(family));
+    }
+
+    #[test]
+    fn a_note_keeps_its_lines_and_drops_controls() {
+        let pasted = "\r\n  Called Tuesday \r\n\u{1B}[31mNo answer\u{7}\rTry\tagain  \n\n";
+        assert_eq!(
+            clean_note(pasted),
+            "Called Tuesday\n[31mNo answer\nTry\tagain"
+        );
+        assert_eq!(clean_note("one\n\n\ntwo"), "one\n\n\ntwo");
+        assert_eq!(clean_note("\u{FEFF} \u{0}\n\r\n"), "");
+        let family = "\u{1F468}\u{200D}\u{1F469}";
+        assert_eq!(clean_note(family), family);
     }
 
     #[test]

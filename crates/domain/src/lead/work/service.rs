@@ -13,6 +13,7 @@ use crate::lead::record::{Lead, LeadRepository};
 use crate::lead::work::edit::{edit_fields, AddressKeys, FieldPatch};
 use crate::lead::work::model::{kind, ActivityEntry, LeadStatus, NewActivity, Note};
 use crate::lead::work::repository::{ChangeSaved, LeadChange, LeadWorkRepository, StoredFields};
+use crate::parse::clean_note;
 use crate::store::{store_errors_are_unexpected, StoreResult};
 use crate::team::{permits_on_lead, Actor, LeadWorkAction, Role};
 use crate::team_access::{actor_on, may_add_to_team, MembershipRepository};
@@ -366,7 +367,7 @@ impl LeadWorkService {
 
     /// Adds a note (1 to 10,000 characters after trimming).
     pub async fn add_note(&self, user: &User, id: i64, body: &str) -> WorkResult<Note> {
-        let body = body.trim();
+        let body = clean_note(body);
         if body.is_empty() {
             return Err(invalid(
                 &["body".into()],
@@ -384,7 +385,7 @@ impl LeadWorkService {
         let Opened { lead, .. } = self.open_for(user, id, LeadWorkAction::AddNote).await?;
         Ok(self
             .work
-            .add_note(lead.id, user.id, body.to_owned(), self.clock.now())
+            .add_note(lead.id, user.id, body, self.clock.now())
             .await?)
     }
 
