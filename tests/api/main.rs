@@ -50,6 +50,7 @@ mod webhook_failing;
 mod webhook_fairness;
 mod webhook_pages;
 mod webhooks;
+mod workbook_exports;
 mod workbook_imports;
 mod write_failures;
 mod writer_queue;

@@ -58,6 +58,7 @@ async fn every_page_answers_any_query(app: TestApp) {
         "/".to_owned(),
         "/leads".to_owned(),
         "/leads/export".to_owned(),
+        "/leads/export.xlsx".to_owned(),
         format!("/leads/{id}"),
         format!("/leads/{id}/edit"),
         "/leads/import".to_owned(),

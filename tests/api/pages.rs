@@ -99,15 +99,24 @@ impl Browser {
     }
 
     pub(crate) async fn get(&mut self, path: &str) -> Page {
-        let url = self.url(path);
-        let response = self
-            .client
-            .get(url)
+        let response = self.send_get(path).await;
+        self.finish(response).await
+    }
+
+    /// A GET whose answer is a file: its status, headers and bytes.
+    pub(crate) async fn download(&mut self, path: &str) -> (StatusCode, HeaderMap, Vec<u8>) {
+        let response = self.send_get(path).await;
+        let (status, headers) = (response.status(), response.headers().clone());
+        (status, headers, response.bytes().await.unwrap().to_vec())
+    }
+
+    async fn send_get(&self, path: &str) -> reqwest::Response {
+        self.client
+            .get(self.url(path))
             .header("cookie", self.cookie_header())
             .send()
             .await
-            .unwrap();
-        self.finish(response).await
+            .unwrap()
     }
 
     pub(crate) async fn post(&mut self, path: &str, form: &[(&str, &str)]) -> Page {

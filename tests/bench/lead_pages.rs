@@ -1,8 +1,10 @@
 //! Lead pages and export at 100,000 leads on SQLite (issue 17): medians of `/leads` (50 rows)
 //! with and without filters, of the dashboard (`/`, over the leads and their 111,000
-//! submissions) and of `/businesses` (10,000 businesses, with its statistics), and one export of
-//! every lead with the process's RSS before, at its peak during, and after. The server runs in this process, so RSS covers both ends; the
-//! client counts the streamed bytes without keeping them. Prints figures; asserts nothing.
+//! submissions) and of `/businesses` (10,000 businesses, with its statistics), and exports of
+//! every lead (the API's CSV, the page's CSV and the page's Excel workbook), each with its time to
+//! the first byte and to the last, and the process's RSS before, at its peak during, and after.
+//! The server runs in this process, so RSS covers both ends; the client counts the streamed bytes
+//! without keeping them. Prints figures; asserts nothing.
 //!
 //! Run: `cargo bench -p leadhub-tests --bench lead_pages`
 #![allow(clippy::unwrap_used)]
@@ -32,6 +34,23 @@ fn status_mb(field: &str) -> f64 {
 /// (resident, anonymous) in MB.
 fn rss_mb() -> (f64, f64) {
     (status_mb("VmRSS:"), status_mb("RssAnon:"))
+}
+
+/// MB held by this process's deleted files in the temporary folder: the Excel export's rows
+/// wait there (rust_xlsxwriter's constant-memory mode) until the workbook is zipped.
+fn temp_files_mb() -> f64 {
+    let temp = std::env::temp_dir();
+    let bytes: u64 = std::fs::read_dir("/proc/self/fd")
+        .unwrap()
+        .filter_map(|fd| {
+            let fd = fd.ok()?.path();
+            let target = std::fs::read_link(&fd).ok()?;
+            let deleted = target.to_string_lossy().ends_with(" (deleted)");
+            (deleted && target.starts_with(&temp)).then(|| std::fs::metadata(&fd).ok())?
+        })
+        .map(|meta| meta.len())
+        .sum();
+    bytes as f64 / 1e6
 }
 
 /// 100,000 leads in one statement: half unassigned, half in `team`, a minute apart up to now;
@@ -138,28 +157,44 @@ fn main() {
             println!("GET {path:<48} median {ms:6.1} ms ({SAMPLES} requests)");
         }
 
-        let before = rss_mb();
-        let started = Instant::now();
-        let mut peak = before;
-        let (bytes, rows) = app
-            .download("/api/v1/leads/export", &user.key, || {
+        for (path, what) in [
+            ("/api/v1/leads/export", "API CSV"),
+            ("/leads/export", "page CSV"),
+            ("/leads/export.xlsx", "page Excel"),
+        ] {
+            let before = rss_mb();
+            let started = Instant::now();
+            let (mut peak, mut first_byte, mut temp) = (before, None, 0.0);
+            let on_chunk = || {
+                if first_byte.is_none() {
+                    // At the first byte the Excel export's rows are all written, not yet zipped.
+                    temp = temp_files_mb();
+                    first_byte = Some(started.elapsed().as_secs_f64());
+                }
                 let now = rss_mb();
                 peak = (peak.0.max(now.0), peak.1.max(now.1));
-            })
-            .await;
-        let seconds = started.elapsed().as_secs_f64();
-        let after = rss_mb();
-        println!(
-            "export: {} rows, {:.1} MB in {seconds:.1} s; RSS before {:.1} MB, peak {:.1} MB, after {:.1} MB; \
-             of it anonymous (heap) {:.1} / {:.1} / {:.1} MB",
-            rows - 1,
-            bytes as f64 / 1e6,
-            before.0,
-            peak.0,
-            after.0,
-            before.1,
-            peak.1,
-            after.1
-        );
+            };
+            let (bytes, _) = if path.starts_with("/api") {
+                app.download(path, &user.key, on_chunk).await
+            } else {
+                app.download_page(path, &cookies, on_chunk).await
+            };
+            let seconds = started.elapsed().as_secs_f64();
+            let after = rss_mb();
+            println!(
+                "export ({what}), {LEADS} leads: {:.1} MB, first byte {:.2} s, all in {seconds:.2} s \
+                 ({:.0} leads/s); RSS before {:.1} MB, peak {:.1} MB, after {:.1} MB; of it anonymous \
+                 (heap) {:.1} / {:.1} / {:.1} MB; temporary files {temp:.1} MB",
+                bytes as f64 / 1e6,
+                first_byte.unwrap_or(seconds),
+                LEADS as f64 / seconds,
+                before.0,
+                peak.0,
+                after.0,
+                before.1,
+                peak.1,
+                after.1
+            );
+        }
     });
 }

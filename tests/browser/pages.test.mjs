@@ -214,7 +214,7 @@ async function dashboardAndBusinesses(page, apiKey, teamId) {
   await page.locator("#business-count").getByText("3 businesses").waitFor();
   assert.ok(await page.locator("#chart-by-industry svg").isVisible(), "the industry chart is drawn");
   assert.equal(await page.locator("#chart-by-state svg rect").count(), 2, "TX and OK");
-  assert.ok(await page.getByRole("link", { name: "Import CSV" }).isVisible());
+  assert.ok(await page.getByRole("link", { name: "Import CSV or Excel" }).isVisible());
   await page.selectOption("#f-relationship", "prospect");
   await page.fill("#f-state", "TX");
   await page.getByRole("button", { name: "Apply", exact: true }).click();
@@ -563,6 +563,12 @@ try {
   assert.equal(allRows.length, 4);
   assert.ok(allRows.some((r) => r[col("first_name")] === "'=SUM(1,2)"), "formula cells are prefixed");
   step("Export CSV of the current filter downloaded and read back; formula cells prefixed");
+
+  const [workbook] = await Promise.all([a.waitForEvent("download"), a.click("#export-xlsx")]);
+  assert.equal(workbook.suggestedFilename(), "leads.xlsx");
+  const workbookBytes = fs.readFileSync(await workbook.path());
+  assert.equal(workbookBytes.subarray(0, 4).toString("latin1"), "PK\x03\x04", "a zip archive, as an .xlsx is");
+  step("Export for Excel of the current filter downloaded as leads.xlsx");
 
   await a.setViewportSize({ width: 390, height: 844 });
   for (const [where, name] of [["/leads?q=lamar", "27-leads-phone"], [`/leads/${created.result_lead_id}`, "28-lead-detail-phone"]]) {

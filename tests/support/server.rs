@@ -213,14 +213,28 @@ impl TestApp {
 
     /// Streams GET `path` as `key` to its end, calling `on_chunk` after every piece it reads
     /// (where a bench takes its memory readings); returns the bytes and the lines it had.
-    pub async fn download(
+    pub async fn download(&self, path: &str, key: &str, on_chunk: impl FnMut()) -> (usize, usize) {
+        let request = self.client.get(self.url(path)).bearer_auth(key);
+        Self::stream(request, on_chunk).await
+    }
+
+    /// `download` for a page, with a session's cookies instead of a key.
+    pub async fn download_page(
         &self,
         path: &str,
-        key: &str,
+        cookies: &str,
+        on_chunk: impl FnMut(),
+    ) -> (usize, usize) {
+        let request = self.client.get(self.url(path)).header("cookie", cookies);
+        Self::stream(request, on_chunk).await
+    }
+
+    async fn stream(
+        request: reqwest::RequestBuilder,
         mut on_chunk: impl FnMut(),
     ) -> (usize, usize) {
-        let request = self.client.get(self.url(path)).bearer_auth(key);
         let mut response = request.send().await.unwrap();
+        assert_eq!(response.status(), StatusCode::OK);
         let (mut bytes, mut lines) = (0, 0);
         while let Some(chunk) = response.chunk().await.unwrap() {
             bytes += chunk.len();

@@ -1,6 +1,7 @@
 //! Leads as CSV: every lead a visible filter matches, streamed in keyset-paged chunks so that
 //! memory stays flat however many leads match. Shared by `GET /api/v1/leads/export` and the
-//! page route `/leads/export`.
+//! page route `/leads/export`; a lead's cells (`write_lead`) and the chunked reading
+//! (`read_ahead`) also serve the pages' Excel download (`leadhub_pages::lead_workbook`).
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -50,46 +51,88 @@ pub fn columns() -> Vec<&'static str> {
     columns
 }
 
-/// Writes one lead's cells, in `columns()` order (empty where the lead has no value), each
-/// straight from the lead: an export writes a million of them, so no cell is copied first.
-fn write_lead(
-    writer: &mut csv::Writer<Vec<u8>>,
-    lead: &Lead,
-    number: &mut String,
-) -> csv::Result<()> {
-    use std::fmt::Write as _;
-    let text = |writer: &mut csv::Writer<Vec<u8>>, v: Option<&str>| {
-        writer.write_field(defuse_formula(v.unwrap_or_default()).as_bytes())
-    };
-    let mut shown = |writer: &mut csv::Writer<Vec<u8>>, v: Option<&dyn std::fmt::Display>| {
-        number.clear();
-        if let Some(v) = v {
-            // Writing into a String cannot fail.
-            let _ = write!(number, "{v}");
-        }
-        writer.write_field(defuse_formula(number).as_bytes())
-    };
-    shown(writer, Some(&lead.id))?;
-    shown(writer, lead.team_id.as_ref().map(|t| t as _))?;
+/// A number cell of an export: integers stay integers in CSV text.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Number {
+    Integer(i64),
+    Decimal(f64),
+}
+
+/// Where an exported lead's cells go, left to right in `columns()` order: a CSV row here, a
+/// workbook row for the pages' Excel download. None is an empty cell.
+pub trait LeadCells {
+    type Error;
+    fn text(&mut self, value: Option<&str>) -> Result<(), Self::Error>;
+    fn number(&mut self, value: Option<Number>) -> Result<(), Self::Error>;
+    /// Text written from a value: the appraisal's JSON.
+    fn shown(&mut self, value: Option<&dyn std::fmt::Display>) -> Result<(), Self::Error>;
+    fn end_row(&mut self) -> Result<(), Self::Error>;
+}
+
+/// Writes one lead's cells, in `columns()` order, each straight from the lead: an export writes
+/// a million of them, so no cell is copied first.
+pub fn write_lead<C: LeadCells>(out: &mut C, lead: &Lead) -> Result<(), C::Error> {
+    use Number::{Decimal, Integer};
+    out.number(Some(Integer(lead.id)))?;
+    out.number(lead.team_id.map(Integer))?;
     for value in lead.fields.string_values() {
-        text(writer, value.as_deref())?;
+        out.text(value.as_deref())?;
     }
     let geocode = lead.geocode.as_ref();
-    shown(writer, lead.fields.bedrooms.as_ref().map(|b| b as _))?;
-    shown(writer, lead.fields.latitude.as_ref().map(|v| v as _))?;
-    shown(writer, lead.fields.longitude.as_ref().map(|v| v as _))?;
-    text(writer, lead.address_standardized.as_deref())?;
-    shown(writer, lead.lot_size_acres.as_ref().map(|v| v as _))?;
-    text(writer, geocode.map(|g| g.source.as_str()))?;
-    text(writer, geocode.map(|g| g.match_type.as_str()))?;
-    text(writer, geocode.and_then(|g| g.matched_address.as_deref()))?;
-    shown(writer, lead.appraisal.as_ref().map(|a| a as _))?;
-    text(writer, Some(lead.enrichment_status.as_str()))?;
-    shown(writer, Some(&lead.submission_count))?;
-    text(writer, Some(&iso(lead.created_at)))?;
-    text(writer, Some(&iso(lead.updated_at)))?;
-    text(writer, lead.county_fips.as_deref())?;
-    writer.write_record(None::<&[u8]>)
+    out.number(lead.fields.bedrooms.map(Integer))?;
+    out.number(lead.fields.latitude.map(Decimal))?;
+    out.number(lead.fields.longitude.map(Decimal))?;
+    out.text(lead.address_standardized.as_deref())?;
+    out.number(lead.lot_size_acres.map(Decimal))?;
+    out.text(geocode.map(|g| g.source.as_str()))?;
+    out.text(geocode.map(|g| g.match_type.as_str()))?;
+    out.text(geocode.and_then(|g| g.matched_address.as_deref()))?;
+    out.shown(lead.appraisal.as_ref().map(|a| a as _))?;
+    out.text(Some(lead.enrichment_status.as_str()))?;
+    out.number(Some(Integer(i64::from(lead.submission_count))))?;
+    out.text(Some(&iso(lead.created_at)))?;
+    out.text(Some(&iso(lead.updated_at)))?;
+    out.text(lead.county_fips.as_deref())?;
+    out.end_row()
+}
+
+/// A CSV row's cells, each through the formula guard; `number` is the buffer a value is
+/// written into first, kept from row to row.
+struct CsvCells<'a> {
+    writer: &'a mut csv::Writer<Vec<u8>>,
+    number: String,
+}
+
+impl LeadCells for CsvCells<'_> {
+    type Error = csv::Error;
+
+    fn text(&mut self, value: Option<&str>) -> csv::Result<()> {
+        self.writer
+            .write_field(defuse_formula(value.unwrap_or_default()).as_bytes())
+    }
+
+    fn number(&mut self, value: Option<Number>) -> csv::Result<()> {
+        match value {
+            Some(Number::Integer(n)) => self.shown(Some(&n)),
+            Some(Number::Decimal(n)) => self.shown(Some(&n)),
+            None => self.shown(None),
+        }
+    }
+
+    fn shown(&mut self, value: Option<&dyn std::fmt::Display>) -> csv::Result<()> {
+        use std::fmt::Write as _;
+        self.number.clear();
+        if let Some(value) = value {
+            // Writing into a String cannot fail.
+            let _ = write!(self.number, "{value}");
+        }
+        self.writer
+            .write_field(defuse_formula(&self.number).as_bytes())
+    }
+
+    fn end_row(&mut self) -> csv::Result<()> {
+        self.writer.write_record(None::<&[u8]>)
+    }
 }
 
 /// Writes rows (and the header first when asked) into one chunk of CSV text.
@@ -98,23 +141,27 @@ fn chunk_text(header: bool, leads: &[Lead]) -> Result<Vec<u8>, csv::Error> {
     if header {
         writer.write_record(columns())?;
     }
-    let mut number = String::new();
+    let mut cells = CsvCells {
+        writer: &mut writer,
+        number: String::new(),
+    };
     for lead in leads {
-        write_lead(&mut writer, lead, &mut number)?;
+        write_lead(&mut cells, lead)?;
     }
     writer
         .into_inner()
         .map_err(|e| csv::Error::from(e.into_error()))
 }
 
-/// What the reader of an export hands the CSV writer: the next chunk of leads, or the failure
+/// What the reader of an export hands the writer: the next chunk of leads, or the failure
 /// that ended the reading.
-type Chunk = Result<Vec<Lead>, leadhub_domain::submission::SubmissionError>;
+pub type Chunk = Result<Vec<Lead>, leadhub_domain::submission::SubmissionError>;
 
-/// Reads every lead `filter` matches, a chunk at a time, into `chunks`, one chunk ahead of the
-/// CSV writer: the database reads and decodes the next chunk while the writer turns the last one
-/// into CSV and sends it. Stops at the last chunk, at a failure, or when the download is gone.
-async fn read_ahead(
+/// Reads every lead `filter` matches, newest first, a chunk at a time, into `chunks`, one chunk
+/// ahead of the writer: the database reads and decodes the next chunk while the writer turns the
+/// last one into CSV (or a workbook's rows) and sends it. Stops at the last chunk, at a
+/// failure, or when the download is gone.
+pub async fn read_ahead(
     submissions: Arc<SubmissionService>,
     filter: VisibleLeadFilter,
     chunks: tokio::sync::mpsc::Sender<Chunk>,

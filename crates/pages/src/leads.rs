@@ -1,5 +1,6 @@
 //! `/leads`: the leads the signed-in person may see, with the API's filters kept in the URL (a
-//! GET form), paged; `/leads/export`: the same filter as CSV. Both read the filter exactly as
+//! GET form), paged; `/leads/export`: the same filter as CSV (`/leads/export.xlsx`: as an Excel
+//! workbook, `lead_workbook`). All read the filter exactly as
 //! `GET /api/v1/leads` does (`LeadQuery`) and go through the same visibility rule
 //! (`SubmissionService::visible_filter`).
 use std::collections::HashMap;
@@ -43,6 +44,10 @@ pub const FILTERS: [&str; 15] = [
 pub fn configure(cfg: &mut web::ServiceConfig) {
     cfg.route("/leads", web::get().to(list))
         .route("/leads/export", web::get().to(export))
+        .route(
+            "/leads/export.xlsx",
+            web::get().to(crate::lead_workbook::export),
+        )
         .route("/leads/bulk", web::post().to(crate::lead_bulk::bulk))
         .configure(lead_edit::configure)
         .configure(lead_actions::configure)

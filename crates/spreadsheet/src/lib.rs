@@ -1,7 +1,8 @@
 //! Spreadsheet files people upload or import: a file opened by what it holds (`open`), CSV text in
 //! the encoding `encoding` detects, read row by row so an undecodable row is rejected alone
 //! (`sheet`), an Excel workbook's first worksheet (`workbook`), and the formula-safe CSV cells
-//! (`cell`) and import report (`report`) leadhub writes, and a file's run through the import
+//! (`cell`) and import report (`report`) leadhub writes, the Excel workbook of an export
+//! (`workbook_export`), and a file's run through the import
 //! (`import`), the same for the CLI and the uploads. The import use case itself is the domain's
 //! (`leadhub_domain::import`); this crate is its file adapter.
 #![forbid(unsafe_code)]
@@ -13,6 +14,7 @@ pub mod open;
 pub mod report;
 pub mod sheet;
 pub mod workbook;
+pub mod workbook_export;
 
 pub use cell::defuse_formula;
 pub use import::{import_sheet, ImportStopped};

@@ -1,0 +1,127 @@
+//! Exports read back by calamine, cell by cell with their types, as Excel would open them.
+use std::io::{Cursor, Write};
+
+use calamine::{open_workbook_from_rs, Data, Reader, Xlsx};
+
+use super::*;
+
+/// A writer that cannot seek, as a response body's channel cannot.
+struct Stream(Vec<u8>);
+
+impl Write for Stream {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.0.write(bytes)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// Each sheet's name and cells, as calamine reads them.
+fn sheets(export: WorkbookExport) -> Vec<(String, Vec<Vec<Data>>)> {
+    let mut out = Stream(Vec::new());
+    export.finish(&mut out).unwrap();
+    let mut book: Xlsx<_> = open_workbook_from_rs(Cursor::new(out.0)).unwrap();
+    book.sheet_names()
+        .into_iter()
+        .map(|name| {
+            let range = book.worksheet_range(&name).unwrap();
+            (name, range.rows().map(<[Data]>::to_vec).collect())
+        })
+        .collect()
+}
+
+fn text(s: &str) -> Data {
+    Data::String(s.to_owned())
+}
+
+#[test]
+fn text_stays_text_and_numbers_are_numbers() {
+    let mut export =
+        WorkbookExport::new("Leads", &["id", "zip_code", "phone", "city", "lat"]).unwrap();
+    export.number(7.0).unwrap();
+    export.text("02134").unwrap();
+    export.text("+15125550100").unwrap();
+    // Text that Excel would run as a formula in a CSV file is a string cell here.
+    export.text("=1+1").unwrap();
+    export.number(30.2672).unwrap();
+    export.end_row().unwrap();
+    export.number(8.0).unwrap();
+    export.empty();
+    export.text("").unwrap();
+    export.text("Austin").unwrap();
+    export.number(f64::NAN).unwrap();
+    export.end_row().unwrap();
+
+    let sheets = sheets(export);
+    assert_eq!(sheets.len(), 1);
+    let (name, rows) = &sheets[0];
+    assert_eq!(name, "Leads");
+    assert_eq!(
+        rows,
+        &[
+            vec![
+                text("id"),
+                text("zip_code"),
+                text("phone"),
+                text("city"),
+                text("lat")
+            ],
+            vec![
+                Data::Float(7.0),
+                text("02134"),
+                text("+15125550100"),
+                text("=1+1"),
+                Data::Float(30.2672)
+            ],
+            vec![
+                Data::Float(8.0),
+                Data::Empty,
+                Data::Empty,
+                text("Austin"),
+                text("NaN")
+            ],
+        ]
+    );
+}
+
+#[test]
+fn a_full_sheet_continues_on_a_new_one_with_the_header() {
+    let write = |rows: u32| {
+        let mut export = WorkbookExport::with_rows_per_sheet("Leads", &["n"], 3).unwrap();
+        for n in 1..=rows {
+            export.number(f64::from(n)).unwrap();
+            export.end_row().unwrap();
+        }
+        sheets(export)
+    };
+    let five = write(5);
+    let names: Vec<&str> = five.iter().map(|(name, _)| name.as_str()).collect();
+    assert_eq!(names, ["Leads", "Leads (2)", "Leads (3)"]);
+    let n = |v: f64| vec![Data::Float(v)];
+    assert_eq!(five[0].1, [vec![text("n")], n(1.0), n(2.0)]);
+    assert_eq!(five[1].1, [vec![text("n")], n(3.0), n(4.0)]);
+    assert_eq!(five[2].1, [vec![text("n")], n(5.0)]);
+    // Rows that fill their last sheet exactly leave no empty sheet after it.
+    assert_eq!(write(4).len(), 2);
+    // No rows at all: the header alone.
+    assert_eq!(write(0), [("Leads".to_owned(), vec![vec![text("n")]])]);
+}
+
+#[test]
+fn text_over_excels_cell_limit_is_cut_to_it_and_counted() {
+    // 32,766 units, then a character of two UTF-16 units that would cross the limit.
+    let long = format!("{}\u{1F600}tail", "a".repeat(EXCEL_CELL_CHARS - 1));
+    let fits = "é".repeat(EXCEL_CELL_CHARS);
+    let mut export = WorkbookExport::new("Leads", &["note", "other"]).unwrap();
+    export.text(&long).unwrap();
+    export.text(&fits).unwrap();
+    export.end_row().unwrap();
+    assert_eq!(export.cut_cells(), 1);
+
+    let sheets = sheets(export);
+    assert_eq!(sheets[0].1[1][0], text(&"a".repeat(EXCEL_CELL_CHARS - 1)));
+    // Two bytes a character but one UTF-16 unit: 32,767 of them fit whole.
+    assert_eq!(sheets[0].1[1][1], text(&fits));
+}
