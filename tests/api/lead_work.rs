@@ -9,6 +9,7 @@ use leadhub_db::schema::{leads, team_members, users};
 use leadhub_tests::{backend_tests, TestApp, TestUser};
 
 use crate::helpers::{join, locs, submit, team};
+use crate::lead_pages::fetch_csv;
 use crate::webhooks::{first_payload, hooked_team};
 
 /// The people of these tests: Olive owns team A, Adam is its admin, Mia a member; Otto is a
@@ -203,17 +204,24 @@ async fn working_fields_etag_and_list_filters(app: TestApp) {
     assert_eq!(status, StatusCode::OK);
     assert_eq!(list(&app, &c.mia.key, "").await, [first]);
     assert_eq!(list(&app, &c.mia.key, "?archived=true").await, [second]);
-    let export = app
-        .client
-        .get(app.url("/api/v1/leads/export"))
-        .bearer_auth(&c.mia.key)
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let export = fetch_csv(&app, "/api/v1/leads/export", &c.mia.key).await.1;
     assert_eq!(export.lines().count(), 2, "{export}");
+    // The working state is in the export too, last, named as in the lead's JSON.
+    let mut rows = csv::Reader::from_reader(export.as_bytes());
+    let header = rows.headers().unwrap().clone();
+    let work: Vec<&str> = header.iter().rev().take(3).collect();
+    assert_eq!(work, ["archived_at", "assignee_id", "status"]);
+    let record = rows.records().next().unwrap().unwrap();
+    let tail: Vec<&str> = record.iter().rev().take(3).collect();
+    assert_eq!(tail, ["", mia_id.as_str(), "won"]);
+    let archived = fetch_csv(&app, "/api/v1/leads/export?archived=true", &c.mia.key)
+        .await
+        .1;
+    let archived_at = archived.lines().nth(1).unwrap().rsplit(',').next().unwrap();
+    assert!(
+        archived_at.starts_with("20") && archived_at.ends_with('Z'),
+        "{archived}"
+    );
     app.write_db(move |conn| {
         diesel::update(leads::table.find(first))
             .set((

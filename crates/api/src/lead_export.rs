@@ -25,8 +25,9 @@ use leadhub_spreadsheet::cell::defuse_formula;
 /// thread, small enough to keep memory flat (a chunk's CSV is about half a megabyte).
 pub const CHUNK: i64 = 2000;
 
-/// The columns after `id`, `team_id` and the string fields: named as in the lead's JSON.
-const OTHER_COLUMNS: [&str; 14] = [
+/// The columns after `id`, `team_id` and the string fields: named as in the lead's JSON, the
+/// working state (status, owner, archive) last.
+const OTHER_COLUMNS: [&str; 17] = [
     "bedrooms",
     "latitude",
     "longitude",
@@ -41,6 +42,9 @@ const OTHER_COLUMNS: [&str; 14] = [
     "created_at",
     "updated_at",
     "county_fips",
+    "status",
+    "assignee_id",
+    "archived_at",
 ];
 
 /// The header row: the lead's field names.
@@ -93,6 +97,10 @@ pub fn write_lead<C: LeadCells>(out: &mut C, lead: &Lead) -> Result<(), C::Error
     out.text(Some(&iso(lead.created_at)))?;
     out.text(Some(&iso(lead.updated_at)))?;
     out.text(lead.county_fips.as_deref())?;
+    let work = &lead.work;
+    out.text(Some(work.status.as_str()))?;
+    out.text(work.assignee.as_ref().map(|a| a.user_id.as_str()))?;
+    out.text(work.archived_at.map(iso).as_deref())?;
     out.end_row()
 }
 
