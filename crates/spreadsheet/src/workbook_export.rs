@@ -145,8 +145,21 @@ impl WorkbookExport {
     }
 
     /// Writes the workbook into `out` as it zips it (`out` needs no seeking: a response body's
-    /// channel will do).
+    /// channel will do). Each sheet's header gets Excel's filter buttons over its rows, so a
+    /// list can be narrowed by city or status in Excel at once.
     pub fn finish(mut self, out: impl Write + Send) -> Result<(), XlsxError> {
+        if let Some(last_column) = self.header.len().checked_sub(1) {
+            let last_column = u16::try_from(last_column).unwrap_or(u16::MAX);
+            for sheet in 0..self.sheets {
+                let last_row = if sheet + 1 == self.sheets {
+                    self.row - 1
+                } else {
+                    self.rows_per_sheet - 1
+                };
+                let worksheet = self.workbook.worksheet_from_index(sheet)?;
+                worksheet.autofilter(0, 0, last_row, last_column)?;
+            }
+        }
         self.workbook.save_to_writer(out)
     }
 }

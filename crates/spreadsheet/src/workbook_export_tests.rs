@@ -1,5 +1,5 @@
 //! Exports read back by calamine, cell by cell with their types, as Excel would open them.
-use std::io::{Cursor, Write};
+use std::io::{Cursor, Read, Write};
 
 use calamine::{open_workbook_from_rs, Data, Reader, Xlsx};
 
@@ -18,11 +18,16 @@ impl Write for Stream {
     }
 }
 
-/// Each sheet's name and cells, as calamine reads them.
-fn sheets(export: WorkbookExport) -> Vec<(String, Vec<Vec<Data>>)> {
+/// The finished workbook's bytes.
+fn finished(export: WorkbookExport) -> Vec<u8> {
     let mut out = Stream(Vec::new());
     export.finish(&mut out).unwrap();
-    let mut book: Xlsx<_> = open_workbook_from_rs(Cursor::new(out.0)).unwrap();
+    out.0
+}
+
+/// Each sheet's name and cells, as calamine reads them.
+fn sheets(bytes: Vec<u8>) -> Vec<(String, Vec<Vec<Data>>)> {
+    let mut book: Xlsx<_> = open_workbook_from_rs(Cursor::new(bytes)).unwrap();
     book.sheet_names()
         .into_iter()
         .map(|name| {
@@ -30,6 +35,20 @@ fn sheets(export: WorkbookExport) -> Vec<(String, Vec<Vec<Data>>)> {
             (name, range.rows().map(<[Data]>::to_vec).collect())
         })
         .collect()
+}
+
+/// The cells under sheet `n`'s filter buttons (`A1:E3`), as the sheet's XML names them.
+fn auto_filter(bytes: &[u8], n: usize) -> String {
+    let mut archive = zip::ZipArchive::new(Cursor::new(bytes)).unwrap();
+    let mut xml = String::new();
+    let part = format!("xl/worksheets/sheet{n}.xml");
+    archive
+        .by_name(&part)
+        .unwrap()
+        .read_to_string(&mut xml)
+        .unwrap();
+    let (_, after) = xml.split_once("<autoFilter ref=\"").unwrap();
+    after.split('"').next().unwrap().to_owned()
 }
 
 fn text(s: &str) -> Data {
@@ -54,7 +73,7 @@ fn text_stays_text_and_numbers_are_numbers() {
     export.number(f64::NAN).unwrap();
     export.end_row().unwrap();
 
-    let sheets = sheets(export);
+    let sheets = sheets(finished(export));
     assert_eq!(sheets.len(), 1);
     let (name, rows) = &sheets[0];
     assert_eq!(name, "Leads");
@@ -88,25 +107,32 @@ fn text_stays_text_and_numbers_are_numbers() {
 
 #[test]
 fn a_full_sheet_continues_on_a_new_one_with_the_header() {
-    let write = |rows: u32| {
-        let mut export = WorkbookExport::with_rows_per_sheet("Leads", &["n"], 3).unwrap();
+    let bytes = |rows: u32| {
+        let mut export = WorkbookExport::with_rows_per_sheet("Leads", &["n", "m"], 3).unwrap();
         for n in 1..=rows {
             export.number(f64::from(n)).unwrap();
             export.end_row().unwrap();
         }
-        sheets(export)
+        finished(export)
     };
+    let write = |rows: u32| sheets(bytes(rows));
+    // Each sheet's filter buttons cover its header and its rows.
+    let five = bytes(5);
+    let filters: Vec<String> = (1..=3).map(|n| auto_filter(&five, n)).collect();
+    assert_eq!(filters, ["A1:B3", "A1:B3", "A1:B2"]);
     let five = write(5);
     let names: Vec<&str> = five.iter().map(|(name, _)| name.as_str()).collect();
     assert_eq!(names, ["Leads", "Leads (2)", "Leads (3)"]);
-    let n = |v: f64| vec![Data::Float(v)];
-    assert_eq!(five[0].1, [vec![text("n")], n(1.0), n(2.0)]);
-    assert_eq!(five[1].1, [vec![text("n")], n(3.0), n(4.0)]);
-    assert_eq!(five[2].1, [vec![text("n")], n(5.0)]);
+    let header = || vec![text("n"), text("m")];
+    let n = |v: f64| vec![Data::Float(v), Data::Empty];
+    assert_eq!(five[0].1, [header(), n(1.0), n(2.0)]);
+    assert_eq!(five[1].1, [header(), n(3.0), n(4.0)]);
+    assert_eq!(five[2].1, [header(), n(5.0)]);
     // Rows that fill their last sheet exactly leave no empty sheet after it.
     assert_eq!(write(4).len(), 2);
     // No rows at all: the header alone.
-    assert_eq!(write(0), [("Leads".to_owned(), vec![vec![text("n")]])]);
+    assert_eq!(write(0), [("Leads".to_owned(), vec![header()])]);
+    assert_eq!(auto_filter(&bytes(0), 1), "A1:B1");
 }
 
 #[test]
@@ -120,7 +146,7 @@ fn text_over_excels_cell_limit_is_cut_to_it_and_counted() {
     export.end_row().unwrap();
     assert_eq!(export.cut_cells(), 1);
 
-    let sheets = sheets(export);
+    let sheets = sheets(finished(export));
     assert_eq!(sheets[0].1[1][0], text(&"a".repeat(EXCEL_CELL_CHARS - 1)));
     // Two bytes a character but one UTF-16 unit: 32,767 of them fit whole.
     assert_eq!(sheets[0].1[1][1], text(&fits));
