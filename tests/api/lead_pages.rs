@@ -1,16 +1,19 @@
 //! The lead pages (`/leads`, `/leads/{id}`) and the CSV export, over HTTP: filters in the URL,
 //! paging, the submission history after a merge, "Enrich again", and the CSV read back.
+use diesel::{ExpressionMethods, QueryDsl, RunQueryDsl};
 use reqwest::StatusCode;
 use serde_json::{json, Value};
 
+use leadhub_db::schema::leads;
 use leadhub_tests::{backend_tests, TestApp, TestUser};
 
 use crate::enrichment::with_geocoders;
-use crate::helpers::{each, post_batch};
+use crate::helpers::{each, post_batch, team};
 use crate::pages::{assert_filters_refused, first_look, sign_in, Browser};
 
 backend_tests!(
     the_list_filters_counts_and_pages,
+    the_list_orders_as_chosen,
     a_new_user_sees_the_empty_state,
     the_detail_shows_the_history_of_a_merge,
     enrich_again_follows_the_api_rule,
@@ -88,6 +91,64 @@ async fn the_list_filters_counts_and_pages(app: TestApp) {
 
     let bad = "/leads?property_type=castle&created_after=soon";
     assert_filters_refused(&mut b, bad, &["property type", "created after"]).await;
+}
+
+/// Where each of `needles` first stands in `page`, in `needles`' order.
+fn positions(page: &str, needles: &[&str]) -> Vec<usize> {
+    needles
+        .iter()
+        .map(|n| page.find(n).unwrap_or_else(|| panic!("no {n} in:\n{page}")))
+        .collect()
+}
+
+async fn the_list_orders_as_chosen(app: TestApp) {
+    let alice = app.user("alice@example.com").await;
+    let team = team(&app, "Sales", &alice).await;
+    let cities = ["Waco", "Austin", "Dallas"];
+    let leads = (1..=3).map(|i| {
+        let mut lead = lead(i, cities[i - 1], "permits");
+        lead["team_id"] = json!(team);
+        lead
+    });
+    batch(&app, &alice, leads.collect()).await;
+    let (_, list) = app.get("/api/v1/leads?city=waco", &alice.key).await;
+    let waco = list["items"][0]["id"].as_i64().unwrap();
+    // The last change an hour after the others (the batch wrote all three in one second).
+    let later = chrono::Utc::now().naive_utc() + chrono::Duration::hours(1);
+    app.write_db(move |conn| {
+        diesel::update(leads::table.find(waco))
+            .set(leads::updated_at.eq(later))
+            .execute(conn)
+    })
+    .await;
+    let mut b = sign_in(&app, "alice@example.com").await;
+    let (one, two, three) = ("1 ELM ST", "2 ELM ST", "3 ELM ST");
+    let order = |page: &str, want: [&str; 3]| {
+        let at = positions(page, &want);
+        assert!(at[0] < at[1] && at[1] < at[2], "{want:?}: {at:?}");
+    };
+
+    order(&b.get("/leads").await.body, [three, two, one]);
+    let by_city = b.get("/leads?sort=city").await.body;
+    order(&by_city, [two, three, one]);
+    assert!(by_city.contains("<option value=\"city\" selected>city, A to Z</option>"));
+    // An order is no filter: every lead is still counted as all of them.
+    assert!(by_city.contains(">3 leads ·"), "{by_city}");
+    assert!(by_city.contains("href=\"/leads/export?sort=city\""));
+    order(
+        &b.get("/leads?sort=updated_at").await.body,
+        [two, three, one],
+    );
+    order(
+        &b.get("/leads?sort=-updated_at").await.body,
+        [one, three, two],
+    );
+    let waco_only = b.get("/leads?sort=created_at&city=Waco").await.body;
+    assert!(
+        waco_only.contains("1 lead matches these filters"),
+        "{waco_only}"
+    );
+    assert_filters_refused(&mut b, "/leads?sort=zip", &["sort"]).await;
 }
 
 async fn a_new_user_sees_the_empty_state(app: TestApp) {

@@ -22,8 +22,8 @@ use crate::session::Visitor;
 use crate::Done;
 use crate::{lead, lead_actions, lead_edit};
 
-/// The filters a `/leads` URL may carry, named as the API's query parameters.
-pub const FILTERS: [&str; 15] = [
+/// The filters a `/leads` URL may carry, named as the API's query parameters, and the order.
+pub const FILTERS: [&str; 16] = [
     "q",
     "status",
     "assignee",
@@ -39,6 +39,20 @@ pub const FILTERS: [&str; 15] = [
     "created_after",
     "created_before",
     "upload",
+    "sort",
+];
+
+/// The orders of the list's "Order" choice: the API's `sort` word and what a person reads; ""
+/// is the API's default, newest first. Longest untouched first is the salesperson's "who have I
+/// not called back".
+const SORTS: [(&str, &str); 7] = [
+    ("", "newest first"),
+    ("created_at", "oldest first"),
+    ("-updated_at", "last changed first"),
+    ("updated_at", "longest untouched first"),
+    ("city", "city, A to Z"),
+    ("-permit_date", "newest permit first"),
+    ("permit_date", "oldest permit first"),
 ];
 
 pub fn configure(cfg: &mut web::ServiceConfig) {
@@ -136,6 +150,7 @@ async fn list(
     let teams: Vec<TeamChoice> = all_teams.into_iter().filter(|t| t.active).collect();
     context.insert("property_types", &PROPERTY_TYPES);
     context.insert("enrichment_statuses", &ENRICHMENT_STATUSES);
+    context.insert("sorts", &SORTS);
     let status = match filters.read::<LeadQuery>() {
         Ok(lead_query) => {
             if let Some(upload) = lead_query.filter().upload {
@@ -207,4 +222,18 @@ async fn export(visitor: Visitor, req: HttpRequest) -> Result<HttpResponse, Page
         .visible_filter(&visitor.user, lead_query.filter())
         .await?;
     Ok(visitor.finish(LeadsCsv::new(visitor.state.submissions.clone(), filter).into_response()))
+}
+
+#[cfg(test)]
+mod tests {
+    use leadhub_domain::lead::search::LeadSort;
+
+    use super::SORTS;
+
+    #[test]
+    fn every_offered_order_is_one_the_api_takes() {
+        for (value, _) in SORTS.iter().filter(|(value, _)| !value.is_empty()) {
+            assert!(LeadSort::parse(value).is_some(), "{value}");
+        }
+    }
 }

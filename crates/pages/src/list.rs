@@ -73,8 +73,8 @@ impl PageFilters {
         read_query::<T>(&self.query_string()).map_err(|p| problems_text(&p))
     }
 
-    /// Puts the form's values (`f`, every filter, "" when not given), `filtered` and `query`
-    /// into the page's context.
+    /// Puts the form's values (`f`, every filter, "" when not given), `filtered` (a filter
+    /// besides the order is given) and `query` into the page's context.
     pub fn insert_form(&self, context: &mut Context) {
         let chosen: HashMap<&str, &str> = self
             .names
@@ -85,7 +85,9 @@ impl PageFilters {
             })
             .collect();
         context.insert("f", &chosen);
-        context.insert("filtered", &!self.given.is_empty());
+        // An order alone narrows nothing: the list still shows every lead.
+        let filtered = self.given.iter().any(|(name, _)| *name != "sort");
+        context.insert("filtered", &filtered);
         context.insert("query", &self.query_string());
     }
 
