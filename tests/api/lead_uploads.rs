@@ -12,6 +12,7 @@ use leadhub_tests::{backend_tests, TestApp, TestUser};
 use crate::helpers::team;
 use crate::lead_pages::{batch, fetch_csv, lead};
 use crate::pages::{sign_in, Browser, Page};
+use crate::workbook_exports::first_sheet;
 
 backend_tests!(
     an_upload_imports_with_the_clis_rules_and_reports_rejects,
@@ -163,6 +164,25 @@ async fn an_upload_imports_with_the_clis_rules_and_reports_rejects(app: TestApp)
         "{rejected}"
     );
     assert_eq!(lines.next(), None);
+    // The same report for Excel: every cell text, the formula guard's apostrophe gone.
+    let (status, _, workbook) = b.download(&format!("{report_link}.xlsx")).await;
+    assert_eq!(status, StatusCode::OK);
+    let (name, rows, _) = first_sheet(workbook);
+    assert_eq!(name, "Report");
+    let mut csv = csv::ReaderBuilder::new()
+        .has_headers(false)
+        .flexible(true)
+        .from_reader(report.body.as_bytes());
+    for (row, record) in rows.iter().zip(csv.records()) {
+        let record = record.unwrap();
+        let cells: Vec<String> = row.iter().map(ToString::to_string).collect();
+        let unguarded = record.iter().map(|c| {
+            c.strip_prefix("'=")
+                .map_or(c.to_owned(), |r| format!("={r}"))
+        });
+        assert_eq!(cells[..record.len()], unguarded.collect::<Vec<_>>());
+    }
+    assert_eq!(rows.len(), 3);
 
     // The leads are in the team, the duplicate merged into the existing one.
     let (status, page) = app.get("/api/v1/leads?limit=10", &alice.key).await;
@@ -304,6 +324,8 @@ async fn another_teams_upload_is_not_found(app: TestApp) {
         b.get(&format!("{location}/report")).await.status,
         StatusCode::OK
     );
+    let other_file = b.get(&format!("{location}/report.ods")).await;
+    assert_eq!(other_file.status, StatusCode::NOT_FOUND);
 
     let bob = app.user("bob@example.com").await;
     team(&app, "Beta", &bob).await;
@@ -311,6 +333,7 @@ async fn another_teams_upload_is_not_found(app: TestApp) {
     for path in [
         location.clone(),
         format!("{location}/report"),
+        format!("{location}/report.xlsx"),
         "/uploads/99999".into(),
         "/uploads/x".into(),
     ] {

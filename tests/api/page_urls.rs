@@ -75,6 +75,7 @@ async fn every_page_answers_any_query(app: TestApp) {
         "/teams/0".to_owned(),
         "/uploads/-9223372036854775808".to_owned(),
         "/uploads/1/report".to_owned(),
+        "/uploads/1/report.xlsx".to_owned(),
         "/api-keys/99999999999999999999/revoke".to_owned(),
     ];
     for path in &paths {

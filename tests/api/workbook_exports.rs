@@ -21,7 +21,7 @@ backend_tests!(
 );
 
 /// The first sheet's name and rows, and how many sheets the workbook has.
-fn first_sheet(bytes: Vec<u8>) -> (String, Vec<Vec<Data>>, usize) {
+pub(crate) fn first_sheet(bytes: Vec<u8>) -> (String, Vec<Vec<Data>>, usize) {
     let mut book: Xlsx<_> = open_workbook_from_rs(Cursor::new(bytes)).unwrap();
     let names = book.sheet_names();
     let first = book.worksheet_range_at(0).unwrap().unwrap();

@@ -767,7 +767,10 @@ async function uploadsAndMap(page, teamId, mappedLeadId) {
   assert.equal(rows[2][0], "5");
   assert.equal(rows[2][3], "shifted_row");
   assert.equal(rows[2][9], "'=HYPERLINK(\"http://x\")", "formula cells in the report are prefixed");
-  step("CSV upload on /leads: progress, then the summary and the reject report read back");
+  const [reportBook] = await Promise.all([page.waitForEvent("download"), page.click("#reject-report-xlsx")]);
+  assert.match(reportBook.suggestedFilename(), /^rejected-rows-\d+\.xlsx$/);
+  assert.equal(fs.readFileSync(await reportBook.path()).subarray(0, 4).toString("latin1"), "PK\x03\x04");
+  step("CSV upload on /leads: progress, then the summary and the reject report read back (CSV and for Excel)");
 
   // A file that is not CSV: a clear message on the form, not an error page.
   await page.goto(`${base}/leads/import`);

@@ -23,7 +23,8 @@ use crate::list::PageFilters;
 use crate::render::PageError;
 use crate::session::Visitor;
 
-const XLSX: &str = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
+/// An Excel workbook's media type.
+pub(crate) const XLSX: &str = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
 
 /// Bytes of the zipped workbook sent at a time.
 const BODY_PIECE: usize = 64 * 1024;

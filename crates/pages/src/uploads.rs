@@ -1,6 +1,7 @@
 //! CSV uploads from the browser: `/leads/import` and `/businesses/import` take a file in the
 //! CLI's format, store it (bytes in the database) and queue its import; `/uploads/{id}` shows the
-//! progress (refreshing itself) and then the summary; `/uploads/{id}/report` is the reject report.
+//! progress (refreshing itself) and then the summary; `/uploads/{id}/report` is the reject report
+//! (`.../report.xlsx`: the same as an Excel workbook).
 //! Only the members of the team an upload went into see it; anyone else gets 404.
 use actix_web::http::{header, StatusCode};
 use actix_web::{web, HttpRequest, HttpResponse};
@@ -11,8 +12,10 @@ use leadhub_domain::error::ServiceError;
 use leadhub_domain::lead::record::LeadFilter;
 use leadhub_domain::upload::{NewUpload, UploadKind, UploadStatus};
 use leadhub_http::state::AppState;
+use leadhub_spreadsheet::workbook_export::csv_as_workbook;
 
 use crate::import::refuse_file;
+use crate::lead_workbook::XLSX;
 use crate::list::team_choices;
 use crate::multipart::{boundary, Part, Parts};
 use crate::render::{see_other, when, PageError};
@@ -32,7 +35,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         POST "/businesses/import" => upload_businesses,
         GET "/uploads" => list,
         GET "/uploads/{id}" => status,
-        GET "/uploads/{id}/report" => report,
+        GET "/uploads/{id}/{report}" => report,
     }
 }
 
@@ -335,22 +338,46 @@ async fn upload_lead_count(
     Ok(total)
 }
 
-/// GET /uploads/{id}/report: the rejected rows and warnings as CSV (formula-safe, as from the CLI).
+/// GET /uploads/{id}/report: the rejected rows and warnings as CSV (formula-safe, as from the CLI);
+/// GET /uploads/{id}/report.xlsx: the same as an Excel workbook, every cell text, so the rejected
+/// rows can be fixed in Excel without losing a ZIP's leading zero, then imported again.
 async fn report(
     state: web::Data<AppState>,
     visitor: Visitor,
-    id: web::Path<String>,
+    path: web::Path<(String, String)>,
 ) -> Result<HttpResponse, PageError> {
+    let (id, file) = path.into_inner();
     let id = id_of(&id, "Upload")?;
+    let for_excel = match file.as_str() {
+        "report" => false,
+        "report.xlsx" => true,
+        _ => return Err(PageError::NotFound("Page".into())),
+    };
     let csv = state.uploads.report(&visitor.user, id).await?;
-    Ok(visitor.finish(
-        HttpResponse::Ok()
-            .content_type("text/csv; charset=utf-8")
-            .insert_header((
-                header::CONTENT_DISPOSITION,
-                format!("attachment; filename=\"rejected-rows-{id}.csv\""),
-            ))
-            .insert_header((header::CACHE_CONTROL, "no-store"))
-            .body(csv),
-    ))
+    if !for_excel {
+        let name = format!("rejected-rows-{id}.csv");
+        return Ok(visitor.finish(download(csv, "text/csv; charset=utf-8", &name)));
+    }
+    // A report of an 8 MiB upload takes a moment to zip: off the async workers.
+    let workbook = web::block(move || {
+        let mut out = Vec::new();
+        csv_as_workbook(&csv, "Report", &mut out).map(|()| out)
+    })
+    .await
+    .map_err(|e| PageError::unexpected(e.into()))?
+    .map_err(PageError::unexpected)?;
+    let name = format!("rejected-rows-{id}.xlsx");
+    Ok(visitor.finish(download(workbook, XLSX, &name)))
+}
+
+/// A file to download, never cached.
+fn download(body: Vec<u8>, content_type: &str, file_name: &str) -> HttpResponse {
+    HttpResponse::Ok()
+        .content_type(content_type)
+        .insert_header((
+            header::CONTENT_DISPOSITION,
+            format!("attachment; filename=\"{file_name}\""),
+        ))
+        .insert_header((header::CACHE_CONTROL, "no-store"))
+        .body(body)
 }

@@ -7,11 +7,23 @@ use std::borrow::Cow;
 /// (`+15125550100`, `+1 512 555 0100`, `+15125550100;ext=12`) stays as it is: it calls no function, and an
 /// apostrophe would break it for a dialer or a CRM fed the file. Imports strip the apostrophe again.
 pub fn defuse_formula(cell: &str) -> Cow<'_, str> {
-    let formula_start = cell.starts_with(['=', '+', '-', '@', '\t', '\r']);
+    let formula_start = cell.starts_with(FORMULA_STARTS);
     if formula_start && !is_plain_number(cell) && !is_phone_number(cell) {
         Cow::Owned(format!("'{cell}"))
     } else {
         Cow::Borrowed(cell)
+    }
+}
+
+/// The characters a spreadsheet reads as the start of a formula.
+const FORMULA_STARTS: [char; 6] = ['=', '+', '-', '@', '\t', '\r'];
+
+/// `cell` as it was before `defuse_formula`: without the apostrophe it put before a formula
+/// start. For a file leadhub wrote, turned into a workbook, whose text cells need no guard.
+pub fn undo_defuse(cell: &str) -> &str {
+    match cell.strip_prefix('\'') {
+        Some(rest) if rest.starts_with(FORMULA_STARTS) => rest,
+        _ => cell,
     }
 }
 
@@ -52,7 +64,7 @@ fn is_phone_number(cell: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::defuse_formula;
+    use super::{defuse_formula, undo_defuse};
 
     #[test]
     fn formula_starts_are_defused() {
@@ -77,6 +89,7 @@ mod tests {
             ("\r=1", "'\r=1"),
         ] {
             assert_eq!(defuse_formula(cell), defused, "{cell:?}");
+            assert_eq!(undo_defuse(defused), cell, "{defused:?}");
         }
     }
 
@@ -104,6 +117,10 @@ mod tests {
             "'=1",
         ] {
             assert_eq!(defuse_formula(cell), cell, "{cell:?}");
+            // An apostrophe before a formula start is taken for the guard, as an import takes it.
+            if cell != "'=1" {
+                assert_eq!(undo_defuse(cell), cell, "{cell:?}");
+            }
         }
     }
 }

@@ -12,6 +12,8 @@ use std::io::Write;
 
 use rust_xlsxwriter::{Format, Workbook, Worksheet};
 
+use crate::cell::undo_defuse;
+
 pub use rust_xlsxwriter::XlsxError;
 
 /// Rows in one Excel worksheet, its header row included.
@@ -162,6 +164,27 @@ impl WorkbookExport {
         }
         self.workbook.save_to_writer(out)
     }
+}
+
+/// A CSV file leadhub wrote (an import's report) as a workbook of one sheet called `name`: every
+/// cell text, without the formula guard's apostrophe, so its ZIPs and phones survive being fixed
+/// in Excel. Rows may be wider than the header, as the report's are.
+pub fn csv_as_workbook(csv: &[u8], name: &str, out: impl Write + Send) -> anyhow::Result<()> {
+    let mut reader = csv::ReaderBuilder::new()
+        .has_headers(false)
+        .flexible(true)
+        .from_reader(csv);
+    let mut records = reader.records();
+    let header = records.next().transpose()?.unwrap_or_default();
+    let titles: Vec<&str> = header.iter().map(undo_defuse).collect();
+    let mut workbook = WorkbookExport::new(name, &titles)?;
+    for record in records {
+        for cell in record?.iter() {
+            workbook.text(undo_defuse(cell))?;
+        }
+        workbook.end_row()?;
+    }
+    Ok(workbook.finish(out)?)
 }
 
 /// The longest prefix of `value` that fits in an Excel cell, or None when all of it fits.

@@ -151,3 +151,32 @@ fn text_over_excels_cell_limit_is_cut_to_it_and_counted() {
     // Two bytes a character but one UTF-16 unit: 32,767 of them fit whole.
     assert_eq!(sheets[0].1[1][1], text(&fits));
 }
+
+#[test]
+fn a_report_becomes_text_cells_without_the_formula_guard() {
+    let report = "row,column,value,code,message,zip_code,phone,note\n\
+                  5,,,shifted_row,\"a row, shifted\",02134,+15125550100,'=HYPERLINK(\"x\")\n\
+                  6,state,XX,invalid_state,dropped,78701,,,extra\n";
+    let mut out = Stream(Vec::new());
+    csv_as_workbook(report.as_bytes(), "Report", &mut out).unwrap();
+    let sheets = sheets(out.0);
+    let (name, rows) = &sheets[0];
+    assert_eq!(name, "Report");
+    assert_eq!(rows[0][5], text("zip_code"));
+    assert_eq!(
+        rows[1],
+        [
+            "5",
+            "",
+            "",
+            "shifted_row",
+            "a row, shifted",
+            "02134",
+            "+15125550100",
+            "=HYPERLINK(\"x\")",
+            ""
+        ]
+        .map(|c| if c.is_empty() { Data::Empty } else { text(c) })
+    );
+    assert_eq!(rows[2][8], text("extra"));
+}
