@@ -167,7 +167,7 @@ async fn an_upload_imports_with_the_clis_rules_and_reports_rejects(app: TestApp)
     // The same report for Excel: every cell text, the formula guard's apostrophe gone.
     let (status, _, workbook) = b.download(&format!("{report_link}.xlsx")).await;
     assert_eq!(status, StatusCode::OK);
-    let (name, rows, _) = first_sheet(workbook);
+    let (name, rows, _) = first_sheet(workbook.clone());
     assert_eq!(name, "Report");
     let mut csv = csv::ReaderBuilder::new()
         .has_headers(false)
@@ -183,11 +183,47 @@ async fn an_upload_imports_with_the_clis_rules_and_reports_rejects(app: TestApp)
         assert_eq!(cells[..record.len()], unguarded.collect::<Vec<_>>());
     }
     assert_eq!(rows.len(), 3);
+    // Uploaded again as it is, the workbook imports like the CSV report: its own columns ignored,
+    // the warning's line (no cells of the file) no row, the shifted row refused again.
+    let again = upload_named(
+        &mut b,
+        "/leads/import",
+        team_id,
+        None,
+        &workbook,
+        "report.xlsx",
+    )
+    .await;
+    assert_eq!(again.status, StatusCode::SEE_OTHER, "{}", again.body);
+    let again = finished(&mut b, again.location()).await;
+    assert_counts(&again, &[("rows", 1), ("created", 0), ("rejected", 1)]);
+    assert!(again
+        .body
+        .contains("Ignored: row, column, value, code, message,"));
+    // Fixed in Excel (the shifted cell deleted), the rejected row imports.
+    let mut book = rust_xlsxwriter::Workbook::new();
+    let sheet = book.add_worksheet();
+    let width = rows[0].iter().take_while(|c| !c.to_string().is_empty());
+    let width = width.count();
+    for (r, row) in [&rows[0], &rows[2]].into_iter().enumerate() {
+        let fixed = row.iter().take(width);
+        for (c, cell) in fixed.enumerate() {
+            let (r, c) = (u32::try_from(r).unwrap(), u16::try_from(c).unwrap());
+            sheet.write_string(r, c, cell.to_string()).unwrap();
+        }
+    }
+    let fixed = book.save_to_buffer().unwrap();
+    let fixed = upload_named(&mut b, "/leads/import", team_id, None, &fixed, "fixed.xlsx").await;
+    let fixed = finished(&mut b, fixed.location()).await;
+    assert_counts(&fixed, &[("rows", 1), ("created", 1), ("rejected", 0)]);
 
-    // The leads are in the team, the duplicate merged into the existing one.
+    // The leads are in the team, the duplicate merged into the existing one; the fixed row's
+    // lead is the fourth, its formula-like first name kept as text.
     let (status, page) = app.get("/api/v1/leads?limit=10", &alice.key).await;
     assert_eq!(status, StatusCode::OK);
-    assert_eq!(page["total"], 3, "{page}");
+    assert_eq!(page["total"], 4, "{page}");
+    assert_eq!(page["items"][0]["address"], "3 Elm Rd");
+    assert_eq!(page["items"][0]["first_name"], "=HYPERLINK(\"http://x\")");
     assert!(page["items"]
         .as_array()
         .unwrap()
