@@ -46,6 +46,14 @@ pub(crate) async fn upload(
     upload_named(b, path, team_id, csrf, bytes, "leads.csv").await
 }
 
+/// A leads file named `file_name` uploaded into `team_id` and accepted, and its page once the
+/// import finished.
+pub(crate) async fn imported(b: &mut Browser, team_id: i64, bytes: &[u8], file_name: &str) -> Page {
+    let sent = upload_named(b, "/leads/import", team_id, None, bytes, file_name).await;
+    assert_eq!(sent.status, StatusCode::SEE_OTHER, "{}", sent.body);
+    finished(b, sent.location()).await
+}
+
 /// `upload` of a file named `file_name`, the name sent as written (as a browser does, not
 /// percent-encoded).
 pub(crate) async fn upload_named(
@@ -185,17 +193,7 @@ async fn an_upload_imports_with_the_clis_rules_and_reports_rejects(app: TestApp)
     assert_eq!(rows.len(), 3);
     // Uploaded again as it is, the workbook imports like the CSV report: its own columns ignored,
     // the warning's line (no cells of the file) no row, the shifted row refused again.
-    let again = upload_named(
-        &mut b,
-        "/leads/import",
-        team_id,
-        None,
-        &workbook,
-        "report.xlsx",
-    )
-    .await;
-    assert_eq!(again.status, StatusCode::SEE_OTHER, "{}", again.body);
-    let again = finished(&mut b, again.location()).await;
+    let again = imported(&mut b, team_id, &workbook, "report.xlsx").await;
     assert_counts(&again, &[("rows", 1), ("created", 0), ("rejected", 1)]);
     assert!(again
         .body
@@ -213,8 +211,7 @@ async fn an_upload_imports_with_the_clis_rules_and_reports_rejects(app: TestApp)
         }
     }
     let fixed = book.save_to_buffer().unwrap();
-    let fixed = upload_named(&mut b, "/leads/import", team_id, None, &fixed, "fixed.xlsx").await;
-    let fixed = finished(&mut b, fixed.location()).await;
+    let fixed = imported(&mut b, team_id, &fixed, "fixed.xlsx").await;
     assert_counts(&fixed, &[("rows", 1), ("created", 1), ("rejected", 0)]);
 
     // The leads are in the team, the duplicate merged into the existing one; the fixed row's

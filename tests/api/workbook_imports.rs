@@ -9,7 +9,7 @@ use serde_json::{json, Value};
 use leadhub_tests::{backend_tests, TestApp};
 
 use crate::helpers::team;
-use crate::lead_uploads::{count, finished, upload_named};
+use crate::lead_uploads::{count, imported, upload_named};
 use crate::messy_imports::import_file;
 use crate::pages::sign_in;
 
@@ -144,17 +144,7 @@ async fn a_workbook_imports_alike_through_the_cli_and_the_upload(app: TestApp) {
 
     // The upload page: the same workbook, the same counts, and where it was read from.
     let mut b = sign_in(&app, "alice@example.com").await;
-    let sent = upload_named(
-        &mut b,
-        "/leads/import",
-        page_team,
-        None,
-        &bytes,
-        "leads.xlsx",
-    )
-    .await;
-    assert_eq!(sent.status, StatusCode::SEE_OTHER, "{}", sent.body);
-    let done = finished(&mut b, sent.location()).await;
+    let done = imported(&mut b, page_team, &bytes, "leads.xlsx").await;
     assert_eq!(
         [
             count(&done, "rows"),
