@@ -38,6 +38,8 @@ pub struct CsvSheet {
     record: ByteRecord,
     /// The spreadsheet row number of the last row read (the header is row 1).
     row: u64,
+    /// The reader's line count after the last row read: where the next row's count starts.
+    line: u64,
     read: Arc<AtomicU64>,
 }
 
@@ -87,14 +89,38 @@ impl CsvSheet {
         } else {
             Vec::new()
         };
+        let line = reader.position().line();
         Ok(CsvSheet {
             reader,
             encoding,
             header,
             record,
             row: 1,
+            line,
             read,
         })
+    }
+
+    /// How many spreadsheet rows the record just read moved on: one, and one more for each empty
+    /// line before it, which the `csv` crate skips but a spreadsheet shows as an empty row.
+    ///
+    /// The reader counts the `\n` bytes it consumed. A record's read takes the empty lines before
+    /// it, the line breaks inside its quoted cells and one line end: its own (`\n`), or with CRLF
+    /// the `\n` of the record before (the `\r` ends a record, its `\n` is read with the next). So
+    /// the count moved by rows + line breaks inside cells. Two files read one too few: a last row
+    /// with no line end just after an empty line in an LF file, and CR-only (classic Mac) files,
+    /// which have no `\n` to count: their empty lines are not counted.
+    fn rows_taken(&mut self) -> u64 {
+        let line = self.reader.position().line();
+        let inside = self
+            .record
+            .as_slice()
+            .iter()
+            .filter(|b| **b == b'\n')
+            .count();
+        let moved = line.saturating_sub(self.line).saturating_sub(inside as u64);
+        self.line = line;
+        moved.max(1)
     }
 
     /// The row just read as text, or why it is not text.
@@ -134,7 +160,7 @@ impl SheetRows for CsvSheet {
         {
             return Ok(None);
         }
-        self.row += 1;
+        self.row += self.rows_taken();
         Ok(Some(match self.decoded() {
             Ok(cells) => ReadRow::Row(SheetRow {
                 row: self.row,
@@ -212,6 +238,39 @@ mod tests {
         assert_eq!(encoding, "UTF-16LE");
         assert_eq!(header, ["city", "zip"]);
         assert_eq!(rows, [row(2, &["São Paulo", "01000"])]);
+    }
+
+    #[test]
+    fn empty_lines_count_as_the_rows_a_spreadsheet_shows() {
+        let cells = |n: u64| row(n, &[&n.to_string(), "x"]);
+        for (ends, file) in [
+            ("LF", "n,c\n2,x\n\n4,x\n\n\n7,x\n8,x\n"),
+            ("CRLF", "n,c\r\n2,x\r\n\r\n4,x\r\n\r\n\r\n7,x\r\n8,x\r\n"),
+            (
+                "CRLF, no end",
+                "n,c\r\n2,x\r\n\r\n4,x\r\n\r\n\r\n7,x\r\n8,x",
+            ),
+            ("LF, no end", "n,c\n2,x\n\n4,x\n\n\n7,x\n8,x"),
+        ] {
+            let (_, _, rows) = read(file.as_bytes());
+            assert_eq!(rows, [cells(2), cells(4), cells(7), cells(8)], "{ends}");
+        }
+        // Line breaks inside a quoted cell are one row, in either line end.
+        for file in [
+            "n,c\n2,\"a\nb\"\n\n4,x\n",
+            "n,c\r\n2,\"a\r\nb\"\r\n\r\n4,x\r\n",
+        ] {
+            let (_, _, rows) = read(file.as_bytes());
+            let two = if file.contains('\r') {
+                "a\r\nb"
+            } else {
+                "a\nb"
+            };
+            assert_eq!(rows, [row(2, &["2", two]), cells(4)], "{file:?}");
+        }
+        // A header holding a line break in quotes is still row 1.
+        let (_, _, rows) = read(b"\"n\nnumber\",c\n\n3,x\n");
+        assert_eq!(rows, [cells(3)]);
     }
 
     #[test]
