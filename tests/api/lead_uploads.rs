@@ -20,6 +20,7 @@ backend_tests!(
     a_file_over_the_cap_is_refused,
     an_upload_without_its_csrf_token_is_refused,
     another_teams_upload_is_not_found,
+    a_report_wider_than_excel_still_downloads,
     a_queued_upload_survives_a_restart,
     businesses_upload_through_the_same_path,
     the_export_reads_back_with_pythons_csv_module,
@@ -346,6 +347,20 @@ async fn an_upload_without_its_csrf_token_is_refused(app: TestApp) {
     .await;
     assert_eq!(page.status, StatusCode::FORBIDDEN);
     assert_eq!(stored_uploads(&app).await, 0);
+}
+
+async fn a_report_wider_than_excel_still_downloads(app: TestApp) {
+    let (_, team_id, mut b) = alice_with_a_lead(&app).await;
+    // A shifted row of 20,002 cells: the report keeps them all; Excel holds 16,384 columns.
+    let wide = format!("address,city\n4 Elm Rd,Austin{}\n", ",x".repeat(20_000));
+    let done = imported(&mut b, team_id, wide.as_bytes(), "wide.csv").await;
+    assert_counts(&done, &[("rows", 1), ("rejected", 1)]);
+    let report = done.text_after("id=\"reject-report\" href=\"", '"');
+    let (status, _, workbook) = b.download(&format!("{report}.xlsx")).await;
+    assert_eq!(status, StatusCode::OK);
+    let (_, rows, _) = first_sheet(workbook);
+    assert_eq!(rows[1].len(), 16_384);
+    assert_eq!(rows[1][5].to_string(), "4 Elm Rd");
 }
 
 async fn another_teams_upload_is_not_found(app: TestApp) {

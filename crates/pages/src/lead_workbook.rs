@@ -83,7 +83,7 @@ fn write_workbook(
     if workbook.cut_cells() > 0 {
         tracing::warn!(
             cells = workbook.cut_cells(),
-            "lead workbook export: cells cut to Excel's 32,767 characters"
+            "lead workbook export: cells cut to fit Excel (32,767 characters a cell)"
         );
     }
     let mut body = BufWriter::with_capacity(BODY_PIECE, Body(pieces));

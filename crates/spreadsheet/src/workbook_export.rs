@@ -19,6 +19,9 @@ pub use rust_xlsxwriter::XlsxError;
 /// Rows in one Excel worksheet, its header row included.
 pub const EXCEL_ROWS: u32 = 1_048_576;
 
+/// Columns in one Excel worksheet (A to XFD).
+pub const EXCEL_COLUMNS: u16 = 16_384;
+
 /// The most a cell holds in Excel, in UTF-16 code units (what Excel counts as characters).
 pub const EXCEL_CELL_CHARS: usize = 32_767;
 
@@ -73,7 +76,7 @@ impl WorkbookExport {
         let bold = Format::new().set_bold();
         let sheet = self.workbook.add_worksheet_with_constant_memory()?;
         sheet.set_name(name)?;
-        for (column, title) in (0u16..).zip(&self.header) {
+        for (column, title) in (0..EXCEL_COLUMNS).zip(&self.header) {
             // Titles are short; a width of at least 12 keeps dates and phones readable.
             let width = title.chars().count().max(10) + 2;
             sheet.set_column_width(column, u16::try_from(width).unwrap_or(u16::MAX))?;
@@ -97,9 +100,22 @@ impl WorkbookExport {
         Ok((sheet, row, column))
     }
 
-    /// The next cell, as text. Text over Excel's limit is cut to it (Excel could not open the
-    /// file otherwise); `cut_cells` counts how often.
+    /// Whether the next cell is within Excel's columns. A cell with a value past them is
+    /// dropped (Excel could not open the file otherwise) and counted in `cut_cells`.
+    fn within_columns(&mut self, has_value: bool) -> bool {
+        let within = self.column < EXCEL_COLUMNS;
+        if !within && has_value {
+            self.cut_cells += 1;
+        }
+        within
+    }
+
+    /// The next cell, as text. Text over Excel's limit is cut to it; `cut_cells` counts how
+    /// often.
     pub fn text(&mut self, value: &str) -> Result<(), XlsxError> {
+        if !self.within_columns(!value.is_empty()) {
+            return Ok(());
+        }
         let value = match fitting_prefix(value) {
             Some(prefix) => {
                 self.cut_cells += 1;
@@ -121,6 +137,9 @@ impl WorkbookExport {
         if !value.is_finite() {
             return self.text(&value.to_string());
         }
+        if !self.within_columns(true) {
+            return Ok(());
+        }
         let (sheet, row, column) = self.next_cell()?;
         sheet.write_number(row, column, value)?;
         self.column += 1;
@@ -129,7 +148,9 @@ impl WorkbookExport {
 
     /// The next cell, left empty.
     pub fn empty(&mut self) {
-        self.column += 1;
+        if self.within_columns(false) {
+            self.column += 1;
+        }
     }
 
     /// Ends the row: the next cell starts the next one.
@@ -141,7 +162,7 @@ impl WorkbookExport {
         Ok(())
     }
 
-    /// How many cells were cut to Excel's limit so far.
+    /// How many cells were cut or dropped to fit Excel's limits so far.
     pub fn cut_cells(&self) -> u64 {
         self.cut_cells
     }
@@ -151,7 +172,9 @@ impl WorkbookExport {
     /// list can be narrowed by city or status in Excel at once.
     pub fn finish(mut self, out: impl Write + Send) -> Result<(), XlsxError> {
         if let Some(last_column) = self.header.len().checked_sub(1) {
-            let last_column = u16::try_from(last_column).unwrap_or(u16::MAX);
+            // A header wider than Excel's columns has its filter over the columns Excel has.
+            let last_column = last_column.min(usize::from(EXCEL_COLUMNS - 1));
+            let last_column = u16::try_from(last_column).unwrap_or(EXCEL_COLUMNS - 1);
             for sheet in 0..self.sheets {
                 let last_row = if sheet + 1 == self.sheets {
                     self.row - 1

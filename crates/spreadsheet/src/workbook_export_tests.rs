@@ -180,3 +180,22 @@ fn a_report_becomes_text_cells_without_the_formula_guard() {
     );
     assert_eq!(rows[2][8], text("extra"));
 }
+
+#[test]
+fn cells_past_excels_last_column_are_dropped_and_counted() {
+    let titles: Vec<String> = (0..20_000).map(|c| format!("c{c}")).collect();
+    let header: Vec<&str> = titles.iter().map(String::as_str).collect();
+    let mut export = WorkbookExport::new("Wide", &header).unwrap();
+    for c in 0..16_390_u32 {
+        export.number(f64::from(c)).unwrap();
+    }
+    export.text("past").unwrap();
+    export.empty();
+    export.end_row().unwrap();
+    assert_eq!(export.cut_cells(), 7);
+    let bytes = finished(export);
+    assert_eq!(auto_filter(&bytes, 1), "A1:XFD2");
+    let rows = &sheets(bytes)[0].1;
+    assert_eq!(rows[1].len(), usize::from(EXCEL_COLUMNS));
+    assert_eq!(rows[1][16_383], Data::Float(16_383.0));
+}
