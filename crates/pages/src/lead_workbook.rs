@@ -8,19 +8,16 @@
 //! is written, and are then zipped straight into the response.
 use std::io::{BufWriter, Write};
 
-use actix_web::http::header;
 use actix_web::web::Bytes;
 use actix_web::{HttpRequest, HttpResponse};
 use futures_util::stream;
 use tokio::sync::mpsc::{channel, Receiver, Sender};
 
 use leadhub_api::lead_export::{columns, read_ahead, write_lead, Chunk, LeadCells, Number};
-use leadhub_api::leads::LeadQuery;
 use leadhub_spreadsheet::workbook_export::{WorkbookExport, XlsxError};
 
-use crate::leads::FILTERS;
-use crate::list::PageFilters;
-use crate::render::PageError;
+use crate::leads::export_filter;
+use crate::render::{attachment, PageError};
 use crate::session::Visitor;
 
 /// An Excel workbook's media type.
@@ -31,13 +28,8 @@ const BODY_PIECE: usize = 64 * 1024;
 
 /// GET /leads/export.xlsx, for the session, like `/leads/export`.
 pub async fn export(visitor: Visitor, req: HttpRequest) -> Result<HttpResponse, PageError> {
-    let lead_query = PageFilters::of(req.query_string(), &FILTERS)
-        .read::<LeadQuery>()
-        .map_err(|_| PageError::BadForm)?;
+    let filter = export_filter(&visitor, &req).await?;
     let submissions = visitor.state.submissions.clone();
-    let filter = submissions
-        .visible_filter(&visitor.user, lead_query.filter())
-        .await?;
     let (leads, chunks) = channel(1);
     actix_web::rt::spawn(read_ahead(submissions, filter, leads));
     let (pieces, body) = channel(4);
@@ -53,16 +45,7 @@ pub async fn export(visitor: Visitor, req: HttpRequest) -> Result<HttpResponse, 
         let piece = piece.map_err(|()| actix_web::error::ErrorInternalServerError("export failed"));
         Some((piece, body))
     });
-    let response = HttpResponse::Ok()
-        .content_type(XLSX)
-        .insert_header((
-            header::CONTENT_DISPOSITION,
-            "attachment; filename=\"leads.xlsx\"",
-        ))
-        .insert_header((header::CACHE_CONTROL, "no-store"))
-        .insert_header((header::X_CONTENT_TYPE_OPTIONS, "nosniff"))
-        .streaming(body);
-    Ok(visitor.finish(response))
+    Ok(visitor.finish(attachment(XLSX, "leads.xlsx").streaming(body)))
 }
 
 /// Writes every chunk's leads into a workbook, then zips it into `pieces`. Stops early, without

@@ -15,6 +15,7 @@ use leadhub_domain::error::ServiceError;
 use leadhub_domain::lead::fields::PROPERTY_TYPES;
 use leadhub_domain::lead::record::Lead;
 use leadhub_domain::lead::work::LeadStatus;
+use leadhub_domain::submission::VisibleLeadFilter;
 
 use crate::list::{self, refuse, PageFilters, TeamChoice, PAGE_SIZE};
 use crate::render::{when, PageError};
@@ -213,15 +214,23 @@ async fn upload_filter(
 /// GET /leads/export: the list's filter as CSV, for the session (the API route takes a Bearer
 /// credential; a page's link cannot send one).
 async fn export(visitor: Visitor, req: HttpRequest) -> Result<HttpResponse, PageError> {
+    let filter = export_filter(&visitor, &req).await?;
+    Ok(visitor.finish(LeadsCsv::new(visitor.state.submissions.clone(), filter).into_response()))
+}
+
+/// The leads an export of the list's URL holds: its filters, read as the API reads them, within
+/// what the visitor may see. Both page exports (CSV and Excel) start here.
+pub(crate) async fn export_filter(
+    visitor: &Visitor,
+    req: &HttpRequest,
+) -> Result<VisibleLeadFilter, PageError> {
     let lead_query = PageFilters::of(req.query_string(), &FILTERS)
         .read::<LeadQuery>()
         .map_err(|_| PageError::BadForm)?;
-    let filter = visitor
-        .state
-        .submissions
+    let submissions = &visitor.state.submissions;
+    Ok(submissions
         .visible_filter(&visitor.user, lead_query.filter())
-        .await?;
-    Ok(visitor.finish(LeadsCsv::new(visitor.state.submissions.clone(), filter).into_response()))
+        .await?)
 }
 
 #[cfg(test)]

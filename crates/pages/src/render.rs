@@ -81,6 +81,20 @@ pub fn page_headers(builder: &mut HttpResponseBuilder) -> &mut HttpResponseBuild
         ))
 }
 
+/// A file to download (`file_name`, of `content_type`), never cached; `nosniff` comes with every
+/// response (`security_headers`).
+pub fn attachment(content_type: &str, file_name: &str) -> HttpResponseBuilder {
+    let mut builder = HttpResponse::Ok();
+    builder
+        .content_type(content_type)
+        .insert_header((
+            header::CONTENT_DISPOSITION,
+            format!("attachment; filename=\"{file_name}\""),
+        ))
+        .insert_header((header::CACHE_CONTROL, "no-store"));
+    builder
+}
+
 /// An HTML answer with the given status.
 pub fn html(status: StatusCode, body: String) -> HttpResponse {
     page_headers(&mut HttpResponse::build(status)).body(body)

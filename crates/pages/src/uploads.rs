@@ -18,7 +18,7 @@ use crate::import::refuse_file;
 use crate::lead_workbook::XLSX;
 use crate::list::team_choices;
 use crate::multipart::{boundary, Part, Parts};
-use crate::render::{see_other, when, PageError};
+use crate::render::{attachment, see_other, when, PageError};
 use crate::session::Visitor;
 use crate::upload_import::import_kind;
 use crate::{base_context, id_of};
@@ -356,7 +356,7 @@ async fn report(
     let csv = state.uploads.report(&visitor.user, id).await?;
     if !for_excel {
         let name = format!("rejected-rows-{id}.csv");
-        return Ok(visitor.finish(download(csv, "text/csv; charset=utf-8", &name)));
+        return Ok(visitor.finish(attachment("text/csv; charset=utf-8", &name).body(csv)));
     }
     // A report of an 8 MiB upload takes a moment to zip: off the async workers.
     let workbook = web::block(move || {
@@ -367,17 +367,5 @@ async fn report(
     .map_err(|e| PageError::unexpected(e.into()))?
     .map_err(PageError::unexpected)?;
     let name = format!("rejected-rows-{id}.xlsx");
-    Ok(visitor.finish(download(workbook, XLSX, &name)))
-}
-
-/// A file to download, never cached.
-fn download(body: Vec<u8>, content_type: &str, file_name: &str) -> HttpResponse {
-    HttpResponse::Ok()
-        .content_type(content_type)
-        .insert_header((
-            header::CONTENT_DISPOSITION,
-            format!("attachment; filename=\"{file_name}\""),
-        ))
-        .insert_header((header::CACHE_CONTROL, "no-store"))
-        .body(body)
+    Ok(visitor.finish(attachment(XLSX, &name).body(workbook)))
 }

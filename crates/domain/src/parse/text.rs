@@ -16,7 +16,7 @@ pub fn clean_text(s: &str) -> Option<String> {
     for c in s.chars() {
         if c.is_whitespace() {
             pending_space = !out.is_empty();
-        } else if c.is_control() || matches!(c, '\u{200B}' | '\u{2060}' | '\u{FEFF}') {
+        } else if is_dropped(c) {
             continue;
         } else {
             if pending_space {
@@ -33,17 +33,22 @@ pub fn clean_text(s: &str) -> Option<String> {
     }
 }
 
+/// A character neither `clean_text` nor `clean_note` keeps: a control character or one of the
+/// invisibles (see `clean_text`).
+fn is_dropped(c: char) -> bool {
+    c.is_control() || matches!(c, '\u{200B}' | '\u{2060}' | '\u{FEFF}')
+}
+
 /// A note as people write it: several lines kept, each line's ends trimmed, the note's blank lines at
 /// the start and end dropped. Line ends become `\n` (Windows' `\r\n` and a lone `\r` too) and a tab stays;
 /// every other control character (escape sequences that would recolour a terminal showing the note, the bell,
 /// ...) and the invisibles `clean_text` drops are dropped. Empty when nothing is left.
 pub fn clean_note(s: &str) -> String {
     let unified = s.replace("\r\n", "\n").replace('\r', "\n");
-    let visible = |c: &char| {
-        matches!(c, '\n' | '\t')
-            || !(c.is_control() || matches!(c, '\u{200B}' | '\u{2060}' | '\u{FEFF}'))
-    };
-    let kept: String = unified.chars().filter(visible).collect();
+    let kept: String = unified
+        .chars()
+        .filter(|c| matches!(c, '\n' | '\t') || !is_dropped(*c))
+        .collect();
     let lines: Vec<&str> = kept.lines().map(str::trim).collect();
     lines.join("\n").trim().to_owned()
 }
