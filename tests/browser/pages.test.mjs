@@ -850,6 +850,23 @@ async function workingLeads(a, teamUrl, teamId, submit) {
   await shot(m, "51-lead-worked");
   step("a member opens My leads, sets a status, adds a note and gives the lead to a colleague; the timeline shows each");
 
+  // Mia sets a follow-up for today (the browser's own day) and finds the lead under "Follow-ups due".
+  const now = new Date();
+  const pad = (n) => String(n).padStart(2, "0");
+  const today = `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
+  await m.fill("#w-follow-up", today);
+  await m.getByRole("button", { name: "Save status and owner" }).click();
+  await m.getByText("Status and owner saved.").waitFor();
+  await m.locator("#follow-up").getByText(today).waitFor();
+  await m.locator("#timeline").getByText(`Follow-up set for ${today}`).waitFor();
+  await m.goto(`${base}/leads`);
+  await m.locator("#follow-ups-due").click();
+  await m.waitForURL(`${base}/leads?follow_up_by=${today}&sort=follow_up_on`);
+  await m.locator("#lead-count").getByText("1 lead matches these filters").waitFor();
+  await m.locator("td .badge.due").getByText(today).waitFor();
+  await shot(m, "51b-follow-ups-due");
+  step("a member sets a follow-up day on the lead page; 'Follow-ups due' (the browser's own day) lists it soonest first");
+
   // Mia claims a lead of no team, then merges the typo'd lead into the real one.
   await m.goto(`${base}/leads/${loose.result_lead_id}`);
   await m.locator("#unassigned-mark").getByText("Unassigned: every user can see it").waitFor();

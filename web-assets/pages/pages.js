@@ -19,6 +19,15 @@ document.addEventListener("DOMContentLoaded", () => {
     field.addEventListener("focus", () => field.select());
   }
 
+  // "Follow-ups due": the server counts days in UTC; the browser knows the person's own day.
+  for (const link of document.querySelectorAll("a[data-today-param]")) {
+    const url = new URL(link.href);
+    const now = new Date();
+    const day = (n) => String(n).padStart(2, "0");
+    url.searchParams.set(link.dataset.todayParam, `${now.getFullYear()}-${day(now.getMonth() + 1)}-${day(now.getDate())}`);
+    link.href = url.pathname + url.search;
+  }
+
   // The upload status page: poll it and change only the status text and the bar (the live region
   // #upload-state announces the change); once the import ends, put its summary in place.
   const progress = document.querySelector("#upload-progress[data-poll]");

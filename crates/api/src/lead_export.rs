@@ -26,8 +26,8 @@ use leadhub_spreadsheet::cell::defuse_formula;
 pub const CHUNK: i64 = 2000;
 
 /// The columns after `id`, `team_id` and the string fields: named as in the lead's JSON, the
-/// working state (status, owner, archive) last.
-const OTHER_COLUMNS: [&str; 17] = [
+/// working state (status, owner, archive, follow-up day) last.
+const OTHER_COLUMNS: [&str; 18] = [
     "bedrooms",
     "latitude",
     "longitude",
@@ -45,6 +45,7 @@ const OTHER_COLUMNS: [&str; 17] = [
     "status",
     "assignee_id",
     "archived_at",
+    "follow_up_on",
 ];
 
 /// The header row: the lead's field names.
@@ -101,6 +102,7 @@ pub fn write_lead<C: LeadCells>(out: &mut C, lead: &Lead) -> Result<(), C::Error
     out.text(Some(work.status.as_str()))?;
     out.text(work.assignee.as_ref().map(|a| a.user_id.as_str()))?;
     out.text(work.archived_at.map(iso).as_deref())?;
+    out.text(work.follow_up_on.map(|d| d.to_string()).as_deref())?;
     out.end_row()
 }
 

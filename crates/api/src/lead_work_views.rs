@@ -10,6 +10,7 @@ use actix_web::{FromRequest, HttpRequest, HttpResponse, Responder};
 use apistos::paths::{Parameter, ParameterDefinition, ParameterIn};
 use apistos::reference_or::ReferenceOr;
 use apistos::{ApiComponent, Schema};
+use chrono::NaiveDate;
 use futures_util::future::{ready, Ready};
 use schemars::schema::{InstanceType, SchemaObject};
 use serde::{Deserialize, Serialize};
@@ -19,8 +20,10 @@ use validator::{Validate, ValidationError, ValidationErrors};
 use leadhub_domain::lead::fields::STRING_FIELDS;
 use leadhub_domain::lead::record::Lead;
 use leadhub_domain::lead::work::{
-    ActivityEntry, ActorRef, BulkSet, Edited, FieldPatch, LeadPatch, LeadStatus, Note,
+    follow_up_day, ActivityEntry, ActorRef, BulkSet, Edited, FieldPatch, LeadPatch, LeadStatus,
+    Note,
 };
+use leadhub_http::extract::rules::follow_up_date;
 use leadhub_http::extract::{flat_problems, json_type, Lax, RequestBody};
 use leadhub_http::time::iso;
 
@@ -170,6 +173,9 @@ pub struct LeadPatchBody {
     /// The public id (`usr_...`) of an active member of the lead's team, or null for nobody.
     #[serde(default)]
     pub assignee_id: Lax<String>,
+    /// The day to contact the lead next, `YYYY-MM-DD` (2000 to 2199), or null to clear.
+    #[serde(default)]
+    pub follow_up_on: Lax<String>,
 }
 
 impl Validate for LeadPatchBody {
@@ -180,6 +186,11 @@ impl Validate for LeadPatchBody {
         }
         if let Err(e) = json_type(&self.assignee_id) {
             own.add("assignee_id", e);
+        }
+        if let Err(e) =
+            json_type(&self.follow_up_on).and_then(|()| follow_up_date(&self.follow_up_on))
+        {
+            own.add("follow_up_on", e);
         }
         // Absent reads as null here (intake's fields take no default): `null` is refused by
         // the handler, which sees the members sent.
@@ -198,6 +209,14 @@ impl Validate for LeadPatchBody {
 
 impl RequestBody for LeadPatchBody {
     const REFUSES_UNKNOWN: bool = true;
+}
+
+/// A follow-up member as a change: absent changes nothing; null or blank clears the day.
+fn follow_up_change(field: &Lax<String>) -> Option<Option<NaiveDate>> {
+    match field {
+        Lax::Absent => None,
+        other => Some(other.text().and_then(follow_up_day)),
+    }
 }
 
 /// The numeric fields a PATCH may name besides the text ones.
@@ -226,6 +245,7 @@ impl LeadPatchBody {
                 Lax::Absent => None,
                 other => Some(other.text().map(str::to_owned)),
             },
+            follow_up: follow_up_change(&self.follow_up_on),
             fields: FieldPatch {
                 values: self.lead.into_fields(),
                 given,
@@ -356,6 +376,10 @@ pub struct BulkSetBody {
     #[serde(default)]
     #[validate(custom(function = "json_type"))]
     pub archived: Lax<bool>,
+    /// The follow-up day, `YYYY-MM-DD`, or null to clear it.
+    #[serde(default)]
+    #[validate(custom(function = "json_type"), custom(function = "follow_up_date"))]
+    pub follow_up_on: Lax<String>,
 }
 
 /// `POST /api/v1/leads/bulk`.
@@ -383,6 +407,7 @@ impl BulkBody {
             },
             team_id: set.team_id.value().copied(),
             archived: set.archived.value().copied(),
+            follow_up: follow_up_change(&set.follow_up_on),
         };
         (self.ids.into_value().unwrap_or_default(), bulk)
     }

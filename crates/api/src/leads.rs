@@ -7,8 +7,8 @@ use validator::{Validate, ValidationError, ValidationErrors};
 use leadhub_domain::lead::fields::PROPERTY_TYPES;
 use leadhub_domain::lead::record::{EnrichmentStatus, LeadFilter};
 use leadhub_domain::lead::search::{LeadSort, SearchText};
-use leadhub_domain::lead::work::{ArchiveFilter, AssigneeFilter, LeadStatus};
-use leadhub_http::extract::rules::{enum_message, one_of};
+use leadhub_domain::lead::work::{follow_up_day, ArchiveFilter, AssigneeFilter, LeadStatus};
+use leadhub_http::extract::rules::{enum_message, follow_up_date, one_of};
 use leadhub_http::extract::{
     flat_problems, iso_timestamp, json_type, timestamp, Call, Lax, PageQuery, RequestQuery,
     ValidatedQuery,
@@ -91,7 +91,7 @@ pub struct LeadFilters {
     /// ISO 8601 date or timestamp.
     #[validate(custom(function = "json_type"), custom(function = "iso_timestamp"))]
     pub created_before: Lax<String>,
-    /// The list's order: created_at, updated_at, city or permit_date, with a leading `-` for
+    /// The list's order: created_at, updated_at, city, permit_date or follow_up_on, with a leading `-` for
     /// descending (default `-created_at`, newest first). Ties by creation time; a lead without
     /// the value comes first ascending, last descending. The export is always newest first.
     #[validate(custom(function = "json_type"), custom(function = "sort_word"))]
@@ -106,6 +106,9 @@ pub struct LeadFilters {
     /// are never listed.
     #[validate(custom(function = "json_type"))]
     pub archived: Lax<bool>,
+    /// `YYYY-MM-DD`: only leads with a follow-up day on or before it (the leads due by then).
+    #[validate(custom(function = "json_type"), custom(function = "follow_up_date"))]
+    pub follow_up_by: Lax<String>,
     /// The id of a browser upload (`/uploads/{id}`): only the leads it created or updated
     /// (including duplicates it merged into). An upload of a team the caller is not in finds
     /// nothing.
@@ -198,6 +201,7 @@ impl LeadFilters {
                 ArchiveFilter::Active
             },
             upload: self.upload.value().copied(),
+            follow_up_by: self.follow_up_by.text().and_then(follow_up_day),
         }
     }
 }

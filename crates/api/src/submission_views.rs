@@ -206,6 +206,8 @@ pub struct LeadView {
     pub status: String,
     /// The public id (`usr_...`) of the user working the lead, or null.
     pub assignee_id: Option<String>,
+    /// The day to contact the lead next (`YYYY-MM-DD`), or null.
+    pub follow_up_on: Option<String>,
     /// Raised by every change; the `ETag` of `GET /api/v1/leads/{id}` is this number, quoted.
     pub version: i64,
     /// When the lead was archived, or null.
@@ -244,6 +246,7 @@ impl From<Lead> for LeadView {
             updated_at: iso(lead.updated_at),
             status: lead.work.status.as_str().to_owned(),
             assignee_id: lead.work.assignee.map(|a| a.user_id),
+            follow_up_on: lead.work.follow_up_on.map(|d| d.to_string()),
             version: lead.work.version,
             archived_at: lead.work.archived_at.map(iso),
             merged_into_id: lead.work.merged_into_id,

@@ -153,6 +153,7 @@ diesel::table! {
         version -> BigInt,
         archived_at -> Nullable<Timestamp>,
         merged_into_id -> Nullable<BigInt>,
+        follow_up_on -> Nullable<Date>,
     }
 }
 

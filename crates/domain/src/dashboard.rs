@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use async_trait::async_trait;
 use chrono::{DateTime, Days, NaiveDate, Utc};
-use futures_util::future::try_join4;
+use futures_util::future::try_join5;
 
 use crate::clock::Clock;
 use crate::error::ServiceError;
@@ -116,6 +116,8 @@ pub struct Dashboard {
     pub failed_total: i64,
     /// The viewer's open leads: assigned to them, status in `OPEN_STATUSES`.
     pub my_open: i64,
+    /// Those of them whose follow-up day has come (today, UTC, or earlier).
+    pub my_due: i64,
 }
 
 /// Built with a struct literal from its ports.
@@ -137,14 +139,20 @@ impl DashboardService {
         let since = first.and_time(chrono::NaiveTime::MIN).and_utc();
         let viewer = submissions.user_id();
         let leads = leads.into_filter();
-        // Four reads on pooled connections at once: the page waits for the slowest.
-        let (lead_figures, my_open, submission_figures, (failed, failed_total)) = try_join4(
-            self.figures.lead_figures(leads.clone(), since),
-            self.figures.open_leads_of(leads, viewer),
-            self.figures.submission_figures(submissions.clone(), since),
-            self.figures.failed_submissions(submissions, FAILED_LISTED),
-        )
-        .await?;
+        let due = LeadFilter {
+            follow_up_by: Some(today),
+            ..leads.clone()
+        };
+        // Five reads on pooled connections at once: the page waits for the slowest.
+        let (lead_figures, my_open, my_due, submission_figures, (failed, failed_total)) =
+            try_join5(
+                self.figures.lead_figures(leads.clone(), since),
+                self.figures.open_leads_of(leads, viewer),
+                self.figures.open_leads_of(due, viewer),
+                self.figures.submission_figures(submissions.clone(), since),
+                self.figures.failed_submissions(submissions, FAILED_LISTED),
+            )
+            .await?;
         let days = first
             .iter_days()
             .take_while(|d| *d <= today)
@@ -157,6 +165,7 @@ impl DashboardService {
             failed,
             failed_total,
             my_open,
+            my_due,
         })
     }
 }
@@ -192,8 +201,13 @@ mod tests {
             .withf(|_, limit| *limit == FAILED_LISTED)
             .returning(|_, _| Ok((Vec::new(), 0)));
         repo.expect_open_leads_of()
-            .withf(|_, viewer| *viewer == VisibleSubmissions::everything().user_id())
+            .withf(|f, viewer| {
+                f.follow_up_by.is_none() && *viewer == VisibleSubmissions::everything().user_id()
+            })
             .returning(|_, _| Ok(4));
+        repo.expect_open_leads_of()
+            .withf(|f, _| f.follow_up_by == "2026-03-05".parse().ok())
+            .returning(|_, _| Ok(1));
         let service = DashboardService {
             figures: Arc::new(repo),
             clock: Arc::new(clock),
@@ -210,6 +224,7 @@ mod tests {
         assert_eq!(d.days[29], ("2026-03-05".parse().unwrap(), 3));
         assert_eq!(d.days.iter().map(|(_, n)| n).sum::<i64>(), 5);
         assert_eq!(d.my_open, 4);
+        assert_eq!(d.my_due, 1, "due by the clock's day");
     }
 
     #[test]

@@ -130,6 +130,12 @@ async fn detail(
     context.insert("status", lead.work.status.as_str());
     context.insert("statuses", &LeadStatus::NAMES);
     context.insert("archived", &lead.work.archived_at.is_some());
+    let follow_up = lead.work.follow_up_on;
+    context.insert("follow_up_on", &follow_up.map(|d| d.to_string()));
+    context.insert(
+        "follow_up_due",
+        &follow_up.is_some_and(|d| d <= crate::list::today(&visitor)),
+    );
     context.insert(
         "assignee_id",
         &lead.work.assignee.as_ref().map(|a| &a.user_id),

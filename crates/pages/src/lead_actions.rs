@@ -5,7 +5,10 @@
 use actix_web::{web, HttpResponse};
 use serde::Deserialize;
 
-use leadhub_domain::lead::work::{LeadPatch, LeadStatus, LeadWorkError};
+use chrono::NaiveDate;
+
+use leadhub_domain::error::FieldError;
+use leadhub_domain::lead::work::{follow_up_day, LeadPatch, LeadStatus, LeadWorkError};
 
 use crate::lead::refused;
 use crate::render::{see_other, PageError};
@@ -46,13 +49,33 @@ fn answer<T>(
 }
 
 /// The status and owner form: the version the page showed (a change made since is refused, not
-/// overwritten), the status word and the owner's public id ("" for nobody).
+/// overwritten), the status word, the owner's public id ("" for nobody) and the follow-up day
+/// ("" for none; a form without the field leaves the day as it is).
 /// (Text fields only: the form is read through a `flatten`, which hands every value over as text.)
 #[derive(Deserialize)]
 struct WorkForm {
     version: String,
     status: String,
     assignee: String,
+    follow_up: Option<String>,
+}
+
+/// The form's follow-up day as a change: None leaves it, `Some(None)` clears it.
+fn follow_up_change(given: Option<&str>) -> Result<Option<Option<NaiveDate>>, LeadWorkError> {
+    let Some(given) = given.map(str::trim) else {
+        return Ok(None);
+    };
+    if given.is_empty() {
+        return Ok(Some(None));
+    }
+    match follow_up_day(given) {
+        Some(day) => Ok(Some(Some(day))),
+        None => Err(LeadWorkError::Invalid(vec![FieldError::body(
+            &["follow_up_on".into()],
+            "date_parsing",
+            "The follow-up day must be a date from 2000 to 2199",
+        )])),
+    }
 }
 
 async fn work(
@@ -63,9 +86,14 @@ async fn work(
     let version = form.version.parse().map_err(|_| PageError::BadForm)?;
     let status = LeadStatus::parse(&form.status).ok_or(PageError::BadForm)?;
     let assignee = Some(form.assignee).filter(|a| !a.is_empty());
+    let follow_up = match follow_up_change(form.follow_up.as_deref()) {
+        Ok(change) => change,
+        Err(refusal) => return answer::<()>(visitor, id, Err(refusal), "", ""),
+    };
     let patch = LeadPatch {
         status: Some(status),
         assignee: Some(assignee),
+        follow_up,
         ..LeadPatch::default()
     };
     let work = &visitor.state.lead_work;

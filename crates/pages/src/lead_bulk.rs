@@ -5,16 +5,19 @@ use std::collections::HashMap;
 
 use actix_web::HttpResponse;
 
+use chrono::NaiveDate;
 use leadhub_domain::error::LocPart;
-use leadhub_domain::lead::work::{BulkSet, LeadStatus, LeadWorkError};
+
+use leadhub_domain::lead::work::{follow_up_day, BulkSet, LeadStatus, LeadWorkError};
 
 use crate::leads::FILTERS;
 use crate::list::PageFilters;
 use crate::render::{see_other, PageError};
 use crate::session::Posted;
 
-/// The actions of the bar, as the form's `action` values name them.
-fn bulk_set(action: &str, my_id: &str) -> Option<BulkSet> {
+/// The actions of the bar, as the form's `action` values name them; `follow-up` sets the day
+/// given beside it (`day`, None when that field holds no valid day).
+fn bulk_set(action: &str, my_id: &str, day: Option<NaiveDate>) -> Option<BulkSet> {
     let mut set = BulkSet::default();
     match action.split_once(':') {
         Some(("status", word)) => set.status = Some(LeadStatus::parse(word)?),
@@ -24,6 +27,8 @@ fn bulk_set(action: &str, my_id: &str) -> Option<BulkSet> {
             "assign-none" => set.assignee = Some(None),
             "archive" => set.archived = Some(true),
             "restore" => set.archived = Some(false),
+            "follow-up" => set.follow_up = Some(Some(day?)),
+            "follow-up-none" => set.follow_up = Some(None),
             _ => return None,
         },
     }
@@ -52,7 +57,13 @@ pub async fn bulk(
         ));
     }
     let action = form.get("action").map_or("", String::as_str);
-    let set = bulk_set(action, &visitor.user.user_id)
+    let day = form.get("follow_up").and_then(|d| follow_up_day(d));
+    if action == "follow-up" && day.is_none() {
+        return Err(refuse(
+            "Give the follow-up day beside the action: a date from 2000 to 2199.".into(),
+        ));
+    }
+    let set = bulk_set(action, &visitor.user.user_id, day)
         .ok_or_else(|| refuse("Choose what to do with the ticked leads.".into()))?;
     match visitor
         .state
@@ -92,20 +103,21 @@ mod tests {
     #[test]
     fn each_action_of_the_bar_reads_as_its_change() {
         let me = "usr_me";
+        let set = |action: &str| bulk_set(action, me, None);
+        assert_eq!(set("status:won").unwrap().status, Some(LeadStatus::Won));
+        assert_eq!(set("team:7").unwrap().team_id, Some(7));
         assert_eq!(
-            bulk_set("status:won", me).unwrap().status,
-            Some(LeadStatus::Won)
-        );
-        assert_eq!(bulk_set("team:7", me).unwrap().team_id, Some(7));
-        assert_eq!(
-            bulk_set("assign-me", me).unwrap().assignee,
+            set("assign-me").unwrap().assignee,
             Some(Some(me.to_owned()))
         );
-        assert_eq!(bulk_set("assign-none", me).unwrap().assignee, Some(None));
-        assert_eq!(bulk_set("archive", me).unwrap().archived, Some(true));
-        assert_eq!(bulk_set("restore", me).unwrap().archived, Some(false));
-        for bad in ["", "status:done", "team:x", "delete"] {
-            assert!(bulk_set(bad, me).is_none(), "{bad}");
+        assert_eq!(set("assign-none").unwrap().assignee, Some(None));
+        assert_eq!(set("archive").unwrap().archived, Some(true));
+        assert_eq!(set("restore").unwrap().archived, Some(false));
+        assert_eq!(set("follow-up-none").unwrap().follow_up, Some(None));
+        let day = follow_up_day("2026-12-07");
+        assert_eq!(bulk_set("follow-up", me, day).unwrap().follow_up, Some(day));
+        for bad in ["", "status:done", "team:x", "delete", "follow-up"] {
+            assert!(set(bad).is_none(), "{bad}");
         }
     }
 }

@@ -281,6 +281,15 @@ impl TimelineLine {
                 let (old, new) = old_new(&|v| names.team(v));
                 format!("Moved from {old} to {new}")
             }
+            kind::FOLLOW_UP_SET => {
+                let day = |key: &str| d.get(key).and_then(Value::as_str);
+                match (day("old"), day("new")) {
+                    (None, Some(new)) => format!("Follow-up set for {new}"),
+                    (Some(old), Some(new)) => format!("Follow-up moved from {old} to {new}"),
+                    (Some(old), None) => format!("Follow-up of {old} cleared"),
+                    (None, None) => "Follow-up cleared".to_owned(),
+                }
+            }
             kind::NOTE_ADDED => "Added a note".to_owned(),
             kind::NOTE_DELETED => "Deleted a note".to_owned(),
             kind::MERGED => format!("Lead {} merged into this one", text_of(d.get("merged_id"))),

@@ -7,6 +7,7 @@ use std::collections::HashMap;
 
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpRequest, HttpResponse};
+use chrono::NaiveDate;
 use serde::Serialize;
 
 use leadhub_api::lead_export::LeadsCsv;
@@ -24,7 +25,7 @@ use crate::Done;
 use crate::{lead, lead_actions, lead_edit};
 
 /// The filters a `/leads` URL may carry, named as the API's query parameters, and the order.
-pub const FILTERS: [&str; 16] = [
+pub const FILTERS: [&str; 17] = [
     "q",
     "status",
     "assignee",
@@ -40,13 +41,14 @@ pub const FILTERS: [&str; 16] = [
     "created_after",
     "created_before",
     "upload",
+    "follow_up_by",
     "sort",
 ];
 
 /// The orders of the list's "Order" choice: the API's `sort` word and what a person reads; ""
 /// is the API's default, newest first. Longest untouched first is the salesperson's "who have I
 /// not called back".
-const SORTS: [(&str, &str); 7] = [
+const SORTS: [(&str, &str); 8] = [
     ("", "newest first"),
     ("created_at", "oldest first"),
     ("-updated_at", "last changed first"),
@@ -54,6 +56,7 @@ const SORTS: [(&str, &str); 7] = [
     ("city", "city, A to Z"),
     ("-permit_date", "newest permit first"),
     ("permit_date", "oldest permit first"),
+    ("follow_up_on", "follow-up day, soonest first"),
 ];
 
 pub fn configure(cfg: &mut web::ServiceConfig) {
@@ -84,13 +87,21 @@ struct LeadLine {
     status: &'static str,
     /// Who works it ("" for nobody).
     assignee: String,
+    /// The follow-up day (`YYYY-MM-DD`, "" for none), and whether it is today or past.
+    follow_up: String,
+    follow_up_due: bool,
     /// The team's name, "" for a lead of no team (which every user sees).
     team: String,
     unassigned: bool,
 }
 
 impl LeadLine {
-    fn new(lead: &Lead, names: &HashMap<i64, String>, teams: &[TeamChoice]) -> LeadLine {
+    fn new(
+        lead: &Lead,
+        names: &HashMap<i64, String>,
+        teams: &[TeamChoice],
+        today: NaiveDate,
+    ) -> LeadLine {
         let f = &lead.fields;
         let join = |parts: &[&Option<String>], sep: &str| {
             parts
@@ -135,6 +146,12 @@ impl LeadLine {
                 })
                 .unwrap_or_default(),
             unassigned: lead.team_id.is_none(),
+            follow_up: lead
+                .work
+                .follow_up_on
+                .map(|d| d.to_string())
+                .unwrap_or_default(),
+            follow_up_due: lead.work.follow_up_on.is_some_and(|d| d <= today),
         }
     }
 }
@@ -152,6 +169,8 @@ async fn list(
     context.insert("property_types", &PROPERTY_TYPES);
     context.insert("enrichment_statuses", &ENRICHMENT_STATUSES);
     context.insert("sorts", &SORTS);
+    let today = list::today(&visitor);
+    context.insert("today", &today.to_string());
     let status = match filters.read::<LeadQuery>() {
         Ok(lead_query) => {
             if let Some(upload) = lead_query.filter().upload {
@@ -178,7 +197,7 @@ async fn list(
                 .map_err(ServiceError::from)?;
             let lines: Vec<LeadLine> = leads
                 .iter()
-                .map(|l| LeadLine::new(l, &names, &teams))
+                .map(|l| LeadLine::new(l, &names, &teams, today))
                 .collect();
             context.insert("leads", &lines);
             filters.insert_page(&mut context, "/leads", total);

@@ -46,6 +46,7 @@ impl RollupFilter {
             sort: _,
             status,
             assignee,
+            follow_up_by,
             archive,
             upload,
         } = filter;
@@ -63,6 +64,7 @@ impl RollupFilter {
             // Kept in the rollup, but no dashboard asks for it yet: counted from the leads.
             || status.is_some()
             || assignee.is_some()
+            || follow_up_by.is_some()
             || *archive != ArchiveFilter::Active
             // The rollup's scope 0 is the unassigned leads; `team_id = 0` names no lead.
             || team_id.is_some_and(|t| t <= 0);

@@ -1,5 +1,5 @@
 //! Lead rows and their conversion to and from the domain's lead.
-use chrono::NaiveDateTime;
+use chrono::{NaiveDate, NaiveDateTime};
 use diesel::prelude::*;
 
 use leadhub_domain::lead::plan::NewLead;
@@ -33,6 +33,7 @@ pub struct LeadWorkRow {
     pub version: i64,
     pub archived_at: Option<NaiveDateTime>,
     pub merged_into_id: Option<i64>,
+    pub follow_up_on: Option<NaiveDate>,
 }
 
 impl LeadWorkRow {
@@ -44,6 +45,7 @@ impl LeadWorkRow {
             version: self.version,
             archived_at: self.archived_at.map(from_db),
             merged_into_id: self.merged_into_id,
+            follow_up_on: self.follow_up_on,
         })
     }
 }

@@ -136,6 +136,9 @@ pub(crate) fn in_order(
         (SortField::PermitDate, _) => query
             .order(nullable("leads.permit_date"))
             .then_order_by(created_in(sort.descending)),
+        (SortField::FollowUpOn, _) => query
+            .order(nullable("leads.follow_up_on"))
+            .then_order_by(created_in(sort.descending)),
     };
     if sort.descending {
         query.then_order_by(leads::id.desc())

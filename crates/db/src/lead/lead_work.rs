@@ -405,6 +405,9 @@ fn apply(conn: &mut DbConnection, change: &LeadChange) -> Result<Option<Lead>, A
     if let Some(archived) = change.archived {
         work.archived_at = archived.then_some(now);
     }
+    if let Some(day) = change.follow_up {
+        work.follow_up_on = day;
+    }
     // One statement for the rest of the change, in one of three shapes, each kept prepared:
     // preparing an UPDATE of `leads` compiles the triggers its columns wake (search, dashboard).
     // A row whose indexed columns stay as they were is written without them (`unindexed`).
@@ -412,6 +415,7 @@ fn apply(conn: &mut DbConnection, change: &LeadChange) -> Result<Option<Lead>, A
         leads::status.eq(&work.status),
         leads::assignee_id.eq(work.assignee_id),
         leads::archived_at.eq(work.archived_at),
+        leads::follow_up_on.eq(work.follow_up_on),
     );
     let this_lead = leads::id.eq(change.lead_id);
     match before {

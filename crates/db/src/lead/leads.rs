@@ -350,6 +350,9 @@ macro_rules! narrow_leads {
         if let Some(v) = f.status {
             q = q.filter(leads::status.eq(v.as_str()));
         }
+        if let Some(day) = f.follow_up_by {
+            q = q.filter(leads::follow_up_on.le(day));
+        }
         match &f.assignee {
             None => {}
             Some(AssigneeFilter::Nobody) => q = q.filter(leads::assignee_id.is_null()),

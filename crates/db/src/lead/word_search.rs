@@ -99,6 +99,7 @@ pub(crate) fn word_match(f: &LeadFilter) -> Option<WordMatch> {
         && f.created_before.is_none()
         && f.status.is_none()
         && f.assignee.is_none()
+        && f.follow_up_by.is_none()
         && f.upload.is_none();
     Some(WordMatch {
         expr: terms.join(" AND "),

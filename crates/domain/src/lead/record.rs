@@ -126,6 +126,8 @@ pub struct LeadFilter {
     pub sort: LeadSort,
     pub status: Option<LeadStatus>,
     pub assignee: Option<AssigneeFilter>,
+    /// Leads with a follow-up day on or before this one (the leads due by then).
+    pub follow_up_by: Option<chrono::NaiveDate>,
     /// Archived leads or the others; leads merged away are never listed.
     pub archive: ArchiveFilter,
     /// The leads a browser upload created or updated (a submission of one of its batches

@@ -11,6 +11,8 @@ pub enum SortField {
     City,
     /// `YYYY-MM-DD`, ties by creation.
     PermitDate,
+    /// The follow-up day, ties by creation.
+    FollowUpOn,
 }
 
 /// The lead list's order: a field, ascending or descending; ties (and the field's equal
@@ -34,7 +36,13 @@ impl Default for LeadSort {
 
 impl LeadSort {
     /// The words a `sort` parameter takes, each also with a leading `-` for descending.
-    pub const FIELDS: [&'static str; 4] = ["created_at", "updated_at", "city", "permit_date"];
+    pub const FIELDS: [&'static str; 5] = [
+        "created_at",
+        "updated_at",
+        "city",
+        "permit_date",
+        "follow_up_on",
+    ];
 
     /// `created_at`, `-updated_at`, ...; None for any other word.
     pub fn parse(given: &str) -> Option<LeadSort> {
@@ -48,6 +56,7 @@ impl LeadSort {
             "updated_at" => SortField::UpdatedAt,
             "city" => SortField::City,
             "permit_date" => SortField::PermitDate,
+            "follow_up_on" => SortField::FollowUpOn,
             _ => return None,
         };
         Some(LeadSort { field, descending })

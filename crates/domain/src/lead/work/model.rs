@@ -1,6 +1,6 @@
 //! What working a lead adds to it: where it stands, who works it, its version (the ETag), its
 //! archive and merge marks; its notes and its timeline.
-use chrono::{DateTime, Utc};
+use chrono::{DateTime, NaiveDate, Utc};
 use serde_json::Value;
 
 use crate::word_enum::word_enum;
@@ -36,6 +36,8 @@ pub struct LeadWork {
     pub archived_at: Option<DateTime<Utc>>,
     /// Set when a person merged this lead into another: the survivor's id.
     pub merged_into_id: Option<i64>,
+    /// The day someone means to contact the lead next (a calendar day, no time or zone).
+    pub follow_up_on: Option<NaiveDate>,
 }
 
 impl Default for LeadWork {
@@ -47,6 +49,7 @@ impl Default for LeadWork {
             version: 1,
             archived_at: None,
             merged_into_id: None,
+            follow_up_on: None,
         }
     }
 }
@@ -99,6 +102,7 @@ pub struct Note {
 pub mod kind {
     pub const EDITED: &str = "edited";
     pub const STATUS_CHANGED: &str = "status_changed";
+    pub const FOLLOW_UP_SET: &str = "follow_up_set";
     pub const ASSIGNED: &str = "assigned";
     pub const NOTE_ADDED: &str = "note_added";
     pub const NOTE_DELETED: &str = "note_deleted";
@@ -129,3 +133,42 @@ pub struct ActivityEntry {
 
 /// The kind of a timeline entry made from a submission.
 pub const SUBMISSION_KIND: &str = "submission";
+
+/// The follow-up days people may set: a typo such as `0226-12-05` is refused, not stored.
+pub const FOLLOW_UP_YEARS: std::ops::RangeInclusive<i32> = 2000..=2199;
+
+/// A follow-up day as the API and the pages take it: `YYYY-MM-DD` (surrounding space ignored),
+/// a real calendar day within `FOLLOW_UP_YEARS`; None for anything else.
+pub fn follow_up_day(given: &str) -> Option<NaiveDate> {
+    let given = given.trim();
+    let day = NaiveDate::parse_from_str(given, "%Y-%m-%d").ok()?;
+    // chrono also reads `2026-1-5`; the stored form is the only one taken.
+    let exact = given.len() == 10 && day.to_string() == given;
+    (exact && FOLLOW_UP_YEARS.contains(&chrono::Datelike::year(&day))).then_some(day)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_follow_up_day_is_an_iso_calendar_day_in_range() {
+        let day = |s: &str| follow_up_day(s).map(|d| d.to_string());
+        assert_eq!(day("2026-12-05").as_deref(), Some("2026-12-05"));
+        assert_eq!(day(" 2026-12-05 ").as_deref(), Some("2026-12-05"));
+        for refused in [
+            "",
+            "2026-02-30",
+            "2026-1-5",
+            "12/05/2026",
+            "0226-12-05",
+            "2200-01-01",
+            "2026-12-05T10:00:00Z",
+            "tomorrow",
+        ] {
+            assert_eq!(day(refused), None, "{refused:?}");
+        }
+        assert_eq!(day("2000-01-01").as_deref(), Some("2000-01-01"));
+        assert_eq!(day("2199-12-31").as_deref(), Some("2199-12-31"));
+    }
+}

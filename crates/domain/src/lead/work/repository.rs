@@ -1,6 +1,6 @@
 //! The port that stores the work on leads: changes with their timeline rows, notes, the timeline.
 use async_trait::async_trait;
-use chrono::{DateTime, Utc};
+use chrono::{DateTime, NaiveDate, Utc};
 use serde_json::{Map, Value};
 
 use crate::lead::fields::LeadFields;
@@ -29,6 +29,8 @@ pub struct LeadChange {
     pub fields: Option<StoredFields>,
     pub status: Option<LeadStatus>,
     pub assignee: Option<Option<i64>>,
+    /// The new follow-up day (None inside: cleared).
+    pub follow_up: Option<Option<NaiveDate>>,
     /// A move (or a claim): the new team.
     pub team: Option<i64>,
     /// Archive (true) or restore (false).

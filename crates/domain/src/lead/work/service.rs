@@ -4,6 +4,7 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
+use chrono::NaiveDate;
 use serde_json::{json, Map};
 
 use crate::clock::Clock;
@@ -65,6 +66,8 @@ pub struct LeadPatch {
     pub status: Option<LeadStatus>,
     /// The assignee's public `usr_` id, or None to clear.
     pub assignee: Option<Option<String>>,
+    /// The follow-up day, or None to clear.
+    pub follow_up: Option<Option<NaiveDate>>,
 }
 
 /// What a bulk change sets on every lead it names.
@@ -74,6 +77,7 @@ pub struct BulkSet {
     pub assignee: Option<Option<String>>,
     pub team_id: Option<i64>,
     pub archived: Option<bool>,
+    pub follow_up: Option<Option<NaiveDate>>,
 }
 
 /// A lead after an edit, with what normalising the given values could not use.
@@ -211,7 +215,8 @@ impl LeadWorkService {
         patch: LeadPatch,
         if_version: Option<i64>,
     ) -> WorkResult<Edited> {
-        if patch.fields.is_empty() && patch.status.is_none() && patch.assignee.is_none() {
+        let nothing_else = patch.status.is_none() && patch.assignee.is_none();
+        if patch.fields.is_empty() && nothing_else && patch.follow_up.is_none() {
             return Err(invalid(&[], "missing", "Give at least one field to change"));
         }
         for _ in 0..UNCONDITIONAL_TRIES {
@@ -285,6 +290,9 @@ impl LeadWorkService {
                 .await?;
             set_assignee(&mut change, lead, id);
         }
+        if let Some(day) = patch.follow_up {
+            set_follow_up(&mut change, lead, day);
+        }
         Ok(((!change.activity.is_empty()).then_some(change), warnings))
     }
 
@@ -298,6 +306,7 @@ impl LeadWorkService {
             fields: None,
             status: None,
             assignee: None,
+            follow_up: None,
             team: None,
             archived: None,
             activity: Vec::new(),
@@ -577,6 +586,9 @@ impl LeadWorkService {
                 .await?;
             set_assignee(&mut change, &lead, id);
         }
+        if let Some(day) = set.follow_up {
+            set_follow_up(&mut change, &lead, day);
+        }
         if let Some(archived) = set.archived {
             archive_change(&mut change, &lead, archived);
         }
@@ -616,6 +628,22 @@ fn set_status(change: &mut LeadChange, lead: &Lead, status: LeadStatus) {
     change
         .changes
         .insert("status".into(), json!({"old": old, "new": new}));
+}
+
+/// Sets the follow-up day (None clears it); the timeline and `lead.updated` tell it as
+/// `YYYY-MM-DD`.
+fn set_follow_up(change: &mut LeadChange, lead: &Lead, day: Option<NaiveDate>) {
+    let old = lead.work.follow_up_on;
+    if day == old {
+        return;
+    }
+    change.follow_up = Some(day);
+    let detail = json!({"old": old.map(|d| d.to_string()), "new": day.map(|d| d.to_string())});
+    change.activity.push(NewActivity {
+        kind: kind::FOLLOW_UP_SET,
+        detail: detail.clone(),
+    });
+    change.changes.insert("follow_up_on".into(), detail);
 }
 
 /// Sets the assignee (row id and public id, None for nobody). The timeline keeps row ids (the

@@ -1,0 +1,286 @@
+//! Follow-up days (docs/working-leads.md "Follow-ups"): set, moved and cleared over the API, in
+//! bulk and from the lead page; the list's `follow_up_by` filter and `follow_up_on` order, the
+//! "Follow-ups due" view, the timeline and the exports. The app's clock stands at 2026-12-03.
+use std::sync::{Arc, Mutex};
+
+use chrono::{TimeZone, Utc};
+use reqwest::StatusCode;
+use serde_json::{json, Value};
+
+use leadhub_tests::{backend_tests, TestApp};
+
+use crate::clock::TestClock;
+use crate::helpers::locs;
+use crate::lead_pages::fetch_csv;
+use crate::lead_work::{cast, lead_at, newest_of_kind};
+use crate::pages::{assert_shows, sign_in};
+
+backend_tests!(
+    a_follow_up_day_is_set_listed_exported_and_cleared,
+    the_pages_set_follow_ups_and_list_the_due_ones,
+);
+
+/// The test app with its clock at 2026-12-03 15:00 UTC.
+async fn on_december_third(app: TestApp) -> TestApp {
+    let noon = Utc.with_ymd_and_hms(2026, 12, 3, 15, 0, 0).unwrap();
+    let clock = Arc::new(TestClock(Mutex::new(noon)));
+    app.restart().clock(clock).build().await
+}
+
+async fn patch(app: &TestApp, id: i64, key: &str, body: Value) -> (StatusCode, Value) {
+    app.patch(&format!("/api/v1/leads/{id}"), key, body).await
+}
+
+/// The ids of a list page and its total.
+async fn listed(app: &TestApp, key: &str, query: &str) -> (Vec<i64>, i64) {
+    let (status, body) = app.get(&format!("/api/v1/leads{query}"), key).await;
+    assert_eq!(status, StatusCode::OK, "{query}: {body}");
+    let ids = body["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["id"].as_i64().unwrap())
+        .collect();
+    (ids, body["total"].as_i64().unwrap())
+}
+
+async fn a_follow_up_day_is_set_listed_exported_and_cleared(app: TestApp) {
+    let app = on_december_third(app).await;
+    let c = cast(&app).await;
+    let key = &c.mia.key;
+    let early = lead_at(&app, key, 1, Some(c.a)).await;
+    let late = lead_at(&app, key, 2, Some(c.a)).await;
+    let none = lead_at(&app, key, 3, Some(c.a)).await;
+
+    let (status, body) = patch(&app, early, key, json!({"follow_up_on": "2026-12-01"})).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(body["follow_up_on"], "2026-12-01");
+    assert_eq!(body["version"], 2);
+    let (status, body) = patch(&app, late, key, json!({"follow_up_on": " 2026-12-10 "})).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(body["follow_up_on"], "2026-12-10");
+    // The same day again changes nothing: no new version, no timeline row.
+    let (_, body) = patch(&app, late, key, json!({"follow_up_on": "2026-12-10"})).await;
+    assert_eq!(body["version"], 2, "{body}");
+    let (_, body) = app.get(&format!("/api/v1/leads/{none}"), key).await;
+    assert_eq!(body["follow_up_on"], Value::Null);
+
+    // Due by a day: on or before it, leads without a day never; in any order asked for.
+    assert_eq!(
+        listed(&app, key, "?follow_up_by=2026-12-03").await,
+        (vec![early], 1)
+    );
+    assert_eq!(
+        listed(&app, key, "?follow_up_by=2026-12-10&sort=follow_up_on").await,
+        (vec![early, late], 2)
+    );
+    // With filters SQLite's word index holds, the day is still applied (and counted).
+    assert_eq!(
+        listed(&app, key, "?state=tx&city=austin&follow_up_by=2026-12-09").await,
+        (vec![early], 1)
+    );
+    // A lead without a day sorts as the smallest, as every other order has it.
+    assert_eq!(
+        listed(&app, key, "?sort=follow_up_on").await.0,
+        [none, early, late]
+    );
+    assert_eq!(
+        listed(&app, key, "?sort=-follow_up_on").await.0,
+        [late, early, none]
+    );
+
+    // Refused: a day that is not one, a year out of range, another JSON type; nothing changes.
+    let (status, body) = app.get("/api/v1/leads?follow_up_by=2026-13-01", key).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
+    assert_eq!(locs(&body), [json!(["query", "follow_up_by"])]);
+    for wrong in [json!("12/05/2026"), json!("0226-12-05"), json!(20261205)] {
+        let (status, body) = patch(&app, none, key, json!({ "follow_up_on": wrong })).await;
+        assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{wrong}: {body}");
+        assert_eq!(locs(&body), [json!(["body", "follow_up_on"])], "{body}");
+    }
+    let (_, body) = patch(&app, none, key, json!({"follow_up_on": "2026-12-05x"})).await;
+    assert_eq!(body["detail"][0]["type"], "date_parsing", "{body}");
+
+    // The timeline tells the day, old and new.
+    let set = newest_of_kind(&app, early, key, "follow_up_set").await;
+    assert_eq!(set["detail"], json!({"old": null, "new": "2026-12-01"}));
+
+    // The exports end with the day.
+    let export = fetch_csv(&app, "/api/v1/leads/export", key).await.1;
+    let mut rows = csv::Reader::from_reader(export.as_bytes());
+    assert_eq!(
+        rows.headers().unwrap().iter().next_back(),
+        Some("follow_up_on")
+    );
+    let days: Vec<(String, String)> = rows
+        .records()
+        .map(|r| {
+            let r = r.unwrap();
+            (r[0].to_owned(), r.iter().next_back().unwrap().to_owned())
+        })
+        .collect();
+    assert!(
+        days.contains(&(late.to_string(), "2026-12-10".to_owned())),
+        "{export}"
+    );
+
+    // Bulk: one day on many leads; null clears.
+    let ids = json!([early, none]);
+    let (status, body) = app
+        .post(
+            "/api/v1/leads/bulk",
+            key,
+            json!({"ids": ids, "set": {"follow_up_on": "2026-12-04"}}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(body["updated"], 2);
+    assert_eq!(
+        listed(&app, key, "?follow_up_by=2026-12-04&sort=follow_up_on").await,
+        (vec![early, none], 2)
+    );
+    let (status, body) = patch(&app, early, key, json!({"follow_up_on": null})).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(body["follow_up_on"], Value::Null);
+    let cleared = newest_of_kind(&app, early, key, "follow_up_set").await;
+    assert_eq!(cleared["detail"], json!({"old": "2026-12-04", "new": null}));
+
+    // Someone outside the lead's team learns nothing and changes nothing.
+    let (status, _) = patch(
+        &app,
+        late,
+        &c.otto.key,
+        json!({"follow_up_on": "2026-12-05"}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    assert_eq!(
+        listed(&app, &c.otto.key, "?follow_up_by=2199-12-31").await,
+        (vec![], 0)
+    );
+}
+
+async fn the_pages_set_follow_ups_and_list_the_due_ones(app: TestApp) {
+    let app = on_december_third(app).await;
+    let c = cast(&app).await;
+    let id = lead_at(&app, &c.olive.key, 1, Some(c.a)).await;
+    let later = lead_at(&app, &c.olive.key, 2, Some(c.a)).await;
+    patch(
+        &app,
+        later,
+        &c.olive.key,
+        json!({"follow_up_on": "2026-12-20"}),
+    )
+    .await;
+    let mut mia = sign_in(&app, "mia@example.com").await;
+    let page = mia.get(&format!("/leads/{id}")).await;
+    assert!(page.body.contains("id=\"w-follow-up\""), "{}", page.body);
+    assert!(!page.body.contains("id=\"follow-up\""), "no day yet");
+
+    let csrf = page.field("csrf");
+    let form = |version: &str, day: Option<&str>| {
+        let mut form = vec![
+            ("csrf".to_owned(), csrf.clone()),
+            ("version".to_owned(), version.to_owned()),
+            ("status".to_owned(), "contacted".to_owned()),
+            ("assignee".to_owned(), String::new()),
+        ];
+        if let Some(day) = day {
+            form.push(("follow_up".to_owned(), day.to_owned()));
+        }
+        form
+    };
+    let path = format!("/leads/{id}/work");
+    // A day that is not one: refused with the reason, nothing saved.
+    let refused = mia
+        .post(&path, &pairs(&form("1", Some("0026-12-02"))))
+        .await;
+    assert_eq!(refused.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_shows(
+        &refused.body,
+        &["The follow-up day must be a date from 2000 to 2199"],
+    );
+
+    let (_, page) = mia
+        .post_and_follow(&path, &pairs(&form("1", Some("2026-12-02"))))
+        .await;
+    assert_eq!(page.status, StatusCode::OK, "{}", page.body);
+    assert_shows(
+        &page.body,
+        &[
+            "Follow-up set for 2026-12-02",
+            "<strong>Follow up on</strong> 2026-12-02 <span class=\"badge due\">due</span>",
+            "value=\"2026-12-02\"",
+        ],
+    );
+    // A form without the field (a page from before follow-ups) leaves the day as it is.
+    let (_, page) = mia.post_and_follow(&path, &pairs(&form("2", None))).await;
+    assert_eq!(page.status, StatusCode::OK, "{}", page.body);
+    let (_, api) = app.get(&format!("/api/v1/leads/{id}"), &c.mia.key).await;
+    assert_eq!(api["follow_up_on"], "2026-12-02", "{api}");
+
+    // The list: the view of the leads due today (the clock's day), soonest first.
+    let list = mia.get("/leads").await;
+    let due = "/leads?follow_up_by=2026-12-03&amp;sort=follow_up_on";
+    assert!(list.body.contains(due), "{}", list.body);
+    let view = mia
+        .get("/leads?follow_up_by=2026-12-03&sort=follow_up_on")
+        .await;
+    assert_eq!(view.status, StatusCode::OK);
+    assert_shows(
+        &view.body,
+        &[
+            "1 lead matches these filters",
+            "id=\"follow-ups-due\" data-today-param=\"follow_up_by\" aria-current=\"page\"",
+            "<span class=\"badge due\" title=\"Due: today or earlier\">2026-12-02</span>",
+        ],
+    );
+    assert!(!view.body.contains("2026-12-20"), "not due yet");
+    // The dashboard counts the viewer's open leads that are due, and links to them.
+    let mia_id = c.mia.user.user_id.clone();
+    let (status, _) = patch(&app, id, &c.olive.key, json!({ "assignee_id": mia_id })).await;
+    assert_eq!(status, StatusCode::OK);
+    let dashboard = mia.get("/").await;
+    assert_shows(
+        &dashboard.body,
+        &["id=\"my-due\" href=\"/leads?assignee=me&amp;follow_up_by=2026-12-03&amp;sort=follow_up_on\" data-today-param=\"follow_up_by\">1</a>"],
+    );
+    // Clearing the field clears the day (the form also takes the owner off).
+    let (_, page) = mia
+        .post_and_follow(&path, &pairs(&form("3", Some(""))))
+        .await;
+    assert_shows(&page.body, &["Follow-up of 2026-12-02 cleared"]);
+
+    // The list's bulk bar: one day for every ticked lead, the day picked beside the action.
+    let (id_tick, later_tick) = (format!("lead-{id}"), format!("lead-{later}"));
+    let ticked = |action: &'static str, day: &'static str| {
+        vec![
+            ("csrf", csrf.as_str()),
+            (id_tick.as_str(), "on"),
+            (later_tick.as_str(), "on"),
+            ("action", action),
+            ("follow_up", day),
+        ]
+    };
+    let without_day = mia.post("/leads/bulk", &ticked("follow-up", "")).await;
+    assert_eq!(without_day.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_shows(
+        &without_day.body,
+        &["Give the follow-up day beside the action"],
+    );
+    let (redirect, _) = mia
+        .post_and_follow("/leads/bulk", &ticked("follow-up", "2026-12-04"))
+        .await;
+    assert_eq!(redirect.location(), "/leads?done=bulk");
+    for lead in [id, later] {
+        let (_, api) = app.get(&format!("/api/v1/leads/{lead}"), &c.mia.key).await;
+        assert_eq!(api["follow_up_on"], "2026-12-04", "{api}");
+    }
+}
+
+fn pairs(fields: &[(String, String)]) -> Vec<(&str, &str)> {
+    fields
+        .iter()
+        .map(|(k, v)| (k.as_str(), v.as_str()))
+        .collect()
+}
