@@ -17,11 +17,8 @@ use leadhub_api::lead_export::{columns, read_ahead, write_lead, Chunk, LeadCells
 use leadhub_spreadsheet::workbook_export::{WorkbookExport, XlsxError};
 
 use crate::leads::export_filter;
-use crate::render::{attachment, PageError};
+use crate::render::{attachment, PageError, XLSX};
 use crate::session::Visitor;
-
-/// An Excel workbook's media type.
-pub(crate) const XLSX: &str = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
 
 /// Bytes of the zipped workbook sent at a time.
 const BODY_PIECE: usize = 64 * 1024;

@@ -81,6 +81,9 @@ pub fn page_headers(builder: &mut HttpResponseBuilder) -> &mut HttpResponseBuild
         ))
 }
 
+/// An Excel workbook's media type, for `attachment`.
+pub const XLSX: &str = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
+
 /// A file to download (`file_name`, of `content_type`), never cached; `nosniff` comes with every
 /// response (`security_headers`).
 pub fn attachment(content_type: &str, file_name: &str) -> HttpResponseBuilder {

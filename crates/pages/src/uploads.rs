@@ -15,10 +15,9 @@ use leadhub_http::state::AppState;
 use leadhub_spreadsheet::workbook_export::csv_as_workbook;
 
 use crate::import::refuse_file;
-use crate::lead_workbook::XLSX;
 use crate::list::team_choices;
 use crate::multipart::{boundary, Part, Parts};
-use crate::render::{attachment, see_other, when, PageError};
+use crate::render::{attachment, see_other, when, PageError, XLSX};
 use crate::session::Visitor;
 use crate::upload_import::import_kind;
 use crate::{base_context, id_of};
