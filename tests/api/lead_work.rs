@@ -222,14 +222,18 @@ async fn working_fields_etag_and_list_filters(app: TestApp) {
     // The working state is in the export too, last, named as in the lead's JSON.
     let mut rows = csv::Reader::from_reader(export.as_bytes());
     let header = rows.headers().unwrap().clone();
-    let work: Vec<&str> = header.iter().rev().take(4).collect();
-    assert_eq!(
-        work,
-        ["follow_up_on", "archived_at", "assignee_id", "status"]
-    );
+    let work: Vec<&str> = header.iter().rev().take(5).collect();
+    let last = [
+        "follow_up_on",
+        "archived_at",
+        "assignee_email",
+        "assignee_id",
+        "status",
+    ];
+    assert_eq!(work, last);
     let record = rows.records().next().unwrap().unwrap();
-    let tail: Vec<&str> = record.iter().rev().take(4).collect();
-    assert_eq!(tail, ["", "", mia_id.as_str(), "won"]);
+    let tail: Vec<&str> = record.iter().rev().take(5).collect();
+    assert_eq!(tail, ["", "", "mia@example.com", mia_id.as_str(), "won"]);
     let archived = fetch_csv(&app, "/api/v1/leads/export?archived=true", &c.mia.key)
         .await
         .1;

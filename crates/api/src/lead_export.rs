@@ -26,8 +26,9 @@ use leadhub_spreadsheet::cell::defuse_formula;
 pub const CHUNK: i64 = 2000;
 
 /// The columns after `id`, `team_id` and the string fields: named as in the lead's JSON, the
-/// working state (status, owner, archive, follow-up day) last.
-const OTHER_COLUMNS: [&str; 18] = [
+/// working state (status, owner, archive, follow-up day) last; the owner also by e-mail, which a
+/// person reading the file recognises.
+const OTHER_COLUMNS: [&str; 19] = [
     "bedrooms",
     "latitude",
     "longitude",
@@ -44,6 +45,7 @@ const OTHER_COLUMNS: [&str; 18] = [
     "county_fips",
     "status",
     "assignee_id",
+    "assignee_email",
     "archived_at",
     "follow_up_on",
 ];
@@ -101,6 +103,7 @@ pub fn write_lead<C: LeadCells>(out: &mut C, lead: &Lead) -> Result<(), C::Error
     let work = &lead.work;
     out.text(Some(work.status.as_str()))?;
     out.text(work.assignee.as_ref().map(|a| a.user_id.as_str()))?;
+    out.text(work.assignee.as_ref().map(|a| a.email.as_str()))?;
     out.text(work.archived_at.map(iso).as_deref())?;
     out.text(work.follow_up_on.map(|d| d.to_string()).as_deref())?;
     out.end_row()

@@ -562,7 +562,7 @@ pub(crate) fn insert_activity(
     Ok(())
 }
 
-/// Fills in the assignees' public ids (one query for all the leads).
+/// Fills in the assignees' public ids and e-mails (one query for all the leads).
 pub(crate) fn with_assignees(
     conn: &mut ReadConnection<'_>,
     mut leads: Vec<Lead>,
@@ -585,6 +585,7 @@ pub(crate) fn with_assignees(
             .map(|p| Assignee {
                 id: p.id,
                 user_id: p.user_id.clone(),
+                email: p.email.clone(),
             });
     }
     Ok(leads)

@@ -16,11 +16,13 @@ word_enum! {
     }
 }
 
-/// A lead's assignee: the row id the rules compare, and the public `usr_` id the API shows.
+/// A lead's assignee: the row id the rules compare, the public `usr_` id the API shows, and the
+/// e-mail address the exports add for people reading them.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Assignee {
     pub id: i64,
     pub user_id: String,
+    pub email: String,
 }
 
 /// The working state of a lead.
