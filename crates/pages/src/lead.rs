@@ -168,7 +168,11 @@ async fn detail(
     let (phones, emails) = (phones(&lead), emails(&lead));
     context.insert(
         "next_action",
-        next_action(&lead, !phones.is_empty() || !emails.is_empty()),
+        next_action(
+            &lead,
+            !phones.is_empty() || !emails.is_empty(),
+            crate::list::today(&visitor),
+        ),
     );
     context.insert("phones", &phones);
     context.insert("emails", &emails);

@@ -3,6 +3,7 @@
 //! timeline as sentences.
 use std::collections::HashMap;
 
+use chrono::NaiveDate;
 use serde::Serialize;
 use serde_json::Value;
 
@@ -120,8 +121,9 @@ fn contacts(lead: &Lead, names: &[&str], scheme: &str) -> Vec<Contact> {
         .collect()
 }
 
-/// The step a lead waits for, by where it stands (`docs/working-leads.md`, "The lead page").
-pub fn next_action(lead: &Lead, has_contact: bool) -> &'static str {
+/// The step a lead waits for, by where it stands (`docs/working-leads.md`, "The lead page"); a
+/// follow-up day that has come (by `today`) is the step of an open lead with an owner.
+pub fn next_action(lead: &Lead, has_contact: bool, today: NaiveDate) -> &'static str {
     if lead.work.archived_at.is_some() {
         return "Archived: restore it to work it again.";
     }
@@ -132,6 +134,10 @@ pub fn next_action(lead: &Lead, has_contact: bool) -> &'static str {
         && !matches!(lead.work.status, LeadStatus::Won | LeadStatus::Lost)
     {
         return "Give it an owner: who calls this lead?";
+    }
+    let closed = matches!(lead.work.status, LeadStatus::Won | LeadStatus::Lost);
+    if !closed && lead.work.follow_up_on.is_some_and(|day| day <= today) {
+        return "The follow-up is due: contact the owner, then set the next day or clear it.";
     }
     match lead.work.status {
         LeadStatus::New if has_contact => "Contact the owner, then set the status to contacted.",
@@ -333,6 +339,41 @@ fn plural(n: usize) -> &'static str {
 mod tests {
     use super::*;
     use leadhub_domain::lead::fields::STRING_FIELDS;
+
+    #[test]
+    fn a_due_follow_up_is_the_next_step_of_an_open_lead() {
+        let today: NaiveDate = "2026-12-03".parse().unwrap();
+        let at = chrono::Utc::now();
+        let mut lead = Lead {
+            id: 1,
+            team_id: Some(1),
+            fields: Default::default(),
+            address_standardized: None,
+            lot_size_acres: None,
+            geocode: None,
+            county_fips: None,
+            appraisal: None,
+            enrichment_status: leadhub_domain::lead::record::EnrichmentStatus::Skipped,
+            submission_count: 1,
+            created_at: at,
+            updated_at: at,
+            work: Default::default(),
+        };
+        lead.work.assignee_id = Some(7);
+        lead.work.status = LeadStatus::Contacted;
+        let qualify = next_action(&lead, true, today);
+        lead.work.follow_up_on = "2026-12-04".parse().ok();
+        assert_eq!(next_action(&lead, true, today), qualify, "not due yet");
+        for due in ["2026-12-03", "2026-11-20"] {
+            lead.work.follow_up_on = due.parse().ok();
+            assert!(next_action(&lead, true, today).starts_with("The follow-up is due"));
+        }
+        lead.work.status = LeadStatus::Won;
+        assert_eq!(
+            next_action(&lead, true, today),
+            "Closed: nothing waits on this lead."
+        );
+    }
 
     #[test]
     fn the_groups_show_every_string_field_once() {
