@@ -13,7 +13,7 @@ use crate::clock::TestClock;
 use crate::helpers::locs;
 use crate::lead_pages::fetch_csv;
 use crate::lead_work::{cast, lead_at, newest_of_kind};
-use crate::pages::{assert_shows, sign_in};
+use crate::pages::{assert_shows, sign_in, Browser};
 
 backend_tests!(
     a_follow_up_day_is_set_listed_exported_and_cleared,
@@ -201,12 +201,9 @@ async fn the_pages_set_follow_ups_and_list_the_due_ones(app: TestApp) {
         &["The follow-up day must be a date from 2000 to 2199"],
     );
 
-    let (_, page) = mia
-        .post_and_follow(&path, &pairs(&form("1", Some("2026-12-02"))))
-        .await;
-    assert_eq!(page.status, StatusCode::OK, "{}", page.body);
+    let page = saved(&mut mia, &path, &form("1", Some("2026-12-02"))).await;
     assert_shows(
-        &page.body,
+        &page,
         &[
             "Follow-up set for 2026-12-02",
             "<strong>Follow up on</strong> 2026-12-02 <span class=\"badge due\">due</span>",
@@ -214,8 +211,7 @@ async fn the_pages_set_follow_ups_and_list_the_due_ones(app: TestApp) {
         ],
     );
     // A form without the field (a page from before follow-ups) leaves the day as it is.
-    let (_, page) = mia.post_and_follow(&path, &pairs(&form("2", None))).await;
-    assert_eq!(page.status, StatusCode::OK, "{}", page.body);
+    saved(&mut mia, &path, &form("2", None)).await;
     let (_, api) = app.get(&format!("/api/v1/leads/{id}"), &c.mia.key).await;
     assert_eq!(api["follow_up_on"], "2026-12-02", "{api}");
 
@@ -246,10 +242,8 @@ async fn the_pages_set_follow_ups_and_list_the_due_ones(app: TestApp) {
         &["id=\"my-due\" href=\"/leads?assignee=me&amp;follow_up_by=2026-12-03&amp;sort=follow_up_on\" data-today-param=\"follow_up_by\">1</a>"],
     );
     // Clearing the field clears the day (the form also takes the owner off).
-    let (_, page) = mia
-        .post_and_follow(&path, &pairs(&form("3", Some(""))))
-        .await;
-    assert_shows(&page.body, &["Follow-up of 2026-12-02 cleared"]);
+    let page = saved(&mut mia, &path, &form("3", Some(""))).await;
+    assert_shows(&page, &["Follow-up of 2026-12-02 cleared"]);
 
     // The list's bulk bar: one day for every ticked lead, the day picked beside the action.
     let (id_tick, later_tick) = (format!("lead-{id}"), format!("lead-{later}"));
@@ -276,6 +270,13 @@ async fn the_pages_set_follow_ups_and_list_the_due_ones(app: TestApp) {
         let (_, api) = app.get(&format!("/api/v1/leads/{lead}"), &c.mia.key).await;
         assert_eq!(api["follow_up_on"], "2026-12-04", "{api}");
     }
+}
+
+/// Posts the lead's work form and follows the redirect back to the lead; that page's HTML.
+async fn saved(b: &mut Browser, path: &str, form: &[(String, String)]) -> String {
+    let (_, page) = b.post_and_follow(path, &pairs(form)).await;
+    assert_eq!(page.status, StatusCode::OK, "{}", page.body);
+    page.body
 }
 
 fn pairs(fields: &[(String, String)]) -> Vec<(&str, &str)> {

@@ -147,25 +147,26 @@ async fn list(app: &TestApp, key: &str, query: &str) -> Vec<i64> {
     ids(&body)
 }
 
+/// Lead `id`'s timeline as `key`'s holder reads it: its first page, newest first.
+async fn timeline(app: &TestApp, id: i64, key: &str) -> Vec<Value> {
+    let (status, mut page) = app.get(&format!("/api/v1/leads/{id}/activity"), key).await;
+    assert_eq!(status, StatusCode::OK, "{page}");
+    match page["items"].take() {
+        Value::Array(items) => items,
+        other => panic!("no items: {other}"),
+    }
+}
+
 /// The newest entry of `kind` in lead `id`'s timeline (the test fails without one).
 pub(crate) async fn newest_of_kind(app: &TestApp, id: i64, key: &str, kind: &str) -> Value {
-    let (status, page) = app.get(&format!("/api/v1/leads/{id}/activity"), key).await;
-    assert_eq!(status, StatusCode::OK, "{page}");
-    page["items"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|e| e["kind"] == kind)
-        .cloned()
-        .unwrap_or_else(|| panic!("no {kind} entry: {page}"))
+    let entries = timeline(app, id, key).await;
+    let found = entries.iter().find(|e| e["kind"] == kind).cloned();
+    found.unwrap_or_else(|| panic!("no {kind} entry: {entries:?}"))
 }
 
 async fn kinds(app: &TestApp, id: i64, key: &str) -> Vec<String> {
-    let (status, body) = app.get(&format!("/api/v1/leads/{id}/activity"), key).await;
-    assert_eq!(status, StatusCode::OK, "{body}");
-    body["items"]
-        .as_array()
-        .unwrap()
+    let entries = timeline(app, id, key).await;
+    entries
         .iter()
         .map(|e| e["kind"].as_str().unwrap().to_owned())
         .collect()
