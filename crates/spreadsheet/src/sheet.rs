@@ -112,20 +112,15 @@ impl CsvSheet {
     /// which have no `\n` to count: their empty lines are not counted.
     fn rows_taken(&mut self) -> u64 {
         let line = self.reader.position().line();
-        let moved = line.saturating_sub(self.line);
-        self.line = line;
-        // One line end or none: the row is one line (the usual case), and its bytes need no
-        // second look for line breaks inside cells.
-        if moved <= 1 {
-            return 1;
-        }
         let inside = self
             .record
             .as_slice()
             .iter()
             .filter(|b| **b == b'\n')
             .count();
-        moved.saturating_sub(inside as u64).max(1)
+        let moved = line.saturating_sub(self.line).saturating_sub(inside as u64);
+        self.line = line;
+        moved.max(1)
     }
 
     /// The row just read as text, or why it is not text.
