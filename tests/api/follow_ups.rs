@@ -198,7 +198,7 @@ async fn the_pages_set_follow_ups_and_list_the_due_ones(app: TestApp) {
     assert_eq!(refused.status, StatusCode::UNPROCESSABLE_ENTITY);
     assert_shows(
         &refused.body,
-        &["The follow-up day must be a date from 2000 to 2199"],
+        &["The follow-up day must be a date in the format YYYY-MM-DD, from 2000 to 2199"],
     );
 
     let page = saved(&mut mia, &path, &form("1", Some("2026-12-02"))).await;

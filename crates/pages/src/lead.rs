@@ -130,12 +130,9 @@ async fn detail(
     context.insert("status", lead.work.status.as_str());
     context.insert("statuses", &LeadStatus::NAMES);
     context.insert("archived", &lead.work.archived_at.is_some());
-    let follow_up = lead.work.follow_up_on;
+    let (follow_up, today) = (lead.work.follow_up_on, crate::list::today(&visitor));
     context.insert("follow_up_on", &follow_up.map(|d| d.to_string()));
-    context.insert(
-        "follow_up_due",
-        &follow_up.is_some_and(|d| d <= crate::list::today(&visitor)),
-    );
+    context.insert("follow_up_due", &follow_up.is_some_and(|d| d <= today));
     context.insert(
         "assignee_id",
         &lead.work.assignee.as_ref().map(|a| &a.user_id),
@@ -168,11 +165,7 @@ async fn detail(
     let (phones, emails) = (phones(&lead), emails(&lead));
     context.insert(
         "next_action",
-        next_action(
-            &lead,
-            !phones.is_empty() || !emails.is_empty(),
-            crate::list::today(&visitor),
-        ),
+        next_action(&lead, !phones.is_empty() || !emails.is_empty(), today),
     );
     context.insert("phones", &phones);
     context.insert("emails", &emails);

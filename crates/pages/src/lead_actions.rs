@@ -8,7 +8,9 @@ use serde::Deserialize;
 use chrono::NaiveDate;
 
 use leadhub_domain::error::FieldError;
-use leadhub_domain::lead::work::{follow_up_day, LeadPatch, LeadStatus, LeadWorkError};
+use leadhub_domain::lead::work::{
+    follow_up_day, LeadPatch, LeadStatus, LeadWorkError, FOLLOW_UP_RULE,
+};
 
 use crate::lead::refused;
 use crate::render::{see_other, PageError};
@@ -73,7 +75,7 @@ fn follow_up_change(given: Option<&str>) -> Result<Option<Option<NaiveDate>>, Le
         None => Err(LeadWorkError::Invalid(vec![FieldError::body(
             &["follow_up_on".into()],
             "date_parsing",
-            "The follow-up day must be a date from 2000 to 2199",
+            format!("The follow-up day must be {FOLLOW_UP_RULE}"),
         )])),
     }
 }
@@ -86,10 +88,7 @@ async fn work(
     let version = form.version.parse().map_err(|_| PageError::BadForm)?;
     let status = LeadStatus::parse(&form.status).ok_or(PageError::BadForm)?;
     let assignee = Some(form.assignee).filter(|a| !a.is_empty());
-    let follow_up = match follow_up_change(form.follow_up.as_deref()) {
-        Ok(change) => change,
-        Err(refusal) => return answer::<()>(visitor, id, Err(refusal), "", ""),
-    };
+    let follow_up = follow_up_change(form.follow_up.as_deref()).map_err(|e| refused(e, id))?;
     let patch = LeadPatch {
         status: Some(status),
         assignee: Some(assignee),

@@ -8,7 +8,9 @@ use actix_web::HttpResponse;
 use chrono::NaiveDate;
 use leadhub_domain::error::LocPart;
 
-use leadhub_domain::lead::work::{follow_up_day, BulkSet, LeadStatus, LeadWorkError};
+use leadhub_domain::lead::work::{
+    follow_up_day, BulkSet, LeadStatus, LeadWorkError, FOLLOW_UP_RULE,
+};
 
 use crate::leads::FILTERS;
 use crate::list::PageFilters;
@@ -59,9 +61,9 @@ pub async fn bulk(
     let action = form.get("action").map_or("", String::as_str);
     let day = form.get("follow_up").and_then(|d| follow_up_day(d));
     if action == "follow-up" && day.is_none() {
-        return Err(refuse(
-            "Give the follow-up day beside the action: a date from 2000 to 2199.".into(),
-        ));
+        return Err(refuse(format!(
+            "Give the follow-up day beside the action: {FOLLOW_UP_RULE}."
+        )));
     }
     let set = bulk_set(action, &visitor.user.user_id, day)
         .ok_or_else(|| refuse("Choose what to do with the ticked leads.".into()))?;

@@ -4,7 +4,7 @@ use std::borrow::Cow;
 use validator::ValidationError;
 
 use leadhub_domain::business::model::invalid_phone_message;
-use leadhub_domain::lead::work::follow_up_day;
+use leadhub_domain::lead::work::{follow_up_day, FOLLOW_UP_RULE};
 use leadhub_domain::parse::{normalize_phone, StateCode};
 
 use crate::extract::lax::Lax;
@@ -32,9 +32,7 @@ pub fn one_of_text(field: &Lax<String>, allowed: &[&str]) -> Result<(), Validati
 pub fn follow_up_date(field: &Lax<String>) -> Result<(), ValidationError> {
     match field.text() {
         Some(text) if follow_up_day(text).is_none() => Err(ValidationError::new("date_parsing")
-            .with_message(Cow::Borrowed(
-                "Input should be a valid date in the format YYYY-MM-DD, from 2000 to 2199",
-            ))),
+            .with_message(Cow::Owned(format!("Input should be {FOLLOW_UP_RULE}")))),
         _ => Ok(()),
     }
 }

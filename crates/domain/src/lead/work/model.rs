@@ -139,6 +139,9 @@ pub const SUBMISSION_KIND: &str = "submission";
 /// The follow-up days people may set: a typo such as `0226-12-05` is refused, not stored.
 pub const FOLLOW_UP_YEARS: std::ops::RangeInclusive<i32> = 2000..=2199;
 
+/// What a follow-up day must be, in the words the API's 422 and the pages' refusals use.
+pub const FOLLOW_UP_RULE: &str = "a date in the format YYYY-MM-DD, from 2000 to 2199";
+
 /// A follow-up day as the API and the pages take it: `YYYY-MM-DD` (surrounding space ignored),
 /// a real calendar day within `FOLLOW_UP_YEARS`; None for anything else.
 pub fn follow_up_day(given: &str) -> Option<NaiveDate> {
@@ -171,6 +174,8 @@ mod tests {
             assert_eq!(day(refused), None, "{refused:?}");
         }
         assert_eq!(day("2000-01-01").as_deref(), Some("2000-01-01"));
+        let (first, last) = (FOLLOW_UP_YEARS.start(), FOLLOW_UP_YEARS.end());
+        assert!(FOLLOW_UP_RULE.ends_with(&format!("from {first} to {last}")));
         assert_eq!(day("2199-12-31").as_deref(), Some("2199-12-31"));
     }
 }
