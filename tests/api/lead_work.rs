@@ -673,17 +673,19 @@ async fn patch_sends_lead_updated_with_its_changes(app: TestApp) {
         &app,
         lead,
         &owner.key,
-        json!({"status": "contacted", "email_1": "lee@example.com"}),
+        json!({"status": "contacted", "email_1": "lee@example.com", "follow_up_on": "2026-12-24"}),
     )
     .await;
     assert_eq!(status, StatusCode::OK, "{body}");
     let payload = first_payload(&app, "lead.updated").await;
     assert_eq!(payload["data"]["id"], json!(lead), "{payload}");
     assert_eq!(payload["data"]["status"], json!("contacted"), "{payload}");
+    assert_eq!(payload["data"]["follow_up_on"], "2026-12-24", "{payload}");
     assert_eq!(
         payload["changes"],
         json!({"status": {"old": "new", "new": "contacted"},
-               "email_1": {"old": null, "new": "lee@example.com"}}),
+               "email_1": {"old": null, "new": "lee@example.com"},
+               "follow_up_on": {"old": null, "new": "2026-12-24"}}),
         "{payload}"
     );
     assert!(payload.get("merged_id").is_none(), "{payload}");
