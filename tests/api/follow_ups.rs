@@ -12,7 +12,7 @@ use leadhub_tests::{backend_tests, TestApp};
 use crate::clock::TestClock;
 use crate::helpers::locs;
 use crate::lead_pages::fetch_csv;
-use crate::lead_work::{cast, lead_at, newest_of_kind};
+use crate::lead_work::{cast, ids, lead_at, newest_of_kind, patch};
 use crate::pages::{assert_shows, sign_in, Browser};
 
 backend_tests!(
@@ -27,21 +27,11 @@ async fn on_december_third(app: TestApp) -> TestApp {
     app.restart().clock(clock).build().await
 }
 
-async fn patch(app: &TestApp, id: i64, key: &str, body: Value) -> (StatusCode, Value) {
-    app.patch(&format!("/api/v1/leads/{id}"), key, body).await
-}
-
 /// The ids of a list page and its total.
 async fn listed(app: &TestApp, key: &str, query: &str) -> (Vec<i64>, i64) {
     let (status, body) = app.get(&format!("/api/v1/leads{query}"), key).await;
     assert_eq!(status, StatusCode::OK, "{query}: {body}");
-    let ids = body["items"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|l| l["id"].as_i64().unwrap())
-        .collect();
-    (ids, body["total"].as_i64().unwrap())
+    (ids(&body), body["total"].as_i64().unwrap())
 }
 
 async fn a_follow_up_day_is_set_listed_exported_and_cleared(app: TestApp) {
@@ -125,12 +115,11 @@ async fn a_follow_up_day_is_set_listed_exported_and_cleared(app: TestApp) {
     );
 
     // Bulk: one day on many leads; null clears.
-    let ids = json!([early, none]);
     let (status, body) = app
         .post(
             "/api/v1/leads/bulk",
             key,
-            json!({"ids": ids, "set": {"follow_up_on": "2026-12-04"}}),
+            json!({"ids": [early, none], "set": {"follow_up_on": "2026-12-04"}}),
         )
         .await;
     assert_eq!(status, StatusCode::OK, "{body}");

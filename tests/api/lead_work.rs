@@ -123,7 +123,7 @@ pub(crate) async fn send(
     (status, headers, json)
 }
 
-async fn patch(app: &TestApp, id: i64, key: &str, body: Value) -> (StatusCode, Value) {
+pub(crate) async fn patch(app: &TestApp, id: i64, key: &str, body: Value) -> (StatusCode, Value) {
     app.patch(&format!("/api/v1/leads/{id}"), key, body).await
 }
 
@@ -132,7 +132,7 @@ async fn assign(app: &TestApp, id: i64, key: &str, assignee: &TestUser) -> (Stat
     patch(app, id, key, json!({"assignee_id": assignee.user.user_id})).await
 }
 
-fn ids(page: &Value) -> Vec<i64> {
+pub(crate) fn ids(page: &Value) -> Vec<i64> {
     page["items"]
         .as_array()
         .unwrap()

@@ -130,9 +130,11 @@ async fn detail(
     context.insert("status", lead.work.status.as_str());
     context.insert("statuses", &LeadStatus::NAMES);
     context.insert("archived", &lead.work.archived_at.is_some());
-    let (follow_up, today) = (lead.work.follow_up_on, crate::list::today(&visitor));
-    context.insert("follow_up_on", &follow_up.map(|d| d.to_string()));
-    context.insert("follow_up_due", &follow_up.is_some_and(|d| d <= today));
+    let today = visitor.today();
+    let follow_up = lead.work.follow_up_on.map(|d| d.to_string());
+    context.insert("follow_up_on", &follow_up);
+    context.insert("follow_up_due", &lead.work.follow_up_due(today));
+    crate::lead_view::insert_follow_up_bounds(&mut context);
     context.insert(
         "assignee_id",
         &lead.work.assignee.as_ref().map(|a| &a.user_id),

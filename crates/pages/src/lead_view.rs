@@ -9,7 +9,7 @@ use serde_json::Value;
 
 use leadhub_domain::lead::record::Lead;
 use leadhub_domain::lead::work::model::{
-    kind, ActivityEntry, ActorRef, LeadStatus, Note, SUBMISSION_KIND,
+    kind, ActivityEntry, ActorRef, LeadStatus, Note, FOLLOW_UP_YEARS, SUBMISSION_KIND,
 };
 use leadhub_domain::team::Member;
 
@@ -136,7 +136,7 @@ pub fn next_action(lead: &Lead, has_contact: bool, today: NaiveDate) -> &'static
         return "Give it an owner: who calls this lead?";
     }
     let closed = matches!(lead.work.status, LeadStatus::Won | LeadStatus::Lost);
-    if !closed && lead.work.follow_up_on.is_some_and(|day| day <= today) {
+    if !closed && lead.work.follow_up_due(today) {
         return "The follow-up is due: contact the owner, then set the next day or clear it.";
     }
     match lead.work.status {
@@ -148,6 +148,14 @@ pub fn next_action(lead: &Lead, has_contact: bool, today: NaiveDate) -> &'static
         LeadStatus::Qualified => "Close it: won or lost.",
         LeadStatus::Won | LeadStatus::Lost => "Closed: nothing waits on this lead.",
     }
+}
+
+/// The days a follow-up date field offers (`follow_up_min`, `follow_up_max`): the domain's
+/// `FOLLOW_UP_YEARS`, so the browser's picker and the server refuse alike.
+pub fn insert_follow_up_bounds(context: &mut tera::Context) {
+    let (first, last) = (FOLLOW_UP_YEARS.start(), FOLLOW_UP_YEARS.end());
+    context.insert("follow_up_min", &format!("{first}-01-01"));
+    context.insert("follow_up_max", &format!("{last}-12-31"));
 }
 
 /// A person as the page names them.

@@ -151,7 +151,7 @@ impl LeadLine {
                 .follow_up_on
                 .map(|d| d.to_string())
                 .unwrap_or_default(),
-            follow_up_due: lead.work.follow_up_on.is_some_and(|d| d <= today),
+            follow_up_due: lead.work.follow_up_due(today),
         }
     }
 }
@@ -169,8 +169,9 @@ async fn list(
     context.insert("property_types", &PROPERTY_TYPES);
     context.insert("enrichment_statuses", &ENRICHMENT_STATUSES);
     context.insert("sorts", &SORTS);
-    let today = list::today(&visitor);
+    let today = visitor.today();
     context.insert("today", &today.to_string());
+    crate::lead_view::insert_follow_up_bounds(&mut context);
     let status = match filters.read::<LeadQuery>() {
         Ok(lead_query) => {
             if let Some(upload) = lead_query.filter().upload {

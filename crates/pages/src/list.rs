@@ -169,12 +169,6 @@ pub async fn team_choices(
         .collect())
 }
 
-/// Today as the pages count follow-up days: the service's clock, in UTC (`pages.js` puts the
-/// browser's own day into the "Follow-ups due" link where scripts run).
-pub fn today(visitor: &Visitor) -> chrono::NaiveDate {
-    visitor.state.clock.now().date_naive()
-}
-
 /// The start of a list page at `path` (`/leads`): its filters from the URL, a context with
 /// the navigation, the user's teams for the team filter, the form's values and `list_path`,
 /// and those teams (all of them, read once) for the rest of the page.

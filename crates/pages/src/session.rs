@@ -138,6 +138,12 @@ pub struct Visitor {
 }
 
 impl Visitor {
+    /// Today as the pages count follow-up days: the service's clock, in UTC (`pages.js` puts the
+    /// browser's own day into the "due" links where scripts run).
+    pub fn today(&self) -> chrono::NaiveDate {
+        self.state.clock.now().date_naive()
+    }
+
     /// Renders `template` as the visitor's page, with the pending cookies.
     pub fn page(
         &self,

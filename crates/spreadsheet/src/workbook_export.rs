@@ -173,8 +173,9 @@ impl WorkbookExport {
     pub fn finish(mut self, out: impl Write + Send) -> Result<(), XlsxError> {
         if let Some(last_column) = self.header.len().checked_sub(1) {
             // A header wider than Excel's columns has its filter over the columns Excel has.
-            let last_column = last_column.min(usize::from(EXCEL_COLUMNS - 1));
-            let last_column = u16::try_from(last_column).unwrap_or(EXCEL_COLUMNS - 1);
+            let last_column = u16::try_from(last_column)
+                .unwrap_or(u16::MAX)
+                .min(EXCEL_COLUMNS - 1);
             for sheet in 0..self.sheets {
                 let last_row = if sheet + 1 == self.sheets {
                     self.row - 1

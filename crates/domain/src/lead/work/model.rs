@@ -56,6 +56,13 @@ impl Default for LeadWork {
     }
 }
 
+impl LeadWork {
+    /// The follow-up day has come: it is `today` or earlier (the rule of `follow_up_by` too).
+    pub fn follow_up_due(&self, today: NaiveDate) -> bool {
+        self.follow_up_on.is_some_and(|day| day <= today)
+    }
+}
+
 /// Whose leads a list asks for.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum AssigneeFilter {
@@ -176,6 +183,16 @@ mod tests {
         assert_eq!(day("2000-01-01").as_deref(), Some("2000-01-01"));
         let (first, last) = (FOLLOW_UP_YEARS.start(), FOLLOW_UP_YEARS.end());
         assert!(FOLLOW_UP_RULE.ends_with(&format!("from {first} to {last}")));
+        let today = follow_up_day("2026-12-03").unwrap();
+        let due = |day: &str| {
+            let work = LeadWork {
+                follow_up_on: follow_up_day(day),
+                ..LeadWork::default()
+            };
+            work.follow_up_due(today)
+        };
+        assert!(due("2026-12-03") && due("2026-11-30"));
+        assert!(!due("2026-12-04") && !due(""));
         assert_eq!(day("2199-12-31").as_deref(), Some("2199-12-31"));
     }
 }

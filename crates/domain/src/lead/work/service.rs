@@ -70,6 +70,19 @@ pub struct LeadPatch {
     pub follow_up: Option<Option<NaiveDate>>,
 }
 
+impl LeadPatch {
+    /// Names nothing to change.
+    pub fn is_empty(&self) -> bool {
+        let LeadPatch {
+            fields,
+            status,
+            assignee,
+            follow_up,
+        } = self;
+        fields.is_empty() && status.is_none() && assignee.is_none() && follow_up.is_none()
+    }
+}
+
 /// What a bulk change sets on every lead it names.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct BulkSet {
@@ -215,8 +228,7 @@ impl LeadWorkService {
         patch: LeadPatch,
         if_version: Option<i64>,
     ) -> WorkResult<Edited> {
-        let nothing_else = patch.status.is_none() && patch.assignee.is_none();
-        if patch.fields.is_empty() && nothing_else && patch.follow_up.is_none() {
+        if patch.is_empty() {
             return Err(invalid(&[], "missing", "Give at least one field to change"));
         }
         for _ in 0..UNCONDITIONAL_TRIES {
