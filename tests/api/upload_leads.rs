@@ -37,7 +37,7 @@ fn listed(page: &Page) -> BTreeSet<i64> {
     page.body
         .split("<td data-label=\"Address\"><a href=\"/leads/")
         .skip(1)
-        .map(|rest| rest.split('"').next().unwrap().parse().unwrap())
+        .map(|rest| rest.split(['?', '"']).next().unwrap().parse().unwrap())
         .collect()
 }
 

@@ -535,7 +535,7 @@ try {
   step("/leads with a search and two filters kept in the URL");
 
   await a.getByRole("link", { name: "12 N LAMAR BLVD" }).click();
-  await a.waitForURL(`${base}/leads/${created.result_lead_id}`);
+  await a.waitForURL(new RegExp(`/leads/${created.result_lead_id}\\?in=q%3Dlamar.*&at=0$`)); // its place in the list rides along
   await a.locator("#address-standardized").getByText("12 N LAMAR BLVD").waitFor();
   const history = a.locator(".history-item");
   assert.equal(await history.count(), 2);
@@ -828,7 +828,7 @@ async function workingLeads(a, teamUrl, teamId, submit) {
   await m.locator("#lead-count").getByText("1 lead matches these filters").waitFor();
   await shot(m, "50-my-leads");
   await m.getByRole("link", { name: "300 CONGRESS AVE" }).click();
-  await m.waitForURL(leadUrl);
+  await m.waitForURL(`${leadUrl}?in=assignee%3Dme&at=0`); // the lead's place in the list rides along
   assert.equal(await m.locator('#work a[href="tel:+15125550142"]').count(), 1, "the phone is a tel: link");
   assert.equal(await m.locator('#work a[href="mailto:wes@example.com"]').count(), 1, "the e-mail is a mailto: link");
   assert.equal(await m.getByRole("button", { name: "Archive lead" }).count(), 0, "a member archives nothing");
@@ -920,6 +920,32 @@ async function workingLeads(a, teamUrl, teamId, submit) {
   await m.locator("#timeline").getByText("Edited 2 fields").waitFor();
   await shot(m, "55-lead-edited");
   step("bulk status from the list's bar; the edit form normalises a phone like intake and the timeline lists the edit");
+
+  // The owner gives both qualified leads to Mia by name, then works down Mia's list.
+  await a.goto(`${base}/leads?status=qualified&sort=created_at`);
+  await a.check(`#pick-${lead.result_lead_id}`);
+  await a.check(`#pick-${loose.result_lead_id}`);
+  await a.selectOption("#bulk-action", { label: "give them to Mia Member <mia@example.com>" });
+  await a.getByRole("button", { name: "Apply to ticked leads" }).click();
+  await a.getByText("The selected leads were changed.").waitFor();
+  await a.goto(`${base}/leads?assignee=${miaValue}&sort=created_at`);
+  await a.locator("#lead-count").getByText("2 leads match these filters").waitFor();
+  assert.equal(await a.locator("#f-assignee option:checked").textContent(), "Mia Member <mia@example.com>");
+  await a.getByRole("link", { name: "300 CONGRESS AVE" }).click();
+  await a.locator("#walk-place").getByText("Lead 1 of 2 in the list").waitFor();
+  await a.locator("#walk-next").click();
+  await a.locator("#walk-place").getByText("Lead 2 of 2 in the list").waitFor();
+  assert.match(a.url(), new RegExp(`/leads/${loose.result_lead_id}\\?in=.*&at=1$`));
+  await a.selectOption("#w-status", "won");
+  await a.getByRole("button", { name: "Save status and owner" }).click();
+  await a.getByText("Status and owner saved.").waitFor();
+  await a.locator("#walk-place").getByText("Lead 2 of 2 in the list").waitFor();
+  await shot(a, "55b-lead-walk");
+  await a.locator("#walk-previous").click();
+  await a.locator("#walk-place").getByText("Lead 1 of 2 in the list").waitFor();
+  await a.locator("#walk-back").click();
+  await a.locator("#lead-count").getByText("2 leads match these filters").waitFor();
+  step("an owner gives ticked leads to a teammate by name, filters by that teammate and walks the list: next, save, previous, back");
 
   await m.setViewportSize({ width: 390, height: 844 });
   for (const [where, name] of [[leadUrl, "56-lead-work-phone"], [`${base}/leads?assignee=me`, "57-my-leads-phone"], [`${leadUrl}/edit`, "58-lead-edit-phone"]]) {

@@ -3,7 +3,7 @@
 //! enrichment and its submissions. A lead merged into another redirects to the survivor.
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpResponse};
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 
 use leadhub_domain::lead::record::Lead;
 use leadhub_domain::lead::work::{LeadDesk, LeadStatus, LeadWorkError};
@@ -11,9 +11,10 @@ use leadhub_domain::team::{permits_on_lead, Actor, LeadWorkAction, Member};
 
 use crate::lead_enrichment::{insert_enrichment, HistoryLine};
 use crate::lead_view::{
-    emails, member_name, next_action, phones, Group, Names, NoteLine, TimelineLine, OWNER, PERMIT,
-    PROPERTY,
+    emails, next_action, owner_choices, phones, Group, Names, NoteLine, TimelineLine, OWNER,
+    PERMIT, PROPERTY,
 };
+use crate::lead_walk::{self, Walk};
 use crate::list::{neighbours, team_choices, TeamChoice};
 use crate::render::{see_other, when, PageError};
 use crate::session::Visitor;
@@ -32,13 +33,6 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
 #[derive(Deserialize)]
 struct TimelinePage {
     timeline: Option<String>,
-}
-
-/// A choice of a `<select>`.
-#[derive(Serialize)]
-struct Choice {
-    value: String,
-    label: String,
 }
 
 /// The lead's team's active members, who may own it.
@@ -75,6 +69,7 @@ async fn detail(
     id: web::Path<String>,
     done: web::Query<Done>,
     page: web::Query<TimelinePage>,
+    walk: web::Query<Walk>,
 ) -> Result<HttpResponse, PageError> {
     let id = id_of(&id, "Lead")?;
     let state = visitor.state.clone();
@@ -118,6 +113,11 @@ async fn detail(
 
     let mut context = base_context(Some(&visitor), "leads");
     context.insert("notice", &done.notice());
+    // The lead's place in the list it was opened from; its forms carry it on (`lead_walk`).
+    let walk = lead_walk::around(&visitor, lead.id, &walk).await?;
+    let walk_suffix = walk.as_ref().map(|w| format!("?{}", w.query));
+    context.insert("walk_suffix", &walk_suffix.unwrap_or_default());
+    context.insert("walk", &walk);
     context.insert("id", &lead.id);
     context.insert("version", &lead.work.version);
     context.insert("title", &title(&lead));
@@ -149,14 +149,7 @@ async fn detail(
                 .unwrap_or_else(|| format!("user #{a}"))
         }),
     );
-    let owners: Vec<Choice> = members
-        .iter()
-        .map(|m| Choice {
-            value: m.user_id.clone(),
-            label: member_name(m),
-        })
-        .collect();
-    context.insert("owners", &owners);
+    context.insert("owners", &owner_choices(&members));
     context.insert("me", &visitor.user.user_id);
     let team_text = lead.team_id.map(|t| t.to_string()).unwrap_or_default();
     let move_teams: Vec<&TeamChoice> = my_teams.iter().filter(|t| t.id != team_text).collect();

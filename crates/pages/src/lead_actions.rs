@@ -13,6 +13,7 @@ use leadhub_domain::lead::work::{
 };
 
 use crate::lead::refused;
+use crate::lead_walk::Walk;
 use crate::render::{see_other, PageError};
 use crate::session::{Posted, Visitor};
 use crate::{id_of, Button};
@@ -32,22 +33,24 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     }
 }
 
-/// Back to the lead, with the notice of what was done (and where on the page it shows).
-fn back_to(id: i64, done: &str, anchor: &str) -> HttpResponse {
-    see_other(&format!("/leads/{id}?done={done}#{anchor}"))
+/// Back to the lead, with the notice of what was done (and where on the page it shows), on the
+/// walk down the list the lead was opened from (the form's URL carries it: `lead_walk`).
+fn back_to(id: i64, done: &str, anchor: &str, walk: &Walk) -> HttpResponse {
+    see_other(&format!("/leads/{id}?done={done}{}#{anchor}", walk.and()))
 }
 
 /// What a change of lead `id` answers: back to the lead with the notice `done` (at `anchor`),
 /// or the page saying why it was refused.
 fn answer<T>(
     visitor: Visitor,
+    walk: &Walk,
     id: i64,
     outcome: Result<T, LeadWorkError>,
     done: &str,
     anchor: &str,
 ) -> Result<HttpResponse, PageError> {
     outcome.map_err(|e| refused(e, id))?;
-    Ok(visitor.finish(back_to(id, done, anchor)))
+    Ok(visitor.finish(back_to(id, done, anchor, walk)))
 }
 
 /// The status and owner form: the version the page showed (a change made since is refused, not
@@ -82,6 +85,7 @@ fn follow_up_change(given: Option<&str>) -> Result<Option<Option<NaiveDate>>, Le
 
 async fn work(
     id: web::Path<String>,
+    walk: web::Query<Walk>,
     Posted { visitor, form }: Posted<WorkForm>,
 ) -> Result<HttpResponse, PageError> {
     let id = id_of(&id, "Lead")?;
@@ -97,7 +101,7 @@ async fn work(
     };
     let work = &visitor.state.lead_work;
     let edited = work.edit(&visitor.user, id, patch, Some(version)).await;
-    answer(visitor, id, edited, "saved", "work")
+    answer(visitor, &walk, id, edited, "saved", "work")
 }
 
 #[derive(Deserialize)]
@@ -107,23 +111,25 @@ struct NoteForm {
 
 async fn add_note(
     id: web::Path<String>,
+    walk: web::Query<Walk>,
     Posted { visitor, form }: Posted<NoteForm>,
 ) -> Result<HttpResponse, PageError> {
     let id = id_of(&id, "Lead")?;
     let work = &visitor.state.lead_work;
     let added = work.add_note(&visitor.user, id, &form.body).await;
-    answer(visitor, id, added, "note-added", "notes")
+    answer(visitor, &walk, id, added, "note-added", "notes")
 }
 
 async fn delete_note(
     path: web::Path<(String, String)>,
+    walk: web::Query<Walk>,
     Posted { visitor, .. }: Posted<Button>,
 ) -> Result<HttpResponse, PageError> {
     let (id, note) = path.into_inner();
     let (id, note) = (id_of(&id, "Lead")?, id_of(&note, "Note")?);
     let work = &visitor.state.lead_work;
     let deleted = work.delete_note(&visitor.user, id, note).await;
-    answer(visitor, id, deleted, "note-deleted", "notes")
+    answer(visitor, &walk, id, deleted, "note-deleted", "notes")
 }
 
 /// A team chosen in a form's menu.
@@ -134,22 +140,25 @@ struct TeamForm {
 
 async fn claim(
     id: web::Path<String>,
+    walk: web::Query<Walk>,
     Posted { visitor, form }: Posted<TeamForm>,
 ) -> Result<HttpResponse, PageError> {
-    to_team(id, visitor, form, false).await
+    to_team(id, visitor, &walk, form, false).await
 }
 
 async fn move_to(
     id: web::Path<String>,
+    walk: web::Query<Walk>,
     Posted { visitor, form }: Posted<TeamForm>,
 ) -> Result<HttpResponse, PageError> {
-    to_team(id, visitor, form, true).await
+    to_team(id, visitor, &walk, form, true).await
 }
 
 /// A claim (a lead of no team) or a move (`moving`: a lead of a team) into the chosen team.
 async fn to_team(
     id: web::Path<String>,
     visitor: Visitor,
+    walk: &Walk,
     form: TeamForm,
     moving: bool,
 ) -> Result<HttpResponse, PageError> {
@@ -158,37 +167,40 @@ async fn to_team(
     let work = &visitor.state.lead_work;
     if moving {
         let moved = work.move_to(&visitor.user, id, team_id).await;
-        answer(visitor, id, moved, "moved", "work")
+        answer(visitor, walk, id, moved, "moved", "work")
     } else {
         let claimed = work.claim(&visitor.user, id, team_id).await;
-        answer(visitor, id, claimed, "claimed", "work")
+        answer(visitor, walk, id, claimed, "claimed", "work")
     }
 }
 
 async fn archive(
     id: web::Path<String>,
+    walk: web::Query<Walk>,
     Posted { visitor, .. }: Posted<Button>,
 ) -> Result<HttpResponse, PageError> {
-    set_archived(id, visitor, true).await
+    set_archived(id, visitor, &walk, true).await
 }
 
 async fn restore(
     id: web::Path<String>,
+    walk: web::Query<Walk>,
     Posted { visitor, .. }: Posted<Button>,
 ) -> Result<HttpResponse, PageError> {
-    set_archived(id, visitor, false).await
+    set_archived(id, visitor, &walk, false).await
 }
 
 async fn set_archived(
     id: web::Path<String>,
     visitor: Visitor,
+    walk: &Walk,
     archived: bool,
 ) -> Result<HttpResponse, PageError> {
     let id = id_of(&id, "Lead")?;
     let work = &visitor.state.lead_work;
     let changed = work.set_archived(&visitor.user, id, archived).await;
     let done = if archived { "archived" } else { "restored" };
-    answer(visitor, id, changed, done, "work")
+    answer(visitor, walk, id, changed, done, "work")
 }
 
 /// The lead this one merges into, as a person types its number (`1897` or `#1897`).
@@ -218,12 +230,13 @@ async fn merge(
         .merge(&visitor.user, id, into)
         .await
         .map_err(|e| refused(e.into(), id))?;
-    Ok(visitor.finish(back_to(survivor.id, "merged", "timeline")))
+    Ok(visitor.finish(back_to(survivor.id, "merged", "timeline", &Walk::default())))
 }
 
 /// "Enrich again", under the API's rule (`enrich_now`).
 async fn enrich(
     id: web::Path<String>,
+    walk: web::Query<Walk>,
     Posted { visitor, .. }: Posted<Button>,
 ) -> Result<HttpResponse, PageError> {
     let id = id_of(&id, "Lead")?;
@@ -232,5 +245,5 @@ async fn enrich(
         .submissions
         .enrich_now(&visitor.user, id)
         .await?;
-    Ok(visitor.finish(back_to(id, "enriched", "enrichment")))
+    Ok(visitor.finish(back_to(id, "enriched", "enrichment", &walk)))
 }

@@ -24,6 +24,7 @@ fn bulk_set(action: &str, my_id: &str, day: Option<NaiveDate>) -> Option<BulkSet
     match action.split_once(':') {
         Some(("status", word)) => set.status = Some(LeadStatus::parse(word)?),
         Some(("team", id)) => set.team_id = Some(id.parse().ok()?),
+        Some(("assign", user)) if !user.is_empty() => set.assignee = Some(Some(user.to_owned())),
         _ => match action {
             "assign-me" => set.assignee = Some(Some(my_id.to_owned())),
             "assign-none" => set.assignee = Some(None),
@@ -113,12 +114,23 @@ mod tests {
             Some(Some(me.to_owned()))
         );
         assert_eq!(set("assign-none").unwrap().assignee, Some(None));
+        assert_eq!(
+            set("assign:usr_ann").unwrap().assignee,
+            Some(Some("usr_ann".to_owned()))
+        );
         assert_eq!(set("archive").unwrap().archived, Some(true));
         assert_eq!(set("restore").unwrap().archived, Some(false));
         assert_eq!(set("follow-up-none").unwrap().follow_up, Some(None));
         let day = follow_up_day("2026-12-07");
         assert_eq!(bulk_set("follow-up", me, day).unwrap().follow_up, Some(day));
-        for bad in ["", "status:done", "team:x", "delete", "follow-up"] {
+        for bad in [
+            "",
+            "status:done",
+            "team:x",
+            "assign:",
+            "delete",
+            "follow-up",
+        ] {
             assert!(set(bad).is_none(), "{bad}");
         }
     }

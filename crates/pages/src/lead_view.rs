@@ -236,6 +236,24 @@ pub fn member_name(m: &Member) -> String {
     }
 }
 
+/// A choice of a `<select>`.
+#[derive(Serialize)]
+pub struct Choice {
+    pub value: String,
+    pub label: String,
+}
+
+/// People as owners to choose: their public id, and their name as people read it.
+pub fn owner_choices<'a>(members: impl IntoIterator<Item = &'a Member>) -> Vec<Choice> {
+    members
+        .into_iter()
+        .map(|m| Choice {
+            value: m.user_id.clone(),
+            label: member_name(m),
+        })
+        .collect()
+}
+
 #[derive(Serialize)]
 pub struct TimelineLine {
     pub kind: String,

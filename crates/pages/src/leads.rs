@@ -18,11 +18,12 @@ use leadhub_domain::lead::record::Lead;
 use leadhub_domain::lead::work::LeadStatus;
 use leadhub_domain::submission::VisibleLeadFilter;
 
+use crate::lead_view::owner_choices;
 use crate::list::{self, refuse, PageFilters, TeamChoice, PAGE_SIZE};
 use crate::render::{when, PageError};
 use crate::session::Visitor;
 use crate::Done;
-use crate::{lead, lead_actions, lead_edit};
+use crate::{lead, lead_actions, lead_edit, lead_walk};
 
 /// The filters a `/leads` URL may carry, named as the API's query parameters, and the order.
 pub const FILTERS: [&str; 17] = [
@@ -93,6 +94,8 @@ struct LeadLine {
     /// The team's name, "" for a lead of no team (which every user sees).
     team: String,
     unassigned: bool,
+    /// The lead's link's query: its place in this list, for its page's previous and next.
+    walk: String,
 }
 
 impl LeadLine {
@@ -101,6 +104,7 @@ impl LeadLine {
         names: &HashMap<i64, String>,
         teams: &[TeamChoice],
         today: NaiveDate,
+        walk: String,
     ) -> LeadLine {
         let f = &lead.fields;
         let join = |parts: &[&Option<String>], sep: &str| {
@@ -152,6 +156,7 @@ impl LeadLine {
                 .map(|d| d.to_string())
                 .unwrap_or_default(),
             follow_up_due: lead.work.follow_up_due(today),
+            walk,
         }
     }
 }
@@ -172,6 +177,15 @@ async fn list(
     let today = visitor.today();
     context.insert("today", &today.to_string());
     crate::lead_view::insert_follow_up_bounds(&mut context);
+    // The people the visitor works with: the owner filter's and the bulk bar's choices.
+    let teammates = visitor.state.teams.teammates(&visitor.user).await?;
+    let others = teammates
+        .iter()
+        .filter(|m| m.user_id != visitor.user.user_id);
+    let teammates = owner_choices(others);
+    let teammate_ids: Vec<&str> = teammates.iter().map(|c| c.value.as_str()).collect();
+    context.insert("teammate_ids", &teammate_ids);
+    context.insert("teammates", &teammates);
     let status = match filters.read::<LeadQuery>() {
         Ok(lead_query) => {
             if let Some(upload) = lead_query.filter().upload {
@@ -196,9 +210,10 @@ async fn list(
                 .assignee_names(&leads)
                 .await
                 .map_err(ServiceError::from)?;
-            let lines: Vec<LeadLine> = leads
-                .iter()
-                .map(|l| LeadLine::new(l, &names, &teams, today))
+            let list = filters.query_string();
+            let lines: Vec<LeadLine> = (filters.offset..)
+                .zip(&leads)
+                .map(|(at, l)| LeadLine::new(l, &names, &teams, today, lead_walk::query(&list, at)))
                 .collect();
             context.insert("leads", &lines);
             filters.insert_page(&mut context, "/leads", total);

@@ -33,6 +33,7 @@ pub mod lead_bulk;
 pub mod lead_edit;
 pub mod lead_enrichment;
 pub mod lead_view;
+pub mod lead_walk;
 pub mod lead_workbook;
 pub mod leads;
 pub mod list;

@@ -245,6 +245,25 @@ impl TeamService {
         Ok(self.teams.memberships_of(user.id).await?)
     }
 
+    /// The people `user` works with: the active members of the user's active teams (the user
+    /// too), each once, by name. Whom a lead list is filtered by, and leads are given to, on
+    /// the pages; giving a lead to one still takes a member of that lead's team.
+    pub async fn teammates(&self, user: &User) -> Result<Vec<Member>, TeamError> {
+        let mut people: Vec<Member> = Vec::new();
+        for team in self.teams.memberships_of(user.id).await? {
+            if !team.is_active {
+                continue;
+            }
+            for member in self.teams.members(team.team_id).await? {
+                if member.is_active && !people.iter().any(|p| p.user_id == member.user_id) {
+                    people.push(member);
+                }
+            }
+        }
+        people.sort_by_cached_key(|m| (m.user_name.to_lowercase(), m.user_email.clone()));
+        Ok(people)
+    }
+
     pub async fn invite(
         &self,
         user: &User,

@@ -22,6 +22,7 @@ use crate::user::{MockUserRepository, User};
 mod accepting;
 mod invites;
 mod permissions;
+mod teammates;
 
 const TEAM: i64 = 1;
 const PUBLIC_URL: &str = "https://leads.example.com";

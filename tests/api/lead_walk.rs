@@ -1,0 +1,122 @@
+//! Working down a list (docs/working-leads.md "The pages"): a lead opened from `/leads` links the
+//! previous and the next lead of that list, its forms keep the way on, and a lead that working
+//! took out of the list is followed by the one now at its place.
+use reqwest::StatusCode;
+
+use leadhub_tests::{backend_tests, TestApp};
+
+use crate::lead_work::{cast, lead_at};
+use crate::pages::{assert_shows, sign_in};
+
+backend_tests!(
+    a_lead_opened_from_a_list_leads_on_to_the_next,
+    a_walk_shows_only_what_the_list_shows,
+);
+
+/// The "nobody works them" list, oldest first, as the lead links carry it.
+const LIST: &str = "in=assignee%3Dnone%26sort%3Dcreated_at";
+
+async fn a_lead_opened_from_a_list_leads_on_to_the_next(app: TestApp) {
+    let c = cast(&app).await;
+    let key = &c.olive.key;
+    let first = lead_at(&app, key, 1, Some(c.a)).await;
+    let second = lead_at(&app, key, 2, Some(c.a)).await;
+    let third = lead_at(&app, key, 3, Some(c.a)).await;
+    let mut mia = sign_in(&app, "mia@example.com").await;
+
+    // The list links each lead with its place in it.
+    let list = mia.get("/leads?assignee=none&sort=created_at").await;
+    assert_shows(
+        &list.body,
+        &[
+            &format!("href=\"/leads/{first}?{LIST}&amp;at=0\""),
+            &format!("href=\"/leads/{third}?{LIST}&amp;at=2\""),
+        ],
+    );
+
+    let page = mia.get(&format!("/leads/{first}?{LIST}&at=0")).await;
+    assert_eq!(page.status, StatusCode::OK, "{}", page.body);
+    assert_shows(
+        &page.body,
+        &[
+            "Lead 1 of 3 in the list",
+            &format!("href=\"/leads/{second}?{LIST}&amp;at=1\" rel=\"next\""),
+            "href=\"/leads?assignee=none&amp;sort=created_at\" id=\"walk-back\"",
+            &format!("action=\"/leads/{first}/work?{LIST}&amp;at=0\""),
+            &format!("action=\"/leads/{first}/notes?{LIST}&amp;at=0\""),
+        ],
+    );
+    assert!(
+        !page.body.contains("id=\"walk-previous\""),
+        "the first has none"
+    );
+
+    // Giving the lead to Mia takes it out of the list; the walk goes on with the lead that
+    // stands at its place now.
+    let csrf = page.field("csrf");
+    let form = [
+        ("csrf", csrf.as_str()),
+        ("version", "1"),
+        ("status", "contacted"),
+        ("assignee", &c.mia.user.user_id),
+    ];
+    let (redirect, page) = mia
+        .post_and_follow(&format!("/leads/{first}/work?{LIST}&at=0"), &form)
+        .await;
+    assert_eq!(
+        redirect.location(),
+        format!("/leads/{first}?done=saved&{LIST}&at=0#work")
+    );
+    assert_eq!(page.status, StatusCode::OK, "{}", page.body);
+    assert_shows(
+        &page.body,
+        &[
+            "No longer in the list (2 leads in it now)",
+            &format!("href=\"/leads/{second}?{LIST}&amp;at=0\" id=\"work-next\""),
+        ],
+    );
+
+    let page = mia.get(&format!("/leads/{second}?{LIST}&at=0")).await;
+    assert_shows(&page.body, &["Lead 1 of 2 in the list"]);
+    let page = mia.get(&format!("/leads/{third}?{LIST}&at=1")).await;
+    assert_shows(
+        &page.body,
+        &[
+            "Lead 2 of 2 in the list",
+            &format!("href=\"/leads/{second}?{LIST}&amp;at=0\" rel=\"prev\""),
+        ],
+    );
+    assert!(!page.body.contains("id=\"walk-next\""), "the last has none");
+
+    // A note keeps the way on too.
+    let csrf = page.field("csrf");
+    let note = [("csrf", csrf.as_str()), ("body", "Called")];
+    let (redirect, _) = mia
+        .post_and_follow(&format!("/leads/{third}/notes?{LIST}&at=1"), &note)
+        .await;
+    assert_eq!(
+        redirect.location(),
+        format!("/leads/{third}?done=note-added&{LIST}&at=1#notes")
+    );
+}
+
+async fn a_walk_shows_only_what_the_list_shows(app: TestApp) {
+    let c = cast(&app).await;
+    for n in 1..=3 {
+        lead_at(&app, &c.olive.key, n, Some(c.a)).await;
+    }
+    let own = lead_at(&app, &c.otto.key, 9, Some(c.b)).await;
+    let mut otto = sign_in(&app, "otto@example.com").await;
+    // Every lead, in the list Otto sees: his team's one only.
+    let page = otto.get(&format!("/leads/{own}?in=&at=0")).await;
+    assert_eq!(page.status, StatusCode::OK, "{}", page.body);
+    assert_shows(&page.body, &["Lead 1 of 1 in the list"]);
+    assert!(!page.body.contains("rel=\"next\""), "{}", page.body);
+    // A list the list page would refuse, or a place that is none: the page without a walk.
+    for walk in ["in=status%3Dbogus&at=0", "in=&at=-1", "in=&at=x", "at=0"] {
+        let page = otto.get(&format!("/leads/{own}?{walk}")).await;
+        assert_eq!(page.status, StatusCode::OK, "{walk}: {}", page.body);
+        assert!(!page.body.contains("id=\"walk\""), "{walk}");
+        assert_shows(&page.body, &["href=\"/leads\">← Leads</a>"]);
+    }
+}

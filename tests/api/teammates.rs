@@ -1,0 +1,94 @@
+//! The people one works with on the leads list (docs/working-leads.md "The pages"): the owner
+//! filter names them, and the bulk bar gives the ticked leads to one of them.
+use reqwest::StatusCode;
+use serde_json::json;
+
+use leadhub_tests::{backend_tests, TestApp};
+
+use crate::lead_work::{cast, lead_at};
+use crate::pages::{assert_shows, sign_in};
+
+backend_tests!(a_team_admin_shares_leads_out_from_the_list);
+
+async fn a_team_admin_shares_leads_out_from_the_list(app: TestApp) {
+    let c = cast(&app).await;
+    let key = &c.olive.key;
+    let first = lead_at(&app, key, 1, Some(c.a)).await;
+    let second = lead_at(&app, key, 2, Some(c.a)).await;
+    let (mia_id, otto_id) = (&c.mia.user.user_id, &c.otto.user.user_id);
+    let mut adam = sign_in(&app, "adam@example.com").await;
+
+    // The owner filter offers Adam's teammates (not Adam, who is "me"; not Otto, of team B).
+    let list = adam.get("/leads").await;
+    let start = list.body.find("<select id=\"f-assignee\"").unwrap();
+    let filter = &list.body[start..start + list.body[start..].find("</select>").unwrap()];
+    assert!(
+        filter.contains(&format!("<option value=\"{mia_id}\">")),
+        "{filter}"
+    );
+    assert!(filter.contains(&format!("<option value=\"{}\">", c.olive.user.user_id)));
+    assert!(!filter.contains(&c.adam.user.user_id), "{filter}");
+    assert!(
+        !list.body.contains(otto_id.as_str()),
+        "no one of another team"
+    );
+    assert_shows(
+        &list.body,
+        &[&format!("<option value=\"assign:{mia_id}\">give them to ")],
+    );
+
+    // Giving both to Mia: one bulk change, back to the list.
+    let csrf = list.field("csrf");
+    let (first_tick, second_tick) = (format!("lead-{first}"), format!("lead-{second}"));
+    let ticks = [first_tick.as_str(), second_tick.as_str()];
+    let to_mia = format!("assign:{mia_id}");
+    let (redirect, _) = adam
+        .post_and_follow("/leads/bulk", &ticked(&csrf, ticks, &to_mia))
+        .await;
+    assert_eq!(redirect.location(), "/leads?done=bulk");
+    for lead in [first, second] {
+        let (_, api) = app.get(&format!("/api/v1/leads/{lead}"), key).await;
+        assert_eq!(api["assignee_id"], json!(mia_id), "{api}");
+    }
+
+    // Mia's leads, chosen by name in the filter.
+    let hers = adam.get(&format!("/leads?assignee={mia_id}")).await;
+    assert_eq!(hers.status, StatusCode::OK);
+    assert_shows(
+        &hers.body,
+        &[
+            "2 leads match these filters",
+            &format!("<option value=\"{mia_id}\" selected>"),
+        ],
+    );
+
+    // Someone who is not of the leads' team cannot be given them: each lead named, none changed.
+    let to_otto = format!("assign:{otto_id}");
+    let refused = adam
+        .post("/leads/bulk", &ticked(&csrf, ticks, &to_otto))
+        .await;
+    assert_eq!(refused.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_shows(
+        &refused.body,
+        &[&format!("lead {first}: "), &format!("lead {second}: ")],
+    );
+    let (_, api) = app.get(&format!("/api/v1/leads/{first}"), key).await;
+    assert_eq!(api["assignee_id"], json!(mia_id));
+
+    // An owner id the list does not know still shows as chosen.
+    let unknown = adam.get("/leads?assignee=usr_gone").await;
+    assert_shows(
+        &unknown.body,
+        &["<option value=\"usr_gone\" selected>usr_gone</option>"],
+    );
+}
+
+/// The bulk bar's form: two leads ticked and the action.
+fn ticked<'a>(csrf: &'a str, ticks: [&'a str; 2], action: &'a str) -> [(&'a str, &'a str); 4] {
+    [
+        ("csrf", csrf),
+        (ticks[0], "on"),
+        (ticks[1], "on"),
+        ("action", action),
+    ]
+}
