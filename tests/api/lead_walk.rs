@@ -98,6 +98,24 @@ async fn a_lead_opened_from_a_list_leads_on_to_the_next(app: TestApp) {
         redirect.location(),
         format!("/leads/{third}?done=note-added&{LIST}&at=1#notes")
     );
+    // And the edit form, from its link on the lead page to its answer.
+    let edit_path = format!("/leads/{third}/edit?{LIST}&at=1");
+    assert_shows(
+        &page.body,
+        &[&format!("href=\"{}\"", edit_path.replace('&', "&amp;"))],
+    );
+    let edit = mia.get(&edit_path).await;
+    assert_shows(
+        &edit.body,
+        &[&format!("action=\"{}\"", edit_path.replace('&', "&amp;"))],
+    );
+    let version = edit.field("version");
+    let form = [("csrf", csrf.as_str()), ("version", version.as_str())];
+    let (redirect, _) = mia.post_and_follow(&edit_path, &form).await;
+    assert_eq!(
+        redirect.location(),
+        format!("/leads/{third}?done=unchanged&{LIST}&at=1")
+    );
 }
 
 async fn a_walk_shows_only_what_the_list_shows(app: TestApp) {

@@ -14,6 +14,7 @@ use leadhub_http::extract::read_body;
 
 use crate::lead::{refused, title};
 use crate::lead_view::{label, EMAILS, OWNER, PERMIT, PHONES, PROPERTY};
+use crate::lead_walk::Walk;
 use crate::render::{problems_text, see_other, PageError};
 use crate::session::{Posted, Visitor};
 use crate::{base_context, id_of};
@@ -91,6 +92,7 @@ fn filled(value: impl Fn(&str) -> String) -> Vec<Section> {
 
 fn page(
     visitor: &Visitor,
+    walk: &Walk,
     lead: &Lead,
     version: i64,
     sections: Vec<Section>,
@@ -103,6 +105,7 @@ fn page(
     context.insert("version", &version);
     context.insert("sections", &sections);
     context.insert("error", &error);
+    context.insert("walk_suffix", &walk.suffix());
     visitor.page(status, "lead_edit.html", &context)
 }
 
@@ -117,17 +120,27 @@ async fn open(visitor: &Visitor, id: i64) -> Result<Lead, PageError> {
         .map_err(|e| refused(e, id))
 }
 
-async fn form(visitor: Visitor, id: web::Path<String>) -> Result<HttpResponse, PageError> {
+async fn form(
+    visitor: Visitor,
+    id: web::Path<String>,
+    walk: web::Query<Walk>,
+) -> Result<HttpResponse, PageError> {
     let id = id_of(&id, "Lead")?;
     let lead = open(&visitor, id).await?;
-    stored(&visitor, &lead, None)
+    stored(&visitor, &walk, &lead, None)
 }
 
 /// The form holding `lead` as stored (its version the one a save must match), with `note`.
-fn stored(visitor: &Visitor, lead: &Lead, note: Option<String>) -> Result<HttpResponse, PageError> {
+fn stored(
+    visitor: &Visitor,
+    walk: &Walk,
+    lead: &Lead,
+    note: Option<String>,
+) -> Result<HttpResponse, PageError> {
     let sections = filled(|name| shown(lead, name));
     page(
         visitor,
+        walk,
         lead,
         lead.work.version,
         sections,
@@ -166,6 +179,7 @@ fn patch_of(lead: &Lead, posted: &HashMap<String, String>) -> Map<String, Value>
 
 async fn save(
     id: web::Path<String>,
+    walk: web::Query<Walk>,
     Posted { visitor, form }: Posted<HashMap<String, String>>,
 ) -> Result<HttpResponse, PageError> {
     let id = id_of(&id, "Lead")?;
@@ -176,7 +190,10 @@ async fn save(
     let lead = open(&visitor, id).await?;
     let members = patch_of(&lead, &form);
     if members.is_empty() {
-        return Ok(visitor.finish(see_other(&format!("/leads/{id}?done=unchanged"))));
+        return Ok(visitor.finish(see_other(&format!(
+            "/leads/{id}?done=unchanged{}",
+            walk.and()
+        ))));
     }
     let as_posted = |name: &str| {
         form.get(name)
@@ -190,7 +207,15 @@ async fn save(
             let error = format!("Nothing was saved: {}.", problems_text(&problems));
             let sections = filled(as_posted);
             let status = StatusCode::UNPROCESSABLE_ENTITY;
-            return page(&visitor, &lead, version, sections, status, Some(error));
+            return page(
+                &visitor,
+                &walk,
+                &lead,
+                version,
+                sections,
+                status,
+                Some(error),
+            );
         }
     };
     let edited = visitor
@@ -200,7 +225,7 @@ async fn save(
         .await
         .map_err(|e| refused(e, id))?;
     if edited.warnings.is_empty() {
-        return Ok(visitor.finish(see_other(&format!("/leads/{id}?done=edited"))));
+        return Ok(visitor.finish(see_other(&format!("/leads/{id}?done=edited{}", walk.and()))));
     }
     // Saved, but some values could not be used: the form again, showing what was stored.
     let warnings: Vec<String> = edited
@@ -212,5 +237,5 @@ async fn save(
         "Saved, but these values could not be used and were left out: {}.",
         warnings.join("; ")
     );
-    stored(&visitor, &edited.lead, Some(note))
+    stored(&visitor, &walk, &edited.lead, Some(note))
 }

@@ -38,8 +38,17 @@ impl Walk {
     /// The walk as query parameters to append to a URL that has a query already (`&in=..&at=..`),
     /// or "" when there is none.
     pub fn and(&self) -> String {
+        self.with('&')
+    }
+
+    /// The walk as a URL's whole query (`?in=..&at=..`), or "" when there is none.
+    pub fn suffix(&self) -> String {
+        self.with('?')
+    }
+
+    fn with(&self, lead: char) -> String {
         self.place()
-            .map(|(filters, at)| format!("&{}", query(&filters.query_string(), at)))
+            .map(|(filters, at)| format!("{lead}{}", query(&filters.query_string(), at)))
             .unwrap_or_default()
     }
 }
@@ -198,6 +207,8 @@ mod tests {
         assert_eq!(walk("status=new", "9999999999999").and(), "");
         assert_eq!(walk("status=new", "x").and(), "");
         assert_eq!(Walk::default().and(), "");
+        assert_eq!(walk("", "0").suffix(), "?in=&at=0");
+        assert_eq!(Walk::default().suffix(), "");
         assert_eq!(query("q=a b&sort=city", 0), "in=q%3Da+b%26sort%3Dcity&at=0");
     }
 }
