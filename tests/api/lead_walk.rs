@@ -6,7 +6,7 @@ use reqwest::StatusCode;
 use leadhub_tests::{backend_tests, TestApp};
 
 use crate::lead_work::{cast, lead_at};
-use crate::pages::{assert_shows, sign_in};
+use crate::pages::{assert_shows, sign_in, Browser, Page};
 
 backend_tests!(
     a_lead_opened_from_a_list_leads_on_to_the_next,
@@ -60,13 +60,9 @@ async fn a_lead_opened_from_a_list_leads_on_to_the_next(app: TestApp) {
         ("status", "contacted"),
         ("assignee", &c.mia.user.user_id),
     ];
-    let (redirect, page) = mia
-        .post_and_follow(&format!("/leads/{first}/work?{LIST}&at=0"), &form)
-        .await;
-    assert_eq!(
-        redirect.location(),
-        format!("/leads/{first}?done=saved&{LIST}&at=0#work")
-    );
+    let path = format!("/leads/{first}/work?{LIST}&at=0");
+    let back = format!("/leads/{first}?done=saved&{LIST}&at=0#work");
+    let page = answers(&mut mia, &path, &form, &back).await;
     assert_eq!(page.status, StatusCode::OK, "{}", page.body);
     assert_shows(
         &page.body,
@@ -91,13 +87,9 @@ async fn a_lead_opened_from_a_list_leads_on_to_the_next(app: TestApp) {
     // A note keeps the way on too.
     let csrf = page.field("csrf");
     let note = [("csrf", csrf.as_str()), ("body", "Called")];
-    let (redirect, _) = mia
-        .post_and_follow(&format!("/leads/{third}/notes?{LIST}&at=1"), &note)
-        .await;
-    assert_eq!(
-        redirect.location(),
-        format!("/leads/{third}?done=note-added&{LIST}&at=1#notes")
-    );
+    let path = format!("/leads/{third}/notes?{LIST}&at=1");
+    let back = format!("/leads/{third}?done=note-added&{LIST}&at=1#notes");
+    answers(&mut mia, &path, &note, &back).await;
     // And the edit form, from its link on the lead page to its answer.
     let edit_path = format!("/leads/{third}/edit?{LIST}&at=1");
     assert_shows(
@@ -111,11 +103,15 @@ async fn a_lead_opened_from_a_list_leads_on_to_the_next(app: TestApp) {
     );
     let version = edit.field("version");
     let form = [("csrf", csrf.as_str()), ("version", version.as_str())];
-    let (redirect, _) = mia.post_and_follow(&edit_path, &form).await;
-    assert_eq!(
-        redirect.location(),
-        format!("/leads/{third}?done=unchanged&{LIST}&at=1")
-    );
+    let back = format!("/leads/{third}?done=unchanged&{LIST}&at=1");
+    answers(&mut mia, &edit_path, &form, &back).await;
+}
+
+/// Posts a lead page's form and checks it answers with a redirect to `back`; the page there.
+async fn answers(b: &mut Browser, path: &str, form: &[(&str, &str)], back: &str) -> Page {
+    let (redirect, page) = b.post_and_follow(path, form).await;
+    assert_eq!(redirect.location(), back);
+    page
 }
 
 async fn a_walk_shows_only_what_the_list_shows(app: TestApp) {

@@ -34,7 +34,14 @@ async fn a_team_admin_shares_leads_out_from_the_list(app: TestApp) {
     );
     assert_shows(
         &list.body,
-        &[&format!("<option value=\"assign:{mia_id}\">give them to ")],
+        &[
+            &format!("<option value=\"assign:{mia_id}\">give them to "),
+            &format!("<input type=\"checkbox\" name=\"share:{mia_id}\">"),
+            &format!(
+                "<input type=\"checkbox\" name=\"share:{}\"> me",
+                c.adam.user.user_id
+            ),
+        ],
     );
 
     // Giving both to Mia: one bulk change, back to the list.
@@ -74,6 +81,36 @@ async fn a_team_admin_shares_leads_out_from_the_list(app: TestApp) {
     );
     let (_, api) = app.get(&format!("/api/v1/leads/{first}"), key).await;
     assert_eq!(api["assignee_id"], json!(mia_id));
+
+    // Sharing three leads out between Mia and Olive: each gets the next lead in turn (the
+    // leads by number, the people by id), in one change.
+    let third = lead_at(&app, key, 3, Some(c.a)).await;
+    let olive_id = &c.olive.user.user_id;
+    let third_tick = format!("lead-{third}");
+    let (share_mia, share_olive) = (format!("share:{mia_id}"), format!("share:{olive_id}"));
+    let mut share = vec![
+        ("csrf", csrf.as_str()),
+        (first_tick.as_str(), "on"),
+        (second_tick.as_str(), "on"),
+        (third_tick.as_str(), "on"),
+        ("action", ""),
+        ("share_out", "1"),
+    ];
+    let nobody_ticked = adam.post("/leads/bulk", &share).await;
+    assert_eq!(nobody_ticked.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_shows(
+        &nobody_ticked.body,
+        &["No one was ticked to share the leads among."],
+    );
+    share.extend([(share_mia.as_str(), "on"), (share_olive.as_str(), "on")]);
+    let (redirect, _) = adam.post_and_follow("/leads/bulk", &share).await;
+    assert_eq!(redirect.location(), "/leads?done=bulk");
+    let mut people = [mia_id, olive_id];
+    people.sort();
+    for (lead, owner) in [(first, people[0]), (second, people[1]), (third, people[0])] {
+        let (_, api) = app.get(&format!("/api/v1/leads/{lead}"), key).await;
+        assert_eq!(api["assignee_id"], json!(owner), "{api}");
+    }
 
     // An owner id the list does not know still shows as chosen.
     let unknown = adam.get("/leads?assignee=usr_gone").await;

@@ -945,7 +945,17 @@ async function workingLeads(a, teamUrl, teamId, submit) {
   await a.locator("#walk-place").getByText("Lead 1 of 2 in the list").waitFor();
   await a.locator("#walk-back").click();
   await a.locator("#lead-count").getByText("2 leads match these filters").waitFor();
-  step("an owner gives ticked leads to a teammate by name, filters by that teammate and walks the list: next, save, previous, back");
+  // Shared out between the owner and Mia: one lead each, so Mia's list holds one.
+  await a.check(`#pick-${lead.result_lead_id}`);
+  await a.check(`#pick-${loose.result_lead_id}`);
+  await a.locator("#share-out summary").click();
+  await a.locator("#share-out").getByLabel("me", { exact: true }).check();
+  await a.locator("#share-out").getByLabel("Mia Member <mia@example.com>").check();
+  await shot(a, "55c-share-out");
+  await a.getByRole("button", { name: "Share out" }).click();
+  await a.getByText("The selected leads were changed.").waitFor();
+  await a.locator("#lead-count").getByText("1 lead matches these filters").waitFor();
+  step("an owner gives ticked leads to a teammate by name, filters by that teammate, walks the list (next, save, previous, back) and shares leads out");
 
   await m.setViewportSize({ width: 390, height: 844 });
   for (const [where, name] of [[leadUrl, "56-lead-work-phone"], [`${base}/leads?assignee=me`, "57-my-leads-phone"], [`${leadUrl}/edit`, "58-lead-edit-phone"]]) {

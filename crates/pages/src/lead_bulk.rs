@@ -1,6 +1,7 @@
 //! POST /leads/bulk: the list's bulk action bar (a plain form, so it works without
 //! JavaScript): the ticked leads (`lead-{id}` checkboxes) and one action, applied by the API's
-//! bulk change (one transaction, all or nothing), then back to the same filtered list.
+//! bulk change (one transaction, all or nothing), then back to the same filtered list. Its
+//! "Share out" button gives the leads to the ticked people in turn (`share_out`), as one change.
 use std::collections::HashMap;
 
 use actix_web::HttpResponse;
@@ -59,21 +60,32 @@ pub async fn bulk(
             "No lead was ticked: tick the leads to change first.".into(),
         ));
     }
-    let action = form.get("action").map_or("", String::as_str);
-    let day = form.get("follow_up").and_then(|d| follow_up_day(d));
-    if action == "follow-up" && day.is_none() {
-        return Err(refuse(format!(
-            "Give the follow-up day beside the action: {FOLLOW_UP_RULE}."
-        )));
-    }
-    let set = bulk_set(action, &visitor.user.user_id, day)
-        .ok_or_else(|| refuse("Choose what to do with the ticked leads.".into()))?;
-    match visitor
-        .state
-        .lead_work
-        .bulk(&visitor.user, &ids, &set)
-        .await
-    {
+    let work = &visitor.state.lead_work;
+    let outcome = if form.contains_key("share_out") {
+        // "Share out": the ticked people (`share:{user id}` boxes), each given the next lead.
+        let mut people: Vec<String> = form
+            .keys()
+            .filter_map(|k| k.strip_prefix("share:"))
+            .map(str::to_owned)
+            .collect();
+        if people.is_empty() {
+            return Err(refuse("No one was ticked to share the leads among.".into()));
+        }
+        people.sort_unstable();
+        work.share_out(&visitor.user, &ids, &people).await
+    } else {
+        let action = form.get("action").map_or("", String::as_str);
+        let day = form.get("follow_up").and_then(|d| follow_up_day(d));
+        if action == "follow-up" && day.is_none() {
+            return Err(refuse(format!(
+                "Give the follow-up day beside the action: {FOLLOW_UP_RULE}."
+            )));
+        }
+        let set = bulk_set(action, &visitor.user.user_id, day)
+            .ok_or_else(|| refuse("Choose what to do with the ticked leads.".into()))?;
+        work.bulk(&visitor.user, &ids, &set).await
+    };
+    match outcome {
         Ok(_) => {
             let sep = if list.ends_with('?') { "" } else { "&" };
             Ok(visitor.finish(see_other(&format!("{list}{sep}done=bulk"))))

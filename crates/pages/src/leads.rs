@@ -186,6 +186,7 @@ async fn list(
     let teammate_ids: Vec<&str> = teammates.iter().map(|c| c.value.as_str()).collect();
     context.insert("teammate_ids", &teammate_ids);
     context.insert("teammates", &teammates);
+    context.insert("me", &visitor.user.user_id);
     let status = match filters.read::<LeadQuery>() {
         Ok(lead_query) => {
             if let Some(upload) = lead_query.filter().upload {

@@ -6,6 +6,7 @@ pub mod repository;
 mod service;
 #[cfg(test)]
 mod service_tests;
+mod share_out;
 
 pub use edit::{FieldEdit, FieldPatch};
 pub use model::*;
@@ -14,3 +15,4 @@ pub use service::{
     BulkSet, Edited, LeadDesk, LeadPatch, LeadWorkError, LeadWorkService, BULK_MAX_IDS,
     NOTE_MAX_CHARS,
 };
+pub use share_out::SHARE_MAX_PEOPLE;

@@ -53,9 +53,9 @@ pub enum LeadWorkError {
 
 store_errors_are_unexpected!(LeadWorkError);
 
-type WorkResult<T> = Result<T, LeadWorkError>;
+pub(super) type WorkResult<T> = Result<T, LeadWorkError>;
 
-fn invalid(path: &[LocPart], kind: &str, msg: impl Into<String>) -> LeadWorkError {
+pub(super) fn invalid(path: &[LocPart], kind: &str, msg: impl Into<String>) -> LeadWorkError {
     LeadWorkError::Invalid(vec![FieldError::body(path, kind, msg)])
 }
 
@@ -533,10 +533,21 @@ impl LeadWorkService {
     /// lead refused is named in the 422 (at `["body", "ids", index]`).
     pub async fn bulk(&self, user: &User, ids: &[i64], set: &BulkSet) -> WorkResult<Vec<Lead>> {
         bulk_shape(ids, set)?;
+        self.bulk_each(user, ids, |_| set).await
+    }
+
+    /// Lead `ids[i]` changed by `set_of(i)`, each checked as the single operations check it; one
+    /// transaction, all or nothing, every refused lead named at its index.
+    pub(super) async fn bulk_each<'s>(
+        &self,
+        user: &User,
+        ids: &[i64],
+        set_of: impl Fn(usize) -> &'s BulkSet,
+    ) -> WorkResult<Vec<Lead>> {
         let mut problems = Vec::new();
         let mut changes = Vec::with_capacity(ids.len());
         for (i, id) in ids.iter().enumerate() {
-            match self.bulk_change(user, *id, set).await {
+            match self.bulk_change(user, *id, set_of(i)).await {
                 Ok(change) => changes.push((i, change)),
                 Err(LeadWorkError::Unexpected(e)) => return Err(LeadWorkError::Unexpected(e)),
                 Err(e) => problems.push(id_problem(i, &e)),
@@ -716,7 +727,7 @@ fn move_change(change: &mut LeadChange, lead: &Lead, team_id: i64) {
 
 /// The request's own rules: 1 to 1000 ids, something to set, a team move not mixed with an
 /// assignee (who must belong to the team the lead ends in).
-fn bulk_shape(ids: &[i64], set: &BulkSet) -> WorkResult<()> {
+pub(super) fn bulk_shape(ids: &[i64], set: &BulkSet) -> WorkResult<()> {
     if ids.is_empty() {
         return Err(invalid(
             &["ids".into()],

@@ -479,6 +479,17 @@ async fn notes_are_one_to_ten_thousand_characters() {
     }
 }
 
+/// Where a bulk refusal names each refused lead, and why: `Index(i):kind`.
+fn refused_at(err: LeadWorkError) -> Vec<String> {
+    let LeadWorkError::Invalid(problems) = err else {
+        panic!("{err:?}")
+    };
+    problems
+        .iter()
+        .map(|p| format!("{:?}:{}", p.loc.last().unwrap(), p.kind))
+        .collect()
+}
+
 #[tokio::test]
 async fn a_bulk_change_names_every_refused_lead_and_saves_none() {
     let (service, saved) = World::of(vec![
@@ -495,13 +506,7 @@ async fn a_bulk_change_names_every_refused_lead_and_saves_none() {
         .bulk(&person(2, "a"), &[10, 11, 12, 13], &set)
         .await
         .unwrap_err();
-    let LeadWorkError::Invalid(problems) = err else {
-        panic!("{err:?}")
-    };
-    let at: Vec<String> = problems
-        .iter()
-        .map(|p| format!("{:?}:{}", p.loc.last().unwrap(), p.kind))
-        .collect();
+    let at = refused_at(err);
     assert_eq!(
         at,
         [
@@ -537,4 +542,35 @@ async fn a_team_admin_who_is_a_member_elsewhere_acts_there_as_a_member() {
         .await
         .unwrap_err();
     assert!(matches!(err, LeadWorkError::Forbidden(_)), "{err:?}");
+}
+
+#[tokio::test]
+async fn sharing_out_gives_the_leads_to_each_person_in_turn_or_none() {
+    let leads = (10..15).map(|id| lead(id, Some(TEAM))).collect();
+    let (service, saved) = World::of(leads).service();
+    let admin = person(2, "a");
+    let uid = |i: i64| person(i, "x").user_id;
+    let people = [uid(3), uid(5)];
+    let shared = service
+        .share_out(&admin, &[10, 11, 12, 13, 14], &people)
+        .await
+        .unwrap();
+    assert_eq!(shared.len(), 5);
+    let owners: Vec<_> = saved.lock().unwrap().iter().map(|c| c.assignee).collect();
+    let (three, five) = (Some(Some(3)), Some(Some(5)));
+    assert_eq!(owners, [three, five, three, five, three]);
+
+    // Someone not of the leads' team: every lead they would get is named, nothing is saved.
+    saved.lock().unwrap().clear();
+    let err = service
+        .share_out(&admin, &[10, 11, 12], &[uid(3), uid(4)])
+        .await
+        .unwrap_err();
+    assert_eq!(refused_at(err), ["Index(1):value_error"]);
+    assert!(saved.lock().unwrap().is_empty());
+    // Nobody to share among, or no lead: refused before anything is read.
+    for (ids, people) in [(vec![10], vec![]), (vec![], vec![uid(3)])] {
+        let err = service.share_out(&admin, &ids, &people).await.unwrap_err();
+        assert!(matches!(err, LeadWorkError::Invalid(_)), "{err:?}");
+    }
 }
