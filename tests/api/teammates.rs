@@ -5,7 +5,7 @@ use serde_json::json;
 
 use leadhub_tests::{backend_tests, TestApp};
 
-use crate::lead_work::{cast, lead_at};
+use crate::lead_work::{cast, lead_at, patch};
 use crate::pages::{assert_shows, sign_in};
 
 backend_tests!(a_team_admin_shares_leads_out_from_the_list);
@@ -111,6 +111,27 @@ async fn a_team_admin_shares_leads_out_from_the_list(app: TestApp) {
         let (_, api) = app.get(&format!("/api/v1/leads/{lead}"), key).await;
         assert_eq!(api["assignee_id"], json!(owner), "{api}");
     }
+
+    // The team page counts each member's open leads and those due: a lead won is not open, a
+    // day passed is due; a lead nobody works is counted apart.
+    let day = json!({"follow_up_on": "2001-01-01"});
+    assert_eq!(patch(&app, first, key, day).await.0, StatusCode::OK);
+    let won = json!({"status": "won"});
+    assert_eq!(patch(&app, second, key, won).await.0, StatusCode::OK);
+    lead_at(&app, key, 4, Some(c.a)).await;
+    let team = adam.get(&format!("/teams/{}", c.a)).await;
+    let (a, adam_id) = (c.a, &c.adam.user.user_id);
+    assert_shows(
+        &team.body,
+        &[
+            &format!("id=\"open-{}\">2</a>", people[0]),
+            &format!("id=\"due-{}\">1</a>", people[0]),
+            &format!("id=\"open-{}\">0</a>", people[1]),
+            &format!("id=\"open-{adam_id}\">0</a>"),
+            &format!("nobody works: <a href=\"/leads?team_id={a}&amp;assignee=none\">1</a>"),
+        ],
+    );
+    assert!(!team.body.contains(&format!("id=\"due-{}\"", people[1])));
 
     // An owner id the list does not know still shows as chosen.
     let unknown = adam.get("/leads?assignee=usr_gone").await;

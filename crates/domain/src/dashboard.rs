@@ -97,6 +97,9 @@ pub trait DashboardRepository: Send + Sync {
     /// The live leads `filter` finds that are assigned to `assignee` with an open status
     /// (`OPEN_STATUSES`).
     async fn open_leads_of(&self, filter: LeadFilter, assignee: i64) -> StoreResult<i64>;
+    /// The live leads `filter` finds with an open status, counted by owner (None: nobody).
+    async fn open_leads_by_owner(&self, filter: LeadFilter)
+        -> StoreResult<Vec<(Option<i64>, i64)>>;
     /// The newest `limit` visible failed submissions, and how many there are.
     async fn failed_submissions(
         &self,
@@ -118,6 +121,15 @@ pub struct Dashboard {
     pub my_open: i64,
     /// Those of them whose follow-up day has come (today, UTC, or earlier).
     pub my_due: i64,
+}
+
+/// One owner's share of a team's open leads (`DashboardService::workload`).
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Workload {
+    /// Open leads (status in `OPEN_STATUSES`).
+    pub open: i64,
+    /// Those of them whose follow-up day has come (today, UTC, or earlier).
+    pub due: i64,
 }
 
 /// Built with a struct literal from its ports.
@@ -168,6 +180,33 @@ impl DashboardService {
             my_due,
         })
     }
+
+    /// Who works how many of these leads (a team's, on its page): the open ones and the due
+    /// ones by owner (the user's row id; None for the leads nobody works). Owners without an
+    /// open lead are not listed.
+    pub async fn workload(
+        &self,
+        leads: VisibleLeadFilter,
+    ) -> Result<BTreeMap<Option<i64>, Workload>, ServiceError> {
+        let leads = leads.into_filter();
+        let due = LeadFilter {
+            follow_up_by: Some(self.clock.now().date_naive()),
+            ..leads.clone()
+        };
+        let (open, due) = futures_util::future::try_join(
+            self.figures.open_leads_by_owner(leads),
+            self.figures.open_leads_by_owner(due),
+        )
+        .await?;
+        let mut by_owner: BTreeMap<Option<i64>, Workload> = BTreeMap::new();
+        for (owner, n) in open {
+            by_owner.entry(owner).or_default().open = n;
+        }
+        for (owner, n) in due {
+            by_owner.entry(owner).or_default().due = n;
+        }
+        Ok(by_owner)
+    }
 }
 
 #[cfg(test)]
@@ -176,14 +215,45 @@ mod tests {
     use crate::clock::MockClock;
     use crate::submission::VisibleSubmissions;
 
+    /// The service over `repo` with its clock standing at `now` (RFC 3339).
+    fn service_at(repo: MockDashboardRepository, now: &'static str) -> DashboardService {
+        let mut clock = MockClock::new();
+        clock
+            .expect_now()
+            .returning(move || DateTime::parse_from_rfc3339(now).unwrap().to_utc());
+        DashboardService {
+            figures: Arc::new(repo),
+            clock: Arc::new(clock),
+        }
+    }
+
+    #[tokio::test]
+    async fn workload_counts_open_and_due_leads_by_owner() {
+        let mut repo = MockDashboardRepository::new();
+        repo.expect_open_leads_by_owner()
+            .withf(|f| f.follow_up_by.is_none() && f.team_id == Some(7))
+            .returning(|_| Ok(vec![(None, 5), (Some(1), 3), (Some(2), 1)]));
+        repo.expect_open_leads_by_owner()
+            .withf(|f| f.follow_up_by == "2026-03-05".parse().ok() && f.team_id == Some(7))
+            .returning(|_| Ok(vec![(Some(1), 2)]));
+        let service = service_at(repo, "2026-03-05T23:00:00Z");
+        let team = LeadFilter {
+            team_id: Some(7),
+            ..LeadFilter::default()
+        };
+        let load = service
+            .workload(VisibleLeadFilter::trusted(team))
+            .await
+            .unwrap();
+        let w = |open, due| Workload { open, due };
+        assert_eq!(
+            load.into_iter().collect::<Vec<_>>(),
+            [(None, w(5, 0)), (Some(1), w(3, 2)), (Some(2), w(1, 0))]
+        );
+    }
+
     #[tokio::test]
     async fn thirty_days_oldest_first_with_the_missing_ones_zero() {
-        let mut clock = MockClock::new();
-        clock.expect_now().returning(|| {
-            DateTime::parse_from_rfc3339("2026-03-05T10:00:00Z")
-                .unwrap()
-                .to_utc()
-        });
         let mut repo = MockDashboardRepository::new();
         repo.expect_lead_figures()
             .withf(|_, since| since.to_rfc3339() == "2026-02-04T00:00:00+00:00")
@@ -208,10 +278,7 @@ mod tests {
         repo.expect_open_leads_of()
             .withf(|f, _| f.follow_up_by == "2026-03-05".parse().ok())
             .returning(|_, _| Ok(1));
-        let service = DashboardService {
-            figures: Arc::new(repo),
-            clock: Arc::new(clock),
-        };
+        let service = service_at(repo, "2026-03-05T10:00:00Z");
         let d = service
             .dashboard(
                 VisibleLeadFilter::everything(),

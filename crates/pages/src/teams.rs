@@ -1,11 +1,15 @@
 //! `/teams` (the caller's teams, create one) and `/teams/{id}` (members, roles, invites,
 //! deactivation). Each control is shown only to those the permission table (`permits`) allows;
 //! the `TeamService` checks every action again whatever the page showed.
+use std::collections::BTreeMap;
+
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpResponse};
 use serde::{Deserialize, Serialize};
 use tera::Context;
 
+use leadhub_domain::dashboard::Workload;
+use leadhub_domain::lead::record::LeadFilter;
 use leadhub_domain::team::{
     permits, Actor, CreatedInvite, Invite, Member, Role, TeamAction, TeamError, TeamSummary,
     GRANTABLE_ROLES,
@@ -103,6 +107,9 @@ struct MemberRow {
     /// The owner's role never changes and the owner is never removed.
     can_change_role: bool,
     can_remove: bool,
+    /// The member's open leads of this team, and those of them due for a follow-up.
+    open: i64,
+    due: i64,
 }
 
 #[derive(Serialize)]
@@ -232,6 +239,7 @@ pub(crate) async fn team_page(
     let summary = visitor.state.teams.get(&visitor.user, team_id).await?;
     let actor = actor(&visitor.user, &summary);
     let controls = Controls::of(actor, summary.team.is_active);
+    let workload = workload(visitor, team_id).await?;
     let members: Vec<MemberRow> = visitor
         .state
         .teams
@@ -241,6 +249,10 @@ pub(crate) async fn team_page(
         .map(|m: &Member| {
             let is_me = m.user_internal_id == visitor.user.id;
             let not_owner = m.role != Role::Owner;
+            let load = workload
+                .get(&Some(m.user_internal_id))
+                .copied()
+                .unwrap_or_default();
             MemberRow {
                 user_id: m.user_id.clone(),
                 name: m.user_name.clone(),
@@ -250,6 +262,8 @@ pub(crate) async fn team_page(
                 is_me,
                 can_change_role: not_owner && controls.change_role,
                 can_remove: not_owner && (controls.remove_member || is_me),
+                open: load.open,
+                due: load.due,
             }
         })
         .collect();
@@ -269,6 +283,9 @@ pub(crate) async fn team_page(
     context.insert("team", &TeamRow::from(&summary));
     context.insert("can", &controls);
     context.insert("members", &members);
+    let unowned = workload.get(&None).copied().unwrap_or_default();
+    context.insert("unowned_open", &unowned.open);
+    context.insert("today", &visitor.today().to_string());
     context.insert("invites", &invites);
     context.insert("roles", &GRANTABLE_ROLES);
     context.insert("notice", &notice);
@@ -278,6 +295,23 @@ pub(crate) async fn team_page(
     context.insert("webhooks", &webhooks);
     let status = add_problem(&mut context, problem);
     visitor.page(status, "team.html", &context)
+}
+
+/// The team's open leads by owner (row id; None: nobody), within what the visitor may see.
+async fn workload(
+    visitor: &Visitor,
+    team_id: i64,
+) -> Result<BTreeMap<Option<i64>, Workload>, PageError> {
+    let team = LeadFilter {
+        team_id: Some(team_id),
+        ..LeadFilter::default()
+    };
+    let state = &visitor.state;
+    let leads = state
+        .submissions
+        .visible_filter(&visitor.user, team)
+        .await?;
+    Ok(state.dashboard.workload(leads).await?)
 }
 
 pub async fn show(

@@ -113,6 +113,23 @@ fn open_leads_of(
     )
 }
 
+fn open_leads_by_owner(
+    conn: &mut ReadConnection<'_>,
+    filter: &LeadFilter,
+) -> QueryResult<Vec<(Option<i64>, i64)>> {
+    conn.load(
+        narrow_leads!(
+            leads::table
+                .group_by(leads::assignee_id)
+                .select((leads::assignee_id, count_star()))
+                .into_boxed(),
+            filter,
+            conn.backend()
+        )
+        .filter(leads::status.eq_any(OPEN_STATUSES.to_vec())),
+    )
+}
+
 fn submission_figures(
     conn: &mut ReadConnection<'_>,
     visible: &VisibleSubmissions,
@@ -177,6 +194,14 @@ impl DashboardRepository for Database {
 
     async fn open_leads_of(&self, filter: LeadFilter, assignee: i64) -> StoreResult<i64> {
         self.read(move |conn| open_leads_of(conn, &filter, assignee))
+            .await
+    }
+
+    async fn open_leads_by_owner(
+        &self,
+        filter: LeadFilter,
+    ) -> StoreResult<Vec<(Option<i64>, i64)>> {
+        self.read(move |conn| open_leads_by_owner(conn, &filter))
             .await
     }
 
