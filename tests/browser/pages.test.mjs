@@ -854,6 +854,9 @@ async function workingLeads(a, teamUrl, teamId, submit) {
   const now = new Date();
   const pad = (n) => String(n).padStart(2, "0");
   const today = `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
+  const next = new Date(now.getFullYear(), now.getMonth(), now.getDate() + 7);
+  await m.locator("[data-quick-days='w-follow-up']").getByRole("button", { name: "in a week" }).click();
+  assert.equal(await m.inputValue("#w-follow-up"), `${next.getFullYear()}-${pad(next.getMonth() + 1)}-${pad(next.getDate())}`, "'in a week' fills the browser's day + 7");
   await m.fill("#w-follow-up", today);
   await m.getByRole("button", { name: "Save status and owner" }).click();
   await m.getByText("Status and owner saved.").waitFor();
@@ -865,7 +868,7 @@ async function workingLeads(a, teamUrl, teamId, submit) {
   await m.locator("#lead-count").getByText("1 lead matches these filters").waitFor();
   await m.locator("td .badge.due").getByText(today).waitFor();
   await shot(m, "51b-follow-ups-due");
-  step("a member sets a follow-up day on the lead page; 'Follow-ups due' (the browser's own day) lists it soonest first");
+  step("a member sets a follow-up day on the lead page ('in a week' fills the field); 'Follow-ups due' (the browser's own day) lists it soonest first");
 
   // Mia claims a lead of no team, then merges the typo'd lead into the real one.
   await m.goto(`${base}/leads/${loose.result_lead_id}`);

@@ -20,12 +20,30 @@ document.addEventListener("DOMContentLoaded", () => {
   }
 
   // "Follow-ups due": the server counts days in UTC; the browser knows the person's own day.
+  const localDay = (plus) => {
+    const d = new Date();
+    d.setDate(d.getDate() + plus);
+    const two = (n) => String(n).padStart(2, "0");
+    return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())}`;
+  };
   for (const link of document.querySelectorAll("a[data-today-param]")) {
     const url = new URL(link.href);
-    const now = new Date();
-    const day = (n) => String(n).padStart(2, "0");
-    url.searchParams.set(link.dataset.todayParam, `${now.getFullYear()}-${day(now.getMonth() + 1)}-${day(now.getDate())}`);
+    url.searchParams.set(link.dataset.todayParam, localDay(0));
     link.href = url.pathname + url.search;
+  }
+
+  // Quick follow-up days ("tomorrow", "in a week"): fill the date field with the person's own
+  // day plus so many days; saving stays the form's button.
+  for (const quick of document.querySelectorAll("[data-quick-days]")) {
+    const field = document.getElementById(quick.dataset.quickDays);
+    if (!field) continue;
+    quick.hidden = false;
+    for (const button of quick.querySelectorAll("button[data-days]")) {
+      button.addEventListener("click", () => {
+        field.value = localDay(Number(button.dataset.days));
+        field.focus();
+      });
+    }
   }
 
   // The upload status page: poll it and change only the status text and the bar (the live region
