@@ -168,6 +168,11 @@ async fn the_edit_form_takes_the_api_rules_and_a_stale_form_is_refused(app: Test
             "Edited 2 fields",
         ],
     );
+    // Beside the phone, the leads with that number: this one (the owner's other properties too).
+    let with_number = "/leads?q=%2B15125550199";
+    assert_shows(&body, &[&format!("href=\"{with_number}\"")]);
+    let found = mia.get(with_number).await;
+    assert_shows(&found.body, &["1 lead matches these filters"]);
     let (_, api) = app.get(&format!("/api/v1/leads/{id}"), &c.mia.key).await;
     assert_fields(&api, json!({"last_name": "Park", "first_name": "Lee"}));
 

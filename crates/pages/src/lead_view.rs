@@ -99,6 +99,8 @@ impl Group {
 pub struct Contact {
     pub text: String,
     pub href: String,
+    /// The leads list searched for this phone or e-mail: the owner's other properties.
+    pub leads: String,
 }
 
 pub fn phones(lead: &Lead) -> Vec<Contact> {
@@ -116,6 +118,12 @@ fn contacts(lead: &Lead, names: &[&str], scheme: &str) -> Vec<Contact> {
         .filter_map(|n| lead.fields.string_field(n).cloned().flatten())
         .map(|value| Contact {
             href: format!("{scheme}:{value}"),
+            leads: format!(
+                "/leads?{}",
+                form_urlencoded::Serializer::new(String::new())
+                    .append_pair("q", &value)
+                    .finish()
+            ),
             text: value,
         })
         .collect()
