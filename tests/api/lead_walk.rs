@@ -64,6 +64,13 @@ async fn a_lead_opened_from_a_list_leads_on_to_the_next(app: TestApp) {
     let back = format!("/leads/{first}?done=saved&{LIST}&at=0#work");
     let page = answers(&mut mia, &path, &form, &back).await;
     assert_eq!(page.status, StatusCode::OK, "{}", page.body);
+    // The same form again is stale (412); its way back keeps the walk.
+    let stale = mia.post(&path, &form).await;
+    assert_eq!(stale.status, StatusCode::PRECONDITION_FAILED);
+    assert_shows(
+        &stale.body,
+        &[&format!("href=\"/leads/{first}?{LIST}&amp;at=0\"")],
+    );
     assert_shows(
         &page.body,
         &[

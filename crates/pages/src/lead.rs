@@ -88,7 +88,7 @@ async fn detail(
         Err(LeadWorkError::Merged(into)) => {
             return Ok(visitor.finish(see_other(&format!("/leads/{into}?done=merged-away"))))
         }
-        Err(e) => return Err(refused(e, id)),
+        Err(e) => return Err(refused(e, id, &walk)),
     };
     let LeadDesk {
         lead,
@@ -214,9 +214,10 @@ pub fn title(lead: &Lead) -> String {
         .unwrap_or_else(|| format!("Lead {}", lead.id))
 }
 
-/// A refusal of the lead work service as a page, with a link back to lead `id`.
-pub fn refused(e: LeadWorkError, id: i64) -> PageError {
-    let back = format!("/leads/{id}");
+/// A refusal of the lead work service as a page, with a link back to lead `id` (on its walk down
+/// a list, when it has one).
+pub fn refused(e: LeadWorkError, id: i64, walk: &Walk) -> PageError {
+    let back = format!("/leads/{id}{}", walk.suffix());
     let refusal = |status, title, text: String| PageError::Refused {
         status,
         title,

@@ -49,7 +49,7 @@ fn answer<T>(
     done: &str,
     anchor: &str,
 ) -> Result<HttpResponse, PageError> {
-    outcome.map_err(|e| refused(e, id))?;
+    outcome.map_err(|e| refused(e, id, walk))?;
     Ok(visitor.finish(back_to(id, done, anchor, walk)))
 }
 
@@ -92,7 +92,8 @@ async fn work(
     let version = form.version.parse().map_err(|_| PageError::BadForm)?;
     let status = LeadStatus::parse(&form.status).ok_or(PageError::BadForm)?;
     let assignee = Some(form.assignee).filter(|a| !a.is_empty());
-    let follow_up = follow_up_change(form.follow_up.as_deref()).map_err(|e| refused(e, id))?;
+    let follow_up =
+        follow_up_change(form.follow_up.as_deref()).map_err(|e| refused(e, id, &walk))?;
     let patch = LeadPatch {
         status: Some(status),
         assignee: Some(assignee),
@@ -222,6 +223,7 @@ async fn merge(
                 "Give the number of the lead to keep (as in its address bar: /leads/1897)",
             )]),
             id,
+            &Walk::default(),
         ));
     };
     let survivor = visitor
@@ -229,7 +231,7 @@ async fn merge(
         .lead_merges
         .merge(&visitor.user, id, into)
         .await
-        .map_err(|e| refused(e.into(), id))?;
+        .map_err(|e| refused(e.into(), id, &Walk::default()))?;
     Ok(visitor.finish(back_to(survivor.id, "merged", "timeline", &Walk::default())))
 }
 

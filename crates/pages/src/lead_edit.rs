@@ -117,7 +117,7 @@ async fn open(visitor: &Visitor, id: i64) -> Result<Lead, PageError> {
         .lead_work
         .lead(&visitor.user, id)
         .await
-        .map_err(|e| refused(e, id))
+        .map_err(|e| refused(e, id, &Walk::default()))
 }
 
 async fn form(
@@ -223,7 +223,7 @@ async fn save(
         .lead_work
         .edit(&visitor.user, id, patch, Some(version))
         .await
-        .map_err(|e| refused(e, id))?;
+        .map_err(|e| refused(e, id, &walk))?;
     if edited.warnings.is_empty() {
         return Ok(visitor.finish(see_other(&format!("/leads/{id}?done=edited{}", walk.and()))));
     }
