@@ -83,7 +83,7 @@ async fn a_team_admin_shares_leads_out_from_the_list(app: TestApp) {
     assert_eq!(api["assignee_id"], json!(mia_id));
 
     // Sharing three leads out between Mia and Olive: each gets the next lead in turn (the
-    // leads by number, the people by id), in one change.
+    // leads by number, the people with the fewest open leads first), in one change.
     let third = lead_at(&app, key, 3, Some(c.a)).await;
     let olive_id = &c.olive.user.user_id;
     let third_tick = format!("lead-{third}");
@@ -103,10 +103,20 @@ async fn a_team_admin_shares_leads_out_from_the_list(app: TestApp) {
         &["No one was ticked to share the leads among."],
     );
     share.extend([(share_mia.as_str(), "on"), (share_olive.as_str(), "on")]);
+    // The one with the smaller id works both open leads, so the one with the larger id, working
+    // none, comes first: the turn goes by load, not by id.
+    let (busy, idle) = if mia_id < olive_id {
+        (mia_id, olive_id)
+    } else {
+        (olive_id, mia_id)
+    };
+    for lead in [first, second] {
+        let given = patch(&app, lead, key, json!({ "assignee_id": busy })).await;
+        assert_eq!(given.0, StatusCode::OK);
+    }
     let (redirect, _) = adam.post_and_follow("/leads/bulk", &share).await;
     assert_eq!(redirect.location(), "/leads?done=bulk");
-    let mut people = [mia_id, olive_id];
-    people.sort();
+    let people = [idle, busy];
     for (lead, owner) in [(first, people[0]), (second, people[1]), (third, people[0])] {
         let (_, api) = app.get(&format!("/api/v1/leads/{lead}"), key).await;
         assert_eq!(api["assignee_id"], json!(owner), "{api}");

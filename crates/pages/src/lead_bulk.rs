@@ -1,13 +1,15 @@
 //! POST /leads/bulk: the list's bulk action bar (a plain form, so it works without
 //! JavaScript): the ticked leads (`lead-{id}` checkboxes) and one action, applied by the API's
 //! bulk change (one transaction, all or nothing), then back to the same filtered list. Its
-//! "Share out" button gives the leads to the ticked people in turn (`share_out`), as one change.
+//! "Share out" button gives the leads to the ticked people in turn (`share_out`), as one change,
+//! the people with the fewest open leads first.
 use std::collections::HashMap;
 
 use actix_web::HttpResponse;
 
 use chrono::NaiveDate;
 use leadhub_domain::error::LocPart;
+use leadhub_domain::lead::record::LeadFilter;
 
 use leadhub_domain::lead::work::{
     follow_up_day, BulkSet, LeadStatus, LeadWorkError, FOLLOW_UP_RULE,
@@ -16,7 +18,7 @@ use leadhub_domain::lead::work::{
 use crate::leads::FILTERS;
 use crate::list::PageFilters;
 use crate::render::{see_other, PageError};
-use crate::session::Posted;
+use crate::session::{Posted, Visitor};
 
 /// The actions of the bar, as the form's `action` values name them; `follow-up` sets the day
 /// given beside it (`day`, None when that field holds no valid day).
@@ -37,6 +39,30 @@ fn bulk_set(action: &str, my_id: &str, day: Option<NaiveDate>) -> Option<BulkSet
         },
     }
     Some(set)
+}
+
+/// Orders the people leads are shared among by the open leads they work (of those the visitor
+/// sees), fewest first, then by id: a share-out of a few leads goes to whoever has least to do.
+async fn fewest_open_first(visitor: &Visitor, people: &mut [String]) -> Result<(), PageError> {
+    let state = &visitor.state;
+    let everything = LeadFilter::default();
+    let visible = state
+        .submissions
+        .visible_filter(&visitor.user, everything)
+        .await?;
+    let load = state.dashboard.workload(visible).await?;
+    let open: HashMap<String, i64> = state
+        .teams
+        .teammates(&visitor.user)
+        .await?
+        .into_iter()
+        .map(|m| {
+            let open = load.get(&Some(m.user_internal_id)).map_or(0, |w| w.open);
+            (m.user_id, open)
+        })
+        .collect();
+    people.sort_by_cached_key(|p| (open.get(p).copied().unwrap_or(0), p.clone()));
+    Ok(())
 }
 
 pub async fn bulk(
@@ -71,7 +97,7 @@ pub async fn bulk(
         if people.is_empty() {
             return Err(refuse("No one was ticked to share the leads among.".into()));
         }
-        people.sort_unstable();
+        fewest_open_first(&visitor, &mut people).await?;
         work.share_out(&visitor.user, &ids, &people).await
     } else {
         let action = form.get("action").map_or("", String::as_str);
