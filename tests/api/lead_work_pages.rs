@@ -315,9 +315,13 @@ async fn the_list_filters_by_status_and_owner_and_changes_in_bulk(app: TestApp) 
     assert!(mine.body.contains("2 leads match"), "{}", mine.body);
     assert!(mine.body.contains(&format!("/leads/{one}?in=")));
     assert!(!mine.body.contains(&format!("/leads/{three}?in=")));
+    // The owner column names the owner and links to every lead they work.
+    let owner_cell = format!(
+        "<td data-label=\"Owner\"><a href=\"/leads?assignee={}\" title=\"Every lead Test User works\">Test User</a></td>",
+        c.mia.user.user_id
+    );
     assert!(
-        mine.body
-            .contains("<td data-label=\"Owner\">Test User</td>"),
+        mine.body.contains(&owner_cell),
         "owner column: {}",
         mine.body
     );

@@ -86,8 +86,9 @@ struct LeadLine {
     enrichment: &'static str,
     created: String,
     status: &'static str,
-    /// Who works it ("" for nobody).
+    /// Who works it ("" for nobody), and the list of their leads.
     assignee: String,
+    assignee_leads: Option<String>,
     /// The follow-up day (`YYYY-MM-DD`, "" for none), and whether it is today or past.
     follow_up: String,
     follow_up_due: bool,
@@ -139,6 +140,11 @@ impl LeadLine {
                         .unwrap_or_else(|| format!("user #{a}"))
                 })
                 .unwrap_or_default(),
+            assignee_leads: lead
+                .work
+                .assignee
+                .as_ref()
+                .map(|a| format!("/leads?assignee={}", a.user_id)),
             team: lead
                 .team_id
                 .map(|t| {
