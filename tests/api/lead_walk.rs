@@ -80,7 +80,31 @@ async fn a_lead_opened_from_a_list_leads_on_to_the_next(app: TestApp) {
     );
 
     let page = mia.get(&format!("/leads/{second}?{LIST}&at=0")).await;
-    assert_shows(&page.body, &["Lead 1 of 2 in the list"]);
+    assert_shows(
+        &page.body,
+        &["Lead 1 of 2 in the list", "id=\"save-then-next\""],
+    );
+    // "Save and open the next lead": saved, then straight to the next lead of the list.
+    let csrf = page.field("csrf");
+    let then_next = [
+        ("csrf", csrf.as_str()),
+        ("version", "1"),
+        ("status", "contacted"),
+        ("assignee", ""),
+        ("then", "next"),
+    ];
+    let path = format!("/leads/{second}/work?{LIST}&at=0");
+    let next = format!("/leads/{third}?{LIST}&at=1&done=saved-then-next");
+    let page = answers(&mut mia, &path, &then_next, &next).await;
+    assert_shows(
+        &page.body,
+        &[
+            "Saved. This is the next lead in the list.",
+            "Lead 2 of 2 in the list",
+        ],
+    );
+    let (_, api) = app.get(&format!("/api/v1/leads/{second}"), key).await;
+    assert_eq!(api["status"], "contacted", "{api}");
     let page = mia.get(&format!("/leads/{third}?{LIST}&at=1")).await;
     assert_shows(
         &page.body,

@@ -936,9 +936,10 @@ async function workingLeads(a, teamUrl, teamId, submit) {
   assert.equal(await a.locator("#f-assignee option:checked").textContent(), "Mia Member <mia@example.com>");
   await a.getByRole("link", { name: "300 CONGRESS AVE" }).click();
   await a.locator("#walk-place").getByText("Lead 1 of 2 in the list").waitFor();
-  await a.locator("#walk-next").click();
+  await a.getByRole("button", { name: "Save and open the next lead" }).click();
+  await a.getByText("Saved. This is the next lead in the list.").waitFor();
   await a.locator("#walk-place").getByText("Lead 2 of 2 in the list").waitFor();
-  assert.match(a.url(), new RegExp(`/leads/${loose.result_lead_id}\\?in=.*&at=1$`));
+  assert.match(a.url(), new RegExp(`/leads/${loose.result_lead_id}\\?in=.*&at=1&done=saved-then-next$`));
   await a.selectOption("#w-status", "won");
   await a.getByRole("button", { name: "Save status and owner" }).click();
   await a.getByText("Status and owner saved.").waitFor();
@@ -946,6 +947,8 @@ async function workingLeads(a, teamUrl, teamId, submit) {
   await shot(a, "55b-lead-walk");
   await a.locator("#walk-previous").click();
   await a.locator("#walk-place").getByText("Lead 1 of 2 in the list").waitFor();
+  await a.locator("#walk-next").click();
+  await a.locator("#walk-place").getByText("Lead 2 of 2 in the list").waitFor();
   await a.locator("#walk-back").click();
   await a.locator("#lead-count").getByText("2 leads match these filters").waitFor();
   // Shared out between the owner and Mia: one lead each, so Mia's list holds one.
@@ -958,7 +961,7 @@ async function workingLeads(a, teamUrl, teamId, submit) {
   await a.getByRole("button", { name: "Share out" }).click();
   await a.getByText("The selected leads were changed.").waitFor();
   await a.locator("#lead-count").getByText("1 lead matches these filters").waitFor();
-  step("an owner gives ticked leads to a teammate by name, filters by that teammate, walks the list (next, save, previous, back) and shares leads out");
+  step("an owner gives ticked leads to a teammate by name, filters by that teammate, walks the list (save and next, save, previous, next, back) and shares leads out");
 
   await m.setViewportSize({ width: 390, height: 844 });
   for (const [where, name] of [[leadUrl, "56-lead-work-phone"], [`${base}/leads?assignee=me`, "57-my-leads-phone"], [`${leadUrl}/edit`, "58-lead-edit-phone"]]) {

@@ -13,7 +13,7 @@ use leadhub_domain::lead::work::{
 };
 
 use crate::lead::refused;
-use crate::lead_walk::Walk;
+use crate::lead_walk::{self, Walk};
 use crate::render::{see_other, PageError};
 use crate::session::{Posted, Visitor};
 use crate::{id_of, Button};
@@ -63,6 +63,8 @@ struct WorkForm {
     status: String,
     assignee: String,
     follow_up: Option<String>,
+    /// `next`: "Save and open the next lead" of the walk down a list.
+    then: Option<String>,
 }
 
 /// The form's follow-up day as a change: None leaves it, `Some(None)` clears it.
@@ -102,6 +104,15 @@ async fn work(
     };
     let work = &visitor.state.lead_work;
     let edited = work.edit(&visitor.user, id, patch, Some(version)).await;
+    if edited.is_ok() && form.then.as_deref() == Some("next") {
+        // Read after the change: a lead it took out of the list is followed by the one at its place.
+        let next = lead_walk::around(&visitor, id, &walk)
+            .await?
+            .and_then(|w| w.next);
+        if let Some(next) = next {
+            return Ok(visitor.finish(see_other(&format!("{next}&done=saved-then-next"))));
+        }
+    }
     answer(visitor, &walk, id, edited, "saved", "work")
 }
 

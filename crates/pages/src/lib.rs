@@ -134,6 +134,7 @@ impl Done {
             "signed-out" => "You are signed out.",
             "enriched" => "Enrichment ran again; the lead below shows what it found.",
             "saved" => "Status and owner saved.",
+            "saved-then-next" => "Saved. This is the next lead in the list.",
             "edited" => "Lead saved.",
             "unchanged" => "Nothing was changed: the form held the lead's values.",
             "note-added" => "Note added.",
