@@ -50,14 +50,14 @@ async fn fewest_open_first(visitor: &Visitor, people: &mut [String]) -> Result<(
         .submissions
         .visible_filter(&visitor.user, everything)
         .await?;
-    let load = state.dashboard.workload(visible).await?;
+    let load = state.dashboard.open_by_owner(visible).await?;
     let open: HashMap<String, i64> = state
         .teams
         .teammates(&visitor.user)
         .await?
         .into_iter()
         .map(|m| {
-            let open = load.get(&Some(m.user_internal_id)).map_or(0, |w| w.open);
+            let open = load.get(&Some(m.user_internal_id)).copied().unwrap_or(0);
             (m.user_id, open)
         })
         .collect();

@@ -11,8 +11,9 @@ pub const SHARE_MAX_PEOPLE: usize = 100;
 impl LeadWorkService {
     /// Gives the leads `ids` to `people` (public user ids) in turn, in the order given: the first
     /// lead to the first person, the second to the second, and round again, so each gets the
-    /// same number give or take one. Each assignment is checked as the bulk change checks it (the person must be an
-    /// active member of that lead's team); one transaction, all or nothing.
+    /// same number give or take one. Each assignment is checked as the bulk change checks it
+    /// (the person must be an active member of that lead's team); one transaction, all or
+    /// nothing.
     pub async fn share_out(
         &self,
         user: &User,

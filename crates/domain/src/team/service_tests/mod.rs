@@ -126,16 +126,7 @@ impl Setup {
         let members: Vec<Member> = self
             .roster
             .iter()
-            .map(|(user, role)| Member {
-                id: user.id * 10,
-                user_internal_id: user.id,
-                user_id: user.user_id.clone(),
-                user_email: user.email.clone(),
-                user_name: user.display_name(),
-                role: *role,
-                is_active: true,
-                joined_at: now(),
-            })
+            .map(|(user, role)| member_of(user, *role, true))
             .collect();
         let found = team.clone();
         self.teams
@@ -172,6 +163,20 @@ impl Setup {
             invite_ttl: Duration::days(INVITE_TTL_DAYS),
             mail_throttle: None,
         }
+    }
+}
+
+/// `user` as a member of a team with `role`, active or not.
+fn member_of(user: &User, role: Role, is_active: bool) -> Member {
+    Member {
+        id: user.id * 10,
+        user_internal_id: user.id,
+        user_id: user.user_id.clone(),
+        user_email: user.email.clone(),
+        user_name: user.display_name(),
+        role,
+        is_active,
+        joined_at: now(),
     }
 }
 

@@ -13,17 +13,9 @@ fn membership(team_id: i64, is_active: bool) -> MembershipSummary {
     }
 }
 
-fn member_of(user: &User, is_active: bool) -> Member {
-    Member {
-        id: user.id * 10,
-        user_internal_id: user.id,
-        user_id: user.user_id.clone(),
-        user_email: user.email.clone(),
-        user_name: user.display_name(),
-        role: Role::Member,
-        is_active,
-        joined_at: now(),
-    }
+/// `user` as a plain member, active or not.
+fn plain(user: &User, is_active: bool) -> Member {
+    member_of(user, Role::Member, is_active)
 }
 
 #[tokio::test]
@@ -44,22 +36,20 @@ async fn teammates_are_the_active_people_of_active_teams_each_once() {
     // admin; team 3 is deactivated, so its outsider is nobody's teammate.
     s.teams.expect_members().with(eq(1)).returning(|_| {
         Ok(vec![
-            member_of(&member(), true),
-            member_of(&owner(), true),
-            member_of(&colleague(), false),
+            plain(&member(), true),
+            plain(&owner(), true),
+            plain(&colleague(), false),
         ])
     });
-    s.teams.expect_members().with(eq(2)).returning(|_| {
-        Ok(vec![
-            member_of(&owner(), true),
-            member_of(&team_admin(), true),
-        ])
-    });
+    s.teams
+        .expect_members()
+        .with(eq(2))
+        .returning(|_| Ok(vec![plain(&owner(), true), plain(&team_admin(), true)]));
     s.teams.expect_members().with(eq(3)).never();
     let people = s.build().teammates(&me).await.unwrap();
     let mut expected: Vec<Member> = [member(), owner(), team_admin()]
         .iter()
-        .map(|u| member_of(u, true))
+        .map(|u| plain(u, true))
         .collect();
     expected.sort_by_key(|m| m.user_name.to_lowercase());
     assert_eq!(people, expected);
