@@ -139,7 +139,12 @@ async fn a_lead_opened_from_a_list_leads_on_to_the_next(app: TestApp) {
 }
 
 /// Posts a lead page's form and checks it answers with a redirect to `back`; the page there.
-async fn answers(b: &mut Browser, path: &str, form: &[(&str, &str)], back: &str) -> Page {
+pub(crate) async fn answers(
+    b: &mut Browser,
+    path: &str,
+    form: &[(&str, &str)],
+    back: &str,
+) -> Page {
     let (redirect, page) = b.post_and_follow(path, form).await;
     assert_eq!(redirect.location(), back);
     page

@@ -21,6 +21,7 @@ mod invite_races;
 mod isolation;
 mod large_batches;
 mod lead_change_groups;
+mod lead_contacts;
 mod lead_map;
 mod lead_merge;
 mod lead_pages;

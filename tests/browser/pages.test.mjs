@@ -963,6 +963,23 @@ async function workingLeads(a, teamUrl, teamId, submit) {
   await a.locator("#lead-count").getByText("1 lead matches these filters").waitFor();
   step("an owner gives ticked leads to a teammate by name, filters by that teammate, walks the list (save and next, save, previous, next, back) and shares leads out");
 
+  // A call logged from the list's first lead: what was said, the next day, the outcome's button.
+  await a.locator("a[href*='&at=0']").first().click();
+  await a.locator("#walk-place").getByText(/^Lead 1 of \d+ in the list$/).waitFor();
+  const called = a.url().split("?")[0];
+  assert.equal(await a.isChecked("#c-then-next"), true);
+  await a.fill("#c-note", "Left a voicemail; calling back Thursday");
+  await a.locator("#contact-form").getByRole("button", { name: "in 3 days" }).click();
+  assert.match(await a.inputValue("#c-follow-up"), /^\d{4}-\d{2}-\d{2}$/);
+  await shot(a, "55d-contact-log");
+  await a.getByRole("button", { name: "Left a message" }).click();
+  await a.getByText(/^Contact logged\./).waitFor();
+  await a.goto(called);
+  await a.locator("#timeline").getByText("Called: left a message").waitFor();
+  await a.locator("#newest-note").getByText("Left a voicemail; calling back Thursday").waitFor();
+  assert.match(await a.inputValue("#w-follow-up"), /^\d{4}-\d{2}-\d{2}$/);
+  step("an owner logs a call from a list's lead (note, 'in 3 days', 'Left a message'); the timeline and the newest note show it");
+
   await m.setViewportSize({ width: 390, height: 844 });
   for (const [where, name] of [[leadUrl, "56-lead-work-phone"], [`${base}/leads?assignee=me`, "57-my-leads-phone"], [`${leadUrl}/edit`, "58-lead-edit-phone"]]) {
     await m.goto(where);

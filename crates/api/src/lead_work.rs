@@ -3,14 +3,15 @@
 use actix_web::web::{self, Json};
 use apistos::api_operation;
 
+use leadhub_domain::error::FieldError;
 use leadhub_http::error::ApiError;
 use leadhub_http::extract::{Call, PageQuery, ValidatedJson, ValidatedQuery};
 use leadhub_http::refusals::{Answer, Clashing, Guarded, Queried, Seen, SeenClashing, Versioned};
 use leadhub_http::schemas::{Detail, JsonWithStatus};
 
 use crate::lead_work_views::{
-    team_id_refused, ActivityPage, BulkBody, BulkResult, EditedLeadView, IfMatch, LeadPatchBody,
-    NoteBody, NotePage, NoteView, Tagged, TeamBody,
+    team_id_refused, ActivityPage, BulkBody, BulkResult, ContactBody, EditedLeadView, IfMatch,
+    LeadPatchBody, NoteBody, NotePage, NoteView, Tagged, TeamBody,
 };
 use crate::page::page;
 use crate::submission_views::LeadView;
@@ -27,6 +28,7 @@ pub fn routes(api: &mut Api) {
         POST "/api/v1/leads/{id}/claim" => claim_lead,
         GET "/api/v1/leads/{id}/notes" => list_notes,
         POST "/api/v1/leads/{id}/notes" => add_note,
+        POST "/api/v1/leads/{id}/contacts" => log_contact,
         DELETE "/api/v1/leads/{id}/notes/{note_id}" => delete_note,
         GET "/api/v1/leads/{id}/activity" => lead_activity,
     }
@@ -135,6 +137,29 @@ pub async fn add_note(
     let work = &lead.state.lead_work;
     let note = work.add_note(lead.user(), lead.path, &text).await?;
     Ok(JsonWithStatus(NoteView::from(note)))
+}
+
+/// Logs a call or an e-mail to the lead's owner, with how it went.
+/// Anyone who may edit the lead: the `outcome`, what was said (kept as a note), and the next
+/// follow-up day (`null` clears it; absent leaves it). A `new` lead whose owner heard from us
+/// (`left_message`, `reached`, `emailed`) becomes `contacted`. The timeline says
+/// `contact_logged`; `lead.updated` names the outcome in `contact`. Answers the lead with its
+/// new `ETag`.
+#[api_operation(operation_id = "log_lead_contact", tag = "leads")]
+pub async fn log_contact(
+    lead: Call<i64>,
+    body: ValidatedJson<ContactBody>,
+) -> Answer<Tagged<LeadView>, SeenClashing> {
+    let log = body.value.into_log().ok_or_else(|| {
+        ApiError::Validation(vec![FieldError::body(
+            &["outcome".into()],
+            "enum",
+            "Give the contact's outcome",
+        )])
+    })?;
+    let work = &lead.state.lead_work;
+    let logged = work.log_contact(lead.user(), lead.path, &log).await?;
+    Ok(Tagged::of(logged))
 }
 
 /// Deletes a note: its author, a team admin or owner, or a platform admin. The note's text is

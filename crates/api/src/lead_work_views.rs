@@ -20,10 +20,10 @@ use validator::{Validate, ValidationError, ValidationErrors};
 use leadhub_domain::lead::fields::STRING_FIELDS;
 use leadhub_domain::lead::record::Lead;
 use leadhub_domain::lead::work::{
-    follow_up_day, ActivityEntry, ActorRef, BulkSet, Edited, FieldPatch, LeadPatch, LeadStatus,
-    Note,
+    follow_up_day, ActivityEntry, ActorRef, BulkSet, ContactLog, ContactOutcome, Edited,
+    FieldPatch, LeadPatch, LeadStatus, Note,
 };
-use leadhub_http::extract::rules::follow_up_date;
+use leadhub_http::extract::rules::{enum_message, follow_up_date};
 use leadhub_http::extract::{flat_problems, json_type, Lax, RequestBody};
 use leadhub_http::time::iso;
 
@@ -264,6 +264,51 @@ pub struct NoteBody {
 
 impl RequestBody for NoteBody {}
 
+/// `POST /api/v1/leads/{id}/contacts`.
+#[derive(Debug, Deserialize, Validate, schemars::JsonSchema, apistos::ApiComponent)]
+pub struct ContactBody {
+    /// no_answer, left_message, reached, wrong_number or emailed.
+    #[validate(
+        custom(function = "json_type"),
+        required,
+        custom(function = "contact_outcome")
+    )]
+    pub outcome: Lax<String>,
+    /// What was said, up to 10,000 characters: stored as a note of the lead (blank: none).
+    #[serde(default)]
+    #[validate(custom(function = "json_type"), length(max = 10000))]
+    pub note: Lax<String>,
+    /// The day to contact the lead next, `YYYY-MM-DD` (2000 to 2199), or null to clear it;
+    /// absent leaves the day as it is.
+    #[serde(default)]
+    #[validate(custom(function = "json_type"), custom(function = "follow_up_date"))]
+    pub follow_up_on: Lax<String>,
+}
+
+impl RequestBody for ContactBody {
+    const REFUSES_UNKNOWN: bool = true;
+}
+
+/// One of `ContactOutcome`'s words; blank is not one (the outcome is what the log is for).
+fn contact_outcome(field: &Lax<String>) -> Result<(), ValidationError> {
+    match field.value() {
+        Some(text) if ContactOutcome::parse(text).is_none() => Err(ValidationError::new("enum")
+            .with_message(Cow::Owned(enum_message(&ContactOutcome::NAMES)))),
+        _ => Ok(()),
+    }
+}
+
+impl ContactBody {
+    /// The domain's log; None without a known outcome (validation refuses such a body first).
+    pub fn into_log(self) -> Option<ContactLog> {
+        Some(ContactLog {
+            outcome: self.outcome.text().and_then(ContactOutcome::parse)?,
+            note: self.note.text().map(str::to_owned),
+            follow_up: follow_up_change(&self.follow_up_on),
+        })
+    }
+}
+
 /// Who did something.
 #[derive(Serialize, schemars::JsonSchema)]
 pub struct ActorView {
@@ -316,7 +361,7 @@ pub struct ActivityView {
     /// (`{changes: {field: {old, new}}}`), `status_changed` / `assigned` / `team_moved`
     /// (`{old, new}`), `note_added` / `note_deleted` (`{note_id}`), `merged` (`{merged_id}`),
     /// `archived`, `restored`, `enriched` (`{status}`), `resubmitted_restored`
-    /// (`{submission_id}`).
+    /// (`{submission_id}`), `contact_logged` (`{outcome}`).
     pub kind: String,
     pub detail: Value,
     /// Who did it; null for the service's own work.

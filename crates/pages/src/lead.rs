@@ -129,6 +129,7 @@ async fn detail(
     );
     context.insert("status", lead.work.status.as_str());
     context.insert("statuses", &LeadStatus::NAMES);
+    context.insert("contact_outcomes", &crate::lead_view::contact_choices());
     context.insert("archived", &lead.work.archived_at.is_some());
     let today = visitor.today();
     let follow_up = lead.work.follow_up_on.map(|d| d.to_string());

@@ -9,7 +9,7 @@ use chrono::NaiveDate;
 
 use leadhub_domain::error::FieldError;
 use leadhub_domain::lead::work::{
-    follow_up_day, LeadPatch, LeadStatus, LeadWorkError, FOLLOW_UP_RULE,
+    follow_up_day, ContactLog, ContactOutcome, LeadPatch, LeadStatus, LeadWorkError, FOLLOW_UP_RULE,
 };
 
 use crate::lead::refused;
@@ -23,6 +23,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         cfg;
         POST "/leads/{id}/work" => work,
         POST "/leads/{id}/notes" => add_note,
+        POST "/leads/{id}/contact" => log_contact,
         POST "/leads/{id}/notes/{note}/delete" => delete_note,
         POST "/leads/{id}/claim" => claim,
         POST "/leads/{id}/move" => move_to,
@@ -104,16 +105,60 @@ async fn work(
     };
     let work = &visitor.state.lead_work;
     let edited = work.edit(&visitor.user, id, patch, Some(version)).await;
-    if edited.is_ok() && form.then.as_deref() == Some("next") {
+    let then_next = form.then.as_deref() == Some("next");
+    answer_or_next(visitor, &walk, id, edited, then_next, "saved").await
+}
+
+/// `answer`, or, when the form asked for it and the change went through, the next lead of the
+/// walk with the notice `{done}-then-next` (at the end of the list: back to the lead).
+async fn answer_or_next<T>(
+    visitor: Visitor,
+    walk: &Walk,
+    id: i64,
+    outcome: Result<T, LeadWorkError>,
+    then_next: bool,
+    done: &str,
+) -> Result<HttpResponse, PageError> {
+    if outcome.is_ok() && then_next {
         // Read after the change: a lead it took out of the list is followed by the one at its place.
-        let next = lead_walk::around(&visitor, id, &walk)
+        let next = lead_walk::around(&visitor, id, walk)
             .await?
             .and_then(|w| w.next);
         if let Some(next) = next {
-            return Ok(visitor.finish(see_other(&format!("{next}&done=saved-then-next"))));
+            return Ok(visitor.finish(see_other(&format!("{next}&done={done}-then-next"))));
         }
     }
-    answer(visitor, &walk, id, edited, "saved", "work")
+    answer(visitor, walk, id, outcome, done, "work")
+}
+
+/// The contact form: one button per outcome, what was said, the next follow-up day (as the
+/// status form's: "" clears it, a form without the field leaves it) and `then=next`.
+#[derive(Deserialize)]
+struct ContactForm {
+    outcome: String,
+    note: Option<String>,
+    follow_up: Option<String>,
+    then: Option<String>,
+}
+
+async fn log_contact(
+    id: web::Path<String>,
+    walk: web::Query<Walk>,
+    Posted { visitor, form }: Posted<ContactForm>,
+) -> Result<HttpResponse, PageError> {
+    let id = id_of(&id, "Lead")?;
+    let outcome = ContactOutcome::parse(&form.outcome).ok_or(PageError::BadForm)?;
+    let follow_up =
+        follow_up_change(form.follow_up.as_deref()).map_err(|e| refused(e, id, &walk))?;
+    let log = ContactLog {
+        outcome,
+        note: form.note,
+        follow_up,
+    };
+    let work = &visitor.state.lead_work;
+    let logged = work.log_contact(&visitor.user, id, &log).await;
+    let then_next = form.then.as_deref() == Some("next");
+    answer_or_next(visitor, &walk, id, logged, then_next, "contact-logged").await
 }
 
 #[derive(Deserialize)]

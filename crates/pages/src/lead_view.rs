@@ -8,6 +8,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use leadhub_domain::lead::record::Lead;
+use leadhub_domain::lead::work::contact::ContactOutcome;
 use leadhub_domain::lead::work::model::{
     kind, ActivityEntry, ActorRef, LeadStatus, Note, FOLLOW_UP_YEARS, SUBMISSION_KIND,
 };
@@ -251,6 +252,29 @@ pub struct Choice {
     pub label: String,
 }
 
+/// How the page words a contact's outcome: the button that logs it, and the timeline's line.
+pub fn contact_words(outcome: ContactOutcome) -> (&'static str, &'static str) {
+    match outcome {
+        ContactOutcome::NoAnswer => ("No answer", "Called: no answer"),
+        ContactOutcome::LeftMessage => ("Left a message", "Called: left a message"),
+        ContactOutcome::Reached => ("Spoke with them", "Spoke with the owner"),
+        ContactOutcome::WrongNumber => ("Wrong number", "Called: wrong number"),
+        ContactOutcome::Emailed => ("Sent an e-mail", "E-mailed the owner"),
+    }
+}
+
+/// The lead page's contact buttons, one per outcome.
+pub fn contact_choices() -> Vec<Choice> {
+    ContactOutcome::NAMES
+        .iter()
+        .filter_map(|word| ContactOutcome::parse(word))
+        .map(|outcome| Choice {
+            value: outcome.as_str().to_owned(),
+            label: contact_words(outcome).0.to_owned(),
+        })
+        .collect()
+}
+
 /// People as owners to choose: their public id, and their name as people read it.
 pub fn owner_choices<'a>(members: impl IntoIterator<Item = &'a Member>) -> Vec<Choice> {
     members
@@ -340,6 +364,14 @@ impl TimelineLine {
                 text_of(d.get("submission_id"))
             ),
             kind::ENRICHED => format!("Enrichment ran: {}", text_of(d.get("status"))),
+            kind::CONTACT_LOGGED => d
+                .get("outcome")
+                .and_then(Value::as_str)
+                .and_then(ContactOutcome::parse)
+                .map_or_else(
+                    || "Logged a contact".to_owned(),
+                    |o| contact_words(o).1.to_owned(),
+                ),
             SUBMISSION_KIND => format!(
                 "Submission {}: {}",
                 text_of(d.get("submission_id")),

@@ -138,6 +138,8 @@ impl Done {
             "edited" => "Lead saved.",
             "unchanged" => "Nothing was changed: the form held the lead's values.",
             "note-added" => "Note added.",
+            "contact-logged" => "Contact logged.",
+            "contact-logged-then-next" => "Contact logged. This is the next lead in the list.",
             "note-deleted" => "Note deleted; the timeline keeps that it was there.",
             "claimed" => "Lead claimed: it belongs to your team now.",
             "moved" => "Lead moved to the other team.",

@@ -10,8 +10,8 @@ use diesel::result::{DatabaseErrorKind, Error};
 use leadhub_domain::lead::plan::Street;
 use leadhub_domain::lead::record::Lead;
 use leadhub_domain::lead::work::{
-    kind, ActivityEntry, ActorRef, Assignee, ChangeSaved, LeadChange, LeadWorkRepository,
-    NewActivity, Note, SUBMISSION_KIND,
+    kind, ActivityEntry, ActorRef, Assignee, ChangeSaved, ContactOutcome, LeadChange,
+    LeadWorkRepository, NewActivity, Note, SUBMISSION_KIND,
 };
 use leadhub_domain::lead::LeadFields;
 use leadhub_domain::store::StoreResult;
@@ -84,23 +84,7 @@ impl LeadWorkRepository for Database {
         at: DateTime<Utc>,
     ) -> StoreResult<Note> {
         self.write(move |conn| {
-            let id = conn.transaction(|conn| {
-                let id: i64 = diesel::insert_into(lead_notes::table)
-                    .values((
-                        lead_notes::lead_id.eq(lead_id),
-                        lead_notes::author_id.eq(author_id),
-                        lead_notes::body.eq(&body),
-                        lead_notes::created_at.eq(to_db(at)),
-                    ))
-                    .returning(lead_notes::id)
-                    .get_result(conn)?;
-                let note_added = NewActivity {
-                    kind: kind::NOTE_ADDED,
-                    detail: serde_json::json!({ "note_id": id }),
-                };
-                insert_activity(conn, lead_id, Some(author_id), &[note_added], at)?;
-                Ok::<_, Error>(id)
-            })?;
+            let id = conn.transaction(|conn| insert_note(conn, lead_id, author_id, &body, at))?;
             let mut found = notes_where(&mut ReadConnection::of(conn), lead_id, Some(id), true)?;
             found.pop().ok_or(Error::NotFound)
         })
@@ -437,6 +421,9 @@ fn apply(conn: &mut DbConnection, change: &LeadChange) -> Result<Option<Lead>, A
         &change.activity,
         change.at,
     )?;
+    if let Some(body) = &change.note {
+        insert_note(conn, change.lead_id, change.actor_id, body, change.at)?;
+    }
     let mut teams: Vec<Option<i64>> = vec![row.values.team_id];
     if old_team != row.values.team_id {
         // The team a lead left hears of it too.
@@ -447,13 +434,38 @@ fn apply(conn: &mut DbConnection, change: &LeadChange) -> Result<Option<Lead>, A
         .map(|team_id| Event {
             team_id,
             kind: EventType::LeadUpdated,
-            subject: changed_subject(change.lead_id, &change.changes),
+            subject: changed_subject(change.lead_id, &change.changes, change.contact),
         })
         .collect();
     emit(conn, events, now)?;
     // The row as written: nothing else writes a lead inside this transaction.
     let mut leads = with_assignees(&mut ReadConnection::of(conn), vec![row.into_lead()?])?;
     Ok(leads.pop().map(Some).ok_or(Error::NotFound)?)
+}
+
+/// Stores a note with its `note_added` timeline row; its id.
+fn insert_note(
+    conn: &mut DbConnection,
+    lead_id: i64,
+    author_id: i64,
+    body: &str,
+    at: DateTime<Utc>,
+) -> QueryResult<i64> {
+    let id: i64 = diesel::insert_into(lead_notes::table)
+        .values((
+            lead_notes::lead_id.eq(lead_id),
+            lead_notes::author_id.eq(author_id),
+            lead_notes::body.eq(body),
+            lead_notes::created_at.eq(to_db(at)),
+        ))
+        .returning(lead_notes::id)
+        .get_result(conn)?;
+    let note_added = NewActivity {
+        kind: kind::NOTE_ADDED,
+        detail: serde_json::json!({ "note_id": id }),
+    };
+    insert_activity(conn, lead_id, Some(author_id), &[note_added], at)?;
+    Ok(id)
 }
 
 /// Clears `user_id`'s assignments on `team_id`'s leads (they left the team), each with its
@@ -503,18 +515,29 @@ pub(crate) fn clear_assignments(
         .map(|id| Event {
             team_id: Some(team_id),
             kind: EventType::LeadUpdated,
-            subject: changed_subject(*id, &changes),
+            subject: changed_subject(*id, &changes, None),
         })
         .collect();
     emit(conn, events, to_db(at))
 }
 
 /// A `lead.updated` subject that tells what changed (`webhook::event_subject`): the lead, with
-/// `changes` (field -> {old, new}) for the delivery's body when there are any.
-fn changed_subject(lead_id: i64, changes: &serde_json::Map<String, serde_json::Value>) -> String {
+/// `changes` (field -> {old, new}) for the delivery's body when there are any, and a logged
+/// contact's `{"outcome"}`.
+fn changed_subject(
+    lead_id: i64,
+    changes: &serde_json::Map<String, serde_json::Value>,
+    contact: Option<ContactOutcome>,
+) -> String {
     let mut members = BodyMembers::new();
     if !changes.is_empty() {
         members.insert("changes".into(), changes.clone().into());
+    }
+    if let Some(outcome) = contact {
+        members.insert(
+            "contact".into(),
+            serde_json::json!({ "outcome": outcome.as_str() }),
+        );
     }
     event_subject(lead_id, members)
 }

@@ -1,5 +1,6 @@
 //! Working a lead (issue 29): status, owner, edits, notes, the timeline, archive, team moves,
 //! claims and bulk changes. Rules and decisions: docs/working-leads.md.
+pub mod contact;
 pub mod edit;
 pub mod model;
 pub mod repository;
@@ -8,6 +9,7 @@ mod service;
 mod service_tests;
 mod share_out;
 
+pub use contact::{ContactLog, ContactOutcome};
 pub use edit::{FieldEdit, FieldPatch};
 pub use model::*;
 pub use repository::{ChangeSaved, LeadChange, LeadWorkRepository, StoredFields};

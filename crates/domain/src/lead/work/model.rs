@@ -121,6 +121,7 @@ pub mod kind {
     pub const RESUBMITTED_RESTORED: &str = "resubmitted_restored";
     pub const MERGED: &str = "merged";
     pub const ENRICHED: &str = "enriched";
+    pub const CONTACT_LOGGED: &str = "contact_logged";
 }
 
 /// A timeline row to write with a change, in its transaction.

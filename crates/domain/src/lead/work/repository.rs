@@ -5,6 +5,7 @@ use serde_json::{Map, Value};
 
 use crate::lead::fields::LeadFields;
 use crate::lead::record::Lead;
+use crate::lead::work::contact::ContactOutcome;
 use crate::lead::work::edit::AddressKeys;
 use crate::lead::work::model::{ActivityEntry, LeadStatus, NewActivity, Note};
 use crate::store::StoreResult;
@@ -35,6 +36,10 @@ pub struct LeadChange {
     pub team: Option<i64>,
     /// Archive (true) or restore (false).
     pub archived: Option<bool>,
+    /// A note stored with the change (with its `note_added` timeline row).
+    pub note: Option<String>,
+    /// A logged contact: `lead.updated` names its outcome beside the changes.
+    pub contact: Option<ContactOutcome>,
     /// The timeline rows of the change.
     pub activity: Vec<NewActivity>,
     /// Field -> {"old", "new"}: what `lead.updated` tells its receivers.

@@ -25,7 +25,7 @@ pub const NOTE_MAX_CHARS: usize = 10_000;
 /// Most leads one bulk change may name.
 pub const BULK_MAX_IDS: usize = 1000;
 /// How often a PATCH without `If-Match` is tried again when another change came first.
-const UNCONDITIONAL_TRIES: usize = 3;
+pub(super) const UNCONDITIONAL_TRIES: usize = 3;
 
 #[derive(Debug, thiserror::Error)]
 pub enum LeadWorkError {
@@ -119,8 +119,8 @@ pub struct LeadWorkService {
 }
 
 /// A lead and who the caller is on it.
-struct Opened {
-    lead: Lead,
+pub(super) struct Opened {
+    pub(super) lead: Lead,
     actor: Actor,
 }
 
@@ -150,7 +150,12 @@ impl LeadWorkService {
 
     /// `open` for a change: a lead merged away takes none (409 naming the survivor), and the
     /// actor must be allowed `action` (403).
-    async fn open_for(&self, user: &User, id: i64, action: LeadWorkAction) -> WorkResult<Opened> {
+    pub(super) async fn open_for(
+        &self,
+        user: &User,
+        id: i64,
+        action: LeadWorkAction,
+    ) -> WorkResult<Opened> {
         let opened = self.open(user, id).await?;
         if let Some(into) = opened.lead.work.merged_into_id {
             return Err(LeadWorkError::Conflict {
@@ -309,7 +314,7 @@ impl LeadWorkService {
     }
 
     /// An empty change of `lead` by `user`, now.
-    fn change_of(&self, user: &User, lead: &Lead) -> LeadChange {
+    pub(super) fn change_of(&self, user: &User, lead: &Lead) -> LeadChange {
         LeadChange {
             lead_id: lead.id,
             version: lead.work.version,
@@ -321,6 +326,8 @@ impl LeadWorkService {
             follow_up: None,
             team: None,
             archived: None,
+            note: None,
+            contact: None,
             activity: Vec::new(),
             changes: Map::new(),
         }
@@ -388,21 +395,7 @@ impl LeadWorkService {
 
     /// Adds a note (1 to 10,000 characters after trimming).
     pub async fn add_note(&self, user: &User, id: i64, body: &str) -> WorkResult<Note> {
-        let body = clean_note(body);
-        if body.is_empty() {
-            return Err(invalid(
-                &["body".into()],
-                "too_short",
-                "A note needs some text",
-            ));
-        }
-        if body.chars().count() > NOTE_MAX_CHARS {
-            return Err(invalid(
-                &["body".into()],
-                "too_long",
-                format!("A note should have at most {NOTE_MAX_CHARS} characters"),
-            ));
-        }
+        let body = checked_note(body, "body")?;
         let Opened { lead, .. } = self.open_for(user, id, LeadWorkAction::AddNote).await?;
         Ok(self
             .work
@@ -619,6 +612,26 @@ impl LeadWorkService {
     }
 }
 
+/// A note's text cleaned (`clean_note`), 1 to 10,000 characters; else a 422 at `member`.
+pub(super) fn checked_note(text: &str, member: &'static str) -> WorkResult<String> {
+    let body = clean_note(text);
+    if body.is_empty() {
+        return Err(invalid(
+            &[member.into()],
+            "too_short",
+            "A note needs some text",
+        ));
+    }
+    if body.chars().count() > NOTE_MAX_CHARS {
+        return Err(invalid(
+            &[member.into()],
+            "too_long",
+            format!("A note should have at most {NOTE_MAX_CHARS} characters"),
+        ));
+    }
+    Ok(body)
+}
+
 /// 403 unless `actor` may do `action`.
 fn allow(actor: Actor, action: LeadWorkAction) -> WorkResult<()> {
     if permits_on_lead(actor, action) {
@@ -630,14 +643,14 @@ fn allow(actor: Actor, action: LeadWorkAction) -> WorkResult<()> {
     }
 }
 
-fn collision(other: i64) -> LeadWorkError {
+pub(super) fn collision(other: i64) -> LeadWorkError {
     LeadWorkError::Conflict {
         detail: format!("Lead {other} is already this property"),
         lead_id: Some(other),
     }
 }
 
-fn set_status(change: &mut LeadChange, lead: &Lead, status: LeadStatus) {
+pub(super) fn set_status(change: &mut LeadChange, lead: &Lead, status: LeadStatus) {
     let old = lead.work.status;
     if status == old {
         return;
@@ -655,7 +668,7 @@ fn set_status(change: &mut LeadChange, lead: &Lead, status: LeadStatus) {
 
 /// Sets the follow-up day (None clears it); the timeline and `lead.updated` tell it as
 /// `YYYY-MM-DD`.
-fn set_follow_up(change: &mut LeadChange, lead: &Lead, day: Option<NaiveDate>) {
+pub(super) fn set_follow_up(change: &mut LeadChange, lead: &Lead, day: Option<NaiveDate>) {
     let old = lead.work.follow_up_on;
     if day == old {
         return;

@@ -13,6 +13,8 @@ use crate::team::{Actor, Role};
 use crate::test_support::{clock, fresh_lead, now, person, platform_admin, roster_memberships};
 use crate::user::{MockUserRepository, User};
 
+mod contact;
+
 const TEAM: i64 = 1;
 const OTHER_TEAM: i64 = 2;
 

@@ -1,0 +1,91 @@
+//! Logging a contact with a lead's owner (a call, a message left, an e-mail): one timeline entry
+//! with its outcome, and with it what the contact decided (docs/working-leads.md "Contacts").
+use chrono::NaiveDate;
+use serde_json::json;
+
+use crate::lead::record::Lead;
+use crate::team::LeadWorkAction;
+use crate::user::User;
+use crate::word_enum::word_enum;
+
+use super::model::{kind, LeadStatus, NewActivity};
+use super::repository::ChangeSaved;
+use super::service::{
+    checked_note, collision, set_follow_up, set_status, LeadWorkError, LeadWorkService, WorkResult,
+    UNCONDITIONAL_TRIES,
+};
+
+word_enum! {
+    /// How a contact attempt went.
+    pub enum ContactOutcome {
+        /// Called; nobody answered.
+        NoAnswer,
+        /// Called and left a message (voicemail, someone else at the number).
+        LeftMessage,
+        /// Spoke with the owner.
+        Reached,
+        /// The number is not the owner's.
+        WrongNumber,
+        /// Wrote an e-mail.
+        Emailed,
+    }
+}
+
+impl ContactOutcome {
+    /// Whether the owner has now heard from us: a `new` lead becomes `contacted`. A call nobody
+    /// answered, or a wrong number, leaves the lead where it stands.
+    pub fn got_through(self) -> bool {
+        matches!(
+            self,
+            ContactOutcome::LeftMessage | ContactOutcome::Reached | ContactOutcome::Emailed
+        )
+    }
+}
+
+/// A contact as the caller logs it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ContactLog {
+    pub outcome: ContactOutcome,
+    /// What was said; stored as a note of the lead (blank: none).
+    pub note: Option<String>,
+    /// The next follow-up day (None inside: cleared); None leaves the day as it is.
+    pub follow_up: Option<Option<NaiveDate>>,
+}
+
+impl LeadWorkService {
+    /// Logs a contact on a lead (anyone who may edit it): a `contact_logged` timeline entry,
+    /// its note, a `new` lead the owner heard from set `contacted`, and the follow-up day given;
+    /// one change, with `lead.updated` naming the outcome. Applies to the lead as it is (a
+    /// concurrent change is read again), like a PATCH without `If-Match`.
+    pub async fn log_contact(&self, user: &User, id: i64, log: &ContactLog) -> WorkResult<Lead> {
+        let note = match log.note.as_deref() {
+            Some(text) if !text.trim().is_empty() => Some(checked_note(text, "note")?),
+            _ => None,
+        };
+        for _ in 0..UNCONDITIONAL_TRIES {
+            let lead = self.open_for(user, id, LeadWorkAction::Edit).await?.lead;
+            let mut change = self.change_of(user, &lead);
+            change.activity.push(NewActivity {
+                kind: kind::CONTACT_LOGGED,
+                detail: json!({ "outcome": log.outcome.as_str() }),
+            });
+            change.contact = Some(log.outcome);
+            change.note = note.clone();
+            if log.outcome.got_through() && lead.work.status == LeadStatus::New {
+                set_status(&mut change, &lead, LeadStatus::Contacted);
+            }
+            if let Some(day) = log.follow_up {
+                set_follow_up(&mut change, &lead, day);
+            }
+            match self.work.save_change(change).await? {
+                ChangeSaved::Saved(lead) => return Ok(*lead),
+                ChangeSaved::Collision(other) => return Err(collision(other)),
+                ChangeSaved::Stale | ChangeSaved::RolledBack => continue,
+            }
+        }
+        Err(LeadWorkError::Conflict {
+            detail: "The lead changed meanwhile; try again".into(),
+            lead_id: None,
+        })
+    }
+}

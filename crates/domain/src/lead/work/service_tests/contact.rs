@@ -1,0 +1,114 @@
+//! Logging a contact: its timeline entry, its note, the status a `new` lead moves to, the
+//! follow-up day, and who may log one.
+use chrono::NaiveDate;
+
+use super::*;
+use crate::lead::work::{ContactLog, ContactOutcome};
+
+fn log(outcome: ContactOutcome) -> ContactLog {
+    ContactLog {
+        outcome,
+        note: None,
+        follow_up: None,
+    }
+}
+
+#[tokio::test]
+async fn a_message_left_on_a_new_lead_makes_it_contacted_with_the_note_and_next_day() {
+    let (service, saved) = World::of(vec![lead(10, Some(TEAM))]).service();
+    let day = NaiveDate::from_ymd_opt(2026, 12, 8).unwrap();
+    let logged = ContactLog {
+        note: Some("  Call back after 5pm\r\n".into()),
+        follow_up: Some(Some(day)),
+        ..log(ContactOutcome::LeftMessage)
+    };
+    service
+        .log_contact(&person(3, "m"), 10, &logged)
+        .await
+        .unwrap();
+    assert_eq!(
+        kinds(&saved),
+        ["contact_logged", "status_changed", "follow_up_set"]
+    );
+    let saved = saved.lock().unwrap();
+    let change = &saved[0];
+    assert_eq!(
+        change.activity[0].detail,
+        serde_json::json!({"outcome": "left_message"})
+    );
+    assert_eq!(change.contact, Some(ContactOutcome::LeftMessage));
+    assert_eq!(change.note.as_deref(), Some("Call back after 5pm"));
+    assert_eq!(change.status, Some(LeadStatus::Contacted));
+    assert_eq!(change.follow_up, Some(Some(day)));
+    let mut changed: Vec<_> = change.changes.keys().collect();
+    changed.sort();
+    assert_eq!(changed, ["follow_up_on", "status"]);
+}
+
+#[tokio::test]
+async fn no_answer_or_a_wrong_number_leaves_the_status_and_other_statuses_stay() {
+    let mut qualified = lead(11, Some(TEAM));
+    qualified.work.status = LeadStatus::Qualified;
+    let (service, saved) = World::of(vec![lead(10, Some(TEAM)), qualified]).service();
+    let member = person(3, "m");
+    for outcome in [ContactOutcome::NoAnswer, ContactOutcome::WrongNumber] {
+        service
+            .log_contact(&member, 10, &log(outcome))
+            .await
+            .unwrap();
+    }
+    service
+        .log_contact(&member, 11, &log(ContactOutcome::Reached))
+        .await
+        .unwrap();
+    let saved = saved.lock().unwrap();
+    assert_eq!(saved.len(), 3);
+    for change in saved.iter() {
+        assert_eq!(change.status, None, "{change:?}");
+        assert_eq!(change.note, None);
+        assert_eq!(change.follow_up, None, "no day given: the day stays");
+        assert_eq!(change.activity.len(), 1);
+        assert!(change.changes.is_empty());
+    }
+    let outcomes: Vec<_> = saved.iter().map(|c| c.contact).collect();
+    assert_eq!(
+        outcomes,
+        [
+            Some(ContactOutcome::NoAnswer),
+            Some(ContactOutcome::WrongNumber),
+            Some(ContactOutcome::Reached)
+        ]
+    );
+}
+
+#[tokio::test]
+async fn a_contact_is_logged_by_whoever_may_edit_the_lead_and_its_note_is_checked_first() {
+    let (service, saved) = World::of(vec![lead(10, Some(TEAM)), lead(12, None)]).service();
+    let outsider = person(4, "o");
+    let err = service
+        .log_contact(&outsider, 10, &log(ContactOutcome::Reached))
+        .await
+        .unwrap_err();
+    assert!(matches!(err, LeadWorkError::NotFound("Lead")), "{err:?}");
+    service
+        .log_contact(&outsider, 12, &log(ContactOutcome::Emailed))
+        .await
+        .unwrap();
+    let long = ContactLog {
+        note: Some("x".repeat(10_001)),
+        ..log(ContactOutcome::Reached)
+    };
+    let err = service
+        .log_contact(&person(3, "m"), 10, &long)
+        .await
+        .unwrap_err();
+    let LeadWorkError::Invalid(problems) = err else {
+        panic!("{err:?}")
+    };
+    assert_eq!(problems[0].kind, "too_long");
+    assert_eq!(
+        format!("{:?}", problems[0].loc.last().unwrap()),
+        "Field(\"note\")"
+    );
+    assert_eq!(saved.lock().unwrap().len(), 1, "only the unassigned lead's");
+}

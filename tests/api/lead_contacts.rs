@@ -1,0 +1,216 @@
+//! Logging a contact (docs/working-leads.md "Contacts"): over the API, in `lead.updated`, and
+//! from the lead page, on a walk down a list.
+use reqwest::StatusCode;
+use serde_json::{json, Value};
+
+use leadhub_tests::{backend_tests, TestApp};
+
+use crate::helpers::locs;
+use crate::lead_walk::answers;
+use crate::lead_work::{cast, lead_at};
+use crate::pages::{assert_shows, sign_in};
+use crate::webhooks::{first_payload, hooked_team};
+
+backend_tests!(
+    a_contact_is_logged_with_its_note_status_and_follow_up,
+    a_contact_log_is_refused_as_the_contract_says,
+    a_logged_contact_sends_lead_updated_naming_its_outcome,
+    the_lead_page_logs_a_contact_and_goes_on_down_the_list,
+);
+
+async fn log(app: &TestApp, key: &str, lead: i64, body: Value) -> (StatusCode, Value) {
+    app.post(&format!("/api/v1/leads/{lead}/contacts"), key, body)
+        .await
+}
+
+/// The lead's timeline kinds, newest first, with their details.
+async fn timeline(app: &TestApp, key: &str, lead: i64) -> Vec<(String, Value)> {
+    let (status, page) = app
+        .get(&format!("/api/v1/leads/{lead}/activity"), key)
+        .await;
+    assert_eq!(status, StatusCode::OK, "{page}");
+    page["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["kind"] != "submission")
+        .map(|e| (e["kind"].as_str().unwrap().to_owned(), e["detail"].clone()))
+        .collect()
+}
+
+async fn a_contact_is_logged_with_its_note_status_and_follow_up(app: TestApp) {
+    let c = cast(&app).await;
+    let lead = lead_at(&app, &c.olive.key, 1, Some(c.a)).await;
+    let key = &c.mia.key;
+    let body = json!({"outcome": "left_message", "note": "  Call after 5pm ",
+        "follow_up_on": "2026-12-08"});
+    let (status, answer) = log(&app, key, lead, body).await;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    assert_eq!(answer["id"], json!(lead), "{answer}");
+    assert_eq!(answer["status"], "contacted", "{answer}");
+    assert_eq!(answer["follow_up_on"], "2026-12-08", "{answer}");
+    let (_, notes) = app.get(&format!("/api/v1/leads/{lead}/notes"), key).await;
+    assert_eq!(notes["items"][0]["body"], "Call after 5pm", "{notes}");
+    assert_eq!(notes["items"][0]["author"]["email"], "mia@example.com");
+    let kinds: Vec<String> = timeline(&app, key, lead)
+        .await
+        .into_iter()
+        .map(|(k, _)| k)
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            "note_added",
+            "follow_up_set",
+            "status_changed",
+            "contact_logged"
+        ]
+    );
+    let entries = timeline(&app, key, lead).await;
+    assert_eq!(entries[3].1, json!({"outcome": "left_message"}));
+
+    // Nobody answered the next call: the status and the day stay, no note is made.
+    let (status, answer) = log(&app, key, lead, json!({"outcome": "no_answer"})).await;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    assert_eq!(answer["status"], "contacted");
+    assert_eq!(answer["follow_up_on"], "2026-12-08");
+    let entries = timeline(&app, key, lead).await;
+    assert_eq!(
+        entries[0],
+        ("contact_logged".to_owned(), json!({"outcome": "no_answer"}))
+    );
+    assert_eq!(entries.len(), 5);
+    // null clears the day; a blank note is no note.
+    let body = json!({"outcome": "reached", "note": "  ", "follow_up_on": null});
+    let (status, answer) = log(&app, key, lead, body).await;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    assert_eq!(answer["follow_up_on"], Value::Null, "{answer}");
+    let (_, notes) = app.get(&format!("/api/v1/leads/{lead}/notes"), key).await;
+    assert_eq!(notes["total"], 1, "{notes}");
+
+    // Any user logs a contact on an unassigned lead, as they edit it.
+    let loose = lead_at(&app, &c.otto.key, 2, None).await;
+    let (status, answer) = log(&app, &c.otto.key, loose, json!({"outcome": "emailed"})).await;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    assert_eq!(answer["status"], "contacted");
+}
+
+async fn a_contact_log_is_refused_as_the_contract_says(app: TestApp) {
+    let c = cast(&app).await;
+    let lead = lead_at(&app, &c.olive.key, 1, Some(c.a)).await;
+    let key = &c.mia.key;
+    let outcome = || json!(["body", "outcome"]);
+    let cases = [
+        (json!({}), outcome()),
+        (json!({"outcome": null}), outcome()),
+        (json!({"outcome": ""}), outcome()),
+        (json!({"outcome": "voicemail"}), outcome()),
+        (json!({"outcome": 3}), outcome()),
+        (
+            json!({"outcome": "reached", "note": "x".repeat(10_001)}),
+            json!(["body", "note"]),
+        ),
+        (
+            json!({"outcome": "reached", "follow_up_on": "0226-12-05"}),
+            json!(["body", "follow_up_on"]),
+        ),
+        (
+            json!({"outcome": "reached", "status": "won"}),
+            json!(["body", "status"]),
+        ),
+    ];
+    for (body, at) in cases {
+        let (status, answer) = log(&app, key, lead, body.clone()).await;
+        assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}: {answer}");
+        assert_eq!(locs(&answer), [at], "{body}: {answer}");
+    }
+    // Another team's member is not told the lead exists; nor is anyone of a lead that is not.
+    for (key, id) in [(&c.otto.key, lead), (key, lead + 1000)] {
+        let (status, answer) = log(&app, key, id, json!({"outcome": "reached"})).await;
+        assert_eq!(status, StatusCode::NOT_FOUND, "{answer}");
+    }
+    let entries = timeline(&app, key, lead).await;
+    assert!(entries.is_empty(), "nothing logged: {entries:?}");
+}
+
+async fn a_logged_contact_sends_lead_updated_naming_its_outcome(app: TestApp) {
+    let (app, owner, team) = hooked_team(app, json!(["lead.updated"])).await;
+    let lead = lead_at(&app, &owner.key, 9, Some(team)).await;
+    let (status, body) = log(&app, &owner.key, lead, json!({"outcome": "reached"})).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let payload = first_payload(&app, "lead.updated").await;
+    assert_eq!(payload["data"]["id"], json!(lead), "{payload}");
+    assert_eq!(
+        payload["contact"],
+        json!({"outcome": "reached"}),
+        "{payload}"
+    );
+    assert_eq!(
+        payload["changes"],
+        json!({"status": {"old": "new", "new": "contacted"}}),
+        "{payload}"
+    );
+}
+
+/// The "nobody works them" list, oldest first, as the lead links carry it.
+const LIST: &str = "in=assignee%3Dnone%26sort%3Dcreated_at";
+
+async fn the_lead_page_logs_a_contact_and_goes_on_down_the_list(app: TestApp) {
+    let c = cast(&app).await;
+    let first = lead_at(&app, &c.olive.key, 1, Some(c.a)).await;
+    let second = lead_at(&app, &c.olive.key, 2, Some(c.a)).await;
+    let mut mia = sign_in(&app, "mia@example.com").await;
+    let page = mia.get(&format!("/leads/{first}?{LIST}&at=0")).await;
+    assert_eq!(page.status, StatusCode::OK, "{}", page.body);
+    assert_shows(
+        &page.body,
+        &[
+            &format!("action=\"/leads/{first}/contact?{LIST}&amp;at=0\""),
+            "value=\"no_answer\"",
+            "Left a message",
+            "id=\"c-then-next\" checked",
+        ],
+    );
+    let csrf = page.field("csrf");
+    let form = [
+        ("csrf", csrf.as_str()),
+        ("outcome", "left_message"),
+        ("note", "Voicemail, said I would call Friday"),
+        ("follow_up", "2026-12-11"),
+        ("then", "next"),
+    ];
+    let path = format!("/leads/{first}/contact?{LIST}&at=0");
+    let next = format!("/leads/{second}?{LIST}&at=1&done=contact-logged-then-next");
+    let page = answers(&mut mia, &path, &form, &next).await;
+    assert_shows(
+        &page.body,
+        &[
+            "Contact logged. This is the next lead in the list.",
+            "Lead 2 of 2 in the list",
+        ],
+    );
+    let page = mia.get(&format!("/leads/{first}")).await;
+    assert_shows(
+        &page.body,
+        &[
+            "Called: left a message",
+            "Voicemail, said I would call Friday",
+            "id=\"lead-status\">contacted",
+            "2026-12-11",
+        ],
+    );
+
+    // Without a walk (or without `then`), back to the lead; an outcome the form has no button
+    // for is a form that could not be read, and nothing is logged.
+    let csrf = page.field("csrf");
+    let form = [("csrf", csrf.as_str()), ("outcome", "wrong_number")];
+    let back = format!("/leads/{second}?done=contact-logged#work");
+    let page = answers(&mut mia, &format!("/leads/{second}/contact"), &form, &back).await;
+    assert_shows(&page.body, &["Contact logged.", "Called: wrong number"]);
+    assert!(!page.body.contains("id=\"c-then-next\""), "no walk, no box");
+    let bad = [("csrf", csrf.as_str()), ("outcome", "hung_up")];
+    let refused = mia.post(&format!("/leads/{second}/contact"), &bad).await;
+    assert_eq!(refused.status, StatusCode::BAD_REQUEST);
+    let entries = timeline(&app, &c.mia.key, second).await;
+    assert_eq!(entries.len(), 1, "{entries:?}");
+}
