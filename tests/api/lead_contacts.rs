@@ -189,10 +189,14 @@ async fn the_lead_page_logs_a_contact_and_goes_on_down_the_list(app: TestApp) {
             "Lead 2 of 2 in the list",
         ],
     );
+    // The list and the lead page tell the last contact.
+    let list = mia.get("/leads?assignee=none&sort=created_at").await;
+    assert_shows(&list.body, &["<th>Last contact</th>", "left a message<br>"]);
     let page = mia.get(&format!("/leads/{first}")).await;
     assert_shows(
         &page.body,
         &[
+            "<strong>Last contact:</strong> left a message, ",
             "Called: left a message",
             "Voicemail, said I would call Friday",
             "id=\"lead-status\">contacted",
@@ -207,10 +211,26 @@ async fn the_lead_page_logs_a_contact_and_goes_on_down_the_list(app: TestApp) {
     let back = format!("/leads/{second}?done=contact-logged#work");
     let page = answers(&mut mia, &format!("/leads/{second}/contact"), &form, &back).await;
     assert_shows(&page.body, &["Contact logged.", "Called: wrong number"]);
+    let csrf = page.field("csrf");
+    let form = [("csrf", csrf.as_str()), ("outcome", "reached")];
+    let page = answers(&mut mia, &format!("/leads/{second}/contact"), &form, &back).await;
+    assert_shows(
+        &page.body,
+        &[
+            "<strong>Last contact:</strong> spoke with them, ",
+            "(2 logged)",
+        ],
+    );
+    let list = mia.get("/leads?assignee=none&sort=created_at").await;
+    assert_shows(&list.body, &["spoke with them<br>", " · 2 in all</span>"]);
     assert!(!page.body.contains("id=\"c-then-next\""), "no walk, no box");
     let bad = [("csrf", csrf.as_str()), ("outcome", "hung_up")];
     let refused = mia.post(&format!("/leads/{second}/contact"), &bad).await;
     assert_eq!(refused.status, StatusCode::BAD_REQUEST);
     let entries = timeline(&app, &c.mia.key, second).await;
-    assert_eq!(entries.len(), 1, "{entries:?}");
+    let contacts = entries
+        .iter()
+        .filter(|(k, _)| k == "contact_logged")
+        .count();
+    assert_eq!(contacts, 2, "{entries:?}");
 }

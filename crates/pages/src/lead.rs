@@ -11,8 +11,8 @@ use leadhub_domain::team::{permits_on_lead, Actor, LeadWorkAction, Member};
 
 use crate::lead_enrichment::{insert_enrichment, HistoryLine};
 use crate::lead_view::{
-    emails, next_action, owner_choices, phones, Group, Names, NoteLine, TimelineLine, OWNER,
-    PERMIT, PROPERTY,
+    emails, next_action, owner_choices, phones, ContactLine, Group, Names, NoteLine, TimelineLine,
+    OWNER, PERMIT, PROPERTY,
 };
 use crate::lead_walk::{self, Walk};
 use crate::list::{neighbours, team_choices, TeamChoice};
@@ -96,6 +96,7 @@ async fn detail(
         notes,
         timeline,
         timeline_total,
+        contacts,
     } = desk;
     // `desk` proved the person may see the lead: its history need not check again.
     let history = state
@@ -130,6 +131,7 @@ async fn detail(
     context.insert("status", lead.work.status.as_str());
     context.insert("statuses", &LeadStatus::NAMES);
     context.insert("contact_outcomes", &crate::lead_view::contact_choices());
+    context.insert("contacts", &contacts.as_ref().map(ContactLine::of));
     context.insert("archived", &lead.work.archived_at.is_some());
     let today = visitor.today();
     let follow_up = lead.work.follow_up_on.map(|d| d.to_string());

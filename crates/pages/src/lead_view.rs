@@ -8,7 +8,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use leadhub_domain::lead::record::Lead;
-use leadhub_domain::lead::work::contact::ContactOutcome;
+use leadhub_domain::lead::work::contact::{ContactOutcome, ContactSummary};
 use leadhub_domain::lead::work::model::{
     kind, ActivityEntry, ActorRef, LeadStatus, Note, FOLLOW_UP_YEARS, SUBMISSION_KIND,
 };
@@ -260,6 +260,28 @@ pub fn contact_words(outcome: ContactOutcome) -> (&'static str, &'static str) {
         ContactOutcome::Reached => ("Spoke with them", "Spoke with the owner"),
         ContactOutcome::WrongNumber => ("Wrong number", "Called: wrong number"),
         ContactOutcome::Emailed => ("Sent an e-mail", "E-mailed the owner"),
+    }
+}
+
+/// A lead's logged contacts as the list and the lead page show them.
+#[derive(Serialize)]
+pub struct ContactLine {
+    /// The last one's outcome, lower case ("left a message").
+    pub last: String,
+    /// When the last one was: its UTC day, and its time as pages show times.
+    pub day: String,
+    pub at: String,
+    pub count: i64,
+}
+
+impl ContactLine {
+    pub fn of(summary: &ContactSummary) -> ContactLine {
+        ContactLine {
+            last: contact_words(summary.last_outcome).0.to_lowercase(),
+            day: summary.last_at.date_naive().to_string(),
+            at: when(summary.last_at),
+            count: summary.count,
+        }
     }
 }
 

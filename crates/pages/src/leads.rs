@@ -18,7 +18,7 @@ use leadhub_domain::lead::record::Lead;
 use leadhub_domain::lead::work::LeadStatus;
 use leadhub_domain::submission::VisibleLeadFilter;
 
-use crate::lead_view::owner_choices;
+use crate::lead_view::{owner_choices, ContactLine};
 use crate::list::{self, refuse, PageFilters, TeamChoice, PAGE_SIZE};
 use crate::render::{when, PageError};
 use crate::session::Visitor;
@@ -97,6 +97,8 @@ struct LeadLine {
     unassigned: bool,
     /// The lead's link's query: its place in this list, for its page's previous and next.
     walk: String,
+    /// The contacts logged on it, if any.
+    contacts: Option<ContactLine>,
 }
 
 impl LeadLine {
@@ -163,6 +165,7 @@ impl LeadLine {
                 .unwrap_or_default(),
             follow_up_due: lead.work.follow_up_due(today),
             walk,
+            contacts: None,
         }
     }
 }
@@ -217,10 +220,21 @@ async fn list(
                 .assignee_names(&leads)
                 .await
                 .map_err(ServiceError::from)?;
+            let contacts = visitor
+                .state
+                .lead_work
+                .contact_summaries(&leads)
+                .await
+                .map_err(ServiceError::from)?;
             let list = filters.query_string();
             let lines: Vec<LeadLine> = (filters.offset..)
                 .zip(&leads)
-                .map(|(at, l)| LeadLine::new(l, &names, &teams, today, lead_walk::query(&list, at)))
+                .map(|(at, l)| {
+                    let mut line =
+                        LeadLine::new(l, &names, &teams, today, lead_walk::query(&list, at));
+                    line.contacts = contacts.get(&l.id).map(ContactLine::of);
+                    line
+                })
                 .collect();
             context.insert("leads", &lines);
             filters.insert_page(&mut context, "/leads", total);

@@ -10,13 +10,14 @@ use diesel::result::{DatabaseErrorKind, Error};
 use leadhub_domain::lead::plan::Street;
 use leadhub_domain::lead::record::Lead;
 use leadhub_domain::lead::work::{
-    kind, ActivityEntry, ActorRef, Assignee, ChangeSaved, ContactOutcome, LeadChange,
-    LeadWorkRepository, NewActivity, Note, SUBMISSION_KIND,
+    kind, ActivityEntry, ActorRef, Assignee, ChangeSaved, ContactOutcome, ContactSummary,
+    LeadChange, LeadWorkRepository, NewActivity, Note, SUBMISSION_KIND,
 };
 use leadhub_domain::lead::LeadFields;
 use leadhub_domain::store::StoreResult;
 use leadhub_domain::webhook::{event_subject, BodyMembers, EventType};
 
+use crate::lead::contacts::contact_summaries;
 use crate::lead::lead_row::{LeadRow, LeadValues};
 use crate::lead::lead_writes::lock_for_writing;
 use crate::lead::unindexed::unindexed_columns;
@@ -132,6 +133,14 @@ impl LeadWorkRepository for Database {
             })
         })
         .await
+    }
+
+    async fn contact_summaries(
+        &self,
+        lead_ids: Vec<i64>,
+    ) -> StoreResult<HashMap<i64, ContactSummary>> {
+        self.read(move |conn| contact_summaries(conn, &lead_ids))
+            .await
     }
 
     async fn activity(

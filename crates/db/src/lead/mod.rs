@@ -1,9 +1,10 @@
 //! Leads and submissions: the lead rows, the batch writer and the plan it stores, the queue that
 //! groups single submissions and the one that groups lead changes, rows rewritten without their
 //! indexes, submissions and their outcomes, the dashboard counts, and uploaded files awaiting
-//! import.
+//! import, and the contacts logged on leads.
 
 pub(crate) mod change_groups;
+pub(crate) mod contacts;
 pub(crate) mod daily_counts;
 pub(crate) mod dashboard;
 pub(crate) mod enrichment_retries;

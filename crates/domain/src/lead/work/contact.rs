@@ -1,9 +1,12 @@
 //! Logging a contact with a lead's owner (a call, a message left, an e-mail): one timeline entry
 //! with its outcome, and with it what the contact decided (docs/working-leads.md "Contacts").
-use chrono::NaiveDate;
+use std::collections::HashMap;
+
+use chrono::{DateTime, NaiveDate, Utc};
 use serde_json::json;
 
 use crate::lead::record::Lead;
+use crate::store::StoreResult;
 use crate::team::LeadWorkAction;
 use crate::user::User;
 use crate::word_enum::word_enum;
@@ -39,6 +42,39 @@ impl ContactOutcome {
             self,
             ContactOutcome::LeftMessage | ContactOutcome::Reached | ContactOutcome::Emailed
         )
+    }
+}
+
+/// The contacts logged on one lead: how many, and the last one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ContactSummary {
+    pub count: i64,
+    pub last_at: DateTime<Utc>,
+    pub last_outcome: ContactOutcome,
+}
+
+impl ContactSummary {
+    /// Folds a lead's `contact_logged` entries (their time, id and outcome, in any order) into
+    /// their summary: the last is the latest, the later row on a tie; an entry whose outcome is
+    /// not a known word counts but is never the last (None: no entry had a known outcome).
+    pub fn of(
+        entries: impl IntoIterator<Item = (DateTime<Utc>, i64, Option<ContactOutcome>)>,
+    ) -> Option<Self> {
+        let mut count = 0;
+        let mut last: Option<(DateTime<Utc>, i64, ContactOutcome)> = None;
+        for (at, id, outcome) in entries {
+            count += 1;
+            if let Some(outcome) = outcome {
+                if last.is_none_or(|(l_at, l_id, _)| (at, id) > (l_at, l_id)) {
+                    last = Some((at, id, outcome));
+                }
+            }
+        }
+        last.map(|(last_at, _, last_outcome)| ContactSummary {
+            count,
+            last_at,
+            last_outcome,
+        })
     }
 }
 
@@ -87,5 +123,18 @@ impl LeadWorkService {
             detail: "The lead changed meanwhile; try again".into(),
             lead_id: None,
         })
+    }
+
+    /// The contacts logged on each of `leads` (leads the caller sees: a list's page, a lead's
+    /// page), by lead id; a lead without any is left out.
+    pub async fn contact_summaries(
+        &self,
+        leads: &[Lead],
+    ) -> StoreResult<HashMap<i64, ContactSummary>> {
+        if leads.is_empty() {
+            return Ok(HashMap::new());
+        }
+        let ids = leads.iter().map(|l| l.id).collect();
+        self.work.contact_summaries(ids).await
     }
 }

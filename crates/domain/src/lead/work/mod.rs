@@ -9,7 +9,7 @@ mod service;
 mod service_tests;
 mod share_out;
 
-pub use contact::{ContactLog, ContactOutcome};
+pub use contact::{ContactLog, ContactOutcome, ContactSummary};
 pub use edit::{FieldEdit, FieldPatch};
 pub use model::*;
 pub use repository::{ChangeSaved, LeadChange, LeadWorkRepository, StoredFields};

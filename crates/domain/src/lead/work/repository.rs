@@ -1,11 +1,13 @@
 //! The port that stores the work on leads: changes with their timeline rows, notes, the timeline.
+use std::collections::HashMap;
+
 use async_trait::async_trait;
 use chrono::{DateTime, NaiveDate, Utc};
 use serde_json::{Map, Value};
 
 use crate::lead::fields::LeadFields;
 use crate::lead::record::Lead;
-use crate::lead::work::contact::ContactOutcome;
+use crate::lead::work::contact::{ContactOutcome, ContactSummary};
 use crate::lead::work::edit::AddressKeys;
 use crate::lead::work::model::{ActivityEntry, LeadStatus, NewActivity, Note};
 use crate::store::StoreResult;
@@ -95,6 +97,12 @@ pub trait LeadWorkRepository: Send + Sync {
         by: i64,
         at: DateTime<Utc>,
     ) -> StoreResult<()>;
+    /// The contacts logged on each of `lead_ids` (its `contact_logged` entries), by lead id; a
+    /// lead without any is left out.
+    async fn contact_summaries(
+        &self,
+        lead_ids: Vec<i64>,
+    ) -> StoreResult<HashMap<i64, ContactSummary>>;
     /// The lead's timeline, newest first: its activity rows and its submissions; with the
     /// number of entries.
     async fn activity(

@@ -11,6 +11,7 @@ use crate::clock::Clock;
 use crate::error::{FieldError, LocPart};
 use crate::lead::fields::Warning;
 use crate::lead::record::{Lead, LeadRepository};
+use crate::lead::work::contact::ContactSummary;
 use crate::lead::work::edit::{edit_fields, AddressKeys, FieldPatch};
 use crate::lead::work::model::{kind, ActivityEntry, LeadStatus, NewActivity, Note};
 use crate::lead::work::repository::{ChangeSaved, LeadChange, LeadWorkRepository, StoredFields};
@@ -108,6 +109,8 @@ pub struct LeadDesk {
     pub notes: Vec<Note>,
     pub timeline: Vec<ActivityEntry>,
     pub timeline_total: i64,
+    /// The contacts logged on the lead (None: none yet).
+    pub contacts: Option<ContactSummary>,
 }
 
 pub struct LeadWorkService {
@@ -215,12 +218,18 @@ impl LeadWorkService {
         let (lead, actor) = self.lead_and_actor(user, id).await?;
         let notes = self.work.notes(lead.id).await?;
         let (timeline, timeline_total) = self.work.activity(lead.id, limit, offset).await?;
+        let contacts = self
+            .work
+            .contact_summaries(vec![lead.id])
+            .await?
+            .remove(&lead.id);
         Ok(LeadDesk {
             lead,
             actor,
             notes,
             timeline,
             timeline_total,
+            contacts,
         })
     }
 

@@ -112,3 +112,26 @@ async fn a_contact_is_logged_by_whoever_may_edit_the_lead_and_its_note_is_checke
     );
     assert_eq!(saved.lock().unwrap().len(), 1, "only the unassigned lead's");
 }
+
+#[test]
+fn a_leads_contacts_sum_up_to_their_count_and_the_latest() {
+    use crate::lead::work::ContactSummary;
+    let at = |h: i64| chrono::DateTime::from_timestamp(1_764_000_000 + h * 3600, 0).unwrap();
+    let summary = ContactSummary::of([
+        (at(2), 7, Some(ContactOutcome::Reached)),
+        (at(5), 3, Some(ContactOutcome::NoAnswer)),
+        (at(5), 9, Some(ContactOutcome::LeftMessage)),
+        (at(9), 12, None),
+        (at(1), 2, Some(ContactOutcome::Emailed)),
+    ])
+    .unwrap();
+    assert_eq!(summary.count, 5, "an unreadable entry still counts");
+    assert_eq!(summary.last_at, at(5));
+    assert_eq!(
+        summary.last_outcome,
+        ContactOutcome::LeftMessage,
+        "the later row of the same second"
+    );
+    assert_eq!(ContactSummary::of([]), None);
+    assert_eq!(ContactSummary::of([(at(1), 1, None)]), None);
+}
