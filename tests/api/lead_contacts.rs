@@ -1,7 +1,11 @@
 //! Logging a contact (docs/working-leads.md "Contacts"): over the API, in `lead.updated`, and
 //! from the lead page, on a walk down a list.
+use chrono::{Days, Utc};
+use diesel::prelude::*;
 use reqwest::StatusCode;
 use serde_json::{json, Value};
+
+use leadhub_db::schema::lead_activity;
 
 use leadhub_tests::{backend_tests, TestApp};
 
@@ -16,6 +20,7 @@ backend_tests!(
     a_contact_log_is_refused_as_the_contract_says,
     a_logged_contact_sends_lead_updated_naming_its_outcome,
     the_lead_page_logs_a_contact_and_goes_on_down_the_list,
+    the_team_page_counts_each_members_contacts_today_and_this_week,
 );
 
 async fn log(app: &TestApp, key: &str, lead: i64, body: Value) -> (StatusCode, Value) {
@@ -233,4 +238,58 @@ async fn the_lead_page_logs_a_contact_and_goes_on_down_the_list(app: TestApp) {
         .filter(|(k, _)| k == "contact_logged")
         .count();
     assert_eq!(contacts, 2, "{entries:?}");
+}
+
+async fn the_team_page_counts_each_members_contacts_today_and_this_week(app: TestApp) {
+    let c = cast(&app).await;
+    let lead = lead_at(&app, &c.olive.key, 1, Some(c.a)).await;
+    let other = lead_at(&app, &c.otto.key, 2, Some(c.b)).await;
+    for _ in 0..3 {
+        let (status, _) = log(&app, &c.mia.key, lead, json!({"outcome": "no_answer"})).await;
+        assert_eq!(status, StatusCode::OK);
+    }
+    let (status, _) = log(&app, &c.adam.key, lead, json!({"outcome": "reached"})).await;
+    assert_eq!(status, StatusCode::OK);
+    // Another team's contacts are that team's.
+    let (status, _) = log(&app, &c.otto.key, other, json!({"outcome": "reached"})).await;
+    assert_eq!(status, StatusCode::OK);
+    // Two of Mia's were logged 3 and 10 days ago.
+    let mia = c.mia.user.id;
+    app.write_db(move |conn| {
+        let ids: Vec<i64> = lead_activity::table
+            .filter(lead_activity::actor_id.eq(mia))
+            .filter(lead_activity::kind.eq("contact_logged"))
+            .order(lead_activity::id)
+            .select(lead_activity::id)
+            .load(conn)?;
+        let now = Utc::now().naive_utc();
+        for (id, days) in ids.into_iter().zip([3, 10]) {
+            let then = now.checked_sub_days(Days::new(days)).unwrap();
+            diesel::update(lead_activity::table.find(id))
+                .set(lead_activity::created_at.eq(then))
+                .execute(conn)?;
+        }
+        Ok(())
+    })
+    .await;
+
+    let mut olive = sign_in(&app, "olive@example.com").await;
+    let team = olive.get(&format!("/teams/{}", c.a)).await;
+    assert_eq!(team.status, StatusCode::OK, "{}", team.body);
+    let (mia, adam, olive_id) = (
+        &c.mia.user.user_id,
+        &c.adam.user.user_id,
+        &c.olive.user.user_id,
+    );
+    assert_shows(
+        &team.body,
+        &[
+            "<th>Contacts today</th><th>Last 7 days</th>",
+            &format!("id=\"contacts-today-{mia}\">1</td>"),
+            &format!("id=\"contacts-week-{mia}\">2</td>"),
+            &format!("id=\"contacts-today-{adam}\">1</td>"),
+            &format!("id=\"contacts-week-{adam}\">1</td>"),
+            &format!("id=\"contacts-today-{olive_id}\">0</td>"),
+        ],
+    );
 }

@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use async_trait::async_trait;
 use chrono::{DateTime, Days, NaiveDate, Utc};
-use futures_util::future::{try_join, try_join5};
+use futures_util::future::{try_join4, try_join5};
 
 use crate::clock::Clock;
 use crate::error::ServiceError;
@@ -100,6 +100,13 @@ pub trait DashboardRepository: Send + Sync {
     /// The live leads `filter` finds with an open status, counted by owner (None: nobody).
     async fn open_leads_by_owner(&self, filter: LeadFilter)
         -> StoreResult<Vec<(Option<i64>, i64)>>;
+    /// The contacts logged from `since` on, on the leads of `filter`'s team and visible teams
+    /// (its other members are not read), counted by who logged them (the user's row id).
+    async fn contacts_by_actor(
+        &self,
+        filter: LeadFilter,
+        since: DateTime<Utc>,
+    ) -> StoreResult<Vec<(i64, i64)>>;
     /// The newest `limit` visible failed submissions, and how many there are.
     async fn failed_submissions(
         &self,
@@ -130,6 +137,10 @@ pub struct Workload {
     pub open: i64,
     /// Those of them whose follow-up day has come (today, UTC, or earlier).
     pub due: i64,
+    /// Contacts this person logged on these leads today (UTC) and in the last 7 days (today
+    /// included), whoever works the leads.
+    pub contacts_today: i64,
+    pub contacts_week: i64,
 }
 
 /// Built with a struct literal from its ports.
@@ -195,20 +206,27 @@ impl DashboardService {
     }
 
     /// Who works how many of these leads (a team's, on its page): the open ones and the due
-    /// ones by owner (the user's row id; None for the leads nobody works). Owners without an
-    /// open lead are not listed.
+    /// ones by owner (the user's row id; None for the leads nobody works), and the contacts
+    /// each person logged on them today and in the last 7 days. People with none of these
+    /// are not listed.
     pub async fn workload(
         &self,
         leads: VisibleLeadFilter,
     ) -> Result<BTreeMap<Option<i64>, Workload>, ServiceError> {
         let leads = leads.into_filter();
+        let today = self.clock.now().date_naive();
         let due = LeadFilter {
-            follow_up_by: Some(self.clock.now().date_naive()),
+            follow_up_by: Some(today),
             ..leads.clone()
         };
-        let (open, due) = try_join(
-            self.figures.open_leads_by_owner(leads),
+        let week = today.checked_sub_days(Days::new(6)).unwrap_or(today);
+        let midnight = |day: NaiveDate| day.and_time(chrono::NaiveTime::MIN).and_utc();
+        let (open, due, contacts_today, contacts_week) = try_join4(
+            self.figures.open_leads_by_owner(leads.clone()),
             self.figures.open_leads_by_owner(due),
+            self.figures
+                .contacts_by_actor(leads.clone(), midnight(today)),
+            self.figures.contacts_by_actor(leads, midnight(week)),
         )
         .await?;
         let mut by_owner: BTreeMap<Option<i64>, Workload> = BTreeMap::new();
@@ -217,6 +235,12 @@ impl DashboardService {
         }
         for (owner, n) in due {
             by_owner.entry(owner).or_default().due = n;
+        }
+        for (actor, n) in contacts_today {
+            by_owner.entry(Some(actor)).or_default().contacts_today = n;
+        }
+        for (actor, n) in contacts_week {
+            by_owner.entry(Some(actor)).or_default().contacts_week = n;
         }
         Ok(by_owner)
     }
@@ -241,7 +265,7 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn workload_counts_open_and_due_leads_by_owner() {
+    async fn workload_counts_open_and_due_leads_by_owner_and_contacts_by_who_logged_them() {
         let mut repo = MockDashboardRepository::new();
         repo.expect_open_leads_by_owner()
             .withf(|f| f.follow_up_by.is_none() && f.team_id == Some(7))
@@ -249,6 +273,16 @@ mod tests {
         repo.expect_open_leads_by_owner()
             .withf(|f| f.follow_up_by == "2026-03-05".parse().ok() && f.team_id == Some(7))
             .returning(|_| Ok(vec![(Some(1), 2)]));
+        repo.expect_contacts_by_actor()
+            .withf(|f, since| {
+                f.team_id == Some(7) && since.to_rfc3339() == "2026-03-05T00:00:00+00:00"
+            })
+            .returning(|_, _| Ok(vec![(2, 4)]));
+        repo.expect_contacts_by_actor()
+            .withf(|f, since| {
+                f.team_id == Some(7) && since.to_rfc3339() == "2026-02-27T00:00:00+00:00"
+            })
+            .returning(|_, _| Ok(vec![(2, 9), (3, 1)]));
         let service = service_at(repo, "2026-03-05T23:00:00Z");
         let team = LeadFilter {
             team_id: Some(7),
@@ -258,10 +292,20 @@ mod tests {
             .workload(VisibleLeadFilter::trusted(team))
             .await
             .unwrap();
-        let w = |open, due| Workload { open, due };
+        let w = |open, due, contacts_today, contacts_week| Workload {
+            open,
+            due,
+            contacts_today,
+            contacts_week,
+        };
         assert_eq!(
             load.into_iter().collect::<Vec<_>>(),
-            [(None, w(5, 0)), (Some(1), w(3, 2)), (Some(2), w(1, 0))]
+            [
+                (None, w(5, 0, 0, 0)),
+                (Some(1), w(3, 2, 0, 0)),
+                (Some(2), w(1, 0, 4, 9)),
+                (Some(3), w(0, 0, 0, 1))
+            ]
         );
     }
 

@@ -110,6 +110,9 @@ struct MemberRow {
     /// The member's open leads of this team, and those of them due for a follow-up.
     open: i64,
     due: i64,
+    /// The contacts the member logged on this team's leads today (UTC) and in the last 7 days.
+    contacts_today: i64,
+    contacts_week: i64,
 }
 
 #[derive(Serialize)]
@@ -264,6 +267,8 @@ pub(crate) async fn team_page(
                 can_remove: not_owner && (controls.remove_member || is_me),
                 open: load.open,
                 due: load.due,
+                contacts_today: load.contacts_today,
+                contacts_week: load.contacts_week,
             }
         })
         .collect();

@@ -1,14 +1,18 @@
-//! The contacts logged on leads, summed up for a list's page or a lead's page: read from the
-//! `contact_logged` timeline entries through the timeline's `(lead_id, id)` index.
+//! The contacts logged on leads, read from their `contact_logged` timeline entries: summed up
+//! for a list's page or a lead's page (through the timeline's `(lead_id, id)` index), and
+//! counted by who logged them for a team's page (through `lead_activity_contacts`, by time).
 use std::collections::HashMap;
 
-use chrono::NaiveDateTime;
+use chrono::{DateTime, NaiveDateTime, Utc};
+use diesel::dsl::count_star;
 use diesel::prelude::*;
 
+use leadhub_domain::lead::record::LeadFilter;
 use leadhub_domain::lead::work::{kind, ContactOutcome, ContactSummary};
 
-use crate::schema::lead_activity;
-use crate::sql::time::from_db;
+use crate::schema::{lead_activity, leads};
+use crate::sql::narrow_to_teams;
+use crate::sql::time::{from_db, to_db};
 use crate::{ReadConnection, IN_LIST_CHUNK};
 
 /// Each of `lead_ids`' contacts summed up; a lead without any is left out.
@@ -46,4 +50,27 @@ pub(crate) fn contact_summaries(
 fn outcome_of(detail: &str) -> Option<ContactOutcome> {
     let detail: serde_json::Value = serde_json::from_str(detail).ok()?;
     ContactOutcome::parse(detail.get("outcome")?.as_str()?)
+}
+
+/// The contacts logged from `since` on, on the leads of `filter`'s team and visible teams, by
+/// who logged them (the user's row id).
+pub(crate) fn contacts_by_actor(
+    conn: &mut ReadConnection<'_>,
+    filter: &LeadFilter,
+    since: DateTime<Utc>,
+) -> QueryResult<Vec<(i64, i64)>> {
+    let mut q = lead_activity::table
+        .inner_join(leads::table)
+        .filter(lead_activity::kind.eq(kind::CONTACT_LOGGED))
+        .filter(lead_activity::created_at.ge(to_db(since)))
+        .group_by(lead_activity::actor_id)
+        .select((lead_activity::actor_id, count_star()))
+        .into_boxed();
+    narrow_to_teams!(q, leads::team_id, &filter.visible_teams, filter.team_id);
+    let rows: Vec<(Option<i64>, i64)> = conn.load(q)?;
+    // Only a person logs a contact: an entry without an actor is none of theirs.
+    Ok(rows
+        .into_iter()
+        .filter_map(|(actor, n)| Some((actor?, n)))
+        .collect())
 }

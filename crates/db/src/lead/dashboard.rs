@@ -15,6 +15,7 @@ use leadhub_domain::lead::record::LeadFilter;
 use leadhub_domain::store::StoreResult;
 use leadhub_domain::submission::{Submission, VisibleSubmissions};
 
+use crate::lead::contacts::contacts_by_actor;
 use crate::lead::daily_counts::{rolled_up_figures, RollupFilter};
 use crate::lead::leads::narrow_leads;
 use crate::lead::submissions::SubmissionRow;
@@ -202,6 +203,15 @@ impl DashboardRepository for Database {
         filter: LeadFilter,
     ) -> StoreResult<Vec<(Option<i64>, i64)>> {
         self.read(move |conn| open_leads_by_owner(conn, &filter))
+            .await
+    }
+
+    async fn contacts_by_actor(
+        &self,
+        filter: LeadFilter,
+        since: DateTime<Utc>,
+    ) -> StoreResult<Vec<(i64, i64)>> {
+        self.read(move |conn| contacts_by_actor(conn, &filter, since))
             .await
     }
 
