@@ -20,7 +20,7 @@ backend_tests!(
     a_contact_log_is_refused_as_the_contract_says,
     a_logged_contact_sends_lead_updated_naming_its_outcome,
     the_lead_page_logs_a_contact_and_goes_on_down_the_list,
-    the_team_page_counts_each_members_contacts_today_and_this_week,
+    the_team_page_and_the_dashboard_count_contacts_by_who_logged_them,
 );
 
 async fn log(app: &TestApp, key: &str, lead: i64, body: Value) -> (StatusCode, Value) {
@@ -240,7 +240,7 @@ async fn the_lead_page_logs_a_contact_and_goes_on_down_the_list(app: TestApp) {
     assert_eq!(contacts, 2, "{entries:?}");
 }
 
-async fn the_team_page_counts_each_members_contacts_today_and_this_week(app: TestApp) {
+async fn the_team_page_and_the_dashboard_count_contacts_by_who_logged_them(app: TestApp) {
     let c = cast(&app).await;
     let lead = lead_at(&app, &c.olive.key, 1, Some(c.a)).await;
     let other = lead_at(&app, &c.otto.key, 2, Some(c.b)).await;
@@ -292,4 +292,13 @@ async fn the_team_page_counts_each_members_contacts_today_and_this_week(app: Tes
             &format!("id=\"contacts-today-{olive_id}\">0</td>"),
         ],
     );
+    // Each person's dashboard counts their own of today.
+    let mut mia = sign_in(&app, "mia@example.com").await;
+    let home = mia.get("/").await;
+    assert_shows(
+        &home.body,
+        &["id=\"my-contacts\">1</span> contact logged by you today"],
+    );
+    let home = olive.get("/").await;
+    assert_shows(&home.body, &["id=\"my-contacts\">0</span> contacts logged"]);
 }

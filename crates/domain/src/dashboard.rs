@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use async_trait::async_trait;
 use chrono::{DateTime, Days, NaiveDate, Utc};
-use futures_util::future::{try_join4, try_join5};
+use futures_util::future::{try_join, try_join4, try_join5};
 
 use crate::clock::Clock;
 use crate::error::ServiceError;
@@ -128,6 +128,8 @@ pub struct Dashboard {
     pub my_open: i64,
     /// Those of them whose follow-up day has come (today, UTC, or earlier).
     pub my_due: i64,
+    /// The contacts the viewer logged today (UTC) on leads they see.
+    pub my_contacts_today: i64,
 }
 
 /// One owner's share of a team's open leads (`DashboardService::workload`).
@@ -166,16 +168,24 @@ impl DashboardService {
             follow_up_by: Some(today),
             ..leads.clone()
         };
-        // Five reads on pooled connections at once: the page waits for the slowest.
-        let (lead_figures, my_open, my_due, submission_figures, (failed, failed_total)) =
-            try_join5(
-                self.figures.lead_figures(leads.clone(), since),
-                self.figures.open_leads_of(leads, viewer),
-                self.figures.open_leads_of(due, viewer),
-                self.figures.submission_figures(submissions.clone(), since),
-                self.figures.failed_submissions(submissions, FAILED_LISTED),
+        // Six reads on pooled connections at once: the page waits for the slowest.
+        let contacts_since = today.and_time(chrono::NaiveTime::MIN).and_utc();
+        let ((lead_figures, my_open, my_due, submission_figures, (failed, failed_total)), contacts) =
+            try_join(
+                try_join5(
+                    self.figures.lead_figures(leads.clone(), since),
+                    self.figures.open_leads_of(leads.clone(), viewer),
+                    self.figures.open_leads_of(due, viewer),
+                    self.figures.submission_figures(submissions.clone(), since),
+                    self.figures.failed_submissions(submissions, FAILED_LISTED),
+                ),
+                self.figures.contacts_by_actor(leads, contacts_since),
             )
             .await?;
+        let my_contacts_today = contacts
+            .into_iter()
+            .find_map(|(actor, n)| (actor == viewer).then_some(n))
+            .unwrap_or(0);
         let days = first
             .iter_days()
             .take_while(|d| *d <= today)
@@ -189,6 +199,7 @@ impl DashboardService {
             failed_total,
             my_open,
             my_due,
+            my_contacts_today,
         })
     }
 
@@ -335,6 +346,10 @@ mod tests {
         repo.expect_open_leads_of()
             .withf(|f, _| f.follow_up_by == "2026-03-05".parse().ok())
             .returning(|_, _| Ok(1));
+        let viewer = VisibleSubmissions::everything().user_id();
+        repo.expect_contacts_by_actor()
+            .withf(|_, since| since.to_rfc3339() == "2026-03-05T00:00:00+00:00")
+            .returning(move |_, _| Ok(vec![(viewer + 1, 7), (viewer, 3)]));
         let service = service_at(repo, "2026-03-05T10:00:00Z");
         let d = service
             .dashboard(
@@ -349,6 +364,7 @@ mod tests {
         assert_eq!(d.days.iter().map(|(_, n)| n).sum::<i64>(), 5);
         assert_eq!(d.my_open, 4);
         assert_eq!(d.my_due, 1, "due by the clock's day");
+        assert_eq!(d.my_contacts_today, 3, "the viewer's own, not another's");
     }
 
     #[test]

@@ -163,7 +163,12 @@ async fn detail(
     let (phones, emails) = (phones(&lead), emails(&lead));
     context.insert(
         "next_action",
-        next_action(&lead, !phones.is_empty() || !emails.is_empty(), today),
+        &next_action(
+            &lead,
+            !phones.is_empty() || !emails.is_empty(),
+            contacts.as_ref(),
+            today,
+        ),
     );
     context.insert("phones", &phones);
     context.insert("emails", &emails);

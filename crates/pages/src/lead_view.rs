@@ -132,32 +132,62 @@ fn contacts(lead: &Lead, names: &[&str], scheme: &str) -> Vec<Contact> {
 
 /// The step a lead waits for, by where it stands (`docs/working-leads.md`, "The lead page"); a
 /// follow-up day that has come (by `today`) is the step of an open lead with an owner.
-pub fn next_action(lead: &Lead, has_contact: bool, today: NaiveDate) -> &'static str {
+pub fn next_action(
+    lead: &Lead,
+    has_contact: bool,
+    contacts: Option<&ContactSummary>,
+    today: NaiveDate,
+) -> String {
+    next_step(lead, has_contact, contacts, today)
+        .map_or_else(|n| format!("{n} contacts without reaching the owner: try another way (an e-mail, a letter to the mailing address), or mark it lost."), str::to_owned)
+}
+
+/// The next step's words, or (Err) the number of contacts that have not reached the owner of
+/// a new lead, when there have been `TRIES_BEFORE_ANOTHER_WAY` or more.
+fn next_step(
+    lead: &Lead,
+    has_contact: bool,
+    contacts: Option<&ContactSummary>,
+    today: NaiveDate,
+) -> Result<&'static str, i64> {
     if lead.work.archived_at.is_some() {
-        return "Archived: restore it to work it again.";
+        return Ok("Archived: restore it to work it again.");
     }
     if lead.team_id.is_none() {
-        return "Claim it for one of your teams, so the team works it.";
+        return Ok("Claim it for one of your teams, so the team works it.");
     }
     if lead.work.assignee_id.is_none()
         && !matches!(lead.work.status, LeadStatus::Won | LeadStatus::Lost)
     {
-        return "Give it an owner: who calls this lead?";
+        return Ok("Give it an owner: who calls this lead?");
     }
     let closed = matches!(lead.work.status, LeadStatus::Won | LeadStatus::Lost);
     if !closed && lead.work.follow_up_due(today) {
-        return "The follow-up is due: contact the owner, then set the next day or clear it.";
+        return Ok("The follow-up is due: contact the owner, log how it went, and set the next day or clear it.");
     }
-    match lead.work.status {
-        LeadStatus::New if has_contact => "Contact the owner, then set the status to contacted.",
+    // A new lead's contacts are those that did not get through (one that did made it contacted).
+    let last = contacts.filter(|_| lead.work.status == LeadStatus::New);
+    if last.is_some_and(|c| c.last_outcome == ContactOutcome::WrongNumber) {
+        return Ok("The last call reached a wrong number: find the owner's number (Edit changes it), or e-mail them.");
+    }
+    if let Some(c) = last.filter(|c| c.count >= TRIES_BEFORE_ANOTHER_WAY) {
+        return Err(c.count);
+    }
+    Ok(match lead.work.status {
+        LeadStatus::New if has_contact => {
+            "Call or e-mail the owner, and log how it went (Log a contact)."
+        }
         LeadStatus::New => "Find a phone number or e-mail for the owner (Edit adds it).",
         LeadStatus::Contacted => {
             "Qualify it (a real project and a decision maker), or mark it lost."
         }
         LeadStatus::Qualified => "Close it: won or lost.",
         LeadStatus::Won | LeadStatus::Lost => "Closed: nothing waits on this lead.",
-    }
+    })
 }
+
+/// Contacts on a new lead that did not reach its owner before the page suggests another way.
+const TRIES_BEFORE_ANOTHER_WAY: i64 = 3;
 
 /// The days a follow-up date field offers (`follow_up_min`, `follow_up_max`): the domain's
 /// `FOLLOW_UP_YEARS`, so the browser's picker and the server refuse alike.
@@ -449,18 +479,48 @@ mod tests {
         };
         lead.work.assignee_id = Some(7);
         lead.work.status = LeadStatus::Contacted;
-        let qualify = next_action(&lead, true, today);
+        let qualify = next_action(&lead, true, None, today);
         lead.work.follow_up_on = "2026-12-04".parse().ok();
-        assert_eq!(next_action(&lead, true, today), qualify, "not due yet");
+        assert_eq!(
+            next_action(&lead, true, None, today),
+            qualify,
+            "not due yet"
+        );
         for due in ["2026-12-03", "2026-11-20"] {
             lead.work.follow_up_on = due.parse().ok();
-            assert!(next_action(&lead, true, today).starts_with("The follow-up is due"));
+            assert!(next_action(&lead, true, None, today).starts_with("The follow-up is due"));
         }
         lead.work.status = LeadStatus::Won;
         assert_eq!(
-            next_action(&lead, true, today),
+            next_action(&lead, true, None, today),
             "Closed: nothing waits on this lead."
         );
+        // A new lead: its contacts so far did not reach the owner.
+        lead.work.status = LeadStatus::New;
+        lead.work.follow_up_on = None;
+        let tried = |count, last_outcome| ContactSummary {
+            count,
+            last_at: at,
+            last_outcome,
+        };
+        let call = next_action(&lead, true, None, today);
+        assert!(call.starts_with("Call or e-mail the owner"), "{call}");
+        let twice = tried(2, ContactOutcome::NoAnswer);
+        assert_eq!(next_action(&lead, true, Some(&twice), today), call);
+        let thrice = tried(3, ContactOutcome::NoAnswer);
+        let another = next_action(&lead, true, Some(&thrice), today);
+        assert!(
+            another.starts_with("3 contacts without reaching the owner"),
+            "{another}"
+        );
+        let wrong = tried(1, ContactOutcome::WrongNumber);
+        let find = next_action(&lead, true, Some(&wrong), today);
+        assert!(
+            find.starts_with("The last call reached a wrong number"),
+            "{find}"
+        );
+        lead.work.status = LeadStatus::Contacted;
+        assert_eq!(next_action(&lead, true, Some(&thrice), today), qualify);
     }
 
     #[test]
