@@ -3,7 +3,8 @@
 //! and, when TEST_DATABASE_URL is set, PostgreSQL. The leads are spread over two years, ten
 //! teams, eight sources and every enrichment status and status; 2% are archived and 1% merged
 //! away (both through UPDATEs, so the rollup's triggers see them); 1,110,000 submissions (one
-//! that created each lead, one merge for every tenth, a failure for every hundredth). Seeded by
+//! that created each lead, one merge for every tenth, a failure for every hundredth), and a
+//! contact logged on every tenth lead over 60 days (about 1,700 of them today). Seeded by
 //! SQL in a few big statements, through the triggers that keep the rollup. Prints figures;
 //! asserts only that the page answers.
 //!
@@ -33,6 +34,8 @@ fn leads() -> i64 {
 struct Dialect {
     numbers: String,
     ago: &'static str,
+    /// A logged contact's time: `id % 86400` minutes ago (60 days, about 1,700 a day).
+    contact_ago: &'static str,
     finish: &'static [&'static str],
 }
 
@@ -44,11 +47,13 @@ fn dialect(backend: Backend, n: i64) -> Dialect {
                  SELECT i FROM n"
             ),
             ago: "datetime('now', '-' || (i * 63) || ' seconds')",
+            contact_ago: "datetime('now', '-' || (id % 86400) || ' minutes')",
             finish: &["ANALYZE"],
         },
         Backend::Postgres => Dialect {
             numbers: format!("SELECT i FROM generate_series(1, {n}) AS i"),
             ago: "timezone('utc', now()) - (i * 63) * interval '1 second'",
+            contact_ago: "timezone('utc', now()) - (id % 86400) * interval '1 minute'",
             // Index-only scans need the visibility map a VACUUM writes.
             finish: &["VACUUM ANALYZE"],
         },
@@ -132,6 +137,14 @@ fn seed(db: &TestDatabase, first_team: i64, user: i64) {
              FROM leads WHERE id % {every} = 0"
         ));
     }
+    // A contact logged on every tenth lead, by the member, over the last 60 days: the
+    // dashboard counts the viewer's of today.
+    conn.run(&format!(
+        "INSERT INTO lead_activity (lead_id, actor_id, kind, detail, created_at)
+         SELECT id, {user}, 'contact_logged', '{{\"outcome\": \"no_answer\"}}', {contact_ago}
+         FROM leads WHERE id % 10 = 0",
+        contact_ago = sql.contact_ago
+    ));
     for statement in sql.finish {
         conn.run(statement);
     }

@@ -214,18 +214,14 @@ async fn list(
                     filters.offset,
                 )
                 .await?;
-            let names = visitor
-                .state
-                .lead_work
-                .assignee_names(&leads)
-                .await
-                .map_err(ServiceError::from)?;
-            let contacts = visitor
-                .state
-                .lead_work
-                .contact_summaries(&leads)
-                .await
-                .map_err(ServiceError::from)?;
+            // Who works the page's leads and their last contacts: two reads at once.
+            let work = &visitor.state.lead_work;
+            let (names, contacts) = futures_util::future::try_join(
+                work.assignee_names(&leads),
+                work.contact_summaries(&leads),
+            )
+            .await
+            .map_err(ServiceError::from)?;
             let list = filters.query_string();
             let lines: Vec<LeadLine> = (filters.offset..)
                 .zip(&leads)

@@ -74,3 +74,19 @@ pub(crate) fn contacts_by_actor(
         .filter_map(|(actor, n)| Some((actor?, n)))
         .collect())
 }
+
+/// The contacts `actor` logged from `since` on: the contacts of that time through
+/// `lead_activity_contacts`, theirs among them; no lead is read.
+pub(crate) fn contacts_of(
+    conn: &mut ReadConnection<'_>,
+    actor: i64,
+    since: DateTime<Utc>,
+) -> QueryResult<i64> {
+    conn.get_result(
+        lead_activity::table
+            .filter(lead_activity::kind.eq(kind::CONTACT_LOGGED))
+            .filter(lead_activity::created_at.ge(to_db(since)))
+            .filter(lead_activity::actor_id.eq(actor))
+            .count(),
+    )
+}

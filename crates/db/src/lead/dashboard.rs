@@ -15,7 +15,7 @@ use leadhub_domain::lead::record::LeadFilter;
 use leadhub_domain::store::StoreResult;
 use leadhub_domain::submission::{Submission, VisibleSubmissions};
 
-use crate::lead::contacts::contacts_by_actor;
+use crate::lead::contacts::{contacts_by_actor, contacts_of};
 use crate::lead::daily_counts::{rolled_up_figures, RollupFilter};
 use crate::lead::leads::narrow_leads;
 use crate::lead::submissions::SubmissionRow;
@@ -204,6 +204,10 @@ impl DashboardRepository for Database {
     ) -> StoreResult<Vec<(Option<i64>, i64)>> {
         self.read(move |conn| open_leads_by_owner(conn, &filter))
             .await
+    }
+
+    async fn contacts_of(&self, actor: i64, since: DateTime<Utc>) -> StoreResult<i64> {
+        self.read(move |conn| contacts_of(conn, actor, since)).await
     }
 
     async fn contacts_by_actor(
