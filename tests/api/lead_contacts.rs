@@ -10,8 +10,9 @@ use leadhub_db::schema::lead_activity;
 use leadhub_tests::{backend_tests, TestApp};
 
 use crate::helpers::locs;
+use crate::lead_pages::fetch_csv;
 use crate::lead_walk::answers;
-use crate::lead_work::{cast, lead_at};
+use crate::lead_work::{cast, ids, lead_at};
 use crate::pages::{assert_shows, sign_in};
 use crate::webhooks::{first_payload, hooked_team};
 
@@ -21,6 +22,7 @@ backend_tests!(
     a_logged_contact_sends_lead_updated_naming_its_outcome,
     the_lead_page_logs_a_contact_and_goes_on_down_the_list,
     the_team_page_and_the_dashboard_count_contacts_by_who_logged_them,
+    the_list_finds_the_leads_not_contacted_yet_and_those_gone_quiet,
 );
 
 async fn log(app: &TestApp, key: &str, lead: i64, body: Value) -> (StatusCode, Value) {
@@ -301,4 +303,152 @@ async fn the_team_page_and_the_dashboard_count_contacts_by_who_logged_them(app: 
     );
     let home = olive.get("/").await;
     assert_shows(&home.body, &["id=\"my-contacts\">0</span> contacts logged"]);
+}
+
+/// Moves `lead`'s logged contacts `days` back in time.
+async fn contacts_back(app: &TestApp, lead: i64, days: u64) {
+    app.write_db(move |conn| {
+        let then = Utc::now()
+            .naive_utc()
+            .checked_sub_days(Days::new(days))
+            .unwrap();
+        diesel::update(
+            lead_activity::table
+                .filter(lead_activity::lead_id.eq(lead))
+                .filter(lead_activity::kind.eq("contact_logged")),
+        )
+        .set(lead_activity::created_at.eq(then))
+        .execute(conn)?;
+        Ok(())
+    })
+    .await;
+}
+
+async fn the_list_finds_the_leads_not_contacted_yet_and_those_gone_quiet(app: TestApp) {
+    let c = cast(&app).await;
+    let key = &c.mia.key;
+    let mut made = Vec::new();
+    for n in 1..=4 {
+        made.push(lead_at(&app, &c.olive.key, n, Some(c.a)).await);
+    }
+    let [fresh, today, quiet, merged] = made[..] else {
+        unreachable!()
+    };
+    // Another team's lead, never contacted, is not Mia's to see.
+    let other = lead_at(&app, &c.otto.key, 5, Some(c.b)).await;
+    for lead in [today, quiet, merged] {
+        let (status, body) = log(&app, key, lead, json!({"outcome": "no_answer"})).await;
+        assert_eq!(status, StatusCode::OK, "{body}");
+    }
+    contacts_back(&app, quiet, 10).await;
+    contacts_back(&app, merged, 10).await;
+    let list = |query: String| {
+        let app = &app;
+        async move {
+            let (status, page) = app.get(&format!("/api/v1/leads?{query}"), key).await;
+            assert_eq!(status, StatusCode::OK, "{query}: {page}");
+            ids(&page)
+        }
+    };
+    let day = |back: u64| {
+        Utc::now()
+            .date_naive()
+            .checked_sub_days(Days::new(back))
+            .unwrap()
+    };
+    assert_eq!(list("contacted=false".into()).await, [fresh]);
+    assert_eq!(list("contacted=true".into()).await, [merged, quiet, today]);
+    let gone_quiet = format!("last_contact_before={}", day(3));
+    assert_eq!(list(gone_quiet.clone()).await, [merged, quiet]);
+    assert_eq!(
+        list(format!("last_contact_before={}", day(11))).await,
+        Vec::<i64>::new()
+    );
+    // Tomorrow: every lead contacted before it, none never contacted.
+    let tomorrow = Utc::now().date_naive().succ_opt().unwrap();
+    assert_eq!(
+        list(format!("last_contact_before={tomorrow}")).await,
+        [merged, quiet, today]
+    );
+    assert_eq!(
+        list(format!("{gone_quiet}&contacted=false")).await,
+        Vec::<i64>::new()
+    );
+    let (_, otto_sees) = app.get("/api/v1/leads?contacted=false", &c.otto.key).await;
+    assert_eq!(ids(&otto_sees), [other], "{otto_sees}");
+
+    // A lead merged into another brings its contacts: the survivor is contacted, and quiet
+    // since its newest contact is today's.
+    let (status, body) = app
+        .post(
+            &format!("/api/v1/leads/{merged}/merge"),
+            &c.olive.key,
+            json!({"into": fresh}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(list("contacted=false".into()).await, Vec::<i64>::new());
+    assert_eq!(list(gone_quiet.clone()).await, [quiet, fresh]);
+
+    // The export takes the same filters, and ends with each lead's contacts: the last one's
+    // time and outcome, and how many (the merged lead's and the survivor's own none).
+    let export = fetch_csv(&app, &format!("/api/v1/leads/export?{gone_quiet}"), key)
+        .await
+        .1;
+    let mut reader = csv::Reader::from_reader(export.as_bytes());
+    let header = reader.headers().unwrap().clone();
+    let at = |name: &str| header.iter().position(|h| h == name).unwrap();
+    let (when, outcome, count) = (
+        at("last_contact_at"),
+        at("last_contact_outcome"),
+        at("contact_count"),
+    );
+    let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
+    let exported: Vec<&str> = rows.iter().map(|r| &r[0]).collect();
+    assert_eq!(exported, [quiet.to_string(), fresh.to_string()], "{export}");
+    for row in &rows {
+        assert!(row[when].starts_with(&day(10).to_string()), "{export}");
+        assert!(row[when].ends_with('Z'), "{export}");
+        assert_eq!((&row[outcome], &row[count]), ("no_answer", "1"), "{export}");
+    }
+    let all = fetch_csv(&app, "/api/v1/leads/export?contacted=false", &c.otto.key)
+        .await
+        .1;
+    assert!(all.lines().nth(1).unwrap().ends_with(",,,0"), "{all}");
+
+    // Words that are not a boolean or a day are refused, naming the parameter.
+    for query in [
+        "contacted=maybe",
+        "last_contact_before=2026-13-01",
+        "last_contact_before=yesterday",
+    ] {
+        let (status, body) = app.get(&format!("/api/v1/leads?{query}"), key).await;
+        assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{query}: {body}");
+        let name = query.split('=').next().unwrap();
+        assert_eq!(locs(&body), [json!(["query", name])], "{body}");
+    }
+
+    // The page's "Not contacted yet" view.
+    let mut mia = sign_in(&app, "mia@example.com").await;
+    let page = mia.get("/leads?contacted=false").await;
+    assert_eq!(page.status, StatusCode::OK, "{}", page.body);
+    assert_shows(
+        &page.body,
+        &[
+            "id=\"not-contacted\" aria-current=\"page\">Not contacted yet</a>",
+            "<option value=\"false\" selected>none logged yet</option>",
+            "0 leads match these filters",
+        ],
+    );
+    let page = mia.get(&format!("/leads?{gone_quiet}")).await;
+    assert_shows(
+        &page.body,
+        &[
+            &format!(
+                "name=\"last_contact_before\" type=\"date\" value=\"{}\"",
+                day(3)
+            ),
+            "2 leads match these filters",
+        ],
+    );
 }

@@ -32,7 +32,8 @@ pub(crate) fn first_sheet(bytes: Vec<u8>) -> (String, Vec<Vec<Data>>, usize) {
 /// The CSV export's cells as the workbook holds them: text without the formula guard's `'`
 /// (a workbook's text cell is never run), numbers as numbers.
 fn as_workbook_cell(header: &str, csv: &str) -> Data {
-    const NUMBERS: &str = "id team_id bedrooms latitude longitude lot_size_acres submission_count";
+    const NUMBERS: &str =
+        "id team_id bedrooms latitude longitude lot_size_acres submission_count contact_count";
     if csv.is_empty() {
         Data::Empty
     } else if NUMBERS.split(' ').any(|n| n == header) {

@@ -1,8 +1,8 @@
-//! Leads as CSV: every lead a visible filter matches, streamed in keyset-paged chunks so that
-//! memory stays flat however many leads match. Shared by `GET /api/v1/leads/export` and the
+//! Leads as CSV: every lead a visible filter matches, with the contacts logged on it, streamed in
+//! keyset-paged chunks so that memory stays flat however many leads match. Shared by `GET /api/v1/leads/export` and the
 //! page route `/leads/export`; a lead's cells (`write_lead`) and the chunked reading
 //! (`read_ahead`) also serve the pages' Excel download (`leadhub_pages::lead_workbook`).
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
 use actix_web::body::BoxBody;
@@ -17,7 +17,9 @@ use schemars::schema::{InstanceType, SchemaObject};
 
 use leadhub_domain::lead::fields::STRING_FIELDS;
 use leadhub_domain::lead::record::{Lead, LeadCursor};
-use leadhub_domain::submission::{SubmissionService, VisibleLeadFilter};
+use leadhub_domain::lead::work::{ContactSummary, LeadWorkService};
+use leadhub_domain::submission::{SubmissionError, SubmissionService, VisibleLeadFilter};
+use leadhub_http::state::AppState;
 use leadhub_http::time::iso;
 use leadhub_spreadsheet::cell::defuse_formula;
 
@@ -26,9 +28,9 @@ use leadhub_spreadsheet::cell::defuse_formula;
 pub const CHUNK: i64 = 2000;
 
 /// The columns after `id`, `team_id` and the string fields: named as in the lead's JSON, the
-/// working state (status, owner, archive, follow-up day) last; the owner also by e-mail, which a
-/// person reading the file recognises.
-const OTHER_COLUMNS: [&str; 19] = [
+/// working state (status, owner, archive, follow-up day, the contacts logged) last; the owner
+/// also by e-mail, which a person reading the file recognises.
+const OTHER_COLUMNS: [&str; 22] = [
     "bedrooms",
     "latitude",
     "longitude",
@@ -48,6 +50,9 @@ const OTHER_COLUMNS: [&str; 19] = [
     "assignee_email",
     "archived_at",
     "follow_up_on",
+    "last_contact_at",
+    "last_contact_outcome",
+    "contact_count",
 ];
 
 /// The header row: the lead's field names.
@@ -76,9 +81,13 @@ pub trait LeadCells {
     fn end_row(&mut self) -> Result<(), Self::Error>;
 }
 
-/// Writes one lead's cells, in `columns()` order, each straight from the lead: an export writes
-/// a million of them, so no cell is copied first.
-pub fn write_lead<C: LeadCells>(out: &mut C, lead: &Lead) -> Result<(), C::Error> {
+/// Writes one lead's cells, in `columns()` order, each straight from the lead and the contacts
+/// logged on it: an export writes a million of them, so no cell is copied first.
+pub fn write_lead<C: LeadCells>(
+    out: &mut C,
+    lead: &Lead,
+    contacts: Option<&ContactSummary>,
+) -> Result<(), C::Error> {
     use Number::{Decimal, Integer};
     out.number(Some(Integer(lead.id)))?;
     out.number(lead.team_id.map(Integer))?;
@@ -106,6 +115,9 @@ pub fn write_lead<C: LeadCells>(out: &mut C, lead: &Lead) -> Result<(), C::Error
     out.text(work.assignee.as_ref().map(|a| a.email.as_str()))?;
     out.text(work.archived_at.map(iso).as_deref())?;
     out.text(work.follow_up_on.map(|d| d.to_string()).as_deref())?;
+    out.text(contacts.map(|c| iso(c.last_at)).as_deref())?;
+    out.text(contacts.map(|c| c.last_outcome.as_str()))?;
+    out.number(Some(Integer(contacts.map_or(0, |c| c.count))))?;
     out.end_row()
 }
 
@@ -149,8 +161,9 @@ impl LeadCells for CsvCells<'_> {
 }
 
 /// Writes rows (and the header first when asked) into one chunk of CSV text.
-fn chunk_text(header: bool, leads: &[Lead]) -> Result<Vec<u8>, csv::Error> {
-    let mut writer = csv::Writer::from_writer(Vec::with_capacity(leads.len() * 512 + 1024));
+fn chunk_text(header: bool, chunk: &LeadChunk) -> Result<Vec<u8>, csv::Error> {
+    let capacity = chunk.leads.len() * 512 + 1024;
+    let mut writer = csv::Writer::from_writer(Vec::with_capacity(capacity));
     if header {
         writer.write_record(columns())?;
     }
@@ -158,33 +171,74 @@ fn chunk_text(header: bool, leads: &[Lead]) -> Result<Vec<u8>, csv::Error> {
         writer: &mut writer,
         number: String::new(),
     };
-    for lead in leads {
-        write_lead(&mut cells, lead)?;
+    for (lead, contacts) in chunk.rows() {
+        write_lead(&mut cells, lead, contacts)?;
     }
     writer
         .into_inner()
         .map_err(|e| csv::Error::from(e.into_error()))
 }
 
+/// Where an export reads: the leads, and the contacts logged on them.
+#[derive(Clone)]
+pub struct ExportSource {
+    pub submissions: Arc<SubmissionService>,
+    pub lead_work: Arc<LeadWorkService>,
+}
+
+impl ExportSource {
+    pub fn of(state: &AppState) -> ExportSource {
+        ExportSource {
+            submissions: state.submissions.clone(),
+            lead_work: state.lead_work.clone(),
+        }
+    }
+
+    /// The next `CHUNK` leads after `after` and their contacts: two reads, one after the other
+    /// (the writer is busy with the last chunk meanwhile).
+    async fn chunk(
+        &self,
+        filter: &VisibleLeadFilter,
+        after: Option<LeadCursor>,
+    ) -> Result<LeadChunk, SubmissionError> {
+        let leads = self.submissions.leads_after(filter, after, CHUNK).await?;
+        let contacts = self.lead_work.contact_summaries(&leads).await?;
+        Ok(LeadChunk { leads, contacts })
+    }
+}
+
+/// Leads of an export, newest first, and the contacts logged on them by lead id.
+pub struct LeadChunk {
+    pub leads: Vec<Lead>,
+    pub contacts: HashMap<i64, ContactSummary>,
+}
+
+impl LeadChunk {
+    /// Each lead with its contacts (None: none logged).
+    pub fn rows(&self) -> impl Iterator<Item = (&Lead, Option<&ContactSummary>)> {
+        self.leads.iter().map(|l| (l, self.contacts.get(&l.id)))
+    }
+}
+
 /// What the reader of an export hands the writer: the next chunk of leads, or the failure
 /// that ended the reading.
-pub type Chunk = Result<Vec<Lead>, leadhub_domain::submission::SubmissionError>;
+pub type Chunk = Result<LeadChunk, SubmissionError>;
 
 /// Reads every lead `filter` matches, newest first, a chunk at a time, into `chunks`, one chunk
 /// ahead of the writer: the database reads and decodes the next chunk while the writer turns the
 /// last one into CSV (or a workbook's rows) and sends it. Stops at the last chunk, at a
 /// failure, or when the download is gone.
 pub async fn read_ahead(
-    submissions: Arc<SubmissionService>,
+    source: ExportSource,
     filter: VisibleLeadFilter,
     chunks: tokio::sync::mpsc::Sender<Chunk>,
 ) {
     let mut after = None;
     loop {
-        let chunk = submissions.leads_after(&filter, after, CHUNK).await;
+        let chunk = source.chunk(&filter, after).await;
         let last = match &chunk {
-            Ok(leads) if i64::try_from(leads.len()).unwrap_or(0) == CHUNK => {
-                leads.last().map(LeadCursor::of)
+            Ok(c) if i64::try_from(c.leads.len()).unwrap_or(0) == CHUNK => {
+                c.leads.last().map(LeadCursor::of)
             }
             _ => None,
         };
@@ -199,16 +253,16 @@ pub async fn read_ahead(
 /// first bytes cannot change the status any more: it is logged and the body ends early (the
 /// client sees a cut connection, not a complete file).
 fn body(
-    submissions: Arc<SubmissionService>,
+    source: ExportSource,
     filter: VisibleLeadFilter,
 ) -> impl futures_util::Stream<Item = Result<Bytes, actix_web::Error>> {
     let (sender, chunks) = tokio::sync::mpsc::channel(1);
-    actix_web::rt::spawn(read_ahead(submissions, filter, sender));
+    actix_web::rt::spawn(read_ahead(source, filter, sender));
     // The state is None once a failure was sent: nothing may follow it.
     stream::unfold(Some((chunks, true)), |state| async move {
         let (mut chunks, header) = state?;
         let text = match chunks.recv().await? {
-            Ok(leads) => chunk_text(header, &leads).map_err(|e| e.to_string()),
+            Ok(chunk) => chunk_text(header, &chunk).map_err(|e| e.to_string()),
             Err(e) => Err(e.to_string()),
         };
         match text {
@@ -224,16 +278,13 @@ fn body(
 
 /// A CSV download of leads, documented in OpenAPI as `text/csv`.
 pub struct LeadsCsv {
-    submissions: Arc<SubmissionService>,
+    source: ExportSource,
     filter: VisibleLeadFilter,
 }
 
 impl LeadsCsv {
-    pub fn new(submissions: Arc<SubmissionService>, filter: VisibleLeadFilter) -> Self {
-        LeadsCsv {
-            submissions,
-            filter,
-        }
+    pub fn new(source: ExportSource, filter: VisibleLeadFilter) -> Self {
+        LeadsCsv { source, filter }
     }
 
     pub fn into_response(self) -> HttpResponse {
@@ -245,7 +296,7 @@ impl LeadsCsv {
             ))
             .insert_header((header::CACHE_CONTROL, "no-store"))
             .insert_header((header::X_CONTENT_TYPE_OPTIONS, "nosniff"))
-            .streaming(body(self.submissions, self.filter))
+            .streaming(body(self.source, self.filter))
     }
 }
 

@@ -15,7 +15,7 @@ use leadhub_http::extract::{
 };
 use leadhub_http::refusals::{Answer, Queried, Seen};
 
-use crate::lead_export::LeadsCsv;
+use crate::lead_export::{ExportSource, LeadsCsv};
 use crate::lead_work_views::Tagged;
 use crate::page::page;
 use crate::submission_views::{LeadPage, LeadView};
@@ -109,6 +109,14 @@ pub struct LeadFilters {
     /// `YYYY-MM-DD`: only leads with a follow-up day on or before it (the leads due by then).
     #[validate(custom(function = "json_type"), custom(function = "follow_up_date"))]
     pub follow_up_by: Lax<String>,
+    /// `false`: only the leads nobody has logged a contact on yet (the ones still to call);
+    /// `true`: only those with a logged contact.
+    #[validate(custom(function = "json_type"))]
+    pub contacted: Lax<bool>,
+    /// `YYYY-MM-DD`: only the leads gone quiet: a contact logged, but none on that day (UTC) or
+    /// later. A lead never contacted is not in it (`contacted=false` finds those).
+    #[validate(custom(function = "json_type"), custom(function = "follow_up_date"))]
+    pub last_contact_before: Lax<String>,
     /// The id of a browser upload (`/uploads/{id}`): only the leads it created or updated
     /// (including duplicates it merged into). An upload of a team the caller is not in finds
     /// nothing.
@@ -202,6 +210,8 @@ impl LeadFilters {
             },
             upload: self.upload.value().copied(),
             follow_up_by: self.follow_up_by.text().and_then(follow_up_day),
+            contacted: self.contacted.value().copied(),
+            last_contact_before: self.last_contact_before.text().and_then(follow_up_day),
         }
     }
 }
@@ -236,7 +246,7 @@ pub async fn export_leads(
         .submissions
         .visible_filter(call.user(), query.0.filter())
         .await?;
-    Ok(LeadsCsv::new(call.state.submissions.clone(), filter))
+    Ok(LeadsCsv::new(ExportSource::of(&call.state), filter))
 }
 
 /// One lead with everything the pipeline added. The `ETag` header is its version (quoted), for

@@ -13,7 +13,9 @@ use actix_web::{HttpRequest, HttpResponse};
 use futures_util::stream;
 use tokio::sync::mpsc::{channel, Receiver, Sender};
 
-use leadhub_api::lead_export::{columns, read_ahead, write_lead, Chunk, LeadCells, Number};
+use leadhub_api::lead_export::{
+    columns, read_ahead, write_lead, Chunk, ExportSource, LeadCells, Number,
+};
 use leadhub_spreadsheet::workbook_export::{WorkbookExport, XlsxError};
 
 use crate::leads::export_filter;
@@ -26,9 +28,9 @@ const BODY_PIECE: usize = 64 * 1024;
 /// GET /leads/export.xlsx, for the session, like `/leads/export`.
 pub async fn export(visitor: Visitor, req: HttpRequest) -> Result<HttpResponse, PageError> {
     let filter = export_filter(&visitor, &req).await?;
-    let submissions = visitor.state.submissions.clone();
+    let source = ExportSource::of(&visitor.state);
     let (leads, chunks) = channel(1);
-    actix_web::rt::spawn(read_ahead(submissions, filter, leads));
+    actix_web::rt::spawn(read_ahead(source, filter, leads));
     let (pieces, body) = channel(4);
     actix_web::rt::task::spawn_blocking(move || {
         if let Err(e) = write_workbook(chunks, &pieces) {
@@ -56,8 +58,8 @@ fn write_workbook(
         if pieces.is_closed() {
             return Ok(());
         }
-        for lead in &chunk? {
-            write_lead(&mut WorkbookCells(&mut workbook), lead)?;
+        for (lead, contacts) in chunk?.rows() {
+            write_lead(&mut WorkbookCells(&mut workbook), lead, contacts)?;
         }
     }
     if workbook.cut_cells() > 0 {

@@ -10,7 +10,7 @@ use actix_web::{web, HttpRequest, HttpResponse};
 use chrono::NaiveDate;
 use serde::Serialize;
 
-use leadhub_api::lead_export::LeadsCsv;
+use leadhub_api::lead_export::{ExportSource, LeadsCsv};
 use leadhub_api::leads::{LeadQuery, ENRICHMENT_STATUSES};
 use leadhub_domain::error::ServiceError;
 use leadhub_domain::lead::fields::PROPERTY_TYPES;
@@ -26,7 +26,7 @@ use crate::Done;
 use crate::{lead, lead_actions, lead_edit, lead_walk};
 
 /// The filters a `/leads` URL may carry, named as the API's query parameters, and the order.
-pub const FILTERS: [&str; 17] = [
+pub const FILTERS: [&str; 19] = [
     "q",
     "status",
     "assignee",
@@ -43,6 +43,8 @@ pub const FILTERS: [&str; 17] = [
     "created_before",
     "upload",
     "follow_up_by",
+    "contacted",
+    "last_contact_before",
     "sort",
 ];
 
@@ -267,7 +269,8 @@ async fn upload_filter(
 /// credential; a page's link cannot send one).
 async fn export(visitor: Visitor, req: HttpRequest) -> Result<HttpResponse, PageError> {
     let filter = export_filter(&visitor, &req).await?;
-    Ok(visitor.finish(LeadsCsv::new(visitor.state.submissions.clone(), filter).into_response()))
+    let source = ExportSource::of(&visitor.state);
+    Ok(visitor.finish(LeadsCsv::new(source, filter).into_response()))
 }
 
 /// The leads an export of the list's URL holds: its filters, read as the API reads them, within

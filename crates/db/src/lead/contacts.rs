@@ -1,15 +1,17 @@
 //! The contacts logged on leads, read from their `contact_logged` timeline entries: summed up
 //! for a list's page or a lead's page (through the timeline's `(lead_id, id)` index), and
-//! counted by who logged them for a team's page (through `lead_activity_contacts`, by time).
+//! counted by who logged them for a team's page (through `lead_activity_contacts`, by time),
+//! and as a list's filter (`contacted`, `last_contact_before`).
 use std::collections::HashMap;
 
-use chrono::{DateTime, NaiveDateTime, Utc};
+use chrono::{DateTime, NaiveDate, NaiveDateTime, NaiveTime, Utc};
 use diesel::dsl::count_star;
 use diesel::prelude::*;
 
 use leadhub_domain::lead::record::LeadFilter;
 use leadhub_domain::lead::work::{kind, ContactOutcome, ContactSummary};
 
+use crate::lead::lead_search::LeadCondition;
 use crate::schema::{lead_activity, leads};
 use crate::sql::narrow_to_teams;
 use crate::sql::time::{from_db, to_db};
@@ -89,4 +91,30 @@ pub(crate) fn contacts_of(
             .filter(lead_activity::actor_id.eq(actor))
             .count(),
     )
+}
+
+/// A list's `contacted` filter as a condition on the lead: whether a contact was ever logged on
+/// it. Read from the `contact_logged` entries through `lead_activity_contacts` (only they are in
+/// that index), so a lead merged into another brings its contacts along (the merge moves its
+/// timeline), and nothing is kept on the lead that could drift from its timeline.
+pub(crate) fn contacted(ever: bool) -> LeadCondition {
+    let contacted = lead_activity::table
+        .filter(lead_activity::kind.eq(kind::CONTACT_LOGGED))
+        .select(lead_activity::lead_id);
+    if ever {
+        Box::new(leads::id.eq_any(contacted))
+    } else {
+        Box::new(leads::id.ne_all(contacted))
+    }
+}
+
+/// A list's `last_contact_before` filter: the leads with a logged contact, none of them on `day`
+/// (the UTC day) or later.
+pub(crate) fn quiet_since(day: NaiveDate) -> LeadCondition {
+    let since = to_db(day.and_time(NaiveTime::MIN).and_utc());
+    let lately = lead_activity::table
+        .filter(lead_activity::kind.eq(kind::CONTACT_LOGGED))
+        .filter(lead_activity::created_at.ge(since))
+        .select(lead_activity::lead_id);
+    Box::new(contacted(true).and(leads::id.ne_all(lately)))
 }

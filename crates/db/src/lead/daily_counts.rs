@@ -47,6 +47,8 @@ impl RollupFilter {
             status,
             assignee,
             follow_up_by,
+            contacted,
+            last_contact_before,
             archive,
             upload,
         } = filter;
@@ -65,6 +67,8 @@ impl RollupFilter {
             || status.is_some()
             || assignee.is_some()
             || follow_up_by.is_some()
+            || contacted.is_some()
+            || last_contact_before.is_some()
             || *archive != ArchiveFilter::Active
             // The rollup's scope 0 is the unassigned leads; `team_id = 0` names no lead.
             || team_id.is_some_and(|t| t <= 0);

@@ -353,6 +353,12 @@ macro_rules! narrow_leads {
         if let Some(day) = f.follow_up_by {
             q = q.filter(leads::follow_up_on.le(day));
         }
+        if let Some(ever) = f.contacted {
+            q = q.filter($crate::lead::contacts::contacted(ever));
+        }
+        if let Some(day) = f.last_contact_before {
+            q = q.filter($crate::lead::contacts::quiet_since(day));
+        }
         match &f.assignee {
             None => {}
             Some(AssigneeFilter::Nobody) => q = q.filter(leads::assignee_id.is_null()),

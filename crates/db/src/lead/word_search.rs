@@ -126,6 +126,8 @@ fn beside_the_index(f: &LeadFilter) -> bool {
         status,
         assignee,
         follow_up_by,
+        contacted,
+        last_contact_before,
         upload,
     } = f;
     enrichment_status.is_some()
@@ -134,6 +136,8 @@ fn beside_the_index(f: &LeadFilter) -> bool {
         || status.is_some()
         || assignee.is_some()
         || follow_up_by.is_some()
+        || contacted.is_some()
+        || last_contact_before.is_some()
         || upload.is_some()
 }
 

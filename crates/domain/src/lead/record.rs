@@ -128,6 +128,10 @@ pub struct LeadFilter {
     pub assignee: Option<AssigneeFilter>,
     /// Leads with a follow-up day on or before this one (the leads due by then).
     pub follow_up_by: Option<chrono::NaiveDate>,
+    /// `Some(false)`: the leads nobody has logged a contact on yet; `Some(true)`: those with one.
+    pub contacted: Option<bool>,
+    /// The leads gone quiet: a contact logged, but none on this day (UTC) or later.
+    pub last_contact_before: Option<chrono::NaiveDate>,
     /// Archived leads or the others; leads merged away are never listed.
     pub archive: ArchiveFilter,
     /// The leads a browser upload created or updated (a submission of one of its batches
