@@ -94,9 +94,10 @@ pub(crate) fn contacts_of(
 }
 
 /// A list's `contacted` filter as a condition on the lead: whether a contact was ever logged on
-/// it. Read from the `contact_logged` entries through `lead_activity_contacts` (only they are in
-/// that index), so a lead merged into another brings its contacts along (the merge moves its
-/// timeline), and nothing is kept on the lead that could drift from its timeline.
+/// it. Read from the `contact_logged` entries (the rows the partial index
+/// `lead_activity_contacts` holds; which plan each backend picks is not measured yet), so a lead
+/// merged into another brings its contacts along (the merge moves its timeline), and nothing is
+/// kept on the lead that could drift from its timeline.
 pub(crate) fn contacted(ever: bool) -> LeadCondition {
     let contacted = lead_activity::table
         .filter(lead_activity::kind.eq(kind::CONTACT_LOGGED))
