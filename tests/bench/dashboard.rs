@@ -5,8 +5,9 @@
 //! away (both through UPDATEs, so the rollup's triggers see them); 1,110,000 submissions (one
 //! that created each lead, one merge for every tenth, a failure for every hundredth), and a
 //! contact logged on every tenth lead over 60 days (about 1,700 of them today). Seeded by
-//! SQL in a few big statements, through the triggers that keep the rollup. Prints figures;
-//! asserts only that the page answers.
+//! SQL in a few big statements, through the triggers that keep the rollup. Then the member's
+//! list views by contacts (`/leads?contacted=false`, `/leads?last_contact_before=<a week ago>`)
+//! beside `/leads` itself and `/leads?status=new` (counted by reading the leads, as they are). Prints figures; asserts only that the pages answer.
 //!
 //! Run: `cargo bench -p leadhub-tests --bench dashboard` (`DASHBOARD_BENCH_LEADS=100000` for a
 //! smaller set).
@@ -113,8 +114,8 @@ fn seed(db: &TestDatabase, first_team: i64, user: i64) {
            CASE i % 8 WHEN 0 THEN 'permits' WHEN 1 THEN 'referral' WHEN 2 THEN 'web'
              WHEN 3 THEN 'mailer' WHEN 4 THEN 'zillow' WHEN 5 THEN 'facebook'
              WHEN 6 THEN 'import' END,
-           CASE i % 20 WHEN 0 THEN 'failed' WHEN 1 THEN 'partial' WHEN 2 THEN 'skipped'
-             WHEN 3 THEN 'pending' ELSE 'complete' END,
+           CASE i % 20 WHEN 0 THEN 'gave_up' WHEN 1 THEN 'partial' WHEN 2 THEN 'skipped'
+             WHEN 3 THEN 'pending_retry' ELSE 'complete' END,
            CASE i % 10 WHEN 0 THEN 'contacted' WHEN 1 THEN 'qualified' WHEN 2 THEN 'won'
              WHEN 3 THEN 'lost' ELSE 'new' END,
            CASE WHEN i % 97 = 0 THEN {user} END, 1, {user}, {ago}, {ago}
@@ -150,18 +151,18 @@ fn seed(db: &TestDatabase, first_team: i64, user: i64) {
     }
 }
 
-/// (p50, p95) milliseconds of `/` over `SAMPLES` requests after a warm-up, and the page's lead
-/// total.
-async fn time_dashboard(app: &TestApp, cookies: &str) -> (f64, f64, String) {
+/// (p50, p95) milliseconds of page `path` over `SAMPLES` requests after a warm-up, and the text
+/// that follows `marker` on the page (its lead count).
+async fn time_page(app: &TestApp, cookies: &str, path: &str, marker: &str) -> (f64, f64, String) {
     let mut times = Vec::new();
     let mut total = String::new();
     for i in 0..SAMPLES + 3 {
         let started = Instant::now();
-        let body = app.page_with_cookies("/", cookies).await;
+        let body = app.page_with_cookies(path, cookies).await;
         if i >= 3 {
             times.push(started.elapsed().as_secs_f64() * 1e3);
         }
-        let start = body.find("id=\"lead-total\">").unwrap() + "id=\"lead-total\">".len();
+        let start = body.find(marker).unwrap() + marker.len();
         total = body[start..start + body[start..].find('<').unwrap()].to_owned();
     }
     times.sort_by(|a, b| a.total_cmp(b));
@@ -211,10 +212,27 @@ async fn bench(backend: Backend) {
     );
     for who in ["member@example.com", "admin@example.com"] {
         let cookies = session_cookies(&app, who).await;
-        let (p50, p95, total) = time_dashboard(&app, &cookies).await;
+        let (p50, p95, total) = time_page(&app, &cookies, "/", "id=\"lead-total\">").await;
         println!(
             "{backend:?} GET / as {who:<20} p50 {p50:6.1} ms, p95 {p95:6.1} ms \
              ({SAMPLES} requests; {total} live leads shown)"
+        );
+    }
+    // The list views of a salesperson's contacts (docs/working-leads.md "Contacts"), beside the
+    // list unfiltered: a page of 50 and its count, as the member.
+    let cookies = session_cookies(&app, "member@example.com").await;
+    let week_ago = (chrono::Utc::now() - chrono::Days::new(7)).date_naive();
+    for path in [
+        "/leads".to_owned(),
+        // A filter the rollup does not count: what reading the member's leads costs.
+        "/leads?status=new".to_owned(),
+        "/leads?contacted=false".to_owned(),
+        format!("/leads?last_contact_before={week_ago}"),
+    ] {
+        let count = "id=\"lead-count\" role=\"status\">";
+        let (p50, p95, total) = time_page(&app, &cookies, &path, count).await;
+        println!(
+            "{backend:?} GET {path:<38} p50 {p50:6.1} ms, p95 {p95:6.1} ms ({SAMPLES} requests; {total})"
         );
     }
 }
