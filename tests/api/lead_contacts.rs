@@ -12,7 +12,7 @@ use leadhub_tests::{backend_tests, TestApp};
 use crate::helpers::locs;
 use crate::lead_pages::fetch_csv;
 use crate::lead_walk::answers;
-use crate::lead_work::{cast, ids, lead_at};
+use crate::lead_work::{cast, ids, lead_at, Cast};
 use crate::pages::{assert_shows, sign_in};
 use crate::webhooks::{first_payload, hooked_team};
 
@@ -23,6 +23,7 @@ backend_tests!(
     the_lead_page_logs_a_contact_and_goes_on_down_the_list,
     the_team_page_and_the_dashboard_count_contacts_by_who_logged_them,
     the_list_finds_the_leads_not_contacted_yet_and_those_gone_quiet,
+    a_contact_is_logged_on_every_ticked_lead_at_once,
 );
 
 async fn log(app: &TestApp, key: &str, lead: i64, body: Value) -> (StatusCode, Value) {
@@ -327,10 +328,7 @@ async fn contacts_back(app: &TestApp, lead: i64, days: u64) {
 async fn the_list_finds_the_leads_not_contacted_yet_and_those_gone_quiet(app: TestApp) {
     let c = cast(&app).await;
     let key = &c.mia.key;
-    let mut made = Vec::new();
-    for n in 1..=4 {
-        made.push(lead_at(&app, &c.olive.key, n, Some(c.a)).await);
-    }
+    let made = team_a_leads(&app, &c, 4).await;
     let [fresh, today, quiet, merged] = made[..] else {
         unreachable!()
     };
@@ -342,14 +340,7 @@ async fn the_list_finds_the_leads_not_contacted_yet_and_those_gone_quiet(app: Te
     }
     contacts_back(&app, quiet, 10).await;
     contacts_back(&app, merged, 10).await;
-    let list = |query: String| {
-        let app = &app;
-        async move {
-            let (status, page) = app.get(&format!("/api/v1/leads?{query}"), key).await;
-            assert_eq!(status, StatusCode::OK, "{query}: {page}");
-            ids(&page)
-        }
-    };
+    let list = |query: String| listed(&app, key, query);
     let day = |back: u64| {
         Utc::now()
             .date_naive()
@@ -450,5 +441,147 @@ async fn the_list_finds_the_leads_not_contacted_yet_and_those_gone_quiet(app: Te
             ),
             "2 leads match these filters",
         ],
+    );
+}
+
+/// The ids of the leads `key`'s holder lists with `query`.
+async fn listed(app: &TestApp, key: &str, query: String) -> Vec<i64> {
+    let (status, body) = app.get(&format!("/api/v1/leads?{query}"), key).await;
+    assert_eq!(status, StatusCode::OK, "{query}: {body}");
+    ids(&body)
+}
+
+/// `count` new leads of team A, oldest first.
+async fn team_a_leads(app: &TestApp, c: &Cast, count: u32) -> Vec<i64> {
+    let mut made = Vec::new();
+    for n in 1..=count {
+        made.push(lead_at(app, &c.olive.key, n, Some(c.a)).await);
+    }
+    made
+}
+
+async fn a_contact_is_logged_on_every_ticked_lead_at_once(app: TestApp) {
+    let c = cast(&app).await;
+    let key = &c.mia.key;
+    let ours = team_a_leads(&app, &c, 3).await;
+    let theirs = lead_at(&app, &c.otto.key, 9, Some(c.b)).await;
+    let (status, _) = app
+        .patch(
+            &format!("/api/v1/leads/{}", ours[2]),
+            key,
+            json!({"status": "qualified"}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    let bulk = |ids: Vec<i64>, set: Value| {
+        app.post("/api/v1/leads/bulk", key, json!({"ids": ids, "set": set}))
+    };
+
+    // Refused first, and nothing logged: an outcome that is none, a note too long, another
+    // team's lead (named at its index, as in every bulk change).
+    let (status, body) = bulk(ours.clone(), json!({"contact": "called"})).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
+    assert_eq!(locs(&body), [json!(["body", "set", "contact"])]);
+    let long = "x".repeat(10_001);
+    let (status, body) = bulk(ours.clone(), json!({"contact": "emailed", "note": long})).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
+    assert_eq!(locs(&body), [json!(["body", "set", "note"])]);
+    let mut mixed = ours.clone();
+    mixed.push(theirs);
+    let (status, body) = bulk(mixed, json!({"contact": "emailed"})).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
+    assert_eq!(locs(&body), [json!(["body", "ids", 3])]);
+    assert_eq!(
+        listed(&app, key, "contacted=true".into()).await,
+        Vec::<i64>::new()
+    );
+
+    // An e-mail sent to the whole list: each lead has its contact and its note; the new ones
+    // are contacted now, the qualified one stays qualified.
+    let set = json!({"contact": "emailed", "note": "  Sent the spring offer "});
+    let (status, body) = bulk(ours.clone(), set).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(body["updated"], 3, "{body}");
+    let statuses: Vec<&Value> = body["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| &l["status"])
+        .collect();
+    assert_eq!(statuses, ["contacted", "contacted", "qualified"], "{body}");
+    for lead in &ours {
+        let entries = timeline(&app, key, *lead).await;
+        assert!(
+            entries.contains(&("contact_logged".into(), json!({"outcome": "emailed"}))),
+            "{entries:?}"
+        );
+        let (_, notes) = app.get(&format!("/api/v1/leads/{lead}/notes"), key).await;
+        assert_eq!(
+            notes["items"][0]["body"], "Sent the spring offer",
+            "{notes}"
+        );
+        assert_eq!(notes["items"][0]["author"]["email"], "mia@example.com");
+    }
+    let mut contacted = listed(&app, key, "contacted=true".into()).await;
+    contacted.sort_unstable();
+    assert_eq!(contacted, ours);
+
+    // A status given beside the contact is the status the leads get.
+    let set = json!({"contact": "reached", "status": "lost"});
+    let (status, body) = bulk(vec![ours[0]], set).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(body["items"][0]["status"], "lost", "{body}");
+
+    // The list page's "Log a contact on the ticked leads": the outcome's button, the note and
+    // the next day, on each ticked lead; a day that is none is refused with nothing logged.
+    let mut mia = sign_in(&app, "mia@example.com").await;
+    let page = mia.get("/leads").await;
+    assert_shows(
+        &page.body,
+        &[
+            "Log a contact on the ticked leads",
+            "name=\"contact\" value=\"no_answer\"",
+            "id=\"bulk-contact-note\"",
+        ],
+    );
+    let csrf = page.field("csrf");
+    let (one, two) = (format!("lead-{}", ours[1]), format!("lead-{}", ours[2]));
+    let form = |day: &'static str| {
+        vec![
+            ("csrf", csrf.as_str()),
+            (one.as_str(), "on"),
+            (two.as_str(), "on"),
+            ("action", ""),
+            ("contact", "no_answer"),
+            ("contact_note", "Rang both, nobody home"),
+            ("contact_follow_up", day),
+        ]
+    };
+    let bad = form("next week");
+    let refused = mia.post("/leads/bulk", &bad).await;
+    assert_eq!(refused.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_shows(
+        &refused.body,
+        &["Give the next follow-up day as a calendar day"],
+    );
+    let good = form("2026-12-11");
+    let (redirect, _) = mia.post_and_follow("/leads/bulk", &good).await;
+    assert_eq!(redirect.location(), "/leads?done=bulk");
+    for lead in [ours[1], ours[2]] {
+        let page = mia.get(&format!("/leads/{lead}")).await;
+        assert_shows(
+            &page.body,
+            &[
+                "<strong>Last contact:</strong> no answer, ",
+                "(2 logged)",
+                "Rang both, nobody home",
+                "2026-12-11",
+            ],
+        );
+    }
+    let page = mia.get(&format!("/leads/{}", ours[0])).await;
+    assert!(
+        !page.body.contains("Rang both"),
+        "an unticked lead is left alone"
     );
 }

@@ -995,6 +995,21 @@ async function workingLeads(a, teamUrl, teamId, submit) {
   await shot(a, "55e-contacted-filter");
   step("the 'Not contacted yet' view leaves the called lead out; 'at least one logged' lists it with its last contact");
 
+  // The same contact on the ticked leads at once: an e-mail sent to the whole list.
+  await a.check(`#pick-${calledPath.split("/").pop()}`);
+  await a.locator("#bulk-contact summary").click();
+  await a.fill("#bulk-contact-note", "Sent the spring offer to the list");
+  await a.locator("#bulk-contact").getByRole("button", { name: "in a week" }).click();
+  assert.match(await a.inputValue("#bulk-contact-follow-up"), /^\d{4}-\d{2}-\d{2}$/);
+  await shot(a, "55f-bulk-contact");
+  await a.locator("#bulk-contact").getByRole("button", { name: "Sent an e-mail" }).click();
+  await a.getByText("The selected leads were changed.").waitFor();
+  await a.locator("table.leads").getByText("sent an e-mail").waitFor();
+  await a.locator("table.leads").getByText("2 in all").waitFor();
+  await a.goto(called);
+  await a.locator("#newest-note").getByText("Sent the spring offer to the list").waitFor();
+  step("a contact logged on the ticked leads from the list (note, 'in a week', 'Sent an e-mail'): the list and the lead show it");
+
   await m.setViewportSize({ width: 390, height: 844 });
   for (const [where, name] of [[leadUrl, "56-lead-work-phone"], [`${base}/leads?assignee=me`, "57-my-leads-phone"], [`${leadUrl}/edit`, "58-lead-edit-phone"]]) {
     await m.goto(where);

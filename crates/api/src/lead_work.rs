@@ -191,7 +191,9 @@ pub async fn lead_activity(
 }
 
 /// Sets status, assignee, team or archive on up to 1000 leads at once, in one transaction:
-/// all or nothing. A 422 names every refused lead at `["body", "ids", index]`.
+/// all or nothing. A 422 names every refused lead at `["body", "ids", index]`. `contact` logs a
+/// contact on each lead (and `note` adds a note to each), as a salesperson logs an e-mail sent
+/// to a whole list.
 #[api_operation(operation_id = "bulk_change_leads", tag = "leads")]
 pub async fn bulk_change(
     call: Call,

@@ -425,6 +425,17 @@ pub struct BulkSetBody {
     #[serde(default)]
     #[validate(custom(function = "json_type"), custom(function = "follow_up_date"))]
     pub follow_up_on: Lax<String>,
+    /// A contact logged on every lead, by its outcome: no_answer, left_message, reached,
+    /// wrong_number or emailed (as `POST /api/v1/leads/{id}/contacts` logs one; a `status` given
+    /// beside it is the status the leads get).
+    #[serde(default)]
+    #[validate(custom(function = "json_type"), custom(function = "contact_outcome"))]
+    pub contact: Lax<String>,
+    /// A note added to every lead, up to 10,000 characters (with `contact`: what was said);
+    /// blank is none.
+    #[serde(default)]
+    #[validate(custom(function = "json_type"), length(max = 10000))]
+    pub note: Lax<String>,
 }
 
 /// `POST /api/v1/leads/bulk`.
@@ -453,6 +464,8 @@ impl BulkBody {
             team_id: set.team_id.value().copied(),
             archived: set.archived.value().copied(),
             follow_up: follow_up_change(&set.follow_up_on),
+            contact: set.contact.text().and_then(ContactOutcome::parse),
+            note: set.note.text().map(str::to_owned),
         };
         (self.ids.into_value().unwrap_or_default(), bulk)
     }

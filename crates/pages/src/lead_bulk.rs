@@ -2,7 +2,8 @@
 //! JavaScript): the ticked leads (`lead-{id}` checkboxes) and one action, applied by the API's
 //! bulk change (one transaction, all or nothing), then back to the same filtered list. Its
 //! "Share out" button gives the leads to the ticked people in turn (`share_out`), as one change,
-//! the people with the fewest open leads first.
+//! the people with the fewest open leads first; its outcome buttons ("Log a contact on the
+//! ticked leads") log the same contact on each, with its note and next day.
 use std::collections::HashMap;
 
 use actix_web::HttpResponse;
@@ -12,7 +13,7 @@ use leadhub_domain::error::LocPart;
 use leadhub_domain::lead::record::LeadFilter;
 
 use leadhub_domain::lead::work::{
-    follow_up_day, BulkSet, LeadStatus, LeadWorkError, FOLLOW_UP_RULE,
+    follow_up_day, BulkSet, ContactOutcome, LeadStatus, LeadWorkError, FOLLOW_UP_RULE,
 };
 
 use crate::leads::FILTERS;
@@ -39,6 +40,26 @@ fn bulk_set(action: &str, my_id: &str, day: Option<NaiveDate>) -> Option<BulkSet
         },
     }
     Some(set)
+}
+
+/// The contact an outcome button logs on each ticked lead (`contact`), with what was said
+/// (`contact_note`) and the next follow-up day (`contact_follow_up`; empty leaves each lead's
+/// day); the reason it cannot be logged otherwise.
+fn bulk_contact(form: &HashMap<String, String>, word: &str) -> Result<BulkSet, String> {
+    let outcome = ContactOutcome::parse(word)
+        .ok_or_else(|| "Choose how the contact went with one of its buttons.".to_owned())?;
+    let follow_up = match form.get("contact_follow_up").map(|d| d.trim()) {
+        None | Some("") => None,
+        Some(day) => Some(Some(follow_up_day(day).ok_or_else(|| {
+            format!("Give the next follow-up day as a calendar day: {FOLLOW_UP_RULE}.")
+        })?)),
+    };
+    Ok(BulkSet {
+        contact: Some(outcome),
+        note: form.get("contact_note").cloned(),
+        follow_up,
+        ..BulkSet::default()
+    })
 }
 
 /// Orders the people leads are shared among by the open leads they work (of those the visitor
@@ -99,6 +120,9 @@ pub async fn bulk(
         }
         fewest_open_first(&visitor, &mut people).await?;
         work.share_out(&visitor.user, &ids, &people).await
+    } else if let Some(word) = form.get("contact") {
+        let set = bulk_contact(&form, word).map_err(refuse)?;
+        work.bulk(&visitor.user, &ids, &set).await
     } else {
         let action = form.get("action").map_or("", String::as_str);
         let day = form.get("follow_up").and_then(|d| follow_up_day(d));
@@ -140,6 +164,31 @@ pub async fn bulk(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_outcome_button_reads_as_a_contact_with_its_note_and_day() {
+        let form = |pairs: &[(&str, &str)]| -> HashMap<String, String> {
+            pairs
+                .iter()
+                .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+                .collect()
+        };
+        let set = bulk_contact(
+            &form(&[
+                ("contact_note", "Sent the offer"),
+                ("contact_follow_up", "2026-12-11"),
+            ]),
+            "emailed",
+        )
+        .unwrap();
+        assert_eq!(set.contact, Some(ContactOutcome::Emailed));
+        assert_eq!(set.note.as_deref(), Some("Sent the offer"));
+        assert_eq!(set.follow_up, Some(follow_up_day("2026-12-11")));
+        let set = bulk_contact(&form(&[("contact_follow_up", " ")]), "no_answer").unwrap();
+        assert_eq!(set.follow_up, None, "an empty day leaves each lead's day");
+        assert!(bulk_contact(&form(&[]), "called").is_err());
+        assert!(bulk_contact(&form(&[("contact_follow_up", "12/11/2026")]), "reached").is_err());
+    }
 
     #[test]
     fn each_action_of_the_bar_reads_as_its_change() {

@@ -198,6 +198,7 @@ async fn list(
     context.insert("teammate_ids", &teammate_ids);
     context.insert("teammates", &teammates);
     context.insert("me", &visitor.user.user_id);
+    context.insert("contact_outcomes", &crate::lead_view::contact_choices());
     let status = match filters.read::<LeadQuery>() {
         Ok(lead_query) => {
             if let Some(upload) = lead_query.filter().upload {

@@ -12,7 +12,7 @@ use crate::user::User;
 use crate::word_enum::word_enum;
 
 use super::model::{kind, LeadStatus, NewActivity};
-use super::repository::ChangeSaved;
+use super::repository::{ChangeSaved, LeadChange};
 use super::service::{
     checked_note, collision, set_follow_up, set_status, LeadWorkError, LeadWorkService, WorkResult,
     UNCONDITIONAL_TRIES,
@@ -88,6 +88,26 @@ pub struct ContactLog {
     pub follow_up: Option<Option<NaiveDate>>,
 }
 
+/// A contact with `outcome` as part of `change`: its `contact_logged` timeline entry, the
+/// outcome `lead.updated` names and, when `status_follows` (no status is set beside it), a `new`
+/// lead whose owner heard from us set `contacted`. The one home of the contact's rule, for a
+/// single log and a bulk one.
+pub(super) fn record_contact(
+    change: &mut LeadChange,
+    lead: &Lead,
+    outcome: ContactOutcome,
+    status_follows: bool,
+) {
+    change.activity.push(NewActivity {
+        kind: kind::CONTACT_LOGGED,
+        detail: json!({ "outcome": outcome.as_str() }),
+    });
+    change.contact = Some(outcome);
+    if status_follows && outcome.got_through() && lead.work.status == LeadStatus::New {
+        set_status(change, lead, LeadStatus::Contacted);
+    }
+}
+
 impl LeadWorkService {
     /// Logs a contact on a lead (anyone who may edit it): a `contact_logged` timeline entry,
     /// its note, a `new` lead the owner heard from set `contacted`, and the follow-up day given;
@@ -95,21 +115,14 @@ impl LeadWorkService {
     /// concurrent change is read again), like a PATCH without `If-Match`.
     pub async fn log_contact(&self, user: &User, id: i64, log: &ContactLog) -> WorkResult<Lead> {
         let note = match log.note.as_deref() {
-            Some(text) if !text.trim().is_empty() => Some(checked_note(text, "note")?),
+            Some(text) if !text.trim().is_empty() => Some(checked_note(text, &["note"])?),
             _ => None,
         };
         for _ in 0..UNCONDITIONAL_TRIES {
             let lead = self.open_for(user, id, LeadWorkAction::Edit).await?.lead;
             let mut change = self.change_of(user, &lead);
-            change.activity.push(NewActivity {
-                kind: kind::CONTACT_LOGGED,
-                detail: json!({ "outcome": log.outcome.as_str() }),
-            });
-            change.contact = Some(log.outcome);
+            record_contact(&mut change, &lead, log.outcome, true);
             change.note = note.clone();
-            if log.outcome.got_through() && lead.work.status == LeadStatus::New {
-                set_status(&mut change, &lead, LeadStatus::Contacted);
-            }
             if let Some(day) = log.follow_up {
                 set_follow_up(&mut change, &lead, day);
             }

@@ -11,7 +11,7 @@ use crate::clock::Clock;
 use crate::error::{FieldError, LocPart};
 use crate::lead::fields::Warning;
 use crate::lead::record::{Lead, LeadRepository};
-use crate::lead::work::contact::ContactSummary;
+use crate::lead::work::contact::{record_contact, ContactOutcome, ContactSummary};
 use crate::lead::work::edit::{edit_fields, AddressKeys, FieldPatch};
 use crate::lead::work::model::{kind, ActivityEntry, LeadStatus, NewActivity, Note};
 use crate::lead::work::repository::{ChangeSaved, LeadChange, LeadWorkRepository, StoredFields};
@@ -92,6 +92,11 @@ pub struct BulkSet {
     pub team_id: Option<i64>,
     pub archived: Option<bool>,
     pub follow_up: Option<Option<NaiveDate>>,
+    /// A contact logged on every lead, as `log_contact` logs one (its status rule gives way to
+    /// `status` when both are set).
+    pub contact: Option<ContactOutcome>,
+    /// A note added to every lead (with a contact: what was said); blank is none.
+    pub note: Option<String>,
 }
 
 /// A lead after an edit, with what normalising the given values could not use.
@@ -404,7 +409,7 @@ impl LeadWorkService {
 
     /// Adds a note (1 to 10,000 characters after trimming).
     pub async fn add_note(&self, user: &User, id: i64, body: &str) -> WorkResult<Note> {
-        let body = checked_note(body, "body")?;
+        let body = checked_note(body, &["body"])?;
         let Opened { lead, .. } = self.open_for(user, id, LeadWorkAction::AddNote).await?;
         Ok(self
             .work
@@ -534,6 +539,14 @@ impl LeadWorkService {
     /// Sets the same values on every lead of `ids`, in one transaction, all or nothing: every
     /// lead refused is named in the 422 (at `["body", "ids", index]`).
     pub async fn bulk(&self, user: &User, ids: &[i64], set: &BulkSet) -> WorkResult<Vec<Lead>> {
+        let note = match set.note.as_deref() {
+            Some(text) if !text.trim().is_empty() => Some(checked_note(text, &["set", "note"])?),
+            _ => None,
+        };
+        let set = &BulkSet {
+            note,
+            ..set.clone()
+        };
         bulk_shape(ids, set)?;
         self.bulk_each(user, ids, |_| set).await
     }
@@ -602,9 +615,13 @@ impl LeadWorkService {
             }
             None => self.change_of(user, &lead),
         };
+        if let Some(outcome) = set.contact {
+            record_contact(&mut change, &lead, outcome, set.status.is_none());
+        }
         if let Some(status) = set.status {
             set_status(&mut change, &lead, status);
         }
+        change.note = set.note.clone();
         if let Some(assignee) = &set.assignee {
             let id = self
                 .assignee_of(lead.team_id, assignee.as_deref(), &["set", "assignee_id"])
@@ -621,19 +638,17 @@ impl LeadWorkService {
     }
 }
 
-/// A note's text cleaned (`clean_note`), 1 to 10,000 characters; else a 422 at `member`.
-pub(super) fn checked_note(text: &str, member: &'static str) -> WorkResult<String> {
+/// A note's text cleaned (`clean_note`), 1 to 10,000 characters; else a 422 at `path` (in the
+/// body).
+pub(super) fn checked_note(text: &str, path: &[&'static str]) -> WorkResult<String> {
+    let path: Vec<LocPart> = path.iter().map(|&member| member.into()).collect();
     let body = clean_note(text);
     if body.is_empty() {
-        return Err(invalid(
-            &[member.into()],
-            "too_short",
-            "A note needs some text",
-        ));
+        return Err(invalid(&path, "too_short", "A note needs some text"));
     }
     if body.chars().count() > NOTE_MAX_CHARS {
         return Err(invalid(
-            &[member.into()],
+            &path,
             "too_long",
             format!("A note should have at most {NOTE_MAX_CHARS} characters"),
         ));

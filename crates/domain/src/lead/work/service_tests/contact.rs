@@ -3,7 +3,15 @@
 use chrono::NaiveDate;
 
 use super::*;
-use crate::lead::work::{ContactLog, ContactOutcome};
+use crate::lead::work::{BulkSet, ContactLog, ContactOutcome};
+
+/// The first problem of a 422: its kind and where.
+fn refusal(err: LeadWorkError) -> (String, String) {
+    let LeadWorkError::Invalid(problems) = err else {
+        panic!("{err:?}")
+    };
+    (problems[0].kind.clone(), format!("{:?}", problems[0].loc))
+}
 
 fn log(outcome: ContactOutcome) -> ContactLog {
     ContactLog {
@@ -102,14 +110,8 @@ async fn a_contact_is_logged_by_whoever_may_edit_the_lead_and_its_note_is_checke
         .log_contact(&person(3, "m"), 10, &long)
         .await
         .unwrap_err();
-    let LeadWorkError::Invalid(problems) = err else {
-        panic!("{err:?}")
-    };
-    assert_eq!(problems[0].kind, "too_long");
-    assert_eq!(
-        format!("{:?}", problems[0].loc.last().unwrap()),
-        "Field(\"note\")"
-    );
+    let at = "[Field(\"body\"), Field(\"note\")]";
+    assert_eq!(refusal(err), ("too_long".into(), at.into()));
     assert_eq!(saved.lock().unwrap().len(), 1, "only the unassigned lead's");
 }
 
@@ -134,4 +136,90 @@ fn a_leads_contacts_sum_up_to_their_count_and_the_latest() {
     );
     assert_eq!(ContactSummary::of([]), None);
     assert_eq!(ContactSummary::of([(at(1), 1, None)]), None);
+}
+
+#[tokio::test]
+async fn a_bulk_contact_is_logged_on_every_lead_with_its_note_and_status_rule() {
+    let mut qualified = lead(11, Some(TEAM));
+    qualified.work.status = LeadStatus::Qualified;
+    let (service, saved) = World::of(vec![lead(10, Some(TEAM)), qualified]).service();
+    let set = BulkSet {
+        contact: Some(ContactOutcome::Emailed),
+        note: Some("  Sent the spring offer\r\n".into()),
+        ..BulkSet::default()
+    };
+    let leads = service
+        .bulk(&person(3, "m"), &[10, 11], &set)
+        .await
+        .unwrap();
+    assert_eq!(leads.len(), 2);
+    let saved = saved.lock().unwrap();
+    let kinds: Vec<Vec<_>> = saved
+        .iter()
+        .map(|c| c.activity.iter().map(|a| a.kind).collect())
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            vec!["contact_logged", "status_changed"],
+            vec!["contact_logged"]
+        ],
+        "the new lead becomes contacted, the qualified one stays"
+    );
+    for change in saved.iter() {
+        assert_eq!(change.contact, Some(ContactOutcome::Emailed));
+        assert_eq!(change.note.as_deref(), Some("Sent the spring offer"));
+        assert_eq!(
+            change.activity[0].detail,
+            serde_json::json!({"outcome": "emailed"})
+        );
+    }
+    assert_eq!(saved[0].status, Some(LeadStatus::Contacted));
+    assert_eq!(saved[1].status, None);
+}
+
+#[tokio::test]
+async fn a_status_set_beside_a_bulk_contact_is_the_status_the_leads_get() {
+    let (service, saved) = World::of(vec![lead(10, Some(TEAM))]).service();
+    let set = BulkSet {
+        contact: Some(ContactOutcome::Reached),
+        status: Some(LeadStatus::Lost),
+        ..BulkSet::default()
+    };
+    service.bulk(&person(3, "m"), &[10], &set).await.unwrap();
+    let saved = saved.lock().unwrap();
+    assert_eq!(saved[0].status, Some(LeadStatus::Lost));
+    let kinds: Vec<_> = saved[0].activity.iter().map(|a| a.kind).collect();
+    assert_eq!(kinds, ["contact_logged", "status_changed"]);
+    assert_eq!(saved[0].changes["status"]["new"], "lost");
+}
+
+#[tokio::test]
+async fn a_bulk_note_is_checked_first_and_a_blank_one_sets_nothing() {
+    let (service, saved) = World::of(vec![lead(10, Some(TEAM))]).service();
+    let member = person(3, "m");
+    let note = |text: String| BulkSet {
+        note: Some(text),
+        ..BulkSet::default()
+    };
+    let err = service
+        .bulk(&member, &[10], &note("x".repeat(10_001)))
+        .await
+        .unwrap_err();
+    let at = "[Field(\"body\"), Field(\"set\"), Field(\"note\")]";
+    assert_eq!(refusal(err), ("too_long".into(), at.into()));
+    let err = service
+        .bulk(&member, &[10], &note(" \n ".into()))
+        .await
+        .unwrap_err();
+    let (kind, _) = refusal(err);
+    assert_eq!(kind, "missing", "a blank note alone is nothing to set");
+    assert!(saved.lock().unwrap().is_empty());
+    service
+        .bulk(&member, &[10], &note("Owner moved to Dallas".into()))
+        .await
+        .unwrap();
+    let saved = saved.lock().unwrap();
+    assert_eq!(saved[0].note.as_deref(), Some("Owner moved to Dallas"));
+    assert_eq!(saved[0].contact, None);
 }
