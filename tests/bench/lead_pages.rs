@@ -1,6 +1,6 @@
 //! Lead pages and export at 100,000 leads on SQLite (issue 17): medians of `/leads` (50 rows)
 //! with and without filters, of the dashboard (`/`, over the leads and their 111,000
-//! submissions) and of `/businesses` (10,000 businesses, with its statistics), and exports of
+//! submissions and 44,444 contacts) and of `/businesses` (10,000 businesses, with its statistics), and exports of
 //! every lead (the API's CSV, the page's CSV and the page's Excel workbook), each with its time to
 //! the first byte and to the last, and the process's RSS before, at its peak during, and after.
 //! The server runs in this process, so RSS covers both ends; the client counts the streamed bytes
@@ -86,6 +86,17 @@ fn seed(url: &str, team: i64, user: i64) {
                \"state\": \"TX\", \"zip_code\": \"78701\", \"last_name\": \"' || last_name || '\"}}',
                {status}, CASE WHEN {status} = 'failed' THEN NULL ELSE id END, {action}, '[]',
                CASE WHEN {status} = 'failed' THEN 'refused' END, created_at, created_at
+             FROM leads WHERE id % {every} = 0"
+        ))
+        .execute(&mut conn)
+        .unwrap();
+    }
+    // Contacts logged on a third of the leads, a second one on every ninth: the exports end
+    // with each lead's last contact and count, read a chunk at a time beside the leads.
+    for (outcome, every) in [("no_answer", 3), ("reached", 9)] {
+        diesel::sql_query(format!(
+            "INSERT INTO lead_activity (lead_id, actor_id, kind, detail, created_at)
+             SELECT id, {user}, 'contact_logged', '{{\"outcome\": \"{outcome}\"}}', created_at
              FROM leads WHERE id % {every} = 0"
         ))
         .execute(&mut conn)
