@@ -14,8 +14,8 @@ use crate::word_enum::word_enum;
 use super::model::{kind, LeadStatus, NewActivity};
 use super::repository::{ChangeSaved, LeadChange};
 use super::service::{
-    checked_note, collision, set_follow_up, set_status, LeadWorkError, LeadWorkService, WorkResult,
-    UNCONDITIONAL_TRIES,
+    collision, optional_note, set_follow_up, set_status, LeadWorkError, LeadWorkService,
+    WorkResult, UNCONDITIONAL_TRIES,
 };
 
 word_enum! {
@@ -114,10 +114,7 @@ impl LeadWorkService {
     /// one change, with `lead.updated` naming the outcome. Applies to the lead as it is (a
     /// concurrent change is read again), like a PATCH without `If-Match`.
     pub async fn log_contact(&self, user: &User, id: i64, log: &ContactLog) -> WorkResult<Lead> {
-        let note = match log.note.as_deref() {
-            Some(text) if !text.trim().is_empty() => Some(checked_note(text, &["note"])?),
-            _ => None,
-        };
+        let note = optional_note(log.note.as_deref(), &["note"])?;
         for _ in 0..UNCONDITIONAL_TRIES {
             let lead = self.open_for(user, id, LeadWorkAction::Edit).await?.lead;
             let mut change = self.change_of(user, &lead);

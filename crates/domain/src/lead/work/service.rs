@@ -539,12 +539,8 @@ impl LeadWorkService {
     /// Sets the same values on every lead of `ids`, in one transaction, all or nothing: every
     /// lead refused is named in the 422 (at `["body", "ids", index]`).
     pub async fn bulk(&self, user: &User, ids: &[i64], set: &BulkSet) -> WorkResult<Vec<Lead>> {
-        let note = match set.note.as_deref() {
-            Some(text) if !text.trim().is_empty() => Some(checked_note(text, &["set", "note"])?),
-            _ => None,
-        };
         let set = &BulkSet {
-            note,
+            note: optional_note(set.note.as_deref(), &["set", "note"])?,
             ..set.clone()
         };
         bulk_shape(ids, set)?;
@@ -654,6 +650,18 @@ pub(super) fn checked_note(text: &str, path: &[&'static str]) -> WorkResult<Stri
         ));
     }
     Ok(body)
+}
+
+/// A note given beside a change (a contact's, a bulk change's): blank is none, else checked as
+/// every note.
+pub(super) fn optional_note(
+    text: Option<&str>,
+    path: &[&'static str],
+) -> WorkResult<Option<String>> {
+    match text {
+        Some(text) if !text.trim().is_empty() => checked_note(text, path).map(Some),
+        _ => Ok(None),
+    }
 }
 
 /// 403 unless `actor` may do `action`.
