@@ -24,6 +24,7 @@ backend_tests!(
     the_team_page_and_the_dashboard_count_contacts_by_who_logged_them,
     the_list_finds_the_leads_not_contacted_yet_and_those_gone_quiet,
     a_contact_is_logged_on_every_ticked_lead_at_once,
+    the_dashboard_counts_my_open_leads_nobody_contacted_yet,
 );
 
 async fn log(app: &TestApp, key: &str, lead: i64, body: Value) -> (StatusCode, Value) {
@@ -583,5 +584,62 @@ async fn a_contact_is_logged_on_every_ticked_lead_at_once(app: TestApp) {
     assert!(
         !page.body.contains("Rang both"),
         "an unticked lead is left alone"
+    );
+}
+
+async fn the_dashboard_counts_my_open_leads_nobody_contacted_yet(app: TestApp) {
+    let c = cast(&app).await;
+    let key = &c.mia.key;
+    let [called, waiting, closed, theirs] = team_a_leads(&app, &c, 4).await[..] else {
+        unreachable!()
+    };
+    let mine = json!({"assignee_id": c.mia.user.user_id});
+    let (status, body) = app
+        .post(
+            "/api/v1/leads/bulk",
+            key,
+            json!({"ids": [called, waiting, closed], "set": mine}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let adams = json!({"assignee_id": c.adam.user.user_id});
+    let (status, _) = app
+        .patch(&format!("/api/v1/leads/{theirs}"), key, adams)
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    let (status, _) = app
+        .patch(
+            &format!("/api/v1/leads/{closed}"),
+            key,
+            json!({"status": "won"}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    let (status, _) = log(&app, key, called, json!({"outcome": "no_answer"})).await;
+    assert_eq!(status, StatusCode::OK);
+
+    // Mia's open leads: two; one of them called. Adam's lead and the closed one do not count.
+    let mut mia = sign_in(&app, "mia@example.com").await;
+    let home = mia.get("/").await;
+    assert_shows(
+        &home.body,
+        &[
+            "id=\"my-open\">2</span>",
+            "id=\"my-not-contacted\" href=\"/leads?assignee=me&amp;contacted=false\">1</a> of them not contacted yet",
+        ],
+    );
+    // The card's list holds the lead still to call.
+    let list = mia.get("/leads?assignee=me&contacted=false").await;
+    assert_eq!(list.status, StatusCode::OK, "{}", list.body);
+    assert!(
+        list.body.contains(&format!("href=\"/leads/{waiting}?")),
+        "{}",
+        list.body
+    );
+    assert!(!list.body.contains(&format!("href=\"/leads/{called}?")));
+    let home = sign_in(&app, "olive@example.com").await.get("/").await;
+    assert_shows(
+        &home.body,
+        &["id=\"my-not-contacted\" href=\"/leads?assignee=me&amp;contacted=false\">0</a>"],
     );
 }

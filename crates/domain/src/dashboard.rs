@@ -130,6 +130,8 @@ pub struct Dashboard {
     pub my_open: i64,
     /// Those of them whose follow-up day has come (today, UTC, or earlier).
     pub my_due: i64,
+    /// Those of them nobody has logged a contact on yet: the calls still to make.
+    pub my_not_contacted: i64,
     /// The contacts the viewer logged today (UTC).
     pub my_contacts_today: i64,
 }
@@ -170,11 +172,15 @@ impl DashboardService {
             follow_up_by: Some(today),
             ..leads.clone()
         };
-        // Six reads on pooled connections at once: the page waits for the slowest.
+        let not_contacted = LeadFilter {
+            contacted: Some(false),
+            ..leads.clone()
+        };
+        // Seven reads on pooled connections at once: the page waits for the slowest.
         let contacts_since = today.and_time(chrono::NaiveTime::MIN).and_utc();
         let (
             (lead_figures, my_open, my_due, submission_figures, (failed, failed_total)),
-            my_contacts_today,
+            (my_not_contacted, my_contacts_today),
         ) = try_join(
             try_join5(
                 self.figures.lead_figures(leads.clone(), since),
@@ -183,7 +189,10 @@ impl DashboardService {
                 self.figures.submission_figures(submissions.clone(), since),
                 self.figures.failed_submissions(submissions, FAILED_LISTED),
             ),
-            self.figures.contacts_of(viewer, contacts_since),
+            try_join(
+                self.figures.open_leads_of(not_contacted, viewer),
+                self.figures.contacts_of(viewer, contacts_since),
+            ),
         )
         .await?;
         let days = first
@@ -199,6 +208,7 @@ impl DashboardService {
             failed_total,
             my_open,
             my_due,
+            my_not_contacted,
             my_contacts_today,
         })
     }
@@ -340,12 +350,17 @@ mod tests {
             .returning(|_, _| Ok((Vec::new(), 0)));
         repo.expect_open_leads_of()
             .withf(|f, viewer| {
-                f.follow_up_by.is_none() && *viewer == VisibleSubmissions::everything().user_id()
+                f.follow_up_by.is_none()
+                    && f.contacted.is_none()
+                    && *viewer == VisibleSubmissions::everything().user_id()
             })
             .returning(|_, _| Ok(4));
         repo.expect_open_leads_of()
-            .withf(|f, _| f.follow_up_by == "2026-03-05".parse().ok())
+            .withf(|f, _| f.follow_up_by == "2026-03-05".parse().ok() && f.contacted.is_none())
             .returning(|_, _| Ok(1));
+        repo.expect_open_leads_of()
+            .withf(|f, _| f.contacted == Some(false) && f.follow_up_by.is_none())
+            .returning(|_, _| Ok(2));
         let viewer = VisibleSubmissions::everything().user_id();
         repo.expect_contacts_of()
             .withf(move |actor, since| {
@@ -366,6 +381,7 @@ mod tests {
         assert_eq!(d.days.iter().map(|(_, n)| n).sum::<i64>(), 5);
         assert_eq!(d.my_open, 4);
         assert_eq!(d.my_due, 1, "due by the clock's day");
+        assert_eq!(d.my_not_contacted, 2, "none logged yet");
         assert_eq!(
             d.my_contacts_today, 3,
             "the viewer's own of the clock's day"

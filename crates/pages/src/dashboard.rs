@@ -80,6 +80,7 @@ async fn home(state: web::Data<AppState>, visitor: Visitor) -> Result<HttpRespon
     context.insert("recent_leads", &d.days.iter().map(|(_, n)| n).sum::<i64>());
     context.insert("my_open", &d.my_open);
     context.insert("my_due", &d.my_due);
+    context.insert("my_not_contacted", &d.my_not_contacted);
     context.insert("my_contacts", &d.my_contacts_today);
     context.insert("today", &visitor.today().to_string());
     context.insert(
