@@ -90,8 +90,8 @@ pub(crate) fn contacts_of(
     )
 }
 
-/// The timeline's `contact_logged` entries: the rows the partial index `lead_activity_contacts`
-/// holds.
+/// The timeline's `contact_logged` entries: the rows the partial indexes
+/// `lead_activity_contacts` (by time) and `lead_activity_contacts_by_lead` (by lead) hold.
 #[diesel::dsl::auto_type]
 fn contact_entries() -> _ {
     let contact_logged: &'static str = kind::CONTACT_LOGGED;
@@ -100,7 +100,7 @@ fn contact_entries() -> _ {
 
 /// The contact entries of the lead a list's query is on (a correlated subquery).
 #[diesel::dsl::auto_type(no_type_alias)]
-fn contacts_on_lead() -> _ {
+pub(crate) fn contacts_on_lead() -> _ {
     contact_entries().filter(lead_activity::lead_id.eq(leads::id))
 }
 

@@ -3,19 +3,19 @@
 //! the filter, else from GROUP BY queries over the live leads themselves.
 use async_trait::async_trait;
 use chrono::{DateTime, NaiveDate, Utc};
-use diesel::dsl::{count_star, sql};
+use diesel::dsl::{case_when, count_star, exists, not, sql, sum};
 use diesel::expression::SqlLiteral;
 use diesel::prelude::*;
-use diesel::sql_types::{Bool, Text};
+use diesel::sql_types::{Bool, Integer, Text};
 
 use leadhub_domain::dashboard::OPEN_STATUSES;
 
-use leadhub_domain::dashboard::{DashboardRepository, LeadFigures, SubmissionFigures};
+use leadhub_domain::dashboard::{DashboardRepository, LeadFigures, OpenLeads, SubmissionFigures};
 use leadhub_domain::lead::record::LeadFilter;
 use leadhub_domain::store::StoreResult;
 use leadhub_domain::submission::{Submission, VisibleSubmissions};
 
-use crate::lead::contacts::{contacts_by_actor, contacts_of};
+use crate::lead::contacts::{contacts_by_actor, contacts_of, contacts_on_lead};
 use crate::lead::daily_counts::{rolled_up_figures, RollupFilter};
 use crate::lead::leads::narrow_leads;
 use crate::lead::submissions::SubmissionRow;
@@ -104,14 +104,28 @@ fn open_leads_of(
     conn: &mut ReadConnection<'_>,
     filter: &LeadFilter,
     assignee: i64,
-) -> QueryResult<i64> {
-    // `leads_assignee_status` finds them: one person's leads, not every visible one.
-    conn.get_result(
-        narrow_leads!(leads::table.into_boxed(), filter, conn.backend())
-            .filter(leads::assignee_id.eq(assignee))
-            .filter(leads::status.eq_any(OPEN_STATUSES.to_vec()))
-            .count(),
-    )
+    today: NaiveDate,
+) -> QueryResult<OpenLeads> {
+    let due = case_when::<_, _, Integer>(leads::follow_up_on.le(today), 1).otherwise(0);
+    let not_contacted = case_when::<_, _, Integer>(not(exists(contacts_on_lead())), 1).otherwise(0);
+    // One pass: `leads_assignee_status` finds one person's open leads, not every visible one,
+    // and each is counted as due or not contacted while it is read.
+    let (open, due, not_contacted): (i64, Option<i64>, Option<i64>) = conn.get_result(
+        narrow_leads!(
+            leads::table
+                .select((count_star(), sum(due), sum(not_contacted)))
+                .into_boxed(),
+            filter,
+            conn.backend()
+        )
+        .filter(leads::assignee_id.eq(assignee))
+        .filter(leads::status.eq_any(OPEN_STATUSES.to_vec())),
+    )?;
+    Ok(OpenLeads {
+        open,
+        due: due.unwrap_or(0),
+        not_contacted: not_contacted.unwrap_or(0),
+    })
 }
 
 fn open_leads_by_owner(
@@ -193,8 +207,13 @@ impl DashboardRepository for Database {
             .await
     }
 
-    async fn open_leads_of(&self, filter: LeadFilter, assignee: i64) -> StoreResult<i64> {
-        self.read(move |conn| open_leads_of(conn, &filter, assignee))
+    async fn open_leads_of(
+        &self,
+        filter: LeadFilter,
+        assignee: i64,
+        today: NaiveDate,
+    ) -> StoreResult<OpenLeads> {
+        self.read(move |conn| open_leads_of(conn, &filter, assignee, today))
             .await
     }
 
