@@ -11,6 +11,7 @@ mod deferred_authority;
 mod enrichment;
 mod enrichment_outages;
 mod errors;
+mod follow_up_email;
 mod follow_ups;
 mod hardening;
 mod helpers;

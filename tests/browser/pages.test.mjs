@@ -1010,6 +1010,16 @@ async function workingLeads(a, teamUrl, teamId, submit) {
   await a.locator("#newest-note").getByText("Sent the spring offer to the list").waitFor();
   step("a contact logged on the ticked leads from the list (note, 'in a week', 'Sent an e-mail'): the list and the lead show it");
 
+  // The e-mail of follow-ups due: on unless turned off, switched off and on again on the dashboard.
+  await a.goto(`${base}/`);
+  await a.locator("#digest").getByText(/you get an e-mail listing them after \d\d:00 UTC/).waitFor();
+  await a.getByRole("button", { name: "Stop that e-mail" }).click();
+  await a.getByText("You will get no more e-mail of follow-ups due.").waitFor();
+  await shot(a, "55g-digest-off");
+  await a.getByRole("button", { name: "E-mail me my follow-ups due each day" }).click();
+  await a.getByText("You will get an e-mail on the days you have follow-ups due.").waitFor();
+  step("the e-mail of follow-ups due is turned off and on again from the dashboard");
+
   await m.setViewportSize({ width: 390, height: 844 });
   for (const [where, name] of [[leadUrl, "56-lead-work-phone"], [`${base}/leads?assignee=me`, "57-my-leads-phone"], [`${leadUrl}/edit`, "58-lead-edit-phone"]]) {
     await m.goto(where);

@@ -92,6 +92,9 @@ impl TestApp {
         vars.insert("DATABASE_URL".into(), db.url.clone());
         vars.entry("LEADHUB_JOB_POLL_MS".into())
             .or_insert_with(|| "50".into());
+        // Tests that count e-mails must not meet a morning digest; the digest's tests set it.
+        vars.entry("LEADHUB_FOLLOW_UP_DIGEST_HOUR".into())
+            .or_insert_with(|| "off".into());
         // Every test client is 127.0.0.1, and tests mail one address often: rate limits and the
         // per-address e-mail quota stay off unless a test turns them on.
         for limit in [

@@ -12,6 +12,22 @@ diesel::table! {
         created_at -> Timestamp,
         updated_at -> Timestamp,
         deactivated_at -> Nullable<Timestamp>,
+        follow_up_digest -> Bool,
+    }
+}
+
+diesel::table! {
+    follow_up_digest_days (day) {
+        day -> Date,
+        queued_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    follow_up_digests (user_id, day) {
+        user_id -> BigInt,
+        day -> Date,
+        sent_at -> Timestamp,
     }
 }
 
@@ -406,8 +422,12 @@ diesel::joinable!(businesses -> users (created_by));
 diesel::joinable!(webhook_endpoints -> teams (team_id));
 diesel::joinable!(webhook_deliveries -> webhook_endpoints (endpoint_id));
 
+diesel::joinable!(follow_up_digests -> users (user_id));
+
 diesel::allow_tables_to_appear_in_same_query!(
     users,
+    follow_up_digest_days,
+    follow_up_digests,
     api_keys,
     auth_tokens,
     sign_in_links,

@@ -1,7 +1,7 @@
 //! E-mail as a port: the domain says which message to whom; the mail adapter renders its
 //! templates (plain text and HTML) and delivers it (SMTP, an outbox folder, or memory in tests).
 use async_trait::async_trait;
-use chrono::{DateTime, Utc};
+use chrono::{DateTime, NaiveDate, Utc};
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum Message {
@@ -27,6 +27,28 @@ pub enum Message {
         url: String,
         failing_since: DateTime<Utc>,
     },
+    /// The morning list of a person's leads due for a follow-up (`lead::work::digest`).
+    FollowUpsDue {
+        to: String,
+        day: NaiveDate,
+        /// All of them; `leads` names the first few.
+        due: i64,
+        leads: Vec<DueLine>,
+        /// The person's "Follow-ups due" list.
+        list_url: String,
+        /// Where the e-mail is turned off.
+        settings_url: String,
+    },
+}
+
+/// One lead in a `FollowUpsDue` e-mail.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct DueLine {
+    pub address: String,
+    pub owner: Option<String>,
+    pub status: String,
+    pub follow_up_on: NaiveDate,
+    pub url: String,
 }
 
 impl Message {
@@ -34,7 +56,8 @@ impl Message {
         match self {
             Message::Invite { to, .. }
             | Message::SignIn { to, .. }
-            | Message::WebhookDeactivated { to, .. } => to,
+            | Message::WebhookDeactivated { to, .. }
+            | Message::FollowUpsDue { to, .. } => to,
         }
     }
 }

@@ -77,6 +77,7 @@ pub(crate) fn kind(message: &Message) -> &'static str {
         Message::Invite { .. } => "invite",
         Message::SignIn { .. } => "sign-in",
         Message::WebhookDeactivated { .. } => "webhook-deactivated",
+        Message::FollowUpsDue { .. } => "follow-ups-due",
     }
 }
 

@@ -2,8 +2,8 @@
 //! with tera. The templates are compiled into the binary; HTML is autoescaped.
 use std::sync::LazyLock;
 
-use chrono::{DateTime, Utc};
-use leadhub_domain::mail::{MailError, Message};
+use chrono::{DateTime, NaiveDate, Utc};
+use leadhub_domain::mail::{DueLine, MailError, Message};
 use tera::{Context, Tera};
 
 /// A message rendered and ready to be put into an e-mail.
@@ -14,7 +14,7 @@ pub struct Rendered {
     pub html: String,
 }
 
-const TEMPLATES: [(&str, &str); 10] = [
+const TEMPLATES: [(&str, &str); 13] = [
     ("layout.html", include_str!("../templates/layout.html")),
     (
         "invite.subject.txt",
@@ -39,6 +39,18 @@ const TEMPLATES: [(&str, &str); 10] = [
     (
         "webhook_deactivated.html",
         include_str!("../templates/webhook_deactivated.html"),
+    ),
+    (
+        "follow_ups_due.subject.txt",
+        include_str!("../templates/follow_ups_due.subject.txt"),
+    ),
+    (
+        "follow_ups_due.txt",
+        include_str!("../templates/follow_ups_due.txt"),
+    ),
+    (
+        "follow_ups_due.html",
+        include_str!("../templates/follow_ups_due.html"),
     ),
 ];
 
@@ -111,12 +123,41 @@ pub fn render(message: &Message) -> Result<Rendered, MailError> {
                 ("failing_since", human_time(failing_since)),
             ],
         ),
+        Message::FollowUpsDue {
+            day,
+            due,
+            leads,
+            list_url,
+            settings_url,
+            ..
+        } => return follow_ups_due(*day, *due, leads, list_url, settings_url),
     };
     let mut context = Context::new();
     for (key, value) in values {
         context.insert(key, &value);
     }
     render_parts(name, context)
+}
+
+/// A list of leads does not fit `render`'s text values: its own context.
+fn follow_ups_due(
+    day: NaiveDate,
+    due: i64,
+    leads: &[DueLine],
+    list_url: &str,
+    settings_url: &str,
+) -> Result<Rendered, MailError> {
+    for line in leads {
+        checked_link(&line.url)?;
+    }
+    let mut context = Context::new();
+    context.insert("day", &day.format("%A %-d %B").to_string());
+    context.insert("due", &due);
+    context.insert("more", &(due - leads.len() as i64).max(0));
+    context.insert("leads", leads);
+    context.insert("list_url", checked_link(list_url)?);
+    context.insert("settings_url", checked_link(settings_url)?);
+    render_parts("follow_ups_due", context)
 }
 
 fn render_parts(name: &str, mut context: Context) -> Result<Rendered, MailError> {
@@ -201,6 +242,64 @@ mod tests {
         assert_eq!(
             escape_html("<script>alert('x\")</script>&"),
             "&lt;script&gt;alert(&#x27;x&quot;)&lt;/script&gt;&amp;"
+        );
+    }
+
+    #[test]
+    fn follow_ups_due_lists_the_leads_escaped_and_counts_the_rest() {
+        let line = |n: i64, address: &str| DueLine {
+            address: address.into(),
+            owner: (n == 1).then(|| "Ann <Lee>".to_owned()),
+            status: "new".into(),
+            follow_up_on: "2026-12-02".parse().unwrap(),
+            url: format!("https://leads.test/leads/{n}"),
+        };
+        let message = Message::FollowUpsDue {
+            to: "mia@example.com".into(),
+            day: "2026-12-03".parse().unwrap(),
+            due: 5,
+            leads: vec![line(1, "1 Oak St"), line(2, "2 <b>Elm</b> St")],
+            list_url: "https://leads.test/leads?assignee=me&follow_up_by=2026-12-03".into(),
+            settings_url: "https://leads.test/#digest".into(),
+        };
+        let r = render(&message).unwrap();
+        assert_eq!(r.subject, "5 follow-ups due today");
+        assert!(
+            r.text.contains(
+                "5 of your open leads are due for a follow-up today, Thursday 3 December:"
+            ),
+            "{}",
+            r.text
+        );
+        assert!(
+            r.text.contains(
+                "- 1 Oak St, Ann <Lee> (new, due 2026-12-02)\n  https://leads.test/leads/1"
+            ),
+            "{}",
+            r.text
+        );
+        assert!(r.text.contains("and 3 more."), "{}", r.text);
+        assert!(r.html.contains(r#"<a href="https://leads.test/leads/2" style="color:#0969da;">2 &lt;b&gt;Elm&lt;/b&gt; St</a>"#), "{}", r.html);
+        assert!(r.html.contains("Ann &lt;Lee&gt;"));
+        assert!(
+            r.html.contains(
+                r#"href="https://leads.test/leads?assignee=me&amp;follow_up_by=2026-12-03""#
+            ),
+            "{}",
+            r.html
+        );
+
+        let one = Message::FollowUpsDue {
+            to: "mia@example.com".into(),
+            day: "2026-12-03".parse().unwrap(),
+            due: 1,
+            leads: vec![line(7, "7 Oak St")],
+            list_url: "https://leads.test/leads".into(),
+            settings_url: "javascript:alert(1)".into(),
+        };
+        assert!(
+            render(&one).is_err(),
+            "a link that is not http(s) is refused"
         );
     }
 

@@ -4,20 +4,45 @@
 //! the person may see, by the API's rules.
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpResponse};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use leadhub_domain::dashboard::{SubmissionFigures, DAYS};
 use leadhub_domain::lead::record::LeadFilter;
 use leadhub_domain::submission::Submission;
 use leadhub_http::state::AppState;
 
-use crate::base_context;
 use crate::charts::{bars, days, ranked};
-use crate::render::{when, PageError};
-use crate::session::Visitor;
+use crate::render::{see_other, when, PageError};
+use crate::session::{Posted, Visitor};
+use crate::{base_context, Done};
 
 pub fn configure(cfg: &mut web::ServiceConfig) {
-    cfg.route("/", web::get().to(home));
+    cfg.route("/", web::get().to(home))
+        .route("/follow-up-email", web::post().to(set_digest));
+}
+
+/// The dashboard's switch for the e-mail of follow-ups due.
+#[derive(Deserialize)]
+pub struct DigestForm {
+    /// `on` or `off`.
+    wanted: String,
+}
+
+async fn set_digest(
+    Posted { visitor, form }: Posted<DigestForm>,
+) -> Result<HttpResponse, PageError> {
+    let wanted = match form.wanted.as_str() {
+        "on" => true,
+        "off" => false,
+        _ => return Err(PageError::BadForm),
+    };
+    visitor
+        .state
+        .follow_up_digests
+        .set_wanted(visitor.user.id, wanted)
+        .await?;
+    let done = if wanted { "digest-on" } else { "digest-off" };
+    Ok(visitor.finish(see_other(&format!("/?done={done}#digest"))))
 }
 
 /// One failed submission, for a person to look into.
@@ -66,15 +91,32 @@ fn share(part: i64, whole: i64) -> Option<String> {
     (whole > 0).then(|| format!("{:.1}%", part as f64 * 100.0 / whole as f64))
 }
 
-async fn home(state: web::Data<AppState>, visitor: Visitor) -> Result<HttpResponse, PageError> {
+async fn home(
+    state: web::Data<AppState>,
+    visitor: Visitor,
+    done: web::Query<Done>,
+) -> Result<HttpResponse, PageError> {
     let user = &visitor.user;
     let leads = state
         .submissions
         .visible_filter(user, LeadFilter::default())
         .await?;
     let submissions = state.submissions.visible_submissions(user).await?;
-    let d = state.dashboard.dashboard(leads, submissions).await?;
+    let (d, digest_wanted) = futures_util::future::try_join(
+        state.dashboard.dashboard(leads, submissions),
+        state.follow_up_digests.wanted(user.id),
+    )
+    .await?;
     let mut context = base_context(Some(&visitor), "dashboard");
+    context.insert("notice", &done.notice());
+    context.insert("digest_wanted", &digest_wanted);
+    context.insert(
+        "digest_at",
+        &state
+            .follow_up_digests
+            .hour
+            .map(|h| format!("{h:02}:00 UTC")),
+    );
     context.insert("days", &DAYS);
     context.insert("lead_total", &d.leads.total);
     context.insert("recent_leads", &d.days.iter().map(|(_, n)| n).sum::<i64>());

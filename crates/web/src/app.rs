@@ -1,5 +1,6 @@
 //! The composition root: configuration in, adapters built, services built, one actix `App` out.
 //! Tests build the same app with other adapters through `Adapters`.
+use leadhub_domain::lead::work::digest::FollowUpDigests;
 use leadhub_domain::lead::work::LeadWorkService;
 use std::sync::Arc;
 
@@ -184,6 +185,13 @@ pub fn app_state(config: Config, db: Database, adapters: Adapters) -> AppState {
         figures: Arc::new(db.clone()),
         clock: adapters.clock.clone(),
     };
+    let follow_up_digests = FollowUpDigests {
+        digests: Arc::new(db.clone()),
+        mailer: mailer.clone(),
+        clock: adapters.clock.clone(),
+        hour: config.follow_up_digest_hour,
+        public_url: config.public_url.clone(),
+    };
     let submissions = Arc::new(submissions);
     let uploads = UploadService {
         uploads: Arc::new(db.clone()),
@@ -231,6 +239,7 @@ pub fn app_state(config: Config, db: Database, adapters: Adapters) -> AppState {
         submissions,
         businesses: Arc::new(businesses),
         dashboard: Arc::new(dashboard),
+        follow_up_digests: Arc::new(follow_up_digests),
         webhooks: Arc::new(webhooks),
         clock: adapters.clock,
         metrics: Arc::new(Metrics::new()),
@@ -347,6 +356,7 @@ pub fn start_workers(state: &web::Data<AppState>) -> Workers {
                 clock: state.clock.clone(),
             }),
             enrichment: state.enrichment_retries.clone(),
+            digests: state.follow_up_digests.clone(),
             clock: state.clock.clone(),
         },
         WorkerSettings {
@@ -360,6 +370,11 @@ pub fn start_workers(state: &web::Data<AppState>) -> Workers {
             .flatten(),
     );
     workers.add(|stopped| start_deliveries(state, stopped));
+    if state.config.workers > 0 {
+        let digests = state.follow_up_digests.clone();
+        let every = std::time::Duration::from_millis(state.config.job_poll_ms);
+        workers.add(|stopped| tokio::spawn(worker::queue_digests(digests, every, stopped)));
+    }
     workers
 }
 

@@ -12,6 +12,7 @@ use tracing::Instrument;
 
 use leadhub_domain::jobs::{retry_delay, Job, JobQueue, ENRICH_LEAD, PROCESS_SUBMISSIONS};
 use leadhub_domain::lead::enrichment_retry::{EnrichmentRetries, NextStep};
+use leadhub_domain::lead::work::digest::{FollowUpDigests, FOLLOW_UP_DIGEST};
 use leadhub_domain::submission::{PendingWork, SubmissionService};
 use leadhub_domain::upload::IMPORT_UPLOAD;
 use leadhub_domain::Clock;
@@ -41,6 +42,7 @@ pub struct JobServices {
     pub submissions: Arc<SubmissionService>,
     pub uploads: Arc<UploadImports>,
     pub enrichment: Arc<EnrichmentRetries>,
+    pub digests: Arc<FollowUpDigests>,
     pub clock: Arc<dyn Clock>,
 }
 
@@ -105,6 +107,33 @@ impl Workers {
         if tokio::time::timeout(grace, all).await.is_err() {
             // Their jobs' leases expire and another worker takes them up later.
             tracing::warn!("workers still busy after the grace period; their jobs stay queued");
+        }
+    }
+}
+
+/// Queues each day's e-mail of follow-ups due once its hour has come, looking every `every`
+/// (the job poll): a clock read, and one write a day, the first time the day is seen.
+pub async fn queue_digests(
+    digests: Arc<FollowUpDigests>,
+    every: Duration,
+    mut stopped: watch::Receiver<bool>,
+) {
+    let mut queued = None;
+    while !*stopped.borrow() {
+        if let Some(day) = digests.due_day().filter(|d| queued != Some(*d)) {
+            match digests.queue(day).await {
+                Ok(first) => {
+                    queued = Some(day);
+                    if first {
+                        tracing::info!(%day, "follow-up e-mails queued");
+                    }
+                }
+                Err(e) => tracing::error!(error = %e, "follow-up e-mails not queued; trying again"),
+            }
+        }
+        tokio::select! {
+            _ = tokio::time::sleep(every) => {}
+            _ = stopped.changed() => {}
         }
     }
 }
@@ -211,6 +240,9 @@ impl Worker {
             }
             ENRICH_LEAD => return self.retry_enrichment(job).await,
             IMPORT_UPLOAD => self.services.uploads.run(job).await,
+            FOLLOW_UP_DIGEST => self.services.digests.send(job).await.map(|run| {
+                tracing::info!(sent = run.sent, "follow-up e-mails sent");
+            }),
             other => Err(format!("unknown job kind {other:?}")),
         })
     }

@@ -1,12 +1,13 @@
 //! Leads and submissions: the lead rows, the batch writer and the plan it stores, the queue that
 //! groups single submissions and the one that groups lead changes, rows rewritten without their
 //! indexes, submissions and their outcomes, the dashboard counts, and uploaded files awaiting
-//! import, and the contacts logged on leads.
+//! import, the contacts logged on leads, and the e-mail of follow-ups due.
 
 pub(crate) mod change_groups;
 pub(crate) mod contacts;
 pub(crate) mod daily_counts;
 pub(crate) mod dashboard;
+pub(crate) mod digests;
 pub(crate) mod enrichment_retries;
 pub(crate) mod fresh_submissions;
 pub(crate) mod lead_row;

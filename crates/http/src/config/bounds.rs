@@ -48,6 +48,8 @@ pub const WHOLE_NUMBERS: &[Bound] = &[
         ENDPOINTS_PER_TEAM as u64,
         1..=1000,
     ),
+    // A UTC hour; `off` (read before this bound) sends no e-mail of follow-ups due.
+    bound("LEADHUB_FOLLOW_UP_DIGEST_HOUR", 13, 0..=23),
     // The default follows the backend (`Config::from_vars`); this one is SQLite's.
     bound("LEADHUB_DB_POOL_SIZE", 8, 1..=1000),
 ];

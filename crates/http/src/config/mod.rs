@@ -75,6 +75,9 @@ pub struct Config {
     /// `LEADHUB_EGRESS_PROXY`: the proxy webhook deliveries and map tiles go through; None:
     /// they go out directly, whatever `HTTP(S)_PROXY` says (`leadhub_webhooks::egress`).
     pub egress_proxy: Option<String>,
+    /// `LEADHUB_FOLLOW_UP_DIGEST_HOUR`: the UTC hour from which each day's e-mail of follow-ups
+    /// due goes out (default 13, 8 a.m. in New York in winter); None (`off`): no such e-mail.
+    pub follow_up_digest_hour: Option<u32>,
 }
 
 pub const GEOCODER_NAMES: [&str; 4] = ["census", "nominatim", "zip", "none"];
@@ -172,6 +175,10 @@ impl Config {
             }
         }
         let egress_proxy = get("LEADHUB_EGRESS_PROXY");
+        let follow_up_digest_hour = match get("LEADHUB_FOLLOW_UP_DIGEST_HOUR") {
+            Some(off) if off.eq_ignore_ascii_case("off") => None,
+            hour => Some(whole_number("LEADHUB_FOLLOW_UP_DIGEST_HOUR", hour)? as u32),
+        };
         if let Some(proxy) = &egress_proxy {
             check_http_url("LEADHUB_EGRESS_PROXY", proxy)?;
             reqwest::Proxy::all(proxy.as_str())
@@ -262,6 +269,7 @@ impl Config {
                 get("LEADHUB_WEBHOOK_ENDPOINTS_PER_TEAM"),
             )? as usize,
             egress_proxy,
+            follow_up_digest_hour,
             database_url,
         })
     }

@@ -1,6 +1,7 @@
 //! Working a lead (issue 29): status, owner, edits, notes, the timeline, archive, team moves,
 //! claims and bulk changes. Rules and decisions: docs/working-leads.md.
 pub mod contact;
+pub mod digest;
 pub mod edit;
 pub mod model;
 pub mod repository;

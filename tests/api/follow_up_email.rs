@@ -1,0 +1,192 @@
+//! The e-mail of follow-ups due (docs/working-leads.md "Follow-ups"): from
+//! `LEADHUB_FOLLOW_UP_DIGEST_HOUR` on, once a day, to each person with open leads due, listing
+//! them; turned off on the dashboard; queued once however many processes run; a failed e-mail
+//! is sent by the job's retry. The app's clock stands at 2026-12-03 12:00 UTC.
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use chrono::{Duration as Days, TimeZone, Utc};
+use reqwest::StatusCode;
+use serde_json::json;
+
+use leadhub_domain::mail::Message;
+use leadhub_mail::SentMail;
+use leadhub_tests::{backend_tests, TestApp};
+
+use crate::clock::TestClock;
+use crate::lead_work::{cast, lead_at, patch};
+use crate::pages::{assert_shows, sign_in};
+
+backend_tests!(each_person_gets_one_email_a_day_of_their_follow_ups_due);
+
+/// The follow-up e-mails both apps sent so far.
+fn digests(apps: &[&TestApp]) -> Vec<SentMail> {
+    apps.iter()
+        .flat_map(|a| a.mail.sent())
+        .filter(|m| matches!(m.message, Message::FollowUpsDue { .. }))
+        .collect()
+}
+
+/// Waits up to 10 s for `n` follow-up e-mails in all.
+async fn wait_for(apps: &[&TestApp], n: usize) -> Vec<SentMail> {
+    for _ in 0..200 {
+        let sent = digests(apps);
+        if sent.len() >= n {
+            return sent;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    panic!(
+        "{n} follow-up e-mails expected, {} sent",
+        digests(apps).len()
+    );
+}
+
+async fn each_person_gets_one_email_a_day_of_their_follow_ups_due(app: TestApp) {
+    let noon = Utc.with_ymd_and_hms(2026, 12, 3, 12, 0, 0).unwrap();
+    let clock = Arc::new(TestClock(Mutex::new(noon)));
+    let app = app
+        .restart()
+        .clock(clock.clone())
+        .env("LEADHUB_FOLLOW_UP_DIGEST_HOUR", "13")
+        .build()
+        .await;
+    let c = cast(&app).await;
+    let key = &c.olive.key;
+    let mut leads = Vec::new();
+    for n in 1..=6 {
+        leads.push(lead_at(&app, key, n, Some(c.a)).await);
+    }
+    let [yesterday, today, tomorrow, won, archived, adams] = leads[..] else {
+        unreachable!()
+    };
+    let mia = json!({"assignee_id": c.mia.user.user_id});
+    for (lead, day) in [
+        (yesterday, "2026-12-02"),
+        (today, "2026-12-03"),
+        (tomorrow, "2026-12-04"),
+        (won, "2026-12-01"),
+        (archived, "2026-12-01"),
+    ] {
+        let mut body = mia.clone();
+        body["follow_up_on"] = json!(day);
+        let (status, answer) = patch(&app, lead, key, body).await;
+        assert_eq!(status, StatusCode::OK, "{answer}");
+    }
+    let (status, _) = patch(&app, won, key, json!({"status": "won"})).await;
+    assert_eq!(status, StatusCode::OK);
+    let (status, _) = app.delete(&format!("/api/v1/leads/{archived}"), key).await;
+    assert_eq!(status, StatusCode::OK);
+    let body = json!({"assignee_id": c.adam.user.user_id, "follow_up_on": "2026-12-03"});
+    let (status, _) = patch(&app, adams, key, body).await;
+    assert_eq!(status, StatusCode::OK);
+
+    // Adam turns the e-mail off on his dashboard.
+    let mut adam = sign_in(&app, "adam@example.com").await;
+    let home = adam.get("/").await;
+    assert_shows(
+        &home.body,
+        &[
+            "you get an e-mail listing them after 13:00 UTC",
+            "id=\"digest-off\"",
+        ],
+    );
+    let csrf = home.field("csrf");
+    let (redirect, home) = adam
+        .post_and_follow("/follow-up-email", &[("csrf", &csrf), ("wanted", "off")])
+        .await;
+    assert_eq!(redirect.location(), "/?done=digest-off#digest");
+    assert_shows(
+        &home.body,
+        &[
+            "You will get no more e-mail of follow-ups due.",
+            "id=\"digest-on\"",
+        ],
+    );
+    let refused = adam
+        .post("/follow-up-email", &[("csrf", &csrf), ("wanted", "maybe")])
+        .await;
+    assert_eq!(refused.status, StatusCode::BAD_REQUEST);
+
+    // Before 13:00 nothing goes out.
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert!(digests(&[&app]).is_empty());
+
+    // At 13:00 Mia gets hers: her two open live leads due, soonest first, with their links.
+    clock.advance(Days::hours(1));
+    let sent = wait_for(&[&app], 1).await;
+    assert_eq!(sent.len(), 1);
+    let mail = &sent[0];
+    assert_eq!(mail.to, "mia@example.com");
+    assert_eq!(mail.subject, "2 follow-ups due today");
+    let Message::FollowUpsDue {
+        day,
+        due,
+        leads,
+        list_url,
+        settings_url,
+        ..
+    } = &mail.message
+    else {
+        unreachable!()
+    };
+    assert_eq!(day.to_string(), "2026-12-03");
+    assert_eq!(*due, 2);
+    let base = &app.state.config.public_url;
+    let listed: Vec<(&str, &str)> = leads
+        .iter()
+        .map(|l| (l.address.as_str(), l.url.as_str()))
+        .collect();
+    assert_eq!(
+        listed,
+        [
+            (
+                "1 Oak St, Austin TX 78701",
+                format!("{base}/leads/{yesterday}").as_str()
+            ),
+            (
+                "2 Oak St, Austin TX 78701",
+                format!("{base}/leads/{today}").as_str()
+            ),
+        ]
+    );
+    assert_eq!(leads[0].owner.as_deref(), Some("Lee"));
+    assert_eq!(
+        *list_url,
+        format!("{base}/leads?assignee=me&follow_up_by=2026-12-03&sort=follow_up_on")
+    );
+    assert_eq!(*settings_url, format!("{base}/#digest"));
+    assert!(
+        mail.text
+            .contains("- 1 Oak St, Austin TX 78701, Lee (new, due 2026-12-02)"),
+        "{}",
+        mail.text
+    );
+
+    // A second process on the same database at the same hour: the day was queued once, and
+    // nobody gets a second e-mail.
+    let second = TestApp::builder(app.db.clone())
+        .clock(clock.clone())
+        .env("LEADHUB_FOLLOW_UP_DIGEST_HOUR", "13")
+        .build()
+        .await;
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert_eq!(digests(&[&app, &second]).len(), 1);
+
+    // The next day the mail server is down: the job fails, and its retry sends Mia's.
+    app.mail.set_failing(Some("connection refused"));
+    second.mail.set_failing(Some("connection refused"));
+    clock.advance(Days::days(1));
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert_eq!(digests(&[&app, &second]).len(), 1);
+    app.mail.set_failing(None);
+    second.mail.set_failing(None);
+    clock.advance(Days::seconds(3));
+    let sent = wait_for(&[&app, &second], 2).await;
+    assert_eq!(sent.len(), 2);
+    assert_eq!(sent[1].to, "mia@example.com");
+    assert_eq!(
+        sent[1].subject, "3 follow-ups due today",
+        "tomorrow's is due too"
+    );
+}
