@@ -1,7 +1,8 @@
 //! `/`: the signed-in person's dashboard: live leads per day over the last 30 days, by source, by
 //! enrichment status and by status (the funnel), the person's open leads, what became of the
 //! last 30 days' submissions (the share of duplicates), and the failed submissions. Only what
-//! the person may see, by the API's rules.
+//! the person may see, by the API's rules. Also the person's switch for the e-mail of follow-ups
+//! due (`POST /follow-up-email`).
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpResponse};
 use serde::{Deserialize, Serialize};
