@@ -121,21 +121,22 @@ impl FollowUpDigests {
         let mut run = DigestRun::default();
         let mut first_error = None;
         for person in people {
+            let user_id = person.user_id;
             let claimed = self
                 .digests
-                .claim_digest(person.user_id, day, self.clock.now())
+                .claim_digest(user_id, day, self.clock.now())
                 .await
                 .map_err(|e| e.to_string())?;
             if !claimed {
                 continue;
             }
-            match self.mailer.send(&self.message(day, person.clone())).await {
+            match self.mailer.send(&self.message(day, person)).await {
                 Ok(()) => run.sent += 1,
                 Err(e) => {
                     run.failed += 1;
                     first_error.get_or_insert(e.to_string());
                     self.digests
-                        .release_digest(person.user_id, day)
+                        .release_digest(user_id, day)
                         .await
                         .map_err(|e| e.to_string())?;
                 }
