@@ -136,6 +136,7 @@ impl AuthService {
             last_name: request.last_name.as_deref().and_then(clean_text),
             is_admin: request.is_admin,
             created_at: self.clock.now(),
+            follow_up_digest: true,
         };
         match self.users.insert(user).await {
             Err(StoreError::Conflict(_)) => Err(AuthError::Conflict(

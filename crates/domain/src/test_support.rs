@@ -70,6 +70,7 @@ pub fn person(id: i64, email: &str) -> User {
         last_name: Some(format!("Person{id}")),
         is_admin: false,
         created_at: now(),
+        follow_up_digest: true,
     }
 }
 

@@ -18,6 +18,9 @@ pub struct User<Id = i64> {
     /// A platform administrator: sees every team.
     pub is_admin: bool,
     pub created_at: DateTime<Utc>,
+    /// Wants the morning e-mail of their follow-ups due (`lead::work::digest`): on for everyone
+    /// until they turn it off on the dashboard.
+    pub follow_up_digest: bool,
 }
 
 /// A user about to be inserted: every field but the row id.
@@ -50,6 +53,7 @@ impl NewUser {
             last_name: self.last_name,
             is_admin: self.is_admin,
             created_at: self.created_at,
+            follow_up_digest: self.follow_up_digest,
         }
     }
 }

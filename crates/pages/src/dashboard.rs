@@ -103,14 +103,10 @@ async fn home(
         .visible_filter(user, LeadFilter::default())
         .await?;
     let submissions = state.submissions.visible_submissions(user).await?;
-    let (d, digest_wanted) = futures_util::future::try_join(
-        state.dashboard.dashboard(leads, submissions),
-        state.follow_up_digests.wanted(user.id),
-    )
-    .await?;
+    let d = state.dashboard.dashboard(leads, submissions).await?;
     let mut context = base_context(Some(&visitor), "dashboard");
     context.insert("notice", &done.notice());
-    context.insert("digest_wanted", &digest_wanted);
+    context.insert("digest_wanted", &user.follow_up_digest);
     context.insert(
         "digest_at",
         &state

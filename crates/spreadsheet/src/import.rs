@@ -98,6 +98,7 @@ mod tests {
             last_name: None,
             is_admin: true,
             created_at: Default::default(),
+            follow_up_digest: true,
         };
         let run = ImportRun {
             kind: &ImportKind::Leads,

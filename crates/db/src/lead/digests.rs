@@ -156,13 +156,6 @@ impl DigestRepository for Database {
         .await
     }
 
-    async fn wants_digest(&self, user_id: i64) -> StoreResult<bool> {
-        self.read(move |conn| {
-            conn.first(users::table.find(user_id).select(users::follow_up_digest))
-        })
-        .await
-    }
-
     async fn set_wants_digest(&self, user_id: i64, wanted: bool) -> StoreResult<()> {
         self.write(move |conn| {
             diesel::update(users::table.find(user_id))

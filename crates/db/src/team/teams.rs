@@ -521,6 +521,7 @@ fn accept_in(
                 last_name: n.last_name.clone(),
                 is_admin: false,
                 created_at: at,
+                follow_up_digest: true,
             },
         )?,
     };

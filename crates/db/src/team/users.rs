@@ -20,6 +20,7 @@ pub(crate) struct UserRow {
     last_name: Option<String>,
     is_admin: bool,
     created_at: NaiveDateTime,
+    follow_up_digest: bool,
 }
 
 impl From<UserRow> for User {
@@ -32,6 +33,7 @@ impl From<UserRow> for User {
             last_name: r.last_name,
             is_admin: r.is_admin,
             created_at: from_db(r.created_at),
+            follow_up_digest: r.follow_up_digest,
         }
     }
 }
@@ -47,6 +49,7 @@ pub(crate) fn insert_user(conn: &mut DbConnection, user: NewUser) -> QueryResult
             users::is_admin.eq(user.is_admin),
             users::created_at.eq(to_db(user.created_at)),
             users::updated_at.eq(to_db(user.created_at)),
+            users::follow_up_digest.eq(user.follow_up_digest),
         ))
         .returning(users::id)
         .get_result::<i64>(conn)?;

@@ -202,6 +202,7 @@ mod tests {
             last_name: None,
             is_admin,
             created_at: chrono::Utc::now(),
+            follow_up_digest: true,
         }
     }
 

@@ -423,6 +423,7 @@ impl TeamService {
                     last_name: last,
                     is_admin: false,
                     created_at: now,
+                    follow_up_digest: true,
                 })
             }
         };

@@ -60,8 +60,7 @@ pub trait DigestRepository: Send + Sync {
     ) -> StoreResult<bool>;
     /// Takes back `claim_digest` after the e-mail failed, so the job's retry sends it.
     async fn release_digest(&self, user_id: i64, day: NaiveDate) -> StoreResult<()>;
-    /// Whether `user_id` gets the digest (on unless they turned it off).
-    async fn wants_digest(&self, user_id: i64) -> StoreResult<bool>;
+    /// Turns `user_id`'s digest on or off (`User::follow_up_digest` carries it on each request).
     async fn set_wants_digest(&self, user_id: i64, wanted: bool) -> StoreResult<()>;
 }
 
@@ -173,11 +172,6 @@ impl FollowUpDigests {
             list_url: format!("{base}/leads?assignee=me&follow_up_by={day}&sort=follow_up_on"),
             settings_url: format!("{base}/#digest"),
         }
-    }
-
-    /// Whether `user_id` gets the digest (when digests go out: `hour`).
-    pub async fn wanted(&self, user_id: i64) -> Result<bool, ServiceError> {
-        Ok(self.digests.wants_digest(user_id).await?)
     }
 
     pub async fn set_wanted(&self, user_id: i64, wanted: bool) -> Result<(), ServiceError> {

@@ -144,6 +144,7 @@ async fn accepting_for_a_new_account_creates_it_for_the_invited_address_and_sign
                     last_name: new_user.last_name,
                     is_admin: false,
                     created_at: now(),
+                    follow_up_digest: true,
                 },
                 team_id: TEAM,
                 team_name: "Roofers".into(),
