@@ -144,7 +144,11 @@ pub(crate) fn ids(page: &Value) -> Vec<i64> {
 async fn list(app: &TestApp, key: &str, query: &str) -> Vec<i64> {
     let (status, body) = app.get(&format!("/api/v1/leads{query}"), key).await;
     assert_eq!(status, StatusCode::OK, "{query}: {body}");
-    ids(&body)
+    let ids = ids(&body);
+    // Every list here fits one page, so its total (the rollup's where it answers the filter:
+    // none, a team, a source, a status) is the number of its items.
+    assert_eq!(body["total"], ids.len(), "{query}: {body}");
+    ids
 }
 
 /// Lead `id`'s timeline as `key`'s holder reads it: its first page, newest first.

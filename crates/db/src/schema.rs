@@ -170,6 +170,7 @@ diesel::table! {
         archived_at -> Nullable<Timestamp>,
         merged_into_id -> Nullable<BigInt>,
         follow_up_on -> Nullable<Date>,
+        last_contact_at -> Nullable<Timestamp>,
     }
 }
 

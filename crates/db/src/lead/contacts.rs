@@ -1,11 +1,11 @@
 //! The contacts logged on leads, read from their `contact_logged` timeline entries: summed up
-//! for a list's page or a lead's page and as a list's filter (`contacted`,
-//! `last_contact_before`), by lead (`lead_activity_contacts_by_lead`); counted by who logged
-//! them for a team's page (through `lead_activity_contacts`, by time).
+//! for a list's page or a lead's page, by lead (`lead_activity_contacts_by_lead`); counted by
+//! who logged them for a team's page (through `lead_activity_contacts`, by time). A list's
+//! filters (`contacted`, `last_contact_before`) read the newest one's time kept on the lead.
 use std::collections::HashMap;
 
 use chrono::{DateTime, NaiveDate, NaiveDateTime, NaiveTime, Utc};
-use diesel::dsl::{count_star, exists, not};
+use diesel::dsl::count_star;
 use diesel::prelude::*;
 
 use leadhub_domain::lead::record::LeadFilter;
@@ -98,33 +98,23 @@ fn contact_entries() -> _ {
     lead_activity::table.filter(lead_activity::kind.eq(contact_logged))
 }
 
-/// The contact entries of the lead a list's query is on (a correlated subquery).
-#[diesel::dsl::auto_type(no_type_alias)]
-pub(crate) fn contacts_on_lead() -> _ {
-    contact_entries().filter(lead_activity::lead_id.eq(leads::id))
-}
-
 /// A list's `contacted` filter as a condition on the lead: whether a contact was ever logged on
-/// it. Read from the `contact_logged` entries, so a lead merged into another brings its
-/// contacts along (the merge moves its timeline), and nothing is kept on the lead that could
-/// drift from its timeline. `[NOT] EXISTS` on the lead's own entries (`lead_activity_contacts_by_lead`),
-/// not `[NOT] IN` a list of every contacted lead: PostgreSQL plans `NOT IN` a large subselect
-/// row by row (a list view at a million leads did not answer in 30 s), `NOT EXISTS` as an
-/// anti-join (docs/performance.md, the `dashboard` bench).
+/// it, read from `leads.last_contact_at`, which the timeline's triggers keep (migration
+/// `2026-12-13-000039_last_contact`): a lead merged into another brings its contacts along (the
+/// merge moves its timeline, the triggers sum both leads up again), and no writer has to know
+/// of it. The contacted leads are in the partial index `leads_contacted`, newest first.
 pub(crate) fn contacted(ever: bool) -> LeadCondition {
-    let contacted = exists(contacts_on_lead());
     if ever {
-        Box::new(contacted)
+        Box::new(leads::last_contact_at.is_not_null())
     } else {
-        Box::new(not(contacted))
+        Box::new(leads::last_contact_at.is_null())
     }
 }
 
 /// A list's `last_contact_before` filter: the leads with a logged contact, none of them on `day`
-/// (the UTC day) or later. Two `EXISTS` rather than the last contact's time compared: PostgreSQL
-/// runs a correlated `max()` once a lead (3x slower at a million leads), `EXISTS` as joins.
+/// (the UTC day) or later.
 pub(crate) fn quiet_since(day: NaiveDate) -> LeadCondition {
     let since = to_db(day.and_time(NaiveTime::MIN).and_utc());
-    let lately = contacts_on_lead().filter(lead_activity::created_at.ge(since));
-    Box::new(contacted(true).and(not(exists(lately))))
+    // A lead never contacted (NULL) is not before any day: `NULL < day` is not true.
+    Box::new(leads::last_contact_at.assume_not_null().lt(since))
 }

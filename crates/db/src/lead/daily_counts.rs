@@ -10,7 +10,7 @@ use diesel::sql_types::BigInt;
 use leadhub_domain::dashboard::LeadFigures;
 use leadhub_domain::lead::record::{EnrichmentStatus, LeadFilter};
 use leadhub_domain::lead::search::source_slug;
-use leadhub_domain::lead::work::ArchiveFilter;
+use leadhub_domain::lead::work::{ArchiveFilter, LeadStatus};
 
 use crate::schema::lead_daily_counts as counts;
 use crate::ReadConnection;
@@ -21,6 +21,7 @@ pub(crate) struct RollupFilter {
     team_id: Option<i64>,
     source: Option<String>,
     enrichment_status: Option<EnrichmentStatus>,
+    status: Option<LeadStatus>,
 }
 
 impl RollupFilter {
@@ -63,8 +64,6 @@ impl RollupFilter {
             || q.is_some()
             || created_after.is_some()
             || created_before.is_some()
-            // Kept in the rollup, but no dashboard asks for it yet: counted from the leads.
-            || status.is_some()
             || assignee.is_some()
             || follow_up_by.is_some()
             || contacted.is_some()
@@ -83,6 +82,7 @@ impl RollupFilter {
             team_id: *team_id,
             source,
             enrichment_status: *enrichment_status,
+            status: *status,
         })
     }
 }
@@ -109,6 +109,9 @@ macro_rules! narrow_counts {
         }
         if let Some(e) = f.enrichment_status {
             q = q.filter(counts::enrichment_status.eq(e.as_str()));
+        }
+        if let Some(s) = f.status {
+            q = q.filter(counts::status.eq(s.as_str()));
         }
         q
     }};

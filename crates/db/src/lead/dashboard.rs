@@ -3,7 +3,7 @@
 //! the filter, else from GROUP BY queries over the live leads themselves.
 use async_trait::async_trait;
 use chrono::{DateTime, NaiveDate, Utc};
-use diesel::dsl::{case_when, count_star, exists, not, sql, sum};
+use diesel::dsl::{case_when, count_star, sql, sum};
 use diesel::expression::SqlLiteral;
 use diesel::prelude::*;
 use diesel::sql_types::{Bool, Integer, Text};
@@ -15,7 +15,7 @@ use leadhub_domain::lead::record::LeadFilter;
 use leadhub_domain::store::StoreResult;
 use leadhub_domain::submission::{Submission, VisibleSubmissions};
 
-use crate::lead::contacts::{contacts_by_actor, contacts_of, contacts_on_lead};
+use crate::lead::contacts::{contacts_by_actor, contacts_of};
 use crate::lead::daily_counts::{rolled_up_figures, RollupFilter};
 use crate::lead::leads::narrow_leads;
 use crate::lead::submissions::SubmissionRow;
@@ -107,7 +107,8 @@ fn open_leads_of(
     today: NaiveDate,
 ) -> QueryResult<OpenLeads> {
     let due = case_when::<_, _, Integer>(leads::follow_up_on.le(today), 1).otherwise(0);
-    let not_contacted = case_when::<_, _, Integer>(not(exists(contacts_on_lead())), 1).otherwise(0);
+    let not_contacted =
+        case_when::<_, _, Integer>(leads::last_contact_at.is_null(), 1).otherwise(0);
     // One pass: `leads_assignee_status` finds one person's open leads, not every visible one,
     // and each is counted as due or not contacted while it is read.
     let (open, due, not_contacted): (i64, Option<i64>, Option<i64>) = conn.get_result(

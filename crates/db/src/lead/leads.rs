@@ -66,11 +66,17 @@ impl LeadRepository for Database {
                 Backend::Postgres => None,
             };
             // The rollup holds the count of the filters made of its columns (none, a team, a
-            // source): kept exact by triggers, a few thousand rows instead of every lead.
-            let total: i64 = match (RollupFilter::of(&filter), &words) {
-                (Some(rollup), _) => rolled_up_count(conn, &rollup)?,
-                (None, Some(words)) => conn.get_result(matching(words.expr.clone()).count())?,
-                (None, None) => conn.get_result(filtered(&filter, backend).count())?,
+            // status, a source): kept exact by triggers, a few thousand rows instead of every
+            // lead. Such a filter of the leads not contacted yet is its count less the contacted
+            // ones, which the partial index `leads_contacted` holds alone.
+            let total: i64 = match (RollupFilter::of(&filter), &words, not_contacted(&filter)) {
+                (Some(rollup), _, _) => rolled_up_count(conn, &rollup)?,
+                (None, Some(words), _) => conn.get_result(matching(words.expr.clone()).count())?,
+                (None, None, Some((rollup, contacted))) => {
+                    let contacted: i64 = conn.get_result(filtered(&contacted, backend).count())?;
+                    rolled_up_count(conn, &rollup)? - contacted
+                }
+                (None, None, None) => conn.get_result(filtered(&filter, backend).count())?,
             };
             if let Some(words) = words.filter(|_| filter.sort.field == SortField::CreatedAt) {
                 let ids: Vec<i64> = conn.load(
@@ -440,3 +446,20 @@ fn filtered(
 }
 
 diesel::define_sql_function!(fn lower(x: diesel::sql_types::Nullable<diesel::sql_types::Text>) -> diesel::sql_types::Nullable<diesel::sql_types::Text>);
+
+/// A filter of the leads not contacted yet whose other fields the rollup answers: the rollup's
+/// part (every such lead, contacted or not) and the same filter of the contacted ones.
+fn not_contacted(filter: &LeadFilter) -> Option<(RollupFilter, LeadFilter)> {
+    if filter.contacted != Some(false) {
+        return None;
+    }
+    let rollup = RollupFilter::of(&LeadFilter {
+        contacted: None,
+        ..filter.clone()
+    })?;
+    let contacted = LeadFilter {
+        contacted: Some(true),
+        ..filter.clone()
+    };
+    Some((rollup, contacted))
+}
