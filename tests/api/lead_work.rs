@@ -209,6 +209,10 @@ async fn working_fields_etag_and_list_filters(app: TestApp) {
     );
     assert_eq!(list(&app, &c.olive.key, "?assignee=none").await, [second]);
     assert_eq!(
+        list(&app, &c.olive.key, "?assignee=none&status=won").await,
+        Vec::<i64>::new()
+    );
+    assert_eq!(
         list(&app, &c.olive.key, &format!("?assignee={mia_id}")).await,
         [first]
     );

@@ -163,6 +163,13 @@ impl DigestRepository for Database {
                 .execute(conn)?;
             Ok(())
         })
-        .await
+        .await?;
+        // The user as read a moment ago carries the switch to the next page (pool/recent.rs).
+        self.recent_users.update(|u| {
+            if u.id == user_id {
+                u.follow_up_digest = wanted;
+            }
+        });
+        Ok(())
     }
 }

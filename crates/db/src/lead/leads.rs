@@ -8,11 +8,13 @@ use leadhub_domain::lead::record::{
     LeadWritten,
 };
 use leadhub_domain::lead::work::model::{kind, NewActivity};
+use leadhub_domain::lead::work::AssigneeFilter;
 use leadhub_domain::store::StoreResult;
 
+use crate::lead::contacts::contacted;
 use crate::lead::daily_counts::{rolled_up_count, RollupFilter};
 use crate::lead::lead_row::LeadRow;
-use crate::lead::lead_search::in_order;
+use crate::lead::lead_search::{in_order, LeadCondition};
 use crate::lead::lead_work::{insert_activity, with_assignees};
 use crate::lead::lead_writes::{retry_on_conflict, write_all};
 use crate::lead::word_search::{in_id_order, lead_search, matching, word_match, WordMatch};
@@ -67,14 +69,15 @@ impl LeadRepository for Database {
             };
             // The rollup holds the count of the filters made of its columns (none, a team, a
             // status, a source): kept exact by triggers, a few thousand rows instead of every
-            // lead. Such a filter of the leads not contacted yet is its count less the contacted
-            // ones, which the partial index `leads_contacted` holds alone.
-            let total: i64 = match (RollupFilter::of(&filter), &words, not_contacted(&filter)) {
+            // lead. Such a filter of the leads without a contact or an assignee is its count
+            // less the leads with one, which a partial index holds alone.
+            let total: i64 = match (RollupFilter::of(&filter), &words, complement(&filter)) {
                 (Some(rollup), _, _) => rolled_up_count(conn, &rollup)?,
                 (None, Some(words), _) => conn.get_result(matching(words.expr.clone()).count())?,
-                (None, None, Some((rollup, contacted))) => {
-                    let contacted: i64 = conn.get_result(filtered(&contacted, backend).count())?;
-                    rolled_up_count(conn, &rollup)? - contacted
+                (None, None, Some((rollup, rest, with))) => {
+                    let with: i64 =
+                        conn.get_result(filtered(&rest, backend).filter(with).count())?;
+                    rolled_up_count(conn, &rollup)? - with
                 }
                 (None, None, None) => conn.get_result(filtered(&filter, backend).count())?,
             };
@@ -447,19 +450,33 @@ fn filtered(
 
 diesel::define_sql_function!(fn lower(x: diesel::sql_types::Nullable<diesel::sql_types::Text>) -> diesel::sql_types::Nullable<diesel::sql_types::Text>);
 
-/// A filter of the leads not contacted yet whose other fields the rollup answers: the rollup's
-/// part (every such lead, contacted or not) and the same filter of the contacted ones.
-fn not_contacted(filter: &LeadFilter) -> Option<(RollupFilter, LeadFilter)> {
-    if filter.contacted != Some(false) {
-        return None;
-    }
-    let rollup = RollupFilter::of(&LeadFilter {
-        contacted: None,
-        ..filter.clone()
-    })?;
-    let contacted = LeadFilter {
-        contacted: Some(true),
-        ..filter.clone()
+/// A filter of the leads without something a small partial index holds, whose other fields the
+/// rollup answers: never contacted (`leads_contacted` holds the contacted leads) or unassigned
+/// (`leads_assignee_status` the assigned ones). Their count is the rollup's count of the other
+/// fields (`rest`) less the leads of `rest` `with` it.
+fn complement(filter: &LeadFilter) -> Option<(RollupFilter, LeadFilter, LeadCondition)> {
+    let (rest, with): (LeadFilter, LeadCondition) = match filter {
+        LeadFilter {
+            contacted: Some(false),
+            ..
+        } => (
+            LeadFilter {
+                contacted: None,
+                ..filter.clone()
+            },
+            contacted(true),
+        ),
+        LeadFilter {
+            assignee: Some(AssigneeFilter::Nobody),
+            ..
+        } => (
+            LeadFilter {
+                assignee: None,
+                ..filter.clone()
+            },
+            Box::new(leads::assignee_id.is_not_null()),
+        ),
+        _ => return None,
     };
-    Some((rollup, contacted))
+    Some((RollupFilter::of(&rest)?, rest, with))
 }
