@@ -11,9 +11,13 @@ WHERE leads.id = c.lead_id;
 
 -- Statement triggers over the transition tables: one UPDATE of the leads a statement touched, so
 -- a bulk contact or a merge updates each lead once (and runs the rollup's trigger once), not once
--- an entry.
+-- an entry. A statement without contact entries (a note, a status change) updates nothing: a
+-- statement trigger runs even for no rows, and so would the rollup's.
 CREATE FUNCTION leads_last_contact_logged() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
+    IF NOT EXISTS (SELECT 1 FROM new_entries WHERE kind = 'contact_logged') THEN
+        RETURN NULL;
+    END IF;
     UPDATE leads SET last_contact_at = c.last_at
     FROM (SELECT lead_id, max(created_at) AS last_at FROM new_entries
           WHERE kind = 'contact_logged' GROUP BY lead_id) AS c
@@ -23,22 +27,15 @@ BEGIN
 END;
 $$;
 
--- A removed or moved entry (a merge moves the merged lead's timeline to the survivor): the
--- leads it left and joined are summed up again.
-CREATE FUNCTION leads_last_contact_moved() RETURNS trigger LANGUAGE plpgsql AS $$
+-- A removed or moved entry: the leads it left are summed up again from their timelines. A moved
+-- one (a merge moves the merged lead's timeline to the survivor) is also logged on the lead it
+-- joined, as an insert is.
+CREATE FUNCTION leads_last_contact_removed() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-    IF TG_OP = 'UPDATE' THEN
-        UPDATE leads SET last_contact_at = (
-            SELECT max(a.created_at) FROM lead_activity a
-            WHERE a.lead_id = leads.id AND a.kind = 'contact_logged')
-        WHERE id IN (SELECT lead_id FROM old_entries WHERE kind = 'contact_logged'
-                     UNION SELECT lead_id FROM new_entries WHERE kind = 'contact_logged');
-    ELSE
-        UPDATE leads SET last_contact_at = (
-            SELECT max(a.created_at) FROM lead_activity a
-            WHERE a.lead_id = leads.id AND a.kind = 'contact_logged')
-        WHERE id IN (SELECT lead_id FROM old_entries WHERE kind = 'contact_logged');
-    END IF;
+    UPDATE leads SET last_contact_at = (
+        SELECT max(a.created_at) FROM lead_activity a
+        WHERE a.lead_id = leads.id AND a.kind = 'contact_logged')
+    WHERE id IN (SELECT lead_id FROM old_entries WHERE kind = 'contact_logged');
     RETURN NULL;
 END;
 $$;
@@ -46,12 +43,15 @@ $$;
 CREATE TRIGGER leads_last_contact_insert AFTER INSERT ON lead_activity
 REFERENCING NEW TABLE AS new_entries
 FOR EACH STATEMENT EXECUTE FUNCTION leads_last_contact_logged();
-CREATE TRIGGER leads_last_contact_update AFTER UPDATE ON lead_activity
-REFERENCING OLD TABLE AS old_entries NEW TABLE AS new_entries
-FOR EACH STATEMENT EXECUTE FUNCTION leads_last_contact_moved();
+CREATE TRIGGER leads_last_contact_moved_to AFTER UPDATE ON lead_activity
+REFERENCING NEW TABLE AS new_entries
+FOR EACH STATEMENT EXECUTE FUNCTION leads_last_contact_logged();
+CREATE TRIGGER leads_last_contact_moved_from AFTER UPDATE ON lead_activity
+REFERENCING OLD TABLE AS old_entries
+FOR EACH STATEMENT EXECUTE FUNCTION leads_last_contact_removed();
 CREATE TRIGGER leads_last_contact_delete AFTER DELETE ON lead_activity
 REFERENCING OLD TABLE AS old_entries
-FOR EACH STATEMENT EXECUTE FUNCTION leads_last_contact_moved();
+FOR EACH STATEMENT EXECUTE FUNCTION leads_last_contact_removed();
 
 -- Only the contacted leads, newest first, with what a list checks of each (team, archive,
 -- merge): the contacted leads are counted from it alone, and a list of them reads it in order.
