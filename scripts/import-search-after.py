@@ -4,7 +4,7 @@
 `scripts/bench-import.sh` runs this around `leadhub import leads` when BENCH_IMPORT_SEARCH=after:
 
   import-search-after.py drop  DB   before the import: drops the search's parts (the triggers that keep
-                                    the word index `lead_search`, migrations 000033-34, and the sort index
+                                    the word index `lead_search`, made by the baseline migration, and the sort index
                                     `leads_updated`), keeping their SQL beside the database
   import-search-after.py build DB   after it: creates them again and fills `lead_search` for every lead in
                                     one statement, in one transaction; prints the seconds each part took

@@ -20,9 +20,9 @@ pub use job::gauges::{QueueGauges, JOB_STATES};
 pub use lead::single_intake::SingleIntake;
 pub use pool::backup::{backup_sqlite, BackupError};
 pub use pool::connection::{
-    blocking_here, Backend, Database, DbConnection, DbError, ReadConnection, POSTGRES_MIGRATIONS,
-    SQLITE_BUSY_TIMEOUT, SQLITE_MIGRATIONS,
+    blocking_here, Backend, Database, DbConnection, DbError, ReadConnection, SQLITE_BUSY_TIMEOUT,
 };
+pub use pool::migrations::{BASELINE, POSTGRES_MIGRATIONS, SQLITE_MIGRATIONS};
 pub use pool::pool_threads::{settle, StillOpen};
 
 /// The MATCH expression SQLite's word index answers a lead filter with, or None when the list

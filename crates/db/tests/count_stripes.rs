@@ -1,5 +1,5 @@
 //! On PostgreSQL, two writers adding leads of one team on one day do not wait on each other's
-//! row of dashboard counts: each connection adds to its own stripe (migration 31), and the
+//! row of dashboard counts: each connection adds to its own stripe (`lead_daily_counts.stripe`), and the
 //! dashboard's reader adds the stripes up. Needs `TEST_DATABASE_URL` (CI sets it).
 #![allow(clippy::unwrap_used)]
 mod common;

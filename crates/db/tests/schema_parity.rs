@@ -11,7 +11,7 @@ use diesel::sql_types::{BigInt, Bool, Integer, Text};
 use leadhub_db::DbConnection;
 
 /// The lead search's B-tree indexes, PostgreSQL's alone: SQLite's word index carries the same
-/// filters (migration 000033).
+/// filters (`lead_search`).
 const POSTGRES_SEARCH_INDEXES: &[&str] = &[
     "leads_state_filter",
     "leads_source_filter",

@@ -99,8 +99,8 @@ fn contact_entries() -> _ {
 }
 
 /// A list's `contacted` filter as a condition on the lead: whether a contact was ever logged on
-/// it, read from `leads.last_contact_at`, which the timeline's triggers keep (migration
-/// `2026-12-13-000039_last_contact`): a lead merged into another brings its contacts along (the
+/// it, read from `leads.last_contact_at`, which the timeline's triggers keep (the baseline
+/// migration, both backends): a lead merged into another brings its contacts along (the
 /// merge moves its timeline, the triggers sum both leads up again), and no writer has to know
 /// of it. The contacted leads are in the partial index `leads_contacted`, newest first.
 pub(crate) fn contacted(ever: bool) -> LeadCondition {

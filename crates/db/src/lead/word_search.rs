@@ -1,8 +1,8 @@
 //! SQLite's lead search (docs/search.md): one FTS5 word index, `lead_search`, carries `q`, the
 //! text filters, the ZIP, the team and whether a lead is live, archived or merged away, each kind
-//! in its own column (migration `000034_word_columns`), so a lead's text never stands for a team or
-//! another filter's value. A filter made of those is one MATCH, counted and paged in the index
-//! alone; PostgreSQL keeps its B-tree and trigram indexes.
+//! in a column of its own, so a lead's text never stands for a team or another filter's value. A
+//! filter made of those is one MATCH, counted and paged in the index alone; PostgreSQL keeps its
+//! B-tree and trigram indexes.
 use diesel::dsl::sql;
 use diesel::prelude::*;
 use diesel::sql_types::{Bool, Text};

@@ -13,7 +13,7 @@ use diesel::query_dsl::LoadQuery;
 use diesel::r2d2::{CustomizeConnection, Pool};
 use diesel::sqlite::SqliteConnection;
 use diesel::{Connection, ExpressionMethods, QueryDsl, QueryResult, RunQueryDsl};
-use diesel_migrations::{embed_migrations, EmbeddedMigrations, MigrationHarness};
+use diesel_migrations::MigrationHarness;
 
 use leadhub_domain::api_key::StoredApiKey;
 use leadhub_domain::store::StoreError;
@@ -23,17 +23,13 @@ use crate::job::job_wakeups::JobSignal;
 use crate::lead::change_groups::{change_queue, ChangeQueue};
 use crate::pool::checkpoint::{self, Writers, AUTOCHECKPOINT_PAGES, LOG_SIZE_LIMIT};
 use crate::pool::manager::{self, DbManager, QueryErrorsOnly};
+use crate::pool::migrations::{run_pending, POSTGRES_MIGRATIONS, SQLITE_MIGRATIONS};
 use crate::pool::pool_threads::{self, OpenPool};
 use crate::pool::recent::Recent;
 use crate::pool::writable::{cannot_create, check_sqlite_writable};
 use crate::pool::write_faults::WriteFaults;
 use crate::schema::users;
 use crate::sql::error::{is_read_only, store_error};
-
-/// Each backend's migrations, compiled in: `Database::migrate` applies them; public so that the
-/// migration tests can also revert them one by one.
-pub const SQLITE_MIGRATIONS: EmbeddedMigrations = embed_migrations!("../../migrations/sqlite");
-pub const POSTGRES_MIGRATIONS: EmbeddedMigrations = embed_migrations!("../../migrations/postgres");
 
 /// One connection type for both backends; queries are written once against it.
 #[derive(diesel::MultiConnection)]
@@ -218,10 +214,8 @@ impl Database {
             .map_err(|e| DbError::Connect(e.to_string()))?;
         let harness: &mut DbConnection = &mut conn;
         let applied = match harness {
-            DbConnection::Sqlite(c) => c.run_pending_migrations(SQLITE_MIGRATIONS).map(|v| v.len()),
-            DbConnection::Postgres(c) => c
-                .run_pending_migrations(POSTGRES_MIGRATIONS)
-                .map(|v| v.len()),
+            DbConnection::Sqlite(c) => run_pending(c, SQLITE_MIGRATIONS),
+            DbConnection::Postgres(c) => run_pending(c, POSTGRES_MIGRATIONS),
         };
         applied.map_err(|e| {
             let said = one_line(&e.to_string());

@@ -7,6 +7,7 @@ pub(crate) mod checkpoint;
 pub(crate) mod connection;
 pub(crate) mod group_commit;
 pub(crate) mod manager;
+pub(crate) mod migrations;
 pub(crate) mod pool_threads;
 pub(crate) mod recent;
 pub(crate) mod writable;

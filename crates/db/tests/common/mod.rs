@@ -1,5 +1,7 @@
 //! Shared by the db tests: a database of a test's own, on SQLite or PostgreSQL.
 #![allow(dead_code)]
+pub mod schema;
+
 use std::io::Write;
 use std::path::PathBuf;
 
@@ -31,6 +33,11 @@ impl OwnFile {
 
     pub fn url(&self) -> String {
         format!("sqlite://{}", self.path.display())
+    }
+
+    /// A plain diesel connection to the file, without the service's pool or pragmas.
+    pub fn connect(&self) -> SqliteConnection {
+        SqliteConnection::establish(&self.path.display().to_string()).unwrap()
     }
 
     /// Removes the folder; every connection to the file must be closed first.
@@ -73,6 +80,11 @@ impl OwnSchema {
         let sep = if pg_url.contains('?') { '&' } else { '?' };
         let url = format!("{pg_url}{sep}options=-csearch_path%3D{name}");
         OwnSchema { admin, name, url }
+    }
+
+    /// The schema's name, which PostgreSQL's catalog writes into the functions it shows.
+    pub fn name(&self) -> &str {
+        &self.name
     }
 
     /// Drops the schema; every connection to it must be closed first.

@@ -1,2 +1,0 @@
-DROP INDEX submissions_failed;
-DROP INDEX leads_source_enrichment;

@@ -1,1 +1,0 @@
-DROP TABLE webhook_events;

@@ -1,1 +1,0 @@
-CREATE INDEX submissions_status ON submissions(status);

@@ -1,2 +1,0 @@
-DROP INDEX leads_enrichment_status_created;
-DROP INDEX submissions_result_lead;

@@ -1,2 +1,0 @@
-ALTER TABLE uploads DROP COLUMN summary;
-ALTER TABLE uploads DROP COLUMN warnings;

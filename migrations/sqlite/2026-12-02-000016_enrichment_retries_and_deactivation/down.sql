@@ -1,2 +1,0 @@
-ALTER TABLE users DROP COLUMN deactivated_at;
-DROP TABLE lead_enrichment_retries;

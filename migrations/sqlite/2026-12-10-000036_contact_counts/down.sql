@@ -1,1 +1,0 @@
-DROP INDEX lead_activity_contacts;
