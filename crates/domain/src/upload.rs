@@ -68,6 +68,20 @@ pub struct UploadCounts {
     pub warnings: i64,
 }
 
+/// How an import ended, as the upload keeps it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FinishedUpload {
+    /// `Done` or `Failed`.
+    pub status: UploadStatus,
+    pub counts: UploadCounts,
+    /// The reject report (CSV), when rows were rejected or cells warned about.
+    pub report: Option<Vec<u8>>,
+    /// What the upload page shows of a finished import (encoding, mapping, reasons).
+    pub summary: Option<serde_json::Value>,
+    /// Why a failed import failed.
+    pub error: Option<String>,
+}
+
 /// Longest file name kept for an upload, in characters.
 pub const FILE_NAME_MAX_CHARS: usize = 200;
 
@@ -123,15 +137,10 @@ pub trait UploadStore: Send + Sync {
         at: DateTime<Utc>,
     ) -> StoreResult<()>;
     /// Records the final state, with the report when rows were rejected or cells warned about.
-    #[allow(clippy::too_many_arguments)]
     async fn finish_upload(
         &self,
         id: i64,
-        status: UploadStatus,
-        counts: UploadCounts,
-        report: Option<Vec<u8>>,
-        summary: Option<serde_json::Value>,
-        error: Option<String>,
+        finished: FinishedUpload,
         at: DateTime<Utc>,
     ) -> StoreResult<()>;
 }

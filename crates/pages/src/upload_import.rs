@@ -16,7 +16,9 @@ use leadhub_domain::business::{BusinessService, RelationshipType};
 use leadhub_domain::import::{ImportProgress, ImportRun, ImportServices, ImportSummary};
 use leadhub_domain::jobs::Job;
 use leadhub_domain::submission::SubmissionService;
-use leadhub_domain::upload::{Upload, UploadCounts, UploadKind, UploadStatus, UploadStore};
+use leadhub_domain::upload::{
+    FinishedUpload, Upload, UploadCounts, UploadKind, UploadStatus, UploadStore,
+};
 use leadhub_domain::user::UserRepository;
 use leadhub_domain::Clock;
 use leadhub_spreadsheet::{import_sheet, open_sheet, ImportStopped, ReportOutput, ReportTarget};
@@ -129,11 +131,13 @@ impl UploadImports {
         self.uploads
             .finish_upload(
                 id,
-                status,
-                counts(&summary),
-                report,
-                (status == UploadStatus::Done).then(|| page_summary(&summary)),
-                error,
+                FinishedUpload {
+                    status,
+                    counts: counts(&summary),
+                    report,
+                    summary: (status == UploadStatus::Done).then(|| page_summary(&summary)),
+                    error,
+                },
                 self.clock.now(),
             )
             .await

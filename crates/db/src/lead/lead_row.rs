@@ -50,69 +50,6 @@ impl LeadWorkRow {
     }
 }
 
-/// A lead as written: every column but the id. `None` writes NULL (never the column's DEFAULT),
-/// so a stored row always equals the domain's view of it, and many rows fit one INSERT.
-#[derive(Queryable, Selectable, Insertable, AsChangeset, Clone, Debug, Default)]
-#[diesel(
-    table_name = leads,
-    treat_none_as_null = true,
-    treat_none_as_default_value = false
-)]
-pub struct LeadValues {
-    pub team_id: Option<i64>,
-    pub dedupe_scope: i64,
-    pub street_key: Option<String>,
-    pub address_key: Option<String>,
-    pub address: Option<String>,
-    pub city: Option<String>,
-    pub state: Option<String>,
-    pub zip_code: Option<String>,
-    pub county: Option<String>,
-    pub first_name: Option<String>,
-    pub last_name: Option<String>,
-    pub primary_phone: Option<String>,
-    pub primary_phone_type: Option<String>,
-    pub phone_2: Option<String>,
-    pub phone_3: Option<String>,
-    pub phone_4: Option<String>,
-    pub phone_5: Option<String>,
-    pub email_1: Option<String>,
-    pub email_2: Option<String>,
-    pub email_3: Option<String>,
-    pub mail_address: Option<String>,
-    pub mail_city: Option<String>,
-    pub mail_state: Option<String>,
-    pub mail_zip: Option<String>,
-    pub project_number: Option<String>,
-    pub permit_date: Option<String>,
-    pub permit_status: Option<String>,
-    pub parcel_number: Option<String>,
-    pub subdivision: Option<String>,
-    pub lot: Option<String>,
-    pub work_type: Option<String>,
-    pub project_description: Option<String>,
-    pub specific_use: Option<String>,
-    pub property_type: Option<String>,
-    pub lot_size: Option<String>,
-    pub lot_size_acres: Option<f64>,
-    pub bedrooms: Option<i32>,
-    pub related_url: Option<String>,
-    pub latitude: Option<f64>,
-    pub longitude: Option<f64>,
-    pub source: Option<String>,
-    pub source_identifier: Option<String>,
-    pub geocode_source: Option<String>,
-    pub geocode_match: Option<String>,
-    pub geocode_matched_address: Option<String>,
-    pub county_fips: Option<String>,
-    pub appraisal: Option<String>,
-    pub enrichment_status: String,
-    pub submission_count: i32,
-    pub created_by: i64,
-    pub created_at: NaiveDateTime,
-    pub updated_at: NaiveDateTime,
-}
-
 impl LeadRow {
     /// The domain's lead; a stored `enrichment_status` this code does not know is an error.
     pub fn into_lead(self) -> QueryResult<Lead> {
@@ -163,10 +100,42 @@ impl LeadValues {
     }
 }
 
-/// The row's field columns are named as the domain's fields: both directions come from the
-/// domain's one list of string fields.
+/// The row's columns, declared with the domain's one list of string fields: a text field added
+/// there is a column here (and in `schema.rs`), and both directions of the mapping follow.
 macro_rules! field_columns {
     ($($name:ident),*) => {
+        /// A lead as written: every column but the id. `None` writes NULL (never the column's
+        /// DEFAULT), so a stored row always equals the domain's view of it, and many rows fit
+        /// one INSERT.
+        #[derive(Queryable, Selectable, Insertable, AsChangeset, Clone, Debug, Default)]
+        #[diesel(
+            table_name = leads,
+            treat_none_as_null = true,
+            treat_none_as_default_value = false
+        )]
+        pub struct LeadValues {
+            pub team_id: Option<i64>,
+            pub dedupe_scope: i64,
+            pub street_key: Option<String>,
+            pub address_key: Option<String>,
+            // The domain's string fields, one text column each.
+            $(pub $name: Option<String>,)*
+            pub lot_size_acres: Option<f64>,
+            pub bedrooms: Option<i32>,
+            pub latitude: Option<f64>,
+            pub longitude: Option<f64>,
+            pub geocode_source: Option<String>,
+            pub geocode_match: Option<String>,
+            pub geocode_matched_address: Option<String>,
+            pub county_fips: Option<String>,
+            pub appraisal: Option<String>,
+            pub enrichment_status: String,
+            pub submission_count: i32,
+            pub created_by: i64,
+            pub created_at: NaiveDateTime,
+            pub updated_at: NaiveDateTime,
+        }
+
         impl LeadValues {
             /// The domain's fields, from the row's columns.
             pub fn fields(&self) -> LeadFields {

@@ -67,20 +67,7 @@ impl LeadRepository for Database {
                 Backend::Sqlite => word_match(&filter).filter(|w| w.complete),
                 Backend::Postgres => None,
             };
-            // The rollup holds the count of the filters made of its columns (none, a team, a
-            // status, a source): kept exact by triggers, a few thousand rows instead of every
-            // lead. Such a filter of the leads without a contact or an assignee is its count
-            // less the leads with one, which a partial index holds alone.
-            let total: i64 = match (RollupFilter::of(&filter), &words, complement(&filter)) {
-                (Some(rollup), _, _) => rolled_up_count(conn, &rollup)?,
-                (None, Some(words), _) => conn.get_result(matching(words.expr.clone()).count())?,
-                (None, None, Some((rollup, rest, with))) => {
-                    let with: i64 =
-                        conn.get_result(filtered(&rest, backend).filter(with).count())?;
-                    rolled_up_count(conn, &rollup)? - with
-                }
-                (None, None, None) => conn.get_result(filtered(&filter, backend).count())?,
-            };
+            let total = listed_count(conn, &filter, words.as_ref(), backend)?;
             if let Some(words) = words.filter(|_| filter.sort.field == SortField::CreatedAt) {
                 let ids: Vec<i64> = conn.load(
                     in_id_order(matching(words.expr), filter.sort.descending)
@@ -449,6 +436,31 @@ fn filtered(
 }
 
 diesel::define_sql_function!(fn lower(x: diesel::sql_types::Nullable<diesel::sql_types::Text>) -> diesel::sql_types::Nullable<diesel::sql_types::Text>);
+
+/// How many leads `filter` lists, from the first source that holds the count exactly. The
+/// rollup holds the count of the filters made of its columns (none, a team, a status, a source):
+/// kept exact by triggers, a few thousand rows instead of every lead. On SQLite, the word index
+/// counts a filter it holds whole (`words`). Such a rollup filter of the leads without a contact
+/// or an assignee is its count less the leads with one, which a partial index holds alone. Any
+/// other filter is counted from the leads it matches.
+fn listed_count(
+    conn: &mut ReadConnection<'_>,
+    filter: &LeadFilter,
+    words: Option<&WordMatch>,
+    backend: Backend,
+) -> QueryResult<i64> {
+    if let Some(rollup) = RollupFilter::of(filter) {
+        return rolled_up_count(conn, &rollup);
+    }
+    if let Some(words) = words {
+        return conn.get_result(matching(words.expr.clone()).count());
+    }
+    if let Some((rollup, rest, with)) = complement(filter) {
+        let with: i64 = conn.get_result(filtered(&rest, backend).filter(with).count())?;
+        return Ok(rolled_up_count(conn, &rollup)? - with);
+    }
+    conn.get_result(filtered(filter, backend).count())
+}
 
 /// A filter of the leads without something a small partial index holds, whose other fields the
 /// rollup answers: never contacted (`leads_contacted` holds the contacted leads) or unassigned

@@ -6,7 +6,7 @@ use diesel::prelude::*;
 
 use leadhub_domain::store::StoreResult;
 use leadhub_domain::upload::{
-    import_job, NewUpload, Upload, UploadCounts, UploadStatus, UploadStore,
+    import_job, FinishedUpload, NewUpload, Upload, UploadCounts, UploadStatus, UploadStore,
 };
 
 use crate::job::jobs::insert_jobs;
@@ -166,19 +166,15 @@ impl UploadStore for Database {
     async fn finish_upload(
         &self,
         id: i64,
-        status: UploadStatus,
-        counts: UploadCounts,
-        report: Option<Vec<u8>>,
-        summary: Option<serde_json::Value>,
-        error: Option<String>,
+        finished: FinishedUpload,
         at: DateTime<Utc>,
     ) -> StoreResult<()> {
         self.execute(diesel::update(uploads::table.find(id)).set((
-            uploads::status.eq(status.as_str()),
-            counted(counts),
-            uploads::report.eq(report),
-            uploads::summary.eq(summary.map(|s| s.to_string())),
-            uploads::error.eq(error),
+            uploads::status.eq(finished.status.as_str()),
+            counted(finished.counts),
+            uploads::report.eq(finished.report),
+            uploads::summary.eq(finished.summary.map(|s| s.to_string())),
+            uploads::error.eq(finished.error),
             uploads::updated_at.eq(to_db(at)),
         )))
         .await
