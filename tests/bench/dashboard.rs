@@ -8,8 +8,10 @@
 //! SQL in a few big statements, through the triggers that keep the rollup. Then the member's
 //! list views by contacts (`/leads?contacted=false`, `contacted=true`,
 //! `last_contact_before=<a week ago>`) beside `/leads` itself, `/leads?status=new` (both counted
-//! by the rollup) and `/leads?assignee=none` (counted by reading the member's leads). Prints
-//! figures; asserts only that the pages answer.
+//! by the rollup), `/leads?assignee=none`, and three filters counted from the leads they match:
+//! `assignee=me` (every 97th lead is the member's), `follow_up_by=<in a week>` (every seventh lead
+//! has a follow-up day, a month either side of today) and `status=new&created_after=<91 days
+//! ago>`. Prints figures; asserts only that the pages answer.
 //!
 //! Run: `cargo bench -p leadhub-tests --bench dashboard` (`DASHBOARD_BENCH_LEADS=100000` for a
 //! smaller set).
@@ -17,9 +19,10 @@
 
 use std::time::Instant;
 
-use diesel::{Connection, PgConnection, RunQueryDsl, SqliteConnection};
+use diesel::RunQueryDsl;
 use serde_json::json;
 
+use leadhub_tests::bench::{ago, days_from_today, numbers, percentile, time_page, SeedConnection};
 use leadhub_tests::{session_cookies, Backend, TestApp, TestDatabase};
 
 const SAMPLES: usize = 60;
@@ -32,86 +35,12 @@ fn leads() -> i64 {
         .unwrap_or(1_000_000)
 }
 
-/// The SQL of one backend for what differs: the row numbers, a time `i * 63` seconds ago (two
-/// years for a million) and the statements that finish a seed.
-struct Dialect {
-    numbers: String,
-    ago: &'static str,
-    /// A logged contact's time: `id % 86400` minutes ago (60 days, about 1,700 a day).
-    contact_ago: &'static str,
-    finish: &'static [&'static str],
-}
-
-fn dialect(backend: Backend, n: i64) -> Dialect {
-    match backend {
-        Backend::Sqlite => Dialect {
-            numbers: format!(
-                "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < {n}) \
-                 SELECT i FROM n"
-            ),
-            ago: "datetime('now', '-' || (i * 63) || ' seconds')",
-            contact_ago: "datetime('now', '-' || (id % 86400) || ' minutes')",
-            finish: &["ANALYZE"],
-        },
-        Backend::Postgres => Dialect {
-            numbers: format!("SELECT i FROM generate_series(1, {n}) AS i"),
-            ago: "timezone('utc', now()) - (i * 63) * interval '1 second'",
-            contact_ago: "timezone('utc', now()) - (id % 86400) * interval '1 minute'",
-            // Index-only scans need the visibility map a VACUUM writes.
-            finish: &["VACUUM ANALYZE"],
-        },
-    }
-}
-
-/// A direct connection to the bench's database, for the seed.
-enum Direct {
-    Sqlite(SqliteConnection),
-    Postgres(PgConnection),
-}
-
-impl Direct {
-    fn open(db: &TestDatabase) -> Direct {
-        match db.backend {
-            Backend::Sqlite => {
-                let mut conn =
-                    SqliteConnection::establish(db.url.strip_prefix("sqlite://").unwrap()).unwrap();
-                // The app's workers write too (enrichment retries of the seeded leads): wait
-                // for their transactions rather than fail a seed statement on a busy database.
-                diesel::sql_query("PRAGMA busy_timeout = 60000")
-                    .execute(&mut conn)
-                    .unwrap();
-                Direct::Sqlite(conn)
-            }
-            Backend::Postgres => Direct::Postgres(PgConnection::establish(&db.url).unwrap()),
-        }
-    }
-
-    fn run(&mut self, statement: &str) {
-        let started = Instant::now();
-        let rows = match self {
-            Direct::Sqlite(c) => diesel::sql_query(statement).execute(c),
-            Direct::Postgres(c) => diesel::sql_query(statement).execute(c),
-        }
-        .unwrap_or_else(|e| panic!("{e}: {statement}"));
-        let head: String = statement
-            .split_whitespace()
-            .take(3)
-            .collect::<Vec<_>>()
-            .join(" ");
-        println!(
-            "  {head}: {rows} rows in {:.1} s",
-            started.elapsed().as_secs_f64()
-        );
-    }
-}
-
 /// The leads and their submissions; `first_team` is the first of `TEAMS` consecutive team ids,
 /// `user` the bench's member, who is given every 97th lead.
 fn seed(db: &TestDatabase, first_team: i64, user: i64) {
-    let n = leads();
-    let sql = dialect(db.backend, n);
-    let mut conn = Direct::open(db);
-    let ago = sql.ago;
+    let backend = db.backend;
+    let mut conn = SeedConnection::open(db);
+    let created = ago(backend, "i * 63", "second");
     let team = format!("CASE WHEN i % 6 = 0 THEN NULL ELSE {first_team} + i % {TEAMS} END");
     let scope = format!("CASE WHEN i % 6 = 0 THEN 0 ELSE {first_team} + i % {TEAMS} END");
     conn.run(&format!(
@@ -127,9 +56,9 @@ fn seed(db: &TestDatabase, first_team: i64, user: i64) {
              WHEN 3 THEN 'pending_retry' ELSE 'complete' END,
            CASE i % 10 WHEN 0 THEN 'contacted' WHEN 1 THEN 'qualified' WHEN 2 THEN 'won'
              WHEN 3 THEN 'lost' ELSE 'new' END,
-           CASE WHEN i % 97 = 0 THEN {user} END, 1, {user}, {ago}, {ago}
+           CASE WHEN i % 97 = 0 THEN {user} END, 1, {user}, {created}, {created}
          FROM ({numbers}) AS n",
-        numbers = sql.numbers
+        numbers = numbers(backend, leads())
     ));
     conn.run("UPDATE leads SET archived_at = created_at WHERE id % 50 = 7");
     conn.run("UPDATE leads SET merged_into_id = id - 1, address_key = NULL WHERE id % 100 = 13");
@@ -153,30 +82,28 @@ fn seed(db: &TestDatabase, first_team: i64, user: i64) {
         "INSERT INTO lead_activity (lead_id, actor_id, kind, detail, created_at)
          SELECT id, {user}, 'contact_logged', '{{\"outcome\": \"no_answer\"}}', {contact_ago}
          FROM leads WHERE id % 10 = 0",
-        contact_ago = sql.contact_ago
+        contact_ago = ago(backend, "id % 86400", "minute")
     ));
-    for statement in sql.finish {
-        conn.run(statement);
-    }
+    // A follow-up day on every seventh lead, a month either side of today.
+    conn.run(&format!(
+        "UPDATE leads SET follow_up_on = {day} WHERE id % 7 = 0",
+        day = days_from_today(backend, "id % 61 - 30")
+    ));
+    conn.finish();
 }
 
 /// (p50, p95) milliseconds of page `path` over `SAMPLES` requests after a warm-up, and the text
 /// that follows `marker` on the page (its lead count).
-async fn time_page(app: &TestApp, cookies: &str, path: &str, marker: &str) -> (f64, f64, String) {
-    let mut times = Vec::new();
-    let mut total = String::new();
-    for i in 0..SAMPLES + 3 {
-        let started = Instant::now();
-        let body = app.page_with_cookies(path, cookies).await;
-        if i >= 3 {
-            times.push(started.elapsed().as_secs_f64() * 1e3);
-        }
-        let start = body.find(marker).unwrap() + marker.len();
-        total = body[start..start + body[start..].find('<').unwrap()].to_owned();
-    }
-    times.sort_by(|a, b| a.total_cmp(b));
-    let at = |q: f64| times[((times.len() - 1) as f64 * q).round() as usize];
-    (at(0.5), at(0.95), total)
+async fn page_figures(
+    app: &TestApp,
+    cookies: &str,
+    path: &str,
+    marker: &str,
+) -> (f64, f64, String) {
+    let (times, body) = time_page(app, cookies, path, marker, SAMPLES).await;
+    let start = body.find(marker).unwrap() + marker.len();
+    let total = body[start..start + body[start..].find('<').unwrap()].to_owned();
+    (percentile(&times, 50.0), percentile(&times, 95.0), total)
 }
 
 async fn bench(backend: Backend) {
@@ -221,7 +148,7 @@ async fn bench(backend: Backend) {
     );
     for who in ["member@example.com", "admin@example.com"] {
         let cookies = session_cookies(&app, who).await;
-        let (p50, p95, total) = time_page(&app, &cookies, "/", "id=\"lead-total\">").await;
+        let (p50, p95, total) = page_figures(&app, &cookies, "/", "id=\"lead-total\">").await;
         println!(
             "{backend:?} GET / as {who:<20} p50 {p50:6.1} ms, p95 {p95:6.1} ms \
              ({SAMPLES} requests; {total} live leads shown)"
@@ -230,18 +157,25 @@ async fn bench(backend: Backend) {
     // The list views of a salesperson's contacts (docs/working-leads.md "Contacts"), beside the
     // list unfiltered: a page of 50 and its count, as the member.
     let cookies = session_cookies(&app, "member@example.com").await;
-    let week_ago = (chrono::Utc::now() - chrono::Days::new(7)).date_naive();
+    let today = chrono::Utc::now().date_naive();
+    let week_ago = today - chrono::Days::new(7);
+    let next_week = today + chrono::Days::new(7);
+    let quarter_ago = today - chrono::Days::new(91);
     for path in [
         "/leads".to_owned(),
         "/leads?status=new".to_owned(),
-        // A filter the rollup does not count: what reading the member's leads costs.
+        // The rollup less the assigned leads (`leads_assignee_status`).
         "/leads?assignee=none".to_owned(),
         "/leads?contacted=false".to_owned(),
         "/leads?contacted=true".to_owned(),
         format!("/leads?last_contact_before={week_ago}"),
+        // Filters counted from the leads they match, none of them by the rollup.
+        "/leads?assignee=me".to_owned(),
+        format!("/leads?follow_up_by={next_week}"),
+        format!("/leads?status=new&created_after={quarter_ago}"),
     ] {
         let count = "id=\"lead-count\" role=\"status\">";
-        let (p50, p95, total) = time_page(&app, &cookies, &path, count).await;
+        let (p50, p95, total) = page_figures(&app, &cookies, &path, count).await;
         println!(
             "{backend:?} GET {path:<38} p50 {p50:6.1} ms, p95 {p95:6.1} ms ({SAMPLES} requests; {total})"
         );

@@ -11,8 +11,7 @@
 
 use std::time::Instant;
 
-use diesel::{Connection, RunQueryDsl, SqliteConnection};
-
+use leadhub_tests::bench::{ago, numbers, time_page, SeedConnection};
 use leadhub_tests::{session_cookies, Backend, TestApp, TestDatabase};
 
 const LEADS: i64 = 100_000;
@@ -56,30 +55,28 @@ fn temp_files_mb() -> f64 {
 /// 100,000 leads in one statement: half unassigned, half in `team`, a minute apart up to now;
 /// a submission that created each, one that merged into every tenth and a failed one for every
 /// hundredth; 10,000 businesses.
-fn seed(url: &str, team: i64, user: i64) {
-    let path = url.strip_prefix("sqlite://").unwrap();
-    let mut conn = SqliteConnection::establish(path).unwrap();
-    diesel::sql_query(format!(
+fn seed(db: &TestDatabase, team: i64, user: i64) {
+    let mut conn = SeedConnection::open(db);
+    let created = ago(Backend::Sqlite, "i", "minute");
+    conn.execute(&format!(
         "INSERT INTO leads (team_id, dedupe_scope, street_key, address_key, address, city, state,
            zip_code, first_name, last_name, primary_phone, permit_status, project_number, source,
            property_type, enrichment_status, submission_count, created_by, created_at, updated_at)
-         WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < {LEADS})
          SELECT CASE i % 2 WHEN 0 THEN {team} END, CASE i % 2 WHEN 0 THEN {team} ELSE 0 END,
            i || ' ELM ST', i || ' ELM ST|78701', i || ' Elm Street', 'Austin', 'TX', '78701',
            'Owner', 'Number' || i, '+1512555' || printf('%04d', i % 10000),
            CASE i % 3 WHEN 0 THEN 'issued' ELSE 'pending' END, 'P-' || i,
            CASE i % 4 WHEN 0 THEN 'referral' ELSE 'permits' END, 'residential', 'skipped', 1,
-           {user}, datetime('now', '-' || i || ' minutes'), datetime('now', '-' || i || ' minutes')
-         FROM n"
-    ))
-    .execute(&mut conn)
-    .unwrap();
+           {user}, {created}, {created}
+         FROM ({numbers}) AS n",
+        numbers = numbers(Backend::Sqlite, LEADS)
+    ));
     for (status, action, every) in [
         ("'completed'", "'created'", 1),
         ("'completed'", "'updated'", 10),
         ("'failed'", "NULL", 100),
     ] {
-        diesel::sql_query(format!(
+        conn.execute(&format!(
             "INSERT INTO submissions (user_id, team_id, raw_json, status, result_lead_id,
                result_action, validation_warnings, error, created_at, processed_at)
              SELECT {user}, team_id, '{{\"address\": \"' || address || '\", \"city\": \"Austin\",
@@ -87,56 +84,37 @@ fn seed(url: &str, team: i64, user: i64) {
                {status}, CASE WHEN {status} = 'failed' THEN NULL ELSE id END, {action}, '[]',
                CASE WHEN {status} = 'failed' THEN 'refused' END, created_at, created_at
              FROM leads WHERE id % {every} = 0"
-        ))
-        .execute(&mut conn)
-        .unwrap();
+        ));
     }
     // Contacts logged on a third of the leads, a second one on every ninth: the exports end
     // with each lead's last contact and count, read a chunk at a time beside the leads.
     for (outcome, every) in [("no_answer", 3), ("reached", 9)] {
-        diesel::sql_query(format!(
+        conn.execute(&format!(
             "INSERT INTO lead_activity (lead_id, actor_id, kind, detail, created_at)
              SELECT id, {user}, 'contact_logged', '{{\"outcome\": \"{outcome}\"}}', created_at
              FROM leads WHERE id % {every} = 0"
-        ))
-        .execute(&mut conn)
-        .unwrap();
+        ));
     }
-    diesel::sql_query(format!(
+    conn.execute(&format!(
         "INSERT INTO businesses (team_id, dedupe_scope, name, name_key, phone, city, state, industry,
            relationship_type, status, created_by, created_at, updated_at)
-         WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < {BUSINESSES})
          SELECT CASE i % 2 WHEN 0 THEN {team} END, CASE i % 2 WHEN 0 THEN {team} ELSE 0 END,
            'Shop ' || i, 'shop ' || i, '+1512556' || printf('%04d', i % 10000), 'Austin',
            CASE i % 3 WHEN 0 THEN 'TX' WHEN 1 THEN 'OK' ELSE 'CA' END,
            CASE i % 4 WHEN 0 THEN 'plumbing' WHEN 1 THEN 'hvac' WHEN 2 THEN 'roofing' END,
            CASE i % 5 WHEN 0 THEN 'lead_buyer' ELSE 'prospect' END, 'prospect', {user},
-           datetime('now', '-' || i || ' minutes'), datetime('now', '-' || i || ' minutes')
-         FROM n"
-    ))
-    .execute(&mut conn)
-    .unwrap();
-    diesel::sql_query("ANALYZE").execute(&mut conn).unwrap();
-}
-
-fn median(mut v: Vec<f64>) -> f64 {
-    v.sort_by(|a, b| a.total_cmp(b));
-    v[v.len() / 2]
+           {created}, {created}
+         FROM ({numbers}) AS n",
+        numbers = numbers(Backend::Sqlite, BUSINESSES)
+    ));
+    conn.execute("ANALYZE");
 }
 
 /// Median milliseconds of `path` (a 200 page showing `marker`), over `SAMPLES` requests after a
 /// warm-up.
-async fn time_page(app: &TestApp, cookies: &str, path: &str, marker: &str) -> f64 {
-    let mut times = Vec::new();
-    for i in 0..SAMPLES + 3 {
-        let started = Instant::now();
-        let body = app.page_with_cookies(path, cookies).await;
-        if i >= 3 {
-            times.push(started.elapsed().as_secs_f64() * 1e3);
-        }
-        assert!(body.contains(marker), "{path}");
-    }
-    median(times)
+async fn median_ms(app: &TestApp, cookies: &str, path: &str, marker: &str) -> f64 {
+    let (times, _) = time_page(app, cookies, path, marker, SAMPLES).await;
+    times[times.len() / 2]
 }
 
 fn main() {
@@ -146,7 +124,7 @@ fn main() {
         let app = TestApp::start(db).await;
         let (user, team) = app.bench_team().await;
         let started = Instant::now();
-        seed(&app.db.url, team, user.user.id);
+        seed(&app.db, team, user.user.id);
         println!(
             "seeded {LEADS} leads in {:.1} s",
             started.elapsed().as_secs_f64()
@@ -164,7 +142,7 @@ fn main() {
             ("/businesses", "<table class=\"businesses\">"),
             ("/businesses?state=TX&industry=plumbing", "<table class=\"businesses\">"),
         ] {
-            let ms = time_page(&app, &cookies, path, marker).await;
+            let ms = median_ms(&app, &cookies, path, marker).await;
             println!("GET {path:<48} median {ms:6.1} ms ({SAMPLES} requests)");
         }
 

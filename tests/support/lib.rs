@@ -2,6 +2,7 @@
 //! (a temporary SQLite file, or a new PostgreSQL database when `TEST_DATABASE_URL` is set).
 #![allow(clippy::unwrap_used)]
 
+pub mod bench;
 mod database;
 mod page_session;
 pub mod python;
