@@ -346,26 +346,48 @@ fn property_holder(
 /// Applies one change if its lead is still at the version it was made against; None if not.
 fn apply(conn: &mut DbConnection, change: &LeadChange) -> Result<Option<Lead>, Abort> {
     let now = to_db(change.at);
-    // Raising the version first, guarded by the version read, is the optimistic lock: a lead
-    // changed meanwhile matches no row, and on PostgreSQL the row stays locked until commit.
-    let raised = kept_update(
-        leads::table,
-        leads::id
-            .eq(change.lead_id)
-            .and(leads::version.eq(change.version)),
-        (
-            leads::version.eq(leads::version + 1),
-            leads::updated_at.eq(now),
-        ),
-    )
-    .execute(conn)?;
-    if raised == 0 {
-        return Ok(None);
-    }
-    let mut row: LeadRow = leads::table
-        .find(change.lead_id)
-        .select(LeadRow::as_select())
-        .first(conn)?;
+    let guard = leads::id
+        .eq(change.lead_id)
+        .and(leads::version.eq(change.version));
+    // The optimistic lock: a lead changed meanwhile matches no row. PostgreSQL locks the row
+    // at its version (FOR UPDATE) and raises the version in the change's one UPDATE, so the
+    // row gets one new version, not two. SQLite raises it first: a write as the transaction's
+    // first statement takes the write lock at once, where a read would be refused the upgrade
+    // if another process wrote meanwhile.
+    let mut row: LeadRow = match conn {
+        DbConnection::Postgres(pg) => {
+            let found: Option<LeadRow> = leads::table
+                .filter(guard)
+                .select(LeadRow::as_select())
+                .for_update()
+                .first(pg)
+                .optional()?;
+            let Some(mut row) = found else {
+                return Ok(None);
+            };
+            row.work.version += 1;
+            row.values.updated_at = now;
+            row
+        }
+        DbConnection::Sqlite(_) => {
+            let raised = kept_update(
+                leads::table,
+                guard,
+                (
+                    leads::version.eq(leads::version + 1),
+                    leads::updated_at.eq(now),
+                ),
+            )
+            .execute(conn)?;
+            if raised == 0 {
+                return Ok(None);
+            }
+            leads::table
+                .find(change.lead_id)
+                .select(LeadRow::as_select())
+                .first(conn)?
+        }
+    };
     let old_team = row.values.team_id;
     if let Some(holder) = property_holder(conn, change, &row)? {
         return Err(Abort::Taken {
@@ -409,18 +431,22 @@ fn apply(conn: &mut DbConnection, change: &LeadChange) -> Result<Option<Lead>, A
         leads::assignee_id.eq(work.assignee_id),
         leads::archived_at.eq(work.archived_at),
         leads::follow_up_on.eq(work.follow_up_on),
+        // The raised version and its time: new on PostgreSQL, as already written on SQLite.
+        leads::version.eq(work.version),
     );
+    let updated_at = leads::updated_at.eq(row.values.updated_at);
     let this_lead = leads::id.eq(change.lead_id);
     match before {
         Some(before) if row.values.same_indexed_columns(&before) => {
             let values = unindexed_columns!(&row.values);
-            kept_update(leads::table, this_lead, (values, work_columns)).execute(conn)?;
+            kept_update(leads::table, this_lead, (values, work_columns, updated_at))
+                .execute(conn)?;
         }
         Some(_) => {
             kept_update(leads::table, this_lead, (&row.values, work_columns)).execute(conn)?;
         }
         None => {
-            kept_update(leads::table, this_lead, work_columns).execute(conn)?;
+            kept_update(leads::table, this_lead, (work_columns, updated_at)).execute(conn)?;
         }
     }
     insert_activity(
