@@ -18,6 +18,7 @@ use crate::pages::{assert_shows, sign_in, Browser};
 backend_tests!(
     a_follow_up_day_is_set_listed_exported_and_cleared,
     the_pages_set_follow_ups_and_list_the_due_ones,
+    the_pages_count_today_by_the_persons_own_day,
 );
 
 /// The test app with its clock at 2026-12-03 15:00 UTC.
@@ -273,4 +274,91 @@ fn pairs(fields: &[(String, String)]) -> Vec<(&str, &str)> {
         .iter()
         .map(|(k, v)| (k.as_str(), v.as_str()))
         .collect()
+}
+
+/// "Today" on the pages is the person's own day, by the offset their browser keeps in
+/// `leadhub_utc_offset`: at 15:00 UTC on the 3rd it is already the 4th at UTC+10, and at 05:00
+/// UTC on the 4th it is still the evening of the 3rd in Chicago (UTC-6).
+async fn the_pages_count_today_by_the_persons_own_day(app: TestApp) {
+    let three_pm = Utc.with_ymd_and_hms(2026, 12, 3, 15, 0, 0).unwrap();
+    let clock = Arc::new(TestClock(Mutex::new(three_pm)));
+    let app = app.restart().clock(clock.clone()).build().await;
+    let c = cast(&app).await;
+    let lead = lead_at(&app, &c.olive.key, 1, Some(c.a)).await;
+    let mia_id = c.mia.user.user_id.clone();
+    let work = json!({"assignee_id": mia_id, "follow_up_on": "2026-12-04"});
+    let (status, body) = patch(&app, lead, &c.olive.key, work).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let contact = json!({"outcome": "left_message"});
+    let (status, body) = app
+        .post(
+            &format!("/api/v1/leads/{lead}/contacts"),
+            &c.mia.key,
+            contact,
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(body["follow_up_on"], "2026-12-04", "{body}");
+
+    let mut mia = sign_in(&app, "mia@example.com").await;
+    let mut olive = sign_in(&app, "olive@example.com").await;
+    let due_badge = "<span class=\"badge due\" title=\"Due: today or earlier\">2026-12-04</span>";
+    // (the hour, the offset cookie, the person's day, due, contacts logged by Mia that day)
+    let cases = [
+        (three_pm, None, "2026-12-03", 0, 1),
+        (three_pm, Some("600"), "2026-12-04", 1, 1),
+        (three_pm, Some("-360"), "2026-12-03", 0, 1),
+        // An offset no place has, or no number: UTC's day.
+        (three_pm, Some("900"), "2026-12-03", 0, 1),
+        (three_pm, Some("east"), "2026-12-03", 0, 1),
+        (
+            three_pm + chrono::Duration::hours(14),
+            None,
+            "2026-12-04",
+            1,
+            0,
+        ),
+        (
+            three_pm + chrono::Duration::hours(14),
+            Some("-360"),
+            "2026-12-03",
+            0,
+            1,
+        ),
+    ];
+    for (now, offset, day, due, contacts) in cases {
+        *clock.0.lock().unwrap() = now;
+        let case = format!("{now} at {offset:?}");
+        for browser in [&mut mia, &mut olive] {
+            browser.set_cookie("leadhub_utc_offset", offset);
+        }
+        let home = mia.get("/").await;
+        assert_eq!(home.status, StatusCode::OK, "{case}");
+        let link =
+            format!("href=\"/leads?assignee=me&amp;follow_up_by={day}&amp;sort=follow_up_on\"");
+        for shown in [
+            format!("id=\"my-due\" {link} data-today-param=\"follow_up_by\">{due}</a>"),
+            format!("id=\"my-contacts\">{contacts}</span>"),
+        ] {
+            assert!(
+                home.body.contains(&shown),
+                "{case}: {shown} in\n{}",
+                home.body
+            );
+        }
+        let list = mia.get("/leads").await;
+        assert!(
+            list.body
+                .contains(&format!("/leads?follow_up_by={day}&amp;sort=follow_up_on")),
+            "{case}"
+        );
+        assert_eq!(list.body.contains(due_badge), due == 1, "{case}");
+        let team = olive.get(&format!("/teams/{}", c.a)).await;
+        let today = format!("id=\"contacts-today-{mia_id}\">{contacts}</td>");
+        assert!(
+            team.body.contains(&today),
+            "{case}: {today} in\n{}",
+            team.body
+        );
+    }
 }

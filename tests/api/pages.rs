@@ -76,6 +76,14 @@ impl Browser {
         }
     }
 
+    /// Sets a cookie (None: removes it), as a page's script would.
+    pub(crate) fn set_cookie(&mut self, name: &str, value: Option<&str>) {
+        match value {
+            Some(value) => self.jar.insert(name.to_owned(), value.to_owned()),
+            None => self.jar.remove(name),
+        };
+    }
+
     fn cookie_header(&self) -> String {
         self.jar
             .iter()

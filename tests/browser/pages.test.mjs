@@ -870,6 +870,27 @@ async function workingLeads(a, teamUrl, teamId, submit) {
   await shot(m, "51b-follow-ups-due");
   step("a member sets a follow-up day on the lead page ('in a week' fills the field); 'Follow-ups due' (the browser's own day) lists it soonest first");
 
+  // The pages count "today" by the person's own day: pages.js keeps the browser's offset from UTC
+  // in a cookie, and the server draws the dashboard's "due" link with that day. A browser whose
+  // date is not UTC's right now (UTC+14 in the UTC afternoon, UTC-12 in its morning) shows it.
+  const farZone = now.getUTCHours() >= 12 ? "Pacific/Kiritimati" : "Etc/GMT+12";
+  const far = await browser.newContext({ viewport: { width: 1100, height: 800 }, timezoneId: farZone });
+  await far.addCookies(await miaContext.cookies());
+  const f = watch(await far.newPage(), "member far away");
+  await f.goto(`${base}/`);
+  const offset = (await far.cookies(base)).find((c) => c.name === "leadhub_utc_offset");
+  assert.equal(offset?.value, farZone === "Pacific/Kiritimati" ? "840" : "-720", "pages.js keeps the browser's offset");
+  const farDay = await f.evaluate(() => {
+    const d = new Date();
+    const two = (n) => String(n).padStart(2, "0");
+    return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())}`;
+  });
+  assert.notEqual(farDay, new Date().toISOString().slice(0, 10), `${farZone}'s day is not UTC's`);
+  const drawn = await (await f.request.get(`${base}/`)).text();
+  assert.ok(drawn.includes(`follow_up_by=${farDay}&amp;sort=follow_up_on" data-today-param`), `the server draws ${farDay}`);
+  await far.close();
+  step("a browser far from UTC keeps its offset in a cookie; the server draws the dashboard's 'due' link with that browser's day");
+
   // Mia claims a lead of no team, then merges the typo'd lead into the real one.
   await m.goto(`${base}/leads/${loose.result_lead_id}`);
   await m.locator("#unassigned-mark").getByText("Unassigned: every user can see it").waitFor();

@@ -1,5 +1,17 @@
 // Progressive enhancement only: every page works without this file.
 "use strict";
+
+// The person's own day: the pages count "today" (follow-ups due, contacts logged) by the offset
+// from UTC this cookie carries, read from the browser's clock on every page, so a change of
+// daylight saving time or of place is picked up at the next page. Without it, days are UTC's.
+{
+  const offset = `leadhub_utc_offset=${-new Date().getTimezoneOffset()}`;
+  if (!document.cookie.split("; ").includes(offset)) {
+    const secure = location.protocol === "https:" ? "; secure" : "";
+    document.cookie = `${offset}; path=/; max-age=31536000; samesite=lax${secure}`;
+  }
+}
+
 document.addEventListener("DOMContentLoaded", () => {
   // Copy buttons: shown only when the clipboard API is there to back them.
   for (const button of document.querySelectorAll("button[data-copy]")) {
@@ -19,7 +31,7 @@ document.addEventListener("DOMContentLoaded", () => {
     field.addEventListener("focus", () => field.select());
   }
 
-  // "Follow-ups due": the server counts days in UTC; the browser knows the person's own day.
+  // "Follow-ups due": the browser's own day, for a page drawn before the offset cookie was set.
   const localDay = (plus) => {
     const d = new Date();
     d.setDate(d.getDate() + plus);

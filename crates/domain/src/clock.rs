@@ -1,5 +1,5 @@
 //! Time as a port, so expiry rules can be tested without sleeping.
-use chrono::{DateTime, Utc};
+use chrono::{DateTime, Days, NaiveDate, NaiveTime, Utc};
 
 #[cfg_attr(any(test, feature = "mock"), mockall::automock)]
 pub trait Clock: Send + Sync {
@@ -15,5 +15,89 @@ impl Clock for SystemClock {
         // Whole seconds: stored timestamps and the ISO 8601 answers carry no fractions.
         let now = Utc::now();
         DateTime::from_timestamp(now.timestamp(), 0).unwrap_or(now)
+    }
+}
+
+/// Where a person's day begins: their offset from UTC (minutes east), as their browser says.
+/// Without one the day is UTC's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct UtcOffset(i32);
+
+impl UtcOffset {
+    /// The offsets in use on Earth: UTC-12:00 to UTC+14:00.
+    pub const MINUTES: std::ops::RangeInclusive<i32> = -720..=840;
+
+    /// None for an offset no place has.
+    pub fn from_minutes(minutes: i32) -> Option<UtcOffset> {
+        UtcOffset::MINUTES
+            .contains(&minutes)
+            .then_some(UtcOffset(minutes))
+    }
+
+    pub fn minutes(self) -> i32 {
+        self.0
+    }
+
+    /// The person's day at `now`: its date where they are, and the instant it began.
+    pub fn day_at(self, now: DateTime<Utc>) -> PersonDay {
+        let shift = chrono::Duration::minutes(i64::from(self.0));
+        let date = (now + shift).date_naive();
+        PersonDay { date, shift }
+    }
+}
+
+/// A calendar day as one person lives it (`UtcOffset::day_at`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PersonDay {
+    pub date: NaiveDate,
+    shift: chrono::Duration,
+}
+
+impl PersonDay {
+    /// The instant the day `days_before` this one began (0: this day), in UTC.
+    pub fn began(self, days_before: u64) -> DateTime<Utc> {
+        let day = self
+            .date
+            .checked_sub_days(Days::new(days_before))
+            .unwrap_or(self.date);
+        day.and_time(NaiveTime::MIN).and_utc() - self.shift
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn at(rfc3339: &str) -> DateTime<Utc> {
+        DateTime::parse_from_rfc3339(rfc3339).unwrap().to_utc()
+    }
+
+    #[test]
+    fn a_day_begins_at_the_persons_midnight() {
+        // 02:30 UTC on the 5th is still the 4th in Chicago (UTC-6), already the 5th in Berlin.
+        let now = at("2026-12-05T02:30:00Z");
+        let chicago = UtcOffset::from_minutes(-360).unwrap().day_at(now);
+        assert_eq!(chicago.date.to_string(), "2026-12-04");
+        assert_eq!(chicago.began(0), at("2026-12-04T06:00:00Z"));
+        assert_eq!(chicago.began(6), at("2026-11-28T06:00:00Z"));
+        let berlin = UtcOffset::from_minutes(60).unwrap().day_at(now);
+        assert_eq!(berlin.date.to_string(), "2026-12-05");
+        assert_eq!(berlin.began(0), at("2026-12-04T23:00:00Z"));
+        let utc = UtcOffset::default().day_at(now);
+        assert_eq!(utc.date.to_string(), "2026-12-05");
+        assert_eq!(utc.began(0), at("2026-12-05T00:00:00Z"));
+    }
+
+    #[test]
+    fn only_offsets_in_use_are_taken() {
+        for minutes in [-720, -330, 0, 345, 840] {
+            assert_eq!(
+                UtcOffset::from_minutes(minutes).map(UtcOffset::minutes),
+                Some(minutes)
+            );
+        }
+        for minutes in [-721, 841, i32::MIN, i32::MAX] {
+            assert_eq!(UtcOffset::from_minutes(minutes), None, "{minutes}");
+        }
     }
 }

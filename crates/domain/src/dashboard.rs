@@ -10,7 +10,7 @@ use async_trait::async_trait;
 use chrono::{DateTime, Days, NaiveDate, Utc};
 use futures_util::future::{try_join4, try_join5};
 
-use crate::clock::Clock;
+use crate::clock::{Clock, UtcOffset};
 use crate::error::ServiceError;
 use crate::lead::record::LeadFilter;
 use crate::lead::work::LeadStatus;
@@ -144,11 +144,11 @@ pub struct Dashboard {
     pub failed_total: i64,
     /// The viewer's open leads: assigned to them, status in `OPEN_STATUSES`.
     pub my_open: i64,
-    /// Those of them whose follow-up day has come (today, UTC, or earlier).
+    /// Those of them whose follow-up day has come (the person's today, or earlier).
     pub my_due: i64,
     /// Those of them nobody has logged a contact on yet: the calls still to make.
     pub my_not_contacted: i64,
-    /// The contacts the viewer logged today (UTC).
+    /// The contacts the viewer logged today (their day).
     pub my_contacts_today: i64,
 }
 
@@ -157,10 +157,10 @@ pub struct Dashboard {
 pub struct Workload {
     /// Open leads (status in `OPEN_STATUSES`).
     pub open: i64,
-    /// Those of them whose follow-up day has come (today, UTC, or earlier).
+    /// Those of them whose follow-up day has come (today or earlier).
     pub due: i64,
-    /// Contacts this person logged on these leads today (UTC) and in the last 7 days (today
-    /// included), whoever works the leads.
+    /// Contacts this person logged on these leads today and in the last 7 days (today
+    /// included), whoever works the leads. Days are those of the person looking.
     pub contacts_today: i64,
     pub contacts_week: i64,
 }
@@ -174,25 +174,30 @@ pub struct DashboardService {
 impl DashboardService {
     /// The figures over these leads and submissions (made by `SubmissionService`, whose
     /// visibility rules they carry).
+    /// The person's own figures (due follow-ups, contacts logged today) count their day, where
+    /// `offset` puts it; the per-day chart and the submission figures count UTC days, as the
+    /// store buckets them.
     pub async fn dashboard(
         &self,
         leads: VisibleLeadFilter,
         submissions: VisibleSubmissions,
+        offset: UtcOffset,
     ) -> Result<Dashboard, ServiceError> {
-        let today = self.clock.now().date_naive();
+        let now = self.clock.now();
+        let today = now.date_naive();
         let first = today.checked_sub_days(Days::new(DAYS - 1)).unwrap_or(today);
         let since = first.and_time(chrono::NaiveTime::MIN).and_utc();
         let viewer = submissions.user_id();
         let leads = leads.into_filter();
+        let own_day = offset.day_at(now);
         // Five reads on pooled connections at once: the page waits for the slowest.
-        let contacts_since = today.and_time(chrono::NaiveTime::MIN).and_utc();
         let (lead_figures, mine, submission_figures, (failed, failed_total), my_contacts_today) =
             try_join5(
                 self.figures.lead_figures(leads.clone(), since),
-                self.figures.open_leads_of(leads, viewer, today),
+                self.figures.open_leads_of(leads, viewer, own_day.date),
                 self.figures.submission_figures(submissions.clone(), since),
                 self.figures.failed_submissions(submissions, FAILED_LISTED),
-                self.figures.contacts_of(viewer, contacts_since),
+                self.figures.contacts_of(viewer, own_day.began(0)),
             )
             .await?;
         let days = first
@@ -229,25 +234,23 @@ impl DashboardService {
     /// Who works how many of these leads (a team's, on its page): the open ones and the due
     /// ones by owner (the user's row id; None for the leads nobody works), and the contacts
     /// each person logged on them today and in the last 7 days. People with none of these
-    /// are not listed.
+    /// are not listed. "Today" is the day of the person looking, where `offset` puts it.
     pub async fn workload(
         &self,
         leads: VisibleLeadFilter,
+        offset: UtcOffset,
     ) -> Result<BTreeMap<Option<i64>, Workload>, ServiceError> {
         let leads = leads.into_filter();
-        let today = self.clock.now().date_naive();
+        let day = offset.day_at(self.clock.now());
         let due = LeadFilter {
-            follow_up_by: Some(today),
+            follow_up_by: Some(day.date),
             ..leads.clone()
         };
-        let week = today.checked_sub_days(Days::new(6)).unwrap_or(today);
-        let midnight = |day: NaiveDate| day.and_time(chrono::NaiveTime::MIN).and_utc();
         let (open, due, contacts_today, contacts_week) = try_join4(
             self.figures.open_leads_by_owner(leads.clone()),
             self.figures.open_leads_by_owner(due),
-            self.figures
-                .contacts_by_actor(leads.clone(), midnight(today)),
-            self.figures.contacts_by_actor(leads, midnight(week)),
+            self.figures.contacts_by_actor(leads.clone(), day.began(0)),
+            self.figures.contacts_by_actor(leads, day.began(6)),
         )
         .await?;
         let mut by_owner: BTreeMap<Option<i64>, Workload> = BTreeMap::new();
@@ -292,25 +295,27 @@ mod tests {
             .withf(|f| f.follow_up_by.is_none() && f.team_id == Some(7))
             .returning(|_| Ok(vec![(None, 5), (Some(1), 3), (Some(2), 1)]));
         repo.expect_open_leads_by_owner()
-            .withf(|f| f.follow_up_by == "2026-03-05".parse().ok() && f.team_id == Some(7))
+            .withf(|f| f.follow_up_by == "2026-03-06".parse().ok() && f.team_id == Some(7))
             .returning(|_| Ok(vec![(Some(1), 2)]));
         repo.expect_contacts_by_actor()
             .withf(|f, since| {
-                f.team_id == Some(7) && since.to_rfc3339() == "2026-03-05T00:00:00+00:00"
+                f.team_id == Some(7) && since.to_rfc3339() == "2026-03-05T22:00:00+00:00"
             })
             .returning(|_, _| Ok(vec![(2, 4)]));
         repo.expect_contacts_by_actor()
             .withf(|f, since| {
-                f.team_id == Some(7) && since.to_rfc3339() == "2026-02-27T00:00:00+00:00"
+                f.team_id == Some(7) && since.to_rfc3339() == "2026-02-27T22:00:00+00:00"
             })
             .returning(|_, _| Ok(vec![(2, 9), (3, 1)]));
+        // 23:00 UTC is 01:00 the next day for a person at UTC+2: their day began at 22:00 UTC.
         let service = service_at(repo, "2026-03-05T23:00:00Z");
         let team = LeadFilter {
             team_id: Some(7),
             ..LeadFilter::default()
         };
+        let athens = UtcOffset::from_minutes(120).unwrap();
         let load = service
-            .workload(VisibleLeadFilter::trusted(team))
+            .workload(VisibleLeadFilter::trusted(team), athens)
             .await
             .unwrap();
         let w = |open, due, contacts_today, contacts_week| Workload {
@@ -353,7 +358,7 @@ mod tests {
                 f.follow_up_by.is_none()
                     && f.contacted.is_none()
                     && *viewer == VisibleSubmissions::everything().user_id()
-                    && *today == "2026-03-05".parse::<NaiveDate>().unwrap()
+                    && *today == "2026-03-04".parse::<NaiveDate>().unwrap()
             })
             .times(1)
             .returning(|_, _, _| {
@@ -366,14 +371,17 @@ mod tests {
         let viewer = VisibleSubmissions::everything().user_id();
         repo.expect_contacts_of()
             .withf(move |actor, since| {
-                *actor == viewer && since.to_rfc3339() == "2026-03-05T00:00:00+00:00"
+                *actor == viewer && since.to_rfc3339() == "2026-03-04T11:00:00+00:00"
             })
             .returning(|_, _| Ok(3));
+        // 10:00 UTC is 23:00 the day before at UTC-11: the person's figures count their 4th,
+        // the chart its UTC days up to the 5th.
         let service = service_at(repo, "2026-03-05T10:00:00Z");
         let d = service
             .dashboard(
                 VisibleLeadFilter::everything(),
                 VisibleSubmissions::everything(),
+                UtcOffset::from_minutes(-660).unwrap(),
             )
             .await
             .unwrap();
@@ -382,12 +390,9 @@ mod tests {
         assert_eq!(d.days[29], ("2026-03-05".parse().unwrap(), 3));
         assert_eq!(d.days.iter().map(|(_, n)| n).sum::<i64>(), 5);
         assert_eq!(d.my_open, 4);
-        assert_eq!(d.my_due, 1, "due by the clock's day");
+        assert_eq!(d.my_due, 1, "due by the person's day");
         assert_eq!(d.my_not_contacted, 2, "none logged yet");
-        assert_eq!(
-            d.my_contacts_today, 3,
-            "the viewer's own of the clock's day"
-        );
+        assert_eq!(d.my_contacts_today, 3, "the viewer's own of their day");
     }
 
     #[test]

@@ -10,6 +10,9 @@ use leadhub_http::tokens::RandomTokens;
 pub const SESSION_COOKIE: &str = "leadhub_session";
 pub const REFRESH_COOKIE: &str = "leadhub_refresh";
 pub const CSRF_COOKIE: &str = "leadhub_csrf";
+/// Minutes east of UTC where the person is, written by `pages.js` from the browser's clock:
+/// the pages count "today" (follow-ups due, contacts logged) by it.
+pub const UTC_OFFSET_COOKIE: &str = "leadhub_utc_offset";
 
 pub(crate) fn cookie(
     name: &'static str,

@@ -103,7 +103,10 @@ async fn home(
         .visible_filter(user, LeadFilter::default())
         .await?;
     let submissions = state.submissions.visible_submissions(user).await?;
-    let d = state.dashboard.dashboard(leads, submissions).await?;
+    let d = state
+        .dashboard
+        .dashboard(leads, submissions, visitor.offset)
+        .await?;
     let mut context = base_context(Some(&visitor), "dashboard");
     context.insert("notice", &done.notice());
     context.insert("digest_wanted", &user.follow_up_digest);

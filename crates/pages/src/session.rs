@@ -16,6 +16,7 @@ use serde::de::DeserializeOwned;
 use tera::Context;
 
 use leadhub_domain::auth::{AuthError, Credential};
+use leadhub_domain::clock::UtcOffset;
 use leadhub_domain::return_path::safe_return_path;
 use leadhub_domain::secret::{hash_secret, hashes_match, TokenGenerator, ACCESS_TOKEN_PREFIX};
 use leadhub_domain::session::{Session, REFRESH_TOKEN_DAYS};
@@ -26,7 +27,7 @@ use leadhub_http::tokens::RandomTokens;
 use crate::cookies::cookie;
 pub use crate::cookies::{
     cleared_session_cookies, fresh_csrf_cookie, session_cookies, CSRF_COOKIE, REFRESH_COOKIE,
-    SESSION_COOKIE,
+    SESSION_COOKIE, UTC_OFFSET_COOKIE,
 };
 use crate::render::{html, render, see_other, PageError};
 
@@ -135,13 +136,15 @@ pub struct Visitor {
     pub family_id: String,
     pub csrf: Csrf,
     pub cookies: Vec<Cookie<'static>>,
+    /// Where the person's day begins (`UTC_OFFSET_COOKIE`, which `pages.js` keeps); UTC
+    /// until their browser has said.
+    pub offset: UtcOffset,
 }
 
 impl Visitor {
-    /// Today as the pages count follow-up days: the service's clock, in UTC (`pages.js` puts the
-    /// browser's own day into the "due" links where scripts run).
+    /// Today as the pages count follow-up days: the person's own day.
     pub fn today(&self) -> chrono::NaiveDate {
-        self.state.clock.now().date_naive()
+        self.offset.day_at(self.state.clock.now()).date
     }
 
     /// Renders `template` as the visitor's page, with the pending cookies.
@@ -218,8 +221,17 @@ impl Visitor {
             family_id,
             csrf,
             cookies,
+            offset: utc_offset(&req),
         })
     }
+}
+
+/// The offset the browser sent (minutes east of UTC); UTC without one, or for one no place has.
+fn utc_offset(req: &HttpRequest) -> UtcOffset {
+    req.cookie(UTC_OFFSET_COOKIE)
+        .and_then(|c| c.value().parse().ok())
+        .and_then(UtcOffset::from_minutes)
+        .unwrap_or_default()
 }
 
 /// Signed out: a page (a GET) is asked for again after sign-in; a form post is not (its

@@ -316,7 +316,7 @@ async fn workload(
         .submissions
         .visible_filter(&visitor.user, team)
         .await?;
-    Ok(state.dashboard.workload(leads).await?)
+    Ok(state.dashboard.workload(leads, visitor.offset).await?)
 }
 
 pub async fn show(
