@@ -115,6 +115,14 @@ async fn each_person_gets_one_email_a_day_of_their_follow_ups_due(app: TestApp) 
             "id=\"digest-off\"",
         ],
     );
+    // Where his browser says he is (Chicago, UTC-6), the hour is on his clock too.
+    adam.set_cookie("leadhub_utc_offset", Some("-360"));
+    let home = adam.get("/").await;
+    assert_shows(
+        &home.body,
+        &["you get an e-mail listing them after 07:00 your time (13:00 UTC)"],
+    );
+    adam.set_cookie("leadhub_utc_offset", None);
     let csrf = home.field("csrf");
     let (redirect, home) = adam
         .post_and_follow("/follow-up-email", &[("csrf", &csrf), ("wanted", "off")])

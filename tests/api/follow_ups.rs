@@ -303,30 +303,48 @@ async fn the_pages_count_today_by_the_persons_own_day(app: TestApp) {
     let mut mia = sign_in(&app, "mia@example.com").await;
     let mut olive = sign_in(&app, "olive@example.com").await;
     let due_badge = "<span class=\"badge due\" title=\"Due: today or earlier\">2026-12-04</span>";
-    // (the hour, the offset cookie, the person's day, due, contacts logged by Mia that day)
+    let later = three_pm + chrono::Duration::hours(14);
+    // (the hour, the offset cookie, the person's day, due, contacts logged by Mia that day,
+    // the contact's time as the lead page shows it)
     let cases = [
-        (three_pm, None, "2026-12-03", 0, 1),
-        (three_pm, Some("600"), "2026-12-04", 1, 1),
-        (three_pm, Some("-360"), "2026-12-03", 0, 1),
-        // An offset no place has, or no number: UTC's day.
-        (three_pm, Some("900"), "2026-12-03", 0, 1),
-        (three_pm, Some("east"), "2026-12-03", 0, 1),
+        (three_pm, None, "2026-12-03", 0, 1, "3 Dec 2026 15:00 UTC"),
         (
-            three_pm + chrono::Duration::hours(14),
-            None,
+            three_pm,
+            Some("600"),
             "2026-12-04",
             1,
-            0,
+            1,
+            "4 Dec 2026 01:00<",
         ),
         (
-            three_pm + chrono::Duration::hours(14),
+            three_pm,
             Some("-360"),
             "2026-12-03",
             0,
             1,
+            "3 Dec 2026 09:00<",
         ),
+        // An offset no place has, or no number: UTC's day.
+        (
+            three_pm,
+            Some("900"),
+            "2026-12-03",
+            0,
+            1,
+            "3 Dec 2026 15:00 UTC",
+        ),
+        (
+            three_pm,
+            Some("east"),
+            "2026-12-03",
+            0,
+            1,
+            "3 Dec 2026 15:00 UTC",
+        ),
+        (later, None, "2026-12-04", 1, 0, "3 Dec 2026 15:00 UTC"),
+        (later, Some("-360"), "2026-12-03", 0, 1, "3 Dec 2026 09:00<"),
     ];
-    for (now, offset, day, due, contacts) in cases {
+    for (now, offset, day, due, contacts, contact_time) in cases {
         *clock.0.lock().unwrap() = now;
         let case = format!("{now} at {offset:?}");
         for browser in [&mut mia, &mut olive] {
@@ -353,6 +371,9 @@ async fn the_pages_count_today_by_the_persons_own_day(app: TestApp) {
             "{case}"
         );
         assert_eq!(list.body.contains(due_badge), due == 1, "{case}");
+        let page = mia.get(&format!("/leads/{lead}")).await;
+        let shown = page.body.contains(contact_time);
+        assert!(shown, "{case}: {contact_time} in\n{}", page.body);
         let team = olive.get(&format!("/teams/{}", c.a)).await;
         let today = format!("id=\"contacts-today-{mia_id}\">{contacts}</td>");
         assert!(

@@ -888,8 +888,16 @@ async function workingLeads(a, teamUrl, teamId, submit) {
   assert.notEqual(farDay, new Date().toISOString().slice(0, 10), `${farZone}'s day is not UTC's`);
   const drawn = await (await f.request.get(`${base}/`)).text();
   assert.ok(drawn.includes(`follow_up_by=${farDay}&amp;sort=follow_up_on" data-today-param`), `the server draws ${farDay}`);
+  await f.goto(leadUrl);
+  const shownAt = (await f.locator("#timeline .timeline-item .muted").first().textContent()).trim();
+  // The newest entry is seconds old: its hour on the far clock is this one's, or the one before.
+  const hours = await f.evaluate(() => [0, 60000].map((back) => {
+    const d = new Date(Date.now() - back);
+    return ` ${d.getFullYear()} ${String(d.getHours()).padStart(2, "0")}:`;
+  }));
+  assert.ok(hours.some((h) => shownAt.includes(h)) && !shownAt.endsWith("UTC"), `the timeline on the far browser's clock: ${shownAt}`);
   await far.close();
-  step("a browser far from UTC keeps its offset in a cookie; the server draws the dashboard's 'due' link with that browser's day");
+  step("a browser far from UTC keeps its offset in a cookie; the server draws the dashboard's 'due' link with its day and the lead's times on its clock");
 
   // Mia claims a lead of no team, then merges the typo'd lead into the real one.
   await m.goto(`${base}/leads/${loose.result_lead_id}`);
@@ -1033,7 +1041,7 @@ async function workingLeads(a, teamUrl, teamId, submit) {
 
   // The e-mail of follow-ups due: on unless turned off, switched off and on again on the dashboard.
   await a.goto(`${base}/`);
-  await a.locator("#digest").getByText(/you get an e-mail listing them after \d\d:00 UTC/).waitFor();
+  await a.locator("#digest").getByText(/you get an e-mail listing them after (\d\d:00 UTC|\d\d:\d\d your time \(\d\d:00 UTC\))/).waitFor();
   await a.getByRole("button", { name: "Stop that e-mail" }).click();
   await a.getByText("You will get no more e-mail of follow-ups due.").waitFor();
   await shot(a, "55g-digest-off");

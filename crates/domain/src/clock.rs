@@ -38,6 +38,11 @@ impl UtcOffset {
         self.0
     }
 
+    /// `at` on the person's clock.
+    pub fn local(self, at: DateTime<Utc>) -> chrono::NaiveDateTime {
+        at.naive_utc() + chrono::Duration::minutes(i64::from(self.0))
+    }
+
     /// The person's day at `now`: its date where they are, and the instant it began.
     pub fn day_at(self, now: DateTime<Utc>) -> PersonDay {
         let shift = chrono::Duration::minutes(i64::from(self.0));

@@ -8,6 +8,7 @@ use serde::Serialize;
 
 use leadhub_api::businesses::BusinessQuery;
 use leadhub_domain::business::{industry_slugs, Business, BusinessStatus, RelationshipType};
+use leadhub_domain::clock::UtcOffset;
 
 use crate::charts::ranked;
 use crate::list::{self, refuse, PAGE_SIZE};
@@ -41,7 +42,7 @@ struct BusinessLine {
 }
 
 impl BusinessLine {
-    fn new(b: &Business) -> BusinessLine {
+    fn new(b: &Business, offset: UtcOffset) -> BusinessLine {
         let text = |v: &Option<String>| v.clone().unwrap_or_default();
         BusinessLine {
             name: b.name.clone(),
@@ -56,7 +57,7 @@ impl BusinessLine {
             website: text(&b.website),
             relationship: b.relationship_type.replace('_', " "),
             status: b.status.clone(),
-            added: when(b.created_at),
+            added: when(b.created_at, offset),
         }
     }
 }
@@ -103,7 +104,10 @@ async fn list(visitor: Visitor, req: HttpRequest) -> Result<HttpResponse, PageEr
             );
             context.insert(
                 "businesses",
-                &found.iter().map(BusinessLine::new).collect::<Vec<_>>(),
+                &found
+                    .iter()
+                    .map(|b| BusinessLine::new(b, visitor.offset))
+                    .collect::<Vec<_>>(),
             );
             filters.insert_page(&mut context, "/businesses", total);
             StatusCode::OK

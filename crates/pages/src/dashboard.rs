@@ -7,6 +7,7 @@ use actix_web::http::StatusCode;
 use actix_web::{web, HttpResponse};
 use serde::{Deserialize, Serialize};
 
+use leadhub_domain::clock::UtcOffset;
 use leadhub_domain::dashboard::{SubmissionFigures, DAYS};
 use leadhub_domain::lead::record::LeadFilter;
 use leadhub_domain::submission::Submission;
@@ -57,10 +58,10 @@ struct FailedLine {
 }
 
 impl FailedLine {
-    fn new(s: &Submission) -> FailedLine {
+    fn new(s: &Submission, offset: UtcOffset) -> FailedLine {
         FailedLine {
             id: s.id,
-            at: when(s.created_at),
+            at: when(s.created_at, offset),
             batch: s
                 .batch_id
                 .as_ref()
@@ -92,6 +93,21 @@ fn share(part: i64, whole: i64) -> Option<String> {
     (whole > 0).then(|| format!("{:.1}%", part as f64 * 100.0 / whole as f64))
 }
 
+/// The digest's hour, a UTC hour, also on the person's clock where their browser has said.
+fn digest_at(hour: u32, offset: UtcOffset) -> String {
+    let utc = format!("{hour:02}:00 UTC");
+    match chrono::NaiveTime::from_hms_opt(hour, 0, 0) {
+        Some(at) if offset != UtcOffset::default() => {
+            let at = chrono::DateTime::UNIX_EPOCH
+                .date_naive()
+                .and_time(at)
+                .and_utc();
+            format!("{} your time ({utc})", offset.local(at).format("%H:%M"))
+        }
+        _ => utc,
+    }
+}
+
 async fn home(
     state: web::Data<AppState>,
     visitor: Visitor,
@@ -115,7 +131,7 @@ async fn home(
         &state
             .follow_up_digests
             .hour
-            .map(|h| format!("{h:02}:00 UTC")),
+            .map(|h| digest_at(h, visitor.offset)),
     );
     context.insert("days", &DAYS);
     context.insert("lead_total", &d.leads.total);
@@ -170,7 +186,10 @@ async fn home(
     context.insert("failed_total", &d.failed_total);
     context.insert(
         "failed",
-        &d.failed.iter().map(FailedLine::new).collect::<Vec<_>>(),
+        &d.failed
+            .iter()
+            .map(|s| FailedLine::new(s, visitor.offset))
+            .collect::<Vec<_>>(),
     );
     visitor.page(StatusCode::OK, "dashboard.html", &context)
 }

@@ -10,6 +10,7 @@ use leadhub_http::state::AppState;
 
 use crate::base_context;
 use crate::render::{problems_text, when, PageError};
+use crate::session::utc_offset;
 use crate::session::{public_form_page, signed_in, PublicForm};
 
 pub fn configure(cfg: &mut web::ServiceConfig) {
@@ -66,7 +67,7 @@ async fn invite_page(
     context.insert("email", &details.invite.email);
     context.insert("role", details.invite.role.as_str());
     context.insert("inviter", &details.invite.invited_by_name);
-    context.insert("expires", &when(details.invite.expires_at));
+    context.insert("expires", &when(details.invite.expires_at, utc_offset(req)));
     context.insert("has_account", &has_account);
     context.insert("error", &error);
     context.insert("first_name", typed.0);

@@ -2,7 +2,6 @@
 //! confirmation page.
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpResponse};
-use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use tera::Context;
 
@@ -36,16 +35,18 @@ struct KeyRow {
 }
 
 impl KeyRow {
-    fn new(k: &ApiKey, now: DateTime<Utc>) -> Self {
+    /// The key as `visitor` sees it now: times on their clock.
+    fn new(k: &ApiKey, visitor: &Visitor) -> Self {
+        let offset = visitor.offset;
         KeyRow {
             id: k.id,
             name: k.name.clone(),
             prefix: k.prefix.clone(),
-            created: when(k.created_at),
-            last_used: when_opt(k.last_used_at),
-            expires: when_opt(k.expires_at),
-            revoked: when_opt(k.revoked_at),
-            expired: k.revoked_at.is_none() && !k.is_usable_at(now),
+            created: when(k.created_at, offset),
+            last_used: when_opt(k.last_used_at, offset),
+            expires: when_opt(k.expires_at, offset),
+            revoked: when_opt(k.revoked_at, offset),
+            expired: k.revoked_at.is_none() && !k.is_usable_at(visitor.state.clock.now()),
         }
     }
 }
@@ -66,11 +67,13 @@ async fn list_page(
     error: Option<&str>,
 ) -> Result<HttpResponse, PageError> {
     let keys = visitor.state.auth.list_api_keys(&visitor.user).await?;
-    let now = visitor.state.clock.now();
     let mut context = base_context(Some(visitor), "api-keys");
     context.insert(
         "keys",
-        &keys.iter().map(|k| KeyRow::new(k, now)).collect::<Vec<_>>(),
+        &keys
+            .iter()
+            .map(|k| KeyRow::new(k, visitor))
+            .collect::<Vec<_>>(),
     );
     context.insert("notice", &notice);
     context.insert("error", &error);
@@ -121,7 +124,7 @@ pub async fn create(
         Err(e) => return Err(e.into()),
     };
     let mut context = base_context(Some(&visitor), "api-keys");
-    context.insert("key", &KeyRow::new(&created.key, visitor.state.clock.now()));
+    context.insert("key", &KeyRow::new(&created.key, &visitor));
     context.insert("secret", &created.secret);
     visitor.page(StatusCode::OK, "api_key_created.html", &context)
 }
@@ -139,7 +142,7 @@ pub async fn confirm_revoke(
 ) -> Result<HttpResponse, PageError> {
     let key = own_key(&visitor, &id).await?;
     let mut context: Context = base_context(Some(&visitor), "api-keys");
-    context.insert("key", &KeyRow::new(&key, visitor.state.clock.now()));
+    context.insert("key", &KeyRow::new(&key, &visitor));
     visitor.page(StatusCode::OK, "confirm.html", &context)
 }
 

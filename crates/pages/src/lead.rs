@@ -131,7 +131,12 @@ async fn detail(
     context.insert("status", lead.work.status.as_str());
     context.insert("statuses", &LeadStatus::NAMES);
     context.insert("contact_outcomes", &crate::lead_view::contact_choices());
-    context.insert("contacts", &contacts.as_ref().map(ContactLine::of));
+    context.insert(
+        "contacts",
+        &contacts
+            .as_ref()
+            .map(|c| ContactLine::of(c, visitor.offset)),
+    );
     context.insert("archived", &lead.work.archived_at.is_some());
     let today = visitor.today();
     let follow_up = lead.work.follow_up_on.map(|d| d.to_string());
@@ -174,12 +179,12 @@ async fn detail(
     context.insert("emails", &emails);
     let note_lines: Vec<NoteLine> = notes
         .iter()
-        .map(|n| NoteLine::new(n, visitor.user.id))
+        .map(|n| NoteLine::new(n, visitor.user.id, visitor.offset))
         .collect();
     context.insert("notes", &note_lines);
     let lines: Vec<TimelineLine> = timeline
         .iter()
-        .map(|e| TimelineLine::new(e, &names))
+        .map(|e| TimelineLine::new(e, &names, visitor.offset))
         .collect();
     context.insert("timeline", &lines);
     context.insert("timeline_total", &timeline_total);
@@ -198,17 +203,20 @@ async fn detail(
     context.insert("property", &property);
     context.insert("owner", &Group::of(&lead, &OWNER));
     context.insert("permit", &Group::of(&lead, &PERMIT));
-    insert_enrichment(&mut context, &state, &lead, &history).await?;
+    insert_enrichment(&mut context, &state, &lead, &history, visitor.offset).await?;
     context.insert(
         "may_enrich",
         &state.submissions.may_enrich(&visitor.user, &lead).await?,
     );
     context.insert("submission_count", &lead.submission_count);
-    context.insert("created", &when(lead.created_at));
-    context.insert("updated", &when(lead.updated_at));
+    context.insert("created", &when(lead.created_at, visitor.offset));
+    context.insert("updated", &when(lead.updated_at, visitor.offset));
     context.insert(
         "history",
-        &history.iter().map(HistoryLine::new).collect::<Vec<_>>(),
+        &history
+            .iter()
+            .map(|h| HistoryLine::new(h, visitor.offset))
+            .collect::<Vec<_>>(),
     );
     context.insert("history_cut", &(lead.submission_count > HISTORY as i32));
     visitor.page(StatusCode::OK, "lead.html", &context)

@@ -3,6 +3,7 @@
 use serde::Serialize;
 use tera::Context;
 
+use leadhub_domain::clock::UtcOffset;
 use leadhub_domain::error::ServiceError;
 use leadhub_domain::lead::record::{EnrichmentStatus, Lead};
 use leadhub_domain::submission::HistoryEntry;
@@ -23,11 +24,11 @@ pub struct HistoryLine {
 }
 
 impl HistoryLine {
-    pub fn new(entry: &HistoryEntry) -> HistoryLine {
+    pub fn new(entry: &HistoryEntry, offset: UtcOffset) -> HistoryLine {
         let s = &entry.submission;
         HistoryLine {
             id: s.id,
-            at: when(s.created_at),
+            at: when(s.created_at, offset),
             submitter: entry
                 .submitter
                 .as_ref()
@@ -124,6 +125,7 @@ pub async fn insert_enrichment(
     state: &AppState,
     lead: &Lead,
     history: &[HistoryEntry],
+    offset: UtcOffset,
 ) -> Result<(), PageError> {
     let f = &lead.fields;
     context.insert("appraisal", &appraisal_fields(lead));
@@ -155,11 +157,11 @@ pub async fn insert_enrichment(
     let outlook = outlook.as_ref();
     context.insert(
         "enrichment_next_try",
-        &when_opt(outlook.and_then(|o| o.next_try_at)),
+        &when_opt(outlook.and_then(|o| o.next_try_at), offset),
     );
     context.insert(
         "enrichment_gave_up",
-        &when_opt(outlook.and_then(|o| o.gave_up_at)),
+        &when_opt(outlook.and_then(|o| o.gave_up_at), offset),
     );
     context.insert(
         "enrichment_last_reason",

@@ -7,6 +7,7 @@ use chrono::NaiveDate;
 use serde::Serialize;
 use serde_json::Value;
 
+use leadhub_domain::clock::UtcOffset;
 use leadhub_domain::lead::record::Lead;
 use leadhub_domain::lead::work::contact::{ContactOutcome, ContactSummary};
 use leadhub_domain::lead::work::model::{
@@ -215,11 +216,11 @@ pub struct NoteLine {
 }
 
 impl NoteLine {
-    pub fn new(note: &Note, me: i64) -> NoteLine {
+    pub fn new(note: &Note, me: i64, offset: UtcOffset) -> NoteLine {
         NoteLine {
             id: note.id,
             author: person(&note.author),
-            at: when(note.created_at),
+            at: when(note.created_at, offset),
             body: note.body.clone(),
             mine: note.author.id == me,
         }
@@ -298,18 +299,18 @@ pub fn contact_words(outcome: ContactOutcome) -> (&'static str, &'static str) {
 pub struct ContactLine {
     /// The last one's outcome, lower case ("left a message").
     pub last: String,
-    /// When the last one was: its UTC day, and its time as pages show times.
+    /// When the last one was: its day and its time, on the person's clock.
     pub day: String,
     pub at: String,
     pub count: i64,
 }
 
 impl ContactLine {
-    pub fn of(summary: &ContactSummary) -> ContactLine {
+    pub fn of(summary: &ContactSummary, offset: UtcOffset) -> ContactLine {
         ContactLine {
             last: contact_words(summary.last_outcome).0.to_lowercase(),
-            day: summary.last_at.date_naive().to_string(),
-            at: when(summary.last_at),
+            day: offset.local(summary.last_at).date().to_string(),
+            at: when(summary.last_at, offset),
             count: summary.count,
         }
     }
@@ -357,7 +358,7 @@ fn text_of(value: Option<&Value>) -> String {
 }
 
 impl TimelineLine {
-    pub fn new(entry: &ActivityEntry, names: &Names) -> TimelineLine {
+    pub fn new(entry: &ActivityEntry, names: &Names, offset: UtcOffset) -> TimelineLine {
         let d = &entry.detail;
         let old_new = |f: &dyn Fn(&Value) -> String| {
             (
@@ -440,7 +441,7 @@ impl TimelineLine {
                 .as_ref()
                 .map(person)
                 .unwrap_or_else(|| "the service".to_owned()),
-            at: when(entry.at),
+            at: when(entry.at, offset),
         }
     }
 }
@@ -557,6 +558,7 @@ mod tests {
                 serde_json::json!({"changes": {"first_name": {"old": null, "new": "Ann"}}}),
             ),
             &names,
+            UtcOffset::default(),
         );
         assert_eq!(edit.text, "Edited 1 field");
         assert_eq!(
@@ -571,11 +573,13 @@ mod tests {
         let claim = TimelineLine::new(
             &entry(kind::TEAM_MOVED, serde_json::json!({"old": null, "new": 4})),
             &names,
+            UtcOffset::default(),
         );
         assert_eq!(claim.text, "Claimed into Roofers (team 4)");
         let owner = TimelineLine::new(
             &entry(kind::ASSIGNED, serde_json::json!({"old": 9, "new": null})),
             &names,
+            UtcOffset::default(),
         );
         assert_eq!(owner.text, "Owner user #9 → nobody");
     }

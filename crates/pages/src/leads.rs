@@ -12,6 +12,7 @@ use serde::Serialize;
 
 use leadhub_api::lead_export::{ExportSource, LeadsCsv};
 use leadhub_api::leads::{LeadQuery, ENRICHMENT_STATUSES};
+use leadhub_domain::clock::UtcOffset;
 use leadhub_domain::error::ServiceError;
 use leadhub_domain::lead::fields::PROPERTY_TYPES;
 use leadhub_domain::lead::record::Lead;
@@ -109,6 +110,7 @@ impl LeadLine {
         names: &HashMap<i64, String>,
         teams: &[TeamChoice],
         today: NaiveDate,
+        offset: UtcOffset,
         walk: String,
     ) -> LeadLine {
         let f = &lead.fields;
@@ -132,7 +134,7 @@ impl LeadLine {
             permit: join(&[&f.permit_status, &f.project_number], " · "),
             source: f.source.clone().unwrap_or_default(),
             enrichment: lead.enrichment_status.as_str(),
-            created: when(lead.created_at),
+            created: when(lead.created_at, offset),
             status: lead.work.status.as_str(),
             assignee: lead
                 .work
@@ -229,9 +231,10 @@ async fn list(
             let lines: Vec<LeadLine> = (filters.offset..)
                 .zip(&leads)
                 .map(|(at, l)| {
-                    let mut line =
-                        LeadLine::new(l, &names, &teams, today, lead_walk::query(&list, at));
-                    line.contacts = contacts.get(&l.id).map(ContactLine::of);
+                    let walk = lead_walk::query(&list, at);
+                    let offset = visitor.offset;
+                    let mut line = LeadLine::new(l, &names, &teams, today, offset, walk);
+                    line.contacts = contacts.get(&l.id).map(|c| ContactLine::of(c, offset));
                     line
                 })
                 .collect();

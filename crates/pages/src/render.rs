@@ -8,6 +8,7 @@ use chrono::{DateTime, Utc};
 use tera::{Context, Tera};
 
 use leadhub_domain::auth::AuthError;
+use leadhub_domain::clock::UtcOffset;
 use leadhub_domain::error::{FieldError, LocPart, ServiceError};
 use leadhub_domain::team::TeamError;
 
@@ -124,13 +125,19 @@ pub fn see_other(location: &str) -> HttpResponse {
         .finish()
 }
 
-/// "31 Jan 2026 17:04 UTC".
-pub fn when(at: DateTime<Utc>) -> String {
-    at.format("%-d %b %Y %H:%M UTC").to_string()
+/// "31 Jan 2026 11:04" on the person's clock (`Visitor::offset`); "31 Jan 2026 17:04 UTC" where
+/// their browser has not said (or they are at UTC).
+pub fn when(at: DateTime<Utc>, offset: UtcOffset) -> String {
+    let shown = offset.local(at).format("%-d %b %Y %H:%M");
+    if offset == UtcOffset::default() {
+        format!("{shown} UTC")
+    } else {
+        shown.to_string()
+    }
 }
 
-pub fn when_opt(at: Option<DateTime<Utc>>) -> Option<String> {
-    at.map(when)
+pub fn when_opt(at: Option<DateTime<Utc>>, offset: UtcOffset) -> Option<String> {
+    at.map(|at| when(at, offset))
 }
 
 /// The problems of a form as one sentence: "first name: Field required for a new account".
@@ -338,5 +345,15 @@ mod tests {
     #[test]
     fn templates_parse() {
         assert!(TERA.as_ref().is_ok(), "{:?}", TERA.as_ref().err());
+    }
+
+    #[test]
+    fn times_are_shown_on_the_persons_clock_and_marked_utc_where_it_is_unknown() {
+        let at = "2026-12-05T06:32:00Z".parse::<DateTime<Utc>>().unwrap();
+        let offset = |minutes| UtcOffset::from_minutes(minutes).unwrap();
+        assert_eq!(when(at, UtcOffset::default()), "5 Dec 2026 06:32 UTC");
+        assert_eq!(when(at, offset(-480)), "4 Dec 2026 22:32");
+        assert_eq!(when(at, offset(330)), "5 Dec 2026 12:02");
+        assert_eq!(when_opt(None, offset(60)), None);
     }
 }

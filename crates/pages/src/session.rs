@@ -227,7 +227,7 @@ impl Visitor {
 }
 
 /// The offset the browser sent (minutes east of UTC); UTC without one, or for one no place has.
-fn utc_offset(req: &HttpRequest) -> UtcOffset {
+pub(crate) fn utc_offset(req: &HttpRequest) -> UtcOffset {
     req.cookie(UTC_OFFSET_COOKIE)
         .and_then(|c| c.value().parse().ok())
         .and_then(UtcOffset::from_minutes)

@@ -6,6 +6,7 @@ use actix_web::http::StatusCode;
 use actix_web::{web, HttpResponse};
 use serde::{Deserialize, Serialize};
 
+use leadhub_domain::clock::UtcOffset;
 use leadhub_domain::error::ServiceError;
 use leadhub_domain::webhook::{
     rotation_overlap, subscribable, Delivery, EndpointChanges, EventType, WebhookEndpoint,
@@ -62,8 +63,8 @@ struct DeliveryRow {
     delivered: Option<String>,
 }
 
-impl From<&Delivery> for DeliveryRow {
-    fn from(d: &Delivery) -> Self {
+impl DeliveryRow {
+    fn new(d: &Delivery, offset: UtcOffset) -> Self {
         DeliveryRow {
             id: d.id,
             event_type: d.event_type.clone(),
@@ -71,8 +72,8 @@ impl From<&Delivery> for DeliveryRow {
             status: d.status.as_str(),
             attempts: d.attempts,
             last_status: d.last_status,
-            next_attempt: when_opt(d.next_attempt_at),
-            delivered: when_opt(d.delivered_at),
+            next_attempt: when_opt(d.next_attempt_at, offset),
+            delivered: when_opt(d.delivered_at, offset),
         }
     }
 }
@@ -91,7 +92,12 @@ pub async fn section(visitor: &Visitor, team_id: i64) -> Result<Option<Section>,
             .webhooks
             .deliveries(&visitor.user, team_id, endpoint.id, RECENT, 0)
             .await?;
-        rows.push(EndpointRow::new(endpoint, &deliveries, total));
+        rows.push(EndpointRow::new(
+            endpoint,
+            &deliveries,
+            total,
+            visitor.offset,
+        ));
     }
     Ok(Some(Section {
         endpoints: rows,
@@ -100,16 +106,24 @@ pub async fn section(visitor: &Visitor, team_id: i64) -> Result<Option<Section>,
 }
 
 impl EndpointRow {
-    fn new(e: WebhookEndpoint, deliveries: &[Delivery], total: i64) -> EndpointRow {
+    fn new(
+        e: WebhookEndpoint,
+        deliveries: &[Delivery],
+        total: i64,
+        offset: UtcOffset,
+    ) -> EndpointRow {
         EndpointRow {
             id: e.id,
             url: e.url,
             events: e.events.join(", "),
             description: e.description,
             is_active: e.is_active,
-            created: when(e.created_at),
+            created: when(e.created_at, offset),
             created_by: e.created_by.map(|c| c.email),
-            deliveries: deliveries.iter().map(DeliveryRow::from).collect(),
+            deliveries: deliveries
+                .iter()
+                .map(|d| DeliveryRow::new(d, offset))
+                .collect(),
             more: total > deliveries.len() as i64,
         }
     }

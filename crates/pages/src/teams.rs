@@ -8,6 +8,7 @@ use actix_web::{web, HttpResponse};
 use serde::{Deserialize, Serialize};
 use tera::Context;
 
+use leadhub_domain::clock::UtcOffset;
 use leadhub_domain::dashboard::Workload;
 use leadhub_domain::lead::record::LeadFilter;
 use leadhub_domain::team::{
@@ -49,8 +50,8 @@ struct TeamRow {
     created: String,
 }
 
-impl From<&TeamSummary> for TeamRow {
-    fn from(t: &TeamSummary) -> Self {
+impl TeamRow {
+    fn new(t: &TeamSummary, offset: UtcOffset) -> Self {
         TeamRow {
             id: t.team.id,
             name: t.team.name.clone(),
@@ -59,7 +60,7 @@ impl From<&TeamSummary> for TeamRow {
             member_count: t.member_count,
             lead_count: t.lead_count,
             role: t.my_role.map_or("platform admin", Role::as_str).to_owned(),
-            created: when(t.team.created_at),
+            created: when(t.team.created_at, offset),
         }
     }
 }
@@ -124,13 +125,13 @@ struct InviteRow {
     invited_by: String,
 }
 
-impl From<&Invite> for InviteRow {
-    fn from(i: &Invite) -> Self {
+impl InviteRow {
+    fn new(i: &Invite, offset: UtcOffset) -> Self {
         InviteRow {
             id: i.id,
             email: i.email.clone(),
             role: i.role.as_str().to_owned(),
-            expires: when(i.expires_at),
+            expires: when(i.expires_at, offset),
             invited_by: i.invited_by_name.clone(),
         }
     }
@@ -175,7 +176,10 @@ async fn list_page(
     let mut context = base_context(Some(visitor), "teams");
     context.insert(
         "teams",
-        &teams.iter().map(TeamRow::from).collect::<Vec<_>>(),
+        &teams
+            .iter()
+            .map(|t| TeamRow::new(t, visitor.offset))
+            .collect::<Vec<_>>(),
     );
     context.insert("notice", &notice);
     let status = add_problem(&mut context, problem);
@@ -261,7 +265,7 @@ pub(crate) async fn team_page(
                 name: m.user_name.clone(),
                 email: m.user_email.clone(),
                 role: m.role.as_str().to_owned(),
-                joined: when(m.joined_at),
+                joined: when(m.joined_at, visitor.offset),
                 is_me,
                 can_change_role: not_owner && controls.change_role,
                 can_remove: not_owner && (controls.remove_member || is_me),
@@ -279,13 +283,13 @@ pub(crate) async fn team_page(
             .invites(&visitor.user, team_id)
             .await?
             .iter()
-            .map(InviteRow::from)
+            .map(|i| InviteRow::new(i, visitor.offset))
             .collect()
     } else {
         Vec::new()
     };
     let mut context = base_context(Some(visitor), "teams");
-    context.insert("team", &TeamRow::from(&summary));
+    context.insert("team", &TeamRow::new(&summary, visitor.offset));
     context.insert("can", &controls);
     context.insert("members", &members);
     let unowned = workload.get(&None).copied().unwrap_or_default();
@@ -395,7 +399,7 @@ pub async fn confirm_remove(
     let members = visitor.state.teams.members(&visitor.user, team_id).await?;
     let member = found_in(members, |m| m.user_id == path.1, "Member")?;
     let mut context = base_context(Some(&visitor), "teams");
-    context.insert("team", &TeamRow::from(&summary));
+    context.insert("team", &TeamRow::new(&summary, visitor.offset));
     context.insert("member_user_id", &member.user_id);
     context.insert("member_name", &member.user_name);
     context.insert("member_email", &member.user_email);
@@ -509,7 +513,7 @@ pub async fn confirm_deactivate(
         ));
     }
     let mut context = base_context(Some(&visitor), "teams");
-    context.insert("team", &TeamRow::from(&summary));
+    context.insert("team", &TeamRow::new(&summary, visitor.offset));
     visitor.page(StatusCode::OK, "confirm.html", &context)
 }
 

@@ -260,7 +260,7 @@ async fn list(state: web::Data<AppState>, visitor: Visitor) -> Result<HttpRespon
                 "kind": u.kind.as_str(),
                 "team": names.get(&u.team_id.to_string()),
                 "status": u.status.as_str(),
-                "uploaded": when(u.created_at),
+                "uploaded": when(u.created_at, visitor.offset),
                 "rows": c.rows,
                 "created": c.created,
                 "merged": c.updated + c.skipped,
@@ -312,7 +312,7 @@ async fn status(
     context.insert("ignored", &list("ignored"));
     context.insert("failure", &upload.error);
     context.insert("has_report", &upload.has_report);
-    context.insert("uploaded", &when(upload.created_at));
+    context.insert("uploaded", &when(upload.created_at, visitor.offset));
     if upload.status == UploadStatus::Done && upload.kind == UploadKind::Leads {
         context.insert(
             "lead_count",
