@@ -40,14 +40,20 @@ impl UtcOffset {
 
     /// `at` on the person's clock.
     pub fn local(self, at: DateTime<Utc>) -> chrono::NaiveDateTime {
-        at.naive_utc() + chrono::Duration::minutes(i64::from(self.0))
+        shifted(at.naive_utc(), self.shift())
+    }
+
+    fn shift(self) -> chrono::Duration {
+        chrono::Duration::minutes(i64::from(self.0))
     }
 
     /// The person's day at `now`: its date where they are, and the instant it began.
     pub fn day_at(self, now: DateTime<Utc>) -> PersonDay {
-        let shift = chrono::Duration::minutes(i64::from(self.0));
-        let date = (now + shift).date_naive();
-        PersonDay { date, shift }
+        let date = self.local(now).date();
+        PersonDay {
+            date,
+            shift: self.shift(),
+        }
     }
 }
 
@@ -65,8 +71,13 @@ impl PersonDay {
             .date
             .checked_sub_days(Days::new(days_before))
             .unwrap_or(self.date);
-        day.and_time(NaiveTime::MIN).and_utc() - self.shift
+        shifted(day.and_time(NaiveTime::MIN), -self.shift).and_utc()
     }
+}
+
+/// `at` moved by `by`; unmoved at the ends of the calendar chrono can hold (no panic there).
+fn shifted(at: chrono::NaiveDateTime, by: chrono::Duration) -> chrono::NaiveDateTime {
+    at.checked_add_signed(by).unwrap_or(at)
 }
 
 #[cfg(test)]
@@ -91,6 +102,19 @@ mod tests {
         let utc = UtcOffset::default().day_at(now);
         assert_eq!(utc.date.to_string(), "2026-12-05");
         assert_eq!(utc.began(0), at("2026-12-05T00:00:00Z"));
+    }
+
+    #[test]
+    fn the_ends_of_the_calendar_do_not_panic() {
+        let east = UtcOffset::from_minutes(840).unwrap();
+        let west = UtcOffset::from_minutes(-720).unwrap();
+        assert_eq!(
+            east.local(DateTime::<Utc>::MAX_UTC),
+            DateTime::<Utc>::MAX_UTC.naive_utc()
+        );
+        let first = west.day_at(DateTime::<Utc>::MIN_UTC);
+        assert_eq!(first.date, DateTime::<Utc>::MIN_UTC.date_naive());
+        assert!(first.began(0) >= DateTime::<Utc>::MIN_UTC);
     }
 
     #[test]

@@ -174,6 +174,7 @@ pub struct DashboardService {
 impl DashboardService {
     /// The figures over these leads and submissions (made by `SubmissionService`, whose
     /// visibility rules they carry).
+    ///
     /// The person's own figures (due follow-ups, contacts logged today) count their day, where
     /// `offset` puts it; the per-day chart and the submission figures count UTC days, as the
     /// store buckets them.
