@@ -1,7 +1,8 @@
 //! The e-mail of follow-ups due (docs/working-leads.md "Follow-ups"): from
 //! `LEADHUB_FOLLOW_UP_DIGEST_HOUR` on, once a day, to each person with open leads due, listing
 //! them; turned off on the dashboard; queued once however many processes run; a failed e-mail
-//! is sent by the job's retry. The app's clock stands at 2026-12-03 12:00 UTC.
+//! is sent by the job's retry; at the hour of each person's day, as their browser last told the
+//! pages. The app's clock stands at 2026-12-03 12:00 UTC.
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -10,7 +11,7 @@ use diesel::prelude::*;
 use reqwest::StatusCode;
 use serde_json::json;
 
-use leadhub_db::schema::jobs;
+use leadhub_db::schema::{jobs, users};
 use leadhub_domain::mail::Message;
 use leadhub_mail::SentMail;
 use leadhub_tests::{backend_tests, TestApp};
@@ -19,7 +20,10 @@ use crate::clock::TestClock;
 use crate::lead_work::{cast, lead_at, patch};
 use crate::pages::{assert_shows, sign_in};
 
-backend_tests!(each_person_gets_one_email_a_day_of_their_follow_ups_due);
+backend_tests!(
+    each_person_gets_one_email_a_day_of_their_follow_ups_due,
+    the_email_goes_at_the_hour_of_each_persons_day,
+);
 
 /// The follow-up e-mails both apps sent so far.
 fn digests(apps: &[&TestApp]) -> Vec<SentMail> {
@@ -66,7 +70,8 @@ async fn failed_digest(app: &TestApp) -> String {
     panic!("no follow-up e-mail job failed");
 }
 
-async fn each_person_gets_one_email_a_day_of_their_follow_ups_due(app: TestApp) {
+/// The app again, its clock at 2026-12-03 12:00 UTC and the e-mail's hour 13; and the clock.
+async fn at_noon_sending_at_one(app: TestApp) -> (TestApp, Arc<TestClock>) {
     let noon = Utc.with_ymd_and_hms(2026, 12, 3, 12, 0, 0).unwrap();
     let clock = Arc::new(TestClock(Mutex::new(noon)));
     let app = app
@@ -75,6 +80,11 @@ async fn each_person_gets_one_email_a_day_of_their_follow_ups_due(app: TestApp) 
         .env("LEADHUB_FOLLOW_UP_DIGEST_HOUR", "13")
         .build()
         .await;
+    (app, clock)
+}
+
+async fn each_person_gets_one_email_a_day_of_their_follow_ups_due(app: TestApp) {
+    let (app, clock) = at_noon_sending_at_one(app).await;
     let c = cast(&app).await;
     let key = &c.olive.key;
     let mut leads = Vec::new();
@@ -115,12 +125,12 @@ async fn each_person_gets_one_email_a_day_of_their_follow_ups_due(app: TestApp) 
             "id=\"digest-off\"",
         ],
     );
-    // Where his browser says he is (Chicago, UTC-6), the hour is on his clock too.
+    // Where his browser says he is (Chicago, UTC-6), the e-mail goes at the hour of his day.
     adam.set_cookie("leadhub_utc_offset", Some("-360"));
     let home = adam.get("/").await;
     assert_shows(
         &home.body,
-        &["you get an e-mail listing them after 07:00 your time (13:00 UTC)"],
+        &["you get an e-mail listing them after 13:00 your time"],
     );
     adam.set_cookie("leadhub_utc_offset", None);
     let csrf = home.field("csrf");
@@ -234,4 +244,49 @@ async fn each_person_gets_one_email_a_day_of_their_follow_ups_due(app: TestApp) 
         sent[1].subject, "3 follow-ups due today",
         "tomorrow's is due too"
     );
+}
+
+/// Mia's browser says Chicago (UTC-6) on one page: her e-mail goes at 13:00 there (19:00 UTC),
+/// listing what is due by her day, while Adam's, whose browser never said, goes at 13:00 UTC.
+async fn the_email_goes_at_the_hour_of_each_persons_day(app: TestApp) {
+    let (app, clock) = at_noon_sending_at_one(app).await;
+    let c = cast(&app).await;
+    let key = &c.olive.key;
+    for (n, who) in [(1, &c.mia), (2, &c.adam)] {
+        let lead = lead_at(&app, key, n, Some(c.a)).await;
+        let body = json!({"assignee_id": who.user.user_id, "follow_up_on": "2026-12-03"});
+        let (status, answer) = patch(&app, lead, key, body).await;
+        assert_eq!(status, StatusCode::OK, "{answer}");
+    }
+    let mut mia = sign_in(&app, "mia@example.com").await;
+    mia.set_cookie("leadhub_utc_offset", Some("-360"));
+    assert_eq!(mia.get("/").await.status, StatusCode::OK);
+    let mia_id = c.mia.user.id;
+    let kept: Option<i32> = app
+        .read_db(move |conn| {
+            conn.first(users::table.find(mia_id).select(users::utc_offset_minutes))
+        })
+        .await;
+    assert_eq!(kept, Some(-360));
+
+    // 13:00 UTC: Adam's; for Mia it is 07:00.
+    clock.advance(Days::hours(1));
+    let sent = wait_for(&[&app], 1).await;
+    assert_eq!(sent[0].to, "adam@example.com");
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert_eq!(digests(&[&app]).len(), 1);
+
+    // 19:00 UTC is 13:00 in Chicago: Mia's, of her 3 December.
+    clock.advance(Days::hours(6));
+    let sent = wait_for(&[&app], 2).await;
+    assert_eq!(sent.len(), 2);
+    assert_eq!(sent[1].to, "mia@example.com");
+    let Message::FollowUpsDue { day, due, .. } = &sent[1].message else {
+        unreachable!()
+    };
+    assert_eq!((day.to_string().as_str(), *due), ("2026-12-03", 1));
+    // Later hours send nobody a second one.
+    clock.advance(Days::hours(2));
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert_eq!(digests(&[&app]).len(), 2);
 }

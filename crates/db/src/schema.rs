@@ -13,12 +13,13 @@ diesel::table! {
         updated_at -> Timestamp,
         deactivated_at -> Nullable<Timestamp>,
         follow_up_digest -> Bool,
+        utc_offset_minutes -> Nullable<Integer>,
     }
 }
 
 diesel::table! {
-    follow_up_digest_days (day) {
-        day -> Date,
+    follow_up_digest_hours (hour) {
+        hour -> Timestamp,
         queued_at -> Timestamp,
     }
 }
@@ -427,7 +428,7 @@ diesel::joinable!(follow_up_digests -> users (user_id));
 
 diesel::allow_tables_to_appear_in_same_query!(
     users,
-    follow_up_digest_days,
+    follow_up_digest_hours,
     follow_up_digests,
     api_keys,
     auth_tokens,

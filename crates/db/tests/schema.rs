@@ -2,9 +2,7 @@
 //! table, index, trigger and view with its SQL, comments and layout folded away; PostgreSQL: each
 //! column, constraint, index, view, trigger and function from its catalogs). A migration changes
 //! its backend's snapshot in the same commit, so the change to the schema shows in review; accept
-//! one with `INSTA_UPDATE=always cargo test -p leadhub-db --test schema`. The snapshots were taken
-//! from the step-by-step migrations the baseline replaced, so they also say it builds the same.
-//! Needs `TEST_DATABASE_URL` for PostgreSQL.
+//! one with `INSTA_UPDATE=always cargo test -p leadhub-db --test schema`. Needs `TEST_DATABASE_URL` for PostgreSQL.
 #![allow(clippy::unwrap_used)]
 mod common;
 use common::schema::{schema, sqlite_line, POSTGRES_SCHEMA, SQLITE_SCHEMA};

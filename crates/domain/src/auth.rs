@@ -137,6 +137,7 @@ impl AuthService {
             is_admin: request.is_admin,
             created_at: self.clock.now(),
             follow_up_digest: true,
+            utc_offset: None,
         };
         match self.users.insert(user).await {
             Err(StoreError::Conflict(_)) => Err(AuthError::Conflict(

@@ -71,6 +71,7 @@ pub fn person(id: i64, email: &str) -> User {
         is_admin: false,
         created_at: now(),
         follow_up_digest: true,
+        utc_offset: None,
     }
 }
 

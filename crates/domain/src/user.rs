@@ -2,6 +2,7 @@
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 
+use crate::clock::UtcOffset;
 use crate::store::StoreResult;
 
 /// A user: `Id` is the internal row id (never shown to clients) once stored; a `NewUser`, not
@@ -21,6 +22,9 @@ pub struct User<Id = i64> {
     /// Wants the morning e-mail of their follow-ups due (`lead::work::digest`): on for everyone
     /// until they turn it off on the dashboard.
     pub follow_up_digest: bool,
+    /// Where their day begins, as their browser last told the pages; None: UTC's day. Their
+    /// e-mail of follow-ups due goes at the digest hour of their day.
+    pub utc_offset: Option<UtcOffset>,
 }
 
 /// A user about to be inserted: every field but the row id.
@@ -54,6 +58,7 @@ impl NewUser {
             is_admin: self.is_admin,
             created_at: self.created_at,
             follow_up_digest: self.follow_up_digest,
+            utc_offset: self.utc_offset,
         }
     }
 }

@@ -93,18 +93,13 @@ fn share(part: i64, whole: i64) -> Option<String> {
     (whole > 0).then(|| format!("{:.1}%", part as f64 * 100.0 / whole as f64))
 }
 
-/// The digest's hour, a UTC hour, also on the person's clock where their browser has said.
+/// The digest's hour: of the person's own day where their browser has said (the page keeps
+/// their offset for it), else of UTC's.
 fn digest_at(hour: u32, offset: UtcOffset) -> String {
-    let utc = format!("{hour:02}:00 UTC");
-    match chrono::NaiveTime::from_hms_opt(hour, 0, 0) {
-        Some(at) if offset != UtcOffset::default() => {
-            let at = chrono::DateTime::UNIX_EPOCH
-                .date_naive()
-                .and_time(at)
-                .and_utc();
-            format!("{} your time ({utc})", offset.local(at).format("%H:%M"))
-        }
-        _ => utc,
+    if offset == UtcOffset::default() {
+        format!("{hour:02}:00 UTC")
+    } else {
+        format!("{hour:02}:00 your time")
     }
 }
 

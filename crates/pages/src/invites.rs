@@ -67,7 +67,13 @@ async fn invite_page(
     context.insert("email", &details.invite.email);
     context.insert("role", details.invite.role.as_str());
     context.insert("inviter", &details.invite.invited_by_name);
-    context.insert("expires", &when(details.invite.expires_at, utc_offset(req)));
+    context.insert(
+        "expires",
+        &when(
+            details.invite.expires_at,
+            utc_offset(req).unwrap_or_default(),
+        ),
+    );
     context.insert("has_account", &has_account);
     context.insert("error", &error);
     context.insert("first_name", typed.0);

@@ -215,23 +215,31 @@ impl Visitor {
         };
         let csrf = Csrf::of(&req);
         cookies.extend(csrf.cookie(secure));
+        let offset = utc_offset(&req);
+        let user = caller.user;
+        if let Some(said) = offset.filter(|o| user.utc_offset != Some(*o)) {
+            // Kept for the e-mail of follow-ups due, which goes at the hour of the person's day.
+            // A page is still shown when it cannot be kept: the next page tries again.
+            if let Err(e) = state.follow_up_digests.set_offset(user.id, said).await {
+                tracing::warn!(error = %e, "the person's offset from UTC not kept");
+            }
+        }
         Ok(Visitor {
             state,
-            user: caller.user,
+            user,
             family_id,
             csrf,
             cookies,
-            offset: utc_offset(&req),
+            offset: offset.unwrap_or_default(),
         })
     }
 }
 
-/// The offset the browser sent (minutes east of UTC); UTC without one, or for one no place has.
-pub(crate) fn utc_offset(req: &HttpRequest) -> UtcOffset {
+/// The offset the browser sent (minutes east of UTC); None without one, or for one no place has.
+pub(crate) fn utc_offset(req: &HttpRequest) -> Option<UtcOffset> {
     req.cookie(UTC_OFFSET_COOKIE)
         .and_then(|c| c.value().parse().ok())
         .and_then(UtcOffset::from_minutes)
-        .unwrap_or_default()
 }
 
 /// Signed out: a page (a GET) is asked for again after sign-in; a form post is not (its

@@ -99,6 +99,7 @@ mod tests {
             is_admin: true,
             created_at: Default::default(),
             follow_up_digest: true,
+            utc_offset: None,
         };
         let run = ImportRun {
             kind: &ImportKind::Leads,

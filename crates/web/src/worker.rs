@@ -111,8 +111,9 @@ impl Workers {
     }
 }
 
-/// Queues each day's e-mail of follow-ups due once its hour has come, looking every `every`
-/// (the job poll): a clock read, and one write a day, the first time the day is seen.
+/// Queues each UTC hour's job of e-mails of follow-ups due (it sends to the people whose day
+/// has reached the digest hour), looking every `every` (the job poll): a clock read, and one
+/// write an hour, the first time the hour is seen.
 pub async fn queue_digests(
     digests: Arc<FollowUpDigests>,
     every: Duration,
@@ -120,12 +121,12 @@ pub async fn queue_digests(
 ) {
     let mut queued = None;
     while !*stopped.borrow() {
-        if let Some(day) = digests.due_day().filter(|d| queued != Some(*d)) {
-            match digests.queue(day).await {
+        if let Some(hour) = digests.due_hour().filter(|h| queued != Some(*h)) {
+            match digests.queue(hour).await {
                 Ok(first) => {
-                    queued = Some(day);
+                    queued = Some(hour);
                     if first {
-                        tracing::info!(%day, "follow-up e-mails queued");
+                        tracing::info!(%hour, "follow-up e-mails queued");
                     }
                 }
                 Err(e) => tracing::error!(error = %e, "follow-up e-mails not queued; trying again"),
@@ -240,7 +241,7 @@ impl Worker {
             }
             ENRICH_LEAD => return self.retry_enrichment(job).await,
             IMPORT_UPLOAD => self.services.uploads.run(job).await,
-            FOLLOW_UP_DIGEST => self.services.digests.send(job).await.map(|run| {
+            FOLLOW_UP_DIGEST => self.services.digests.send().await.map(|run| {
                 tracing::info!(sent = run.sent, "follow-up e-mails sent");
             }),
             other => Err(format!("unknown job kind {other:?}")),

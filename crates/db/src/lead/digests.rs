@@ -1,10 +1,13 @@
 //! `DigestRepository`: who is owed the e-mail of follow-ups due, and the records that make each
-//! day's digest go out once (`follow_up_digest_days`, `follow_up_digests`).
+//! hour's digest job be queued once and each person's day's e-mail go out once
+//! (`follow_up_digest_hours`, `follow_up_digests`).
 use async_trait::async_trait;
 use chrono::{DateTime, NaiveDate, Utc};
 use diesel::dsl::{count_star, exists, not};
 use diesel::prelude::*;
+use diesel::IntoSql;
 
+use leadhub_domain::clock::UtcOffset;
 use leadhub_domain::dashboard::OPEN_STATUSES;
 use leadhub_domain::jobs::NewJob;
 use leadhub_domain::lead::work::digest::{DigestRepository, DueLead, DuePerson};
@@ -12,7 +15,7 @@ use leadhub_domain::store::StoreResult;
 
 use crate::job::jobs::insert_jobs;
 use crate::pool::connection::on_backend;
-use crate::schema::{follow_up_digest_days, follow_up_digests, leads, users};
+use crate::schema::{follow_up_digest_hours, follow_up_digests, leads, users};
 use crate::sql::time::to_db;
 use crate::{Database, ReadConnection};
 
@@ -31,16 +34,25 @@ fn due_by(day: NaiveDate) -> _ {
 fn due_follow_ups(
     conn: &mut ReadConnection<'_>,
     day: NaiveDate,
+    offset: UtcOffset,
     listed: i64,
 ) -> QueryResult<Vec<DuePerson>> {
     let sent_today = follow_up_digests::table
         .filter(follow_up_digests::user_id.eq(users::id))
         .filter(follow_up_digests::day.eq(day));
+    // A person whose browser never said lives on UTC's day.
+    let minutes = offset.minutes();
+    let at_offset = users::utc_offset_minutes
+        .eq(minutes)
+        .or(users::utc_offset_minutes
+            .is_null()
+            .and((minutes == 0).into_sql::<diesel::sql_types::Bool>()));
     let people: Vec<(i64, String, i64)> = conn.load(
         due_by(day)
             .inner_join(users::table.on(leads::assignee_id.eq(users::id.nullable())))
             .filter(users::deactivated_at.is_null())
             .filter(users::follow_up_digest.eq(true))
+            .filter(at_offset)
             .filter(not(exists(sent_today)))
             .group_by((users::id, users::email))
             .select((users::id, users::email, count_star()))
@@ -101,15 +113,15 @@ impl DueRow {
 
 #[async_trait]
 impl DigestRepository for Database {
-    async fn queue_digest(&self, day: NaiveDate, job: NewJob) -> StoreResult<bool> {
+    async fn queue_digest(&self, hour: DateTime<Utc>, job: NewJob) -> StoreResult<bool> {
         self.write(move |conn| {
             conn.transaction(|conn| {
                 let now = to_db(job.run_at);
-                // The day's primary key decides between processes that see the hour together.
-                let first = on_backend!(conn, c => diesel::insert_into(follow_up_digest_days::table)
+                // The hour's primary key decides between processes that see it together.
+                let first = on_backend!(conn, c => diesel::insert_into(follow_up_digest_hours::table)
                     .values((
-                        follow_up_digest_days::day.eq(day),
-                        follow_up_digest_days::queued_at.eq(now),
+                        follow_up_digest_hours::hour.eq(to_db(hour)),
+                        follow_up_digest_hours::queued_at.eq(now),
                     ))
                     .on_conflict_do_nothing()
                     .execute(c))?
@@ -123,8 +135,34 @@ impl DigestRepository for Database {
         .await
     }
 
-    async fn due_follow_ups(&self, day: NaiveDate, listed: i64) -> StoreResult<Vec<DuePerson>> {
-        self.read(move |conn| due_follow_ups(conn, day, listed))
+    async fn digest_offsets(&self) -> StoreResult<Vec<UtcOffset>> {
+        let stored: Vec<Option<i32>> = self
+            .read(|conn| {
+                conn.load(
+                    users::table
+                        .filter(users::deactivated_at.is_null())
+                        .filter(users::follow_up_digest.eq(true))
+                        .select(users::utc_offset_minutes)
+                        .distinct(),
+                )
+            })
+            .await?;
+        let mut offsets: Vec<UtcOffset> = stored
+            .into_iter()
+            .map(|m| m.and_then(UtcOffset::from_minutes).unwrap_or_default())
+            .collect();
+        offsets.sort_by_key(|o| o.minutes());
+        offsets.dedup();
+        Ok(offsets)
+    }
+
+    async fn due_follow_ups(
+        &self,
+        day: NaiveDate,
+        offset: UtcOffset,
+        listed: i64,
+    ) -> StoreResult<Vec<DuePerson>> {
+        self.read(move |conn| due_follow_ups(conn, day, offset, listed))
             .await
     }
 
@@ -168,6 +206,22 @@ impl DigestRepository for Database {
         self.recent_users.update(|u| {
             if u.id == user_id {
                 u.follow_up_digest = wanted;
+            }
+        });
+        Ok(())
+    }
+
+    async fn set_utc_offset(&self, user_id: i64, offset: UtcOffset) -> StoreResult<()> {
+        self.write(move |conn| {
+            diesel::update(users::table.find(user_id))
+                .set(users::utc_offset_minutes.eq(offset.minutes()))
+                .execute(conn)?;
+            Ok(())
+        })
+        .await?;
+        self.recent_users.update(|u| {
+            if u.id == user_id {
+                u.utc_offset = Some(offset);
             }
         });
         Ok(())

@@ -522,6 +522,7 @@ fn accept_in(
                 is_admin: false,
                 created_at: at,
                 follow_up_digest: true,
+                utc_offset: None,
             },
         )?,
     };

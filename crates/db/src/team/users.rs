@@ -3,6 +3,7 @@ use async_trait::async_trait;
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 
+use leadhub_domain::clock::UtcOffset;
 use leadhub_domain::store::StoreResult;
 use leadhub_domain::user::{NewUser, User, UserRepository};
 
@@ -21,6 +22,7 @@ pub(crate) struct UserRow {
     is_admin: bool,
     created_at: NaiveDateTime,
     follow_up_digest: bool,
+    utc_offset_minutes: Option<i32>,
 }
 
 impl From<UserRow> for User {
@@ -34,6 +36,7 @@ impl From<UserRow> for User {
             is_admin: r.is_admin,
             created_at: from_db(r.created_at),
             follow_up_digest: r.follow_up_digest,
+            utc_offset: r.utc_offset_minutes.and_then(UtcOffset::from_minutes),
         }
     }
 }
@@ -50,6 +53,7 @@ pub(crate) fn insert_user(conn: &mut DbConnection, user: NewUser) -> QueryResult
             users::created_at.eq(to_db(user.created_at)),
             users::updated_at.eq(to_db(user.created_at)),
             users::follow_up_digest.eq(user.follow_up_digest),
+            users::utc_offset_minutes.eq(user.utc_offset.map(UtcOffset::minutes)),
         ))
         .returning(users::id)
         .get_result::<i64>(conn)?;

@@ -203,6 +203,7 @@ mod tests {
             is_admin,
             created_at: chrono::Utc::now(),
             follow_up_digest: true,
+            utc_offset: None,
         }
     }
 

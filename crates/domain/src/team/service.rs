@@ -424,6 +424,7 @@ impl TeamService {
                     is_admin: false,
                     created_at: now,
                     follow_up_digest: true,
+                    utc_offset: None,
                 })
             }
         };

@@ -75,8 +75,9 @@ pub struct Config {
     /// `LEADHUB_EGRESS_PROXY`: the proxy webhook deliveries and map tiles go through; None:
     /// they go out directly, whatever `HTTP(S)_PROXY` says (`leadhub_webhooks::egress`).
     pub egress_proxy: Option<String>,
-    /// `LEADHUB_FOLLOW_UP_DIGEST_HOUR`: the UTC hour from which each day's e-mail of follow-ups
-    /// due goes out (default 13, 8 a.m. in New York in winter); None (`off`): no such e-mail.
+    /// `LEADHUB_FOLLOW_UP_DIGEST_HOUR`: the hour of each person's day (UTC's where their browser
+    /// never said) from which their e-mail of follow-ups due goes out (default 13); None (`off`):
+    /// no such e-mail.
     pub follow_up_digest_hour: Option<u32>,
 }
 

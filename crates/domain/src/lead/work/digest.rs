@@ -1,20 +1,22 @@
 //! The morning e-mail of follow-ups due (docs/working-leads.md, "Follow-ups"): once a day, from
-//! `LEADHUB_FOLLOW_UP_DIGEST_HOUR` (UTC) on, each person with open leads of theirs due for a
-//! follow-up gets one e-mail naming them, unless they turned it off. The day's digest is one job
-//! of the durable queue, queued once whichever process sees the hour first; each person's e-mail
-//! is recorded as sent before it goes, so a retried job sends only what is still owed.
+//! `LEADHUB_FOLLOW_UP_DIGEST_HOUR` on their own clock (`User::utc_offset`; UTC's where their
+//! browser never said), each person with open leads of theirs due for a follow-up by their day
+//! gets one e-mail naming them, unless they turned it off. Each UTC hour's digest is one job of
+//! the durable queue, queued once whichever process sees the hour first; it sends to everyone
+//! whose day has reached the hour. Each person's e-mail is recorded as sent for their day before
+//! it goes, so a later hour or a retried job sends only what is still owed.
 use std::sync::Arc;
 
 use async_trait::async_trait;
-use chrono::{DateTime, NaiveDate, Timelike, Utc};
+use chrono::{DateTime, DurationRound, NaiveDate, TimeDelta, Timelike, Utc};
 
-use crate::clock::Clock;
+use crate::clock::{Clock, UtcOffset};
 use crate::error::ServiceError;
-use crate::jobs::{Job, NewJob};
+use crate::jobs::NewJob;
 use crate::mail::{DueLine, Mailer, Message};
 use crate::store::StoreResult;
 
-/// The day's digest; payload `{"day": "YYYY-MM-DD"}`.
+/// An hour's digest; payload `{"hour": "<RFC 3339>"}` (the UTC hour it was queued for).
 pub const FOLLOW_UP_DIGEST: &str = "follow_up_digest";
 /// Leads named in one e-mail, soonest day first; the rest are behind its link to the list.
 pub const DIGEST_LISTED: i64 = 20;
@@ -43,14 +45,22 @@ pub struct DuePerson {
 #[cfg_attr(any(test, feature = "mock"), mockall::automock)]
 #[async_trait]
 pub trait DigestRepository: Send + Sync {
-    /// Queues `job`, the digest of `day`, unless one was queued for that day before (by any
-    /// process); true when this call queued it.
-    async fn queue_digest(&self, day: NaiveDate, job: NewJob) -> StoreResult<bool>;
-    /// The people whose digest of `day` is not sent yet: active users who have not turned it
-    /// off, with live leads assigned to them in an open status (`OPEN_STATUSES`) whose
-    /// follow-up day is `day` or earlier; each with the count and the first `listed` of them,
-    /// soonest day first.
-    async fn due_follow_ups(&self, day: NaiveDate, listed: i64) -> StoreResult<Vec<DuePerson>>;
+    /// Queues `job`, the digest of the UTC hour beginning at `hour`, unless one was queued for
+    /// that hour before (by any process); true when this call queued it.
+    async fn queue_digest(&self, hour: DateTime<Utc>, job: NewJob) -> StoreResult<bool>;
+    /// Where the days of the people who may be owed a digest begin: the offsets of the active
+    /// users who have not turned it off (UTC for those whose browser never said), each once.
+    async fn digest_offsets(&self) -> StoreResult<Vec<UtcOffset>>;
+    /// The people whose day begins at `offset` and whose digest of `day` is not sent yet:
+    /// active users who have not turned it off, with live leads assigned to them in an open
+    /// status (`OPEN_STATUSES`) whose follow-up day is `day` or earlier; each with the count
+    /// and the first `listed` of them, soonest day first.
+    async fn due_follow_ups(
+        &self,
+        day: NaiveDate,
+        offset: UtcOffset,
+        listed: i64,
+    ) -> StoreResult<Vec<DuePerson>>;
     /// Records `user_id`'s digest of `day` as sent; false when it already was (another worker).
     async fn claim_digest(
         &self,
@@ -62,6 +72,8 @@ pub trait DigestRepository: Send + Sync {
     async fn release_digest(&self, user_id: i64, day: NaiveDate) -> StoreResult<()>;
     /// Turns `user_id`'s digest on or off (`User::follow_up_digest` carries it on each request).
     async fn set_wants_digest(&self, user_id: i64, wanted: bool) -> StoreResult<()>;
+    /// Records where `user_id`'s day begins (`User::utc_offset` carries it on each request).
+    async fn set_utc_offset(&self, user_id: i64, offset: UtcOffset) -> StoreResult<()>;
 }
 
 /// Built with a struct literal from its ports and settings.
@@ -69,7 +81,7 @@ pub struct FollowUpDigests {
     pub digests: Arc<dyn DigestRepository>,
     pub mailer: Arc<dyn Mailer>,
     pub clock: Arc<dyn Clock>,
-    /// The UTC hour from which a day's digest goes out; None: no digests.
+    /// The hour of each person's day from which their digest goes out; None: no digests.
     pub hour: Option<u32>,
     /// The service's own address, for the links in the e-mail.
     pub public_url: String,
@@ -83,42 +95,72 @@ pub struct DigestRun {
 }
 
 impl FollowUpDigests {
-    /// Today (UTC) once the digest's hour has come; None before it, or with digests off.
-    pub fn due_day(&self) -> Option<NaiveDate> {
+    /// The UTC hour now (its first instant), with digests on: each hour's job sends to the
+    /// people whose day has reached the digest hour by then.
+    pub fn due_hour(&self) -> Option<DateTime<Utc>> {
+        self.hour?;
         let now = self.clock.now();
-        (now.hour() >= self.hour?).then(|| now.date_naive())
+        Some(now.duration_trunc(TimeDelta::hours(1)).unwrap_or(now))
     }
 
-    /// Queues the digest of `day` unless some process did; true when this call queued it. A
-    /// scheduler asks once a day (`due_day`), so each process writes once a day.
-    pub async fn queue(&self, day: NaiveDate) -> Result<bool, ServiceError> {
+    /// Queues the digest of `hour` unless some process did; true when this call queued it. A
+    /// scheduler asks once an hour (`due_hour`), so each process writes once an hour.
+    pub async fn queue(&self, hour: DateTime<Utc>) -> Result<bool, ServiceError> {
         let job = NewJob::now(
             FOLLOW_UP_DIGEST,
-            serde_json::json!({ "day": day.to_string() }),
+            serde_json::json!({ "hour": hour.to_rfc3339() }),
             self.clock.now(),
         );
-        Ok(self.digests.queue_digest(day, job).await?)
+        Ok(self.digests.queue_digest(hour, job).await?)
     }
 
-    /// Sends the digest of `job`'s day to everyone still owed it. A day already past is not
-    /// sent (a job retried after midnight would call yesterday's leads due "today").
-    pub async fn send(&self, job: &Job) -> Result<DigestRun, String> {
-        let day = job
-            .payload
-            .get("day")
-            .and_then(|d| d.as_str())
-            .and_then(|d| d.parse::<NaiveDate>().ok())
-            .ok_or("bad payload: no day")?;
-        if day < self.clock.now().date_naive() {
-            return Ok(DigestRun::default());
-        }
-        let people = self
+    /// Sends their digest of today to everyone still owed it whose day has reached the digest
+    /// hour, by the clock when the job runs (a job retried later sends for the day it is then).
+    pub async fn send(&self) -> Result<DigestRun, String> {
+        let mut run = DigestRun::default();
+        let Some(hour) = self.hour else {
+            return Ok(run);
+        };
+        let now = self.clock.now();
+        let offsets = self
             .digests
-            .due_follow_ups(day, DIGEST_LISTED)
+            .digest_offsets()
             .await
             .map_err(|e| e.to_string())?;
-        let mut run = DigestRun::default();
         let mut first_error = None;
+        for offset in offsets {
+            let local = offset.local(now);
+            if local.hour() < hour {
+                continue;
+            }
+            let day = local.date();
+            let people = self
+                .digests
+                .due_follow_ups(day, offset, DIGEST_LISTED)
+                .await
+                .map_err(|e| e.to_string())?;
+            self.send_day(day, people, &mut run, &mut first_error)
+                .await?;
+        }
+        match first_error {
+            // Failed as a job, so the queue retries the ones not sent.
+            Some(e) => Err(format!(
+                "{} of {} follow-up e-mails not sent: {e}",
+                run.failed,
+                run.failed + run.sent
+            )),
+            None => Ok(run),
+        }
+    }
+
+    /// Sends `day`'s e-mail to each of `people` not claimed by another worker meanwhile.
+    async fn send_day(
+        &self,
+        day: NaiveDate,
+        people: Vec<DuePerson>,
+        run: &mut DigestRun,
+        first_error: &mut Option<String>,
+    ) -> Result<(), String> {
         for person in people {
             let user_id = person.user_id;
             let claimed = self
@@ -141,15 +183,7 @@ impl FollowUpDigests {
                 }
             }
         }
-        match first_error {
-            // Failed as a job, so the queue retries the ones not sent.
-            Some(e) => Err(format!(
-                "{} of {} follow-up e-mails not sent: {e}",
-                run.failed,
-                run.failed + run.sent
-            )),
-            None => Ok(run),
-        }
+        Ok(())
     }
 
     fn message(&self, day: NaiveDate, person: DuePerson) -> Message {
@@ -176,6 +210,11 @@ impl FollowUpDigests {
 
     pub async fn set_wanted(&self, user_id: i64, wanted: bool) -> Result<(), ServiceError> {
         Ok(self.digests.set_wants_digest(user_id, wanted).await?)
+    }
+
+    /// Records where `user_id`'s day begins, for their e-mail's hour and day.
+    pub async fn set_offset(&self, user_id: i64, offset: UtcOffset) -> Result<(), ServiceError> {
+        Ok(self.digests.set_utc_offset(user_id, offset).await?)
     }
 }
 

@@ -3,7 +3,6 @@ use mockall::predicate::eq;
 
 use super::*;
 use crate::clock::MockClock;
-use crate::jobs::JobStatus;
 use crate::mail::{MailError, MockMailer};
 
 fn at(now: &'static str) -> MockClock {
@@ -28,23 +27,8 @@ fn day(s: &str) -> NaiveDate {
     s.parse().unwrap()
 }
 
-fn job_of(day: &str) -> Job {
-    let now = DateTime::parse_from_rfc3339("2026-03-05T13:00:00Z")
-        .unwrap()
-        .to_utc();
-    Job {
-        id: 1,
-        kind: FOLLOW_UP_DIGEST.into(),
-        payload: serde_json::json!({ "day": day }),
-        status: JobStatus::Running,
-        attempts: 1,
-        max_attempts: 5,
-        run_at: now,
-        locked_by: None,
-        last_error: None,
-        created_at: now,
-        updated_at: now,
-    }
+fn offset(minutes: i32) -> UtcOffset {
+    UtcOffset::from_minutes(minutes).unwrap()
 }
 
 fn person(user_id: i64, email: &str, due: i64) -> DuePerson {
@@ -63,42 +47,78 @@ fn person(user_id: i64, email: &str, due: i64) -> DuePerson {
 }
 
 #[tokio::test]
-async fn the_days_digest_is_queued_from_its_hour_on() {
+async fn each_hours_digest_is_queued_once() {
     let mut repo = MockDigestRepository::new();
     repo.expect_queue_digest()
-        .withf(|d, job| {
-            *d == day("2026-03-05")
+        .withf(|hour, job| {
+            hour.to_rfc3339() == "2026-03-05T13:00:00+00:00"
                 && job.kind == FOLLOW_UP_DIGEST
-                && job.payload == serde_json::json!({"day": "2026-03-05"})
+                && job.payload == serde_json::json!({"hour": "2026-03-05T13:00:00+00:00"})
         })
         .times(1)
         .returning(|_, _| Ok(true));
-    let service = digests(repo, MockMailer::new(), "2026-03-05T13:00:00Z");
-    assert_eq!(service.due_day(), Some(day("2026-03-05")));
-    assert!(service.queue(day("2026-03-05")).await.unwrap());
+    let service = digests(repo, MockMailer::new(), "2026-03-05T13:42:10Z");
+    let hour = service.due_hour().unwrap();
+    assert_eq!(hour.to_rfc3339(), "2026-03-05T13:00:00+00:00");
+    assert!(service.queue(hour).await.unwrap());
 
-    // Not before the hour, nor with digests off.
-    let early = digests(
-        MockDigestRepository::new(),
-        MockMailer::new(),
-        "2026-03-05T12:59:59Z",
-    );
-    assert_eq!(early.due_day(), None);
+    // With digests off, no hour is due.
     let mut off = digests(
         MockDigestRepository::new(),
         MockMailer::new(),
         "2026-03-05T20:00:00Z",
     );
     off.hour = None;
-    assert_eq!(off.due_day(), None);
+    assert_eq!(off.due_hour(), None);
+}
+
+#[tokio::test]
+async fn each_person_gets_theirs_once_their_day_reaches_the_hour() {
+    // 19:30 UTC: 13:30 in Chicago (UTC-6), 05:30 the next day at UTC+10, 19:30 at UTC.
+    let mut repo = MockDigestRepository::new();
+    repo.expect_digest_offsets()
+        .returning(|| Ok(vec![UtcOffset::default(), offset(-360), offset(600)]));
+    repo.expect_due_follow_ups()
+        .withf(|d, o, listed| {
+            *d == day("2026-03-05") && *o == UtcOffset::default() && *listed == DIGEST_LISTED
+        })
+        .returning(|_, _, _| Ok(vec![person(1, "utc@example.com", 1)]));
+    repo.expect_due_follow_ups()
+        .withf(|d, o, _| *d == day("2026-03-05") && *o == offset(-360))
+        .returning(|_, _, _| Ok(vec![person(2, "chicago@example.com", 1)]));
+    repo.expect_claim_digest()
+        .withf(|_, d, _| *d == day("2026-03-05"))
+        .times(2)
+        .returning(|_, _, _| Ok(true));
+    let mut mailer = MockMailer::new();
+    mailer.expect_send().times(2).returning(|_| Ok(()));
+    let service = digests(repo, mailer, "2026-03-05T19:30:00Z");
+    assert_eq!(service.send().await, Ok(DigestRun { sent: 2, failed: 0 }));
+
+    // 12:00 UTC: 06:00 in Chicago, 22:00 at UTC+10: only the latter's day has reached 13:00.
+    let mut repo = MockDigestRepository::new();
+    repo.expect_digest_offsets()
+        .returning(|| Ok(vec![UtcOffset::default(), offset(-360), offset(600)]));
+    repo.expect_due_follow_ups()
+        .withf(|d, o, _| *d == day("2026-03-05") && *o == offset(600))
+        .times(1)
+        .returning(|_, _, _| Ok(Vec::new()));
+    let service = digests(repo, MockMailer::new(), "2026-03-05T12:00:00Z");
+    assert_eq!(service.send().await, Ok(DigestRun::default()));
 }
 
 #[tokio::test]
 async fn each_person_gets_one_email_and_a_failed_one_is_owed_again() {
     let mut repo = MockDigestRepository::new();
+    repo.expect_digest_offsets()
+        .returning(|| Ok(vec![UtcOffset::default()]));
     repo.expect_due_follow_ups()
-        .with(eq(day("2026-03-05")), eq(DIGEST_LISTED))
-        .returning(|_, _| {
+        .with(
+            eq(day("2026-03-05")),
+            eq(UtcOffset::default()),
+            eq(DIGEST_LISTED),
+        )
+        .returning(|_, _, _| {
             Ok(vec![
                 person(1, "ada@example.com", 3),
                 person(2, "bo@example.com", 1),
@@ -140,7 +160,7 @@ async fn each_person_gets_one_email_and_a_failed_one_is_owed_again() {
         .times(1)
         .returning(|_| Err(MailError("connection refused".into())));
     let service = digests(repo, mailer, "2026-03-05T13:01:00Z");
-    let err = service.send(&job_of("2026-03-05")).await.unwrap_err();
+    let err = service.send().await.unwrap_err();
     assert_eq!(
         err,
         "1 of 2 follow-up e-mails not sent: e-mail not sent: connection refused"
@@ -148,16 +168,12 @@ async fn each_person_gets_one_email_and_a_failed_one_is_owed_again() {
 }
 
 #[tokio::test]
-async fn a_day_gone_by_is_not_sent() {
-    let service = digests(
+async fn with_digests_off_a_queued_job_sends_nothing() {
+    let mut service = digests(
         MockDigestRepository::new(),
         MockMailer::new(),
-        "2026-03-06T00:05:00Z",
+        "2026-03-05T20:00:00Z",
     );
-    assert_eq!(
-        service.send(&job_of("2026-03-05")).await,
-        Ok(DigestRun::default())
-    );
-    let err = service.send(&job_of("yesterday")).await.unwrap_err();
-    assert_eq!(err, "bad payload: no day");
+    service.hour = None;
+    assert_eq!(service.send().await, Ok(DigestRun::default()));
 }

@@ -145,6 +145,7 @@ async fn accepting_for_a_new_account_creates_it_for_the_invited_address_and_sign
                     is_admin: false,
                     created_at: now(),
                     follow_up_digest: true,
+                    utc_offset: None,
                 },
                 team_id: TEAM,
                 team_name: "Roofers".into(),
