@@ -2,11 +2,13 @@
 //! confirmation page.
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpResponse};
+use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use tera::Context;
 
 use leadhub_domain::api_key::ApiKey;
 use leadhub_domain::auth::{AuthError, MAX_KEY_LIFETIME_DAYS};
+use leadhub_domain::clock::UtcOffset;
 
 use crate::render::{found_in, problems_text, see_other, when, when_opt, PageError};
 use crate::session::{Posted, Visitor};
@@ -35,9 +37,8 @@ struct KeyRow {
 }
 
 impl KeyRow {
-    /// The key as `visitor` sees it now: times on their clock.
-    fn new(k: &ApiKey, visitor: &Visitor) -> Self {
-        let offset = visitor.offset;
+    /// The key as it stands at `now`, its times on the person's clock (`offset`).
+    fn new(k: &ApiKey, now: DateTime<Utc>, offset: UtcOffset) -> Self {
         KeyRow {
             id: k.id,
             name: k.name.clone(),
@@ -46,7 +47,7 @@ impl KeyRow {
             last_used: when_opt(k.last_used_at, offset),
             expires: when_opt(k.expires_at, offset),
             revoked: when_opt(k.revoked_at, offset),
-            expired: k.revoked_at.is_none() && !k.is_usable_at(visitor.state.clock.now()),
+            expired: k.revoked_at.is_none() && !k.is_usable_at(now),
         }
     }
 }
@@ -67,12 +68,13 @@ async fn list_page(
     error: Option<&str>,
 ) -> Result<HttpResponse, PageError> {
     let keys = visitor.state.auth.list_api_keys(&visitor.user).await?;
+    let now = visitor.state.clock.now();
     let mut context = base_context(Some(visitor), "api-keys");
     context.insert(
         "keys",
         &keys
             .iter()
-            .map(|k| KeyRow::new(k, visitor))
+            .map(|k| KeyRow::new(k, now, visitor.offset))
             .collect::<Vec<_>>(),
     );
     context.insert("notice", &notice);
@@ -124,7 +126,10 @@ pub async fn create(
         Err(e) => return Err(e.into()),
     };
     let mut context = base_context(Some(&visitor), "api-keys");
-    context.insert("key", &KeyRow::new(&created.key, &visitor));
+    context.insert(
+        "key",
+        &KeyRow::new(&created.key, visitor.state.clock.now(), visitor.offset),
+    );
     context.insert("secret", &created.secret);
     visitor.page(StatusCode::OK, "api_key_created.html", &context)
 }
@@ -142,7 +147,10 @@ pub async fn confirm_revoke(
 ) -> Result<HttpResponse, PageError> {
     let key = own_key(&visitor, &id).await?;
     let mut context: Context = base_context(Some(&visitor), "api-keys");
-    context.insert("key", &KeyRow::new(&key, &visitor));
+    context.insert(
+        "key",
+        &KeyRow::new(&key, visitor.state.clock.now(), visitor.offset),
+    );
     visitor.page(StatusCode::OK, "confirm.html", &context)
 }
 

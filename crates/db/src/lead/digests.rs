@@ -5,7 +5,6 @@ use async_trait::async_trait;
 use chrono::{DateTime, NaiveDate, Utc};
 use diesel::dsl::{count_star, exists, not};
 use diesel::prelude::*;
-use diesel::IntoSql;
 
 use leadhub_domain::clock::UtcOffset;
 use leadhub_domain::dashboard::OPEN_STATUSES;
@@ -18,6 +17,14 @@ use crate::pool::connection::on_backend;
 use crate::schema::{follow_up_digest_hours, follow_up_digests, leads, users};
 use crate::sql::time::to_db;
 use crate::{Database, ReadConnection};
+
+diesel::define_sql_function!(fn coalesce(x: diesel::sql_types::Nullable<diesel::sql_types::Integer>, y: diesel::sql_types::Integer) -> diesel::sql_types::Integer);
+
+/// Where a user's day begins, in minutes east of UTC: 0 for one whose browser never said.
+#[diesel::dsl::auto_type]
+fn offset_of_user() -> _ {
+    coalesce(users::utc_offset_minutes, 0_i32)
+}
 
 /// The live leads in an open status whose follow-up day is `day` or earlier (through
 /// `leads_follow_up`, which holds only leads with a day).
@@ -40,19 +47,12 @@ fn due_follow_ups(
     let sent_today = follow_up_digests::table
         .filter(follow_up_digests::user_id.eq(users::id))
         .filter(follow_up_digests::day.eq(day));
-    // A person whose browser never said lives on UTC's day.
-    let minutes = offset.minutes();
-    let at_offset = users::utc_offset_minutes
-        .eq(minutes)
-        .or(users::utc_offset_minutes
-            .is_null()
-            .and((minutes == 0).into_sql::<diesel::sql_types::Bool>()));
     let people: Vec<(i64, String, i64)> = conn.load(
         due_by(day)
             .inner_join(users::table.on(leads::assignee_id.eq(users::id.nullable())))
             .filter(users::deactivated_at.is_null())
             .filter(users::follow_up_digest.eq(true))
-            .filter(at_offset)
+            .filter(offset_of_user().eq(offset.minutes()))
             .filter(not(exists(sent_today)))
             .group_by((users::id, users::email))
             .select((users::id, users::email, count_star()))
@@ -136,24 +136,22 @@ impl DigestRepository for Database {
     }
 
     async fn digest_offsets(&self) -> StoreResult<Vec<UtcOffset>> {
-        let stored: Vec<Option<i32>> = self
+        let stored: Vec<i32> = self
             .read(|conn| {
                 conn.load(
                     users::table
                         .filter(users::deactivated_at.is_null())
                         .filter(users::follow_up_digest.eq(true))
-                        .select(users::utc_offset_minutes)
+                        .select(offset_of_user())
                         .distinct(),
                 )
             })
             .await?;
-        let mut offsets: Vec<UtcOffset> = stored
+        // Only `set_utc_offset` writes the column, with offsets in use; none is dropped here.
+        Ok(stored
             .into_iter()
-            .map(|m| m.and_then(UtcOffset::from_minutes).unwrap_or_default())
-            .collect();
-        offsets.sort_by_key(|o| o.minutes());
-        offsets.dedup();
-        Ok(offsets)
+            .filter_map(UtcOffset::from_minutes)
+            .collect())
     }
 
     async fn due_follow_ups(
