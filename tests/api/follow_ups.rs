@@ -4,13 +4,16 @@
 use std::sync::{Arc, Mutex};
 
 use chrono::{TimeZone, Utc};
+use diesel::prelude::*;
 use reqwest::StatusCode;
 use serde_json::{json, Value};
 
+use leadhub_db::schema::leads;
 use leadhub_tests::{backend_tests, TestApp};
 
 use crate::clock::TestClock;
 use crate::helpers::locs;
+use crate::lead_contacts::log;
 use crate::lead_pages::fetch_csv;
 use crate::lead_work::{cast, ids, lead_at, newest_of_kind, patch};
 use crate::pages::{assert_shows, sign_in, Browser};
@@ -19,6 +22,7 @@ backend_tests!(
     a_follow_up_day_is_set_listed_exported_and_cleared,
     the_pages_set_follow_ups_and_list_the_due_ones,
     the_pages_count_today_by_the_persons_own_day,
+    the_pages_filter_by_the_persons_own_days,
 );
 
 /// The test app with its clock at 2026-12-03 15:00 UTC.
@@ -381,5 +385,74 @@ async fn the_pages_count_today_by_the_persons_own_day(app: TestApp) {
             "{case}: {today} in\n{}",
             team.body
         );
+    }
+}
+
+/// The list's date filters read a day as the API does (UTC's) over the API, and as the person
+/// lives it on the pages (list, walk and exports), whose times they read on their own clock.
+async fn the_pages_filter_by_the_persons_own_days(app: TestApp) {
+    // 03:00 UTC on 3 Dec is 21:00 on 2 Dec in Chicago (UTC-6); 15:00 UTC is 09:00 there.
+    let early = Utc.with_ymd_and_hms(2026, 12, 3, 3, 0, 0).unwrap();
+    let clock = Arc::new(TestClock(Mutex::new(early)));
+    let app = app.restart().clock(clock.clone()).build().await;
+    let c = cast(&app).await;
+    let key = &c.mia.key;
+    let evening = lead_at(&app, key, 1, Some(c.a)).await;
+    let (status, body) = log(&app, key, evening, json!({"outcome": "no_answer"})).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let later = early + chrono::Duration::hours(12);
+    *clock.0.lock().unwrap() = later;
+    let morning = lead_at(&app, key, 2, Some(c.a)).await;
+    // The store stamps a lead's creation with its own clock: put both at the test's hours.
+    for (id, at) in [(evening, early), (morning, later)] {
+        app.write_db(move |conn| {
+            diesel::update(leads::table.find(id))
+                .set(leads::created_at.eq(at.naive_utc()))
+                .execute(conn)
+        })
+        .await;
+    }
+
+    let mut mia = sign_in(&app, "mia@example.com").await;
+    // (the filter, what the API lists (UTC's days), what a page at UTC-6 lists)
+    let cases = [
+        (
+            "created_after=2026-12-03",
+            vec![morning, evening],
+            vec![morning],
+        ),
+        ("created_before=2026-12-03", vec![], vec![evening]),
+        ("last_contact_before=2026-12-03", vec![], vec![evening]),
+        // A timestamp means what it says everywhere.
+        (
+            "created_after=2026-12-03T06:00:00Z",
+            vec![morning],
+            vec![morning],
+        ),
+    ];
+    for (filter, by_api, on_page) in cases {
+        let (ids, _) = listed(&app, key, &format!("?{filter}")).await;
+        assert_eq!(ids, by_api, "API {filter}");
+        for (offset, want) in [(None, &by_api), (Some("-360"), &on_page)] {
+            mia.set_cookie("leadhub_utc_offset", offset);
+            let case = format!("{filter} at {offset:?}");
+            let list = mia.get(&format!("/leads?{filter}")).await;
+            assert_eq!(list.status, StatusCode::OK, "{case}");
+            for id in [evening, morning] {
+                let shown = list.body.contains(&format!("id=\"pick-{id}\""));
+                assert_eq!(shown, want.contains(&id), "{case}: lead {id}");
+            }
+            let csv = mia.get(&format!("/leads/export?{filter}")).await;
+            assert_eq!(csv.status, StatusCode::OK, "{case}");
+            let rows = csv.body.lines().skip(1).filter(|l| !l.is_empty()).count();
+            assert_eq!(rows, want.len(), "{case}: export\n{}", csv.body);
+            // The lead page's previous and next walk the same list.
+            if let [first, ..] = want.as_slice() {
+                let list = filter.replace('=', "%3D").replace(':', "%3A");
+                let page = mia.get(&format!("/leads/{first}?in={list}&at=0")).await;
+                let place = format!("Lead 1 of {} in the list", want.len());
+                assert!(page.body.contains(&place), "{case}: {place}\n{}", page.body);
+            }
+        }
     }
 }

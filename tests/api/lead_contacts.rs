@@ -27,7 +27,7 @@ backend_tests!(
     the_dashboard_counts_my_open_leads_nobody_contacted_yet,
 );
 
-async fn log(app: &TestApp, key: &str, lead: i64, body: Value) -> (StatusCode, Value) {
+pub(crate) async fn log(app: &TestApp, key: &str, lead: i64, body: Value) -> (StatusCode, Value) {
     app.post(&format!("/api/v1/leads/{lead}/contacts"), key, body)
         .await
 }

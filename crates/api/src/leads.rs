@@ -4,6 +4,8 @@ use apistos::api_operation;
 use serde::Deserialize;
 use validator::{Validate, ValidationError, ValidationErrors};
 
+use chrono::{DateTime, NaiveDate, Utc};
+use leadhub_domain::clock::UtcOffset;
 use leadhub_domain::lead::fields::PROPERTY_TYPES;
 use leadhub_domain::lead::record::{EnrichmentStatus, LeadFilter};
 use leadhub_domain::lead::search::{LeadSort, SearchText};
@@ -156,14 +158,30 @@ fn enrichment_status(field: &Lax<String>) -> Result<(), ValidationError> {
 impl RequestQuery for LeadQuery {}
 
 impl LeadQuery {
-    /// The domain's filter of these parameters (validated: unknown words were refused).
+    /// The domain's filter of these parameters (validated: unknown words were refused). A day
+    /// (`YYYY-MM-DD`) is UTC's, as the API documents.
     pub fn filter(&self) -> LeadFilter {
-        self.filters.filter()
+        self.filters.filter(UtcOffset::default())
+    }
+
+    /// The same, a day read as the person at `offset` lives it: the pages', whose date fields a
+    /// person fills from their own calendar and whose times they read on their own clock.
+    pub fn filter_on_clock(&self, offset: UtcOffset) -> LeadFilter {
+        self.filters.filter(offset)
+    }
+}
+
+/// A timestamp as written, or the instant a day (`YYYY-MM-DD`) began at `offset`.
+fn instant(text: &str, offset: UtcOffset) -> Option<DateTime<Utc>> {
+    match NaiveDate::parse_from_str(text, "%Y-%m-%d") {
+        Ok(day) => Some(offset.began(day)),
+        Err(_) => timestamp(text),
     }
 }
 
 impl LeadFilters {
-    fn filter(&self) -> LeadFilter {
+    fn filter(&self, offset: UtcOffset) -> LeadFilter {
+        let instant = |field: &Lax<String>| field.text().and_then(|t| instant(t, offset));
         let text = |field: &Lax<String>| field.text().map(str::to_owned);
         LeadFilter {
             visible_teams: None,
@@ -186,8 +204,8 @@ impl LeadFilters {
                 .text()
                 .and_then(|given| given.to_ascii_lowercase().parse::<EnrichmentStatus>().ok()),
             q: self.q.text().and_then(SearchText::parse),
-            created_after: self.created_after.text().and_then(timestamp),
-            created_before: self.created_before.text().and_then(timestamp),
+            created_after: instant(&self.created_after),
+            created_before: instant(&self.created_before),
             sort: self
                 .sort
                 .text()
@@ -211,7 +229,11 @@ impl LeadFilters {
             upload: self.upload.value().copied(),
             follow_up_by: self.follow_up_by.text().and_then(follow_up_day),
             contacted: self.contacted.value().copied(),
-            last_contact_before: self.last_contact_before.text().and_then(follow_up_day),
+            last_contact_before: self
+                .last_contact_before
+                .text()
+                .and_then(follow_up_day)
+                .map(|day| offset.began(day)),
         }
     }
 }

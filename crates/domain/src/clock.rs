@@ -49,11 +49,15 @@ impl UtcOffset {
 
     /// The person's day at `now`: its date where they are, and the instant it began.
     pub fn day_at(self, now: DateTime<Utc>) -> PersonDay {
-        let date = self.local(now).date();
         PersonDay {
-            date,
-            shift: self.shift(),
+            date: self.local(now).date(),
+            offset: self,
         }
+    }
+
+    /// The instant `date` began on the person's clock, in UTC.
+    pub fn began(self, date: NaiveDate) -> DateTime<Utc> {
+        shifted(date.and_time(NaiveTime::MIN), -self.shift()).and_utc()
     }
 }
 
@@ -61,7 +65,7 @@ impl UtcOffset {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct PersonDay {
     pub date: NaiveDate,
-    shift: chrono::Duration,
+    offset: UtcOffset,
 }
 
 impl PersonDay {
@@ -71,7 +75,7 @@ impl PersonDay {
             .date
             .checked_sub_days(Days::new(days_before))
             .unwrap_or(self.date);
-        shifted(day.and_time(NaiveTime::MIN), -self.shift).and_utc()
+        self.offset.began(day)
     }
 }
 

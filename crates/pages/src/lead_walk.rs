@@ -92,7 +92,12 @@ pub async fn around(
     let (leads, total) = visitor
         .state
         .submissions
-        .leads(&visitor.user, lead_query.filter(), at + 3 - start, start)
+        .leads(
+            &visitor.user,
+            lead_query.filter_on_clock(visitor.offset),
+            at + 3 - start,
+            start,
+        )
         .await?;
     let ids: Vec<i64> = leads.iter().map(|l| l.id).collect();
     Ok(Some(view(

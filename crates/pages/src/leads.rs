@@ -214,7 +214,7 @@ async fn list(
                 .submissions
                 .leads(
                     &visitor.user,
-                    lead_query.filter(),
+                    lead_query.filter_on_clock(visitor.offset),
                     PAGE_SIZE,
                     filters.offset,
                 )
@@ -288,7 +288,7 @@ pub(crate) async fn export_filter(
         .map_err(|_| PageError::BadForm)?;
     let submissions = &visitor.state.submissions;
     Ok(submissions
-        .visible_filter(&visitor.user, lead_query.filter())
+        .visible_filter(&visitor.user, lead_query.filter_on_clock(visitor.offset))
         .await?)
 }
 

@@ -4,7 +4,7 @@
 //! filters (`contacted`, `last_contact_before`) read the newest one's time kept on the lead.
 use std::collections::HashMap;
 
-use chrono::{DateTime, NaiveDate, NaiveDateTime, NaiveTime, Utc};
+use chrono::{DateTime, NaiveDateTime, Utc};
 use diesel::dsl::count_star;
 use diesel::prelude::*;
 
@@ -111,10 +111,10 @@ pub(crate) fn contacted(ever: bool) -> LeadCondition {
     }
 }
 
-/// A list's `last_contact_before` filter: the leads with a logged contact, none of them on `day`
-/// (the UTC day) or later.
-pub(crate) fn quiet_since(day: NaiveDate) -> LeadCondition {
-    let since = to_db(day.and_time(NaiveTime::MIN).and_utc());
+/// A list's `last_contact_before` filter: the leads with a logged contact, none of them at
+/// `since` (the start of a day) or later.
+pub(crate) fn quiet_since(since: DateTime<Utc>) -> LeadCondition {
+    let since = to_db(since);
     // A lead never contacted (NULL) is not before any day: `NULL < day` is not true.
     Box::new(leads::last_contact_at.assume_not_null().lt(since))
 }

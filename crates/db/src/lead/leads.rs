@@ -352,8 +352,8 @@ macro_rules! narrow_leads {
         if let Some(ever) = f.contacted {
             q = q.filter($crate::lead::contacts::contacted(ever));
         }
-        if let Some(day) = f.last_contact_before {
-            q = q.filter($crate::lead::contacts::quiet_since(day));
+        if let Some(since) = f.last_contact_before {
+            q = q.filter($crate::lead::contacts::quiet_since(since));
         }
         match &f.assignee {
             None => {}

@@ -130,8 +130,9 @@ pub struct LeadFilter {
     pub follow_up_by: Option<chrono::NaiveDate>,
     /// `Some(false)`: the leads nobody has logged a contact on yet; `Some(true)`: those with one.
     pub contacted: Option<bool>,
-    /// The leads gone quiet: a contact logged, but none on this day (UTC) or later.
-    pub last_contact_before: Option<chrono::NaiveDate>,
+    /// The leads gone quiet: a contact logged, but none at this instant or later (the start of
+    /// a day: UTC's for the API, the person's own on the pages).
+    pub last_contact_before: Option<DateTime<Utc>>,
     /// Archived leads or the others; leads merged away are never listed.
     pub archive: ArchiveFilter,
     /// The leads a browser upload created or updated (a submission of one of its batches
