@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 
 use leadhub_api::leads::LeadQuery;
 
-use crate::leads::FILTERS;
+use crate::leads::{listed, FILTERS};
 use crate::list::{PageFilters, PAGE_SIZE};
 use crate::render::PageError;
 use crate::session::Visitor;
@@ -89,16 +89,7 @@ pub async fn around(
     };
     // The places at-1 to at+2: enough for the open lead where it was, one up or one down.
     let start = (at - 1).max(0);
-    let (leads, total) = visitor
-        .state
-        .submissions
-        .leads(
-            &visitor.user,
-            lead_query.filter_on_clock(visitor.offset),
-            at + 3 - start,
-            start,
-        )
-        .await?;
+    let (leads, total) = listed(visitor, &lead_query, at + 3 - start, start).await?;
     let ids: Vec<i64> = leads.iter().map(|l| l.id).collect();
     Ok(Some(view(
         &filters.query_string(),

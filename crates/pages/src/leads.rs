@@ -209,16 +209,7 @@ async fn list(
                     &upload_filter(&visitor, &filters, upload).await?,
                 );
             }
-            let (leads, total) = visitor
-                .state
-                .submissions
-                .leads(
-                    &visitor.user,
-                    lead_query.filter_on_clock(visitor.offset),
-                    PAGE_SIZE,
-                    filters.offset,
-                )
-                .await?;
+            let (leads, total) = listed(&visitor, &lead_query, PAGE_SIZE, filters.offset).await?;
             // Who works the page's leads and their last contacts: two reads at once.
             let work = &visitor.state.lead_work;
             let (names, contacts) = futures_util::future::try_join(
@@ -267,6 +258,22 @@ async fn upload_filter(
         "file_name": file_name,
         "remove": if rest.is_empty() { "/leads".to_owned() } else { format!("/leads?{rest}") },
     }))
+}
+
+/// The leads of a list URL's filter that the visitor may see, `limit` from `offset`, and how
+/// many in all: the list page and a lead page's previous and next read their list here, its
+/// days on the visitor's clock (`LeadQuery::filter_on_clock`).
+pub(crate) async fn listed(
+    visitor: &Visitor,
+    query: &LeadQuery,
+    limit: i64,
+    offset: i64,
+) -> Result<(Vec<Lead>, i64), PageError> {
+    let filter = query.filter_on_clock(visitor.offset);
+    let submissions = &visitor.state.submissions;
+    Ok(submissions
+        .leads(&visitor.user, filter, limit, offset)
+        .await?)
 }
 
 /// GET /leads/export: the list's filter as CSV, for the session (the API route takes a Bearer
