@@ -423,7 +423,10 @@ async fn the_pages_filter_by_the_persons_own_days(app: TestApp) {
         ),
         ("created_before=2026-12-03", vec![], vec![evening]),
         ("last_contact_before=2026-12-03", vec![], vec![evening]),
-        // A timestamp means what it says everywhere.
+        // A time without an offset (as Python's `isoformat()` writes one) is on the same clock as
+        // a day: 10:00 UTC over the API, 10:00 in Chicago (16:00 UTC) on the page.
+        ("created_after=2026-12-03T10:00:00", vec![morning], vec![]),
+        // A timestamp with its offset means what it says everywhere.
         (
             "created_after=2026-12-03T06:00:00Z",
             vec![morning],

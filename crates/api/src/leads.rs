@@ -4,7 +4,6 @@ use apistos::api_operation;
 use serde::Deserialize;
 use validator::{Validate, ValidationError, ValidationErrors};
 
-use chrono::{DateTime, NaiveDate, Utc};
 use leadhub_domain::clock::UtcOffset;
 use leadhub_domain::lead::fields::PROPERTY_TYPES;
 use leadhub_domain::lead::record::{EnrichmentStatus, LeadFilter};
@@ -12,7 +11,7 @@ use leadhub_domain::lead::search::{LeadSort, SearchText};
 use leadhub_domain::lead::work::{follow_up_day, ArchiveFilter, AssigneeFilter, LeadStatus};
 use leadhub_http::extract::rules::{enum_message, follow_up_date, one_of};
 use leadhub_http::extract::{
-    flat_problems, iso_timestamp, json_type, timestamp, Call, Lax, PageQuery, RequestQuery,
+    flat_problems, iso_timestamp, json_type, timestamp_on, Call, Lax, PageQuery, RequestQuery,
     ValidatedQuery,
 };
 use leadhub_http::refusals::{Answer, Queried, Seen};
@@ -171,17 +170,9 @@ impl LeadQuery {
     }
 }
 
-/// A timestamp as written, or the instant a day (`YYYY-MM-DD`) began at `offset`.
-fn instant(text: &str, offset: UtcOffset) -> Option<DateTime<Utc>> {
-    match NaiveDate::parse_from_str(text, "%Y-%m-%d") {
-        Ok(day) => Some(offset.began(day)),
-        Err(_) => timestamp(text),
-    }
-}
-
 impl LeadFilters {
     fn filter(&self, offset: UtcOffset) -> LeadFilter {
-        let instant = |field: &Lax<String>| field.text().and_then(|t| instant(t, offset));
+        let instant = |field: &Lax<String>| field.text().and_then(|t| timestamp_on(t, offset));
         let text = |field: &Lax<String>| field.text().map(str::to_owned);
         LeadFilter {
             visible_teams: None,

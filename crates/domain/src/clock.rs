@@ -1,5 +1,5 @@
 //! Time as a port, so expiry rules can be tested without sleeping.
-use chrono::{DateTime, Days, NaiveDate, NaiveTime, Utc};
+use chrono::{DateTime, Days, NaiveDate, NaiveDateTime, NaiveTime, Utc};
 
 #[cfg_attr(any(test, feature = "mock"), mockall::automock)]
 pub trait Clock: Send + Sync {
@@ -39,7 +39,7 @@ impl UtcOffset {
     }
 
     /// `at` on the person's clock.
-    pub fn local(self, at: DateTime<Utc>) -> chrono::NaiveDateTime {
+    pub fn local(self, at: DateTime<Utc>) -> NaiveDateTime {
         shifted(at.naive_utc(), self.shift())
     }
 
@@ -57,7 +57,12 @@ impl UtcOffset {
 
     /// The instant `date` began on the person's clock, in UTC.
     pub fn began(self, date: NaiveDate) -> DateTime<Utc> {
-        shifted(date.and_time(NaiveTime::MIN), -self.shift()).and_utc()
+        self.instant(date.and_time(NaiveTime::MIN))
+    }
+
+    /// The instant the person's clock reads `local`, in UTC.
+    pub fn instant(self, local: NaiveDateTime) -> DateTime<Utc> {
+        shifted(local, -self.shift()).and_utc()
     }
 }
 
@@ -80,7 +85,7 @@ impl PersonDay {
 }
 
 /// `at` moved by `by`; unmoved at the ends of the calendar chrono can hold (no panic there).
-fn shifted(at: chrono::NaiveDateTime, by: chrono::Duration) -> chrono::NaiveDateTime {
+fn shifted(at: NaiveDateTime, by: chrono::Duration) -> NaiveDateTime {
     at.checked_add_signed(by).unwrap_or(at)
 }
 

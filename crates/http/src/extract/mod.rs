@@ -35,6 +35,6 @@ pub use json_text::{check_json, MAX_DEPTH};
 pub use lax::{json_type, Lax, LaxValue, Mismatch};
 pub use path::{path_error_handler, query_error_handler, PathText};
 pub use query::{
-    flat_problems, iso_timestamp, read_query, timestamp, PageQuery, Paging, RequestQuery,
-    ValidatedQuery, MAX_PAGE,
+    flat_problems, iso_timestamp, read_query, timestamp, timestamp_on, PageQuery, Paging,
+    RequestQuery, ValidatedQuery, MAX_PAGE,
 };

@@ -6,12 +6,14 @@ use actix_web::dev::Payload;
 use actix_web::{web, FromRequest, HttpRequest};
 use apistos::paths::{Parameter, RequestBody};
 use apistos::ApiComponent;
+use chrono::{DateTime, NaiveDate, NaiveDateTime, Utc};
 use futures_util::future::{ready, Ready};
 use schemars::JsonSchema;
 use serde::de::value::MapDeserializer;
 use serde::de::DeserializeOwned;
 use validator::{Validate, ValidationError, ValidationErrors};
 
+use leadhub_domain::clock::UtcOffset;
 use leadhub_domain::error::{FieldError, LocPart};
 
 use crate::error::ApiError;
@@ -161,17 +163,34 @@ pub fn flat_problems(
     }
 }
 
-/// An ISO 8601 date or timestamp, as lists filter by creation time.
-pub fn timestamp(text: &str) -> Option<chrono::DateTime<chrono::Utc>> {
-    chrono::DateTime::parse_from_rfc3339(text)
-        .map(|d| d.with_timezone(&chrono::Utc))
-        .ok()
-        .or_else(|| {
-            chrono::NaiveDate::parse_from_str(text, "%Y-%m-%d")
-                .ok()
-                .and_then(|d| d.and_hms_opt(0, 0, 0))
-                .map(|d| d.and_utc())
-        })
+/// An ISO 8601 date or timestamp, as lists filter by creation time; one without an offset is
+/// UTC's (`timestamp_on`).
+pub fn timestamp(text: &str) -> Option<DateTime<Utc>> {
+    timestamp_on(text, UtcOffset::default())
+}
+
+/// An ISO 8601 timestamp with its offset (`Z`, `+02:00`) is that instant. A date (`2026-12-03`:
+/// its midnight) or a date and time without an offset (`2026-12-03T14:00:00`, as Python's
+/// `isoformat()` writes one; a space for the `T`, seconds and their fractions optional) is read
+/// on the clock at `offset`.
+pub fn timestamp_on(text: &str, offset: UtcOffset) -> Option<DateTime<Utc>> {
+    if let Ok(at) = DateTime::parse_from_rfc3339(text) {
+        return Some(at.to_utc());
+    }
+    let wall_clock = [
+        "%Y-%m-%dT%H:%M:%S%.f",
+        "%Y-%m-%d %H:%M:%S%.f",
+        "%Y-%m-%dT%H:%M",
+        "%Y-%m-%d %H:%M",
+    ]
+    .iter()
+    .find_map(|format| NaiveDateTime::parse_from_str(text, format).ok());
+    match wall_clock {
+        Some(local) => Some(offset.instant(local)),
+        None => NaiveDate::parse_from_str(text, "%Y-%m-%d")
+            .ok()
+            .map(|day| offset.began(day)),
+    }
 }
 
 /// The rule of a timestamp parameter.
@@ -189,6 +208,50 @@ pub fn iso_timestamp(field: &Lax<String>) -> Result<(), ValidationError> {
 mod tests {
     use super::*;
     use crate::extract::lax::json_type;
+
+    #[test]
+    fn a_timestamp_without_an_offset_is_read_on_the_given_clock() {
+        let utc = |text: &str| timestamp(text).map(|t| t.to_rfc3339());
+        let chicago = UtcOffset::from_minutes(-360).unwrap();
+        let there = |text: &str| timestamp_on(text, chicago).map(|t| t.to_rfc3339());
+        let at = |rfc3339: &str| Some(rfc3339.to_owned());
+        // With an offset: that instant, wherever the reader is.
+        for text in [
+            "2026-12-03T14:00:00Z",
+            "2026-12-03T08:00:00-06:00",
+            "2026-12-03 14:00:00Z",
+        ] {
+            assert_eq!(utc(text), at("2026-12-03T14:00:00+00:00"), "{text}");
+            assert_eq!(there(text), at("2026-12-03T14:00:00+00:00"), "{text}");
+        }
+        // Without one: the wall clock's reading, UTC's for the API.
+        for text in [
+            "2026-12-03T14:00:00",
+            "2026-12-03T14:00:00.000",
+            "2026-12-03 14:00:00",
+            "2026-12-03T14:00",
+            "2026-12-03 14:00",
+        ] {
+            assert_eq!(utc(text), at("2026-12-03T14:00:00+00:00"), "{text}");
+            assert_eq!(there(text), at("2026-12-03T20:00:00+00:00"), "{text}");
+        }
+        assert_eq!(
+            utc("2026-12-03T14:00:00.000123"),
+            at("2026-12-03T14:00:00.000123+00:00")
+        );
+        assert_eq!(utc("2026-12-03"), at("2026-12-03T00:00:00+00:00"));
+        assert_eq!(there("2026-12-03"), at("2026-12-03T06:00:00+00:00"));
+        for text in [
+            "2026-12-32",
+            "2026-12-03T25:00",
+            "3 Dec 2026",
+            "2026-12-03T",
+            "",
+            "now",
+        ] {
+            assert_eq!(utc(text), None, "{text}");
+        }
+    }
     use serde::Deserialize;
 
     #[derive(Deserialize, Validate, JsonSchema, apistos::ApiComponent)]
