@@ -6,7 +6,7 @@ use actix_web::dev::Payload;
 use actix_web::{web, FromRequest, HttpRequest};
 use apistos::paths::{Parameter, RequestBody};
 use apistos::ApiComponent;
-use chrono::{DateTime, NaiveDate, NaiveDateTime, Utc};
+use chrono::{DateTime, NaiveDate, NaiveDateTime, NaiveTime, Utc};
 use futures_util::future::{ready, Ready};
 use schemars::JsonSchema;
 use serde::de::value::MapDeserializer;
@@ -184,13 +184,12 @@ pub fn timestamp_on(text: &str, offset: UtcOffset) -> Option<DateTime<Utc>> {
         "%Y-%m-%d %H:%M",
     ]
     .iter()
-    .find_map(|format| NaiveDateTime::parse_from_str(text, format).ok());
-    match wall_clock {
-        Some(local) => Some(offset.instant(local)),
-        None => NaiveDate::parse_from_str(text, "%Y-%m-%d")
-            .ok()
-            .map(|day| offset.began(day)),
-    }
+    .find_map(|format| NaiveDateTime::parse_from_str(text, format).ok())
+    .or_else(|| {
+        let day = NaiveDate::parse_from_str(text, "%Y-%m-%d").ok()?;
+        Some(day.and_time(NaiveTime::MIN))
+    });
+    wall_clock.map(|local| offset.instant(local))
 }
 
 /// The rule of a timestamp parameter.

@@ -94,6 +94,15 @@ pub struct DigestRun {
     pub failed: usize,
 }
 
+/// How one person's e-mail went.
+enum Delivery {
+    Sent,
+    /// Another worker claimed it first.
+    Taken,
+    /// The mailer refused it (why); the claim was released.
+    Failed(String),
+}
+
 impl FollowUpDigests {
     /// The UTC hour now (its first instant), with digests on: each hour's job sends to the
     /// people whose day has reached the digest hour by then.
@@ -139,8 +148,16 @@ impl FollowUpDigests {
                 .due_follow_ups(day, offset, DIGEST_LISTED)
                 .await
                 .map_err(|e| e.to_string())?;
-            self.send_day(day, people, &mut run, &mut first_error)
-                .await?;
+            for person in people {
+                match self.deliver(day, person).await? {
+                    Delivery::Sent => run.sent += 1,
+                    Delivery::Failed(e) => {
+                        run.failed += 1;
+                        first_error.get_or_insert(e);
+                    }
+                    Delivery::Taken => {}
+                }
+            }
         }
         match first_error {
             // Failed as a job, so the queue retries the ones not sent.
@@ -153,37 +170,29 @@ impl FollowUpDigests {
         }
     }
 
-    /// Sends `day`'s e-mail to each of `people` not claimed by another worker meanwhile.
-    async fn send_day(
-        &self,
-        day: NaiveDate,
-        people: Vec<DuePerson>,
-        run: &mut DigestRun,
-        first_error: &mut Option<String>,
-    ) -> Result<(), String> {
-        for person in people {
-            let user_id = person.user_id;
-            let claimed = self
-                .digests
-                .claim_digest(user_id, day, self.clock.now())
-                .await
-                .map_err(|e| e.to_string())?;
-            if !claimed {
-                continue;
-            }
-            match self.mailer.send(&self.message(day, person)).await {
-                Ok(()) => run.sent += 1,
-                Err(e) => {
-                    run.failed += 1;
-                    first_error.get_or_insert(e.to_string());
-                    self.digests
-                        .release_digest(user_id, day)
-                        .await
-                        .map_err(|e| e.to_string())?;
-                }
+    /// Sends `person` their e-mail of `day` unless another worker claimed it meanwhile. Err:
+    /// the store failed, and the job stops there (its retry sends what is still owed).
+    async fn deliver(&self, day: NaiveDate, person: DuePerson) -> Result<Delivery, String> {
+        let user_id = person.user_id;
+        let claimed = self
+            .digests
+            .claim_digest(user_id, day, self.clock.now())
+            .await
+            .map_err(|e| e.to_string())?;
+        if !claimed {
+            return Ok(Delivery::Taken);
+        }
+        match self.mailer.send(&self.message(day, person)).await {
+            Ok(()) => Ok(Delivery::Sent),
+            Err(e) => {
+                // Released, so the job's retry sends it.
+                self.digests
+                    .release_digest(user_id, day)
+                    .await
+                    .map_err(|e| e.to_string())?;
+                Ok(Delivery::Failed(e.to_string()))
             }
         }
-        Ok(())
     }
 
     fn message(&self, day: NaiveDate, person: DuePerson) -> Message {
