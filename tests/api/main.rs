@@ -55,6 +55,7 @@ mod webhook_failing;
 mod webhook_fairness;
 mod webhook_pages;
 mod webhooks;
+mod whole_cells;
 mod workbook_exports;
 mod workbook_imports;
 mod write_failures;

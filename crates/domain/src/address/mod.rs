@@ -5,12 +5,15 @@
 
 mod line;
 mod locality;
+mod one_line;
 mod routes;
 mod street;
 mod suffixes;
 mod tokens;
 mod units;
 mod words;
+
+pub use one_line::{split_one_line, OneLine};
 
 #[cfg(test)]
 mod proptests;

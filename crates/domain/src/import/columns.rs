@@ -59,6 +59,23 @@ pub const LEAD_ALIASES: &[(&str, &[&str])] = &[
             "contactlastname",
         ],
     ),
+    // Not a field of the lead: a whole name, read into first_name and last_name
+    // (`parse::split_person_name`) when the file has neither of their columns.
+    (
+        FULL_NAME,
+        &[
+            "name",
+            "ownername",
+            "owner",
+            "ownerfullname",
+            "propertyowner",
+            "homeowner",
+            "homeownername",
+            "contactname",
+            "customername",
+            "customer",
+        ],
+    ),
     (
         "primary_phone",
         &[
@@ -148,6 +165,9 @@ pub const LEAD_ALIASES: &[(&str, &[&str])] = &[
     ("source_identifier", &["sourceid", "externalid", "recordid"]),
     ("team_id", &[]),
 ];
+
+/// The column of a whole name ("John A. Smith", "Smith, John"), split into the first and last name.
+pub const FULL_NAME: &str = "full_name";
 
 /// Business fields and their header forms, as for leads.
 pub const BUSINESS_ALIASES: &[(&str, &[&str])] = &[
@@ -277,6 +297,16 @@ impl ColumnMap {
             let key = header_key(header);
             let field = field_for(aliases, &key).and_then(|field| free_slot(field, &fields));
             fields.push(field);
+        }
+        // A file with a first or last name column says how it splits names; a whole name beside
+        // them would only repeat (or contradict) them, so it is ignored.
+        let named_apart = fields
+            .iter()
+            .any(|f| matches!(f, Some("first_name" | "last_name")));
+        if named_apart {
+            for f in fields.iter_mut().filter(|f| **f == Some(FULL_NAME)) {
+                *f = None;
+            }
         }
         if fields.iter().all(Option::is_none) {
             let names: Vec<&str> = aliases.iter().map(|(f, _)| *f).collect();
@@ -408,6 +438,19 @@ mod tests {
                 Some("email_2"),
             ]
         );
+    }
+
+    #[test]
+    fn a_whole_name_column_counts_only_without_first_and_last_name_columns() {
+        assert_eq!(
+            map(&["Owner Name", "Address"]),
+            [Some(FULL_NAME), Some("address")]
+        );
+        assert_eq!(
+            map(&["Name", "First Name", "Address"]),
+            [None, Some("first_name"), Some("address")]
+        );
+        assert_eq!(map(&["Last", "Full Name"]), [Some("last_name"), None]);
     }
 
     #[test]

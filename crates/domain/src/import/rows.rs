@@ -1,14 +1,15 @@
 //! One row of a spreadsheet into a lead's or a business's fields. Each cell is read into the API's value
 //! (`cells`); a cell that still breaks a rule of the API is dropped from the row with a warning, and the row
 //! is kept: one bad optional cell must not throw away the address, owner and phone beside it.
+use crate::address::split_one_line;
 use crate::business::BusinessFields;
 use crate::lead::fields::{max_len, LeadFields};
-use crate::parse::{normalize_phone, state_from_name};
+use crate::parse::{normalize_phone, split_person_name, state_from_name};
 
 use super::cells::{
     cell_text, read_number, read_phone_type, read_property_type, read_rating, read_whole,
 };
-use super::columns::ColumnMap;
+use super::columns::{ColumnMap, FULL_NAME};
 
 /// A cell dropped (or changed) by the cleaning, reported with the row.
 #[derive(Debug, Clone, PartialEq)]
@@ -168,6 +169,13 @@ pub fn lead_row(map: &ColumnMap, cells: &[String]) -> LeadRow {
             "team_id" => {
                 row.team_id = TEAM_ID.keep(read_whole(value).filter(|n| *n > 0), cell, issues);
             }
+            FULL_NAME => {
+                // Within the limit of one name, each part is too.
+                let whole = text_within(field, value, max_len("last_name"), issues);
+                if let Some(name) = whole.as_deref().and_then(split_person_name) {
+                    (f.first_name, f.last_name) = (name.first, name.last);
+                }
+            }
             _ => {
                 if let Some(slot) = f.string_field_mut(field) {
                     *slot = text_within(field, value, max_len(field), issues);
@@ -175,8 +183,13 @@ pub fn lead_row(map: &ColumnMap, cells: &[String]) -> LeadRow {
             }
         }
     }
-    // Coordinates come in pairs (the API's rule): one alone cannot place the lead.
     let f = &mut row.fields;
+    whole_address(&mut f.address, [&mut f.city, &mut f.state, &mut f.zip_code]);
+    whole_address(
+        &mut f.mail_address,
+        [&mut f.mail_city, &mut f.mail_state, &mut f.mail_zip],
+    );
+    // Coordinates come in pairs (the API's rule): one alone cannot place the lead.
     let alone = match (f.latitude, f.longitude) {
         (Some(v), None) => Some(("latitude", v, &mut f.latitude)),
         (None, Some(v)) => Some(("longitude", v, &mut f.longitude)),
@@ -192,6 +205,21 @@ pub fn lead_row(map: &ColumnMap, cells: &[String]) -> LeadRow {
         ));
     }
     row
+}
+
+/// A whole address in the street cell ("123 Main St, Austin, TX 78701") of a row with no city,
+/// state or ZIP of its own fills them (`address::split_one_line`); a row that has any keeps its
+/// street cell as written.
+fn whole_address(street: &mut Option<String>, [city, state, zip]: [&mut Option<String>; 3]) {
+    if city.is_some() || state.is_some() || zip.is_some() {
+        return;
+    }
+    if let Some(line) = street.as_deref().and_then(split_one_line) {
+        *street = Some(line.street);
+        *city = line.city;
+        *state = Some(line.state.as_str().to_owned());
+        *zip = line.zip;
+    }
 }
 
 /// A business row after cleaning.
@@ -236,6 +264,8 @@ pub fn business_row(map: &ColumnMap, cells: &[String]) -> BusinessRow {
             }
         }
     }
+    let f = &mut row.fields;
+    whole_address(&mut f.address, [&mut f.city, &mut f.state, &mut f.zip_code]);
     row
 }
 
@@ -312,6 +342,61 @@ mod tests {
             }
         );
         assert!(row.has_field());
+    }
+
+    #[test]
+    fn a_whole_name_fills_the_first_and_last_name() {
+        let row = lead(&[("Owner Name", "SMITH, JOHN A"), ("Address", "1 Main St")]);
+        assert!(row.issues.is_empty(), "{:?}", row.issues);
+        let f = &row.fields;
+        assert_eq!(f.first_name.as_deref(), Some("JOHN A"));
+        assert_eq!(f.last_name.as_deref(), Some("SMITH"));
+        let row = lead(&[("Owner", "Acme Holdings LLC")]);
+        assert_eq!(row.fields.first_name, None);
+        assert_eq!(row.fields.last_name.as_deref(), Some("Acme Holdings LLC"));
+        // Too long for one name: dropped whole, under the file's own column.
+        let row = lead(&[("Name", &"x ".repeat(200)), ("Address", "1 Main St")]);
+        assert_eq!(codes(&row), [(FULL_NAME, "too_long")]);
+        assert_eq!((row.fields.first_name, row.fields.last_name), (None, None));
+    }
+
+    #[test]
+    fn a_whole_address_fills_a_rows_missing_city_state_and_zip() {
+        let row = lead(&[
+            ("Property Address", "123 Main St, Apt 4, Austin, TX 78701"),
+            ("Mailing Address", "PO Box 9, Dallas, Texas 75201"),
+        ]);
+        assert!(row.issues.is_empty(), "{:?}", row.issues);
+        let f = &row.fields;
+        let site = (&f.address, &f.city, &f.state, &f.zip_code);
+        let mail = (&f.mail_address, &f.mail_city, &f.mail_state, &f.mail_zip);
+        for ((street, city, state, zip), want) in [
+            (site, ["123 Main St, Apt 4", "Austin", "TX", "78701"]),
+            (mail, ["PO Box 9", "Dallas", "TX", "75201"]),
+        ] {
+            let got = [street, city, state, zip].map(|v| v.as_deref().unwrap_or_default());
+            assert_eq!(got, want);
+        }
+        // A row with a ZIP (or a city, or a state) of its own keeps its street cell as written.
+        let row = lead(&[
+            ("Address", "123 Main St, Austin, TX 78701"),
+            ("Zip", "78702"),
+        ]);
+        let f = &row.fields;
+        assert_eq!(f.address.as_deref(), Some("123 Main St, Austin, TX 78701"));
+        assert_eq!(
+            (f.city.as_deref(), f.zip_code.as_deref()),
+            (None, Some("78702"))
+        );
+        // A business's whole address is read the same way.
+        let map = business_map(&["Company", "Address"]);
+        let row = business_row(&map, &["Acme".into(), "9 Elm Rd, Tulsa, OK 74103".into()]);
+        let f = &row.fields;
+        let got = [&f.address, &f.city, &f.state, &f.zip_code].map(|v| v.as_deref());
+        assert_eq!(
+            got,
+            [Some("9 Elm Rd"), Some("Tulsa"), Some("OK"), Some("74103")]
+        );
     }
 
     #[test]

@@ -7,6 +7,7 @@
 mod date;
 mod email;
 mod lot_size;
+mod person_name;
 mod phone;
 mod phone_nanp;
 mod state;
@@ -19,6 +20,7 @@ mod zip_state;
 pub use date::{parse_permit_date, parse_permit_date_as_of};
 pub use email::normalize_email;
 pub use lot_size::parse_lot_size_acres;
+pub use person_name::{split_person_name, PersonName};
 pub use phone::normalize_phone;
 pub use state::{InvalidStateCode, StateCode};
 pub use state_names::state_from_name;
