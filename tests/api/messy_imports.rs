@@ -190,14 +190,19 @@ pub(crate) async fn import_file(
         chunk: DEFAULT_CHUNK,
         progress_bar: false,
     };
-    let services = ImportServices {
-        submissions: app.state.submissions.clone(),
-        businesses: app.state.businesses.clone(),
-        upload_id: None,
-    };
-    import_spreadsheet(&services, &user.user, &settings)
+    import_spreadsheet(&services(app), &user.user, &settings)
         .await
         .unwrap()
+}
+
+/// The app's services as the CLI's import hands them on.
+fn services(app: &TestApp) -> ImportServices {
+    ImportServices {
+        submissions: app.state.submissions.clone(),
+        businesses: app.state.businesses.clone(),
+        lead_work: app.state.lead_work.clone(),
+        upload_id: None,
+    }
 }
 
 fn rand_suffix() -> u64 {
@@ -222,7 +227,11 @@ async fn a_messy_file_imports_alike_through_the_cli_and_the_upload(app: TestApp)
     assert_eq!(summary.reasons, reasons, "{}", summary.render());
     let warnings: u64 = reasons.values().sum::<u64>() - 3;
     assert_eq!(summary.warnings, warnings);
-    assert!(summary.ignored.contains(&"Notes".to_owned()));
+    // Each row's note went on its lead.
+    assert!(summary
+        .mapping
+        .contains(&("Notes".to_owned(), "notes".to_owned())));
+    assert_eq!(summary.notes, ROWS as u64);
     assert!(summary
         .mapping
         .contains(&("E-mail".to_owned(), "email_1".to_owned())));
@@ -341,6 +350,7 @@ async fn a_messy_file_imports_alike_through_the_cli_and_the_upload(app: TestApp)
         );
     }
     assert!(done.body.contains("Read as UTF-8"));
+    assert_eq!(count(&done, "notes"), ROWS as i64, "{}", done.body);
 }
 
 /// Leads whose cells a spreadsheet could misread: formulas, signs, a ZIP with a leading zero,
@@ -392,12 +402,7 @@ pub(crate) async fn import_elsewhere(app: &TestApp, file_name: &str, bytes: &[u8
         chunk: DEFAULT_CHUNK,
         progress_bar: false,
     };
-    let services = ImportServices {
-        submissions: other.state.submissions.clone(),
-        businesses: other.state.businesses.clone(),
-        upload_id: None,
-    };
-    let (summary, _) = import_spreadsheet(&services, &bob.user, &settings)
+    let (summary, _) = import_spreadsheet(&services(&other), &bob.user, &settings)
         .await
         .unwrap();
     assert_eq!(

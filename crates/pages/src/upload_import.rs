@@ -15,6 +15,7 @@ use async_trait::async_trait;
 use leadhub_domain::business::{BusinessService, RelationshipType};
 use leadhub_domain::import::{ImportProgress, ImportRun, ImportServices, ImportSummary};
 use leadhub_domain::jobs::Job;
+use leadhub_domain::lead::work::LeadWorkService;
 use leadhub_domain::submission::SubmissionService;
 use leadhub_domain::upload::{
     FinishedUpload, Upload, UploadCounts, UploadKind, UploadStatus, UploadStore,
@@ -30,6 +31,7 @@ pub struct UploadImports {
     pub users: Arc<dyn UserRepository>,
     pub submissions: Arc<SubmissionService>,
     pub businesses: Arc<BusinessService>,
+    pub lead_work: Arc<LeadWorkService>,
     pub clock: Arc<dyn Clock>,
 }
 
@@ -67,6 +69,7 @@ fn page_summary(s: &ImportSummary) -> serde_json::Value {
         "encoding": s.encoding,
         "top_reasons": s.top_reasons(5),
         "mapping": s.mapping,
+        "notes": s.notes,
         "ignored": s.ignored,
     })
 }
@@ -164,6 +167,7 @@ impl UploadImports {
         let services = ImportServices {
             submissions: self.submissions.clone(),
             businesses: self.businesses.clone(),
+            lead_work: self.lead_work.clone(),
             upload_id: Some(upload.id),
         };
         let mut progress = StoredProgress {

@@ -80,6 +80,10 @@ mod tests {
         ) -> anyhow::Result<ImportOutcome> {
             anyhow::bail!("no row reaches the destination")
         }
+
+        async fn add_notes(&self, _: &User, _: Vec<(i64, String)>) -> anyhow::Result<u64> {
+            anyhow::bail!("no row reaches the destination")
+        }
     }
 
     struct Quiet;

@@ -353,6 +353,7 @@ pub fn start_workers(state: &web::Data<AppState>) -> Workers {
                 users: Arc::new(state.db.clone()),
                 submissions: state.submissions.clone(),
                 businesses: state.businesses.clone(),
+                lead_work: state.lead_work.clone(),
                 clock: state.clock.clone(),
             }),
             enrichment: state.enrichment_retries.clone(),

@@ -311,6 +311,7 @@ pub async fn run(cli: Cli, config: Config) -> anyhow::Result<()> {
             let services = ImportServices {
                 submissions: state.submissions.clone(),
                 businesses: state.businesses.clone(),
+                lead_work: state.lead_work.clone(),
                 upload_id: None,
             };
             let (summary, report) = import::import_spreadsheet(&services, &user, &settings).await?;

@@ -92,6 +92,33 @@ impl LeadWorkRepository for Database {
         .await
     }
 
+    async fn add_notes_once(
+        &self,
+        notes: Vec<(i64, String)>,
+        author_id: i64,
+        at: DateTime<Utc>,
+    ) -> StoreResult<u64> {
+        self.write(move |conn| {
+            conn.transaction(|conn| {
+                let mut added = 0;
+                for (lead_id, body) in &notes {
+                    let held: i64 = lead_notes::table
+                        .filter(lead_notes::lead_id.eq(lead_id))
+                        .filter(lead_notes::body.eq(body))
+                        .filter(lead_notes::deleted_at.is_null())
+                        .count()
+                        .get_result(conn)?;
+                    if held == 0 {
+                        insert_note(conn, *lead_id, author_id, body, at)?;
+                        added += 1;
+                    }
+                }
+                Ok(added)
+            })
+        })
+        .await
+    }
+
     async fn notes(&self, lead_id: i64) -> StoreResult<Vec<Note>> {
         self.read(move |conn| notes_where(conn, lead_id, None, false))
             .await

@@ -164,10 +164,15 @@ pub const LEAD_ALIASES: &[(&str, &[&str])] = &[
     ("source", &["leadsource", "channel"]),
     ("source_identifier", &["sourceid", "externalid", "recordid"]),
     ("team_id", &[]),
+    // Not a field of the lead either: a note on the lead the row created or merged into.
+    (NOTES, &["note", "comments", "comment", "remarks"]),
 ];
 
 /// The column of a whole name ("John A. Smith", "Smith, John"), split into the first and last name.
 pub const FULL_NAME: &str = "full_name";
+
+/// The column of a note on the row's lead ("Notes", "Comments").
+pub const NOTES: &str = "notes";
 
 /// Business fields and their header forms, as for leads.
 pub const BUSINESS_ALIASES: &[(&str, &[&str])] = &[
@@ -455,13 +460,13 @@ mod tests {
 
     #[test]
     fn report_columns_and_unknown_ones_are_ignored() {
-        let headers: Vec<String> = ["row", "reason", "code", "address", "Notes"]
+        let headers: Vec<String> = ["row", "reason", "code", "address", "Year Built"]
             .iter()
             .map(|h| (*h).to_owned())
             .collect();
         let m = ColumnMap::new(&ImportKind::Leads, &headers).unwrap();
         assert_eq!(m.fields, [None, None, None, Some("address"), None]);
-        assert_eq!(m.ignored(), ["row", "reason", "code", "Notes"]);
+        assert_eq!(m.ignored(), ["row", "reason", "code", "Year Built"]);
         assert!(m.is_report_column(1) && !m.is_report_column(4));
         assert_eq!(m.mapping(), [("address".to_owned(), "address")]);
     }

@@ -20,7 +20,9 @@ mod service_tests;
 mod summary;
 mod verbatim;
 
-pub use columns::{map_header, ColumnMap, BUSINESS_ALIASES, LEAD_ALIASES, REPORT_COLUMNS};
+pub use columns::{
+    map_header, ColumnMap, BUSINESS_ALIASES, FULL_NAME, LEAD_ALIASES, NOTES, REPORT_COLUMNS,
+};
 pub use service::{import, ImportRun, ImportServices, DEFAULT_CHUNK};
 pub use summary::ImportSummary;
 
@@ -132,4 +134,8 @@ pub trait ImportDestination: Send + Sync {
         user: &User,
         request: ImportRequest,
     ) -> anyhow::Result<ImportOutcome>;
+
+    /// The notes of stored lead rows, each `(lead, text)`; how many were added (a text the lead
+    /// has already is not added again).
+    async fn add_notes(&self, user: &User, notes: Vec<(i64, String)>) -> anyhow::Result<u64>;
 }

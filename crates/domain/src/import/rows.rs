@@ -4,12 +4,13 @@
 use crate::address::split_one_line;
 use crate::business::BusinessFields;
 use crate::lead::fields::{max_len, LeadFields};
-use crate::parse::{normalize_phone, split_person_name, state_from_name};
+use crate::lead::work::NOTE_MAX_CHARS;
+use crate::parse::{clean_note, normalize_phone, split_person_name, state_from_name};
 
 use super::cells::{
     cell_text, read_number, read_phone_type, read_property_type, read_rating, read_whole,
 };
-use super::columns::{ColumnMap, FULL_NAME};
+use super::columns::{ColumnMap, FULL_NAME, NOTES};
 
 /// A cell dropped (or changed) by the cleaning, reported with the row.
 #[derive(Debug, Clone, PartialEq)]
@@ -36,11 +37,13 @@ impl CellIssue {
 pub struct LeadRow {
     pub fields: LeadFields,
     pub team_id: Option<i64>,
+    /// A note for the row's lead (several lines kept).
+    pub note: Option<String>,
     pub issues: Vec<CellIssue>,
 }
 
 impl LeadRow {
-    /// Whether any field kept a value (a row with none is rejected).
+    /// Whether any field kept a value (a row with none is rejected; a note alone is no lead).
     pub fn has_field(&self) -> bool {
         self.fields != LeadFields::default()
     }
@@ -168,6 +171,10 @@ pub fn lead_row(map: &ColumnMap, cells: &[String]) -> LeadRow {
             }
             "team_id" => {
                 row.team_id = TEAM_ID.keep(read_whole(value).filter(|n| *n > 0), cell, issues);
+            }
+            NOTES => {
+                let note = Some(clean_note(value)).filter(|n| !n.is_empty());
+                row.note = note.and_then(|n| text_within(field, &n, NOTE_MAX_CHARS, issues));
             }
             FULL_NAME => {
                 // Within the limit of one name, each part is too.
@@ -358,6 +365,17 @@ mod tests {
         let row = lead(&[("Name", &"x ".repeat(200)), ("Address", "1 Main St")]);
         assert_eq!(codes(&row), [(FULL_NAME, "too_long")]);
         assert_eq!((row.fields.first_name, row.fields.last_name), (None, None));
+    }
+
+    #[test]
+    fn a_note_keeps_its_lines_and_is_no_field() {
+        let row = lead(&[("Notes", "  Called twice.\r\n\r\nTry evenings.  ")]);
+        assert_eq!(row.note.as_deref(), Some("Called twice.\n\nTry evenings."));
+        assert!(!row.has_field(), "a note alone is no lead");
+        let long = "x".repeat(NOTE_MAX_CHARS + 1);
+        let row = lead(&[("Address", "1 Main St"), ("Remarks", &long)]);
+        assert_eq!(codes(&row), [(NOTES, "too_long")]);
+        assert_eq!(row.note, None);
     }
 
     #[test]

@@ -9,11 +9,12 @@ use async_trait::async_trait;
 use crate::business::{BusinessService, ImportOutcome, ImportRequest};
 use crate::lead::fields::Warning;
 use crate::lead::record::LeadAction;
+use crate::lead::work::LeadWorkService;
 use crate::submission::{ElementOutcome, SubmissionRequest, SubmissionService};
 use crate::telemetry::IMPORT_ROWS;
 use crate::user::User;
 
-use super::columns::{map_header, ColumnMap};
+use super::columns::{map_header, ColumnMap, NOTES};
 use super::rows::{business_row, lead_row, CellIssue};
 use super::verbatim::Verbatim;
 use super::{
@@ -36,6 +37,8 @@ pub struct ImportRun<'a> {
 pub struct ImportServices {
     pub submissions: Arc<SubmissionService>,
     pub businesses: Arc<BusinessService>,
+    /// Where the rows' notes go.
+    pub lead_work: Arc<LeadWorkService>,
     /// The browser upload being imported, linked to each lead batch; None for the CLI.
     pub upload_id: Option<i64>,
 }
@@ -66,6 +69,10 @@ impl ImportDestination for ImportServices {
             .await
             .map_err(describe)
     }
+
+    async fn add_notes(&self, user: &User, notes: Vec<(i64, String)>) -> anyhow::Result<u64> {
+        Ok(self.lead_work.add_imported_notes(user, notes).await?)
+    }
 }
 
 /// A service's refusal in words for the person running the import.
@@ -92,6 +99,8 @@ struct Pending {
     raw_json: String,
     issues: Vec<CellIssue>,
     item: Item,
+    /// A lead row's note, for its lead once stored.
+    note: Option<String>,
 }
 
 enum Item {
@@ -233,10 +242,12 @@ impl Import<'_> {
             return None;
         }
         let raw_json = self.verbatim.row(&row.cells);
+        let mut note = None;
         let (item, issues, usable) = match self.run.kind {
             ImportKind::Leads => {
                 let cleaned = lead_row(&self.map, &row.cells);
                 let usable = cleaned.has_field();
+                note = cleaned.note;
                 let request = SubmissionRequest {
                     team_id: cleaned.team_id.or(self.run.team_id),
                     fields: cleaned.fields,
@@ -268,6 +279,7 @@ impl Import<'_> {
             raw_json,
             issues,
             item,
+            note,
         })
     }
 
@@ -426,7 +438,32 @@ impl Import<'_> {
                 }
             }
         }
+        self.add_notes(&rows, &outcomes).await;
         Ok(())
+    }
+
+    /// Puts each stored row's note on its lead. When the notes cannot be stored, the leads stay
+    /// and each row with a note says so in the report (the note is in its submission).
+    async fn add_notes(&mut self, rows: &[Pending], outcomes: &[ElementOutcome]) {
+        let notes: Vec<(i64, String)> = rows
+            .iter()
+            .zip(outcomes)
+            .filter_map(|(p, o)| Some((o.lead_id?, p.note.clone()?)))
+            .collect();
+        if notes.is_empty() {
+            return;
+        }
+        match self.destination.add_notes(self.user, notes).await {
+            Ok(added) => self.summary.notes += added,
+            Err(e) => {
+                let message = format!("the note could not be added: {e:#}");
+                for (pending, outcome) in rows.iter().zip(outcomes) {
+                    if outcome.lead_id.is_some() && pending.note.is_some() {
+                        self.warn(&pending.row, NOTES, "note_not_added", &message, None);
+                    }
+                }
+            }
+        }
     }
 
     async fn flush_businesses(

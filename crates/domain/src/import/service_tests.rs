@@ -136,6 +136,12 @@ async fn every_row_is_imported_or_reported_and_the_summary_counts_it() {
                 ),
             ])
         });
+    // The first row's note goes on its lead; a row with only a note is no lead (row 6).
+    destination
+        .expect_add_notes()
+        .withf(|_, notes| notes == &[(1, "x".to_owned())])
+        .times(1)
+        .returning(|_, _| Ok(1));
     let kind = ImportKind::Leads;
     let (summary, lines) = run(&destination, &kind, Some(4), 500, &mut file).await;
     let summary = summary.unwrap();
@@ -145,12 +151,13 @@ async fn every_row_is_imported_or_reported_and_the_summary_counts_it() {
             summary.created,
             summary.updated,
             summary.rejected,
-            summary.warnings
+            summary.warnings,
+            summary.notes,
         ),
-        (5, 1, 1, 3, 2)
+        (5, 1, 1, 3, 2, 1)
     );
     assert_eq!(summary.encoding, "windows-1252");
-    assert_eq!(summary.ignored, ["Notes"]);
+    assert!(summary.ignored.is_empty(), "{:?}", summary.ignored);
     assert_eq!(
         codes(&lines),
         [
@@ -164,6 +171,45 @@ async fn every_row_is_imported_or_reported_and_the_summary_counts_it() {
     let line = &lines.lock().unwrap()[4];
     assert_eq!(line.value, "000-000-0000");
     assert_eq!(summary.top_reasons(2)[0].1, 1);
+}
+
+#[tokio::test]
+async fn notes_that_cannot_be_stored_are_reported_and_the_leads_stay() {
+    let mut file = sheet(
+        &["Street", "Comments"],
+        vec![
+            row(2, &["1 Main St", "call after 5"]),
+            row(3, &["2 Main St", ""]),
+        ],
+    );
+    let mut destination = MockImportDestination::new();
+    destination.expect_submit_leads().returning(|_, _, _| {
+        Ok(vec![
+            outcome(0, Some(LeadAction::Created), Vec::new()),
+            outcome(1, Some(LeadAction::Created), Vec::new()),
+        ])
+    });
+    destination
+        .expect_add_notes()
+        .times(1)
+        .returning(|_, _| Err(anyhow::anyhow!("database is locked")));
+    let (summary, lines) = run(&destination, &ImportKind::Leads, None, 500, &mut file).await;
+    let summary = summary.unwrap();
+    assert_eq!(
+        (summary.created, summary.notes, summary.warnings),
+        (2, 0, 1)
+    );
+    assert_eq!(
+        codes(&lines),
+        [(2, "Comments".into(), "note_not_added".into())]
+    );
+    let line = &lines.lock().unwrap()[0];
+    assert_eq!(line.value, "call after 5");
+    assert!(
+        line.message.contains("database is locked"),
+        "{}",
+        line.message
+    );
 }
 
 #[tokio::test]

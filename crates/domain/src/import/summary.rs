@@ -19,6 +19,8 @@ pub struct ImportSummary {
     pub failed: u64,
     /// Cells dropped or flagged in rows that were imported.
     pub warnings: u64,
+    /// Notes added to the rows' leads (a note the lead had already is not counted).
+    pub notes: u64,
     /// Each rejection reason and warning code, with how often it came.
     pub reasons: BTreeMap<String, u64>,
     /// The encoding the file was read in.
@@ -51,6 +53,9 @@ impl ImportSummary {
             "rows: {}\ncreated: {}\nupdated: {}\nskipped: {}\nrejected: {}\nfailed: {}\nwarnings: {}\nencoding: {}\n",
             self.rows, self.created, self.updated, self.skipped, self.rejected, self.failed, self.warnings, self.encoding
         );
+        if self.notes > 0 {
+            let _ = writeln!(out, "notes: {}", self.notes);
+        }
         for (reason, count) in self.top_reasons(5) {
             let _ = writeln!(out, "reason: {reason} {count}");
         }

@@ -86,6 +86,15 @@ pub trait LeadWorkRepository: Send + Sync {
         body: String,
         at: DateTime<Utc>,
     ) -> StoreResult<Note>;
+    /// Stores each `(lead, text)` note by `author_id` with its `note_added` timeline row, in one
+    /// transaction, except where the lead already has a note (not deleted) with that very text:
+    /// an import run twice adds its notes once. How many were stored.
+    async fn add_notes_once(
+        &self,
+        notes: Vec<(i64, String)>,
+        author_id: i64,
+        at: DateTime<Utc>,
+    ) -> StoreResult<u64>;
     /// The lead's notes not deleted, newest first.
     async fn notes(&self, lead_id: i64) -> StoreResult<Vec<Note>>;
     async fn find_note(&self, lead_id: i64, note_id: i64) -> StoreResult<Option<Note>>;

@@ -417,6 +417,28 @@ impl LeadWorkService {
             .await?)
     }
 
+    /// The notes of an import's rows, each `(lead, text)` on the lead its row created or merged
+    /// into. Those leads came back from the person's own submissions, which the team rule let
+    /// through, so they may see them and no lead is opened again. A text that is no note (blank,
+    /// too long) is passed over, and one the lead already has is not added twice. How many notes
+    /// were added.
+    pub async fn add_imported_notes(
+        &self,
+        user: &User,
+        notes: Vec<(i64, String)>,
+    ) -> StoreResult<u64> {
+        let notes: Vec<(i64, String)> = notes
+            .into_iter()
+            .filter_map(|(lead, text)| Some((lead, checked_note(&text, &[]).ok()?)))
+            .collect();
+        if notes.is_empty() {
+            return Ok(0);
+        }
+        self.work
+            .add_notes_once(notes, user.id, self.clock.now())
+            .await
+    }
+
     /// The lead's notes, newest first.
     pub async fn notes(&self, user: &User, id: i64) -> WorkResult<Vec<Note>> {
         let Opened { lead, .. } = self.open(user, id).await?;

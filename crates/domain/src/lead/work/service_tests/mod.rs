@@ -481,6 +481,43 @@ async fn notes_are_one_to_ten_thousand_characters() {
     }
 }
 
+#[tokio::test]
+async fn an_imports_notes_are_cleaned_and_blank_or_overlong_ones_passed_over() {
+    let mut work = MockLeadWorkRepository::new();
+    work.expect_add_notes_once()
+        .withf(|notes, author, at| {
+            *notes == [(10, "call\nafter 5".to_owned()), (12, "ok".to_owned())]
+                && *author == 3
+                && *at == now()
+        })
+        .times(1)
+        .returning(|notes, _, _| Ok(notes.len() as u64));
+    let service = LeadWorkService {
+        leads: Arc::new(MockLeadRepository::new()),
+        work: Arc::new(work),
+        memberships: Arc::new(roster_memberships(roster())),
+        users: Arc::new(MockUserRepository::new()),
+        clock: clock(),
+    };
+    let notes = vec![
+        (10, " call\r\nafter 5 ".to_owned()),
+        (11, "   ".to_owned()),
+        (12, "ok".to_owned()),
+        (13, "x".repeat(10_001)),
+    ];
+    let importer = person(3, "m");
+    assert_eq!(
+        service.add_imported_notes(&importer, notes).await.unwrap(),
+        2
+    );
+    // Nothing left to add: the store is not asked (`times(1)` above).
+    let blank = vec![(10, " ".to_owned())];
+    assert_eq!(
+        service.add_imported_notes(&importer, blank).await.unwrap(),
+        0
+    );
+}
+
 /// Where a bulk refusal names each refused lead, and why: `Index(i):kind`.
 fn refused_at(err: LeadWorkError) -> Vec<String> {
     let LeadWorkError::Invalid(problems) = err else {
