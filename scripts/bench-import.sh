@@ -7,6 +7,8 @@
 #   CARGO_PROFILE=release|bench (default bench: optimised, no LTO), CARGO_TARGET_DIR as usual.
 #   BENCH_IMPORT_SEARCH=after: the search's indexes and trigger are dropped before the import and built once after it
 #   (scripts/import-search-after.py, SQLite only): the fastest an import can keep this search; rows/s counts both.
+#   BENCH_IMPORT_NOTES=1: the CSV gets a `notes` column, a different note on every row (docs/imports.md: each
+#   becomes a note on its lead).
 # Two builds: scripts/bench-import.sh --ab PAIRS BIN_A BIN_B [ROWS] imports the same CSV with each in ABBA order under
 #   `chrt -f 10` (run as root), a fresh SQLite database a run, and prints each run, then B/A's rows/s per pair
 #   (median and range) and each build's max RSS.
@@ -26,6 +28,15 @@ gen=$target/$dir_name/examples/make_leads_csv
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
+# A lead CSV of ROWS rows at FILE: leads_csv ROWS FILE (with a notes column under BENCH_IMPORT_NOTES=1).
+leads_csv() {
+  "$gen" "$1" "$2"
+  if [[ -n ${BENCH_IMPORT_NOTES:-} ]]; then
+    awk 'NR == 1 {print $0 ",notes"; next} {print $0 ",\"Called " NR ", no answer. Try after 5.\""}' "$2" >"$2.notes"
+    mv "$2.notes" "$2"
+  fi
+}
+
 # A fresh database in DIR holding the bench's admin, written by BIN: fresh_data DIR BIN.
 fresh_data() {
   export LEADHUB_DATA_DIR=$1 LEADHUB_GEOCODER=none RUST_LOG=warn
@@ -35,7 +46,7 @@ fresh_data() {
 
 if [[ ${1:-} == --ab ]]; then
   pairs=$2 bins=("$3" "$4") rows=${5:-100000}
-  "$gen" "$rows" "$work/leads.csv"
+  leads_csv "$rows" "$work/leads.csv"
   for ((i = 0; i < pairs; i++)); do
     order=(0 1)
     ((i % 2 == 0)) || order=(1 0)
@@ -66,7 +77,7 @@ printf '%-8s %-10s %-10s %-10s %-12s %s\n' rows seconds rows/s max_rss_mb csv_mb
 for rows in "${sizes[@]}"; do
   run=$work/$rows
   mkdir -p "$run"
-  "$gen" "$rows" "$run/leads.csv"
+  leads_csv "$rows" "$run/leads.csv"
   fresh_data "$run/data" "$bin"
   [[ ${BENCH_IMPORT_SEARCH:-} != after ]] || python3 "$root/scripts/import-search-after.py" drop "$run/data/leadhub.db"
   /usr/bin/time -v -o "$run/time.txt" "$bin" import leads "$run/leads.csv" >"$run/summary.txt" 2>"$run/stderr.txt"
@@ -81,5 +92,5 @@ for rows in "${sizes[@]}"; do
   printf '%-8s %-10s %-10s %-10s %-12s %s\n' "$rows" "$secs" \
     "$(awk -v r="$rows" -v s="$secs" 'BEGIN {printf "%.0f", r/s}')" \
     "$(awk -v k="$rss_kb" 'BEGIN {printf "%.1f", k/1024}')" "$csv_mb" \
-    "$(grep -E '^(created|updated|skipped|rejected|failed):' "$run/summary.txt" | tr '\n' ' ')"
+    "$(grep -E '^(created|updated|skipped|rejected|failed|notes):' "$run/summary.txt" | tr '\n' ' ')"
 done

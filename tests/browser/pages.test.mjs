@@ -772,6 +772,27 @@ async function uploadsAndMap(page, teamId, mappedLeadId) {
   assert.equal(fs.readFileSync(await reportBook.path()).subarray(0, 4).toString("latin1"), "PK\x03\x04");
   step("CSV upload on /leads: progress, then the summary and the reject report read back (CSV and for Excel)");
 
+  // A county roll's columns: the owner's whole name, the whole address and a note, each in its place.
+  await page.goto(`${base}/leads/import`);
+  await page.selectOption("#upload-team", String(teamId));
+  const roll = 'Owner Name,Property Address,Notes\n"GARZA, ROSA M","14 Pecan Grove Ln, Austin, TX 78745","Gate code 4411.\nDog in the yard."\n';
+  await page.setInputFiles("#upload-file", { name: "roll.csv", mimeType: "text/csv", buffer: Buffer.from(roll) });
+  await page.getByRole("button", { name: "Upload and import" }).click();
+  await page.waitForURL(/\/uploads\/\d+$/);
+  await page.locator("#upload-summary").waitFor({ timeout: 30000 });
+  assert.equal(await page.locator("#count-created").textContent(), "1");
+  assert.equal(await page.locator("#count-notes").textContent(), "1");
+  await page.click("#upload-leads");
+  await page.getByRole("link", { name: "14 PECAN GROVE LN" }).click();
+  await page.locator("#notes").waitFor();
+  const lead = await page.locator("main").innerText();
+  for (const shown of ["ROSA M", "GARZA", "14 Pecan Grove Ln", "Austin", "78745"]) {
+    assert.ok(lead.includes(shown), `the lead page shows ${shown}`);
+  }
+  assert.equal(await page.locator("#notes .note-text").first().innerText(), "Gate code 4411.\nDog in the yard.");
+  await shot(page, "41b-upload-whole-cells");
+  step("an upload splits a whole name and a whole address into their fields and puts its notes on the leads");
+
   // A file that is not CSV: a clear message on the form, not an error page.
   await page.goto(`${base}/leads/import`);
   await page.setInputFiles("#upload-file", { name: "photo.png", mimeType: "image/png", buffer: Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 0]) });
