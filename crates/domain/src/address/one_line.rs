@@ -35,6 +35,10 @@ pub fn split_one_line(line: &str) -> Option<OneLine> {
         }
         start = end + 1;
     }
+    // "..., TX 78701, USA", as maps and contact exports write it: the country says nothing here.
+    if parts.last().is_some_and(|(part, _)| is_country(part)) {
+        parts.pop();
+    }
     let ((last, _), mut before) = parts.split_last()?;
     let mut words: Vec<&str> = last.split_whitespace().collect();
     let zip = words.last().filter(|w| is_zip(w)).map(|w| (*w).to_owned());
@@ -84,6 +88,19 @@ pub fn split_one_line(line: &str) -> Option<OneLine> {
         state,
         zip,
     })
+}
+
+/// The United States as an address's last line names it.
+fn is_country(part: &str) -> bool {
+    let letters: String = part
+        .chars()
+        .filter(char::is_ascii_alphabetic)
+        .map(|c| c.to_ascii_lowercase())
+        .collect();
+    matches!(
+        letters.as_str(),
+        "us" | "usa" | "unitedstates" | "unitedstatesofamerica"
+    )
 }
 
 /// A ZIP or ZIP+4 as written ("78701", "78701-1234", a spreadsheet's "2134" for 02134).
@@ -197,6 +214,27 @@ mod tests {
                 "TX",
                 Some("79843"),
             ),
+            (
+                "350 5th Ave, New York, NY 10118, USA",
+                "350 5th Ave",
+                Some("New York"),
+                "NY",
+                Some("10118"),
+            ),
+            (
+                "1 Elm St, Boise, Idaho, United States",
+                "1 Elm St",
+                Some("Boise"),
+                "ID",
+                None,
+            ),
+            (
+                "1600 Pennsylvania Ave NW, Washington, D.C. 20500",
+                "1600 Pennsylvania Ave NW",
+                Some("Washington"),
+                "DC",
+                Some("20500"),
+            ),
         ]);
     }
 
@@ -212,6 +250,7 @@ mod tests {
             "123 Main St, Austin 78701",
             "123 Main St, Unit ME",
             "123 Main St, 4B Austin, TX",
+            "123 Main St, USA",
             "",
             ",",
         ] {
