@@ -683,6 +683,16 @@ try {
   fs.rmSync(tmp, { recursive: true, force: true });
 }
 
+// Sends a CSV file from the open upload form into the team, and waits for the status page's summary (the page
+// updates itself until the import is done).
+async function uploadCsv(page, teamId, name, text) {
+  await page.selectOption("#upload-team", String(teamId));
+  await page.setInputFiles("#upload-file", { name, mimeType: "text/csv", buffer: Buffer.from(text) });
+  await page.getByRole("button", { name: "Upload and import" }).click();
+  await page.waitForURL(/\/uploads\/\d+$/);
+  await page.locator("#upload-summary").waitFor({ timeout: 30000 });
+}
+
 // ---- CSV upload from /leads and the lead map (uploads helper's block) ----
 async function uploadsAndMap(page, teamId, mappedLeadId) {
   // The map of a lead with coordinates, its tile server unreachable: drawn, and no console error.
@@ -742,17 +752,12 @@ async function uploadsAndMap(page, teamId, mappedLeadId) {
   await page.goto(`${base}/leads`);
   await page.click("#import-csv");
   await page.waitForURL(`${base}/leads/import`);
-  await page.selectOption("#upload-team", String(teamId));
   const csv = "address,city,state,zip_code,first_name\n" +
     "88 Barton Springs Road,Austin,TX,78704,Uma\n" +
     "40 Lamar Street,Dallas,TX,,Again\n" +
     "3 Bad State Way,Austin,XX,78701,Val\n" +
     "5 Shifted Way,Austin,TX,78701,=HYPERLINK(\"http://x\"),extra\n";
-  await page.setInputFiles("#upload-file", { name: "leads.csv", mimeType: "text/csv", buffer: Buffer.from(csv) });
-  await page.getByRole("button", { name: "Upload and import" }).click();
-  await page.waitForURL(/\/uploads\/\d+$/);
-  // The status page updates itself until the import is done.
-  await page.locator("#upload-summary").waitFor({ timeout: 30000 });
+  await uploadCsv(page, teamId, "leads.csv", csv);
   assert.equal(await page.locator("#count-rows").textContent(), "4");
   assert.equal(await page.locator("#count-created").textContent(), "2");
   assert.equal(await page.locator("#count-merged").textContent(), "1");
@@ -774,12 +779,8 @@ async function uploadsAndMap(page, teamId, mappedLeadId) {
 
   // A county roll's columns: the owner's whole name, the whole address and a note, each in its place.
   await page.goto(`${base}/leads/import`);
-  await page.selectOption("#upload-team", String(teamId));
   const roll = 'Owner Name,Property Address,Notes\n"GARZA, ROSA M","14 Pecan Grove Ln, Austin, TX 78745","Gate code 4411.\nDog in the yard."\n';
-  await page.setInputFiles("#upload-file", { name: "roll.csv", mimeType: "text/csv", buffer: Buffer.from(roll) });
-  await page.getByRole("button", { name: "Upload and import" }).click();
-  await page.waitForURL(/\/uploads\/\d+$/);
-  await page.locator("#upload-summary").waitFor({ timeout: 30000 });
+  await uploadCsv(page, teamId, "roll.csv", roll);
   assert.equal(await page.locator("#count-created").textContent(), "1");
   assert.equal(await page.locator("#count-notes").textContent(), "1");
   await page.click("#upload-leads");
