@@ -56,6 +56,7 @@ mod webhook_fairness;
 mod webhook_pages;
 mod webhooks;
 mod whole_cells;
+mod whole_list;
 mod workbook_exports;
 mod workbook_imports;
 mod write_failures;

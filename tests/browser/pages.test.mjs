@@ -784,6 +784,13 @@ async function uploadsAndMap(page, teamId, mappedLeadId) {
   assert.equal(await page.locator("#count-created").textContent(), "1");
   assert.equal(await page.locator("#count-notes").textContent(), "1");
   await page.click("#upload-leads");
+  // The whole list of the upload at once, nothing ticked: given to me.
+  await page.check("#bulk-whole-list");
+  await page.selectOption("#bulk-action", "assign-me");
+  await page.getByRole("button", { name: "Apply to ticked leads" }).click();
+  await page.waitForURL(/[?&]done=bulk$/);
+  const owners = await page.locator("td[data-label=Owner]").allInnerTexts();
+  assert.ok(owners.length === 1 && owners[0].includes("Olivia Owner"), `owners: ${owners}`);
   await page.getByRole("link", { name: "14 PECAN GROVE LN" }).click();
   await page.locator("#notes").waitFor();
   const lead = await page.locator("main").innerText();
@@ -792,7 +799,7 @@ async function uploadsAndMap(page, teamId, mappedLeadId) {
   }
   assert.equal(await page.locator("#notes .note-text").first().innerText(), "Gate code 4411.\nDog in the yard.");
   await shot(page, "41b-upload-whole-cells");
-  step("an upload splits a whole name and a whole address into their fields and puts its notes on the leads");
+  step("an upload splits a whole name and a whole address into their fields and puts its notes on the leads; its whole list given away in one step");
 
   // A file that is not CSV: a clear message on the form, not an error page.
   await page.goto(`${base}/leads/import`);

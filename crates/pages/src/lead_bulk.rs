@@ -3,20 +3,22 @@
 //! bulk change (one transaction, all or nothing), then back to the same filtered list. Its
 //! "Share out" button gives the leads to the ticked people in turn (`share_out`), as one change,
 //! the people with the fewest open leads first; its outcome buttons ("Log a contact on the
-//! ticked leads") log the same contact on each, with its note and next day.
+//! ticked leads") log the same contact on each, with its note and next day. Each of them takes
+//! every lead of the list instead of the ticked ones when "every lead of this list" is ticked.
 use std::collections::HashMap;
 
 use actix_web::HttpResponse;
 
 use chrono::NaiveDate;
+use leadhub_api::leads::LeadQuery;
 use leadhub_domain::error::LocPart;
 use leadhub_domain::lead::record::LeadFilter;
 
 use leadhub_domain::lead::work::{
-    follow_up_day, BulkSet, ContactOutcome, LeadStatus, LeadWorkError, FOLLOW_UP_RULE,
+    follow_up_day, BulkSet, ContactOutcome, LeadStatus, LeadWorkError, BULK_MAX_IDS, FOLLOW_UP_RULE,
 };
 
-use crate::leads::FILTERS;
+use crate::leads::{listed, FILTERS};
 use crate::list::PageFilters;
 use crate::render::{see_other, PageError};
 use crate::session::{Posted, Visitor};
@@ -86,22 +88,53 @@ async fn fewest_open_first(visitor: &Visitor, people: &mut [String]) -> Result<(
     Ok(())
 }
 
+/// Every lead of the list the form came from (`back`), read as the page read it, when the form
+/// says how many it showed (`whole_list`): a bulk change reaches only leads the person saw
+/// counted, so a list that has grown or shrunk since is refused, as is one past a bulk change's
+/// limit. Err: why not, for the person.
+async fn whole_list(
+    visitor: &Visitor,
+    back: &PageFilters,
+    shown: &str,
+) -> Result<Result<Vec<i64>, String>, PageError> {
+    let shown: i64 = shown.parse().map_err(|_| PageError::BadForm)?;
+    let query = back.read::<LeadQuery>().map_err(|_| PageError::BadForm)?;
+    let limit = BULK_MAX_IDS as i64;
+    let (leads, total) = listed(visitor, &query, limit, 0).await?;
+    if total > limit {
+        return Ok(Err(format!(
+            "This list holds {total} leads; one change takes at most {limit}. Narrow the list \
+             with a filter first."
+        )));
+    }
+    if total != shown {
+        return Ok(Err(format!(
+            "The list holds {total} leads now, not the {shown} it showed: look at it again \
+             before changing them all."
+        )));
+    }
+    Ok(Ok(leads.iter().map(|l| l.id).collect()))
+}
+
 pub async fn bulk(
     Posted { visitor, form }: Posted<HashMap<String, String>>,
 ) -> Result<HttpResponse, PageError> {
     let back = PageFilters::of(form.get("back").map_or("", String::as_str), &FILTERS);
     let list = format!("/leads?{}", back.query_string());
-    let mut ids: Vec<i64> = form
-        .keys()
-        .filter_map(|k| k.strip_prefix("lead-")?.parse().ok())
-        .collect();
-    ids.sort_unstable();
     let refuse = |text: String| PageError::Refused {
         status: actix_web::http::StatusCode::UNPROCESSABLE_ENTITY,
         title: "These leads were not changed",
         text,
         back: list.clone(),
     };
+    let mut ids: Vec<i64> = match form.get("whole_list") {
+        Some(shown) => whole_list(&visitor, &back, shown).await?.map_err(refuse)?,
+        None => form
+            .keys()
+            .filter_map(|k| k.strip_prefix("lead-")?.parse().ok())
+            .collect(),
+    };
+    ids.sort_unstable();
     if ids.is_empty() {
         return Err(refuse(
             "No lead was ticked: tick the leads to change first.".into(),

@@ -16,7 +16,7 @@ use leadhub_domain::clock::UtcOffset;
 use leadhub_domain::error::ServiceError;
 use leadhub_domain::lead::fields::PROPERTY_TYPES;
 use leadhub_domain::lead::record::Lead;
-use leadhub_domain::lead::work::LeadStatus;
+use leadhub_domain::lead::work::{LeadStatus, BULK_MAX_IDS};
 use leadhub_domain::submission::VisibleLeadFilter;
 
 use crate::lead_view::{owner_choices, ContactLine};
@@ -201,6 +201,7 @@ async fn list(
     context.insert("teammates", &teammates);
     context.insert("me", &visitor.user.user_id);
     context.insert("contact_outcomes", &crate::lead_view::contact_choices());
+    context.insert("bulk_max", &BULK_MAX_IDS);
     let status = match filters.read::<LeadQuery>() {
         Ok(lead_query) => {
             if let Some(upload) = lead_query.filter().upload {
