@@ -351,6 +351,9 @@ async fn a_messy_file_imports_alike_through_the_cli_and_the_upload(app: TestApp)
     }
     assert!(done.body.contains("Read as UTF-8"));
     assert_eq!(count(&done, "notes"), ROWS as i64, "{}", done.body);
+    assert!(done
+        .body
+        .contains("<code>notes</code> <span class=\"muted\">(a note on the row's lead)</span>"));
 }
 
 /// Leads whose cells a spreadsheet could misread: formulas, signs, a ZIP with a leading zero,
