@@ -91,29 +91,30 @@ async fn fewest_open_first(visitor: &Visitor, people: &mut [String]) -> Result<(
 /// Every lead of the list the form came from (`back`), read as the page read it, when the form
 /// says how many it showed (`whole_list`): a bulk change reaches only leads the person saw
 /// counted, so a list that has grown or shrunk since is refused, as is one past a bulk change's
-/// limit. Err: why not, for the person.
+/// limit (`refuse` says why to the person).
 async fn whole_list(
     visitor: &Visitor,
     back: &PageFilters,
     shown: &str,
-) -> Result<Result<Vec<i64>, String>, PageError> {
+    refuse: impl Fn(String) -> PageError,
+) -> Result<Vec<i64>, PageError> {
     let shown: i64 = shown.parse().map_err(|_| PageError::BadForm)?;
     let query = back.read::<LeadQuery>().map_err(|_| PageError::BadForm)?;
     let limit = BULK_MAX_IDS as i64;
     let (leads, total) = listed(visitor, &query, limit, 0).await?;
     if total > limit {
-        return Ok(Err(format!(
+        return Err(refuse(format!(
             "This list holds {total} leads; one change takes at most {limit}. Narrow the list \
              with a filter first."
         )));
     }
     if total != shown {
-        return Ok(Err(format!(
+        return Err(refuse(format!(
             "The list holds {total} leads now, not the {shown} it showed: look at it again \
              before changing them all."
         )));
     }
-    Ok(Ok(leads.iter().map(|l| l.id).collect()))
+    Ok(leads.iter().map(|l| l.id).collect())
 }
 
 pub async fn bulk(
@@ -128,7 +129,7 @@ pub async fn bulk(
         back: list.clone(),
     };
     let mut ids: Vec<i64> = match form.get("whole_list") {
-        Some(shown) => whole_list(&visitor, &back, shown).await?.map_err(refuse)?,
+        Some(shown) => whole_list(&visitor, &back, shown, refuse).await?,
         None => form
             .keys()
             .filter_map(|k| k.strip_prefix("lead-")?.parse().ok())
