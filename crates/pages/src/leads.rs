@@ -262,8 +262,8 @@ async fn upload_filter(
 }
 
 /// The leads of a list URL's filter that the visitor may see, `limit` from `offset`, and how
-/// many in all: the list page and a lead page's previous and next read their list here, its
-/// days on the visitor's clock (`LeadQuery::filter_on_clock`).
+/// many in all: the list page, a lead page's previous and next and the bulk bar's "every lead of
+/// this list" read their list here, its days on the visitor's clock (`LeadQuery::filter_on_clock`).
 pub(crate) async fn listed(
     visitor: &Visitor,
     query: &LeadQuery,

@@ -242,28 +242,24 @@ impl Import<'_> {
             return None;
         }
         let raw_json = self.verbatim.row(&row.cells);
-        let mut note = None;
-        let (item, issues, usable) = match self.run.kind {
+        let (item, issues, usable, note) = match self.run.kind {
             ImportKind::Leads => {
                 let cleaned = lead_row(&self.map, &row.cells);
                 let usable = cleaned.has_field();
-                note = cleaned.note;
                 let request = SubmissionRequest {
                     team_id: cleaned.team_id.or(self.run.team_id),
                     fields: cleaned.fields,
                     raw_json: String::new(),
                     idempotency_key_id: None,
                 };
-                (Item::Lead(Box::new(request)), cleaned.issues, usable)
+                let item = Item::Lead(Box::new(request));
+                (item, cleaned.issues, usable, cleaned.note)
             }
             ImportKind::Businesses { .. } => {
                 let cleaned = business_row(&self.map, &row.cells);
                 let usable = cleaned.has_field();
-                (
-                    Item::Business(Box::new(cleaned.fields)),
-                    cleaned.issues,
-                    usable,
-                )
+                let item = Item::Business(Box::new(cleaned.fields));
+                (item, cleaned.issues, usable, None)
             }
         };
         if !usable {
@@ -445,22 +441,24 @@ impl Import<'_> {
     /// Puts each stored row's note on its lead. When the notes cannot be stored, the leads stay
     /// and each row with a note says so in the report (the note is in its submission).
     async fn add_notes(&mut self, rows: &[Pending], outcomes: &[ElementOutcome]) {
-        let notes: Vec<(i64, String)> = rows
+        let noted: Vec<(&Pending, i64, &String)> = rows
             .iter()
             .zip(outcomes)
-            .filter_map(|(p, o)| Some((o.lead_id?, p.note.clone()?)))
+            .filter_map(|(p, o)| Some((p, o.lead_id?, p.note.as_ref()?)))
             .collect();
-        if notes.is_empty() {
+        if noted.is_empty() {
             return;
         }
+        let notes = noted
+            .iter()
+            .map(|(_, lead, note)| (*lead, (*note).clone()))
+            .collect();
         match self.destination.add_notes(self.user, notes).await {
             Ok(added) => self.summary.notes += added,
             Err(e) => {
                 let message = format!("the note could not be added: {e:#}");
-                for (pending, outcome) in rows.iter().zip(outcomes) {
-                    if outcome.lead_id.is_some() && pending.note.is_some() {
-                        self.warn(&pending.row, NOTES, "note_not_added", &message, None);
-                    }
+                for (pending, _, _) in noted {
+                    self.warn(&pending.row, NOTES, "note_not_added", &message, None);
                 }
             }
         }

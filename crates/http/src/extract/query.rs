@@ -207,6 +207,7 @@ pub fn iso_timestamp(field: &Lax<String>) -> Result<(), ValidationError> {
 mod tests {
     use super::*;
     use crate::extract::lax::json_type;
+    use serde::Deserialize;
 
     #[test]
     fn a_timestamp_without_an_offset_is_read_on_the_given_clock() {
@@ -251,7 +252,6 @@ mod tests {
             assert_eq!(utc(text), None, "{text}");
         }
     }
-    use serde::Deserialize;
 
     #[derive(Deserialize, Validate, JsonSchema, apistos::ApiComponent)]
     struct Probe {
