@@ -49,6 +49,7 @@ mod submissions;
 mod takeover;
 mod teammates;
 mod teams;
+mod upload_columns;
 mod upload_leads;
 mod webhook_deliveries;
 mod webhook_failing;

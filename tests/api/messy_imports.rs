@@ -189,6 +189,7 @@ pub(crate) async fn import_file(
         reports_dir: dir.join("reports"),
         chunk: DEFAULT_CHUNK,
         progress_bar: false,
+        columns: Vec::new(),
     };
     import_spreadsheet(&services(app), &user.user, &settings)
         .await
@@ -404,6 +405,7 @@ pub(crate) async fn import_elsewhere(app: &TestApp, file_name: &str, bytes: &[u8
         reports_dir: dir.join("reports"),
         chunk: DEFAULT_CHUNK,
         progress_bar: false,
+        columns: Vec::new(),
     };
     let (summary, _) = import_spreadsheet(&services(&other), &bob.user, &settings)
         .await

@@ -15,7 +15,7 @@ use apistos::{ApiComponent, Schema};
 use futures_util::stream;
 use schemars::schema::{InstanceType, SchemaObject};
 
-use leadhub_domain::lead::fields::STRING_FIELDS;
+use leadhub_domain::lead::fields::{EXPORT_RECORD_COLUMNS, STRING_FIELDS};
 use leadhub_domain::lead::record::{Lead, LeadCursor};
 use leadhub_domain::lead::work::{ContactSummary, LeadWorkService};
 use leadhub_domain::submission::{SubmissionError, SubmissionService, VisibleLeadFilter};
@@ -27,39 +27,11 @@ use leadhub_spreadsheet::cell::defuse_formula;
 /// thread, small enough to keep memory flat (a chunk's CSV is about half a megabyte).
 pub const CHUNK: i64 = 2000;
 
-/// The columns after `id`, `team_id` and the string fields: named as in the lead's JSON, the
-/// working state (status, owner, archive, follow-up day, the contacts logged) last; the owner
-/// also by e-mail, which a person reading the file recognises.
-const OTHER_COLUMNS: [&str; 22] = [
-    "bedrooms",
-    "latitude",
-    "longitude",
-    "address_standardized",
-    "lot_size_acres",
-    "geocode_source",
-    "geocode_match",
-    "geocode_matched_address",
-    "appraisal",
-    "enrichment_status",
-    "submission_count",
-    "created_at",
-    "updated_at",
-    "county_fips",
-    "status",
-    "assignee_id",
-    "assignee_email",
-    "archived_at",
-    "follow_up_on",
-    "last_contact_at",
-    "last_contact_outcome",
-    "contact_count",
-];
-
 /// The header row: the lead's field names.
 pub fn columns() -> Vec<&'static str> {
     let mut columns = vec!["id", "team_id"];
     columns.extend(STRING_FIELDS);
-    columns.extend(OTHER_COLUMNS);
+    columns.extend(EXPORT_RECORD_COLUMNS);
     columns
 }
 

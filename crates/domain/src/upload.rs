@@ -5,7 +5,9 @@ use std::sync::Arc;
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 
-use crate::error::ServiceError;
+use crate::business::RelationshipType;
+use crate::error::{FieldError, ServiceError};
+use crate::import::{ColumnMap, ImportKind};
 use crate::jobs::NewJob;
 use crate::parse::clean_text;
 use crate::store::StoreResult;
@@ -32,12 +34,15 @@ impl UploadKind {
     }
 }
 
-/// Stored as `queued`, `running`, `done`, `failed`.
+/// Stored as `awaiting_columns`, `queued`, `running`, `done`, `failed`.
 #[derive(
     Debug, Clone, Copy, PartialEq, Eq, strum::EnumString, strum::IntoStaticStr, strum::Display,
 )]
 #[strum(serialize_all = "snake_case")]
 pub enum UploadStatus {
+    /// Stored, not queued: its header has columns we do not know (or only guess at), and the
+    /// person who uploaded it is asked which field each feeds (`UploadService::choose_columns`).
+    AwaitingColumns,
     Queued,
     Running,
     Done,
@@ -51,6 +56,11 @@ impl UploadStatus {
 
     pub fn is_final(self) -> bool {
         matches!(self, UploadStatus::Done | UploadStatus::Failed)
+    }
+
+    /// Queued or running: its page follows the import.
+    pub fn is_importing(self) -> bool {
+        matches!(self, UploadStatus::Queued | UploadStatus::Running)
     }
 }
 
@@ -94,6 +104,8 @@ pub struct NewUpload {
     /// The import's settings (for businesses: relationship type and flags), as JSON.
     pub options: serde_json::Value,
     pub content: Vec<u8>,
+    /// Stored `AwaitingColumns` with no job, rather than queued.
+    pub awaiting_columns: bool,
 }
 
 /// An upload without its file and report (those are read on their own).
@@ -128,6 +140,14 @@ pub trait UploadStore: Send + Sync {
     async fn team_uploads(&self, team_ids: Vec<i64>, limit: i64) -> StoreResult<Vec<Upload>>;
     async fn upload_content(&self, id: i64) -> StoreResult<Option<Vec<u8>>>;
     async fn upload_report(&self, id: i64) -> StoreResult<Option<Vec<u8>>>;
+    /// Replaces the options of an upload awaiting its columns and queues its import job, in one
+    /// transaction; false (nothing changed) when it is no longer awaiting them.
+    async fn queue_with_columns(
+        &self,
+        id: i64,
+        options: serde_json::Value,
+        at: DateTime<Utc>,
+    ) -> StoreResult<bool>;
     /// Records how far a running import got.
     async fn record_progress(
         &self,
@@ -194,6 +214,53 @@ impl UploadService {
         Ok(self.uploads.team_uploads(team_ids, limit).await?)
     }
 
+    /// An upload `user` may see with its file.
+    pub async fn with_file(&self, user: &User, id: i64) -> Result<(Upload, Vec<u8>), ServiceError> {
+        let upload = self.visible(user, id).await?;
+        let content = self
+            .uploads
+            .upload_content(id)
+            .await?
+            .ok_or(ServiceError::NotFound("Upload"))?;
+        Ok((upload, content))
+    }
+
+    /// Queues the import of an upload awaiting its columns, with the field each column feeds as
+    /// `user` chose it (`choices[i]` for `headers[i]`, the file's header row), when they may add
+    /// to its team. Ok(false): it was queued already (a form sent twice). A choice that cannot be
+    /// imported is `Invalid`, saying why.
+    pub async fn choose_columns(
+        &self,
+        user: &User,
+        id: i64,
+        headers: &[String],
+        choices: Vec<Option<String>>,
+    ) -> Result<bool, ServiceError> {
+        let upload = self.visible(user, id).await?;
+        may_add_to_team(self.memberships.as_ref(), user, upload.team_id)
+            .await?
+            .map_err(|reason| ServiceError::Forbidden(reason.into()))?;
+        if upload.status != UploadStatus::AwaitingColumns {
+            return Ok(false);
+        }
+        let kind = import_kind(upload.kind, &upload.options);
+        if let Err(problem) = ColumnMap::chosen(&kind, headers, &choices) {
+            let loc = vec!["columns".into()];
+            return Err(ServiceError::Invalid(vec![FieldError::new(
+                loc, "columns", problem,
+            )]));
+        }
+        let mut options = upload.options;
+        if !options.is_object() {
+            options = serde_json::json!({});
+        }
+        options["columns"] = serde_json::json!(choices);
+        Ok(self
+            .uploads
+            .queue_with_columns(id, options, self.clock.now())
+            .await?)
+    }
+
     /// The reject report of an upload `user` may see.
     pub async fn report(&self, user: &User, id: i64) -> Result<Vec<u8>, ServiceError> {
         self.visible(user, id).await?;
@@ -202,6 +269,26 @@ impl UploadService {
             .await?
             .ok_or(ServiceError::NotFound("Report"))
     }
+}
+
+/// The import settings an upload carries: the business import's options (the CLI's flags).
+pub fn import_kind(kind: UploadKind, options: &serde_json::Value) -> ImportKind {
+    match kind {
+        UploadKind::Leads => ImportKind::Leads,
+        UploadKind::Businesses => ImportKind::Businesses {
+            relationship_type: options["relationship_type"]
+                .as_str()
+                .and_then(RelationshipType::parse)
+                .unwrap_or(RelationshipType::Prospect),
+            skip_duplicates: options["skip_duplicates"].as_bool().unwrap_or(true),
+            auto_categorize: options["auto_categorize"].as_bool().unwrap_or(true),
+        },
+    }
+}
+
+/// The fields an upload's columns were chosen to feed (`choose_columns`), if they were.
+pub fn chosen_columns(options: &serde_json::Value) -> Option<Vec<Option<String>>> {
+    serde_json::from_value(options.get("columns")?.clone()).ok()
 }
 
 /// The job that imports an upload.
@@ -284,9 +371,69 @@ mod tests {
             file_name: long,
             options: serde_json::json!({}),
             content: b"address\n1 Main St\n".to_vec(),
+            awaiting_columns: false,
         };
         let started = service(uploads, memberships).start(&ada(), upload).await;
         assert!(matches!(started, Ok(7)), "{started:?}");
+    }
+
+    fn awaiting(team_id: i64) -> Upload {
+        Upload {
+            status: UploadStatus::AwaitingColumns,
+            options: serde_json::json!({ "relationship_type": null }),
+            ..stored(team_id)
+        }
+    }
+
+    #[tokio::test]
+    async fn chosen_columns_queue_the_import_with_them() {
+        let mut uploads = MockUploadStore::new();
+        uploads.expect_upload().returning(|_| Ok(Some(awaiting(1))));
+        uploads
+            .expect_queue_with_columns()
+            .withf(|id, options, _| {
+                *id == 7
+                    && chosen_columns(options) == Some(vec![Some("address".to_owned()), None])
+                    && options["relationship_type"].is_null()
+            })
+            .times(1)
+            .returning(|_, _, _| Ok(true));
+        let memberships = roster_memberships(vec![(1, ada().id, Role::Member, true)]);
+        let headers = ["Prop Addr".to_owned(), "Year Built".to_owned()];
+        let choices = vec![Some("address".to_owned()), None];
+        let queued = service(uploads, memberships)
+            .choose_columns(&ada(), 7, &headers, choices)
+            .await;
+        assert!(matches!(queued, Ok(true)), "{queued:?}");
+    }
+
+    #[tokio::test]
+    async fn columns_that_cannot_be_imported_are_refused_and_nothing_is_queued() {
+        // No expectation on queue_with_columns: queueing would panic the mock.
+        let mut uploads = MockUploadStore::new();
+        uploads.expect_upload().returning(|_| Ok(Some(awaiting(1))));
+        let memberships = roster_memberships(vec![(1, ada().id, Role::Member, true)]);
+        let headers = ["A".to_owned(), "B".to_owned()];
+        let twice = vec![Some("city".to_owned()), Some("city".to_owned())];
+        let refused = service(uploads, memberships)
+            .choose_columns(&ada(), 7, &headers, twice)
+            .await;
+        let Err(ServiceError::Invalid(errors)) = refused else {
+            panic!("{refused:?}");
+        };
+        assert!(errors[0].msg.contains("both feed city"), "{errors:?}");
+    }
+
+    #[tokio::test]
+    async fn an_upload_queued_already_is_left_as_it_is() {
+        let mut uploads = MockUploadStore::new();
+        uploads.expect_upload().returning(|_| Ok(Some(stored(1))));
+        let memberships = roster_memberships(vec![(1, ada().id, Role::Member, true)]);
+        let headers = ["A".to_owned()];
+        let again = service(uploads, memberships)
+            .choose_columns(&ada(), 7, &headers, vec![Some("city".to_owned())])
+            .await;
+        assert!(matches!(again, Ok(false)), "{again:?}");
     }
 
     #[tokio::test]
@@ -300,6 +447,7 @@ mod tests {
             file_name: "x.csv".into(),
             options: serde_json::json!({}),
             content: b"address\n1 Main St\n".to_vec(),
+            awaiting_columns: false,
         };
         assert!(matches!(
             service.start(&person(5, "eve@example.com"), upload).await,

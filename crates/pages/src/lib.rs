@@ -45,6 +45,7 @@ pub mod sign_in;
 pub mod team_webhook_edits;
 pub mod team_webhooks;
 pub mod teams;
+pub mod upload_columns;
 pub mod upload_import;
 pub mod uploads;
 

@@ -20,7 +20,7 @@ macro_rules! page_templates {
     };
 }
 
-const TEMPLATES: [(&str, &str); 26] = page_templates!(
+const TEMPLATES: [(&str, &str); 27] = page_templates!(
     "base.html",
     "message.html",
     "sign_in.html",
@@ -39,6 +39,7 @@ const TEMPLATES: [(&str, &str); 26] = page_templates!(
     "lead_edit.html",
     "upload_form.html",
     "upload.html",
+    "upload_columns.html",
     "uploads.html",
     "pager.html",
     "filter_team.html",

@@ -12,19 +12,19 @@ use std::sync::Arc;
 
 use async_trait::async_trait;
 
-use leadhub_domain::business::{BusinessService, RelationshipType};
+use leadhub_domain::business::BusinessService;
 use leadhub_domain::import::{ImportProgress, ImportRun, ImportServices, ImportSummary};
 use leadhub_domain::jobs::Job;
 use leadhub_domain::lead::work::LeadWorkService;
 use leadhub_domain::submission::SubmissionService;
 use leadhub_domain::upload::{
-    FinishedUpload, Upload, UploadCounts, UploadKind, UploadStatus, UploadStore,
+    chosen_columns, import_kind, FinishedUpload, Upload, UploadCounts, UploadStatus, UploadStore,
 };
 use leadhub_domain::user::UserRepository;
 use leadhub_domain::Clock;
 use leadhub_spreadsheet::{import_sheet, open_sheet, ImportStopped, ReportOutput, ReportTarget};
 
-use crate::import::{ImportKind, DEFAULT_CHUNK};
+use crate::import::DEFAULT_CHUNK;
 
 pub struct UploadImports {
     pub uploads: Arc<dyn UploadStore>,
@@ -33,21 +33,6 @@ pub struct UploadImports {
     pub businesses: Arc<BusinessService>,
     pub lead_work: Arc<LeadWorkService>,
     pub clock: Arc<dyn Clock>,
-}
-
-/// The import settings an upload carries: the business import's options (the CLI's flags).
-pub fn import_kind(kind: UploadKind, options: &serde_json::Value) -> ImportKind {
-    match kind {
-        UploadKind::Leads => ImportKind::Leads,
-        UploadKind::Businesses => ImportKind::Businesses {
-            relationship_type: options["relationship_type"]
-                .as_str()
-                .and_then(RelationshipType::parse)
-                .unwrap_or(RelationshipType::Prospect),
-            skip_duplicates: options["skip_duplicates"].as_bool().unwrap_or(true),
-            auto_categorize: options["auto_categorize"].as_bool().unwrap_or(true),
-        },
-    }
 }
 
 fn counts(s: &ImportSummary) -> UploadCounts {
@@ -108,7 +93,9 @@ impl UploadImports {
         let Some(upload) = self.uploads.upload(id).await.map_err(store_error)? else {
             return Ok(());
         };
-        if upload.status.is_final() {
+        // A job runs only for a queued upload; one of an upload still awaiting its columns (none
+        // is made for it, so only by hand) waits for them too.
+        if !upload.status.is_importing() {
             return Ok(());
         }
         let now = self.clock.now();
@@ -159,10 +146,12 @@ impl UploadImports {
             .await?
             .ok_or_else(|| anyhow::anyhow!("the file is gone"))?;
         let kind = import_kind(upload.kind, &upload.options);
+        let columns = chosen_columns(&upload.options);
         let run = ImportRun {
             kind: &kind,
             team_id: Some(upload.team_id),
             chunk: DEFAULT_CHUNK,
+            columns: columns.as_deref(),
         };
         let services = ImportServices {
             submissions: self.submissions.clone(),

@@ -1,7 +1,9 @@
 //! CSV uploads from the browser: `/leads/import` and `/businesses/import` take a file in the
 //! CLI's format, store it (bytes in the database) and queue its import; `/uploads/{id}` shows the
 //! progress (refreshing itself) and then the summary; `/uploads/{id}/report` is the reject report
-//! (`.../report.xlsx`: the same as an Excel workbook).
+//! (`.../report.xlsx`: the same as an Excel workbook). A file whose header has columns we do not
+//! know (or only guess at) is stored awaiting its columns: `/uploads/{id}` then asks which field
+//! each column feeds (`upload_columns`), and the import is queued once that is answered.
 //! Only the members of the team an upload went into see it; anyone else gets 404.
 use actix_web::http::{header, StatusCode};
 use actix_web::{web, HttpRequest, HttpResponse};
@@ -10,16 +12,15 @@ use futures_util::StreamExt;
 use leadhub_domain::business::RelationshipType;
 use leadhub_domain::error::ServiceError;
 use leadhub_domain::lead::record::LeadFilter;
-use leadhub_domain::upload::{NewUpload, UploadKind, UploadStatus};
+use leadhub_domain::upload::{import_kind, NewUpload, UploadKind, UploadStatus};
 use leadhub_http::state::AppState;
 use leadhub_spreadsheet::workbook_export::csv_as_workbook;
 
-use crate::import::refuse_file;
+use crate::import::{check_file, FileCheck};
 use crate::list::team_choices;
 use crate::multipart::{boundary, Part, Parts};
 use crate::render::{attachment, see_other, when, PageError, XLSX};
 use crate::session::Visitor;
-use crate::upload_import::import_kind;
 use crate::{base_context, id_of};
 
 /// Room for the form's other fields and the multipart framing around the file.
@@ -34,6 +35,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         POST "/businesses/import" => upload_businesses,
         GET "/uploads" => list,
         GET "/uploads/{id}" => status,
+        POST "/uploads/{id}/columns" => crate::upload_columns::choose,
         GET "/uploads/{id}/{report}" => report,
     }
 }
@@ -202,15 +204,16 @@ async fn upload(
     // Opening a workbook parses its shared strings (0.3 s for an 8 MiB one): off the async workers.
     let content = file.data.to_vec();
     let import = import_kind(kind, &options);
-    let (content, problem) = web::block(move || {
-        let problem = refuse_file(&content, &import);
-        (content, problem)
+    let (content, check) = web::block(move || {
+        let check = check_file(&content, &import);
+        (content, check)
     })
     .await
     .map_err(|e| PageError::unexpected(e.into()))?;
-    if let Some(problem) = problem {
-        return refuse(StatusCode::UNPROCESSABLE_ENTITY, problem).await;
-    }
+    let check = match check {
+        Ok(check) => check,
+        Err(problem) => return refuse(StatusCode::UNPROCESSABLE_ENTITY, problem).await,
+    };
     let Some(team_id) = text_field(&parts, "team_id").and_then(|t| t.parse::<i64>().ok()) else {
         return refuse(
             StatusCode::UNPROCESSABLE_ENTITY,
@@ -229,6 +232,7 @@ async fn upload(
                 file_name,
                 options,
                 content,
+                awaiting_columns: check == FileCheck::ChooseColumns,
             },
         )
         .await;
@@ -284,12 +288,15 @@ async fn status(
 ) -> Result<HttpResponse, PageError> {
     let id = id_of(&id, "Upload")?;
     let upload = state.uploads.visible(&visitor.user, id).await?;
+    if upload.status == UploadStatus::AwaitingColumns {
+        return crate::upload_columns::page(&visitor, &upload, &[], StatusCode::OK, None).await;
+    }
     let mut context = base_context(Some(&visitor), upload.kind.as_str());
     context.insert("id", &upload.id);
     context.insert("kind", upload.kind.as_str());
     context.insert("file_name", &upload.file_name);
     context.insert("status", upload.status.as_str());
-    context.insert("running", &!upload.status.is_final());
+    context.insert("running", &upload.status.is_importing());
     context.insert("done", &(upload.status == UploadStatus::Done));
     context.insert(
         "percent",

@@ -109,6 +109,7 @@ mod tests {
             kind: &ImportKind::Leads,
             team_id: None,
             chunk: 10,
+            columns: None,
         };
         let sheet = crate::open_sheet(Cursor::new(file.as_bytes().to_vec())).unwrap();
         import_sheet(

@@ -99,9 +99,20 @@ pub struct ImportTarget {
     /// Act as this user (default: the earliest platform administrator).
     #[arg(long)]
     pub email: Option<String>,
+    /// The column named HEADER feeds FIELD (empty: nothing), whatever its header says; the
+    /// other columns as their headers name them. Repeat for more columns.
+    #[arg(long = "column", value_name = "HEADER=FIELD", value_parser = column_choice)]
+    pub columns: Vec<(String, String)>,
     /// Rows per batch through the service.
     #[arg(long, default_value_t = import::DEFAULT_CHUNK, hide = true)]
     pub chunk_size: usize,
+}
+
+/// `--column HEADER=FIELD`: split at the last `=` (a header may hold one; a field never does).
+fn column_choice(text: &str) -> Result<(String, String), String> {
+    text.rsplit_once('=')
+        .map(|(header, field)| (header.to_owned(), field.to_owned()))
+        .ok_or_else(|| "give a column as HEADER=FIELD (FIELD empty to leave it out)".to_owned())
 }
 
 #[derive(Args, Debug)]
@@ -307,6 +318,7 @@ pub async fn run(cli: Cli, config: Config) -> anyhow::Result<()> {
                 reports_dir: import::reports_dir(&state.config.data_dir),
                 chunk: target.chunk_size,
                 progress_bar: import::stdout_is_terminal(),
+                columns: target.columns,
             };
             let services = ImportServices {
                 submissions: state.submissions.clone(),

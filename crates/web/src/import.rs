@@ -11,7 +11,9 @@ use anyhow::Context;
 use async_trait::async_trait;
 use indicatif::{ProgressBar, ProgressStyle};
 
-use leadhub_domain::import::{ImportDestination, ImportProgress, ImportRun, ImportSummary};
+use leadhub_domain::import::{
+    choose_by_header, ImportDestination, ImportProgress, ImportRun, ImportSummary, SheetRows,
+};
 use leadhub_domain::user::User;
 use leadhub_spreadsheet::{import_sheet, open_sheet, ImportStopped, ReportOutput, ReportTarget};
 
@@ -27,6 +29,9 @@ pub struct ImportSettings {
     pub chunk: usize,
     /// A progress bar (a terminal) or progress lines on stderr.
     pub progress_bar: bool,
+    /// `(HEADER, FIELD)`: the column named HEADER feeds FIELD ("" for none), whatever its header
+    /// says (`--column`); the other columns as their headers name them.
+    pub columns: Vec<(String, String)>,
 }
 
 /// Imports `settings.file` as `user` (the CLI); the summary and where the report went.
@@ -40,6 +45,13 @@ pub async fn import_spreadsheet(
     let size = file.metadata().map(|m| m.len()).unwrap_or(0);
     let sheet =
         open_sheet(file).with_context(|| format!("cannot read {}", settings.file.display()))?;
+    let columns = if settings.columns.is_empty() {
+        None
+    } else {
+        let choices = choose_by_header(&settings.kind, &sheet.header(), &settings.columns)
+            .map_err(|problem| anyhow::anyhow!("--column: {problem}"))?;
+        Some(choices)
+    };
     let report = ReportTarget::Folder {
         dir: settings.reports_dir.clone(),
         name: format!(
@@ -52,6 +64,7 @@ pub async fn import_spreadsheet(
         kind: &settings.kind,
         team_id: settings.team_id,
         chunk: settings.chunk,
+        columns: columns.as_deref(),
     };
     let mut progress = TerminalProgress::new(settings.progress_bar, size);
     let imported = import_sheet(destination, user, run, sheet, report, &mut progress).await;

@@ -369,6 +369,48 @@ fn business_import_with_options() {
 }
 
 #[test]
+fn columns_named_on_the_command_line_feed_their_fields() {
+    let roll = "Situs,Owner1,Status\n\"9 Elm St, Austin, TX 78701\",ROE RICHARD J,Called\n";
+    let dir = folder_with("columns", "roll.csv", roll);
+    let chosen = [
+        "import",
+        "leads",
+        "roll.csv",
+        "--column",
+        "situs=address",
+        "--column",
+        "Owner1=full_name",
+        "--column",
+        "Status=",
+    ];
+    let (stdout, _) = ok(&leadhub(&dir, &chosen));
+    assert_figures(&stdout, &[("rows", 1), ("created", 1)]);
+    assert!(stdout.contains("column: Situs -> address\n"), "{stdout}");
+    assert!(stdout.contains("column: Owner1 -> full_name\n"), "{stdout}");
+    assert!(stdout.contains("ignored: Status\n"), "{stdout}");
+    let out = leadhub(
+        &dir,
+        &[
+            "import",
+            "leads",
+            "roll.csv",
+            "--column",
+            "Parcel=parcel_number",
+        ],
+    );
+    assert!(!out.status.success());
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        stderr.contains("--column: no column \"Parcel\" in the file's header"),
+        "{stderr}"
+    );
+    let out = leadhub(&dir, &["import", "leads", "roll.csv", "--column", "Situs"]);
+    assert!(!out.status.success());
+    assert_eq!(count(&dir, "leads"), 1);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn the_team_comes_first_in_the_import_help() {
     let dir = temp_dir("help");
     let (stdout, _) = ok(&leadhub(&dir, &["import", "leads", "--help"]));

@@ -1,5 +1,6 @@
 //! `UploadStore` over the `uploads` table: the file's bytes, the import's progress and its reject
-//! report. The upload and its import job are inserted in one transaction.
+//! report. The upload and its import job are inserted in one transaction, as are an upload's chosen
+//! columns and the job of an upload that awaited them.
 use async_trait::async_trait;
 use chrono::{DateTime, NaiveDateTime, Utc};
 use diesel::prelude::*;
@@ -73,6 +74,11 @@ fn upload_of((r, has_report): UploadWithReport) -> QueryResult<Upload> {
 #[async_trait]
 impl UploadStore for Database {
     async fn create_upload(&self, new: NewUpload, at: DateTime<Utc>) -> StoreResult<i64> {
+        let status = if new.awaiting_columns {
+            UploadStatus::AwaitingColumns
+        } else {
+            UploadStatus::Queued
+        };
         let id = self
             .write(move |conn| {
                 conn.transaction(|conn| {
@@ -86,13 +92,15 @@ impl UploadStore for Database {
                             uploads::options.eq(new.options.to_string()),
                             uploads::size.eq(new.content.len() as i64),
                             uploads::content.eq(&new.content),
-                            uploads::status.eq(UploadStatus::Queued.as_str()),
+                            uploads::status.eq(status.as_str()),
                             uploads::created_at.eq(now),
                             uploads::updated_at.eq(now),
                         ))
                         .returning(uploads::id)
                         .get_result::<i64>(conn)?;
-                    insert_jobs(conn, &[import_job(id, at)], now)?;
+                    if status == UploadStatus::Queued {
+                        insert_jobs(conn, &[import_job(id, at)], now)?;
+                    }
                     Ok(id)
                 })
             })
@@ -143,6 +151,32 @@ impl UploadStore for Database {
             conn.first(uploads::table.find(id).select(uploads::report))
                 .optional()
                 .map(Option::flatten)
+        })
+        .await
+    }
+
+    async fn queue_with_columns(
+        &self,
+        id: i64,
+        options: serde_json::Value,
+        at: DateTime<Utc>,
+    ) -> StoreResult<bool> {
+        self.write(move |conn| {
+            conn.transaction(|conn| {
+                let now = to_db(at);
+                let awaiting = uploads::status.eq(UploadStatus::AwaitingColumns.as_str());
+                let changed = diesel::update(uploads::table.find(id).filter(awaiting))
+                    .set((
+                        uploads::options.eq(options.to_string()),
+                        uploads::status.eq(UploadStatus::Queued.as_str()),
+                        uploads::updated_at.eq(now),
+                    ))
+                    .execute(conn)?;
+                if changed == 1 {
+                    insert_jobs(conn, &[import_job(id, at)], now)?;
+                }
+                Ok(changed == 1)
+            })
         })
         .await
     }

@@ -2,6 +2,7 @@
 //! `Zip`, `Permit #`) matched case-, space- and punctuation-insensitively against the field names and the
 //! usual aliases of CRMs and permit portals. The aliases are listed in docs/imports.md and on the upload page.
 use super::{ImportKind, ReadRow, SheetRows};
+use crate::lead::fields::EXPORT_RECORD_COLUMNS;
 
 /// Lead fields and the header forms that name them (each as `header_key` makes it: lower-case letters and
 /// digits only). The field's own name is always accepted too.
@@ -44,7 +45,9 @@ pub const LEAD_ALIASES: &[(&str, &[&str])] = &[
             "first",
             "fname",
             "givenname",
+            "ownerfirst",
             "ownerfirstname",
+            "contactfirst",
             "contactfirstname",
         ],
     ),
@@ -55,7 +58,9 @@ pub const LEAD_ALIASES: &[(&str, &[&str])] = &[
             "lname",
             "surname",
             "familyname",
+            "ownerlast",
             "ownerlastname",
+            "contactlast",
             "contactlastname",
         ],
     ),
@@ -239,18 +244,32 @@ pub fn header_key(header: &str) -> String {
 /// How many rows below a header that names no column of ours are looked at for one that does.
 const HEADER_SEARCH_ROWS: usize = 10;
 
+/// Header forms matched to a field only as a guess, so an upload asks before using them: "Status"
+/// is a permit's status in a permit portal's export, but how far a lead got in a salesperson's sheet.
+const GUESSED_KEYS: &[&str] = &["status"];
+
+/// Why a header row maps no column of ours: the sentence for a person, and whether it points at
+/// the file's own layout (a header further down, other sheets of a workbook) rather than at
+/// headers we do not know.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NoHeader {
+    pub problem: String,
+    pub layout: bool,
+}
+
 /// The mapping of `sheet`'s header row for `kind`. When it names no column of ours, Err says so
 /// and, when one of the next rows names two or more (a title or notes above the header), which
 /// row that is and to delete the rows above it, or else which sheets of a workbook were not read:
 /// a hint, never a guess, since a wrong header would import every row under the wrong fields. Rows
 /// read for the hint are gone from `sheet`.
-pub fn map_header(kind: &ImportKind, sheet: &mut dyn SheetRows) -> Result<ColumnMap, String> {
+pub fn map_header(kind: &ImportKind, sheet: &mut dyn SheetRows) -> Result<ColumnMap, NoHeader> {
     let mut problem = match ColumnMap::new(kind, &sheet.header()) {
         Ok(map) => return Ok(map),
         Err(problem) => problem,
     };
     let unread = sheet.unread_sheets();
-    if !unread.is_empty() {
+    let layout = !unread.is_empty();
+    if layout {
         problem = format!(
             "{problem}; only its first sheet is read, not \"{}\": move the sheet to import to the front",
             unread.join("\", \"")
@@ -266,17 +285,59 @@ pub fn map_header(kind: &ImportKind, sheet: &mut dyn SheetRows) -> Result<Column
             .map(|map| map.mapping().into_iter().map(|(h, _)| h).collect())
             .unwrap_or_default();
         if named.len() >= 2 {
-            return Err(format!(
+            let problem = format!(
                 "no column named like a {} field in its first row, but row {} names {} ({}): delete \
                  the rows above it",
                 kind.name(),
                 row.row,
                 named.len(),
                 named.join(", ")
-            ));
+            );
+            return Err(NoHeader {
+                problem,
+                layout: true,
+            });
         }
     }
-    Err(problem)
+    Err(NoHeader { problem, layout })
+}
+
+/// Every column's choice (as `ColumnMap::chosen` takes them) when `overrides` name some columns by
+/// header (`(HEADER, FIELD)`, headers compared as always, FIELD empty for none: the CLI's
+/// `--column`): the others feed what their headers name, except a field an override gave to
+/// another column. Err names a header the file does not have.
+pub fn choose_by_header(
+    kind: &ImportKind,
+    headers: &[String],
+    overrides: &[(String, String)],
+) -> Result<Vec<Option<String>>, String> {
+    let named = ColumnMap::read(kind, headers);
+    let mut choices: Vec<Option<String>> =
+        named.fields.iter().map(|f| f.map(str::to_owned)).collect();
+    let keys: Vec<String> = headers.iter().map(|h| header_key(h)).collect();
+    let mut overridden = vec![false; headers.len()];
+    for (header, field) in overrides {
+        let key = header_key(header);
+        let i = keys
+            .iter()
+            .position(|k| *k == key)
+            .ok_or_else(|| format!("no column \"{header}\" in the file's header"))?;
+        choices[i] = Some(field.trim().to_owned()).filter(|f| !f.is_empty());
+        overridden[i] = true;
+    }
+    // Two overrides naming one field stay, for `ColumnMap::chosen` to refuse.
+    let given: Vec<Option<String>> = choices
+        .iter()
+        .zip(&overridden)
+        .filter(|(c, o)| **o && c.is_some())
+        .map(|(c, _)| c.clone())
+        .collect();
+    for (choice, overridden) in choices.iter_mut().zip(&overridden) {
+        if !overridden && given.contains(choice) {
+            *choice = None;
+        }
+    }
+    Ok(choices)
 }
 
 /// What each column of a file feeds.
@@ -288,19 +349,37 @@ pub struct ColumnMap {
     pub headers: Vec<String>,
     /// `report[i]`: column i is one of the report's own; worked out once, as every row asks.
     report: Vec<bool>,
+    /// `unsure[i]`: column i's header names no field at all, or names one only as a guess.
+    unsure: Vec<bool>,
 }
 
 impl ColumnMap {
     /// Maps `headers` for `kind`; Err (for a person) when no column names a field of ours.
     pub fn new(kind: &ImportKind, headers: &[String]) -> Result<ColumnMap, String> {
-        let aliases = match kind {
-            ImportKind::Leads => LEAD_ALIASES,
-            ImportKind::Businesses { .. } => BUSINESS_ALIASES,
-        };
+        let map = ColumnMap::read(kind, headers);
+        if map.fields.iter().all(Option::is_none) {
+            return Err(format!(
+                "no column named like a {} field (expected some of: {})",
+                kind.name(),
+                kind.columns().join(", ")
+            ));
+        }
+        Ok(map)
+    }
+
+    /// Maps `headers` for `kind` by their names, even when none names a field of ours.
+    pub fn read(kind: &ImportKind, headers: &[String]) -> ColumnMap {
+        let aliases = kind.aliases();
         let mut fields: Vec<Option<&'static str>> = Vec::with_capacity(headers.len());
+        let mut unsure = Vec::with_capacity(headers.len());
         for header in headers {
             let key = header_key(header);
-            let field = field_for(aliases, &key).and_then(|field| free_slot(field, &fields));
+            let named = field_for(aliases, &key);
+            let field = named.and_then(|field| free_slot(field, &fields));
+            let unknown = named.is_none() && !known_unused(kind, &key);
+            // A guess that lost its field to a column naming it plainly (an export's `status`
+            // after its `permit_status`) is no question.
+            unsure.push(unknown || (field.is_some() && GUESSED_KEYS.contains(&key.as_str())));
             fields.push(field);
         }
         // A file with a first or last name column says how it splits names; a whole name beside
@@ -313,23 +392,74 @@ impl ColumnMap {
                 *f = None;
             }
         }
-        if fields.iter().all(Option::is_none) {
-            let names: Vec<&str> = aliases.iter().map(|(f, _)| *f).collect();
-            return Err(format!(
-                "no column named like a {} field (expected some of: {})",
-                kind.name(),
-                names.join(", ")
-            ));
-        }
-        let report = headers
-            .iter()
-            .map(|h| REPORT_COLUMNS.contains(&header_key(h).as_str()))
-            .collect();
-        Ok(ColumnMap {
+        ColumnMap {
+            report: report_columns(headers, &fields),
             fields,
             headers: headers.to_vec(),
-            report,
+            unsure,
+        }
+    }
+
+    /// The mapping a person chose (the upload's columns step): `choices[i]` names the field column
+    /// i feeds, None or "" for none. Err (for a person) when a choice is no field of `kind`, two
+    /// columns feed one field, a whole name stands beside a first or last name, or nothing is chosen.
+    pub fn chosen(
+        kind: &ImportKind,
+        headers: &[String],
+        choices: &[Option<String>],
+    ) -> Result<ColumnMap, String> {
+        if choices.len() != headers.len() {
+            return Err(format!(
+                "{} columns, but a choice for {}",
+                headers.len(),
+                choices.len()
+            ));
+        }
+        let mut fields: Vec<Option<&'static str>> = Vec::with_capacity(headers.len());
+        for (header, choice) in headers.iter().zip(choices) {
+            let field = match choice.as_deref().map(str::trim).filter(|c| !c.is_empty()) {
+                None => None,
+                Some(name) => Some(
+                    kind.columns()
+                        .into_iter()
+                        .find(|f| *f == name)
+                        .ok_or_else(|| format!("\"{name}\" is not a {} field", kind.name()))?,
+                ),
+            };
+            if let Some(before) = field.and_then(|f| fields.iter().position(|g| *g == Some(f))) {
+                return Err(format!(
+                    "\"{}\" and \"{header}\" both feed {}: choose another field for one of them",
+                    headers[before],
+                    field.unwrap_or_default()
+                ));
+            }
+            fields.push(field);
+        }
+        let whole = fields.contains(&Some(FULL_NAME));
+        if whole
+            && fields
+                .iter()
+                .any(|f| matches!(f, Some("first_name" | "last_name")))
+        {
+            return Err(format!(
+                "a whole name ({FULL_NAME}) beside a first or last name: choose one or the other"
+            ));
+        }
+        if fields.iter().all(Option::is_none) {
+            return Err("no column feeds a field: choose a field for one at least".into());
+        }
+        Ok(ColumnMap {
+            report: report_columns(headers, &fields),
+            unsure: vec![false; headers.len()],
+            fields,
+            headers: headers.to_vec(),
         })
+    }
+
+    /// Whether a person should look at the mapping before the import: a column's header names
+    /// no field of ours, or names one only as a guess (`GUESSED_KEYS`).
+    pub fn unsure(&self) -> bool {
+        self.unsure.contains(&true)
     }
 
     /// `header -> field` for each mapped column, in the file's order.
@@ -364,6 +494,25 @@ impl ColumnMap {
             .and_then(|i| self.headers.get(i))
             .map(String::as_str)
     }
+}
+
+/// Whether a header key names no field but a column we know to leave out: a blank header, the
+/// report's own columns, the lead export's record columns (an export imported again).
+fn known_unused(kind: &ImportKind, key: &str) -> bool {
+    let exported = || {
+        *kind == ImportKind::Leads
+            && (key == "id" || EXPORT_RECORD_COLUMNS.iter().any(|c| header_key(c) == key))
+    };
+    key.is_empty() || REPORT_COLUMNS.contains(&key) || exported()
+}
+
+/// Which columns are the report's own (`row`, `reason`, ...): those of its names that feed no field.
+fn report_columns(headers: &[String], fields: &[Option<&'static str>]) -> Vec<bool> {
+    headers
+        .iter()
+        .zip(fields)
+        .map(|(h, f)| f.is_none() && REPORT_COLUMNS.contains(&header_key(h).as_str()))
+        .collect()
 }
 
 fn field_for(aliases: &[(&'static str, &[&str])], key: &str) -> Option<&'static str> {
@@ -475,6 +624,81 @@ mod tests {
     fn a_header_naming_nothing_is_refused() {
         let headers = vec!["foo".to_owned(), "bar".to_owned()];
         assert!(ColumnMap::new(&ImportKind::Leads, &headers).is_err());
+    }
+
+    fn owned(items: &[&str]) -> Vec<String> {
+        items.iter().map(|h| (*h).to_owned()).collect()
+    }
+
+    #[test]
+    fn unknown_and_guessed_headers_make_a_mapping_unsure() {
+        let unsure =
+            |headers: &[&str]| ColumnMap::read(&ImportKind::Leads, &owned(headers)).unsure();
+        assert!(!unsure(&[
+            "Address",
+            "Zip",
+            "",
+            "reason",
+            "Name",
+            "First Name"
+        ]));
+        assert!(unsure(&["Address", "Year Built"]));
+        assert!(unsure(&["Address", "Status"]));
+        assert!(unsure(&["Prop Addr", "Own Nm"]));
+        assert!(!unsure(&["Address", "Permit Status"]));
+        // The lead export's own columns, imported again: known, its `status` beaten by `permit_status`.
+        assert!(!unsure(&[
+            "id",
+            "address",
+            "permit_status",
+            "status",
+            "assignee_email"
+        ]));
+    }
+
+    #[test]
+    fn a_chosen_mapping_is_used_as_chosen() {
+        let headers = owned(&["Prop Addr", "Status", "row", "Own Nm"]);
+        let choices =
+            [Some("address"), Some(""), None, Some(FULL_NAME)].map(|c| c.map(str::to_owned));
+        let m = ColumnMap::chosen(&ImportKind::Leads, &headers, &choices).unwrap();
+        assert_eq!(m.fields, [Some("address"), None, None, Some(FULL_NAME)]);
+        assert!(m.is_report_column(2) && !m.unsure());
+        assert_eq!(m.ignored(), ["Status", "row"]);
+    }
+
+    #[test]
+    fn a_chosen_mapping_that_cannot_be_read_is_refused_saying_why() {
+        let headers = owned(&["A", "B"]);
+        let refused = |choices: [Option<&str>; 2]| {
+            let choices = choices.map(|c| c.map(str::to_owned));
+            ColumnMap::chosen(&ImportKind::Leads, &headers, &choices).unwrap_err()
+        };
+        assert_eq!(
+            refused([Some("city"), Some("city")]),
+            "\"A\" and \"B\" both feed city: choose another field for one of them"
+        );
+        assert_eq!(
+            refused([Some("rating"), None]),
+            "\"rating\" is not a leads field"
+        );
+        assert!(refused([Some(FULL_NAME), Some("last_name")]).starts_with("a whole name"));
+        assert!(refused([None, Some(" ")]).starts_with("no column feeds a field"));
+        let short = ColumnMap::chosen(&ImportKind::Leads, &headers, &[None]).unwrap_err();
+        assert_eq!(short, "2 columns, but a choice for 1");
+    }
+
+    #[test]
+    fn overrides_by_header_take_their_fields_from_the_named_columns() {
+        let headers = owned(&["Address", "Prop Addr", "Status", "Zip"]);
+        let overrides =
+            [("prop addr", "address"), ("STATUS", "")].map(|(h, f)| (h.to_owned(), f.to_owned()));
+        let choices = choose_by_header(&ImportKind::Leads, &headers, &overrides).unwrap();
+        let expected = [None, Some("address"), None, Some("zip_code")];
+        assert_eq!(choices, expected.map(|c| c.map(str::to_owned)));
+        let missing = [("Owner".to_owned(), "full_name".to_owned())];
+        let refused = choose_by_header(&ImportKind::Leads, &headers, &missing).unwrap_err();
+        assert_eq!(refused, "no column \"Owner\" in the file's header");
     }
 
     #[test]

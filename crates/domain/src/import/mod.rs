@@ -21,7 +21,8 @@ mod summary;
 mod verbatim;
 
 pub use columns::{
-    map_header, ColumnMap, BUSINESS_ALIASES, FULL_NAME, LEAD_ALIASES, NOTES, REPORT_COLUMNS,
+    choose_by_header, map_header, ColumnMap, NoHeader, BUSINESS_ALIASES, FULL_NAME, LEAD_ALIASES,
+    NOTES, REPORT_COLUMNS,
 };
 pub use service::{import, ImportRun, ImportServices, DEFAULT_CHUNK};
 pub use summary::ImportSummary;

@@ -31,6 +31,9 @@ pub struct ImportRun<'a> {
     /// Applies to every row (a lead row's own `team_id` column overrides it).
     pub team_id: Option<i64>,
     pub chunk: usize,
+    /// The field each column feeds, as a person chose it (`ColumnMap::chosen`); None: the header's
+    /// names decide.
+    pub columns: Option<&'a [Option<String>]>,
 }
 
 /// The API's services as an import's destination.
@@ -145,7 +148,12 @@ pub async fn import(
     progress: &mut dyn ImportProgress,
 ) -> anyhow::Result<ImportSummary> {
     let started = Instant::now();
-    let map = map_header(run.kind, sheet).map_err(|p| anyhow::anyhow!("the file has {p}"))?;
+    let map = match run.columns {
+        Some(choices) => ColumnMap::chosen(run.kind, &sheet.header(), choices)
+            .map_err(|p| anyhow::anyhow!("the columns chosen do not fit the file: {p}"))?,
+        None => map_header(run.kind, sheet)
+            .map_err(|no| anyhow::anyhow!("the file has {}", no.problem))?,
+    };
     let summary = ImportSummary {
         encoding: sheet.encoding(),
         mapping: map

@@ -69,6 +69,7 @@ async fn run(
         kind,
         team_id,
         chunk,
+        columns: None,
     };
     let result = import(destination, &ada(), run, file, &mut report, &mut progress()).await;
     (result, lines)
@@ -315,6 +316,58 @@ async fn a_header_below_a_title_is_pointed_at_not_guessed() {
         message,
         "the file has no column named like a leads field in its first row, but row 3 names 3 \
          (Permit #, Site Address, City): delete the rows above it"
+    );
+}
+
+#[tokio::test]
+async fn the_columns_a_person_chose_feed_their_fields_whatever_the_headers_say() {
+    // "Prop Addr" names nothing of ours and "Status" is a lead's status here, not a permit's.
+    let mut file = sheet(
+        &["Prop Addr", "Status", "Own Nm"],
+        vec![row(
+            2,
+            &["1 Main St, Austin, TX 78701", "Called", "SMITH JOHN A"],
+        )],
+    );
+    let mut destination = MockImportDestination::new();
+    destination
+        .expect_submit_leads()
+        .withf(|_, requests, _| {
+            let fields = &requests[0].fields;
+            requests.len() == 1
+                && fields.address.as_deref() == Some("1 Main St")
+                && fields.zip_code.as_deref() == Some("78701")
+                && fields.permit_status.is_none()
+                && fields.last_name.as_deref() == Some("SMITH")
+        })
+        .times(1)
+        .returning(|_, _, _| Ok(vec![outcome(0, Some(LeadAction::Created), Vec::new())]));
+    let choices = [Some("address".to_owned()), None, Some(FULL_NAME.to_owned())];
+    let run = ImportRun {
+        kind: &ImportKind::Leads,
+        team_id: None,
+        chunk: 500,
+        columns: Some(&choices),
+    };
+    let (mut report, _) = report();
+    let summary = import(
+        &destination,
+        &ada(),
+        run,
+        &mut file,
+        &mut report,
+        &mut progress(),
+    )
+    .await
+    .unwrap();
+    assert_eq!(summary.created, 1);
+    assert_eq!(summary.ignored, ["Status"]);
+    assert_eq!(
+        summary.mapping,
+        [
+            ("Prop Addr".to_owned(), "address".to_owned()),
+            ("Own Nm".to_owned(), FULL_NAME.to_owned())
+        ]
     );
 }
 

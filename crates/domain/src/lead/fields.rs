@@ -64,6 +64,35 @@ impl LeadFields {
     }
 }
 
+/// The lead export's columns after `id`, `team_id` and the string fields: named as in the lead's JSON, the
+/// working state (status, owner, archive, follow-up day, the contacts logged) last; the owner
+/// also by e-mail, which a person reading the file recognises. An import knows them (most are
+/// no field it takes), so an export imported again is not asked about them.
+pub const EXPORT_RECORD_COLUMNS: [&str; 22] = [
+    "bedrooms",
+    "latitude",
+    "longitude",
+    "address_standardized",
+    "lot_size_acres",
+    "geocode_source",
+    "geocode_match",
+    "geocode_matched_address",
+    "appraisal",
+    "enrichment_status",
+    "submission_count",
+    "created_at",
+    "updated_at",
+    "county_fips",
+    "status",
+    "assignee_id",
+    "assignee_email",
+    "archived_at",
+    "follow_up_on",
+    "last_contact_at",
+    "last_contact_outcome",
+    "contact_count",
+];
+
 /// The string fields, named once: the name list and both by-name accessors come from here.
 macro_rules! string_fields {
     ($($name:ident),* $(,)?) => {

@@ -1,0 +1,223 @@
+//! The columns step of an upload (`/uploads/{id}` awaiting its columns, `POST
+//! /uploads/{id}/columns`): a file with columns we do not know, or only guess at, waits for a
+//! person to say which field each feeds, imports as they chose, refuses a choice that cannot be
+//! imported (saying why, keeping the choice), and is no one else's to see or choose.
+use std::time::Duration;
+
+use reqwest::StatusCode;
+
+use leadhub_tests::{backend_tests, TestApp};
+
+use crate::helpers::team;
+use crate::lead_uploads::{count, finished, upload};
+use crate::pages::{sign_in, Browser, Page};
+
+backend_tests!(
+    a_file_with_unknown_columns_waits_for_them_and_imports_as_chosen,
+    a_choice_that_cannot_be_imported_is_refused_and_kept,
+    a_header_naming_nothing_of_ours_is_chosen_not_refused,
+    only_the_teams_members_choose_and_with_the_token,
+);
+
+/// A sales sheet: a whole address, a lead's status (not a permit's), a county roll's owner.
+const SHEET: &str = "\
+Prop Addr,Status,Own Nm,Yr Built
+\"1 Main St, Austin, TX 78701\",Called back,SMITH JOHN A,1987
+\"2 Oak Ave, Austin, TX 78701\",New,DOE JANE,2001
+";
+
+/// Each column's select on a columns page and the field it has chosen ("" for none).
+pub(crate) fn selections(page: &Page) -> Vec<(String, String)> {
+    page.body
+        .split("<select id=\"")
+        .skip(1)
+        .map(|rest| {
+            let name = rest.split('"').next().unwrap().to_owned();
+            let select = &rest[..rest.find("</select>").unwrap()];
+            let chosen = select
+                .split("<option value=\"")
+                .skip(1)
+                .find(|option| option.contains("\" selected>"))
+                .map(|option| option.split('"').next().unwrap().to_owned())
+                .unwrap_or_default();
+            (name, chosen)
+        })
+        .collect()
+}
+
+/// Sends the columns page at `location` as shown, with `changes` (select, field) made first.
+pub(crate) async fn choose(b: &mut Browser, location: &str, changes: &[(&str, &str)]) -> Page {
+    let page = b.get(location).await;
+    assert!(page.body.contains("id=\"column-choice\""), "{}", page.body);
+    let csrf = page.field("csrf");
+    let mut form = selections(&page);
+    for (name, value) in changes {
+        let select = form.iter_mut().find(|(n, _)| n == name).unwrap();
+        select.1 = (*value).to_owned();
+    }
+    let mut pairs = vec![("csrf", csrf.as_str())];
+    pairs.extend(form.iter().map(|(n, v)| (n.as_str(), v.as_str())));
+    b.post(&format!("{location}/columns"), &pairs).await
+}
+
+/// Posts only the first column's choice to the columns step at `location`, with `csrf` (None: no
+/// token), as a form kept from another page or forged elsewhere would.
+async fn first_column(b: &mut Browser, location: &str, csrf: Option<&str>, field: &str) -> Page {
+    let mut form = vec![("column-0", field)];
+    form.extend(csrf.map(|token| ("csrf", token)));
+    b.post(&format!("{location}/columns"), &form).await
+}
+
+/// Alice's API key, her signed-in browser and the location of `sheet` uploaded into her team.
+async fn uploaded(app: &TestApp, sheet: &str) -> (String, Browser, String) {
+    let alice = app.user("alice@example.com").await;
+    let team_id = team(app, "Alpha", &alice).await;
+    let mut b = sign_in(app, "alice@example.com").await;
+    let sent = upload(&mut b, "/leads/import", team_id, None, sheet.as_bytes()).await;
+    assert_eq!(sent.status, StatusCode::SEE_OTHER, "{}", sent.body);
+    let location = sent.location().to_owned();
+    (alice.key, b, location)
+}
+
+async fn lead_count(app: &TestApp, key: &str) -> usize {
+    let (status, page) = app.get("/api/v1/leads?limit=100", key).await;
+    assert_eq!(status, StatusCode::OK, "{page}");
+    page["items"].as_array().unwrap().len()
+}
+
+async fn a_file_with_unknown_columns_waits_for_them_and_imports_as_chosen(app: TestApp) {
+    let (key, mut b, location) = uploaded(&app, SHEET).await;
+    let page = b.get(&location).await;
+    assert_eq!(page.status, StatusCode::OK, "{}", page.body);
+    // Each column with its first cells; "Status" guessed as the permit's, the rest unchosen.
+    for text in [
+        "Prop Addr",
+        "1 Main St, Austin, TX 78701",
+        "Called back · New",
+        "SMITH JOHN A",
+    ] {
+        assert!(page.body.contains(text), "{text}: {}", page.body);
+    }
+    let shown: Vec<(String, String)> = selections(&page);
+    let fields: Vec<&str> = shown.iter().map(|(_, f)| f.as_str()).collect();
+    assert_eq!(fields, ["", "permit_status", "", ""]);
+    // Nothing is imported while it waits: no job was queued for the worker to run.
+    tokio::time::sleep(Duration::from_millis(600)).await;
+    assert!(b.get(&location).await.body.contains("id=\"column-choice\""));
+    assert_eq!(lead_count(&app, &key).await, 0);
+    let list = b.get("/uploads").await;
+    assert!(
+        list.body.contains(">choose its columns</a>"),
+        "{}",
+        list.body
+    );
+
+    let changes = [
+        ("column-0", "address"),
+        ("column-1", ""),
+        ("column-2", "full_name"),
+    ];
+    let sent = choose(&mut b, &location, &changes).await;
+    assert_eq!(sent.status, StatusCode::SEE_OTHER, "{}", sent.body);
+    assert_eq!(sent.location(), location);
+    let done = finished(&mut b, &location).await;
+    assert_eq!(count(&done, "created"), 2, "{}", done.body);
+    assert!(
+        done.body.contains("Prop Addr &rarr; <code>address</code>"),
+        "{}",
+        done.body
+    );
+    assert!(
+        done.body.contains("Ignored: Status, Yr Built"),
+        "{}",
+        done.body
+    );
+    let (_, page) = app.get("/api/v1/leads?limit=100", &key).await;
+    let first = page["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|l| l["address"] == "1 Main St")
+        .unwrap_or_else(|| panic!("{page}"))
+        .clone();
+    assert_eq!(first["zip_code"], "78701", "{first}");
+    // The roll's order read, last name first (its capitals as the pipeline keeps them).
+    let name = |field: &str| first[field].as_str().unwrap_or_default().to_uppercase();
+    assert_eq!(
+        (name("first_name"), name("last_name")),
+        ("JOHN A".into(), "SMITH".into()),
+        "{first}"
+    );
+    assert!(first["permit_status"].is_null(), "{first}");
+
+    // The form sent again (a second click, the back button) changes nothing.
+    let csrf = done.field("csrf");
+    let again = first_column(&mut b, &location, Some(&csrf), "city").await;
+    assert_eq!(again.status, StatusCode::SEE_OTHER, "{}", again.body);
+    assert_eq!(lead_count(&app, &key).await, 2);
+}
+
+/// The columns step at `location` sent with `changes`, refused with `reason` on the page again.
+async fn refused(b: &mut Browser, location: &str, changes: &[(&str, &str)], reason: &str) -> Page {
+    let page = choose(b, location, changes).await;
+    assert_eq!(
+        page.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "{}",
+        page.body
+    );
+    let said = format!("These columns cannot be imported: {reason}");
+    assert!(page.body.contains(&said), "{said}: {}", page.body);
+    page
+}
+
+async fn a_choice_that_cannot_be_imported_is_refused_and_kept(app: TestApp) {
+    let (key, mut b, location) = uploaded(&app, SHEET).await;
+    let twice = [("column-0", "address"), ("column-3", "address")];
+    let reason = "&quot;Prop Addr&quot; and &quot;Yr Built&quot; both feed address";
+    let page = refused(&mut b, &location, &twice, reason).await;
+    let kept: Vec<String> = selections(&page).into_iter().map(|(_, f)| f).collect();
+    assert_eq!(kept, ["address", "permit_status", "", "address"]);
+    let nothing = [("column-1", "")];
+    refused(&mut b, &location, &nothing, "no column feeds a field").await;
+    let unknown = [("column-0", "favourite_colour")];
+    let reason = "&quot;favourite_colour&quot; is not a leads field";
+    refused(&mut b, &location, &unknown, reason).await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(lead_count(&app, &key).await, 0);
+    // Mended, it imports.
+    let sent = choose(&mut b, &location, &[("column-0", "address")]).await;
+    assert_eq!(sent.status, StatusCode::SEE_OTHER, "{}", sent.body);
+    assert_eq!(count(&finished(&mut b, &location).await, "created"), 2);
+}
+
+async fn a_header_naming_nothing_of_ours_is_chosen_not_refused(app: TestApp) {
+    let roll = "Situs,Owner1\n9 Elm St Austin TX 78701,ROE RICHARD\n";
+    let (_, mut b, location) = uploaded(&app, roll).await;
+    let changes = [("column-0", "address"), ("column-1", "full_name")];
+    let sent = choose(&mut b, &location, &changes).await;
+    assert_eq!(sent.status, StatusCode::SEE_OTHER, "{}", sent.body);
+    assert_eq!(count(&finished(&mut b, &location).await, "created"), 1);
+}
+
+async fn only_the_teams_members_choose_and_with_the_token(app: TestApp) {
+    let (key, mut alice, location) = uploaded(&app, SHEET).await;
+    let bob = app.user("bob@example.com").await;
+    team(&app, "Beta", &bob).await;
+    let mut bob = sign_in(&app, "bob@example.com").await;
+    let page = bob.get(&location).await;
+    assert_eq!(page.status, StatusCode::NOT_FOUND);
+    assert!(!page.body.contains("Prop Addr"), "{}", page.body);
+    let csrf = bob.get("/uploads").await.field("csrf");
+    let sent = first_column(&mut bob, &location, Some(&csrf), "address").await;
+    assert_eq!(sent.status, StatusCode::NOT_FOUND, "{}", sent.body);
+    let forged = first_column(&mut alice, &location, None, "address").await;
+    assert_eq!(forged.status, StatusCode::FORBIDDEN, "{}", forged.body);
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(lead_count(&app, &key).await, 0);
+    assert!(alice
+        .get(&location)
+        .await
+        .body
+        .contains("id=\"column-choice\""));
+}
