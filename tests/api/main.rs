@@ -17,6 +17,7 @@ mod hardening;
 mod helpers;
 mod idempotency_crashes;
 mod identity;
+mod imported_work;
 mod input_refusals;
 mod invite_races;
 mod isolation;

@@ -87,7 +87,8 @@ fn workbook() -> Vec<u8> {
     book.save_to_buffer().unwrap()
 }
 
-fn lead<'a>(leads: &'a Value, address: &str) -> &'a Value {
+/// The lead at `address` among a page of leads.
+pub(crate) fn lead<'a>(leads: &'a Value, address: &str) -> &'a Value {
     leads["items"]
         .as_array()
         .unwrap()

@@ -804,7 +804,7 @@ async function uploadsAndMap(page, teamId, mappedLeadId) {
   // A sales sheet with headers we do not know: nothing is imported until its columns are chosen.
   await page.goto(`${base}/leads/import`);
   await page.selectOption("#upload-team", String(teamId));
-  const sheet = 'Prop Addr,Status,Yr Built\n"61 Cedar Bend Dr, Austin, TX 78758",Called back,1994\n';
+  const sheet = 'Prop Addr,Status,Yr Built\n"61 Cedar Bend Dr, Austin, TX 78758",Contacted,1994\n';
   await page.setInputFiles("#upload-file", { name: "sales.csv", mimeType: "text/csv", buffer: Buffer.from(sheet) });
   await page.getByRole("button", { name: "Upload and import" }).click();
   await page.waitForURL(/\/uploads\/\d+$/);
@@ -815,12 +815,14 @@ async function uploadsAndMap(page, teamId, mappedLeadId) {
   assert.ok(columnsSideways <= 1, `the columns step scrolls sideways on a phone by ${columnsSideways}px`);
   await page.setViewportSize({ width: 1100, height: 800 });
   await page.getByLabel("Prop Addr").selectOption("address");
-  await page.getByLabel("Status").selectOption("");
+  // Here "Status" is how far the lead got: its lead_status, not the permit's.
+  await page.getByLabel("Status").selectOption("lead_status");
   await shot(page, "41c-upload-columns");
   await page.getByRole("button", { name: "Import with these columns" }).click();
   await page.locator("#upload-summary").waitFor({ timeout: 30000 });
   assert.equal(await page.locator("#count-created").textContent(), "1");
-  step("an upload with unknown columns waits for them: each chosen by its label, then imported as chosen");
+  assert.equal(await page.locator("#count-work").textContent(), "1", "the sheet's status is the new lead's");
+  step("an upload with unknown columns waits for them: each chosen by its label (Status as the lead's own), then imported as chosen");
 
   // A file that is not CSV: a clear message on the form, not an error page.
   await page.goto(`${base}/leads/import`);

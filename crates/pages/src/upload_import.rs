@@ -55,6 +55,7 @@ fn page_summary(s: &ImportSummary) -> serde_json::Value {
         "top_reasons": s.top_reasons(5),
         "mapping": s.mapping,
         "notes": s.notes,
+        "work": s.work,
         "ignored": s.ignored,
     })
 }

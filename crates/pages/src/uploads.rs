@@ -318,6 +318,7 @@ async fn status(
     context.insert("mapping", &list("mapping"));
     context.insert("ignored", &list("ignored"));
     context.insert("notes", &summary["notes"].as_u64().unwrap_or(0));
+    context.insert("work", &summary["work"].as_u64().unwrap_or(0));
     context.insert("failure", &upload.error);
     context.insert("has_report", &upload.has_report);
     context.insert("uploaded", &when(upload.created_at, visitor.offset));

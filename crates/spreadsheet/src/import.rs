@@ -55,6 +55,7 @@ mod tests {
     use async_trait::async_trait;
     use leadhub_domain::business::{ImportOutcome, ImportRequest};
     use leadhub_domain::import::ImportKind;
+    use leadhub_domain::lead::work::{ImportedWork, WorkSet};
     use leadhub_domain::submission::{ElementOutcome, SubmissionRequest};
 
     use super::*;
@@ -82,6 +83,14 @@ mod tests {
         }
 
         async fn add_notes(&self, _: &User, _: Vec<(i64, String)>) -> anyhow::Result<u64> {
+            anyhow::bail!("no row reaches the destination")
+        }
+
+        async fn set_work(
+            &self,
+            _: &User,
+            _: Vec<(i64, ImportedWork)>,
+        ) -> anyhow::Result<Vec<WorkSet>> {
             anyhow::bail!("no row reaches the destination")
         }
     }

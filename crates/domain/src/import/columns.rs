@@ -171,6 +171,29 @@ pub const LEAD_ALIASES: &[(&str, &[&str])] = &[
     ("team_id", &[]),
     // Not a field of the lead either: a note on the lead the row created or merged into.
     (NOTES, &["note", "comments", "comment", "remarks"]),
+    // The working state of a lead the row creates (`LeadWorkService::apply_imported_work`).
+    (
+        LEAD_STATUS,
+        &[
+            "salesstatus",
+            "stage",
+            "leadstage",
+            "dealstage",
+            "pipelinestage",
+        ],
+    ),
+    (
+        ASSIGNEE,
+        &[
+            "assignee",
+            "assignedto",
+            "assignedtoemail",
+            "salesrep",
+            "salesrepemail",
+            "repemail",
+            "leadowneremail",
+        ],
+    ),
 ];
 
 /// The column of a whole name ("John A. Smith", "Smith, John"), split into the first and last name.
@@ -178,6 +201,13 @@ pub const FULL_NAME: &str = "full_name";
 
 /// The column of a note on the row's lead ("Notes", "Comments").
 pub const NOTES: &str = "notes";
+
+/// The column of the status of a lead the row creates ("Lead Status", "Stage").
+pub const LEAD_STATUS: &str = "lead_status";
+
+/// The column of the e-mail address of the person to work a lead the row creates ("Assigned
+/// To"): the lead export's `assignee_email`.
+pub const ASSIGNEE: &str = "assignee_email";
 
 /// Business fields and their header forms, as for leads.
 pub const BUSINESS_ALIASES: &[(&str, &[&str])] = &[
@@ -375,11 +405,14 @@ impl ColumnMap {
         for header in headers {
             let key = header_key(header);
             let named = field_for(aliases, &key);
-            let field = named.and_then(|field| free_slot(field, &fields));
+            let field = named
+                .and_then(|field| free_slot(field, &fields))
+                .or_else(|| second_reading(&key, &fields));
             let unknown = named.is_none() && !known_unused(kind, &key);
             // A guess that lost its field to a column naming it plainly (an export's `status`
-            // after its `permit_status`) is no question.
-            unsure.push(unknown || (field.is_some() && GUESSED_KEYS.contains(&key.as_str())));
+            // after its `permit_status`) is no question: it is read the second way.
+            let guessed = field.is_some() && field == named && GUESSED_KEYS.contains(&key.as_str());
+            unsure.push(unknown || guessed);
             fields.push(field);
         }
         // A file with a first or last name column says how it splits names; a whole name beside
@@ -494,6 +527,12 @@ impl ColumnMap {
             .and_then(|i| self.headers.get(i))
             .map(String::as_str)
     }
+}
+
+/// A field for a header whose own field an earlier column took: a `Status` beside a
+/// `permit_status` column (as in the lead export) is the lead's status.
+fn second_reading(key: &str, taken: &[Option<&'static str>]) -> Option<&'static str> {
+    (key == "status" && !taken.contains(&Some(LEAD_STATUS))).then_some(LEAD_STATUS)
 }
 
 /// Whether a header key names no field but a column we know to leave out: a blank header, the
@@ -646,14 +685,21 @@ mod tests {
         assert!(unsure(&["Address", "Status"]));
         assert!(unsure(&["Prop Addr", "Own Nm"]));
         assert!(!unsure(&["Address", "Permit Status"]));
-        // The lead export's own columns, imported again: known, its `status` beaten by `permit_status`.
-        assert!(!unsure(&[
-            "id",
-            "address",
-            "permit_status",
-            "status",
-            "assignee_email"
-        ]));
+        // The lead export's own columns, imported again: known, and its `status` after its
+        // `permit_status` is the lead's.
+        let exported = ["id", "address", "permit_status", "status", "assignee_email"];
+        assert!(!unsure(&exported));
+        let fields = ColumnMap::read(&ImportKind::Leads, &owned(&exported)).fields;
+        assert_eq!(
+            fields,
+            [
+                None,
+                Some("address"),
+                Some("permit_status"),
+                Some(LEAD_STATUS),
+                Some(ASSIGNEE)
+            ]
+        );
     }
 
     #[test]

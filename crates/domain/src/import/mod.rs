@@ -8,6 +8,7 @@
 use async_trait::async_trait;
 
 use crate::business::{ImportOutcome, ImportRequest, RelationshipType};
+use crate::lead::work::{ImportedWork, WorkSet};
 use crate::submission::{ElementOutcome, SubmissionRequest};
 use crate::user::User;
 
@@ -21,8 +22,8 @@ mod summary;
 mod verbatim;
 
 pub use columns::{
-    choose_by_header, map_header, ColumnMap, NoHeader, BUSINESS_ALIASES, FULL_NAME, LEAD_ALIASES,
-    NOTES, REPORT_COLUMNS,
+    choose_by_header, map_header, ColumnMap, NoHeader, ASSIGNEE, BUSINESS_ALIASES, FULL_NAME,
+    LEAD_ALIASES, LEAD_STATUS, NOTES, REPORT_COLUMNS,
 };
 pub use service::{import, ImportRun, ImportServices, DEFAULT_CHUNK};
 pub use summary::ImportSummary;
@@ -139,4 +140,11 @@ pub trait ImportDestination: Send + Sync {
     /// The notes of stored lead rows, each `(lead, text)`; how many were added (a text the lead
     /// has already is not added again).
     async fn add_notes(&self, user: &User, notes: Vec<(i64, String)>) -> anyhow::Result<u64>;
+
+    /// The working state of the leads rows created; for each in order, how much was set.
+    async fn set_work(
+        &self,
+        user: &User,
+        work: Vec<(i64, ImportedWork)>,
+    ) -> anyhow::Result<Vec<WorkSet>>;
 }

@@ -4,13 +4,13 @@
 use crate::address::split_one_line;
 use crate::business::BusinessFields;
 use crate::lead::fields::{max_len, LeadFields};
-use crate::lead::work::NOTE_MAX_CHARS;
+use crate::lead::work::{ImportedWork, LeadStatus, NOTE_MAX_CHARS};
 use crate::parse::{clean_note, normalize_phone, split_person_name, state_from_name};
 
 use super::cells::{
     cell_text, read_number, read_phone_type, read_property_type, read_rating, read_whole,
 };
-use super::columns::{ColumnMap, FULL_NAME, NOTES};
+use super::columns::{ColumnMap, ASSIGNEE, FULL_NAME, LEAD_STATUS, NOTES};
 
 /// A cell dropped (or changed) by the cleaning, reported with the row.
 #[derive(Debug, Clone, PartialEq)]
@@ -39,6 +39,8 @@ pub struct LeadRow {
     pub team_id: Option<i64>,
     /// A note for the row's lead (several lines kept).
     pub note: Option<String>,
+    /// The working state of the lead, if the row creates it.
+    pub work: ImportedWork,
     pub issues: Vec<CellIssue>,
 }
 
@@ -125,6 +127,11 @@ const TEAM_ID: Rule = Rule::new("invalid_number", "a team id");
 const PHONE: Rule = Rule::new("invalid_phone", "a valid phone number");
 const RATING: Rule = Rule::new("invalid_number", "a rating from 0 to 5");
 const REVIEW_COUNT: Rule = Rule::new("invalid_number", "a count of reviews");
+const STATUS: Rule = Rule::new(
+    "invalid_status",
+    "a lead status (new, contacted, qualified, won, lost)",
+);
+const ASSIGNEE_EMAIL: Rule = Rule::new("invalid_email", "an e-mail address");
 
 /// A state or territory by its code or name, as its two-letter code.
 fn state_cell(cell: (&'static str, &str), issues: &mut Vec<CellIssue>) -> Option<String> {
@@ -171,6 +178,16 @@ pub fn lead_row(map: &ColumnMap, cells: &[String]) -> LeadRow {
             }
             "team_id" => {
                 row.team_id = TEAM_ID.keep(read_whole(value).filter(|n| *n > 0), cell, issues);
+            }
+            LEAD_STATUS => {
+                let status = STATUS.keep(LeadStatus::parse(value), cell, issues);
+                row.work.status = status.filter(|s| *s != LeadStatus::New);
+            }
+            ASSIGNEE => {
+                let email = value.trim().to_lowercase();
+                let read =
+                    (email.contains('@') && !email.contains(char::is_whitespace)).then_some(email);
+                row.work.assignee_email = ASSIGNEE_EMAIL.keep(read, cell, issues);
             }
             NOTES => {
                 let note = Some(clean_note(value)).filter(|n| !n.is_empty());
@@ -376,6 +393,29 @@ mod tests {
         let row = lead(&[("Address", "1 Main St"), ("Remarks", &long)]);
         assert_eq!(codes(&row), [(NOTES, "too_long")]);
         assert_eq!(row.note, None);
+    }
+
+    #[test]
+    fn a_rows_status_and_owner_are_its_leads_working_state_not_fields() {
+        let row = lead(&[
+            ("Address", "1 Main St"),
+            ("Lead Status", " Won "),
+            ("Assigned To", "Sam@Example.com "),
+        ]);
+        assert_eq!(row.work.status, Some(LeadStatus::Won));
+        assert_eq!(row.work.assignee_email.as_deref(), Some("sam@example.com"));
+        assert!(codes(&row).is_empty());
+        let row = lead(&[("Stage", "called back"), ("Sales Rep", "Sam Jones")]);
+        assert_eq!(
+            codes(&row),
+            [(LEAD_STATUS, "invalid_status"), (ASSIGNEE, "invalid_email")]
+        );
+        assert!(
+            row.work.is_empty() && !row.has_field(),
+            "no lead of its own"
+        );
+        // Every lead starts as new: nothing to set.
+        assert!(lead(&[("Stage", "NEW")]).work.is_empty());
     }
 
     #[test]

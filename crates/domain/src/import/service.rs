@@ -9,12 +9,12 @@ use async_trait::async_trait;
 use crate::business::{BusinessService, ImportOutcome, ImportRequest};
 use crate::lead::fields::Warning;
 use crate::lead::record::LeadAction;
-use crate::lead::work::LeadWorkService;
+use crate::lead::work::{ImportedWork, LeadWorkService, WorkSet};
 use crate::submission::{ElementOutcome, SubmissionRequest, SubmissionService};
 use crate::telemetry::IMPORT_ROWS;
 use crate::user::User;
 
-use super::columns::{map_header, ColumnMap, NOTES};
+use super::columns::{map_header, ColumnMap, ASSIGNEE, LEAD_STATUS, NOTES};
 use super::rows::{business_row, lead_row, CellIssue};
 use super::verbatim::Verbatim;
 use super::{
@@ -76,6 +76,17 @@ impl ImportDestination for ImportServices {
     async fn add_notes(&self, user: &User, notes: Vec<(i64, String)>) -> anyhow::Result<u64> {
         Ok(self.lead_work.add_imported_notes(user, notes).await?)
     }
+
+    async fn set_work(
+        &self,
+        user: &User,
+        work: Vec<(i64, ImportedWork)>,
+    ) -> anyhow::Result<Vec<WorkSet>> {
+        self.lead_work
+            .apply_imported_work(user, &work)
+            .await
+            .map_err(|e| anyhow::anyhow!("{e}"))
+    }
 }
 
 /// A service's refusal in words for the person running the import.
@@ -104,6 +115,8 @@ struct Pending {
     item: Item,
     /// A lead row's note, for its lead once stored.
     note: Option<String>,
+    /// A lead row's working state, for its lead if the row creates it.
+    work: ImportedWork,
 }
 
 enum Item {
@@ -250,7 +263,7 @@ impl Import<'_> {
             return None;
         }
         let raw_json = self.verbatim.row(&row.cells);
-        let (item, issues, usable, note) = match self.run.kind {
+        let (item, issues, usable, note, work) = match self.run.kind {
             ImportKind::Leads => {
                 let cleaned = lead_row(&self.map, &row.cells);
                 let usable = cleaned.has_field();
@@ -261,13 +274,13 @@ impl Import<'_> {
                     idempotency_key_id: None,
                 };
                 let item = Item::Lead(Box::new(request));
-                (item, cleaned.issues, usable, cleaned.note)
+                (item, cleaned.issues, usable, cleaned.note, cleaned.work)
             }
             ImportKind::Businesses { .. } => {
                 let cleaned = business_row(&self.map, &row.cells);
                 let usable = cleaned.has_field();
                 let item = Item::Business(Box::new(cleaned.fields));
-                (item, cleaned.issues, usable, None)
+                (item, cleaned.issues, usable, None, ImportedWork::default())
             }
         };
         if !usable {
@@ -284,6 +297,7 @@ impl Import<'_> {
             issues,
             item,
             note,
+            work,
         })
     }
 
@@ -443,7 +457,62 @@ impl Import<'_> {
             }
         }
         self.add_notes(&rows, &outcomes).await;
+        self.set_work(&rows, &outcomes).await;
         Ok(())
+    }
+
+    /// Gives each lead a row created the row's status and owner. A row that merged into a lead
+    /// that existed leaves its working state as the team has it, and says so; so does a row whose
+    /// status or owner could not be set (the lead stays, as the file made it).
+    async fn set_work(&mut self, rows: &[Pending], outcomes: &[ElementOutcome]) {
+        let mut created: Vec<&Pending> = Vec::new();
+        let mut work = Vec::new();
+        for (pending, outcome) in rows.iter().zip(outcomes) {
+            if pending.work.is_empty() {
+                continue;
+            }
+            match (outcome.action, outcome.lead_id) {
+                (Some(LeadAction::Created), Some(lead_id)) => {
+                    created.push(pending);
+                    work.push((lead_id, pending.work.clone()));
+                }
+                (Some(_), Some(_)) => {
+                    let message =
+                        "the lead existed: its status and owner stay as the team has them";
+                    self.warn_work(pending, message);
+                }
+                _ => {}
+            }
+        }
+        if work.is_empty() {
+            return;
+        }
+        match self.destination.set_work(self.user, work).await {
+            Ok(sets) => {
+                for (pending, set) in created.into_iter().zip(sets) {
+                    match set {
+                        WorkSet::All => self.summary.work += 1,
+                        WorkSet::Not(reason) => self.warn_work(pending, &reason),
+                    }
+                }
+            }
+            Err(e) => {
+                let message = format!("the status and owner could not be set: {e:#}");
+                for pending in created {
+                    self.warn_work(pending, &message);
+                }
+            }
+        }
+    }
+
+    /// A `work_not_set` warning under the row's status column, else its owner column.
+    fn warn_work(&mut self, pending: &Pending, message: &str) {
+        let field = if pending.work.status.is_some() {
+            LEAD_STATUS
+        } else {
+            ASSIGNEE
+        };
+        self.warn(&pending.row, field, "work_not_set", message, None);
     }
 
     /// Puts each stored row's note on its lead. When the notes cannot be stored, the leads stay

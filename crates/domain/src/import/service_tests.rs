@@ -7,6 +7,7 @@ use super::*;
 use crate::business::{ElementError, ImportOutcome};
 use crate::lead::fields::Warning;
 use crate::lead::record::LeadAction;
+use crate::lead::work::{LeadStatus, WorkSet};
 use crate::submission::{ElementOutcome, SubmissionStatus};
 use crate::test_support::ada;
 
@@ -211,6 +212,62 @@ async fn notes_that_cannot_be_stored_are_reported_and_the_leads_stay() {
         "{}",
         line.message
     );
+}
+
+#[tokio::test]
+async fn the_leads_rows_create_get_their_status_and_owner_and_merged_leads_keep_theirs() {
+    let cells = [
+        ["1 Main St", "won", "sam@example.com"],
+        ["2 Main St", "lost", ""],
+        ["3 Main St", "contacted", "nobody@example.com"],
+        ["4 Main St", "", ""],
+    ];
+    let rows = (2..).zip(&cells).map(|(n, c)| row(n, c)).collect();
+    let mut file = sheet(&["Street", "Lead Status", "Assigned To"], rows);
+    let mut destination = MockImportDestination::new();
+    destination.expect_submit_leads().returning(|_, _, _| {
+        let mut outcomes: Vec<ElementOutcome> = (0..4)
+            .map(|i| outcome(i, Some(LeadAction::Created), Vec::new()))
+            .collect();
+        outcomes[1].action = Some(LeadAction::Updated);
+        for (i, o) in outcomes.iter_mut().enumerate() {
+            o.lead_id = Some(10 + i as i64);
+        }
+        Ok(outcomes)
+    });
+    destination
+        .expect_set_work()
+        .withf(|_, work| {
+            work.len() == 2
+                && work[0].0 == 10
+                && work[0].1.status == Some(LeadStatus::Won)
+                && work[0].1.assignee_email.as_deref() == Some("sam@example.com")
+                && work[1].0 == 12
+        })
+        .times(1)
+        .returning(|_, _| {
+            Ok(vec![
+                WorkSet::All,
+                WorkSet::Not("the owner was left out".into()),
+            ])
+        });
+    let (summary, lines) = run(&destination, &ImportKind::Leads, None, 500, &mut file).await;
+    let summary = summary.unwrap();
+    assert_eq!((summary.created, summary.updated, summary.work), (3, 1, 1));
+    assert_eq!(
+        codes(&lines),
+        [
+            (3, "Lead Status".into(), "work_not_set".into()),
+            (4, "Lead Status".into(), "work_not_set".into()),
+        ]
+    );
+    let lines = lines.lock().unwrap();
+    assert!(
+        lines[0].message.contains("the lead existed"),
+        "{}",
+        lines[0].message
+    );
+    assert_eq!(lines[1].message, "the owner was left out");
 }
 
 #[tokio::test]

@@ -21,6 +21,8 @@ pub struct ImportSummary {
     pub warnings: u64,
     /// Notes added to the rows' leads (a note the lead had already is not counted).
     pub notes: u64,
+    /// Leads the rows created whose status and owner were set as the file says.
+    pub work: u64,
     /// Each rejection reason and warning code, with how often it came.
     pub reasons: BTreeMap<String, u64>,
     /// The encoding the file was read in.
@@ -55,6 +57,9 @@ impl ImportSummary {
         );
         if self.notes > 0 {
             let _ = writeln!(out, "notes: {}", self.notes);
+        }
+        if self.work > 0 {
+            let _ = writeln!(out, "work: {}", self.work);
         }
         for (reason, count) in self.top_reasons(5) {
             let _ = writeln!(out, "reason: {reason} {count}");

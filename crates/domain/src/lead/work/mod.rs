@@ -3,6 +3,7 @@
 pub mod contact;
 pub mod digest;
 pub mod edit;
+mod imported;
 pub mod model;
 pub mod repository;
 mod service;
@@ -12,6 +13,7 @@ mod share_out;
 
 pub use contact::{ContactLog, ContactOutcome, ContactSummary};
 pub use edit::{FieldEdit, FieldPatch};
+pub use imported::{ImportedWork, WorkSet};
 pub use model::*;
 pub use repository::{ChangeSaved, LeadChange, LeadWorkRepository, StoredFields};
 pub use service::{

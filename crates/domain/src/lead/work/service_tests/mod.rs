@@ -14,6 +14,7 @@ use crate::test_support::{clock, fresh_lead, now, person, platform_admin, roster
 use crate::user::{MockUserRepository, User};
 
 mod contact;
+mod imported;
 
 const TEAM: i64 = 1;
 const OTHER_TEAM: i64 = 2;
@@ -112,6 +113,10 @@ impl World {
         users
             .expect_find_by_user_id()
             .returning(move |uid| Ok(people.iter().find(|u| u.user_id == uid).cloned()));
+        let people = self.users.clone();
+        users
+            .expect_find_by_email()
+            .returning(move |email| Ok(people.iter().find(|u| u.email == email).cloned()));
         let people = self.users.clone();
         users
             .expect_find_by_internal_id()

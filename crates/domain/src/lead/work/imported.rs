@@ -1,0 +1,120 @@
+//! The working state a spreadsheet brings with the leads it creates (a team moving its sales
+//! sheet or CRM export to leadhub): each lead's status and the person working it, set by the
+//! person importing as one bulk change, so the page's rules hold (an owner must be an active
+//! member of the lead's team) and each lead's timeline says who set them.
+use std::collections::HashMap;
+
+use super::service::{BulkSet, LeadWorkError, LeadWorkService, WorkResult};
+use super::LeadStatus;
+use crate::error::LocPart;
+use crate::user::User;
+
+/// The working state a spreadsheet row gives the lead it creates.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ImportedWork {
+    /// None for `new` too: every lead starts as new.
+    pub status: Option<LeadStatus>,
+    /// The e-mail address of the person to work the lead.
+    pub assignee_email: Option<String>,
+}
+
+impl ImportedWork {
+    pub fn is_empty(&self) -> bool {
+        self.status.is_none() && self.assignee_email.is_none()
+    }
+}
+
+/// How much of a lead's imported working state was set.
+#[derive(Debug, Clone, PartialEq)]
+pub enum WorkSet {
+    All,
+    /// Part or none of it, and why not the rest.
+    Not(String),
+}
+
+/// Times a refused lead's change is narrowed (its owner left out) or dropped and the rest tried
+/// again: each pass drops at least one lead, and a lead has at most two parts.
+const PASSES: usize = 3;
+
+impl LeadWorkService {
+    /// Sets each `(lead, working state)` as `user`, in one transaction for all that can be set: an
+    /// owner no account has, or one a rule refuses, is left out and the status set alone. For
+    /// each item in order, whether all of it was set.
+    pub async fn apply_imported_work(
+        &self,
+        user: &User,
+        items: &[(i64, ImportedWork)],
+    ) -> WorkResult<Vec<WorkSet>> {
+        let mut outcome = vec![WorkSet::All; items.len()];
+        let mut people: HashMap<&str, Option<String>> = HashMap::new();
+        for email in items
+            .iter()
+            .filter_map(|(_, w)| w.assignee_email.as_deref())
+        {
+            if !people.contains_key(email) {
+                let found = self.users.find_by_email(email).await?;
+                people.insert(email, found.map(|u| u.user_id));
+            }
+        }
+        let mut sets: Vec<(usize, BulkSet)> = Vec::new();
+        for (i, (_, item)) in items.iter().enumerate() {
+            let mut set = BulkSet {
+                status: item.status,
+                ..BulkSet::default()
+            };
+            if let Some(email) = item.assignee_email.as_deref() {
+                match people.get(email).cloned().flatten() {
+                    Some(user_id) => set.assignee = Some(Some(user_id)),
+                    None => {
+                        let reason =
+                            format!("the owner was left out: no account has the address {email}");
+                        outcome[i] = WorkSet::Not(reason);
+                    }
+                }
+            }
+            if set != BulkSet::default() {
+                sets.push((i, set));
+            }
+        }
+        for _ in 0..PASSES {
+            if sets.is_empty() {
+                break;
+            }
+            let ids: Vec<i64> = sets.iter().map(|(i, _)| items[*i].0).collect();
+            let problems = match self.bulk_each(user, &ids, |k| &sets[k].1).await {
+                Ok(_) => return Ok(outcome),
+                Err(LeadWorkError::Invalid(problems)) => problems,
+                Err(e) => return Err(e),
+            };
+            let mut refused: Vec<(usize, String)> = problems
+                .into_iter()
+                .filter_map(|p| match p.loc.last() {
+                    Some(LocPart::Index(k)) => Some((*k, p.msg)),
+                    _ => None,
+                })
+                .collect();
+            if refused.is_empty() {
+                break;
+            }
+            // From the last, so the indices of those before stay right.
+            refused.sort_by_key(|(k, _)| std::cmp::Reverse(*k));
+            for (k, reason) in refused {
+                let Some((i, set)) = sets.get_mut(k) else {
+                    continue;
+                };
+                if set.assignee.is_some() && set.status.is_some() {
+                    set.assignee = None;
+                    outcome[*i] = WorkSet::Not(format!("the owner was left out: {reason}"));
+                } else {
+                    outcome[*i] = WorkSet::Not(reason);
+                    sets.remove(k);
+                }
+            }
+        }
+        // Still refused after the passes (a change made meanwhile): nothing of these was saved.
+        for (i, _) in sets {
+            outcome[i] = WorkSet::Not("not set: the leads changed while they were imported".into());
+        }
+        Ok(outcome)
+    }
+}

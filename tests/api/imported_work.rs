@@ -1,0 +1,88 @@
+//! The working state a spreadsheet brings (docs/imports.md "Working state"): the leads an upload
+//! creates get the file's status and owner, set by the uploader under the page's rules; a lead
+//! that existed keeps the team's; an owner who cannot work a lead is left out, the status set.
+use reqwest::StatusCode;
+use serde_json::{json, Value};
+
+use leadhub_tests::{backend_tests, TestApp};
+
+use crate::helpers::{join, team};
+use crate::lead_pages::{batch, lead};
+use crate::lead_uploads::{count, finished, upload};
+use crate::pages::sign_in;
+use crate::workbook_imports::lead as by_address;
+
+backend_tests!(a_sales_sheet_brings_its_statuses_and_owners_to_the_leads_it_creates,);
+
+/// A salesperson's sheet: a won lead of Bob's, a lead that exists already (9 Elm Street), and a
+/// lead given to someone outside the team.
+const SHEET: &str = "\
+address,city,state,zip_code,Lead Status,Assigned To
+1 Main St,Austin,TX,78701,Won,Bob@Example.com
+9 Elm Street,Austin,TX,78701,Lost,bob@example.com
+2 Oak Ave,Austin,TX,78701,contacted,mallory@example.com
+";
+
+async fn a_sales_sheet_brings_its_statuses_and_owners_to_the_leads_it_creates(app: TestApp) {
+    let alice = app.user("alice@example.com").await;
+    let team_id = team(&app, "Alpha", &alice).await;
+    let bob = app.user("bob@example.com").await;
+    join(&app, team_id, &bob).await;
+    app.user("mallory@example.com").await;
+    let mut existing = lead(9, "Austin", "permits");
+    existing["team_id"] = json!(team_id);
+    batch(&app, &alice, vec![existing]).await;
+
+    let mut b = sign_in(&app, "alice@example.com").await;
+    let sent = upload(&mut b, "/leads/import", team_id, None, SHEET.as_bytes()).await;
+    assert_eq!(sent.status, StatusCode::SEE_OTHER, "{}", sent.body);
+    let done = finished(&mut b, sent.location()).await;
+    assert_eq!(count(&done, "created"), 2, "{}", done.body);
+    assert_eq!(count(&done, "work"), 1, "{}", done.body);
+    assert_eq!(count(&done, "warnings"), 2, "{}", done.body);
+    assert!(
+        done.body.contains("<code>work_not_set</code>: 2"),
+        "{}",
+        done.body
+    );
+
+    let (status, leads) = app.get("/api/v1/leads?limit=100", &alice.key).await;
+    assert_eq!(status, StatusCode::OK, "{leads}");
+    let won = by_address(&leads, "1 Main St");
+    assert_eq!(won["status"], "won", "{won}");
+    assert_eq!(won["assignee_id"], bob.user.user_id.as_str(), "{won}");
+    // The lead that existed keeps the team's status and owner.
+    let kept = by_address(&leads, "9 Elm Street");
+    assert_eq!(kept["status"], "new", "{kept}");
+    assert_eq!(kept["assignee_id"], Value::Null, "{kept}");
+    // Mallory is in no team of the lead: the status is set, the owner left out.
+    let contacted = by_address(&leads, "2 Oak Ave");
+    assert_eq!(contacted["status"], "contacted", "{contacted}");
+    assert_eq!(contacted["assignee_id"], Value::Null, "{contacted}");
+
+    let report = b.get(&format!("{}/report", sent.location())).await;
+    let lines: Vec<&str> = report.body.lines().collect();
+    assert!(
+        lines[1].starts_with("3,Lead Status,Lost,work_not_set,the lead existed"),
+        "{}",
+        report.body
+    );
+    assert!(
+        lines[2].starts_with("4,Lead Status,contacted,work_not_set,the owner was left out"),
+        "{}",
+        report.body
+    );
+    // Each set lead's timeline says who set what.
+    let id = won["id"].as_i64().unwrap();
+    let (_, timeline) = app
+        .get(&format!("/api/v1/leads/{id}/activity"), &alice.key)
+        .await;
+    let kinds: Vec<&str> = timeline["items"]
+        .as_array()
+        .map(|items| items.iter().filter_map(|e| e["kind"].as_str()).collect())
+        .unwrap_or_default();
+    assert!(
+        kinds.contains(&"status_changed") && kinds.contains(&"assigned"),
+        "{timeline}"
+    );
+}
