@@ -17,6 +17,7 @@ backend_tests!(
     a_choice_that_cannot_be_imported_is_refused_and_kept,
     a_header_naming_nothing_of_ours_is_chosen_not_refused,
     only_the_teams_members_choose_and_with_the_token,
+    the_wrong_file_is_discarded_before_anything_is_imported,
 );
 
 /// A sales sheet: a whole address, a lead's status (not a permit's), a county roll's owner.
@@ -68,15 +69,21 @@ async fn first_column(b: &mut Browser, location: &str, csrf: Option<&str>, field
     b.post(&format!("{location}/columns"), &form).await
 }
 
-/// Alice's API key, her signed-in browser and the location of `sheet` uploaded into her team.
-async fn uploaded(app: &TestApp, sheet: &str) -> (String, Browser, String) {
+/// Alice's API key, her team, her signed-in browser and the location of `sheet` uploaded into
+/// the team.
+async fn uploaded(app: &TestApp, sheet: &str) -> (String, i64, Browser, String) {
     let alice = app.user("alice@example.com").await;
     let team_id = team(app, "Alpha", &alice).await;
     let mut b = sign_in(app, "alice@example.com").await;
-    let sent = upload(&mut b, "/leads/import", team_id, None, sheet.as_bytes()).await;
+    let location = upload_into(&mut b, team_id, sheet).await;
+    (alice.key, team_id, b, location)
+}
+
+/// The location of `sheet` uploaded into `team_id`.
+async fn upload_into(b: &mut Browser, team_id: i64, sheet: &str) -> String {
+    let sent = upload(b, "/leads/import", team_id, None, sheet.as_bytes()).await;
     assert_eq!(sent.status, StatusCode::SEE_OTHER, "{}", sent.body);
-    let location = sent.location().to_owned();
-    (alice.key, b, location)
+    sent.location().to_owned()
 }
 
 async fn lead_count(app: &TestApp, key: &str) -> usize {
@@ -86,7 +93,7 @@ async fn lead_count(app: &TestApp, key: &str) -> usize {
 }
 
 async fn a_file_with_unknown_columns_waits_for_them_and_imports_as_chosen(app: TestApp) {
-    let (key, mut b, location) = uploaded(&app, SHEET).await;
+    let (key, _, mut b, location) = uploaded(&app, SHEET).await;
     let page = b.get(&location).await;
     assert_eq!(page.status, StatusCode::OK, "{}", page.body);
     // Each column with its first cells; "Status" guessed as the permit's, the rest unchosen.
@@ -172,7 +179,7 @@ async fn refused(b: &mut Browser, location: &str, changes: &[(&str, &str)], reas
 }
 
 async fn a_choice_that_cannot_be_imported_is_refused_and_kept(app: TestApp) {
-    let (key, mut b, location) = uploaded(&app, SHEET).await;
+    let (key, _, mut b, location) = uploaded(&app, SHEET).await;
     let twice = [("column-0", "address"), ("column-3", "address")];
     let reason = "&quot;Prop Addr&quot; and &quot;Yr Built&quot; both feed address";
     let page = refused(&mut b, &location, &twice, reason).await;
@@ -193,7 +200,7 @@ async fn a_choice_that_cannot_be_imported_is_refused_and_kept(app: TestApp) {
 
 async fn a_header_naming_nothing_of_ours_is_chosen_not_refused(app: TestApp) {
     let roll = "Situs,Owner1\n9 Elm St Austin TX 78701,ROE RICHARD\n";
-    let (_, mut b, location) = uploaded(&app, roll).await;
+    let (_, _, mut b, location) = uploaded(&app, roll).await;
     let changes = [("column-0", "address"), ("column-1", "full_name")];
     let sent = choose(&mut b, &location, &changes).await;
     assert_eq!(sent.status, StatusCode::SEE_OTHER, "{}", sent.body);
@@ -201,7 +208,7 @@ async fn a_header_naming_nothing_of_ours_is_chosen_not_refused(app: TestApp) {
 }
 
 async fn only_the_teams_members_choose_and_with_the_token(app: TestApp) {
-    let (key, mut alice, location) = uploaded(&app, SHEET).await;
+    let (key, _, mut alice, location) = uploaded(&app, SHEET).await;
     let bob = app.user("bob@example.com").await;
     team(&app, "Beta", &bob).await;
     let mut bob = sign_in(&app, "bob@example.com").await;
@@ -220,4 +227,40 @@ async fn only_the_teams_members_choose_and_with_the_token(app: TestApp) {
         .await
         .body
         .contains("id=\"column-choice\""));
+}
+
+async fn the_wrong_file_is_discarded_before_anything_is_imported(app: TestApp) {
+    let (key, team_id, mut alice, location) = uploaded(&app, SHEET).await;
+    let csrf = alice.get(&location).await.field("csrf");
+    let discard = format!("{location}/discard");
+    // Bob, of another team, cannot discard it (nor tell it is there).
+    let bob = app.user("bob@example.com").await;
+    team(&app, "Beta", &bob).await;
+    let mut bob = sign_in(&app, "bob@example.com").await;
+    let bobs = bob.get("/uploads").await.field("csrf");
+    assert_eq!(
+        bob.post(&discard, &[("csrf", &bobs)]).await.status,
+        StatusCode::NOT_FOUND
+    );
+    let (gone, list) = alice.post_and_follow(&discard, &[("csrf", &csrf)]).await;
+    assert_eq!(gone.location(), "/uploads?done=discarded");
+    assert!(
+        list.body
+            .contains("Upload discarded: nothing of it was imported."),
+        "{}",
+        list.body
+    );
+    assert!(!list.body.contains(&location), "{}", list.body);
+    assert_eq!(alice.get(&location).await.status, StatusCode::NOT_FOUND);
+    // An upload that was queued stays: discarding it again only shows its page.
+    let queued = upload_into(&mut alice, team_id, SHEET).await;
+    let sent = choose(&mut alice, &queued, &[("column-0", "address")]).await;
+    assert_eq!(sent.status, StatusCode::SEE_OTHER, "{}", sent.body);
+    let csrf = alice.get("/uploads").await.field("csrf");
+    let kept = alice
+        .post(&format!("{queued}/discard"), &[("csrf", &csrf)])
+        .await;
+    assert_eq!(kept.location(), queued);
+    assert_eq!(count(&finished(&mut alice, &queued).await, "created"), 2);
+    assert_eq!(lead_count(&app, &key).await, 2);
 }

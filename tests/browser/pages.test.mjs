@@ -822,7 +822,16 @@ async function uploadsAndMap(page, teamId, mappedLeadId) {
   await page.locator("#upload-summary").waitFor({ timeout: 30000 });
   assert.equal(await page.locator("#count-created").textContent(), "1");
   assert.equal(await page.locator("#count-work").textContent(), "1", "the sheet's status is the new lead's");
-  step("an upload with unknown columns waits for them: each chosen by its label (Status as the lead's own), then imported as chosen");
+  // The wrong file, seen on its columns step: discarded, nothing imported.
+  await page.goto(`${base}/leads/import`);
+  await page.selectOption("#upload-team", String(teamId));
+  await page.setInputFiles("#upload-file", { name: "wrong.csv", mimeType: "text/csv", buffer: Buffer.from("Colour,Size\nblue,3\n") });
+  await page.getByRole("button", { name: "Upload and import" }).click();
+  await page.locator("#column-choice").waitFor();
+  await page.getByRole("button", { name: "Discard this upload" }).click();
+  await page.getByText("Upload discarded: nothing of it was imported.").waitFor();
+  assert.equal(await page.getByText("wrong.csv").count(), 0, "the discarded upload is gone from the list");
+  step("an upload with unknown columns waits for them: each chosen by its label (Status as the lead's own), then imported as chosen; the wrong file discarded");
 
   // A file that is not CSV: a clear message on the form, not an error page.
   await page.goto(`${base}/leads/import`);

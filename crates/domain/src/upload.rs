@@ -148,6 +148,9 @@ pub trait UploadStore: Send + Sync {
         options: serde_json::Value,
         at: DateTime<Utc>,
     ) -> StoreResult<bool>;
+    /// Deletes an upload still awaiting its columns (nothing was imported from it); false when
+    /// it is no longer awaiting them.
+    async fn discard_awaiting(&self, id: i64) -> StoreResult<bool>;
     /// Records how far a running import got.
     async fn record_progress(
         &self,
@@ -236,13 +239,9 @@ impl UploadService {
         headers: &[String],
         choices: Vec<Option<String>>,
     ) -> Result<bool, ServiceError> {
-        let upload = self.visible(user, id).await?;
-        may_add_to_team(self.memberships.as_ref(), user, upload.team_id)
-            .await?
-            .map_err(|reason| ServiceError::Forbidden(reason.into()))?;
-        if upload.status != UploadStatus::AwaitingColumns {
+        let Some(upload) = self.awaiting(user, id).await? else {
             return Ok(false);
-        }
+        };
         let kind = import_kind(upload.kind, &upload.options);
         if let Err(problem) = ColumnMap::chosen(&kind, headers, &choices) {
             let loc = vec!["columns".into()];
@@ -259,6 +258,26 @@ impl UploadService {
             .uploads
             .queue_with_columns(id, options, self.clock.now())
             .await?)
+    }
+
+    /// Discards an upload awaiting its columns (the wrong file, or one to fix first), when
+    /// `user` may add to its team: it is gone, as nothing was imported from it. Ok(false): it is
+    /// no longer awaiting its columns (queued meanwhile), and stays.
+    pub async fn discard(&self, user: &User, id: i64) -> Result<bool, ServiceError> {
+        if self.awaiting(user, id).await?.is_none() {
+            return Ok(false);
+        }
+        Ok(self.uploads.discard_awaiting(id).await?)
+    }
+
+    /// The upload `user` may see, when they may also add to its team (else `Forbidden`, as for
+    /// `start`) and it awaits its columns (else None).
+    async fn awaiting(&self, user: &User, id: i64) -> Result<Option<Upload>, ServiceError> {
+        let upload = self.visible(user, id).await?;
+        may_add_to_team(self.memberships.as_ref(), user, upload.team_id)
+            .await?
+            .map_err(|reason| ServiceError::Forbidden(reason.into()))?;
+        Ok((upload.status == UploadStatus::AwaitingColumns).then_some(upload))
     }
 
     /// The reject report of an upload `user` may see.
@@ -434,6 +453,23 @@ mod tests {
             .choose_columns(&ada(), 7, &headers, vec![Some("city".to_owned())])
             .await;
         assert!(matches!(again, Ok(false)), "{again:?}");
+    }
+
+    #[tokio::test]
+    async fn only_an_upload_awaiting_its_columns_is_discarded() {
+        let mut uploads = MockUploadStore::new();
+        uploads
+            .expect_upload()
+            .returning(|id| Ok(Some(if id == 7 { awaiting(1) } else { stored(1) })));
+        uploads
+            .expect_discard_awaiting()
+            .withf(|id| *id == 7)
+            .times(1)
+            .returning(|_| Ok(true));
+        let memberships = roster_memberships(vec![(1, ada().id, Role::Member, true)]);
+        let service = service(uploads, memberships);
+        assert!(matches!(service.discard(&ada(), 7).await, Ok(true)));
+        assert!(matches!(service.discard(&ada(), 8).await, Ok(false)));
     }
 
     #[tokio::test]

@@ -151,6 +151,7 @@ impl Done {
             "merged" => "Leads merged: this is the lead that was kept.",
             "merged-away" => "The lead you opened was merged into this one.",
             "bulk" => "The selected leads were changed.",
+            "discarded" => "Upload discarded: nothing of it was imported.",
             _ => return None,
         })
     }

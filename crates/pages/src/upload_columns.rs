@@ -2,7 +2,8 @@
 //! (`Status`: a permit's or a lead's?): `/uploads/{id}` shows each column with a few of its cells
 //! and a choice of the field it feeds (what its header names, else nothing), and
 //! `POST /uploads/{id}/columns` queues the import with the columns as chosen
-//! (`UploadService::choose_columns`, which refuses a choice that cannot be imported).
+//! (`UploadService::choose_columns`, which refuses a choice that cannot be imported);
+//! `POST /uploads/{id}/discard` throws such an upload away instead (the wrong file).
 use std::collections::HashMap;
 
 use actix_web::http::StatusCode;
@@ -14,7 +15,7 @@ use leadhub_domain::upload::{import_kind, Upload};
 use crate::import::{headers, preview};
 use crate::render::{see_other, when, PageError};
 use crate::session::{Posted, Visitor};
-use crate::{base_context, id_of};
+use crate::{base_context, id_of, Button};
 
 /// The form field of column `i`'s choice.
 fn field_name(i: usize) -> String {
@@ -66,6 +67,29 @@ pub async fn page(
     context.insert("fields", &fields);
     context.insert("error", &error);
     visitor.page(status, "upload_columns.html", &context)
+}
+
+/// POST /uploads/{id}/discard: an upload awaiting its columns deleted, back to the uploads with
+/// a notice; one queued meanwhile stays, and its page says how it goes.
+pub async fn discard(
+    id: web::Path<String>,
+    Posted { visitor, .. }: Posted<Button>,
+) -> Result<HttpResponse, PageError> {
+    let id = id_of(&id, "Upload")?;
+    let location = match visitor.state.uploads.discard(&visitor.user, id).await {
+        Ok(true) => "/uploads?done=discarded".to_owned(),
+        Ok(false) => format!("/uploads/{id}"),
+        Err(ServiceError::Forbidden(reason)) => {
+            return Err(PageError::Refused {
+                status: StatusCode::FORBIDDEN,
+                title: "The upload was not discarded",
+                text: format!("{reason}."),
+                back: format!("/uploads/{id}"),
+            })
+        }
+        Err(e) => return Err(e.into()),
+    };
+    Ok(visitor.finish(see_other(&location)))
 }
 
 /// POST /uploads/{id}/columns: `column-{i}` names the field column i feeds ("" for none).

@@ -21,7 +21,7 @@ use crate::list::team_choices;
 use crate::multipart::{boundary, Part, Parts};
 use crate::render::{attachment, see_other, when, PageError, XLSX};
 use crate::session::Visitor;
-use crate::{base_context, id_of};
+use crate::{base_context, id_of, Done};
 
 /// Room for the form's other fields and the multipart framing around the file.
 const FORM_OVERHEAD: usize = 64 * 1024;
@@ -36,6 +36,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         GET "/uploads" => list,
         GET "/uploads/{id}" => status,
         POST "/uploads/{id}/columns" => crate::upload_columns::choose,
+        POST "/uploads/{id}/discard" => crate::upload_columns::discard,
         GET "/uploads/{id}/{report}" => report,
     }
 }
@@ -246,7 +247,11 @@ async fn upload(
 }
 
 /// GET /uploads: the latest uploads into the visitor's teams, newest first.
-async fn list(state: web::Data<AppState>, visitor: Visitor) -> Result<HttpResponse, PageError> {
+async fn list(
+    state: web::Data<AppState>,
+    visitor: Visitor,
+    done: web::Query<Done>,
+) -> Result<HttpResponse, PageError> {
     let teams = team_choices(&visitor, false).await?;
     let names: std::collections::HashMap<String, String> = teams
         .iter()
@@ -276,6 +281,7 @@ async fn list(state: web::Data<AppState>, visitor: Visitor) -> Result<HttpRespon
         })
         .collect();
     let mut context = base_context(Some(&visitor), "leads");
+    context.insert("notice", &done.notice());
     context.insert("uploads", &rows);
     visitor.page(StatusCode::OK, "uploads.html", &context)
 }

@@ -181,6 +181,15 @@ impl UploadStore for Database {
         .await
     }
 
+    async fn discard_awaiting(&self, id: i64) -> StoreResult<bool> {
+        let awaiting = uploads::status.eq(UploadStatus::AwaitingColumns.as_str());
+        self.write(move |conn| {
+            let gone = diesel::delete(uploads::table.find(id).filter(awaiting)).execute(conn)?;
+            Ok(gone == 1)
+        })
+        .await
+    }
+
     async fn record_progress(
         &self,
         id: i64,
