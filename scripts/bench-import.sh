@@ -9,6 +9,8 @@
 #   (scripts/import-search-after.py, SQLite only): the fastest an import can keep this search; rows/s counts both.
 #   BENCH_IMPORT_NOTES=1: the CSV gets a `notes` column, a different note on every row (docs/imports.md: each
 #   becomes a note on its lead).
+#   BENCH_IMPORT_WORK=1: the CSV gets `lead_status` and `follow_up_on` columns, set on every row (docs/imports.md:
+#   the working state of each lead the file creates, one bulk change a chunk).
 # Two builds: scripts/bench-import.sh --ab PAIRS BIN_A BIN_B [ROWS] imports the same CSV with each in ABBA order under
 #   `chrt -f 10` (run as root), a fresh SQLite database a run, and prints each run, then B/A's rows/s per pair
 #   (median and range) and each build's max RSS.
@@ -28,12 +30,19 @@ gen=$target/$dir_name/examples/make_leads_csv
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-# A lead CSV of ROWS rows at FILE: leads_csv ROWS FILE (with a notes column under BENCH_IMPORT_NOTES=1).
+# A lead CSV of ROWS rows at FILE: leads_csv ROWS FILE (with a notes column under BENCH_IMPORT_NOTES=1, working
+# state columns under BENCH_IMPORT_WORK=1).
 leads_csv() {
   "$gen" "$1" "$2"
   if [[ -n ${BENCH_IMPORT_NOTES:-} ]]; then
     awk 'NR == 1 {print $0 ",notes"; next} {print $0 ",\"Called " NR ", no answer. Try after 5.\""}' "$2" >"$2.notes"
     mv "$2.notes" "$2"
+  fi
+  if [[ -n ${BENCH_IMPORT_WORK:-} ]]; then
+    awk 'BEGIN {split("contacted qualified won lost", s, " ")}
+         NR == 1 {print $0 ",lead_status,follow_up_on"; next}
+         {printf "%s,%s,2027-%02d-%02d\n", $0, s[NR % 4 + 1], NR % 12 + 1, NR % 28 + 1}' "$2" >"$2.work"
+    mv "$2.work" "$2"
   fi
 }
 

@@ -1,5 +1,5 @@
-//! The working state a spreadsheet brings (docs/imports.md "Working state"): the leads an upload
-//! creates get the file's status and owner, set by the uploader under the page's rules; a lead
+//! The working state a spreadsheet brings (docs/imports.md): the leads an upload creates get the
+//! file's status, owner and follow-up day, set by the uploader under the page's rules; a lead
 //! that existed keeps the team's; an owner who cannot work a lead is left out, the status set.
 use reqwest::StatusCode;
 use serde_json::{json, Value};
@@ -12,18 +12,18 @@ use crate::lead_uploads::{count, finished, upload};
 use crate::pages::sign_in;
 use crate::workbook_imports::lead as by_address;
 
-backend_tests!(a_sales_sheet_brings_its_statuses_and_owners_to_the_leads_it_creates,);
+backend_tests!(a_sales_sheet_brings_its_working_state_to_the_leads_it_creates,);
 
 /// A salesperson's sheet: a won lead of Bob's, a lead that exists already (9 Elm Street), and a
 /// lead given to someone outside the team.
 const SHEET: &str = "\
-address,city,state,zip_code,Lead Status,Assigned To
-1 Main St,Austin,TX,78701,Won,Bob@Example.com
-9 Elm Street,Austin,TX,78701,Lost,bob@example.com
-2 Oak Ave,Austin,TX,78701,contacted,mallory@example.com
+address,city,state,zip_code,Lead Status,Assigned To,Next Call
+1 Main St,Austin,TX,78701,Won,Bob@Example.com,
+9 Elm Street,Austin,TX,78701,Lost,bob@example.com,12/8/2026
+2 Oak Ave,Austin,TX,78701,contacted,mallory@example.com,12/9/2026
 ";
 
-async fn a_sales_sheet_brings_its_statuses_and_owners_to_the_leads_it_creates(app: TestApp) {
+async fn a_sales_sheet_brings_its_working_state_to_the_leads_it_creates(app: TestApp) {
     let alice = app.user("alice@example.com").await;
     let team_id = team(&app, "Alpha", &alice).await;
     let bob = app.user("bob@example.com").await;
@@ -55,15 +55,17 @@ async fn a_sales_sheet_brings_its_statuses_and_owners_to_the_leads_it_creates(ap
     let kept = by_address(&leads, "9 Elm Street");
     assert_eq!(kept["status"], "new", "{kept}");
     assert_eq!(kept["assignee_id"], Value::Null, "{kept}");
+    assert_eq!(kept["follow_up_on"], Value::Null, "{kept}");
     // Mallory is in no team of the lead: the status is set, the owner left out.
     let contacted = by_address(&leads, "2 Oak Ave");
     assert_eq!(contacted["status"], "contacted", "{contacted}");
+    assert_eq!(contacted["follow_up_on"], "2026-12-09", "{contacted}");
     assert_eq!(contacted["assignee_id"], Value::Null, "{contacted}");
 
     let report = b.get(&format!("{}/report", sent.location())).await;
     let lines: Vec<&str> = report.body.lines().collect();
     assert!(
-        lines[1].starts_with("3,Lead Status,Lost,work_not_set,the lead existed"),
+        lines[1].starts_with("3,Lead Status,Lost,work_not_set,\"the lead existed"),
         "{}",
         report.body
     );

@@ -183,6 +183,21 @@ pub const LEAD_ALIASES: &[(&str, &[&str])] = &[
         ],
     ),
     (
+        FOLLOW_UP,
+        &[
+            "followup",
+            "followupdate",
+            "nextfollowup",
+            "nextfollowupdate",
+            "nextcall",
+            "nextcalldate",
+            "callback",
+            "callbackdate",
+            "nextcontact",
+            "nextcontactdate",
+        ],
+    ),
+    (
         ASSIGNEE,
         &[
             "assignee",
@@ -204,6 +219,10 @@ pub const NOTES: &str = "notes";
 
 /// The column of the status of a lead the row creates ("Lead Status", "Stage").
 pub const LEAD_STATUS: &str = "lead_status";
+
+/// The column of the day to follow up a lead the row creates ("Next Call", "Follow-up Date"):
+/// the lead export's `follow_up_on`.
+pub const FOLLOW_UP: &str = "follow_up_on";
 
 /// The column of the e-mail address of the person to work a lead the row creates ("Assigned
 /// To"): the lead export's `assignee_email`.

@@ -22,8 +22,8 @@ mod summary;
 mod verbatim;
 
 pub use columns::{
-    choose_by_header, map_header, ColumnMap, NoHeader, ASSIGNEE, BUSINESS_ALIASES, FULL_NAME,
-    LEAD_ALIASES, LEAD_STATUS, NOTES, REPORT_COLUMNS,
+    choose_by_header, map_header, ColumnMap, NoHeader, ASSIGNEE, BUSINESS_ALIASES, FOLLOW_UP,
+    FULL_NAME, LEAD_ALIASES, LEAD_STATUS, NOTES, REPORT_COLUMNS,
 };
 pub use service::{import, ImportRun, ImportServices, DEFAULT_CHUNK};
 pub use summary::ImportSummary;

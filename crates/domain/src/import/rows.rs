@@ -4,13 +4,16 @@
 use crate::address::split_one_line;
 use crate::business::BusinessFields;
 use crate::lead::fields::{max_len, LeadFields};
-use crate::lead::work::{ImportedWork, LeadStatus, NOTE_MAX_CHARS};
-use crate::parse::{clean_note, normalize_phone, split_person_name, state_from_name};
+use crate::lead::work::{follow_up_day, ImportedWork, LeadStatus, NOTE_MAX_CHARS};
+use crate::parse::{
+    clean_note, normalize_email, normalize_phone, parse_permit_date, split_person_name,
+    state_from_name,
+};
 
 use super::cells::{
     cell_text, read_number, read_phone_type, read_property_type, read_rating, read_whole,
 };
-use super::columns::{ColumnMap, ASSIGNEE, FULL_NAME, LEAD_STATUS, NOTES};
+use super::columns::{ColumnMap, ASSIGNEE, FOLLOW_UP, FULL_NAME, LEAD_STATUS, NOTES};
 
 /// A cell dropped (or changed) by the cleaning, reported with the row.
 #[derive(Debug, Clone, PartialEq)]
@@ -132,6 +135,7 @@ const STATUS: Rule = Rule::new(
     "a lead status (new, contacted, qualified, won, lost)",
 );
 const ASSIGNEE_EMAIL: Rule = Rule::new("invalid_email", "an e-mail address");
+const FOLLOW_UP_DAY: Rule = Rule::new("invalid_date", "a day from the year 2000 to 2199");
 
 /// A state or territory by its code or name, as its two-letter code.
 fn state_cell(cell: (&'static str, &str), issues: &mut Vec<CellIssue>) -> Option<String> {
@@ -184,10 +188,14 @@ pub fn lead_row(map: &ColumnMap, cells: &[String]) -> LeadRow {
                 row.work.status = status.filter(|s| *s != LeadStatus::New);
             }
             ASSIGNEE => {
-                let email = value.trim().to_lowercase();
-                let read =
-                    (email.contains('@') && !email.contains(char::is_whitespace)).then_some(email);
+                let read = normalize_email(value);
                 row.work.assignee_email = ASSIGNEE_EMAIL.keep(read, cell, issues);
+            }
+            FOLLOW_UP => {
+                // Written as spreadsheets write dates (`12/8/2026`, `Dec 8, 2026`), then held to
+                // the API's rule for a follow-up day.
+                let day = parse_permit_date(value).and_then(|d| follow_up_day(&d.to_string()));
+                row.work.follow_up = FOLLOW_UP_DAY.keep(day, cell, issues);
             }
             NOTES => {
                 let note = Some(clean_note(value)).filter(|n| !n.is_empty());
@@ -396,7 +404,7 @@ mod tests {
     }
 
     #[test]
-    fn a_rows_status_and_owner_are_its_leads_working_state_not_fields() {
+    fn a_rows_status_owner_and_follow_up_day_are_its_leads_working_state() {
         let row = lead(&[
             ("Address", "1 Main St"),
             ("Lead Status", " Won "),
@@ -416,6 +424,18 @@ mod tests {
         );
         // Every lead starts as new: nothing to set.
         assert!(lead(&[("Stage", "NEW")]).work.is_empty());
+        let day = |cell: &str| {
+            lead(&[("Next Call", cell)])
+                .work
+                .follow_up
+                .map(|d| d.to_string())
+        };
+        assert_eq!(day("12/8/2026").as_deref(), Some("2026-12-08"));
+        assert_eq!(day("Dec 8, 2026 10:00 AM").as_deref(), Some("2026-12-08"));
+        assert_eq!(day("2026-12-08").as_deref(), Some("2026-12-08"));
+        assert_eq!((day("soon"), day("1/1/1999")), (None, None));
+        let row = lead(&[("Follow-up Date", "2/30/2026")]);
+        assert_eq!(codes(&row), [(FOLLOW_UP, "invalid_date")]);
     }
 
     #[test]

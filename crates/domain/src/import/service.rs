@@ -14,7 +14,7 @@ use crate::submission::{ElementOutcome, SubmissionRequest, SubmissionService};
 use crate::telemetry::IMPORT_ROWS;
 use crate::user::User;
 
-use super::columns::{map_header, ColumnMap, ASSIGNEE, LEAD_STATUS, NOTES};
+use super::columns::{map_header, ColumnMap, ASSIGNEE, FOLLOW_UP, LEAD_STATUS, NOTES};
 use super::rows::{business_row, lead_row, CellIssue};
 use super::verbatim::Verbatim;
 use super::{
@@ -461,9 +461,9 @@ impl Import<'_> {
         Ok(())
     }
 
-    /// Gives each lead a row created the row's status and owner. A row that merged into a lead
-    /// that existed leaves its working state as the team has it, and says so; so does a row whose
-    /// status or owner could not be set (the lead stays, as the file made it).
+    /// Gives each lead a row created the row's status, owner and follow-up day. A row that merged
+    /// into a lead that existed leaves its working state as the team has it, and says so; so does
+    /// a row whose working state could not be set (the lead stays, as the file made it).
     async fn set_work(&mut self, rows: &[Pending], outcomes: &[ElementOutcome]) {
         let mut created: Vec<&Pending> = Vec::new();
         let mut work = Vec::new();
@@ -478,7 +478,7 @@ impl Import<'_> {
                 }
                 (Some(_), Some(_)) => {
                     let message =
-                        "the lead existed: its status and owner stay as the team has them";
+                        "the lead existed: its status, owner and follow-up day stay as the team has them";
                     self.warn_work(pending, message);
                 }
                 _ => {}
@@ -497,7 +497,8 @@ impl Import<'_> {
                 }
             }
             Err(e) => {
-                let message = format!("the status and owner could not be set: {e:#}");
+                let message =
+                    format!("the status, owner and follow-up day could not be set: {e:#}");
                 for pending in created {
                     self.warn_work(pending, &message);
                 }
@@ -505,12 +506,13 @@ impl Import<'_> {
         }
     }
 
-    /// A `work_not_set` warning under the row's status column, else its owner column.
+    /// A `work_not_set` warning under the row's status column, else its follow-up or owner column.
     fn warn_work(&mut self, pending: &Pending, message: &str) {
-        let field = if pending.work.status.is_some() {
-            LEAD_STATUS
-        } else {
-            ASSIGNEE
+        let work = &pending.work;
+        let field = match (work.status, work.follow_up) {
+            (Some(_), _) => LEAD_STATUS,
+            (None, Some(_)) => FOLLOW_UP,
+            (None, None) => ASSIGNEE,
         };
         self.warn(&pending.row, field, "work_not_set", message, None);
     }

@@ -21,7 +21,7 @@ pub struct ImportSummary {
     pub warnings: u64,
     /// Notes added to the rows' leads (a note the lead had already is not counted).
     pub notes: u64,
-    /// Leads the rows created whose status and owner were set as the file says.
+    /// Leads the rows created whose status, owner and follow-up day were set as the file says.
     pub work: u64,
     /// Each rejection reason and warning code, with how often it came.
     pub reasons: BTreeMap<String, u64>,

@@ -1,8 +1,10 @@
 //! The working state a spreadsheet brings with the leads it creates (a team moving its sales
-//! sheet or CRM export to leadhub): each lead's status and the person working it, set by the
-//! person importing as one bulk change, so the page's rules hold (an owner must be an active
+//! sheet or CRM export to leadhub): each lead's status, the person working it and the day to
+//! follow it up, set by the person importing as one bulk change, so the page's rules hold (an owner must be an active
 //! member of the lead's team) and each lead's timeline says who set them.
 use std::collections::HashMap;
+
+use chrono::NaiveDate;
 
 use super::service::{BulkSet, LeadWorkError, LeadWorkService, WorkResult};
 use super::LeadStatus;
@@ -16,11 +18,12 @@ pub struct ImportedWork {
     pub status: Option<LeadStatus>,
     /// The e-mail address of the person to work the lead.
     pub assignee_email: Option<String>,
+    pub follow_up: Option<NaiveDate>,
 }
 
 impl ImportedWork {
     pub fn is_empty(&self) -> bool {
-        self.status.is_none() && self.assignee_email.is_none()
+        *self == ImportedWork::default()
     }
 }
 
@@ -33,13 +36,13 @@ pub enum WorkSet {
 }
 
 /// Times a refused lead's change is narrowed (its owner left out) or dropped and the rest tried
-/// again: each pass drops at least one lead, and a lead has at most two parts.
+/// again: each pass narrows or drops at least one lead, and a lead is narrowed once at most.
 const PASSES: usize = 3;
 
 impl LeadWorkService {
     /// Sets each `(lead, working state)` as `user`, in one transaction for all that can be set: an
-    /// owner no account has, or one a rule refuses, is left out and the status set alone. For
-    /// each item in order, whether all of it was set.
+    /// owner no account has, or one a rule refuses, is left out and the status and follow-up day
+    /// set alone. For each item in order, whether all of it was set.
     pub async fn apply_imported_work(
         &self,
         user: &User,
@@ -60,6 +63,7 @@ impl LeadWorkService {
         for (i, (_, item)) in items.iter().enumerate() {
             let mut set = BulkSet {
                 status: item.status,
+                follow_up: item.follow_up.map(Some),
                 ..BulkSet::default()
             };
             if let Some(email) = item.assignee_email.as_deref() {
@@ -102,7 +106,8 @@ impl LeadWorkService {
                 let Some((i, set)) = sets.get_mut(k) else {
                     continue;
                 };
-                if set.assignee.is_some() && set.status.is_some() {
+                let others = set.status.is_some() || set.follow_up.is_some();
+                if set.assignee.is_some() && others {
                     set.assignee = None;
                     outcome[*i] = WorkSet::Not(format!("the owner was left out: {reason}"));
                 } else {

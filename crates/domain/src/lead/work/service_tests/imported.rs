@@ -7,6 +7,7 @@ fn work(lead_id: i64, status: LeadStatus, owner: &str) -> (i64, ImportedWork) {
     let work = ImportedWork {
         status: Some(status),
         assignee_email: Some(owner.to_owned()),
+        ..ImportedWork::default()
     };
     (lead_id, work)
 }
@@ -19,12 +20,14 @@ async fn statuses_are_set_and_an_owner_who_cannot_work_the_lead_is_left_out() {
         lead(12, Some(TEAM)),
     ];
     let (service, saved) = World::of(leads).service();
-    let items = [
+    let mut items = [
         work(10, LeadStatus::Won, "p3@example.com"),
         // p4 is a member of the other team only.
         work(11, LeadStatus::Lost, "p4@example.com"),
         work(12, LeadStatus::Contacted, "ghost@example.com"),
     ];
+    let day = chrono::NaiveDate::from_ymd_opt(2026, 12, 8);
+    items[1].1.follow_up = day;
     let sets = service
         .apply_imported_work(&person(2, "p2@example.com"), &items)
         .await
@@ -37,6 +40,7 @@ async fn statuses_are_set_and_an_owner_who_cannot_work_the_lead_is_left_out() {
         assert!(reason.starts_with("the owner was left out: "), "{reason}");
     }
     let saved = saved.lock().unwrap();
+    assert_eq!(saved[1].follow_up, Some(day), "the day set with the status");
     let done: Vec<(i64, Option<LeadStatus>, Option<Option<i64>>)> = saved
         .iter()
         .map(|c| (c.lead_id, c.status, c.assignee))
