@@ -101,5 +101,5 @@ for rows in "${sizes[@]}"; do
   printf '%-8s %-10s %-10s %-10s %-12s %s\n' "$rows" "$secs" \
     "$(awk -v r="$rows" -v s="$secs" 'BEGIN {printf "%.0f", r/s}')" \
     "$(awk -v k="$rss_kb" 'BEGIN {printf "%.1f", k/1024}')" "$csv_mb" \
-    "$(grep -E '^(created|updated|skipped|rejected|failed|notes):' "$run/summary.txt" | tr '\n' ' ')"
+    "$(grep -E '^(created|updated|skipped|rejected|failed|notes|work):' "$run/summary.txt" | tr '\n' ' ')"
 done

@@ -165,14 +165,7 @@ impl LeadWorkService {
         action: LeadWorkAction,
     ) -> WorkResult<Opened> {
         let opened = self.open(user, id).await?;
-        if let Some(into) = opened.lead.work.merged_into_id {
-            return Err(LeadWorkError::Conflict {
-                detail: format!("Lead was merged into lead {into}"),
-                lead_id: Some(into),
-            });
-        }
-        allow(opened.actor, action)?;
-        Ok(opened)
+        opened_for(opened.lead, Some(opened.actor), action)
     }
 
     /// One lead, as its GET shows it: a lead merged away answers with its survivor.
@@ -579,8 +572,33 @@ impl LeadWorkService {
     ) -> WorkResult<Vec<Lead>> {
         let mut problems = Vec::new();
         let mut changes = Vec::with_capacity(ids.len());
+        // The leads read at once and who the user is on each team once: a bulk change of an
+        // import's 500 leads would otherwise read each lead and membership on its own.
+        let mut found: HashMap<i64, Lead> = self
+            .leads
+            .find_leads(ids.to_vec())
+            .await?
+            .into_iter()
+            .map(|lead| (lead.id, lead))
+            .collect();
+        let mut actors: HashMap<Option<i64>, Option<Actor>> = HashMap::new();
         for (i, id) in ids.iter().enumerate() {
-            match self.bulk_change(user, *id, set_of(i)).await {
+            let set = set_of(i);
+            let opened = match found.remove(id) {
+                Some(lead) => {
+                    let actor = match actors.get(&lead.team_id) {
+                        Some(actor) => *actor,
+                        None => {
+                            let actor = self.actor_on_lead(user, &lead).await?;
+                            *actors.entry(lead.team_id).or_insert(actor)
+                        }
+                    };
+                    opened_for(lead, actor, bulk_action(set))
+                }
+                // Not stored, or named twice: read and refused as a single change is.
+                None => self.open_for(user, *id, bulk_action(set)).await,
+            };
+            match self.bulk_change_of(user, opened, set).await {
                 Ok(change) => changes.push((i, change)),
                 Err(LeadWorkError::Unexpected(e)) => return Err(LeadWorkError::Unexpected(e)),
                 Err(e) => problems.push(id_problem(i, &e)),
@@ -613,13 +631,15 @@ impl LeadWorkService {
         }
     }
 
-    /// One lead's change of a bulk request, checked as the single operations check it.
-    async fn bulk_change(&self, user: &User, id: i64, set: &BulkSet) -> WorkResult<LeadChange> {
-        let mut action = LeadWorkAction::Edit;
-        if set.archived.is_some() {
-            action = LeadWorkAction::Archive;
-        }
-        let Opened { lead, actor } = self.open_for(user, id, action).await?;
+    /// One lead's change of a bulk request, the lead opened for it (`bulk_action`), checked as
+    /// the single operations check it.
+    async fn bulk_change_of(
+        &self,
+        user: &User,
+        opened: WorkResult<Opened>,
+        set: &BulkSet,
+    ) -> WorkResult<LeadChange> {
+        let Opened { lead, actor } = opened?;
         let mut change = match set.team_id {
             Some(team_id) => {
                 let needed = if lead.team_id.is_some() {
@@ -654,6 +674,30 @@ impl LeadWorkService {
         }
         Ok(change)
     }
+}
+
+/// What a bulk change's lead is opened for: archiving or restoring, else an edit.
+fn bulk_action(set: &BulkSet) -> LeadWorkAction {
+    if set.archived.is_some() {
+        LeadWorkAction::Archive
+    } else {
+        LeadWorkAction::Edit
+    }
+}
+
+/// `open_for`'s checks on a lead read already, `actor` who the user is on it (None: an outsider,
+/// told the lead is not found): a lead merged away takes no change (409 naming the survivor),
+/// and the actor must be allowed `action` (403).
+fn opened_for(lead: Lead, actor: Option<Actor>, action: LeadWorkAction) -> WorkResult<Opened> {
+    let actor = actor.ok_or(LeadWorkError::NotFound("Lead"))?;
+    if let Some(into) = lead.work.merged_into_id {
+        return Err(LeadWorkError::Conflict {
+            detail: format!("Lead was merged into lead {into}"),
+            lead_id: Some(into),
+        });
+    }
+    allow(actor, action)?;
+    Ok(Opened { lead, actor })
 }
 
 /// A note's text cleaned (`clean_note`), 1 to 10,000 characters; else a 422 at `path` (in the

@@ -75,6 +75,10 @@ impl World {
         leads
             .expect_find_lead()
             .returning(move |id| Ok(stored.iter().find(|l| l.id == id).cloned()));
+        let stored = self.leads.clone();
+        leads
+            .expect_find_leads()
+            .returning(move |ids| Ok(among(&stored, &ids, |l| l.id)));
         let mut work = MockLeadWorkRepository::new();
         let (log, stored) = (saved.clone(), self.leads.clone());
         work.expect_save_change().returning(move |change| {
@@ -122,13 +126,9 @@ impl World {
             .expect_find_by_internal_id()
             .returning(move |id| Ok(people.iter().find(|u| u.id == id).cloned()));
         let people = self.users.clone();
-        users.expect_find_by_internal_ids().returning(move |ids| {
-            Ok(people
-                .iter()
-                .filter(|u| ids.contains(&u.id))
-                .cloned()
-                .collect())
-        });
+        users
+            .expect_find_by_internal_ids()
+            .returning(move |ids| Ok(among(&people, ids, |u| u.id)));
         let service = LeadWorkService {
             leads: Arc::new(leads),
             work: Arc::new(work),
@@ -138,6 +138,14 @@ impl World {
         };
         (service, saved)
     }
+}
+
+/// The things of `all` whose id (`id_of`) is among `ids`, as a store reads them by id.
+fn among<T: Clone>(all: &[T], ids: &[i64], id_of: fn(&T) -> i64) -> Vec<T> {
+    all.iter()
+        .filter(|t| ids.contains(&id_of(t)))
+        .cloned()
+        .collect()
 }
 
 fn status(s: LeadStatus) -> LeadPatch {
