@@ -21,6 +21,13 @@ async fn bulk(b: &mut Browser, back: &str, form: &[(&str, &str)]) -> Page {
     b.post("/leads/bulk", &with_token).await
 }
 
+/// The bulk bar's form from the whole list (`back` empty), refused saying `why`.
+async fn refused(b: &mut Browser, form: &[(&str, &str)], why: &str) {
+    let page = bulk(b, "", form).await;
+    assert_eq!(page.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_shows(&page.body, &[why]);
+}
+
 async fn every_lead_of_a_list_changes_at_once(app: TestApp) {
     let c = cast(&app).await;
     for n in 1..=60 {
@@ -60,17 +67,9 @@ async fn every_lead_of_a_list_changes_at_once(app: TestApp) {
 
     // The list changed since it was counted: nothing is changed.
     lead_at(&app, &c.olive.key, 61, Some(c.a)).await;
-    let stale = bulk(
-        &mut adam,
-        "",
-        &[("whole_list", "60"), ("action", "status:contacted")],
-    )
-    .await;
-    assert_eq!(stale.status, StatusCode::UNPROCESSABLE_ENTITY);
-    assert_shows(
-        &stale.body,
-        &["The list holds 61 leads now, not the 60 it showed"],
-    );
+    let stale = [("whole_list", "60"), ("action", "status:contacted")];
+    let why = "The list holds 61 leads now, not the 60 it showed";
+    refused(&mut adam, &stale, why).await;
     let contacted = adam.get("/leads?status=contacted").await;
     assert_shows(&contacted.body, &["0 leads match these filters"]);
 
@@ -102,15 +101,7 @@ async fn every_lead_of_a_list_changes_at_once(app: TestApp) {
         &["1061 leads", "A change takes at most 1000 leads at once"],
     );
     assert!(!list.body.contains("name=\"whole_list\""));
-    let over = bulk(
-        &mut adam,
-        "",
-        &[("whole_list", "1061"), ("action", "archive")],
-    )
-    .await;
-    assert_eq!(over.status, StatusCode::UNPROCESSABLE_ENTITY);
-    assert_shows(
-        &over.body,
-        &["This list holds 1061 leads; one change takes at most 1000"],
-    );
+    let over = [("whole_list", "1061"), ("action", "archive")];
+    let why = "This list holds 1061 leads; one change takes at most 1000";
+    refused(&mut adam, &over, why).await;
 }

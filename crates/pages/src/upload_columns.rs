@@ -22,20 +22,16 @@ fn field_name(i: usize) -> String {
     format!("column-{i}")
 }
 
-/// The columns step of `upload`, with the person's `chosen` fields (empty: what the headers
-/// name) and why their choice was refused, if it was.
+/// The columns step of `upload` (its file `content`), with the person's `chosen` fields (empty:
+/// what the headers name) and why their choice was refused, if it was.
 pub async fn page(
     visitor: &Visitor,
     upload: &Upload,
+    content: Vec<u8>,
     chosen: &[Option<String>],
     status: StatusCode,
     error: Option<&str>,
 ) -> Result<HttpResponse, PageError> {
-    let (_, content) = visitor
-        .state
-        .uploads
-        .with_file(&visitor.user, upload.id)
-        .await?;
     let kind = import_kind(upload.kind, &upload.options);
     let fields = kind.columns();
     let columns = web::block(move || preview(&content, &kind))
@@ -100,10 +96,10 @@ pub async fn choose(
     let id = id_of(&id, "Upload")?;
     let uploads = &visitor.state.uploads;
     let (upload, content) = uploads.with_file(&visitor.user, id).await?;
-    let headers = web::block(move || headers(&content))
+    let (headers, content) = web::block(move || (headers(&content), content))
         .await
-        .map_err(|e| PageError::unexpected(e.into()))?
-        .map_err(|e| PageError::unexpected(anyhow::anyhow!(e)))?;
+        .map_err(|e| PageError::unexpected(e.into()))?;
+    let headers = headers.map_err(|e| PageError::unexpected(anyhow::anyhow!(e)))?;
     let choices: Vec<Option<String>> = (0..headers.len())
         .map(|i| {
             form.get(&field_name(i))
@@ -126,5 +122,5 @@ pub async fn choose(
         Err(ServiceError::Forbidden(reason)) => (StatusCode::FORBIDDEN, format!("{reason}.")),
         Err(e) => return Err(e.into()),
     };
-    page(&visitor, &upload, &choices, status, Some(&problem)).await
+    page(&visitor, &upload, content, &choices, status, Some(&problem)).await
 }

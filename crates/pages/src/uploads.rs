@@ -295,7 +295,10 @@ async fn status(
     let id = id_of(&id, "Upload")?;
     let upload = state.uploads.visible(&visitor.user, id).await?;
     if upload.status == UploadStatus::AwaitingColumns {
-        return crate::upload_columns::page(&visitor, &upload, &[], StatusCode::OK, None).await;
+        // Only this step reads the file: the page of a running import is polled every 2 s.
+        let (upload, content) = state.uploads.with_file(&visitor.user, id).await?;
+        let ok = StatusCode::OK;
+        return crate::upload_columns::page(&visitor, &upload, content, &[], ok, None).await;
     }
     let mut context = base_context(Some(&visitor), upload.kind.as_str());
     context.insert("id", &upload.id);
