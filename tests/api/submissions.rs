@@ -644,6 +644,16 @@ async fn duplicate_rules(app: TestApp) {
     )
     .await;
     assert_eq!(r["result_action"], "created", "{r}");
+    // A box: its number after it, as Publication 28 writes it; other spellings merge into it.
+    for (written, standard) in [
+        ("P.O. Box 55", "PO BOX 55"),
+        ("Rural Route 2, Box 15", "RR 2 BOX 15"),
+    ] {
+        let (first, lead) = submit_and_get(&app, &alice.key, austin_lead(written)).await;
+        assert_eq!(lead["address_standardized"], standard, "{lead}");
+        let again = submit(&app, &alice.key, austin_lead(&standard.to_lowercase())).await;
+        assert_eq!(again["result_lead_id"], first["result_lead_id"], "{again}");
+    }
 }
 
 async fn duplicate_scope_by_team(app: TestApp) {

@@ -389,7 +389,11 @@ fn a_two_letter_directional_written_as_two_letters() {
 
 #[test]
 fn a_route_box_with_a_comma_or_periods() {
-    assert_eq!(sk("RR 3, BOX 273"), "273 RR 3 BOX");
+    // Pub 28 writes a box's number after the box: the key is the address_standardized people see.
+    assert_eq!(sk("RR 3, BOX 273"), "RR 3 BOX 273");
+    assert_eq!(sk("P.O. Box 55"), "PO BOX 55");
+    assert_eq!(sk("HC 2, Box 9"), "HC 2 BOX 9");
+    assert_eq!(sk("100 Juke Box"), "100 JUKE BOX");
     assert_same_properties(&[
         ("RR 3, BOX 273", "RR 3 Box 273"),
         ("R.R. 1, Box 242", "RR 1 Box 242"),
