@@ -398,8 +398,8 @@ pub struct ColumnMap {
     pub headers: Vec<String>,
     /// `report[i]`: column i is one of the report's own; worked out once, as every row asks.
     report: Vec<bool>,
-    /// `unsure[i]`: column i's header names no field at all, or names one only as a guess.
-    unsure: Vec<bool>,
+    /// A column's header names no field at all, or names one only as a guess.
+    unsure: bool,
 }
 
 impl ColumnMap {
@@ -420,7 +420,7 @@ impl ColumnMap {
     pub fn read(kind: &ImportKind, headers: &[String]) -> ColumnMap {
         let aliases = kind.aliases();
         let mut fields: Vec<Option<&'static str>> = Vec::with_capacity(headers.len());
-        let mut unsure = Vec::with_capacity(headers.len());
+        let mut unsure = false;
         for header in headers {
             let key = header_key(header);
             let named = field_for(aliases, &key);
@@ -431,7 +431,7 @@ impl ColumnMap {
             // A guess that lost its field to a column naming it plainly (an export's `status`
             // after its `permit_status`) is no question: it is read the second way.
             let guessed = field.is_some() && field == named && GUESSED_KEYS.contains(&key.as_str());
-            unsure.push(unknown || guessed);
+            unsure |= unknown || guessed;
             fields.push(field);
         }
         // A file with a first or last name column says how it splits names; a whole name beside
@@ -467,13 +467,15 @@ impl ColumnMap {
                 choices.len()
             ));
         }
+        let known = kind.columns();
         let mut fields: Vec<Option<&'static str>> = Vec::with_capacity(headers.len());
         for (header, choice) in headers.iter().zip(choices) {
             let field = match choice.as_deref().map(str::trim).filter(|c| !c.is_empty()) {
                 None => None,
                 Some(name) => Some(
-                    kind.columns()
-                        .into_iter()
+                    known
+                        .iter()
+                        .copied()
                         .find(|f| *f == name)
                         .ok_or_else(|| format!("\"{name}\" is not a {} field", kind.name()))?,
                 ),
@@ -502,7 +504,7 @@ impl ColumnMap {
         }
         Ok(ColumnMap {
             report: report_columns(headers, &fields),
-            unsure: vec![false; headers.len()],
+            unsure: false,
             fields,
             headers: headers.to_vec(),
         })
@@ -511,7 +513,7 @@ impl ColumnMap {
     /// Whether a person should look at the mapping before the import: a column's header names
     /// no field of ours, or names one only as a guess (`GUESSED_KEYS`).
     pub fn unsure(&self) -> bool {
-        self.unsure.contains(&true)
+        self.unsure
     }
 
     /// `header -> field` for each mapped column, in the file's order.

@@ -348,6 +348,19 @@ impl LeadWorkService {
         user_id: Option<&str>,
         path: &[&str],
     ) -> WorkResult<Option<(i64, String)>> {
+        self.assignee_among(team_id, user_id, path, &mut Assignees::new())
+            .await
+    }
+
+    /// `assignee_of`, each team's person looked up once in `known`: a bulk change (an import's
+    /// owner column) names the same few people for hundreds of leads.
+    async fn assignee_among(
+        &self,
+        team_id: Option<i64>,
+        user_id: Option<&str>,
+        path: &[&str],
+        known: &mut Assignees,
+    ) -> WorkResult<Option<(i64, String)>> {
         let Some(user_id) = user_id else {
             return Ok(None);
         };
@@ -359,23 +372,30 @@ impl LeadWorkService {
                 "An unassigned lead has no assignee: claim it into a team first",
             ));
         };
-        let not_member = || {
+        let key = (team_id, user_id.to_owned());
+        let member = match known.get(&key) {
+            Some(member) => member.clone(),
+            None => {
+                let member = self.member_named(team_id, user_id).await?;
+                known.entry(key).or_insert(member).clone()
+            }
+        };
+        member.map(Some).ok_or_else(|| {
             invalid(
                 &path,
                 "value_error",
                 "The assignee must be an active member of the lead's team",
             )
+        })
+    }
+
+    /// The row and public ids of `user_id` when they are an active member of `team_id`.
+    async fn member_named(&self, team_id: i64, user_id: &str) -> WorkResult<Option<(i64, String)>> {
+        let Some(found) = self.users.find_by_user_id(user_id).await? else {
+            return Ok(None);
         };
-        let found = self
-            .users
-            .find_by_user_id(user_id)
-            .await?
-            .ok_or_else(not_member)?;
-        self.memberships
-            .membership(team_id, found.id)
-            .await?
-            .ok_or_else(not_member)?;
-        Ok(Some((found.id, found.user_id)))
+        let membership = self.memberships.membership(team_id, found.id).await?;
+        Ok(membership.map(|_| (found.id, found.user_id)))
     }
 
     /// 409 when another lead of `team_id`'s scope is the same property as `keys`.
@@ -582,6 +602,7 @@ impl LeadWorkService {
             .map(|lead| (lead.id, lead))
             .collect();
         let mut actors: HashMap<Option<i64>, Option<Actor>> = HashMap::new();
+        let mut assignees = Assignees::new();
         for (i, id) in ids.iter().enumerate() {
             let set = set_of(i);
             let opened = match found.remove(id) {
@@ -598,7 +619,7 @@ impl LeadWorkService {
                 // Not stored, or named twice: read and refused as a single change is.
                 None => self.open_for(user, *id, bulk_action(set)).await,
             };
-            match self.bulk_change_of(user, opened, set).await {
+            match self.bulk_change_of(user, opened, set, &mut assignees).await {
                 Ok(change) => changes.push((i, change)),
                 Err(LeadWorkError::Unexpected(e)) => return Err(LeadWorkError::Unexpected(e)),
                 Err(e) => problems.push(id_problem(i, &e)),
@@ -638,6 +659,7 @@ impl LeadWorkService {
         user: &User,
         opened: WorkResult<Opened>,
         set: &BulkSet,
+        assignees: &mut Assignees,
     ) -> WorkResult<LeadChange> {
         let Opened { lead, actor } = opened?;
         let mut change = match set.team_id {
@@ -661,8 +683,9 @@ impl LeadWorkService {
         }
         change.note = set.note.clone();
         if let Some(assignee) = &set.assignee {
+            let path = &["set", "assignee_id"];
             let id = self
-                .assignee_of(lead.team_id, assignee.as_deref(), &["set", "assignee_id"])
+                .assignee_among(lead.team_id, assignee.as_deref(), path, assignees)
                 .await?;
             set_assignee(&mut change, &lead, id);
         }
@@ -675,6 +698,10 @@ impl LeadWorkService {
         Ok(change)
     }
 }
+
+/// The assignees a bulk change looked up: (team, public user id) -> the row and public ids of an
+/// active member, None for anyone else.
+type Assignees = HashMap<(i64, String), Option<(i64, String)>>;
 
 /// What a bulk change's lead is opened for: archiving or restoring, else an edit.
 fn bulk_action(set: &BulkSet) -> LeadWorkAction {

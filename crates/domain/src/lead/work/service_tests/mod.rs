@@ -1,5 +1,6 @@
 //! The rules of `LeadWorkService`, with mocked ports.
 #![allow(clippy::unwrap_used)]
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use crate::lead::fields::LeadFields;
@@ -54,6 +55,8 @@ struct World {
     neighbours: Vec<(i64, LeadFields)>,
     notes: Vec<Note>,
     users: Vec<User>,
+    /// How many times a person was looked up by their public id.
+    user_lookups: Arc<AtomicUsize>,
 }
 
 impl World {
@@ -65,6 +68,7 @@ impl World {
             users: (1..=6)
                 .map(|i| person(i, &format!("p{i}@example.com")))
                 .collect(),
+            user_lookups: Arc::default(),
         }
     }
 
@@ -113,10 +117,11 @@ impl World {
             .returning(move |_, id| Ok(notes.iter().find(|n| n.id == id).cloned()));
         work.expect_delete_note().returning(|_, _, _, _| Ok(()));
         let mut users = MockUserRepository::new();
-        let people = self.users.clone();
-        users
-            .expect_find_by_user_id()
-            .returning(move |uid| Ok(people.iter().find(|u| u.user_id == uid).cloned()));
+        let (people, lookups) = (self.users.clone(), self.user_lookups.clone());
+        users.expect_find_by_user_id().returning(move |uid| {
+            lookups.fetch_add(1, Ordering::SeqCst);
+            Ok(people.iter().find(|u| u.user_id == uid).cloned())
+        });
         let people = self.users.clone();
         users
             .expect_find_by_email()
@@ -570,6 +575,43 @@ async fn a_bulk_change_names_every_refused_lead_and_saves_none() {
     assert!(saved.lock().unwrap().is_empty());
     let leads = service.bulk(&person(2, "a"), &[10], &set).await.unwrap();
     assert_eq!(leads.len(), 1);
+}
+
+#[tokio::test]
+async fn a_bulk_change_looks_its_owner_up_once_a_team() {
+    let world = World::of(vec![
+        lead(10, Some(TEAM)),
+        lead(11, Some(TEAM)),
+        lead(12, Some(OTHER_TEAM)),
+        lead(13, Some(TEAM)),
+    ]);
+    let (lookups, owners) = (world.user_lookups.clone(), world.users.clone());
+    let (service, saved) = world.service();
+    let to = |i: usize| BulkSet {
+        assignee: Some(Some(owners[i - 1].user_id.clone())),
+        ..BulkSet::default()
+    };
+    // Person 5 is a member of both teams: every lead is theirs, each team asked about once.
+    let leads = service
+        .bulk(&person(5, "m"), &[10, 11, 12, 13], &to(5))
+        .await
+        .unwrap();
+    assert_eq!(leads.len(), 4);
+    assert_eq!(lookups.load(Ordering::SeqCst), 2);
+    let assigned: Vec<Option<Option<i64>>> =
+        saved.lock().unwrap().iter().map(|c| c.assignee).collect();
+    assert_eq!(assigned, vec![Some(Some(5)); 4]);
+    // Person 4 is not of TEAM: each of its leads refused, still one look a team.
+    lookups.store(0, Ordering::SeqCst);
+    let err = service
+        .bulk(&person(5, "m"), &[10, 12, 13], &to(4))
+        .await
+        .unwrap_err();
+    assert_eq!(
+        refused_at(err),
+        ["Index(0):value_error", "Index(2):value_error"]
+    );
+    assert_eq!(lookups.load(Ordering::SeqCst), 2);
 }
 
 #[tokio::test]
