@@ -13,8 +13,6 @@ pub(super) struct StreetLine {
     pub number: String,
     pub street: String,
     pub units: Vec<String>,
-    /// A box address ("PO BOX 12", "RR 2 BOX 15"): its number is the box's.
-    pub is_box: bool,
 }
 
 /// What the lead says besides the street line, used to drop a city, state and ZIP typed into
@@ -107,7 +105,6 @@ fn read_street_segment(mut tokens: Vec<String>) -> Option<StreetLine> {
             number,
             street,
             units: Vec::new(),
-            is_box: true,
         });
     }
     let (number, rest) = house_number(&tokens)?;
@@ -130,7 +127,6 @@ fn read_street_segment(mut tokens: Vec<String>) -> Option<StreetLine> {
         number,
         street,
         units,
-        is_box: false,
     })
 }
 

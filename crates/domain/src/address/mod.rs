@@ -29,9 +29,6 @@ pub struct AddressKey {
     /// Predirectional + street name + C1 suffix + postdirectional: "N MAIN ST", "5TH AVE",
     /// "MAIN ST NW", "HIGHWAY 71", "AVENUE C", "PO BOX".
     pub street: String,
-    /// A box address: `street` is "PO BOX", "RR 2 BOX" or "HC 1 BOX" and `number` the box's, which
-    /// Pub 28 writes after it ("PO BOX 12").
-    pub is_box: bool,
     /// The secondary unit identifier only ("4", "B", "12C", "REAR"), designator dropped.
     /// Several units ("BLDG 2 APT 4") are their identifiers joined by a space ("2 4").
     pub unit: Option<String>,
@@ -63,7 +60,6 @@ impl AddressKey {
         Some(AddressKey {
             number: parts.number,
             street: parts.street,
-            is_box: parts.is_box,
             unit,
             zip5,
             city: city.and_then(locality::city),
@@ -75,7 +71,7 @@ impl AddressKey {
     /// for a box); the lookup key for candidates and the lead's `address_standardized`. Each identifier of a several-part unit gets its own "#", so the key
     /// reads back as the same units.
     pub fn street_key(&self) -> String {
-        let mut key = if self.is_box {
+        let mut key = if routes::is_box_street(&self.street) {
             format!("{} {}", self.street, self.number)
         } else {
             format!("{} {}", self.number, self.street)

@@ -221,6 +221,13 @@ const ROUTE_FORMS: &[(&[&str], &str)] = &[
     (&["HIGHWAY CONTRACT", "HCR", "HC"], "HC"),
 ];
 
+/// Whether `street` is a box's ("PO BOX", "RR 2 BOX", "HC 1 BOX", as `box_address` gives them):
+/// Pub 28 writes the box's number after it ("PO BOX 12"), a house number before the street.
+pub(super) fn is_box_street(street: &str) -> bool {
+    let words: Vec<&str> = street.split(' ').collect();
+    matches!(words.as_slice(), ["PO", "BOX"] | ["RR" | "HC", _, "BOX"])
+}
+
 /// A box address: "PO BOX 12", "P.O. BOX 12", "POST OFFICE BOX 12", "BOX 12" give
 /// ("12", "PO BOX"); "RR 2 BOX 15", "RURAL ROUTE 2 BOX 15" give ("15", "RR 2 BOX"); "HC 1 BOX 9"
 /// gives ("9", "HC 1 BOX"). The box number is the house number, so such leads still merge.

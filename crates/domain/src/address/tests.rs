@@ -394,6 +394,9 @@ fn a_route_box_with_a_comma_or_periods() {
     assert_eq!(sk("P.O. Box 55"), "PO BOX 55");
     assert_eq!(sk("HC 2, Box 9"), "HC 2 BOX 9");
     assert_eq!(sk("100 Juke Box"), "100 JUKE BOX");
+    assert_eq!(sk("7 Old PO Box"), "7 OLD PO BOX");
+    // The number written first is the same box.
+    assert_same_properties(&[("55 PO Box", "PO Box 55")]);
     assert_same_properties(&[
         ("RR 3, BOX 273", "RR 3 Box 273"),
         ("R.R. 1, Box 242", "RR 1 Box 242"),
