@@ -1,6 +1,6 @@
 //! The e-mail of follow-ups due (docs/working-leads.md "Follow-ups"): from
-//! `LEADHUB_FOLLOW_UP_DIGEST_HOUR` on, once a day, to each person with open leads due, listing
-//! them; turned off on the dashboard; queued once however many processes run; a failed e-mail
+//! `LEADHUB_FOLLOW_UP_DIGEST_HOUR` on, once a day, to each person with open leads due or given
+//! to them by someone else since the day before, listing them; turned off on the dashboard; queued once however many processes run; a failed e-mail
 //! is sent by the job's retry; at the hour of each person's day, as their browser last told the
 //! pages. The app's clock stands at 2026-12-03 12:00 UTC.
 use std::sync::{Arc, Mutex};
@@ -23,6 +23,7 @@ use crate::pages::{assert_shows, sign_in};
 backend_tests!(
     each_person_gets_one_email_a_day_of_their_follow_ups_due,
     the_email_goes_at_the_hour_of_each_persons_day,
+    leads_given_since_yesterday_are_in_the_email,
 );
 
 /// The follow-up e-mails both apps sent so far.
@@ -160,12 +161,14 @@ async fn each_person_gets_one_email_a_day_of_their_follow_ups_due(app: TestApp) 
     assert_eq!(sent.len(), 1);
     let mail = &sent[0];
     assert_eq!(mail.to, "mia@example.com");
-    assert_eq!(mail.subject, "2 follow-ups due today");
+    // Olive gave her the three open ones this morning: they are new to her too.
+    assert_eq!(mail.subject, "2 follow-ups due today, 3 new leads");
     let Message::FollowUpsDue {
         day,
         due,
         leads,
         list_url,
+        given,
         settings_url,
         ..
     } = &mail.message
@@ -203,6 +206,12 @@ async fn each_person_gets_one_email_a_day_of_their_follow_ups_due(app: TestApp) 
             .contains("- 1 Oak St, Austin TX 78701, Lee (new, due 2026-12-02)"),
         "{}",
         mail.text
+    );
+    let given_urls: Vec<&str> = given.leads.iter().map(|l| l.url.as_str()).collect();
+    assert_eq!(given.count, 3);
+    assert_eq!(
+        given_urls,
+        [tomorrow, today, yesterday].map(|id| format!("{base}/leads/{id}"))
     );
 
     // A second process on the same database at the same hour: the day was queued once, and
@@ -242,8 +251,82 @@ async fn each_person_gets_one_email_a_day_of_their_follow_ups_due(app: TestApp) 
     assert_eq!(sent[1].to, "mia@example.com");
     assert_eq!(
         sent[1].subject, "3 follow-ups due today",
-        "tomorrow's is due too"
+        "tomorrow's is due too, and nothing was given since yesterday"
     );
+}
+
+/// Leads someone else made a person's since the day before are in their e-mail, whether or
+/// not anything is due; one they took themselves, or that is closed or archived, is not; the
+/// next day they are not new any more.
+async fn leads_given_since_yesterday_are_in_the_email(app: TestApp) {
+    let (app, clock) = at_noon_sending_at_one(app).await;
+    let c = cast(&app).await;
+    let (olive, mia) = (&c.olive.key, &c.mia.key);
+    let mut leads = Vec::new();
+    for n in 1..=5 {
+        leads.push(lead_at(&app, olive, n, Some(c.a)).await);
+    }
+    let [given_id, taken, won, archived, adams] = leads[..] else {
+        unreachable!()
+    };
+    let to_mia = json!({"assignee_id": c.mia.user.user_id});
+    for lead in [given_id, won, archived] {
+        let (status, answer) = patch(&app, lead, olive, to_mia.clone()).await;
+        assert_eq!(status, StatusCode::OK, "{answer}");
+    }
+    let (status, _) = patch(&app, taken, mia, to_mia).await;
+    assert_eq!(status, StatusCode::OK);
+    let (status, _) = patch(&app, won, olive, json!({"status": "won"})).await;
+    assert_eq!(status, StatusCode::OK);
+    let (status, _) = app
+        .delete(&format!("/api/v1/leads/{archived}"), olive)
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    let to_adam = json!({"assignee_id": c.adam.user.user_id});
+    let (status, _) = patch(&app, adams, olive, to_adam).await;
+    assert_eq!(status, StatusCode::OK);
+
+    clock.advance(Days::hours(1));
+    let mut sent = wait_for(&[&app], 2).await;
+    sent.sort_by(|a, b| a.to.cmp(&b.to));
+    let base = &app.state.config.public_url;
+    let [adam_mail, mia_mail] = &sent[..] else {
+        unreachable!()
+    };
+    assert_eq!(
+        (adam_mail.to.as_str(), adam_mail.subject.as_str()),
+        ("adam@example.com", "1 new lead for you")
+    );
+    assert_eq!(mia_mail.subject, "1 new lead for you");
+    let Message::FollowUpsDue {
+        due, leads, given, ..
+    } = &mia_mail.message
+    else {
+        unreachable!()
+    };
+    assert_eq!((*due, leads.len(), given.count), (0, 0, 1));
+    assert_eq!(given.leads[0].url, format!("{base}/leads/{given_id}"));
+    assert_eq!(
+        given.list_url,
+        format!("{base}/leads?assignee=me&contacted=false")
+    );
+    assert!(
+        mia_mail.text.contains(&format!(
+            "1 open lead was given to you since yesterday:\n\n- 1 Oak St, Austin TX 78701, Lee (new)\n  {base}/leads/{given_id}"
+        )),
+        "{}",
+        mia_mail.text
+    );
+    assert!(
+        !mia_mail.text.contains("due for a follow-up"),
+        "{}",
+        mia_mail.text
+    );
+
+    // The next morning they are not new: nobody has anything to be told.
+    clock.advance(Days::days(1));
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert_eq!(digests(&[&app]).len(), 2);
 }
 
 /// Mia's browser says Chicago (UTC-6) on one page: her e-mail goes at 13:00 there (19:00 UTC),

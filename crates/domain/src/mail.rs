@@ -27,27 +27,39 @@ pub enum Message {
         url: String,
         failing_since: DateTime<Utc>,
     },
-    /// The morning list of a person's leads due for a follow-up (`lead::work::digest`).
+    /// The morning e-mail of a person's leads due for a follow-up and of the leads others gave
+    /// them since the day before (`lead::work::digest`).
     FollowUpsDue {
         to: String,
         day: NaiveDate,
-        /// All of them; `leads` names the first few.
+        /// All of them (may be 0); `leads` names the first few.
         due: i64,
         leads: Vec<DueLine>,
         /// The person's "Follow-ups due" list.
         list_url: String,
+        given: GivenLeads,
         /// Where the e-mail is turned off.
         settings_url: String,
     },
 }
 
-/// One lead in a `FollowUpsDue` e-mail.
+/// The open leads someone else gave a person (made them their owner) in the last day.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct GivenLeads {
+    /// All of them (may be 0); `leads` names the first few, the latest first.
+    pub count: i64,
+    pub leads: Vec<DueLine>,
+    /// The person's leads not contacted yet.
+    pub list_url: String,
+}
+
+/// One lead in a `FollowUpsDue` e-mail; one that was given has no follow-up day, perhaps.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct DueLine {
     pub address: String,
     pub owner: Option<String>,
     pub status: String,
-    pub follow_up_on: NaiveDate,
+    pub follow_up_on: Option<NaiveDate>,
     pub url: String,
 }
 

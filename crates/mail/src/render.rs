@@ -3,7 +3,7 @@
 use std::sync::LazyLock;
 
 use chrono::{DateTime, NaiveDate, Utc};
-use leadhub_domain::mail::{DueLine, MailError, Message};
+use leadhub_domain::mail::{DueLine, GivenLeads, MailError, Message};
 use tera::{Context, Tera};
 
 /// A message rendered and ready to be put into an e-mail.
@@ -128,9 +128,10 @@ pub fn render(message: &Message) -> Result<Rendered, MailError> {
             due,
             leads,
             list_url,
+            given,
             settings_url,
             ..
-        } => return follow_ups_due(*day, *due, leads, list_url, settings_url),
+        } => return follow_ups_due(*day, (*due, leads, list_url), given, settings_url),
     };
     let mut context = Context::new();
     for (key, value) in values {
@@ -139,15 +140,15 @@ pub fn render(message: &Message) -> Result<Rendered, MailError> {
     render_parts(name, context)
 }
 
-/// A list of leads does not fit `render`'s text values: its own context.
+/// Lists of leads do not fit `render`'s text values: its own context. `due`: the count of leads
+/// due, the first of them, and the link to them all.
 fn follow_ups_due(
     day: NaiveDate,
-    due: i64,
-    leads: &[DueLine],
-    list_url: &str,
+    (due, leads, list_url): (i64, &[DueLine], &str),
+    given: &GivenLeads,
     settings_url: &str,
 ) -> Result<Rendered, MailError> {
-    for line in leads {
+    for line in leads.iter().chain(&given.leads) {
         checked_link(&line.url)?;
     }
     let mut context = Context::new();
@@ -156,6 +157,15 @@ fn follow_ups_due(
     context.insert("more", &(due - leads.len() as i64).max(0));
     context.insert("leads", leads);
     context.insert("list_url", checked_link(list_url)?);
+    context.insert("given", &given.count);
+    context.insert(
+        "given_more",
+        &(given.count - given.leads.len() as i64).max(0),
+    );
+    context.insert("given_leads", &given.leads);
+    if given.count > 0 {
+        context.insert("given_url", checked_link(&given.list_url)?);
+    }
     context.insert("settings_url", checked_link(settings_url)?);
     render_parts("follow_ups_due", context)
 }
@@ -251,7 +261,7 @@ mod tests {
             address: address.into(),
             owner: (n == 1).then(|| "Ann <Lee>".to_owned()),
             status: "new".into(),
-            follow_up_on: "2026-12-02".parse().unwrap(),
+            follow_up_on: Some("2026-12-02".parse().unwrap()),
             url: format!("https://leads.test/leads/{n}"),
         };
         let message = Message::FollowUpsDue {
@@ -260,6 +270,7 @@ mod tests {
             due: 5,
             leads: vec![line(1, "1 Oak St"), line(2, "2 <b>Elm</b> St")],
             list_url: "https://leads.test/leads?assignee=me&follow_up_by=2026-12-03".into(),
+            given: GivenLeads::default(),
             settings_url: "https://leads.test/#digest".into(),
         };
         let r = render(&message).unwrap();
@@ -295,12 +306,47 @@ mod tests {
             due: 1,
             leads: vec![line(7, "7 Oak St")],
             list_url: "https://leads.test/leads".into(),
+            given: GivenLeads::default(),
             settings_url: "javascript:alert(1)".into(),
         };
         assert!(
             render(&one).is_err(),
             "a link that is not http(s) is refused"
         );
+
+        // Leads given lately, nothing due: their own part, and the subject says so.
+        let mut fresh = line(9, "9 Elm St");
+        fresh.follow_up_on = None;
+        let given = Message::FollowUpsDue {
+            to: "mia@example.com".into(),
+            day: "2026-12-03".parse().unwrap(),
+            due: 0,
+            leads: Vec::new(),
+            list_url: "https://leads.test/leads?assignee=me&follow_up_by=2026-12-03".into(),
+            given: GivenLeads {
+                count: 3,
+                leads: vec![fresh],
+                list_url: "https://leads.test/leads?assignee=me&contacted=false".into(),
+            },
+            settings_url: "https://leads.test/#digest".into(),
+        };
+        let r = render(&given).unwrap();
+        assert_eq!(r.subject, "3 new leads for you");
+        assert!(!r.text.contains("due for a follow-up"), "{}", r.text);
+        assert!(
+            r.text.contains(
+                "3 open leads were given to you since yesterday:\n\n- 9 Elm St (new)\n  https://leads.test/leads/9\n\nand 2 more.\n\nYour leads not contacted yet: https://leads.test/leads?assignee=me&contacted=false"
+            ),
+            "{}",
+            r.text
+        );
+        assert!(
+            r.html
+                .contains(r#"href="https://leads.test/leads?assignee=me&amp;contacted=false""#),
+            "{}",
+            r.html
+        );
+        assert!(!r.html.contains("Work them from the list"), "{}", r.html);
     }
 
     #[test]

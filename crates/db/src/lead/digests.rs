@@ -1,8 +1,10 @@
-//! `DigestRepository`: who is owed the e-mail of follow-ups due, and the records that make each
+//! `DigestRepository`: who is owed the morning e-mail (follow-ups due, leads given lately), and the records that make each
 //! hour's digest job be queued once and each person's day's e-mail go out once
 //! (`follow_up_digest_hours`, `follow_up_digests`).
 use async_trait::async_trait;
-use chrono::{DateTime, NaiveDate, Utc};
+use std::collections::BTreeMap;
+
+use chrono::{DateTime, NaiveDate, NaiveDateTime, Utc};
 use diesel::dsl::{count_star, exists, not};
 use diesel::prelude::*;
 
@@ -10,11 +12,12 @@ use leadhub_domain::clock::UtcOffset;
 use leadhub_domain::dashboard::OPEN_STATUSES;
 use leadhub_domain::jobs::NewJob;
 use leadhub_domain::lead::work::digest::{DigestRepository, DueLead, DuePerson};
+use leadhub_domain::lead::work::kind;
 use leadhub_domain::store::StoreResult;
 
 use crate::job::jobs::insert_jobs;
 use crate::pool::connection::on_backend;
-use crate::schema::{follow_up_digest_hours, follow_up_digests, leads, users};
+use crate::schema::{follow_up_digest_hours, follow_up_digests, lead_activity, leads, users};
 use crate::sql::time::to_db;
 use crate::{Database, ReadConnection};
 
@@ -38,41 +41,117 @@ fn due_by(day: NaiveDate) -> _ {
         .filter(leads::archived_at.is_null())
 }
 
-fn due_follow_ups(
+/// The live leads in an open status that someone other than their assignee (or the service)
+/// assigned after `since`: the leads of the assignment entries since then (`lead_activity_assigned`,
+/// a day's assignments), then each one's entries for who made them.
+#[diesel::dsl::auto_type]
+fn given_since(since: NaiveDateTime) -> _ {
+    let open: Vec<&'static str> = OPEN_STATUSES.to_vec();
+    let assigned: &'static str = kind::ASSIGNED;
+    leads::table
+        .filter(
+            leads::id.eq_any(
+                lead_activity::table
+                    .filter(lead_activity::kind.eq(assigned))
+                    .filter(lead_activity::created_at.gt(since))
+                    .select(lead_activity::lead_id),
+            ),
+        )
+        .filter(leads::status.eq_any(open))
+        .filter(leads::merged_into_id.is_null())
+        .filter(leads::archived_at.is_null())
+        .filter(exists(
+            lead_activity::table
+                .filter(lead_activity::lead_id.eq(leads::id))
+                .filter(lead_activity::kind.eq(assigned))
+                .filter(lead_activity::created_at.gt(since))
+                .filter(
+                    lead_activity::actor_id
+                        .is_null()
+                        .or(lead_activity::actor_id.ne(leads::assignee_id)),
+                ),
+        ))
+}
+
+/// The users whose day begins at `offset_minutes` and who are owed `day`'s e-mail: active,
+/// wanting it, not sent it yet.
+#[diesel::dsl::auto_type]
+fn owed_on(day: NaiveDate, offset_minutes: i32) -> _ {
+    users::deactivated_at
+        .is_null()
+        .and(users::follow_up_digest.eq(true))
+        .and(offset_of_user().eq(offset_minutes))
+        .and(not(exists(
+            follow_up_digests::table
+                .filter(follow_up_digests::user_id.eq(users::id))
+                .filter(follow_up_digests::day.eq(day)),
+        )))
+}
+
+fn owed_digests(
     conn: &mut ReadConnection<'_>,
     day: NaiveDate,
     offset: UtcOffset,
+    given_since_at: DateTime<Utc>,
     listed: i64,
 ) -> QueryResult<Vec<DuePerson>> {
-    let sent_today = follow_up_digests::table
-        .filter(follow_up_digests::user_id.eq(users::id))
-        .filter(follow_up_digests::day.eq(day));
-    let people: Vec<(i64, String, i64)> = conn.load(
+    let since = to_db(given_since_at);
+    let owner = || users::table.on(leads::assignee_id.eq(users::id.nullable()));
+    let owed_today = || owed_on(day, offset.minutes());
+    let per_person = (users::id, users::email, count_star());
+    let due: Vec<(i64, String, i64)> = conn.load(
         due_by(day)
-            .inner_join(users::table.on(leads::assignee_id.eq(users::id.nullable())))
-            .filter(users::deactivated_at.is_null())
-            .filter(users::follow_up_digest.eq(true))
-            .filter(offset_of_user().eq(offset.minutes()))
-            .filter(not(exists(sent_today)))
+            .inner_join(owner())
+            .filter(owed_today())
             .group_by((users::id, users::email))
-            .select((users::id, users::email, count_star()))
-            .order(users::id),
+            .select(per_person),
     )?;
+    let given: Vec<(i64, String, i64)> = conn.load(
+        given_since(since)
+            .inner_join(owner())
+            .filter(owed_today())
+            .group_by((users::id, users::email))
+            .select(per_person),
+    )?;
+    let mut people: BTreeMap<i64, (String, i64, i64)> = BTreeMap::new();
+    for (user_id, email, count) in due {
+        people.entry(user_id).or_insert((email, 0, 0)).1 = count;
+    }
+    for (user_id, email, count) in given {
+        people.entry(user_id).or_insert((email, 0, 0)).2 = count;
+    }
     let mut owed = Vec::with_capacity(people.len());
-    // One short read per person: a few hundred people at most, once a day.
-    for (user_id, email, due) in people {
-        let rows: Vec<DueRow> = conn.load(
-            due_by(day)
-                .filter(leads::assignee_id.eq(user_id))
-                .order((leads::follow_up_on.asc(), leads::id.asc()))
-                .limit(listed)
-                .select(DueRow::as_select()),
-        )?;
+    // Short reads per person: a few hundred people at most, once a day.
+    for (user_id, (email, due, given)) in people {
+        let rows: Vec<DueRow> = if due == 0 {
+            Vec::new()
+        } else {
+            conn.load(
+                due_by(day)
+                    .filter(leads::assignee_id.eq(user_id))
+                    .order((leads::follow_up_on.asc(), leads::id.asc()))
+                    .limit(listed)
+                    .select(DueRow::as_select()),
+            )?
+        };
+        let given_rows: Vec<DueRow> = if given == 0 {
+            Vec::new()
+        } else {
+            conn.load(
+                given_since(since)
+                    .filter(leads::assignee_id.eq(user_id))
+                    .order(leads::id.desc())
+                    .limit(listed)
+                    .select(DueRow::as_select()),
+            )?
+        };
         owed.push(DuePerson {
             user_id,
             email,
             due,
-            leads: rows.into_iter().map(|r| r.due_lead(day)).collect(),
+            leads: rows.into_iter().map(DueRow::due_lead).collect(),
+            given,
+            given_leads: given_rows.into_iter().map(DueRow::due_lead).collect(),
         });
     }
     Ok(owed)
@@ -93,7 +172,7 @@ struct DueRow {
 }
 
 impl DueRow {
-    fn due_lead(self, day: NaiveDate) -> DueLead {
+    fn due_lead(self) -> DueLead {
         let join = |parts: [Option<String>; 3], sep: &str| {
             let parts: Vec<String> = parts.into_iter().flatten().collect();
             (!parts.is_empty()).then(|| parts.join(sep))
@@ -105,8 +184,7 @@ impl DueRow {
                 .unwrap_or_else(|| format!("Lead {}", self.id)),
             owner: join([self.first_name, self.last_name, None], " "),
             status: self.status,
-            // The filter read only leads with a day; `day` stands in for the impossible none.
-            follow_up_on: self.follow_up_on.unwrap_or(day),
+            follow_up_on: self.follow_up_on,
         }
     }
 }
@@ -154,13 +232,14 @@ impl DigestRepository for Database {
             .collect())
     }
 
-    async fn due_follow_ups(
+    async fn owed_digests(
         &self,
         day: NaiveDate,
         offset: UtcOffset,
+        given_since: DateTime<Utc>,
         listed: i64,
     ) -> StoreResult<Vec<DuePerson>> {
-        self.read(move |conn| due_follow_ups(conn, day, offset, listed))
+        self.read(move |conn| owed_digests(conn, day, offset, given_since, listed))
             .await
     }
 

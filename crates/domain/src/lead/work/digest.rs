@@ -1,7 +1,8 @@
 //! The morning e-mail of follow-ups due (docs/working-leads.md, "Follow-ups"): once a day, from
 //! `LEADHUB_FOLLOW_UP_DIGEST_HOUR` on their own clock (`User::utc_offset`; UTC's where their
-//! browser never said), each person with open leads of theirs due for a follow-up by their day
-//! gets one e-mail naming them, unless they turned it off. Each UTC hour's digest is one job of
+//! browser never said), each person with open leads of theirs due for a follow-up by their day,
+//! or given to them by someone else in the last day (`GIVEN_WITHIN`), gets one e-mail naming
+//! them, unless they turned it off. Each UTC hour's digest is one job of
 //! the durable queue, queued once whichever process sees the hour first; it sends to everyone
 //! whose day has reached the hour. Each person's e-mail is recorded as sent for their day before
 //! it goes, so a later hour or a retried job sends only what is still owed.
@@ -13,13 +14,16 @@ use chrono::{DateTime, DurationRound, NaiveDate, TimeDelta, Timelike, Utc};
 use crate::clock::{Clock, UtcOffset};
 use crate::error::ServiceError;
 use crate::jobs::NewJob;
-use crate::mail::{DueLine, Mailer, Message};
+use crate::mail::{DueLine, GivenLeads, Mailer, Message};
 use crate::store::StoreResult;
 
 /// An hour's digest; payload `{"hour": "<RFC 3339>"}` (the UTC hour it was queued for).
 pub const FOLLOW_UP_DIGEST: &str = "follow_up_digest";
 /// Leads named in one e-mail, soonest day first; the rest are behind its link to the list.
 pub const DIGEST_LISTED: i64 = 20;
+/// How far back a lead given to the person counts as new to them: a day, from one morning's
+/// e-mail to the next (a late e-mail names a few of them twice rather than none).
+pub const GIVEN_WITHIN: TimeDelta = TimeDelta::hours(24);
 
 /// One lead in a digest.
 #[derive(Debug, Clone, PartialEq)]
@@ -29,10 +33,10 @@ pub struct DueLead {
     /// The property owner's name, when the lead has one.
     pub owner: Option<String>,
     pub status: String,
-    pub follow_up_on: NaiveDate,
+    pub follow_up_on: Option<NaiveDate>,
 }
 
-/// A person owed a digest: their open leads due by the day.
+/// A person owed a digest: their open leads due by the day, and those given to them lately.
 #[derive(Debug, Clone, PartialEq)]
 pub struct DuePerson {
     pub user_id: i64,
@@ -40,6 +44,10 @@ pub struct DuePerson {
     /// All of their due leads; `leads` holds the first `DIGEST_LISTED`.
     pub due: i64,
     pub leads: Vec<DueLead>,
+    /// All of their open leads given to them by someone else lately; `given_leads` holds the
+    /// first `DIGEST_LISTED`, the latest lead first.
+    pub given: i64,
+    pub given_leads: Vec<DueLead>,
 }
 
 #[cfg_attr(any(test, feature = "mock"), mockall::automock)]
@@ -53,12 +61,14 @@ pub trait DigestRepository: Send + Sync {
     async fn digest_offsets(&self) -> StoreResult<Vec<UtcOffset>>;
     /// The people whose day begins at `offset` and whose digest of `day` is not sent yet:
     /// active users who have not turned it off, with live leads assigned to them in an open
-    /// status (`OPEN_STATUSES`) whose follow-up day is `day` or earlier; each with the count
-    /// and the first `listed` of them, soonest day first.
-    async fn due_follow_ups(
+    /// status (`OPEN_STATUSES`) whose follow-up day is `day` or earlier, or that someone else
+    /// (or the service) assigned to them after `given_since`; each with the counts and the first
+    /// `listed` of either, the soonest day and the latest lead first.
+    async fn owed_digests(
         &self,
         day: NaiveDate,
         offset: UtcOffset,
+        given_since: DateTime<Utc>,
         listed: i64,
     ) -> StoreResult<Vec<DuePerson>>;
     /// Records `user_id`'s digest of `day` as sent; false when it already was (another worker).
@@ -145,7 +155,7 @@ impl FollowUpDigests {
             let day = local.date();
             let people = self
                 .digests
-                .due_follow_ups(day, offset, DIGEST_LISTED)
+                .owed_digests(day, offset, now - GIVEN_WITHIN, DIGEST_LISTED)
                 .await
                 .map_err(|e| e.to_string())?;
             for person in people {
@@ -197,12 +207,8 @@ impl FollowUpDigests {
 
     fn message(&self, day: NaiveDate, person: DuePerson) -> Message {
         let base = &self.public_url;
-        Message::FollowUpsDue {
-            to: person.email,
-            day,
-            due: person.due,
-            leads: person
-                .leads
+        let lines = |leads: Vec<DueLead>| -> Vec<DueLine> {
+            leads
                 .into_iter()
                 .map(|l| DueLine {
                     url: format!("{base}/leads/{}", l.id),
@@ -211,8 +217,19 @@ impl FollowUpDigests {
                     status: l.status,
                     follow_up_on: l.follow_up_on,
                 })
-                .collect(),
+                .collect()
+        };
+        Message::FollowUpsDue {
+            to: person.email,
+            day,
+            due: person.due,
+            leads: lines(person.leads),
             list_url: format!("{base}/leads?assignee=me&follow_up_by={day}&sort=follow_up_on"),
+            given: GivenLeads {
+                count: person.given,
+                leads: lines(person.given_leads),
+                list_url: format!("{base}/leads?assignee=me&contacted=false"),
+            },
             settings_url: format!("{base}/#digest"),
         }
     }

@@ -41,8 +41,10 @@ fn person(user_id: i64, email: &str, due: i64) -> DuePerson {
             address: "12 Oak St, Austin, TX 78701".into(),
             owner: Some("Jane Roe".into()),
             status: "new".into(),
-            follow_up_on: day("2026-03-04"),
+            follow_up_on: Some(day("2026-03-04")),
         }],
+        given: 0,
+        given_leads: Vec::new(),
     }
 }
 
@@ -78,14 +80,17 @@ async fn each_person_gets_theirs_once_their_day_reaches_the_hour() {
     let mut repo = MockDigestRepository::new();
     repo.expect_digest_offsets()
         .returning(|| Ok(vec![UtcOffset::default(), offset(-360), offset(600)]));
-    repo.expect_due_follow_ups()
-        .withf(|d, o, listed| {
-            *d == day("2026-03-05") && *o == UtcOffset::default() && *listed == DIGEST_LISTED
+    repo.expect_owed_digests()
+        .withf(|d, o, since, listed| {
+            *d == day("2026-03-05")
+                && *o == UtcOffset::default()
+                && since.to_rfc3339() == "2026-03-04T19:30:00+00:00"
+                && *listed == DIGEST_LISTED
         })
-        .returning(|_, _, _| Ok(vec![person(1, "utc@example.com", 1)]));
-    repo.expect_due_follow_ups()
-        .withf(|d, o, _| *d == day("2026-03-05") && *o == offset(-360))
-        .returning(|_, _, _| Ok(vec![person(2, "chicago@example.com", 1)]));
+        .returning(|_, _, _, _| Ok(vec![person(1, "utc@example.com", 1)]));
+    repo.expect_owed_digests()
+        .withf(|d, o, _, _| *d == day("2026-03-05") && *o == offset(-360))
+        .returning(|_, _, _, _| Ok(vec![person(2, "chicago@example.com", 1)]));
     repo.expect_claim_digest()
         .withf(|_, d, _| *d == day("2026-03-05"))
         .times(2)
@@ -99,10 +104,10 @@ async fn each_person_gets_theirs_once_their_day_reaches_the_hour() {
     let mut repo = MockDigestRepository::new();
     repo.expect_digest_offsets()
         .returning(|| Ok(vec![UtcOffset::default(), offset(-360), offset(600)]));
-    repo.expect_due_follow_ups()
-        .withf(|d, o, _| *d == day("2026-03-05") && *o == offset(600))
+    repo.expect_owed_digests()
+        .withf(|d, o, _, _| *d == day("2026-03-05") && *o == offset(600))
         .times(1)
-        .returning(|_, _, _| Ok(Vec::new()));
+        .returning(|_, _, _, _| Ok(Vec::new()));
     let service = digests(repo, MockMailer::new(), "2026-03-05T12:00:00Z");
     assert_eq!(service.send().await, Ok(DigestRun::default()));
 }
@@ -112,13 +117,11 @@ async fn each_person_gets_one_email_and_a_failed_one_is_owed_again() {
     let mut repo = MockDigestRepository::new();
     repo.expect_digest_offsets()
         .returning(|| Ok(vec![UtcOffset::default()]));
-    repo.expect_due_follow_ups()
-        .with(
-            eq(day("2026-03-05")),
-            eq(UtcOffset::default()),
-            eq(DIGEST_LISTED),
-        )
-        .returning(|_, _, _| {
+    repo.expect_owed_digests()
+        .withf(|d, o, _, listed| {
+            *d == day("2026-03-05") && *o == UtcOffset::default() && *listed == DIGEST_LISTED
+        })
+        .returning(|_, _, _, _| {
             Ok(vec![
                 person(1, "ada@example.com", 3),
                 person(2, "bo@example.com", 1),
@@ -165,6 +168,42 @@ async fn each_person_gets_one_email_and_a_failed_one_is_owed_again() {
         err,
         "1 of 2 follow-up e-mails not sent: e-mail not sent: connection refused"
     );
+}
+
+#[tokio::test]
+async fn leads_given_lately_are_their_own_part_of_the_email() {
+    let mut repo = MockDigestRepository::new();
+    repo.expect_digest_offsets()
+        .returning(|| Ok(vec![UtcOffset::default()]));
+    repo.expect_owed_digests().returning(|_, _, _, _| {
+        let mut given = person(1, "ada@example.com", 0);
+        given.given = 4;
+        given.given_leads = std::mem::take(&mut given.leads);
+        given.given_leads[0].follow_up_on = None;
+        Ok(vec![given])
+    });
+    repo.expect_claim_digest().returning(|_, _, _| Ok(true));
+    let mut mailer = MockMailer::new();
+    mailer
+        .expect_send()
+        .withf(|m| {
+            let Message::FollowUpsDue {
+                due, leads, given, ..
+            } = m
+            else {
+                return false;
+            };
+            *due == 0
+                && leads.is_empty()
+                && given.count == 4
+                && given.leads[0].url == "https://leads.example.com/leads/41"
+                && given.leads[0].follow_up_on.is_none()
+                && given.list_url == "https://leads.example.com/leads?assignee=me&contacted=false"
+        })
+        .times(1)
+        .returning(|_| Ok(()));
+    let service = digests(repo, mailer, "2026-03-05T13:01:00Z");
+    assert_eq!(service.send().await, Ok(DigestRun { sent: 1, failed: 0 }));
 }
 
 #[tokio::test]

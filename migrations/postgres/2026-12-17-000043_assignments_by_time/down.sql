@@ -1,0 +1,1 @@
+DROP INDEX lead_activity_assigned;
