@@ -41,11 +41,12 @@ fn due_by(day: NaiveDate) -> _ {
         .filter(leads::archived_at.is_null())
 }
 
-/// The live leads in an open status that someone other than their assignee (or the service)
-/// assigned after `since`: the leads of the assignment entries since then (`lead_activity_assigned`,
-/// a day's assignments), then each one's entries for who made them.
+/// The live leads in an open status, not due by `day` (those are named as due), that someone
+/// other than their assignee (or the service) assigned after `since`: the leads of the
+/// assignment entries since then (`lead_activity_assigned`, a day's assignments), then each
+/// one's entries for who made them.
 #[diesel::dsl::auto_type]
-fn given_since(since: NaiveDateTime) -> _ {
+fn given_since(since: NaiveDateTime, day: NaiveDate) -> _ {
     let open: Vec<&'static str> = OPEN_STATUSES.to_vec();
     let assigned: &'static str = kind::ASSIGNED;
     leads::table
@@ -58,6 +59,11 @@ fn given_since(since: NaiveDateTime) -> _ {
             ),
         )
         .filter(leads::status.eq_any(open))
+        .filter(
+            leads::follow_up_on
+                .is_null()
+                .or(leads::follow_up_on.gt(day)),
+        )
         .filter(leads::merged_into_id.is_null())
         .filter(leads::archived_at.is_null())
         .filter(exists(
@@ -107,7 +113,7 @@ fn owed_digests(
             .select(per_person),
     )?;
     let given: Vec<(i64, String, i64)> = conn.load(
-        given_since(since)
+        given_since(since, day)
             .inner_join(owner())
             .filter(owed_today())
             .group_by((users::id, users::email))
@@ -138,7 +144,7 @@ fn owed_digests(
             Vec::new()
         } else {
             conn.load(
-                given_since(since)
+                given_since(since, day)
                     .filter(leads::assignee_id.eq(user_id))
                     .order(leads::id.desc())
                     .limit(listed)

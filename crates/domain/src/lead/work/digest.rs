@@ -44,8 +44,8 @@ pub struct DuePerson {
     /// All of their due leads; `leads` holds the first `DIGEST_LISTED`.
     pub due: i64,
     pub leads: Vec<DueLead>,
-    /// All of their open leads given to them by someone else lately; `given_leads` holds the
-    /// first `DIGEST_LISTED`, the latest lead first.
+    /// All of their open leads given to them by someone else lately and not due (the due ones
+    /// are in `leads`); `given_leads` holds the first `DIGEST_LISTED`, the latest lead first.
     pub given: i64,
     pub given_leads: Vec<DueLead>,
 }
@@ -61,9 +61,9 @@ pub trait DigestRepository: Send + Sync {
     async fn digest_offsets(&self) -> StoreResult<Vec<UtcOffset>>;
     /// The people whose day begins at `offset` and whose digest of `day` is not sent yet:
     /// active users who have not turned it off, with live leads assigned to them in an open
-    /// status (`OPEN_STATUSES`) whose follow-up day is `day` or earlier, or that someone else
-    /// (or the service) assigned to them after `given_since`; each with the counts and the first
-    /// `listed` of either, the soonest day and the latest lead first.
+    /// status (`OPEN_STATUSES`) whose follow-up day is `day` or earlier (due), or that someone
+    /// else (or the service) assigned to them after `given_since` and are not due (given); each
+    /// with the counts and the first `listed` of either, the soonest day and the latest lead first.
     async fn owed_digests(
         &self,
         day: NaiveDate,
