@@ -32,24 +32,22 @@ pub enum Message {
     FollowUpsDue {
         to: String,
         day: NaiveDate,
-        /// All of them (may be 0); `leads` names the first few.
-        due: i64,
-        leads: Vec<DueLine>,
-        /// The person's "Follow-ups due" list.
-        list_url: String,
-        given: GivenLeads,
+        /// The leads due, soonest first; `list_url` is the person's "Follow-ups due" list.
+        due: LeadList,
+        /// The open leads someone else gave them (made them their owner) in the last day, the
+        /// latest first; `list_url` is their leads not contacted yet.
+        given: LeadList,
         /// Where the e-mail is turned off.
         settings_url: String,
     },
 }
 
-/// The open leads someone else gave a person (made them their owner) in the last day.
+/// A part of an e-mail that counts leads, names the first few and links to them all.
 #[derive(Debug, Clone, PartialEq, Default)]
-pub struct GivenLeads {
-    /// All of them (may be 0); `leads` names the first few, the latest first.
+pub struct LeadList {
+    /// All of them (may be 0); `leads` names the first few.
     pub count: i64,
     pub leads: Vec<DueLine>,
-    /// The person's leads not contacted yet.
     pub list_url: String,
 }
 

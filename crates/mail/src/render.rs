@@ -3,7 +3,7 @@
 use std::sync::LazyLock;
 
 use chrono::{DateTime, NaiveDate, Utc};
-use leadhub_domain::mail::{DueLine, GivenLeads, MailError, Message};
+use leadhub_domain::mail::{LeadList, MailError, Message};
 use tera::{Context, Tera};
 
 /// A message rendered and ready to be put into an e-mail.
@@ -126,12 +126,10 @@ pub fn render(message: &Message) -> Result<Rendered, MailError> {
         Message::FollowUpsDue {
             day,
             due,
-            leads,
-            list_url,
             given,
             settings_url,
             ..
-        } => return follow_ups_due(*day, (*due, leads, list_url), given, settings_url),
+        } => return follow_ups_due(*day, due, given, settings_url),
     };
     let mut context = Context::new();
     for (key, value) in values {
@@ -140,23 +138,22 @@ pub fn render(message: &Message) -> Result<Rendered, MailError> {
     render_parts(name, context)
 }
 
-/// Lists of leads do not fit `render`'s text values: its own context. `due`: the count of leads
-/// due, the first of them, and the link to them all.
+/// Lists of leads do not fit `render`'s text values: its own context.
 fn follow_ups_due(
     day: NaiveDate,
-    (due, leads, list_url): (i64, &[DueLine], &str),
-    given: &GivenLeads,
+    due: &LeadList,
+    given: &LeadList,
     settings_url: &str,
 ) -> Result<Rendered, MailError> {
-    for line in leads.iter().chain(&given.leads) {
+    for line in due.leads.iter().chain(&given.leads) {
         checked_link(&line.url)?;
     }
     let mut context = Context::new();
     context.insert("day", &day.format("%A %-d %B").to_string());
-    context.insert("due", &due);
-    context.insert("more", &(due - leads.len() as i64).max(0));
-    context.insert("leads", leads);
-    context.insert("list_url", checked_link(list_url)?);
+    context.insert("due", &due.count);
+    context.insert("more", &(due.count - due.leads.len() as i64).max(0));
+    context.insert("leads", &due.leads);
+    context.insert("list_url", checked_link(&due.list_url)?);
     context.insert("given", &given.count);
     context.insert(
         "given_more",
@@ -237,6 +234,7 @@ fn escape_html(input: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use leadhub_domain::mail::DueLine;
 
     #[test]
     fn templates_parse() {
@@ -267,10 +265,12 @@ mod tests {
         let message = Message::FollowUpsDue {
             to: "mia@example.com".into(),
             day: "2026-12-03".parse().unwrap(),
-            due: 5,
-            leads: vec![line(1, "1 Oak St"), line(2, "2 <b>Elm</b> St")],
-            list_url: "https://leads.test/leads?assignee=me&follow_up_by=2026-12-03".into(),
-            given: GivenLeads::default(),
+            due: LeadList {
+                count: 5,
+                leads: vec![line(1, "1 Oak St"), line(2, "2 <b>Elm</b> St")],
+                list_url: "https://leads.test/leads?assignee=me&follow_up_by=2026-12-03".into(),
+            },
+            given: LeadList::default(),
             settings_url: "https://leads.test/#digest".into(),
         };
         let r = render(&message).unwrap();
@@ -303,10 +303,12 @@ mod tests {
         let one = Message::FollowUpsDue {
             to: "mia@example.com".into(),
             day: "2026-12-03".parse().unwrap(),
-            due: 1,
-            leads: vec![line(7, "7 Oak St")],
-            list_url: "https://leads.test/leads".into(),
-            given: GivenLeads::default(),
+            due: LeadList {
+                count: 1,
+                leads: vec![line(7, "7 Oak St")],
+                list_url: "https://leads.test/leads".into(),
+            },
+            given: LeadList::default(),
             settings_url: "javascript:alert(1)".into(),
         };
         assert!(
@@ -320,10 +322,11 @@ mod tests {
         let given = Message::FollowUpsDue {
             to: "mia@example.com".into(),
             day: "2026-12-03".parse().unwrap(),
-            due: 0,
-            leads: Vec::new(),
-            list_url: "https://leads.test/leads?assignee=me&follow_up_by=2026-12-03".into(),
-            given: GivenLeads {
+            due: LeadList {
+                list_url: "https://leads.test/leads?assignee=me&follow_up_by=2026-12-03".into(),
+                ..LeadList::default()
+            },
+            given: LeadList {
                 count: 3,
                 leads: vec![fresh],
                 list_url: "https://leads.test/leads?assignee=me&contacted=false".into(),

@@ -129,38 +129,43 @@ fn owed_digests(
     let mut owed = Vec::with_capacity(people.len());
     // Short reads per person: a few hundred people at most, once a day.
     for (user_id, (email, due, given)) in people {
-        let rows: Vec<DueRow> = if due == 0 {
-            Vec::new()
-        } else {
+        let theirs = leads::assignee_id.eq(user_id);
+        let leads = named(due, || {
             conn.load(
                 due_by(day)
-                    .filter(leads::assignee_id.eq(user_id))
+                    .filter(theirs)
                     .order((leads::follow_up_on.asc(), leads::id.asc()))
                     .limit(listed)
                     .select(DueRow::as_select()),
-            )?
-        };
-        let given_rows: Vec<DueRow> = if given == 0 {
-            Vec::new()
-        } else {
+            )
+        })?;
+        let given_leads = named(given, || {
             conn.load(
                 given_since(since, day)
-                    .filter(leads::assignee_id.eq(user_id))
+                    .filter(theirs)
                     .order(leads::id.desc())
                     .limit(listed)
                     .select(DueRow::as_select()),
-            )?
-        };
+            )
+        })?;
         owed.push(DuePerson {
             user_id,
             email,
             due,
-            leads: rows.into_iter().map(DueRow::due_lead).collect(),
+            leads,
             given,
-            given_leads: given_rows.into_iter().map(DueRow::due_lead).collect(),
+            given_leads,
         });
     }
     Ok(owed)
+}
+
+/// The leads one part of the e-mail names: `read` runs only when the part counts some.
+fn named(count: i64, read: impl FnOnce() -> QueryResult<Vec<DueRow>>) -> QueryResult<Vec<DueLead>> {
+    if count == 0 {
+        return Ok(Vec::new());
+    }
+    Ok(read()?.into_iter().map(DueRow::due_lead).collect())
 }
 
 #[derive(Queryable, Selectable)]

@@ -14,7 +14,7 @@ use chrono::{DateTime, DurationRound, NaiveDate, TimeDelta, Timelike, Utc};
 use crate::clock::{Clock, UtcOffset};
 use crate::error::ServiceError;
 use crate::jobs::NewJob;
-use crate::mail::{DueLine, GivenLeads, Mailer, Message};
+use crate::mail::{DueLine, LeadList, Mailer, Message};
 use crate::store::StoreResult;
 
 /// An hour's digest; payload `{"hour": "<RFC 3339>"}` (the UTC hour it was queued for).
@@ -222,10 +222,12 @@ impl FollowUpDigests {
         Message::FollowUpsDue {
             to: person.email,
             day,
-            due: person.due,
-            leads: lines(person.leads),
-            list_url: format!("{base}/leads?assignee=me&follow_up_by={day}&sort=follow_up_on"),
-            given: GivenLeads {
+            due: LeadList {
+                count: person.due,
+                leads: lines(person.leads),
+                list_url: format!("{base}/leads?assignee=me&follow_up_by={day}&sort=follow_up_on"),
+            },
+            given: LeadList {
                 count: person.given,
                 leads: lines(person.given_leads),
                 list_url: format!("{base}/leads?assignee=me&contacted=false"),

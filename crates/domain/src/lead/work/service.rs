@@ -377,7 +377,8 @@ impl LeadWorkService {
             Some(member) => member.clone(),
             None => {
                 let member = self.member_named(team_id, user_id).await?;
-                known.entry(key).or_insert(member).clone()
+                known.insert(key, member.clone());
+                member
             }
         };
         member.map(Some).ok_or_else(|| {
