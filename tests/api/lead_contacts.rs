@@ -355,6 +355,16 @@ async fn the_list_finds_the_leads_not_contacted_yet_and_those_gone_quiet(app: Te
         [fresh]
     );
     assert_eq!(list("contacted=true".into()).await, [merged, quiet, today]);
+    // The call order: nobody called first, then the longest untried (quiet's and merged's
+    // contacts went back first and second; a tie would go by creation, the same order).
+    assert_eq!(
+        list("sort=last_contact_at".into()).await,
+        [fresh, quiet, merged, today]
+    );
+    assert_eq!(
+        list("sort=-last_contact_at&contacted=true".into()).await,
+        [today, merged, quiet]
+    );
     let gone_quiet = format!("last_contact_before={}", day(3));
     assert_eq!(list(gone_quiet.clone()).await, [merged, quiet]);
     assert_eq!(
@@ -437,7 +447,9 @@ async fn the_list_finds_the_leads_not_contacted_yet_and_those_gone_quiet(app: Te
             "0 leads match these filters",
         ],
     );
-    let page = mia.get(&format!("/leads?{gone_quiet}")).await;
+    let page = mia
+        .get(&format!("/leads?{gone_quiet}&sort=last_contact_at"))
+        .await;
     assert_shows(
         &page.body,
         &[
@@ -446,6 +458,7 @@ async fn the_list_finds_the_leads_not_contacted_yet_and_those_gone_quiet(app: Te
                 day(3)
             ),
             "2 leads match these filters",
+            "<option value=\"last_contact_at\" selected>last contact, longest ago first (never first)</option>",
         ],
     );
 }

@@ -5,24 +5,31 @@ use reqwest::StatusCode;
 
 use leadhub_tests::{backend_tests, TestApp};
 
-use crate::lead_work::{cast, lead_at};
+use crate::lead_work::{cast, lead_at, Cast};
 use crate::pages::{assert_shows, sign_in, Browser, Page};
 
 backend_tests!(
     a_lead_opened_from_a_list_leads_on_to_the_next,
     a_walk_shows_only_what_the_list_shows,
+    a_call_list_goes_on_to_the_next_lead_nobody_called,
 );
 
 /// The "nobody works them" list, oldest first, as the lead links carry it.
 const LIST: &str = "in=assignee%3Dnone%26sort%3Dcreated_at";
 
+/// Three leads of team A nobody works, oldest first, and Mia (a member) signed in.
+async fn three_leads_for_mia(app: &TestApp) -> (Cast, [i64; 3], Browser) {
+    let c = cast(app).await;
+    let mut leads = [0; 3];
+    for (n, lead) in (1..).zip(leads.iter_mut()) {
+        *lead = lead_at(app, &c.olive.key, n, Some(c.a)).await;
+    }
+    (c, leads, sign_in(app, "mia@example.com").await)
+}
+
 async fn a_lead_opened_from_a_list_leads_on_to_the_next(app: TestApp) {
-    let c = cast(&app).await;
+    let (c, [first, second, third], mut mia) = three_leads_for_mia(&app).await;
     let key = &c.olive.key;
-    let first = lead_at(&app, key, 1, Some(c.a)).await;
-    let second = lead_at(&app, key, 2, Some(c.a)).await;
-    let third = lead_at(&app, key, 3, Some(c.a)).await;
-    let mut mia = sign_in(&app, "mia@example.com").await;
 
     // The list links each lead with its place in it.
     let list = mia.get("/leads?assignee=none&sort=created_at").await;
@@ -74,7 +81,7 @@ async fn a_lead_opened_from_a_list_leads_on_to_the_next(app: TestApp) {
     assert_shows(
         &page.body,
         &[
-            "No longer in the list (2 leads in it now)",
+            "No longer at this place in the list (2 leads in it now)",
             &format!("href=\"/leads/{second}?{LIST}&amp;at=0\" id=\"work-next\""),
         ],
     );
@@ -168,5 +175,33 @@ async fn a_walk_shows_only_what_the_list_shows(app: TestApp) {
         assert_eq!(page.status, StatusCode::OK, "{walk}: {}", page.body);
         assert!(!page.body.contains("id=\"walk\""), "{walk}");
         assert_shows(&page.body, &["href=\"/leads\">← Leads</a>"]);
+    }
+}
+
+/// "Nobody works them" in the call order: never contacted first, then the longest untried.
+const CALLS: &str = "in=assignee%3Dnone%26sort%3Dlast_contact_at";
+
+async fn a_call_list_goes_on_to_the_next_lead_nobody_called(app: TestApp) {
+    let (_, [first, second, third], mut mia) = three_leads_for_mia(&app).await;
+    let list = mia.get("/leads?assignee=none&sort=last_contact_at").await;
+    assert_shows(
+        &list.body,
+        &[&format!("href=\"/leads/{first}?{CALLS}&amp;at=0\"")],
+    );
+    // The first call sends the lead to the end of the list (the last one tried): the one now
+    // at its place opens next, though the lead is still in the window the page reads.
+    for (lead, next) in [(first, second), (second, third), (third, first)] {
+        let page = mia.get(&format!("/leads/{lead}?{CALLS}&at=0")).await;
+        assert_shows(&page.body, &["Lead 1 of 3 in the list"]);
+        let csrf = page.field("csrf");
+        let form = [
+            ("csrf", csrf.as_str()),
+            ("outcome", "no_answer"),
+            ("then", "next"),
+        ];
+        let path = format!("/leads/{lead}/contact?{CALLS}&at=0");
+        let back = format!("/leads/{next}?{CALLS}&at=0&done=contact-logged-then-next");
+        let page = answers(&mut mia, &path, &form, &back).await;
+        assert_shows(&page.body, &["Lead 1 of 3 in the list"]);
     }
 }

@@ -92,9 +92,11 @@ pub struct LeadFilters {
     /// ISO 8601 date or timestamp.
     #[validate(custom(function = "json_type"), custom(function = "iso_timestamp"))]
     pub created_before: Lax<String>,
-    /// The list's order: created_at, updated_at, city, permit_date or follow_up_on, with a leading `-` for
-    /// descending (default `-created_at`, newest first). Ties by creation time; a lead without
-    /// the value comes first ascending, last descending. The export is always newest first.
+    /// The list's order: created_at, updated_at, city, permit_date, follow_up_on or
+    /// last_contact_at (the newest contact logged), with a leading `-` for descending (default
+    /// `-created_at`, newest first). Ties by creation time; a lead without the value comes first
+    /// ascending, last descending (so `last_contact_at` puts the leads never contacted first,
+    /// then the longest untried). The export is always newest first.
     #[validate(custom(function = "json_type"), custom(function = "sort_word"))]
     pub sort: Lax<String>,
     /// new, contacted, qualified, won or lost.

@@ -103,8 +103,13 @@ pub async fn around(
 
 /// The walk of lead `id` at place `at` of `list`, given the ids from place `start` on.
 fn view(list: &str, at: i64, start: i64, ids: &[i64], id: i64, total: i64) -> WalkView {
-    let found = ids.iter().position(|l| *l == id);
-    // Found: its neighbours. Gone from the list: the lead now at its place is the next one.
+    // Found where it was, one up or one down: its neighbours. Gone from the list, or moved
+    // farther (a contact in the call order sends a lead to the end): the lead now at its place
+    // is the next one.
+    let found = ids
+        .iter()
+        .position(|l| *l == id)
+        .filter(|i| (start + *i as i64 - at).abs() <= 1);
     let (previous, next) = match found {
         Some(i) => (i.checked_sub(1), Some(i + 1)),
         None => (
@@ -180,6 +185,17 @@ mod tests {
         assert_eq!(up.position, Some(5));
         assert_eq!(up.previous, None);
         assert_eq!(up.next.as_deref(), Some("/leads/10?in=&at=5"));
+    }
+
+    #[test]
+    fn a_lead_moved_farther_down_is_followed_by_the_one_now_at_its_place() {
+        // Lead 10 stood first of three; a contact in the call order sent it to the end.
+        let v = view("sort=last_contact_at", 0, 0, &[11, 12, 10], 10, 3);
+        assert_eq!(v.position, None);
+        assert_eq!(
+            v.next.as_deref(),
+            Some("/leads/11?in=sort%3Dlast_contact_at&at=0")
+        );
     }
 
     #[test]

@@ -50,9 +50,9 @@ pub const FILTERS: [&str; 19] = [
 ];
 
 /// The orders of the list's "Order" choice: the API's `sort` word and what a person reads; ""
-/// is the API's default, newest first. Longest untouched first is the salesperson's "who have I
-/// not called back".
-const SORTS: [(&str, &str); 8] = [
+/// is the API's default, newest first. Last contact, longest ago first is the salesperson's
+/// call order: the leads nobody has called, then the ones tried longest ago.
+const SORTS: [(&str, &str); 10] = [
     ("", "newest first"),
     ("created_at", "oldest first"),
     ("-updated_at", "last changed first"),
@@ -61,6 +61,11 @@ const SORTS: [(&str, &str); 8] = [
     ("-permit_date", "newest permit first"),
     ("permit_date", "oldest permit first"),
     ("follow_up_on", "follow-up day, soonest first"),
+    (
+        "last_contact_at",
+        "last contact, longest ago first (never first)",
+    ),
+    ("-last_contact_at", "last contact, latest first"),
 ];
 
 pub fn configure(cfg: &mut web::ServiceConfig) {

@@ -139,6 +139,9 @@ pub(crate) fn in_order(
         (SortField::FollowUpOn, _) => query
             .order(nullable("leads.follow_up_on"))
             .then_order_by(created_in(sort.descending)),
+        (SortField::LastContactAt, _) => query
+            .order(nullable("leads.last_contact_at"))
+            .then_order_by(created_in(sort.descending)),
     };
     if sort.descending {
         query.then_order_by(leads::id.desc())

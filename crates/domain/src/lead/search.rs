@@ -13,6 +13,10 @@ pub enum SortField {
     PermitDate,
     /// The follow-up day, ties by creation.
     FollowUpOn,
+    /// The newest contact logged on the lead (`last_contact_at`), ties by creation: ascending,
+    /// the leads nobody has called come first, then the longest untried; a salesperson's call
+    /// order.
+    LastContactAt,
 }
 
 /// The lead list's order: a field, ascending or descending; ties (and the field's equal
@@ -36,12 +40,13 @@ impl Default for LeadSort {
 
 impl LeadSort {
     /// The words a `sort` parameter takes, each also with a leading `-` for descending.
-    pub const FIELDS: [&'static str; 5] = [
+    pub const FIELDS: [&'static str; 6] = [
         "created_at",
         "updated_at",
         "city",
         "permit_date",
         "follow_up_on",
+        "last_contact_at",
     ];
 
     /// `created_at`, `-updated_at`, ...; None for any other word.
@@ -57,6 +62,7 @@ impl LeadSort {
             "city" => SortField::City,
             "permit_date" => SortField::PermitDate,
             "follow_up_on" => SortField::FollowUpOn,
+            "last_contact_at" => SortField::LastContactAt,
             _ => return None,
         };
         Some(LeadSort { field, descending })
@@ -144,6 +150,13 @@ mod tests {
             })
         );
         assert_eq!(LeadSort::parse("-created_at"), Some(LeadSort::default()));
+        assert_eq!(
+            LeadSort::parse("last_contact_at"),
+            Some(LeadSort {
+                field: SortField::LastContactAt,
+                descending: false
+            })
+        );
         for bad in ["", "-", "name", "created_at,city", "+city", "--city"] {
             assert_eq!(LeadSort::parse(bad), None, "{bad}");
         }
