@@ -198,7 +198,7 @@ async fn each_person_gets_one_email_a_day_of_their_follow_ups_due(app: TestApp) 
     assert_eq!(due.leads[0].owner.as_deref(), Some("Lee"));
     assert_eq!(
         due.list_url,
-        format!("{base}/leads?assignee=me&follow_up_by=2026-12-03&sort=follow_up_on")
+        format!("{base}/leads?assignee=me&status=open&follow_up_by=2026-12-03&sort=follow_up_on")
     );
     assert_eq!(*settings_url, format!("{base}/#digest"));
     assert!(
@@ -302,7 +302,7 @@ async fn leads_given_since_yesterday_are_in_the_email(app: TestApp) {
     assert_eq!(given.leads[0].url, format!("{base}/leads/{given_id}"));
     assert_eq!(
         given.list_url,
-        format!("{base}/leads?assignee=me&contacted=false")
+        format!("{base}/leads?assignee=me&status=open&contacted=false")
     );
     assert!(
         mia_mail.text.contains(&format!(

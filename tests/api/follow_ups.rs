@@ -233,7 +233,7 @@ async fn the_pages_set_follow_ups_and_list_the_due_ones(app: TestApp) {
     let dashboard = mia.get("/").await;
     assert_shows(
         &dashboard.body,
-        &["id=\"my-due\" href=\"/leads?assignee=me&amp;follow_up_by=2026-12-03&amp;sort=follow_up_on\" data-today-param=\"follow_up_by\">1</a>"],
+        &["id=\"my-due\" href=\"/leads?assignee=me&amp;status=open&amp;follow_up_by=2026-12-03&amp;sort=follow_up_on\" data-today-param=\"follow_up_by\">1</a>"],
     );
     // Clearing the field clears the day (the form also takes the owner off).
     let page = saved(&mut mia, &path, &form("3", Some(""))).await;
@@ -357,7 +357,7 @@ async fn the_pages_count_today_by_the_persons_own_day(app: TestApp) {
         let home = mia.get("/").await;
         assert_eq!(home.status, StatusCode::OK, "{case}");
         let link =
-            format!("href=\"/leads?assignee=me&amp;follow_up_by={day}&amp;sort=follow_up_on\"");
+            format!("href=\"/leads?assignee=me&amp;status=open&amp;follow_up_by={day}&amp;sort=follow_up_on\"");
         for shown in [
             format!("id=\"my-due\" {link} data-today-param=\"follow_up_by\">{due}</a>"),
             format!("id=\"my-contacts\">{contacts}</span>"),

@@ -646,22 +646,30 @@ async fn the_dashboard_counts_my_open_leads_nobody_contacted_yet(app: TestApp) {
     assert_shows(
         &home.body,
         &[
-            "id=\"my-open\">2</span>",
-            "id=\"my-not-contacted\" href=\"/leads?assignee=me&amp;contacted=false\">1</a> of them not contacted yet",
+            "id=\"my-open\" href=\"/leads?assignee=me&amp;status=open\">2</a>",
+            "id=\"my-not-contacted\" href=\"/leads?assignee=me&amp;status=open&amp;contacted=false\">1</a> of them not contacted yet",
         ],
     );
-    // The card's list holds the lead still to call.
-    let list = mia.get("/leads?assignee=me&contacted=false").await;
+    // The card's list holds the lead still to call, and only it: the closed lead nobody
+    // called is not a call to make (the count and the list agree).
+    let list = mia
+        .get("/leads?assignee=me&status=open&contacted=false")
+        .await;
     assert_eq!(list.status, StatusCode::OK, "{}", list.body);
     assert!(
         list.body.contains(&format!("href=\"/leads/{waiting}?")),
         "{}",
         list.body
     );
-    assert!(!list.body.contains(&format!("href=\"/leads/{called}?")));
+    for not_listed in [called, closed] {
+        assert!(!list.body.contains(&format!("href=\"/leads/{not_listed}?")));
+    }
+    assert_shows(&list.body, &["1 lead matches these filters"]);
+    let all_mine = mia.get("/leads?assignee=me&contacted=false").await;
+    assert!(all_mine.body.contains(&format!("href=\"/leads/{closed}?")));
     let home = sign_in(&app, "olive@example.com").await.get("/").await;
     assert_shows(
         &home.body,
-        &["id=\"my-not-contacted\" href=\"/leads?assignee=me&amp;contacted=false\">0</a>"],
+        &["id=\"my-not-contacted\" href=\"/leads?assignee=me&amp;status=open&amp;contacted=false\">0</a>"],
     );
 }

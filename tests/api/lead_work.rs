@@ -216,7 +216,17 @@ async fn working_fields_etag_and_list_filters(app: TestApp) {
         list(&app, &c.olive.key, &format!("?assignee={mia_id}")).await,
         [first]
     );
+    // `open`: new, contacted or qualified, counted by the rollup like one status.
+    assert_eq!(list(&app, &c.mia.key, "?status=open").await, [second]);
+    assert_eq!(
+        list(&app, &c.mia.key, "?status=%20Open&assignee=me").await,
+        Vec::<i64>::new()
+    );
     let (status, body) = app.get("/api/v1/leads?status=done", &c.mia.key).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
+    assert!(body.to_string().contains("'open'"), "{body}");
+    // A lead's status is one of the five: `open` is a filter's word only.
+    let (status, body) = patch(&app, second, &c.mia.key, json!({"status": "open"})).await;
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
 
     // Archived leads leave the list and the export unless asked for; merged leads always.

@@ -138,10 +138,22 @@ async fn a_team_admin_shares_leads_out_from_the_list(app: TestApp) {
             &format!("id=\"due-{}\">1</a>", people[0]),
             &format!("id=\"open-{}\">0</a>", people[1]),
             &format!("id=\"open-{adam_id}\">0</a>"),
-            &format!("nobody works: <a href=\"/leads?team_id={a}&amp;assignee=none\">1</a>"),
+            &format!("nobody works: <a href=\"/leads?team_id={a}&amp;assignee=none&amp;status=open\">1</a>"),
         ],
     );
     assert!(!team.body.contains(&format!("id=\"due-{}\"", people[1])));
+    // Each count links to the leads it counts: the won lead is not in its owner's open list.
+    let open_list = format!("/leads?team_id={a}&assignee={}&status=open", people[1]);
+    assert_shows(
+        &team.body,
+        &[&format!(
+            "href=\"{}\" id=\"open-{}\">0</a>",
+            open_list.replace('&', "&amp;"),
+            people[1]
+        )],
+    );
+    let listed = adam.get(&open_list).await;
+    assert_shows(&listed.body, &["0 leads match these filters"]);
 
     // An owner id the list does not know still shows as chosen.
     let unknown = adam.get("/leads?assignee=usr_gone").await;

@@ -132,9 +132,12 @@ fn row(i: u64, team: i64, user: i64, now: chrono::NaiveDateTime) -> String {
         "NULL".into()
     };
     let scope = if i.is_multiple_of(2) { team } else { 0 };
+    // Three leads in ten called, within three days of arriving.
+    let last_contact = (pick(i, 18, 10) < 3)
+        .then(|| (created + chrono::Duration::minutes(pick(i, 19, 3 * 24 * 60) as i64)).min(now));
     format!(
         "({team_id}, {scope}, 'S{i}', 'K{i}', {}, {}, '{state}', '{zip}', {}, {}, {}, '{}', {}, \
-         {}, '{}', {}, '{}', '{}', '{}', {}, 'skipped', 1, {user}, '{}', '{}')",
+         {}, '{}', {}, '{}', '{}', '{}', {}, 'skipped', 1, {user}, '{}', '{}', {})",
         quoted(&address),
         quoted(&city),
         quoted(&format!("{city} County")),
@@ -151,13 +154,16 @@ fn row(i: u64, team: i64, user: i64, now: chrono::NaiveDateTime) -> String {
         quoted(&address),
         created.format("%Y-%m-%d %H:%M:%S"),
         created.format("%Y-%m-%d %H:%M:%S"),
+        last_contact.map_or("NULL".into(), |t| quoted(
+            &t.format("%Y-%m-%d %H:%M:%S").to_string()
+        )),
     )
 }
 
 const COLUMNS: &str = "team_id, dedupe_scope, street_key, address_key, address, city, state, zip_code, \
     county, first_name, last_name, primary_phone, email_1, project_number, permit_status, work_type, \
     source, property_type, permit_date, mail_address, enrichment_status, submission_count, created_by, \
-    created_at, updated_at";
+    created_at, updated_at, last_contact_at";
 
 #[derive(QueryableByName)]
 struct IndexSql {
@@ -399,6 +405,20 @@ async fn run(backend: Backend, n: u64) {
         ),
         ("sort=-permit_date", vec!["sort=-permit_date".to_owned()]),
         ("sort=-updated_at", vec!["sort=-updated_at".to_owned()]),
+        (
+            "sort=last_contact_at",
+            vec![
+                "sort=last_contact_at".to_owned(),
+                "sort=-last_contact_at".to_owned(),
+            ],
+        ),
+        (
+            "state + sort=last_contact_at",
+            STATES
+                .iter()
+                .map(|s| format!("state={s}&sort=last_contact_at"))
+                .collect(),
+        ),
     ];
     // `SEARCH_BENCH_EXPORT_ONLY=1`: the export alone, for profiling it.
     let export_only = std::env::var_os("SEARCH_BENCH_EXPORT_ONLY").is_some();

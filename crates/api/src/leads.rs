@@ -8,7 +8,9 @@ use leadhub_domain::clock::UtcOffset;
 use leadhub_domain::lead::fields::PROPERTY_TYPES;
 use leadhub_domain::lead::record::{EnrichmentStatus, LeadFilter};
 use leadhub_domain::lead::search::{LeadSort, SearchText};
-use leadhub_domain::lead::work::{follow_up_day, ArchiveFilter, AssigneeFilter, LeadStatus};
+use leadhub_domain::lead::work::{
+    follow_up_day, ArchiveFilter, AssigneeFilter, LeadStatus, StatusFilter,
+};
 use leadhub_http::extract::rules::{enum_message, follow_up_date, one_of};
 use leadhub_http::extract::{
     flat_problems, iso_timestamp, json_type, timestamp_on, Call, Lax, PageQuery, RequestQuery,
@@ -99,8 +101,9 @@ pub struct LeadFilters {
     /// then the longest untried). The export is always newest first.
     #[validate(custom(function = "json_type"), custom(function = "sort_word"))]
     pub sort: Lax<String>,
-    /// new, contacted, qualified, won or lost.
-    #[validate(custom(function = "json_type"), custom(function = "lead_status"))]
+    /// new, contacted, qualified, won or lost; or `open`: new, contacted or qualified (the leads
+    /// still being worked).
+    #[validate(custom(function = "json_type"), custom(function = "status_filter"))]
     pub status: Lax<String>,
     /// `me` (the caller's leads), `none` (leads nobody works) or a user's public id (`usr_...`).
     #[validate(custom(function = "json_type"))]
@@ -130,6 +133,10 @@ pub struct LeadFilters {
 /// A lead status word, as the list filter and the edits take it.
 pub(crate) fn lead_status(field: &Lax<String>) -> Result<(), ValidationError> {
     one_of(field, &LeadStatus::NAMES)
+}
+
+fn status_filter(field: &Lax<String>) -> Result<(), ValidationError> {
+    one_of(field, &StatusFilter::WORDS)
 }
 
 fn sort_word(field: &Lax<String>) -> Result<(), ValidationError> {
@@ -204,7 +211,7 @@ impl LeadFilters {
                 .text()
                 .and_then(LeadSort::parse)
                 .unwrap_or_default(),
-            status: self.status.text().and_then(LeadStatus::parse),
+            status: self.status.text().and_then(StatusFilter::parse),
             assignee: self.assignee.text().map(|given| {
                 if given.eq_ignore_ascii_case("me") {
                     AssigneeFilter::Me

@@ -23,8 +23,7 @@ pub const DAYS: u64 = 30;
 /// Failed submissions listed (the newest); the rest are counted.
 pub const FAILED_LISTED: i64 = 10;
 
-/// The statuses of a lead still being worked ("my open leads"): the funnel's first steps.
-pub const OPEN_STATUSES: [&str; 3] = ["new", "contacted", "qualified"];
+pub use crate::lead::work::OPEN_STATUSES;
 
 /// Live-lead counts; a missing source is counted under `"unknown"`.
 #[derive(Debug, Clone, Default, PartialEq)]

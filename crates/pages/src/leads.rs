@@ -16,7 +16,7 @@ use leadhub_domain::clock::UtcOffset;
 use leadhub_domain::error::ServiceError;
 use leadhub_domain::lead::fields::PROPERTY_TYPES;
 use leadhub_domain::lead::record::Lead;
-use leadhub_domain::lead::work::{LeadStatus, BULK_MAX_IDS};
+use leadhub_domain::lead::work::{LeadStatus, StatusFilter, BULK_MAX_IDS};
 use leadhub_domain::submission::VisibleLeadFilter;
 
 use crate::lead_view::{owner_choices, ContactLine};
@@ -187,6 +187,7 @@ async fn list(
     let (filters, mut context, all_teams) = list::start(&visitor, &req, &FILTERS, "/leads").await?;
     context.insert("notice", &done.notice());
     context.insert("statuses", &LeadStatus::NAMES);
+    context.insert("status_filters", &StatusFilter::WORDS);
     // The rows name, and the bulk bar offers, the active teams only.
     let teams: Vec<TeamChoice> = all_teams.into_iter().filter(|t| t.active).collect();
     context.insert("property_types", &PROPERTY_TYPES);

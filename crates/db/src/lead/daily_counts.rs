@@ -10,7 +10,7 @@ use diesel::sql_types::BigInt;
 use leadhub_domain::dashboard::LeadFigures;
 use leadhub_domain::lead::record::{EnrichmentStatus, LeadFilter};
 use leadhub_domain::lead::search::source_slug;
-use leadhub_domain::lead::work::{ArchiveFilter, LeadStatus};
+use leadhub_domain::lead::work::{ArchiveFilter, StatusFilter};
 
 use crate::schema::lead_daily_counts as counts;
 use crate::ReadConnection;
@@ -21,7 +21,7 @@ pub(crate) struct RollupFilter {
     team_id: Option<i64>,
     source: Option<String>,
     enrichment_status: Option<EnrichmentStatus>,
-    status: Option<LeadStatus>,
+    status: Option<StatusFilter>,
 }
 
 impl RollupFilter {
@@ -111,7 +111,7 @@ macro_rules! narrow_counts {
             q = q.filter(counts::enrichment_status.eq(e.as_str()));
         }
         if let Some(s) = f.status {
-            q = q.filter(counts::status.eq(s.as_str()));
+            q = q.filter(counts::status.eq_any(s.statuses()));
         }
         q
     }};

@@ -344,7 +344,7 @@ macro_rules! narrow_leads {
             q = q.filter(leads::created_at.lt(to_db(v)));
         }
         if let Some(v) = f.status {
-            q = q.filter(leads::status.eq(v.as_str()));
+            q = q.filter(leads::status.eq_any(v.statuses()));
         }
         if let Some(day) = f.follow_up_by {
             q = q.filter(leads::follow_up_on.le(day));

@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use crate::lead::fields::{LeadFields, Warning};
 use crate::lead::normalize::NormalizedLead;
 use crate::lead::search::{LeadSort, SearchText};
-use crate::lead::work::{ArchiveFilter, AssigneeFilter, LeadStatus, LeadWork};
+use crate::lead::work::{ArchiveFilter, AssigneeFilter, LeadWork, StatusFilter};
 use crate::store::StoreResult;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -124,7 +124,7 @@ pub struct LeadFilter {
     pub created_before: Option<DateTime<Utc>>,
     /// The order of a list (an export is always newest first).
     pub sort: LeadSort,
-    pub status: Option<LeadStatus>,
+    pub status: Option<StatusFilter>,
     pub assignee: Option<AssigneeFilter>,
     /// Leads with a follow-up day on or before this one (the leads due by then).
     pub follow_up_by: Option<chrono::NaiveDate>,

@@ -225,12 +225,14 @@ impl FollowUpDigests {
             due: LeadList {
                 count: person.due,
                 leads: lines(person.leads),
-                list_url: format!("{base}/leads?assignee=me&follow_up_by={day}&sort=follow_up_on"),
+                list_url: format!(
+                    "{base}/leads?assignee=me&status=open&follow_up_by={day}&sort=follow_up_on"
+                ),
             },
             given: LeadList {
                 count: person.given,
                 leads: lines(person.given_leads),
-                list_url: format!("{base}/leads?assignee=me&contacted=false"),
+                list_url: format!("{base}/leads?assignee=me&status=open&contacted=false"),
             },
             settings_url: format!("{base}/#digest"),
         }

@@ -146,7 +146,7 @@ async fn each_person_gets_one_email_and_a_failed_one_is_owed_again() {
                 && due.count == 3
                 && due.leads[0].url == "https://leads.example.com/leads/41"
                 && due.list_url
-                    == "https://leads.example.com/leads?assignee=me&follow_up_by=2026-03-05&sort=follow_up_on"
+                    == "https://leads.example.com/leads?assignee=me&status=open&follow_up_by=2026-03-05&sort=follow_up_on"
         })
         .times(1)
         .returning(|_| Ok(()));
@@ -188,7 +188,8 @@ async fn leads_given_lately_are_their_own_part_of_the_email() {
                 && given.count == 4
                 && given.leads[0].url == "https://leads.example.com/leads/41"
                 && given.leads[0].follow_up_on.is_none()
-                && given.list_url == "https://leads.example.com/leads?assignee=me&contacted=false"
+                && given.list_url
+                    == "https://leads.example.com/leads?assignee=me&status=open&contacted=false"
         })
         .times(1)
         .returning(|_| Ok(()));

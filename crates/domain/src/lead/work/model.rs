@@ -16,6 +16,40 @@ word_enum! {
     }
 }
 
+/// The statuses of a lead still being worked ("my open leads"): the funnel's first steps.
+pub const OPEN_STATUSES: [&str; 3] = ["new", "contacted", "qualified"];
+
+/// The lead list's `status` filter: one status, or `open`, the leads still being worked (any of
+/// `OPEN_STATUSES`), so the list behind a count of open leads shows the leads counted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StatusFilter {
+    Is(LeadStatus),
+    Open,
+}
+
+impl StatusFilter {
+    /// The word of `Open`, beside the statuses' own.
+    pub const OPEN: &'static str = "open";
+    /// Every word the filter takes, `open` first (a list's choice reads so).
+    pub const WORDS: [&'static str; 6] = ["open", "new", "contacted", "qualified", "won", "lost"];
+
+    /// Case-insensitive, surrounding spaces ignored.
+    pub fn parse(word: &str) -> Option<StatusFilter> {
+        if word.trim().eq_ignore_ascii_case(Self::OPEN) {
+            return Some(StatusFilter::Open);
+        }
+        LeadStatus::parse(word).map(StatusFilter::Is)
+    }
+
+    /// The statuses it lets through.
+    pub fn statuses(self) -> Vec<&'static str> {
+        match self {
+            StatusFilter::Is(status) => vec![status.as_str()],
+            StatusFilter::Open => OPEN_STATUSES.to_vec(),
+        }
+    }
+}
+
 /// A lead's assignee: the row id the rules compare, the public `usr_` id the API shows, and the
 /// e-mail address the exports add for people reading them.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -163,6 +197,26 @@ pub fn follow_up_day(given: &str) -> Option<NaiveDate> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_status_filter_takes_each_status_and_open() {
+        assert_eq!(StatusFilter::parse(" Open "), Some(StatusFilter::Open));
+        assert_eq!(
+            StatusFilter::parse("WON"),
+            Some(StatusFilter::Is(LeadStatus::Won))
+        );
+        assert_eq!(StatusFilter::parse("closed"), None);
+        assert_eq!(
+            StatusFilter::Open.statuses(),
+            ["new", "contacted", "qualified"]
+        );
+        assert_eq!(StatusFilter::Is(LeadStatus::Lost).statuses(), ["lost"]);
+        // Its words are the statuses' and `open`: none missing, none read otherwise.
+        assert_eq!(StatusFilter::WORDS[1..], LeadStatus::NAMES);
+        for word in StatusFilter::WORDS {
+            assert!(StatusFilter::parse(word).is_some(), "{word}");
+        }
+    }
 
     #[test]
     fn a_follow_up_day_is_an_iso_calendar_day_in_range() {
