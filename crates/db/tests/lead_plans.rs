@@ -112,6 +112,18 @@ const QUERIES: &[(&str, &str, &str, bool)] = &[
         "leads.updated_at DESC, leads.id DESC",
         false,
     ),
+    (
+        "sort by last contact",
+        "1 = 1",
+        "leads.last_contact_at ASC NULLS FIRST, leads.created_at ASC, leads.id ASC",
+        false,
+    ),
+    (
+        "sort by last contact, descending",
+        "1 = 1",
+        "leads.last_contact_at DESC NULLS LAST, leads.created_at DESC, leads.id DESC",
+        false,
+    ),
 ];
 
 /// `q` as PostgreSQL writes it: confirmed against the stored text.
@@ -281,7 +293,9 @@ fn sqlite_filters_use_indexes() {
             let mut statements: Vec<(String, String)> = statements()
                 .into_iter()
                 .filter(|(what, _)| {
-                    what.starts_with("upload") || what.starts_with("sort by update")
+                    what.starts_with("upload")
+                        || what.starts_with("sort by update")
+                        || what.starts_with("sort by last contact")
                 })
                 .collect();
             for (what, filter) in &word_filters() {
@@ -384,6 +398,11 @@ fn postgres_filters_use_indexes() {
         assert!(plan.contains("Index"), "{what}: {plan}");
         if what.starts_with("upload") {
             assert!(plan.contains("batches_upload"), "{what}: {plan}");
+        }
+        if what.starts_with("sort by last contact") {
+            // The call order walks its index and stops after the page.
+            assert!(plan.contains("leads_last_contact"), "{what}: {plan}");
+            assert!(!plan.contains("Sort"), "{what} sorts every lead: {plan}");
         }
         if what.starts_with("q:") {
             // The candidates are confirmed against the stored text, not the text computed again.

@@ -165,7 +165,7 @@ mod tests {
     }
 
     #[test]
-    fn a_lead_that_left_the_list_is_followed_by_the_one_now_at_its_place() {
+    fn a_lead_that_left_its_place_is_followed_by_the_one_now_there() {
         // Lead 11 stood at place 5; working it took it out, and lead 12 moved up to 5.
         let v = view("assignee=none", 5, 4, &[10, 12, 13], 11, 39);
         assert_eq!(v.position, None);
@@ -174,6 +174,14 @@ mod tests {
             Some("/leads/10?in=assignee%3Dnone&at=4")
         );
         assert_eq!(v.next.as_deref(), Some("/leads/12?in=assignee%3Dnone&at=5"));
+        // Lead 10 stood first of three; a contact in the call order sent it to the end, two
+        // places down: moved away as well.
+        let moved = view("sort=last_contact_at", 0, 0, &[11, 12, 10], 10, 3);
+        assert_eq!((moved.position, moved.previous), (None, None));
+        assert_eq!(
+            moved.next.as_deref(),
+            Some("/leads/11?in=sort%3Dlast_contact_at&at=0")
+        );
     }
 
     #[test]
@@ -185,17 +193,6 @@ mod tests {
         assert_eq!(up.position, Some(5));
         assert_eq!(up.previous, None);
         assert_eq!(up.next.as_deref(), Some("/leads/10?in=&at=5"));
-    }
-
-    #[test]
-    fn a_lead_moved_farther_down_is_followed_by_the_one_now_at_its_place() {
-        // Lead 10 stood first of three; a contact in the call order sent it to the end.
-        let v = view("sort=last_contact_at", 0, 0, &[11, 12, 10], 10, 3);
-        assert_eq!(v.position, None);
-        assert_eq!(
-            v.next.as_deref(),
-            Some("/leads/11?in=sort%3Dlast_contact_at&at=0")
-        );
     }
 
     #[test]
