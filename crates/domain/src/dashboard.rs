@@ -23,8 +23,6 @@ pub const DAYS: u64 = 30;
 /// Failed submissions listed (the newest); the rest are counted.
 pub const FAILED_LISTED: i64 = 10;
 
-pub use crate::lead::work::OPEN_STATUSES;
-
 /// Live-lead counts; a missing source is counted under `"unknown"`.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct LeadFigures {

@@ -8,7 +8,7 @@ use diesel::expression::SqlLiteral;
 use diesel::prelude::*;
 use diesel::sql_types::{Bool, Integer, Text};
 
-use leadhub_domain::dashboard::OPEN_STATUSES;
+use leadhub_domain::lead::work::OPEN_STATUSES;
 
 use leadhub_domain::dashboard::{DashboardRepository, LeadFigures, OpenLeads, SubmissionFigures};
 use leadhub_domain::lead::record::LeadFilter;

@@ -9,10 +9,9 @@ use diesel::dsl::{count_star, exists, not};
 use diesel::prelude::*;
 
 use leadhub_domain::clock::UtcOffset;
-use leadhub_domain::dashboard::OPEN_STATUSES;
 use leadhub_domain::jobs::NewJob;
 use leadhub_domain::lead::work::digest::{DigestRepository, DueLead, DuePerson};
-use leadhub_domain::lead::work::kind;
+use leadhub_domain::lead::work::{kind, OPEN_STATUSES};
 use leadhub_domain::store::StoreResult;
 
 use crate::job::jobs::insert_jobs;
