@@ -41,6 +41,20 @@ async function freePort() {
   });
 }
 
+// A webhook receiver on loopback: every request with its headers and body. It listens before the
+// server's port is chosen, so the two never get the same port (the receiver answers 204 to
+// anything, /healthz included).
+const hooks = [];
+const receiver = http.createServer((req, res) => {
+  let body = "";
+  req.on("data", (c) => (body += c));
+  req.on("end", () => {
+    hooks.push({ headers: req.headers, body });
+    res.writeHead(204).end();
+  });
+});
+await new Promise((resolve) => receiver.listen(0, "127.0.0.1", resolve));
+
 // ---- The real binary: SQLite in a temporary folder, no SMTP (mail lands in <data dir>/outbox). ----
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "leadhub-browser-"));
 const port = await freePort();
@@ -66,17 +80,6 @@ Object.assign(env, {
   RUST_LOG: "warn",
 });
 
-// A webhook receiver on loopback: every request with its headers and body.
-const hooks = [];
-const receiver = http.createServer((req, res) => {
-  let body = "";
-  req.on("data", (c) => (body += c));
-  req.on("end", () => {
-    hooks.push({ headers: req.headers, body });
-    res.writeHead(204).end();
-  });
-});
-await new Promise((resolve) => receiver.listen(0, "127.0.0.1", resolve));
 // A long URL without a break opportunity, as CRMs hand out (a token in the query): it must wrap at 320 px.
 const receiverUrl = `http://127.0.0.1:${receiver.address().port}/hooks/crm?token=Zx81KqP3vLm0Tn7RwB4yHc6FjD2sGa9E`;
 
@@ -107,7 +110,8 @@ async function waitForServer() {
   for (let i = 0; i < 150; i++) {
     if (server.exitCode !== null) throw new Error("leadhub exited before /healthz answered");
     try {
-      if ((await fetch(`${base}/healthz`)).ok) return;
+      // 200, not any 2xx: the webhook receiver answers 204 to whatever reaches it.
+      if ((await fetch(`${base}/healthz`)).status === 200) return;
     } catch {
       // not listening yet
     }
