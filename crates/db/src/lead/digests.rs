@@ -10,7 +10,7 @@ use diesel::prelude::*;
 
 use leadhub_domain::clock::UtcOffset;
 use leadhub_domain::jobs::NewJob;
-use leadhub_domain::lead::work::digest::{DigestRepository, DueLead, DuePerson};
+use leadhub_domain::lead::work::digest::{DigestRepository, DueLead, DueLeads, DuePerson};
 use leadhub_domain::lead::work::{kind, OPEN_STATUSES};
 use leadhub_domain::store::StoreResult;
 
@@ -118,18 +118,18 @@ fn owed_digests(
             .group_by((users::id, users::email))
             .select(per_person),
     )?;
-    let mut people: BTreeMap<i64, (String, i64, i64)> = BTreeMap::new();
-    for (user_id, email, count) in due {
-        people.entry(user_id).or_insert((email, 0, 0)).1 = count;
-    }
-    for (user_id, email, count) in given {
-        people.entry(user_id).or_insert((email, 0, 0)).2 = count;
+    // Each person's two counts, `[due, given]`.
+    let mut people: BTreeMap<i64, (String, [i64; 2])> = BTreeMap::new();
+    for (part, counts) in [due, given].into_iter().enumerate() {
+        for (user_id, email, count) in counts {
+            people.entry(user_id).or_insert((email, [0, 0])).1[part] = count;
+        }
     }
     let mut owed = Vec::with_capacity(people.len());
     // Short reads per person: a few hundred people at most, once a day.
-    for (user_id, (email, due, given)) in people {
+    for (user_id, (email, [due, given])) in people {
         let theirs = leads::assignee_id.eq(user_id);
-        let leads = named(due, || {
+        let due = named(due, || {
             conn.load(
                 due_by(day)
                     .filter(theirs)
@@ -138,7 +138,7 @@ fn owed_digests(
                     .select(DueRow::as_select()),
             )
         })?;
-        let given_leads = named(given, || {
+        let given = named(given, || {
             conn.load(
                 given_since(since, day)
                     .filter(theirs)
@@ -151,20 +151,21 @@ fn owed_digests(
             user_id,
             email,
             due,
-            leads,
             given,
-            given_leads,
         });
     }
     Ok(owed)
 }
 
-/// The leads one part of the e-mail names: `read` runs only when the part counts some.
-fn named(count: i64, read: impl FnOnce() -> QueryResult<Vec<DueRow>>) -> QueryResult<Vec<DueLead>> {
-    if count == 0 {
-        return Ok(Vec::new());
-    }
-    Ok(read()?.into_iter().map(DueRow::due_lead).collect())
+/// One part of the e-mail: its count, and the leads it names (`read` runs only when it counts
+/// some).
+fn named(count: i64, read: impl FnOnce() -> QueryResult<Vec<DueRow>>) -> QueryResult<DueLeads> {
+    let first = if count == 0 {
+        Vec::new()
+    } else {
+        read()?.into_iter().map(DueRow::due_lead).collect()
+    };
+    Ok(DueLeads { count, first })
 }
 
 #[derive(Queryable, Selectable)]

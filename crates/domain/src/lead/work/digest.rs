@@ -36,18 +36,21 @@ pub struct DueLead {
     pub follow_up_on: Option<NaiveDate>,
 }
 
-/// A person owed a digest: their open leads due by the day, and those given to them lately.
+/// One part of a digest: how many leads it counts, and the first `DIGEST_LISTED` of them.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct DueLeads {
+    pub count: i64,
+    pub first: Vec<DueLead>,
+}
+
+/// A person owed a digest: their open leads due by the day (the soonest day first), and those
+/// given to them lately by someone else and not due (the latest lead first).
 #[derive(Debug, Clone, PartialEq)]
 pub struct DuePerson {
     pub user_id: i64,
     pub email: String,
-    /// All of their due leads; `leads` holds the first `DIGEST_LISTED`.
-    pub due: i64,
-    pub leads: Vec<DueLead>,
-    /// All of their open leads given to them by someone else lately and not due (the due ones
-    /// are in `leads`); `given_leads` holds the first `DIGEST_LISTED`, the latest lead first.
-    pub given: i64,
-    pub given_leads: Vec<DueLead>,
+    pub due: DueLeads,
+    pub given: DueLeads,
 }
 
 #[cfg_attr(any(test, feature = "mock"), mockall::automock)]
@@ -207,8 +210,10 @@ impl FollowUpDigests {
 
     fn message(&self, day: NaiveDate, person: DuePerson) -> Message {
         let base = &self.public_url;
-        let lines = |leads: Vec<DueLead>| -> Vec<DueLine> {
-            leads
+        let list = |part: DueLeads, list_url: String| LeadList {
+            count: part.count,
+            leads: part
+                .first
                 .into_iter()
                 .map(|l| DueLine {
                     url: format!("{base}/leads/{}", l.id),
@@ -217,23 +222,22 @@ impl FollowUpDigests {
                     status: l.status,
                     follow_up_on: l.follow_up_on,
                 })
-                .collect()
+                .collect(),
+            list_url,
         };
         Message::FollowUpsDue {
             to: person.email,
             day,
-            due: LeadList {
-                count: person.due,
-                leads: lines(person.leads),
-                list_url: format!(
+            due: list(
+                person.due,
+                format!(
                     "{base}/leads?assignee=me&status=open&follow_up_by={day}&sort=follow_up_on"
                 ),
-            },
-            given: LeadList {
-                count: person.given,
-                leads: lines(person.given_leads),
-                list_url: format!("{base}/leads?assignee=me&status=open&contacted=false"),
-            },
+            ),
+            given: list(
+                person.given,
+                format!("{base}/leads?assignee=me&status=open&contacted=false"),
+            ),
             settings_url: format!("{base}/#digest"),
         }
     }

@@ -35,16 +35,17 @@ fn person(user_id: i64, email: &str, due: i64) -> DuePerson {
     DuePerson {
         user_id,
         email: email.into(),
-        due,
-        leads: vec![DueLead {
-            id: 40 + user_id,
-            address: "12 Oak St, Austin, TX 78701".into(),
-            owner: Some("Jane Roe".into()),
-            status: "new".into(),
-            follow_up_on: Some(day("2026-03-04")),
-        }],
-        given: 0,
-        given_leads: Vec::new(),
+        due: DueLeads {
+            count: due,
+            first: vec![DueLead {
+                id: 40 + user_id,
+                address: "12 Oak St, Austin, TX 78701".into(),
+                owner: Some("Jane Roe".into()),
+                status: "new".into(),
+                follow_up_on: Some(day("2026-03-04")),
+            }],
+        },
+        given: DueLeads::default(),
     }
 }
 
@@ -170,9 +171,9 @@ async fn leads_given_lately_are_their_own_part_of_the_email() {
         .returning(|| Ok(vec![UtcOffset::default()]));
     repo.expect_owed_digests().returning(|_, _, _, _| {
         let mut given = person(1, "ada@example.com", 0);
-        given.given = 4;
-        given.given_leads = std::mem::take(&mut given.leads);
-        given.given_leads[0].follow_up_on = None;
+        given.given.count = 4;
+        given.given.first = std::mem::take(&mut given.due.first);
+        given.given.first[0].follow_up_on = None;
         Ok(vec![given])
     });
     repo.expect_claim_digest().returning(|_, _, _| Ok(true));
