@@ -21,6 +21,7 @@ use crate::pages::sign_in;
 backend_tests!(
     a_messy_file_imports_alike_through_the_cli_and_the_upload,
     an_export_imports_back_as_the_same_rows,
+    files_separated_by_tabs_or_semicolons_import_as_their_csv_twin,
 );
 
 /// Data rows of the messy file besides the three odd ones (Windows-1252, shifted, no field).
@@ -436,4 +437,120 @@ pub(crate) fn rows_aside_ids(text: &str) -> BTreeMap<String, Vec<(String, String
             (r[2].to_owned(), cells)
         })
         .collect()
+}
+
+/// A lead list's rows, with a comma and a semicolon inside cells.
+const SEPARATED_ROWS: [[&str; 5]; 3] = [
+    ["Owner Name", "Address", "City", "Zip", "Notes"],
+    [
+        "Smith, John",
+        "12 Oak St",
+        "Austin",
+        "78701",
+        "call after 5; not Sundays",
+    ],
+    ["Peña, José", "3 Elm Rd", "Dallas", "75201", "roof, 2004"],
+];
+
+/// `SEPARATED_ROWS` written with `separator`, quoted where a cell needs it.
+fn separated(separator: u8) -> String {
+    let mut writer = csv::WriterBuilder::new()
+        .delimiter(separator)
+        .from_writer(Vec::new());
+    for row in SEPARATED_ROWS {
+        writer.write_record(row).unwrap();
+    }
+    String::from_utf8(writer.into_inner().unwrap()).unwrap()
+}
+
+/// The leads of `team_id` as the columns of `SEPARATED_ROWS` hold them, by address.
+async fn separated_leads(app: &TestApp, user: &TestUser, team_id: i64) -> Vec<serde_json::Value> {
+    let (_, leads) = app
+        .get(&format!("/api/v1/leads?team_id={team_id}"), &user.key)
+        .await;
+    let mut leads: Vec<serde_json::Value> = leads["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| {
+            json!([
+                l["first_name"],
+                l["last_name"],
+                l["address"],
+                l["city"],
+                l["zip_code"]
+            ])
+        })
+        .collect();
+    leads.sort_by_key(|l| l[2].to_string());
+    leads
+}
+
+/// Excel saves "Unicode Text" as UTF-16 with tabs and "CSV" with semicolons where the decimal
+/// mark is a comma: each imports as the comma file of the same rows would, and says how it was read.
+async fn files_separated_by_tabs_or_semicolons_import_as_their_csv_twin(app: TestApp) {
+    let alice = app.user("alice@example.com").await;
+    let mut utf16 = vec![0xFF, 0xFE];
+    for unit in separated(b'\t').encode_utf16() {
+        utf16.extend(unit.to_le_bytes());
+    }
+    // é and ñ are the same byte in windows-1252 as their code point.
+    let windows_1252: Vec<u8> = separated(b';')
+        .chars()
+        .map(|c| u8::try_from(u32::from(c)).unwrap())
+        .collect();
+    let files = [
+        ("comma", separated(b',').into_bytes(), "UTF-8"),
+        ("tab", utf16.clone(), "UTF-16LE, columns separated by tabs"),
+        (
+            "semicolon",
+            windows_1252,
+            "windows-1252, columns separated by semicolons",
+        ),
+        (
+            "bar",
+            separated(b'|').into_bytes(),
+            "UTF-8, columns separated by vertical bars",
+        ),
+    ];
+    let mut imported = Vec::new();
+    for (name, bytes, read_as) in files {
+        let team_id = team(&app, name, &alice).await;
+        let (summary, _) = import_file(&app, &alice, team_id, &bytes).await;
+        assert_eq!(summary.encoding, read_as);
+        assert_eq!(
+            (summary.created, summary.rejected),
+            (2, 0),
+            "{name}: {}",
+            summary.render()
+        );
+        assert_eq!(summary.notes, 2, "{name}");
+        imported.push(separated_leads(&app, &alice, team_id).await);
+    }
+    assert_eq!(
+        imported[0],
+        [
+            json!(["John", "Smith", "12 Oak St", "Austin", "78701"]),
+            json!(["José", "Peña", "3 Elm Rd", "Dallas", "75201"]),
+        ]
+    );
+    assert!(
+        imported.iter().all(|leads| *leads == imported[0]),
+        "{imported:?}"
+    );
+
+    // The upload page reads it alike and says so.
+    let page_team = team(&app, "By upload", &alice).await;
+    let mut b = sign_in(&app, "alice@example.com").await;
+    let sent = upload(&mut b, "/leads/import", page_team, None, &utf16).await;
+    assert_eq!(sent.status, StatusCode::SEE_OTHER, "{}", sent.body);
+    let done = finished(&mut b, sent.location()).await;
+    assert_eq!(count(&done, "created"), 2, "{}", done.body);
+    assert!(
+        done.body
+            .contains("Read as UTF-16LE, columns separated by tabs."),
+        "{}",
+        done.body
+    );
+    assert_eq!(separated_leads(&app, &alice, page_team).await, imported[0]);
 }

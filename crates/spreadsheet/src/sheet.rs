@@ -1,7 +1,8 @@
-//! A CSV file as rows: decoded in the encoding `encoding::detect` found, parsed by the `csv` crate with
-//! Windows or Unix line endings, rows of any width. A row that does not decode is handed on as
-//! unreadable with its number and the rows after it are read, so one bad row costs that row alone.
-use std::io::{self, Read, Seek, SeekFrom};
+//! A CSV file as rows: decoded in the encoding `encoding::detect` found, its separator chosen by
+//! `separator`, parsed by the `csv` crate with Windows or Unix line endings, rows of any width. A
+//! row that does not decode is handed on as unreadable with its number and the rows after it are
+//! read, so one bad row costs that row alone.
+use std::io::{self, Cursor, Read, Seek, SeekFrom};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
@@ -13,6 +14,7 @@ use encoding_rs_io::DecodeReaderBytesBuilder;
 use leadhub_domain::import::{ReadRow, SheetRow, SheetRows};
 
 use crate::encoding::detect;
+use crate::separator::{choose_separator, Separator, SNIFF_BYTES};
 
 type Source = Box<dyn Read + Send>;
 
@@ -34,6 +36,7 @@ impl<R: Read> Read for Counted<R> {
 pub struct CsvSheet {
     reader: csv::Reader<Source>,
     encoding: &'static Encoding,
+    separator: Separator,
     header: Vec<String>,
     record: ByteRecord,
     /// The spreadsheet row number of the last row read (the header is row 1).
@@ -44,7 +47,7 @@ pub struct CsvSheet {
 }
 
 impl CsvSheet {
-    /// Detects the encoding of `file` and reads its header row.
+    /// Detects the encoding of `file` and the separator of its text, and reads its header row.
     pub fn open<R: Read + Seek + Send + 'static>(mut file: R) -> anyhow::Result<CsvSheet> {
         let (encoding, bom) = detect(&mut file).context("cannot read the file")?;
         let read = Arc::new(AtomicU64::new(0));
@@ -68,10 +71,17 @@ impl CsvSheet {
                     .build(counted),
             )
         };
-        let mut reader = csv::ReaderBuilder::new()
-            .flexible(true)
-            .has_headers(false)
-            .from_reader(source);
+        // The separator is chosen from the file's first text, which is then read again in front
+        // of the rest.
+        let mut start = Vec::new();
+        let mut source = source;
+        (&mut source)
+            .take(SNIFF_BYTES)
+            .read_to_end(&mut start)
+            .context("cannot read the file")?;
+        let separator = choose_separator(&start, start.len() as u64 == SNIFF_BYTES);
+        let source: Source = Box::new(Cursor::new(start).chain(source));
+        let mut reader = separator.rows(source);
         let mut record = ByteRecord::new();
         let header = if reader
             .read_byte_record(&mut record)
@@ -93,6 +103,7 @@ impl CsvSheet {
         Ok(CsvSheet {
             reader,
             encoding,
+            separator,
             header,
             record,
             row: 1,
@@ -149,7 +160,10 @@ impl SheetRows for CsvSheet {
     }
 
     fn encoding(&self) -> String {
-        self.encoding.name().to_owned()
+        match self.separator.words() {
+            Some(words) => format!("{}, {words}", self.encoding.name()),
+            None => self.encoding.name().to_owned(),
+        }
     }
 
     fn next_row(&mut self) -> anyhow::Result<Option<ReadRow>> {
@@ -238,6 +252,45 @@ mod tests {
         assert_eq!(encoding, "UTF-16LE");
         assert_eq!(header, ["city", "zip"]);
         assert_eq!(rows, [row(2, &["São Paulo", "01000"])]);
+    }
+
+    #[test]
+    fn tabs_and_semicolons_separate_cells_where_the_file_uses_them() {
+        // Excel's "Unicode Text": UTF-16LE with a BOM, cells separated by tabs.
+        let mut utf16 = vec![0xFF, 0xFE];
+        for unit in "Address\tCity\tOwner\r\n12 Oak St\tSão Paulo\tSmith, John\r\n".encode_utf16()
+        {
+            utf16.extend(unit.to_le_bytes());
+        }
+        let (encoding, header, rows) = read(&utf16);
+        assert_eq!(encoding, "UTF-16LE, columns separated by tabs");
+        assert_eq!(header, ["Address", "City", "Owner"]);
+        assert_eq!(rows, [row(2, &["12 Oak St", "São Paulo", "Smith, John"])]);
+
+        // Excel's "CSV" where the decimal mark is a comma, in windows-1252.
+        let (encoding, header, rows) =
+            read(b"Name;Street;Note\r\nJos\xE9 Pe\xF1a;1 Elm St;\"call; later\"\r\n\r\nRoe, A;2 Elm St;3,5\r\n");
+        assert_eq!(encoding, "windows-1252, columns separated by semicolons");
+        assert_eq!(header, ["Name", "Street", "Note"]);
+        assert_eq!(
+            rows,
+            [
+                row(2, &["José Peña", "1 Elm St", "call; later"]),
+                row(4, &["Roe, A", "2 Elm St", "3,5"])
+            ]
+        );
+
+        // Past the part looked at, the rows are read with the same separator.
+        let mut file = "address|zip\n".to_owned();
+        while file.len() < 70_000 {
+            file.push_str("1 Main St|78701\n");
+        }
+        let (encoding, _, rows) = read(file.as_bytes());
+        assert_eq!(encoding, "UTF-8, columns separated by vertical bars");
+        assert!(rows
+            .iter()
+            .all(|r| matches!(r, ReadRow::Row(r) if r.cells.len() == 2)));
+        assert_eq!(rows.len(), (file.len() - 12) / 16);
     }
 
     #[test]

@@ -94,7 +94,8 @@ pub struct ImportTarget {
     /// them (the seed's rule for unassigned leads and businesses).
     #[arg(long, display_order = 0)]
     pub team_id: Option<i64>,
-    /// The CSV file or Excel workbook (.xlsx); its header row names the fields.
+    /// The CSV file (commas, tabs, semicolons or vertical bars) or Excel workbook (.xlsx); its
+    /// header row names the fields.
     pub file: PathBuf,
     /// Act as this user (default: the earliest platform administrator).
     #[arg(long)]

@@ -80,7 +80,9 @@ pub enum ReadRow {
 pub trait SheetRows: Send {
     /// The header row's cells.
     fn header(&self) -> Vec<String>;
-    /// The text encoding the file was read in (`UTF-8`, `UTF-16LE`, `windows-1252`, ...).
+    /// How the file was read, for the summary: a text file's encoding (`UTF-8`, `UTF-16LE`,
+    /// `windows-1252`, ...) and a separator other than the comma (`UTF-8, columns separated by
+    /// tabs`), or a workbook's sheet.
     fn encoding(&self) -> String;
     /// The next row, or None at the end. Err only when the file itself cannot be read any further.
     fn next_row(&mut self) -> anyhow::Result<Option<ReadRow>>;
