@@ -285,30 +285,61 @@ async fn the_team_page_and_the_dashboard_count_contacts_by_who_logged_them(app: 
         &c.adam.user.user_id,
         &c.olive.user.user_id,
     );
+    // Each count opens the leads it counts contacts on (the visitor's days: UTC here).
+    let today = Utc::now().date_naive();
+    let week_began = today.checked_sub_days(Days::new(6)).unwrap();
+    let of = |who: &str, since| {
+        format!(
+            "/leads?team_id={}&amp;contacted_by={who}&amp;contacted_since={since}&amp;sort=-last_contact_at",
+            c.a
+        )
+    };
     assert_shows(
         &team.body,
         &[
             "<th>Contacts today</th><th>Last 7 days</th>",
-            &format!("id=\"contacts-today-{mia}\">1</td>"),
-            &format!("id=\"contacts-week-{mia}\">2</td>"),
-            &format!("id=\"contacts-today-{adam}\">1</td>"),
-            &format!("id=\"contacts-week-{adam}\">1</td>"),
+            &format!(
+                "id=\"contacts-today-{mia}\"><a href=\"{}\" data-today-param=\"contacted_since\">1</a></td>",
+                of(mia, today)
+            ),
+            &format!(
+                "id=\"contacts-week-{mia}\"><a href=\"{}\">2</a></td>",
+                of(mia, week_began)
+            ),
+            &format!(
+                "id=\"contacts-today-{adam}\"><a href=\"{}\" data-today-param=\"contacted_since\">1</a></td>",
+                of(adam, today)
+            ),
+            &format!("id=\"contacts-week-{adam}\"><a href=\"{}\">1</a></td>", of(adam, week_began)),
             &format!("id=\"contacts-today-{olive_id}\">0</td>"),
         ],
     );
-    // Each person's dashboard counts their own of today.
+    let week = olive.get(&of(mia, week_began).replace("&amp;", "&")).await;
+    assert_shows(
+        &week.body,
+        &["1 lead matches", &format!("href=\"/leads/{lead}?")],
+    );
+    // Each person's dashboard counts their own of today, and opens the leads they are on.
     let mut mia = sign_in(&app, "mia@example.com").await;
     let home = mia.get("/").await;
+    let mine = format!(
+        "href=\"/leads?contacted_by=me&amp;contacted_since={today}&amp;sort=-last_contact_at\" data-today-param=\"contacted_since\""
+    );
     assert_shows(
         &home.body,
-        &["id=\"my-contacts\">1</span> contact logged by you today"],
+        &[&format!(
+            "id=\"my-contacts\" {mine}>1</a> contact logged by you today"
+        )],
     );
     let home = olive.get("/").await;
-    assert_shows(&home.body, &["id=\"my-contacts\">0</span> contacts logged"]);
+    assert_shows(
+        &home.body,
+        &[&format!("id=\"my-contacts\" {mine}>0</a> contacts logged")],
+    );
 }
 
 /// Moves `lead`'s logged contacts `days` back in time.
-async fn contacts_back(app: &TestApp, lead: i64, days: u64) {
+pub(crate) async fn contacts_back(app: &TestApp, lead: i64, days: u64) {
     app.write_db(move |conn| {
         let then = Utc::now()
             .naive_utc()
@@ -464,7 +495,7 @@ async fn the_list_finds_the_leads_not_contacted_yet_and_those_gone_quiet(app: Te
 }
 
 /// The ids of the leads `key`'s holder lists with `query`.
-async fn listed(app: &TestApp, key: &str, query: String) -> Vec<i64> {
+pub(crate) async fn listed(app: &TestApp, key: &str, query: String) -> Vec<i64> {
     let (status, body) = app.get(&format!("/api/v1/leads?{query}"), key).await;
     assert_eq!(status, StatusCode::OK, "{query}: {body}");
     let ids = ids(&body);
@@ -475,7 +506,7 @@ async fn listed(app: &TestApp, key: &str, query: String) -> Vec<i64> {
 }
 
 /// `count` new leads of team A, oldest first.
-async fn team_a_leads(app: &TestApp, c: &Cast, count: u32) -> Vec<i64> {
+pub(crate) async fn team_a_leads(app: &TestApp, c: &Cast, count: u32) -> Vec<i64> {
     let mut made = Vec::new();
     for n in 1..=count {
         made.push(lead_at(app, &c.olive.key, n, Some(c.a)).await);

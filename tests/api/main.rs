@@ -6,6 +6,7 @@ mod business_pages;
 mod business_phones;
 mod businesses;
 mod clock;
+mod contacted_by;
 mod dashboard_page;
 mod deferred_authority;
 mod enrichment;

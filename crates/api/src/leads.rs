@@ -9,7 +9,7 @@ use leadhub_domain::lead::fields::PROPERTY_TYPES;
 use leadhub_domain::lead::record::{EnrichmentStatus, LeadFilter};
 use leadhub_domain::lead::search::{LeadSort, SearchText};
 use leadhub_domain::lead::work::{
-    follow_up_day, ArchiveFilter, AssigneeFilter, LeadStatus, StatusFilter,
+    follow_up_day, ArchiveFilter, AssigneeFilter, ContactedBy, LeadStatus, StatusFilter,
 };
 use leadhub_http::extract::rules::{enum_message, follow_up_date, one_of};
 use leadhub_http::extract::{
@@ -123,6 +123,14 @@ pub struct LeadFilters {
     /// later. A lead never contacted is not in it (`contacted=false` finds those).
     #[validate(custom(function = "json_type"), custom(function = "follow_up_date"))]
     pub last_contact_before: Lax<String>,
+    /// `me` or a user's public id (`usr_...`): only the leads that person logged a contact on
+    /// (from `contacted_since` on, when given): the leads behind their count of contacts.
+    #[validate(custom(function = "json_type"))]
+    pub contacted_by: Lax<String>,
+    /// `YYYY-MM-DD`: only the leads with a contact logged on that day (UTC) or later, by anyone
+    /// or by `contacted_by`.
+    #[validate(custom(function = "json_type"), custom(function = "follow_up_date"))]
+    pub contacted_since: Lax<String>,
     /// The id of a browser upload (`/uploads/{id}`): only the leads it created or updated
     /// (including duplicates it merged into). An upload of a team the caller is not in finds
     /// nothing.
@@ -231,6 +239,18 @@ impl LeadFilters {
             contacted: self.contacted.value().copied(),
             last_contact_before: self
                 .last_contact_before
+                .text()
+                .and_then(follow_up_day)
+                .map(|day| offset.began(day)),
+            contacted_by: self.contacted_by.text().map(|given| {
+                if given.eq_ignore_ascii_case("me") {
+                    ContactedBy::Me
+                } else {
+                    ContactedBy::PublicId(given.to_owned())
+                }
+            }),
+            contacted_since: self
+                .contacted_since
                 .text()
                 .and_then(follow_up_day)
                 .map(|day| offset.began(day)),

@@ -27,7 +27,7 @@ use crate::Done;
 use crate::{lead, lead_actions, lead_edit, lead_walk};
 
 /// The filters a `/leads` URL may carry, named as the API's query parameters, and the order.
-pub const FILTERS: [&str; 19] = [
+pub const FILTERS: [&str; 21] = [
     "q",
     "status",
     "assignee",
@@ -46,6 +46,8 @@ pub const FILTERS: [&str; 19] = [
     "follow_up_by",
     "contacted",
     "last_contact_before",
+    "contacted_by",
+    "contacted_since",
     "sort",
 ];
 

@@ -111,7 +111,8 @@ struct MemberRow {
     /// The member's open leads of this team, and those of them due for a follow-up.
     open: i64,
     due: i64,
-    /// The contacts the member logged on this team's leads today (UTC) and in the last 7 days.
+    /// The contacts the member logged on this team's leads today and in the last 7 days (the
+    /// visitor's days).
     contacts_today: i64,
     contacts_week: i64,
 }
@@ -295,6 +296,9 @@ pub(crate) async fn team_page(
     let unowned = workload.get(&None).copied().unwrap_or_default();
     context.insert("unowned_open", &unowned.open);
     context.insert("today", &visitor.today().to_string());
+    // The first day of the "last 7 days" the contacts are counted over (`workload`).
+    let week_began = visitor.today() - chrono::Days::new(6);
+    context.insert("week_began", &week_began.to_string());
     context.insert("invites", &invites);
     context.insert("roles", &GRANTABLE_ROLES);
     context.insert("notice", &notice);

@@ -1,7 +1,8 @@
 //! The contacts logged on leads, read from their `contact_logged` timeline entries: summed up
 //! for a list's page or a lead's page, by lead (`lead_activity_contacts_by_lead`); counted by
 //! who logged them for a team's page (through `lead_activity_contacts`, by time). A list's
-//! filters (`contacted`, `last_contact_before`) read the newest one's time kept on the lead.
+//! filters `contacted`, `last_contact_before` and `contacted_since` read the newest one's time
+//! kept on the lead; `contacted_by` reads the entries, by time.
 use std::collections::HashMap;
 
 use chrono::{DateTime, NaiveDateTime, Utc};
@@ -9,10 +10,10 @@ use diesel::dsl::count_star;
 use diesel::prelude::*;
 
 use leadhub_domain::lead::record::LeadFilter;
-use leadhub_domain::lead::work::{kind, ContactOutcome, ContactSummary};
+use leadhub_domain::lead::work::{kind, ContactOutcome, ContactSummary, ContactedBy};
 
 use crate::lead::lead_search::LeadCondition;
-use crate::schema::{lead_activity, leads};
+use crate::schema::{lead_activity, leads, users};
 use crate::sql::narrow_to_teams;
 use crate::sql::time::{from_db, to_db};
 use crate::{ReadConnection, IN_LIST_CHUNK};
@@ -88,6 +89,44 @@ pub(crate) fn contacts_of(
             .filter(lead_activity::actor_id.eq(actor))
             .count(),
     )
+}
+
+/// A list's `contacted_since` filter without `contacted_by`: the leads with a contact logged at
+/// `since` (the start of a day) or later, by anyone: the newest contact is then that late.
+pub(crate) fn contacted_since(since: DateTime<Utc>) -> LeadCondition {
+    Box::new(leads::last_contact_at.assume_not_null().ge(to_db(since)))
+}
+
+/// A list's `contacted_by` filter: the leads `by` logged a contact on, from `since` on when set.
+/// The contacts of that time (through `lead_activity_contacts`), theirs among them, name the
+/// leads: an uncorrelated `IN`, like `contacts_of`'s count.
+pub(crate) fn contacted_by(by: &ContactedBy, since: Option<DateTime<Utc>>) -> LeadCondition {
+    // No contact is older than the epoch: one query shape with a day or without.
+    let since = to_db(since.unwrap_or(DateTime::UNIX_EPOCH));
+    // Written out twice rather than boxed: a boxed subselect cannot be sent through the
+    // MultiConnection backend.
+    macro_rules! leads_contacted_by {
+        ($actor:expr) => {
+            Box::new(
+                leads::id.eq_any(
+                    contact_entries()
+                        .filter(lead_activity::created_at.ge(since))
+                        .filter($actor)
+                        .select(lead_activity::lead_id),
+                ),
+            )
+        };
+    }
+    match by {
+        ContactedBy::User(id) => leads_contacted_by!(lead_activity::actor_id.eq(*id)),
+        ContactedBy::PublicId(public) => leads_contacted_by!(lead_activity::actor_id.eq_any(
+            users::table
+                .filter(users::user_id.eq(public.clone()))
+                .select(users::id.nullable())
+        )),
+        // Made `User` by the service before it gets here; alone it names nobody.
+        ContactedBy::Me => Box::new(leads::id.ne(leads::id)),
+    }
 }
 
 /// The timeline's `contact_logged` entries: the rows the partial indexes

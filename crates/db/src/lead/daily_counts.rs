@@ -50,6 +50,8 @@ impl RollupFilter {
             follow_up_by,
             contacted,
             last_contact_before,
+            contacted_by,
+            contacted_since,
             archive,
             upload,
         } = filter;
@@ -68,6 +70,8 @@ impl RollupFilter {
             || follow_up_by.is_some()
             || contacted.is_some()
             || last_contact_before.is_some()
+            || contacted_by.is_some()
+            || contacted_since.is_some()
             || *archive != ArchiveFilter::Active
             // The rollup's scope 0 is the unassigned leads; `team_id = 0` names no lead.
             || team_id.is_some_and(|t| t <= 0);

@@ -355,6 +355,11 @@ macro_rules! narrow_leads {
         if let Some(since) = f.last_contact_before {
             q = q.filter($crate::lead::contacts::quiet_since(since));
         }
+        match (&f.contacted_by, f.contacted_since) {
+            (None, None) => {}
+            (None, Some(since)) => q = q.filter($crate::lead::contacts::contacted_since(since)),
+            (Some(by), since) => q = q.filter($crate::lead::contacts::contacted_by(by, since)),
+        }
         match &f.assignee {
             None => {}
             Some(AssigneeFilter::Nobody) => q = q.filter(leads::assignee_id.is_null()),

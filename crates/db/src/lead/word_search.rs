@@ -128,6 +128,8 @@ fn beside_the_index(f: &LeadFilter) -> bool {
         follow_up_by,
         contacted,
         last_contact_before,
+        contacted_by,
+        contacted_since,
         upload,
     } = f;
     enrichment_status.is_some()
@@ -138,6 +140,8 @@ fn beside_the_index(f: &LeadFilter) -> bool {
         || follow_up_by.is_some()
         || contacted.is_some()
         || last_contact_before.is_some()
+        || contacted_by.is_some()
+        || contacted_since.is_some()
         || upload.is_some()
 }
 

@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use crate::lead::fields::{LeadFields, Warning};
 use crate::lead::normalize::NormalizedLead;
 use crate::lead::search::{LeadSort, SearchText};
-use crate::lead::work::{ArchiveFilter, AssigneeFilter, LeadWork, StatusFilter};
+use crate::lead::work::{ArchiveFilter, AssigneeFilter, ContactedBy, LeadWork, StatusFilter};
 use crate::store::StoreResult;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -133,6 +133,12 @@ pub struct LeadFilter {
     /// The leads gone quiet: a contact logged, but none at this instant or later (the start of
     /// a day: UTC's for the API, the person's own on the pages).
     pub last_contact_before: Option<DateTime<Utc>>,
+    /// The leads with a contact logged by this person (from `contacted_since` on, when set): the
+    /// leads behind a count of someone's contacts.
+    pub contacted_by: Option<ContactedBy>,
+    /// The leads with a contact logged at this instant or later (the start of a day), by anyone
+    /// or by `contacted_by`.
+    pub contacted_since: Option<DateTime<Utc>>,
     /// Archived leads or the others; leads merged away are never listed.
     pub archive: ArchiveFilter,
     /// The leads a browser upload created or updated (a submission of one of its batches

@@ -13,7 +13,7 @@ use crate::lead::normalize::normalize;
 use crate::lead::record::{
     EnrichmentStatus, Lead, LeadAction, LeadCursor, LeadFilter, LeadRepository, LeadWrite,
 };
-use crate::lead::work::AssigneeFilter;
+use crate::lead::work::{AssigneeFilter, ContactedBy};
 use crate::secret::TokenGenerator;
 use crate::submission::enrichment::Enricher;
 use crate::submission::record::{
@@ -736,6 +736,9 @@ impl SubmissionService {
         filter.visible_teams = visible_teams(self.memberships.as_ref(), user).await?;
         if filter.assignee == Some(AssigneeFilter::Me) {
             filter.assignee = Some(AssigneeFilter::User(user.id));
+        }
+        if filter.contacted_by == Some(ContactedBy::Me) {
+            filter.contacted_by = Some(ContactedBy::User(user.id));
         }
         Ok(VisibleLeadFilter(filter))
     }

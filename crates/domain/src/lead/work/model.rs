@@ -111,6 +111,18 @@ pub enum AssigneeFilter {
     PublicId(String),
 }
 
+/// Whose logged contacts a list asks for (`contacted_by`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ContactedBy {
+    /// The user asking (`contacted_by=me`); `SubmissionService::visible_filter` makes it `User`
+    /// of them.
+    Me,
+    /// The user with this row id.
+    User(i64),
+    /// The user with this public id (no lead when no user has it).
+    PublicId(String),
+}
+
 /// Which leads a list holds with respect to the archive.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub enum ArchiveFilter {
