@@ -360,7 +360,7 @@ async fn the_pages_count_today_by_the_persons_own_day(app: TestApp) {
             format!("href=\"/leads?assignee=me&amp;status=open&amp;follow_up_by={day}&amp;sort=follow_up_on\"");
         for shown in [
             format!("id=\"my-due\" {link} data-today-param=\"follow_up_by\">{due}</a>"),
-            format!("id=\"my-contacts\">{contacts}</span>"),
+            format!("id=\"my-contacts\" href=\"/leads?contacted_by=me&amp;contacted_since={day}&amp;sort=-last_contact_at\" data-today-param=\"contacted_since\">{contacts}</a>"),
         ] {
             assert!(
                 home.body.contains(&shown),
@@ -379,7 +379,15 @@ async fn the_pages_count_today_by_the_persons_own_day(app: TestApp) {
         let shown = page.body.contains(contact_time);
         assert!(shown, "{case}: {contact_time} in\n{}", page.body);
         let team = olive.get(&format!("/teams/{}", c.a)).await;
-        let today = format!("id=\"contacts-today-{mia_id}\">{contacts}</td>");
+        // A count of some opens the leads they were logged on, from the same day.
+        let today = if contacts == 0 {
+            format!("id=\"contacts-today-{mia_id}\">0</td>")
+        } else {
+            format!(
+                "id=\"contacts-today-{mia_id}\"><a href=\"/leads?team_id={}&amp;contacted_by={mia_id}&amp;contacted_since={day}&amp;sort=-last_contact_at\" data-today-param=\"contacted_since\">{contacts}</a></td>",
+                c.a
+            )
+        };
         assert!(
             team.body.contains(&today),
             "{case}: {today} in\n{}",
