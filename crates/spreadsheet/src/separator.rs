@@ -6,7 +6,7 @@
 //! often wins (a cell may hold a comma, as `Smith, John` does, but a separator it is not keeps no
 //! width from row to row), then the one that splits the header into more cells. A tie goes to the
 //! first of `SEPARATORS`: a tab is rarely inside a cell, a comma often is. A header that none
-//! splits is read with commas.
+//! splits is read with commas. A first line `sep=;`, Excel's own setting, names it outright.
 use csv::ByteRecord;
 
 /// How much of the file's text the choice looks at: the header and the rows after it.
@@ -65,9 +65,36 @@ impl Separator {
     }
 }
 
+/// The separator of the text that starts with `start` (`cut` as for `choose_separator`): the one
+/// a first line `sep=;` names, a setting Excel reads and some programs write for it, taken off
+/// the text (Excel shows the header after it as row 1); else the one `choose_separator` finds.
+pub fn take_separator(start: &mut Vec<u8>, cut: bool) -> Separator {
+    if let Some((separator, line)) = named_by_first_line(start) {
+        start.drain(..line);
+        return separator;
+    }
+    choose_separator(start, cut)
+}
+
+/// The separator a first line `sep=X` names (any case), and the line's length with its end.
+fn named_by_first_line(start: &[u8]) -> Option<(Separator, usize)> {
+    const SEP: &[u8] = b"sep=";
+    if !start.get(..SEP.len())?.eq_ignore_ascii_case(SEP) {
+        return None;
+    }
+    let (&byte, after) = start[SEP.len()..].split_first()?;
+    let separator = SEPARATORS.into_iter().find(|s| s.byte() == byte)?;
+    let end = match after {
+        [b'\r', b'\n', ..] => 2,
+        [b'\n' | b'\r', ..] => 1,
+        _ => return None,
+    };
+    Some((separator, SEP.len() + 1 + end))
+}
+
 /// The separator of the text that starts with `start`; `cut` when `start` is not the whole file
 /// (its last row may be cut short, so it is not looked at).
-pub fn choose_separator(start: &[u8], cut: bool) -> Separator {
+fn choose_separator(start: &[u8], cut: bool) -> Separator {
     let mut best: Option<(Separator, (usize, usize))> = None;
     for separator in SEPARATORS {
         let widths = widths(start, separator, cut);
@@ -163,6 +190,23 @@ mod tests {
     fn a_header_no_separator_splits_is_read_with_commas() {
         assert_eq!(chosen("address\n1 Main St; Apt 4\n"), Separator::Comma);
         assert_eq!(chosen(""), Separator::Comma);
+    }
+
+    #[test]
+    fn a_sep_line_names_the_separator_and_is_no_row() {
+        let mut text = b"sep=;\r\nname,owner;address\r\n".to_vec();
+        assert_eq!(take_separator(&mut text, false), Separator::Semicolon);
+        assert_eq!(text, b"name,owner;address\r\n");
+        let mut text = b"SEP=|\na|b\n".to_vec();
+        assert_eq!(take_separator(&mut text, false), Separator::VerticalBar);
+        assert_eq!(text, b"a|b\n");
+        // Not such a line: a separator we do not read, or more than one character, or no row
+        // after it; the text stays whole and its header decides.
+        for text in ["sep=:\na:b\n", "sep=;;\na;b\n", "sep=;", "sep=\t"] {
+            let mut bytes = text.as_bytes().to_vec();
+            take_separator(&mut bytes, false);
+            assert_eq!(bytes, text.as_bytes(), "{text:?}");
+        }
     }
 
     #[test]

@@ -14,7 +14,7 @@ use encoding_rs_io::DecodeReaderBytesBuilder;
 use leadhub_domain::import::{ReadRow, SheetRow, SheetRows};
 
 use crate::encoding::detect;
-use crate::separator::{choose_separator, Separator, SNIFF_BYTES};
+use crate::separator::{take_separator, Separator, SNIFF_BYTES};
 
 type Source = Box<dyn Read + Send>;
 
@@ -72,14 +72,15 @@ impl CsvSheet {
             )
         };
         // The separator is chosen from the file's first text, which is then read again in front
-        // of the rest.
+        // of the rest (less a `sep=` line).
         let mut start = Vec::new();
         let mut source = source;
         (&mut source)
             .take(SNIFF_BYTES)
             .read_to_end(&mut start)
             .context("cannot read the file")?;
-        let separator = choose_separator(&start, start.len() as u64 == SNIFF_BYTES);
+        let cut = start.len() as u64 == SNIFF_BYTES;
+        let separator = take_separator(&mut start, cut);
         let source: Source = Box::new(Cursor::new(start).chain(source));
         let mut reader = separator.rows(source);
         let mut record = ByteRecord::new();
@@ -279,6 +280,12 @@ mod tests {
                 row(4, &["Roe, A", "2 Elm St", "3,5"])
             ]
         );
+
+        // A `sep=` line names the separator and is no row: the header is row 1.
+        let (encoding, header, rows) = read(b"sep=;\r\nName;Street\r\nRoe, A;2 Elm St\r\n");
+        assert_eq!(encoding, "UTF-8, columns separated by semicolons");
+        assert_eq!(header, ["Name", "Street"]);
+        assert_eq!(rows, [row(2, &["Roe, A", "2 Elm St"])]);
 
         // Past the part looked at, the rows are read with the same separator.
         let mut file = "address|zip\n".to_owned();
