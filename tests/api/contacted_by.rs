@@ -9,7 +9,7 @@ use leadhub_tests::{backend_tests, TestApp};
 use crate::helpers::locs;
 use crate::lead_contacts::{contacts_back, listed, log, team_a_leads};
 use crate::lead_pages::fetch_csv;
-use crate::lead_work::{cast, lead_at};
+use crate::lead_work::{cast, lead_at, patch};
 use crate::pages::{assert_shows, sign_in};
 
 backend_tests!(the_list_finds_the_leads_someone_contacted_since_a_day);
@@ -124,4 +124,43 @@ async fn the_list_finds_the_leads_someone_contacted_since_a_day(app: TestApp) {
     )
     .await;
     assert_eq!(csv.lines().count(), 2, "{csv}");
+
+    // The list page's views: what Mia contacted today, and her call list (her open leads, the
+    // one nobody called first).
+    let view = page
+        .get(&format!(
+            "/leads?contacted_by=me&contacted_since={}&sort=-last_contact_at",
+            day(0)
+        ))
+        .await;
+    assert_shows(
+        &view.body,
+        &[
+            "id=\"contacted-today\" data-today-param=\"contacted_since\" aria-current=\"page\">Contacted by me today</a>",
+            "1 lead matches these filters",
+        ],
+    );
+    for lead in [today, untried] {
+        let (status, body) = patch(
+            &app,
+            lead,
+            &c.olive.key,
+            json!({"assignee_id": c.mia.user.user_id}),
+        )
+        .await;
+        assert_eq!(status, StatusCode::OK, "{body}");
+    }
+    let calls = page
+        .get("/leads?status=open&assignee=me&sort=last_contact_at")
+        .await;
+    assert_shows(
+        &calls.body,
+        &["id=\"call-list\" title=\"Your open leads: never contacted first, then the longest untried\" aria-current=\"page\">My call list</a>", "2 leads match these filters"],
+    );
+    let first = calls
+        .body
+        .find(&format!("href=\"/leads/{untried}?"))
+        .unwrap();
+    let second = calls.body.find(&format!("href=\"/leads/{today}?")).unwrap();
+    assert!(first < second, "the lead nobody called comes first");
 }
