@@ -6,7 +6,7 @@ use serde_json::json;
 
 use leadhub_tests::{backend_tests, TestApp};
 
-use crate::helpers::locs;
+use crate::helpers::list_refuses;
 use crate::lead_contacts::{contacts_back, listed, log, team_a_leads};
 use crate::lead_pages::fetch_csv;
 use crate::lead_work::{cast, lead_at, patch};
@@ -87,9 +87,7 @@ async fn the_list_finds_the_leads_someone_contacted_since_a_day(app: TestApp) {
 
     // A day that is not one is refused, naming the parameter.
     for query in ["contacted_since=yesterday", "contacted_since=2026-02-30"] {
-        let (status, body) = app.get(&format!("/api/v1/leads?{query}"), &c.mia.key).await;
-        assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{query}: {body}");
-        assert_eq!(locs(&body), [json!(["query", "contacted_since"])], "{body}");
+        list_refuses(&app, &c.mia.key, query).await;
     }
 
     // The list page: the filters as chosen, the teammates to choose from.

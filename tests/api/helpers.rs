@@ -242,6 +242,14 @@ pub fn locs(body: &Value) -> Vec<Value> {
         .collect()
 }
 
+/// Asserts that the lead list refuses `query` (`name=value`) with a 422 naming that parameter.
+pub async fn list_refuses(app: &TestApp, key: &str, query: &str) {
+    let (status, body) = app.get(&format!("/api/v1/leads?{query}"), key).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{query}: {body}");
+    let name = query.split('=').next().unwrap_or_default();
+    assert_eq!(locs(&body), [json!(["query", name])], "{query}: {body}");
+}
+
 /// The `type` of the problem at `loc`, if any.
 pub fn problem_type(body: &Value, loc: &Value) -> Option<String> {
     body["detail"]

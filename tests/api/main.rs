@@ -41,6 +41,7 @@ mod operations;
 mod page_urls;
 mod pages;
 mod rate_limits;
+mod reachable_leads;
 mod read_only;
 mod search;
 mod single_groups;

@@ -131,6 +131,13 @@ pub struct LeadFilters {
     /// or by `contacted_by`.
     #[validate(custom(function = "json_type"), custom(function = "follow_up_date"))]
     pub contacted_since: Lax<String>,
+    /// `true`: only the leads with a phone number (any of the five); `false`: those with none,
+    /// the ones to find a number for (skip tracing) before anyone can call.
+    #[validate(custom(function = "json_type"))]
+    pub has_phone: Lax<bool>,
+    /// `true`: only the leads with an e-mail address (any of the three); `false`: those with none.
+    #[validate(custom(function = "json_type"))]
+    pub has_email: Lax<bool>,
     /// The id of a browser upload (`/uploads/{id}`): only the leads it created or updated
     /// (including duplicates it merged into). An upload of a team the caller is not in finds
     /// nothing.
@@ -254,6 +261,8 @@ impl LeadFilters {
                 .text()
                 .and_then(follow_up_day)
                 .map(|day| offset.began(day)),
+            has_phone: self.has_phone.value().copied(),
+            has_email: self.has_email.value().copied(),
         }
     }
 }

@@ -27,7 +27,7 @@ use crate::Done;
 use crate::{lead, lead_actions, lead_edit, lead_walk};
 
 /// The filters a `/leads` URL may carry, named as the API's query parameters, and the order.
-pub const FILTERS: [&str; 21] = [
+pub const FILTERS: [&str; 23] = [
     "q",
     "status",
     "assignee",
@@ -48,6 +48,8 @@ pub const FILTERS: [&str; 21] = [
     "last_contact_before",
     "contacted_by",
     "contacted_since",
+    "has_phone",
+    "has_email",
     "sort",
 ];
 

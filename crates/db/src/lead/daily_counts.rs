@@ -52,6 +52,8 @@ impl RollupFilter {
             last_contact_before,
             contacted_by,
             contacted_since,
+            has_phone,
+            has_email,
             archive,
             upload,
         } = filter;
@@ -72,6 +74,8 @@ impl RollupFilter {
             || last_contact_before.is_some()
             || contacted_by.is_some()
             || contacted_since.is_some()
+            || has_phone.is_some()
+            || has_email.is_some()
             || *archive != ArchiveFilter::Active
             // The rollup's scope 0 is the unassigned leads; `team_id = 0` names no lead.
             || team_id.is_some_and(|t| t <= 0);

@@ -53,6 +53,36 @@ fn any_of(conditions: Vec<LeadCondition>) -> LeadCondition {
         .unwrap_or_else(|| Box::new(sql::<Bool>("1 = 0")))
 }
 
+/// Whether any of the columns holds a value (`has`), or none of them.
+macro_rules! holds_any {
+    ($has:expr, $($column:expr),+ $(,)?) => {{
+        let any = any_of(vec![$(Box::new($column.is_not_null()) as LeadCondition),+]);
+        if $has {
+            any
+        } else {
+            Box::new(diesel::dsl::not(any))
+        }
+    }};
+}
+
+/// `has_phone`: whether any of the lead's five phone columns holds a number (an empty cell is
+/// stored as none).
+pub(crate) fn with_phone(has: bool) -> LeadCondition {
+    holds_any!(
+        has,
+        leads::primary_phone,
+        leads::phone_2,
+        leads::phone_3,
+        leads::phone_4,
+        leads::phone_5,
+    )
+}
+
+/// `has_email`: whether any of the lead's three e-mail columns holds an address.
+pub(crate) fn with_email(has: bool) -> LeadCondition {
+    holds_any!(has, leads::email_1, leads::email_2, leads::email_3)
+}
+
 /// A needle too short for a trigram index: the same columns, compared row by row.
 fn scanned(needles: &[&str]) -> LeadCondition {
     const COLUMNS: [&str; 10] = [

@@ -360,6 +360,12 @@ macro_rules! narrow_leads {
             (None, Some(since)) => q = q.filter($crate::lead::contacts::contacted_since(since)),
             (Some(by), since) => q = q.filter($crate::lead::contacts::contacted_by(by, since)),
         }
+        if let Some(has) = f.has_phone {
+            q = q.filter($crate::lead::lead_search::with_phone(has));
+        }
+        if let Some(has) = f.has_email {
+            q = q.filter($crate::lead::lead_search::with_email(has));
+        }
         match &f.assignee {
             None => {}
             Some(AssigneeFilter::Nobody) => q = q.filter(leads::assignee_id.is_null()),

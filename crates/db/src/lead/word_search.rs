@@ -130,6 +130,8 @@ fn beside_the_index(f: &LeadFilter) -> bool {
         last_contact_before,
         contacted_by,
         contacted_since,
+        has_phone,
+        has_email,
         upload,
     } = f;
     enrichment_status.is_some()
@@ -142,6 +144,8 @@ fn beside_the_index(f: &LeadFilter) -> bool {
         || last_contact_before.is_some()
         || contacted_by.is_some()
         || contacted_since.is_some()
+        || has_phone.is_some()
+        || has_email.is_some()
         || upload.is_some()
 }
 

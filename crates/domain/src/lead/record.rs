@@ -139,6 +139,11 @@ pub struct LeadFilter {
     /// The leads with a contact logged at this instant or later (the start of a day), by anyone
     /// or by `contacted_by`.
     pub contacted_since: Option<DateTime<Utc>>,
+    /// `Some(true)`: the leads with a phone number (any of the five); `Some(false)`: those with
+    /// none, the ones to find a number for.
+    pub has_phone: Option<bool>,
+    /// `Some(true)`: the leads with an e-mail address (any of the three); `Some(false)`: none.
+    pub has_email: Option<bool>,
     /// Archived leads or the others; leads merged away are never listed.
     pub archive: ArchiveFilter,
     /// The leads a browser upload created or updated (a submission of one of its batches
