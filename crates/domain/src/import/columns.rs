@@ -279,6 +279,9 @@ pub const REPORT_COLUMNS: [&str; 6] = ["row", "column", "value", "code", "messag
 /// Phone and e-mail columns beyond the first of their kind fill the next free slot.
 const PHONE_SLOTS: [&str; 5] = ["primary_phone", "phone_2", "phone_3", "phone_4", "phone_5"];
 const EMAIL_SLOTS: [&str; 3] = ["email_1", "email_2", "email_3"];
+/// What the summary says a spare phone or e-mail column feeds (`ColumnMap::spares`).
+pub const SPARE_PHONE: &str = "next_free_phone";
+pub const SPARE_EMAIL: &str = "next_free_email";
 
 /// A header as compared: lower-case ASCII letters and digits only (`E-mail` -> `email`, `Permit #` ->
 /// `permit`, `Zip Code` -> `zipcode`); a byte-order mark or other characters drop out.
@@ -400,6 +403,11 @@ pub struct ColumnMap {
     report: Vec<bool>,
     /// A column's header names no field at all, or names one only as a guess.
     unsure: bool,
+    /// Phone and e-mail columns that found every slot of their kind taken by earlier columns
+    /// (`spare_slots`), with those slots: each row's cell goes into the first slot the row leaves
+    /// empty. An export sent out for skip tracing comes back with its own empty `primary_phone`
+    /// ... `phone_5` columns and the numbers found in a `Phone 1` column after them.
+    pub spares: Vec<(usize, &'static [&'static str])>,
 }
 
 impl ColumnMap {
@@ -420,13 +428,17 @@ impl ColumnMap {
     pub fn read(kind: &ImportKind, headers: &[String]) -> ColumnMap {
         let aliases = kind.aliases();
         let mut fields: Vec<Option<&'static str>> = Vec::with_capacity(headers.len());
+        let mut spares = Vec::new();
         let mut unsure = false;
-        for header in headers {
+        for (i, header) in headers.iter().enumerate() {
             let key = header_key(header);
             let named = field_for(aliases, &key);
             let field = named
                 .and_then(|field| free_slot(field, &fields))
                 .or_else(|| second_reading(&key, &fields));
+            if let Some(slots) = named.filter(|_| field.is_none()).and_then(slots_of) {
+                spares.push((i, slots));
+            }
             let unknown = named.is_none() && !known_unused(kind, &key);
             // A guess that lost its field to a column naming it plainly (an export's `status`
             // after its `permit_status`) is no question: it is read the second way.
@@ -449,6 +461,7 @@ impl ColumnMap {
             fields,
             headers: headers.to_vec(),
             unsure,
+            spares,
         }
     }
 
@@ -507,6 +520,7 @@ impl ColumnMap {
             unsure: false,
             fields,
             headers: headers.to_vec(),
+            spares: Vec::new(),
         })
     }
 
@@ -520,18 +534,30 @@ impl ColumnMap {
     pub fn mapping(&self) -> Vec<(String, &'static str)> {
         self.headers
             .iter()
+            .enumerate()
             .zip(&self.fields)
-            .filter_map(|(h, f)| f.map(|f| (h.clone(), f)))
+            .filter_map(|((i, h), f)| Some((h.clone(), f.or_else(|| self.spare(i))?)))
             .collect()
+    }
+
+    /// What a spare column (`spares`) feeds, as the summary says it.
+    fn spare(&self, column: usize) -> Option<&'static str> {
+        let (_, slots) = self.spares.iter().find(|(i, _)| *i == column)?;
+        Some(if slots.contains(&"email_1") {
+            SPARE_EMAIL
+        } else {
+            SPARE_PHONE
+        })
     }
 
     /// The columns no field takes (report columns of a re-imported report included), as written.
     pub fn ignored(&self) -> Vec<String> {
         self.headers
             .iter()
+            .enumerate()
             .zip(&self.fields)
-            .filter(|(h, f)| f.is_none() && !h.trim().is_empty())
-            .map(|(h, _)| h.clone())
+            .filter(|((i, h), f)| f.is_none() && self.spare(*i).is_none() && !h.trim().is_empty())
+            .map(|((_, h), _)| h.clone())
             .collect()
     }
 
@@ -585,16 +611,20 @@ fn field_for(aliases: &[(&'static str, &[&str])], key: &str) -> Option<&'static 
         .map(|(field, _)| *field)
 }
 
+/// The phone or e-mail slots `field` is one of.
+fn slots_of(field: &'static str) -> Option<&'static [&'static str]> {
+    [&PHONE_SLOTS[..], &EMAIL_SLOTS[..]]
+        .into_iter()
+        .find(|slots| slots.contains(&field))
+}
+
 /// `field` unless an earlier column took it: then the next free phone or e-mail slot, or None.
 fn free_slot(field: &'static str, taken: &[Option<&'static str>]) -> Option<&'static str> {
     let free = |f: &'static str| !taken.contains(&Some(f));
     if free(field) {
         return Some(field);
     }
-    [&PHONE_SLOTS[..], &EMAIL_SLOTS[..]]
-        .into_iter()
-        .find(|slots| slots.contains(&field))
-        .and_then(|slots| slots.iter().copied().find(|f| free(f)))
+    slots_of(field).and_then(|slots| slots.iter().copied().find(|f| free(f)))
 }
 
 #[cfg(test)]
@@ -652,6 +682,43 @@ mod tests {
                 Some("email_2"),
             ]
         );
+    }
+
+    #[test]
+    fn phone_and_email_columns_past_the_slots_are_spares() {
+        let headers: Vec<String> = [
+            "address",
+            "primary_phone",
+            "phone_2",
+            "phone_3",
+            "phone_4",
+            "phone_5",
+            "email_1",
+            "email_2",
+            "email_3",
+            "Phone 1",
+            "Email",
+            "Mobile",
+        ]
+        .map(str::to_owned)
+        .to_vec();
+        let map = ColumnMap::new(&ImportKind::Leads, &headers).unwrap();
+        assert_eq!(&map.fields[9..], [None, None, None]);
+        assert_eq!(
+            map.spares,
+            [
+                (9, &PHONE_SLOTS[..]),
+                (10, &EMAIL_SLOTS[..]),
+                (11, &PHONE_SLOTS[..])
+            ]
+        );
+        // The summary says what they feed; they are not ignored.
+        assert!(map.mapping().contains(&("Email".to_owned(), SPARE_EMAIL)));
+        assert!(map.mapping().contains(&("Mobile".to_owned(), SPARE_PHONE)));
+        assert!(map.ignored().is_empty(), "{:?}", map.ignored());
+        // With a slot free, a column takes it as before.
+        let map = ColumnMap::new(&ImportKind::Leads, &headers[..10]).unwrap();
+        assert_eq!(map.spares, [(9, &PHONE_SLOTS[..])]);
     }
 
     #[test]

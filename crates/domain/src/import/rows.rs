@@ -216,6 +216,30 @@ pub fn lead_row(map: &ColumnMap, cells: &[String]) -> LeadRow {
         }
     }
     let f = &mut row.fields;
+    // A spare phone or e-mail column's cell goes into the first slot the row leaves empty.
+    for &(column, slots) in &map.spares {
+        let Some(value) = cells.get(column).and_then(|c| cell_text(c)) else {
+            continue;
+        };
+        let free = slots
+            .iter()
+            .copied()
+            .find(|slot| f.string_field_mut(slot).is_some_and(|v| v.is_none()));
+        let Some(slot) = free else {
+            let last = slots[slots.len() - 1];
+            issues.push(CellIssue::new(
+                last,
+                value,
+                "no_free_slot",
+                format!("one more than the {} a lead keeps; dropped", slots.len()),
+            ));
+            continue;
+        };
+        let kept = text_within(slot, value, max_len(slot), issues);
+        if let Some(v) = f.string_field_mut(slot) {
+            *v = kept;
+        }
+    }
     whole_address(&mut f.address, [&mut f.city, &mut f.state, &mut f.zip_code]);
     whole_address(
         &mut f.mail_address,
@@ -315,6 +339,32 @@ mod tests {
 
     fn codes(row: &LeadRow) -> Vec<(&str, &str)> {
         row.issues.iter().map(|i| (i.field, i.code)).collect()
+    }
+
+    #[test]
+    fn a_spare_phone_fills_the_first_slot_the_row_leaves_empty() {
+        // An export's own phone columns, empty or not, and the number found after them.
+        let slots = ["primary_phone", "phone_2", "phone_3", "phone_4", "phone_5"];
+        let mut cells: Vec<(&str, &str)> = slots.iter().map(|s| (*s, "")).collect();
+        cells.push(("address", "1 Elm St"));
+        cells.push(("Phone 1", "(512) 555-0101"));
+        let row = lead(&cells);
+        assert_eq!(row.fields.primary_phone.as_deref(), Some("(512) 555-0101"));
+        assert!(row.issues.is_empty());
+
+        cells[0].1 = "512-555-0100";
+        let row = lead(&cells);
+        assert_eq!(row.fields.primary_phone.as_deref(), Some("512-555-0100"));
+        assert_eq!(row.fields.phone_2.as_deref(), Some("(512) 555-0101"));
+
+        // A row with five numbers keeps them and says the sixth was dropped.
+        for cell in &mut cells[..5] {
+            cell.1 = "512-555-0100";
+        }
+        let row = lead(&cells);
+        assert_eq!(row.fields.phone_5.as_deref(), Some("512-555-0100"));
+        assert_eq!(codes(&row), [("phone_5", "no_free_slot")]);
+        assert_eq!(row.issues[0].value, "(512) 555-0101");
     }
 
     #[test]
