@@ -1104,6 +1104,15 @@ async function workingLeads(a, teamUrl, teamId, submit) {
   await a.locator("#newest-note").getByText("Sent the spring offer to the list").waitFor();
   step("a contact logged on the ticked leads from the list (note, 'in a week', 'Sent an e-mail'): the list and the lead show it");
 
+  // The day's calls: the dashboard's count of contacts opens the leads they were logged on.
+  await a.goto(`${base}/`);
+  await a.locator("#my-contacts").click();
+  await a.locator("#contacted-today[aria-current='page']").waitFor();
+  assert.equal(await a.locator("#f-contacted-by option:checked").textContent(), "me");
+  await a.locator(`table.leads a[href^='${calledPath}?']`).first().waitFor();
+  await shot(a, "55h-contacted-today");
+  step("the dashboard's contacts of today open the leads they were logged on ('Contacted by me today')");
+
   // The e-mail of follow-ups due: on unless turned off, switched off and on again on the dashboard.
   await a.goto(`${base}/`);
   await a.locator("#digest").getByText(/you get an e-mail listing them after \d\d:00 (UTC|your time)/).waitFor();
