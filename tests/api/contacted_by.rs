@@ -10,7 +10,7 @@ use crate::helpers::list_refuses;
 use crate::lead_contacts::{contacts_back, listed, log, team_a_leads};
 use crate::lead_pages::fetch_csv;
 use crate::lead_work::{cast, lead_at, patch};
-use crate::pages::{assert_shows, sign_in};
+use crate::pages::{page_shows, sign_in};
 
 backend_tests!(the_list_finds_the_leads_someone_contacted_since_a_day);
 
@@ -92,10 +92,9 @@ async fn the_list_finds_the_leads_someone_contacted_since_a_day(app: TestApp) {
 
     // The list page: the filters as chosen, the teammates to choose from.
     let mut page = sign_in(&app, "mia@example.com").await;
-    let list = page.get(&format!("/leads?contacted_by=me&{since}")).await;
-    assert_eq!(list.status, StatusCode::OK, "{}", list.body);
-    assert_shows(
-        &list.body,
+    page_shows(
+        &mut page,
+        &format!("/leads?contacted_by=me&{since}"),
         &[
             "<option value=\"me\" selected>me</option>",
             &format!(
@@ -105,15 +104,17 @@ async fn the_list_finds_the_leads_someone_contacted_since_a_day(app: TestApp) {
             "1 lead matches these filters",
             &format!("href=\"/leads/{today}?"),
         ],
-    );
-    let list = page.get(&format!("/leads?contacted_by={adam}")).await;
-    assert_shows(
-        &list.body,
+    )
+    .await;
+    page_shows(
+        &mut page,
+        &format!("/leads?contacted_by={adam}"),
         &[
             &format!("<option value=\"{adam}\" selected>"),
             "1 lead matches these filters",
         ],
-    );
+    )
+    .await;
     // The export takes the same filters.
     let (_, csv) = fetch_csv(
         &app,
@@ -125,19 +126,18 @@ async fn the_list_finds_the_leads_someone_contacted_since_a_day(app: TestApp) {
 
     // The list page's views: what Mia contacted today, and her call list (her open leads, the
     // one nobody called first).
-    let view = page
-        .get(&format!(
+    page_shows(
+        &mut page,
+        &format!(
             "/leads?contacted_by=me&contacted_since={}&sort=-last_contact_at",
             day(0)
-        ))
-        .await;
-    assert_shows(
-        &view.body,
+        ),
         &[
             "id=\"contacted-today\" data-today-param=\"contacted_since\" aria-current=\"page\">Contacted by me today</a>",
             "1 lead matches these filters",
         ],
-    );
+    )
+    .await;
     for lead in [today, untried] {
         let (status, body) = patch(
             &app,
@@ -148,13 +148,12 @@ async fn the_list_finds_the_leads_someone_contacted_since_a_day(app: TestApp) {
         .await;
         assert_eq!(status, StatusCode::OK, "{body}");
     }
-    let calls = page
-        .get("/leads?status=open&assignee=me&sort=last_contact_at")
-        .await;
-    assert_shows(
-        &calls.body,
+    let calls = page_shows(
+        &mut page,
+        "/leads?status=open&assignee=me&sort=last_contact_at",
         &["id=\"call-list\" title=\"Your open leads: never contacted first, then the longest untried\" aria-current=\"page\">My call list</a>", "2 leads match these filters"],
-    );
+    )
+    .await;
     let first = calls
         .body
         .find(&format!("href=\"/leads/{untried}?"))

@@ -13,7 +13,7 @@ use crate::helpers::{list_refuses, locs};
 use crate::lead_pages::fetch_csv;
 use crate::lead_walk::answers;
 use crate::lead_work::{cast, ids, lead_at, Cast};
-use crate::pages::{assert_shows, sign_in};
+use crate::pages::{assert_shows, page_shows, sign_in};
 use crate::webhooks::{first_payload, hooked_team};
 
 backend_tests!(
@@ -465,16 +465,16 @@ async fn the_list_finds_the_leads_not_contacted_yet_and_those_gone_quiet(app: Te
 
     // The page's "Not contacted yet" view.
     let mut mia = sign_in(&app, "mia@example.com").await;
-    let page = mia.get("/leads?contacted=false").await;
-    assert_eq!(page.status, StatusCode::OK, "{}", page.body);
-    assert_shows(
-        &page.body,
+    page_shows(
+        &mut mia,
+        "/leads?contacted=false",
         &[
             "id=\"not-contacted\" aria-current=\"page\">Not contacted yet</a>",
             "<option value=\"false\" selected>none logged yet</option>",
             "0 leads match these filters",
         ],
-    );
+    )
+    .await;
     let page = mia
         .get(&format!("/leads?{gone_quiet}&sort=last_contact_at"))
         .await;

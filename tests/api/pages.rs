@@ -182,6 +182,14 @@ pub(crate) fn assert_shows(body: &str, texts: &[&str]) {
     }
 }
 
+/// Opens `path` in `browser`: a page (200) showing each of `texts`; the page.
+pub(crate) async fn page_shows(browser: &mut Browser, path: &str, texts: &[&str]) -> Page {
+    let page = browser.get(path).await;
+    assert_eq!(page.status, StatusCode::OK, "{path}: {}", page.body);
+    assert_shows(&page.body, texts);
+    page
+}
+
 pub(crate) async fn first_look(app: &TestApp, path: &str, empty: &str) -> Page {
     app.user("new@example.com").await;
     let page = sign_in(app, "new@example.com").await.get(path).await;

@@ -1,6 +1,5 @@
 //! The leads one can call or write to (`has_phone`, `has_email`: docs/working-leads.md "Lists and
 //! exports"), and those to find a number for first.
-use reqwest::StatusCode;
 use serde_json::json;
 
 use leadhub_tests::{backend_tests, TestApp};
@@ -9,7 +8,7 @@ use crate::helpers::{batch_ok, list_refuses, team};
 use crate::lead_contacts::listed;
 use crate::lead_pages::fetch_csv;
 use crate::messy_imports::import_file;
-use crate::pages::{assert_shows, sign_in};
+use crate::pages::{page_shows, sign_in};
 
 backend_tests!(the_list_finds_the_leads_with_a_phone_or_an_email_and_those_without);
 
@@ -55,15 +54,15 @@ async fn the_list_finds_the_leads_with_a_phone_or_an_email_and_those_without(app
     assert_eq!(csv.lines().count(), 3, "{csv}");
 
     let mut page = sign_in(&app, "ann@example.com").await;
-    let shown = page.get("/leads?has_phone=false").await;
-    assert_eq!(shown.status, StatusCode::OK, "{}", shown.body);
-    assert_shows(
-        &shown.body,
+    page_shows(
+        &mut page,
+        "/leads?has_phone=false",
         &[
             "<option value=\"false\" selected>without one (to look up)</option>",
             "2 leads match these filters",
         ],
-    );
+    )
+    .await;
 
     // The skip-tracing round trip: the export with a number added to each row (as a service
     // sends it back) imports as a merge into the same two leads, and none is left to look up.
