@@ -1,5 +1,6 @@
 //! The leads one can call or write to (`has_phone`, `has_email`: docs/working-leads.md "Lists and
 //! exports"), and those to find a number for first.
+use reqwest::StatusCode;
 use serde_json::json;
 
 use leadhub_tests::{backend_tests, TestApp};
@@ -7,8 +8,10 @@ use leadhub_tests::{backend_tests, TestApp};
 use crate::helpers::{batch_ok, list_refuses, team};
 use crate::lead_contacts::listed;
 use crate::lead_pages::fetch_csv;
+use crate::lead_uploads::{count, finished, upload};
 use crate::messy_imports::import_file;
 use crate::pages::{page_shows, sign_in};
+use crate::upload_columns::{choose, selections};
 
 backend_tests!(the_list_finds_the_leads_with_a_phone_or_an_email_and_those_without);
 
@@ -66,17 +69,7 @@ async fn the_list_finds_the_leads_with_a_phone_or_an_email_and_those_without(app
 
     // The skip-tracing round trip: the export with a number added to each row (as a service
     // sends it back) imports as a merge into the same two leads, and none is left to look up.
-    let mut rows = csv::Reader::from_reader(csv.as_bytes());
-    let mut traced = csv::Writer::from_writer(Vec::new());
-    let mut header = rows.headers().unwrap().clone();
-    header.push_field("Phone 1");
-    traced.write_record(&header).unwrap();
-    for (n, row) in rows.records().enumerate() {
-        let mut row = row.unwrap();
-        row.push_field(&format!("(512) 555-02{n:02}"));
-        traced.write_record(&row).unwrap();
-    }
-    let traced = traced.into_inner().unwrap();
+    let traced = traced_export(&csv, &[("Phone 1", "(512) 555-02")]);
     let (summary, _) = import_file(&app, &ann, team_id, &traced).await;
     assert_eq!(
         (summary.created, summary.updated),
@@ -86,4 +79,53 @@ async fn the_list_finds_the_leads_with_a_phone_or_an_email_and_those_without(app
     );
     assert_eq!(list("has_phone=false").await, Vec::<i64>::new());
     assert_eq!(list("has_phone=true").await, [one, two, three, four, five]);
+
+    // Uploaded with a column of the service's own (`DNC`), the file waits for its columns; the
+    // step offers the numbers' column to the next free phone, and they merge as a second phone.
+    let traced = traced_export(&csv, &[("DNC", "N"), ("Phone 1", "(512) 555-03")]);
+    let sent = upload(&mut page, "/leads/import", team_id, None, &traced).await;
+    assert_eq!(sent.status, StatusCode::SEE_OTHER, "{}", sent.body);
+    let step = page.get(sent.location()).await;
+    let chosen = selections(&step);
+    let feeds = |header: usize| chosen[header].1.as_str();
+    let headers = csv.lines().next().unwrap().split(',').count();
+    assert_eq!(
+        [feeds(headers), feeds(headers + 1)],
+        ["", "next_free_phone"]
+    );
+    let sent = choose(&mut page, sent.location(), &[]).await;
+    assert_eq!(sent.status, StatusCode::SEE_OTHER, "{}", sent.body);
+    let done = finished(&mut page, sent.location()).await;
+    assert_eq!(count(&done, "merged"), 2, "{}", done.body);
+    // The export is newest first: lead two is its second row.
+    let (_, lead) = app.get(&format!("/api/v1/leads/{two}"), &ann.key).await;
+    assert_eq!(
+        [&lead["primary_phone"], &lead["phone_2"]],
+        ["+15125550201", "+15125550301"],
+        "{lead}"
+    );
+}
+
+/// The lead export `csv` as a skip-tracing service sends it back: each of `added` (header, and
+/// the start of each row's cell, numbered by row) after the export's own columns.
+fn traced_export(csv: &str, added: &[(&str, &str)]) -> Vec<u8> {
+    let mut rows = csv::Reader::from_reader(csv.as_bytes());
+    let mut traced = csv::Writer::from_writer(Vec::new());
+    let mut header = rows.headers().unwrap().clone();
+    for (name, _) in added {
+        header.push_field(name);
+    }
+    traced.write_record(&header).unwrap();
+    for (n, row) in rows.records().enumerate() {
+        let mut row = row.unwrap();
+        for (_, start) in added {
+            row.push_field(&if start.starts_with('(') {
+                format!("{start}{n:02}")
+            } else {
+                (*start).to_owned()
+            });
+        }
+        traced.write_record(&row).unwrap();
+    }
+    traced.into_inner().unwrap()
 }

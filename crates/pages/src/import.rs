@@ -86,11 +86,11 @@ pub fn preview(bytes: &[u8], kind: &ImportKind) -> Result<Vec<ColumnPreview>, St
     let map = ColumnMap::read(kind, &headers);
     let mut columns: Vec<ColumnPreview> = headers
         .into_iter()
-        .zip(map.fields)
-        .map(|(header, field)| ColumnPreview {
+        .enumerate()
+        .map(|(i, header)| ColumnPreview {
             header,
             samples: Vec::new(),
-            field,
+            field: map.feeds(i),
         })
         .collect();
     // Rows are read until each column has its samples, or a bounded number were read.

@@ -33,7 +33,7 @@ pub async fn page(
     error: Option<&str>,
 ) -> Result<HttpResponse, PageError> {
     let kind = import_kind(upload.kind, &upload.options);
-    let fields = kind.columns();
+    let fields = kind.choices();
     let columns = web::block(move || preview(&content, &kind))
         .await
         .map_err(|e| PageError::unexpected(e.into()))?

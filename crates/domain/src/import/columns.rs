@@ -480,9 +480,10 @@ impl ColumnMap {
                 choices.len()
             ));
         }
-        let known = kind.columns();
+        let known = kind.choices();
         let mut fields: Vec<Option<&'static str>> = Vec::with_capacity(headers.len());
-        for (header, choice) in headers.iter().zip(choices) {
+        let mut spares = Vec::new();
+        for (i, (header, choice)) in headers.iter().zip(choices).enumerate() {
             let field = match choice.as_deref().map(str::trim).filter(|c| !c.is_empty()) {
                 None => None,
                 Some(name) => Some(
@@ -493,6 +494,17 @@ impl ColumnMap {
                         .ok_or_else(|| format!("\"{name}\" is not a {} field", kind.name()))?,
                 ),
             };
+            // A free slot takes any number of columns, each row's cells in the file's order.
+            let slots = match field {
+                Some(SPARE_PHONE) => Some(&PHONE_SLOTS[..]),
+                Some(SPARE_EMAIL) => Some(&EMAIL_SLOTS[..]),
+                _ => None,
+            };
+            if let Some(slots) = slots {
+                spares.push((i, slots));
+                fields.push(None);
+                continue;
+            }
             if let Some(before) = field.and_then(|f| fields.iter().position(|g| *g == Some(f))) {
                 return Err(format!(
                     "\"{}\" and \"{header}\" both feed {}: choose another field for one of them",
@@ -512,7 +524,7 @@ impl ColumnMap {
                 "a whole name ({FULL_NAME}) beside a first or last name: choose one or the other"
             ));
         }
-        if fields.iter().all(Option::is_none) {
+        if fields.iter().all(Option::is_none) && spares.is_empty() {
             return Err("no column feeds a field: choose a field for one at least".into());
         }
         Ok(ColumnMap {
@@ -520,7 +532,7 @@ impl ColumnMap {
             unsure: false,
             fields,
             headers: headers.to_vec(),
-            spares: Vec::new(),
+            spares,
         })
     }
 
@@ -538,6 +550,16 @@ impl ColumnMap {
             .zip(&self.fields)
             .filter_map(|((i, h), f)| Some((h.clone(), f.or_else(|| self.spare(i))?)))
             .collect()
+    }
+
+    /// What column `i` feeds: its field, or a free slot (`spares`); what the columns step offers
+    /// first.
+    pub fn feeds(&self, i: usize) -> Option<&'static str> {
+        self.fields
+            .get(i)
+            .copied()
+            .flatten()
+            .or_else(|| self.spare(i))
     }
 
     /// What a spare column (`spares`) feeds, as the summary says it.
@@ -719,6 +741,35 @@ mod tests {
         // With a slot free, a column takes it as before.
         let map = ColumnMap::new(&ImportKind::Leads, &headers[..10]).unwrap();
         assert_eq!(map.spares, [(9, &PHONE_SLOTS[..])]);
+        assert_eq!(map.feeds(9), Some(SPARE_PHONE));
+        assert_eq!(map.feeds(1), Some("primary_phone"));
+
+        // A person may choose a free slot for any number of columns; a business has none.
+        let headers: Vec<String> = ["Addr", "Phone A", "Phone B", "Mail"]
+            .map(str::to_owned)
+            .to_vec();
+        let choices =
+            ["address", SPARE_PHONE, SPARE_PHONE, SPARE_EMAIL].map(|c| Some(c.to_owned()));
+        let map = ColumnMap::chosen(&ImportKind::Leads, &headers, &choices).unwrap();
+        assert_eq!(map.fields, [Some("address"), None, None, None]);
+        assert_eq!(
+            map.spares,
+            [
+                (1, &PHONE_SLOTS[..]),
+                (2, &PHONE_SLOTS[..]),
+                (3, &EMAIL_SLOTS[..])
+            ]
+        );
+        let business = ImportKind::Businesses {
+            relationship_type: crate::business::RelationshipType::Prospect,
+            skip_duplicates: true,
+            auto_categorize: true,
+        };
+        let refused = ColumnMap::chosen(&business, &headers[..2], &choices[..2]).unwrap_err();
+        assert!(
+            refused.contains("\"next_free_phone\" is not a"),
+            "{refused}"
+        );
     }
 
     #[test]

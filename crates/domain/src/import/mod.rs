@@ -52,6 +52,17 @@ impl ImportKind {
         self.aliases().iter().map(|(field, _)| *field).collect()
     }
 
+    /// What a person may choose for a column (the upload's columns step, the CLI's `--column`):
+    /// the fields, and for leads a phone or e-mail slot each row leaves empty, which any number
+    /// of columns may feed (`ColumnMap::spares`).
+    pub fn choices(&self) -> Vec<&'static str> {
+        let mut choices = self.columns();
+        if matches!(self, ImportKind::Leads) {
+            choices.extend([columns::SPARE_PHONE, columns::SPARE_EMAIL]);
+        }
+        choices
+    }
+
     /// Each field with the other header forms that name it.
     pub fn aliases(&self) -> &'static [(&'static str, &'static [&'static str])] {
         match self {
