@@ -20,6 +20,9 @@ use crate::submission::{VisibleLeadFilter, VisibleSubmissions};
 
 /// Days the per-day chart and the submission figures cover, today (UTC) included.
 pub const DAYS: u64 = 30;
+/// The days of the team page's "Last 7 days" of contacts, today included.
+pub const CONTACT_WEEK_DAYS: u64 = 7;
+
 /// Failed submissions listed (the newest); the rest are counted.
 pub const FAILED_LISTED: i64 = 10;
 
@@ -248,7 +251,8 @@ impl DashboardService {
             self.figures.open_leads_by_owner(leads.clone()),
             self.figures.open_leads_by_owner(due),
             self.figures.contacts_by_actor(leads.clone(), day.began(0)),
-            self.figures.contacts_by_actor(leads, day.began(6)),
+            self.figures
+                .contacts_by_actor(leads, day.began(CONTACT_WEEK_DAYS - 1)),
         )
         .await?;
         let mut by_owner: BTreeMap<Option<i64>, Workload> = BTreeMap::new();

@@ -297,7 +297,8 @@ pub(crate) async fn team_page(
     context.insert("unowned_open", &unowned.open);
     context.insert("today", &visitor.today().to_string());
     // The first day of the "last 7 days" the contacts are counted over (`workload`).
-    let week_began = visitor.today() - chrono::Days::new(6);
+    let week_began =
+        visitor.today() - chrono::Days::new(leadhub_domain::dashboard::CONTACT_WEEK_DAYS - 1);
     context.insert("week_began", &week_began.to_string());
     context.insert("invites", &invites);
     context.insert("roles", &GRANTABLE_ROLES);

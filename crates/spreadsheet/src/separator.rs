@@ -51,9 +51,7 @@ impl Separator {
             Separator::VerticalBar => Some("columns separated by vertical bars"),
         }
     }
-}
 
-impl Separator {
     /// A reader of `text`'s rows with this separator: rows of any width, the header a row like
     /// the others.
     pub fn rows<R: std::io::Read>(self, text: R) -> csv::Reader<R> {

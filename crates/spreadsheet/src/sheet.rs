@@ -51,7 +51,7 @@ impl CsvSheet {
     pub fn open<R: Read + Seek + Send + 'static>(mut file: R) -> anyhow::Result<CsvSheet> {
         let (encoding, bom) = detect(&mut file).context("cannot read the file")?;
         let read = Arc::new(AtomicU64::new(0));
-        let source: Source = if encoding == UTF_8 {
+        let mut source: Source = if encoding == UTF_8 {
             // UTF-8 is checked row by row instead of transcoded, so a bad row is found and named.
             file.seek(SeekFrom::Start(bom as u64))?;
             read.store(bom as u64, Ordering::Relaxed);
@@ -74,7 +74,6 @@ impl CsvSheet {
         // The separator is chosen from the file's first text, which is then read again in front
         // of the rest (less a `sep=` line).
         let mut start = Vec::new();
-        let mut source = source;
         (&mut source)
             .take(SNIFF_BYTES)
             .read_to_end(&mut start)

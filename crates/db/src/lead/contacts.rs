@@ -13,9 +13,10 @@ use leadhub_domain::lead::record::LeadFilter;
 use leadhub_domain::lead::work::{kind, ContactOutcome, ContactSummary, ContactedBy};
 
 use crate::lead::lead_search::LeadCondition;
-use crate::schema::{lead_activity, leads, users};
+use crate::schema::{lead_activity, leads};
 use crate::sql::narrow_to_teams;
 use crate::sql::time::{from_db, to_db};
+use crate::team::users::row_id_of;
 use crate::{ReadConnection, IN_LIST_CHUNK};
 
 /// Each of `lead_ids`' contacts summed up; a lead without any is left out.
@@ -119,11 +120,9 @@ pub(crate) fn contacted_by(by: &ContactedBy, since: Option<DateTime<Utc>>) -> Le
     }
     match by {
         ContactedBy::User(id) => leads_contacted_by!(lead_activity::actor_id.eq(*id)),
-        ContactedBy::PublicId(public) => leads_contacted_by!(lead_activity::actor_id.eq_any(
-            users::table
-                .filter(users::user_id.eq(public.clone()))
-                .select(users::id.nullable())
-        )),
+        ContactedBy::PublicId(public) => {
+            leads_contacted_by!(lead_activity::actor_id.eq_any(row_id_of(public.clone())))
+        }
         // Made `User` by the service before it gets here; alone it names nobody.
         ContactedBy::Me => Box::new(leads::id.ne(leads::id)),
     }

@@ -374,11 +374,7 @@ macro_rules! narrow_leads {
             Some(AssigneeFilter::Me) => q = q.filter(leads::id.ne(leads::id)),
             Some(AssigneeFilter::PublicId(public)) => {
                 q = q.filter(
-                    leads::assignee_id.eq_any(
-                        $crate::schema::users::table
-                            .filter($crate::schema::users::user_id.eq(public.clone()))
-                            .select($crate::schema::users::id.nullable()),
-                    ),
+                    leads::assignee_id.eq_any($crate::team::users::row_id_of(public.clone())),
                 )
             }
         }

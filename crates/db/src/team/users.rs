@@ -60,6 +60,15 @@ pub(crate) fn insert_user(conn: &mut DbConnection, user: NewUser) -> QueryResult
     Ok(user.stored(id))
 }
 
+/// The row id of the user with public id `public`, as a subselect (none when no user has it):
+/// a list filter naming a person (`assignee`, `contacted_by`) finds nothing for an unknown id.
+#[diesel::dsl::auto_type]
+pub(crate) fn row_id_of(public: String) -> _ {
+    users::table
+        .filter(users::user_id.eq(public))
+        .select(users::id.nullable())
+}
+
 /// The accounts still in use: every lookup starts here, so a deactivated one is never found.
 fn live_users() -> diesel::dsl::Filter<users::table, diesel::dsl::IsNull<users::deactivated_at>> {
     users::table.filter(users::deactivated_at.is_null())

@@ -282,6 +282,9 @@ const EMAIL_SLOTS: [&str; 3] = ["email_1", "email_2", "email_3"];
 /// What the summary says a spare phone or e-mail column feeds (`ColumnMap::spares`).
 pub const SPARE_PHONE: &str = "next_free_phone";
 pub const SPARE_EMAIL: &str = "next_free_email";
+/// Each kind of slot: what a spare column of it feeds, and its slots.
+pub(crate) const SPARES: [(&str, &[&str]); 2] =
+    [(SPARE_PHONE, &PHONE_SLOTS), (SPARE_EMAIL, &EMAIL_SLOTS)];
 
 /// A header as compared: lower-case ASCII letters and digits only (`E-mail` -> `email`, `Permit #` ->
 /// `permit`, `Zip Code` -> `zipcode`); a byte-order mark or other characters drop out.
@@ -495,12 +498,8 @@ impl ColumnMap {
                 ),
             };
             // A free slot takes any number of columns, each row's cells in the file's order.
-            let slots = match field {
-                Some(SPARE_PHONE) => Some(&PHONE_SLOTS[..]),
-                Some(SPARE_EMAIL) => Some(&EMAIL_SLOTS[..]),
-                _ => None,
-            };
-            if let Some(slots) = slots {
+            let slots = SPARES.iter().find(|(name, _)| field == Some(*name));
+            if let Some(&(_, slots)) = slots {
                 spares.push((i, slots));
                 fields.push(None);
                 continue;
@@ -565,11 +564,10 @@ impl ColumnMap {
     /// What a spare column (`spares`) feeds, as the summary says it.
     fn spare(&self, column: usize) -> Option<&'static str> {
         let (_, slots) = self.spares.iter().find(|(i, _)| *i == column)?;
-        Some(if slots.contains(&"email_1") {
-            SPARE_EMAIL
-        } else {
-            SPARE_PHONE
-        })
+        SPARES
+            .iter()
+            .find(|(_, these)| these == slots)
+            .map(|(name, _)| *name)
     }
 
     /// The columns no field takes (report columns of a re-imported report included), as written.
@@ -635,8 +633,9 @@ fn field_for(aliases: &[(&'static str, &[&str])], key: &str) -> Option<&'static 
 
 /// The phone or e-mail slots `field` is one of.
 fn slots_of(field: &'static str) -> Option<&'static [&'static str]> {
-    [&PHONE_SLOTS[..], &EMAIL_SLOTS[..]]
-        .into_iter()
+    SPARES
+        .iter()
+        .map(|(_, slots)| *slots)
         .find(|slots| slots.contains(&field))
 }
 

@@ -58,7 +58,7 @@ impl ImportKind {
     pub fn choices(&self) -> Vec<&'static str> {
         let mut choices = self.columns();
         if matches!(self, ImportKind::Leads) {
-            choices.extend([columns::SPARE_PHONE, columns::SPARE_EMAIL]);
+            choices.extend(columns::SPARES.map(|(name, _)| name));
         }
         choices
     }
