@@ -13,7 +13,10 @@ use crate::messy_imports::import_file;
 use crate::pages::{page_shows, sign_in};
 use crate::upload_columns::{choose, selections};
 
-backend_tests!(the_list_finds_the_leads_with_a_phone_or_an_email_and_those_without);
+backend_tests!(
+    the_list_finds_the_leads_with_a_phone_or_an_email_and_those_without,
+    a_skip_tracing_file_of_numbered_mobiles_and_landlines_fills_the_phone_slots
+);
 
 async fn the_list_finds_the_leads_with_a_phone_or_an_email_and_those_without(app: TestApp) {
     let ann = app.user("ann@example.com").await;
@@ -128,4 +131,65 @@ fn traced_export(csv: &str, added: &[(&str, &str)]) -> Vec<u8> {
         traced.write_record(&row).unwrap();
     }
     traced.into_inner().unwrap()
+}
+
+/// A skip-tracing service's own file (its `Property ...` columns, then `Mobile 1` ... and
+/// `Landline 1` ..., `Email 1` ...): uploaded, it needs no columns step, and each lead's numbers
+/// fill its phone slots in the file's order, a later column a slot the row leaves empty, and a sixth
+/// number is dropped with a warning.
+async fn a_skip_tracing_file_of_numbered_mobiles_and_landlines_fills_the_phone_slots(app: TestApp) {
+    let ann = app.user("ann@example.com").await;
+    let team_id = team(&app, "Skip tracing", &ann).await;
+    let leads = json!([
+        {"address": "1 Elm St", "city": "Austin", "state": "TX", "zip_code": "78701"},
+        {"address": "2 Elm St", "city": "Austin", "state": "TX", "zip_code": "78701",
+         "email_1": "two@example.com"},
+    ]);
+    batch_ok(&app, &ann.key, json!({"team_id": team_id, "leads": leads})).await;
+    let traced = "Property Address,Property City,Property State,Property Zip,Mobile 1,Mobile 2,\
+        Mobile 3,Landline 1,Landline 2,Landline 3,Email 1,Email 2\n\
+        1 Elm St,Austin,TX,78701,512-555-0111,512-555-0112,512-555-0113,512-555-0114,\
+        512-555-0115,512-555-0116,one@example.com,\n\
+        2 Elm St,Austin,TX,78701,,,,,,512-555-0123,,two.b@example.com\n";
+    let mut page = sign_in(&app, "ann@example.com").await;
+    let sent = upload(&mut page, "/leads/import", team_id, None, traced.as_bytes()).await;
+    assert_eq!(sent.status, StatusCode::SEE_OTHER, "{}", sent.body);
+    let done = finished(&mut page, sent.location()).await;
+    assert_eq!(count(&done, "merged"), 2, "{}", done.body);
+    assert_eq!(count(&done, "warnings"), 1, "{}", done.body);
+    assert!(
+        done.body
+            .contains("Landline 3 &rarr; <code>next_free_phone"),
+        "{}",
+        done.body
+    );
+
+    let all = listed(&app, &ann.key, "sort=created_at".into()).await;
+    let lead = |id: i64| {
+        let app = &app;
+        let key = ann.key.clone();
+        async move { app.get(&format!("/api/v1/leads/{id}"), &key).await.1 }
+    };
+    let one = lead(all[0]).await;
+    let slots = ["primary_phone", "phone_2", "phone_3", "phone_4", "phone_5"];
+    assert_eq!(
+        slots.map(|s| one[s].as_str().unwrap_or_default().to_owned()),
+        [
+            "+15125550111",
+            "+15125550112",
+            "+15125550113",
+            "+15125550114",
+            "+15125550115"
+        ],
+        "{one}"
+    );
+    assert_eq!(one["email_1"], "one@example.com", "{one}");
+    let two = lead(all[1]).await;
+    // Its one number, in the last landline column, is its first phone.
+    assert_eq!(two["primary_phone"], "+15125550123", "{two}");
+    assert_eq!(
+        [&two["email_1"], &two["email_2"]],
+        ["two@example.com", "two.b@example.com"],
+        "{two}"
+    );
 }

@@ -93,6 +93,12 @@ pub const LEAD_ALIASES: &[(&str, &[&str])] = &[
             "cellphone",
             "mobile",
             "mobilephone",
+            "mobilenumber",
+            "cellnumber",
+            "wireless",
+            "landline",
+            "landlinephone",
+            "homephone",
             "ownerphone",
             "contactphone",
         ],
@@ -625,10 +631,25 @@ fn field_for(aliases: &[(&'static str, &[&str])], key: &str) -> Option<&'static 
     if key.is_empty() || REPORT_COLUMNS.contains(&key) {
         return None;
     }
-    aliases
-        .iter()
-        .find(|(field, forms)| header_key(field) == key || forms.contains(&key))
-        .map(|(field, _)| *field)
+    let named = |key: &str| {
+        aliases
+            .iter()
+            .find(|(field, forms)| header_key(field) == key || forms.contains(&key))
+            .map(|(field, _)| *field)
+    };
+    named(key).or_else(|| numbered_slot(key, named))
+}
+
+/// A phone or e-mail header with a number after it (`Mobile 2`, `Landline 1`, `Email 4`), as skip-tracing
+/// services number what they found: the kind's first slot, so that the number is no slot of its own and
+/// the columns fill the slots (then the spares) in the file's order. Other fields keep their numbers
+/// (`Address 2` is no address).
+fn numbered_slot(key: &str, named: impl Fn(&str) -> Option<&'static str>) -> Option<&'static str> {
+    let unnumbered = key.trim_end_matches(|c: char| c.is_ascii_digit());
+    if unnumbered.len() == key.len() || unnumbered.is_empty() {
+        return None;
+    }
+    named(unnumbered).filter(|field| slots_of(field).is_some())
 }
 
 /// The phone or e-mail slots `field` is one of.
@@ -703,6 +724,51 @@ mod tests {
                 Some("email_2"),
             ]
         );
+    }
+
+    #[test]
+    fn numbered_phone_and_email_headers_fill_the_slots_in_the_file_order() {
+        // A skip-tracing service's columns: five mobiles, three landlines, e-mails numbered from 1.
+        let mut headers = vec!["Property Address".to_owned(), "Address 2".to_owned()];
+        headers.extend((1..=5).map(|i| format!("Mobile {i}")));
+        headers.extend((1..=3).map(|i| format!("Landline {i}")));
+        headers
+            .extend(["Email 1", "Email 2", "Email 3", "Email 4", "Phone 1 Type"].map(String::from));
+        let columns = ColumnMap::new(&ImportKind::Leads, &headers).unwrap();
+        assert_eq!(
+            columns.fields,
+            [
+                Some("address"),
+                None,
+                Some("primary_phone"),
+                Some("phone_2"),
+                Some("phone_3"),
+                Some("phone_4"),
+                Some("phone_5"),
+                None,
+                None,
+                None,
+                Some("email_1"),
+                Some("email_2"),
+                Some("email_3"),
+                None,
+                Some("primary_phone_type"),
+            ]
+        );
+        assert_eq!(
+            columns.spares,
+            [
+                (7, &PHONE_SLOTS[..]),
+                (8, &PHONE_SLOTS[..]),
+                (9, &PHONE_SLOTS[..]),
+                (13, &EMAIL_SLOTS[..])
+            ]
+        );
+        // `Address 2` is a unit line, not a second address: unknown, so an upload asks.
+        assert!(columns.unsure());
+        assert_eq!(columns.ignored(), ["Address 2"]);
+        // A number after any other field names nothing; a bare number names nothing.
+        assert_eq!(map(&["Zip 2", "City", "2"]), [None, Some("city"), None]);
     }
 
     #[test]
