@@ -9,7 +9,7 @@ use leadhub_domain::lead::fields::PROPERTY_TYPES;
 use leadhub_domain::lead::record::{EnrichmentStatus, LeadFilter};
 use leadhub_domain::lead::search::{LeadSort, SearchText};
 use leadhub_domain::lead::work::{
-    follow_up_day, ArchiveFilter, AssigneeFilter, ContactedBy, LeadStatus, StatusFilter,
+    follow_up_day, ArchiveFilter, AssigneeFilter, LeadStatus, Person, StatusFilter,
 };
 use leadhub_http::extract::rules::{enum_message, follow_up_date, one_of};
 use leadhub_http::extract::{
@@ -227,15 +227,7 @@ impl LeadFilters {
                 .and_then(LeadSort::parse)
                 .unwrap_or_default(),
             status: self.status.text().and_then(StatusFilter::parse),
-            assignee: self.assignee.text().map(|given| {
-                if given.eq_ignore_ascii_case("me") {
-                    AssigneeFilter::Me
-                } else if given.eq_ignore_ascii_case("none") {
-                    AssigneeFilter::Nobody
-                } else {
-                    AssigneeFilter::PublicId(given.to_owned())
-                }
-            }),
+            assignee: self.assignee.text().map(AssigneeFilter::parse),
             archive: if self.archived.value() == Some(&true) {
                 ArchiveFilter::Archived
             } else {
@@ -249,13 +241,7 @@ impl LeadFilters {
                 .text()
                 .and_then(follow_up_day)
                 .map(|day| offset.began(day)),
-            contacted_by: self.contacted_by.text().map(|given| {
-                if given.eq_ignore_ascii_case("me") {
-                    ContactedBy::Me
-                } else {
-                    ContactedBy::PublicId(given.to_owned())
-                }
-            }),
+            contacted_by: self.contacted_by.text().map(Person::parse),
             contacted_since: self
                 .contacted_since
                 .text()

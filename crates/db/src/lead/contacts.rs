@@ -10,7 +10,7 @@ use diesel::dsl::count_star;
 use diesel::prelude::*;
 
 use leadhub_domain::lead::record::LeadFilter;
-use leadhub_domain::lead::work::{kind, ContactOutcome, ContactSummary, ContactedBy};
+use leadhub_domain::lead::work::{kind, ContactOutcome, ContactSummary, Person};
 
 use crate::lead::lead_search::LeadCondition;
 use crate::schema::{lead_activity, leads};
@@ -101,7 +101,7 @@ pub(crate) fn contacted_since(since: DateTime<Utc>) -> LeadCondition {
 /// A list's `contacted_by` filter: the leads `by` logged a contact on, from `since` on when set.
 /// The contacts of that time (through `lead_activity_contacts`), theirs among them, name the
 /// leads: an uncorrelated `IN`, like `contacts_of`'s count.
-pub(crate) fn contacted_by(by: &ContactedBy, since: Option<DateTime<Utc>>) -> LeadCondition {
+pub(crate) fn contacted_by(by: &Person, since: Option<DateTime<Utc>>) -> LeadCondition {
     // No contact is older than the epoch: one query shape with a day or without.
     let since = to_db(since.unwrap_or(DateTime::UNIX_EPOCH));
     // Written out twice rather than boxed: a boxed subselect cannot be sent through the
@@ -119,12 +119,12 @@ pub(crate) fn contacted_by(by: &ContactedBy, since: Option<DateTime<Utc>>) -> Le
         };
     }
     match by {
-        ContactedBy::User(id) => leads_contacted_by!(lead_activity::actor_id.eq(*id)),
-        ContactedBy::PublicId(public) => {
+        Person::User(id) => leads_contacted_by!(lead_activity::actor_id.eq(*id)),
+        Person::PublicId(public) => {
             leads_contacted_by!(lead_activity::actor_id.eq_any(row_id_of(public.clone())))
         }
         // Made `User` by the service before it gets here; alone it names nobody.
-        ContactedBy::Me => Box::new(leads::id.ne(leads::id)),
+        Person::Me => Box::new(leads::id.ne(leads::id)),
     }
 }
 

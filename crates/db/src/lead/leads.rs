@@ -287,7 +287,7 @@ pub(crate) use filter_folded;
 macro_rules! narrow_leads {
     ($query:expr, $filter:expr, $backend:expr) => {{
         use leadhub_domain::lead::search::source_slug;
-        use leadhub_domain::lead::work::{ArchiveFilter, AssigneeFilter};
+        use leadhub_domain::lead::work::{ArchiveFilter, AssigneeFilter, Person};
         use $crate::lead::lead_search::{matches_q, matches_zip};
         use $crate::lead::word_search::{in_word_index, word_match};
         use $crate::schema::leads;
@@ -369,10 +369,12 @@ macro_rules! narrow_leads {
         match &f.assignee {
             None => {}
             Some(AssigneeFilter::Nobody) => q = q.filter(leads::assignee_id.is_null()),
-            Some(AssigneeFilter::User(id)) => q = q.filter(leads::assignee_id.eq(*id)),
+            Some(AssigneeFilter::Of(Person::User(id))) => {
+                q = q.filter(leads::assignee_id.eq(*id))
+            }
             // Made `User` by the service before it gets here; alone it names nobody.
-            Some(AssigneeFilter::Me) => q = q.filter(leads::id.ne(leads::id)),
-            Some(AssigneeFilter::PublicId(public)) => {
+            Some(AssigneeFilter::Of(Person::Me)) => q = q.filter(leads::id.ne(leads::id)),
+            Some(AssigneeFilter::Of(Person::PublicId(public))) => {
                 q = q.filter(
                     leads::assignee_id.eq_any($crate::team::users::row_id_of(public.clone())),
                 )

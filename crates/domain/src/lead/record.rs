@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use crate::lead::fields::{LeadFields, Warning};
 use crate::lead::normalize::NormalizedLead;
 use crate::lead::search::{LeadSort, SearchText};
-use crate::lead::work::{ArchiveFilter, AssigneeFilter, ContactedBy, LeadWork, StatusFilter};
+use crate::lead::work::{ArchiveFilter, AssigneeFilter, LeadWork, Person, StatusFilter};
 use crate::store::StoreResult;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -135,7 +135,7 @@ pub struct LeadFilter {
     pub last_contact_before: Option<DateTime<Utc>>,
     /// The leads with a contact logged by this person (from `contacted_since` on, when set): the
     /// leads behind a count of someone's contacts.
-    pub contacted_by: Option<ContactedBy>,
+    pub contacted_by: Option<Person>,
     /// The leads with a contact logged at this instant or later (the start of a day), by anyone
     /// or by `contacted_by`.
     pub contacted_since: Option<DateTime<Utc>>,

@@ -13,7 +13,7 @@ use crate::lead::normalize::normalize;
 use crate::lead::record::{
     EnrichmentStatus, Lead, LeadAction, LeadCursor, LeadFilter, LeadRepository, LeadWrite,
 };
-use crate::lead::work::{AssigneeFilter, ContactedBy};
+use crate::lead::work::AssigneeFilter;
 use crate::secret::TokenGenerator;
 use crate::submission::enrichment::Enricher;
 use crate::submission::record::{
@@ -734,12 +734,10 @@ impl SubmissionService {
         mut filter: LeadFilter,
     ) -> Result<VisibleLeadFilter, SubmissionError> {
         filter.visible_teams = visible_teams(self.memberships.as_ref(), user).await?;
-        if filter.assignee == Some(AssigneeFilter::Me) {
-            filter.assignee = Some(AssigneeFilter::User(user.id));
+        if let Some(AssigneeFilter::Of(person)) = filter.assignee {
+            filter.assignee = Some(AssigneeFilter::Of(person.seen_by(user.id)));
         }
-        if filter.contacted_by == Some(ContactedBy::Me) {
-            filter.contacted_by = Some(ContactedBy::User(user.id));
-        }
+        filter.contacted_by = filter.contacted_by.map(|person| person.seen_by(user.id));
         Ok(VisibleLeadFilter(filter))
     }
 

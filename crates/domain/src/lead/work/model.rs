@@ -97,30 +97,54 @@ impl LeadWork {
     }
 }
 
-/// Whose leads a list asks for.
+/// The person a list filter names (`assignee=`, `contacted_by=`).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum AssigneeFilter {
-    /// Leads nobody works.
-    Nobody,
-    /// Leads of the user asking (`assignee=me`); `SubmissionService::visible_filter` makes it
-    /// `User` of them.
-    Me,
-    /// Leads of the user with this row id.
-    User(i64),
-    /// Leads of the user with this public id (none when no user has it).
-    PublicId(String),
-}
-
-/// Whose logged contacts a list asks for (`contacted_by`).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum ContactedBy {
-    /// The user asking (`contacted_by=me`); `SubmissionService::visible_filter` makes it `User`
-    /// of them.
+pub enum Person {
+    /// The user asking (`me`); `SubmissionService::visible_filter` makes it `User` of them.
     Me,
     /// The user with this row id.
     User(i64),
     /// The user with this public id (no lead when no user has it).
     PublicId(String),
+}
+
+impl Person {
+    /// `me` (any case), else a public id as given.
+    pub fn parse(given: &str) -> Person {
+        if given.eq_ignore_ascii_case("me") {
+            Person::Me
+        } else {
+            Person::PublicId(given.to_owned())
+        }
+    }
+
+    /// `Me` made the user with row id `me`; anyone else stays.
+    pub fn seen_by(self, me: i64) -> Person {
+        match self {
+            Person::Me => Person::User(me),
+            other => other,
+        }
+    }
+}
+
+/// Whose leads a list asks for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AssigneeFilter {
+    /// Leads nobody works (`assignee=none`).
+    Nobody,
+    /// Leads this person works.
+    Of(Person),
+}
+
+impl AssigneeFilter {
+    /// `none` (any case), else a person (`Person::parse`).
+    pub fn parse(given: &str) -> AssigneeFilter {
+        if given.eq_ignore_ascii_case("none") {
+            AssigneeFilter::Nobody
+        } else {
+            AssigneeFilter::Of(Person::parse(given))
+        }
+    }
 }
 
 /// Which leads a list holds with respect to the archive.
@@ -209,6 +233,21 @@ pub fn follow_up_day(given: &str) -> Option<NaiveDate> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_filter_names_me_nobody_or_a_user_and_me_is_whoever_asks() {
+        let ann = Person::PublicId("usr_ann".into());
+        assert_eq!(AssigneeFilter::parse("NONE"), AssigneeFilter::Nobody);
+        assert_eq!(AssigneeFilter::parse("Me"), AssigneeFilter::Of(Person::Me));
+        assert_eq!(
+            AssigneeFilter::parse("usr_ann"),
+            AssigneeFilter::Of(ann.clone())
+        );
+        // `none` names nobody only as an assignee: as a contact's author it is an id nobody has.
+        assert_eq!(Person::parse("none"), Person::PublicId("none".into()));
+        assert_eq!(Person::parse("ME").seen_by(7), Person::User(7));
+        assert_eq!(ann.clone().seen_by(7), ann);
+    }
 
     #[test]
     fn the_status_filter_takes_each_status_and_open() {
