@@ -150,8 +150,8 @@ async fn the_list_finds_the_leads_someone_contacted_since_a_day(app: TestApp) {
     }
     let calls = page_shows(
         &mut page,
-        "/leads?status=open&assignee=me&sort=last_contact_at",
-        &["id=\"call-list\" title=\"Your open leads: never contacted first, then the longest untried\" aria-current=\"page\">My call list</a>", "2 leads match these filters"],
+        "/leads?status=open&assignee=me&do_not_call=false&sort=last_contact_at",
+        &["id=\"call-list\" title=\"Your open leads one may call: never contacted first, then the longest untried\" aria-current=\"page\">My call list</a>", "2 leads match these filters"],
     )
     .await;
     let first = calls

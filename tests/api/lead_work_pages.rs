@@ -19,7 +19,12 @@ backend_tests!(
 );
 
 /// Posts `form` (with the page's CSRF token) and expects a redirect to `to`; the page after it.
-async fn post_to(b: &mut Browser, path: &str, form: &[(&str, &str)], to: &str) -> String {
+pub(crate) async fn post_to(
+    b: &mut Browser,
+    path: &str,
+    form: &[(&str, &str)],
+    to: &str,
+) -> String {
     let csrf = b.get("/leads").await.field("csrf");
     let mut with_token = vec![("csrf", csrf.as_str())];
     with_token.extend_from_slice(form);
@@ -31,7 +36,7 @@ async fn post_to(b: &mut Browser, path: &str, form: &[(&str, &str)], to: &str) -
 
 /// Posts `form` to `path` with the CSRF token of `b`'s session (read from the list page) in
 /// front; returns the answer, whatever it is.
-async fn post_form(b: &mut Browser, path: &str, form: &[(&str, &str)]) -> Page {
+pub(crate) async fn post_form(b: &mut Browser, path: &str, form: &[(&str, &str)]) -> Page {
     let csrf = b.get("/leads").await.field("csrf");
     let mut with_token = vec![("csrf", csrf.as_str())];
     with_token.extend_from_slice(form);

@@ -9,6 +9,7 @@ mod clock;
 mod contacted_by;
 mod dashboard_page;
 mod deferred_authority;
+mod do_not_call;
 mod enrichment;
 mod enrichment_outages;
 mod errors;

@@ -83,9 +83,9 @@ async fn the_list_finds_the_leads_with_a_phone_or_an_email_and_those_without(app
     assert_eq!(list("has_phone=false").await, Vec::<i64>::new());
     assert_eq!(list("has_phone=true").await, [one, two, three, four, five]);
 
-    // Uploaded with a column of the service's own (`DNC`), the file waits for its columns; the
+    // Uploaded with a column of the service's own (`Litigator`), the file waits for its columns; the
     // step offers the numbers' column to the next free phone, and they merge as a second phone.
-    let traced = traced_export(&csv, &[("DNC", "N"), ("Phone 1", "(512) 555-03")]);
+    let traced = traced_export(&csv, &[("Litigator", "N"), ("Phone 1", "(512) 555-03")]);
     let sent = upload(&mut page, "/leads/import", team_id, None, &traced).await;
     assert_eq!(sent.status, StatusCode::SEE_OTHER, "{}", sent.body);
     let step = page.get(sent.location()).await;

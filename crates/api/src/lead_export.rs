@@ -90,6 +90,7 @@ pub fn write_lead<C: LeadCells>(
     out.text(contacts.map(|c| iso(c.last_at)).as_deref())?;
     out.text(contacts.map(|c| c.last_outcome.as_str()))?;
     out.number(Some(Integer(contacts.map_or(0, |c| c.count))))?;
+    out.text(Some(if work.do_not_call { "true" } else { "false" }))?;
     out.end_row()
 }
 

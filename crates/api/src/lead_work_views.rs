@@ -176,6 +176,10 @@ pub struct LeadPatchBody {
     /// The day to contact the lead next, `YYYY-MM-DD` (2000 to 2199), or null to clear.
     #[serde(default)]
     pub follow_up_on: Lax<String>,
+    /// true marks the lead do-not-call (anyone who may edit it); false takes the mark off (a
+    /// team admin or owner).
+    #[serde(default)]
+    pub do_not_call: Lax<bool>,
 }
 
 impl Validate for LeadPatchBody {
@@ -191,6 +195,9 @@ impl Validate for LeadPatchBody {
             json_type(&self.follow_up_on).and_then(|()| follow_up_date(&self.follow_up_on))
         {
             own.add("follow_up_on", e);
+        }
+        if let Err(e) = json_type(&self.do_not_call) {
+            own.add("do_not_call", e);
         }
         // Absent reads as null here (intake's fields take no default): `null` is refused by
         // the handler, which sees the members sent.
@@ -246,6 +253,7 @@ impl LeadPatchBody {
                 other => Some(other.text().map(str::to_owned)),
             },
             follow_up: follow_up_change(&self.follow_up_on),
+            do_not_call: self.do_not_call.value().copied(),
             fields: FieldPatch {
                 values: self.lead.into_fields(),
                 given,
@@ -425,6 +433,10 @@ pub struct BulkSetBody {
     #[serde(default)]
     #[validate(custom(function = "json_type"), custom(function = "follow_up_date"))]
     pub follow_up_on: Lax<String>,
+    /// true marks the leads do-not-call; false takes the mark off (a team admin or owner).
+    #[serde(default)]
+    #[validate(custom(function = "json_type"))]
+    pub do_not_call: Lax<bool>,
     /// A contact logged on every lead, by its outcome: no_answer, left_message, reached,
     /// wrong_number or emailed (as `POST /api/v1/leads/{id}/contacts` logs one; a `status` given
     /// beside it is the status the leads get).
@@ -464,6 +476,7 @@ impl BulkBody {
             team_id: set.team_id.value().copied(),
             archived: set.archived.value().copied(),
             follow_up: follow_up_change(&set.follow_up_on),
+            do_not_call: set.do_not_call.value().copied(),
             contact: set.contact.text().and_then(ContactOutcome::parse),
             note: set.note.text().map(str::to_owned),
         };

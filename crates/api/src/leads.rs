@@ -138,6 +138,9 @@ pub struct LeadFilters {
     /// `true`: only the leads with an e-mail address (any of the three); `false`: those with none.
     #[validate(custom(function = "json_type"))]
     pub has_email: Lax<bool>,
+    /// `false`: only the leads one may call (no do-not-call mark); `true`: only the marked ones.
+    #[validate(custom(function = "json_type"))]
+    pub do_not_call: Lax<bool>,
     /// The id of a browser upload (`/uploads/{id}`): only the leads it created or updated
     /// (including duplicates it merged into). An upload of a team the caller is not in finds
     /// nothing.
@@ -249,6 +252,7 @@ impl LeadFilters {
                 .map(|day| offset.began(day)),
             has_phone: self.has_phone.value().copied(),
             has_email: self.has_email.value().copied(),
+            do_not_call: self.do_not_call.value().copied(),
         }
     }
 }

@@ -208,6 +208,8 @@ pub struct LeadView {
     pub assignee_id: Option<String>,
     /// The day to contact the lead next (`YYYY-MM-DD`), or null.
     pub follow_up_on: Option<String>,
+    /// The owner must not be called: the call lists leave the lead out.
+    pub do_not_call: bool,
     /// Raised by every change; the `ETag` of `GET /api/v1/leads/{id}` is this number, quoted.
     pub version: i64,
     /// When the lead was archived, or null.
@@ -247,6 +249,7 @@ impl From<Lead> for LeadView {
             status: lead.work.status.as_str().to_owned(),
             assignee_id: lead.work.assignee.map(|a| a.user_id),
             follow_up_on: lead.work.follow_up_on.map(|d| d.to_string()),
+            do_not_call: lead.work.do_not_call,
             version: lead.work.version,
             archived_at: lead.work.archived_at.map(iso),
             merged_into_id: lead.work.merged_into_id,

@@ -172,6 +172,7 @@ diesel::table! {
         merged_into_id -> Nullable<BigInt>,
         follow_up_on -> Nullable<Date>,
         last_contact_at -> Nullable<Timestamp>,
+        do_not_call -> Bool,
     }
 }
 

@@ -58,6 +58,7 @@ fn insert_permits(context: &mut tera::Context, actor: Actor) {
         ("may_claim", LeadWorkAction::Claim),
         ("may_move", LeadWorkAction::MoveOut),
         ("may_archive", LeadWorkAction::Archive),
+        ("may_clear_do_not_call", LeadWorkAction::ClearDoNotCall),
         ("may_delete_any_note", LeadWorkAction::DeleteOthersNote),
     ] {
         context.insert(name, &permits_on_lead(actor, action));
@@ -138,6 +139,7 @@ async fn detail(
             .map(|c| ContactLine::of(c, visitor.offset)),
     );
     context.insert("archived", &lead.work.archived_at.is_some());
+    context.insert("do_not_call", &lead.work.do_not_call);
     let today = visitor.today();
     let follow_up = lead.work.follow_up_on.map(|d| d.to_string());
     context.insert("follow_up_on", &follow_up);

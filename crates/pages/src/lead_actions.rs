@@ -1,4 +1,4 @@
-//! The lead page's forms: status and owner, notes, claim, move, archive and restore, merge and
+//! The lead page's forms: status and owner, notes, do-not-call, claim, move, archive and restore, merge and
 //! "Enrich again". Each calls the same domain method as its API route (so both refuse alike)
 //! and answers with a redirect to the lead (Post/Redirect/Get) or a page saying what was
 //! refused.
@@ -27,6 +27,8 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         POST "/leads/{id}/notes/{note}/delete" => delete_note,
         POST "/leads/{id}/claim" => claim,
         POST "/leads/{id}/move" => move_to,
+        POST "/leads/{id}/do-not-call" => do_not_call,
+        POST "/leads/{id}/may-call" => may_call,
         POST "/leads/{id}/archive" => archive,
         POST "/leads/{id}/restore" => restore,
         POST "/leads/{id}/merge" => merge,
@@ -229,6 +231,44 @@ async fn to_team(
         let claimed = work.claim(&visitor.user, id, team_id).await;
         answer(visitor, walk, id, claimed, "claimed", "work")
     }
+}
+
+async fn do_not_call(
+    id: web::Path<String>,
+    walk: web::Query<Walk>,
+    Posted { visitor, .. }: Posted<Button>,
+) -> Result<HttpResponse, PageError> {
+    mark_do_not_call(id, visitor, &walk, true).await
+}
+
+async fn may_call(
+    id: web::Path<String>,
+    walk: web::Query<Walk>,
+    Posted { visitor, .. }: Posted<Button>,
+) -> Result<HttpResponse, PageError> {
+    mark_do_not_call(id, visitor, &walk, false).await
+}
+
+/// The PATCH's `do_not_call`, from the page's button (whoever may take a mark off is the
+/// domain's rule).
+async fn mark_do_not_call(
+    id: web::Path<String>,
+    visitor: Visitor,
+    walk: &Walk,
+    marked: bool,
+) -> Result<HttpResponse, PageError> {
+    let id = id_of(&id, "Lead")?;
+    let patch = LeadPatch {
+        do_not_call: Some(marked),
+        ..LeadPatch::default()
+    };
+    let edited = visitor
+        .state
+        .lead_work
+        .edit(&visitor.user, id, patch, None)
+        .await;
+    let done = if marked { "do-not-call" } else { "may-call" };
+    answer(visitor, walk, id, edited, done, "work")
 }
 
 async fn archive(

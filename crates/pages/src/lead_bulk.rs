@@ -38,6 +38,8 @@ fn bulk_set(action: &str, my_id: &str, day: Option<NaiveDate>) -> Option<BulkSet
             "restore" => set.archived = Some(false),
             "follow-up" => set.follow_up = Some(Some(day?)),
             "follow-up-none" => set.follow_up = Some(None),
+            "do-not-call" => set.do_not_call = Some(true),
+            "may-call" => set.do_not_call = Some(false),
             _ => return None,
         },
     }
@@ -241,6 +243,8 @@ mod tests {
         );
         assert_eq!(set("archive").unwrap().archived, Some(true));
         assert_eq!(set("restore").unwrap().archived, Some(false));
+        assert_eq!(set("do-not-call").unwrap().do_not_call, Some(true));
+        assert_eq!(set("may-call").unwrap().do_not_call, Some(false));
         assert_eq!(set("follow-up-none").unwrap().follow_up, Some(None));
         let day = follow_up_day("2026-12-07");
         assert_eq!(bulk_set("follow-up", me, day).unwrap().follow_up, Some(day));

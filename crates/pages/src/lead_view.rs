@@ -175,6 +175,9 @@ fn next_step(
         return Err(c.count);
     }
     Ok(match lead.work.status {
+        LeadStatus::New if lead.work.do_not_call => {
+            "Do not call this owner: e-mail them if there is an address, or close the lead."
+        }
         LeadStatus::New if has_contact => {
             "Call or e-mail the owner, and log how it went (Log a contact)."
         }

@@ -27,7 +27,7 @@ use crate::Done;
 use crate::{lead, lead_actions, lead_edit, lead_walk};
 
 /// The filters a `/leads` URL may carry, named as the API's query parameters, and the order.
-pub const FILTERS: [&str; 23] = [
+pub const FILTERS: [&str; 24] = [
     "q",
     "status",
     "assignee",
@@ -50,6 +50,7 @@ pub const FILTERS: [&str; 23] = [
     "contacted_since",
     "has_phone",
     "has_email",
+    "do_not_call",
     "sort",
 ];
 
@@ -104,6 +105,8 @@ struct LeadLine {
     /// The follow-up day (`YYYY-MM-DD`, "" for none), and whether it is today or past.
     follow_up: String,
     follow_up_due: bool,
+    /// The owner must not be called.
+    do_not_call: bool,
     /// The team's name, "" for a lead of no team (which every user sees).
     team: String,
     unassigned: bool,
@@ -177,6 +180,7 @@ impl LeadLine {
                 .map(|d| d.to_string())
                 .unwrap_or_default(),
             follow_up_due: lead.work.follow_up_due(today),
+            do_not_call: lead.work.do_not_call,
             walk,
             contacts: None,
         }

@@ -148,6 +148,8 @@ impl Done {
             "moved" => "Lead moved to the other team.",
             "archived" => "Lead archived: it left lists, exports and the dashboard.",
             "restored" => "Lead restored.",
+            "do-not-call" => "Marked do not call: the call lists leave this lead out.",
+            "may-call" => "The do-not-call mark is off: the lead is in the call lists again.",
             "merged" => "Leads merged: this is the lead that was kept.",
             "merged-away" => "The lead you opened was merged into this one.",
             "bulk" => "The selected leads were changed.",

@@ -54,6 +54,7 @@ impl RollupFilter {
             contacted_since,
             has_phone,
             has_email,
+            do_not_call,
             archive,
             upload,
         } = filter;
@@ -76,6 +77,7 @@ impl RollupFilter {
             || contacted_since.is_some()
             || has_phone.is_some()
             || has_email.is_some()
+            || do_not_call.is_some()
             || *archive != ArchiveFilter::Active
             // The rollup's scope 0 is the unassigned leads; `team_id = 0` names no lead.
             || team_id.is_some_and(|t| t <= 0);

@@ -34,6 +34,7 @@ pub struct LeadWorkRow {
     pub archived_at: Option<NaiveDateTime>,
     pub merged_into_id: Option<i64>,
     pub follow_up_on: Option<NaiveDate>,
+    pub do_not_call: bool,
 }
 
 impl LeadWorkRow {
@@ -46,6 +47,7 @@ impl LeadWorkRow {
             archived_at: self.archived_at.map(from_db),
             merged_into_id: self.merged_into_id,
             follow_up_on: self.follow_up_on,
+            do_not_call: self.do_not_call,
         })
     }
 }

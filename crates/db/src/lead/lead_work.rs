@@ -450,6 +450,9 @@ fn apply(conn: &mut DbConnection, change: &LeadChange) -> Result<Option<Lead>, A
     if let Some(day) = change.follow_up {
         work.follow_up_on = day;
     }
+    if let Some(marked) = change.do_not_call {
+        work.do_not_call = marked;
+    }
     // One statement for the rest of the change, in one of three shapes, each kept prepared:
     // preparing an UPDATE of `leads` compiles the triggers its columns wake (search, dashboard).
     // A row whose indexed columns stay as they were is written without them (`unindexed`).
@@ -458,6 +461,7 @@ fn apply(conn: &mut DbConnection, change: &LeadChange) -> Result<Option<Lead>, A
         leads::assignee_id.eq(work.assignee_id),
         leads::archived_at.eq(work.archived_at),
         leads::follow_up_on.eq(work.follow_up_on),
+        leads::do_not_call.eq(work.do_not_call),
         // The raised version and its time: new on PostgreSQL, as already written on SQLite.
         leads::version.eq(work.version),
     );

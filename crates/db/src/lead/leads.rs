@@ -349,6 +349,9 @@ macro_rules! narrow_leads {
         if let Some(day) = f.follow_up_by {
             q = q.filter(leads::follow_up_on.le(day));
         }
+        if let Some(marked) = f.do_not_call {
+            q = q.filter(leads::do_not_call.eq(marked));
+        }
         if let Some(ever) = f.contacted {
             q = q.filter($crate::lead::contacts::contacted(ever));
         }

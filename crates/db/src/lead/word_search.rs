@@ -132,6 +132,7 @@ fn beside_the_index(f: &LeadFilter) -> bool {
         contacted_since,
         has_phone,
         has_email,
+        do_not_call,
         upload,
     } = f;
     enrichment_status.is_some()
@@ -146,6 +147,7 @@ fn beside_the_index(f: &LeadFilter) -> bool {
         || contacted_since.is_some()
         || has_phone.is_some()
         || has_email.is_some()
+        || do_not_call.is_some()
         || upload.is_some()
 }
 

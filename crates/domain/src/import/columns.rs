@@ -203,6 +203,7 @@ pub const LEAD_ALIASES: &[(&str, &[&str])] = &[
             "nextcontactdate",
         ],
     ),
+    (DO_NOT_CALL, &["dnc", "donotcallflag", "dncflag"]),
     (
         ASSIGNEE,
         &[
@@ -229,6 +230,10 @@ pub const LEAD_STATUS: &str = "lead_status";
 /// The column of the day to follow up a lead the row creates ("Next Call", "Follow-up Date"):
 /// the lead export's `follow_up_on`.
 pub const FOLLOW_UP: &str = "follow_up_on";
+
+/// The column of a lead's do-not-call mark ("DNC", "Do Not Call": yes or no): the lead export's
+/// `do_not_call`.
+pub const DO_NOT_CALL: &str = "do_not_call";
 
 /// The column of the e-mail address of the person to work a lead the row creates ("Assigned
 /// To"): the lead export's `assignee_email`.

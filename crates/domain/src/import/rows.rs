@@ -13,7 +13,7 @@ use crate::parse::{
 use super::cells::{
     cell_text, read_number, read_phone_type, read_property_type, read_rating, read_whole,
 };
-use super::columns::{ColumnMap, ASSIGNEE, FOLLOW_UP, FULL_NAME, LEAD_STATUS, NOTES};
+use super::columns::{ColumnMap, ASSIGNEE, DO_NOT_CALL, FOLLOW_UP, FULL_NAME, LEAD_STATUS, NOTES};
 
 /// A cell dropped (or changed) by the cleaning, reported with the row.
 #[derive(Debug, Clone, PartialEq)]
@@ -136,6 +136,16 @@ const STATUS: Rule = Rule::new(
 );
 const ASSIGNEE_EMAIL: Rule = Rule::new("invalid_email", "an e-mail address");
 const FOLLOW_UP_DAY: Rule = Rule::new("invalid_date", "a day from the year 2000 to 2199");
+const YES_OR_NO: Rule = Rule::new("invalid_flag", "yes or no (y, n, true, false, 1, 0)");
+
+/// A yes/no cell as spreadsheets and list services write one.
+fn read_yes_no(cell: &str) -> Option<bool> {
+    match cell.trim().to_ascii_lowercase().as_str() {
+        "y" | "yes" | "true" | "1" | "x" | "dnc" => Some(true),
+        "n" | "no" | "false" | "0" => Some(false),
+        _ => None,
+    }
+}
 
 /// A state or territory by its code or name, as its two-letter code.
 fn state_cell(cell: (&'static str, &str), issues: &mut Vec<CellIssue>) -> Option<String> {
@@ -186,6 +196,11 @@ pub fn lead_row(map: &ColumnMap, cells: &[String]) -> LeadRow {
             LEAD_STATUS => {
                 let status = STATUS.keep(LeadStatus::parse(value), cell, issues);
                 row.work.status = status.filter(|s| *s != LeadStatus::New);
+            }
+            DO_NOT_CALL => {
+                // "No" sets nothing, as `new` does for a status: a file never takes a mark off.
+                let marked = YES_OR_NO.keep(read_yes_no(value), cell, issues);
+                row.work.do_not_call = marked.filter(|m| *m);
             }
             ASSIGNEE => {
                 let read = normalize_email(value);
@@ -451,6 +466,21 @@ mod tests {
         let row = lead(&[("Address", "1 Main St"), ("Remarks", &long)]);
         assert_eq!(codes(&row), [(NOTES, "too_long")]);
         assert_eq!(row.note, None);
+    }
+
+    #[test]
+    fn a_do_not_call_cell_is_yes_or_no_and_no_sets_nothing() {
+        for yes in ["Y", " yes ", "TRUE", "1", "x", "DNC"] {
+            let row = lead(&[("Address", "1 Main St"), ("Do Not Call", yes)]);
+            assert_eq!(row.work.do_not_call, Some(true), "{yes}");
+        }
+        for no in ["N", "no", "False", "0", ""] {
+            let row = lead(&[("Address", "1 Main St"), ("DNC", no)]);
+            assert!(row.work.is_empty() && codes(&row).is_empty(), "{no}");
+        }
+        let row = lead(&[("Address", "1 Main St"), ("DNC", "maybe")]);
+        assert_eq!(codes(&row), [(DO_NOT_CALL, "invalid_flag")]);
+        assert_eq!(row.work.do_not_call, None);
     }
 
     #[test]

@@ -14,7 +14,7 @@ use crate::submission::{ElementOutcome, SubmissionRequest, SubmissionService};
 use crate::telemetry::IMPORT_ROWS;
 use crate::user::User;
 
-use super::columns::{map_header, ColumnMap, ASSIGNEE, FOLLOW_UP, LEAD_STATUS, NOTES};
+use super::columns::{map_header, ColumnMap, ASSIGNEE, DO_NOT_CALL, FOLLOW_UP, LEAD_STATUS, NOTES};
 use super::rows::{business_row, lead_row, CellIssue};
 use super::verbatim::Verbatim;
 use super::{
@@ -461,11 +461,12 @@ impl Import<'_> {
         Ok(())
     }
 
-    /// Gives each lead a row created the row's status, owner and follow-up day. A row that merged
-    /// into a lead that existed leaves its working state as the team has it, and says so; so does
-    /// a row whose working state could not be set (the lead stays, as the file made it).
+    /// Gives each lead a row created the row's status, owner, follow-up day and do-not-call mark.
+    /// A row that merged into a lead that existed gives it only the mark, and leaves the rest of
+    /// its working state as the team has it, saying so; a row whose working state could not be
+    /// set says so too (the lead stays, as the file made it).
     async fn set_work(&mut self, rows: &[Pending], outcomes: &[ElementOutcome]) {
-        let mut created: Vec<&Pending> = Vec::new();
+        let mut applied: Vec<&Pending> = Vec::new();
         let mut work = Vec::new();
         for (pending, outcome) in rows.iter().zip(outcomes) {
             if pending.work.is_empty() {
@@ -473,13 +474,23 @@ impl Import<'_> {
             }
             match (outcome.action, outcome.lead_id) {
                 (Some(LeadAction::Created), Some(lead_id)) => {
-                    created.push(pending);
+                    applied.push(pending);
                     work.push((lead_id, pending.work.clone()));
                 }
-                (Some(_), Some(_)) => {
-                    let message =
-                        "the lead existed: its status, owner and follow-up day stay as the team has them";
-                    self.warn_work(pending, message);
+                (Some(_), Some(lead_id)) => {
+                    let kept = ImportedWork {
+                        do_not_call: None,
+                        ..pending.work.clone()
+                    };
+                    if !kept.is_empty() {
+                        let message =
+                            "the lead existed: its status, owner and follow-up day stay as the team has them";
+                        self.warn_work(pending, message);
+                    }
+                    if let Some(mark) = pending.work.for_existing_lead() {
+                        applied.push(pending);
+                        work.push((lead_id, mark));
+                    }
                 }
                 _ => {}
             }
@@ -489,7 +500,7 @@ impl Import<'_> {
         }
         match self.destination.set_work(self.user, work).await {
             Ok(sets) => {
-                for (pending, set) in created.into_iter().zip(sets) {
+                for (pending, set) in applied.into_iter().zip(sets) {
                     match set {
                         WorkSet::All => self.summary.work += 1,
                         WorkSet::Not(reason) => self.warn_work(pending, &reason),
@@ -499,7 +510,7 @@ impl Import<'_> {
             Err(e) => {
                 let message =
                     format!("the status, owner and follow-up day could not be set: {e:#}");
-                for pending in created {
+                for pending in applied {
                     self.warn_work(pending, &message);
                 }
             }
@@ -509,10 +520,11 @@ impl Import<'_> {
     /// A `work_not_set` warning under the row's status column, else its follow-up or owner column.
     fn warn_work(&mut self, pending: &Pending, message: &str) {
         let work = &pending.work;
-        let field = match (work.status, work.follow_up) {
-            (Some(_), _) => LEAD_STATUS,
-            (None, Some(_)) => FOLLOW_UP,
-            (None, None) => ASSIGNEE,
+        let field = match (work.status, work.follow_up, &work.assignee_email) {
+            (Some(_), _, _) => LEAD_STATUS,
+            (None, Some(_), _) => FOLLOW_UP,
+            (None, None, Some(_)) => ASSIGNEE,
+            (None, None, None) => DO_NOT_CALL,
         };
         self.warn(&pending.row, field, "work_not_set", message, None);
     }

@@ -65,10 +65,10 @@ impl LeadFields {
 }
 
 /// The lead export's columns after `id`, `team_id` and the string fields: named as in the lead's JSON, the
-/// working state (status, owner, archive, follow-up day, the contacts logged) last; the owner
+/// working state (status, owner, archive, follow-up day, the contacts logged, the do-not-call mark) last; the owner
 /// also by e-mail, which a person reading the file recognises. An import knows them (most are
 /// no field it takes), so an export imported again is not asked about them.
-pub const EXPORT_RECORD_COLUMNS: [&str; 22] = [
+pub const EXPORT_RECORD_COLUMNS: [&str; 23] = [
     "bedrooms",
     "latitude",
     "longitude",
@@ -91,6 +91,7 @@ pub const EXPORT_RECORD_COLUMNS: [&str; 22] = [
     "last_contact_at",
     "last_contact_outcome",
     "contact_count",
+    "do_not_call",
 ];
 
 /// The string fields, named once: the name list and both by-name accessors come from here.

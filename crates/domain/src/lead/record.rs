@@ -142,6 +142,8 @@ pub struct LeadFilter {
     /// `Some(true)`: the leads with a phone number (any of the five); `Some(false)`: those with
     /// none, the ones to find a number for.
     pub has_phone: Option<bool>,
+    /// `Some(false)`: the leads one may call (no do-not-call mark); `Some(true)`: the marked ones.
+    pub do_not_call: Option<bool>,
     /// `Some(true)`: the leads with an e-mail address (any of the three); `Some(false)`: none.
     pub has_email: Option<bool>,
     /// Archived leads or the others; leads merged away are never listed.

@@ -84,11 +84,13 @@ pub enum LeadWorkAction {
     Claim,
     MoveOut,
     Archive,
+    /// Takes a lead's do-not-call mark off (anyone who may edit a lead may set it).
+    ClearDoNotCall,
 }
 
 /// The permission table for leads: members work the team's leads (view, edit, status, owner,
-/// their own notes, claim); admins and owners also move leads out, archive and restore them and
-/// delete others' notes; platform admins may do everything. Who acts on an unassigned lead is
+/// their own notes, claim, mark do-not-call); admins and owners also move leads out, archive and
+/// restore them, take a do-not-call mark off and delete others' notes; platform admins may do everything. Who acts on an unassigned lead is
 /// `lead::work::LeadWorkService`'s rule: every user as a member, a platform admin as themself.
 pub fn permits_on_lead(actor: Actor, action: LeadWorkAction) -> bool {
     use LeadWorkAction::*;
@@ -203,7 +205,10 @@ mod tests {
             }
             assert_eq!(
                 permits_on_lead(Actor::Member(Role::Member), action),
-                !matches!(action, DeleteOthersNote | MoveOut | Archive),
+                !matches!(
+                    action,
+                    DeleteOthersNote | MoveOut | Archive | ClearDoNotCall
+                ),
                 "{action:?}"
             );
         }

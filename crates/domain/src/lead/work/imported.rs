@@ -19,11 +19,22 @@ pub struct ImportedWork {
     /// The e-mail address of the person to work the lead.
     pub assignee_email: Option<String>,
     pub follow_up: Option<NaiveDate>,
+    /// `Some(true)`: the owner must not be called (a file never takes a mark off).
+    pub do_not_call: Option<bool>,
 }
 
 impl ImportedWork {
     pub fn is_empty(&self) -> bool {
         *self == ImportedWork::default()
+    }
+
+    /// What of it a lead that existed takes: only the do-not-call mark, since a list saying the
+    /// owner must not be called holds whoever works the lead; the rest stays as the team has it.
+    pub fn for_existing_lead(&self) -> Option<ImportedWork> {
+        (self.do_not_call == Some(true)).then(|| ImportedWork {
+            do_not_call: Some(true),
+            ..ImportedWork::default()
+        })
     }
 }
 
@@ -64,6 +75,7 @@ impl LeadWorkService {
             let mut set = BulkSet {
                 status: item.status,
                 follow_up: item.follow_up.map(Some),
+                do_not_call: item.do_not_call,
                 ..BulkSet::default()
             };
             if let Some(email) = item.assignee_email.as_deref() {
@@ -106,7 +118,8 @@ impl LeadWorkService {
                 let Some((i, set)) = sets.get_mut(k) else {
                     continue;
                 };
-                let others = set.status.is_some() || set.follow_up.is_some();
+                let others =
+                    set.status.is_some() || set.follow_up.is_some() || set.do_not_call.is_some();
                 if set.assignee.is_some() && others {
                     set.assignee = None;
                     outcome[*i] = WorkSet::Not(format!("the owner was left out: {reason}"));

@@ -74,6 +74,9 @@ pub struct LeadWork {
     pub merged_into_id: Option<i64>,
     /// The day someone means to contact the lead next (a calendar day, no time or zone).
     pub follow_up_on: Option<NaiveDate>,
+    /// The owner must not be called (they asked, or a list said so): the call lists leave the
+    /// lead out and its page says so before its numbers. E-mail is not barred by it.
+    pub do_not_call: bool,
 }
 
 impl Default for LeadWork {
@@ -86,6 +89,7 @@ impl Default for LeadWork {
             archived_at: None,
             merged_into_id: None,
             follow_up_on: None,
+            do_not_call: false,
         }
     }
 }
@@ -182,6 +186,7 @@ pub mod kind {
     pub const EDITED: &str = "edited";
     pub const STATUS_CHANGED: &str = "status_changed";
     pub const FOLLOW_UP_SET: &str = "follow_up_set";
+    pub const DO_NOT_CALL_SET: &str = "do_not_call_set";
     pub const ASSIGNED: &str = "assigned";
     pub const NOTE_ADDED: &str = "note_added";
     pub const NOTE_DELETED: &str = "note_deleted";

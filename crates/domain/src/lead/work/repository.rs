@@ -34,6 +34,8 @@ pub struct LeadChange {
     pub assignee: Option<Option<i64>>,
     /// The new follow-up day (None inside: cleared).
     pub follow_up: Option<Option<NaiveDate>>,
+    /// The do-not-call mark set (true) or taken off (false).
+    pub do_not_call: Option<bool>,
     /// A move (or a claim): the new team.
     pub team: Option<i64>,
     /// Archive (true) or restore (false).

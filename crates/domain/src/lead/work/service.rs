@@ -69,6 +69,8 @@ pub struct LeadPatch {
     pub assignee: Option<Option<String>>,
     /// The follow-up day, or None to clear.
     pub follow_up: Option<Option<NaiveDate>>,
+    /// Set (true) or take off (false) the do-not-call mark.
+    pub do_not_call: Option<bool>,
 }
 
 impl LeadPatch {
@@ -79,8 +81,13 @@ impl LeadPatch {
             status,
             assignee,
             follow_up,
+            do_not_call,
         } = self;
-        fields.is_empty() && status.is_none() && assignee.is_none() && follow_up.is_none()
+        fields.is_empty()
+            && status.is_none()
+            && assignee.is_none()
+            && follow_up.is_none()
+            && do_not_call.is_none()
     }
 }
 
@@ -92,6 +99,7 @@ pub struct BulkSet {
     pub team_id: Option<i64>,
     pub archived: Option<bool>,
     pub follow_up: Option<Option<NaiveDate>>,
+    pub do_not_call: Option<bool>,
     /// A contact logged on every lead, as `log_contact` logs one (its status rule gives way to
     /// `status` when both are set).
     pub contact: Option<ContactOutcome>,
@@ -244,9 +252,12 @@ impl LeadWorkService {
             return Err(invalid(&[], "missing", "Give at least one field to change"));
         }
         for _ in 0..UNCONDITIONAL_TRIES {
-            let Opened { lead, .. } = self.open_for(user, id, LeadWorkAction::Edit).await?;
+            let Opened { lead, actor } = self.open_for(user, id, LeadWorkAction::Edit).await?;
             if if_version.is_some_and(|v| v != lead.work.version) {
                 return Err(LeadWorkError::PreconditionFailed);
+            }
+            if let Some(marked) = patch.do_not_call {
+                may_mark_do_not_call(actor, &lead, marked)?;
             }
             let (change, warnings) = self.edit_change(user, &lead, &patch).await?;
             let Some(change) = change else {
@@ -317,6 +328,9 @@ impl LeadWorkService {
         if let Some(day) = patch.follow_up {
             set_follow_up(&mut change, lead, day);
         }
+        if let Some(marked) = patch.do_not_call {
+            set_do_not_call(&mut change, lead, marked);
+        }
         Ok(((!change.activity.is_empty()).then_some(change), warnings))
     }
 
@@ -331,6 +345,7 @@ impl LeadWorkService {
             status: None,
             assignee: None,
             follow_up: None,
+            do_not_call: None,
             team: None,
             archived: None,
             note: None,
@@ -693,6 +708,10 @@ impl LeadWorkService {
         if let Some(day) = set.follow_up {
             set_follow_up(&mut change, &lead, day);
         }
+        if let Some(marked) = set.do_not_call {
+            may_mark_do_not_call(actor, &lead, marked)?;
+            set_do_not_call(&mut change, &lead, marked);
+        }
         if let Some(archived) = set.archived {
             archive_change(&mut change, &lead, archived);
         }
@@ -828,6 +847,31 @@ fn set_assignee(change: &mut LeadChange, lead: &Lead, new: Option<(i64, String)>
         "assignee_id".into(),
         json!({"old": old_public, "new": new_public}),
     );
+}
+
+/// Anyone who may edit a lead may mark it do-not-call; taking a mark off is a team admin's or
+/// owner's decision (the owner said they may be called again), as archiving is.
+fn may_mark_do_not_call(actor: Actor, lead: &Lead, marked: bool) -> WorkResult<()> {
+    if lead.work.do_not_call && !marked {
+        return allow(actor, LeadWorkAction::ClearDoNotCall);
+    }
+    Ok(())
+}
+
+/// Sets or takes off the do-not-call mark; the timeline and `lead.updated` tell it as
+/// `{"old", "new"}`.
+fn set_do_not_call(change: &mut LeadChange, lead: &Lead, marked: bool) {
+    let old = lead.work.do_not_call;
+    if marked == old {
+        return;
+    }
+    change.do_not_call = Some(marked);
+    let detail = json!({"old": old, "new": marked});
+    change.activity.push(NewActivity {
+        kind: kind::DO_NOT_CALL_SET,
+        detail: detail.clone(),
+    });
+    change.changes.insert("do_not_call".into(), detail);
 }
 
 fn archive_change(change: &mut LeadChange, lead: &Lead, archived: bool) {

@@ -1,0 +1,214 @@
+//! The do-not-call mark (docs/working-leads.md "Do not call"): set by anyone who may edit a
+//! lead, taken off by a team admin or owner only; the call lists leave the marked leads out, the
+//! pages show it before the numbers, the exports carry it and an import sets it.
+use reqwest::StatusCode;
+use serde_json::json;
+
+use leadhub_tests::{backend_tests, TestApp};
+
+use crate::helpers::list_refuses;
+use crate::lead_pages::fetch_csv;
+use crate::lead_work::{cast, ids, lead_at, newest_of_kind, patch};
+use crate::lead_work_pages::{post_form, post_to};
+use crate::messy_imports::import_file;
+use crate::pages::{page_shows, sign_in};
+
+backend_tests!(
+    a_member_marks_a_lead_do_not_call_and_only_an_admin_takes_it_off,
+    the_pages_mark_show_and_leave_out_the_leads_not_to_call,
+    an_import_marks_the_leads_it_creates_and_the_ones_it_merges_into,
+);
+
+async fn list(app: &TestApp, key: &str, query: &str) -> Vec<i64> {
+    let (status, body) = app
+        .get(&format!("/api/v1/leads?{query}&sort=created_at"), key)
+        .await;
+    assert_eq!(status, StatusCode::OK, "{query}: {body}");
+    ids(&body)
+}
+
+async fn a_member_marks_a_lead_do_not_call_and_only_an_admin_takes_it_off(app: TestApp) {
+    let c = cast(&app).await;
+    let (mia, adam) = (&c.mia.key, &c.adam.key);
+    let quiet = lead_at(&app, mia, 1, Some(c.a)).await;
+    let other = lead_at(&app, mia, 2, Some(c.a)).await;
+    let (_, lead) = app.get(&format!("/api/v1/leads/{quiet}"), mia).await;
+    assert_eq!(lead["do_not_call"], false, "{lead}");
+
+    // A member marks it: a change of the lead, on its timeline and in its version.
+    let (status, body) = patch(&app, quiet, mia, json!({"do_not_call": true})).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(
+        (&body["do_not_call"], &body["version"]),
+        (&json!(true), &json!(2))
+    );
+    let entry = newest_of_kind(&app, quiet, mia, "do_not_call_set").await;
+    assert_eq!(
+        entry["detail"],
+        json!({"old": false, "new": true}),
+        "{entry}"
+    );
+    assert_eq!(entry["actor"]["email"], "mia@example.com", "{entry}");
+    // Marking it again changes nothing.
+    let (_, body) = patch(&app, quiet, mia, json!({"do_not_call": true})).await;
+    assert_eq!(body["version"], 2, "{body}");
+
+    assert_eq!(list(&app, mia, "do_not_call=true").await, [quiet]);
+    assert_eq!(list(&app, mia, "do_not_call=false").await, [other]);
+    assert_eq!(list(&app, mia, "").await, [quiet, other]);
+    list_refuses(&app, mia, "do_not_call=maybe").await;
+    let (status, body) = patch(&app, quiet, mia, json!({"do_not_call": "yes"})).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
+
+    // The member may not take the mark off; the team's admin may.
+    let (status, body) = patch(&app, quiet, mia, json!({"do_not_call": false})).await;
+    assert_eq!(status, StatusCode::FORBIDDEN, "{body}");
+    let (_, lead) = app.get(&format!("/api/v1/leads/{quiet}"), mia).await;
+    assert_eq!(lead["do_not_call"], true, "{lead}");
+    let (status, body) = patch(&app, quiet, adam, json!({"do_not_call": false})).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(body["do_not_call"], false, "{body}");
+
+    // In bulk, likewise: the member marks both, and taking them off is refused as a whole.
+    let bulk = |key: &str, marked: bool| {
+        let body = json!({"ids": [quiet, other], "set": {"do_not_call": marked}});
+        let app = &app;
+        let key = key.to_owned();
+        async move { app.post("/api/v1/leads/bulk", &key, body).await }
+    };
+    let (status, body) = bulk(mia, true).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(list(&app, mia, "do_not_call=true").await, [quiet, other]);
+    let (status, body) = bulk(mia, false).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
+    assert_eq!(list(&app, mia, "do_not_call=true").await, [quiet, other]);
+
+    // The export ends with the mark.
+    let (_, csv) = fetch_csv(&app, "/api/v1/leads/export", mia).await;
+    let mut lines = csv.lines();
+    assert!(
+        lines
+            .next()
+            .unwrap()
+            .ends_with(",contact_count,do_not_call"),
+        "{csv}"
+    );
+    assert!(lines.all(|l| l.ends_with(",true")), "{csv}");
+}
+
+async fn the_pages_mark_show_and_leave_out_the_leads_not_to_call(app: TestApp) {
+    let c = cast(&app).await;
+    let mia_key = &c.mia.key;
+    let id = lead_at(&app, mia_key, 1, Some(c.a)).await;
+    let callable = lead_at(&app, mia_key, 2, Some(c.a)).await;
+    for lead in [id, callable] {
+        let body = json!({"assignee_id": c.mia.user.user_id, "primary_phone": "512-555-0101"});
+        let (status, body) = patch(&app, lead, mia_key, body).await;
+        assert_eq!(status, StatusCode::OK, "{body}");
+    }
+    let mut mia = sign_in(&app, "mia@example.com").await;
+    let page = mia.get(&format!("/leads/{id}")).await;
+    assert!(
+        page.body.contains("href=\"tel:+15125550101\""),
+        "{}",
+        page.body
+    );
+    assert!(!page.body.contains("id=\"dnc-mark\""), "{}", page.body);
+
+    let body = post_to(
+        &mut mia,
+        &format!("/leads/{id}/do-not-call"),
+        &[],
+        &format!("/leads/{id}?done=do-not-call#work"),
+    )
+    .await;
+    assert!(body.contains("Marked do not call"), "{body}");
+    assert!(body.contains("id=\"dnc-mark\""), "{body}");
+    assert!(body.contains("id=\"dnc-warning\""), "{body}");
+    // The number is there to read, but no link dials it.
+    assert!(!body.contains("href=\"tel:+15125550101\""), "{body}");
+    // A member sees no button to take it off, and the form is refused.
+    assert!(!body.contains("/may-call"), "{body}");
+    let refused = post_form(&mut mia, &format!("/leads/{id}/may-call"), &[]).await;
+    assert_eq!(refused.status, StatusCode::FORBIDDEN, "{}", refused.body);
+
+    // My call list leaves it out; the list marks it.
+    let calls = page_shows(
+        &mut mia,
+        "/leads?status=open&assignee=me&do_not_call=false&sort=last_contact_at",
+        &[
+            "aria-current=\"page\">My call list</a>",
+            "1 lead matches these filters",
+        ],
+    )
+    .await;
+    assert!(
+        calls.body.contains(&format!("href=\"/leads/{callable}?")),
+        "{}",
+        calls.body
+    );
+    assert!(
+        !calls.body.contains(&format!("href=\"/leads/{id}?")),
+        "{}",
+        calls.body
+    );
+    page_shows(
+        &mut mia,
+        "/leads?do_not_call=true",
+        &[
+            "<option value=\"true\" selected>marked do not call</option>",
+            "title=\"The owner must not be called\">do not call</span>",
+            "1 lead matches these filters",
+        ],
+    )
+    .await;
+
+    // The admin takes it off from the page.
+    let mut adam = sign_in(&app, "adam@example.com").await;
+    let page = adam.get(&format!("/leads/{id}")).await;
+    assert!(
+        page.body
+            .contains(&format!("action=\"/leads/{id}/may-call\"")),
+        "{}",
+        page.body
+    );
+    let body = post_to(
+        &mut adam,
+        &format!("/leads/{id}/may-call"),
+        &[],
+        &format!("/leads/{id}?done=may-call#work"),
+    )
+    .await;
+    assert!(!body.contains("id=\"dnc-mark\""), "{body}");
+    assert!(body.contains("href=\"tel:+15125550101\""), "{body}");
+}
+
+async fn an_import_marks_the_leads_it_creates_and_the_ones_it_merges_into(app: TestApp) {
+    let c = cast(&app).await;
+    let mia_key = &c.mia.key;
+    let existing = lead_at(&app, mia_key, 1, Some(c.a)).await;
+    let file = "Address,City,State,Zip,Lead Status,DNC\n\
+        1 Oak St,Austin,TX,78701,won,Y\n\
+        2 Oak St,Austin,TX,78701,,yes\n\
+        3 Oak St,Austin,TX,78701,,N\n\
+        4 Oak St,Austin,TX,78701,,maybe\n";
+    let (summary, _) = import_file(&app, &c.mia, c.a, file.as_bytes()).await;
+    // The first row is the existing lead as it is (skipped as identical), yet its mark is set.
+    let counts = (summary.created, summary.skipped, summary.work);
+    assert_eq!(counts, (3, 1, 2), "{}", summary.render());
+    let report = summary.render();
+    // The existing lead takes the mark but keeps its status, and the row says so; "maybe" is
+    // no answer.
+    assert!(report.contains("work_not_set"), "{report}");
+    assert!(report.contains("invalid_flag"), "{report}");
+    let (_, lead) = app.get(&format!("/api/v1/leads/{existing}"), mia_key).await;
+    assert_eq!(
+        (&lead["do_not_call"], &lead["status"]),
+        (&json!(true), &json!("new")),
+        "{lead}"
+    );
+    let marked = list(&app, mia_key, "do_not_call=true").await;
+    let all = list(&app, mia_key, "").await;
+    assert_eq!(marked, [all[0], all[1]], "{all:?}");
+    assert_eq!(all.len(), 4);
+}
