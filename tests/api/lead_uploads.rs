@@ -281,9 +281,7 @@ async fn bad_files_are_refused_with_a_message(app: TestApp) {
     }
     // A Windows-1252 file (Excel's "CSV") is no bad file: it is read as the CLI reads it.
     let latin = b"address,city,state\n1 Stra\xdfe,K\xf6ln Caf\xe9,TX\n";
-    let sent = upload(&mut b, "/leads/import", team_id, None, latin).await;
-    assert_eq!(sent.status, StatusCode::SEE_OTHER, "{}", sent.body);
-    let done = finished(&mut b, sent.location()).await;
+    let done = imported(&mut b, team_id, latin, "leads.csv").await;
     assert_eq!(count(&done, "created"), 1, "{}", done.body);
     assert!(done.body.contains("Read as windows-1252"), "{}", done.body);
     // A team the uploader is not in.

@@ -6,7 +6,6 @@
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
-use reqwest::StatusCode;
 use serde_json::json;
 
 use leadhub_domain::import::{ImportKind, ImportServices, ImportSummary};
@@ -15,8 +14,8 @@ use leadhub_web::import::{import_spreadsheet, ImportSettings, DEFAULT_CHUNK};
 
 use crate::helpers::{batch_ok, team};
 use crate::lead_pages::fetch_csv;
-use crate::lead_uploads::{count, finished, upload};
-use crate::pages::sign_in;
+use crate::lead_uploads::{count, imported};
+use crate::pages::{assert_shows, sign_in};
 
 backend_tests!(
     a_messy_file_imports_alike_through_the_cli_and_the_upload,
@@ -328,9 +327,7 @@ async fn a_messy_file_imports_alike_through_the_cli_and_the_upload(app: TestApp)
 
     // The upload page: the same file, the same counts.
     let mut b = sign_in(&app, "alice@example.com").await;
-    let sent = upload(&mut b, "/leads/import", page_team, None, &bytes).await;
-    assert_eq!(sent.status, StatusCode::SEE_OTHER, "{}", sent.body);
-    let done = finished(&mut b, sent.location()).await;
+    let done = imported(&mut b, page_team, &bytes, "leads.csv").await;
     let shown = [
         count(&done, "rows"),
         count(&done, "created"),
@@ -513,7 +510,7 @@ async fn files_separated_by_tabs_or_semicolons_import_as_their_csv_twin(app: Tes
             "UTF-8, columns separated by vertical bars",
         ),
     ];
-    let mut imported = Vec::new();
+    let mut by_cli = Vec::new();
     for (name, bytes, read_as) in files {
         let team_id = team(&app, name, &alice).await;
         let (summary, _) = import_file(&app, &alice, team_id, &bytes).await;
@@ -525,32 +522,25 @@ async fn files_separated_by_tabs_or_semicolons_import_as_their_csv_twin(app: Tes
             summary.render()
         );
         assert_eq!(summary.notes, 2, "{name}");
-        imported.push(separated_leads(&app, &alice, team_id).await);
+        by_cli.push(separated_leads(&app, &alice, team_id).await);
     }
     assert_eq!(
-        imported[0],
+        by_cli[0],
         [
             json!(["John", "Smith", "12 Oak St", "Austin", "78701"]),
             json!(["José", "Peña", "3 Elm Rd", "Dallas", "75201"]),
         ]
     );
-    assert!(
-        imported.iter().all(|leads| *leads == imported[0]),
-        "{imported:?}"
-    );
+    assert!(by_cli.iter().all(|leads| *leads == by_cli[0]), "{by_cli:?}");
 
     // The upload page reads it alike and says so.
     let page_team = team(&app, "By upload", &alice).await;
     let mut b = sign_in(&app, "alice@example.com").await;
-    let sent = upload(&mut b, "/leads/import", page_team, None, &utf16).await;
-    assert_eq!(sent.status, StatusCode::SEE_OTHER, "{}", sent.body);
-    let done = finished(&mut b, sent.location()).await;
+    let done = imported(&mut b, page_team, &utf16, "leads.csv").await;
     assert_eq!(count(&done, "created"), 2, "{}", done.body);
-    assert!(
-        done.body
-            .contains("Read as UTF-16LE, columns separated by tabs."),
-        "{}",
-        done.body
+    assert_shows(
+        &done.body,
+        &["Read as UTF-16LE, columns separated by tabs."],
     );
-    assert_eq!(separated_leads(&app, &alice, page_team).await, imported[0]);
+    assert_eq!(separated_leads(&app, &alice, page_team).await, by_cli[0]);
 }

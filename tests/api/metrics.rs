@@ -4,14 +4,13 @@
 //! to an exact figure; the queue gauges are this app's database alone, so they are exact.
 use std::time::{Duration, Instant};
 
-use reqwest::StatusCode;
 use serde_json::json;
 
 use leadhub_tests::{backend_tests, TestApp};
 
 use crate::enrichment::with_geocoders;
 use crate::helpers::{batch_ok, batch_path, poll, submit, team};
-use crate::lead_uploads::{finished, upload};
+use crate::lead_uploads::imported;
 use crate::pages::sign_in;
 use crate::teams::{create_team_id, invite};
 use crate::webhooks::{hook_id, send_test};
@@ -180,9 +179,7 @@ async fn import_rows_are_counted_by_outcome(app: TestApp) {
                 2 Counted St,Austin,TX,Bo\n\
                 2 Counted St,Austin,TX,Bo,shifted\n\
                 2 Counted St,Austin,TX,Bob\n";
-    let sent = upload(&mut b, "/leads/import", team_id, None, file.as_bytes()).await;
-    assert_eq!(sent.status, StatusCode::SEE_OTHER, "{}", sent.body);
-    finished(&mut b, sent.location()).await;
+    imported(&mut b, team_id, file.as_bytes(), "leads.csv").await;
     let after = app.get_text("/metrics").await;
     for (outcome, rows) in [("created", 2.0), ("rejected", 1.0)] {
         assert!(

@@ -8,9 +8,9 @@ use leadhub_tests::{backend_tests, TestApp};
 use crate::helpers::{batch_ok, list_refuses, team};
 use crate::lead_contacts::listed;
 use crate::lead_pages::fetch_csv;
-use crate::lead_uploads::{count, finished, upload};
+use crate::lead_uploads::{count, finished, imported, upload};
 use crate::messy_imports::import_file;
-use crate::pages::{page_shows, sign_in};
+use crate::pages::{assert_shows, page_shows, sign_in};
 use crate::upload_columns::{choose, selections};
 
 backend_tests!(
@@ -152,17 +152,10 @@ async fn a_skip_tracing_file_of_numbered_mobiles_and_landlines_fills_the_phone_s
         512-555-0115,512-555-0116,one@example.com,\n\
         2 Elm St,Austin,TX,78701,,,,,,512-555-0123,,two.b@example.com\n";
     let mut page = sign_in(&app, "ann@example.com").await;
-    let sent = upload(&mut page, "/leads/import", team_id, None, traced.as_bytes()).await;
-    assert_eq!(sent.status, StatusCode::SEE_OTHER, "{}", sent.body);
-    let done = finished(&mut page, sent.location()).await;
+    let done = imported(&mut page, team_id, traced.as_bytes(), "leads.csv").await;
     assert_eq!(count(&done, "merged"), 2, "{}", done.body);
     assert_eq!(count(&done, "warnings"), 1, "{}", done.body);
-    assert!(
-        done.body
-            .contains("Landline 3 &rarr; <code>next_free_phone"),
-        "{}",
-        done.body
-    );
+    assert_shows(&done.body, &["Landline 3 &rarr; <code>next_free_phone"]);
 
     let all = listed(&app, &ann.key, "sort=created_at".into()).await;
     let lead = |id: i64| {
