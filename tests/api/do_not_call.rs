@@ -125,6 +125,10 @@ async fn the_pages_mark_show_and_leave_out_the_leads_not_to_call(app: TestApp) {
     assert!(body.contains("Marked do not call"), "{body}");
     assert!(body.contains("id=\"dnc-mark\""), "{body}");
     assert!(body.contains("id=\"dnc-warning\""), "{body}");
+    assert!(
+        body.contains("Marked do not call</"),
+        "the timeline: {body}"
+    );
     // The number is there to read, but no link dials it.
     assert!(!body.contains("href=\"tel:+15125550101\""), "{body}");
     // A member sees no button to take it off, and the form is refused.
@@ -181,6 +185,10 @@ async fn the_pages_mark_show_and_leave_out_the_leads_not_to_call(app: TestApp) {
     .await;
     assert!(!body.contains("id=\"dnc-mark\""), "{body}");
     assert!(body.contains("href=\"tel:+15125550101\""), "{body}");
+    assert!(
+        body.contains("Do-not-call mark taken off</"),
+        "the timeline: {body}"
+    );
 }
 
 async fn an_import_marks_the_leads_it_creates_and_the_ones_it_merges_into(app: TestApp) {

@@ -998,6 +998,25 @@ async function workingLeads(a, teamUrl, teamId, submit) {
   await shot(a, "53-lead-restored");
   step("an admin archives a lead (it moves to the archive view) and restores it; both in the timeline");
 
+  // Mia marks the lead do not call: its page says so above the number, which is no tel: link any
+  // more; she cannot take the mark off. The owner (an admin) finds it marked and takes it off.
+  await m.goto(leadUrl);
+  await m.getByRole("button", { name: "Mark do not call (the owner asked)" }).click();
+  await m.getByText("Marked do not call: the call lists leave this lead out.").waitFor();
+  await m.locator("#dnc-warning").getByText("The owner must not be called").waitFor();
+  await m.locator("#dnc-mark").waitFor();
+  assert.equal(await m.locator('#work a[href="tel:+15125550142"]').count(), 0, "no tel: link on a do-not-call lead");
+  assert.equal(await m.getByRole("button", { name: /Take the do-not-call mark off/ }).count(), 0, "a member takes no mark off");
+  await m.locator("#timeline").getByText("Marked do not call", { exact: true }).waitFor();
+  await shot(m, "53b-do-not-call");
+  await a.goto(`${base}/leads?do_not_call=true`);
+  await a.getByRole("link", { name: "300 CONGRESS AVE" }).waitFor();
+  await a.goto(leadUrl);
+  await a.getByRole("button", { name: /Take the do-not-call mark off/ }).click();
+  await a.getByText("The do-not-call mark is off").waitFor();
+  assert.equal(await a.locator('#work a[href="tel:+15125550142"]').count(), 1, "the number dials again");
+  step("a member marks a lead do not call (a badge, a warning, no tel: link); the admin finds it in the marked list and takes the mark off");
+
   // The bulk bar (a plain form) and the edit form.
   await m.goto(`${base}/leads`);
   await m.check(`#pick-${lead.result_lead_id}`);

@@ -163,6 +163,9 @@ fn next_step(
         return Ok("Give it an owner: who calls this lead?");
     }
     let closed = matches!(lead.work.status, LeadStatus::Won | LeadStatus::Lost);
+    if !closed && lead.work.follow_up_due(today) && lead.work.do_not_call {
+        return Ok("The follow-up is due: e-mail the owner (do not call), log it, and set the next day or clear it.");
+    }
     if !closed && lead.work.follow_up_due(today) {
         return Ok("The follow-up is due: contact the owner, log how it went, and set the next day or clear it.");
     }
@@ -410,6 +413,10 @@ impl TimelineLine {
                     (None, None) => "Follow-up cleared".to_owned(),
                 }
             }
+            kind::DO_NOT_CALL_SET if d.get("new") == Some(&Value::Bool(true)) => {
+                "Marked do not call".to_owned()
+            }
+            kind::DO_NOT_CALL_SET => "Do-not-call mark taken off".to_owned(),
             kind::NOTE_ADDED => "Added a note".to_owned(),
             kind::NOTE_DELETED => "Deleted a note".to_owned(),
             kind::MERGED => format!("Lead {} merged into this one", text_of(d.get("merged_id"))),
@@ -509,6 +516,18 @@ mod tests {
         };
         let call = next_action(&lead, true, None, today);
         assert!(call.starts_with("Call or e-mail the owner"), "{call}");
+        // An owner not to call is written to, also when a follow-up is due.
+        lead.work.do_not_call = true;
+        let write = next_action(&lead, true, None, today);
+        assert!(
+            write.starts_with("Do not call this owner: e-mail them"),
+            "{write}"
+        );
+        lead.work.follow_up_on = Some(today);
+        let due = next_action(&lead, true, None, today);
+        assert!(due.contains("e-mail the owner (do not call)"), "{due}");
+        lead.work.do_not_call = false;
+        lead.work.follow_up_on = None;
         let twice = tried(2, ContactOutcome::NoAnswer);
         assert_eq!(next_action(&lead, true, Some(&twice), today), call);
         let thrice = tried(3, ContactOutcome::NoAnswer);
