@@ -508,8 +508,9 @@ impl Import<'_> {
                 }
             }
             Err(e) => {
-                let message =
-                    format!("the status, owner and follow-up day could not be set: {e:#}");
+                let message = format!(
+                    "the status, owner, follow-up day and do-not-call mark could not be set: {e:#}"
+                );
                 for pending in applied {
                     self.warn_work(pending, &message);
                 }
@@ -517,7 +518,8 @@ impl Import<'_> {
         }
     }
 
-    /// A `work_not_set` warning under the row's status column, else its follow-up or owner column.
+    /// A `work_not_set` warning under the row's status column, else its follow-up, owner or
+    /// do-not-call column.
     fn warn_work(&mut self, pending: &Pending, message: &str) {
         let work = &pending.work;
         let field = match (work.status, work.follow_up, &work.assignee_email) {
