@@ -29,7 +29,7 @@ pub fn check_file(bytes: &[u8], kind: &ImportKind) -> Result<FileCheck, String> 
     let mut sheet = opened(bytes)?;
     // In a CSV file NUL bytes are text only in UTF-16; anywhere else they mean a binary file.
     if let Sheet::Csv(csv) = &sheet {
-        if bytes.contains(&0) && !csv.encoding().starts_with("UTF-16") {
+        if bytes.contains(&0) && !csv.is_utf16() {
             return Err(
                 "This is neither a CSV file nor an Excel workbook (.xlsx): it holds binary data."
                     .into(),

@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use anyhow::Context;
 use csv::ByteRecord;
-use encoding_rs::{Encoding, UTF_8};
+use encoding_rs::{Encoding, UTF_16BE, UTF_16LE, UTF_8};
 use encoding_rs_io::DecodeReaderBytesBuilder;
 
 use leadhub_domain::import::{ReadRow, SheetRow, SheetRows};
@@ -47,6 +47,12 @@ pub struct CsvSheet {
 }
 
 impl CsvSheet {
+    /// Whether the text is UTF-16 (either byte order): the only encoding whose text holds NUL
+    /// bytes, so a NUL in any other file means it is no text at all.
+    pub fn is_utf16(&self) -> bool {
+        self.encoding == UTF_16LE || self.encoding == UTF_16BE
+    }
+
     /// Detects the encoding of `file` and the separator of its text, and reads its header row.
     pub fn open<R: Read + Seek + Send + 'static>(mut file: R) -> anyhow::Result<CsvSheet> {
         let (encoding, bom) = detect(&mut file).context("cannot read the file")?;
@@ -252,6 +258,13 @@ mod tests {
         assert_eq!(encoding, "UTF-16LE");
         assert_eq!(header, ["city", "zip"]);
         assert_eq!(rows, [row(2, &["São Paulo", "01000"])]);
+        let is_utf16 = |bytes: &[u8]| {
+            CsvSheet::open(Cursor::new(bytes.to_vec()))
+                .unwrap()
+                .is_utf16()
+        };
+        assert!(is_utf16(&utf16));
+        assert!(!is_utf16(b"city,zip\nAustin,78701\n"));
     }
 
     #[test]
