@@ -11,7 +11,11 @@
 //! by the rollup), `/leads?assignee=none`, and three filters counted from the leads they match:
 //! `assignee=me` (every 97th lead is the member's), `follow_up_by=<in a week>` (every seventh lead
 //! has a follow-up day, a month either side of today) and `status=new&created_after=<91 days
-//! ago>`. Prints figures; asserts only that the pages answer.
+//! ago>`; and a salesperson's lists: "My call list" (`status=open&assignee=me&do_not_call=false`,
+//! in call order), `status=open`, the leads without a phone (a phone on every third lead) and
+//! the member's contacts of the last week. Every 53rd lead is marked do not call (both set as
+//! the leads are written, so no UPDATE leaves dead rows behind). Prints figures;
+//! asserts only that the pages answer.
 //!
 //! Run: `cargo bench -p leadhub-tests --bench dashboard` (`DASHBOARD_BENCH_LEADS=100000` for a
 //! smaller set).
@@ -45,10 +49,11 @@ fn seed(db: &TestDatabase, first_team: i64, user: i64) {
     let scope = format!("CASE WHEN i % 6 = 0 THEN 0 ELSE {first_team} + i % {TEAMS} END");
     conn.run(&format!(
         "INSERT INTO leads (team_id, dedupe_scope, street_key, address_key, address, city, state,
-           zip_code, last_name, source, enrichment_status, status, assignee_id, submission_count,
-           created_by, created_at, updated_at)
+           zip_code, last_name, primary_phone, do_not_call, source, enrichment_status, status,
+           assignee_id, submission_count, created_by, created_at, updated_at)
          SELECT {team}, {scope}, i || ' ELM ST', i || ' ELM ST|78701', i || ' Elm Street',
            'Austin', 'TX', '78701', 'Number' || i,
+           CASE WHEN i % 3 = 0 THEN '+1512555' || (1000 + i % 9000) END, i % 53 = 0,
            CASE i % 8 WHEN 0 THEN 'permits' WHEN 1 THEN 'referral' WHEN 2 THEN 'web'
              WHEN 3 THEN 'mailer' WHEN 4 THEN 'zillow' WHEN 5 THEN 'facebook'
              WHEN 6 THEN 'import' END,
@@ -173,6 +178,12 @@ async fn bench(backend: Backend) {
         "/leads?assignee=me".to_owned(),
         format!("/leads?follow_up_by={next_week}"),
         format!("/leads?status=new&created_after={quarter_ago}"),
+        // A salesperson's lists: the call list in call order, the open leads, the leads to
+        // find a number for, the week's contacts (docs/working-leads.md).
+        "/leads?status=open&assignee=me&do_not_call=false&sort=last_contact_at".to_owned(),
+        "/leads?status=open".to_owned(),
+        "/leads?has_phone=false".to_owned(),
+        format!("/leads?contacted_by=me&contacted_since={week_ago}&sort=-last_contact_at"),
     ] {
         let count = "id=\"lead-count\" role=\"status\">";
         let (p50, p95, total) = page_figures(&app, &cookies, &path, count).await;
