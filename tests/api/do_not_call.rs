@@ -9,7 +9,7 @@ use leadhub_tests::{backend_tests, TestApp};
 use crate::helpers::list_refuses;
 use crate::lead_pages::fetch_csv;
 use crate::lead_work::{cast, ids, lead_at, newest_of_kind, patch};
-use crate::lead_work_pages::{post_form, post_to};
+use crate::lead_work_pages::{post_form, work_on};
 use crate::messy_imports::import_file;
 use crate::pages::{page_shows, sign_in};
 
@@ -115,13 +115,7 @@ async fn the_pages_mark_show_and_leave_out_the_leads_not_to_call(app: TestApp) {
     );
     assert!(!page.body.contains("id=\"dnc-mark\""), "{}", page.body);
 
-    let body = post_to(
-        &mut mia,
-        &format!("/leads/{id}/do-not-call"),
-        &[],
-        &format!("/leads/{id}?done=do-not-call#work"),
-    )
-    .await;
+    let body = work_on(&mut mia, id, "do-not-call", &[], "do-not-call#work").await;
     assert!(body.contains("Marked do not call"), "{body}");
     assert!(body.contains("id=\"dnc-mark\""), "{body}");
     assert!(body.contains("id=\"dnc-warning\""), "{body}");
@@ -176,13 +170,7 @@ async fn the_pages_mark_show_and_leave_out_the_leads_not_to_call(app: TestApp) {
         "{}",
         page.body
     );
-    let body = post_to(
-        &mut adam,
-        &format!("/leads/{id}/may-call"),
-        &[],
-        &format!("/leads/{id}?done=may-call#work"),
-    )
-    .await;
+    let body = work_on(&mut adam, id, "may-call", &[], "may-call#work").await;
     assert!(!body.contains("id=\"dnc-mark\""), "{body}");
     assert!(body.contains("href=\"tel:+15125550101\""), "{body}");
     assert!(

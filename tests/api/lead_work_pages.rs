@@ -19,12 +19,7 @@ backend_tests!(
 );
 
 /// Posts `form` (with the page's CSRF token) and expects a redirect to `to`; the page after it.
-pub(crate) async fn post_to(
-    b: &mut Browser,
-    path: &str,
-    form: &[(&str, &str)],
-    to: &str,
-) -> String {
+async fn post_to(b: &mut Browser, path: &str, form: &[(&str, &str)], to: &str) -> String {
     let csrf = b.get("/leads").await.field("csrf");
     let mut with_token = vec![("csrf", csrf.as_str())];
     with_token.extend_from_slice(form);
@@ -45,7 +40,7 @@ pub(crate) async fn post_form(b: &mut Browser, path: &str, form: &[(&str, &str)]
 
 /// Posts the form of `action` on lead `id` (`/leads/{id}/{action}`); expects to land back on the
 /// lead's page at `?done={done}` and returns that page.
-async fn work_on(
+pub(crate) async fn work_on(
     b: &mut Browser,
     id: i64,
     action: &str,
