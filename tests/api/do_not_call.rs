@@ -90,10 +90,10 @@ async fn a_member_marks_a_lead_do_not_call_and_only_an_admin_takes_it_off(app: T
         lines
             .next()
             .unwrap()
-            .ends_with(",contact_count,do_not_call"),
+            .ends_with(",contact_count,do_not_call,tags"),
         "{csv}"
     );
-    assert!(lines.all(|l| l.ends_with(",true")), "{csv}");
+    assert!(lines.all(|l| l.ends_with(",true,")), "{csv}");
 }
 
 async fn the_pages_mark_show_and_leave_out_the_leads_not_to_call(app: TestApp) {

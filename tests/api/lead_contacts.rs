@@ -452,7 +452,10 @@ async fn the_list_finds_the_leads_not_contacted_yet_and_those_gone_quiet(app: Te
     let all = fetch_csv(&app, "/api/v1/leads/export?contacted=false", &c.otto.key)
         .await
         .1;
-    assert!(all.lines().nth(1).unwrap().ends_with(",,,0,false"), "{all}");
+    assert!(
+        all.lines().nth(1).unwrap().ends_with(",,,0,false,"),
+        "{all}"
+    );
 
     // Words that are not a boolean or a day are refused, naming the parameter.
     for query in [

@@ -50,6 +50,7 @@ mod snapshots;
 mod storage_full;
 mod streamed_batches;
 mod submissions;
+mod tags;
 mod takeover;
 mod teammates;
 mod teams;

@@ -13,8 +13,9 @@
 //! has a follow-up day, a month either side of today) and `status=new&created_after=<91 days
 //! ago>`; and a salesperson's lists: "My call list" (`status=open&assignee=me&do_not_call=false`,
 //! in call order), `status=open`, the leads without a phone (a phone on every third lead) and
-//! the member's contacts of the last week. Every 53rd lead is marked do not call (both set as
-//! the leads are written, so no UPDATE leaves dead rows behind). Prints figures;
+//! the member's contacts of the last week; and the leads of one tag (`tag=storm 2026`, on every
+//! 20th lead). Every 53rd lead is marked do not call (the phones, marks and tags set as the leads
+//! are written, so no UPDATE leaves dead rows behind). Prints figures;
 //! asserts only that the pages answer.
 //!
 //! Run: `cargo bench -p leadhub-tests --bench dashboard` (`DASHBOARD_BENCH_LEADS=100000` for a
@@ -49,11 +50,12 @@ fn seed(db: &TestDatabase, first_team: i64, user: i64) {
     let scope = format!("CASE WHEN i % 6 = 0 THEN 0 ELSE {first_team} + i % {TEAMS} END");
     conn.run(&format!(
         "INSERT INTO leads (team_id, dedupe_scope, street_key, address_key, address, city, state,
-           zip_code, last_name, primary_phone, do_not_call, source, enrichment_status, status,
-           assignee_id, submission_count, created_by, created_at, updated_at)
+           zip_code, last_name, primary_phone, do_not_call, tags, source, enrichment_status,
+           status, assignee_id, submission_count, created_by, created_at, updated_at)
          SELECT {team}, {scope}, i || ' ELM ST', i || ' ELM ST|78701', i || ' Elm Street',
            'Austin', 'TX', '78701', 'Number' || i,
            CASE WHEN i % 3 = 0 THEN '+1512555' || (1000 + i % 9000) END, i % 53 = 0,
+           CASE WHEN i % 20 = 0 THEN '[\"storm 2026\"]' ELSE '[]' END,
            CASE i % 8 WHEN 0 THEN 'permits' WHEN 1 THEN 'referral' WHEN 2 THEN 'web'
              WHEN 3 THEN 'mailer' WHEN 4 THEN 'zillow' WHEN 5 THEN 'facebook'
              WHEN 6 THEN 'import' END,
@@ -65,6 +67,7 @@ fn seed(db: &TestDatabase, first_team: i64, user: i64) {
          FROM ({numbers}) AS n",
         numbers = numbers(backend, leads())
     ));
+    conn.run("INSERT INTO lead_tags (tag, lead_id) SELECT 'storm 2026', id FROM leads WHERE tags <> '[]'");
     conn.run("UPDATE leads SET archived_at = created_at WHERE id % 50 = 7");
     conn.run("UPDATE leads SET merged_into_id = id - 1, address_key = NULL WHERE id % 100 = 13");
     for (status, action, every) in [
@@ -184,6 +187,8 @@ async fn bench(backend: Backend) {
         "/leads?status=open".to_owned(),
         "/leads?has_phone=false".to_owned(),
         format!("/leads?contacted_by=me&contacted_since={week_ago}&sort=-last_contact_at"),
+        // The leads of one tag (`lead_tags`).
+        "/leads?tag=storm+2026".to_owned(),
     ] {
         let count = "id=\"lead-count\" role=\"status\">";
         let (p50, p95, total) = page_figures(&app, &cookies, &path, count).await;

@@ -1017,6 +1017,33 @@ async function workingLeads(a, teamUrl, teamId, submit) {
   assert.equal(await a.locator('#work a[href="tel:+15125550142"]').count(), 1, "the number dials again");
   step("a member marks a lead do not call (a badge, a warning, no tel: link); the admin finds it in the marked list and takes the mark off");
 
+  // Mia tags the lead from its page, follows the tag to the list of leads carrying it, and takes
+  // one tag off again; the bulk bar tags two leads at once.
+  await m.goto(leadUrl);
+  await m.fill("#tag-new", "Hot, storm 2026");
+  await m.getByRole("button", { name: "Add tag" }).click();
+  await m.getByText("Tags added.").waitFor();
+  await m.locator("#tags").getByRole("link", { name: "storm 2026" }).waitFor();
+  await m.locator("#timeline").getByText("Tagged hot, storm 2026", { exact: true }).waitFor();
+  await shot(m, "53c-lead-tags");
+  await m.locator("#tags").getByRole("link", { name: "hot" }).click();
+  await m.locator("#lead-count").getByText("1 lead matches these filters").waitFor();
+  assert.equal(await m.inputValue("#f-tag"), "hot");
+  await m.goto(leadUrl);
+  await m.getByRole("button", { name: "Take the tag hot off" }).click();
+  await m.getByText("Tag taken off.").waitFor();
+  assert.equal(await m.locator("#tags").getByRole("link", { name: "hot" }).count(), 0, "the tag is off");
+  await m.goto(`${base}/leads`);
+  await m.check(`#pick-${lead.result_lead_id}`);
+  await m.check(`#pick-${loose.result_lead_id}`);
+  await m.selectOption("#bulk-action", "add-tag");
+  await m.fill("#bulk-tag", "mailer 12");
+  await m.getByRole("button", { name: "Apply to ticked leads" }).click();
+  await m.getByText("The selected leads were changed.").waitFor();
+  await m.goto(`${base}/leads?tag=mailer+12`);
+  await m.locator("#lead-count").getByText("2 leads match these filters").waitFor();
+  step("a member tags a lead from its page, lists the leads of a tag, takes a tag off, and tags two leads from the bulk bar");
+
   // The bulk bar (a plain form) and the edit form.
   await m.goto(`${base}/leads`);
   await m.check(`#pick-${lead.result_lead_id}`);

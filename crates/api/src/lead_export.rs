@@ -91,6 +91,8 @@ pub fn write_lead<C: LeadCells>(
     out.text(contacts.map(|c| c.last_outcome.as_str()))?;
     out.number(Some(Integer(contacts.map_or(0, |c| c.count))))?;
     out.text(Some(if work.do_not_call { "true" } else { "false" }))?;
+    // The import's `tags` column reads this back (commas separate tags).
+    out.text(Some(&work.tags.join(", ")))?;
     out.end_row()
 }
 

@@ -2,6 +2,7 @@
 //! `LeadSubmission` rules plus `status` and `assignee_id`), notes, the timeline, moves and bulk
 //! changes; and `Tagged`, an answer with the lead's `ETag`.
 use std::borrow::Cow;
+use std::collections::BTreeSet;
 
 use actix_web::body::BoxBody;
 use actix_web::dev::Payload;
@@ -20,10 +21,10 @@ use validator::{Validate, ValidationError, ValidationErrors};
 use leadhub_domain::lead::fields::STRING_FIELDS;
 use leadhub_domain::lead::record::Lead;
 use leadhub_domain::lead::work::{
-    follow_up_day, ActivityEntry, ActorRef, BulkSet, ContactLog, ContactOutcome, Edited,
-    FieldPatch, LeadPatch, LeadStatus, Note,
+    follow_up_day, parse_tag, ActivityEntry, ActorRef, BulkSet, ContactLog, ContactOutcome, Edited,
+    FieldPatch, LeadPatch, LeadStatus, Note, TagEdit,
 };
-use leadhub_http::extract::rules::{enum_message, follow_up_date};
+use leadhub_http::extract::rules::{enum_message, follow_up_date, tag_list};
 use leadhub_http::extract::{flat_problems, json_type, Lax, RequestBody};
 use leadhub_http::time::iso;
 
@@ -180,6 +181,16 @@ pub struct LeadPatchBody {
     /// team admin or owner).
     #[serde(default)]
     pub do_not_call: Lax<bool>,
+    /// The lead's tags, all of them (an empty list takes every tag off); each at most 40
+    /// characters without a comma or semicolon, kept lower case. At most 20.
+    #[serde(default)]
+    pub tags: Lax<Vec<String>>,
+    /// Tags to add to those the lead has.
+    #[serde(default)]
+    pub add_tags: Lax<Vec<String>>,
+    /// Tags to take off.
+    #[serde(default)]
+    pub remove_tags: Lax<Vec<String>>,
 }
 
 impl Validate for LeadPatchBody {
@@ -198,6 +209,24 @@ impl Validate for LeadPatchBody {
         }
         if let Err(e) = json_type(&self.do_not_call) {
             own.add("do_not_call", e);
+        }
+        for (name, checked) in [
+            (
+                "tags",
+                json_type(&self.tags).and_then(|()| tag_list(&self.tags)),
+            ),
+            (
+                "add_tags",
+                json_type(&self.add_tags).and_then(|()| tag_list(&self.add_tags)),
+            ),
+            (
+                "remove_tags",
+                json_type(&self.remove_tags).and_then(|()| tag_list(&self.remove_tags)),
+            ),
+        ] {
+            if let Err(e) = checked {
+                own.add(name, e);
+            }
         }
         // Absent reads as null here (intake's fields take no default): `null` is refused by
         // the handler, which sees the members sent.
@@ -224,6 +253,24 @@ fn follow_up_change(field: &Lax<String>) -> Option<Option<NaiveDate>> {
         Lax::Absent => None,
         other => Some(other.text().and_then(follow_up_day)),
     }
+}
+
+/// The tag members as a change (None: none of them sent with a list).
+fn tag_edit(
+    set: &Lax<Vec<String>>,
+    add: &Lax<Vec<String>>,
+    remove: &Lax<Vec<String>>,
+) -> Option<TagEdit> {
+    let read = |list: &Lax<Vec<String>>| -> Option<BTreeSet<String>> {
+        list.value()
+            .map(|tags| tags.iter().filter_map(|t| parse_tag(t).ok()).collect())
+    };
+    let edit = TagEdit {
+        set: read(set),
+        add: read(add).unwrap_or_default(),
+        remove: read(remove).unwrap_or_default(),
+    };
+    (edit != TagEdit::default()).then_some(edit)
 }
 
 /// The numeric fields a PATCH may name besides the text ones.
@@ -254,6 +301,7 @@ impl LeadPatchBody {
             },
             follow_up: follow_up_change(&self.follow_up_on),
             do_not_call: self.do_not_call.value().copied(),
+            tags: tag_edit(&self.tags, &self.add_tags, &self.remove_tags),
             fields: FieldPatch {
                 values: self.lead.into_fields(),
                 given,
@@ -437,6 +485,18 @@ pub struct BulkSetBody {
     #[serde(default)]
     #[validate(custom(function = "json_type"))]
     pub do_not_call: Lax<bool>,
+    /// Every lead's tags, all of them (an empty list takes every tag off); at most 20.
+    #[serde(default)]
+    #[validate(custom(function = "json_type"), custom(function = "tag_list"))]
+    pub tags: Lax<Vec<String>>,
+    /// Tags to add to every lead.
+    #[serde(default)]
+    #[validate(custom(function = "json_type"), custom(function = "tag_list"))]
+    pub add_tags: Lax<Vec<String>>,
+    /// Tags to take off every lead.
+    #[serde(default)]
+    #[validate(custom(function = "json_type"), custom(function = "tag_list"))]
+    pub remove_tags: Lax<Vec<String>>,
     /// A contact logged on every lead, by its outcome: no_answer, left_message, reached,
     /// wrong_number or emailed (as `POST /api/v1/leads/{id}/contacts` logs one; a `status` given
     /// beside it is the status the leads get).
@@ -477,6 +537,7 @@ impl BulkBody {
             archived: set.archived.value().copied(),
             follow_up: follow_up_change(&set.follow_up_on),
             do_not_call: set.do_not_call.value().copied(),
+            tags: tag_edit(&set.tags, &set.add_tags, &set.remove_tags),
             contact: set.contact.text().and_then(ContactOutcome::parse),
             note: set.note.text().map(str::to_owned),
         };

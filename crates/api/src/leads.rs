@@ -9,9 +9,9 @@ use leadhub_domain::lead::fields::PROPERTY_TYPES;
 use leadhub_domain::lead::record::{EnrichmentStatus, LeadFilter};
 use leadhub_domain::lead::search::{LeadSort, SearchText};
 use leadhub_domain::lead::work::{
-    follow_up_day, ArchiveFilter, AssigneeFilter, LeadStatus, Person, StatusFilter,
+    follow_up_day, parse_tag, ArchiveFilter, AssigneeFilter, LeadStatus, Person, StatusFilter,
 };
-use leadhub_http::extract::rules::{enum_message, follow_up_date, one_of};
+use leadhub_http::extract::rules::{enum_message, follow_up_date, one_of, tag_word};
 use leadhub_http::extract::{
     flat_problems, iso_timestamp, json_type, timestamp_on, Call, Lax, PageQuery, RequestQuery,
     ValidatedQuery,
@@ -141,6 +141,9 @@ pub struct LeadFilters {
     /// `false`: only the leads one may call (no do-not-call mark); `true`: only the marked ones.
     #[validate(custom(function = "json_type"))]
     pub do_not_call: Lax<bool>,
+    /// Only the leads carrying this tag (any case: tags are kept lower case).
+    #[validate(custom(function = "json_type"), custom(function = "tag_word"))]
+    pub tag: Lax<String>,
     /// The id of a browser upload (`/uploads/{id}`): only the leads it created or updated
     /// (including duplicates it merged into). An upload of a team the caller is not in finds
     /// nothing.
@@ -253,6 +256,7 @@ impl LeadFilters {
             has_phone: self.has_phone.value().copied(),
             has_email: self.has_email.value().copied(),
             do_not_call: self.do_not_call.value().copied(),
+            tag: self.tag.text().and_then(|t| parse_tag(t).ok()),
         }
     }
 }

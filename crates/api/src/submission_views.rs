@@ -210,6 +210,8 @@ pub struct LeadView {
     pub follow_up_on: Option<String>,
     /// The owner must not be called: the call lists leave the lead out.
     pub do_not_call: bool,
+    /// The lead's tags, lower case, sorted.
+    pub tags: Vec<String>,
     /// Raised by every change; the `ETag` of `GET /api/v1/leads/{id}` is this number, quoted.
     pub version: i64,
     /// When the lead was archived, or null.
@@ -250,6 +252,7 @@ impl From<Lead> for LeadView {
             assignee_id: lead.work.assignee.map(|a| a.user_id),
             follow_up_on: lead.work.follow_up_on.map(|d| d.to_string()),
             do_not_call: lead.work.do_not_call,
+            tags: lead.work.tags,
             version: lead.work.version,
             archived_at: lead.work.archived_at.map(iso),
             merged_into_id: lead.work.merged_into_id,

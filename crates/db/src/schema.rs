@@ -173,6 +173,16 @@ diesel::table! {
         follow_up_on -> Nullable<Date>,
         last_contact_at -> Nullable<Timestamp>,
         do_not_call -> Bool,
+        /// The lead's tags: a JSON array of strings, sorted (`lead_tags` indexes them).
+        tags -> Text,
+    }
+}
+
+diesel::table! {
+    /// One row a tag of a lead, for the `tag=` filter (migration 46); written with `leads.tags`.
+    lead_tags (tag, lead_id) {
+        tag -> Text,
+        lead_id -> BigInt,
     }
 }
 
@@ -419,6 +429,7 @@ diesel::joinable!(submissions -> teams (team_id));
 diesel::joinable!(submissions -> leads (result_lead_id));
 diesel::joinable!(lead_notes -> leads (lead_id));
 diesel::joinable!(lead_activity -> leads (lead_id));
+diesel::joinable!(lead_tags -> leads (lead_id));
 diesel::joinable!(idempotency_keys -> users (user_id));
 diesel::joinable!(businesses -> teams (team_id));
 diesel::joinable!(businesses -> users (created_by));
@@ -440,6 +451,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     leads,
     lead_notes,
     lead_activity,
+    lead_tags,
     batches,
     submissions,
     idempotency_keys,

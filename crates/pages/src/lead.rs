@@ -140,6 +140,7 @@ async fn detail(
     );
     context.insert("archived", &lead.work.archived_at.is_some());
     context.insert("do_not_call", &lead.work.do_not_call);
+    context.insert("tags", &crate::lead_view::tag_links(&lead.work.tags));
     let today = visitor.today();
     let follow_up = lead.work.follow_up_on.map(|d| d.to_string());
     context.insert("follow_up_on", &follow_up);

@@ -5,7 +5,7 @@
 //! the people with the fewest open leads first; its outcome buttons ("Log a contact on the
 //! ticked leads") log the same contact on each, with its note and next day. Each of them takes
 //! every lead of the list instead of the ticked ones when "every lead of this list" is ticked.
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 
 use actix_web::HttpResponse;
 
@@ -14,8 +14,10 @@ use leadhub_api::leads::LeadQuery;
 use leadhub_domain::error::LocPart;
 use leadhub_domain::lead::record::LeadFilter;
 
+use leadhub_domain::lead::work::tags::tags_of_cell;
 use leadhub_domain::lead::work::{
-    follow_up_day, BulkSet, ContactOutcome, LeadStatus, LeadWorkError, BULK_MAX_IDS, FOLLOW_UP_RULE,
+    follow_up_day, BulkSet, ContactOutcome, LeadStatus, LeadWorkError, TagEdit, TagProblem,
+    BULK_MAX_IDS, FOLLOW_UP_RULE,
 };
 
 use crate::leads::{listed, FILTERS};
@@ -23,9 +25,19 @@ use crate::list::PageFilters;
 use crate::render::{see_other, PageError};
 use crate::session::{Posted, Visitor};
 
+/// What the bar's fields beside its action hold: the follow-up day (None when the field holds
+/// no valid day) and the tags (empty when none is valid).
+#[derive(Default)]
+struct Beside {
+    day: Option<NaiveDate>,
+    tags: BTreeSet<String>,
+}
+
 /// The actions of the bar, as the form's `action` values name them; `follow-up` sets the day
-/// given beside it (`day`, None when that field holds no valid day).
-fn bulk_set(action: &str, my_id: &str, day: Option<NaiveDate>) -> Option<BulkSet> {
+/// given beside it, `add-tag` and `remove-tag` the tags.
+fn bulk_set(action: &str, my_id: &str, beside: Beside) -> Option<BulkSet> {
+    let Beside { day, tags } = beside;
+    let tags_given = (!tags.is_empty()).then_some(tags);
     let mut set = BulkSet::default();
     match action.split_once(':') {
         Some(("status", word)) => set.status = Some(LeadStatus::parse(word)?),
@@ -40,6 +52,13 @@ fn bulk_set(action: &str, my_id: &str, day: Option<NaiveDate>) -> Option<BulkSet
             "follow-up-none" => set.follow_up = Some(None),
             "do-not-call" => set.do_not_call = Some(true),
             "may-call" => set.do_not_call = Some(false),
+            "add-tag" => set.tags = Some(TagEdit::adding(tags_given?)),
+            "remove-tag" => {
+                set.tags = Some(TagEdit {
+                    remove: tags_given?,
+                    ..TagEdit::default()
+                })
+            }
             _ => return None,
         },
     }
@@ -167,7 +186,19 @@ pub async fn bulk(
                 "Give the follow-up day beside the action: {FOLLOW_UP_RULE}."
             )));
         }
-        let set = bulk_set(action, &visitor.user.user_id, day)
+        let (tags, refused_tags) = tags_of_cell(form.get("tag").map_or("", String::as_str));
+        if matches!(action, "add-tag" | "remove-tag") {
+            if let Some(piece) = refused_tags.first() {
+                return Err(refuse(format!(
+                    "'{piece}' is not a tag: {}.",
+                    TagProblem::TooLong.message()
+                )));
+            }
+            if tags.is_empty() {
+                return Err(refuse("Give the tag beside the action.".into()));
+            }
+        }
+        let set = bulk_set(action, &visitor.user.user_id, Beside { day, tags })
             .ok_or_else(|| refuse("Choose what to do with the ticked leads.".into()))?;
         work.bulk(&visitor.user, &ids, &set).await
     };
@@ -229,7 +260,7 @@ mod tests {
     #[test]
     fn each_action_of_the_bar_reads_as_its_change() {
         let me = "usr_me";
-        let set = |action: &str| bulk_set(action, me, None);
+        let set = |action: &str| bulk_set(action, me, Beside::default());
         assert_eq!(set("status:won").unwrap().status, Some(LeadStatus::Won));
         assert_eq!(set("team:7").unwrap().team_id, Some(7));
         assert_eq!(
@@ -247,7 +278,26 @@ mod tests {
         assert_eq!(set("may-call").unwrap().do_not_call, Some(false));
         assert_eq!(set("follow-up-none").unwrap().follow_up, Some(None));
         let day = follow_up_day("2026-12-07");
-        assert_eq!(bulk_set("follow-up", me, day).unwrap().follow_up, Some(day));
+        let beside = Beside {
+            day,
+            ..Beside::default()
+        };
+        assert_eq!(
+            bulk_set("follow-up", me, beside).unwrap().follow_up,
+            Some(day)
+        );
+        let tagged = |action: &str| {
+            let tags = BTreeSet::from(["hot".to_owned()]);
+            let beside = Beside {
+                tags: tags.clone(),
+                ..Beside::default()
+            };
+            (bulk_set(action, me, beside).unwrap().tags, tags)
+        };
+        let (set_tags, tags) = tagged("add-tag");
+        assert_eq!(set_tags, Some(TagEdit::adding(tags)));
+        let (set_tags, tags) = tagged("remove-tag");
+        assert_eq!(set_tags.unwrap().remove, tags);
         for bad in [
             "",
             "status:done",
@@ -255,6 +305,8 @@ mod tests {
             "assign:",
             "delete",
             "follow-up",
+            "add-tag",
+            "remove-tag",
         ] {
             assert!(set(bad).is_none(), "{bad}");
         }

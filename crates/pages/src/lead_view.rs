@@ -105,6 +105,27 @@ pub struct Contact {
     pub leads: String,
 }
 
+/// A tag and the list of the leads carrying it.
+#[derive(Serialize)]
+pub struct TagLink {
+    pub name: String,
+    pub leads: String,
+}
+
+pub fn tag_links(tags: &[String]) -> Vec<TagLink> {
+    tags.iter()
+        .map(|tag| TagLink {
+            name: tag.clone(),
+            leads: format!(
+                "/leads?{}",
+                form_urlencoded::Serializer::new(String::new())
+                    .append_pair("tag", tag)
+                    .finish()
+            ),
+        })
+        .collect()
+}
+
 pub fn phones(lead: &Lead) -> Vec<Contact> {
     contacts(lead, &PHONES, "tel")
 }
@@ -417,6 +438,22 @@ impl TimelineLine {
                 "Marked do not call".to_owned()
             }
             kind::DO_NOT_CALL_SET => "Do-not-call mark taken off".to_owned(),
+            kind::TAGS_CHANGED => {
+                let list = |key: &str| -> String {
+                    let tags = d.get(key).and_then(Value::as_array);
+                    let words: Vec<&str> = tags
+                        .into_iter()
+                        .flatten()
+                        .filter_map(Value::as_str)
+                        .collect();
+                    words.join(", ")
+                };
+                match (list("added"), list("removed")) {
+                    (added, removed) if removed.is_empty() => format!("Tagged {added}"),
+                    (added, removed) if added.is_empty() => format!("Tag taken off: {removed}"),
+                    (added, removed) => format!("Tagged {added}; tag taken off: {removed}"),
+                }
+            }
             kind::NOTE_ADDED => "Added a note".to_owned(),
             kind::NOTE_DELETED => "Deleted a note".to_owned(),
             kind::MERGED => format!("Lead {} merged into this one", text_of(d.get("merged_id"))),
@@ -604,5 +641,17 @@ mod tests {
             UtcOffset::default(),
         );
         assert_eq!(owner.text, "Owner user #9 → nobody");
+        let tags = |added: &[&str], removed: &[&str]| {
+            let detail = serde_json::json!({"added": added, "removed": removed});
+            TimelineLine::new(
+                &entry(kind::TAGS_CHANGED, detail),
+                &names,
+                UtcOffset::default(),
+            )
+            .text
+        };
+        assert_eq!(tags(&["hot", "storm 2026"], &[]), "Tagged hot, storm 2026");
+        assert_eq!(tags(&[], &["cold"]), "Tag taken off: cold");
+        assert_eq!(tags(&["a"], &["b"]), "Tagged a; tag taken off: b");
     }
 }

@@ -19,15 +19,15 @@ use leadhub_domain::lead::record::Lead;
 use leadhub_domain::lead::work::{LeadStatus, StatusFilter, BULK_MAX_IDS};
 use leadhub_domain::submission::VisibleLeadFilter;
 
-use crate::lead_view::{owner_choices, ContactLine};
+use crate::lead_view::{owner_choices, tag_links, ContactLine, TagLink};
 use crate::list::{self, refuse, PageFilters, TeamChoice, PAGE_SIZE};
 use crate::render::{when, PageError};
 use crate::session::Visitor;
 use crate::Done;
-use crate::{lead, lead_actions, lead_edit, lead_walk};
+use crate::{lead, lead_actions, lead_edit, lead_tags, lead_walk};
 
 /// The filters a `/leads` URL may carry, named as the API's query parameters, and the order.
-pub const FILTERS: [&str; 24] = [
+pub const FILTERS: [&str; 25] = [
     "q",
     "status",
     "assignee",
@@ -51,6 +51,7 @@ pub const FILTERS: [&str; 24] = [
     "has_phone",
     "has_email",
     "do_not_call",
+    "tag",
     "sort",
 ];
 
@@ -83,6 +84,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .route("/leads/bulk", web::post().to(crate::lead_bulk::bulk))
         .configure(lead_edit::configure)
         .configure(lead_actions::configure)
+        .configure(lead_tags::configure)
         .configure(lead::configure);
 }
 
@@ -107,6 +109,8 @@ struct LeadLine {
     follow_up_due: bool,
     /// The owner must not be called.
     do_not_call: bool,
+    /// Its tags, each a link to the leads carrying it.
+    tags: Vec<TagLink>,
     /// The team's name, "" for a lead of no team (which every user sees).
     team: String,
     unassigned: bool,
@@ -181,6 +185,7 @@ impl LeadLine {
                 .unwrap_or_default(),
             follow_up_due: lead.work.follow_up_due(today),
             do_not_call: lead.work.do_not_call,
+            tags: tag_links(&lead.work.tags),
             walk,
             contacts: None,
         }

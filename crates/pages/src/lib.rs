@@ -32,6 +32,7 @@ pub mod lead_actions;
 pub mod lead_bulk;
 pub mod lead_edit;
 pub mod lead_enrichment;
+pub mod lead_tags;
 pub mod lead_view;
 pub mod lead_walk;
 pub mod lead_workbook;
@@ -150,6 +151,9 @@ impl Done {
             "restored" => "Lead restored.",
             "do-not-call" => "Marked do not call: the call lists leave this lead out.",
             "may-call" => "The do-not-call mark is off: the lead is in the call lists again.",
+            "tags-added" => "Tags added.",
+            "tag-removed" => "Tag taken off.",
+            "tags-unchanged" => "No tag was given: nothing was changed.",
             "merged" => "Leads merged: this is the lead that was kept.",
             "merged-away" => "The lead you opened was merged into this one.",
             "bulk" => "The selected leads were changed.",

@@ -55,6 +55,7 @@ impl RollupFilter {
             has_phone,
             has_email,
             do_not_call,
+            tag,
             archive,
             upload,
         } = filter;
@@ -78,6 +79,7 @@ impl RollupFilter {
             || has_phone.is_some()
             || has_email.is_some()
             || do_not_call.is_some()
+            || tag.is_some()
             || *archive != ArchiveFilter::Active
             // The rollup's scope 0 is the unassigned leads; `team_id = 0` names no lead.
             || team_id.is_some_and(|t| t <= 0);

@@ -7,6 +7,7 @@ use leadhub_domain::lead::record::{GeocodeInfo, Lead};
 use leadhub_domain::lead::work::LeadWork;
 use leadhub_domain::lead::LeadFields;
 
+use crate::lead::lead_tags::stored_tags;
 use crate::schema::leads;
 use crate::scope_of;
 use crate::sql::error::stored_word;
@@ -35,6 +36,8 @@ pub struct LeadWorkRow {
     pub merged_into_id: Option<i64>,
     pub follow_up_on: Option<NaiveDate>,
     pub do_not_call: bool,
+    /// A JSON array of strings (`tags_column`).
+    pub tags: String,
 }
 
 impl LeadWorkRow {
@@ -48,6 +51,7 @@ impl LeadWorkRow {
             merged_into_id: self.merged_into_id,
             follow_up_on: self.follow_up_on,
             do_not_call: self.do_not_call,
+            tags: stored_tags(&self.tags)?,
         })
     }
 }

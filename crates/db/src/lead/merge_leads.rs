@@ -25,6 +25,7 @@ use leadhub_domain::store::StoreResult;
 use leadhub_domain::webhook::EventType;
 
 use crate::lead::lead_row::LeadRow;
+use crate::lead::lead_tags::{index_tags, tags_column};
 use crate::lead::lead_work::{insert_activity, with_assignees};
 use crate::lead::lead_writes::lock_for_writing;
 use crate::schema::{lead_activity, lead_notes, leads, submissions};
@@ -184,6 +185,7 @@ fn merge_in(
             leads::updated_at.eq(at),
         ))
         .execute(conn)?;
+    index_tags(conn, m.survivor_id, &survivor.lead.work.tags, &update.tags)?;
     write_survivor(
         conn,
         survivor_row,
@@ -260,7 +262,12 @@ fn write_survivor(
     values.submission_count = values.submission_count.saturating_add(merged_submissions);
     values.updated_at = at;
     diesel::update(leads::table.find(row.id))
-        .set((&values, leads::version.eq(leads::version + 1)))
+        .set((
+            &values,
+            leads::version.eq(leads::version + 1),
+            leads::do_not_call.eq(update.do_not_call),
+            leads::tags.eq(tags_column(&update.tags)),
+        ))
         .execute(conn)
         .map(drop)
 }

@@ -1,7 +1,7 @@
 //! Leads and submissions: the lead rows, the batch writer and the plan it stores, the queue that
 //! groups single submissions and the one that groups lead changes, rows rewritten without their
 //! indexes, submissions and their outcomes, the dashboard counts, and uploaded files awaiting
-//! import, the contacts logged on leads, and the e-mail of follow-ups due.
+//! import, the contacts logged on leads, the leads' tags, and the e-mail of follow-ups due.
 
 pub(crate) mod change_groups;
 pub(crate) mod contacts;
@@ -12,6 +12,7 @@ pub(crate) mod enrichment_retries;
 pub(crate) mod fresh_submissions;
 pub(crate) mod lead_row;
 pub(crate) mod lead_search;
+pub(crate) mod lead_tags;
 pub(crate) mod lead_work;
 pub(crate) mod lead_writes;
 pub(crate) mod leads;

@@ -133,6 +133,7 @@ fn beside_the_index(f: &LeadFilter) -> bool {
         has_phone,
         has_email,
         do_not_call,
+        tag,
         upload,
     } = f;
     enrichment_status.is_some()
@@ -148,6 +149,7 @@ fn beside_the_index(f: &LeadFilter) -> bool {
         || has_phone.is_some()
         || has_email.is_some()
         || do_not_call.is_some()
+        || tag.is_some()
         || upload.is_some()
 }
 

@@ -204,6 +204,7 @@ pub const LEAD_ALIASES: &[(&str, &[&str])] = &[
         ],
     ),
     (DO_NOT_CALL, &["dnc", "donotcallflag", "dncflag"]),
+    (TAGS, &["tag", "labels", "label"]),
     (
         ASSIGNEE,
         &[
@@ -234,6 +235,10 @@ pub const FOLLOW_UP: &str = "follow_up_on";
 /// The column of a lead's do-not-call mark ("DNC", "Do Not Call": yes or no): the lead export's
 /// `do_not_call`.
 pub const DO_NOT_CALL: &str = "do_not_call";
+
+/// The column of a lead's tags ("hot, storm 2026": commas or semicolons between them): the lead
+/// export's `tags`.
+pub const TAGS: &str = "tags";
 
 /// The column of the e-mail address of the person to work a lead the row creates ("Assigned
 /// To"): the lead export's `assignee_email`.

@@ -4,6 +4,7 @@
 use crate::address::split_one_line;
 use crate::business::BusinessFields;
 use crate::lead::fields::{max_len, LeadFields};
+use crate::lead::work::tags::{tags_of_cell, TAG_MAX_CHARS};
 use crate::lead::work::{follow_up_day, ImportedWork, LeadStatus, NOTE_MAX_CHARS};
 use crate::parse::{
     clean_note, normalize_email, normalize_phone, parse_permit_date, split_person_name,
@@ -13,7 +14,9 @@ use crate::parse::{
 use super::cells::{
     cell_text, read_number, read_phone_type, read_property_type, read_rating, read_whole,
 };
-use super::columns::{ColumnMap, ASSIGNEE, DO_NOT_CALL, FOLLOW_UP, FULL_NAME, LEAD_STATUS, NOTES};
+use super::columns::{
+    ColumnMap, ASSIGNEE, DO_NOT_CALL, FOLLOW_UP, FULL_NAME, LEAD_STATUS, NOTES, TAGS,
+};
 
 /// A cell dropped (or changed) by the cleaning, reported with the row.
 #[derive(Debug, Clone, PartialEq)]
@@ -201,6 +204,16 @@ pub fn lead_row(map: &ColumnMap, cells: &[String]) -> LeadRow {
                 // "No" sets nothing, as `new` does for a status: a file never takes a mark off.
                 let marked = YES_OR_NO.keep(read_yes_no(value), cell, issues);
                 row.work.do_not_call = marked.filter(|m| *m);
+            }
+            TAGS => {
+                let (tags, refused) = tags_of_cell(value);
+                for piece in refused {
+                    let message = format!(
+                        "'{piece}' is not a tag (at most {TAG_MAX_CHARS} characters); dropped"
+                    );
+                    issues.push(CellIssue::new(field, &piece, "invalid_tag", message));
+                }
+                row.work.tags.extend(tags);
             }
             ASSIGNEE => {
                 let read = normalize_email(value);
@@ -481,6 +494,18 @@ mod tests {
         let row = lead(&[("Address", "1 Main St"), ("DNC", "maybe")]);
         assert_eq!(codes(&row), [(DO_NOT_CALL, "invalid_flag")]);
         assert_eq!(row.work.do_not_call, None);
+    }
+
+    #[test]
+    fn a_tags_cell_gives_its_tags_and_drops_one_too_long_with_a_warning() {
+        let row = lead(&[("Address", "1 Main St"), ("Tags", "Hot; storm 2026, HOT")]);
+        let tags: Vec<&str> = row.work.tags.iter().map(String::as_str).collect();
+        assert_eq!(tags, ["hot", "storm 2026"]);
+        assert!(codes(&row).is_empty());
+        let long = "z".repeat(41);
+        let row = lead(&[("Address", "1 Main St"), ("Labels", &format!("ok,{long}"))]);
+        assert_eq!(row.work.tags.len(), 1);
+        assert_eq!(codes(&row), [(TAGS, "invalid_tag")]);
     }
 
     #[test]

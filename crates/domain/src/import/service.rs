@@ -14,7 +14,9 @@ use crate::submission::{ElementOutcome, SubmissionRequest, SubmissionService};
 use crate::telemetry::IMPORT_ROWS;
 use crate::user::User;
 
-use super::columns::{map_header, ColumnMap, ASSIGNEE, DO_NOT_CALL, FOLLOW_UP, LEAD_STATUS, NOTES};
+use super::columns::{
+    map_header, ColumnMap, ASSIGNEE, DO_NOT_CALL, FOLLOW_UP, LEAD_STATUS, NOTES, TAGS,
+};
 use super::rows::{business_row, lead_row, CellIssue};
 use super::verbatim::Verbatim;
 use super::{
@@ -461,8 +463,9 @@ impl Import<'_> {
         Ok(())
     }
 
-    /// Gives each lead a row created the row's status, owner, follow-up day and do-not-call mark.
-    /// A row that merged into a lead that existed gives it only the mark, and leaves the rest of
+    /// Gives each lead a row created the row's status, owner, follow-up day, do-not-call mark and
+    /// tags. A row that merged into a lead that existed gives it only the mark and the tags, and
+    /// leaves the rest of
     /// its working state as the team has it, saying so; a row whose working state could not be
     /// set says so too (the lead stays, as the file made it).
     async fn set_work(&mut self, rows: &[Pending], outcomes: &[ElementOutcome]) {
@@ -478,11 +481,7 @@ impl Import<'_> {
                     work.push((lead_id, pending.work.clone()));
                 }
                 (Some(_), Some(lead_id)) => {
-                    let kept = ImportedWork {
-                        do_not_call: None,
-                        ..pending.work.clone()
-                    };
-                    if !kept.is_empty() {
+                    if !pending.work.left_for_existing_lead().is_empty() {
                         let message =
                             "the lead existed: its status, owner and follow-up day stay as the team has them";
                         self.warn_work(pending, message);
@@ -509,7 +508,7 @@ impl Import<'_> {
             }
             Err(e) => {
                 let message = format!(
-                    "the status, owner, follow-up day and do-not-call mark could not be set: {e:#}"
+                    "the status, owner, follow-up day, do-not-call mark and tags could not be set: {e:#}"
                 );
                 for pending in applied {
                     self.warn_work(pending, &message);
@@ -518,15 +517,20 @@ impl Import<'_> {
         }
     }
 
-    /// A `work_not_set` warning under the row's status column, else its follow-up, owner or
-    /// do-not-call column.
+    /// A `work_not_set` warning under the row's status column, else its follow-up, owner,
+    /// do-not-call or tags column.
     fn warn_work(&mut self, pending: &Pending, message: &str) {
         let work = &pending.work;
-        let field = match (work.status, work.follow_up, &work.assignee_email) {
-            (Some(_), _, _) => LEAD_STATUS,
-            (None, Some(_), _) => FOLLOW_UP,
-            (None, None, Some(_)) => ASSIGNEE,
-            (None, None, None) => DO_NOT_CALL,
+        let field = if work.status.is_some() {
+            LEAD_STATUS
+        } else if work.follow_up.is_some() {
+            FOLLOW_UP
+        } else if work.assignee_email.is_some() {
+            ASSIGNEE
+        } else if work.do_not_call.is_some() {
+            DO_NOT_CALL
+        } else {
+            TAGS
         };
         self.warn(&pending.row, field, "work_not_set", message, None);
     }

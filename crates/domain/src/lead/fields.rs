@@ -68,7 +68,7 @@ impl LeadFields {
 /// working state (status, owner, archive, follow-up day, the contacts logged, the do-not-call mark) last; the owner
 /// also by e-mail, which a person reading the file recognises. An import knows them (most are
 /// no field it takes), so an export imported again is not asked about them.
-pub const EXPORT_RECORD_COLUMNS: [&str; 23] = [
+pub const EXPORT_RECORD_COLUMNS: [&str; 24] = [
     "bedrooms",
     "latitude",
     "longitude",
@@ -92,6 +92,7 @@ pub const EXPORT_RECORD_COLUMNS: [&str; 23] = [
     "last_contact_outcome",
     "contact_count",
     "do_not_call",
+    "tags",
 ];
 
 /// The string fields, named once: the name list and both by-name accessors come from here.

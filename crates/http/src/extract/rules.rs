@@ -4,7 +4,7 @@ use std::borrow::Cow;
 use validator::ValidationError;
 
 use leadhub_domain::business::model::invalid_phone_message;
-use leadhub_domain::lead::work::{follow_up_day, FOLLOW_UP_RULE};
+use leadhub_domain::lead::work::{follow_up_day, parse_tag, TagProblem, FOLLOW_UP_RULE};
 use leadhub_domain::parse::{normalize_phone, StateCode};
 
 use crate::extract::lax::Lax;
@@ -35,6 +35,37 @@ pub fn follow_up_date(field: &Lax<String>) -> Result<(), ValidationError> {
             .with_message(Cow::Owned(format!("Input should be {FOLLOW_UP_RULE}")))),
         _ => Ok(()),
     }
+}
+
+/// A tag (`parse_tag`: at most 40 characters, no comma or semicolon; blank counts as absent).
+pub fn tag_word(field: &Lax<String>) -> Result<(), ValidationError> {
+    match field.text().map(parse_tag) {
+        Some(Err(problem)) if problem != TagProblem::Empty => Err(tag_error(problem, 0, false)),
+        _ => Ok(()),
+    }
+}
+
+/// A list of tags, each one by `parse_tag` (a blank one is refused too: it names nothing).
+pub fn tag_list(field: &Lax<Vec<String>>) -> Result<(), ValidationError> {
+    let tags = field.value().map(Vec::as_slice).unwrap_or_default();
+    for (i, tag) in tags.iter().enumerate() {
+        if let Err(problem) = parse_tag(tag) {
+            return Err(tag_error(problem, i, true));
+        }
+    }
+    Ok(())
+}
+
+fn tag_error(problem: TagProblem, index: usize, in_list: bool) -> ValidationError {
+    let place = if in_list {
+        format!("tag {index}: ")
+    } else {
+        String::new()
+    };
+    ValidationError::new("value_error").with_message(Cow::Owned(format!(
+        "Value error, {place}{}",
+        problem.message()
+    )))
 }
 
 /// The length rule of enum fields in bodies.

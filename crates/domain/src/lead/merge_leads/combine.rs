@@ -1,6 +1,6 @@
 //! What the survivor of a merge holds: the contract's merge rules (3.3, `lead::merge_into`)
 //! applied with the survivor's values winning wherever both leads have one.
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use serde::Serialize;
 use serde_json::Value;
@@ -53,6 +53,10 @@ pub struct SurvivorUpdate {
     pub keys: Option<PropertyKeys>,
     /// Field -> old and new value, for every field of the lead that changed.
     pub changes: BTreeMap<String, FieldChange>,
+    /// Marked when either lead was: a "don't call me" holds whichever lead heard it.
+    pub do_not_call: bool,
+    /// Both leads' tags, sorted, each once.
+    pub tags: Vec<String>,
     /// The merged lead's phones or e-mails that found no free slot (`contact_slots_full`);
     /// they stay readable on the merged lead.
     pub warnings: Vec<Warning>,
@@ -75,7 +79,38 @@ pub fn combine(survivor: &Lead, merged: &Lead) -> SurvivorUpdate {
         .any(|name| survivor.fields.string_field(name) != fields.string_field(name))
         .then(|| PropertyKeys::of(&fields));
 
+    let do_not_call = survivor.work.do_not_call || merged.work.do_not_call;
+    let tags: Vec<String> = survivor
+        .work
+        .tags
+        .iter()
+        .chain(&merged.work.tags)
+        .cloned()
+        .collect::<BTreeSet<String>>()
+        .into_iter()
+        .collect();
+    let mut changes = changes(&survivor.fields, &fields);
+    if do_not_call != survivor.work.do_not_call {
+        changes.insert(
+            "do_not_call".into(),
+            FieldChange {
+                old: Value::Bool(false),
+                new: Value::Bool(true),
+            },
+        );
+    }
+    if tags != survivor.work.tags {
+        changes.insert(
+            "tags".into(),
+            FieldChange {
+                old: Value::from(survivor.work.tags.clone()),
+                new: Value::from(tags.clone()),
+            },
+        );
+    }
     SurvivorUpdate {
+        do_not_call,
+        tags,
         lot_size_acres: if lot_size_taken {
             merged.lot_size_acres
         } else {
@@ -101,7 +136,7 @@ pub fn combine(survivor: &Lead, merged: &Lead) -> SurvivorUpdate {
             other => other,
         },
         keys,
-        changes: changes(&survivor.fields, &fields),
+        changes,
         warnings: outcome.warnings,
         fields,
     }

@@ -2,11 +2,12 @@
 //! sheet or CRM export to leadhub): each lead's status, the person working it and the day to
 //! follow it up, set by the person importing as one bulk change, so the page's rules hold (an owner must be an active
 //! member of the lead's team) and each lead's timeline says who set them.
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 
 use chrono::NaiveDate;
 
 use super::service::{BulkSet, LeadWorkError, LeadWorkService, WorkResult};
+use super::tags::TagEdit;
 use super::LeadStatus;
 use crate::error::LocPart;
 use crate::user::User;
@@ -21,6 +22,8 @@ pub struct ImportedWork {
     pub follow_up: Option<NaiveDate>,
     /// `Some(true)`: the owner must not be called (a file never takes a mark off).
     pub do_not_call: Option<bool>,
+    /// Tags added to the lead (stored form).
+    pub tags: BTreeSet<String>,
 }
 
 impl ImportedWork {
@@ -28,13 +31,25 @@ impl ImportedWork {
         *self == ImportedWork::default()
     }
 
-    /// What of it a lead that existed takes: only the do-not-call mark, since a list saying the
-    /// owner must not be called holds whoever works the lead; the rest stays as the team has it.
+    /// What of it a lead that existed takes: the do-not-call mark, since a list saying the owner
+    /// must not be called holds whoever works the lead, and the tags, which only add; the rest
+    /// stays as the team has it.
     pub fn for_existing_lead(&self) -> Option<ImportedWork> {
-        (self.do_not_call == Some(true)).then(|| ImportedWork {
-            do_not_call: Some(true),
+        let taken = ImportedWork {
+            do_not_call: self.do_not_call.filter(|marked| *marked),
+            tags: self.tags.clone(),
             ..ImportedWork::default()
-        })
+        };
+        (!taken.is_empty()).then_some(taken)
+    }
+
+    /// What a lead that existed leaves aside (`for_existing_lead` takes the rest).
+    pub fn left_for_existing_lead(&self) -> ImportedWork {
+        ImportedWork {
+            do_not_call: None,
+            tags: BTreeSet::new(),
+            ..self.clone()
+        }
     }
 }
 
@@ -76,6 +91,7 @@ impl LeadWorkService {
                 status: item.status,
                 follow_up: item.follow_up.map(Some),
                 do_not_call: item.do_not_call,
+                tags: (!item.tags.is_empty()).then(|| TagEdit::adding(item.tags.iter().cloned())),
                 ..BulkSet::default()
             };
             if let Some(email) = item.assignee_email.as_deref() {
@@ -118,8 +134,10 @@ impl LeadWorkService {
                 let Some((i, set)) = sets.get_mut(k) else {
                     continue;
                 };
-                let others =
-                    set.status.is_some() || set.follow_up.is_some() || set.do_not_call.is_some();
+                let others = set.status.is_some()
+                    || set.follow_up.is_some()
+                    || set.do_not_call.is_some()
+                    || set.tags.is_some();
                 if set.assignee.is_some() && others {
                     set.assignee = None;
                     outcome[*i] = WorkSet::Not(format!("the owner was left out: {reason}"));

@@ -10,6 +10,7 @@ mod service;
 #[cfg(test)]
 mod service_tests;
 mod share_out;
+pub mod tags;
 
 pub use contact::{ContactLog, ContactOutcome, ContactSummary};
 pub use edit::{FieldEdit, FieldPatch};
@@ -21,3 +22,4 @@ pub use service::{
     NOTE_MAX_CHARS,
 };
 pub use share_out::SHARE_MAX_PEOPLE;
+pub use tags::{parse_tag, TagEdit, TagProblem};

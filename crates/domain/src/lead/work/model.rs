@@ -77,6 +77,8 @@ pub struct LeadWork {
     /// The owner must not be called (they asked, or a list said so): the call lists leave the
     /// lead out and its page says so before its numbers. E-mail is not barred by it.
     pub do_not_call: bool,
+    /// The lead's tags, stored form (`tags::parse_tag`), sorted, each once.
+    pub tags: Vec<String>,
 }
 
 impl Default for LeadWork {
@@ -90,6 +92,7 @@ impl Default for LeadWork {
             merged_into_id: None,
             follow_up_on: None,
             do_not_call: false,
+            tags: Vec::new(),
         }
     }
 }
@@ -187,6 +190,7 @@ pub mod kind {
     pub const STATUS_CHANGED: &str = "status_changed";
     pub const FOLLOW_UP_SET: &str = "follow_up_set";
     pub const DO_NOT_CALL_SET: &str = "do_not_call_set";
+    pub const TAGS_CHANGED: &str = "tags_changed";
     pub const ASSIGNED: &str = "assigned";
     pub const NOTE_ADDED: &str = "note_added";
     pub const NOTE_DELETED: &str = "note_deleted";

@@ -36,6 +36,8 @@ pub struct LeadChange {
     pub follow_up: Option<Option<NaiveDate>>,
     /// The do-not-call mark set (true) or taken off (false).
     pub do_not_call: Option<bool>,
+    /// The lead's new tags, sorted, each once.
+    pub tags: Option<Vec<String>>,
     /// A move (or a claim): the new team.
     pub team: Option<i64>,
     /// Archive (true) or restore (false).

@@ -15,6 +15,7 @@ use crate::lead::work::contact::{record_contact, ContactOutcome, ContactSummary}
 use crate::lead::work::edit::{edit_fields, AddressKeys, FieldPatch};
 use crate::lead::work::model::{kind, ActivityEntry, LeadStatus, NewActivity, Note};
 use crate::lead::work::repository::{ChangeSaved, LeadChange, LeadWorkRepository, StoredFields};
+use crate::lead::work::tags::{set_tags, TagEdit};
 use crate::parse::clean_note;
 use crate::store::{store_errors_are_unexpected, StoreResult};
 use crate::team::{permits_on_lead, Actor, LeadWorkAction, Role};
@@ -71,6 +72,7 @@ pub struct LeadPatch {
     pub follow_up: Option<Option<NaiveDate>>,
     /// Set (true) or take off (false) the do-not-call mark.
     pub do_not_call: Option<bool>,
+    pub tags: Option<TagEdit>,
 }
 
 impl LeadPatch {
@@ -82,12 +84,14 @@ impl LeadPatch {
             assignee,
             follow_up,
             do_not_call,
+            tags,
         } = self;
         fields.is_empty()
             && status.is_none()
             && assignee.is_none()
             && follow_up.is_none()
             && do_not_call.is_none()
+            && tags.is_none()
     }
 }
 
@@ -100,6 +104,8 @@ pub struct BulkSet {
     pub archived: Option<bool>,
     pub follow_up: Option<Option<NaiveDate>>,
     pub do_not_call: Option<bool>,
+    /// Tags set, added or taken off on every lead.
+    pub tags: Option<TagEdit>,
     /// A contact logged on every lead, as `log_contact` logs one (its status rule gives way to
     /// `status` when both are set).
     pub contact: Option<ContactOutcome>,
@@ -331,6 +337,10 @@ impl LeadWorkService {
         if let Some(marked) = patch.do_not_call {
             set_do_not_call(&mut change, lead, marked);
         }
+        if let Some(edit) = &patch.tags {
+            set_tags(&mut change, lead, edit)
+                .map_err(|msg| invalid(&["tags".into()], "too_long", msg))?;
+        }
         Ok(((!change.activity.is_empty()).then_some(change), warnings))
     }
 
@@ -346,6 +356,7 @@ impl LeadWorkService {
             assignee: None,
             follow_up: None,
             do_not_call: None,
+            tags: None,
             team: None,
             archived: None,
             note: None,
@@ -711,6 +722,10 @@ impl LeadWorkService {
         if let Some(marked) = set.do_not_call {
             may_mark_do_not_call(actor, &lead, marked)?;
             set_do_not_call(&mut change, &lead, marked);
+        }
+        if let Some(edit) = &set.tags {
+            set_tags(&mut change, &lead, edit)
+                .map_err(|msg| invalid(&["set".into(), "tags".into()], "too_long", msg))?;
         }
         if let Some(archived) = set.archived {
             archive_change(&mut change, &lead, archived);

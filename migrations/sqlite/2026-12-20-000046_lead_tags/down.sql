@@ -1,0 +1,2 @@
+DROP TABLE lead_tags;
+ALTER TABLE leads DROP COLUMN tags;
