@@ -178,6 +178,17 @@ pub(crate) async fn import_file(
     team_id: i64,
     bytes: &[u8],
 ) -> (ImportSummary, Option<PathBuf>) {
+    import_tagged(app, user, team_id, bytes, Vec::new()).await
+}
+
+/// `import_file` with `leadhub import leads --tag` for each of `tags` (stored form).
+pub(crate) async fn import_tagged(
+    app: &TestApp,
+    user: &TestUser,
+    team_id: i64,
+    bytes: &[u8],
+    tags: Vec<String>,
+) -> (ImportSummary, Option<PathBuf>) {
     let dir = std::env::temp_dir().join(format!("leadhub-messy-{}", rand_suffix()));
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("leads.csv");
@@ -190,6 +201,7 @@ pub(crate) async fn import_file(
         chunk: DEFAULT_CHUNK,
         progress_bar: false,
         columns: Vec::new(),
+        tags,
     };
     import_spreadsheet(&services(app), &user.user, &settings)
         .await
@@ -404,6 +416,7 @@ pub(crate) async fn import_elsewhere(app: &TestApp, file_name: &str, bytes: &[u8
         chunk: DEFAULT_CHUNK,
         progress_bar: false,
         columns: Vec::new(),
+        tags: Vec::new(),
     };
     let (summary, _) = import_spreadsheet(&services(&other), &bob.user, &settings)
         .await

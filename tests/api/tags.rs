@@ -1,6 +1,7 @@
 //! Tags (docs/working-leads.md "Tags"): added and taken off by whoever may edit a lead, one by one
 //! or in bulk, listed with `tag=`, shown and changed on the pages, exported, imported, and kept
 //! by the survivor of a merge.
+use reqwest::multipart::{Form, Part};
 use reqwest::StatusCode;
 use serde_json::{json, Value};
 
@@ -8,9 +9,10 @@ use leadhub_tests::{backend_tests, TestApp};
 
 use crate::helpers::list_refuses;
 use crate::lead_pages::fetch_csv;
+use crate::lead_uploads::finished;
 use crate::lead_work::{cast, ids, lead_at, newest_of_kind, patch};
 use crate::lead_work_pages::{post_form, work_on};
-use crate::messy_imports::import_file;
+use crate::messy_imports::{import_file, import_tagged};
 use crate::pages::{page_shows, sign_in, Browser};
 
 backend_tests!(
@@ -194,6 +196,31 @@ async fn the_pages_show_add_and_take_off_tags(app: TestApp) {
     )
     .await;
 
+    // An upload whose form says "Tag every lead of this file".
+    let csrf = mia.get("/leads/import").await.field("csrf");
+    let form = Form::new()
+        .text("csrf", csrf)
+        .text("team_id", c.a.to_string())
+        .text("tags", "Vendor Dec")
+        .part(
+            "file",
+            Part::bytes(b"Address,City,State,Zip\n5 Oak St,Austin,TX,78701\n".to_vec())
+                .file_name("vendor.csv")
+                .mime_str("text/csv")
+                .unwrap(),
+        );
+    let sent = mia.post_multipart("/leads/import", form).await;
+    assert_eq!(sent.status, StatusCode::SEE_OTHER, "{}", sent.body);
+    let page = finished(&mut mia, sent.location()).await;
+    assert!(
+        page.body
+            .contains("tagged: <a class=\"tag\" href=\"/leads?tag=vendor+dec\">vendor dec</a>"),
+        "{}",
+        page.body
+    );
+    let (_, list) = app.get("/api/v1/leads?tag=vendor%20dec", &c.mia.key).await;
+    assert_eq!(list["total"], 1, "{list}");
+
     // Someone who may only look (a member of another team) gets a 404, as for any change.
     let mut otto = sign_in(&app, "otto@example.com").await;
     let refused = post_form(&mut otto, &format!("/leads/{id}/tags"), &[("tags", "x")]).await;
@@ -244,4 +271,17 @@ async fn an_import_tags_its_leads_and_a_merge_keeps_both_leads_tags(app: TestApp
         "{survivor}"
     );
     assert_eq!(tagged(&app, mia, "roof").await, [existing]);
+
+    // A file-wide tag (`leadhub import leads --tag`): every lead of the file, created or merged
+    // into, beside the rows' own.
+    let file = "Address,City,State,Zip,Tags\n\
+        1 Oak St,Austin,TX,78701,\n\
+        9 Oak St,Austin,TX,78701,hot\n";
+    let list = vec!["vendor dec".to_owned()];
+    let (summary, _) = import_tagged(&app, &c.mia, c.a, file.as_bytes(), list).await;
+    assert_eq!(summary.created, 1, "{}", summary.render());
+    let vendor = tagged(&app, mia, "vendor%20dec").await;
+    assert_eq!(vendor.len(), 2, "{vendor:?}");
+    assert!(vendor.contains(&existing), "{vendor:?}");
+    assert_eq!(tagged(&app, mia, "hot").await, [vendor[1]]);
 }

@@ -305,6 +305,18 @@ pub fn import_kind(kind: UploadKind, options: &serde_json::Value) -> ImportKind 
     }
 }
 
+/// The tags an upload gives every lead of its file (the form's "Tag every lead"), stored form.
+pub fn file_tags(options: &serde_json::Value) -> Vec<String> {
+    let given = options["tags"]
+        .as_array()
+        .map(Vec::as_slice)
+        .unwrap_or_default();
+    given
+        .iter()
+        .filter_map(|t| crate::lead::work::parse_tag(t.as_str()?).ok())
+        .collect()
+}
+
 /// The fields an upload's columns were chosen to feed (`choose_columns`), if they were.
 pub fn chosen_columns(options: &serde_json::Value) -> Option<Vec<Option<String>>> {
     serde_json::from_value(options.get("columns")?.clone()).ok()

@@ -12,6 +12,8 @@ use futures_util::StreamExt;
 use leadhub_domain::business::RelationshipType;
 use leadhub_domain::error::ServiceError;
 use leadhub_domain::lead::record::LeadFilter;
+use leadhub_domain::lead::work::tags::tags_of_cell;
+use leadhub_domain::lead::work::TagProblem;
 use leadhub_domain::upload::{import_kind, NewUpload, UploadKind, UploadStatus};
 use leadhub_http::state::AppState;
 use leadhub_spreadsheet::workbook_export::csv_as_workbook;
@@ -197,10 +199,17 @@ async fn upload(
     if file.data.len() > limit {
         return refuse(StatusCode::PAYLOAD_TOO_LARGE, too_large).await;
     }
+    // "Tag every lead of this file": the list the leads came from.
+    let (tags, refused_tags) = tags_of_cell(&text_field(&parts, "tags").unwrap_or_default());
+    if let Some(piece) = refused_tags.first() {
+        let problem = format!("'{piece}' is not a tag: {}.", TagProblem::TooLong.message());
+        return refuse(StatusCode::UNPROCESSABLE_ENTITY, problem).await;
+    }
     let options = serde_json::json!({
         "relationship_type": text_field(&parts, "relationship_type"),
         "skip_duplicates": text_field(&parts, "skip_duplicates").is_some(),
         "auto_categorize": text_field(&parts, "auto_categorize").is_some(),
+        "tags": tags,
     });
     // Opening a workbook parses its shared strings (0.3 s for an 8 MiB one): off the async workers.
     let content = file.data.to_vec();
@@ -304,6 +313,8 @@ async fn status(
     context.insert("id", &upload.id);
     context.insert("kind", upload.kind.as_str());
     context.insert("file_name", &upload.file_name);
+    let tags = leadhub_domain::upload::file_tags(&upload.options);
+    context.insert("file_tags", &crate::lead_view::tag_links(&tags));
     context.insert("status", upload.status.as_str());
     context.insert("running", &upload.status.is_importing());
     context.insert("done", &(upload.status == UploadStatus::Done));

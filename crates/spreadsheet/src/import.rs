@@ -119,6 +119,7 @@ mod tests {
             team_id: None,
             chunk: 10,
             columns: None,
+            tags: &[],
         };
         let sheet = crate::open_sheet(Cursor::new(file.as_bytes().to_vec())).unwrap();
         import_sheet(

@@ -120,6 +120,14 @@ fn column_choice(text: &str) -> Result<(String, String), String> {
 pub struct LeadImport {
     #[command(flatten)]
     pub target: ImportTarget,
+    /// Tag every lead the file creates or merges into (the list it came from). Repeat for more.
+    #[arg(long = "tag", value_name = "TAG", value_parser = tag_choice)]
+    pub tags: Vec<String>,
+}
+
+/// `--tag TAG`: a tag by the leads' rule, in its stored form.
+fn tag_choice(text: &str) -> Result<String, String> {
+    leadhub_domain::lead::work::parse_tag(text).map_err(|problem| problem.message())
 }
 
 #[derive(Args, Debug)]
@@ -293,8 +301,8 @@ pub async fn run(cli: Cli, config: Config) -> anyhow::Result<()> {
             Ok(())
         }
         Command::Import(command) => {
-            let (target, kind) = match command {
-                ImportCommand::Leads(args) => (args.target, ImportKind::Leads),
+            let (target, kind, tags) = match command {
+                ImportCommand::Leads(args) => (args.target, ImportKind::Leads, args.tags),
                 ImportCommand::Businesses(args) => (
                     args.target,
                     ImportKind::Businesses {
@@ -303,6 +311,7 @@ pub async fn run(cli: Cli, config: Config) -> anyhow::Result<()> {
                         skip_duplicates: !args.no_skip_duplicates,
                         auto_categorize: !args.no_auto_categorize,
                     },
+                    Vec::new(),
                 ),
             };
             if target.team_id.is_none() {
@@ -320,6 +329,7 @@ pub async fn run(cli: Cli, config: Config) -> anyhow::Result<()> {
                 chunk: target.chunk_size,
                 progress_bar: import::stdout_is_terminal(),
                 columns: target.columns,
+                tags,
             };
             let services = ImportServices {
                 submissions: state.submissions.clone(),

@@ -32,6 +32,8 @@ pub struct ImportSettings {
     /// `(HEADER, FIELD)`: the column named HEADER feeds FIELD ("" for none), whatever its header
     /// says (`--column`); the other columns as their headers name them.
     pub columns: Vec<(String, String)>,
+    /// Tags (stored form) added to every lead the file creates or merges into (`--tag`).
+    pub tags: Vec<String>,
 }
 
 /// Imports `settings.file` as `user` (the CLI); the summary and where the report went.
@@ -65,6 +67,7 @@ pub async fn import_spreadsheet(
         team_id: settings.team_id,
         chunk: settings.chunk,
         columns: columns.as_deref(),
+        tags: &settings.tags,
     };
     let mut progress = TerminalProgress::new(settings.progress_bar, size);
     let imported = import_sheet(destination, user, run, sheet, report, &mut progress).await;

@@ -411,6 +411,42 @@ fn columns_named_on_the_command_line_feed_their_fields() {
 }
 
 #[test]
+fn tag_tags_every_lead_of_the_file_and_refuses_a_tag_too_long() {
+    let dir = folder_with("tag", "leads.csv", LEADS);
+    let tagged = [
+        "import",
+        "leads",
+        "leads.csv",
+        "--tag",
+        "Mailer 12",
+        "--tag",
+        "hot",
+    ];
+    let (stdout, _) = ok(&leadhub(&dir, &tagged));
+    assert_figures(&stdout, &[("created", 5)]);
+    let url = format!("sqlite://{}", dir.join("data/leadhub.db").display());
+    let db = Database::connect(&url, 1).unwrap();
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let tags: Vec<String> = runtime
+        .block_on(db.read(|conn| conn.load(leads::table.select(leads::tags))))
+        .unwrap();
+    assert_eq!(tags.len(), 5);
+    assert!(
+        tags.iter().all(|t| t == r#"["hot","mailer 12"]"#),
+        "{tags:?}"
+    );
+    let long = "x".repeat(41);
+    let out = leadhub(&dir, &["import", "leads", "leads.csv", "--tag", &long]);
+    assert!(!out.status.success());
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(stderr.contains("at most 40 characters"), "{stderr}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn the_team_comes_first_in_the_import_help() {
     let dir = temp_dir("help");
     let (stdout, _) = ok(&leadhub(&dir, &["import", "leads", "--help"]));

@@ -36,6 +36,9 @@ pub struct ImportRun<'a> {
     /// The field each column feeds, as a person chose it (`ColumnMap::chosen`); None: the header's
     /// names decide.
     pub columns: Option<&'a [Option<String>]>,
+    /// Tags (stored form) added to every lead the file creates or merges into: the list it came
+    /// from ("mailer 12"), beside each row's own `tags` cell.
+    pub tags: &'a [String],
 }
 
 /// The API's services as an import's destination.
@@ -276,7 +279,9 @@ impl Import<'_> {
                     idempotency_key_id: None,
                 };
                 let item = Item::Lead(Box::new(request));
-                (item, cleaned.issues, usable, cleaned.note, cleaned.work)
+                let mut work = cleaned.work;
+                work.tags.extend(self.run.tags.iter().cloned());
+                (item, cleaned.issues, usable, cleaned.note, work)
             }
             ImportKind::Businesses { .. } => {
                 let cleaned = business_row(&self.map, &row.cells);

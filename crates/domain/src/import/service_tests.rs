@@ -71,6 +71,7 @@ async fn run(
         team_id,
         chunk,
         columns: None,
+        tags: &[],
     };
     let result = import(destination, &ada(), run, file, &mut report, &mut progress()).await;
     (result, lines)
@@ -405,6 +406,7 @@ async fn the_columns_a_person_chose_feed_their_fields_whatever_the_headers_say()
         team_id: None,
         chunk: 500,
         columns: Some(&choices),
+        tags: &[],
     };
     let (mut report, _) = report();
     let summary = import(
