@@ -16,6 +16,7 @@ use crate::user::{MockUserRepository, User};
 
 mod contact;
 mod imported;
+mod tags;
 
 const TEAM: i64 = 1;
 const OTHER_TEAM: i64 = 2;
