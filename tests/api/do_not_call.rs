@@ -8,15 +8,17 @@ use leadhub_tests::{backend_tests, TestApp};
 
 use crate::helpers::list_refuses;
 use crate::lead_pages::fetch_csv;
+use crate::lead_uploads::{count, imported};
 use crate::lead_work::{cast, ids, lead_at, newest_of_kind, patch};
 use crate::lead_work_pages::{post_form, work_on};
 use crate::messy_imports::import_file;
-use crate::pages::{page_shows, sign_in};
+use crate::pages::{assert_shows, page_shows, sign_in};
 
 backend_tests!(
     a_member_marks_a_lead_do_not_call_and_only_an_admin_takes_it_off,
     the_pages_mark_show_and_leave_out_the_leads_not_to_call,
     an_import_marks_the_leads_it_creates_and_the_ones_it_merges_into,
+    a_skip_tracing_files_flagged_numbers_are_left_out_without_asking_about_columns,
 );
 
 async fn list(app: &TestApp, key: &str, query: &str) -> Vec<i64> {
@@ -207,4 +209,36 @@ async fn an_import_marks_the_leads_it_creates_and_the_ones_it_merges_into(app: T
     let all = list(&app, mia_key, "").await;
     assert_eq!(marked, [all[0], all[1]], "{all:?}");
     assert_eq!(all.len(), 4);
+}
+
+async fn a_skip_tracing_files_flagged_numbers_are_left_out_without_asking_about_columns(
+    app: TestApp,
+) {
+    let c = cast(&app).await;
+    let traced = "Property Address,City,State,Zip,Phone 1,Phone 1 DNC,Phone 2,Phone 2 DNC\n\
+        7 Elm St,Austin,TX,78701,512-555-0171,DNC,512-555-0172,N\n";
+    let mut mia = sign_in(&app, "mia@example.com").await;
+    // Imported at once: the flag columns are known, paired with their phones.
+    let done = imported(&mut mia, c.a, traced.as_bytes(), "traced.csv").await;
+    assert_eq!(count(&done, "created"), 1, "{}", done.body);
+    assert_eq!(count(&done, "warnings"), 1, "{}", done.body);
+    assert_shows(
+        &done.body,
+        &[
+            "Phone 1 DNC &rarr; <code>number_do_not_call",
+            "number_not_to_call",
+        ],
+    );
+    let (_, list) = app.get("/api/v1/leads", &c.mia.key).await;
+    let lead = &list["items"][0];
+    // The flagged number is not among the lead's; the other is (moved up to the first slot, as
+    // intake does), and the lead is no do-not-call lead: its other number may be called.
+    assert_eq!(lead["primary_phone"], "+15125550172", "{lead}");
+    assert_eq!(lead["phone_2"], json!(null), "{lead}");
+    assert_eq!(lead["do_not_call"], false, "{lead}");
+    // The row as it came (the lead page's submission history) keeps the number.
+    let id = lead["id"].as_i64().unwrap();
+    let page = mia.get(&format!("/leads/{id}")).await;
+    assert!(page.body.contains("512-555-0171"), "{}", page.body);
+    assert!(!page.body.contains("tel:+15125550171"), "{}", page.body);
 }

@@ -298,6 +298,8 @@ const EMAIL_SLOTS: [&str; 3] = ["email_1", "email_2", "email_3"];
 /// What the summary says a spare phone or e-mail column feeds (`ColumnMap::spares`).
 pub const SPARE_PHONE: &str = "next_free_phone";
 pub const SPARE_EMAIL: &str = "next_free_email";
+/// What the summary says a phone's do-not-call flag column feeds (`ColumnMap::number_flags`).
+pub const NUMBER_DNC: &str = "number_do_not_call";
 /// Each kind of slot: what a spare column of it feeds, and its slots.
 pub(crate) const SPARES: [(&str, &[&str]); 2] =
     [(SPARE_PHONE, &PHONE_SLOTS), (SPARE_EMAIL, &EMAIL_SLOTS)];
@@ -427,6 +429,10 @@ pub struct ColumnMap {
     /// empty. An export sent out for skip tracing comes back with its own empty `primary_phone`
     /// ... `phone_5` columns and the numbers found in a `Phone 1` column after them.
     pub spares: Vec<(usize, &'static [&'static str])>,
+    /// `(flag, phone)`: column `flag` says whether the number in column `phone` is on a
+    /// do-not-call list (`Phone 1 DNC` beside `Phone 1`, as skip-tracing services write it): a
+    /// flagged number is left out of the lead's numbers (`NUMBER_DNC`).
+    pub number_flags: Vec<(usize, usize)>,
 }
 
 impl ColumnMap {
@@ -448,6 +454,7 @@ impl ColumnMap {
         let aliases = kind.aliases();
         let mut fields: Vec<Option<&'static str>> = Vec::with_capacity(headers.len());
         let mut spares = Vec::new();
+        let mut unknown = Vec::with_capacity(headers.len());
         let mut unsure = false;
         for (i, header) in headers.iter().enumerate() {
             let key = header_key(header);
@@ -458,13 +465,18 @@ impl ColumnMap {
             if let Some(slots) = named.filter(|_| field.is_none()).and_then(slots_of) {
                 spares.push((i, slots));
             }
-            let unknown = named.is_none() && !known_unused(kind, &key);
+            unknown.push(named.is_none() && !known_unused(kind, &key));
             // A guess that lost its field to a column naming it plainly (an export's `status`
             // after its `permit_status`) is no question: it is read the second way.
             let guessed = field.is_some() && field == named && GUESSED_KEYS.contains(&key.as_str());
-            unsure |= unknown || guessed;
+            unsure |= guessed;
             fields.push(field);
         }
+        let number_flags = number_flags(headers, &fields, &spares);
+        unsure |= unknown
+            .iter()
+            .enumerate()
+            .any(|(i, unknown)| *unknown && !number_flags.iter().any(|(flag, _)| *flag == i));
         // A file with a first or last name column says how it splits names; a whole name beside
         // them would only repeat (or contradict) them, so it is ignored.
         let named_apart = fields
@@ -481,6 +493,7 @@ impl ColumnMap {
             headers: headers.to_vec(),
             unsure,
             spares,
+            number_flags,
         }
     }
 
@@ -545,6 +558,7 @@ impl ColumnMap {
         Ok(ColumnMap {
             report: report_columns(headers, &fields),
             unsure: false,
+            number_flags: number_flags(headers, &fields, &spares),
             fields,
             headers: headers.to_vec(),
             spares,
@@ -563,8 +577,19 @@ impl ColumnMap {
             .iter()
             .enumerate()
             .zip(&self.fields)
-            .filter_map(|((i, h), f)| Some((h.clone(), f.or_else(|| self.spare(i))?)))
+            .filter_map(|((i, h), f)| {
+                let feeds = f.or_else(|| self.spare(i)).or_else(|| self.number_flag(i));
+                Some((h.clone(), feeds?))
+            })
             .collect()
+    }
+
+    /// `NUMBER_DNC` for a column of `number_flags`.
+    fn number_flag(&self, column: usize) -> Option<&'static str> {
+        self.number_flags
+            .iter()
+            .any(|(flag, _)| *flag == column)
+            .then_some(NUMBER_DNC)
     }
 
     /// What column `i` feeds: its field, or a free slot (`spares`); what the columns step offers
@@ -592,7 +617,12 @@ impl ColumnMap {
             .iter()
             .enumerate()
             .zip(&self.fields)
-            .filter(|((i, h), f)| f.is_none() && self.spare(*i).is_none() && !h.trim().is_empty())
+            .filter(|((i, h), f)| {
+                f.is_none()
+                    && self.spare(*i).is_none()
+                    && self.number_flag(*i).is_none()
+                    && !h.trim().is_empty()
+            })
             .map(|((_, h), _)| h.clone())
             .collect()
     }
@@ -660,6 +690,44 @@ fn numbered_slot(key: &str, named: impl Fn(&str) -> Option<&'static str>) -> Opt
         return None;
     }
     named(unnumbered).filter(|field| slots_of(field).is_some())
+}
+
+/// The columns that flag a phone column's number do not call: a column feeding nothing whose header
+/// is a phone column's header with `DNC` or `Do Not Call` after it, or `DNC` before it (`Phone 1 DNC`,
+/// `Mobile2_DNC`, `DNC Phone 1`); each with that phone column.
+fn number_flags(
+    headers: &[String],
+    fields: &[Option<&'static str>],
+    spares: &[(usize, &'static [&'static str])],
+) -> Vec<(usize, usize)> {
+    let keys: Vec<String> = headers.iter().map(|h| header_key(h)).collect();
+    let is_phone = |j: usize| {
+        fields
+            .get(j)
+            .copied()
+            .flatten()
+            .is_some_and(|f| PHONE_SLOTS.contains(&f))
+            || spares
+                .iter()
+                .any(|(c, slots)| *c == j && *slots == PHONE_SLOTS)
+    };
+    let phone_named = |name: &str| (0..keys.len()).find(|&j| keys[j] == name && is_phone(j));
+    let mut flags = Vec::new();
+    for (i, key) in keys.iter().enumerate() {
+        if fields.get(i).copied().flatten().is_some() || spares.iter().any(|(c, _)| *c == i) {
+            continue;
+        }
+        let phone = ["donotcall", "dnc"]
+            .iter()
+            .find_map(|mark| key.strip_suffix(mark))
+            .or_else(|| key.strip_prefix("dnc"))
+            .filter(|name| !name.is_empty())
+            .and_then(phone_named);
+        if let Some(phone) = phone {
+            flags.push((i, phone));
+        }
+    }
+    flags
 }
 
 /// The phone or e-mail slots `field` is one of.
@@ -734,6 +802,33 @@ mod tests {
                 Some("email_2"),
             ]
         );
+    }
+
+    #[test]
+    fn a_phone_columns_dnc_flag_is_known_and_paired_with_it() {
+        let headers: Vec<String> = [
+            "Address",
+            "Phone 1",
+            "Phone 1 DNC",
+            "Mobile 2",
+            "DNC Mobile 2",
+            "Landline_3_Do_Not_Call",
+            "Email 1 DNC",
+            "DNC",
+        ]
+        .map(String::from)
+        .to_vec();
+        let columns = ColumnMap::new(&ImportKind::Leads, &headers).unwrap();
+        assert_eq!(columns.number_flags, [(2, 1), (4, 3)]);
+        // A flag of a phone the file has not, or of an e-mail, is still a question; `DNC` alone
+        // is the lead's mark.
+        assert!(columns.unsure());
+        assert_eq!(columns.fields[7], Some(DO_NOT_CALL));
+        let mapping = columns.mapping();
+        assert!(mapping.contains(&("Phone 1 DNC".to_owned(), NUMBER_DNC)));
+        assert_eq!(columns.ignored(), ["Landline_3_Do_Not_Call", "Email 1 DNC"]);
+        let sure: Vec<String> = headers[..5].to_vec();
+        assert!(!ColumnMap::new(&ImportKind::Leads, &sure).unwrap().unsure());
     }
 
     #[test]

@@ -15,7 +15,7 @@ use super::cells::{
     cell_text, read_number, read_phone_type, read_property_type, read_rating, read_whole,
 };
 use super::columns::{
-    ColumnMap, ASSIGNEE, DO_NOT_CALL, FOLLOW_UP, FULL_NAME, LEAD_STATUS, NOTES, TAGS,
+    ColumnMap, ASSIGNEE, DO_NOT_CALL, FOLLOW_UP, FULL_NAME, LEAD_STATUS, NOTES, NUMBER_DNC, TAGS,
 };
 
 /// A cell dropped (or changed) by the cleaning, reported with the row.
@@ -156,9 +156,51 @@ fn state_cell(cell: (&'static str, &str), issues: &mut Vec<CellIssue>) -> Option
     STATE.keep(code, cell, issues)
 }
 
+/// The row's cells with each number its file flags do not call blanked (`ColumnMap::number_flags`),
+/// each left out with a warning; None when the file flags no number. The row's verbatim copy (its
+/// submission) keeps the number: only the lead's numbers, the ones people dial, leave it out.
+fn numbers_not_to_call(
+    map: &ColumnMap,
+    cells: &[String],
+    issues: &mut Vec<CellIssue>,
+) -> Option<Vec<String>> {
+    if map.number_flags.is_empty() {
+        return None;
+    }
+    let mut kept = cells.to_vec();
+    for &(flag, phone) in &map.number_flags {
+        let Some(flagged) = cells.get(flag).and_then(|c| cell_text(c)) else {
+            continue;
+        };
+        let Some(number) = cells.get(phone).and_then(|c| cell_text(c)) else {
+            continue;
+        };
+        let field = map.feeds(phone).unwrap_or("primary_phone");
+        match read_yes_no(flagged) {
+            Some(true) => {
+                let message = format!(
+                    "{number} is flagged do not call ({}); left out of the lead's numbers",
+                    map.headers.get(flag).map_or("", String::as_str)
+                );
+                issues.push(CellIssue::new(field, number, "number_not_to_call", message));
+                if let Some(cell) = kept.get_mut(phone) {
+                    cell.clear();
+                }
+            }
+            Some(false) => {}
+            None => {
+                YES_OR_NO.keep(None::<bool>, (NUMBER_DNC, flagged), issues);
+            }
+        }
+    }
+    Some(kept)
+}
+
 /// Cleans one lead row.
 pub fn lead_row(map: &ColumnMap, cells: &[String]) -> LeadRow {
     let mut row = LeadRow::default();
+    let kept = numbers_not_to_call(map, cells, &mut row.issues);
+    let cells = kept.as_deref().unwrap_or(cells);
     let issues = &mut row.issues;
     for (field, value) in mapped(map, cells) {
         let f = &mut row.fields;
@@ -367,6 +409,35 @@ mod tests {
 
     fn codes(row: &LeadRow) -> Vec<(&str, &str)> {
         row.issues.iter().map(|i| (i.field, i.code)).collect()
+    }
+
+    #[test]
+    fn a_number_flagged_do_not_call_is_left_out_of_the_leads_numbers() {
+        let row = lead(&[
+            ("Address", "1 Main St"),
+            ("Phone 1", "512-555-0101"),
+            ("Phone 1 DNC", "Y"),
+            ("Phone 2", "512-555-0102"),
+            ("Phone 2 DNC", "N"),
+            ("Phone 3", "512-555-0103"),
+            ("Phone 3 DNC", "maybe"),
+        ]);
+        let f = &row.fields;
+        assert_eq!(f.primary_phone, None);
+        assert_eq!(f.phone_2.as_deref(), Some("512-555-0102"));
+        assert_eq!(f.phone_3.as_deref(), Some("512-555-0103"));
+        assert_eq!(
+            codes(&row),
+            [
+                ("primary_phone", "number_not_to_call"),
+                (NUMBER_DNC, "invalid_flag")
+            ]
+        );
+        assert!(
+            row.issues[0].message.contains("(Phone 1 DNC)"),
+            "{:?}",
+            row.issues
+        );
     }
 
     #[test]
