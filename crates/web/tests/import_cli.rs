@@ -8,7 +8,7 @@ use std::process::{Command, Output};
 use diesel::prelude::*;
 
 use leadhub_db::schema::{businesses, leads};
-use leadhub_db::Database;
+use leadhub_db::{Database, ReadConnection};
 
 const BIN: &str = env!("CARGO_BIN_EXE_leadhub");
 
@@ -60,19 +60,25 @@ fn assert_figures(stdout: &str, expected: &[(&str, u64)]) -> HashMap<String, Str
     s
 }
 
-fn count(dir: &Path, what: &'static str) -> i64 {
+/// `read` run on the folder's database.
+fn in_db<T: Send + 'static>(
+    dir: &Path,
+    read: impl FnOnce(&mut ReadConnection<'_>) -> diesel::QueryResult<T> + Send + 'static,
+) -> T {
     let url = format!("sqlite://{}", dir.join("data/leadhub.db").display());
     let db = Database::connect(&url, 1).unwrap();
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .unwrap();
-    runtime
-        .block_on(db.read(move |conn| match what {
-            "leads" => conn.get_result::<_, i64>(leads::table.count()),
-            _ => conn.get_result::<_, i64>(businesses::table.count()),
-        }))
-        .unwrap()
+    runtime.block_on(db.read(read)).unwrap()
+}
+
+fn count(dir: &Path, what: &'static str) -> i64 {
+    in_db(dir, move |conn| match what {
+        "leads" => conn.get_result::<_, i64>(leads::table.count()),
+        _ => conn.get_result::<_, i64>(businesses::table.count()),
+    })
 }
 
 fn admin(dir: &Path) {
@@ -424,15 +430,7 @@ fn tag_tags_every_lead_of_the_file_and_refuses_a_tag_too_long() {
     ];
     let (stdout, _) = ok(&leadhub(&dir, &tagged));
     assert_figures(&stdout, &[("created", 5)]);
-    let url = format!("sqlite://{}", dir.join("data/leadhub.db").display());
-    let db = Database::connect(&url, 1).unwrap();
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
-    let tags: Vec<String> = runtime
-        .block_on(db.read(|conn| conn.load(leads::table.select(leads::tags))))
-        .unwrap();
+    let tags: Vec<String> = in_db(&dir, |conn| conn.load(leads::table.select(leads::tags)));
     assert_eq!(tags.len(), 5);
     assert!(
         tags.iter().all(|t| t == r#"["hot","mailer 12"]"#),
