@@ -18,6 +18,7 @@ backend_tests!(
     a_header_naming_nothing_of_ours_is_chosen_not_refused,
     only_the_teams_members_choose_and_with_the_token,
     the_wrong_file_is_discarded_before_anything_is_imported,
+    the_step_asks_about_its_unknown_columns_first_and_folds_the_others,
 );
 
 /// A sales sheet: a whole address, a lead's status (not a permit's), a county roll's owner.
@@ -29,7 +30,8 @@ Prop Addr,Status,Own Nm,Yr Built
 
 /// Each column's select on a columns page and the field it has chosen ("" for none).
 pub(crate) fn selections(page: &Page) -> Vec<(String, String)> {
-    page.body
+    let mut shown: Vec<(String, String)> = page
+        .body
         .split("<select id=\"")
         .skip(1)
         .map(|rest| {
@@ -43,7 +45,11 @@ pub(crate) fn selections(page: &Page) -> Vec<(String, String)> {
                 .unwrap_or_default();
             (name, chosen)
         })
-        .collect()
+        .collect();
+    // In the file's order: the step shows the columns it asks about first.
+    let column = |name: &str| -> usize { name.trim_start_matches("column-").parse().unwrap() };
+    shown.sort_by_key(|(name, _)| column(name));
+    shown
 }
 
 /// Sends the columns page at `location` as shown, with `changes` (select, field) made first.
@@ -263,4 +269,29 @@ async fn the_wrong_file_is_discarded_before_anything_is_imported(app: TestApp) {
     assert_eq!(kept.location(), queued);
     assert_eq!(count(&finished(&mut alice, &queued).await, "created"), 2);
     assert_eq!(lead_count(&app, &key).await, 2);
+}
+
+async fn the_step_asks_about_its_unknown_columns_first_and_folds_the_others(app: TestApp) {
+    // A skip-tracing file: known columns, a number's do-not-call flag, and one column of the
+    // service's own.
+    let traced = "Address,Phone 1,Phone 1 DNC,Litigator\n1 Main St,512-555-0101,N,N\n";
+    let (key, _, mut b, location) = uploaded(&app, traced).await;
+    let page = b.get(&location).await;
+    let body = &page.body;
+    assert!(body.contains("1 column to choose for</h2>"), "{body}");
+    let folded = body.find("<details id=\"columns-read\">").unwrap();
+    let asked = body.find("<label for=\"column-3\">Litigator").unwrap();
+    let known = body.find("<label for=\"column-0\">Address").unwrap();
+    assert!(asked < folded && folded < known, "{body}");
+    assert!(
+        body.contains("3 other columns, read as their headers name them"),
+        "{body}"
+    );
+    assert!(body.contains("Flags the number in Phone 1"), "{body}");
+    // Sent as shown, the flag column still flags: the number it says N to is kept.
+    let sent = choose(&mut b, &location, &[]).await;
+    assert_eq!(sent.status, StatusCode::SEE_OTHER, "{}", sent.body);
+    let done = finished(&mut b, sent.location()).await;
+    assert_eq!(count(&done, "created"), 1, "{}", done.body);
+    assert_eq!(lead_count(&app, &key).await, 1);
 }

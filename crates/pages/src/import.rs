@@ -75,6 +75,10 @@ pub struct ColumnPreview {
     pub samples: Vec<String>,
     /// The field its header names, if any: what the form offers first.
     pub field: Option<&'static str>,
+    /// Its header names no field, or one only as a guess: the step asks about it first.
+    pub asked: bool,
+    /// The header of the phone column whose numbers it flags do not call (`number_flags`).
+    pub flags: Option<String>,
 }
 
 /// The header row of a stored file with a few cells of each column, and the field each header
@@ -91,6 +95,8 @@ pub fn preview(bytes: &[u8], kind: &ImportKind) -> Result<Vec<ColumnPreview>, St
             header,
             samples: Vec::new(),
             field: map.feeds(i),
+            asked: map.asks_about(i),
+            flags: map.flagged_phone(i).map(str::to_owned),
         })
         .collect();
     // Rows are read until each column has its samples, or a bounded number were read.

@@ -51,6 +51,8 @@ pub async fn page(
                 "header": c.header,
                 "samples": c.samples,
                 "selected": selected,
+                "asked": c.asked,
+                "flags": c.flags,
             })
         })
         .collect();

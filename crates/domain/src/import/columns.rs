@@ -422,8 +422,9 @@ pub struct ColumnMap {
     pub headers: Vec<String>,
     /// `report[i]`: column i is one of the report's own; worked out once, as every row asks.
     report: Vec<bool>,
-    /// A column's header names no field at all, or names one only as a guess.
-    unsure: bool,
+    /// `asked[i]`: column i's header names no field at all, or names one only as a guess, so a
+    /// person is asked about it.
+    asked: Vec<bool>,
     /// Phone and e-mail columns that found every slot of their kind taken by earlier columns
     /// (`spare_slots`), with those slots: each row's cell goes into the first slot the row leaves
     /// empty. An export sent out for skip tracing comes back with its own empty `primary_phone`
@@ -455,7 +456,7 @@ impl ColumnMap {
         let mut fields: Vec<Option<&'static str>> = Vec::with_capacity(headers.len());
         let mut spares = Vec::new();
         let mut unknown = Vec::with_capacity(headers.len());
-        let mut unsure = false;
+        let mut guesses = Vec::with_capacity(headers.len());
         for (i, header) in headers.iter().enumerate() {
             let key = header_key(header);
             let named = field_for(aliases, &key);
@@ -469,14 +470,16 @@ impl ColumnMap {
             // A guess that lost its field to a column naming it plainly (an export's `status`
             // after its `permit_status`) is no question: it is read the second way.
             let guessed = field.is_some() && field == named && GUESSED_KEYS.contains(&key.as_str());
-            unsure |= guessed;
+            guesses.push(guessed);
             fields.push(field);
         }
         let number_flags = number_flags(headers, &fields, &spares);
-        unsure |= unknown
-            .iter()
-            .enumerate()
-            .any(|(i, unknown)| *unknown && !number_flags.iter().any(|(flag, _)| *flag == i));
+        let asked = (0..headers.len())
+            .map(|i| {
+                let flag = number_flags.iter().any(|(f, _)| *f == i);
+                (unknown[i] && !flag) || guesses[i]
+            })
+            .collect();
         // A file with a first or last name column says how it splits names; a whole name beside
         // them would only repeat (or contradict) them, so it is ignored.
         let named_apart = fields
@@ -491,7 +494,7 @@ impl ColumnMap {
             report: report_columns(headers, &fields),
             fields,
             headers: headers.to_vec(),
-            unsure,
+            asked,
             spares,
             number_flags,
         }
@@ -557,7 +560,7 @@ impl ColumnMap {
         }
         Ok(ColumnMap {
             report: report_columns(headers, &fields),
-            unsure: false,
+            asked: vec![false; headers.len()],
             number_flags: number_flags(headers, &fields, &spares),
             fields,
             headers: headers.to_vec(),
@@ -568,7 +571,18 @@ impl ColumnMap {
     /// Whether a person should look at the mapping before the import: a column's header names
     /// no field of ours, or names one only as a guess (`GUESSED_KEYS`).
     pub fn unsure(&self) -> bool {
-        self.unsure
+        self.asked.contains(&true)
+    }
+
+    /// Whether column `i` is one a person is asked about (`unsure`).
+    pub fn asks_about(&self, i: usize) -> bool {
+        self.asked.get(i).copied().unwrap_or(false)
+    }
+
+    /// The header of the phone column whose number column `i` flags (`number_flags`).
+    pub fn flagged_phone(&self, i: usize) -> Option<&str> {
+        let (_, phone) = self.number_flags.iter().find(|(flag, _)| *flag == i)?;
+        self.headers.get(*phone).map(String::as_str)
     }
 
     /// `header -> field` for each mapped column, in the file's order.
@@ -827,6 +841,13 @@ mod tests {
         let mapping = columns.mapping();
         assert!(mapping.contains(&("Phone 1 DNC".to_owned(), NUMBER_DNC)));
         assert_eq!(columns.ignored(), ["Landline_3_Do_Not_Call", "Email 1 DNC"]);
+        let asked: Vec<bool> = (0..headers.len()).map(|i| columns.asks_about(i)).collect();
+        assert_eq!(
+            asked,
+            [false, false, false, false, false, true, true, false]
+        );
+        assert_eq!(columns.flagged_phone(2), Some("Phone 1"));
+        assert_eq!(columns.flagged_phone(1), None);
         let sure: Vec<String> = headers[..5].to_vec();
         assert!(!ColumnMap::new(&ImportKind::Leads, &sure).unwrap().unsure());
     }
