@@ -14,10 +14,10 @@ use leadhub_api::leads::LeadQuery;
 use leadhub_domain::error::LocPart;
 use leadhub_domain::lead::record::LeadFilter;
 
-use leadhub_domain::lead::work::tags::tags_of_cell;
+use leadhub_domain::lead::work::tags::{not_a_tag, tags_of_cell};
 use leadhub_domain::lead::work::{
-    follow_up_day, BulkSet, ContactOutcome, LeadStatus, LeadWorkError, TagEdit, TagProblem,
-    BULK_MAX_IDS, FOLLOW_UP_RULE,
+    follow_up_day, BulkSet, ContactOutcome, LeadStatus, LeadWorkError, TagEdit, BULK_MAX_IDS,
+    FOLLOW_UP_RULE,
 };
 
 use crate::leads::{listed, FILTERS};
@@ -189,10 +189,7 @@ pub async fn bulk(
         let (tags, refused_tags) = tags_of_cell(form.get("tag").map_or("", String::as_str));
         if matches!(action, "add-tag" | "remove-tag") {
             if let Some(piece) = refused_tags.first() {
-                return Err(refuse(format!(
-                    "'{piece}' is not a tag: {}.",
-                    TagProblem::TooLong.message()
-                )));
+                return Err(refuse(format!("{}.", not_a_tag(piece))));
             }
             if tags.is_empty() {
                 return Err(refuse("Give the tag beside the action.".into()));

@@ -4,8 +4,8 @@ use actix_web::{web, HttpResponse};
 use serde::Deserialize;
 
 use leadhub_domain::error::FieldError;
-use leadhub_domain::lead::work::tags::tags_of_cell;
-use leadhub_domain::lead::work::{LeadPatch, LeadWorkError, TagEdit, TagProblem};
+use leadhub_domain::lead::work::tags::{not_a_tag, tags_of_cell};
+use leadhub_domain::lead::work::{LeadPatch, LeadWorkError, TagEdit};
 
 use crate::id_of;
 use crate::lead::refused;
@@ -41,11 +41,7 @@ async fn add(
     let id = id_of(&id, "Lead")?;
     let (tags, refused_pieces) = tags_of_cell(&form.tags);
     if let Some(piece) = refused_pieces.first() {
-        let problem = FieldError::body(
-            &["tags".into()],
-            "value_error",
-            format!("'{piece}' is not a tag: {}", TagProblem::TooLong.message()),
-        );
+        let problem = FieldError::body(&["tags".into()], "value_error", not_a_tag(piece));
         return Err(refused(LeadWorkError::Invalid(vec![problem]), id, &walk));
     }
     if tags.is_empty() {

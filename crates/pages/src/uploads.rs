@@ -12,8 +12,7 @@ use futures_util::StreamExt;
 use leadhub_domain::business::RelationshipType;
 use leadhub_domain::error::ServiceError;
 use leadhub_domain::lead::record::LeadFilter;
-use leadhub_domain::lead::work::tags::tags_of_cell;
-use leadhub_domain::lead::work::TagProblem;
+use leadhub_domain::lead::work::tags::{not_a_tag, tags_of_cell};
 use leadhub_domain::upload::{import_kind, NewUpload, UploadKind, UploadStatus};
 use leadhub_http::state::AppState;
 use leadhub_spreadsheet::workbook_export::csv_as_workbook;
@@ -202,7 +201,7 @@ async fn upload(
     // "Tag every lead of this file": the list the leads came from.
     let (tags, refused_tags) = tags_of_cell(&text_field(&parts, "tags").unwrap_or_default());
     if let Some(piece) = refused_tags.first() {
-        let problem = format!("'{piece}' is not a tag: {}.", TagProblem::TooLong.message());
+        let problem = format!("{}.", not_a_tag(piece));
         return refuse(StatusCode::UNPROCESSABLE_ENTITY, problem).await;
     }
     let options = serde_json::json!({

@@ -66,6 +66,11 @@ pub fn tags_of_cell(cell: &str) -> (BTreeSet<String>, Vec<String>) {
     (tags, refused)
 }
 
+/// Why a piece of a tags field (`tags_of_cell` refused it) is no tag, for a person.
+pub fn not_a_tag(piece: &str) -> String {
+    format!("'{piece}' is not a tag: {}", TagProblem::TooLong.message())
+}
+
 /// A change of a lead's tags: `set` replaces them all (None keeps them), then `add` and `remove`
 /// apply. Each tag is stored-form already (`parse_tag`).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
