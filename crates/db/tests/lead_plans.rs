@@ -101,6 +101,12 @@ const QUERIES: &[(&str, &str, &str, bool)] = &[
         false,
     ),
     (
+        "tag",
+        "leads.id IN (SELECT lead_tags.lead_id FROM lead_tags WHERE lead_tags.tag = 'hot')",
+        "leads.created_at DESC, leads.id DESC",
+        false,
+    ),
+    (
         "sort by permit date",
         "1 = 1",
         "leads.permit_date DESC NULLS LAST, leads.created_at DESC, leads.id DESC",
@@ -324,6 +330,11 @@ fn sqlite_filters_use_indexes() {
                 "a lead's row of the word index".to_owned(),
                 "SELECT * FROM lead_search_rows WHERE id = 5".to_owned(),
             ));
+            // A tag's leads: its ids from `lead_tags`' key, then each lead by its id.
+            statements.push((
+                "tag: count".to_owned(),
+                format!("SELECT count(*) FROM leads WHERE {VISIBLE} AND leads.id IN (SELECT lead_tags.lead_id FROM lead_tags WHERE lead_tags.tag = 'hot')"),
+            ));
             statements.push((
                 "newest first: page".to_owned(),
                 format!("SELECT leads.* FROM leads WHERE {VISIBLE} ORDER BY leads.created_at DESC, leads.id DESC LIMIT 50"),
@@ -351,6 +362,12 @@ fn sqlite_filters_use_indexes() {
             assert_eq!(
                 plan, "SEARCH leads USING INTEGER PRIMARY KEY (rowid=?)",
                 "{what}"
+            );
+        } else if what.starts_with("tag") {
+            assert!(
+                plan.starts_with("SEARCH leads USING INTEGER PRIMARY KEY (rowid=?)")
+                    && plan.contains("SEARCH lead_tags USING PRIMARY KEY (tag=?)"),
+                "{what}: {plan}"
             );
         } else if what.ends_with("+ status: count") {
             assert!(plan.contains("VIRTUAL TABLE INDEX"), "{what}: {plan}");
@@ -398,6 +415,9 @@ fn postgres_filters_use_indexes() {
         assert!(plan.contains("Index"), "{what}: {plan}");
         if what.starts_with("upload") {
             assert!(plan.contains("batches_upload"), "{what}: {plan}");
+        }
+        if what.starts_with("tag") {
+            assert!(plan.contains("lead_tags_pkey"), "{what}: {plan}");
         }
         if what.starts_with("sort by last contact") {
             // The call order walks its index and stops after the page.
