@@ -470,9 +470,8 @@ impl Import<'_> {
 
     /// Gives each lead a row created the row's status, owner, follow-up day, do-not-call mark and
     /// tags. A row that merged into a lead that existed gives it only the mark and the tags, and
-    /// leaves the rest of
-    /// its working state as the team has it, saying so; a row whose working state could not be
-    /// set says so too (the lead stays, as the file made it).
+    /// leaves the rest of its working state as the team has it, saying so; a row whose working
+    /// state could not be set says so too (the lead stays, as the file made it).
     async fn set_work(&mut self, rows: &[Pending], outcomes: &[ElementOutcome]) {
         let mut applied: Vec<&Pending> = Vec::new();
         let mut work = Vec::new();

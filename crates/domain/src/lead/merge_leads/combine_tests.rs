@@ -160,6 +160,27 @@ fn merging_an_empty_lead_changes_nothing() {
 }
 
 #[test]
+fn the_survivor_takes_both_leads_tags_and_either_leads_do_not_call_mark() {
+    let mut kept = survivor();
+    kept.work.tags = vec!["hot".into(), "roof".into()];
+    let mut gone = merged();
+    gone.work.tags = vec!["mailer 12".into(), "roof".into()];
+    gone.work.do_not_call = true;
+    let up = combine(&kept, &gone);
+    assert_eq!(up.tags, ["hot", "mailer 12", "roof"]);
+    assert!(up.do_not_call);
+    assert_eq!(
+        up.changes["tags"].new,
+        serde_json::json!(["hot", "mailer 12", "roof"])
+    );
+    assert_eq!(up.changes["do_not_call"].old, serde_json::json!(false));
+    // The other way round the survivor was marked already: no change of its mark.
+    let up = combine(&gone, &kept);
+    assert!(up.do_not_call);
+    assert!(!up.changes.contains_key("do_not_call"));
+}
+
+#[test]
 fn the_pair_rules() {
     let side = |id, team, merged_into_id| MergeSide {
         lead: fresh_lead(id, team, LeadFields::default(), None),
