@@ -14,7 +14,7 @@ use leadhub_api::leads::LeadQuery;
 use leadhub_domain::error::LocPart;
 use leadhub_domain::lead::record::LeadFilter;
 
-use leadhub_domain::lead::work::tags::{not_a_tag, tags_of_cell};
+use leadhub_domain::lead::work::tags::tags_of_field;
 use leadhub_domain::lead::work::{
     follow_up_day, BulkSet, ContactOutcome, LeadStatus, LeadWorkError, TagEdit, BULK_MAX_IDS,
     FOLLOW_UP_RULE,
@@ -53,12 +53,7 @@ fn bulk_set(action: &str, my_id: &str, beside: Beside) -> Option<BulkSet> {
             "do-not-call" => set.do_not_call = Some(true),
             "may-call" => set.do_not_call = Some(false),
             "add-tag" => set.tags = Some(TagEdit::adding(tags_given?)),
-            "remove-tag" => {
-                set.tags = Some(TagEdit {
-                    remove: tags_given?,
-                    ..TagEdit::default()
-                })
-            }
+            "remove-tag" => set.tags = Some(TagEdit::removing(tags_given?)),
             _ => return None,
         },
     }
@@ -186,11 +181,10 @@ pub async fn bulk(
                 "Give the follow-up day beside the action: {FOLLOW_UP_RULE}."
             )));
         }
-        let (tags, refused_tags) = tags_of_cell(form.get("tag").map_or("", String::as_str));
+        let mut tags = BTreeSet::new();
         if matches!(action, "add-tag" | "remove-tag") {
-            if let Some(piece) = refused_tags.first() {
-                return Err(refuse(format!("{}.", not_a_tag(piece))));
-            }
+            tags = tags_of_field(form.get("tag").map_or("", String::as_str))
+                .map_err(|problem| refuse(format!("{problem}.")))?;
             if tags.is_empty() {
                 return Err(refuse("Give the tag beside the action.".into()));
             }

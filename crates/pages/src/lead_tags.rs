@@ -4,7 +4,7 @@ use actix_web::{web, HttpResponse};
 use serde::Deserialize;
 
 use leadhub_domain::error::FieldError;
-use leadhub_domain::lead::work::tags::{not_a_tag, tags_of_cell};
+use leadhub_domain::lead::work::tags::tags_of_field;
 use leadhub_domain::lead::work::{LeadPatch, LeadWorkError, TagEdit};
 
 use crate::id_of;
@@ -39,11 +39,10 @@ async fn add(
     Posted { visitor, form }: Posted<AddForm>,
 ) -> Result<HttpResponse, PageError> {
     let id = id_of(&id, "Lead")?;
-    let (tags, refused_pieces) = tags_of_cell(&form.tags);
-    if let Some(piece) = refused_pieces.first() {
-        let problem = FieldError::body(&["tags".into()], "value_error", not_a_tag(piece));
-        return Err(refused(LeadWorkError::Invalid(vec![problem]), id, &walk));
-    }
+    let tags = tags_of_field(&form.tags).map_err(|problem| {
+        let problem = FieldError::body(&["tags".into()], "value_error", problem);
+        refused(LeadWorkError::Invalid(vec![problem]), id, &walk)
+    })?;
     if tags.is_empty() {
         return Ok(visitor.finish(back(id, "tags-unchanged", &walk)));
     }
@@ -57,7 +56,7 @@ async fn remove(
 ) -> Result<HttpResponse, PageError> {
     let id = id_of(&id, "Lead")?;
     let tag = leadhub_domain::lead::work::parse_tag(&form.tag).map_err(|_| PageError::BadForm)?;
-    change(visitor, id, TagEdit::removing(tag), "tag-removed", &walk).await
+    change(visitor, id, TagEdit::removing([tag]), "tag-removed", &walk).await
 }
 
 async fn change(

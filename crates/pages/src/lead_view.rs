@@ -116,14 +116,17 @@ pub fn tag_links(tags: &[String]) -> Vec<TagLink> {
     tags.iter()
         .map(|tag| TagLink {
             name: tag.clone(),
-            leads: format!(
-                "/leads?{}",
-                form_urlencoded::Serializer::new(String::new())
-                    .append_pair("tag", tag)
-                    .finish()
-            ),
+            leads: leads_where("tag", tag),
         })
         .collect()
+}
+
+/// The leads list filtered by `name` = `value`.
+fn leads_where(name: &str, value: &str) -> String {
+    let query = form_urlencoded::Serializer::new(String::new())
+        .append_pair(name, value)
+        .finish();
+    format!("/leads?{query}")
 }
 
 pub fn phones(lead: &Lead) -> Vec<Contact> {
@@ -141,12 +144,7 @@ fn contacts(lead: &Lead, names: &[&str], scheme: &str) -> Vec<Contact> {
         .filter_map(|n| lead.fields.string_field(n).cloned().flatten())
         .map(|value| Contact {
             href: format!("{scheme}:{value}"),
-            leads: format!(
-                "/leads?{}",
-                form_urlencoded::Serializer::new(String::new())
-                    .append_pair("q", &value)
-                    .finish()
-            ),
+            leads: leads_where("q", &value),
             text: value,
         })
         .collect()

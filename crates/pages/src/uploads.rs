@@ -12,7 +12,7 @@ use futures_util::StreamExt;
 use leadhub_domain::business::RelationshipType;
 use leadhub_domain::error::ServiceError;
 use leadhub_domain::lead::record::LeadFilter;
-use leadhub_domain::lead::work::tags::{not_a_tag, tags_of_cell};
+use leadhub_domain::lead::work::tags::tags_of_field;
 use leadhub_domain::upload::{import_kind, NewUpload, UploadKind, UploadStatus};
 use leadhub_http::state::AppState;
 use leadhub_spreadsheet::workbook_export::csv_as_workbook;
@@ -199,11 +199,12 @@ async fn upload(
         return refuse(StatusCode::PAYLOAD_TOO_LARGE, too_large).await;
     }
     // "Tag every lead of this file": the list the leads came from.
-    let (tags, refused_tags) = tags_of_cell(&text_field(&parts, "tags").unwrap_or_default());
-    if let Some(piece) = refused_tags.first() {
-        let problem = format!("{}.", not_a_tag(piece));
-        return refuse(StatusCode::UNPROCESSABLE_ENTITY, problem).await;
-    }
+    let tags = match tags_of_field(&text_field(&parts, "tags").unwrap_or_default()) {
+        Ok(tags) => tags,
+        Err(problem) => {
+            return refuse(StatusCode::UNPROCESSABLE_ENTITY, format!("{problem}.")).await
+        }
+    };
     let options = serde_json::json!({
         "relationship_type": text_field(&parts, "relationship_type"),
         "skip_duplicates": text_field(&parts, "skip_duplicates").is_some(),

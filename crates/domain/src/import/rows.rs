@@ -4,7 +4,7 @@
 use crate::address::split_one_line;
 use crate::business::BusinessFields;
 use crate::lead::fields::{max_len, LeadFields};
-use crate::lead::work::tags::{tags_of_cell, TAG_MAX_CHARS};
+use crate::lead::work::tags::{not_a_tag, tags_of_cell};
 use crate::lead::work::{follow_up_day, ImportedWork, LeadStatus, NOTE_MAX_CHARS};
 use crate::parse::{
     clean_note, normalize_email, normalize_phone, parse_permit_date, split_person_name,
@@ -250,9 +250,7 @@ pub fn lead_row(map: &ColumnMap, cells: &[String]) -> LeadRow {
             TAGS => {
                 let (tags, refused) = tags_of_cell(value);
                 for piece in refused {
-                    let message = format!(
-                        "'{piece}' is not a tag (at most {TAG_MAX_CHARS} characters); dropped"
-                    );
+                    let message = format!("{}; dropped", not_a_tag(&piece));
                     issues.push(CellIssue::new(field, &piece, "invalid_tag", message));
                 }
                 row.work.tags.extend(tags);

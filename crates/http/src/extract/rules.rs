@@ -40,7 +40,7 @@ pub fn follow_up_date(field: &Lax<String>) -> Result<(), ValidationError> {
 /// A tag (`parse_tag`: at most 40 characters, no comma or semicolon; blank counts as absent).
 pub fn tag_word(field: &Lax<String>) -> Result<(), ValidationError> {
     match field.text().map(parse_tag) {
-        Some(Err(problem)) if problem != TagProblem::Empty => Err(tag_error(problem, 0, false)),
+        Some(Err(problem)) if problem != TagProblem::Empty => Err(tag_error(problem, None)),
         _ => Ok(()),
     }
 }
@@ -50,18 +50,15 @@ pub fn tag_list(field: &Lax<Vec<String>>) -> Result<(), ValidationError> {
     let tags = field.value().map(Vec::as_slice).unwrap_or_default();
     for (i, tag) in tags.iter().enumerate() {
         if let Err(problem) = parse_tag(tag) {
-            return Err(tag_error(problem, i, true));
+            return Err(tag_error(problem, Some(i)));
         }
     }
     Ok(())
 }
 
-fn tag_error(problem: TagProblem, index: usize, in_list: bool) -> ValidationError {
-    let place = if in_list {
-        format!("tag {index}: ")
-    } else {
-        String::new()
-    };
+/// A tag's problem; `index`: its place in a list of tags.
+fn tag_error(problem: TagProblem, index: Option<usize>) -> ValidationError {
+    let place = index.map(|i| format!("tag {i}: ")).unwrap_or_default();
     ValidationError::new("value_error").with_message(Cow::Owned(format!(
         "Value error, {place}{}",
         problem.message()

@@ -71,6 +71,16 @@ pub fn not_a_tag(piece: &str) -> String {
     format!("'{piece}' is not a tag: {}", TagProblem::TooLong.message())
 }
 
+/// The tags a person typed in one field (the lead page, the bulk bar, the upload form), or why
+/// the first piece that is no tag is refused: a field, unlike a file's cell, is refused whole.
+pub fn tags_of_field(text: &str) -> Result<BTreeSet<String>, String> {
+    let (tags, refused) = tags_of_cell(text);
+    match refused.first() {
+        Some(piece) => Err(not_a_tag(piece)),
+        None => Ok(tags),
+    }
+}
+
 /// A change of a lead's tags: `set` replaces them all (None keeps them), then `add` and `remove`
 /// apply. Each tag is stored-form already (`parse_tag`).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -89,10 +99,10 @@ impl TagEdit {
         }
     }
 
-    /// Takes this tag off.
-    pub fn removing(tag: String) -> TagEdit {
+    /// Takes these tags off.
+    pub fn removing(tags: impl IntoIterator<Item = String>) -> TagEdit {
         TagEdit {
-            remove: BTreeSet::from([tag]),
+            remove: tags.into_iter().collect(),
             ..TagEdit::default()
         }
     }
@@ -171,7 +181,7 @@ mod tests {
             BTreeSet::from(["a".into(), "b".into(), "c".into()])
         );
         assert_eq!(
-            TagEdit::removing("a".into()).applied_to(&current),
+            TagEdit::removing(["a".to_owned()]).applied_to(&current),
             BTreeSet::from(["b".into()])
         );
         let edit = TagEdit {

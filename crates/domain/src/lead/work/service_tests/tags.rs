@@ -47,7 +47,7 @@ async fn a_lead_takes_no_more_than_twenty_tags_but_one_over_may_lose_some() {
         .unwrap_err();
     assert!(matches!(refused, LeadWorkError::Invalid(_)), "{refused:?}");
     assert!(saved.lock().unwrap().is_empty());
-    let fewer = TagEdit::removing("t00".into());
+    let fewer = TagEdit::removing(["t00".to_owned()]);
     service
         .edit(&person(3, "m"), 10, tagging(fewer), None)
         .await
