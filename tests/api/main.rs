@@ -52,6 +52,7 @@ mod streamed_batches;
 mod submissions;
 mod tags;
 mod takeover;
+mod team_tags;
 mod teammates;
 mod teams;
 mod upload_columns;

@@ -1044,6 +1044,21 @@ async function workingLeads(a, teamUrl, teamId, submit) {
   await m.locator("#lead-count").getByText("2 leads match these filters").waitFor();
   step("a member tags a lead from its page, lists the leads of a tag, takes a tag off, and tags two leads from the bulk bar");
 
+  // The tag field suggests the tags in use (the /tags page's rows, read when it is first
+  // focused); the tags page renames one on every lead carrying it.
+  await m.goto(leadUrl);
+  assert.equal(await m.locator("#known-tags option").count(), 0, "nothing read before the field is used");
+  await m.focus("#tag-new");
+  await m.locator('#known-tags option[value="mailer 12"]').waitFor({ state: "attached" });
+  await m.goto(`${base}/tags`);
+  const mailer = m.locator('tr[data-tag="mailer 12"]');
+  await mailer.getByLabel("New name of mailer 12").fill("Mailer Twelve");
+  await mailer.getByRole("button", { name: "Rename" }).click();
+  await m.getByText("Tag renamed on every lead that carried it.").waitFor();
+  await m.locator('tr[data-tag="mailer twelve"]').getByRole("link", { name: "2", exact: true }).waitFor();
+  await shot(m, "53d-tags");
+  step("the tag field suggests the tags in use once focused; the tags page renames a tag on both leads carrying it");
+
   // The bulk bar (a plain form) and the edit form.
   await m.goto(`${base}/leads`);
   await m.check(`#pick-${lead.result_lead_id}`);

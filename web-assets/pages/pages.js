@@ -58,6 +58,21 @@ document.addEventListener("DOMContentLoaded", () => {
     }
   }
 
+  // Tag fields suggest the tags in use, most used first: the rows of the /tags page, read once,
+  // when a person first goes to such a field. Counting them reads every tagged lead, a cost the
+  // page views themselves do not pay.
+  const knownTags = document.getElementById("known-tags");
+  const tagFields = document.querySelectorAll('input[list="known-tags"]');
+  if (knownTags && tagFields.length > 0) {
+    let asked = false;
+    const suggest = () => {
+      if (asked) return;
+      asked = true;
+      fillKnownTags(knownTags);
+    };
+    for (const field of tagFields) field.addEventListener("focus", suggest);
+  }
+
   // The upload status page: poll it and change only the status text and the bar (the live region
   // #upload-state announces the change); once the import ends, put its summary in place.
   const progress = document.querySelector("#upload-progress[data-poll]");
@@ -85,4 +100,19 @@ async function pollUpload(progress) {
   }
   const result = next.getElementById("upload-summary") ?? next.getElementById("upload-failed");
   if (result) progress.replaceWith(document.importNode(result, true));
+}
+
+async function fillKnownTags(list) {
+  try {
+    const answer = await fetch("/tags", { credentials: "same-origin" });
+    if (!answer.ok) return;
+    const page = new DOMParser().parseFromString(await answer.text(), "text/html");
+    for (const row of page.querySelectorAll("tr[data-tag]")) {
+      const option = document.createElement("option");
+      option.value = row.dataset.tag;
+      list.append(option);
+    }
+  } catch {
+    // Offline for a moment: no suggestions; the field still takes any tag.
+  }
 }

@@ -34,6 +34,7 @@ pub mod leads;
 pub mod page;
 pub mod submission_views;
 pub mod submissions;
+pub mod tags;
 pub mod team_views;
 pub mod teams;
 pub mod webhook_views;
@@ -78,6 +79,7 @@ pub fn api(api: &mut Api) {
     leads::routes(api);
     lead_merge::routes(api);
     lead_work::routes(api);
+    tags::routes(api);
     businesses::routes(api);
     auth::routes(api);
     teams::routes(api);

@@ -123,6 +123,9 @@ refusals! {
     ClashingBody = [401, 403, 404, 409, 413, 422, 429];
     /// A clashing change that names the version it changes (`If-Match`).
     Versioned = [401, 403, 404, 409, 412, 422, 429];
+    /// A change from a body of every thing the caller sees that it names (a tag renamed): one of
+    /// them may clash.
+    Sweeping = [401, 409, 413, 422, 429];
     /// A submission: the team may refuse the caller, the `Idempotency-Key` may be in use.
     Submission = [401, 403, 409, 413, 422, 429];
     /// An import into the directory, which the caller's role may be refused.

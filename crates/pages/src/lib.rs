@@ -43,6 +43,7 @@ pub mod multipart;
 pub mod render;
 pub mod session;
 pub mod sign_in;
+pub mod tags;
 pub mod team_webhook_edits;
 pub mod team_webhooks;
 pub mod teams;
@@ -73,6 +74,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     .configure(uploads::configure)
     .configure(map::configure)
     .configure(leads::configure)
+    .configure(tags::configure)
     .configure(businesses::configure);
 }
 
@@ -154,6 +156,8 @@ impl Done {
             "tags-added" => "Tags added.",
             "tag-removed" => "Tag taken off.",
             "tags-unchanged" => "No tag was given: nothing was changed.",
+            "tag-renamed" => "Tag renamed on every lead that carried it.",
+            "tag-removed-everywhere" => "Tag taken off every lead that carried it.",
             "merged" => "Leads merged: this is the lead that was kept.",
             "merged-away" => "The lead you opened was merged into this one.",
             "bulk" => "The selected leads were changed.",

@@ -20,7 +20,7 @@ macro_rules! page_templates {
     };
 }
 
-const TEMPLATES: [(&str, &str); 27] = page_templates!(
+const TEMPLATES: [(&str, &str); 28] = page_templates!(
     "base.html",
     "message.html",
     "sign_in.html",
@@ -48,6 +48,7 @@ const TEMPLATES: [(&str, &str); 27] = page_templates!(
     "charts.html",
     "dashboard.html",
     "businesses.html",
+    "tags.html",
 );
 
 // Parsed once. A parse error is a programming error the unit test below catches; it still answers

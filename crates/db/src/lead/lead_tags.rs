@@ -1,10 +1,14 @@
 //! A lead's tags: the JSON array on its row, which every read of the lead has, and one
 //! `lead_tags` row a tag, which the `tag=` filter reads. Both are written here, together.
+use diesel::dsl::count_star;
 use diesel::prelude::*;
+
+use leadhub_domain::lead::work::TagCount;
 
 use crate::lead::lead_search::LeadCondition;
 use crate::schema::{lead_tags, leads};
-use crate::DbConnection;
+use crate::sql::narrow_to_teams;
+use crate::{DbConnection, ReadConnection};
 
 /// The `leads.tags` value of these tags (sorted, each once, as the domain hands them over).
 pub(crate) fn tags_column(tags: &[String]) -> String {
@@ -56,6 +60,33 @@ pub(crate) fn tagged(tag: &str) -> LeadCondition {
                 .select(lead_tags::lead_id),
         ),
     )
+}
+
+/// How many live leads (not archived, not merged away) of `visible_teams` (None: every team; a
+/// list: those teams and the unassigned leads), of `team_id` alone when given, carry each tag:
+/// most first, then by tag, at most `limit` tags. One grouped read of `lead_tags` joined to
+/// the leads; sorted here, since a team's tags are a few hundred words at most.
+pub(crate) fn tag_counts(
+    conn: &mut ReadConnection<'_>,
+    visible_teams: &Option<Vec<i64>>,
+    team_id: Option<i64>,
+    limit: i64,
+) -> QueryResult<Vec<TagCount>> {
+    let mut q = lead_tags::table
+        .inner_join(leads::table)
+        .filter(leads::merged_into_id.is_null())
+        .filter(leads::archived_at.is_null())
+        .group_by(lead_tags::tag)
+        .select((lead_tags::tag, count_star()))
+        .into_boxed();
+    narrow_to_teams!(q, leads::team_id, visible_teams, team_id);
+    let mut counts: Vec<(String, i64)> = conn.load(q)?;
+    counts.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    counts.truncate(usize::try_from(limit).unwrap_or(0));
+    Ok(counts
+        .into_iter()
+        .map(|(tag, leads)| TagCount { tag, leads })
+        .collect())
 }
 
 #[cfg(test)]

@@ -11,7 +11,7 @@ use leadhub_domain::lead::plan::Street;
 use leadhub_domain::lead::record::Lead;
 use leadhub_domain::lead::work::{
     kind, ActivityEntry, ActorRef, Assignee, ChangeSaved, ContactOutcome, ContactSummary,
-    LeadChange, LeadWorkRepository, NewActivity, Note, SUBMISSION_KIND,
+    LeadChange, LeadWorkRepository, NewActivity, Note, TagCount, SUBMISSION_KIND,
 };
 use leadhub_domain::lead::LeadFields;
 use leadhub_domain::store::StoreResult;
@@ -19,7 +19,7 @@ use leadhub_domain::webhook::{event_subject, BodyMembers, EventType};
 
 use crate::lead::contacts::contact_summaries;
 use crate::lead::lead_row::{LeadRow, LeadValues};
-use crate::lead::lead_tags::{index_tags, stored_tags, tags_column};
+use crate::lead::lead_tags::{index_tags, stored_tags, tag_counts, tags_column};
 use crate::lead::lead_writes::lock_for_writing;
 use crate::lead::unindexed::unindexed_columns;
 use crate::schema::{lead_activity, lead_notes, leads, submissions, users};
@@ -168,6 +168,16 @@ impl LeadWorkRepository for Database {
         lead_ids: Vec<i64>,
     ) -> StoreResult<HashMap<i64, ContactSummary>> {
         self.read(move |conn| contact_summaries(conn, &lead_ids))
+            .await
+    }
+
+    async fn tag_counts(
+        &self,
+        visible_teams: Option<Vec<i64>>,
+        team_id: Option<i64>,
+        limit: i64,
+    ) -> StoreResult<Vec<TagCount>> {
+        self.read(move |conn| tag_counts(conn, &visible_teams, team_id, limit))
             .await
     }
 

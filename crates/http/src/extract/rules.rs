@@ -45,6 +45,14 @@ pub fn tag_word(field: &Lax<String>) -> Result<(), ValidationError> {
     }
 }
 
+/// One tag named in a body (`parse_tag`); a blank one is refused: it names no tag.
+pub fn a_tag(field: &Lax<String>) -> Result<(), ValidationError> {
+    match field.value().map(|given| parse_tag(given)) {
+        Some(Err(problem)) => Err(tag_error(problem, None)),
+        _ => Ok(()),
+    }
+}
+
 /// A list of tags, each one by `parse_tag` (a blank one is refused too: it names nothing).
 pub fn tag_list(field: &Lax<Vec<String>>) -> Result<(), ValidationError> {
     let tags = field.value().map(Vec::as_slice).unwrap_or_default();

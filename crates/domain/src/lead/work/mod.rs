@@ -11,6 +11,7 @@ mod service;
 mod service_tests;
 mod share_out;
 pub mod tags;
+pub mod team_tags;
 
 pub use contact::{ContactLog, ContactOutcome, ContactSummary};
 pub use edit::{FieldEdit, FieldPatch};
@@ -23,3 +24,4 @@ pub use service::{
 };
 pub use share_out::SHARE_MAX_PEOPLE;
 pub use tags::{parse_tag, TagEdit, TagProblem};
+pub use team_tags::{Retagged, TagCount, TAG_LIST_MAX};

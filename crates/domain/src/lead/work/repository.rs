@@ -10,6 +10,7 @@ use crate::lead::record::Lead;
 use crate::lead::work::contact::{ContactOutcome, ContactSummary};
 use crate::lead::work::edit::AddressKeys;
 use crate::lead::work::model::{ActivityEntry, LeadStatus, NewActivity, Note};
+use crate::lead::work::team_tags::TagCount;
 use crate::store::StoreResult;
 
 /// New field values of a lead, normalised.
@@ -116,6 +117,15 @@ pub trait LeadWorkRepository: Send + Sync {
         &self,
         lead_ids: Vec<i64>,
     ) -> StoreResult<HashMap<i64, ContactSummary>>;
+    /// How many live leads (not archived, not merged away) carry each tag: those of
+    /// `visible_teams` (None: every team; a list: those teams and the unassigned leads), of
+    /// `team_id` alone when given. Most first, then by tag, at most `limit` tags.
+    async fn tag_counts(
+        &self,
+        visible_teams: Option<Vec<i64>>,
+        team_id: Option<i64>,
+        limit: i64,
+    ) -> StoreResult<Vec<TagCount>>;
     /// The lead's timeline, newest first: its activity rows and its submissions; with the
     /// number of entries.
     async fn activity(

@@ -4,11 +4,11 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use crate::lead::fields::LeadFields;
-use crate::lead::record::{Lead, MockLeadRepository};
+use crate::lead::record::{Lead, LeadCursor, LeadFilter, MockLeadRepository};
 use crate::lead::work::repository::MockLeadWorkRepository;
 use crate::lead::work::{
-    ActorRef, BulkSet, ChangeSaved, FieldPatch, LeadChange, LeadPatch, LeadStatus, LeadWorkError,
-    LeadWorkService, Note,
+    ActorRef, ArchiveFilter, BulkSet, ChangeSaved, FieldPatch, LeadChange, LeadPatch, LeadStatus,
+    LeadWorkError, LeadWorkService, Note,
 };
 use crate::team::{Actor, Role};
 use crate::test_support::{clock, fresh_lead, now, person, platform_admin, roster_memberships};
@@ -84,6 +84,10 @@ impl World {
         leads
             .expect_find_leads()
             .returning(move |ids| Ok(among(&stored, &ids, |l| l.id)));
+        let stored = self.leads.clone();
+        leads
+            .expect_list_leads_after()
+            .returning(move |filter, after, limit| Ok(listed(&stored, &filter, after, limit)));
         let mut work = MockLeadWorkRepository::new();
         let (log, stored) = (saved.clone(), self.leads.clone());
         work.expect_save_change().returning(move |change| {
@@ -144,6 +148,29 @@ impl World {
         };
         (service, saved)
     }
+}
+
+/// What a store lists of `all` for `filter`'s teams, archive and tag (its other members unset in
+/// these tests): newest first, after `after`, at most `limit`.
+fn listed(all: &[Lead], filter: &LeadFilter, after: Option<LeadCursor>, limit: i64) -> Vec<Lead> {
+    let mut found: Vec<Lead> = all
+        .iter()
+        .filter(|l| match &filter.visible_teams {
+            Some(teams) => l.team_id.is_none_or(|t| teams.contains(&t)),
+            None => true,
+        })
+        .filter(|l| filter.team_id.is_none_or(|t| l.team_id == Some(t)))
+        .filter(|l| match filter.archive {
+            ArchiveFilter::Active => l.work.archived_at.is_none(),
+            ArchiveFilter::Archived => l.work.archived_at.is_some(),
+        })
+        .filter(|l| filter.tag.as_ref().is_none_or(|t| l.work.tags.contains(t)))
+        .filter(|l| after.is_none_or(|a| (l.created_at, l.id) < (a.created_at, a.id)))
+        .cloned()
+        .collect();
+    found.sort_by_key(|l| std::cmp::Reverse((l.created_at, l.id)));
+    found.truncate(usize::try_from(limit).unwrap());
+    found
 }
 
 /// The things of `all` whose id (`id_of`) is among `ids`, as a store reads them by id.
