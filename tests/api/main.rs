@@ -44,6 +44,7 @@ mod pages;
 mod rate_limits;
 mod reachable_leads;
 mod read_only;
+mod saved_views;
 mod search;
 mod single_groups;
 mod snapshots;

@@ -30,7 +30,7 @@ async fn tagged(app: &TestApp, key: &str, tag: &str) -> Vec<i64> {
 }
 
 /// Posts `form` to `path` and expects the 422 page saying `says`.
-async fn refused(b: &mut Browser, path: &str, form: &[(&str, &str)], says: &str) {
+pub(crate) async fn refused(b: &mut Browser, path: &str, form: &[(&str, &str)], says: &str) {
     let page = post_form(b, path, form).await;
     assert_eq!(
         page.status,

@@ -9,6 +9,7 @@ use leadhub_tests::{backend_tests, TestApp};
 use crate::lead_work::{cast, lead_at, newest_of_kind, patch};
 use crate::lead_work_pages::post_form;
 use crate::pages::{page_shows, sign_in};
+use crate::tags::refused;
 
 backend_tests!(
     tags_are_counted_renamed_and_taken_off_through_the_api,
@@ -191,18 +192,7 @@ async fn the_tags_page_counts_renames_and_takes_off_tags(app: TestApp) {
 
     // A new name that is no tag: the reason, and nothing changed.
     let form = [("from", "hot"), ("to", "hot; cold")];
-    let refused = post_form(&mut mia, "/tags/rename", &form).await;
-    assert_eq!(
-        refused.status,
-        StatusCode::UNPROCESSABLE_ENTITY,
-        "{}",
-        refused.body
-    );
-    assert!(
-        refused.body.contains("no comma or semicolon"),
-        "{}",
-        refused.body
-    );
+    refused(&mut mia, "/tags/rename", &form, "no comma or semicolon").await;
     assert_eq!(
         tags_of(&app, two, mia_key).await,
         json!(["hot", "storm 2026"])

@@ -14,9 +14,9 @@
 //! ago>`; and a salesperson's lists: "My call list" (`status=open&assignee=me&do_not_call=false`,
 //! in call order), `status=open`, the leads without a phone (a phone on every third lead) and
 //! the member's contacts of the last week; and the leads of one tag (`tag=storm 2026`, on every
-//! 20th lead). Every 53rd lead is marked do not call (the phones, marks and tags set as the leads
-//! are written, so no UPDATE leaves dead rows behind). Prints figures;
-//! asserts only that the pages answer.
+//! 20th lead), and the tags page that counts them (`/tags`). Every 53rd lead is marked do not
+//! call (the phones, marks and tags set as the leads are written, so no UPDATE leaves dead rows
+//! behind). Prints figures; asserts only that the pages answer.
 //!
 //! Run: `cargo bench -p leadhub-tests --bench dashboard` (`DASHBOARD_BENCH_LEADS=100000` for a
 //! smaller set).
@@ -196,6 +196,13 @@ async fn bench(backend: Backend) {
             "{backend:?} GET {path:<38} p50 {p50:6.1} ms, p95 {p95:6.1} ms ({SAMPLES} requests; {total})"
         );
     }
+    // The team's tags (`/tags`, which the tag fields' suggestions read too): every tagged lead
+    // the member sees, counted by its tag.
+    let count = "<a href=\"/leads?tag=storm+2026\">";
+    let (p50, p95, total) = page_figures(&app, &cookies, "/tags", count).await;
+    println!(
+        "{backend:?} GET /tags                                  p50 {p50:6.1} ms, p95 {p95:6.1} ms ({SAMPLES} requests; {total} leads tagged)"
+    );
 }
 
 fn main() {

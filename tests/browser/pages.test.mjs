@@ -1059,6 +1059,23 @@ async function workingLeads(a, teamUrl, teamId, submit) {
   await shot(m, "53d-tags");
   step("the tag field suggests the tags in use once focused; the tags page renames a tag on both leads carrying it");
 
+  // Mia keeps that list as a view: it shows above every list, marked when open, and goes with
+  // its ×.
+  await m.goto(`${base}/leads?tag=mailer+twelve`);
+  await m.locator("#save-view summary").click();
+  await m.fill("#view-name", "Mailer twelve");
+  await m.getByRole("button", { name: "Save view" }).click();
+  await m.getByText("View saved: it is among your views above the list.").waitFor();
+  await m.goto(`${base}/leads`);
+  await m.locator("#saved-views").getByRole("link", { name: "Mailer twelve" }).click();
+  await m.locator("#lead-count").getByText("2 leads match these filters").waitFor();
+  assert.equal(await m.locator('#saved-views a[aria-current="page"]').textContent(), "Mailer twelve");
+  await shot(m, "53e-saved-view");
+  await m.getByRole("button", { name: "Delete the view Mailer twelve" }).click();
+  await m.getByText("View deleted.").waitFor();
+  assert.equal(await m.locator("#saved-views").count(), 0, "no views left");
+  step("a member saves a filtered list as a view, opens it from above the list, and deletes it");
+
   // The bulk bar (a plain form) and the edit form.
   await m.goto(`${base}/leads`);
   await m.check(`#pick-${lead.result_lead_id}`);

@@ -47,6 +47,17 @@ diesel::table! {
 }
 
 diesel::table! {
+    saved_views (id) {
+        id -> BigInt,
+        user_id -> BigInt,
+        name -> Text,
+        query -> Text,
+        created_at -> Timestamp,
+        updated_at -> Timestamp,
+    }
+}
+
+diesel::table! {
     auth_tokens (id) {
         id -> BigInt,
         user_id -> BigInt,
@@ -437,11 +448,13 @@ diesel::joinable!(webhook_endpoints -> teams (team_id));
 diesel::joinable!(webhook_deliveries -> webhook_endpoints (endpoint_id));
 
 diesel::joinable!(follow_up_digests -> users (user_id));
+diesel::joinable!(saved_views -> users (user_id));
 
 diesel::allow_tables_to_appear_in_same_query!(
     users,
     follow_up_digest_hours,
     follow_up_digests,
+    saved_views,
     api_keys,
     auth_tokens,
     sign_in_links,

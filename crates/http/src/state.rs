@@ -9,6 +9,7 @@ use leadhub_domain::dashboard::DashboardService;
 use leadhub_domain::jobs::JobQueue;
 use leadhub_domain::lead::enrichment_retry::EnrichmentRetries;
 use leadhub_domain::lead::merge_leads::LeadMergeService;
+use leadhub_domain::lead::saved_views::SavedViews;
 use leadhub_domain::lead::work::digest::FollowUpDigests;
 use leadhub_domain::lead::work::LeadWorkService;
 use leadhub_domain::rate_limit::RateLimiter;
@@ -44,6 +45,8 @@ pub struct AppState {
     pub dashboard: Arc<DashboardService>,
     /// The daily e-mail of follow-ups due: sent by the workers, turned off on the dashboard.
     pub follow_up_digests: Arc<FollowUpDigests>,
+    /// Each person's saved views of the leads list (the pages').
+    pub saved_views: Arc<SavedViews>,
     pub webhooks: Arc<WebhookService>,
     /// For idempotent replays, which sit in the web layer (they store HTTP answers).
     pub submissions_repo: Arc<dyn SubmissionRepository>,

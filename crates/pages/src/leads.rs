@@ -82,6 +82,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
             web::get().to(crate::lead_workbook::export),
         )
         .route("/leads/bulk", web::post().to(crate::lead_bulk::bulk))
+        .configure(crate::saved_views::configure)
         .configure(lead_edit::configure)
         .configure(lead_actions::configure)
         .configure(lead_tags::configure)
@@ -221,6 +222,10 @@ async fn list(
     context.insert("me", &visitor.user.user_id);
     context.insert("contact_outcomes", &crate::lead_view::contact_choices());
     context.insert("bulk_max", &BULK_MAX_IDS);
+    context.insert(
+        "saved_views",
+        &crate::saved_views::views_of(&visitor).await?,
+    );
     let status = match filters.read::<LeadQuery>() {
         Ok(lead_query) => {
             if let Some(upload) = lead_query.filter().upload {

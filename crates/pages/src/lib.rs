@@ -41,6 +41,7 @@ pub mod list;
 pub mod map;
 pub mod multipart;
 pub mod render;
+pub mod saved_views;
 pub mod session;
 pub mod sign_in;
 pub mod tags;
@@ -156,6 +157,8 @@ impl Done {
             "tags-added" => "Tags added.",
             "tag-removed" => "Tag taken off.",
             "tags-unchanged" => "No tag was given: nothing was changed.",
+            "view-saved" => "View saved: it is among your views above the list.",
+            "view-deleted" => "View deleted.",
             "tag-renamed" => "Tag renamed on every lead that carried it.",
             "tag-removed-everywhere" => "Tag taken off every lead that carried it.",
             "merged" => "Leads merged: this is the lead that was kept.",

@@ -22,6 +22,7 @@ use leadhub_domain::enrich::{AppraisalSource, Geocoder};
 use leadhub_domain::identity::{BuiltinIdentity, IdentityProvider};
 use leadhub_domain::lead::enrichment_retry::{EnrichmentRetries, RetryPolicy};
 use leadhub_domain::lead::merge_leads::LeadMergeService;
+use leadhub_domain::lead::saved_views::SavedViews;
 use leadhub_domain::mail::Mailer;
 use leadhub_domain::mail_throttle::MailThrottle;
 use leadhub_domain::rate_limit::RateLimiter;
@@ -222,6 +223,10 @@ pub fn app_state(config: Config, db: Database, adapters: Adapters) -> AppState {
             config.enrichment_give_up_secs as i64,
         )),
     });
+    let saved_views = SavedViews {
+        views: Arc::new(db.clone()),
+        clock: adapters.clock.clone(),
+    };
     AppState {
         lead_merges: Arc::new(lead_merges),
         enrichment_retries,
@@ -240,6 +245,7 @@ pub fn app_state(config: Config, db: Database, adapters: Adapters) -> AppState {
         businesses: Arc::new(businesses),
         dashboard: Arc::new(dashboard),
         follow_up_digests: Arc::new(follow_up_digests),
+        saved_views: Arc::new(saved_views),
         webhooks: Arc::new(webhooks),
         clock: adapters.clock,
         metrics: Arc::new(Metrics::new()),

@@ -1,7 +1,8 @@
 //! Leads and submissions: the lead rows, the batch writer and the plan it stores, the queue that
 //! groups single submissions and the one that groups lead changes, rows rewritten without their
 //! indexes, submissions and their outcomes, the dashboard counts, and uploaded files awaiting
-//! import, the contacts logged on leads, the leads' tags, and the e-mail of follow-ups due.
+//! import, the contacts logged on leads, the leads' tags, the e-mail of follow-ups due, and each
+//! person's saved views of the leads list.
 
 pub(crate) mod change_groups;
 pub(crate) mod contacts;
@@ -19,6 +20,7 @@ pub(crate) mod leads;
 pub(crate) mod merge_leads;
 pub(crate) mod outcomes;
 pub(crate) mod plan_store;
+pub(crate) mod saved_views;
 pub(crate) mod single_intake;
 pub(crate) mod submission_rows;
 pub(crate) mod submissions;

@@ -6,6 +6,7 @@ pub mod merge_leads;
 pub mod normalize;
 pub mod plan;
 pub mod record;
+pub mod saved_views;
 pub mod search;
 pub mod work;
 
