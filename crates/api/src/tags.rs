@@ -133,12 +133,12 @@ pub async fn rename_tag(
     body: ValidatedJson<RenameTagBody>,
 ) -> Answer<Json<RetagResult>, Sweeping> {
     let body = body.value;
-    let (from, to) = (body.from.text().unwrap_or(""), body.to.text());
+    // Both are there (validation); a blank one reaches the service as "" and is refused there,
+    // never as a missing `to`, which would take the tag off instead.
+    let (from, to) = (body.from.text().unwrap_or(""), body.to.text().unwrap_or(""));
     let team_id = body.team_id.value().copied();
     let work = &call.state.lead_work;
-    let done = work
-        .retag(call.user(), team_id, from, Some(to.unwrap_or("")))
-        .await?;
+    let done = work.retag(call.user(), team_id, from, Some(to)).await?;
     Ok(Json(RetagResult::from(done)))
 }
 
