@@ -38,6 +38,18 @@ pub(crate) async fn post_form(b: &mut Browser, path: &str, form: &[(&str, &str)]
     b.post(path, &with_token).await
 }
 
+/// Posts `form` to `path` and expects the 422 page saying `says`.
+pub(crate) async fn refused(b: &mut Browser, path: &str, form: &[(&str, &str)], says: &str) {
+    let page = post_form(b, path, form).await;
+    assert_eq!(
+        page.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "{}",
+        page.body
+    );
+    assert!(page.body.contains(says), "{says}: {}", page.body);
+}
+
 /// Posts the form of `action` on lead `id` (`/leads/{id}/{action}`); expects to land back on the
 /// lead's page at `?done={done}` and returns that page.
 pub(crate) async fn work_on(

@@ -6,9 +6,8 @@ use reqwest::StatusCode;
 use leadhub_tests::{backend_tests, TestApp};
 
 use crate::lead_work::{cast, lead_at, patch};
-use crate::lead_work_pages::post_form;
+use crate::lead_work_pages::{post_form, refused};
 use crate::pages::{page_shows, sign_in, Browser};
-use crate::tags::refused;
 
 backend_tests!(a_person_saves_opens_replaces_and_deletes_views_of_the_list);
 

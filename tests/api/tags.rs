@@ -11,9 +11,9 @@ use crate::helpers::list_refuses;
 use crate::lead_pages::fetch_csv;
 use crate::lead_uploads::finished;
 use crate::lead_work::{cast, ids, lead_at, newest_of_kind, patch};
-use crate::lead_work_pages::{post_form, work_on};
+use crate::lead_work_pages::{post_form, refused, work_on};
 use crate::messy_imports::{import_file, import_tagged};
-use crate::pages::{page_shows, sign_in, Browser};
+use crate::pages::{page_shows, sign_in};
 
 backend_tests!(
     tags_are_set_added_taken_off_and_listed_through_the_api,
@@ -27,18 +27,6 @@ async fn tagged(app: &TestApp, key: &str, tag: &str) -> Vec<i64> {
         .await;
     assert_eq!(status, StatusCode::OK, "{tag}: {body}");
     ids(&body)
-}
-
-/// Posts `form` to `path` and expects the 422 page saying `says`.
-pub(crate) async fn refused(b: &mut Browser, path: &str, form: &[(&str, &str)], says: &str) {
-    let page = post_form(b, path, form).await;
-    assert_eq!(
-        page.status,
-        StatusCode::UNPROCESSABLE_ENTITY,
-        "{}",
-        page.body
-    );
-    assert!(page.body.contains(says), "{says}: {}", page.body);
 }
 
 async fn tags_are_set_added_taken_off_and_listed_through_the_api(app: TestApp) {

@@ -7,9 +7,8 @@ use serde_json::{json, Value};
 use leadhub_tests::{backend_tests, TestApp};
 
 use crate::lead_work::{cast, lead_at, newest_of_kind, patch};
-use crate::lead_work_pages::post_form;
+use crate::lead_work_pages::{post_form, refused};
 use crate::pages::{page_shows, sign_in};
-use crate::tags::refused;
 
 backend_tests!(
     tags_are_counted_renamed_and_taken_off_through_the_api,

@@ -194,10 +194,7 @@ pub async fn bulk(
         work.bulk(&visitor.user, &ids, &set).await
     };
     match outcome {
-        Ok(_) => {
-            let sep = if list.ends_with('?') { "" } else { "&" };
-            Ok(visitor.finish(see_other(&format!("{list}{sep}done=bulk"))))
-        }
+        Ok(_) => Ok(visitor.finish(see_other(&back.link("/leads", "done", "bulk")))),
         Err(LeadWorkError::Invalid(problems)) => {
             let named: Vec<String> = problems
                 .iter()

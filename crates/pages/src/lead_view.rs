@@ -112,13 +112,15 @@ pub struct TagLink {
     pub leads: String,
 }
 
+pub fn tag_link(tag: &str) -> TagLink {
+    TagLink {
+        name: tag.to_owned(),
+        leads: leads_where("tag", tag),
+    }
+}
+
 pub fn tag_links(tags: &[String]) -> Vec<TagLink> {
-    tags.iter()
-        .map(|tag| TagLink {
-            name: tag.clone(),
-            leads: leads_where("tag", tag),
-        })
-        .collect()
+    tags.iter().map(|tag| tag_link(tag)).collect()
 }
 
 /// The leads list filtered by `name` = `value`.

@@ -56,6 +56,16 @@ impl PageFilters {
             .finish()
     }
 
+    /// `path` with the filters and `name`=`value` after them: another page of the list, or the
+    /// list again after a form, with its `done` notice.
+    pub fn link(&self, path: &str, name: &str, value: &str) -> String {
+        let query = form_urlencoded::Serializer::new(String::new())
+            .extend_pairs(self.given.iter().map(|(n, v)| (*n, v.as_str())))
+            .append_pair(name, value)
+            .finish();
+        format!("{path}?{query}")
+    }
+
     /// The filters but `name` as a query string: a link that removes that filter.
     pub fn query_string_without(&self, name: &str) -> String {
         form_urlencoded::Serializer::new(String::new())
@@ -95,11 +105,7 @@ impl PageFilters {
     /// `last` (when this page has rows), and the links `previous` and `next` to `path` with the
     /// same filters.
     pub fn insert_page(&self, context: &mut Context, path: &str, total: i64) {
-        let query = self.query_string();
-        let link = |offset: i64| {
-            let sep = if query.is_empty() { "" } else { "&" };
-            format!("{path}?{query}{sep}offset={offset}")
-        };
+        let link = |offset: i64| self.link(path, "offset", &offset.to_string());
         context.insert("total", &total);
         if self.offset < total {
             context.insert("first", &(self.offset + 1));

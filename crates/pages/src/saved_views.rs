@@ -61,19 +61,14 @@ struct DeleteForm {
     back: String,
 }
 
-/// The list of `query` (the list's filters, read as the list reads them), with `done`.
-fn list_with(query: &str, done: &str) -> String {
-    let sep = if query.is_empty() { "" } else { "&" };
-    format!("/leads?{query}{sep}done={done}")
-}
-
 async fn save(Posted { visitor, form }: Posted<SaveForm>) -> Result<HttpResponse, PageError> {
     // Only the list's own filters are kept, in the list's order: what the view shows is what
     // `/leads` with them shows.
-    let query = PageFilters::of(&form.query, &FILTERS).query_string();
+    let filters = PageFilters::of(&form.query, &FILTERS);
+    let query = filters.query_string();
     let views = &visitor.state.saved_views;
     match views.save(&visitor.user, &form.name, &query).await {
-        Ok(_) => Ok(visitor.finish(see_other(&list_with(&query, "view-saved")))),
+        Ok(_) => Ok(visitor.finish(see_other(&filters.link("/leads", "done", "view-saved")))),
         Err(ServiceError::Invalid(problems)) => Err(PageError::Refused {
             status: StatusCode::UNPROCESSABLE_ENTITY,
             title: "The view was not saved",
@@ -91,6 +86,6 @@ async fn delete(
     let id = id_of(&id, "View")?;
     let views = &visitor.state.saved_views;
     views.delete(&visitor.user, id).await?;
-    let back = PageFilters::of(&form.back, &FILTERS).query_string();
-    Ok(visitor.finish(see_other(&list_with(&back, "view-deleted"))))
+    let back = PageFilters::of(&form.back, &FILTERS);
+    Ok(visitor.finish(see_other(&back.link("/leads", "done", "view-deleted"))))
 }

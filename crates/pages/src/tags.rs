@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use leadhub_domain::lead::work::{LeadWorkError, TagCount, TAG_LIST_MAX};
 
-use crate::lead_view::tag_links;
+use crate::lead_view::{tag_link, TagLink};
 use crate::render::{problems_text, see_other, PageError};
 use crate::session::{Posted, Visitor};
 use crate::{base_context, Done};
@@ -21,12 +21,11 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     }
 }
 
-/// One row of the page.
+/// One row of the page: the tag, the list of its leads, and how many they are.
 #[derive(Serialize)]
 struct TagLine {
-    name: String,
-    /// The list of the leads carrying it.
-    leads: String,
+    #[serde(flatten)]
+    link: TagLink,
     count: i64,
 }
 
@@ -57,13 +56,10 @@ async fn list(visitor: Visitor, done: web::Query<Done>) -> Result<HttpResponse, 
 }
 
 fn lines(counts: Vec<TagCount>) -> Vec<TagLine> {
-    let names: Vec<String> = counts.iter().map(|c| c.tag.clone()).collect();
     counts
         .into_iter()
-        .zip(tag_links(&names))
-        .map(|(count, link)| TagLine {
-            name: link.name,
-            leads: link.leads,
+        .map(|count| TagLine {
+            link: tag_link(&count.tag),
             count: count.leads,
         })
         .collect()
