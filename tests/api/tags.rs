@@ -60,7 +60,32 @@ async fn tags_are_set_added_taken_off_and_listed_through_the_api(app: TestApp) {
     assert_eq!(tagged(&app, mia, "HOT").await, [one]);
     assert_eq!(tagged(&app, mia, "cold").await, Vec::<i64>::new());
     list_refuses(&app, mia, &format!("tag={}", "x".repeat(41))).await;
-    list_refuses(&app, mia, "tag=a,b").await;
+    // Several, commas (or semicolons) between them: the leads carrying every one of them.
+    let (_, body) = patch(&app, two, mia, json!({"add_tags": ["hot"]})).await;
+    assert_eq!(body["tags"], json!(["hot"]), "{body}");
+    assert_eq!(tagged(&app, mia, "hot").await, [one, two]);
+    assert_eq!(tagged(&app, mia, "roof,HOT").await, [one]);
+    assert_eq!(tagged(&app, mia, "hot;%20roof,").await, [one]);
+    assert_eq!(tagged(&app, mia, "hot,cold").await, Vec::<i64>::new());
+    let twenty_one: Vec<String> = (0..21).map(|i| format!("t{i}")).collect();
+    list_refuses(&app, mia, &format!("tag={}", twenty_one.join(","))).await;
+    list_refuses(&app, mia, &format!("tag=hot,{}", "x".repeat(41))).await;
+    // Without: the leads carrying none of the tags named, beside the other filters.
+    let without = |query: &'static str| {
+        let app = &app;
+        async move {
+            let path = format!("/api/v1/leads?{query}&sort=created_at");
+            let (status, body) = app.get(&path, mia).await;
+            assert_eq!(status, StatusCode::OK, "{query}: {body}");
+            ids(&body)
+        }
+    };
+    assert_eq!(without("without_tag=ROOF").await, [two]);
+    assert_eq!(without("tag=hot&without_tag=roof,cold").await, [two]);
+    assert_eq!(without("without_tag=cold").await, [one, two]);
+    assert_eq!(without("without_tag=hot;%20roof").await, Vec::<i64>::new());
+    list_refuses(&app, mia, &format!("without_tag={}", "x".repeat(41))).await;
+    patch(&app, two, mia, json!({"remove_tags": ["hot"]})).await;
 
     // Refused: a tag with a separator, one too long, not a list, more than 20.
     for bad in [
@@ -139,6 +164,23 @@ async fn the_pages_show_add_and_take_off_tags(app: TestApp) {
         ],
     )
     .await;
+    // And by several, with or without.
+    page_shows(
+        &mut mia,
+        "/leads?tag=storm+2026,+HOT&without_tag=cold",
+        &[
+            "1 lead matches these filters",
+            "name=\"tag\" value=\"storm 2026, HOT\"",
+            "name=\"without_tag\" value=\"cold\"",
+        ],
+    )
+    .await;
+    let page = page_shows(&mut mia, "/leads?without_tag=hot", &["1 lead matches"]).await;
+    assert!(
+        page.body.contains(&format!("/leads/{other}")),
+        "{}",
+        page.body
+    );
 
     // Taken off from the lead page.
     let body = work_on(

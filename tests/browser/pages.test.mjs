@@ -1076,6 +1076,24 @@ async function workingLeads(a, teamUrl, teamId, submit) {
   assert.equal(await m.locator("#saved-views").count(), 0, "no views left");
   step("a member saves a filtered list as a view, opens it from above the list, and deletes it");
 
+  // The owner keeps a view for everyone in the team: Mia opens it, marked with the team, and has
+  // no × to delete it.
+  await a.goto(`${base}/leads?tag=mailer+twelve`);
+  await a.locator("#save-view summary").click();
+  await a.fill("#view-name", "Team mailer");
+  // The owner has two teams of this name: the choice and the view's mark name the team's id.
+  await a.selectOption("#view-team", { label: `everyone in Austin Roofing (#${teamId})` });
+  await a.getByRole("button", { name: "Save view" }).click();
+  await a.getByText("View saved: it is among your views above the list.").waitFor();
+  await a.getByRole("button", { name: `Delete the view Team mailer for everyone in Austin Roofing (#${teamId})` }).waitFor();
+  await m.goto(`${base}/leads`);
+  await m.locator("#saved-views").getByRole("link", { name: "Team mailer" }).click();
+  await m.locator("#lead-count").getByText("2 leads match these filters").waitFor();
+  assert.equal(await m.locator("#saved-views .view-team").textContent(), "· Austin Roofing");
+  assert.equal(await m.getByRole("button", { name: /Delete the view Team mailer/ }).count(), 0);
+  await shot(m, "53f-team-view");
+  step("the owner keeps a view for everyone in the team; a member opens it and has no × for it");
+
   // The bulk bar (a plain form) and the edit form.
   await m.goto(`${base}/leads`);
   await m.check(`#pick-${lead.result_lead_id}`);

@@ -9,9 +9,9 @@ use leadhub_domain::lead::fields::PROPERTY_TYPES;
 use leadhub_domain::lead::record::{EnrichmentStatus, LeadFilter};
 use leadhub_domain::lead::search::{LeadSort, SearchText};
 use leadhub_domain::lead::work::{
-    follow_up_day, parse_tag, ArchiveFilter, AssigneeFilter, LeadStatus, Person, StatusFilter,
+    follow_up_day, tags_of_field, ArchiveFilter, AssigneeFilter, LeadStatus, Person, StatusFilter,
 };
-use leadhub_http::extract::rules::{enum_message, follow_up_date, one_of, tag_word};
+use leadhub_http::extract::rules::{enum_message, follow_up_date, one_of, tag_words};
 use leadhub_http::extract::{
     flat_problems, iso_timestamp, json_type, timestamp_on, Call, Lax, PageQuery, RequestQuery,
     ValidatedQuery,
@@ -141,9 +141,14 @@ pub struct LeadFilters {
     /// `false`: only the leads one may call (no do-not-call mark); `true`: only the marked ones.
     #[validate(custom(function = "json_type"))]
     pub do_not_call: Lax<bool>,
-    /// Only the leads carrying this tag (any case: tags are kept lower case).
-    #[validate(custom(function = "json_type"), custom(function = "tag_word"))]
+    /// Only the leads carrying this tag (any case: tags are kept lower case); several, separated
+    /// by commas (`hot,storm 2026`): the leads carrying every one of them.
+    #[validate(custom(function = "json_type"), custom(function = "tag_words"))]
     pub tag: Lax<String>,
+    /// Only the leads carrying none of these tags (commas between them): `tag=storm 2026` with
+    /// `without_tag=mailer 12` is the storm's leads not mailed yet.
+    #[validate(custom(function = "json_type"), custom(function = "tag_words"))]
+    pub without_tag: Lax<String>,
     /// The id of a browser upload (`/uploads/{id}`): only the leads it created or updated
     /// (including duplicates it merged into). An upload of a team the caller is not in finds
     /// nothing.
@@ -198,6 +203,12 @@ impl LeadQuery {
     pub fn filter_on_clock(&self, offset: UtcOffset) -> LeadFilter {
         self.filters.filter(offset)
     }
+}
+
+/// The tags a `tag=` or `without_tag=` names (validated by `tag_words`; none when blank).
+fn tag_filter(given: &Lax<String>) -> Vec<String> {
+    let tags = given.text().and_then(|t| tags_of_field(t).ok());
+    tags.map(Vec::from_iter).unwrap_or_default()
 }
 
 impl LeadFilters {
@@ -256,7 +267,8 @@ impl LeadFilters {
             has_phone: self.has_phone.value().copied(),
             has_email: self.has_email.value().copied(),
             do_not_call: self.do_not_call.value().copied(),
-            tag: self.tag.text().and_then(|t| parse_tag(t).ok()),
+            tags: tag_filter(&self.tag),
+            without_tags: tag_filter(&self.without_tag),
         }
     }
 }

@@ -54,6 +54,7 @@ diesel::table! {
         query -> Text,
         created_at -> Timestamp,
         updated_at -> Timestamp,
+        team_id -> Nullable<BigInt>,
     }
 }
 
@@ -449,6 +450,7 @@ diesel::joinable!(webhook_deliveries -> webhook_endpoints (endpoint_id));
 
 diesel::joinable!(follow_up_digests -> users (user_id));
 diesel::joinable!(saved_views -> users (user_id));
+diesel::joinable!(saved_views -> teams (team_id));
 
 diesel::allow_tables_to_appear_in_same_query!(
     users,

@@ -107,6 +107,12 @@ const QUERIES: &[(&str, &str, &str, bool)] = &[
         false,
     ),
     (
+        "without a tag",
+        "NOT (leads.id IN (SELECT lead_tags.lead_id FROM lead_tags WHERE lead_tags.tag = 'mailed'))",
+        "leads.created_at DESC, leads.id DESC",
+        false,
+    ),
+    (
         "sort by permit date",
         "1 = 1",
         "leads.permit_date DESC NULLS LAST, leads.created_at DESC, leads.id DESC",
@@ -416,7 +422,7 @@ fn postgres_filters_use_indexes() {
         if what.starts_with("upload") {
             assert!(plan.contains("batches_upload"), "{what}: {plan}");
         }
-        if what.starts_with("tag") {
+        if what.starts_with("tag") || what.starts_with("without a tag") {
             assert!(plan.contains("lead_tags_pkey"), "{what}: {plan}");
         }
         if what.starts_with("sort by last contact") {

@@ -82,3 +82,23 @@ pub async fn may_add_to_team(
         Some(true) => Ok(()),
     })
 }
+
+/// Who `user` is on `team_id` when the permission table lets them do `action` there: a team
+/// nobody knows, or one the user is not in, is not found (ids reveal nothing; a platform admin
+/// is in every existing team); a role the table refuses is forbidden with its reason.
+pub async fn authorize(
+    memberships: &dyn MembershipRepository,
+    user: &crate::user::User,
+    team_id: i64,
+    action: crate::team::TeamAction,
+) -> Result<Actor, crate::error::ServiceError> {
+    use crate::error::ServiceError;
+    if user.is_admin && memberships.team_is_active(team_id).await?.is_none() {
+        return Err(ServiceError::NotFound("Team"));
+    }
+    let actor = actor_on(memberships, user, team_id)
+        .await?
+        .ok_or(ServiceError::NotFound("Team"))?;
+    crate::team::permit(actor, action).map_err(|reason| ServiceError::Forbidden(reason.into()))?;
+    Ok(actor)
+}

@@ -27,7 +27,7 @@ use crate::Done;
 use crate::{lead, lead_actions, lead_edit, lead_tags, lead_walk};
 
 /// The filters a `/leads` URL may carry, named as the API's query parameters, and the order.
-pub const FILTERS: [&str; 25] = [
+pub const FILTERS: [&str; 26] = [
     "q",
     "status",
     "assignee",
@@ -52,6 +52,7 @@ pub const FILTERS: [&str; 25] = [
     "has_email",
     "do_not_call",
     "tag",
+    "without_tag",
     "sort",
 ];
 
@@ -200,6 +201,14 @@ async fn list(
 ) -> Result<HttpResponse, PageError> {
     let (filters, mut context, all_teams) = list::start(&visitor, &req, &FILTERS, "/leads").await?;
     context.insert("notice", &done.notice());
+    context.insert(
+        "saved_views",
+        &crate::saved_views::views_of(&visitor, &all_teams).await?,
+    );
+    context.insert(
+        "share_teams",
+        &crate::saved_views::share_choices(&all_teams),
+    );
     context.insert("statuses", &LeadStatus::NAMES);
     context.insert("status_filters", &StatusFilter::WORDS);
     // The rows name, and the bulk bar offers, the active teams only.
@@ -222,10 +231,6 @@ async fn list(
     context.insert("me", &visitor.user.user_id);
     context.insert("contact_outcomes", &crate::lead_view::contact_choices());
     context.insert("bulk_max", &BULK_MAX_IDS);
-    context.insert(
-        "saved_views",
-        &crate::saved_views::views_of(&visitor).await?,
-    );
     let status = match filters.read::<LeadQuery>() {
         Ok(lead_query) => {
             if let Some(upload) = lead_query.filter().upload {

@@ -7,6 +7,7 @@ use actix_web::HttpRequest;
 use serde::Serialize;
 use tera::Context;
 
+use leadhub_domain::team::Actor;
 use leadhub_http::extract::{read_query, RequestQuery};
 
 use crate::base_context;
@@ -153,6 +154,9 @@ pub struct TeamChoice {
     /// from them (not shown).
     #[serde(skip)]
     pub active: bool,
+    /// Who the visitor is there (not shown): what the permission table lets them do in it.
+    #[serde(skip)]
+    pub actor: Option<Actor>,
 }
 
 /// The visitor's teams for a team menu, only the active ones when `active_only`.
@@ -168,6 +172,7 @@ pub async fn team_choices(
         .into_iter()
         .filter(|t| t.team.is_active || !active_only)
         .map(|t| TeamChoice {
+            actor: Actor::of(&visitor.user, t.my_role),
             id: t.team.id.to_string(),
             name: t.team.name,
             active: t.team.is_active,

@@ -1,15 +1,17 @@
-//! A person's saved views of the leads list: the list's filters kept under a name and shown
-//! beside the list's own views (`SavedViews`; docs/working-leads.md "The pages").
+//! Saved views of the leads list, a person's own or kept for a team: the list's filters kept
+//! under a name and shown beside the list's own views (`SavedViews`; docs/working-leads.md "The
+//! pages").
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpResponse};
 use serde::{Deserialize, Serialize};
 
 use leadhub_domain::error::ServiceError;
-use leadhub_domain::lead::saved_views::SavedView;
+use leadhub_domain::lead::saved_views::ListedView;
+use leadhub_domain::team::{permits, TeamAction};
 
 use crate::id_of;
 use crate::leads::FILTERS;
-use crate::list::PageFilters;
+use crate::list::{PageFilters, TeamChoice};
 use crate::render::{problems_text, see_other, PageError};
 use crate::session::{Posted, Visitor};
 
@@ -28,22 +30,45 @@ pub struct ViewLink {
     name: String,
     /// The list's query, without `?`.
     query: String,
+    /// The team it is kept for (its name), or None: the visitor's own.
+    team: Option<String>,
+    /// Whether the visitor may delete it (its × shows).
+    may_delete: bool,
 }
 
-impl From<SavedView> for ViewLink {
-    fn from(view: SavedView) -> Self {
-        ViewLink {
+/// The visitor's views and their teams', by name; `teams` are the visitor's, to name them.
+pub async fn views_of(visitor: &Visitor, teams: &[TeamChoice]) -> Result<Vec<ViewLink>, PageError> {
+    let views = visitor.state.saved_views.of(&visitor.user).await?;
+    // Two teams of one name are told apart by their id, as in the team pickers.
+    let team_name = |id: i64| {
+        let id = id.to_string();
+        let Some(team) = teams.iter().find(|t| t.id == id) else {
+            return "a team".to_owned();
+        };
+        if teams.iter().filter(|t| t.name == team.name).count() > 1 {
+            format!("{} (#{id})", team.name)
+        } else {
+            team.name.clone()
+        }
+    };
+    Ok(views
+        .into_iter()
+        .map(|ListedView { view, may_change }| ViewLink {
             id: view.id,
+            team: view.team_id.map(team_name),
             name: view.name,
             query: view.query,
-        }
-    }
+            may_delete: may_change,
+        })
+        .collect())
 }
 
-/// The visitor's views, by name.
-pub async fn views_of(visitor: &Visitor) -> Result<Vec<ViewLink>, PageError> {
-    let views = visitor.state.saved_views.of(&visitor.user).await?;
-    Ok(views.into_iter().map(ViewLink::from).collect())
+/// The active teams the visitor may keep a view for (the permission table's `ShareViews`).
+pub fn share_choices(teams: &[TeamChoice]) -> Vec<&TeamChoice> {
+    teams
+        .iter()
+        .filter(|t| t.active && t.actor.is_some_and(|a| permits(a, TeamAction::ShareViews)))
+        .collect()
 }
 
 /// "Save this list as a view": its name, and the list's filters as the page wrote them.
@@ -52,6 +77,9 @@ struct SaveForm {
     name: String,
     #[serde(default)]
     query: String,
+    /// The team to keep it for; blank: the visitor's own.
+    #[serde(default)]
+    team_id: String,
 }
 
 /// A delete button: the list it was pressed on, to go back to.
@@ -66,8 +94,12 @@ async fn save(Posted { visitor, form }: Posted<SaveForm>) -> Result<HttpResponse
     // `/leads` with them shows.
     let filters = PageFilters::of(&form.query, &FILTERS);
     let query = filters.query_string();
+    let team_id = match form.team_id.trim() {
+        "" => None,
+        team => Some(id_of(team, "Team")?),
+    };
     let views = &visitor.state.saved_views;
-    match views.save(&visitor.user, &form.name, &query).await {
+    match views.save(&visitor.user, &form.name, &query, team_id).await {
         Ok(_) => Ok(visitor.finish(see_other(&filters.link("/leads", "done", "view-saved")))),
         Err(ServiceError::Invalid(problems)) => Err(PageError::Refused {
             status: StatusCode::UNPROCESSABLE_ENTITY,

@@ -225,6 +225,7 @@ pub fn app_state(config: Config, db: Database, adapters: Adapters) -> AppState {
     });
     let saved_views = SavedViews {
         views: Arc::new(db.clone()),
+        memberships: Arc::new(db.clone()),
         clock: adapters.clock.clone(),
     };
     AppState {

@@ -55,7 +55,8 @@ impl RollupFilter {
             has_phone,
             has_email,
             do_not_call,
-            tag,
+            tags,
+            without_tags,
             archive,
             upload,
         } = filter;
@@ -79,7 +80,8 @@ impl RollupFilter {
             || has_phone.is_some()
             || has_email.is_some()
             || do_not_call.is_some()
-            || tag.is_some()
+            || !tags.is_empty()
+            || !without_tags.is_empty()
             || *archive != ArchiveFilter::Active
             // The rollup's scope 0 is the unassigned leads; `team_id = 0` names no lead.
             || team_id.is_some_and(|t| t <= 0);

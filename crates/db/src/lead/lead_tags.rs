@@ -62,6 +62,17 @@ pub(crate) fn tagged(tag: &str) -> LeadCondition {
     )
 }
 
+/// The `without_tag=` filter: the leads not carrying `tag` (stored form).
+pub(crate) fn not_tagged(tag: &str) -> LeadCondition {
+    Box::new(diesel::dsl::not(
+        leads::id.eq_any(
+            lead_tags::table
+                .filter(lead_tags::tag.eq(tag.to_owned()))
+                .select(lead_tags::lead_id),
+        ),
+    ))
+}
+
 /// How many live leads (not archived, not merged away) of `visible_teams` (None: every team; a
 /// list: those teams and the unassigned leads), of `team_id` alone when given, carry each tag:
 /// most first, then by tag, at most `limit` tags. One grouped read of `lead_tags` joined to

@@ -352,8 +352,11 @@ macro_rules! narrow_leads {
         if let Some(marked) = f.do_not_call {
             q = q.filter(leads::do_not_call.eq(marked));
         }
-        if let Some(tag) = &f.tag {
+        for tag in &f.tags {
             q = q.filter($crate::lead::lead_tags::tagged(tag));
+        }
+        for tag in &f.without_tags {
+            q = q.filter($crate::lead::lead_tags::not_tagged(tag));
         }
         if let Some(ever) = f.contacted {
             q = q.filter($crate::lead::contacts::contacted(ever));

@@ -133,7 +133,8 @@ fn beside_the_index(f: &LeadFilter) -> bool {
         has_phone,
         has_email,
         do_not_call,
-        tag,
+        tags,
+        without_tags,
         upload,
     } = f;
     enrichment_status.is_some()
@@ -149,7 +150,8 @@ fn beside_the_index(f: &LeadFilter) -> bool {
         || has_phone.is_some()
         || has_email.is_some()
         || do_not_call.is_some()
-        || tag.is_some()
+        || !tags.is_empty()
+        || !without_tags.is_empty()
         || upload.is_some()
 }
 

@@ -144,8 +144,11 @@ pub struct LeadFilter {
     pub has_phone: Option<bool>,
     /// `Some(false)`: the leads one may call (no do-not-call mark); `Some(true)`: the marked ones.
     pub do_not_call: Option<bool>,
-    /// The leads carrying this tag (stored form, `tags::parse_tag`).
-    pub tag: Option<String>,
+    /// The leads carrying every one of these tags (stored form, `tags::parse_tag`); none: any
+    /// lead.
+    pub tags: Vec<String>,
+    /// The leads carrying none of these tags (stored form): "storm 2026, not mailed yet".
+    pub without_tags: Vec<String>,
     /// `Some(true)`: the leads with an e-mail address (any of the three); `Some(false)`: none.
     pub has_email: Option<bool>,
     /// Archived leads or the others; leads merged away are never listed.

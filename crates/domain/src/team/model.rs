@@ -28,6 +28,8 @@ pub enum TeamAction {
     ListInvites,
     RevokeInvite,
     ManageWebhooks,
+    /// Keeps a saved view of the leads list for the whole team, or deletes one.
+    ShareViews,
 }
 
 /// Who acts on a team: a member with a role, or a platform administrator.

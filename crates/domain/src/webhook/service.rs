@@ -5,8 +5,8 @@ use std::sync::Arc;
 use crate::clock::Clock;
 use crate::error::{FieldError, LocPart, ServiceError};
 use crate::secret::TokenGenerator;
-use crate::team::{permit, TeamAction};
-use crate::team_access::{actor_on, MembershipRepository};
+use crate::team::TeamAction;
+use crate::team_access::{authorize, MembershipRepository};
 use crate::user::User;
 use crate::webhook::model::{
     events_problem, rotation_overlap, url_problem, Creator, Delivery, EndpointChanges, EventType,
@@ -47,15 +47,14 @@ fn too_many_endpoints(limit: usize) -> ServiceError {
 
 impl WebhookService {
     async fn authorize(&self, user: &User, team_id: i64) -> Result<(), ServiceError> {
-        // A platform admin sees every active team; an inactive one is not found.
-        if user.is_admin && self.memberships.team_is_active(team_id).await?.is_none() {
-            return Err(ServiceError::NotFound("Team"));
-        }
-        let actor = actor_on(&*self.memberships, user, team_id)
-            .await?
-            .ok_or(ServiceError::NotFound("Team"))?;
-        permit(actor, TeamAction::ManageWebhooks)
-            .map_err(|reason| ServiceError::Forbidden(reason.into()))
+        authorize(
+            &*self.memberships,
+            user,
+            team_id,
+            TeamAction::ManageWebhooks,
+        )
+        .await?;
+        Ok(())
     }
 
     /// The team's endpoint, once the caller may manage the team's webhooks.

@@ -4,7 +4,9 @@ use std::borrow::Cow;
 use validator::ValidationError;
 
 use leadhub_domain::business::model::invalid_phone_message;
-use leadhub_domain::lead::work::{follow_up_day, parse_tag, TagProblem, FOLLOW_UP_RULE};
+use leadhub_domain::lead::work::{
+    follow_up_day, parse_tag, tags_of_field, TagProblem, FOLLOW_UP_RULE, TAGS_PER_LEAD,
+};
 use leadhub_domain::parse::{normalize_phone, StateCode};
 
 use crate::extract::lax::Lax;
@@ -37,12 +39,18 @@ pub fn follow_up_date(field: &Lax<String>) -> Result<(), ValidationError> {
     }
 }
 
-/// A tag (`parse_tag`: at most 40 characters, no comma or semicolon; blank counts as absent).
-pub fn tag_word(field: &Lax<String>) -> Result<(), ValidationError> {
-    match field.text().map(parse_tag) {
-        Some(Err(problem)) if problem != TagProblem::Empty => Err(tag_error(problem, None)),
-        _ => Ok(()),
-    }
+/// The tags a list keeps (`tags_of_field`: commas or semicolons between them, each at most 40
+/// characters, at most as many as a lead carries; blank counts as absent).
+pub fn tag_words(field: &Lax<String>) -> Result<(), ValidationError> {
+    let refusal = match field.text().map(tags_of_field) {
+        Some(Err(reason)) => reason,
+        Some(Ok(tags)) if tags.len() > TAGS_PER_LEAD => {
+            format!("A lead carries at most {TAGS_PER_LEAD} tags: name fewer")
+        }
+        _ => return Ok(()),
+    };
+    Err(ValidationError::new("value_error")
+        .with_message(Cow::Owned(format!("Value error, {refusal}"))))
 }
 
 /// One tag named in a body (`parse_tag`); a blank one is refused: it names no tag.

@@ -23,5 +23,5 @@ pub use service::{
     NOTE_MAX_CHARS,
 };
 pub use share_out::SHARE_MAX_PEOPLE;
-pub use tags::{parse_tag, TagEdit, TagProblem};
+pub use tags::{parse_tag, tags_of_field, TagEdit, TagProblem, TAGS_PER_LEAD};
 pub use team_tags::{Retagged, TagCount, TAG_LIST_MAX};

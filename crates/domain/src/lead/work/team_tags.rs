@@ -70,7 +70,7 @@ impl LeadWorkService {
             let filter = LeadFilter {
                 visible_teams: visible.clone(),
                 team_id,
-                tag: Some(from.clone()),
+                tags: vec![from.clone()],
                 archive,
                 ..LeadFilter::default()
             };

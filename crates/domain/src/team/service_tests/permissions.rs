@@ -20,7 +20,7 @@ async fn attempt(actor: &User, action: TeamAction, expected: Answer) -> Answer {
     let mut s = Setup::new();
     let writes = usize::from(expected == Y);
     match action {
-        TeamAction::View | TeamAction::ManageWebhooks => {}
+        TeamAction::View | TeamAction::ManageWebhooks | TeamAction::ShareViews => {}
         TeamAction::Update => {
             s.teams
                 .expect_update_team()
@@ -89,6 +89,7 @@ async fn attempt(actor: &User, action: TeamAction, expected: Answer) -> Answer {
         TeamAction::ListInvites => service.invites(actor, TEAM).await.map(drop),
         TeamAction::RevokeInvite => service.revoke_invite(actor, TEAM, 9).await,
         TeamAction::ManageWebhooks => unreachable!("WebhookService's (webhook::service_tests)"),
+        TeamAction::ShareViews => unreachable!("SavedViews' (lead::saved_views)"),
     };
     Answer::of(result, format_args!("{action:?} by {}", actor.email))
 }

@@ -164,7 +164,8 @@ fn listed(all: &[Lead], filter: &LeadFilter, after: Option<LeadCursor>, limit: i
             ArchiveFilter::Active => l.work.archived_at.is_none(),
             ArchiveFilter::Archived => l.work.archived_at.is_some(),
         })
-        .filter(|l| filter.tag.as_ref().is_none_or(|t| l.work.tags.contains(t)))
+        .filter(|l| filter.tags.iter().all(|t| l.work.tags.contains(t)))
+        .filter(|l| !filter.without_tags.iter().any(|t| l.work.tags.contains(t)))
         .filter(|l| after.is_none_or(|a| (l.created_at, l.id) < (a.created_at, a.id)))
         .cloned()
         .collect();
