@@ -14,7 +14,8 @@
 //! ago>`; and a salesperson's lists: "My call list" (`status=open&assignee=me&do_not_call=false`,
 //! in call order), `status=open`, the leads without a phone (a phone on every third lead) and
 //! the member's contacts of the last week; and the leads of one tag (`tag=storm 2026`, on every
-//! 20th lead), and the tags page that counts them (`/tags`). Every 53rd lead is marked do not
+//! 20th lead), the leads without it, that tag without another (`without_tag=mailer 12`, on no
+//! lead), and the tags page that counts them (`/tags`). Every 53rd lead is marked do not
 //! call (the phones, marks and tags set as the leads are written, so no UPDATE leaves dead rows
 //! behind). Prints figures; asserts only that the pages answer.
 //!
@@ -187,8 +188,11 @@ async fn bench(backend: Backend) {
         "/leads?status=open".to_owned(),
         "/leads?has_phone=false".to_owned(),
         format!("/leads?contacted_by=me&contacted_since={week_ago}&sort=-last_contact_at"),
-        // The leads of one tag (`lead_tags`).
+        // The leads of one tag (`lead_tags`); the leads without it (every visible lead read
+        // for the count); a tag without another (none of the leads carries the second).
         "/leads?tag=storm+2026".to_owned(),
+        "/leads?without_tag=storm+2026".to_owned(),
+        "/leads?tag=storm+2026&without_tag=mailer+12".to_owned(),
     ] {
         let count = "id=\"lead-count\" role=\"status\">";
         let (p50, p95, total) = page_figures(&app, &cookies, &path, count).await;

@@ -1,14 +1,15 @@
 //! A lead's tags: the JSON array on its row, which every read of the lead has, and one
 //! `lead_tags` row a tag, which the `tag=` filter reads. Both are written here, together.
-use diesel::dsl::count_star;
+use diesel::dsl::{count_star, sql};
 use diesel::prelude::*;
+use diesel::sql_types::{Bool, Text};
 
 use leadhub_domain::lead::work::TagCount;
 
 use crate::lead::lead_search::LeadCondition;
 use crate::schema::{lead_tags, leads};
 use crate::sql::narrow_to_teams;
-use crate::{DbConnection, ReadConnection};
+use crate::{Backend, DbConnection, ReadConnection};
 
 /// The `leads.tags` value of these tags (sorted, each once, as the domain hands them over).
 pub(crate) fn tags_column(tags: &[String]) -> String {
@@ -62,15 +63,27 @@ pub(crate) fn tagged(tag: &str) -> LeadCondition {
     )
 }
 
-/// The `without_tag=` filter: the leads not carrying `tag` (stored form).
-pub(crate) fn not_tagged(tag: &str) -> LeadCondition {
-    Box::new(diesel::dsl::not(
-        leads::id.eq_any(
-            lead_tags::table
-                .filter(lead_tags::tag.eq(tag.to_owned()))
-                .select(lead_tags::lead_id),
+/// The `without_tag=` filter: the leads not carrying `tag` (stored form). PostgreSQL gets
+/// `NOT EXISTS`, which it plans as an anti-join beside the other filters (a `NOT IN` it cannot,
+/// as a NULL would change its answer, and it then read every visible lead even beside `tag=`:
+/// 228 ms at p95 against 75 ms, `dashboard` bench); SQLite gets `NOT IN`, whose list it builds
+/// once, where `NOT EXISTS` looked the key up for every lead (p95 991 ms against 353 ms).
+/// diesel's `exists` takes no subquery naming the outer table, hence the SQL.
+pub(crate) fn not_tagged(tag: &str, backend: Backend) -> LeadCondition {
+    match backend {
+        Backend::Postgres => Box::new(
+            sql::<Bool>("NOT EXISTS (SELECT 1 FROM lead_tags WHERE lead_tags.tag = ")
+                .bind::<Text, _>(tag.to_owned())
+                .sql(" AND lead_tags.lead_id = leads.id)"),
         ),
-    ))
+        Backend::Sqlite => Box::new(diesel::dsl::not(
+            leads::id.eq_any(
+                lead_tags::table
+                    .filter(lead_tags::tag.eq(tag.to_owned()))
+                    .select(lead_tags::lead_id),
+            ),
+        )),
+    }
 }
 
 /// How many live leads (not archived, not merged away) of `visible_teams` (None: every team; a

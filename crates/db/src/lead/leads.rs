@@ -356,7 +356,7 @@ macro_rules! narrow_leads {
             q = q.filter($crate::lead::lead_tags::tagged(tag));
         }
         for tag in &f.without_tags {
-            q = q.filter($crate::lead::lead_tags::not_tagged(tag));
+            q = q.filter($crate::lead::lead_tags::not_tagged(tag, backend));
         }
         if let Some(ever) = f.contacted {
             q = q.filter($crate::lead::contacts::contacted(ever));
