@@ -136,6 +136,10 @@ async fn a_team_admin_keeps_a_view_for_everyone_in_the_team(app: TestApp) {
     let mut mia = sign_in(&app, "mia@example.com").await;
     let page = page_shows(&mut mia, "/leads?tag=hot", &["Save this list as a view"]).await;
     assert!(!page.body.contains("id=\"view-team\""), "{}", page.body);
+    // A platform admin in no team is offered none: only one's own teams' views are shown.
+    let mut root = sign_in(&app, "root@example.com").await;
+    let page = page_shows(&mut root, "/leads?tag=hot", &["Save this list as a view"]).await;
+    assert!(!page.body.contains("id=\"view-team\""), "{}", page.body);
 
     // Kept for the team, and a view of his own of the same name beside it.
     saved_for(&mut adam, "Hot ones", "tag=hot", team_a).await;

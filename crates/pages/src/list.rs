@@ -157,6 +157,9 @@ pub struct TeamChoice {
     /// Who the visitor is there (not shown): what the permission table lets them do in it.
     #[serde(skip)]
     pub actor: Option<Actor>,
+    /// Whether the visitor is a member (not shown); a platform admin is listed every team.
+    #[serde(skip)]
+    pub member: bool,
 }
 
 /// The visitor's teams for a team menu, only the active ones when `active_only`.
@@ -173,6 +176,7 @@ pub async fn team_choices(
         .filter(|t| t.team.is_active || !active_only)
         .map(|t| TeamChoice {
             actor: Actor::of(&visitor.user, t.my_role),
+            member: t.my_role.is_some(),
             id: t.team.id.to_string(),
             name: t.team.name,
             active: t.team.is_active,

@@ -63,11 +63,14 @@ pub async fn views_of(visitor: &Visitor, teams: &[TeamChoice]) -> Result<Vec<Vie
         .collect())
 }
 
-/// The active teams the visitor may keep a view for (the permission table's `ShareViews`).
+/// The active teams the visitor may keep a view for (the permission table's `ShareViews`),
+/// among those they are in: the views shown are those of one's own teams, so a platform admin
+/// is not offered a team whose view they would never see.
 pub fn share_choices(teams: &[TeamChoice]) -> Vec<&TeamChoice> {
+    let may_share = |t: &TeamChoice| t.actor.is_some_and(|a| permits(a, TeamAction::ShareViews));
     teams
         .iter()
-        .filter(|t| t.active && t.actor.is_some_and(|a| permits(a, TeamAction::ShareViews)))
+        .filter(|t| t.active && t.member && may_share(t))
         .collect()
 }
 
