@@ -37,17 +37,17 @@ impl From<SavedViewRow> for SavedView {
     }
 }
 
-/// The id of the view `name` kept for `team_id`, or `user_id`'s own when None: the keepers in
-/// which one name is one view.
+/// The view `name` kept for `team_id`, or `user_id`'s own when None: the keepers in which one
+/// name is one view.
 fn named_view(
     conn: &mut DbConnection,
     user_id: i64,
     team_id: Option<i64>,
     name: &str,
-) -> QueryResult<Option<i64>> {
+) -> QueryResult<Option<SavedViewRow>> {
     let named = saved_views::table
         .filter(saved_views::name.eq(name))
-        .select(saved_views::id);
+        .select(SavedViewRow::as_select());
     match team_id {
         Some(team) => named.filter(saved_views::team_id.eq(team)).first(conn),
         None => named
@@ -58,8 +58,7 @@ fn named_view(
     .optional()
 }
 
-/// The view `name` kept for `team_id` (or `user_id`) given `query`: its id, None when there is
-/// none.
+/// The view `name` kept for `team_id` (or `user_id`) given `query`; false when there is none.
 fn replace_query(
     conn: &mut DbConnection,
     user_id: i64,
@@ -67,14 +66,14 @@ fn replace_query(
     name: &str,
     query: &str,
     at: NaiveDateTime,
-) -> QueryResult<Option<i64>> {
-    let id = named_view(conn, user_id, team_id, name)?;
-    if let Some(id) = id {
-        diesel::update(saved_views::table.find(id))
-            .set((saved_views::query.eq(query), saved_views::updated_at.eq(at)))
-            .execute(conn)?;
-    }
-    Ok(id)
+) -> QueryResult<bool> {
+    let Some(view) = named_view(conn, user_id, team_id, name)? else {
+        return Ok(false);
+    };
+    diesel::update(saved_views::table.find(view.id))
+        .set((saved_views::query.eq(query), saved_views::updated_at.eq(at)))
+        .execute(conn)?;
+    Ok(true)
 }
 
 #[async_trait]
@@ -119,38 +118,28 @@ impl SavedViewRepository for Database {
     ) -> StoreResult<SavedView> {
         self.write(move |conn| {
             let at = to_db(at);
-            let replaced = replace_query(conn, user_id, team_id, &name, &query, at)?;
-            let id = match replaced {
-                Some(id) => id,
-                None => {
-                    let inserted = diesel::insert_into(saved_views::table)
-                        .values((
-                            saved_views::user_id.eq(user_id),
-                            saved_views::team_id.eq(team_id),
-                            saved_views::name.eq(&name),
-                            saved_views::query.eq(&query),
-                            saved_views::created_at.eq(at),
-                            saved_views::updated_at.eq(at),
-                        ))
-                        .execute(conn);
-                    match inserted {
-                        // The same name saved at the same moment from another tab: it takes
-                        // this one.
-                        Err(Error::DatabaseError(DatabaseErrorKind::UniqueViolation, _)) => {
-                            replace_query(conn, user_id, team_id, &name, &query, at)?
-                        }
-                        other => {
-                            other?;
-                            named_view(conn, user_id, team_id, &name)?
-                        }
+            if !replace_query(conn, user_id, team_id, &name, &query, at)? {
+                let inserted = diesel::insert_into(saved_views::table)
+                    .values((
+                        saved_views::user_id.eq(user_id),
+                        saved_views::team_id.eq(team_id),
+                        saved_views::name.eq(&name),
+                        saved_views::query.eq(&query),
+                        saved_views::created_at.eq(at),
+                        saved_views::updated_at.eq(at),
+                    ))
+                    .execute(conn);
+                match inserted {
+                    // The same name saved at the same moment from another tab: it takes this one.
+                    Err(Error::DatabaseError(DatabaseErrorKind::UniqueViolation, _)) => {
+                        replace_query(conn, user_id, team_id, &name, &query, at)?;
                     }
-                    .ok_or(Error::NotFound)?
+                    other => {
+                        other?;
+                    }
                 }
-            };
-            let row: SavedViewRow = saved_views::table
-                .find(id)
-                .select(SavedViewRow::as_select())
-                .first(conn)?;
+            }
+            let row = named_view(conn, user_id, team_id, &name)?.ok_or(Error::NotFound)?;
             Ok(SavedView::from(row))
         })
         .await

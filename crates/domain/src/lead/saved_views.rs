@@ -142,8 +142,8 @@ impl SavedViews {
             .views
             .views_of(user.id, team_id.into_iter().collect())
             .await?;
-        let mut kept = kept.iter().filter(|v| v.team_id == team_id);
-        if kept.clone().count() >= VIEWS_PER_KEEPER && !kept.any(|v| v.name == name) {
+        let kept: Vec<&SavedView> = kept.iter().filter(|v| v.team_id == team_id).collect();
+        if kept.len() >= VIEWS_PER_KEEPER && !kept.iter().any(|v| v.name == name) {
             let keeper = if team_id.is_some() {
                 "The team keeps"
             } else {
@@ -164,28 +164,24 @@ impl SavedViews {
     /// Deletes a view: one's own, or a team's where one may share views (a member: forbidden).
     /// Another person's view, or a team's one is not in: not found.
     pub async fn delete(&self, user: &User, id: i64) -> Result<(), ServiceError> {
-        let not_found = ServiceError::NotFound("View");
-        let view = self
-            .views
-            .find_view(id)
-            .await?
-            .ok_or(ServiceError::NotFound("View"))?;
+        let not_found = || ServiceError::NotFound("View");
+        let view = self.views.find_view(id).await?.ok_or_else(not_found)?;
         match view.team_id {
-            None if view.user_id != user.id => return Err(not_found),
+            // A team's view: its admins'; to anyone outside the team it is not there at all.
+            Some(team) => authorize(&*self.memberships, user, team, TeamAction::ShareViews)
+                .await
+                .map(drop)
+                .map_err(|e| match e {
+                    ServiceError::NotFound(_) => not_found(),
+                    other => other,
+                })?,
+            None if view.user_id != user.id => return Err(not_found()),
             None => {}
-            Some(team) => {
-                match authorize(&*self.memberships, user, team, TeamAction::ShareViews).await {
-                    Err(ServiceError::NotFound(_)) => return Err(not_found),
-                    other => {
-                        other?;
-                    }
-                }
-            }
         }
         if self.views.delete_view(id).await? {
             Ok(())
         } else {
-            Err(not_found)
+            Err(not_found())
         }
     }
 }
