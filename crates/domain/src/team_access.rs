@@ -19,6 +19,8 @@ pub trait MembershipRepository: Send + Sync {
     async fn team_is_active(&self, team_id: i64) -> StoreResult<Option<bool>>;
     /// Ids of the teams the user is an active member of.
     async fn team_ids_of(&self, user_id: i64) -> StoreResult<Vec<i64>>;
+    /// The teams the user is an active member of, each with their role there.
+    async fn roles_of(&self, user_id: i64) -> StoreResult<Vec<(i64, Role)>>;
 }
 
 /// Who `user` is on the team (`Actor::of`), asking for a membership only when the user is not

@@ -3,6 +3,7 @@ use async_trait::async_trait;
 use diesel::prelude::*;
 
 use leadhub_domain::store::StoreResult;
+use leadhub_domain::team::Role;
 use leadhub_domain::team_access::{Membership, MembershipRepository};
 
 use crate::schema::{team_members, teams};
@@ -49,6 +50,21 @@ impl MembershipRepository for Database {
                     .filter(team_members::is_active.eq(true))
                     .select(team_members::team_id),
             )
+        })
+        .await
+    }
+
+    async fn roles_of(&self, user_id: i64) -> StoreResult<Vec<(i64, Role)>> {
+        self.read(move |conn| {
+            conn.load::<_, (i64, String)>(
+                team_members::table
+                    .filter(team_members::user_id.eq(user_id))
+                    .filter(team_members::is_active.eq(true))
+                    .select((team_members::team_id, team_members::role)),
+            )?
+            .into_iter()
+            .map(|(team, role)| Ok((team, stored_word("team_members.role", &role)?)))
+            .collect()
         })
         .await
     }

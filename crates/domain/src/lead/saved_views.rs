@@ -15,8 +15,8 @@ use crate::clock::Clock;
 use crate::error::{FieldError, ServiceError};
 use crate::parse::clean_text;
 use crate::store::StoreResult;
-use crate::team::{permits, TeamAction};
-use crate::team_access::{actor_on, authorize, MembershipRepository};
+use crate::team::{permits, Actor, TeamAction};
+use crate::team_access::{authorize, MembershipRepository};
 use crate::user::User;
 
 /// Longest name of a view, in characters.
@@ -85,17 +85,18 @@ impl SavedViews {
     /// The person's views and those of the teams they are an active member of, by name, each
     /// with whether they may change it.
     pub async fn of(&self, user: &User) -> Result<Vec<ListedView>, ServiceError> {
-        let teams = self.memberships.team_ids_of(user.id).await?;
+        // One read of the person's teams with their roles: which views they see, and which
+        // of the teams' views they may change.
+        let roles = self.memberships.roles_of(user.id).await?;
+        let may_share: BTreeSet<i64> = roles
+            .iter()
+            .filter(|(_, role)| {
+                Actor::of(user, Some(*role)).is_some_and(|a| permits(a, TeamAction::ShareViews))
+            })
+            .map(|(team, _)| *team)
+            .collect();
+        let teams = roles.into_iter().map(|(team, _)| team).collect();
         let views = self.views.views_of(user.id, teams).await?;
-        // One question a team, however many views it keeps.
-        let teams: BTreeSet<i64> = views.iter().filter_map(|v| v.team_id).collect();
-        let mut may_share = BTreeSet::new();
-        for team in teams {
-            let actor = actor_on(&*self.memberships, user, team).await?;
-            if actor.is_some_and(|a| permits(a, TeamAction::ShareViews)) {
-                may_share.insert(team);
-            }
-        }
         Ok(views
             .into_iter()
             .map(|view| ListedView {
@@ -231,11 +232,11 @@ mod tests {
                 team_is_active: true,
             }))
         });
-        memberships.expect_team_ids_of().returning(|user| {
-            Ok(if user == 3 || user == 4 {
-                vec![TEAM]
-            } else {
-                vec![]
+        memberships.expect_roles_of().returning(|user| {
+            Ok(match user {
+                3 => vec![(TEAM, Role::Member)],
+                4 => vec![(TEAM, Role::Admin)],
+                _ => vec![],
             })
         });
         memberships
