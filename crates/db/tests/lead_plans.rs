@@ -89,6 +89,13 @@ const QUERIES: &[(&str, &str, &str, bool)] = &[
         true,
     ),
     (
+        "no phone",
+        "NOT ((leads.primary_phone IS NOT NULL) OR (leads.phone_2 IS NOT NULL) OR \
+         (leads.phone_3 IS NOT NULL) OR (leads.phone_4 IS NOT NULL) OR (leads.phone_5 IS NOT NULL))",
+        "leads.created_at DESC, leads.id DESC",
+        true,
+    ),
+    (
         "sort by city",
         "1 = 1",
         "lower(leads.city) ASC NULLS FIRST, leads.created_at ASC, leads.id ASC",
@@ -296,6 +303,11 @@ fn word_filters() -> Vec<(&'static str, LeadFilter)> {
             "city + work type",
             member(&|f| (f.city, f.work_type) = (text("San Antonio"), text("re-roof"))),
         ),
+        ("no phone", member(&|f| f.has_phone = Some(false))),
+        (
+            "city + an e-mail",
+            member(&|f| (f.city, f.has_email) = (text("Austin"), Some(true))),
+        ),
         ("q a word", member(&|f| f.q = SearchText::parse("lamar"))),
         (
             "q a phone",
@@ -439,6 +451,9 @@ fn postgres_filters_use_indexes() {
         }
         if what.starts_with("tag") || what.starts_with("without a tag") {
             assert!(plan.contains("lead_tags_pkey"), "{what}: {plan}");
+        }
+        if what.starts_with("no phone") {
+            assert!(plan.contains("leads_without_phone"), "{what}: {plan}");
         }
         if what.starts_with("sort by last contact") {
             // The call order walks its index and stops after the page.

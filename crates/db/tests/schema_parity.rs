@@ -23,6 +23,7 @@ const POSTGRES_SEARCH_INDEXES: &[&str] = &[
     "leads_zip_filter",
     "leads_permit_date",
     "leads_visible",
+    "leads_without_phone",
 ];
 
 /// table -> column -> (type, not null)

@@ -1,8 +1,8 @@
 //! SQLite's lead search (docs/search.md): one FTS5 word index, `lead_search`, carries `q`, the
-//! text filters, the ZIP, the team and whether a lead is live, archived or merged away, each kind
-//! in a column of its own, so a lead's text never stands for a team or another filter's value. A
-//! filter made of those is one MATCH, counted and paged in the index alone; PostgreSQL keeps its
-//! B-tree and trigram indexes.
+//! text filters, the ZIP, the team, whether a lead is live, archived or merged away and whether it
+//! has a phone and an e-mail, each kind in a column of its own, so a lead's text never stands for
+//! a team or another filter's value. A filter made of those is one MATCH, counted and paged in the
+//! index alone; PostgreSQL keeps its B-tree and trigram indexes.
 use diesel::dsl::sql;
 use diesel::prelude::*;
 use diesel::sql_types::{Bool, Text};
@@ -33,7 +33,8 @@ pub(crate) struct WordMatch {
 }
 
 /// The filter's conditions the index holds, or None when it has none besides visibility (then
-/// the B-tree indexes in creation order answer better than a MATCH of every lead).
+/// the B-tree indexes in creation order answer better than a MATCH of every lead), or only
+/// whether a lead has a phone or an e-mail beside conditions it does not hold.
 pub(crate) fn word_match(f: &LeadFilter) -> Option<WordMatch> {
     let mut terms = Vec::new();
     let mut token = |column: &str, tag: &str, value: &str| {
@@ -72,9 +73,24 @@ pub(crate) fn word_match(f: &LeadFilter) -> Option<WordMatch> {
     if let Some(q) = &f.q {
         terms.push(format!("words : ({})", q_term(q)));
     }
-    if terms.is_empty() {
+    // Whether a lead has a phone or an e-mail (migration 49): the skip-tracing lists. Alone, or
+    // beside what else the index holds, they are counted in it; beside only conditions it does
+    // not hold (a person's call list), the B-tree indexes find fewer candidates than they match.
+    let reach = [
+        f.has_phone
+            .map(|has| if has { "hasphone" } else { "nophone" }),
+        f.has_email
+            .map(|has| if has { "hasemail" } else { "noemail" }),
+    ];
+    let reach: Vec<String> = reach
+        .into_iter()
+        .flatten()
+        .map(|t| format!("visibility : {t}"))
+        .collect();
+    if terms.is_empty() && (reach.is_empty() || beside_the_index(f)) {
         return None;
     }
+    terms.extend(reach);
     // Team tokens are quoted like every value: a `team_id` of the request may be negative, and
     // `t-5` unquoted would be FTS5's column exclusion (`- 5 : ...`), an error instead of no lead.
     let team = |t: i64| quoted(&format!("t{t}"));
@@ -106,7 +122,8 @@ pub(crate) fn word_match(f: &LeadFilter) -> Option<WordMatch> {
 /// whether the index holds it (else its count would be the index's, without the condition).
 fn beside_the_index(f: &LeadFilter) -> bool {
     let LeadFilter {
-        // Held: visibility, the text filters and `q` are tokens of the index.
+        // Held: visibility, the text filters, `q` and whether a lead has a phone or an e-mail
+        // are tokens of the index.
         visible_teams: _,
         team_id: _,
         state: _,
@@ -120,6 +137,8 @@ fn beside_the_index(f: &LeadFilter) -> bool {
         q: _,
         archive: _,
         sort: _,
+        has_phone: _,
+        has_email: _,
         enrichment_status,
         created_after,
         created_before,
@@ -130,8 +149,6 @@ fn beside_the_index(f: &LeadFilter) -> bool {
         last_contact_before,
         contacted_by,
         contacted_since,
-        has_phone,
-        has_email,
         do_not_call,
         tags,
         without_tags,
@@ -147,8 +164,6 @@ fn beside_the_index(f: &LeadFilter) -> bool {
         || last_contact_before.is_some()
         || contacted_by.is_some()
         || contacted_since.is_some()
-        || has_phone.is_some()
-        || has_email.is_some()
         || do_not_call.is_some()
         || !tags.is_empty()
         || !without_tags.is_empty()
@@ -218,6 +233,7 @@ fn quoted(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use leadhub_domain::lead::work::StatusFilter;
 
     #[test]
     fn zips() {
@@ -247,5 +263,34 @@ mod tests {
             ..LeadFilter::default()
         };
         assert!(word_match(&visibility_only).is_none());
+    }
+
+    #[test]
+    fn a_phone_or_none_is_asked_of_the_index_unless_only_row_conditions_stand_beside_it() {
+        let no_phone = LeadFilter {
+            has_phone: Some(false),
+            has_email: Some(true),
+            visible_teams: Some(vec![3]),
+            ..LeadFilter::default()
+        };
+        let w = word_match(&no_phone).expect("a match");
+        assert_eq!(
+            w.expr,
+            "visibility : nophone AND visibility : hasemail AND visibility : (\"t0\" OR \"t3\") \
+             AND visibility : vlive"
+        );
+        assert!(w.complete);
+        let call_list = LeadFilter {
+            status: Some(StatusFilter::Open),
+            ..no_phone.clone()
+        };
+        assert!(word_match(&call_list).is_none());
+        let in_austin = LeadFilter {
+            city: Some("Austin".into()),
+            ..call_list
+        };
+        let w = word_match(&in_austin).expect("a match");
+        assert!(w.expr.contains("visibility : nophone"), "{}", w.expr);
+        assert!(!w.complete);
     }
 }
