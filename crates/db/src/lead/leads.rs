@@ -352,11 +352,20 @@ macro_rules! narrow_leads {
         if let Some(marked) = f.do_not_call {
             q = q.filter(leads::do_not_call.eq(marked));
         }
-        for tag in &f.tags {
-            q = q.filter($crate::lead::lead_tags::tagged(tag));
-        }
-        for tag in &f.without_tags {
-            q = q.filter($crate::lead::lead_tags::not_tagged(tag, backend));
+        // What a lead carries is in the MATCH whenever there is one (`word_match`).
+        if words.is_none() {
+            for tag in &f.tags {
+                q = q.filter($crate::lead::lead_tags::tagged(tag));
+            }
+            for tag in &f.without_tags {
+                q = q.filter($crate::lead::lead_tags::not_tagged(tag, backend));
+            }
+            if let Some(has) = f.has_phone {
+                q = q.filter($crate::lead::lead_search::with_phone(has));
+            }
+            if let Some(has) = f.has_email {
+                q = q.filter($crate::lead::lead_search::with_email(has));
+            }
         }
         if let Some(ever) = f.contacted {
             q = q.filter($crate::lead::contacts::contacted(ever));
@@ -368,12 +377,6 @@ macro_rules! narrow_leads {
             (None, None) => {}
             (None, Some(since)) => q = q.filter($crate::lead::contacts::contacted_since(since)),
             (Some(by), since) => q = q.filter($crate::lead::contacts::contacted_by(by, since)),
-        }
-        if let Some(has) = f.has_phone {
-            q = q.filter($crate::lead::lead_search::with_phone(has));
-        }
-        if let Some(has) = f.has_email {
-            q = q.filter($crate::lead::lead_search::with_email(has));
         }
         match &f.assignee {
             None => {}

@@ -73,24 +73,31 @@ pub(crate) fn word_match(f: &LeadFilter) -> Option<WordMatch> {
     if let Some(q) = &f.q {
         terms.push(format!("words : ({})", q_term(q)));
     }
-    // Whether a lead has a phone or an e-mail (migration 49): the skip-tracing lists. Alone, or
+    // What a lead carries (migration 49): a phone or none, an e-mail or none, its tags. Alone, or
     // beside what else the index holds, they are counted in it; beside only conditions it does
-    // not hold (a person's call list), the B-tree indexes find fewer candidates than they match.
-    let reach = [
+    // not hold (a person's call list), those conditions' B-tree indexes find fewer candidates.
+    let carried = |token: &str| format!("visibility : {token}");
+    let mut marks: Vec<String> = [
         f.has_phone
             .map(|has| if has { "hasphone" } else { "nophone" }),
         f.has_email
             .map(|has| if has { "hasemail" } else { "noemail" }),
-    ];
-    let reach: Vec<String> = reach
-        .into_iter()
-        .flatten()
-        .map(|t| format!("visibility : {t}"))
+    ]
+    .into_iter()
+    .flatten()
+    .map(carried)
+    .chain(f.tags.iter().map(|tag| carried(&tag_token(tag))))
+    .collect();
+    let not_carried: Vec<String> = f
+        .without_tags
+        .iter()
+        .map(|tag| carried(&tag_token(tag)))
         .collect();
-    if terms.is_empty() && (reach.is_empty() || beside_the_index(f)) {
+    let no_marks = marks.is_empty() && not_carried.is_empty();
+    if terms.is_empty() && (no_marks || beside_the_index(f)) {
         return None;
     }
-    terms.extend(reach);
+    terms.append(&mut marks);
     // Team tokens are quoted like every value: a `team_id` of the request may be negative, and
     // `t-5` unquoted would be FTS5's column exclusion (`- 5 : ...`), an error instead of no lead.
     let team = |t: i64| quoted(&format!("t{t}"));
@@ -109,9 +116,13 @@ pub(crate) fn word_match(f: &LeadFilter) -> Option<WordMatch> {
         ArchiveFilter::Archived => "varchived",
     };
     terms.push(format!("visibility : {live}"));
+    let mut expr = terms.join(" AND ");
+    if !not_carried.is_empty() {
+        expr = format!("({expr}) NOT ({})", not_carried.join(" OR "));
+    }
     let complete = (zip.is_none() || zip_in_index) && !beside_the_index(f);
     Some(WordMatch {
-        expr: terms.join(" AND "),
+        expr,
         complete,
         zip_in_index,
     })
@@ -122,8 +133,8 @@ pub(crate) fn word_match(f: &LeadFilter) -> Option<WordMatch> {
 /// whether the index holds it (else its count would be the index's, without the condition).
 fn beside_the_index(f: &LeadFilter) -> bool {
     let LeadFilter {
-        // Held: visibility, the text filters, `q` and whether a lead has a phone or an e-mail
-        // are tokens of the index.
+        // Held: visibility, the text filters, `q`, whether a lead has a phone or an e-mail and
+        // its tags are tokens of the index.
         visible_teams: _,
         team_id: _,
         state: _,
@@ -139,6 +150,8 @@ fn beside_the_index(f: &LeadFilter) -> bool {
         sort: _,
         has_phone: _,
         has_email: _,
+        tags: _,
+        without_tags: _,
         enrichment_status,
         created_after,
         created_before,
@@ -150,8 +163,6 @@ fn beside_the_index(f: &LeadFilter) -> bool {
         contacted_by,
         contacted_since,
         do_not_call,
-        tags,
-        without_tags,
         upload,
     } = f;
     enrichment_status.is_some()
@@ -165,8 +176,6 @@ fn beside_the_index(f: &LeadFilter) -> bool {
         || contacted_by.is_some()
         || contacted_since.is_some()
         || do_not_call.is_some()
-        || !tags.is_empty()
-        || !without_tags.is_empty()
         || upload.is_some()
 }
 
@@ -197,6 +206,12 @@ pub(crate) fn in_id_order(
     } else {
         rows.order(lead_search::rowid.asc())
     }
+}
+
+/// A tag's token: `g` and its UTF-8 in hex, one token whatever its characters (SQLite's `hex()`
+/// in the migration writes it in upper case; the index folds case).
+fn tag_token(tag: &str) -> String {
+    format!("g{}", hex::encode(tag.as_bytes()))
 }
 
 /// `zip_code` in the index: a ZIP5 or ZIP+4 by its ZIP5 token (ZIP+4 is then checked on the row
@@ -266,20 +281,34 @@ mod tests {
     }
 
     #[test]
-    fn a_phone_or_none_is_asked_of_the_index_unless_only_row_conditions_stand_beside_it() {
+    fn what_a_lead_carries_is_asked_of_the_index_unless_only_row_conditions_stand_beside_it() {
         let no_phone = LeadFilter {
             has_phone: Some(false),
             has_email: Some(true),
+            tags: vec!["storm 2026".into()],
+            without_tags: vec!["mailer-12".into(), "é".into()],
             visible_teams: Some(vec![3]),
             ..LeadFilter::default()
         };
         let w = word_match(&no_phone).expect("a match");
         assert_eq!(
             w.expr,
-            "visibility : nophone AND visibility : hasemail AND visibility : (\"t0\" OR \"t3\") \
-             AND visibility : vlive"
+            "(visibility : nophone AND visibility : hasemail AND visibility : g73746f726d2032303236 \
+             AND visibility : (\"t0\" OR \"t3\") AND visibility : vlive) \
+             NOT (visibility : g6d61696c65722d3132 OR visibility : gc3a9)"
         );
         assert!(w.complete);
+        let without_a_tag = LeadFilter {
+            without_tags: vec!["hot".into()],
+            visible_teams: Some(vec![3]),
+            ..LeadFilter::default()
+        };
+        let w = word_match(&without_a_tag).expect("a match");
+        assert!(
+            w.expr.ends_with(" NOT (visibility : g686f74)"),
+            "{}",
+            w.expr
+        );
         let call_list = LeadFilter {
             status: Some(StatusFilter::Open),
             ..no_phone.clone()
