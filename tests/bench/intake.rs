@@ -8,6 +8,7 @@
 //!
 //! Run: `cargo bench -p leadhub-tests --bench intake` (add TEST_DATABASE_URL for PostgreSQL).
 //! `INTAKE_BENCH=batch,single,webhooks,deferred` picks figures (all by default), e.g. to profile one.
+//! `INTAKE_BENCH_LEADS=addresses` sends leads without a phone or an e-mail.
 //! `INTAKE_BENCH_SEARCH=off` drops the lead search's indexes and triggers first (SQLite): what the
 //! search costs each write (docs/search.md). A measurement only: the list then scans and `q` finds nothing new.
 #![allow(clippy::unwrap_used)]
@@ -31,15 +32,27 @@ const RUNS: usize = 41;
 const CLIENTS: usize = 16;
 const PER_CLIENT: usize = 250;
 
+/// `INTAKE_BENCH_LEADS=addresses`: each lead without its phone and e-mail, as a permit scrape
+/// sends them (every one then goes into the index of the leads without a phone).
+fn addresses_only() -> bool {
+    std::env::var("INTAKE_BENCH_LEADS").is_ok_and(|v| v == "addresses")
+}
+
 fn lead(run: usize, i: usize) -> Value {
-    json!({
+    let mut lead = json!({
         "address": format!("{} Oak Hollow Dr", 10_000 + run * BATCH + i),
         "city": "Austin", "state": "TX", "zip_code": "78704",
         "first_name": "Pat", "last_name": "Lee", "primary_phone": "512-555-0100",
         "email_1": "pat@example.com", "permit_date": "01/05/2025", "lot_size": "0.25 acres",
         "property_type": "residential", "source": "permit_scrape",
         "latitude": 30.25, "longitude": -97.76
-    })
+    });
+    if addresses_only() {
+        let fields = lead.as_object_mut().expect("an object");
+        fields.remove("primary_phone");
+        fields.remove("email_1");
+    }
+    lead
 }
 
 fn median(mut v: Vec<f64>) -> f64 {
