@@ -70,6 +70,16 @@ async fn tags_are_set_added_taken_off_and_listed_through_the_api(app: TestApp) {
     let twenty_one: Vec<String> = (0..21).map(|i| format!("t{i}")).collect();
     list_refuses(&app, mia, &format!("tag={}", twenty_one.join(","))).await;
     list_refuses(&app, mia, &format!("tag=hot,{}", "x".repeat(41))).await;
+    // Any characters: a tag is one token of SQLite's word index, never a phrase of its pieces.
+    let odd = json!({"add_tags": ["o'brien-list", "café \"a\""]});
+    let (_, body) = patch(&app, one, mia, odd).await;
+    assert_eq!(body["tags"].as_array().map(Vec::len), Some(4), "{body}");
+    assert_eq!(tagged(&app, mia, "O%27Brien-List").await, [one]);
+    assert_eq!(tagged(&app, mia, "o%27brien").await, Vec::<i64>::new());
+    assert_eq!(tagged(&app, mia, "CAF%C3%89%20%22a%22").await, [one]);
+    let odd = json!({"remove_tags": ["o'brien-list", "café \"a\""]});
+    patch(&app, one, mia, odd).await;
+    assert_eq!(tagged(&app, mia, "o%27brien-list").await, Vec::<i64>::new());
     // Without: the leads carrying none of the tags named, beside the other filters.
     let without = |query: &'static str| {
         let app = &app;

@@ -1,7 +1,7 @@
 //! SQLite's lead search (docs/search.md): one FTS5 word index, `lead_search`, carries `q`, the
-//! text filters, the ZIP, the team, whether a lead is live, archived or merged away and whether it
-//! has a phone and an e-mail, each kind in a column of its own, so a lead's text never stands for
-//! a team or another filter's value. A filter made of those is one MATCH, counted and paged in the
+//! text filters, the ZIP, the team, whether a lead is live, archived or merged away, and what it
+//! carries (a phone, an e-mail, its tags), each kind in a column of its own, so a lead's text never
+//! stands for a team or another filter's value. A filter made of those is one MATCH, counted and paged in the
 //! index alone; PostgreSQL keeps its B-tree and trigram indexes.
 use diesel::dsl::sql;
 use diesel::prelude::*;
@@ -33,8 +33,8 @@ pub(crate) struct WordMatch {
 }
 
 /// The filter's conditions the index holds, or None when it has none besides visibility (then
-/// the B-tree indexes in creation order answer better than a MATCH of every lead), or only
-/// whether a lead has a phone or an e-mail beside conditions it does not hold.
+/// the B-tree indexes in creation order answer better than a MATCH of every lead), or only what
+/// a lead carries (phone, e-mail, tags) beside conditions it does not hold.
 pub(crate) fn word_match(f: &LeadFilter) -> Option<WordMatch> {
     let mut terms = Vec::new();
     let mut token = |column: &str, tag: &str, value: &str| {
