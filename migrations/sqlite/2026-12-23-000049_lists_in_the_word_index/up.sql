@@ -5,7 +5,7 @@
 -- (one token whatever the tag's characters; a column that is no JSON, which only a hand's write
 -- could leave, gives none rather than failing the lead's writes). A change of the tags writes
 -- the entry again like a change of the other columns; every entry is written again here
--- (seconds a million leads).
+-- (about 8 s a million leads).
 DROP VIEW lead_search_rows;
 CREATE VIEW lead_search_rows AS SELECT id,
     coalesce(address, '') || ' ' || coalesce(first_name, '') || ' ' || coalesce(last_name, '') || ' ' || coalesce(project_number, '') || ' ' || coalesce(email_1, '') || ' ' || coalesce(email_2, '') || ' ' || coalesce(email_3, '') || ' ' || coalesce(d1 || ' ' || substr(d1, -10) || ' ' || substr(d1, -7), '') || ' ' || coalesce(d2 || ' ' || substr(d2, -10) || ' ' || substr(d2, -7), '') || ' ' || coalesce(d3 || ' ' || substr(d3, -10) || ' ' || substr(d3, -7), '') || ' ' || coalesce(d4 || ' ' || substr(d4, -10) || ' ' || substr(d4, -7), '') || ' ' || coalesce(d5 || ' ' || substr(d5, -10) || ' ' || substr(d5, -7), '') AS words,
