@@ -183,13 +183,14 @@ async fn bench(backend: Backend) {
         format!("/leads?follow_up_by={next_week}"),
         format!("/leads?status=new&created_after={quarter_ago}"),
         // A salesperson's lists: the call list in call order, the open leads, the leads to
-        // find a number for, the week's contacts (docs/working-leads.md).
+        // find a number and an e-mail for, the week's contacts (docs/working-leads.md).
         "/leads?status=open&assignee=me&do_not_call=false&sort=last_contact_at".to_owned(),
         "/leads?status=open".to_owned(),
         "/leads?has_phone=false".to_owned(),
+        "/leads?has_email=false".to_owned(),
         format!("/leads?contacted_by=me&contacted_since={week_ago}&sort=-last_contact_at"),
-        // The leads of one tag (`lead_tags`); the leads without it (every visible lead read
-        // for the count); a tag without another (none of the leads carries the second).
+        // The leads of one tag; the leads without it; a tag without another (none of the
+        // leads carries the second).
         "/leads?tag=storm+2026".to_owned(),
         "/leads?without_tag=storm+2026".to_owned(),
         "/leads?tag=storm+2026&without_tag=mailer+12".to_owned(),

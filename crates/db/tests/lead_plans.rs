@@ -96,6 +96,13 @@ const QUERIES: &[(&str, &str, &str, bool)] = &[
         true,
     ),
     (
+        "no e-mail",
+        "NOT ((leads.email_1 IS NOT NULL) OR (leads.email_2 IS NOT NULL) OR \
+         (leads.email_3 IS NOT NULL))",
+        "leads.created_at DESC, leads.id DESC",
+        true,
+    ),
+    (
         "sort by city",
         "1 = 1",
         "lower(leads.city) ASC NULLS FIRST, leads.created_at ASC, leads.id ASC",
@@ -463,6 +470,9 @@ fn postgres_filters_use_indexes() {
         }
         if what.starts_with("no phone: count") {
             assert!(plan.contains("leads_without_phone"), "{what}: {plan}");
+        }
+        if what.starts_with("no e-mail: count") {
+            assert!(plan.contains("leads_without_email"), "{what}: {plan}");
         }
         if what.starts_with("sort by last contact") {
             // The call order walks its index and stops after the page.

@@ -24,6 +24,7 @@ const POSTGRES_SEARCH_INDEXES: &[&str] = &[
     "leads_permit_date",
     "leads_visible",
     "leads_without_phone",
+    "leads_without_email",
 ];
 
 /// table -> column -> (type, not null)

@@ -1,1 +1,2 @@
+DROP INDEX leads_without_email;
 DROP INDEX leads_without_phone;
