@@ -52,7 +52,8 @@ pub(crate) fn index_tags(
     Ok(())
 }
 
-/// The `tag=` filter: the leads carrying `tag` (stored form), found through `lead_tags`' key.
+/// The `tag=` filter where no MATCH of SQLite's word index holds it (as for `not_tagged`): the
+/// leads carrying `tag` (stored form), found through `lead_tags`' key.
 pub(crate) fn tagged(tag: &str) -> LeadCondition {
     Box::new(
         leads::id.eq_any(
@@ -63,7 +64,9 @@ pub(crate) fn tagged(tag: &str) -> LeadCondition {
     )
 }
 
-/// The `without_tag=` filter: the leads not carrying `tag` (stored form). PostgreSQL gets
+/// The `without_tag=` filter where no MATCH of SQLite's word index holds it (there it is FTS5's
+/// `NOT`, `word_search`): on PostgreSQL always, on SQLite beside conditions on the row alone.
+/// The leads not carrying `tag` (stored form). PostgreSQL gets
 /// `NOT EXISTS`, which it plans as an anti-join beside the other filters (a `NOT IN` it cannot,
 /// as a NULL would change its answer, and it then read every visible lead even beside `tag=`:
 /// 228 ms at p95 against 75 ms, `dashboard` bench); SQLite gets `NOT IN`, whose list it builds
