@@ -18,6 +18,7 @@ backend_tests!(
     a_member_marks_a_lead_do_not_call_and_only_an_admin_takes_it_off,
     the_pages_mark_show_and_leave_out_the_leads_not_to_call,
     an_import_marks_the_leads_it_creates_and_the_ones_it_merges_into,
+    a_second_row_of_the_property_a_file_just_created_marks_it_too,
     a_skip_tracing_files_flagged_numbers_are_left_out_without_asking_about_columns,
 );
 
@@ -209,6 +210,34 @@ async fn an_import_marks_the_leads_it_creates_and_the_ones_it_merges_into(app: T
     let all = list(&app, mia_key, "").await;
     assert_eq!(marked, [all[0], all[1]], "{all:?}");
     assert_eq!(all.len(), 4);
+}
+
+/// A list often holds a property twice (two permits, a row per owner): the first row creates the
+/// lead with its status, the second merges into it in the same chunk and says not to call. Both
+/// rows' parts are set, and neither row is told to try again.
+async fn a_second_row_of_the_property_a_file_just_created_marks_it_too(app: TestApp) {
+    let c = cast(&app).await;
+    let mia_key = &c.mia.key;
+    let file = "Address,City,State,Zip,Lead Status,DNC,Tags\n\
+        77 Pine St,Austin,TX,78701,contacted,,mailer 12\n\
+        77 Pine Street,Austin,TX,78701,,yes,storm 2026\n";
+    let (summary, _) = import_file(&app, &c.mia, c.a, file.as_bytes()).await;
+    let report = summary.render();
+    let counts = (summary.created, summary.updated, summary.work);
+    assert_eq!(counts, (1, 1, 2), "{report}");
+    assert!(!report.contains("work_not_set"), "{report}");
+    let all = list(&app, mia_key, "").await;
+    assert_eq!(all.len(), 1, "{all:?}");
+    let (_, lead) = app.get(&format!("/api/v1/leads/{}", all[0]), mia_key).await;
+    assert_eq!(
+        (&lead["do_not_call"], &lead["status"], &lead["tags"]),
+        (
+            &json!(true),
+            &json!("contacted"),
+            &json!(["mailer 12", "storm 2026"])
+        ),
+        "{lead}"
+    );
 }
 
 async fn a_skip_tracing_files_flagged_numbers_are_left_out_without_asking_about_columns(

@@ -506,6 +506,10 @@ impl Import<'_> {
                 for (pending, set) in applied.into_iter().zip(sets) {
                     match set {
                         WorkSet::All => self.summary.work += 1,
+                        WorkSet::OwnerLeftOut(reason) => {
+                            let message = format!("the owner was left out: {reason}");
+                            self.warn_work(pending, &message);
+                        }
                         WorkSet::Not(reason) => self.warn_work(pending, &reason),
                     }
                 }

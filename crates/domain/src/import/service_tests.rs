@@ -249,7 +249,7 @@ async fn the_leads_rows_create_get_their_status_and_owner_and_merged_leads_keep_
         .returning(|_, _| {
             Ok(vec![
                 WorkSet::All,
-                WorkSet::Not("the owner was left out".into()),
+                WorkSet::OwnerLeftOut("no account has the address x@example.com".into()),
             ])
         });
     let (summary, lines) = run(&destination, &ImportKind::Leads, None, 500, &mut file).await;
@@ -268,7 +268,10 @@ async fn the_leads_rows_create_get_their_status_and_owner_and_merged_leads_keep_
         "{}",
         lines[0].message
     );
-    assert_eq!(lines[1].message, "the owner was left out");
+    assert_eq!(
+        lines[1].message,
+        "the owner was left out: no account has the address x@example.com"
+    );
 }
 
 #[tokio::test]

@@ -43,6 +43,22 @@ impl ImportedWork {
         (!taken.is_empty()).then_some(taken)
     }
 
+    /// Takes in what a later row of the same lead gives it (two rows of one property in a
+    /// chunk: the first created the lead, the next merged into it): the first status, owner and
+    /// day given, the do-not-call mark if either row sets it, every tag.
+    fn join(&mut self, later: &ImportedWork) {
+        self.status = self.status.or(later.status);
+        if self.assignee_email.is_none() {
+            self.assignee_email.clone_from(&later.assignee_email);
+        }
+        self.follow_up = self.follow_up.or(later.follow_up);
+        self.do_not_call = match (self.do_not_call, later.do_not_call) {
+            (Some(true), _) | (_, Some(true)) => Some(true),
+            (mine, theirs) => mine.or(theirs),
+        };
+        self.tags.extend(later.tags.iter().cloned());
+    }
+
     /// What a lead that existed leaves aside (`for_existing_lead` takes the rest).
     pub fn left_for_existing_lead(&self) -> ImportedWork {
         ImportedWork {
@@ -57,6 +73,8 @@ impl ImportedWork {
 #[derive(Debug, Clone, PartialEq)]
 pub enum WorkSet {
     All,
+    /// All but the owner, and why the owner was left out.
+    OwnerLeftOut(String),
     /// Part or none of it, and why not the rest.
     Not(String),
 }
@@ -69,7 +87,39 @@ impl LeadWorkService {
     /// Sets each `(lead, working state)` as `user`, in one transaction for all that can be set: an
     /// owner no account has, or one a rule refuses, is left out and the status and follow-up day
     /// set alone. For each item in order, whether all of it was set.
+    ///
+    /// Items naming one lead are one change of it: a bulk change takes each lead once (a second
+    /// change of it would be refused as stale, and its do-not-call mark and tags lost).
     pub async fn apply_imported_work(
+        &self,
+        user: &User,
+        items: &[(i64, ImportedWork)],
+    ) -> WorkResult<Vec<WorkSet>> {
+        let mut leads: Vec<(i64, ImportedWork)> = Vec::new();
+        let mut place: HashMap<i64, usize> = HashMap::new();
+        let mut lead_of = Vec::with_capacity(items.len());
+        for (lead_id, work) in items {
+            let k = *place.entry(*lead_id).or_insert_with(|| {
+                leads.push((*lead_id, ImportedWork::default()));
+                leads.len() - 1
+            });
+            leads[k].1.join(work);
+            lead_of.push(k);
+        }
+        let sets = self.apply_to_each_lead(user, &leads).await?;
+        Ok(items
+            .iter()
+            .zip(lead_of)
+            .map(|((_, work), k)| match &sets[k] {
+                // Another row of the lead named the owner; this one's part was set.
+                WorkSet::OwnerLeftOut(_) if work.assignee_email.is_none() => WorkSet::All,
+                set => set.clone(),
+            })
+            .collect())
+    }
+
+    /// `apply_imported_work` of items naming each lead once.
+    async fn apply_to_each_lead(
         &self,
         user: &User,
         items: &[(i64, ImportedWork)],
@@ -98,9 +148,8 @@ impl LeadWorkService {
                 match people.get(email).cloned().flatten() {
                     Some(user_id) => set.assignee = Some(Some(user_id)),
                     None => {
-                        let reason =
-                            format!("the owner was left out: no account has the address {email}");
-                        outcome[i] = WorkSet::Not(reason);
+                        let reason = format!("no account has the address {email}");
+                        outcome[i] = WorkSet::OwnerLeftOut(reason);
                     }
                 }
             }
@@ -140,7 +189,7 @@ impl LeadWorkService {
                     || set.tags.is_some();
                 if set.assignee.is_some() && others {
                     set.assignee = None;
-                    outcome[*i] = WorkSet::Not(format!("the owner was left out: {reason}"));
+                    outcome[*i] = WorkSet::OwnerLeftOut(reason);
                 } else {
                     outcome[*i] = WorkSet::Not(reason);
                     sets.remove(k);

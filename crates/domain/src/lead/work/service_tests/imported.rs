@@ -34,11 +34,12 @@ async fn statuses_are_set_and_an_owner_who_cannot_work_the_lead_is_left_out() {
         .unwrap();
     assert_eq!(sets[0], WorkSet::All);
     for set in &sets[1..] {
-        let WorkSet::Not(reason) = set else {
-            panic!("{sets:?}")
-        };
-        assert!(reason.starts_with("the owner was left out: "), "{reason}");
+        assert!(matches!(set, WorkSet::OwnerLeftOut(_)), "{sets:?}");
     }
+    assert_eq!(
+        sets[2],
+        WorkSet::OwnerLeftOut("no account has the address ghost@example.com".into())
+    );
     let saved = saved.lock().unwrap();
     assert_eq!(saved[1].follow_up, Some(day), "the day set with the status");
     let done: Vec<(i64, Option<LeadStatus>, Option<Option<i64>>)> = saved
@@ -66,4 +67,36 @@ async fn an_importer_who_may_not_work_the_leads_sets_nothing() {
         .unwrap();
     assert!(matches!(&sets[0], WorkSet::Not(_)), "{sets:?}");
     assert!(saved.lock().unwrap().is_empty());
+}
+
+/// Two rows of one property in a chunk: the first created the lead (its status, an owner nobody
+/// is, a tag), the next merged into it (a do-not-call mark, another tag). One change carries
+/// both; neither row's part is refused as stale.
+#[tokio::test]
+async fn two_rows_of_one_lead_are_one_change() {
+    let (service, saved) = World::of(vec![lead(10, Some(TEAM))]).service();
+    let mut created = work(10, LeadStatus::Contacted, "ghost@example.com");
+    created.1.tags = ["mailer 12".to_owned()].into();
+    let merged = ImportedWork {
+        do_not_call: Some(true),
+        tags: ["storm 2026".to_owned()].into(),
+        ..ImportedWork::default()
+    };
+    let items = [created, (10, merged)];
+    let sets = service
+        .apply_imported_work(&person(2, "p2@example.com"), &items)
+        .await
+        .unwrap();
+    assert!(matches!(&sets[0], WorkSet::OwnerLeftOut(_)), "{sets:?}");
+    assert_eq!(sets[1], WorkSet::All, "the merged row named no owner");
+    let saved = saved.lock().unwrap();
+    assert_eq!(saved.len(), 1, "{saved:?}");
+    assert_eq!(saved[0].lead_id, 10);
+    assert_eq!(saved[0].status, Some(LeadStatus::Contacted));
+    assert_eq!(saved[0].assignee, None);
+    assert_eq!(saved[0].do_not_call, Some(true));
+    assert_eq!(
+        saved[0].tags.as_deref(),
+        Some(&["mailer 12".to_owned(), "storm 2026".to_owned()][..])
+    );
 }
