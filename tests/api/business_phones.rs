@@ -144,4 +144,13 @@ async fn a_spreadsheet_drops_an_invalid_phone_and_keeps_the_row(app: TestApp) {
     assert_eq!(page["items"][0]["city"], "Austin");
     let (_, page) = app.get(&format!("{LIST}?q=Beta"), &alice.key).await;
     assert_eq!(page["items"][0]["phone"], "+15128675309", "{page}");
+    // The directory page reads it as people write it.
+    let directory = b.get("/businesses").await;
+    assert!(
+        directory
+            .body
+            .contains("<td data-label=\"Phone\">(512) 867-5309</td>"),
+        "{}",
+        directory.body
+    );
 }

@@ -195,7 +195,18 @@ async fn the_detail_shows_the_history_of_a_merge(app: TestApp) {
     assert_eq!(page.status, StatusCode::OK, "{}", page.body);
     let body = &page.body;
     assert!(body.contains("<code>1 N MAIN ST #4</code>"));
-    assert!(body.contains("+15125550100"));
+    // Dialled as stored, read as people write it, on the lead and in the list.
+    assert!(
+        body.contains("<a href=\"tel:+15125550100\">(512) 555-0100</a>"),
+        "{body}"
+    );
+    let list = b.get("/leads").await;
+    assert!(
+        list.body
+            .contains("<td data-label=\"Phone\">(512) 555-0100</td>"),
+        "{}",
+        list.body
+    );
     assert!(body.contains("&lt;b&gt;Ann&lt;/b&gt;"));
     assert!(!body.contains("<b>Ann</b>"));
     assert!(body.contains("openstreetmap.org/?mlat=30.27&amp;mlon=-97.74"));

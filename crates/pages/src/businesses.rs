@@ -9,6 +9,7 @@ use serde::Serialize;
 use leadhub_api::businesses::BusinessQuery;
 use leadhub_domain::business::{industry_slugs, Business, BusinessStatus, RelationshipType};
 use leadhub_domain::clock::UtcOffset;
+use leadhub_domain::parse::display_phone;
 
 use crate::charts::ranked;
 use crate::list::{self, refuse, PAGE_SIZE};
@@ -52,7 +53,7 @@ impl BusinessLine {
                 .filter_map(|p| p.as_deref())
                 .collect::<Vec<_>>()
                 .join(", "),
-            phone: text(&b.phone),
+            phone: b.phone.as_deref().map(display_phone).unwrap_or_default(),
             // Shown as text, never a link: an imported value is not a trusted URL.
             website: text(&b.website),
             relationship: b.relationship_type.replace('_', " "),

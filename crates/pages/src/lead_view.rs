@@ -13,6 +13,7 @@ use leadhub_domain::lead::work::contact::{ContactOutcome, ContactSummary};
 use leadhub_domain::lead::work::model::{
     kind, ActivityEntry, ActorRef, LeadStatus, Note, FOLLOW_UP_YEARS, SUBMISSION_KIND,
 };
+use leadhub_domain::parse::display_phone;
 use leadhub_domain::team::Member;
 
 use crate::render::when;
@@ -131,23 +132,29 @@ fn leads_where(name: &str, value: &str) -> String {
     format!("/leads?{query}")
 }
 
+/// The lead's phones, each shown as people write it (`(512) 555-0100`) and linked as stored.
 pub fn phones(lead: &Lead) -> Vec<Contact> {
-    contacts(lead, &PHONES, "tel")
+    contacts(lead, &PHONES, "tel", display_phone)
 }
 
 pub fn emails(lead: &Lead) -> Vec<Contact> {
-    contacts(lead, &EMAILS, "mailto")
+    contacts(lead, &EMAILS, "mailto", str::to_owned)
 }
 
 /// The lead's values of the fields `names`, each linked with the URL `scheme`.
-fn contacts(lead: &Lead, names: &[&str], scheme: &str) -> Vec<Contact> {
+fn contacts(
+    lead: &Lead,
+    names: &[&str],
+    scheme: &str,
+    shown: impl Fn(&str) -> String,
+) -> Vec<Contact> {
     names
         .iter()
         .filter_map(|n| lead.fields.string_field(n).cloned().flatten())
         .map(|value| Contact {
             href: format!("{scheme}:{value}"),
             leads: leads_where("q", &value),
-            text: value,
+            text: shown(&value),
         })
         .collect()
 }

@@ -17,6 +17,7 @@ use leadhub_domain::error::ServiceError;
 use leadhub_domain::lead::fields::PROPERTY_TYPES;
 use leadhub_domain::lead::record::Lead;
 use leadhub_domain::lead::work::{LeadStatus, StatusFilter, BULK_MAX_IDS};
+use leadhub_domain::parse::display_phone;
 use leadhub_domain::submission::VisibleLeadFilter;
 
 use crate::lead_view::{owner_choices, tag_links, ContactLine, TagLink};
@@ -148,7 +149,19 @@ impl LeadLine {
                 .unwrap_or_else(|| "(no address)".to_owned()),
             locality: join(&[&f.city, &f.state, &f.zip_code], " "),
             owner: join(&[&f.first_name, &f.last_name], " "),
-            phone: f.primary_phone.clone().unwrap_or_default(),
+            // The first number of the five (a skip-traced lead may have none in the first slot).
+            phone: [
+                &f.primary_phone,
+                &f.phone_2,
+                &f.phone_3,
+                &f.phone_4,
+                &f.phone_5,
+            ]
+            .into_iter()
+            .flatten()
+            .next()
+            .map(|n| display_phone(n))
+            .unwrap_or_default(),
             permit: join(&[&f.permit_status, &f.project_number], " · "),
             source: f.source.clone().unwrap_or_default(),
             enrichment: lead.enrichment_status.as_str(),

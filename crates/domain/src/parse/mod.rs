@@ -21,7 +21,7 @@ pub use date::{parse_permit_date, parse_permit_date_as_of};
 pub use email::normalize_email;
 pub use lot_size::parse_lot_size_acres;
 pub use person_name::{split_person_name, PersonName};
-pub use phone::normalize_phone;
+pub use phone::{display_phone, normalize_phone};
 pub use state::{InvalidStateCode, StateCode};
 pub use state_names::state_from_name;
 pub use text::{clean_note, clean_text};

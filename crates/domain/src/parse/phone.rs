@@ -90,6 +90,34 @@ fn valid_e164(text: &str, country: Option<Id>) -> Option<String> {
     Some(number.format().mode(Mode::E164).to_string())
 }
 
+/// A stored number (`normalize_phone`'s E.164) as people read it: a North American number as
+/// `(512) 555-0100`, another country's in libphonenumber's international form (`+44 20 7946
+/// 0958`), an extension after it as ` ext. 12`. Text that is no such number (a value stored
+/// before numbers were checked) is shown as it is.
+pub fn display_phone(stored: &str) -> String {
+    let (number, extension) = match stored.split_once(";ext=") {
+        Some((number, extension)) => (number, Some(extension)),
+        None => (stored, None),
+    };
+    let nanp = number
+        .strip_prefix("+1")
+        .filter(|n| n.len() == 10 && n.bytes().all(|b| b.is_ascii_digit()));
+    let mut shown = match nanp {
+        Some(n) => format!("({}) {}-{}", &n[..3], &n[3..6], &n[6..]),
+        None => match phonenumber::parse(None, number) {
+            Ok(parsed) if number.starts_with('+') && phonenumber::is_valid(&parsed) => {
+                parsed.format().mode(Mode::International).to_string()
+            }
+            _ => return stored.to_owned(),
+        },
+    };
+    if let Some(extension) = extension {
+        shown.push_str(" ext. ");
+        shown.push_str(extension);
+    }
+    shown
+}
+
 fn is_separator(c: char) -> bool {
     // U+2010..U+2015 are the Unicode hyphens and dashes that word processors substitute for '-'.
     c.is_whitespace()
@@ -132,6 +160,23 @@ mod tests {
 
     fn norm(s: &str) -> Option<String> {
         normalize_phone(s)
+    }
+
+    #[test]
+    fn numbers_are_shown_as_people_write_them() {
+        assert_eq!(display_phone("+15125550100"), "(512) 555-0100");
+        assert_eq!(
+            display_phone("+15125550100;ext=12"),
+            "(512) 555-0100 ext. 12"
+        );
+        assert_eq!(display_phone("+442079460958"), "+44 20 7946 0958");
+        assert_eq!(display_phone("512-555-0100 (cell)"), "512-555-0100 (cell)");
+        assert_eq!(display_phone("+1512"), "+1512");
+        // What `normalize_phone` stores reads back the same.
+        for shown in ["(512) 555-0100 ext. 7", "+44 20 7946 0958"] {
+            let stored = normalize_phone(shown).unwrap();
+            assert_eq!(display_phone(&stored), shown);
+        }
     }
 
     #[test]
