@@ -13,7 +13,8 @@
 //! has a follow-up day, a month either side of today) and `status=new&created_after=<91 days
 //! ago>`; and a salesperson's lists: "My call list" (`status=open&assignee=me&do_not_call=false`,
 //! in call order), `status=open`, the leads without a phone (a phone on every third lead) and
-//! the member's contacts of the last week; and the leads of one tag (`tag=storm 2026`, on every
+//! those with one, the leads without an e-mail (an address on every fourth lead) and those with
+//! one, and the member's contacts of the last week; and the leads of one tag (`tag=storm 2026`, on every
 //! 20th lead), the leads without it, that tag without another (`without_tag=mailer 12`, on no
 //! lead), and the tags page that counts them (`/tags`). Every 53rd lead is marked do not
 //! call (the phones, marks and tags set as the leads are written, so no UPDATE leaves dead rows
@@ -51,11 +52,12 @@ fn seed(db: &TestDatabase, first_team: i64, user: i64) {
     let scope = format!("CASE WHEN i % 6 = 0 THEN 0 ELSE {first_team} + i % {TEAMS} END");
     conn.run(&format!(
         "INSERT INTO leads (team_id, dedupe_scope, street_key, address_key, address, city, state,
-           zip_code, last_name, primary_phone, do_not_call, tags, source, enrichment_status,
+           zip_code, last_name, primary_phone, email_1, do_not_call, tags, source, enrichment_status,
            status, assignee_id, submission_count, created_by, created_at, updated_at)
          SELECT {team}, {scope}, i || ' ELM ST', i || ' ELM ST|78701', i || ' Elm Street',
            'Austin', 'TX', '78701', 'Number' || i,
-           CASE WHEN i % 3 = 0 THEN '+1512555' || (1000 + i % 9000) END, i % 53 = 0,
+           CASE WHEN i % 3 = 0 THEN '+1512555' || (1000 + i % 9000) END,
+           CASE WHEN i % 4 = 0 THEN 'owner' || i || '@example.com' END, i % 53 = 0,
            CASE WHEN i % 20 = 0 THEN '[\"storm 2026\"]' ELSE '[]' END,
            CASE i % 8 WHEN 0 THEN 'permits' WHEN 1 THEN 'referral' WHEN 2 THEN 'web'
              WHEN 3 THEN 'mailer' WHEN 4 THEN 'zillow' WHEN 5 THEN 'facebook'
@@ -188,6 +190,9 @@ async fn bench(backend: Backend) {
         "/leads?status=open".to_owned(),
         "/leads?has_phone=false".to_owned(),
         "/leads?has_email=false".to_owned(),
+        // The leads one can call or write to (PostgreSQL: the rollup less the leads without).
+        "/leads?has_phone=true".to_owned(),
+        "/leads?has_email=true".to_owned(),
         format!("/leads?contacted_by=me&contacted_since={week_ago}&sort=-last_contact_at"),
         // The leads of one tag; the leads without it; a tag without another (none of the
         // leads carries the second).

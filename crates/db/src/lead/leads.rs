@@ -14,7 +14,7 @@ use leadhub_domain::store::StoreResult;
 use crate::lead::contacts::contacted;
 use crate::lead::daily_counts::{rolled_up_count, RollupFilter};
 use crate::lead::lead_row::LeadRow;
-use crate::lead::lead_search::{in_order, LeadCondition};
+use crate::lead::lead_search::{in_order, with_email, with_phone, LeadCondition};
 use crate::lead::lead_work::{insert_activity, with_assignees};
 use crate::lead::lead_writes::{retry_on_conflict, write_all};
 use crate::lead::word_search::{in_id_order, lead_search, matching, word_match, WordMatch};
@@ -476,7 +476,7 @@ fn listed_count(
     if let Some(words) = words {
         return conn.get_result(matching(words.expr.clone()).count());
     }
-    if let Some((rollup, rest, with)) = complement(filter) {
+    if let Some((rollup, rest, with)) = complement(filter, backend) {
         let with: i64 = conn.get_result(filtered(&rest, backend).filter(with).count())?;
         return Ok(rolled_up_count(conn, &rollup)? - with);
     }
@@ -485,9 +485,15 @@ fn listed_count(
 
 /// A filter of the leads without something a small partial index holds, whose other fields the
 /// rollup answers: never contacted (`leads_contacted` holds the contacted leads) or unassigned
-/// (`leads_assignee_status` the assigned ones). Their count is the rollup's count of the other
-/// fields (`rest`) less the leads of `rest` `with` it.
-fn complement(filter: &LeadFilter) -> Option<(RollupFilter, LeadFilter, LeadCondition)> {
+/// (`leads_assignee_status` the assigned ones); on PostgreSQL also the leads with a phone or an
+/// e-mail (`leads_without_phone` and `leads_without_email` hold the others). Their count is the
+/// rollup's count of the other fields (`rest`) less the leads of `rest` `with` it: at most an
+/// index of some of the visible leads instead of every visible lead's row.
+fn complement(
+    filter: &LeadFilter,
+    backend: Backend,
+) -> Option<(RollupFilter, LeadFilter, LeadCondition)> {
+    let postgres = backend == Backend::Postgres;
     let (rest, with): (LeadFilter, LeadCondition) = match filter {
         LeadFilter {
             contacted: Some(false),
@@ -508,6 +514,26 @@ fn complement(filter: &LeadFilter) -> Option<(RollupFilter, LeadFilter, LeadCond
                 ..filter.clone()
             },
             Box::new(leads::assignee_id.is_not_null()),
+        ),
+        LeadFilter {
+            has_phone: Some(true),
+            ..
+        } if postgres => (
+            LeadFilter {
+                has_phone: None,
+                ..filter.clone()
+            },
+            with_phone(false),
+        ),
+        LeadFilter {
+            has_email: Some(true),
+            ..
+        } if postgres => (
+            LeadFilter {
+                has_email: None,
+                ..filter.clone()
+            },
+            with_email(false),
         ),
         _ => return None,
     };
