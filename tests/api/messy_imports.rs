@@ -21,7 +21,55 @@ backend_tests!(
     a_messy_file_imports_alike_through_the_cli_and_the_upload,
     an_export_imports_back_as_the_same_rows,
     files_separated_by_tabs_or_semicolons_import_as_their_csv_twin,
+    the_condos_of_a_property_list_stay_leads_of_their_own,
 );
+
+/// A property list gives the unit a column of its own (PropStream's `Unit #`) and the first owner
+/// `Owner 1 First Name`: two condos of one building are two leads, each with its owner, and the
+/// same file again merges into them, as a unit written into the address does.
+async fn the_condos_of_a_property_list_stay_leads_of_their_own(app: TestApp) {
+    let ann = app.user("ann@example.com").await;
+    let team_id = team(&app, "Condos", &ann).await;
+    let file = "Address,Unit #,City,State,Zip,Owner 1 First Name,Owner 1 Last Name\n\
+        100 Congress Ave,5,Austin,TX,78701,Jane,Doe\n\
+        100 Congress Ave,6,Austin,TX,78701,Raj,Patel\n";
+    let (summary, _) = import_file(&app, &ann, team_id, file.as_bytes()).await;
+    assert_eq!(
+        (summary.created, summary.updated),
+        (2, 0),
+        "{}",
+        summary.render()
+    );
+    let (_, page) = app.get("/api/v1/leads?sort=created_at", &ann.key).await;
+    let leads: Vec<(&str, &str, &str)> = page["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| {
+            let text = |f: &str| l[f].as_str().unwrap_or_default();
+            (
+                text("address_standardized"),
+                text("first_name"),
+                text("last_name"),
+            )
+        })
+        .collect();
+    assert_eq!(
+        leads,
+        [
+            ("100 CONGRESS AVE #5", "Jane", "Doe"),
+            ("100 CONGRESS AVE #6", "Raj", "Patel")
+        ]
+    );
+    let sent = json!({"team_id": team_id, "leads": [{"address": "100 Congress Ave Unit 6",
+        "city": "Austin", "state": "TX", "zip_code": "78701", "first_name": "Raj"}]});
+    batch_ok(&app, &ann.key, sent).await;
+    let (summary, _) = import_file(&app, &ann, team_id, file.as_bytes()).await;
+    let merged = (summary.created, summary.skipped + summary.updated);
+    assert_eq!(merged, (0, 2), "{}", summary.render());
+    let (_, page) = app.get("/api/v1/leads", &ann.key).await;
+    assert_eq!(page["total"], 2, "{page}");
+}
 
 /// Data rows of the messy file besides the three odd ones (Windows-1252, shifted, no field).
 const ROWS: usize = 420;

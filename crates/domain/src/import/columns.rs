@@ -20,6 +20,27 @@ pub const LEAD_ALIASES: &[(&str, &[&str])] = &[
             "projectaddress",
         ],
     ),
+    // Not a field of the lead: the address's unit, joined after the street (`import::units`).
+    (
+        UNIT,
+        &[
+            "unit",
+            "unitnumber",
+            "unitno",
+            "apt",
+            "aptno",
+            "aptnumber",
+            "apartment",
+            "apartmentnumber",
+            "suite",
+            "address2",
+            "addressline2",
+            "propertyunit",
+            "propertyaddress2",
+            "siteunit",
+            "situsunit",
+        ],
+    ),
     ("city", &["town", "propertycity", "sitecity", "situscity"]),
     (
         "state",
@@ -47,6 +68,8 @@ pub const LEAD_ALIASES: &[(&str, &[&str])] = &[
             "givenname",
             "ownerfirst",
             "ownerfirstname",
+            "owner1first",
+            "owner1firstname",
             "contactfirst",
             "contactfirstname",
         ],
@@ -60,6 +83,8 @@ pub const LEAD_ALIASES: &[(&str, &[&str])] = &[
             "familyname",
             "ownerlast",
             "ownerlastname",
+            "owner1last",
+            "owner1lastname",
             "contactlast",
             "contactlastname",
         ],
@@ -73,6 +98,8 @@ pub const LEAD_ALIASES: &[(&str, &[&str])] = &[
             "ownername",
             "owner",
             "ownerfullname",
+            "owner1name",
+            "owner1fullname",
             "propertyowner",
             "homeowner",
             "homeownername",
@@ -117,6 +144,17 @@ pub const LEAD_ALIASES: &[(&str, &[&str])] = &[
     (
         "mail_address",
         &["mailingaddress", "owneraddress", "mailingstreet"],
+    ),
+    (
+        MAIL_UNIT,
+        &[
+            "mailingunit",
+            "mailingunitnumber",
+            "mailingapt",
+            "mailingsuite",
+            "mailingaddress2",
+            "mailingaddressline2",
+        ],
     ),
     ("mail_city", &["mailingcity", "ownercity"]),
     ("mail_state", &["mailingstate", "ownerstate"]),
@@ -221,6 +259,14 @@ pub const LEAD_ALIASES: &[(&str, &[&str])] = &[
 
 /// The column of a whole name ("John A. Smith", "Smith, John"), split into the first and last name.
 pub const FULL_NAME: &str = "full_name";
+
+/// The column of the property address's unit ("Unit #", "Apt", "Address Line 2"), joined after
+/// the street (`100 Congress Ave` and `5`: `100 Congress Ave #5`), so units of one building stay
+/// leads of their own.
+pub const UNIT: &str = "address_unit";
+
+/// The column of the mailing address's unit ("Mailing Unit #"), joined after `mail_address`.
+pub const MAIL_UNIT: &str = "mail_unit";
 
 /// The column of a note on the row's lead ("Notes", "Comments").
 pub const NOTES: &str = "notes";
@@ -861,11 +907,12 @@ mod tests {
         headers
             .extend(["Email 1", "Email 2", "Email 3", "Email 4", "Phone 1 Type"].map(String::from));
         let columns = ColumnMap::new(&ImportKind::Leads, &headers).unwrap();
+        // `Address 2` is the address's second line, the unit: no numbered address.
         assert_eq!(
             columns.fields,
             [
                 Some("address"),
-                None,
+                Some(UNIT),
                 Some("primary_phone"),
                 Some("phone_2"),
                 Some("phone_3"),
@@ -890,9 +937,9 @@ mod tests {
                 (13, &EMAIL_SLOTS[..])
             ]
         );
-        // `Address 2` is a unit line, not a second address: unknown, so an upload asks.
-        assert!(columns.unsure());
-        assert_eq!(columns.ignored(), ["Address 2"]);
+        // Every column known: an upload does not ask.
+        assert!(!columns.unsure());
+        assert!(columns.ignored().is_empty());
         // A number after any other field names nothing; a bare number names nothing.
         assert_eq!(map(&["Zip 2", "City", "2"]), [None, Some("city"), None]);
     }

@@ -19,6 +19,7 @@ mod service;
 #[cfg(test)]
 mod service_tests;
 mod summary;
+mod units;
 mod verbatim;
 
 pub use columns::{

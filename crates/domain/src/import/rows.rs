@@ -15,8 +15,10 @@ use super::cells::{
     cell_text, read_number, read_phone_type, read_property_type, read_rating, read_whole,
 };
 use super::columns::{
-    ColumnMap, ASSIGNEE, DO_NOT_CALL, FOLLOW_UP, FULL_NAME, LEAD_STATUS, NOTES, NUMBER_DNC, TAGS,
+    ColumnMap, ASSIGNEE, DO_NOT_CALL, FOLLOW_UP, FULL_NAME, LEAD_STATUS, MAIL_UNIT, NOTES,
+    NUMBER_DNC, TAGS, UNIT,
 };
+use super::units::join_unit;
 
 /// A cell dropped (or changed) by the cleaning, reported with the row.
 #[derive(Debug, Clone, PartialEq)]
@@ -28,7 +30,12 @@ pub struct CellIssue {
 }
 
 impl CellIssue {
-    fn new(field: &'static str, value: &str, code: &'static str, message: String) -> CellIssue {
+    pub(super) fn new(
+        field: &'static str,
+        value: &str,
+        code: &'static str,
+        message: String,
+    ) -> CellIssue {
         CellIssue {
             field,
             value: value.to_owned(),
@@ -202,6 +209,7 @@ pub fn lead_row(map: &ColumnMap, cells: &[String]) -> LeadRow {
     let kept = numbers_not_to_call(map, cells, &mut row.issues);
     let cells = kept.as_deref().unwrap_or(cells);
     let issues = &mut row.issues;
+    let (mut unit, mut mail_unit) = (None, None);
     for (field, value) in mapped(map, cells) {
         let f = &mut row.fields;
         let cell = (field, value);
@@ -269,6 +277,8 @@ pub fn lead_row(map: &ColumnMap, cells: &[String]) -> LeadRow {
                 let note = Some(clean_note(value)).filter(|n| !n.is_empty());
                 row.note = note.and_then(|n| text_within(field, &n, NOTE_MAX_CHARS, issues));
             }
+            UNIT => unit = Some(value.to_owned()),
+            MAIL_UNIT => mail_unit = Some(value.to_owned()),
             FULL_NAME => {
                 // Within the limit of one name, each part is too.
                 let whole = text_within(field, value, max_len("last_name"), issues);
@@ -313,6 +323,9 @@ pub fn lead_row(map: &ColumnMap, cells: &[String]) -> LeadRow {
         &mut f.mail_address,
         [&mut f.mail_city, &mut f.mail_state, &mut f.mail_zip],
     );
+    // After the one-line split: a unit belongs to the street, not after the ZIP.
+    join_unit(&mut f.address, unit, UNIT, issues);
+    join_unit(&mut f.mail_address, mail_unit, MAIL_UNIT, issues);
     // Coordinates come in pairs (the API's rule): one alone cannot place the lead.
     let alone = match (f.latitude, f.longitude) {
         (Some(v), None) => Some(("latitude", v, &mut f.latitude)),
@@ -610,6 +623,43 @@ mod tests {
         assert_eq!((day("soon"), day("1/1/1999")), (None, None));
         let row = lead(&[("Follow-up Date", "2/30/2026")]);
         assert_eq!(codes(&row), [(FOLLOW_UP, "invalid_date")]);
+    }
+
+    /// A property list's columns (PropStream's and the like): the unit and the first owner each
+    /// in columns of their own, the second owner left out.
+    #[test]
+    fn a_property_lists_unit_and_first_owner_columns_are_read() {
+        let row = lead(&[
+            ("Address", "100 Congress Ave"),
+            ("Unit #", "5"),
+            ("Owner 1 First Name", "Jane"),
+            ("Owner 1 Last Name", "Doe"),
+            ("Owner 2 First Name", "John"),
+            ("Mailing Address", "12 Elm St, Dallas, TX 75201"),
+            ("Mailing Unit #", "Apt 3"),
+        ]);
+        assert!(row.issues.is_empty(), "{:?}", row.issues);
+        let f = &row.fields;
+        let got = [
+            &f.address,
+            &f.first_name,
+            &f.last_name,
+            &f.mail_address,
+            &f.mail_city,
+        ]
+        .map(|v| v.as_deref().unwrap_or_default());
+        assert_eq!(
+            got,
+            [
+                "100 Congress Ave #5",
+                "Jane",
+                "Doe",
+                "12 Elm St Apt 3",
+                "Dallas"
+            ]
+        );
+        let row = lead(&[("Unit", "5"), ("City", "Austin")]);
+        assert_eq!(codes(&row), [(UNIT, "unit_without_address")]);
     }
 
     #[test]

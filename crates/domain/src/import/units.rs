@@ -1,0 +1,106 @@
+//! A spreadsheet's unit column ("Unit #", "Apt", "Address Line 2"): property lists give the
+//! unit of a condo or an apartment a column of its own, and without it two units of one building
+//! would be one property, the second row merged into the first's lead.
+use crate::address::AddressKey;
+use crate::lead::fields::max_len;
+
+use super::rows::CellIssue;
+
+/// The street with the unit cell joined after it: a bare identifier as `#5` (`100 Congress Ave
+/// #5`), a unit written with its designator as written (`Apt 4B`, `#12`), unless the street
+/// already names that unit (a file that has the unit in both columns). A unit without a street,
+/// or one that would make the street too long, is dropped with a warning.
+pub(super) fn join_unit(
+    street: &mut Option<String>,
+    unit: Option<String>,
+    field: &'static str,
+    issues: &mut Vec<CellIssue>,
+) {
+    let Some(unit) = unit else {
+        return;
+    };
+    let Some(line) = street.as_deref() else {
+        let message = "a unit without a street address; dropped".to_owned();
+        issues.push(CellIssue::new(
+            field,
+            &unit,
+            "unit_without_address",
+            message,
+        ));
+        return;
+    };
+    let written = if unit.starts_with('#') || unit.contains(char::is_whitespace) {
+        unit.clone()
+    } else {
+        format!("#{unit}")
+    };
+    let unit_of = |line: &str| AddressKey::parse(line, None, None, None).and_then(|k| k.unit);
+    let named = unit_of(&format!("1 Main St {written}"));
+    if named.is_some() && unit_of(line) == named {
+        return;
+    }
+    let joined = format!("{line} {written}");
+    let limit = max_len("address");
+    if joined.chars().count() > limit {
+        let message = format!("the address and unit are longer than {limit} characters; dropped");
+        issues.push(CellIssue::new(field, &unit, "too_long", message));
+        return;
+    }
+    *street = Some(joined);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn joined(street: Option<&str>, unit: &str) -> (Option<String>, Vec<&'static str>) {
+        let mut street = street.map(str::to_owned);
+        let mut issues = Vec::new();
+        join_unit(
+            &mut street,
+            Some(unit.to_owned()),
+            "address_unit",
+            &mut issues,
+        );
+        (street, issues.iter().map(|i| i.code).collect())
+    }
+
+    #[test]
+    fn a_unit_cell_is_joined_after_the_street() {
+        for (street, unit, whole) in [
+            ("100 Congress Ave", "5", "100 Congress Ave #5"),
+            ("100 Congress Ave", "4B", "100 Congress Ave #4B"),
+            ("100 Congress Ave", "Apt 4B", "100 Congress Ave Apt 4B"),
+            ("100 Congress Ave", "#12", "100 Congress Ave #12"),
+            // Already there, however written: nothing is added.
+            ("100 Congress Ave Unit 5", "5", "100 Congress Ave Unit 5"),
+            ("100 Congress Ave #5", "Unit 5", "100 Congress Ave #5"),
+            // Another unit of the street line (a building) keeps it and gains this one.
+            ("100 Congress Ave Bldg 2", "5", "100 Congress Ave Bldg 2 #5"),
+            // A route's number is no unit.
+            ("12 Route 5", "5", "12 Route 5 #5"),
+        ] {
+            assert_eq!(joined(Some(street), unit), (Some(whole.to_owned()), vec![]));
+        }
+    }
+
+    #[test]
+    fn a_unit_without_a_street_or_too_long_is_dropped_with_a_warning() {
+        assert_eq!(joined(None, "5"), (None, vec!["unit_without_address"]));
+        let long = "9".repeat(max_len("address") - 3);
+        assert_eq!(
+            joined(Some(&long), "12"),
+            (Some(long.clone()), vec!["too_long"])
+        );
+    }
+
+    #[test]
+    fn units_of_one_building_stay_apart() {
+        let key = |unit: &str| {
+            let (street, _) = joined(Some("100 Congress Ave"), unit);
+            AddressKey::parse(&street.unwrap(), None, None, Some("78701")).map(|k| k.full_key())
+        };
+        assert_ne!(key("5"), key("6"));
+        assert_eq!(key("6"), key("Apt 6"));
+    }
+}
