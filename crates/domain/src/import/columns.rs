@@ -15,6 +15,7 @@ pub const LEAD_ALIASES: &[(&str, &[&str])] = &[
             "address1",
             "addressline1",
             "propertyaddress",
+            "propertyaddressline1",
             "siteaddress",
             "situsaddress",
             "projectaddress",
@@ -37,6 +38,7 @@ pub const LEAD_ALIASES: &[(&str, &[&str])] = &[
             "addressline2",
             "propertyunit",
             "propertyaddress2",
+            "propertyaddressline2",
             "siteunit",
             "situsunit",
         ],
@@ -143,7 +145,12 @@ pub const LEAD_ALIASES: &[(&str, &[&str])] = &[
     ("email_3", &[]),
     (
         "mail_address",
-        &["mailingaddress", "owneraddress", "mailingstreet"],
+        &[
+            "mailingaddress",
+            "owneraddress",
+            "mailingstreet",
+            "ownermailingaddress",
+        ],
     ),
     (
         MAIL_UNIT,
@@ -156,8 +163,14 @@ pub const LEAD_ALIASES: &[(&str, &[&str])] = &[
             "mailingaddressline2",
         ],
     ),
-    ("mail_city", &["mailingcity", "ownercity"]),
-    ("mail_state", &["mailingstate", "ownerstate"]),
+    (
+        "mail_city",
+        &["mailingcity", "ownercity", "ownermailingcity"],
+    ),
+    (
+        "mail_state",
+        &["mailingstate", "ownerstate", "ownermailingstate"],
+    ),
     (
         "mail_zip",
         &[
@@ -165,6 +178,8 @@ pub const LEAD_ALIASES: &[(&str, &[&str])] = &[
             "mailingzipcode",
             "mailingpostalcode",
             "ownerzip",
+            "ownermailingzip",
+            "ownermailingzipcode",
         ],
     ),
     (

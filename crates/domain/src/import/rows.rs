@@ -625,8 +625,8 @@ mod tests {
         assert_eq!(codes(&row), [(FOLLOW_UP, "invalid_date")]);
     }
 
-    /// A property list's columns (PropStream's and the like): the unit and the first owner each
-    /// in columns of their own, the second owner left out.
+    /// A property list's columns (PropStream's, a county roll's): the unit and the first owner
+    /// each in columns of their own, the second owner left out, the owner's mailing address.
     #[test]
     fn a_property_lists_unit_and_first_owner_columns_are_read() {
         let row = lead(&[
@@ -635,7 +635,7 @@ mod tests {
             ("Owner 1 First Name", "Jane"),
             ("Owner 1 Last Name", "Doe"),
             ("Owner 2 First Name", "John"),
-            ("Mailing Address", "12 Elm St, Dallas, TX 75201"),
+            ("Owner Mailing Address", "12 Elm St, Dallas, TX 75201"),
             ("Mailing Unit #", "Apt 3"),
         ]);
         assert!(row.issues.is_empty(), "{:?}", row.issues);
