@@ -149,7 +149,7 @@ async fn a_spreadsheet_drops_an_invalid_phone_and_keeps_the_row(app: TestApp) {
     assert!(
         directory
             .body
-            .contains("<td data-label=\"Phone\">(512) 867-5309</td>"),
+            .contains("<td data-label=\"Phone\" class=\"phone\">(512) 867-5309</td>"),
         "{}",
         directory.body
     );

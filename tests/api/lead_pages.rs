@@ -203,7 +203,7 @@ async fn the_detail_shows_the_history_of_a_merge(app: TestApp) {
     let list = b.get("/leads").await;
     assert!(
         list.body
-            .contains("<td data-label=\"Phone\">(512) 555-0100</td>"),
+            .contains("<td data-label=\"Phone\" class=\"phone\">(512) 555-0100</td>"),
         "{}",
         list.body
     );
