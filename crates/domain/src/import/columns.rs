@@ -14,10 +14,6 @@ pub const LEAD_ALIASES: &[(&str, &[&str])] = &[
             "streetaddress",
             "address1",
             "addressline1",
-            "propertyaddress",
-            "propertyaddressline1",
-            "siteaddress",
-            "situsaddress",
             "projectaddress",
         ],
     ),
@@ -36,30 +32,13 @@ pub const LEAD_ALIASES: &[(&str, &[&str])] = &[
             "suite",
             "address2",
             "addressline2",
-            "propertyunit",
-            "propertyaddress2",
-            "propertyaddressline2",
-            "siteunit",
-            "situsunit",
         ],
     ),
-    ("city", &["town", "propertycity", "sitecity", "situscity"]),
-    (
-        "state",
-        &["st", "stateprovince", "propertystate", "sitestate"],
-    ),
+    ("city", &["town"]),
+    ("state", &["st", "stateprovince"]),
     (
         "zip_code",
-        &[
-            "zip",
-            "zip5",
-            "postalcode",
-            "postcode",
-            "zippostalcode",
-            "propertyzip",
-            "sitezip",
-            "situszip",
-        ],
+        &["zip", "zip5", "postalcode", "postcode", "zippostalcode"],
     ),
     ("county", &["countyname"]),
     (
@@ -143,45 +122,13 @@ pub const LEAD_ALIASES: &[(&str, &[&str])] = &[
     ),
     ("email_2", &["altemail", "alternateemail", "secondaryemail"]),
     ("email_3", &[]),
-    (
-        "mail_address",
-        &[
-            "mailingaddress",
-            "owneraddress",
-            "mailingstreet",
-            "ownermailingaddress",
-        ],
-    ),
-    (
-        MAIL_UNIT,
-        &[
-            "mailingunit",
-            "mailingunitnumber",
-            "mailingapt",
-            "mailingsuite",
-            "mailingaddress2",
-            "mailingaddressline2",
-        ],
-    ),
-    (
-        "mail_city",
-        &["mailingcity", "ownercity", "ownermailingcity"],
-    ),
-    (
-        "mail_state",
-        &["mailingstate", "ownerstate", "ownermailingstate"],
-    ),
-    (
-        "mail_zip",
-        &[
-            "mailingzip",
-            "mailingzipcode",
-            "mailingpostalcode",
-            "ownerzip",
-            "ownermailingzip",
-            "ownermailingzipcode",
-        ],
-    ),
+    // The mailing address: `Mailing`, `Mail`, `Owner Mailing` or `Owner` and the part's name
+    // (`address_part`).
+    ("mail_address", &[]),
+    (MAIL_UNIT, &[]),
+    ("mail_city", &[]),
+    ("mail_state", &[]),
+    ("mail_zip", &[]),
     (
         "project_number",
         &[
@@ -752,7 +699,41 @@ fn field_for(aliases: &[(&'static str, &[&str])], key: &str) -> Option<&'static 
             .find(|(field, forms)| header_key(field) == key || forms.contains(&key))
             .map(|(field, _)| *field)
     };
-    named(key).or_else(|| numbered_slot(key, named))
+    named(key)
+        .or_else(|| numbered_slot(key, named))
+        .or_else(|| address_part(key, named))
+}
+
+/// What comes before an address part's name to say whose address it is: the property's, or the
+/// owner's mailing address (longest first, so `Owner Mailing` is not read as `Owner`).
+const PROPERTY_PLACES: [&str; 3] = ["property", "site", "situs"];
+const MAILING_PLACES: [&str; 4] = ["ownermailing", "mailing", "mail", "owner"];
+/// The parts of an address, and the mailing address's field for each (a county has none).
+const ADDRESS_PARTS: [(&str, Option<&str>); 6] = [
+    ("address", Some("mail_address")),
+    (UNIT, Some(MAIL_UNIT)),
+    ("city", Some("mail_city")),
+    ("state", Some("mail_state")),
+    ("zip_code", Some("mail_zip")),
+    ("county", None),
+];
+
+/// An address part after whose address it is, as county rolls, permit portals and property lists
+/// name them: `Property Zip Code`, `Situs Address`, `Site Unit` (the property's); `Mailing
+/// Address`, `Owner Mailing Zip Code`, `Owner City` (the mailing address's). One rule instead of
+/// an alias for each pair.
+fn address_part(key: &str, named: impl Fn(&str) -> Option<&'static str>) -> Option<&'static str> {
+    let part = |places: &[&str]| {
+        places.iter().find_map(|place| {
+            let field = named(key.strip_prefix(place)?)?;
+            ADDRESS_PARTS.iter().find(|(part, _)| *part == field)
+        })
+    };
+    if let Some((field, _)) = part(&PROPERTY_PLACES) {
+        return named(&header_key(field));
+    }
+    let (_, mailing) = part(&MAILING_PLACES)?;
+    named(&header_key((*mailing)?))
 }
 
 /// A phone or e-mail header with a number after it (`Mobile 2`, `Landline 1`, `Email 4`), as skip-tracing
@@ -831,6 +812,49 @@ mod tests {
         ColumnMap::new(&ImportKind::Leads, &headers)
             .map(|m| m.fields)
             .unwrap_or_default()
+    }
+
+    #[test]
+    fn an_address_part_after_whose_address_it_is() {
+        let property = [
+            "Property Address",
+            "Property Address Line 2",
+            "Site City",
+            "Situs State",
+            "Property Zip Code",
+            "Property County",
+        ];
+        let want = ["address", UNIT, "city", "state", "zip_code", "county"];
+        assert_eq!(map(&property), want.map(Some));
+        let mailing = [
+            "Owner Mailing Address",
+            "Mailing Unit #",
+            "Owner City",
+            "Mail State",
+            "Mailing Postal Code",
+        ];
+        let want = [
+            "mail_address",
+            MAIL_UNIT,
+            "mail_city",
+            "mail_state",
+            "mail_zip",
+        ];
+        assert_eq!(map(&["Address"]).len(), 1);
+        let mut headers = vec!["Address"];
+        headers.extend(mailing);
+        assert_eq!(map(&headers)[1..], want.map(Some));
+        // `Mailing Address 1`: the number is the address's first line.
+        assert_eq!(map(&["Mailing Address 1"]), [Some("mail_address")]);
+        // Not an address part, or a part with no mailing field: nothing.
+        let none = [
+            "Address",
+            "Mailing County",
+            "Property Status",
+            "Owner Occupied",
+            "Site",
+        ];
+        assert_eq!(map(&none), [Some("address"), None, None, None, None]);
     }
 
     #[test]
