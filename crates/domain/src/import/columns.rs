@@ -14,6 +14,7 @@ pub const LEAD_ALIASES: &[(&str, &[&str])] = &[
             "streetaddress",
             "address1",
             "addressline1",
+            "fulladdress",
             "projectaddress",
         ],
     ),
@@ -278,7 +279,13 @@ pub const BUSINESS_ALIASES: &[(&str, &[&str])] = &[
     ("website", &["url", "web", "site", "homepage", "websiteurl"]),
     (
         "address",
-        &["street", "streetaddress", "address1", "addressline1"],
+        &[
+            "street",
+            "streetaddress",
+            "address1",
+            "addressline1",
+            "fulladdress",
+        ],
     ),
     ("city", &["town"]),
     ("state", &["st", "stateprovince"]),

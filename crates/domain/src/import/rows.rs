@@ -690,8 +690,8 @@ mod tests {
             (f.city.as_deref(), f.zip_code.as_deref()),
             (None, Some("78702"))
         );
-        // A business's whole address is read the same way.
-        let map = business_map(&["Company", "Address"]);
+        // A business's whole address is read the same way (a map scrape's `Full Address`).
+        let map = business_map(&["Company", "Full Address"]);
         let row = business_row(&map, &["Acme".into(), "9 Elm Rd, Tulsa, OK 74103".into()]);
         let f = &row.fields;
         let got = [&f.address, &f.city, &f.state, &f.zip_code].map(|v| v.as_deref());
