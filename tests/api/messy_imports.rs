@@ -26,7 +26,8 @@ backend_tests!(
 
 /// A property list gives the unit a column of its own (PropStream's `Unit #`) and the first owner
 /// `Owner 1 First Name`: two condos of one building are two leads, each with its owner, and the
-/// same file again merges into them, as a unit written into the address does.
+/// same file again merges into them, as a unit written into the address does; so does an appraisal
+/// roll's street in parts.
 async fn the_condos_of_a_property_list_stay_leads_of_their_own(app: TestApp) {
     let ann = app.user("ann@example.com").await;
     let team_id = team(&app, "Condos", &ann).await;
@@ -69,6 +70,15 @@ async fn the_condos_of_a_property_list_stay_leads_of_their_own(app: TestApp) {
     assert_eq!(merged, (0, 2), "{}", summary.render());
     let (_, page) = app.get("/api/v1/leads", &ann.key).await;
     assert_eq!(page["total"], 2, "{page}");
+    // An appraisal roll keeps the street in parts: unit 5 is Jane's lead, unit 7 a new one.
+    let roll = "Situs Street Number,Situs Street Name,Situs Street Suffix,Situs Unit,Situs City,Situs Zip\n\
+        100,Congress,Ave,5,Austin,78701\n\
+        100,Congress,Ave,7,Austin,78701\n";
+    let (summary, _) = import_file(&app, &ann, team_id, roll.as_bytes()).await;
+    let counts = (summary.created, summary.skipped + summary.updated);
+    assert_eq!(counts, (1, 1), "{}", summary.render());
+    let (_, page) = app.get("/api/v1/leads?q=congress", &ann.key).await;
+    assert_eq!(page["total"], 3, "{page}");
 }
 
 /// Data rows of the messy file besides the three odd ones (Windows-1252, shifted, no field).

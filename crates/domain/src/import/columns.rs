@@ -18,7 +18,7 @@ pub const LEAD_ALIASES: &[(&str, &[&str])] = &[
             "projectaddress",
         ],
     ),
-    // Not a field of the lead: the address's unit, joined after the street (`import::units`).
+    // Not a field of the lead: the address's unit, joined after the street (`import::street_columns`).
     (
         UNIT,
         &[
@@ -35,6 +35,30 @@ pub const LEAD_ALIASES: &[(&str, &[&str])] = &[
             "addressline2",
         ],
     ),
+    // Nor are the parts of a street line that appraisal rolls keep apart, joined into the
+    // address of a row without one (`import::street_columns`).
+    (
+        STREET_NUMBER,
+        &[
+            "housenumber",
+            "houseno",
+            "housenum",
+            "streetno",
+            "streetnum",
+            "addressnumber",
+        ],
+    ),
+    (
+        STREET_DIRECTION,
+        &[
+            "streetdir",
+            "predirection",
+            "predirectional",
+            "streetprefix",
+        ],
+    ),
+    (STREET_NAME, &[]),
+    (STREET_SUFFIX, &["streettype", "streetsuffixtype"]),
     ("city", &["town"]),
     ("state", &["st", "stateprovince"]),
     (
@@ -230,6 +254,14 @@ pub const UNIT: &str = "address_unit";
 
 /// The column of the mailing address's unit ("Mailing Unit #"), joined after `mail_address`.
 pub const MAIL_UNIT: &str = "mail_unit";
+
+/// The columns of a street line in parts ("Situs Street Number", "Situs Street Name"), in the
+/// order the line is written.
+pub const STREET_NUMBER: &str = "street_number";
+pub const STREET_DIRECTION: &str = "street_direction";
+pub const STREET_NAME: &str = "street_name";
+pub const STREET_SUFFIX: &str = "street_suffix";
+pub const STREET_PARTS: [&str; 4] = [STREET_NUMBER, STREET_DIRECTION, STREET_NAME, STREET_SUFFIX];
 
 /// The column of a note on the row's lead ("Notes", "Comments").
 pub const NOTES: &str = "notes";
@@ -715,10 +747,15 @@ fn field_for(aliases: &[(&'static str, &[&str])], key: &str) -> Option<&'static 
 /// owner's mailing address (longest first, so `Owner Mailing` is not read as `Owner`).
 const PROPERTY_PLACES: [&str; 3] = ["property", "site", "situs"];
 const MAILING_PLACES: [&str; 4] = ["ownermailing", "mailing", "mail", "owner"];
-/// The parts of an address, and the mailing address's field for each (a county has none).
-const ADDRESS_PARTS: [(&str, Option<&str>); 6] = [
+/// The parts of an address, and the mailing address's field for each (a county has none, nor
+/// has a street in parts: only the property's is read).
+const ADDRESS_PARTS: [(&str, Option<&str>); 10] = [
     ("address", Some("mail_address")),
     (UNIT, Some(MAIL_UNIT)),
+    (STREET_NUMBER, None),
+    (STREET_DIRECTION, None),
+    (STREET_NAME, None),
+    (STREET_SUFFIX, None),
     ("city", Some("mail_city")),
     ("state", Some("mail_state")),
     ("zip_code", Some("mail_zip")),
@@ -853,6 +890,28 @@ mod tests {
         assert_eq!(map(&headers)[1..], want.map(Some));
         // `Mailing Address 1`: the number is the address's first line.
         assert_eq!(map(&["Mailing Address 1"]), [Some("mail_address")]);
+        // An appraisal roll's street in parts: the property's only.
+        let parts = [
+            "Situs Street Number",
+            "Situs Street Direction",
+            "Situs Street Name",
+            "Situs Street Suffix",
+            "House Number",
+            "Street Type",
+            "Mailing Street Number",
+        ];
+        let want = [
+            Some(STREET_NUMBER),
+            Some(STREET_DIRECTION),
+            Some(STREET_NAME),
+            Some(STREET_SUFFIX),
+            None,
+            None,
+            None,
+        ];
+        assert_eq!(map(&parts), want, "a part is one column");
+        let want = [Some(STREET_NUMBER), Some(STREET_SUFFIX)];
+        assert_eq!(map(&["House Number", "Street Type"]), want);
         // Not an address part, or a part with no mailing field: nothing.
         let none = [
             "Address",

@@ -18,8 +18,8 @@ pub mod rows;
 mod service;
 #[cfg(test)]
 mod service_tests;
+mod street_columns;
 mod summary;
-mod units;
 mod verbatim;
 
 pub use columns::{

@@ -16,9 +16,9 @@ use super::cells::{
 };
 use super::columns::{
     ColumnMap, ASSIGNEE, DO_NOT_CALL, FOLLOW_UP, FULL_NAME, LEAD_STATUS, MAIL_UNIT, NOTES,
-    NUMBER_DNC, TAGS, UNIT,
+    NUMBER_DNC, STREET_PARTS, TAGS, UNIT,
 };
-use super::units::join_unit;
+use super::street_columns::{join_unit, street_of_parts};
 
 /// A cell dropped (or changed) by the cleaning, reported with the row.
 #[derive(Debug, Clone, PartialEq)]
@@ -210,6 +210,7 @@ pub fn lead_row(map: &ColumnMap, cells: &[String]) -> LeadRow {
     let cells = kept.as_deref().unwrap_or(cells);
     let issues = &mut row.issues;
     let (mut unit, mut mail_unit) = (None, None);
+    let mut street_parts: [Option<String>; 4] = Default::default();
     for (field, value) in mapped(map, cells) {
         let f = &mut row.fields;
         let cell = (field, value);
@@ -278,6 +279,12 @@ pub fn lead_row(map: &ColumnMap, cells: &[String]) -> LeadRow {
                 row.note = note.and_then(|n| text_within(field, &n, NOTE_MAX_CHARS, issues));
             }
             UNIT => unit = Some(value.to_owned()),
+            _ if STREET_PARTS.contains(&field) => {
+                let part = STREET_PARTS.iter().position(|p| *p == field);
+                if let Some(slot) = part.and_then(|i| street_parts.get_mut(i)) {
+                    *slot = Some(value.to_owned());
+                }
+            }
             MAIL_UNIT => mail_unit = Some(value.to_owned()),
             FULL_NAME => {
                 // Within the limit of one name, each part is too.
@@ -317,6 +324,9 @@ pub fn lead_row(map: &ColumnMap, cells: &[String]) -> LeadRow {
         if let Some(v) = f.string_field_mut(slot) {
             *v = kept;
         }
+    }
+    if let Some(line) = street_of_parts(&f.address, street_parts) {
+        f.address = text_within("address", &line, max_len("address"), issues);
     }
     whole_address(&mut f.address, [&mut f.city, &mut f.state, &mut f.zip_code]);
     whole_address(
@@ -660,6 +670,18 @@ mod tests {
         );
         let row = lead(&[("Unit", "5"), ("City", "Austin")]);
         assert_eq!(codes(&row), [(UNIT, "unit_without_address")]);
+        // An appraisal roll's street in parts, then its unit.
+        let row = lead(&[
+            ("Situs Num", "x"),
+            ("Situs Street Number", "1200"),
+            ("Situs Street Direction", "E"),
+            ("Situs Street Name", "6th"),
+            ("Situs Street Suffix", "St"),
+            ("Situs Unit", "4"),
+            ("Situs Zip", "78702"),
+        ]);
+        assert!(row.issues.is_empty(), "{:?}", row.issues);
+        assert_eq!(row.fields.address.as_deref(), Some("1200 E 6th St #4"));
     }
 
     #[test]

@@ -1,10 +1,26 @@
-//! A spreadsheet's unit column ("Unit #", "Apt", "Address Line 2"): property lists give the
-//! unit of a condo or an apartment a column of its own, and without it two units of one building
-//! would be one property, the second row merged into the first's lead.
+//! Spreadsheet columns that hold part of the street line. A unit column ("Unit #", "Apt",
+//! "Address Line 2"): property lists give the unit of a condo or an apartment a column of its
+//! own, and without it two units of one building would be one property, the second row merged
+//! into the first's lead. The street split into parts ("Situs Street Number", "Situs Street
+//! Name"), as appraisal rolls keep it: without them such a file has no address at all.
 use crate::address::AddressKey;
 use crate::lead::fields::max_len;
 
 use super::rows::CellIssue;
+
+/// The street line of a row with no address cell, from its parts' cells in the order a street is
+/// written (number, direction, name, suffix: `1200`, `E`, `6th`, `St`); None when no part has a
+/// cell. A row with an address cell keeps it: the parts say the same.
+pub(super) fn street_of_parts(
+    address: &Option<String>,
+    parts: [Option<String>; 4],
+) -> Option<String> {
+    if address.is_some() {
+        return None;
+    }
+    let words: Vec<String> = parts.into_iter().flatten().collect();
+    (!words.is_empty()).then(|| words.join(" "))
+}
 
 /// The street with the unit cell joined after it: a bare identifier as `#5` (`100 Congress Ave
 /// #5`), a unit written with its designator as written (`Apt 4B`, `#12`), unless the street
@@ -52,6 +68,21 @@ pub(super) fn join_unit(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_street_in_parts_is_one_line_where_the_row_has_none() {
+        let parts = |p: [&str; 4]| p.map(|w| Some(w.to_owned()).filter(|w| !w.is_empty()));
+        let line = street_of_parts(&None, parts(["1200", "E", "6th", "St"]));
+        assert_eq!(line.as_deref(), Some("1200 E 6th St"));
+        let line = street_of_parts(&None, parts(["45", "", "Oak Hollow", "Dr"]));
+        assert_eq!(line.as_deref(), Some("45 Oak Hollow Dr"));
+        assert_eq!(street_of_parts(&None, parts(["", "", "", ""])), None);
+        let written = Some("1200 East 6th Street".to_owned());
+        assert_eq!(
+            street_of_parts(&written, parts(["1200", "E", "6th", "St"])),
+            None
+        );
+    }
 
     fn joined(street: Option<&str>, unit: &str) -> (Option<String>, Vec<&'static str>) {
         let mut street = street.map(str::to_owned);
