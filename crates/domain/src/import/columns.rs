@@ -783,7 +783,7 @@ fn address_part(key: &str, named: impl Fn(&str) -> Option<&'static str>) -> Opti
 /// A phone or e-mail header with a number after it (`Mobile 2`, `Landline 1`, `Email 4`), as skip-tracing
 /// services number what they found: the kind's first slot, so that the number is no slot of its own and
 /// the columns fill the slots (then the spares) in the file's order. Other fields keep their numbers
-/// (`Address 2` is no address).
+/// (`Address 2` is no second address: it is the unit line).
 fn numbered_slot(key: &str, named: impl Fn(&str) -> Option<&'static str>) -> Option<&'static str> {
     let unnumbered = key.trim_end_matches(|c: char| c.is_ascii_digit());
     if unnumbered.len() == key.len() || unnumbered.is_empty() {
