@@ -24,8 +24,9 @@ pub(super) fn street_of_parts(
 
 /// The street with the unit cell joined after it: a bare identifier as `#5` (`100 Congress Ave
 /// #5`), a unit written with its designator as written (`Apt 4B`, `#12`), unless the street
-/// already names that unit (a file that has the unit in both columns). A unit without a street,
-/// or one that would make the street too long, is dropped with a warning.
+/// already names that unit (a file that has the unit in both columns). A unit without a street, a
+/// cell that reads as no unit, or one that would make the street too long, is dropped with a
+/// warning.
 pub(super) fn join_unit(
     street: &mut Option<String>,
     unit: Option<String>,
@@ -51,8 +52,15 @@ pub(super) fn join_unit(
         format!("#{unit}")
     };
     let unit_of = |line: &str| AddressKey::parse(line, None, None, None).and_then(|k| k.unit);
-    let named = unit_of(&format!("1 Main St {written}"));
-    if named.is_some() && unit_of(line) == named {
+    let Some(named) = unit_of(&format!("1 Main St {written}")) else {
+        // A second address line that is no unit ("c/o John Smith", "PO Box 5") would become
+        // part of the street's name, and the lead would miss its duplicates.
+        let message =
+            format!("'{unit}' is not a unit (a number, or Apt, Unit, Ste... and one); dropped");
+        issues.push(CellIssue::new(field, &unit, "not_a_unit", message));
+        return;
+    };
+    if unit_of(line).as_ref() == Some(&named) {
         return;
     }
     let joined = format!("{line} {written}");
@@ -103,6 +111,12 @@ mod tests {
             ("100 Congress Ave", "4B", "100 Congress Ave #4B"),
             ("100 Congress Ave", "Apt 4B", "100 Congress Ave Apt 4B"),
             ("100 Congress Ave", "#12", "100 Congress Ave #12"),
+            ("100 Congress Ave", "Rear", "100 Congress Ave #Rear"),
+            (
+                "100 Congress Ave",
+                "Building B",
+                "100 Congress Ave Building B",
+            ),
             // Already there, however written: nothing is added.
             ("100 Congress Ave Unit 5", "5", "100 Congress Ave Unit 5"),
             ("100 Congress Ave #5", "Unit 5", "100 Congress Ave #5"),
@@ -116,8 +130,15 @@ mod tests {
     }
 
     #[test]
-    fn a_unit_without_a_street_or_too_long_is_dropped_with_a_warning() {
+    fn a_unit_without_a_street_no_unit_or_too_long_is_dropped_with_a_warning() {
         assert_eq!(joined(None, "5"), (None, vec!["unit_without_address"]));
+        for line_two in ["c/o John Smith", "PO Box 5"] {
+            let street = Some("100 Congress Ave".to_owned());
+            assert_eq!(
+                joined(Some("100 Congress Ave"), line_two),
+                (street, vec!["not_a_unit"])
+            );
+        }
         let long = "9".repeat(max_len("address") - 3);
         assert_eq!(
             joined(Some(&long), "12"),
