@@ -3,6 +3,8 @@
 //! cannot read; the row cleaning then drops that cell with a warning.
 use std::borrow::Cow;
 
+use crate::lead::work::LeadStatus;
+
 /// Characters a spreadsheet reads as the start of a formula (OWASP's CSV injection list).
 const FORMULA_STARTS: [char; 6] = ['=', '+', '-', '@', '\t', '\r'];
 
@@ -135,6 +137,54 @@ pub fn read_phone_type(s: &str) -> Option<&'static str> {
         .map(|(t, _)| *t)
 }
 
+/// A sales sheet's or CRM's word for where a lead stands to one of ours: our own five, and the
+/// stage names of common CRMs where their meaning is plain (`Closed Won`, `Attempted to contact`,
+/// `Unqualified`). A stage of a sales process of its own (`Proposal Sent`) is no status: the
+/// caller drops it with `invalid_status`.
+pub fn read_lead_status(s: &str) -> Option<LeadStatus> {
+    const STAGES: [(LeadStatus, &[&str]); 5] = [
+        (
+            LeadStatus::New,
+            &["newlead", "open", "notcontacted", "uncontacted"],
+        ),
+        (
+            LeadStatus::Contacted,
+            &[
+                "attemptedtocontact",
+                "attemptedcontact",
+                "connected",
+                "inprogress",
+                "working",
+                "leftmessage",
+                "called",
+            ],
+        ),
+        (
+            LeadStatus::Qualified,
+            &["appointmentset", "appointmentscheduled"],
+        ),
+        (LeadStatus::Won, &["closedwon", "sold", "customer"]),
+        (
+            LeadStatus::Lost,
+            &[
+                "closedlost",
+                "dead",
+                "unqualified",
+                "disqualified",
+                "notinterested",
+            ],
+        ),
+    ];
+    if let Some(status) = LeadStatus::parse(s) {
+        return Some(status);
+    }
+    let key = word_key(s);
+    STAGES
+        .iter()
+        .find(|(_, forms)| forms.contains(&key.as_str()))
+        .map(|(status, _)| *status)
+}
+
 /// A property type as written (`single family`, `SFR`, `condo`, `office`, `ranch`, `lot`) to `residential`,
 /// `commercial`, `agricultural` or `vacant_land`.
 pub fn read_property_type(s: &str) -> Option<&'static str> {
@@ -234,6 +284,25 @@ pub fn read_rating(s: &str) -> Option<f64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_crms_stage_names_read_as_our_statuses() {
+        for (written, status) in [
+            ("Won", LeadStatus::Won),
+            ("Closed Won", LeadStatus::Won),
+            ("closed-lost", LeadStatus::Lost),
+            ("Unqualified", LeadStatus::Lost),
+            ("Attempted to Contact", LeadStatus::Contacted),
+            ("In progress", LeadStatus::Contacted),
+            ("Appointment Set", LeadStatus::Qualified),
+            ("New Lead", LeadStatus::New),
+        ] {
+            assert_eq!(read_lead_status(written), Some(status), "{written}");
+        }
+        for stage in ["Proposal Sent", "Hot", "maybe"] {
+            assert_eq!(read_lead_status(stage), None, "{stage}");
+        }
+    }
 
     #[test]
     fn cells_lose_blanks_and_the_formula_guard() {

@@ -12,7 +12,8 @@ use crate::parse::{
 };
 
 use super::cells::{
-    cell_text, read_number, read_phone_type, read_property_type, read_rating, read_whole,
+    cell_text, read_lead_status, read_number, read_phone_type, read_property_type, read_rating,
+    read_whole,
 };
 use super::columns::{
     ColumnMap, ASSIGNEE, DO_NOT_CALL, FOLLOW_UP, FULL_NAME, LEAD_STATUS, MAIL_UNIT, NOTES,
@@ -248,7 +249,7 @@ pub fn lead_row(map: &ColumnMap, cells: &[String]) -> LeadRow {
                 row.team_id = TEAM_ID.keep(read_whole(value).filter(|n| *n > 0), cell, issues);
             }
             LEAD_STATUS => {
-                let status = STATUS.keep(LeadStatus::parse(value), cell, issues);
+                let status = STATUS.keep(read_lead_status(value), cell, issues);
                 row.work.status = status.filter(|s| *s != LeadStatus::New);
             }
             DO_NOT_CALL => {
@@ -621,6 +622,9 @@ mod tests {
         );
         // Every lead starts as new: nothing to set.
         assert!(lead(&[("Stage", "NEW")]).work.is_empty());
+        // A CRM's stage name, where its meaning is plain.
+        let row = lead(&[("Address", "1 Main St"), ("Deal Stage", "Closed Lost")]);
+        assert_eq!(row.work.status, Some(LeadStatus::Lost));
         let day = |cell: &str| {
             lead(&[("Next Call", cell)])
                 .work
