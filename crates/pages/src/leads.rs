@@ -20,7 +20,7 @@ use leadhub_domain::lead::work::{LeadStatus, StatusFilter, BULK_MAX_IDS};
 use leadhub_domain::parse::display_phone;
 use leadhub_domain::submission::VisibleLeadFilter;
 
-use crate::lead_view::{owner_choices, tag_links, ContactLine, TagLink};
+use crate::lead_view::{owner_choices, tag_links, ContactLine, TagLink, PHONES};
 use crate::list::{self, refuse, PageFilters, TeamChoice, PAGE_SIZE};
 use crate::render::{when, PageError};
 use crate::session::Visitor;
@@ -150,18 +150,11 @@ impl LeadLine {
             locality: join(&[&f.city, &f.state, &f.zip_code], " "),
             owner: join(&[&f.first_name, &f.last_name], " "),
             // The first number of the five (a skip-traced lead may have none in the first slot).
-            phone: [
-                &f.primary_phone,
-                &f.phone_2,
-                &f.phone_3,
-                &f.phone_4,
-                &f.phone_5,
-            ]
-            .into_iter()
-            .flatten()
-            .next()
-            .map(|n| display_phone(n))
-            .unwrap_or_default(),
+            phone: PHONES
+                .iter()
+                .find_map(|n| f.string_field(n).cloned().flatten())
+                .map(|n| display_phone(&n))
+                .unwrap_or_default(),
             permit: join(&[&f.permit_status, &f.project_number], " · "),
             source: f.source.clone().unwrap_or_default(),
             enrichment: lead.enrichment_status.as_str(),

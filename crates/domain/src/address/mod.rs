@@ -20,6 +20,14 @@ mod proptests;
 #[cfg(test)]
 mod tests;
 
+/// The identifiers of a unit written on its own ("Apt 4B", "#5", "Bldg 2 Apt 4"), as
+/// `AddressKey::unit` holds them ("4B", "5", "2 4"); None when the text is no unit ("c/o John
+/// Smith", "PO Box 5").
+pub fn unit_identifiers(text: &str) -> Option<String> {
+    let tokens: Vec<String> = tokens::segments(text).into_iter().flatten().collect();
+    units::read_units(&tokens).map(|ids| ids.join(" "))
+}
+
 /// A property address reduced to its USPS Publication 28 standard parts.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct AddressKey {

@@ -3,7 +3,7 @@
 //! own, and without it two units of one building would be one property, the second row merged
 //! into the first's lead. The street split into parts ("Situs Street Number", "Situs Street
 //! Name"), as appraisal rolls keep it: without them such a file has no address at all.
-use crate::address::AddressKey;
+use crate::address::{unit_identifiers, AddressKey};
 use crate::lead::fields::max_len;
 
 use super::rows::CellIssue;
@@ -51,8 +51,7 @@ pub(super) fn join_unit(
     } else {
         format!("#{unit}")
     };
-    let unit_of = |line: &str| AddressKey::parse(line, None, None, None).and_then(|k| k.unit);
-    let Some(named) = unit_of(&format!("1 Main St {written}")) else {
+    let Some(named) = unit_identifiers(&written) else {
         // A second address line that is no unit ("c/o John Smith", "PO Box 5") would become
         // part of the street's name, and the lead would miss its duplicates.
         let message =
@@ -60,7 +59,8 @@ pub(super) fn join_unit(
         issues.push(CellIssue::new(field, &unit, "not_a_unit", message));
         return;
     };
-    if unit_of(line).as_ref() == Some(&named) {
+    let line_unit = AddressKey::parse(line, None, None, None).and_then(|k| k.unit);
+    if line_unit.as_ref() == Some(&named) {
         return;
     }
     let joined = format!("{line} {written}");
