@@ -19,6 +19,7 @@ backend_tests!(
     only_the_teams_members_choose_and_with_the_token,
     the_wrong_file_is_discarded_before_anything_is_imported,
     the_step_asks_about_its_unknown_columns_first_and_folds_the_others,
+    columns_kept_in_the_note_are_read_on_the_lead,
 );
 
 /// A sales sheet: a whole address, a lead's status (not a permit's), a county roll's owner.
@@ -294,4 +295,53 @@ async fn the_step_asks_about_its_unknown_columns_first_and_folds_the_others(app:
     let done = finished(&mut b, sent.location()).await;
     assert_eq!(count(&done, "created"), 1, "{}", done.body);
     assert_eq!(lead_count(&app, &key).await, 1);
+}
+
+async fn columns_kept_in_the_note_are_read_on_the_lead(app: TestApp) {
+    // A roofer's storm list: the roof's age and the year built are no field of a lead.
+    let storm = "Address,Year Built,Roof Age,Notes\n\
+        \"1 Main St, Austin, TX 78701\",1987,22,hail 2in\n\
+        \"2 Oak Ave, Austin, TX 78701\",,9,\n";
+    let (key, _, mut b, location) = uploaded(&app, storm).await;
+    let page = b.get(&location).await;
+    assert!(
+        page.body
+            .contains("Keep it in the lead's note (Year Built: …)"),
+        "{}",
+        page.body
+    );
+    let changes = [("column-1", "note_line"), ("column-2", "note_line")];
+    let sent = choose(&mut b, &location, &changes).await;
+    assert_eq!(sent.status, StatusCode::SEE_OTHER, "{}", sent.body);
+    let done = finished(&mut b, &location).await;
+    assert_eq!(count(&done, "created"), 2, "{}", done.body);
+    assert!(
+        done.body.contains("Roof Age &rarr; <code>note_line</code>"),
+        "{}",
+        done.body
+    );
+    let (_, leads) = app
+        .get("/api/v1/leads?limit=100&sort=created_at", &key)
+        .await;
+    let mut notes = Vec::new();
+    for lead in leads["items"].as_array().unwrap() {
+        let path = format!("/api/v1/leads/{}/notes", lead["id"]);
+        let (status, page) = app.get(&path, &key).await;
+        assert_eq!(status, StatusCode::OK, "{page}");
+        notes.push(
+            page["items"][0]["body"]
+                .as_str()
+                .unwrap_or_default()
+                .to_owned(),
+        );
+    }
+    notes.sort();
+    assert_eq!(
+        notes,
+        ["Roof Age: 9", "hail 2in\nYear Built: 1987\nRoof Age: 22"]
+    );
+    // The lead page shows it where the newest note stands.
+    let (_, found) = app.get("/api/v1/leads?q=1%20Main", &key).await;
+    let lead = b.get(&format!("/leads/{}", found["items"][0]["id"])).await;
+    assert!(lead.body.contains("Roof Age: 22"), "{}", lead.body);
 }

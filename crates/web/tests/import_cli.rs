@@ -7,7 +7,7 @@ use std::process::{Command, Output};
 
 use diesel::prelude::*;
 
-use leadhub_db::schema::{businesses, leads};
+use leadhub_db::schema::{businesses, lead_notes, leads};
 use leadhub_db::{Database, ReadConnection};
 
 const BIN: &str = env!("CARGO_BIN_EXE_leadhub");
@@ -413,6 +413,29 @@ fn columns_named_on_the_command_line_feed_their_fields() {
     let out = leadhub(&dir, &["import", "leads", "roll.csv", "--column", "Situs"]);
     assert!(!out.status.success());
     assert_eq!(count(&dir, "leads"), 1);
+    // A column that is no field of a lead, kept on it as a line of its note.
+    let roll = "Situs,Yr Built,Pool\n\"9 Elm St, Austin, TX 78701\",1987,Y\n";
+    std::fs::write(dir.join("roll.csv"), roll).unwrap();
+    let kept = [
+        "import",
+        "leads",
+        "roll.csv",
+        "--column",
+        "situs=address",
+        "--column",
+        "yr built=note_line",
+    ];
+    let (stdout, _) = ok(&leadhub(&dir, &kept));
+    assert_figures(&stdout, &[("rows", 1), ("notes", 1)]);
+    assert!(
+        stdout.contains("column: Yr Built -> note_line\n"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("ignored: Pool\n"), "{stdout}");
+    let notes: Vec<String> = in_db(&dir, |conn| {
+        conn.load(lead_notes::table.select(lead_notes::body))
+    });
+    assert_eq!(notes, ["Yr Built: 1987"]);
     let _ = std::fs::remove_dir_all(&dir);
 }
 

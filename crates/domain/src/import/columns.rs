@@ -266,6 +266,12 @@ pub const STREET_PARTS: [&str; 4] = [STREET_NUMBER, STREET_DIRECTION, STREET_NAM
 /// The column of a note on the row's lead ("Notes", "Comments").
 pub const NOTES: &str = "notes";
 
+/// A column kept on the lead as a line of the row's note, `Header: cell` (`Roof Age: 11`): a
+/// property list's columns that are no field of a lead (`Year Built`, `Estimated Equity`) stay
+/// where the person working the lead reads them. Only by choice (the columns step, `--column`),
+/// never by a header's name; any number of columns may feed it.
+pub const NOTE_LINE: &str = "note_line";
+
 /// The column of the status of a lead the row creates ("Lead Status", "Stage").
 pub const LEAD_STATUS: &str = "lead_status";
 
@@ -432,8 +438,10 @@ pub fn choose_by_header(
     overrides: &[(String, String)],
 ) -> Result<Vec<Option<String>>, String> {
     let named = ColumnMap::read(kind, headers);
-    let mut choices: Vec<Option<String>> =
-        named.fields.iter().map(|f| f.map(str::to_owned)).collect();
+    // What each column feeds as its header names it, a free phone or e-mail slot included.
+    let mut choices: Vec<Option<String>> = (0..headers.len())
+        .map(|i| named.feeds(i).map(str::to_owned))
+        .collect();
     let keys: Vec<String> = headers.iter().map(|h| header_key(h)).collect();
     let mut overridden = vec![false; headers.len()];
     for (header, field) in overrides {
@@ -453,7 +461,8 @@ pub fn choose_by_header(
         .map(|(c, _)| c.clone())
         .collect();
     for (choice, overridden) in choices.iter_mut().zip(&overridden) {
-        if !overridden && given.contains(choice) {
+        let shared = choice.as_deref().is_some_and(takes_many_columns);
+        if !overridden && !shared && given.contains(choice) {
             *choice = None;
         }
     }
@@ -481,6 +490,8 @@ pub struct ColumnMap {
     /// do-not-call list (`Phone 1 DNC` beside `Phone 1`, as skip-tracing services write it): a
     /// flagged number is left out of the lead's numbers (`NUMBER_DNC`).
     pub number_flags: Vec<(usize, usize)>,
+    /// The columns kept as lines of the row's note (`NOTE_LINE`), in the file's order.
+    pub note_lines: Vec<usize>,
 }
 
 impl ColumnMap {
@@ -544,6 +555,7 @@ impl ColumnMap {
             asked,
             spares,
             number_flags,
+            note_lines: Vec::new(),
         }
     }
 
@@ -565,6 +577,7 @@ impl ColumnMap {
         let known = kind.choices();
         let mut fields: Vec<Option<&'static str>> = Vec::with_capacity(headers.len());
         let mut spares = Vec::new();
+        let mut note_lines = Vec::new();
         for (i, (header, choice)) in headers.iter().zip(choices).enumerate() {
             let field = match choice.as_deref().map(str::trim).filter(|c| !c.is_empty()) {
                 None => None,
@@ -580,6 +593,11 @@ impl ColumnMap {
             let slots = SPARES.iter().find(|(name, _)| field == Some(*name));
             if let Some(&(_, slots)) = slots {
                 spares.push((i, slots));
+                fields.push(None);
+                continue;
+            }
+            if field == Some(NOTE_LINE) {
+                note_lines.push(i);
                 fields.push(None);
                 continue;
             }
@@ -612,6 +630,7 @@ impl ColumnMap {
             fields,
             headers: headers.to_vec(),
             spares,
+            note_lines,
         })
     }
 
@@ -639,7 +658,10 @@ impl ColumnMap {
             .enumerate()
             .zip(&self.fields)
             .filter_map(|((i, h), f)| {
-                let feeds = f.or_else(|| self.spare(i)).or_else(|| self.number_flag(i));
+                let feeds = f
+                    .or_else(|| self.spare(i))
+                    .or_else(|| self.number_flag(i))
+                    .or_else(|| self.note_line(i));
                 Some((h.clone(), feeds?))
             })
             .collect()
@@ -653,14 +675,20 @@ impl ColumnMap {
             .then_some(NUMBER_DNC)
     }
 
-    /// What column `i` feeds: its field, or a free slot (`spares`); what the columns step offers
-    /// first.
+    /// What column `i` feeds: its field, a free slot (`spares`) or a line of the note; what the
+    /// columns step offers first.
     pub fn feeds(&self, i: usize) -> Option<&'static str> {
         self.fields
             .get(i)
             .copied()
             .flatten()
             .or_else(|| self.spare(i))
+            .or_else(|| self.note_line(i))
+    }
+
+    /// `NOTE_LINE` for a column of `note_lines`.
+    fn note_line(&self, column: usize) -> Option<&'static str> {
+        self.note_lines.contains(&column).then_some(NOTE_LINE)
     }
 
     /// What a spare column (`spares`) feeds, as the summary says it.
@@ -682,6 +710,7 @@ impl ColumnMap {
                 f.is_none()
                     && self.spare(*i).is_none()
                     && self.number_flag(*i).is_none()
+                    && self.note_line(*i).is_none()
                     && !h.trim().is_empty()
             })
             .map(|((_, h), _)| h.clone())
@@ -701,6 +730,12 @@ impl ColumnMap {
             .and_then(|i| self.headers.get(i))
             .map(String::as_str)
     }
+}
+
+/// Whether any number of columns may feed `choice`: a free phone or e-mail slot, a line of the
+/// note.
+fn takes_many_columns(choice: &str) -> bool {
+    choice == NOTE_LINE || SPARES.iter().any(|(name, _)| *name == choice)
 }
 
 /// A field for a header whose own field an earlier column took: a `Status` beside a
@@ -921,6 +956,72 @@ mod tests {
             "Site",
         ];
         assert_eq!(map(&none), [Some("address"), None, None, None, None]);
+    }
+
+    #[test]
+    fn any_number_of_columns_are_kept_in_the_note_by_choice_only() {
+        let headers: Vec<String> = ["Address", "Year Built", "Roof Age", "Mobile 1"]
+            .map(String::from)
+            .into();
+        let read = ColumnMap::read(&ImportKind::Leads, &headers);
+        assert_eq!(read.ignored(), ["Year Built", "Roof Age"]);
+        let by_header = |overrides: &[(&str, &str)]| {
+            let overrides: Vec<(String, String)> = overrides
+                .iter()
+                .map(|(h, f)| ((*h).to_owned(), (*f).to_owned()))
+                .collect();
+            choose_by_header(&ImportKind::Leads, &headers, &overrides).unwrap()
+        };
+        let choices = by_header(&[("year built", NOTE_LINE), ("Roof Age", NOTE_LINE)]);
+        let map = ColumnMap::chosen(&ImportKind::Leads, &headers, &choices).unwrap();
+        assert_eq!(map.note_lines, [1, 2]);
+        assert_eq!(map.feeds(2), Some(NOTE_LINE));
+        assert!(map.ignored().is_empty());
+        assert_eq!(
+            map.mapping(),
+            [
+                ("Address".to_owned(), "address"),
+                ("Year Built".to_owned(), NOTE_LINE),
+                ("Roof Age".to_owned(), NOTE_LINE),
+                ("Mobile 1".to_owned(), "primary_phone"),
+            ]
+        );
+        // Not a business field.
+        let business = ImportKind::Businesses {
+            relationship_type: crate::business::RelationshipType::Prospect,
+            skip_duplicates: true,
+            auto_categorize: true,
+        };
+        let refused = ColumnMap::chosen(&business, &headers[..2], &choices[..2]).unwrap_err();
+        assert!(refused.contains("\"note_line\" is not a"), "{refused}");
+    }
+
+    #[test]
+    fn a_column_override_keeps_the_free_slot_columns_as_read() {
+        let headers: Vec<String> = [
+            "primary_phone",
+            "phone_2",
+            "phone_3",
+            "phone_4",
+            "phone_5",
+            "Phone 1",
+            "Phone 2",
+            "Prop Addr",
+        ]
+        .map(String::from)
+        .into();
+        let overrides = [("Prop Addr".to_owned(), "address".to_owned())];
+        let choices = choose_by_header(&ImportKind::Leads, &headers, &overrides).unwrap();
+        let map = ColumnMap::chosen(&ImportKind::Leads, &headers, &choices).unwrap();
+        assert_eq!(map.spares, [(5, &PHONE_SLOTS[..]), (6, &PHONE_SLOTS[..])]);
+        let overrides = [("Prop Addr".to_owned(), SPARE_PHONE.to_owned())];
+        let choices = choose_by_header(&ImportKind::Leads, &headers, &overrides).unwrap();
+        let map = ColumnMap::chosen(&ImportKind::Leads, &headers, &choices).unwrap();
+        assert_eq!(
+            map.spares.len(),
+            3,
+            "an override of a shared choice takes no column off it"
+        );
     }
 
     #[test]

@@ -54,12 +54,13 @@ impl ImportKind {
     }
 
     /// What a person may choose for a column (the upload's columns step, the CLI's `--column`):
-    /// the fields, and for leads a phone or e-mail slot each row leaves empty, which any number
-    /// of columns may feed (`ColumnMap::spares`).
+    /// the fields, and for leads a phone or e-mail slot each row leaves empty and a line of the
+    /// row's note, which any number of columns may feed (`ColumnMap::spares`, `note_lines`).
     pub fn choices(&self) -> Vec<&'static str> {
         let mut choices = self.columns();
         if matches!(self, ImportKind::Leads) {
             choices.extend(columns::SPARES.map(|(name, _)| name));
+            choices.push(columns::NOTE_LINE);
         }
         choices
     }

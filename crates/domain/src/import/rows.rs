@@ -204,13 +204,25 @@ fn numbers_not_to_call(
     Some(kept)
 }
 
+/// The row's note: its notes cell, then a line `Header: cell` for each non-blank cell of a column
+/// kept in the note (`ColumnMap::note_lines`), in the file's order.
+fn with_note_lines(map: &ColumnMap, cells: &[String], note: Option<String>) -> Option<String> {
+    let lines = map.note_lines.iter().filter_map(|&i| {
+        let cell = clean_note(cells.get(i).and_then(|c| cell_text(c))?);
+        let header = map.headers.get(i).map_or("", |h| h.trim());
+        (!cell.is_empty()).then(|| format!("{header}: {cell}"))
+    });
+    let all: Vec<String> = note.into_iter().chain(lines).collect();
+    (!all.is_empty()).then(|| all.join("\n"))
+}
+
 /// Cleans one lead row.
 pub fn lead_row(map: &ColumnMap, cells: &[String]) -> LeadRow {
     let mut row = LeadRow::default();
     let kept = numbers_not_to_call(map, cells, &mut row.issues);
     let cells = kept.as_deref().unwrap_or(cells);
     let issues = &mut row.issues;
-    let (mut unit, mut mail_unit) = (None, None);
+    let (mut unit, mut mail_unit, mut note) = (None, None, None);
     let mut street_parts: [Option<String>; 4] = Default::default();
     for (field, value) in mapped(map, cells) {
         let f = &mut row.fields;
@@ -275,10 +287,7 @@ pub fn lead_row(map: &ColumnMap, cells: &[String]) -> LeadRow {
                 let day = parse_permit_date(value).and_then(|d| follow_up_day(&d.to_string()));
                 row.work.follow_up = FOLLOW_UP_DAY.keep(day, cell, issues);
             }
-            NOTES => {
-                let note = Some(clean_note(value)).filter(|n| !n.is_empty());
-                row.note = note.and_then(|n| text_within(field, &n, NOTE_MAX_CHARS, issues));
-            }
+            NOTES => note = Some(clean_note(value)).filter(|n| !n.is_empty()),
             UNIT => unit = Some(value.to_owned()),
             _ if STREET_PARTS.contains(&field) => {
                 let part = STREET_PARTS.iter().position(|p| *p == field);
@@ -301,6 +310,8 @@ pub fn lead_row(map: &ColumnMap, cells: &[String]) -> LeadRow {
             }
         }
     }
+    let note = with_note_lines(map, cells, note);
+    row.note = note.and_then(|n| text_within(NOTES, &n, NOTE_MAX_CHARS, issues));
     let f = &mut row.fields;
     // A spare phone or e-mail column's cell goes into the first slot the row leaves empty.
     for &(column, slots) in &map.spares {
@@ -570,6 +581,37 @@ mod tests {
         assert!(!row.has_field(), "a note alone is no lead");
         let long = "x".repeat(NOTE_MAX_CHARS + 1);
         let row = lead(&[("Address", "1 Main St"), ("Remarks", &long)]);
+        assert_eq!(codes(&row), [(NOTES, "too_long")]);
+        assert_eq!(row.note, None);
+    }
+
+    #[test]
+    fn columns_kept_in_the_note_are_lines_after_the_notes_cell() {
+        let headers: Vec<String> = ["Address", "Year Built", "Notes", "Roof Age", "Pool"]
+            .map(String::from)
+            .into();
+        let chosen: Vec<Option<String>> = ["address", "note_line", "notes", "note_line", ""]
+            .map(|c| Some(c.to_owned()))
+            .into();
+        let map = ColumnMap::chosen(&ImportKind::Leads, &headers, &chosen).unwrap();
+        let cells = ["1 Main St", "1997", "hail 2in", " 11 ", "Y"].map(String::from);
+        let row = lead_row(&map, &cells);
+        assert_eq!(
+            row.note.as_deref(),
+            Some("hail 2in\nYear Built: 1997\nRoof Age: 11")
+        );
+        // Blank cells add no line; without a notes cell the lines are the note.
+        let cells = ["1 Main St", "1997", "", "", "Y"].map(String::from);
+        assert_eq!(
+            lead_row(&map, &cells).note.as_deref(),
+            Some("Year Built: 1997")
+        );
+        let cells = ["1 Main St", "", "", "", "Y"].map(String::from);
+        assert_eq!(lead_row(&map, &cells).note, None);
+        // A note over the limit is dropped whole, under the notes field.
+        let long = "x".repeat(NOTE_MAX_CHARS);
+        let cells = ["1 Main St", "1997", long.as_str(), "", ""].map(String::from);
+        let row = lead_row(&map, &cells);
         assert_eq!(codes(&row), [(NOTES, "too_long")]);
         assert_eq!(row.note, None);
     }
