@@ -25,6 +25,7 @@ backend_tests!(
     a_queued_upload_survives_a_restart,
     businesses_upload_through_the_same_path,
     the_export_reads_back_with_pythons_csv_module,
+    the_forms_source_is_each_leads_without_its_own,
 );
 
 /// One good new lead, one duplicate of an existing lead, one with a bad state (dropped, the row
@@ -507,4 +508,66 @@ async fn the_export_reads_back_with_pythons_csv_module(app: TestApp) {
         .collect();
     assert_eq!(rows.len(), 31);
     assert_eq!(rows, api);
+}
+
+/// The upload form of leads sent with `source` as its "Source of these leads".
+async fn upload_with_source(b: &mut Browser, team_id: i64, source: &str, file: &str) -> Page {
+    let csrf = b.get("/leads/import").await.field("csrf");
+    let form = Form::new()
+        .text("csrf", csrf)
+        .text("team_id", team_id.to_string())
+        .text("source", source.to_owned())
+        .part(
+            "file",
+            Part::bytes(file.as_bytes().to_vec())
+                .file_name("storm.csv")
+                .mime_str("text/csv")
+                .unwrap(),
+        );
+    b.post_multipart("/leads/import", form).await
+}
+
+async fn the_forms_source_is_each_leads_without_its_own(app: TestApp) {
+    let (alice, team_id, mut b) = alice_with_a_lead(&app).await;
+    let form = b.get("/leads/import").await;
+    assert!(form.body.contains("name=\"source\""), "{}", form.body);
+    let file = "Address,City,State,Zip,Source\n\
+        1 Oak St,Austin,TX,78701,\n\
+        2 Oak St,Austin,TX,78701,Referral\n";
+    let refused = upload_with_source(&mut b, team_id, "--", file).await;
+    assert_eq!(
+        refused.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "{}",
+        refused.body
+    );
+    assert!(
+        refused.body.contains("no letter or digit"),
+        "{}",
+        refused.body
+    );
+    let sent = upload_with_source(&mut b, team_id, "Storm List", file).await;
+    assert_eq!(sent.status, StatusCode::SEE_OTHER, "{}", sent.body);
+    let done = finished(&mut b, sent.location()).await;
+    assert_eq!(count(&done, "created"), 2, "{}", done.body);
+    assert!(
+        done.body
+            .contains("<a href=\"/leads?source=storm_list\">storm_list</a>"),
+        "{}",
+        done.body
+    );
+    let address_of = |list: &Value| -> Vec<String> {
+        let items = list["items"].as_array().unwrap();
+        items
+            .iter()
+            .map(|l| l["address"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    let (_, storm) = app.get("/api/v1/leads?source=storm_list", &alice.key).await;
+    assert_eq!(address_of(&storm), ["1 Oak St"], "{storm}");
+    // A row's own source cell wins; the lead from before keeps its own.
+    let (_, referral) = app.get("/api/v1/leads?source=referral", &alice.key).await;
+    assert_eq!(address_of(&referral), ["2 Oak St"], "{referral}");
+    let (_, permits) = app.get("/api/v1/leads?source=permits", &alice.key).await;
+    assert_eq!(permits["total"], 1, "{permits}");
 }

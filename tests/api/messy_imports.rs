@@ -260,6 +260,7 @@ pub(crate) async fn import_tagged(
         progress_bar: false,
         columns: Vec::new(),
         tags,
+        source: None,
     };
     import_spreadsheet(&services(app), &user.user, &settings)
         .await
@@ -475,6 +476,7 @@ pub(crate) async fn import_elsewhere(app: &TestApp, file_name: &str, bytes: &[u8
         progress_bar: false,
         columns: Vec::new(),
         tags: Vec::new(),
+        source: None,
     };
     let (summary, _) = import_spreadsheet(&services(&other), &bob.user, &settings)
         .await

@@ -317,6 +317,12 @@ pub fn file_tags(options: &serde_json::Value) -> Vec<String> {
         .collect()
 }
 
+/// The source an upload gives each lead row without its own (the form's "Source of these
+/// leads"), as `import::file_source` kept it.
+pub fn lead_source(options: &serde_json::Value) -> Option<String> {
+    options["source"].as_str().map(str::to_owned)
+}
+
 /// The fields an upload's columns were chosen to feed (`choose_columns`), if they were.
 pub fn chosen_columns(options: &serde_json::Value) -> Option<Vec<Option<String>>> {
     serde_json::from_value(options.get("columns")?.clone()).ok()

@@ -125,7 +125,7 @@ pub fn tag_links(tags: &[String]) -> Vec<TagLink> {
 }
 
 /// The leads list filtered by `name` = `value`.
-fn leads_where(name: &str, value: &str) -> String {
+pub fn leads_where(name: &str, value: &str) -> String {
     let query = form_urlencoded::Serializer::new(String::new())
         .append_pair(name, value)
         .finish();

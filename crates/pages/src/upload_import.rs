@@ -18,8 +18,8 @@ use leadhub_domain::jobs::Job;
 use leadhub_domain::lead::work::LeadWorkService;
 use leadhub_domain::submission::SubmissionService;
 use leadhub_domain::upload::{
-    chosen_columns, file_tags, import_kind, FinishedUpload, Upload, UploadCounts, UploadStatus,
-    UploadStore,
+    chosen_columns, file_tags, import_kind, lead_source, FinishedUpload, Upload, UploadCounts,
+    UploadStatus, UploadStore,
 };
 use leadhub_domain::user::UserRepository;
 use leadhub_domain::Clock;
@@ -150,12 +150,14 @@ impl UploadImports {
         let kind = import_kind(upload.kind, &upload.options);
         let columns = chosen_columns(&upload.options);
         let tags = file_tags(&upload.options);
+        let source = lead_source(&upload.options);
         let run = ImportRun {
             kind: &kind,
             team_id: Some(upload.team_id),
             chunk: DEFAULT_CHUNK,
             columns: columns.as_deref(),
             tags: &tags,
+            source: source.as_deref(),
         };
         let services = ImportServices {
             submissions: self.submissions.clone(),

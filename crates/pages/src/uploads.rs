@@ -11,6 +11,7 @@ use futures_util::StreamExt;
 
 use leadhub_domain::business::RelationshipType;
 use leadhub_domain::error::ServiceError;
+use leadhub_domain::import::file_source;
 use leadhub_domain::lead::record::LeadFilter;
 use leadhub_domain::lead::work::tags::tags_of_field;
 use leadhub_domain::upload::{import_kind, NewUpload, UploadKind, UploadStatus};
@@ -205,11 +206,23 @@ async fn upload(
             return refuse(StatusCode::UNPROCESSABLE_ENTITY, format!("{problem}.")).await
         }
     };
+    // "Source of these leads": the channel of each row without a source cell.
+    let source = match file_source(&text_field(&parts, "source").unwrap_or_default()) {
+        Ok(source) => source,
+        Err(problem) => {
+            return refuse(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                format!("In the source of these leads: {problem}."),
+            )
+            .await
+        }
+    };
     let options = serde_json::json!({
         "relationship_type": text_field(&parts, "relationship_type"),
         "skip_duplicates": text_field(&parts, "skip_duplicates").is_some(),
         "auto_categorize": text_field(&parts, "auto_categorize").is_some(),
         "tags": tags,
+        "source": source,
     });
     // Opening a workbook parses its shared strings (0.3 s for an 8 MiB one): off the async workers.
     let content = file.data.to_vec();
@@ -315,6 +328,12 @@ async fn status(
     context.insert("file_name", &upload.file_name);
     let tags = leadhub_domain::upload::file_tags(&upload.options);
     context.insert("file_tags", &crate::lead_view::tag_links(&tags));
+    let source = leadhub_domain::upload::lead_source(&upload.options);
+    let source_leads = source
+        .as_deref()
+        .map(|s| crate::lead_view::leads_where("source", s));
+    context.insert("file_source", &source);
+    context.insert("file_source_leads", &source_leads);
     context.insert("status", upload.status.as_str());
     context.insert("running", &upload.status.is_importing());
     context.insert("done", &(upload.status == UploadStatus::Done));

@@ -120,6 +120,7 @@ mod tests {
             chunk: 10,
             columns: None,
             tags: &[],
+            source: None,
         };
         let sheet = crate::open_sheet(Cursor::new(file.as_bytes().to_vec())).unwrap();
         import_sheet(

@@ -123,6 +123,15 @@ pub struct LeadImport {
     /// Tag every lead the file creates or merges into (the list it came from). Repeat for more.
     #[arg(long = "tag", value_name = "TAG", value_parser = tag_choice)]
     pub tags: Vec<String>,
+    /// The source (lead channel: storm_list, referral) of each row without a source column's
+    /// cell, as if the file had that column.
+    #[arg(long, value_name = "SOURCE", value_parser = source_choice)]
+    pub source: Option<String>,
+}
+
+/// `--source SOURCE`: a lead channel, in the form a lead keeps it.
+fn source_choice(text: &str) -> Result<String, String> {
+    leadhub_domain::import::file_source(text)?.ok_or_else(|| "give a source".to_owned())
 }
 
 /// `--tag TAG`: a tag by the leads' rule, in its stored form.
@@ -301,8 +310,10 @@ pub async fn run(cli: Cli, config: Config) -> anyhow::Result<()> {
             Ok(())
         }
         Command::Import(command) => {
-            let (target, kind, tags) = match command {
-                ImportCommand::Leads(args) => (args.target, ImportKind::Leads, args.tags),
+            let (target, kind, tags, source) = match command {
+                ImportCommand::Leads(args) => {
+                    (args.target, ImportKind::Leads, args.tags, args.source)
+                }
                 ImportCommand::Businesses(args) => (
                     args.target,
                     ImportKind::Businesses {
@@ -312,6 +323,7 @@ pub async fn run(cli: Cli, config: Config) -> anyhow::Result<()> {
                         auto_categorize: !args.no_auto_categorize,
                     },
                     Vec::new(),
+                    None,
                 ),
             };
             if target.team_id.is_none() {
@@ -330,6 +342,7 @@ pub async fn run(cli: Cli, config: Config) -> anyhow::Result<()> {
                 progress_bar: import::stdout_is_terminal(),
                 columns: target.columns,
                 tags,
+                source,
             };
             let services = ImportServices {
                 submissions: state.submissions.clone(),

@@ -34,6 +34,8 @@ pub struct ImportSettings {
     pub columns: Vec<(String, String)>,
     /// Tags (stored form) added to every lead the file creates or merges into (`--tag`).
     pub tags: Vec<String>,
+    /// The source of each lead row without its own (`--source`, as `file_source` keeps it).
+    pub source: Option<String>,
 }
 
 /// Imports `settings.file` as `user` (the CLI); the summary and where the report went.
@@ -68,6 +70,7 @@ pub async fn import_spreadsheet(
         chunk: settings.chunk,
         columns: columns.as_deref(),
         tags: &settings.tags,
+        source: settings.source.as_deref(),
     };
     let mut progress = TerminalProgress::new(settings.progress_bar, size);
     let imported = import_sheet(destination, user, run, sheet, report, &mut progress).await;

@@ -440,7 +440,7 @@ fn columns_named_on_the_command_line_feed_their_fields() {
 }
 
 #[test]
-fn tag_tags_every_lead_of_the_file_and_refuses_a_tag_too_long() {
+fn tag_and_source_mark_every_lead_of_the_file_and_refuse_bad_ones() {
     let dir = folder_with("tag", "leads.csv", LEADS);
     let tagged = [
         "import",
@@ -450,6 +450,8 @@ fn tag_tags_every_lead_of_the_file_and_refuses_a_tag_too_long() {
         "Mailer 12",
         "--tag",
         "hot",
+        "--source",
+        "Storm List",
     ];
     let (stdout, _) = ok(&leadhub(&dir, &tagged));
     assert_figures(&stdout, &[("created", 5)]);
@@ -459,11 +461,18 @@ fn tag_tags_every_lead_of_the_file_and_refuses_a_tag_too_long() {
         tags.iter().all(|t| t == r#"["hot","mailer 12"]"#),
         "{tags:?}"
     );
+    let sources: Vec<Option<String>> =
+        in_db(&dir, |conn| conn.load(leads::table.select(leads::source)));
+    assert_eq!(sources, vec![Some("storm_list".to_owned()); 5]);
     let long = "x".repeat(41);
     let out = leadhub(&dir, &["import", "leads", "leads.csv", "--tag", &long]);
     assert!(!out.status.success());
     let stderr = String::from_utf8(out.stderr).unwrap();
     assert!(stderr.contains("at most 40 characters"), "{stderr}");
+    let out = leadhub(&dir, &["import", "leads", "leads.csv", "--source", "?!"]);
+    assert!(!out.status.success());
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(stderr.contains("no letter or digit"), "{stderr}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -29,6 +29,23 @@ pub use columns::{
 pub use service::{import, ImportRun, ImportServices, DEFAULT_CHUNK};
 pub use summary::ImportSummary;
 
+/// The source a person gives a whole file of leads (the upload form's "Source of these leads",
+/// `--source`): the lead channel, in the form a lead keeps it (`Storm List` -> `storm_list`);
+/// None when blank. Err (for a person) when too long or without a letter or digit.
+pub fn file_source(given: &str) -> Result<Option<String>, String> {
+    let given = given.trim();
+    if given.is_empty() {
+        return Ok(None);
+    }
+    let limit = crate::lead::fields::max_len("source");
+    if given.chars().count() > limit {
+        return Err(format!("the source is longer than {limit} characters"));
+    }
+    crate::lead::search::source_slug(given)
+        .map(Some)
+        .ok_or_else(|| "the source has no letter or digit (give one such as storm list)".to_owned())
+}
+
 /// What to import.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ImportKind {
@@ -162,4 +179,24 @@ pub trait ImportDestination: Send + Sync {
         user: &User,
         work: Vec<(i64, ImportedWork)>,
     ) -> anyhow::Result<Vec<WorkSet>>;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::file_source;
+
+    #[test]
+    fn a_files_source_is_kept_as_a_lead_keeps_it() {
+        assert_eq!(
+            file_source(" Storm List "),
+            Ok(Some("storm_list".to_owned()))
+        );
+        assert_eq!(file_source("referral"), Ok(Some("referral".to_owned())));
+        assert_eq!(file_source("  "), Ok(None));
+        assert!(file_source("--")
+            .unwrap_err()
+            .contains("no letter or digit"));
+        let long = "s".repeat(256);
+        assert!(file_source(&long).unwrap_err().contains("longer than 255"));
+    }
 }

@@ -39,6 +39,9 @@ pub struct ImportRun<'a> {
     /// Tags (stored form) added to every lead the file creates or merges into: the list it came
     /// from ("mailer 12"), beside each row's own `tags` cell.
     pub tags: &'a [String],
+    /// The source (`file_source`) of each lead row without a `source` cell of its own: the file's
+    /// channel, as if it had a source column (a row that merges sets its lead's source too).
+    pub source: Option<&'a str>,
 }
 
 /// The API's services as an import's destination.
@@ -272,9 +275,13 @@ impl Import<'_> {
             ImportKind::Leads => {
                 let cleaned = lead_row(&self.map, &row.cells);
                 let usable = cleaned.has_field();
+                let mut fields = cleaned.fields;
+                if fields.source.is_none() {
+                    fields.source = self.run.source.map(str::to_owned);
+                }
                 let request = SubmissionRequest {
                     team_id: cleaned.team_id.or(self.run.team_id),
-                    fields: cleaned.fields,
+                    fields,
                     raw_json: String::new(),
                     idempotency_key_id: None,
                 };

@@ -72,6 +72,7 @@ async fn run(
         chunk,
         columns: None,
         tags: &[],
+        source: None,
     };
     let result = import(destination, &ada(), run, file, &mut report, &mut progress()).await;
     (result, lines)
@@ -410,6 +411,7 @@ async fn the_columns_a_person_chose_feed_their_fields_whatever_the_headers_say()
         chunk: 500,
         columns: Some(&choices),
         tags: &[],
+        source: None,
     };
     let (mut report, _) = report();
     let summary = import(
