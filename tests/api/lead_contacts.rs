@@ -9,7 +9,7 @@ use leadhub_db::schema::lead_activity;
 
 use leadhub_tests::{backend_tests, TestApp};
 
-use crate::helpers::{list_refuses, locs};
+use crate::helpers::{list_refuses, locs, submit};
 use crate::lead_pages::fetch_csv;
 use crate::lead_walk::answers;
 use crate::lead_work::{cast, ids, lead_at, Cast};
@@ -25,6 +25,7 @@ backend_tests!(
     the_list_finds_the_leads_not_contacted_yet_and_those_gone_quiet,
     a_contact_is_logged_on_every_ticked_lead_at_once,
     the_dashboard_counts_my_open_leads_nobody_contacted_yet,
+    a_wrong_number_is_taken_off_the_lead_and_never_comes_back,
 );
 
 pub(crate) async fn log(app: &TestApp, key: &str, lead: i64, body: Value) -> (StatusCode, Value) {
@@ -702,5 +703,82 @@ async fn the_dashboard_counts_my_open_leads_nobody_contacted_yet(app: TestApp) {
     assert_shows(
         &home.body,
         &["id=\"my-not-contacted\" href=\"/leads?assignee=me&amp;status=open&amp;contacted=false\">0</a>"],
+    );
+}
+
+async fn a_wrong_number_is_taken_off_the_lead_and_never_comes_back(app: TestApp) {
+    let c = cast(&app).await;
+    let skip_traced = json!({"address": "7 Oak St", "city": "Austin", "state": "TX",
+        "zip_code": "78701", "team_id": c.a, "primary_phone": "512-555-0100",
+        "primary_phone_type": "landline", "phone_2": "512-555-0102"});
+    let lead = submit(&app, &c.olive.key, skip_traced.clone()).await["result_lead_id"]
+        .as_i64()
+        .unwrap();
+    let key = &c.mia.key;
+    // A number that is not the lead's is refused, and nothing is logged.
+    let body = json!({"outcome": "wrong_number", "phone": "512-555-0199"});
+    let (status, answer) = log(&app, key, lead, body).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{answer}");
+    assert_eq!(locs(&answer), [json!(["body", "phone"])], "{answer}");
+    let body = json!({"outcome": "wrong_number", "phone": "(512) 555-0100"});
+    let (status, answer) = log(&app, key, lead, body).await;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    assert_eq!(answer["primary_phone"], "+15125550102", "{answer}");
+    assert_eq!(answer["phone_2"], Value::Null, "{answer}");
+    assert_eq!(answer["primary_phone_type"], Value::Null, "{answer}");
+    assert_eq!(answer["wrong_phones"], json!(["+15125550100"]), "{answer}");
+    let entries = timeline(&app, key, lead).await;
+    assert_eq!(
+        entries[0],
+        (
+            "contact_logged".to_owned(),
+            json!({"outcome": "wrong_number", "phone": "+15125550100"})
+        )
+    );
+
+    // The list sent again: the number stays off, the warning says why.
+    let again = submit(&app, &c.olive.key, skip_traced).await;
+    assert_eq!(again["result_action"], "skipped", "{again}");
+    let codes: Vec<&str> = again["validation_warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| w["code"].as_str().unwrap())
+        .collect();
+    assert_eq!(codes, ["wrong_number"], "{again}");
+    let (_, stored) = app.get(&format!("/api/v1/leads/{lead}"), key).await;
+    assert_eq!(stored["primary_phone"], "+15125550102", "{stored}");
+    assert_eq!(stored["phone_2"], Value::Null, "{stored}");
+
+    // From the lead page: the number called is chosen, the timeline names it.
+    let mut mia = sign_in(&app, "mia@example.com").await;
+    let page = mia.get(&format!("/leads/{lead}")).await;
+    assert_shows(
+        &page.body,
+        &[
+            "<option value=\"+15125550102\">(512) 555-0102</option>",
+            "Wrong numbers, taken off the lead: (512) 555-0100",
+            "Called (512) 555-0100: wrong number, taken off the lead",
+        ],
+    );
+    let csrf = page.field("csrf");
+    let form = [
+        ("csrf", csrf.as_str()),
+        ("outcome", "wrong_number"),
+        ("phone", "+15125550102"),
+    ];
+    let sent = mia.post(&format!("/leads/{lead}/contact"), &form).await;
+    assert_eq!(sent.status, StatusCode::SEE_OTHER, "{}", sent.body);
+    let (_, stored) = app.get(&format!("/api/v1/leads/{lead}"), key).await;
+    assert_eq!(stored["primary_phone"], Value::Null, "{stored}");
+    assert_eq!(
+        stored["wrong_phones"],
+        json!(["+15125550100", "+15125550102"]),
+        "{stored}"
+    );
+    let page = mia.get(&format!("/leads/{lead}")).await;
+    assert!(
+        !page.body.contains("id=\"c-phone\""),
+        "no number left to choose"
     );
 }

@@ -339,6 +339,13 @@ pub struct ContactBody {
     #[serde(default)]
     #[validate(custom(function = "json_type"), custom(function = "follow_up_date"))]
     pub follow_up_on: Lax<String>,
+    /// The number called, one of the lead's, written any way (`(512) 555-0100`,
+    /// `+15125550100`). The timeline entry names it; with `wrong_number` it is taken off the
+    /// lead (the later numbers move up a slot) and kept in `wrong_phones`, so no submission or
+    /// import adds it back. A number that is not the lead's is a 422.
+    #[serde(default)]
+    #[validate(custom(function = "json_type"), length(max = 50))]
+    pub phone: Lax<String>,
 }
 
 impl RequestBody for ContactBody {
@@ -361,6 +368,7 @@ impl ContactBody {
             outcome: self.outcome.text().and_then(ContactOutcome::parse)?,
             note: self.note.text().map(str::to_owned),
             follow_up: follow_up_change(&self.follow_up_on),
+            phone: self.phone.text().map(str::to_owned),
         })
     }
 }

@@ -212,6 +212,9 @@ pub struct LeadView {
     pub do_not_call: bool,
     /// The lead's tags, lower case, sorted.
     pub tags: Vec<String>,
+    /// Numbers a contact was logged on as a wrong number (E.164, oldest first): taken off the
+    /// lead's phones, and never added back by a submission or an import.
+    pub wrong_phones: Vec<String>,
     /// Raised by every change; the `ETag` of `GET /api/v1/leads/{id}` is this number, quoted.
     pub version: i64,
     /// When the lead was archived, or null.
@@ -253,6 +256,7 @@ impl From<Lead> for LeadView {
             follow_up_on: lead.work.follow_up_on.map(|d| d.to_string()),
             do_not_call: lead.work.do_not_call,
             tags: lead.work.tags,
+            wrong_phones: lead.work.wrong_phones,
             version: lead.work.version,
             archived_at: lead.work.archived_at.map(iso),
             merged_into_id: lead.work.merged_into_id,

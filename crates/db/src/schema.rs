@@ -187,6 +187,8 @@ diesel::table! {
         do_not_call -> Bool,
         /// The lead's tags: a JSON array of strings, sorted (`lead_tags` indexes them).
         tags -> Text,
+        /// Numbers a contact found to be wrong (migration 50): a JSON array of strings.
+        wrong_phones -> Text,
     }
 }
 

@@ -180,6 +180,13 @@ async fn detail(
     );
     context.insert("phones", &phones);
     context.insert("emails", &emails);
+    let wrong: Vec<String> = lead
+        .work
+        .wrong_phones
+        .iter()
+        .map(|p| leadhub_domain::parse::display_phone(p))
+        .collect();
+    context.insert("wrong_phones", &wrong);
     let note_lines: Vec<NoteLine> = notes
         .iter()
         .map(|n| NoteLine::new(n, visitor.user.id, visitor.offset))

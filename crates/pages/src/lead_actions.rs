@@ -141,6 +141,8 @@ struct ContactForm {
     note: Option<String>,
     follow_up: Option<String>,
     then: Option<String>,
+    /// The number called (the lead's, as stored); none for an e-mail.
+    phone: Option<String>,
 }
 
 async fn log_contact(
@@ -156,6 +158,7 @@ async fn log_contact(
         outcome,
         note: form.note,
         follow_up,
+        phone: form.phone.filter(|p| !p.trim().is_empty()),
     };
     let work = &visitor.state.lead_work;
     let logged = work.log_contact(&visitor.user, id, &log).await;

@@ -100,6 +100,8 @@ impl Group {
 /// A phone or e-mail as a link: `tel:` with the stored E.164 number, `mailto:` with the address.
 #[derive(Serialize)]
 pub struct Contact {
+    /// As stored (E.164 for a phone): what a form sends back.
+    pub value: String,
     pub text: String,
     pub href: String,
     /// The leads list searched for this phone or e-mail: the owner's other properties.
@@ -155,6 +157,7 @@ fn contacts(
             href: format!("{scheme}:{value}"),
             leads: leads_where("q", &value),
             text: shown(&value),
+            value,
         })
         .collect()
 }
@@ -200,7 +203,7 @@ fn next_step(
     // A new lead's contacts are those that did not get through (one that did made it contacted).
     let last = contacts.filter(|_| lead.work.status == LeadStatus::New);
     if last.is_some_and(|c| c.last_outcome == ContactOutcome::WrongNumber) {
-        return Ok("The last call reached a wrong number: find the owner's number (Edit changes it), or e-mail them.");
+        return Ok("The last call reached a wrong number: call another of the lead's numbers, find the owner's (Edit adds it), or e-mail them.");
     }
     if let Some(c) = last.filter(|c| c.count >= TRIES_BEFORE_ANOTHER_WAY) {
         return Err(c.count);
@@ -325,6 +328,30 @@ pub fn contact_words(outcome: ContactOutcome) -> (&'static str, &'static str) {
         ContactOutcome::Reached => ("Spoke with them", "Spoke with the owner"),
         ContactOutcome::WrongNumber => ("Wrong number", "Called: wrong number"),
         ContactOutcome::Emailed => ("Sent an e-mail", "E-mailed the owner"),
+    }
+}
+
+/// A `contact_logged` entry's line: its outcome, and the number called where the entry names
+/// one ("Called (512) 555-0100: wrong number, taken off the lead").
+fn contact_line(detail: &Value) -> String {
+    let outcome = detail
+        .get("outcome")
+        .and_then(Value::as_str)
+        .and_then(ContactOutcome::parse);
+    let Some(outcome) = outcome else {
+        return "Logged a contact".to_owned();
+    };
+    let words = contact_words(outcome).1;
+    let Some(phone) = detail.get("phone").and_then(Value::as_str) else {
+        return words.to_owned();
+    };
+    let number = display_phone(phone);
+    match outcome {
+        ContactOutcome::WrongNumber => {
+            format!("Called {number}: wrong number, taken off the lead")
+        }
+        ContactOutcome::Reached => format!("{words} at {number}"),
+        _ => words.replacen("Called", &format!("Called {number}"), 1),
     }
 }
 
@@ -471,14 +498,7 @@ impl TimelineLine {
                 text_of(d.get("submission_id"))
             ),
             kind::ENRICHED => format!("Enrichment ran: {}", text_of(d.get("status"))),
-            kind::CONTACT_LOGGED => d
-                .get("outcome")
-                .and_then(Value::as_str)
-                .and_then(ContactOutcome::parse)
-                .map_or_else(
-                    || "Logged a contact".to_owned(),
-                    |o| contact_words(o).1.to_owned(),
-                ),
+            kind::CONTACT_LOGGED => contact_line(d),
             SUBMISSION_KIND => format!(
                 "Submission {}: {}",
                 text_of(d.get("submission_id")),

@@ -7,7 +7,7 @@ use leadhub_domain::lead::record::{GeocodeInfo, Lead};
 use leadhub_domain::lead::work::LeadWork;
 use leadhub_domain::lead::LeadFields;
 
-use crate::lead::lead_tags::stored_tags;
+use crate::lead::lead_tags::{stored_strings, stored_tags};
 use crate::schema::leads;
 use crate::scope_of;
 use crate::sql::error::stored_word;
@@ -36,8 +36,10 @@ pub struct LeadWorkRow {
     pub merged_into_id: Option<i64>,
     pub follow_up_on: Option<NaiveDate>,
     pub do_not_call: bool,
-    /// A JSON array of strings (`tags_column`).
+    /// A JSON array of strings (`strings_column`).
     pub tags: String,
+    /// A JSON array of strings (`strings_column`), oldest first.
+    pub wrong_phones: String,
 }
 
 impl LeadWorkRow {
@@ -52,6 +54,7 @@ impl LeadWorkRow {
             follow_up_on: self.follow_up_on,
             do_not_call: self.do_not_call,
             tags: stored_tags(&self.tags)?,
+            wrong_phones: stored_strings("leads.wrong_phones", &self.wrong_phones)?,
         })
     }
 }

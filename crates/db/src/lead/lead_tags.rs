@@ -11,16 +11,22 @@ use crate::schema::{lead_tags, leads};
 use crate::sql::narrow_to_teams;
 use crate::{Backend, DbConnection, ReadConnection};
 
-/// The `leads.tags` value of these tags (sorted, each once, as the domain hands them over).
-pub(crate) fn tags_column(tags: &[String]) -> String {
+/// A column holding these strings as a JSON array (`leads.tags`: sorted, each once, as the
+/// domain hands them over; `leads.wrong_phones`).
+pub(crate) fn strings_column(tags: &[String]) -> String {
     serde_json::Value::from(tags).to_string()
 }
 
 /// The tags of a `leads.tags` value.
 pub(crate) fn stored_tags(column: &str) -> QueryResult<Vec<String>> {
+    stored_strings("leads.tags", column)
+}
+
+/// The strings of a column holding a JSON array of them (`leads.tags`, `leads.wrong_phones`).
+pub(crate) fn stored_strings(name: &str, column: &str) -> QueryResult<Vec<String>> {
     serde_json::from_str(column).map_err(|e| {
         diesel::result::Error::DeserializationError(
-            format!("leads.tags is not a JSON array of strings: {e}").into(),
+            format!("{name} is not a JSON array of strings: {e}").into(),
         )
     })
 }
@@ -122,9 +128,9 @@ mod tests {
 
     #[test]
     fn the_column_is_a_json_array() {
-        assert_eq!(tags_column(&[]), "[]");
+        assert_eq!(strings_column(&[]), "[]");
         assert_eq!(
-            tags_column(&["hot".into(), "say \"hi\"".into()]),
+            strings_column(&["hot".into(), "say \"hi\"".into()]),
             r#"["hot","say \"hi\""]"#
         );
     }

@@ -19,7 +19,7 @@ use leadhub_domain::webhook::{event_subject, BodyMembers, EventType};
 
 use crate::lead::contacts::contact_summaries;
 use crate::lead::lead_row::{LeadRow, LeadValues};
-use crate::lead::lead_tags::{index_tags, stored_tags, tag_counts, tags_column};
+use crate::lead::lead_tags::{index_tags, stored_tags, strings_column, tag_counts};
 use crate::lead::lead_writes::lock_for_writing;
 use crate::lead::unindexed::unindexed_columns;
 use crate::schema::{lead_activity, lead_notes, leads, submissions, users};
@@ -466,7 +466,10 @@ fn apply(conn: &mut DbConnection, change: &LeadChange) -> Result<Option<Lead>, A
     }
     if let Some(tags) = &change.tags {
         index_tags(conn, change.lead_id, &stored_tags(&work.tags)?, tags)?;
-        work.tags = tags_column(tags);
+        work.tags = strings_column(tags);
+    }
+    if let Some(wrong) = &change.wrong_phones {
+        work.wrong_phones = strings_column(wrong);
     }
     // One statement for the rest of the change, in one of three shapes, each kept prepared:
     // preparing an UPDATE of `leads` compiles the triggers its columns wake (search, dashboard).
@@ -478,6 +481,7 @@ fn apply(conn: &mut DbConnection, change: &LeadChange) -> Result<Option<Lead>, A
         leads::follow_up_on.eq(work.follow_up_on),
         leads::do_not_call.eq(work.do_not_call),
         leads::tags.eq(&work.tags),
+        leads::wrong_phones.eq(&work.wrong_phones),
         // The raised version and its time: new on PostgreSQL, as already written on SQLite.
         leads::version.eq(work.version),
     );

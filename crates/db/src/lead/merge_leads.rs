@@ -25,7 +25,7 @@ use leadhub_domain::store::StoreResult;
 use leadhub_domain::webhook::EventType;
 
 use crate::lead::lead_row::LeadRow;
-use crate::lead::lead_tags::{index_tags, tags_column};
+use crate::lead::lead_tags::{index_tags, strings_column};
 use crate::lead::lead_work::{insert_activity, with_assignees};
 use crate::lead::lead_writes::lock_for_writing;
 use crate::schema::{lead_activity, lead_notes, leads, submissions};
@@ -266,7 +266,8 @@ fn write_survivor(
             &values,
             leads::version.eq(leads::version + 1),
             leads::do_not_call.eq(update.do_not_call),
-            leads::tags.eq(tags_column(&update.tags)),
+            leads::tags.eq(strings_column(&update.tags)),
+            leads::wrong_phones.eq(strings_column(&update.wrong_phones)),
         ))
         .execute(conn)
         .map(drop)

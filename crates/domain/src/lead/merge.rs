@@ -1,4 +1,6 @@
 //! Merging a submission into the stored lead of the same property (contract 3.3).
+use std::borrow::Cow;
+
 use crate::lead::fields::{LeadFields, Warning, STRING_FIELDS};
 use crate::lead::normalize::{EMAIL_FIELDS, PHONE_FIELDS};
 
@@ -58,6 +60,38 @@ pub fn merge_into(stored: &mut LeadFields, incoming: &LeadFields) -> MergeOutcom
     }
 
     MergeOutcome { changed, warnings }
+}
+
+/// `incoming` without the lead's wrong numbers (`LeadWork::wrong_phones`), each left out with the
+/// warning `wrong_number`: a number a contact found to be wrong never comes back with a list that
+/// still has it. Borrowed as it is when the lead has none (the usual case).
+pub fn without_wrong_numbers<'a>(
+    incoming: &'a LeadFields,
+    wrong: &[String],
+) -> (Cow<'a, LeadFields>, Vec<Warning>) {
+    let mut kept = Cow::Borrowed(incoming);
+    let mut warnings = Vec::new();
+    if wrong.is_empty() {
+        return (kept, warnings);
+    }
+    for name in PHONE_FIELDS {
+        let Some(Some(number)) = incoming.string_field(name) else {
+            continue;
+        };
+        if wrong.contains(number) {
+            warnings.push(Warning::new(
+                name,
+                "wrong_number",
+                format!(
+                    "'{number}' was not added: a contact logged it as a wrong number on this lead"
+                ),
+            ));
+            if let Some(slot) = kept.to_mut().string_field_mut(name) {
+                *slot = None;
+            }
+        }
+    }
+    (kept, warnings)
 }
 
 /// Sets `slot` to `new`; true when that changed it.
@@ -232,6 +266,28 @@ mod tests {
             (lead.bedrooms, lead.latitude, lead.longitude),
             (Some(4), Some(30.5), Some(-97.75))
         );
+    }
+
+    #[test]
+    fn a_leads_wrong_numbers_are_left_out_of_what_merges_into_it() {
+        let incoming = LeadFields {
+            primary_phone: Some("+15125550100".into()),
+            phone_2: Some("+15125550102".into()),
+            city: Some("Austin".into()),
+            ..LeadFields::default()
+        };
+        let (kept, warnings) = without_wrong_numbers(&incoming, &[]);
+        assert!(matches!(kept, Cow::Borrowed(_)) && warnings.is_empty());
+        let wrong = ["+15125550100".to_owned()];
+        let (kept, warnings) = without_wrong_numbers(&incoming, &wrong);
+        assert_eq!(kept.primary_phone, None);
+        assert_eq!(kept.phone_2.as_deref(), Some("+15125550102"));
+        assert_eq!(kept.city.as_deref(), Some("Austin"));
+        let codes: Vec<_> = warnings
+            .iter()
+            .map(|w| (w.field.as_str(), w.code.as_str()))
+            .collect();
+        assert_eq!(codes, [("primary_phone", "wrong_number")]);
     }
 
     #[test]

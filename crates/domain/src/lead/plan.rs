@@ -9,7 +9,7 @@ use std::collections::{BTreeSet, HashMap};
 
 use crate::address::AddressKey;
 use crate::lead::fields::{LeadFields, Warning};
-use crate::lead::merge::merge_into;
+use crate::lead::merge::{merge_into, without_wrong_numbers};
 use crate::lead::record::{EnrichmentStatus, LeadAction, LeadWrite};
 use crate::parse::parse_lot_size_acres;
 
@@ -48,6 +48,8 @@ pub struct Candidate {
     pub has_appraisal: bool,
     pub enrichment_status: EnrichmentStatus,
     pub submission_count: i32,
+    /// Its wrong numbers (`LeadWork::wrong_phones`): a merge does not add them back.
+    pub wrong_phones: Vec<String>,
 }
 
 /// A lead of the plan: stored before the batch (its id), or the plan's `n`-th new lead.
@@ -137,6 +139,7 @@ pub fn plan<'a>(
                 has_appraisal: c.has_appraisal,
                 enrichment_status: c.enrichment_status,
                 submission_count: c.submission_count,
+                wrong_phones: c.wrong_phones,
             },
         };
         planner.stored.push((c.id, planned));
@@ -154,6 +157,7 @@ struct Draft {
     has_appraisal: bool,
     enrichment_status: EnrichmentStatus,
     submission_count: i32,
+    wrong_phones: Vec<String>,
 }
 
 /// A lead of the plan with its address key, read from its current fields.
@@ -257,6 +261,7 @@ impl Planner {
                 has_appraisal: false,
                 enrichment_status: EnrichmentStatus::Skipped,
                 submission_count: 1,
+                wrong_phones: Vec::new(),
             },
             key: w.lead.address_key.clone(),
         };
@@ -279,7 +284,10 @@ impl Planner {
             self.touched.insert(i);
         }
         let planned = self.get_mut(slot);
-        let outcome = merge_into(&mut planned.lead.fields, &w.lead.fields);
+        let (incoming, mut warnings) =
+            without_wrong_numbers(&w.lead.fields, &planned.lead.wrong_phones);
+        let mut outcome = merge_into(&mut planned.lead.fields, incoming.as_ref());
+        warnings.append(&mut outcome.warnings);
         if outcome.changed {
             let fields = &planned.lead.fields;
             planned.lead.lot_size_acres = fields.lot_size.as_deref().and_then(parse_lot_size_acres);
@@ -296,7 +304,7 @@ impl Planner {
             } else {
                 LeadAction::Skipped
             },
-            warnings: outcome.warnings,
+            warnings,
             to_enrich: enrich,
         }
     }

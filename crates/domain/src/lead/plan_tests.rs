@@ -51,6 +51,7 @@ fn stored(id: i64, fields: LeadFields) -> Candidate {
         has_appraisal: false,
         enrichment_status: EnrichmentStatus::Skipped,
         submission_count: 1,
+        wrong_phones: Vec::new(),
     }
 }
 
@@ -125,6 +126,31 @@ fn a_full_contact_slot_is_a_merge_warning() {
         .map(|w| w.code.as_str())
         .collect();
     assert_eq!(codes, ["contact_slots_full"]);
+}
+
+#[test]
+fn a_stored_leads_wrong_number_does_not_come_back() {
+    let mut called = stored(3, austin("5 Elm St"));
+    called.wrong_phones = vec!["+15125550100".into()];
+    let mut again = austin("5 Elm St");
+    again.primary_phone = Some("512-555-0100".into());
+    let mut another = austin("5 Elm St");
+    another.primary_phone = Some("512-555-0102".into());
+    let plan = plan(&[write(again), write(another)], vec![called]);
+    assert_eq!(
+        decisions(&plan),
+        [(Stored(3), Skipped), (Stored(3), Updated)]
+    );
+    let codes: Vec<&str> = plan.elements[0]
+        .warnings
+        .iter()
+        .map(|w| w.code.as_str())
+        .collect();
+    assert_eq!(codes, ["wrong_number"]);
+    assert_eq!(
+        plan.merged[0].fields.primary_phone.as_deref(),
+        Some("+15125550102")
+    );
 }
 
 #[test]

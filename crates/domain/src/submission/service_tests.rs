@@ -130,6 +130,7 @@ fn stored(id: i64, fields: LeadFields) -> Candidate {
         has_appraisal: false,
         enrichment_status: EnrichmentStatus::Skipped,
         submission_count: 1,
+        wrong_phones: Vec::new(),
     }
 }
 

@@ -6,7 +6,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::lead::fields::{LeadFields, Warning, ADDRESS_FIELDS, STRING_FIELDS};
-use crate::lead::merge::merge_into;
+use crate::lead::merge::{merge_into, without_wrong_numbers};
 use crate::lead::normalize::{EMAIL_FIELDS, PHONE_FIELDS};
 use crate::lead::record::{EnrichmentStatus, GeocodeInfo, Lead};
 
@@ -57,6 +57,9 @@ pub struct SurvivorUpdate {
     pub do_not_call: bool,
     /// Both leads' tags, sorted, each once.
     pub tags: Vec<String>,
+    /// Both leads' wrong numbers, the survivor's first, each once: the merged lead's numbers
+    /// among them are not taken.
+    pub wrong_phones: Vec<String>,
     /// The merged lead's phones or e-mails that found no free slot (`contact_slots_full`);
     /// they stay readable on the merged lead.
     pub warnings: Vec<Warning>,
@@ -70,7 +73,16 @@ pub struct SurvivorUpdate {
 /// its acres, the primary phone's type with the number it describes.
 pub fn combine(survivor: &Lead, merged: &Lead) -> SurvivorUpdate {
     let mut fields = survivor.fields.clone();
-    let outcome = merge_into(&mut fields, &gaps(&survivor.fields, &merged.fields));
+    let mut wrong_phones = survivor.work.wrong_phones.clone();
+    for number in &merged.work.wrong_phones {
+        if !wrong_phones.contains(number) {
+            wrong_phones.push(number.clone());
+        }
+    }
+    let taken = gaps(&survivor.fields, &merged.fields);
+    let (taken, mut warnings) = without_wrong_numbers(&taken, &wrong_phones);
+    let mut outcome = merge_into(&mut fields, taken.as_ref());
+    warnings.append(&mut outcome.warnings);
 
     let coordinates_taken = survivor.fields.latitude.is_none() && fields.latitude.is_some();
     let lot_size_taken = survivor.fields.lot_size.is_none() && fields.lot_size.is_some();
@@ -99,6 +111,15 @@ pub fn combine(survivor: &Lead, merged: &Lead) -> SurvivorUpdate {
             },
         );
     }
+    if wrong_phones != survivor.work.wrong_phones {
+        changes.insert(
+            "wrong_phones".into(),
+            FieldChange {
+                old: Value::from(survivor.work.wrong_phones.clone()),
+                new: Value::from(wrong_phones.clone()),
+            },
+        );
+    }
     if tags != survivor.work.tags {
         changes.insert(
             "tags".into(),
@@ -111,6 +132,7 @@ pub fn combine(survivor: &Lead, merged: &Lead) -> SurvivorUpdate {
     SurvivorUpdate {
         do_not_call,
         tags,
+        wrong_phones,
         lot_size_acres: if lot_size_taken {
             merged.lot_size_acres
         } else {
@@ -137,7 +159,7 @@ pub fn combine(survivor: &Lead, merged: &Lead) -> SurvivorUpdate {
         },
         keys,
         changes,
-        warnings: outcome.warnings,
+        warnings,
         fields,
     }
 }

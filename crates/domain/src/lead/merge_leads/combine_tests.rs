@@ -92,6 +92,25 @@ fn phones_and_emails_merge_as_sets_the_survivors_first() {
 }
 
 #[test]
+fn wrong_numbers_of_either_lead_stay_off_the_survivor() {
+    let mut survivor = survivor();
+    survivor.work.wrong_phones = vec!["+15125550199".into()];
+    let mut merged = merged();
+    merged.work.wrong_phones = vec!["+15125550111".into(), "+15125550199".into()];
+    let up = combine(&survivor, &merged);
+    assert_eq!(
+        phones(&up.fields),
+        [Some("+15125550100"), None, None, None, None]
+    );
+    assert_eq!(up.wrong_phones, ["+15125550199", "+15125550111"]);
+    assert!(up.changes.contains_key("wrong_phones"));
+    assert_eq!(
+        field_codes(&up.warnings),
+        [("primary_phone", "wrong_number")]
+    );
+}
+
+#[test]
 fn contacts_beyond_the_slots_are_left_on_the_merged_lead() {
     let mut full = survivor();
     full.fields.email_2 = s("b@example.com");

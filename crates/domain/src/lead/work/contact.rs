@@ -5,16 +5,19 @@ use std::collections::HashMap;
 use chrono::{DateTime, NaiveDate, Utc};
 use serde_json::json;
 
+use crate::lead::normalize::PHONE_FIELDS;
 use crate::lead::record::Lead;
+use crate::parse::normalize_phone;
 use crate::store::StoreResult;
 use crate::team::LeadWorkAction;
 use crate::user::User;
 use crate::word_enum::word_enum;
 
+use super::edit::changes;
 use super::model::{kind, LeadStatus, NewActivity};
-use super::repository::{ChangeSaved, LeadChange};
+use super::repository::{ChangeSaved, LeadChange, StoredFields};
 use super::service::{
-    collision, optional_note, set_follow_up, set_status, LeadWorkError, LeadWorkService,
+    collision, invalid, optional_note, set_follow_up, set_status, LeadWorkError, LeadWorkService,
     WorkResult, UNCONDITIONAL_TRIES,
 };
 
@@ -86,6 +89,9 @@ pub struct ContactLog {
     pub note: Option<String>,
     /// The next follow-up day (None inside: cleared); None leaves the day as it is.
     pub follow_up: Option<Option<NaiveDate>>,
+    /// The number called, written any way a phone is (`(512) 555-0100`): one of the lead's.
+    /// A wrong number is taken off the lead (`take_off_wrong_number`).
+    pub phone: Option<String>,
 }
 
 /// A contact with `outcome` as part of `change`: its `contact_logged` timeline entry, the
@@ -98,14 +104,86 @@ pub(super) fn record_contact(
     outcome: ContactOutcome,
     status_follows: bool,
 ) {
+    record_call(change, lead, outcome, status_follows, None);
+}
+
+/// `record_contact` of a call to `phone` (one of the lead's numbers, E.164): the entry names it,
+/// and a wrong number is taken off the lead.
+fn record_call(
+    change: &mut LeadChange,
+    lead: &Lead,
+    outcome: ContactOutcome,
+    status_follows: bool,
+    phone: Option<&str>,
+) {
+    let mut detail = json!({ "outcome": outcome.as_str() });
+    // An e-mail reached no number.
+    let phone = phone.filter(|_| outcome != ContactOutcome::Emailed);
+    if let Some(phone) = phone {
+        detail["phone"] = json!(phone);
+        if outcome == ContactOutcome::WrongNumber {
+            take_off_wrong_number(change, lead, phone);
+        }
+    }
     change.activity.push(NewActivity {
         kind: kind::CONTACT_LOGGED,
-        detail: json!({ "outcome": outcome.as_str() }),
+        detail,
     });
     change.contact = Some(outcome);
     if status_follows && outcome.got_through() && lead.work.status == LeadStatus::New {
         set_status(change, lead, LeadStatus::Contacted);
     }
+}
+
+/// The lead's number that `given` is (any writing of it), E.164; 422 at `phone` otherwise.
+fn called_number(lead: &Lead, given: &str) -> WorkResult<String> {
+    let number = normalize_phone(given).filter(|number| {
+        PHONE_FIELDS
+            .iter()
+            .any(|name| lead.fields.string_field(name) == Some(&Some(number.clone())))
+    });
+    number.ok_or_else(|| {
+        invalid(
+            &["phone".into()],
+            "value_error",
+            "Not one of the lead's numbers",
+        )
+    })
+}
+
+/// Takes `phone` off the lead's numbers (the later ones move up a slot, so the first number
+/// stays the one to call; the primary number's type goes with a primary number that changes)
+/// and keeps it among the lead's wrong numbers, so no submission or import adds it back.
+pub(super) fn take_off_wrong_number(change: &mut LeadChange, lead: &Lead, phone: &str) {
+    let kept: Vec<String> = PHONE_FIELDS
+        .iter()
+        .filter_map(|name| lead.fields.string_field(name).cloned().flatten())
+        .filter(|number| number != phone)
+        .collect();
+    let mut fields = lead.fields.clone();
+    for (i, name) in PHONE_FIELDS.iter().enumerate() {
+        if let Some(slot) = fields.string_field_mut(name) {
+            *slot = kept.get(i).cloned();
+        }
+    }
+    if fields.primary_phone != lead.fields.primary_phone {
+        fields.primary_phone_type = None;
+    }
+    change.changes.extend(changes(&lead.fields, &fields));
+    change.fields = Some(StoredFields {
+        fields,
+        lot_size_acres: lead.lot_size_acres,
+        keys: None,
+    });
+    let old = &lead.work.wrong_phones;
+    let mut wrong = old.clone();
+    if !wrong.iter().any(|w| w == phone) {
+        wrong.push(phone.to_owned());
+    }
+    change
+        .changes
+        .insert("wrong_phones".into(), json!({"old": old, "new": wrong}));
+    change.wrong_phones = Some(wrong);
 }
 
 impl LeadWorkService {
@@ -117,8 +195,12 @@ impl LeadWorkService {
         let note = optional_note(log.note.as_deref(), &["note"])?;
         for _ in 0..UNCONDITIONAL_TRIES {
             let lead = self.open_for(user, id, LeadWorkAction::Edit).await?.lead;
+            let phone = match log.phone.as_deref() {
+                Some(given) => Some(called_number(&lead, given)?),
+                None => None,
+            };
             let mut change = self.change_of(user, &lead);
-            record_contact(&mut change, &lead, log.outcome, true);
+            record_call(&mut change, &lead, log.outcome, true, phone.as_deref());
             change.note = note.clone();
             if let Some(day) = log.follow_up {
                 set_follow_up(&mut change, &lead, day);

@@ -79,6 +79,10 @@ pub struct LeadWork {
     pub do_not_call: bool,
     /// The lead's tags, stored form (`tags::parse_tag`), sorted, each once.
     pub tags: Vec<String>,
+    /// Numbers (E.164) a contact was logged on as a wrong number: taken off the lead's phones
+    /// then, and never added back by a submission, an import or a merge of leads (a person may
+    /// still type one back in an edit). Oldest first.
+    pub wrong_phones: Vec<String>,
 }
 
 impl Default for LeadWork {
@@ -93,6 +97,7 @@ impl Default for LeadWork {
             follow_up_on: None,
             do_not_call: false,
             tags: Vec::new(),
+            wrong_phones: Vec::new(),
         }
     }
 }

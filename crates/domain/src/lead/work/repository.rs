@@ -39,6 +39,8 @@ pub struct LeadChange {
     pub do_not_call: Option<bool>,
     /// The lead's new tags, sorted, each once.
     pub tags: Option<Vec<String>>,
+    /// The lead's new list of wrong numbers (`LeadWork::wrong_phones`).
+    pub wrong_phones: Option<Vec<String>>,
     /// A move (or a claim): the new team.
     pub team: Option<i64>,
     /// Archive (true) or restore (false).

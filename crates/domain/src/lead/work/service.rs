@@ -357,6 +357,7 @@ impl LeadWorkService {
             follow_up: None,
             do_not_call: None,
             tags: None,
+            wrong_phones: None,
             team: None,
             archived: None,
             note: None,

@@ -18,6 +18,7 @@ fn log(outcome: ContactOutcome) -> ContactLog {
         outcome,
         note: None,
         follow_up: None,
+        phone: None,
     }
 }
 
@@ -87,6 +88,87 @@ async fn no_answer_or_a_wrong_number_leaves_the_status_and_other_statuses_stay()
             Some(ContactOutcome::Reached)
         ]
     );
+}
+
+#[tokio::test]
+async fn a_wrong_number_called_is_taken_off_the_lead_and_kept_as_wrong() {
+    let mut phoned = lead(10, Some(TEAM));
+    phoned.fields.primary_phone = Some("+15125550100".into());
+    phoned.fields.primary_phone_type = Some("mobile".into());
+    phoned.fields.phone_2 = Some("+15125550102".into());
+    phoned.fields.phone_3 = Some("+15125550103".into());
+    phoned.work.wrong_phones = vec!["+15125550199".into()];
+    let (service, saved) = World::of(vec![phoned]).service();
+    let member = person(3, "m");
+    let called = |outcome, phone: &str| ContactLog {
+        phone: Some(phone.to_owned()),
+        ..log(outcome)
+    };
+    // Any writing of one of its numbers; another number is refused, nothing saved.
+    let err = service
+        .log_contact(
+            &member,
+            10,
+            &called(ContactOutcome::WrongNumber, "512-555-0111"),
+        )
+        .await
+        .unwrap_err();
+    let at = "[Field(\"body\"), Field(\"phone\")]";
+    assert_eq!(refusal(err), ("value_error".into(), at.into()));
+    let wrong = called(ContactOutcome::WrongNumber, "(512) 555-0100");
+    service.log_contact(&member, 10, &wrong).await.unwrap();
+    // An e-mail names no number; a message left names it and takes nothing off.
+    let emailed = called(ContactOutcome::Emailed, "512 555 0102");
+    service.log_contact(&member, 10, &emailed).await.unwrap();
+    let left = called(ContactOutcome::LeftMessage, "+15125550102");
+    service.log_contact(&member, 10, &left).await.unwrap();
+    let saved = saved.lock().unwrap();
+    assert_eq!(saved.len(), 3);
+    let change = &saved[0];
+    assert_eq!(
+        change.activity[0].detail,
+        serde_json::json!({"outcome": "wrong_number", "phone": "+15125550100"})
+    );
+    let fields = &change.fields.as_ref().unwrap().fields;
+    assert_eq!(
+        [&fields.primary_phone, &fields.phone_2, &fields.phone_3],
+        [
+            &Some("+15125550102".into()),
+            &Some("+15125550103".into()),
+            &None
+        ],
+        "the later numbers move up a slot"
+    );
+    assert_eq!(
+        fields.primary_phone_type, None,
+        "the type went with its number"
+    );
+    assert_eq!(
+        change.wrong_phones.as_deref(),
+        Some(&["+15125550199".to_owned(), "+15125550100".to_owned()][..])
+    );
+    let mut changed: Vec<_> = change.changes.keys().collect();
+    changed.sort();
+    assert_eq!(
+        changed,
+        [
+            "phone_2",
+            "phone_3",
+            "primary_phone",
+            "primary_phone_type",
+            "wrong_phones"
+        ]
+    );
+    assert_eq!(
+        saved[1].activity[0].detail,
+        serde_json::json!({"outcome": "emailed"})
+    );
+    assert_eq!(
+        saved[2].activity[0].detail,
+        serde_json::json!({"outcome": "left_message", "phone": "+15125550102"})
+    );
+    assert!(saved[1].fields.is_none() && saved[2].fields.is_none());
+    assert!(saved[2].wrong_phones.is_none());
 }
 
 #[tokio::test]
