@@ -378,54 +378,33 @@ fn business_import_with_options() {
 fn columns_named_on_the_command_line_feed_their_fields() {
     let roll = "Situs,Owner1,Status\n\"9 Elm St, Austin, TX 78701\",ROE RICHARD J,Called\n";
     let dir = folder_with("columns", "roll.csv", roll);
-    let chosen = [
-        "import",
-        "leads",
-        "roll.csv",
-        "--column",
-        "situs=address",
-        "--column",
-        "Owner1=full_name",
-        "--column",
-        "Status=",
-    ];
-    let (stdout, _) = ok(&leadhub(&dir, &chosen));
+    // `leadhub import leads roll.csv` with a --column for each of `columns`.
+    let import = |columns: &[&str]| {
+        let mut args = vec!["import", "leads", "roll.csv"];
+        for column in columns {
+            args.extend(["--column", column]);
+        }
+        leadhub(&dir, &args)
+    };
+    let (stdout, _) = ok(&import(&["situs=address", "Owner1=full_name", "Status="]));
     assert_figures(&stdout, &[("rows", 1), ("created", 1)]);
     assert!(stdout.contains("column: Situs -> address\n"), "{stdout}");
     assert!(stdout.contains("column: Owner1 -> full_name\n"), "{stdout}");
     assert!(stdout.contains("ignored: Status\n"), "{stdout}");
-    let out = leadhub(
-        &dir,
-        &[
-            "import",
-            "leads",
-            "roll.csv",
-            "--column",
-            "Parcel=parcel_number",
-        ],
-    );
+    let out = import(&["Parcel=parcel_number"]);
     assert!(!out.status.success());
     let stderr = String::from_utf8(out.stderr).unwrap();
     assert!(
         stderr.contains("--column: no column \"Parcel\" in the file's header"),
         "{stderr}"
     );
-    let out = leadhub(&dir, &["import", "leads", "roll.csv", "--column", "Situs"]);
+    let out = import(&["Situs"]);
     assert!(!out.status.success());
     assert_eq!(count(&dir, "leads"), 1);
     // A column that is no field of a lead, kept on it as a line of its note.
     let roll = "Situs,Yr Built,Pool\n\"9 Elm St, Austin, TX 78701\",1987,Y\n";
     std::fs::write(dir.join("roll.csv"), roll).unwrap();
-    let kept = [
-        "import",
-        "leads",
-        "roll.csv",
-        "--column",
-        "situs=address",
-        "--column",
-        "yr built=note_line",
-    ];
-    let (stdout, _) = ok(&leadhub(&dir, &kept));
+    let (stdout, _) = ok(&import(&["situs=address", "yr built=note_line"]));
     assert_figures(&stdout, &[("rows", 1), ("notes", 1)]);
     assert!(
         stdout.contains("column: Yr Built -> note_line\n"),

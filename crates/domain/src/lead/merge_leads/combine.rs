@@ -65,6 +65,22 @@ pub struct SurvivorUpdate {
     pub warnings: Vec<Warning>,
 }
 
+/// Records the list `name` going from `old` to `new`, when they differ.
+fn list_change(
+    changes: &mut BTreeMap<String, FieldChange>,
+    name: &str,
+    old: &[String],
+    new: &[String],
+) {
+    if old != new {
+        let change = FieldChange {
+            old: Value::from(old.to_vec()),
+            new: Value::from(new.to_vec()),
+        };
+        changes.insert(name.to_owned(), change);
+    }
+}
+
 /// Merges `merged` into `survivor`: a field only the merged lead has fills the survivor's gap,
 /// a field both have keeps the survivor's value; phones and e-mails merge as sets into the
 /// survivor's slots (5 phones, 3 e-mails), the survivor's own numbers first.
@@ -111,24 +127,13 @@ pub fn combine(survivor: &Lead, merged: &Lead) -> SurvivorUpdate {
             },
         );
     }
-    if wrong_phones != survivor.work.wrong_phones {
-        changes.insert(
-            "wrong_phones".into(),
-            FieldChange {
-                old: Value::from(survivor.work.wrong_phones.clone()),
-                new: Value::from(wrong_phones.clone()),
-            },
-        );
-    }
-    if tags != survivor.work.tags {
-        changes.insert(
-            "tags".into(),
-            FieldChange {
-                old: Value::from(survivor.work.tags.clone()),
-                new: Value::from(tags.clone()),
-            },
-        );
-    }
+    list_change(
+        &mut changes,
+        "wrong_phones",
+        &survivor.work.wrong_phones,
+        &wrong_phones,
+    );
+    list_change(&mut changes, "tags", &survivor.work.tags, &tags);
     SurvivorUpdate {
         do_not_call,
         tags,
