@@ -114,8 +114,12 @@ async fn a_team_admin_shares_leads_out_from_the_list(app: TestApp) {
         let given = patch(&app, lead, key, json!({ "assignee_id": busy })).await;
         assert_eq!(given.0, StatusCode::OK);
     }
-    let (redirect, _) = adam.post_and_follow("/leads/bulk", &share).await;
-    assert_eq!(redirect.location(), "/leads?done=bulk");
+    let (redirect, page) = adam.post_and_follow("/leads/bulk", &share).await;
+    assert_eq!(redirect.location(), "/leads?done=shared");
+    assert_shows(
+        &page.body,
+        &["Leads shared out: each person ticked got their share"],
+    );
     let people = [idle, busy];
     for (lead, owner) in [(first, people[0]), (second, people[1]), (third, people[0])] {
         let (_, api) = app.get(&format!("/api/v1/leads/{lead}"), key).await;

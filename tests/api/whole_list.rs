@@ -59,7 +59,7 @@ async fn every_lead_of_a_list_changes_at_once(app: TestApp) {
     )
     .await;
     assert_eq!(shared.status, StatusCode::SEE_OTHER, "{}", shared.body);
-    assert_eq!(shared.location(), "/leads?assignee=none&done=bulk");
+    assert_eq!(shared.location(), "/leads?assignee=none&done=shared");
     for who in [adam_id, mia_id] {
         let theirs = adam.get(&format!("/leads?assignee={who}")).await;
         assert_shows(&theirs.body, &["30 leads match these filters"]);

@@ -1149,7 +1149,7 @@ async function workingLeads(a, teamUrl, teamId, submit) {
   await a.locator("#share-out").getByLabel("Mia Member <mia@example.com>").check();
   await shot(a, "55c-share-out");
   await a.getByRole("button", { name: "Share out" }).click();
-  await a.getByText("The selected leads were changed.").waitFor();
+  await a.getByText("Leads shared out: each person ticked got their share").waitFor();
   await a.locator("#lead-count").getByText("1 lead matches these filters").waitFor();
   step("an owner gives ticked leads to a teammate by name, filters by that teammate, walks the list (save and next, save, previous, next, back) and shares leads out");
 
@@ -1161,11 +1161,16 @@ async function workingLeads(a, teamUrl, teamId, submit) {
   await a.fill("#c-note", "Left a voicemail; calling back Thursday");
   await a.locator("#contact-form").getByRole("button", { name: "in 3 days" }).click();
   assert.match(await a.inputValue("#c-follow-up"), /^\d{4}-\d{2}-\d{2}$/);
+  // The number called: the lead's first, chosen unless another is picked (none without phones).
+  const phone = (await a.locator("#c-phone").count())
+    ? (await a.locator("#c-phone option:checked").textContent())
+    : null;
   await shot(a, "55d-contact-log");
   await a.getByRole("button", { name: "Left a message" }).click();
   await a.getByText(/^Contact logged\./).waitFor();
   await a.goto(called);
-  await a.locator("#timeline").getByText("Called: left a message").waitFor();
+  const line = phone ? `Called ${phone}: left a message` : "Called: left a message";
+  await a.locator("#timeline").getByText(line).waitFor();
   await a.locator("#newest-note").getByText("Left a voicemail; calling back Thursday").waitFor();
   assert.match(await a.inputValue("#w-follow-up"), /^\d{4}-\d{2}-\d{2}$/);
   step("an owner logs a call from a list's lead (note, 'in 3 days', 'Left a message'); the timeline and the newest note show it");

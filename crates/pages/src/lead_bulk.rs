@@ -158,7 +158,8 @@ pub async fn bulk(
         ));
     }
     let work = &visitor.state.lead_work;
-    let outcome = if form.contains_key("share_out") {
+    let shared = form.contains_key("share_out");
+    let outcome = if shared {
         // "Share out": the ticked people (`share:{user id}` boxes), each given the next lead.
         let mut people: Vec<String> = form
             .keys()
@@ -194,7 +195,10 @@ pub async fn bulk(
         work.bulk(&visitor.user, &ids, &set).await
     };
     match outcome {
-        Ok(_) => Ok(visitor.finish(see_other(&back.link("/leads", "done", "bulk")))),
+        Ok(_) => {
+            let done = if shared { "shared" } else { "bulk" };
+            Ok(visitor.finish(see_other(&back.link("/leads", "done", done))))
+        }
         Err(LeadWorkError::Invalid(problems)) => {
             let named: Vec<String> = problems
                 .iter()

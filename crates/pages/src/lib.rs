@@ -164,6 +164,7 @@ impl Done {
             "merged" => "Leads merged: this is the lead that was kept.",
             "merged-away" => "The lead you opened was merged into this one.",
             "bulk" => "The selected leads were changed.",
+            "shared" => "Leads shared out: each person ticked got their share in turn (the team page shows everyone's open leads).",
             "discarded" => "Upload discarded: nothing of it was imported.",
             _ => return None,
         })

@@ -16,6 +16,8 @@ pub const LEAD_ALIASES: &[(&str, &[&str])] = &[
             "addressline1",
             "fulladdress",
             "projectaddress",
+            // A permit portal's export (Austin's open data: `original_address1`).
+            "originaladdress1",
         ],
     ),
     // Not a field of the lead: the address's unit, joined after the street (`import::street_columns`).
@@ -59,11 +61,18 @@ pub const LEAD_ALIASES: &[(&str, &[&str])] = &[
     ),
     (STREET_NAME, &[]),
     (STREET_SUFFIX, &["streettype", "streetsuffixtype"]),
-    ("city", &["town"]),
-    ("state", &["st", "stateprovince"]),
+    ("city", &["town", "originalcity"]),
+    ("state", &["st", "stateprovince", "originalstate"]),
     (
         "zip_code",
-        &["zip", "zip5", "postalcode", "postcode", "zippostalcode"],
+        &[
+            "zip",
+            "zip5",
+            "postalcode",
+            "postcode",
+            "zippostalcode",
+            "originalzip",
+        ],
     ),
     ("county", &["countyname"]),
     (
@@ -161,6 +170,7 @@ pub const LEAD_ALIASES: &[(&str, &[&str])] = &[
             "permitnumber",
             "permitno",
             "permitid",
+            "permitnum",
             "projectno",
             "recordnumber",
             "applicationnumber",
@@ -171,7 +181,10 @@ pub const LEAD_ALIASES: &[(&str, &[&str])] = &[
         "permit_date",
         &["issueddate", "issuedate", "dateissued", "issued"],
     ),
-    ("permit_status", &["status", "recordstatus"]),
+    (
+        "permit_status",
+        &["status", "recordstatus", "statuscurrent"],
+    ),
     (
         "parcel_number",
         &[
@@ -185,7 +198,10 @@ pub const LEAD_ALIASES: &[(&str, &[&str])] = &[
     ),
     ("subdivision", &["subdivisionname"]),
     ("lot", &["lotnumber", "lotno"]),
-    ("work_type", &["permittype", "typeofwork", "workclass"]),
+    (
+        "work_type",
+        &["permittype", "permittypedesc", "typeofwork", "workclass"],
+    ),
     (
         "project_description",
         &["description", "workdescription", "scopeofwork"],
@@ -1054,6 +1070,52 @@ mod tests {
                 None,
             ]
         );
+    }
+
+    #[test]
+    fn a_permit_portals_export_is_read_without_asking() {
+        // Austin's "Issued Construction Permits" (open data), its columns as exported; the
+        // contractor's and the applicant's phones are no owner's and stay asked about.
+        let headers = [
+            "Permit Num",
+            "Permit Type Desc",
+            "Work Class",
+            "Description",
+            "Issue Date",
+            "Status Current",
+            "Original Address 1",
+            "Original City",
+            "Original State",
+            "Original Zip",
+            "Link",
+            "Contractor Phone",
+            "Applicant Phone",
+        ];
+        assert_eq!(
+            map(&headers),
+            [
+                Some("project_number"),
+                Some("work_type"),
+                None,
+                Some("project_description"),
+                Some("permit_date"),
+                Some("permit_status"),
+                Some("address"),
+                Some("city"),
+                Some("state"),
+                Some("zip_code"),
+                Some("related_url"),
+                None,
+                None,
+            ]
+        );
+        let headers: Vec<String> = headers.map(String::from).into();
+        let read = ColumnMap::read(&ImportKind::Leads, &headers);
+        let asked: Vec<&str> = (0..headers.len())
+            .filter(|i| read.asks_about(*i))
+            .map(|i| headers[i].as_str())
+            .collect();
+        assert_eq!(asked, ["Contractor Phone", "Applicant Phone"]);
     }
 
     #[test]
