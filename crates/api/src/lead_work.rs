@@ -143,8 +143,9 @@ pub async fn add_note(
 /// Anyone who may edit the lead: the `outcome`, what was said (kept as a note), and the next
 /// follow-up day (`null` clears it; absent leaves it). A `new` lead whose owner heard from us
 /// (`left_message`, `reached`, `emailed`) becomes `contacted`. The timeline says
-/// `contact_logged`; `lead.updated` names the outcome in `contact`. Answers the lead with its
-/// new `ETag`.
+/// `contact_logged`; `lead.updated` names the outcome in `contact`. The `phone` called, one of
+/// the lead's, is named in the entry; a `wrong_number` one is taken off the lead and kept in its
+/// `wrong_phones`. Answers the lead with its new `ETag`.
 #[api_operation(operation_id = "log_lead_contact", tag = "leads")]
 pub async fn log_contact(
     lead: Call<i64>,

@@ -203,7 +203,14 @@ fn next_step(
     // A new lead's contacts are those that did not get through (one that did made it contacted).
     let last = contacts.filter(|_| lead.work.status == LeadStatus::New);
     if last.is_some_and(|c| c.last_outcome == ContactOutcome::WrongNumber) {
-        return Ok("The last call reached a wrong number: call another of the lead's numbers, find the owner's (Edit adds it), or e-mail them.");
+        let numbers_left = PHONES
+            .iter()
+            .any(|name| lead.fields.string_field(name).is_some_and(Option::is_some));
+        return Ok(if numbers_left {
+            "The last call reached a wrong number: call another of the lead's numbers, find the owner's (Edit adds it), or e-mail them."
+        } else {
+            "The last call reached a wrong number and the lead has no other: find the owner's number (Edit adds it), or e-mail them."
+        });
     }
     if let Some(c) = last.filter(|c| c.count >= TRIES_BEFORE_ANOTHER_WAY) {
         return Err(c.count);
@@ -601,10 +608,18 @@ mod tests {
             "{another}"
         );
         let wrong = tried(1, ContactOutcome::WrongNumber);
+        lead.fields.phone_2 = Some("+15125550102".into());
         let find = next_action(&lead, true, Some(&wrong), today);
         assert!(
-            find.starts_with("The last call reached a wrong number"),
+            find.starts_with("The last call reached a wrong number: call another"),
             "{find}"
+        );
+        let mut taken_off = lead.clone();
+        taken_off.fields.phone_2 = None;
+        let none_left = next_action(&taken_off, true, Some(&wrong), today);
+        assert!(
+            none_left.contains("the lead has no other: find the owner's number"),
+            "{none_left}"
         );
         lead.work.status = LeadStatus::Contacted;
         assert_eq!(next_action(&lead, true, Some(&thrice), today), qualify);

@@ -138,9 +138,11 @@ fn record_call(
 /// The lead's number that `given` is (any writing of it), E.164; 422 at `phone` otherwise.
 fn called_number(lead: &Lead, given: &str) -> WorkResult<String> {
     let number = normalize_phone(given).filter(|number| {
-        PHONE_FIELDS
-            .iter()
-            .any(|name| lead.fields.string_field(name) == Some(&Some(number.clone())))
+        PHONE_FIELDS.iter().any(|name| {
+            lead.fields
+                .string_field(name)
+                .is_some_and(|v| v.as_deref() == Some(number.as_str()))
+        })
     });
     number.ok_or_else(|| {
         invalid(
@@ -154,7 +156,7 @@ fn called_number(lead: &Lead, given: &str) -> WorkResult<String> {
 /// Takes `phone` off the lead's numbers (the later ones move up a slot, so the first number
 /// stays the one to call; the primary number's type goes with a primary number that changes)
 /// and keeps it among the lead's wrong numbers, so no submission or import adds it back.
-pub(super) fn take_off_wrong_number(change: &mut LeadChange, lead: &Lead, phone: &str) {
+fn take_off_wrong_number(change: &mut LeadChange, lead: &Lead, phone: &str) {
     let kept: Vec<String> = PHONE_FIELDS
         .iter()
         .filter_map(|name| lead.fields.string_field(name).cloned().flatten())
@@ -189,8 +191,9 @@ pub(super) fn take_off_wrong_number(change: &mut LeadChange, lead: &Lead, phone:
 impl LeadWorkService {
     /// Logs a contact on a lead (anyone who may edit it): a `contact_logged` timeline entry,
     /// its note, a `new` lead the owner heard from set `contacted`, and the follow-up day given;
-    /// one change, with `lead.updated` naming the outcome. Applies to the lead as it is (a
-    /// concurrent change is read again), like a PATCH without `If-Match`.
+    /// one change, with `lead.updated` naming the outcome; the number called, when given (one of
+    /// the lead's, else 422), named in the entry and, when wrong, taken off the lead. Applies to
+    /// the lead as it is (a concurrent change is read again), like a PATCH without `If-Match`.
     pub async fn log_contact(&self, user: &User, id: i64, log: &ContactLog) -> WorkResult<Lead> {
         let note = optional_note(log.note.as_deref(), &["note"])?;
         for _ in 0..UNCONDITIONAL_TRIES {
