@@ -26,6 +26,7 @@ backend_tests!(
     a_contact_is_logged_on_every_ticked_lead_at_once,
     the_dashboard_counts_my_open_leads_nobody_contacted_yet,
     a_wrong_number_is_taken_off_the_lead_and_never_comes_back,
+    the_number_that_reached_the_owner_goes_first,
 );
 
 pub(crate) async fn log(app: &TestApp, key: &str, lead: i64, body: Value) -> (StatusCode, Value) {
@@ -781,4 +782,36 @@ async fn a_wrong_number_is_taken_off_the_lead_and_never_comes_back(app: TestApp)
         !page.body.contains("id=\"c-phone\""),
         "no number left to choose"
     );
+}
+
+async fn the_number_that_reached_the_owner_goes_first(app: TestApp) {
+    let c = cast(&app).await;
+    let traced = json!({"address": "8 Oak St", "city": "Austin", "state": "TX",
+        "zip_code": "78701", "team_id": c.a, "primary_phone": "512-555-0100",
+        "phone_2": "512-555-0102", "phone_3": "512-555-0103"});
+    let lead = submit(&app, &c.olive.key, traced).await["result_lead_id"]
+        .as_i64()
+        .unwrap();
+    let body = json!({"outcome": "reached", "phone": "(512) 555-0103"});
+    let (status, answer) = log(&app, &c.mia.key, lead, body).await;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    let phones: Vec<&Value> = ["primary_phone", "phone_2", "phone_3"]
+        .iter()
+        .map(|f| &answer[*f])
+        .collect();
+    assert_eq!(
+        phones,
+        [
+            &json!("+15125550103"),
+            &json!("+15125550100"),
+            &json!("+15125550102")
+        ],
+        "{answer}"
+    );
+    assert_eq!(answer["status"], "contacted", "{answer}");
+    assert_eq!(answer["wrong_phones"], json!([]), "{answer}");
+    // The list's Phone column shows the lead's first number: the one that reached the owner.
+    let mut mia = sign_in(&app, "mia@example.com").await;
+    let list = mia.get("/leads?q=8%20Oak").await;
+    assert_shows(&list.body, &["(512) 555-0103"]);
 }

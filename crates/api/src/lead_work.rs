@@ -145,7 +145,7 @@ pub async fn add_note(
 /// (`left_message`, `reached`, `emailed`) becomes `contacted`. The timeline says
 /// `contact_logged`; `lead.updated` names the outcome in `contact`. The `phone` called, one of
 /// the lead's, is named in the entry; a `wrong_number` one is taken off the lead and kept in its
-/// `wrong_phones`. Answers the lead with its new `ETag`.
+/// `wrong_phones`, a `reached` one becomes its first. Answers the lead with its new `ETag`.
 #[api_operation(operation_id = "log_lead_contact", tag = "leads")]
 pub async fn log_contact(
     lead: Call<i64>,

@@ -342,7 +342,8 @@ pub struct ContactBody {
     /// The number called, one of the lead's, written any way (`(512) 555-0100`,
     /// `+15125550100`). The timeline entry names it; with `wrong_number` it is taken off the
     /// lead (the later numbers move up a slot) and kept in `wrong_phones`, so no submission or
-    /// import adds it back. A number that is not the lead's is a 422.
+    /// import adds it back; with `reached` it becomes the lead's first number. A number that is
+    /// not the lead's is a 422.
     #[serde(default)]
     #[validate(custom(function = "json_type"), length(max = 50))]
     pub phone: Lax<String>,

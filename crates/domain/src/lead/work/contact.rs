@@ -107,8 +107,8 @@ pub(super) fn record_contact(
     record_call(change, lead, outcome, status_follows, None);
 }
 
-/// `record_contact` of a call to `phone` (one of the lead's numbers, E.164): the entry names it,
-/// and a wrong number is taken off the lead.
+/// `record_contact` of a call to `phone` (one of the lead's numbers, E.164): the entry names it;
+/// a wrong number is taken off the lead, and the number the owner answered becomes its first.
 fn record_call(
     change: &mut LeadChange,
     lead: &Lead,
@@ -121,8 +121,10 @@ fn record_call(
     let phone = phone.filter(|_| outcome != ContactOutcome::Emailed);
     if let Some(phone) = phone {
         detail["phone"] = json!(phone);
-        if outcome == ContactOutcome::WrongNumber {
-            take_off_wrong_number(change, lead, phone);
+        match outcome {
+            ContactOutcome::WrongNumber => take_off_wrong_number(change, lead, phone),
+            ContactOutcome::Reached => put_first(change, lead, phone),
+            _ => {}
         }
     }
     change.activity.push(NewActivity {
@@ -153,19 +155,21 @@ fn called_number(lead: &Lead, given: &str) -> WorkResult<String> {
     })
 }
 
-/// Takes `phone` off the lead's numbers (the later ones move up a slot, so the first number
-/// stays the one to call; the primary number's type goes with a primary number that changes)
-/// and keeps it among the lead's wrong numbers, so no submission or import adds it back.
-fn take_off_wrong_number(change: &mut LeadChange, lead: &Lead, phone: &str) {
-    let kept: Vec<String> = PHONE_FIELDS
+/// The lead's numbers, in slot order.
+fn numbers_of(lead: &Lead) -> Vec<String> {
+    PHONE_FIELDS
         .iter()
         .filter_map(|name| lead.fields.string_field(name).cloned().flatten())
-        .filter(|number| number != phone)
-        .collect();
+        .collect()
+}
+
+/// Puts `numbers` into the lead's phone slots in their order, as part of `change` (the primary
+/// number's type goes with a primary number that changes: it described that number).
+fn set_numbers(change: &mut LeadChange, lead: &Lead, numbers: &[String]) {
     let mut fields = lead.fields.clone();
     for (i, name) in PHONE_FIELDS.iter().enumerate() {
         if let Some(slot) = fields.string_field_mut(name) {
-            *slot = kept.get(i).cloned();
+            *slot = numbers.get(i).cloned();
         }
     }
     if fields.primary_phone != lead.fields.primary_phone {
@@ -177,6 +181,15 @@ fn take_off_wrong_number(change: &mut LeadChange, lead: &Lead, phone: &str) {
         lot_size_acres: lead.lot_size_acres,
         keys: None,
     });
+}
+
+/// Takes `phone` off the lead's numbers (the later ones move up a slot, so the first number
+/// stays the one to call) and keeps it among the lead's wrong numbers, so no submission or
+/// import adds it back.
+fn take_off_wrong_number(change: &mut LeadChange, lead: &Lead, phone: &str) {
+    let mut numbers = numbers_of(lead);
+    numbers.retain(|number| number != phone);
+    set_numbers(change, lead, &numbers);
     let old = &lead.work.wrong_phones;
     let mut wrong = old.clone();
     if !wrong.iter().any(|w| w == phone) {
@@ -188,12 +201,25 @@ fn take_off_wrong_number(change: &mut LeadChange, lead: &Lead, phone: &str) {
     change.wrong_phones = Some(wrong);
 }
 
+/// Makes `phone`, the number the owner answered, the lead's first (the others keep their order
+/// after it), so the next call goes where the owner is; nothing when it is first already.
+fn put_first(change: &mut LeadChange, lead: &Lead, phone: &str) {
+    let mut numbers = numbers_of(lead);
+    if numbers.first().map(String::as_str) == Some(phone) {
+        return;
+    }
+    numbers.retain(|number| number != phone);
+    numbers.insert(0, phone.to_owned());
+    set_numbers(change, lead, &numbers);
+}
+
 impl LeadWorkService {
     /// Logs a contact on a lead (anyone who may edit it): a `contact_logged` timeline entry,
     /// its note, a `new` lead the owner heard from set `contacted`, and the follow-up day given;
-    /// one change, with `lead.updated` naming the outcome; the number called, when given (one of
-    /// the lead's, else 422), named in the entry and, when wrong, taken off the lead. Applies to
-    /// the lead as it is (a concurrent change is read again), like a PATCH without `If-Match`.
+    /// one change, with `lead.updated` naming the outcome. The number called, when given (one
+    /// of the lead's, else 422), is named in the entry: a wrong one is taken off the lead, the
+    /// one the owner answered becomes its first. Applies to the lead as it is (a concurrent
+    /// change is read again), like a PATCH without `If-Match`.
     pub async fn log_contact(&self, user: &User, id: i64, log: &ContactLog) -> WorkResult<Lead> {
         let note = optional_note(log.note.as_deref(), &["note"])?;
         for _ in 0..UNCONDITIONAL_TRIES {

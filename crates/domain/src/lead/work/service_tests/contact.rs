@@ -172,6 +172,50 @@ async fn a_wrong_number_called_is_taken_off_the_lead_and_kept_as_wrong() {
 }
 
 #[tokio::test]
+async fn the_number_that_reached_the_owner_becomes_the_leads_first() {
+    let mut phoned = lead(10, Some(TEAM));
+    phoned.fields.primary_phone = Some("+15125550100".into());
+    phoned.fields.primary_phone_type = Some("landline".into());
+    phoned.fields.phone_2 = Some("+15125550102".into());
+    phoned.fields.phone_3 = Some("+15125550103".into());
+    let (service, saved) = World::of(vec![phoned]).service();
+    let member = person(3, "m");
+    let reached = |phone: &str| ContactLog {
+        phone: Some(phone.to_owned()),
+        ..log(ContactOutcome::Reached)
+    };
+    service
+        .log_contact(&member, 10, &reached("512-555-0103"))
+        .await
+        .unwrap();
+    service
+        .log_contact(&member, 10, &reached("+15125550100"))
+        .await
+        .unwrap();
+    let saved = saved.lock().unwrap();
+    let fields = &saved[0].fields.as_ref().unwrap().fields;
+    assert_eq!(
+        [&fields.primary_phone, &fields.phone_2, &fields.phone_3],
+        [
+            &Some("+15125550103".into()),
+            &Some("+15125550100".into()),
+            &Some("+15125550102".into())
+        ]
+    );
+    assert_eq!(
+        fields.primary_phone_type, None,
+        "the type went with its number"
+    );
+    assert!(saved[0].wrong_phones.is_none());
+    // The first number already: nothing moves.
+    assert!(saved[1].fields.is_none());
+    assert_eq!(
+        saved[1].activity[0].detail,
+        serde_json::json!({"outcome": "reached", "phone": "+15125550100"})
+    );
+}
+
+#[tokio::test]
 async fn a_contact_is_logged_by_whoever_may_edit_the_lead_and_its_note_is_checked_first() {
     let (service, saved) = World::of(vec![lead(10, Some(TEAM)), lead(12, None)]).service();
     let outsider = person(4, "o");
