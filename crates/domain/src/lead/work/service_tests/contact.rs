@@ -90,13 +90,19 @@ async fn no_answer_or_a_wrong_number_leaves_the_status_and_other_statuses_stay()
     );
 }
 
-#[tokio::test]
-async fn a_wrong_number_called_is_taken_off_the_lead_and_kept_as_wrong() {
+/// Lead 10 of the team with three numbers, the first a mobile: a skip-traced lead.
+fn phoned() -> Lead {
     let mut phoned = lead(10, Some(TEAM));
     phoned.fields.primary_phone = Some("+15125550100".into());
     phoned.fields.primary_phone_type = Some("mobile".into());
     phoned.fields.phone_2 = Some("+15125550102".into());
     phoned.fields.phone_3 = Some("+15125550103".into());
+    phoned
+}
+
+#[tokio::test]
+async fn a_wrong_number_called_is_taken_off_the_lead_and_kept_as_wrong() {
+    let mut phoned = phoned();
     phoned.work.wrong_phones = vec!["+15125550199".into()];
     let (service, saved) = World::of(vec![phoned]).service();
     let member = person(3, "m");
@@ -173,12 +179,7 @@ async fn a_wrong_number_called_is_taken_off_the_lead_and_kept_as_wrong() {
 
 #[tokio::test]
 async fn the_number_that_reached_the_owner_becomes_the_leads_first() {
-    let mut phoned = lead(10, Some(TEAM));
-    phoned.fields.primary_phone = Some("+15125550100".into());
-    phoned.fields.primary_phone_type = Some("landline".into());
-    phoned.fields.phone_2 = Some("+15125550102".into());
-    phoned.fields.phone_3 = Some("+15125550103".into());
-    let (service, saved) = World::of(vec![phoned]).service();
+    let (service, saved) = World::of(vec![phoned()]).service();
     let member = person(3, "m");
     let reached = |phone: &str| ContactLog {
         phone: Some(phone.to_owned()),
