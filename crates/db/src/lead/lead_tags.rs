@@ -13,8 +13,8 @@ use crate::{Backend, DbConnection, ReadConnection};
 
 /// A column holding these strings as a JSON array (`leads.tags`: sorted, each once, as the
 /// domain hands them over; `leads.wrong_phones`).
-pub(crate) fn strings_column(tags: &[String]) -> String {
-    serde_json::Value::from(tags).to_string()
+pub(crate) fn strings_column(strings: &[String]) -> String {
+    serde_json::Value::from(strings).to_string()
 }
 
 /// The tags of a `leads.tags` value.

@@ -97,19 +97,10 @@ pub struct ContactLog {
 /// A contact with `outcome` as part of `change`: its `contact_logged` timeline entry, the
 /// outcome `lead.updated` names and, when `status_follows` (no status is set beside it), a `new`
 /// lead whose owner heard from us set `contacted`. The one home of the contact's rule, for a
-/// single log and a bulk one.
+/// single log and a bulk one. A call to `phone` (one of the lead's numbers, E.164; a bulk change
+/// names none): the entry names it; a wrong number is taken off the lead, and the number the
+/// owner answered becomes its first.
 pub(super) fn record_contact(
-    change: &mut LeadChange,
-    lead: &Lead,
-    outcome: ContactOutcome,
-    status_follows: bool,
-) {
-    record_call(change, lead, outcome, status_follows, None);
-}
-
-/// `record_contact` of a call to `phone` (one of the lead's numbers, E.164): the entry names it;
-/// a wrong number is taken off the lead, and the number the owner answered becomes its first.
-fn record_call(
     change: &mut LeadChange,
     lead: &Lead,
     outcome: ContactOutcome,
@@ -229,7 +220,7 @@ impl LeadWorkService {
                 None => None,
             };
             let mut change = self.change_of(user, &lead);
-            record_call(&mut change, &lead, log.outcome, true, phone.as_deref());
+            record_contact(&mut change, &lead, log.outcome, true, phone.as_deref());
             change.note = note.clone();
             if let Some(day) = log.follow_up {
                 set_follow_up(&mut change, &lead, day);

@@ -704,7 +704,7 @@ impl LeadWorkService {
             None => self.change_of(user, &lead),
         };
         if let Some(outcome) = set.contact {
-            record_contact(&mut change, &lead, outcome, set.status.is_none());
+            record_contact(&mut change, &lead, outcome, set.status.is_none(), None);
         }
         if let Some(status) = set.status {
             set_status(&mut change, &lead, status);
