@@ -18,9 +18,18 @@ pub struct MergeOutcome {
 /// Phones and e-mails merge as sets instead, since a second number is extra contact information,
 /// not a correction: a new one fills the first empty slot, and one that does not fit is dropped
 /// with `contact_slots_full` (the raw submission still holds it).
-pub fn merge_into(stored: &mut LeadFields, incoming: &LeadFields) -> MergeOutcome {
+///
+/// `wrong_phones` are the lead's numbers a contact found wrong (`LeadWork::wrong_phones`): each
+/// is left out of `incoming` with the warning `wrong_number`, so it never comes back with a list
+/// that still has it.
+pub fn merge_into(
+    stored: &mut LeadFields,
+    incoming: &LeadFields,
+    wrong_phones: &[String],
+) -> MergeOutcome {
+    let (incoming, mut warnings) = without_wrong_numbers(incoming, wrong_phones);
+    let incoming = incoming.as_ref();
     let mut changed = false;
-    let mut warnings = Vec::new();
 
     for name in STRING_FIELDS {
         // Contact slots and the phone type follow their own rules below.
@@ -62,10 +71,9 @@ pub fn merge_into(stored: &mut LeadFields, incoming: &LeadFields) -> MergeOutcom
     MergeOutcome { changed, warnings }
 }
 
-/// `incoming` without the lead's wrong numbers (`LeadWork::wrong_phones`), each left out with the
-/// warning `wrong_number`: a number a contact found to be wrong never comes back with a list that
-/// still has it. Borrowed as it is when the lead has none (the usual case).
-pub fn without_wrong_numbers<'a>(
+/// `incoming` without the lead's wrong numbers, each left out with the warning `wrong_number`.
+/// Borrowed as it is when the lead has none (the usual case).
+fn without_wrong_numbers<'a>(
     incoming: &'a LeadFields,
     wrong: &[String],
 ) -> (Cow<'a, LeadFields>, Vec<Warning>) {
@@ -183,7 +191,7 @@ mod tests {
 
     /// Merges an incoming lead with these string fields, by name, into `lead`.
     fn merge_strings(lead: &mut LeadFields, fields: &[(&str, &str)]) -> MergeOutcome {
-        merge_into(lead, &with_strings(LeadFields::default(), fields))
+        merge_into(lead, &with_strings(LeadFields::default(), fields), &[])
     }
 
     /// One merge: the incoming string fields, whether the lead changes, string fields as they
@@ -235,7 +243,7 @@ mod tests {
             longitude: None,
             ..stored()
         };
-        let out = merge_into(&mut lead, &incoming);
+        let out = merge_into(&mut lead, &incoming, &[]);
         assert!(!out.changed);
         assert_eq!(lead, stored());
     }
@@ -243,7 +251,7 @@ mod tests {
     #[test]
     fn none_never_erases() {
         let mut lead = stored();
-        let out = merge_into(&mut lead, &LeadFields::default());
+        let out = merge_into(&mut lead, &LeadFields::default(), &[]);
         assert!(!out.changed);
         assert!(out.warnings.is_empty());
         assert_eq!(lead, stored());
@@ -260,6 +268,7 @@ mod tests {
                 longitude: Some(-97.75),
                 ..LeadFields::default()
             },
+            &[],
         );
         assert!(out.changed);
         assert_eq!(
@@ -276,18 +285,23 @@ mod tests {
             city: Some("Austin".into()),
             ..LeadFields::default()
         };
-        let (kept, warnings) = without_wrong_numbers(&incoming, &[]);
-        assert!(matches!(kept, Cow::Borrowed(_)) && warnings.is_empty());
+        let mut lead = LeadFields::default();
+        assert!(merge_into(&mut lead, &incoming, &[]).warnings.is_empty());
+        assert_eq!(lead.primary_phone.as_deref(), Some("+15125550100"));
+
+        let mut lead = LeadFields::default();
         let wrong = ["+15125550100".to_owned()];
-        let (kept, warnings) = without_wrong_numbers(&incoming, &wrong);
-        assert_eq!(kept.primary_phone, None);
-        assert_eq!(kept.phone_2.as_deref(), Some("+15125550102"));
-        assert_eq!(kept.city.as_deref(), Some("Austin"));
-        let codes: Vec<_> = warnings
-            .iter()
-            .map(|w| (w.field.as_str(), w.code.as_str()))
-            .collect();
-        assert_eq!(codes, [("primary_phone", "wrong_number")]);
+        let out = merge_into(&mut lead, &incoming, &wrong);
+        assert!(out.changed);
+        assert_eq!(
+            phones(&lead),
+            [Some("+15125550102"), None, None, None, None]
+        );
+        assert_eq!(lead.city.as_deref(), Some("Austin"));
+        assert_eq!(
+            field_codes(&out.warnings),
+            [("primary_phone", "wrong_number")]
+        );
     }
 
     #[test]
@@ -494,7 +508,7 @@ mod tests {
         #[test]
         fn merging_a_lead_into_itself_changes_nothing(lead in any_lead()) {
             let mut merged = lead.clone();
-            let out = merge_into(&mut merged, &lead);
+            let out = merge_into(&mut merged, &lead, &[]);
             prop_assert!(!out.changed);
             prop_assert!(out.warnings.is_empty());
             prop_assert_eq!(merged, lead);
@@ -503,9 +517,9 @@ mod tests {
         #[test]
         fn merging_twice_changes_nothing_the_second_time(a in any_lead(), b in any_lead()) {
             let mut merged = a;
-            merge_into(&mut merged, &b);
+            merge_into(&mut merged, &b, &[]);
             let once = merged.clone();
-            let out = merge_into(&mut merged, &b);
+            let out = merge_into(&mut merged, &b, &[]);
             prop_assert!(!out.changed);
             prop_assert_eq!(merged, once);
         }

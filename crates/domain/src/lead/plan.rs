@@ -9,7 +9,7 @@ use std::collections::{BTreeSet, HashMap};
 
 use crate::address::AddressKey;
 use crate::lead::fields::{LeadFields, Warning};
-use crate::lead::merge::{merge_into, without_wrong_numbers};
+use crate::lead::merge::merge_into;
 use crate::lead::record::{EnrichmentStatus, LeadAction, LeadWrite};
 use crate::parse::parse_lot_size_acres;
 
@@ -284,10 +284,11 @@ impl Planner {
             self.touched.insert(i);
         }
         let planned = self.get_mut(slot);
-        let (incoming, mut warnings) =
-            without_wrong_numbers(&w.lead.fields, &planned.lead.wrong_phones);
-        let mut outcome = merge_into(&mut planned.lead.fields, incoming.as_ref());
-        warnings.append(&mut outcome.warnings);
+        let outcome = merge_into(
+            &mut planned.lead.fields,
+            &w.lead.fields,
+            &planned.lead.wrong_phones,
+        );
         if outcome.changed {
             let fields = &planned.lead.fields;
             planned.lead.lot_size_acres = fields.lot_size.as_deref().and_then(parse_lot_size_acres);
@@ -304,7 +305,7 @@ impl Planner {
             } else {
                 LeadAction::Skipped
             },
-            warnings,
+            warnings: outcome.warnings,
             to_enrich: enrich,
         }
     }

@@ -6,7 +6,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::lead::fields::{LeadFields, Warning, ADDRESS_FIELDS, STRING_FIELDS};
-use crate::lead::merge::{merge_into, without_wrong_numbers};
+use crate::lead::merge::merge_into;
 use crate::lead::normalize::{EMAIL_FIELDS, PHONE_FIELDS};
 use crate::lead::record::{EnrichmentStatus, GeocodeInfo, Lead};
 
@@ -96,9 +96,7 @@ pub fn combine(survivor: &Lead, merged: &Lead) -> SurvivorUpdate {
         }
     }
     let taken = gaps(&survivor.fields, &merged.fields);
-    let (taken, mut warnings) = without_wrong_numbers(&taken, &wrong_phones);
-    let mut outcome = merge_into(&mut fields, taken.as_ref());
-    warnings.append(&mut outcome.warnings);
+    let outcome = merge_into(&mut fields, &taken, &wrong_phones);
 
     let coordinates_taken = survivor.fields.latitude.is_none() && fields.latitude.is_some();
     let lot_size_taken = survivor.fields.lot_size.is_none() && fields.lot_size.is_some();
@@ -164,7 +162,7 @@ pub fn combine(survivor: &Lead, merged: &Lead) -> SurvivorUpdate {
         },
         keys,
         changes,
-        warnings,
+        warnings: outcome.warnings,
         fields,
     }
 }
