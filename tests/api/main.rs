@@ -37,6 +37,7 @@ mod leads;
 mod mail_quota;
 mod messy_imports;
 mod metrics;
+mod nearby;
 mod openapi;
 mod operations;
 mod page_urls;

@@ -16,7 +16,9 @@
 //! those with one, the leads without an e-mail (an address on every fourth lead) and those with
 //! one, and the member's contacts of the last week; and the leads of one tag (`tag=storm 2026`, on every
 //! 20th lead), the leads without it, that tag without another (`without_tag=mailer 12`, on no
-//! lead), and the tags page that counts them (`/tags`). Every 53rd lead is marked do not
+//! lead), and the tags page that counts them (`/tags`); the leads within a mile and five miles of
+//! a place, nearest first, and a lead's page with its "Nearby leads" card (every lead but every
+//! 11th has coordinates, spread over a metro area). Every 53rd lead is marked do not
 //! call (the phones, marks and tags set as the leads are written, so no UPDATE leaves dead rows
 //! behind). Prints figures; asserts only that the pages answer.
 //!
@@ -33,6 +35,8 @@ use leadhub_tests::bench::{ago, days_from_today, numbers, percentile, time_page,
 use leadhub_tests::{session_cookies, Backend, TestApp, TestDatabase};
 
 const SAMPLES: usize = 60;
+/// The place the lists of leads nearby measure from, inside the seeded area.
+const NEAR: &str = "30.25,-97.75";
 const TEAMS: i64 = 10;
 
 fn leads() -> i64 {
@@ -53,7 +57,8 @@ fn seed(db: &TestDatabase, first_team: i64, user: i64) {
     conn.run(&format!(
         "INSERT INTO leads (team_id, dedupe_scope, street_key, address_key, address, city, state,
            zip_code, last_name, primary_phone, email_1, do_not_call, tags, source, enrichment_status,
-           status, assignee_id, submission_count, created_by, created_at, updated_at)
+           status, assignee_id, submission_count, created_by, created_at, updated_at,
+           latitude, longitude)
          SELECT {team}, {scope}, i || ' ELM ST', i || ' ELM ST|78701', i || ' Elm Street',
            'Austin', 'TX', '78701', 'Number' || i,
            CASE WHEN i % 3 = 0 THEN '+1512555' || (1000 + i % 9000) END,
@@ -66,8 +71,13 @@ fn seed(db: &TestDatabase, first_team: i64, user: i64) {
              WHEN 3 THEN 'pending_retry' ELSE 'complete' END,
            CASE i % 10 WHEN 0 THEN 'contacted' WHEN 1 THEN 'qualified' WHEN 2 THEN 'won'
              WHEN 3 THEN 'lost' ELSE 'new' END,
-           CASE WHEN i % 97 = 0 THEN {user} END, 1, {user}, {created}, {created}
+           CASE WHEN i % 97 = 0 THEN {user} END, 1, {user}, {created}, {created},
+           {latitude}, {longitude}
          FROM ({numbers}) AS n",
+        // Half a degree each way from (30, -98): a metro area of about 1,000 square miles,
+        // spread by two primes' residues; every 11th lead not geocoded.
+        latitude = "CASE WHEN i % 11 <> 0 THEN 30.0 + (i * 7919 % 99991) / 199982.0 END",
+        longitude = "CASE WHEN i % 11 <> 0 THEN -98.0 + (i * 104729 % 100003) / 200006.0 END",
         numbers = numbers(backend, leads())
     ));
     conn.run("INSERT INTO lead_tags (tag, lead_id) SELECT 'storm 2026', id FROM leads WHERE tags <> '[]'");
@@ -199,6 +209,9 @@ async fn bench(backend: Backend) {
         "/leads?tag=storm+2026".to_owned(),
         "/leads?without_tag=storm+2026".to_owned(),
         "/leads?tag=storm+2026&without_tag=mailer+12".to_owned(),
+        // The leads near a place, nearest first: a mile (a canvasser's street), five miles.
+        format!("/leads?near={NEAR}&sort=distance"),
+        format!("/leads?near={NEAR}&within_miles=5&sort=distance"),
     ] {
         let count = "id=\"lead-count\" role=\"status\">";
         let (p50, p95, total) = page_figures(&app, &cookies, &path, count).await;
@@ -206,6 +219,20 @@ async fn bench(backend: Backend) {
             "{backend:?} GET {path:<38} p50 {p50:6.1} ms, p95 {p95:6.1} ms ({SAMPLES} requests; {total})"
         );
     }
+    // A lead's page, whose "Nearby leads" card lists the five nearest and counts those within
+    // a mile.
+    let (_, near) = app
+        .get(
+            &format!("/api/v1/leads?near={NEAR}&team_id={}&limit=1", teams[0]),
+            &member.key,
+        )
+        .await;
+    let lead = near["items"][0]["id"].as_i64().unwrap();
+    let marker = "id=\"nearby-list\">All ";
+    let (p50, p95, total) = page_figures(&app, &cookies, &format!("/leads/{lead}"), marker).await;
+    println!(
+        "{backend:?} GET /leads/{{id}} (nearby card)              p50 {p50:6.1} ms, p95 {p95:6.1} ms ({SAMPLES} requests; {total})"
+    );
     // The team's tags (`/tags`, which the tag fields' suggestions read too): every tagged lead
     // the member sees, counted by its tag.
     let count = "<a href=\"/leads?tag=storm+2026\">";

@@ -1224,6 +1224,33 @@ async function workingLeads(a, teamUrl, teamId, submit) {
   await a.getByText("You will get an e-mail on the days you have follow-ups due.").waitFor();
   step("the e-mail of follow-ups due is turned off and on again from the dashboard");
 
+  // A canvasser at one door: the lead's "Nearby leads" card, then the list of them nearest first.
+  const sixth = await submit({ address: "300 W 6th St", city: "Austin", state: "TX", zip_code: "78701", team_id: teamId,
+    latitude: 30.2690, longitude: -97.7470 });
+  await submit({ address: "310 W 6th St", city: "Austin", state: "TX", zip_code: "78701", team_id: teamId,
+    latitude: 30.2693, longitude: -97.7480 });
+  await a.goto(`${base}/leads/${sixth.result_lead_id}`);
+  const nearby = a.locator("#nearby");
+  assert.equal(await nearby.locator("ol.nearby li").first().locator("a").textContent(), "310 W 6TH ST");
+  await nearby.getByText("0.1 mi").first().waitFor();
+  await shot(a, "55i-nearby-card");
+  await a.locator("#nearby-list").click();
+  await a.waitForURL(/\/leads\?near=30\.269,-97\.747&within_miles=1&sort=distance$/);
+  await a.locator("#near-filter").getByText("Only the leads within 1 mile of 30.26900, -97.74700").waitFor();
+  assert.equal(await a.locator("#f-sort option:checked").textContent(), "nearest first");
+  assert.equal(await a.locator("table.leads tbody tr").first().locator("td[data-label='Address'] a").textContent(), "300 W 6TH ST");
+  await a.locator("table.leads").getByText("under 0.1 mi away").waitFor();
+  await shot(a, "55j-leads-nearby");
+  await a.fill("#f-within", "0.5");
+  await a.getByRole("button", { name: "Apply", exact: true }).click();
+  await a.waitForURL(/within_miles=0\.5/);
+  await a.locator("#near-filter").getByText("Only the leads within 0.5 miles of 30.26900, -97.74700").waitFor();
+  assert.equal(await a.locator("#f-sort option:checked").textContent(), "nearest first");
+  await a.locator("#remove-near-filter").click();
+  await a.waitForURL(`${base}/leads`);
+  assert.equal(await a.locator("#f-sort option[value='distance']").count(), 0, "no order by distance without a place");
+  step("a lead's 'Nearby leads' card opens the leads within a mile, nearest first, each with its distance; the place is removed in one click");
+
   await m.setViewportSize({ width: 390, height: 844 });
   for (const [where, name] of [[leadUrl, "56-lead-work-phone"], [`${base}/leads?assignee=me`, "57-my-leads-phone"], [`${leadUrl}/edit`, "58-lead-edit-phone"]]) {
     await m.goto(where);

@@ -6,11 +6,13 @@ use validator::{Validate, ValidationError, ValidationErrors};
 
 use leadhub_domain::clock::UtcOffset;
 use leadhub_domain::lead::fields::PROPERTY_TYPES;
+use leadhub_domain::lead::nearby::{Circle, DEFAULT_MILES};
 use leadhub_domain::lead::record::{EnrichmentStatus, LeadFilter};
-use leadhub_domain::lead::search::{LeadSort, SearchText};
+use leadhub_domain::lead::search::{LeadSort, SearchText, SortField};
 use leadhub_domain::lead::work::{
     follow_up_day, tags_of_field, ArchiveFilter, AssigneeFilter, LeadStatus, Person, StatusFilter,
 };
+use leadhub_http::extract::problems::FIELD_PARAM;
 use leadhub_http::extract::rules::{enum_message, follow_up_date, one_of, tag_words};
 use leadhub_http::extract::{
     flat_problems, iso_timestamp, json_type, timestamp_on, Call, Lax, PageQuery, RequestQuery,
@@ -51,6 +53,7 @@ impl Validate for LeadQuery {
 
 /// The filters of a lead list or export.
 #[derive(Deserialize, Validate, schemars::JsonSchema)]
+#[validate(schema(function = "distance_from_a_place", skip_on_field_errors = false))]
 pub struct LeadFilters {
     /// Only this team's leads.
     #[validate(custom(function = "json_type"))]
@@ -94,8 +97,9 @@ pub struct LeadFilters {
     /// ISO 8601 date or timestamp.
     #[validate(custom(function = "json_type"), custom(function = "iso_timestamp"))]
     pub created_before: Lax<String>,
-    /// The list's order: created_at, updated_at, city, permit_date, follow_up_on or
-    /// last_contact_at (the newest contact logged), with a leading `-` for descending (default
+    /// The list's order: created_at, updated_at, city, permit_date, follow_up_on,
+    /// last_contact_at (the newest contact logged) or distance (from `near`, which it needs),
+    /// with a leading `-` for descending (default
     /// `-created_at`, newest first). Ties by creation time; a lead without the value comes first
     /// ascending, last descending (so `last_contact_at` puts the leads never contacted first,
     /// then the longest untried). The export is always newest first.
@@ -149,6 +153,14 @@ pub struct LeadFilters {
     /// `without_tag=mailer 12` is the storm's leads not mailed yet.
     #[validate(custom(function = "json_type"), custom(function = "tag_words"))]
     pub without_tag: Lax<String>,
+    /// A place, `latitude,longitude` in degrees (`30.2672,-97.7431`): only the leads within
+    /// `within_miles` of it, by their coordinates (a lead not geocoded is never near anything).
+    /// With `sort=distance`, the nearest first: the leads to visit while in the street.
+    #[validate(custom(function = "json_type"), custom(function = "place"))]
+    pub near: Lax<String>,
+    /// Miles from `near`, 0.1 to 100 (default 1); only with `near`.
+    #[validate(custom(function = "json_type"), range(min = 0.1, max = 100.0))]
+    pub within_miles: Lax<f64>,
     /// The id of a browser upload (`/uploads/{id}`): only the leads it created or updated
     /// (including duplicates it merged into). An upload of a team the caller is not in finds
     /// nothing.
@@ -175,6 +187,45 @@ fn sort_word(field: &Lax<String>) -> Result<(), ValidationError> {
         }
         _ => Ok(()),
     }
+}
+
+fn place(field: &Lax<String>) -> Result<(), ValidationError> {
+    match field.text() {
+        Some(text) if Circle::place(text).is_none() => Err(ValidationError::new("value_error")
+            .with_message(
+                "Value error, a place is latitude,longitude in degrees (30.2672,-97.7431)".into(),
+            )),
+        _ => Ok(()),
+    }
+}
+
+/// `sort=distance` and `within_miles` measure from `near`: without it they are refused, not
+/// ignored, so a client never reads a list in an order it did not ask for.
+fn distance_from_a_place(filters: &LeadFilters) -> Result<(), ValidationError> {
+    if filters.near.text().is_some() {
+        return Ok(());
+    }
+    let by_distance = filters
+        .sort
+        .text()
+        .and_then(LeadSort::parse)
+        .is_some_and(|s| s.field == SortField::Distance);
+    let (field, message) = if by_distance {
+        (
+            "sort",
+            "sort=distance needs near, the place to measure from",
+        )
+    } else if filters.within_miles.value().is_some() {
+        (
+            "within_miles",
+            "within_miles needs near, the place to measure from",
+        )
+    } else {
+        return Ok(());
+    };
+    let mut e = ValidationError::new("missing").with_message(message.into());
+    e.add_param(FIELD_PARAM.into(), &field);
+    Err(e)
 }
 
 fn property_type(field: &Lax<String>) -> Result<(), ValidationError> {
@@ -269,6 +320,14 @@ impl LeadFilters {
             do_not_call: self.do_not_call.value().copied(),
             tags: tag_filter(&self.tag),
             without_tags: tag_filter(&self.without_tag),
+            near: self
+                .near
+                .text()
+                .and_then(Circle::place)
+                .and_then(|(lat, lon)| {
+                    let miles = self.within_miles.value().copied();
+                    Circle::new(lat, lon, miles.unwrap_or(DEFAULT_MILES))
+                }),
         }
     }
 }

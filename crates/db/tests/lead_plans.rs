@@ -21,7 +21,22 @@ const VISIBLE: &str = "(leads.team_id IS NULL OR leads.team_id IN (1, 2)) \
 
 /// (what, WHERE clause as the list writes it besides `VISIBLE`, ORDER BY, whether the count
 /// reads one index and no lead row) for the count and the page.
+/// A mile around (30.25, -97.75) as `near` writes it (`lead_search::within`): the box, then the
+/// circle's sum.
+const NEAR: &str = "leads.latitude BETWEEN 30.2355 AND 30.2645 \
+    AND leads.longitude BETWEEN -97.7667 AND -97.7333 \
+    AND ((leads.latitude - 30.25) * (leads.latitude - 30.25) \
+    + (leads.longitude - -97.75) * (leads.longitude - -97.75) * 0.75) <= 0.00021";
+
 const QUERIES: &[(&str, &str, &str, bool)] = &[
+    (
+        "near a place",
+        NEAR,
+        "((leads.latitude - 30.25) * (leads.latitude - 30.25) \
+         + (leads.longitude - -97.75) * (leads.longitude - -97.75) * 0.75) ASC, \
+         leads.created_at ASC, leads.id ASC",
+        false,
+    ),
     (
         "city, any case",
         "lower(leads.city) = lower('austin')",
@@ -161,7 +176,8 @@ const MILLION_LEADS_STATS: &str = "ANALYZE; DELETE FROM sqlite_stat1 WHERE tbl =
     ('leads', 'leads_source_enrichment', '1000000 166667 166667 83334'), \
     ('leads', 'leads_street', '1000000 500000 1'), \
     ('leads', 'leads_team_created', '1000000 500000 1'), \
-    ('leads', 'leads_updated', '1000000 1 1'); \
+    ('leads', 'leads_updated', '1000000 1 1'), \
+    ('leads', 'leads_position', '1000000 2 1'); \
     ANALYZE sqlite_schema;";
 
 #[derive(QueryableByName)]
@@ -345,6 +361,7 @@ fn sqlite_filters_use_indexes() {
                 .into_iter()
                 .filter(|(what, _)| {
                     what.starts_with("upload")
+                        || what.starts_with("near")
                         || what.starts_with("sort by update")
                         || what.starts_with("sort by last contact")
                 })
@@ -412,6 +429,14 @@ fn sqlite_filters_use_indexes() {
                  | SCAN json_each VIRTUAL TABLE INDEX 1:",
                 "{what}"
             );
+        } else if what.starts_with("near") {
+            // The box's range on the coordinates' index; the page sorts the circle's leads.
+            assert!(
+                plan.starts_with(
+                    "SEARCH leads USING INDEX leads_position (latitude>? AND latitude<?)"
+                ),
+                "{what}: {plan}"
+            );
         } else if what == "tag: count" {
             assert!(
                 plan.starts_with("SEARCH leads USING INTEGER PRIMARY KEY (rowid=?)")
@@ -473,6 +498,9 @@ fn postgres_filters_use_indexes() {
         }
         if what.starts_with("no e-mail: count") {
             assert!(plan.contains("leads_without_email"), "{what}: {plan}");
+        }
+        if what.starts_with("near") {
+            assert!(plan.contains("leads_position"), "{what}: {plan}");
         }
         if what.starts_with("sort by last contact") {
             // The call order walks its index and stops after the page.

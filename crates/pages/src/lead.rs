@@ -229,6 +229,7 @@ async fn detail(
             .collect::<Vec<_>>(),
     );
     context.insert("history_cut", &(lead.submission_count > HISTORY as i32));
+    context.insert("nearby", &crate::nearby::of(&visitor, &lead).await?);
     visitor.page(StatusCode::OK, "lead.html", &context)
 }
 

@@ -15,20 +15,23 @@ use leadhub_api::leads::{LeadQuery, ENRICHMENT_STATUSES};
 use leadhub_domain::clock::UtcOffset;
 use leadhub_domain::error::ServiceError;
 use leadhub_domain::lead::fields::PROPERTY_TYPES;
+use leadhub_domain::lead::nearby::Circle;
 use leadhub_domain::lead::record::Lead;
+use leadhub_domain::lead::search::{LeadSort, SortField};
 use leadhub_domain::lead::work::{LeadStatus, StatusFilter, BULK_MAX_IDS};
 use leadhub_domain::parse::display_phone;
 use leadhub_domain::submission::VisibleLeadFilter;
 
 use crate::lead_view::{owner_choices, tag_links, ContactLine, TagLink, PHONES};
 use crate::list::{self, refuse, PageFilters, TeamChoice, PAGE_SIZE};
+use crate::nearby::miles_text;
 use crate::render::{when, PageError};
 use crate::session::Visitor;
 use crate::Done;
 use crate::{lead, lead_actions, lead_edit, lead_tags, lead_walk};
 
 /// The filters a `/leads` URL may carry, named as the API's query parameters, and the order.
-pub const FILTERS: [&str; 26] = [
+pub const FILTERS: [&str; 28] = [
     "q",
     "status",
     "assignee",
@@ -54,13 +57,16 @@ pub const FILTERS: [&str; 26] = [
     "do_not_call",
     "tag",
     "without_tag",
+    "near",
+    "within_miles",
     "sort",
 ];
 
 /// The orders of the list's "Order" choice: the API's `sort` word and what a person reads; ""
 /// is the API's default, newest first. Last contact, longest ago first is the salesperson's
 /// call order: the leads nobody has called, then the ones tried longest ago.
-const SORTS: [(&str, &str); 10] = [
+/// "nearest first" is offered only on a list of the leads near a place (`near`).
+const SORTS: [(&str, &str); 11] = [
     ("", "newest first"),
     ("created_at", "oldest first"),
     ("-updated_at", "last changed first"),
@@ -74,6 +80,7 @@ const SORTS: [(&str, &str); 10] = [
         "last contact, longest ago first (never first)",
     ),
     ("-last_contact_at", "last contact, latest first"),
+    ("distance", "nearest first"),
 ];
 
 pub fn configure(cfg: &mut web::ServiceConfig) {
@@ -121,6 +128,8 @@ struct LeadLine {
     walk: String,
     /// The contacts logged on it, if any.
     contacts: Option<ContactLine>,
+    /// How far it is from the list's `near` place ("0.4 mi"), on a list of the leads near one.
+    distance: Option<String>,
 }
 
 impl LeadLine {
@@ -196,6 +205,7 @@ impl LeadLine {
             tags: tag_links(&lead.work.tags),
             walk,
             contacts: None,
+            distance: None,
         }
     }
 }
@@ -239,11 +249,15 @@ async fn list(
     context.insert("bulk_max", &BULK_MAX_IDS);
     let status = match filters.read::<LeadQuery>() {
         Ok(lead_query) => {
+            let near = lead_query.filter().near;
             if let Some(upload) = lead_query.filter().upload {
                 context.insert(
                     "upload_filter",
                     &upload_filter(&visitor, &filters, upload).await?,
                 );
+            }
+            if let Some(circle) = &near {
+                context.insert("near_filter", &near_filter(&filters, circle));
             }
             let (leads, total) = listed(&visitor, &lead_query, PAGE_SIZE, filters.offset).await?;
             // Who works the page's leads and their last contacts: two reads at once.
@@ -262,6 +276,9 @@ async fn list(
                     let offset = visitor.offset;
                     let mut line = LeadLine::new(l, &names, &teams, today, offset, walk);
                     line.contacts = contacts.get(&l.id).map(|c| ContactLine::of(c, offset));
+                    line.distance = near
+                        .zip(l.fields.latitude.zip(l.fields.longitude))
+                        .map(|(circle, (lat, lon))| miles_text(circle.miles_to(lat, lon)));
                     line
                 })
                 .collect();
@@ -294,6 +311,21 @@ async fn upload_filter(
         "file_name": file_name,
         "remove": if rest.is_empty() { "/leads".to_owned() } else { format!("/leads?{rest}") },
     }))
+}
+
+/// The `near` filter as the page shows it: the place and the radius, and the link to the same
+/// list without them (and without the order by distance, which needs them).
+fn near_filter(filters: &PageFilters, circle: &Circle) -> serde_json::Value {
+    let rest = filters.query_string_where(|name, value| match name {
+        "near" | "within_miles" => false,
+        "sort" => LeadSort::parse(value).is_none_or(|s| s.field != SortField::Distance),
+        _ => true,
+    });
+    serde_json::json!({
+        "place": format!("{:.5}, {:.5}", circle.latitude, circle.longitude),
+        "radius": if circle.miles == 1.0 { "1 mile".to_owned() } else { format!("{} miles", circle.miles) },
+        "remove": if rest.is_empty() { "/leads".to_owned() } else { format!("/leads?{rest}") },
+    })
 }
 
 /// The leads of a list URL's filter that the visitor may see, `limit` from `offset`, and how

@@ -40,6 +40,7 @@ pub mod leads;
 pub mod list;
 pub mod map;
 pub mod multipart;
+pub mod nearby;
 pub mod render;
 pub mod saved_views;
 pub mod session;

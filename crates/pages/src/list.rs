@@ -69,11 +69,16 @@ impl PageFilters {
 
     /// The filters but `name` as a query string: a link that removes that filter.
     pub fn query_string_without(&self, name: &str) -> String {
+        self.query_string_where(|n, _| n != name)
+    }
+
+    /// The query string of the filters `keep` keeps (given each one's name and value).
+    pub fn query_string_where(&self, keep: impl Fn(&str, &str) -> bool) -> String {
         form_urlencoded::Serializer::new(String::new())
             .extend_pairs(
                 self.given
                     .iter()
-                    .filter(|(n, _)| *n != name)
+                    .filter(|(n, v)| keep(n, v))
                     .map(|(n, v)| (*n, v.as_str())),
             )
             .finish()

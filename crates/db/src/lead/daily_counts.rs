@@ -59,9 +59,11 @@ impl RollupFilter {
             without_tags,
             archive,
             upload,
+            near,
         } = filter;
         let columns_not_in_rollup = state.is_some()
             || upload.is_some()
+            || near.is_some()
             || city.is_some()
             || zip_code.is_some()
             || property_type.is_some()

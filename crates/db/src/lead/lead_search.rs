@@ -3,8 +3,9 @@
 use diesel::dsl::sql;
 use diesel::expression::BoxableExpression;
 use diesel::prelude::*;
-use diesel::sql_types::{Bool, Text};
+use diesel::sql_types::{Bool, Double, Text};
 
+use leadhub_domain::lead::nearby::Circle;
 use leadhub_domain::lead::search::{LeadSort, SearchText, SortField};
 
 use crate::schema::leads;
@@ -140,12 +141,54 @@ pub(crate) fn matches_zip(given: &str) -> LeadCondition {
     }
 }
 
+/// `near`: the lead's coordinates are in the circle. The box around it is what the index on
+/// the coordinates (`leads_position`) seeks; the sum is the circle's own (`Circle::holds`), so a
+/// lead listed is one the page shows within the radius.
+pub(crate) fn within(circle: &Circle) -> LeadCondition {
+    let b = circle.bounds();
+    let radius = circle.degrees();
+    let in_box: LeadCondition = Box::new(
+        sql::<Bool>("leads.latitude BETWEEN ")
+            .bind::<Double, _>(b.south)
+            .sql(" AND ")
+            .bind::<Double, _>(b.north)
+            .sql(" AND leads.longitude BETWEEN ")
+            .bind::<Double, _>(b.west)
+            .sql(" AND ")
+            .bind::<Double, _>(b.east),
+    );
+    Box::new(in_box.and(squared_degrees(circle).le(radius * radius)))
+}
+
+/// A number computed from a lead row.
+type LeadNumber = Box<dyn BoxableExpression<leads::table, Db, SqlType = Double>>;
+
+/// The squared distance from the circle's centre in degrees of latitude (`Circle::holds`).
+fn squared_degrees(circle: &Circle) -> LeadNumber {
+    let (lat, lon, scale) = (circle.latitude, circle.longitude, circle.longitude_scale());
+    Box::new(
+        sql::<Double>("((leads.latitude - ")
+            .bind::<Double, _>(lat)
+            .sql(") * (leads.latitude - ")
+            .bind::<Double, _>(lat)
+            .sql(") + (leads.longitude - ")
+            .bind::<Double, _>(lon)
+            .sql(") * (leads.longitude - ")
+            .bind::<Double, _>(lon)
+            .sql(") * ")
+            .bind::<Double, _>(scale * scale)
+            .sql(")"),
+    )
+}
+
 /// The list query in `sort`'s order, ties by creation and id in the same direction. A lead
 /// without the sorted value is the smallest on both backends (SQLite's own rule; PostgreSQL
-/// is told so, and its indexes are built that way).
+/// is told so, and its indexes are built that way). `distance` orders by the distance from
+/// `near`'s centre (newest first without one: the API refuses that pair).
 pub(crate) fn in_order(
     query: leads::BoxedQuery<'static, Db>,
     sort: LeadSort,
+    near: Option<Circle>,
 ) -> leads::BoxedQuery<'static, Db> {
     let nullable = |column: &str| {
         let direction = if sort.descending {
@@ -172,6 +215,16 @@ pub(crate) fn in_order(
         (SortField::LastContactAt, _) => query
             .order(nullable("leads.last_contact_at"))
             .then_order_by(created_in(sort.descending)),
+        (SortField::Distance, descending) => match near {
+            // Every lead listed has coordinates (`within`): no nulls to place.
+            Some(circle) if descending => query
+                .order(squared_degrees(&circle).desc())
+                .then_order_by(created_in(true)),
+            Some(circle) => query
+                .order(squared_degrees(&circle).asc())
+                .then_order_by(created_in(false)),
+            None => query.order(leads::created_at.desc()),
+        },
     };
     if sort.descending {
         query.then_order_by(leads::id.desc())

@@ -77,7 +77,7 @@ impl LeadRepository for Database {
                 return Ok((leads_by_id(conn, &ids, filter.sort.descending)?, total));
             }
             let rows: Vec<LeadRow> = conn.load(
-                in_order(filtered(&filter, backend), filter.sort)
+                in_order(filtered(&filter, backend), filter.sort, filter.near)
                     .limit(limit)
                     .offset(offset)
                     .select(LeadRow::as_select()),
@@ -351,6 +351,9 @@ macro_rules! narrow_leads {
         }
         if let Some(marked) = f.do_not_call {
             q = q.filter(leads::do_not_call.eq(marked));
+        }
+        if let Some(circle) = &f.near {
+            q = q.filter($crate::lead::lead_search::within(circle));
         }
         // What a lead carries is in the MATCH whenever there is one (`word_match`).
         if words.is_none() {

@@ -164,6 +164,7 @@ fn beside_the_index(f: &LeadFilter) -> bool {
         contacted_since,
         do_not_call,
         upload,
+        near,
     } = f;
     enrichment_status.is_some()
         || created_after.is_some()
@@ -177,6 +178,7 @@ fn beside_the_index(f: &LeadFilter) -> bool {
         || contacted_since.is_some()
         || do_not_call.is_some()
         || upload.is_some()
+        || near.is_some()
 }
 
 /// The leads the expression matches.

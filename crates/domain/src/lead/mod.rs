@@ -3,6 +3,7 @@ pub mod enrichment_retry;
 pub mod fields;
 pub mod merge;
 pub mod merge_leads;
+pub mod nearby;
 pub mod normalize;
 pub mod plan;
 pub mod record;

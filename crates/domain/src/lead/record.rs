@@ -4,6 +4,7 @@ use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
 use crate::lead::fields::{LeadFields, Warning};
+use crate::lead::nearby::Circle;
 use crate::lead::normalize::NormalizedLead;
 use crate::lead::search::{LeadSort, SearchText};
 use crate::lead::work::{ArchiveFilter, AssigneeFilter, LeadWork, Person, StatusFilter};
@@ -153,6 +154,9 @@ pub struct LeadFilter {
     pub has_email: Option<bool>,
     /// Archived leads or the others; leads merged away are never listed.
     pub archive: ArchiveFilter,
+    /// The leads whose coordinates are in this circle (`nearby`); a lead without coordinates
+    /// is never near anything.
+    pub near: Option<Circle>,
     /// The leads a browser upload created or updated (a submission of one of its batches
     /// names the lead), when the upload's team is one of `visible_teams`.
     pub upload: Option<i64>,

@@ -17,6 +17,9 @@ pub enum SortField {
     /// the leads nobody has called come first, then the longest untried; a salesperson's call
     /// order.
     LastContactAt,
+    /// The distance from the list's `near` place (`LeadFilter::near`), ties by creation: the
+    /// nearest first ascending. Only with `near`.
+    Distance,
 }
 
 /// The lead list's order: a field, ascending or descending; ties (and the field's equal
@@ -40,13 +43,14 @@ impl Default for LeadSort {
 
 impl LeadSort {
     /// The words a `sort` parameter takes, each also with a leading `-` for descending.
-    pub const FIELDS: [&'static str; 6] = [
+    pub const FIELDS: [&'static str; 7] = [
         "created_at",
         "updated_at",
         "city",
         "permit_date",
         "follow_up_on",
         "last_contact_at",
+        "distance",
     ];
 
     /// `created_at`, `-updated_at`, ...; None for any other word.
@@ -63,6 +67,7 @@ impl LeadSort {
             "permit_date" => SortField::PermitDate,
             "follow_up_on" => SortField::FollowUpOn,
             "last_contact_at" => SortField::LastContactAt,
+            "distance" => SortField::Distance,
             _ => return None,
         };
         Some(LeadSort { field, descending })
