@@ -84,6 +84,16 @@ async fn the_list_filters_counts_and_pages(app: TestApp) {
         .body
         .contains("href=\"/leads/export?q=number90&amp;city=Dallas&amp;source=referral\""));
     assert!(found.body.contains("value=\"number90\""));
+    // The lesser filters (all but search, status, owner and order) fold under "More filters",
+    // whose summary counts those set: city and source here (a blank state is none).
+    assert!(
+        found
+            .body
+            .contains("<summary>More filters (2 set)</summary>"),
+        "{}",
+        found.body
+    );
+    assert!(first.body.contains("<summary>More filters</summary>"));
 
     let none = b.get("/leads?enrichment_status=complete").await;
     assert_eq!(rows(&none.body), 0);

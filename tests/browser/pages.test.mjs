@@ -1252,6 +1252,15 @@ async function workingLeads(a, teamUrl, teamId, submit) {
   step("a lead's 'Nearby leads' card opens the leads within a mile, nearest first, each with its distance; the place is removed in one click");
 
   await m.setViewportSize({ width: 390, height: 844 });
+  // On a phone the list's lesser filters start folded: the count of leads is on the first screen.
+  await m.goto(`${base}/leads?assignee=me&has_phone=true`);
+  assert.equal(await m.locator("#more-filters").evaluate((d) => d.open), false);
+  assert.equal(await m.locator("#more-filters summary").textContent(), "More filters (1 set)");
+  const countAt = await m.locator("#lead-count").evaluate((el) => el.getBoundingClientRect().top);
+  assert.ok(countAt < 844, `the count of leads is ${countAt}px down a 844px phone screen`);
+  await m.locator("#more-filters summary").click();
+  assert.equal(await m.inputValue("#f-has-phone"), "true");
+  step("on a phone the list's lesser filters are folded under 'More filters (1 set)': the leads start on the first screen");
   for (const [where, name] of [[leadUrl, "56-lead-work-phone"], [`${base}/leads?assignee=me`, "57-my-leads-phone"], [`${leadUrl}/edit`, "58-lead-edit-phone"]]) {
     await m.goto(where);
     const sideways = await m.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);

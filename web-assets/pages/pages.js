@@ -13,6 +13,11 @@
 }
 
 document.addEventListener("DOMContentLoaded", () => {
+  // On a phone the list's lesser filters start folded (their summary counts those set), so the
+  // leads are a thumb's scroll away instead of three screens of fields.
+  if (window.matchMedia("(max-width: 640px)").matches) {
+    for (const fold of document.querySelectorAll("details[data-fold-on-phone]")) fold.open = false;
+  }
   // Copy buttons: shown only when the clipboard API is there to back them.
   for (const button of document.querySelectorAll("button[data-copy]")) {
     const field = document.getElementById(button.dataset.copy);

@@ -62,6 +62,18 @@ pub const FILTERS: [&str; 28] = [
     "sort",
 ];
 
+/// The filters always in sight on the list's form (besides the hidden ones it carries); the
+/// others are "More filters", folded on a phone.
+const PLAIN_FILTERS: [&str; 7] = [
+    "q",
+    "status",
+    "assignee",
+    "sort",
+    "upload",
+    "near",
+    "within_miles",
+];
+
 /// The orders of the list's "Order" choice: the API's `sort` word and what a person reads; ""
 /// is the API's default, newest first. Last contact, longest ago first is the salesperson's
 /// call order: the leads nobody has called, then the ones tried longest ago.
@@ -232,6 +244,10 @@ async fn list(
     context.insert("property_types", &PROPERTY_TYPES);
     context.insert("enrichment_statuses", &ENRICHMENT_STATUSES);
     context.insert("sorts", &SORTS);
+    context.insert(
+        "more_filters_set",
+        &filters.given_count(|name| !PLAIN_FILTERS.contains(&name)),
+    );
     let today = visitor.today();
     context.insert("today", &today.to_string());
     crate::lead_view::insert_follow_up_bounds(&mut context);

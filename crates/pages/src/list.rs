@@ -72,6 +72,11 @@ impl PageFilters {
         self.query_string_where(|n, _| n != name)
     }
 
+    /// How many of the filters given `count` counts (given each one's name).
+    pub fn given_count(&self, count: impl Fn(&str) -> bool) -> usize {
+        self.given.iter().filter(|(name, _)| count(name)).count()
+    }
+
     /// The query string of the filters `keep` keeps (given each one's name and value).
     pub fn query_string_where(&self, keep: impl Fn(&str, &str) -> bool) -> String {
         form_urlencoded::Serializer::new(String::new())
