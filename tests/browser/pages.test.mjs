@@ -1249,7 +1249,15 @@ async function workingLeads(a, teamUrl, teamId, submit) {
   await a.locator("#remove-near-filter").click();
   await a.waitForURL(`${base}/leads`);
   assert.equal(await a.locator("#f-sort option[value='distance']").count(), 0, "no order by distance without a place");
-  step("a lead's 'Nearby leads' card opens the leads within a mile, nearest first, each with its distance; the place is removed in one click");
+  // "Near me": the browser's position (granted here; a phone asks its person) as the place.
+  await a.context().grantPermissions(["geolocation"], { origin: base });
+  await a.context().setGeolocation({ latitude: 30.2691, longitude: -97.7472 });
+  await a.goto(`${base}/leads?status=new`);
+  await a.locator("#near-me").click();
+  await a.waitForURL(/\/leads\?status=new&near=30\.26910%2C-97\.74720&within_miles=1&sort=distance$/);
+  assert.equal(await a.locator("table.leads tbody tr").first().locator("td[data-label='Address'] a").textContent(), "300 W 6TH ST");
+  await a.context().clearPermissions();
+  step("a lead's 'Nearby leads' card opens the leads within a mile, nearest first, each with its distance; the place is removed in one click; 'Near me' lists them from the browser's position");
 
   await m.setViewportSize({ width: 390, height: 844 });
   // On a phone the list's lesser filters start folded: the count of leads is on the first screen.

@@ -13,6 +13,32 @@
 }
 
 document.addEventListener("DOMContentLoaded", () => {
+  // "Near me" on the lead list: the browser's own position (it asks the person first) as the
+  // list's place, the list's other filters kept, nearest first. Without a position to give, the
+  // button stays hidden; a refusal is said beside it.
+  const nearMe = document.getElementById("near-me");
+  if (nearMe && "geolocation" in navigator) {
+    nearMe.hidden = false;
+    nearMe.addEventListener("click", () => {
+      const status = document.getElementById("near-me-status");
+      status.textContent = "Finding where you are…";
+      navigator.geolocation.getCurrentPosition(
+        (at) => {
+          const list = new URLSearchParams(location.search);
+          list.delete("offset");
+          list.set("near", `${at.coords.latitude.toFixed(5)},${at.coords.longitude.toFixed(5)}`);
+          if (!list.get("within_miles")) list.set("within_miles", "1");
+          list.set("sort", "distance");
+          location.assign(`/leads?${list}`);
+        },
+        (refused) => {
+          status.textContent = `Your browser did not tell where you are: ${refused.message || "refused"}.`;
+        },
+        { enableHighAccuracy: true, timeout: 15000, maximumAge: 60000 },
+      );
+    });
+  }
+
   // On a phone the list's lesser filters start folded (their summary counts those set), so the
   // leads are a thumb's scroll away instead of three screens of fields.
   if (window.matchMedia("(max-width: 640px)").matches) {
