@@ -76,8 +76,9 @@ fn seed(db: &TestDatabase, first_team: i64, user: i64) {
          FROM ({numbers}) AS n",
         // Half a degree each way from (30, -98): a metro area of about 1,000 square miles,
         // spread by two primes' residues; every 11th lead not geocoded.
-        latitude = "CASE WHEN i % 11 <> 0 THEN 30.0 + (i * 7919 % 99991) / 199982.0 END",
-        longitude = "CASE WHEN i % 11 <> 0 THEN -98.0 + (i * 104729 % 100003) / 200006.0 END",
+        latitude = "CASE WHEN i % 11 <> 0 THEN 30.0 + (CAST(i AS BIGINT) * 7919 % 99991) / 199982.0 END",
+        longitude =
+            "CASE WHEN i % 11 <> 0 THEN -98.0 + (CAST(i AS BIGINT) * 104729 % 100003) / 200006.0 END",
         numbers = numbers(backend, leads())
     ));
     conn.run("INSERT INTO lead_tags (tag, lead_id) SELECT 'storm 2026', id FROM leads WHERE tags <> '[]'");

@@ -1261,14 +1261,19 @@ async function workingLeads(a, teamUrl, teamId, submit) {
 
   await m.setViewportSize({ width: 390, height: 844 });
   // On a phone the list's lesser filters start folded: the count of leads is on the first screen.
-  await m.goto(`${base}/leads?assignee=me&has_phone=true`);
+  await m.goto(`${base}/leads?assignee=me&do_not_call=false`);
   assert.equal(await m.locator("#more-filters").evaluate((d) => d.open), false);
+  assert.equal(await m.locator("#bulk").evaluate((d) => d.open), false);
   assert.equal(await m.locator("#more-filters summary").textContent(), "More filters (1 set)");
-  const countAt = await m.locator("#lead-count").evaluate((el) => el.getBoundingClientRect().top);
+  // Folded, the count of the list is on the first screen and its first lead a flick below it
+  // (unfolded, the first lead was three screens down: 2,500px).
+  const top = (where) => m.locator(where).first().evaluate((el) => el.getBoundingClientRect().top);
+  const [countAt, firstAt] = [await top("#lead-count"), await top("table.leads tbody tr")];
   assert.ok(countAt < 844, `the count of leads is ${countAt}px down a 844px phone screen`);
+  assert.ok(firstAt < 1000, `the first lead is ${firstAt}px down a 844px phone screen`);
   await m.locator("#more-filters summary").click();
-  assert.equal(await m.inputValue("#f-has-phone"), "true");
-  step("on a phone the list's lesser filters are folded under 'More filters (1 set)': the leads start on the first screen");
+  assert.equal(await m.inputValue("#f-do-not-call"), "false");
+  step("on a phone the list's lesser filters ('More filters (1 set)') and the bulk bar are folded: the list starts on the first screen");
   for (const [where, name] of [[leadUrl, "56-lead-work-phone"], [`${base}/leads?assignee=me`, "57-my-leads-phone"], [`${leadUrl}/edit`, "58-lead-edit-phone"]]) {
     await m.goto(where);
     const sideways = await m.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);

@@ -39,8 +39,8 @@ document.addEventListener("DOMContentLoaded", () => {
     });
   }
 
-  // On a phone the list's lesser filters start folded (their summary counts those set), so the
-  // leads are a thumb's scroll away instead of three screens of fields.
+  // On a phone the list's lesser filters (their summary counts those set) and the bulk bar start
+  // folded, so the leads are a thumb's scroll away instead of three screens of fields.
   if (window.matchMedia("(max-width: 640px)").matches) {
     for (const fold of document.querySelectorAll("details[data-fold-on-phone]")) fold.open = false;
   }

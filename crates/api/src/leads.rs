@@ -159,6 +159,7 @@ pub struct LeadFilters {
     #[validate(custom(function = "json_type"), custom(function = "place"))]
     pub near: Lax<String>,
     /// Miles from `near`, 0.1 to 100 (default 1); only with `near`.
+    // `nearby::MIN_MILES` and `MAX_MILES` written out: the schema's derive reads only literals.
     #[validate(custom(function = "json_type"), range(min = 0.1, max = 100.0))]
     pub within_miles: Lax<f64>,
     /// The id of a browser upload (`/uploads/{id}`): only the leads it created or updated
@@ -383,4 +384,15 @@ pub async fn enrich_lead(lead: Call<i64>) -> Answer<Json<LeadView>, Seen> {
     let enriched = intake.enrich_now(lead.user(), lead.path).await?;
     let outlook = lead.state.enrichment_retries.outlook(&enriched).await?;
     Ok(Json(LeadView::from(enriched).with_enrichment(outlook)))
+}
+
+#[cfg(test)]
+mod tests {
+    use leadhub_domain::lead::nearby::{MAX_MILES, MIN_MILES};
+
+    #[test]
+    fn the_radius_the_query_takes_is_the_domains() {
+        // `LeadFilters::within_miles` writes these out for the schema's derive.
+        assert_eq!((MIN_MILES, MAX_MILES), (0.1, 100.0));
+    }
 }

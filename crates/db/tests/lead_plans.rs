@@ -177,7 +177,7 @@ const MILLION_LEADS_STATS: &str = "ANALYZE; DELETE FROM sqlite_stat1 WHERE tbl =
     ('leads', 'leads_street', '1000000 500000 1'), \
     ('leads', 'leads_team_created', '1000000 500000 1'), \
     ('leads', 'leads_updated', '1000000 1 1'), \
-    ('leads', 'leads_position', '1000000 2 1'); \
+    ('leads', 'leads_position', '1000000 2 1 1'); \
     ANALYZE sqlite_schema;";
 
 #[derive(QueryableByName)]

@@ -16,7 +16,7 @@ use leadhub_domain::clock::UtcOffset;
 use leadhub_domain::error::ServiceError;
 use leadhub_domain::lead::fields::PROPERTY_TYPES;
 use leadhub_domain::lead::nearby::Circle;
-use leadhub_domain::lead::record::Lead;
+use leadhub_domain::lead::record::{Lead, LeadFilter};
 use leadhub_domain::lead::search::{LeadSort, SortField};
 use leadhub_domain::lead::work::{LeadStatus, StatusFilter, BULK_MAX_IDS};
 use leadhub_domain::parse::display_phone;
@@ -265,8 +265,8 @@ async fn list(
     context.insert("bulk_max", &BULK_MAX_IDS);
     let status = match filters.read::<LeadQuery>() {
         Ok(lead_query) => {
-            let near = lead_query.filter().near;
-            if let Some(upload) = lead_query.filter().upload {
+            let LeadFilter { near, upload, .. } = lead_query.filter();
+            if let Some(upload) = upload {
                 context.insert(
                     "upload_filter",
                     &upload_filter(&visitor, &filters, upload).await?,
@@ -321,11 +321,10 @@ async fn upload_filter(
         Err(ServiceError::NotFound(_)) => None,
         Err(e) => return Err(e.into()),
     };
-    let rest = filters.query_string_without("upload");
     Ok(serde_json::json!({
         "id": upload,
         "file_name": file_name,
-        "remove": if rest.is_empty() { "/leads".to_owned() } else { format!("/leads?{rest}") },
+        "remove": list_link(&filters.query_string_without("upload")),
     }))
 }
 
@@ -340,8 +339,17 @@ fn near_filter(filters: &PageFilters, circle: &Circle) -> serde_json::Value {
     serde_json::json!({
         "place": format!("{:.5}, {:.5}", circle.latitude, circle.longitude),
         "radius": if circle.miles == 1.0 { "1 mile".to_owned() } else { format!("{} miles", circle.miles) },
-        "remove": if rest.is_empty() { "/leads".to_owned() } else { format!("/leads?{rest}") },
+        "remove": list_link(&rest),
     })
+}
+
+/// The list with these filters (none: every lead).
+fn list_link(query: &str) -> String {
+    if query.is_empty() {
+        "/leads".to_owned()
+    } else {
+        format!("/leads?{query}")
+    }
 }
 
 /// The leads of a list URL's filter that the visitor may see, `limit` from `offset`, and how
