@@ -153,7 +153,7 @@ async fn a_leads_page_names_the_leads_nearby_and_lists_them_nearest_first(app: T
     ]);
     batch_ok(&app, &ann.key, json!({"team_id": crew, "leads": leads})).await;
     let all = listed(&app, &ann.key, "sort=created_at".into()).await;
-    let [north, east, _south, centroid, unplaced] = all[..] else {
+    let [north, east, south, centroid, unplaced] = all[..] else {
         panic!("{all:?}")
     };
     let mut browser = sign_in(&app, "ann@example.com").await;
@@ -185,6 +185,17 @@ async fn a_leads_page_names_the_leads_nearby_and_lists_them_nearest_first(app: T
         &["Nearby leads", "distances are rough"],
     )
     .await;
+    // Three miles out, alone within a mile: the card offers five miles instead.
+    let page = page_shows(
+        &mut browser,
+        &format!("/leads/{south}"),
+        &[
+            "No other lead you can see is within a mile.",
+            "within_miles=5&amp;sort=distance\" id=\"nearby-wider\">Leads within 5 miles",
+        ],
+    )
+    .await;
+    assert!(!page.body.contains(r#"id="nearby-list""#), "{}", page.body);
     let page = browser.get(&format!("/leads/{unplaced}")).await;
     assert!(!page.body.contains("Nearby leads"), "{}", page.body);
 

@@ -33,8 +33,13 @@ pub struct Nearby {
     leads: Vec<NearbyLine>,
     others: i64,
     list: String,
+    /// When no other lead is within a mile: the list of those within `WIDER_MILES`.
+    wider: Option<String>,
     rough: bool,
 }
+
+/// The radius offered when none is within a mile: a short drive.
+const WIDER_MILES: f64 = 5.0;
 
 /// The `near` and `within_miles` of a list of the leads within `miles` of a place, nearest first.
 pub fn list_query(latitude: f64, longitude: f64, miles: f64) -> String {
@@ -72,10 +77,13 @@ pub async fn of(visitor: &Visitor, lead: &Lead) -> Result<Option<Nearby>, PageEr
         .collect();
     // A live lead is within its own circle, and the visitor sees it: it is one of the total.
     let itself = i64::from(lead.work.archived_at.is_none());
+    let others = (total - itself).max(0);
+    let list = |miles| format!("/leads?{}", list_query(latitude, longitude, miles));
     Ok(Some(Nearby {
         leads,
-        others: (total - itself).max(0),
-        list: format!("/leads?{}", list_query(latitude, longitude, DEFAULT_MILES)),
+        others,
+        list: list(DEFAULT_MILES),
+        wider: (others == 0).then(|| list(WIDER_MILES)),
         rough: is_rough(lead),
     }))
 }
