@@ -16,15 +16,15 @@ backend_tests!(
 );
 
 /// Austin's Capitol, the place the lists measure from.
-pub(crate) const CAPITOL: (f64, f64) = (30.2747, -97.7404);
-pub(crate) const NEAR_CAPITOL: &str = "near=30.2747,-97.7404";
+const CAPITOL: (f64, f64) = (30.2747, -97.7404);
+const NEAR_CAPITOL: &str = "near=30.2747,-97.7404";
 
 /// Degrees of latitude in a mile, and of longitude at the Capitol's latitude.
 const LAT_MILE: f64 = 1.0 / 69.0934;
 const LON_MILE: f64 = LAT_MILE / 0.863_626;
 
 /// A lead of `street` so many miles north and east of the Capitol (None: not geocoded).
-pub(crate) fn lead_at(street: &str, miles: Option<(f64, f64)>) -> Value {
+fn lead_at(street: &str, miles: Option<(f64, f64)>) -> Value {
     let mut lead = json!({"address": street, "city": "Austin", "state": "TX",
         "zip_code": "78701", "primary_phone": "(512) 555-0100"});
     if let Some((north, east)) = miles {

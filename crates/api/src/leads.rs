@@ -389,10 +389,18 @@ pub async fn enrich_lead(lead: Call<i64>) -> Answer<Json<LeadView>, Seen> {
 #[cfg(test)]
 mod tests {
     use leadhub_domain::lead::nearby::{MAX_MILES, MIN_MILES};
+    use leadhub_http::extract::read_query;
+
+    use super::LeadQuery;
 
     #[test]
     fn the_radius_the_query_takes_is_the_domains() {
         // `LeadFilters::within_miles` writes these out for the schema's derive.
         assert_eq!((MIN_MILES, MAX_MILES), (0.1, 100.0));
+        // And the query's own check takes exactly the domain's range.
+        let read =
+            |miles: f64| read_query::<LeadQuery>(&format!("near=30,-97&within_miles={miles}"));
+        assert!(read(MIN_MILES).is_ok() && read(MAX_MILES).is_ok());
+        assert!(read(MIN_MILES - 0.01).is_err() && read(MAX_MILES + 0.01).is_err());
     }
 }

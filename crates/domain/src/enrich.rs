@@ -14,6 +14,10 @@ pub struct GeocodeQuery {
     pub zip_code: Option<String>,
 }
 
+/// The `match_type` of a place that is only its ZIP code's centre (the offline geocoder's): a
+/// distance to it is a guess.
+pub const ZIP_CENTROID: &str = "zip_centroid";
+
 /// A found location.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct GeocodeResult {

@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use std::sync::OnceLock;
 
 use async_trait::async_trait;
-use leadhub_domain::enrich::{GeocodeOutcome, GeocodeQuery, GeocodeResult, Geocoder};
+use leadhub_domain::enrich::{GeocodeOutcome, GeocodeQuery, GeocodeResult, Geocoder, ZIP_CENTROID};
 
 /// The adapter's name in `LEADHUB_GEOCODER` and in `GeocodeResult::source`.
 pub const ZIP: &str = "zip";
@@ -55,7 +55,7 @@ impl Geocoder for ZipCentroidGeocoder {
             latitude,
             longitude,
             source: ZIP.to_string(),
-            match_type: "zip_centroid".to_string(),
+            match_type: ZIP_CENTROID.to_string(),
             matched_address: None,
             county_fips: None,
         }))

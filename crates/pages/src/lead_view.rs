@@ -203,10 +203,7 @@ fn next_step(
     // A new lead's contacts are those that did not get through (one that did made it contacted).
     let last = contacts.filter(|_| lead.work.status == LeadStatus::New);
     if last.is_some_and(|c| c.last_outcome == ContactOutcome::WrongNumber) {
-        let numbers_left = PHONES
-            .iter()
-            .any(|name| lead.fields.string_field(name).is_some_and(Option::is_some));
-        return Ok(if numbers_left {
+        return Ok(if lead.fields.phones().next().is_some() {
             "The last call reached a wrong number: call another of the lead's numbers, find the owner's (Edit adds it), or e-mail them."
         } else {
             "The last call reached a wrong number and the lead has no other: find the owner's number (Edit adds it), or e-mail them."

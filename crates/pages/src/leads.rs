@@ -22,9 +22,8 @@ use leadhub_domain::lead::work::{LeadStatus, StatusFilter, BULK_MAX_IDS};
 use leadhub_domain::parse::display_phone;
 use leadhub_domain::submission::VisibleLeadFilter;
 
-use crate::lead_view::{owner_choices, tag_links, ContactLine, TagLink, PHONES};
+use crate::lead_view::{owner_choices, tag_links, ContactLine, TagLink};
 use crate::list::{self, refuse, PageFilters, TeamChoice, PAGE_SIZE};
-use crate::nearby::miles_text;
 use crate::render::{when, PageError};
 use crate::session::Visitor;
 use crate::Done;
@@ -171,11 +170,7 @@ impl LeadLine {
             locality: join(&[&f.city, &f.state, &f.zip_code], " "),
             owner: join(&[&f.first_name, &f.last_name], " "),
             // The first number of the five (a skip-traced lead may have none in the first slot).
-            phone: PHONES
-                .iter()
-                .find_map(|n| f.string_field(n).cloned().flatten())
-                .map(|n| display_phone(&n))
-                .unwrap_or_default(),
+            phone: f.phones().next().map(display_phone).unwrap_or_default(),
             permit: join(&[&f.permit_status, &f.project_number], " · "),
             source: f.source.clone().unwrap_or_default(),
             enrichment: lead.enrichment_status.as_str(),
@@ -292,9 +287,7 @@ async fn list(
                     let offset = visitor.offset;
                     let mut line = LeadLine::new(l, &names, &teams, today, offset, walk);
                     line.contacts = contacts.get(&l.id).map(|c| ContactLine::of(c, offset));
-                    line.distance = near
-                        .zip(l.fields.latitude.zip(l.fields.longitude))
-                        .map(|(circle, (lat, lon))| miles_text(circle.miles_to(lat, lon)));
+                    line.distance = near.and_then(|circle| crate::nearby::distance(&circle, l));
                     line
                 })
                 .collect();

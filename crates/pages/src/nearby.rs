@@ -3,7 +3,7 @@
 use serde::Serialize;
 
 use leadhub_domain::lead::nearby::{Circle, DEFAULT_MILES};
-use leadhub_domain::lead::record::{Lead, LeadFilter};
+use leadhub_domain::lead::record::{GeocodeInfo, Lead, LeadFilter};
 use leadhub_domain::lead::search::{LeadSort, SortField};
 
 use crate::render::PageError;
@@ -11,9 +11,6 @@ use crate::session::Visitor;
 
 /// How many of the nearest leads the page names.
 const SHOWN: usize = 5;
-
-/// The geocoder's word for a position that is only the ZIP code's centre.
-const ZIP_CENTRE: &str = "zip_centroid";
 
 /// One lead near the one on the page.
 #[derive(Serialize)]
@@ -91,25 +88,27 @@ pub async fn of(visitor: &Visitor, lead: &Lead) -> Result<Option<Nearby>, PageEr
 fn is_rough(lead: &Lead) -> bool {
     lead.geocode
         .as_ref()
-        .is_some_and(|g| g.match_type == ZIP_CENTRE)
+        .is_some_and(GeocodeInfo::is_zip_centroid)
 }
 
 fn line(circle: &Circle, lead: &Lead) -> NearbyLine {
-    let miles = match (lead.fields.latitude, lead.fields.longitude) {
-        (Some(lat), Some(lon)) => circle.miles_to(lat, lon),
-        _ => 0.0,
-    };
     NearbyLine {
         id: lead.id,
         address: crate::lead::title(lead),
-        miles: miles_text(miles),
+        // Every lead near a place has coordinates.
+        miles: distance(circle, lead).unwrap_or_default(),
         status: lead.work.status.as_str(),
         rough: is_rough(lead),
     }
 }
 
+/// How far `lead` is from the circle's centre, as the pages say it; None without coordinates.
+pub fn distance(circle: &Circle, lead: &Lead) -> Option<String> {
+    circle.miles_to_lead(&lead.fields).map(miles_text)
+}
+
 /// "0.4 mi", to a tenth; "under 0.1 mi" next door (a tenth of a mile is a few houses).
-pub fn miles_text(miles: f64) -> String {
+fn miles_text(miles: f64) -> String {
     if miles < 0.05 {
         "under 0.1 mi".to_owned()
     } else {

@@ -142,8 +142,8 @@ pub(crate) fn matches_zip(given: &str) -> LeadCondition {
 }
 
 /// `near`: the lead's coordinates are in the circle. The box around it is what the index on
-/// the coordinates (`leads_position`) seeks; the sum is the circle's own (`Circle::holds`), so a
-/// lead listed is one the page shows within the radius.
+/// the coordinates (`leads_position`) seeks; the sum is the square of `Circle::miles_to` in
+/// degrees, so a lead listed is one the page shows within the radius.
 pub(crate) fn within(circle: &Circle) -> LeadCondition {
     let b = circle.bounds();
     let radius = circle.degrees();
@@ -163,7 +163,7 @@ pub(crate) fn within(circle: &Circle) -> LeadCondition {
 /// A number computed from a lead row.
 type LeadNumber = Box<dyn BoxableExpression<leads::table, Db, SqlType = Double>>;
 
-/// The squared distance from the circle's centre in degrees of latitude (`Circle::holds`).
+/// The squared distance from the circle's centre in degrees of latitude (`Circle::miles_to`).
 fn squared_degrees(circle: &Circle) -> LeadNumber {
     let (lat, lon, scale) = (circle.latitude, circle.longitude, circle.longitude_scale());
     Box::new(

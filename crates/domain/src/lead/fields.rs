@@ -58,6 +58,20 @@ impl LeadFields {
         )
     }
 
+    /// The lead's phone numbers in slot order, the empty slots skipped (the first is the one to
+    /// call).
+    pub fn phones(&self) -> impl Iterator<Item = &str> {
+        [
+            &self.primary_phone,
+            &self.phone_2,
+            &self.phone_3,
+            &self.phone_4,
+            &self.phone_5,
+        ]
+        .into_iter()
+        .filter_map(|number| number.as_deref())
+    }
+
     /// Whether no field holds a value (a lead with no field at all is refused).
     pub fn is_empty(&self) -> bool {
         *self == LeadFields::default()

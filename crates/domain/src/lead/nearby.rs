@@ -7,6 +7,8 @@
 //! off by well under one percent from the great-circle distance, and it is plain arithmetic, so
 //! both databases filter and order by the very figure the pages show.
 
+use crate::lead::fields::LeadFields;
+
 /// The earth's mean radius in miles.
 const EARTH_MILES: f64 = 3958.8;
 
@@ -44,7 +46,7 @@ impl Circle {
     /// A circle around `latitude,longitude` (degrees) of `miles`; None when a coordinate is off
     /// the globe or the radius is outside `MIN_MILES..=MAX_MILES`.
     pub fn new(latitude: f64, longitude: f64, miles: f64) -> Option<Circle> {
-        let on_globe = (-90.0..=90.0).contains(&latitude) && (-180.0..=180.0).contains(&longitude);
+        let on_globe = on_globe(latitude, longitude);
         (on_globe && (MIN_MILES..=MAX_MILES).contains(&miles)).then_some(Circle {
             latitude,
             longitude,
@@ -57,7 +59,7 @@ impl Circle {
         let (latitude, longitude) = given.split_once(',')?;
         let latitude: f64 = latitude.trim().parse().ok()?;
         let longitude: f64 = longitude.trim().parse().ok()?;
-        Circle::new(latitude, longitude, DEFAULT_MILES).map(|c| (c.latitude, c.longitude))
+        on_globe(latitude, longitude).then_some((latitude, longitude))
     }
 
     /// How much shorter a degree of longitude is than one of latitude at the centre. Never
@@ -83,25 +85,23 @@ impl Circle {
         }
     }
 
-    /// Miles from the centre to a point.
+    /// Miles from the centre to a point. A point is in the circle when this is at most
+    /// `miles`; the databases compare its square in degrees (`lead_search::within`).
     pub fn miles_to(&self, latitude: f64, longitude: f64) -> f64 {
         let north = latitude - self.latitude;
         let east = (longitude - self.longitude) * self.longitude_scale();
         (north * north + east * east).sqrt() * MILES_PER_DEGREE
     }
 
-    /// Whether a point is in the circle, by the same sum the databases compute.
-    pub fn holds(&self, latitude: f64, longitude: f64) -> bool {
-        let degrees = self.degrees();
-        squared_degrees(self, latitude, longitude) <= degrees * degrees
+    /// Miles from the centre to a lead; None for a lead without coordinates.
+    pub fn miles_to_lead(&self, lead: &LeadFields) -> Option<f64> {
+        Some(self.miles_to(lead.latitude?, lead.longitude?))
     }
 }
 
-/// The squared distance in degrees of latitude: what the list compares and orders by.
-fn squared_degrees(circle: &Circle, latitude: f64, longitude: f64) -> f64 {
-    let north = latitude - circle.latitude;
-    let east = (longitude - circle.longitude) * circle.longitude_scale();
-    north * north + east * east
+/// Degrees a place can have: a latitude within ±90, a longitude within ±180 (NaN is neither).
+fn on_globe(latitude: f64, longitude: f64) -> bool {
+    (-90.0..=90.0).contains(&latitude) && (-180.0..=180.0).contains(&longitude)
 }
 
 #[cfg(test)]
@@ -110,6 +110,11 @@ mod tests {
 
     /// Austin's Capitol.
     const CAPITOL: (f64, f64) = (30.2747, -97.7404);
+
+    /// Whether a point is in the circle: the rule the databases' sum stands for.
+    fn holds(circle: &Circle, latitude: f64, longitude: f64) -> bool {
+        circle.miles_to(latitude, longitude) <= circle.miles
+    }
 
     fn around(miles: f64) -> Circle {
         Circle::new(CAPITOL.0, CAPITOL.1, miles).expect("a place on the globe")
@@ -148,10 +153,18 @@ mod tests {
     fn a_point_is_held_exactly_when_its_distance_is_within_the_radius() {
         let circle = around(1.0);
         let east_edge = CAPITOL.1 + circle.degrees() / circle.longitude_scale();
-        assert!(circle.holds(CAPITOL.0, east_edge - 1e-6));
-        assert!(!circle.holds(CAPITOL.0, east_edge + 1e-6));
-        assert!(circle.holds(CAPITOL.0 + circle.degrees() - 1e-6, CAPITOL.1));
-        assert!(!circle.holds(CAPITOL.0 + circle.degrees() + 1e-6, CAPITOL.1));
+        assert!(holds(&circle, CAPITOL.0, east_edge - 1e-6));
+        assert!(!holds(&circle, CAPITOL.0, east_edge + 1e-6));
+        assert!(holds(
+            &circle,
+            CAPITOL.0 + circle.degrees() - 1e-6,
+            CAPITOL.1
+        ));
+        assert!(!holds(
+            &circle,
+            CAPITOL.0 + circle.degrees() + 1e-6,
+            CAPITOL.1
+        ));
         let b = circle.bounds();
         assert!(b.south < CAPITOL.0 && CAPITOL.0 < b.north);
         assert!((b.east - east_edge).abs() < 1e-12 && b.west < CAPITOL.1);

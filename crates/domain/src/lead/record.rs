@@ -18,6 +18,13 @@ pub struct GeocodeInfo {
     pub matched_address: Option<String>,
 }
 
+impl GeocodeInfo {
+    /// Whether the place is only the ZIP code's centre (`enrich::ZIP_CENTROID`).
+    pub fn is_zip_centroid(&self) -> bool {
+        self.match_type == crate::enrich::ZIP_CENTROID
+    }
+}
+
 /// Where a lead stands with geocoding and appraisal; stored and sent in snake case (`pending_retry`).
 #[derive(
     Debug, Clone, Copy, PartialEq, Eq, strum::EnumString, strum::IntoStaticStr, strum::Display,

@@ -130,13 +130,7 @@ pub(super) fn record_contact(
 
 /// The lead's number that `given` is (any writing of it), E.164; 422 at `phone` otherwise.
 fn called_number(lead: &Lead, given: &str) -> WorkResult<String> {
-    let number = normalize_phone(given).filter(|number| {
-        PHONE_FIELDS.iter().any(|name| {
-            lead.fields
-                .string_field(name)
-                .is_some_and(|v| v.as_deref() == Some(number.as_str()))
-        })
-    });
+    let number = normalize_phone(given).filter(|number| lead.fields.phones().any(|n| n == number));
     number.ok_or_else(|| {
         invalid(
             &["phone".into()],
@@ -148,10 +142,7 @@ fn called_number(lead: &Lead, given: &str) -> WorkResult<String> {
 
 /// The lead's numbers, in slot order.
 fn numbers_of(lead: &Lead) -> Vec<String> {
-    PHONE_FIELDS
-        .iter()
-        .filter_map(|name| lead.fields.string_field(name).cloned().flatten())
-        .collect()
+    lead.fields.phones().map(str::to_owned).collect()
 }
 
 /// Puts `numbers` into the lead's phone slots in their order, as part of `change` (the primary
