@@ -6,10 +6,10 @@ use serde_json::json;
 
 use leadhub_tests::{backend_tests, TestApp};
 
-use crate::helpers::list_refuses;
+use crate::helpers::{list_refuses, submit};
 use crate::lead_pages::fetch_csv;
 use crate::lead_uploads::{count, imported};
-use crate::lead_work::{cast, ids, lead_at, newest_of_kind, patch};
+use crate::lead_work::{cast, ids, lead_at, newest_of_kind, patch, timeline};
 use crate::lead_work_pages::{post_form, work_on};
 use crate::messy_imports::import_file;
 use crate::pages::{assert_shows, page_shows, sign_in};
@@ -20,6 +20,7 @@ backend_tests!(
     an_import_marks_the_leads_it_creates_and_the_ones_it_merges_into,
     a_second_row_of_the_property_a_file_just_created_marks_it_too,
     a_skip_tracing_files_flagged_numbers_are_left_out_without_asking_about_columns,
+    a_number_a_list_flags_is_taken_off_its_lead_and_never_added_back,
 );
 
 async fn list(app: &TestApp, key: &str, query: &str) -> Vec<i64> {
@@ -265,9 +266,101 @@ async fn a_skip_tracing_files_flagged_numbers_are_left_out_without_asking_about_
     assert_eq!(lead["primary_phone"], "+15125550172", "{lead}");
     assert_eq!(lead["phone_2"], json!(null), "{lead}");
     assert_eq!(lead["do_not_call"], false, "{lead}");
+    // The lead the row made remembers it, so no later list adds it.
+    assert_eq!(
+        lead["do_not_call_phones"],
+        json!(["+15125550171"]),
+        "{lead}"
+    );
     // The row as it came (the lead page's submission history) keeps the number.
     let id = lead["id"].as_i64().unwrap();
     let page = mia.get(&format!("/leads/{id}")).await;
     assert!(page.body.contains("512-555-0171"), "{}", page.body);
     assert!(!page.body.contains("tel:+15125550171"), "{}", page.body);
+}
+
+async fn a_number_a_list_flags_is_taken_off_its_lead_and_never_added_back(app: TestApp) {
+    let c = cast(&app).await;
+    let key = &c.mia.key;
+    let mut mia = sign_in(&app, "mia@example.com").await;
+    let plain = "Property Address,City,State,Zip,Phone 1,Phone 2\n\
+        9 Elm St,Austin,TX,78701,512-555-0181,512-555-0182\n";
+    let done = imported(&mut mia, c.a, plain.as_bytes(), "plain.csv").await;
+    assert_eq!(count(&done, "created"), 1, "{}", done.body);
+    let (_, list) = app.get("/api/v1/leads", key).await;
+    let id = list["items"][0]["id"].as_i64().unwrap();
+    let lead_of = |lead: &serde_json::Value| {
+        (
+            lead["primary_phone"].clone(),
+            lead["phone_2"].clone(),
+            lead["do_not_call_phones"].clone(),
+        )
+    };
+
+    // A skip-tracing file flags the lead's first number: the lead that had it loses it (its
+    // second moves up), keeps it among its numbers not to call, and says so on its timeline.
+    let traced = "Property Address,City,State,Zip,Phone 1,Phone 1 DNC\n\
+        9 Elm St,Austin,TX,78701,(512) 555-0181,Y\n";
+    let done = imported(&mut mia, c.a, traced.as_bytes(), "traced.csv").await;
+    assert_eq!(count(&done, "created"), 0, "{}", done.body);
+    let (_, lead) = app.get(&format!("/api/v1/leads/{id}"), key).await;
+    let flagged = json!(["+15125550181"]);
+    assert_eq!(
+        lead_of(&lead),
+        (json!("+15125550182"), json!(null), flagged.clone()),
+        "{lead}"
+    );
+    assert_eq!(
+        lead["do_not_call"], false,
+        "the lead's other number may be called"
+    );
+    assert_eq!(lead["wrong_phones"], json!([]), "{lead}");
+    let entry = newest_of_kind(&app, id, key, "numbers_not_to_call").await;
+    assert_eq!(
+        entry["detail"],
+        json!({"numbers": ["+15125550181"]}),
+        "{entry}"
+    );
+
+    // Neither a later list without flags, nor the same file again, nor a submission puts it back.
+    let done = imported(&mut mia, c.a, plain.as_bytes(), "plain again.csv").await;
+    assert_shows(&done.body, &["number_not_to_call"]);
+    imported(&mut mia, c.a, traced.as_bytes(), "traced again.csv").await;
+    let answer = submit(
+        &app,
+        key,
+        json!({"address": "9 Elm St", "city": "Austin", "state": "TX", "zip_code": "78701",
+            "team_id": c.a, "primary_phone": "512-555-0181"}),
+    )
+    .await;
+    let codes: Vec<&str> = answer["validation_warnings"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|w| w["code"].as_str())
+        .collect();
+    assert_eq!(codes, ["number_not_to_call"], "{answer}");
+    let (_, lead) = app.get(&format!("/api/v1/leads/{id}"), key).await;
+    assert_eq!(
+        lead_of(&lead),
+        (json!("+15125550182"), json!(null), flagged),
+        "{lead}"
+    );
+    let entries = timeline(&app, id, key).await;
+    let flags = entries
+        .iter()
+        .filter(|e| e["kind"] == "numbers_not_to_call")
+        .count();
+    assert_eq!(flags, 1, "the file again bars nothing new: {entries:?}");
+
+    // The page names it apart from the numbers to call, and never as a link to dial.
+    let page = mia.get(&format!("/leads/{id}")).await;
+    assert_shows(
+        &page.body,
+        &[
+            "Flagged do not call by a list, taken off the lead: (512) 555-0181",
+            "tel:+15125550182",
+        ],
+    );
+    assert!(!page.body.contains("tel:+15125550181"), "{}", page.body);
 }

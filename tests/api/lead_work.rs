@@ -152,7 +152,7 @@ async fn list(app: &TestApp, key: &str, query: &str) -> Vec<i64> {
 }
 
 /// Lead `id`'s timeline as `key`'s holder reads it: its first page, newest first.
-async fn timeline(app: &TestApp, id: i64, key: &str) -> Vec<Value> {
+pub(crate) async fn timeline(app: &TestApp, id: i64, key: &str) -> Vec<Value> {
     let (status, mut page) = app.get(&format!("/api/v1/leads/{id}/activity"), key).await;
     assert_eq!(status, StatusCode::OK, "{page}");
     match page["items"].take() {

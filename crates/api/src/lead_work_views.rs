@@ -549,6 +549,8 @@ impl BulkBody {
             tags: tag_edit(&set.tags, &set.add_tags, &set.remove_tags),
             contact: set.contact.text().and_then(ContactOutcome::parse),
             note: set.note.text().map(str::to_owned),
+            // An import's per-number flags alone set it.
+            numbers_not_to_call: Vec::new(),
         };
         (self.ids.into_value().unwrap_or_default(), bulk)
     }

@@ -215,6 +215,10 @@ pub struct LeadView {
     /// Numbers a contact was logged on as a wrong number (E.164, oldest first): taken off the
     /// lead's phones, and never added back by a submission or an import.
     pub wrong_phones: Vec<String>,
+    /// Numbers a do-not-call list flagged (an imported file's `Phone 1 DNC` beside `Phone 1`;
+    /// E.164, oldest first): taken off the lead's phones, and never added back by a submission or
+    /// an import.
+    pub do_not_call_phones: Vec<String>,
     /// Raised by every change; the `ETag` of `GET /api/v1/leads/{id}` is this number, quoted.
     pub version: i64,
     /// When the lead was archived, or null.
@@ -256,7 +260,8 @@ impl From<Lead> for LeadView {
             follow_up_on: lead.work.follow_up_on.map(|d| d.to_string()),
             do_not_call: lead.work.do_not_call,
             tags: lead.work.tags,
-            wrong_phones: lead.work.wrong_phones,
+            wrong_phones: lead.work.barred.wrong,
+            do_not_call_phones: lead.work.barred.not_to_call,
             version: lead.work.version,
             archived_at: lead.work.archived_at.map(iso),
             merged_into_id: lead.work.merged_into_id,

@@ -189,6 +189,8 @@ diesel::table! {
         tags -> Text,
         /// Numbers a contact found to be wrong (migration 50): a JSON array of strings.
         wrong_phones -> Text,
+        /// Numbers a do-not-call list flagged (migration 52): a JSON array of strings.
+        do_not_call_phones -> Text,
     }
 }
 

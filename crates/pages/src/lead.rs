@@ -180,13 +180,14 @@ async fn detail(
     );
     context.insert("phones", &phones);
     context.insert("emails", &emails);
-    let wrong: Vec<String> = lead
-        .work
-        .wrong_phones
-        .iter()
-        .map(|p| leadhub_domain::parse::display_phone(p))
-        .collect();
-    context.insert("wrong_phones", &wrong);
+    let shown = |numbers: &[String]| -> Vec<String> {
+        numbers
+            .iter()
+            .map(|p| leadhub_domain::parse::display_phone(p))
+            .collect()
+    };
+    context.insert("wrong_phones", &shown(&lead.work.barred.wrong));
+    context.insert("not_to_call", &shown(&lead.work.barred.not_to_call));
     let note_lines: Vec<NoteLine> = notes
         .iter()
         .map(|n| NoteLine::new(n, visitor.user.id, visitor.offset))

@@ -503,6 +503,19 @@ impl TimelineLine {
             ),
             kind::ENRICHED => format!("Enrichment ran: {}", text_of(d.get("status"))),
             kind::CONTACT_LOGGED => contact_line(d),
+            kind::NUMBERS_NOT_TO_CALL => {
+                let numbers = d.get("numbers").and_then(Value::as_array);
+                let shown: Vec<String> = numbers
+                    .into_iter()
+                    .flatten()
+                    .filter_map(Value::as_str)
+                    .map(display_phone)
+                    .collect();
+                format!(
+                    "Flagged do not call by a list, taken off the lead: {}",
+                    shown.join(", ")
+                )
+            }
             SUBMISSION_KIND => format!(
                 "Submission {}: {}",
                 text_of(d.get("submission_id")),

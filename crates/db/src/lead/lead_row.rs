@@ -5,7 +5,7 @@ use diesel::prelude::*;
 use leadhub_domain::lead::plan::NewLead;
 use leadhub_domain::lead::record::{GeocodeInfo, Lead};
 use leadhub_domain::lead::work::LeadWork;
-use leadhub_domain::lead::LeadFields;
+use leadhub_domain::lead::{BarredNumbers, LeadFields};
 
 use crate::lead::lead_tags::{stored_strings, stored_tags};
 use crate::schema::leads;
@@ -40,6 +40,8 @@ pub struct LeadWorkRow {
     pub tags: String,
     /// A JSON array of strings (`strings_column`), oldest first.
     pub wrong_phones: String,
+    /// A JSON array of strings (`strings_column`), oldest first.
+    pub do_not_call_phones: String,
 }
 
 impl LeadWorkRow {
@@ -54,7 +56,15 @@ impl LeadWorkRow {
             follow_up_on: self.follow_up_on,
             do_not_call: self.do_not_call,
             tags: stored_tags(&self.tags)?,
-            wrong_phones: stored_strings("leads.wrong_phones", &self.wrong_phones)?,
+            barred: self.barred()?,
+        })
+    }
+
+    /// The lead's barred numbers (`leads.wrong_phones`, `leads.do_not_call_phones`).
+    pub fn barred(&self) -> QueryResult<BarredNumbers> {
+        Ok(BarredNumbers {
+            wrong: stored_strings("leads.wrong_phones", &self.wrong_phones)?,
+            not_to_call: stored_strings("leads.do_not_call_phones", &self.do_not_call_phones)?,
         })
     }
 }

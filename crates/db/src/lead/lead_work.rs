@@ -468,8 +468,9 @@ fn apply(conn: &mut DbConnection, change: &LeadChange) -> Result<Option<Lead>, A
         index_tags(conn, change.lead_id, &stored_tags(&work.tags)?, tags)?;
         work.tags = strings_column(tags);
     }
-    if let Some(wrong) = &change.wrong_phones {
-        work.wrong_phones = strings_column(wrong);
+    if let Some(barred) = &change.barred {
+        work.wrong_phones = strings_column(&barred.wrong);
+        work.do_not_call_phones = strings_column(&barred.not_to_call);
     }
     // One statement for the rest of the change, in one of three shapes, each kept prepared:
     // preparing an UPDATE of `leads` compiles the triggers its columns wake (search, dashboard).
@@ -482,6 +483,7 @@ fn apply(conn: &mut DbConnection, change: &LeadChange) -> Result<Option<Lead>, A
         leads::do_not_call.eq(work.do_not_call),
         leads::tags.eq(&work.tags),
         leads::wrong_phones.eq(&work.wrong_phones),
+        leads::do_not_call_phones.eq(&work.do_not_call_phones),
         // The raised version and its time: new on PostgreSQL, as already written on SQLite.
         leads::version.eq(work.version),
     );

@@ -267,7 +267,8 @@ fn write_survivor(
             leads::version.eq(leads::version + 1),
             leads::do_not_call.eq(update.do_not_call),
             leads::tags.eq(strings_column(&update.tags)),
-            leads::wrong_phones.eq(strings_column(&update.wrong_phones)),
+            leads::wrong_phones.eq(strings_column(&update.barred.wrong)),
+            leads::do_not_call_phones.eq(strings_column(&update.barred.not_to_call)),
         ))
         .execute(conn)
         .map(drop)

@@ -15,7 +15,6 @@ use leadhub_domain::lead::work::{kind, NewActivity};
 
 use crate::job::jobs::insert_jobs;
 use crate::lead::lead_row::{LeadRow, LeadValues};
-use crate::lead::lead_tags::stored_strings;
 use crate::lead::lead_work::insert_activity;
 use crate::schema::leads;
 use crate::sql::error::stored_word;
@@ -195,7 +194,7 @@ fn load_candidates(
                         &v.enrichment_status,
                     )?,
                     submission_count: v.submission_count,
-                    wrong_phones: stored_strings("leads.wrong_phones", &row.work.wrong_phones)?,
+                    barred: row.work.barred()?,
                 };
                 found.insert(row.id, (candidate, row));
             }

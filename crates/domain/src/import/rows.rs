@@ -1,6 +1,8 @@
 //! One row of a spreadsheet into a lead's or a business's fields. Each cell is read into the API's value
 //! (`cells`); a cell that still breaks a rule of the API is dropped from the row with a warning, and the row
 //! is kept: one bad optional cell must not throw away the address, owner and phone beside it.
+use std::collections::BTreeSet;
+
 use crate::address::split_one_line;
 use crate::business::BusinessFields;
 use crate::lead::fields::{max_len, LeadFields};
@@ -165,12 +167,15 @@ fn state_cell(cell: (&'static str, &str), issues: &mut Vec<CellIssue>) -> Option
 }
 
 /// The row's cells with each number its file flags do not call blanked (`ColumnMap::number_flags`),
-/// each left out with a warning; None when the file flags no number. The row's verbatim copy (its
+/// each left out with a warning and, where it reads as a number, added (E.164) to `barring` for
+/// the lead to bar (`ImportedWork::numbers_not_to_call`: a lead that has it loses it, and no
+/// later list adds it back); None when the file flags no number. The row's verbatim copy (its
 /// submission) keeps the number: only the lead's numbers, the ones people dial, leave it out.
 fn numbers_not_to_call(
     map: &ColumnMap,
     cells: &[String],
     issues: &mut Vec<CellIssue>,
+    barring: &mut BTreeSet<String>,
 ) -> Option<Vec<String>> {
     if map.number_flags.is_empty() {
         return None;
@@ -191,6 +196,7 @@ fn numbers_not_to_call(
                     map.headers.get(flag).map_or("", String::as_str)
                 );
                 issues.push(CellIssue::new(field, number, "number_not_to_call", message));
+                barring.extend(normalize_phone(number));
                 if let Some(cell) = kept.get_mut(phone) {
                     cell.clear();
                 }
@@ -219,7 +225,8 @@ fn with_note_lines(map: &ColumnMap, cells: &[String], note: Option<String>) -> O
 /// Cleans one lead row.
 pub fn lead_row(map: &ColumnMap, cells: &[String]) -> LeadRow {
     let mut row = LeadRow::default();
-    let kept = numbers_not_to_call(map, cells, &mut row.issues);
+    let barring = &mut row.work.numbers_not_to_call;
+    let kept = numbers_not_to_call(map, cells, &mut row.issues, barring);
     let cells = kept.as_deref().unwrap_or(cells);
     let issues = &mut row.issues;
     let (mut unit, mut mail_unit, mut note) = (None, None, None);
@@ -471,6 +478,14 @@ mod tests {
             "{:?}",
             row.issues
         );
+        // Kept for the lead to bar, as the lead's numbers are written.
+        let barring: Vec<&str> = row
+            .work
+            .numbers_not_to_call
+            .iter()
+            .map(String::as_str)
+            .collect();
+        assert_eq!(barring, ["+15125550101"]);
     }
 
     #[test]

@@ -15,7 +15,7 @@ use crate::telemetry::IMPORT_ROWS;
 use crate::user::User;
 
 use super::columns::{
-    map_header, ColumnMap, ASSIGNEE, DO_NOT_CALL, FOLLOW_UP, LEAD_STATUS, NOTES, TAGS,
+    map_header, ColumnMap, ASSIGNEE, DO_NOT_CALL, FOLLOW_UP, LEAD_STATUS, NOTES, NUMBER_DNC, TAGS,
 };
 use super::rows::{business_row, lead_row, CellIssue};
 use super::verbatim::Verbatim;
@@ -475,10 +475,11 @@ impl Import<'_> {
         Ok(())
     }
 
-    /// Gives each lead a row created the row's status, owner, follow-up day, do-not-call mark and
-    /// tags. A row that merged into a lead that existed gives it only the mark and the tags, and
-    /// leaves the rest of its working state as the team has it, saying so; a row whose working
-    /// state could not be set says so too (the lead stays, as the file made it).
+    /// Gives each lead a row created the row's status, owner, follow-up day, do-not-call mark,
+    /// tags and numbers not to call. A row that merged into a lead that existed gives it only the
+    /// mark, the tags and the numbers, and leaves the rest of its working state as the team has
+    /// it, saying so; a row whose working state could not be set says so too (the lead stays, as
+    /// the file made it).
     async fn set_work(&mut self, rows: &[Pending], outcomes: &[ElementOutcome]) {
         let mut applied: Vec<&Pending> = Vec::new();
         let mut work = Vec::new();
@@ -533,7 +534,7 @@ impl Import<'_> {
     }
 
     /// A `work_not_set` warning under the row's status column, else its follow-up, owner,
-    /// do-not-call or tags column.
+    /// do-not-call, tags or a number's do-not-call column.
     fn warn_work(&mut self, pending: &Pending, message: &str) {
         let work = &pending.work;
         let field = if work.status.is_some() {
@@ -544,8 +545,10 @@ impl Import<'_> {
             ASSIGNEE
         } else if work.do_not_call.is_some() {
             DO_NOT_CALL
-        } else {
+        } else if !work.tags.is_empty() {
             TAGS
+        } else {
+            NUMBER_DNC
         };
         self.warn(&pending.row, field, "work_not_set", message, None);
     }

@@ -1,6 +1,7 @@
 //! Merging a submission into the stored lead of the same property (contract 3.3).
 use std::borrow::Cow;
 
+use crate::lead::barred::BarredNumbers;
 use crate::lead::fields::{LeadFields, Warning, STRING_FIELDS};
 use crate::lead::normalize::{EMAIL_FIELDS, PHONE_FIELDS};
 
@@ -19,15 +20,15 @@ pub struct MergeOutcome {
 /// not a correction: a new one fills the first empty slot, and one that does not fit is dropped
 /// with `contact_slots_full` (the raw submission still holds it).
 ///
-/// `wrong_phones` are the lead's numbers a contact found wrong (`LeadWork::wrong_phones`): each
-/// is left out of `incoming` with the warning `wrong_number`, so it never comes back with a list
-/// that still has it.
+/// `barred` are the lead's numbers a contact found wrong or a do-not-call list flagged
+/// (`lead::barred`): each is left out of `incoming` with the warning `wrong_number` or
+/// `number_not_to_call`, so it never comes back with a list that still has it.
 pub fn merge_into(
     stored: &mut LeadFields,
     incoming: &LeadFields,
-    wrong_phones: &[String],
+    barred: &BarredNumbers,
 ) -> MergeOutcome {
-    let (incoming, mut warnings) = without_wrong_numbers(incoming, wrong_phones);
+    let (incoming, mut warnings) = without_barred_numbers(incoming, barred);
     let incoming = incoming.as_ref();
     let mut changed = false;
 
@@ -71,29 +72,23 @@ pub fn merge_into(
     MergeOutcome { changed, warnings }
 }
 
-/// `incoming` without the lead's wrong numbers, each left out with the warning `wrong_number`.
-/// Borrowed as it is when the lead has none (the usual case).
-fn without_wrong_numbers<'a>(
+/// `incoming` without the lead's barred numbers, each left out with its warning. Borrowed as it
+/// is when the lead has none (the usual case).
+fn without_barred_numbers<'a>(
     incoming: &'a LeadFields,
-    wrong: &[String],
+    barred: &BarredNumbers,
 ) -> (Cow<'a, LeadFields>, Vec<Warning>) {
     let mut kept = Cow::Borrowed(incoming);
     let mut warnings = Vec::new();
-    if wrong.is_empty() {
+    if barred.is_empty() {
         return (kept, warnings);
     }
     for name in PHONE_FIELDS {
         let Some(Some(number)) = incoming.string_field(name) else {
             continue;
         };
-        if wrong.contains(number) {
-            warnings.push(Warning::new(
-                name,
-                "wrong_number",
-                format!(
-                    "'{number}' was not added: a contact logged it as a wrong number on this lead"
-                ),
-            ));
+        if let Some(warning) = barred.warning(name, number) {
+            warnings.push(warning);
             if let Some(slot) = kept.to_mut().string_field_mut(name) {
                 *slot = None;
             }
@@ -191,7 +186,11 @@ mod tests {
 
     /// Merges an incoming lead with these string fields, by name, into `lead`.
     fn merge_strings(lead: &mut LeadFields, fields: &[(&str, &str)]) -> MergeOutcome {
-        merge_into(lead, &with_strings(LeadFields::default(), fields), &[])
+        merge_into(
+            lead,
+            &with_strings(LeadFields::default(), fields),
+            &BarredNumbers::default(),
+        )
     }
 
     /// One merge: the incoming string fields, whether the lead changes, string fields as they
@@ -243,7 +242,7 @@ mod tests {
             longitude: None,
             ..stored()
         };
-        let out = merge_into(&mut lead, &incoming, &[]);
+        let out = merge_into(&mut lead, &incoming, &BarredNumbers::default());
         assert!(!out.changed);
         assert_eq!(lead, stored());
     }
@@ -251,7 +250,7 @@ mod tests {
     #[test]
     fn none_never_erases() {
         let mut lead = stored();
-        let out = merge_into(&mut lead, &LeadFields::default(), &[]);
+        let out = merge_into(&mut lead, &LeadFields::default(), &BarredNumbers::default());
         assert!(!out.changed);
         assert!(out.warnings.is_empty());
         assert_eq!(lead, stored());
@@ -268,7 +267,7 @@ mod tests {
                 longitude: Some(-97.75),
                 ..LeadFields::default()
             },
-            &[],
+            &BarredNumbers::default(),
         );
         assert!(out.changed);
         assert_eq!(
@@ -278,7 +277,7 @@ mod tests {
     }
 
     #[test]
-    fn a_leads_wrong_numbers_are_left_out_of_what_merges_into_it() {
+    fn a_leads_barred_numbers_are_left_out_of_what_merges_into_it() {
         let incoming = LeadFields {
             primary_phone: Some("+15125550100".into()),
             phone_2: Some("+15125550102".into()),
@@ -286,21 +285,26 @@ mod tests {
             ..LeadFields::default()
         };
         let mut lead = LeadFields::default();
-        assert!(merge_into(&mut lead, &incoming, &[]).warnings.is_empty());
+        assert!(merge_into(&mut lead, &incoming, &BarredNumbers::default())
+            .warnings
+            .is_empty());
         assert_eq!(lead.primary_phone.as_deref(), Some("+15125550100"));
 
         let mut lead = LeadFields::default();
-        let wrong = ["+15125550100".to_owned()];
-        let out = merge_into(&mut lead, &incoming, &wrong);
+        let barred = BarredNumbers {
+            wrong: vec!["+15125550100".to_owned()],
+            not_to_call: vec!["+15125550102".to_owned()],
+        };
+        let out = merge_into(&mut lead, &incoming, &barred);
         assert!(out.changed);
-        assert_eq!(
-            phones(&lead),
-            [Some("+15125550102"), None, None, None, None]
-        );
+        assert_eq!(phones(&lead), [None, None, None, None, None]);
         assert_eq!(lead.city.as_deref(), Some("Austin"));
         assert_eq!(
             field_codes(&out.warnings),
-            [("primary_phone", "wrong_number")]
+            [
+                ("primary_phone", "wrong_number"),
+                ("phone_2", "number_not_to_call")
+            ]
         );
     }
 
@@ -508,7 +512,7 @@ mod tests {
         #[test]
         fn merging_a_lead_into_itself_changes_nothing(lead in any_lead()) {
             let mut merged = lead.clone();
-            let out = merge_into(&mut merged, &lead, &[]);
+            let out = merge_into(&mut merged, &lead, &BarredNumbers::default());
             prop_assert!(!out.changed);
             prop_assert!(out.warnings.is_empty());
             prop_assert_eq!(merged, lead);
@@ -517,9 +521,9 @@ mod tests {
         #[test]
         fn merging_twice_changes_nothing_the_second_time(a in any_lead(), b in any_lead()) {
             let mut merged = a;
-            merge_into(&mut merged, &b, &[]);
+            merge_into(&mut merged, &b, &BarredNumbers::default());
             let once = merged.clone();
-            let out = merge_into(&mut merged, &b, &[]);
+            let out = merge_into(&mut merged, &b, &BarredNumbers::default());
             prop_assert!(!out.changed);
             prop_assert_eq!(merged, once);
         }

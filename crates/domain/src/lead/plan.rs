@@ -8,6 +8,7 @@
 use std::collections::{BTreeSet, HashMap};
 
 use crate::address::AddressKey;
+use crate::lead::barred::BarredNumbers;
 use crate::lead::fields::{LeadFields, Warning};
 use crate::lead::merge::merge_into;
 use crate::lead::record::{EnrichmentStatus, LeadAction, LeadWrite};
@@ -48,8 +49,8 @@ pub struct Candidate {
     pub has_appraisal: bool,
     pub enrichment_status: EnrichmentStatus,
     pub submission_count: i32,
-    /// Its wrong numbers (`LeadWork::wrong_phones`): a merge does not add them back.
-    pub wrong_phones: Vec<String>,
+    /// Its barred numbers (`LeadWork::barred`): a merge does not add them back.
+    pub barred: BarredNumbers,
 }
 
 /// A lead of the plan: stored before the batch (its id), or the plan's `n`-th new lead.
@@ -139,7 +140,7 @@ pub fn plan<'a>(
                 has_appraisal: c.has_appraisal,
                 enrichment_status: c.enrichment_status,
                 submission_count: c.submission_count,
-                wrong_phones: c.wrong_phones,
+                barred: c.barred,
             },
         };
         planner.stored.push((c.id, planned));
@@ -157,7 +158,7 @@ struct Draft {
     has_appraisal: bool,
     enrichment_status: EnrichmentStatus,
     submission_count: i32,
-    wrong_phones: Vec<String>,
+    barred: BarredNumbers,
 }
 
 /// A lead of the plan with its address key, read from its current fields.
@@ -261,7 +262,7 @@ impl Planner {
                 has_appraisal: false,
                 enrichment_status: EnrichmentStatus::Skipped,
                 submission_count: 1,
-                wrong_phones: Vec::new(),
+                barred: BarredNumbers::default(),
             },
             key: w.lead.address_key.clone(),
         };
@@ -287,7 +288,7 @@ impl Planner {
         let outcome = merge_into(
             &mut planned.lead.fields,
             &w.lead.fields,
-            &planned.lead.wrong_phones,
+            &planned.lead.barred,
         );
         if outcome.changed {
             let fields = &planned.lead.fields;

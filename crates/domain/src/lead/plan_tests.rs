@@ -51,7 +51,7 @@ fn stored(id: i64, fields: LeadFields) -> Candidate {
         has_appraisal: false,
         enrichment_status: EnrichmentStatus::Skipped,
         submission_count: 1,
-        wrong_phones: Vec::new(),
+        barred: BarredNumbers::default(),
     }
 }
 
@@ -131,7 +131,7 @@ fn a_full_contact_slot_is_a_merge_warning() {
 #[test]
 fn a_stored_leads_wrong_number_does_not_come_back() {
     let mut called = stored(3, austin("5 Elm St"));
-    called.wrong_phones = vec!["+15125550100".into()];
+    called.barred.wrong = vec!["+15125550100".into()];
     let mut again = austin("5 Elm St");
     again.primary_phone = Some("512-555-0100".into());
     let mut another = austin("5 Elm St");

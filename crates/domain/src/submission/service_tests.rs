@@ -11,6 +11,7 @@ use mockall::Sequence;
 
 use crate::enrich::{EnrichError, GeocodeQuery, MockGeocoder};
 use crate::fixtures::census_match;
+use crate::lead::barred::BarredNumbers;
 use crate::lead::enrichment_retry::MockEnrichmentRetryRepository;
 use crate::lead::fields::{LeadFields, Warning};
 use crate::lead::plan::{self, Candidate, PlannedLead, Street};
@@ -130,7 +131,7 @@ fn stored(id: i64, fields: LeadFields) -> Candidate {
         has_appraisal: false,
         enrichment_status: EnrichmentStatus::Skipped,
         submission_count: 1,
-        wrong_phones: Vec::new(),
+        barred: BarredNumbers::default(),
     }
 }
 

@@ -5,6 +5,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde::Serialize;
 use serde_json::Value;
 
+use crate::lead::barred::BarredNumbers;
 use crate::lead::fields::{LeadFields, Warning, ADDRESS_FIELDS, STRING_FIELDS};
 use crate::lead::merge::merge_into;
 use crate::lead::normalize::{EMAIL_FIELDS, PHONE_FIELDS};
@@ -57,9 +58,9 @@ pub struct SurvivorUpdate {
     pub do_not_call: bool,
     /// Both leads' tags, sorted, each once.
     pub tags: Vec<String>,
-    /// Both leads' wrong numbers, the survivor's first, each once: the merged lead's numbers
+    /// Both leads' barred numbers, the survivor's first, each once: the merged lead's numbers
     /// among them are not taken.
-    pub wrong_phones: Vec<String>,
+    pub barred: BarredNumbers,
     /// The merged lead's phones or e-mails that found no free slot (`contact_slots_full`);
     /// they stay readable on the merged lead.
     pub warnings: Vec<Warning>,
@@ -89,14 +90,9 @@ fn list_change(
 /// its acres, the primary phone's type with the number it describes.
 pub fn combine(survivor: &Lead, merged: &Lead) -> SurvivorUpdate {
     let mut fields = survivor.fields.clone();
-    let mut wrong_phones = survivor.work.wrong_phones.clone();
-    for number in &merged.work.wrong_phones {
-        if !wrong_phones.contains(number) {
-            wrong_phones.push(number.clone());
-        }
-    }
+    let barred = survivor.work.barred.joined(&merged.work.barred);
     let taken = gaps(&survivor.fields, &merged.fields);
-    let outcome = merge_into(&mut fields, &taken, &wrong_phones);
+    let outcome = merge_into(&mut fields, &taken, &barred);
 
     let coordinates_taken = survivor.fields.latitude.is_none() && fields.latitude.is_some();
     let lot_size_taken = survivor.fields.lot_size.is_none() && fields.lot_size.is_some();
@@ -125,17 +121,14 @@ pub fn combine(survivor: &Lead, merged: &Lead) -> SurvivorUpdate {
             },
         );
     }
-    list_change(
-        &mut changes,
-        "wrong_phones",
-        &survivor.work.wrong_phones,
-        &wrong_phones,
-    );
+    for (name, old, new) in barred.changes_from(&survivor.work.barred) {
+        changes.insert(name.to_owned(), FieldChange { old, new });
+    }
     list_change(&mut changes, "tags", &survivor.work.tags, &tags);
     SurvivorUpdate {
         do_not_call,
         tags,
-        wrong_phones,
+        barred,
         lot_size_acres: if lot_size_taken {
             merged.lot_size_acres
         } else {

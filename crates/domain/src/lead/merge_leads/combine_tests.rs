@@ -94,16 +94,19 @@ fn phones_and_emails_merge_as_sets_the_survivors_first() {
 #[test]
 fn wrong_numbers_of_either_lead_stay_off_the_survivor() {
     let mut survivor = survivor();
-    survivor.work.wrong_phones = vec!["+15125550199".into()];
+    survivor.work.barred.wrong = vec!["+15125550199".into()];
     let mut merged = merged();
-    merged.work.wrong_phones = vec!["+15125550111".into(), "+15125550199".into()];
+    merged.work.barred.wrong = vec!["+15125550111".into(), "+15125550199".into()];
+    merged.work.barred.not_to_call = vec!["+15125550122".into()];
     let up = combine(&survivor, &merged);
     assert_eq!(
         phones(&up.fields),
         [Some("+15125550100"), None, None, None, None]
     );
-    assert_eq!(up.wrong_phones, ["+15125550199", "+15125550111"]);
+    assert_eq!(up.barred.wrong, ["+15125550199", "+15125550111"]);
+    assert_eq!(up.barred.not_to_call, ["+15125550122"]);
     assert!(up.changes.contains_key("wrong_phones"));
+    assert!(up.changes.contains_key("do_not_call_phones"));
     assert_eq!(
         field_codes(&up.warnings),
         [("primary_phone", "wrong_number")]

@@ -5,6 +5,7 @@ use std::collections::HashMap;
 use chrono::{DateTime, NaiveDate, Utc};
 use serde_json::json;
 
+use crate::lead::barred::Bar;
 use crate::lead::normalize::PHONE_FIELDS;
 use crate::lead::record::Lead;
 use crate::parse::normalize_phone;
@@ -90,7 +91,7 @@ pub struct ContactLog {
     /// The next follow-up day (None inside: cleared); None leaves the day as it is.
     pub follow_up: Option<Option<NaiveDate>>,
     /// The number called, written any way a phone is (`(512) 555-0100`): one of the lead's.
-    /// A wrong number is taken off the lead (`take_off_wrong_number`).
+    /// A wrong number is taken off the lead (`take_off_numbers`).
     pub phone: Option<String>,
 }
 
@@ -113,7 +114,9 @@ pub(super) fn record_contact(
     if let Some(phone) = phone {
         detail["phone"] = json!(phone);
         match outcome {
-            ContactOutcome::WrongNumber => take_off_wrong_number(change, lead, phone),
+            ContactOutcome::WrongNumber => {
+                take_off_numbers(change, lead, &[phone.to_owned()], Bar::Wrong);
+            }
             ContactOutcome::Reached => put_first(change, lead, phone),
             _ => {}
         }
@@ -165,22 +168,45 @@ fn set_numbers(change: &mut LeadChange, lead: &Lead, numbers: &[String]) {
     });
 }
 
-/// Takes `phone` off the lead's numbers (the later ones move up a slot, so the first number
-/// stays the one to call) and keeps it among the lead's wrong numbers, so no submission or
-/// import adds it back.
-fn take_off_wrong_number(change: &mut LeadChange, lead: &Lead, phone: &str) {
-    let mut numbers = numbers_of(lead);
-    numbers.retain(|number| number != phone);
-    set_numbers(change, lead, &numbers);
-    let old = &lead.work.wrong_phones;
-    let mut wrong = old.clone();
-    if !wrong.iter().any(|w| w == phone) {
-        wrong.push(phone.to_owned());
+/// Takes `barring` off the lead's numbers (the later ones move up a slot, so the first number
+/// stays the one to call) and keeps each among the lead's barred numbers of the list `bar`, so
+/// no submission or import adds it back. Nothing when all are there already (false).
+fn take_off_numbers(change: &mut LeadChange, lead: &Lead, barring: &[String], bar: Bar) -> bool {
+    let numbers = numbers_of(lead);
+    let kept: Vec<String> = numbers
+        .iter()
+        .filter(|number| !barring.contains(number))
+        .cloned()
+        .collect();
+    if kept != numbers {
+        set_numbers(change, lead, &kept);
     }
-    change
-        .changes
-        .insert("wrong_phones".into(), json!({"old": old, "new": wrong}));
-    change.wrong_phones = Some(wrong);
+    let mut barred = lead.work.barred.clone();
+    for number in barring {
+        barred.add(bar, number);
+    }
+    let listed = barred.changes_from(&lead.work.barred);
+    for (name, old, new) in &listed {
+        change
+            .changes
+            .insert((*name).into(), json!({"old": old, "new": new}));
+    }
+    if !listed.is_empty() {
+        change.barred = Some(barred);
+    }
+    kept != numbers || !listed.is_empty()
+}
+
+/// Bars `numbers` (E.164) that a do-not-call list flagged on the lead, as part of `change`: taken
+/// off its phones and kept among its numbers not to call, with a `numbers_not_to_call` timeline
+/// entry naming them; nothing when the lead had them so already.
+pub(super) fn bar_numbers_not_to_call(change: &mut LeadChange, lead: &Lead, numbers: &[String]) {
+    if take_off_numbers(change, lead, numbers, Bar::NotToCall) {
+        change.activity.push(NewActivity {
+            kind: kind::NUMBERS_NOT_TO_CALL,
+            detail: json!({ "numbers": numbers }),
+        });
+    }
 }
 
 /// Makes `phone`, the number the owner answered, the lead's first (the others keep their order

@@ -24,6 +24,9 @@ pub struct ImportedWork {
     pub do_not_call: Option<bool>,
     /// Tags added to the lead (stored form).
     pub tags: BTreeSet<String>,
+    /// Numbers (E.164) the row's per-number do-not-call flags named: taken off the lead and kept
+    /// among its numbers not to call.
+    pub numbers_not_to_call: BTreeSet<String>,
 }
 
 impl ImportedWork {
@@ -31,13 +34,14 @@ impl ImportedWork {
         *self == ImportedWork::default()
     }
 
-    /// What of it a lead that existed takes: the do-not-call mark, since a list saying the owner
-    /// must not be called holds whoever works the lead, and the tags, which only add; the rest
-    /// stays as the team has it.
+    /// What of it a lead that existed takes: the do-not-call mark and the numbers not to call,
+    /// since a list saying the owner or a number must not be called holds whoever works the lead,
+    /// and the tags, which only add; the rest stays as the team has it.
     pub fn for_existing_lead(&self) -> Option<ImportedWork> {
         let taken = ImportedWork {
             do_not_call: self.do_not_call.filter(|marked| *marked),
             tags: self.tags.clone(),
+            numbers_not_to_call: self.numbers_not_to_call.clone(),
             ..ImportedWork::default()
         };
         (!taken.is_empty()).then_some(taken)
@@ -45,7 +49,7 @@ impl ImportedWork {
 
     /// Takes in what a later row of the same lead gives it (two rows of one property in a
     /// chunk: the first created the lead, the next merged into it): the first status, owner and
-    /// day given, the do-not-call mark if either row sets it, every tag.
+    /// day given, the do-not-call mark if either row sets it, every tag and flagged number.
     fn join(&mut self, later: &ImportedWork) {
         self.status = self.status.or(later.status);
         if self.assignee_email.is_none() {
@@ -57,6 +61,8 @@ impl ImportedWork {
             (mine, theirs) => mine.or(theirs),
         };
         self.tags.extend(later.tags.iter().cloned());
+        let numbers = later.numbers_not_to_call.iter().cloned();
+        self.numbers_not_to_call.extend(numbers);
     }
 
     /// What a lead that existed leaves aside (`for_existing_lead` takes the rest).
@@ -64,6 +70,7 @@ impl ImportedWork {
         ImportedWork {
             do_not_call: None,
             tags: BTreeSet::new(),
+            numbers_not_to_call: BTreeSet::new(),
             ..self.clone()
         }
     }
@@ -142,6 +149,7 @@ impl LeadWorkService {
                 follow_up: item.follow_up.map(Some),
                 do_not_call: item.do_not_call,
                 tags: (!item.tags.is_empty()).then(|| TagEdit::adding(item.tags.iter().cloned())),
+                numbers_not_to_call: item.numbers_not_to_call.iter().cloned().collect(),
                 ..BulkSet::default()
             };
             if let Some(email) = item.assignee_email.as_deref() {
@@ -186,7 +194,8 @@ impl LeadWorkService {
                 let others = set.status.is_some()
                     || set.follow_up.is_some()
                     || set.do_not_call.is_some()
-                    || set.tags.is_some();
+                    || set.tags.is_some()
+                    || !set.numbers_not_to_call.is_empty();
                 if set.assignee.is_some() && others {
                     set.assignee = None;
                     outcome[*i] = WorkSet::OwnerLeftOut(reason);

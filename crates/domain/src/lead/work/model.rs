@@ -3,6 +3,7 @@
 use chrono::{DateTime, NaiveDate, Utc};
 use serde_json::Value;
 
+use crate::lead::barred::BarredNumbers;
 use crate::word_enum::word_enum;
 
 word_enum! {
@@ -79,10 +80,10 @@ pub struct LeadWork {
     pub do_not_call: bool,
     /// The lead's tags, stored form (`tags::parse_tag`), sorted, each once.
     pub tags: Vec<String>,
-    /// Numbers (E.164) a contact was logged on as a wrong number: taken off the lead's phones
-    /// then, and never added back by a submission, an import or a merge of leads (a person may
-    /// still type one back in an edit). Oldest first.
-    pub wrong_phones: Vec<String>,
+    /// Numbers (E.164) a contact was logged on as a wrong number or a do-not-call list flagged:
+    /// taken off the lead's phones then, and never added back by a submission, an import or a
+    /// merge of leads (a person may still type one back in an edit).
+    pub barred: BarredNumbers,
 }
 
 impl Default for LeadWork {
@@ -97,7 +98,7 @@ impl Default for LeadWork {
             follow_up_on: None,
             do_not_call: false,
             tags: Vec::new(),
-            wrong_phones: Vec::new(),
+            barred: BarredNumbers::default(),
         }
     }
 }
@@ -206,6 +207,8 @@ pub mod kind {
     pub const MERGED: &str = "merged";
     pub const ENRICHED: &str = "enriched";
     pub const CONTACT_LOGGED: &str = "contact_logged";
+    /// Numbers a do-not-call list flagged, taken off the lead (`{"numbers": [...]}`).
+    pub const NUMBERS_NOT_TO_CALL: &str = "numbers_not_to_call";
 }
 
 /// A timeline row to write with a change, in its transaction.

@@ -5,6 +5,7 @@ use async_trait::async_trait;
 use chrono::{DateTime, NaiveDate, Utc};
 use serde_json::{Map, Value};
 
+use crate::lead::barred::BarredNumbers;
 use crate::lead::fields::LeadFields;
 use crate::lead::record::Lead;
 use crate::lead::work::contact::{ContactOutcome, ContactSummary};
@@ -39,8 +40,8 @@ pub struct LeadChange {
     pub do_not_call: Option<bool>,
     /// The lead's new tags, sorted, each once.
     pub tags: Option<Vec<String>>,
-    /// The lead's new list of wrong numbers (`LeadWork::wrong_phones`).
-    pub wrong_phones: Option<Vec<String>>,
+    /// The lead's new barred numbers (`LeadWork::barred`).
+    pub barred: Option<BarredNumbers>,
     /// A move (or a claim): the new team.
     pub team: Option<i64>,
     /// Archive (true) or restore (false).

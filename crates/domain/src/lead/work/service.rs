@@ -11,7 +11,9 @@ use crate::clock::Clock;
 use crate::error::{FieldError, LocPart};
 use crate::lead::fields::Warning;
 use crate::lead::record::{Lead, LeadRepository};
-use crate::lead::work::contact::{record_contact, ContactOutcome, ContactSummary};
+use crate::lead::work::contact::{
+    bar_numbers_not_to_call, record_contact, ContactOutcome, ContactSummary,
+};
 use crate::lead::work::edit::{edit_fields, AddressKeys, FieldPatch};
 use crate::lead::work::model::{kind, ActivityEntry, LeadStatus, NewActivity, Note};
 use crate::lead::work::repository::{ChangeSaved, LeadChange, LeadWorkRepository, StoredFields};
@@ -111,6 +113,10 @@ pub struct BulkSet {
     pub contact: Option<ContactOutcome>,
     /// A note added to every lead (with a contact: what was said); blank is none.
     pub note: Option<String>,
+    /// Numbers (E.164) a do-not-call list flagged: taken off each lead and kept among its numbers
+    /// not to call (`contact::bar_numbers_not_to_call`). An import's per-number flags; the API's
+    /// bulk change has no such member.
+    pub numbers_not_to_call: Vec<String>,
 }
 
 /// A lead after an edit, with what normalising the given values could not use.
@@ -357,7 +363,7 @@ impl LeadWorkService {
             follow_up: None,
             do_not_call: None,
             tags: None,
-            wrong_phones: None,
+            barred: None,
             team: None,
             archived: None,
             note: None,
@@ -703,6 +709,9 @@ impl LeadWorkService {
             }
             None => self.change_of(user, &lead),
         };
+        if !set.numbers_not_to_call.is_empty() {
+            bar_numbers_not_to_call(&mut change, &lead, &set.numbers_not_to_call);
+        }
         if let Some(outcome) = set.contact {
             record_contact(&mut change, &lead, outcome, set.status.is_none(), None);
         }

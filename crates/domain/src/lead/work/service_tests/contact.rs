@@ -103,7 +103,7 @@ fn phoned() -> Lead {
 #[tokio::test]
 async fn a_wrong_number_called_is_taken_off_the_lead_and_kept_as_wrong() {
     let mut phoned = phoned();
-    phoned.work.wrong_phones = vec!["+15125550199".into()];
+    phoned.work.barred.wrong = vec!["+15125550199".into()];
     let (service, saved) = World::of(vec![phoned]).service();
     let member = person(3, "m");
     let called = |outcome, phone: &str| ContactLog {
@@ -150,7 +150,7 @@ async fn a_wrong_number_called_is_taken_off_the_lead_and_kept_as_wrong() {
         "the type went with its number"
     );
     assert_eq!(
-        change.wrong_phones.as_deref(),
+        change.barred.as_ref().map(|b| &b.wrong[..]),
         Some(&["+15125550199".to_owned(), "+15125550100".to_owned()][..])
     );
     let mut changed: Vec<_> = change.changes.keys().collect();
@@ -174,7 +174,7 @@ async fn a_wrong_number_called_is_taken_off_the_lead_and_kept_as_wrong() {
         serde_json::json!({"outcome": "left_message", "phone": "+15125550102"})
     );
     assert!(saved[1].fields.is_none() && saved[2].fields.is_none());
-    assert!(saved[2].wrong_phones.is_none());
+    assert!(saved[2].barred.is_none());
 }
 
 #[tokio::test]
@@ -207,7 +207,7 @@ async fn the_number_that_reached_the_owner_becomes_the_leads_first() {
         fields.primary_phone_type, None,
         "the type went with its number"
     );
-    assert!(saved[0].wrong_phones.is_none());
+    assert!(saved[0].barred.is_none());
     // The first number already: nothing moves.
     assert!(saved[1].fields.is_none());
     assert_eq!(

@@ -1,6 +1,7 @@
 //! The working state an import gives the leads it created: set as the page sets it, an owner
 //! a rule refuses left out with the status still set.
 use super::*;
+use crate::lead::work::model::kind;
 use crate::lead::work::{ImportedWork, WorkSet};
 
 fn work(lead_id: i64, status: LeadStatus, owner: &str) -> (i64, ImportedWork) {
@@ -99,4 +100,48 @@ async fn two_rows_of_one_lead_are_one_change() {
         saved[0].tags.as_deref(),
         Some(&["mailer 12".to_owned(), "storm 2026".to_owned()][..])
     );
+}
+
+/// A file's per-number flags: the lead loses the flagged number (the next moves up), keeps it
+/// among its numbers not to call, and its timeline names it; a number it had barred already
+/// changes nothing.
+#[tokio::test]
+async fn a_flagged_number_is_taken_off_the_lead_and_barred() {
+    let mut phoned = lead(10, Some(TEAM));
+    phoned.fields.primary_phone = Some("+15125550181".into());
+    phoned.fields.phone_2 = Some("+15125550182".into());
+    let mut barred = lead(11, Some(TEAM));
+    barred.work.barred.not_to_call = vec!["+15125550183".into()];
+    let (service, saved) = World::of(vec![phoned, barred]).service();
+    let flag = |id: i64, number: &str| {
+        let work = ImportedWork {
+            numbers_not_to_call: [number.to_owned()].into(),
+            ..ImportedWork::default()
+        };
+        (id, work)
+    };
+    let items = [flag(10, "+15125550181"), flag(11, "+15125550183")];
+    let sets = service
+        .apply_imported_work(&person(2, "p2@example.com"), &items)
+        .await
+        .unwrap();
+    assert_eq!(sets, [WorkSet::All, WorkSet::All]);
+    let saved = saved.lock().unwrap();
+    let fields = saved[0].fields.as_ref().map(|f| &f.fields).unwrap();
+    assert_eq!(
+        (fields.primary_phone.as_deref(), fields.phone_2.as_deref()),
+        (Some("+15125550182"), None)
+    );
+    let barred = saved[0].barred.as_ref().unwrap();
+    assert_eq!(barred.not_to_call, ["+15125550181"]);
+    assert!(barred.wrong.is_empty());
+    let kinds: Vec<&str> = saved[0].activity.iter().map(|a| a.kind).collect();
+    assert_eq!(kinds, [kind::NUMBERS_NOT_TO_CALL]);
+    assert!(saved[0].changes.contains_key("do_not_call_phones"));
+    assert!(saved[0].changes.contains_key("primary_phone"));
+    assert_eq!(
+        (saved[1].fields.as_ref(), saved[1].barred.as_ref()),
+        (None, None)
+    );
+    assert!(saved[1].activity.is_empty(), "{:?}", saved[1]);
 }

@@ -1,0 +1,1 @@
+ALTER TABLE leads DROP COLUMN do_not_call_phones;
