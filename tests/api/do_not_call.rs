@@ -11,7 +11,7 @@ use crate::lead_pages::fetch_csv;
 use crate::lead_uploads::{count, imported};
 use crate::lead_work::{cast, ids, lead_at, newest_of_kind, patch, timeline};
 use crate::lead_work_pages::{post_form, work_on};
-use crate::messy_imports::import_file;
+use crate::messy_imports::{import_elsewhere, import_file};
 use crate::pages::{assert_shows, page_shows, sign_in};
 
 backend_tests!(
@@ -94,10 +94,10 @@ async fn a_member_marks_a_lead_do_not_call_and_only_an_admin_takes_it_off(app: T
         lines
             .next()
             .unwrap()
-            .ends_with(",contact_count,do_not_call,tags"),
+            .ends_with(",contact_count,do_not_call,tags,wrong_phones,do_not_call_phones"),
         "{csv}"
     );
-    assert!(lines.all(|l| l.ends_with(",true,")), "{csv}");
+    assert!(lines.all(|l| l.ends_with(",true,,,")), "{csv}");
 }
 
 async fn the_pages_mark_show_and_leave_out_the_leads_not_to_call(app: TestApp) {
@@ -363,4 +363,34 @@ async fn a_number_a_list_flags_is_taken_off_its_lead_and_never_added_back(app: T
         ],
     );
     assert!(!page.body.contains("tel:+15125550181"), "{}", page.body);
+
+    // The export says which numbers are barred, and another deployment importing it bars them.
+    let (_, csv) = fetch_csv(&app, "/api/v1/leads/export", key).await;
+    assert!(
+        csv.lines().nth(1).unwrap().ends_with(",,+15125550181"),
+        "{csv}"
+    );
+    // Without its team column: the other deployment has no such team.
+    let mut reader = csv::Reader::from_reader(csv.as_bytes());
+    let mut writer = csv::Writer::from_writer(Vec::new());
+    let without_team = |r: &csv::StringRecord| -> Vec<String> {
+        r.iter()
+            .enumerate()
+            .filter(|(i, _)| *i != 1)
+            .map(|(_, cell)| cell.to_owned())
+            .collect()
+    };
+    writer
+        .write_record(without_team(reader.headers().unwrap()))
+        .unwrap();
+    for record in reader.records() {
+        writer.write_record(without_team(&record.unwrap())).unwrap();
+    }
+    let file = writer.into_inner().unwrap();
+    let there = import_elsewhere(&app, "export.csv", &file, 1).await;
+    let header = there.lines().next().unwrap();
+    let row = there.lines().nth(1).unwrap();
+    assert!(header.ends_with(",do_not_call_phones"), "{there}");
+    assert!(row.ends_with(",,+15125550181"), "{there}");
+    assert!(row.contains(",+15125550182,"), "{there}");
 }

@@ -455,7 +455,7 @@ async fn the_list_finds_the_leads_not_contacted_yet_and_those_gone_quiet(app: Te
         .await
         .1;
     assert!(
-        all.lines().nth(1).unwrap().ends_with(",,,0,false,"),
+        all.lines().nth(1).unwrap().ends_with(",,,0,false,,,"),
         "{all}"
     );
 

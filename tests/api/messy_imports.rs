@@ -455,13 +455,18 @@ async fn an_export_imports_back_as_the_same_rows(app: TestApp) {
     assert!(first.contains(",-97.75,"), "{first}");
     assert!(!first.contains("'+1"), "{first}");
     assert!(first.contains("'=HYPERLINK"), "{first}");
-    let second = import_elsewhere(&app, "export.csv", first.as_bytes()).await;
+    let second = import_elsewhere(&app, "export.csv", first.as_bytes(), 3).await;
     assert_eq!(rows_aside_ids(&first), rows_aside_ids(&second));
 }
 
 /// Imports `bytes`, saved as `file_name`, into an empty database of `app`'s backend (as another
-/// deployment would) and answers that database's CSV export. Every row must be created.
-pub(crate) async fn import_elsewhere(app: &TestApp, file_name: &str, bytes: &[u8]) -> String {
+/// deployment would) and answers that database's CSV export. Every row (`rows`) must be created.
+pub(crate) async fn import_elsewhere(
+    app: &TestApp,
+    file_name: &str,
+    bytes: &[u8],
+    rows: u64,
+) -> String {
     let other = TestApp::start(TestDatabase::create(app.db.backend).unwrap()).await;
     let bob = other.user("bob@example.com").await;
     let dir = std::env::temp_dir().join(format!("leadhub-roundtrip-{}", rand_suffix()));
@@ -483,7 +488,7 @@ pub(crate) async fn import_elsewhere(app: &TestApp, file_name: &str, bytes: &[u8
         .unwrap();
     assert_eq!(
         (summary.created, summary.rejected),
-        (3, 0),
+        (rows, 0),
         "{}",
         summary.render()
     );

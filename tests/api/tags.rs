@@ -131,12 +131,15 @@ async fn tags_are_set_added_taken_off_and_listed_through_the_api(app: TestApp) {
     let (_, csv) = fetch_csv(&app, "/api/v1/leads/export?tag=roof", mia).await;
     let mut lines = csv.lines();
     assert!(
-        lines.next().unwrap().ends_with(",do_not_call,tags"),
+        lines
+            .next()
+            .unwrap()
+            .ends_with(",do_not_call,tags,wrong_phones,do_not_call_phones"),
         "{csv}"
     );
     let rows: Vec<&str> = lines.collect();
     assert_eq!(rows.len(), 1, "{csv}");
-    assert!(rows[0].ends_with(",false,\"mailer 12, roof\""), "{csv}");
+    assert!(rows[0].ends_with(",false,\"mailer 12, roof\",,"), "{csv}");
 }
 
 async fn the_pages_show_add_and_take_off_tags(app: TestApp) {

@@ -100,7 +100,7 @@ async fn the_excel_export_holds_the_csv_rows_with_typed_cells(app: TestApp) {
     assert_eq!(boston[column("bedrooms")], Data::Float(0.0));
 
     // Into an empty database: the same rows as the CSV export's.
-    let second = import_elsewhere(&app, "leads.xlsx", &bytes).await;
+    let second = import_elsewhere(&app, "leads.xlsx", &bytes, 3).await;
     assert_eq!(rows_aside_ids(&csv), rows_aside_ids(&second));
 }
 

@@ -93,6 +93,10 @@ pub fn write_lead<C: LeadCells>(
     out.text(Some(if work.do_not_call { "true" } else { "false" }))?;
     // The import's `tags` column reads this back (commas separate tags).
     out.text(Some(&work.tags.join(", ")))?;
+    // The import's `do_not_call_phones` column reads this back (the numbers stay barred);
+    // `wrong_phones` is for the reader: a number wrong for one lead is no rule for another.
+    out.text(Some(&work.barred.wrong.join(", ")))?;
+    out.text(Some(&work.barred.not_to_call.join(", ")))?;
     out.end_row()
 }
 

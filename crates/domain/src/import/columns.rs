@@ -247,6 +247,15 @@ pub const LEAD_ALIASES: &[(&str, &[&str])] = &[
     (DO_NOT_CALL, &["dnc", "donotcallflag", "dncflag"]),
     (TAGS, &["tag", "labels", "label"]),
     (
+        DO_NOT_CALL_PHONES,
+        &[
+            "dncphones",
+            "dncnumbers",
+            "donotcallnumbers",
+            "numbersnottocall",
+        ],
+    ),
+    (
         ASSIGNEE,
         &[
             "assignee",
@@ -298,6 +307,10 @@ pub const FOLLOW_UP: &str = "follow_up_on";
 /// The column of a lead's do-not-call mark ("DNC", "Do Not Call": yes or no): the lead export's
 /// `do_not_call`.
 pub const DO_NOT_CALL: &str = "do_not_call";
+
+/// The column of numbers not to call ("DNC Numbers": commas or semicolons between them): the lead
+/// export's `do_not_call_phones`. Each is barred on the row's lead as a flagged phone is.
+pub const DO_NOT_CALL_PHONES: &str = "do_not_call_phones";
 
 /// The column of a lead's tags ("hot, storm 2026": commas or semicolons between them): the lead
 /// export's `tags`.

@@ -18,8 +18,8 @@ use super::cells::{
     read_whole,
 };
 use super::columns::{
-    ColumnMap, ASSIGNEE, DO_NOT_CALL, FOLLOW_UP, FULL_NAME, LEAD_STATUS, MAIL_UNIT, NOTES,
-    NUMBER_DNC, STREET_PARTS, TAGS, UNIT,
+    ColumnMap, ASSIGNEE, DO_NOT_CALL, DO_NOT_CALL_PHONES, FOLLOW_UP, FULL_NAME, LEAD_STATUS,
+    MAIL_UNIT, NOTES, NUMBER_DNC, STREET_PARTS, TAGS, UNIT,
 };
 use super::street_columns::{join_unit, street_of_parts};
 
@@ -284,6 +284,13 @@ pub fn lead_row(map: &ColumnMap, cells: &[String]) -> LeadRow {
                 }
                 row.work.tags.extend(tags);
             }
+            DO_NOT_CALL_PHONES => {
+                let pieces = value.split([',', ';']).map(str::trim);
+                for piece in pieces.filter(|p| !p.is_empty()) {
+                    let number = PHONE.keep(normalize_phone(piece), (field, piece), issues);
+                    row.work.numbers_not_to_call.extend(number);
+                }
+            }
             ASSIGNEE => {
                 let read = normalize_email(value);
                 row.work.assignee_email = ASSIGNEE_EMAIL.keep(read, cell, issues);
@@ -451,6 +458,12 @@ mod tests {
         row.issues.iter().map(|i| (i.field, i.code)).collect()
     }
 
+    /// The numbers the row's lead is to bar (`ImportedWork::numbers_not_to_call`).
+    fn barring(row: &LeadRow) -> Vec<&str> {
+        let numbers = &row.work.numbers_not_to_call;
+        numbers.iter().map(String::as_str).collect()
+    }
+
     #[test]
     fn a_number_flagged_do_not_call_is_left_out_of_the_leads_numbers() {
         let row = lead(&[
@@ -479,13 +492,7 @@ mod tests {
             row.issues
         );
         // Kept for the lead to bar, as the lead's numbers are written.
-        let barring: Vec<&str> = row
-            .work
-            .numbers_not_to_call
-            .iter()
-            .map(String::as_str)
-            .collect();
-        assert_eq!(barring, ["+15125550101"]);
+        assert_eq!(barring(&row), ["+15125550101"]);
     }
 
     #[test]
@@ -656,6 +663,16 @@ mod tests {
         let row = lead(&[("Address", "1 Main St"), ("Labels", &format!("ok,{long}"))]);
         assert_eq!(row.work.tags.len(), 1);
         assert_eq!(codes(&row), [(TAGS, "invalid_tag")]);
+    }
+
+    #[test]
+    fn a_do_not_call_numbers_cell_gives_numbers_to_bar_and_drops_one_that_is_none() {
+        let cell = "+15125550101, (512) 555-0102; call me";
+        let row = lead(&[("Address", "1 Main St"), ("DNC Numbers", cell)]);
+        assert_eq!(barring(&row), ["+15125550101", "+15125550102"]);
+        assert_eq!(codes(&row), [(DO_NOT_CALL_PHONES, "invalid_phone")]);
+        let export = lead(&[("Address", "1 Main St"), ("do_not_call_phones", "")]);
+        assert!(export.work.is_empty() && codes(&export).is_empty());
     }
 
     #[test]

@@ -79,10 +79,11 @@ impl LeadFields {
 }
 
 /// The lead export's columns after `id`, `team_id` and the string fields: named as in the lead's JSON, the
-/// working state (status, owner, archive, follow-up day, the contacts logged, the do-not-call mark) last; the owner
+/// working state (status, owner, archive, follow-up day, the contacts logged, the do-not-call mark, tags, the
+/// barred numbers) last; the owner
 /// also by e-mail, which a person reading the file recognises. An import knows them (most are
 /// no field it takes), so an export imported again is not asked about them.
-pub const EXPORT_RECORD_COLUMNS: [&str; 24] = [
+pub const EXPORT_RECORD_COLUMNS: [&str; 26] = [
     "bedrooms",
     "latitude",
     "longitude",
@@ -107,6 +108,8 @@ pub const EXPORT_RECORD_COLUMNS: [&str; 24] = [
     "contact_count",
     "do_not_call",
     "tags",
+    "wrong_phones",
+    "do_not_call_phones",
 ];
 
 /// The string fields, named once: the name list and both by-name accessors come from here.
