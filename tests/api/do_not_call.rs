@@ -2,7 +2,7 @@
 //! lead, taken off by a team admin or owner only; the call lists leave the marked leads out, the
 //! pages show it before the numbers, the exports carry it and an import sets it.
 use reqwest::StatusCode;
-use serde_json::json;
+use serde_json::{json, Value};
 
 use leadhub_tests::{backend_tests, TestApp};
 
@@ -21,6 +21,7 @@ backend_tests!(
     a_second_row_of_the_property_a_file_just_created_marks_it_too,
     a_skip_tracing_files_flagged_numbers_are_left_out_without_asking_about_columns,
     a_number_a_list_flags_is_taken_off_its_lead_and_never_added_back,
+    the_owner_asks_not_to_be_called_at_one_number_and_an_admin_may_lift_it,
 );
 
 async fn list(app: &TestApp, key: &str, query: &str) -> Vec<i64> {
@@ -279,6 +280,13 @@ async fn a_skip_tracing_files_flagged_numbers_are_left_out_without_asking_about_
     assert!(!page.body.contains("tel:+15125550171"), "{}", page.body);
 }
 
+/// A submission of the property at `street`, Austin, of `team`, with `phone` as its first number.
+async fn phoned_in(app: &TestApp, key: &str, team: i64, street: &str, phone: &str) -> Value {
+    let lead = json!({"address": street, "city": "Austin", "state": "TX", "zip_code": "78701",
+        "team_id": team, "primary_phone": phone});
+    submit(app, key, lead).await
+}
+
 async fn a_number_a_list_flags_is_taken_off_its_lead_and_never_added_back(app: TestApp) {
     let c = cast(&app).await;
     let key = &c.mia.key;
@@ -289,7 +297,7 @@ async fn a_number_a_list_flags_is_taken_off_its_lead_and_never_added_back(app: T
     assert_eq!(count(&done, "created"), 1, "{}", done.body);
     let (_, list) = app.get("/api/v1/leads", key).await;
     let id = list["items"][0]["id"].as_i64().unwrap();
-    let lead_of = |lead: &serde_json::Value| {
+    let lead_of = |lead: &Value| {
         (
             lead["primary_phone"].clone(),
             lead["phone_2"].clone(),
@@ -326,13 +334,7 @@ async fn a_number_a_list_flags_is_taken_off_its_lead_and_never_added_back(app: T
     let done = imported(&mut mia, c.a, plain.as_bytes(), "plain again.csv").await;
     assert_shows(&done.body, &["number_not_to_call"]);
     imported(&mut mia, c.a, traced.as_bytes(), "traced again.csv").await;
-    let answer = submit(
-        &app,
-        key,
-        json!({"address": "9 Elm St", "city": "Austin", "state": "TX", "zip_code": "78701",
-            "team_id": c.a, "primary_phone": "512-555-0181"}),
-    )
-    .await;
+    let answer = phoned_in(&app, key, c.a, "9 Elm St", "512-555-0181").await;
     let codes: Vec<&str> = answer["validation_warnings"]
         .as_array()
         .into_iter()
@@ -358,7 +360,7 @@ async fn a_number_a_list_flags_is_taken_off_its_lead_and_never_added_back(app: T
     assert_shows(
         &page.body,
         &[
-            "Flagged do not call by a list, taken off the lead: (512) 555-0181",
+            "Not to call, taken off the lead: (512) 555-0181",
             "tel:+15125550182",
         ],
     );
@@ -393,4 +395,117 @@ async fn a_number_a_list_flags_is_taken_off_its_lead_and_never_added_back(app: T
     assert!(header.ends_with(",do_not_call_phones"), "{there}");
     assert!(row.ends_with(",,+15125550181"), "{there}");
     assert!(row.contains(",+15125550182,"), "{there}");
+}
+
+async fn the_owner_asks_not_to_be_called_at_one_number_and_an_admin_may_lift_it(app: TestApp) {
+    let c = cast(&app).await;
+    let (mia, adam) = (&c.mia.key, &c.adam.key);
+    let id = lead_at(&app, mia, 1, Some(c.a)).await;
+    let phones = json!({"primary_phone": "512-555-0191", "phone_2": "512-555-0192"});
+    let (status, body) = patch(&app, id, mia, phones).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let bar = |key: &str, path: &'static str, phone: &'static str| {
+        let (app, key) = (&app, key.to_owned());
+        let path = format!("/api/v1/leads/{id}/do-not-call-phones{path}");
+        async move { app.post(&path, &key, json!({"phone": phone})).await }
+    };
+
+    // A member bars the cell the owner asked not to be called at: off the lead, on its list.
+    let (status, lead) = bar(mia, "", "(512) 555-0191").await;
+    assert_eq!(status, StatusCode::OK, "{lead}");
+    assert_eq!(
+        (
+            &lead["primary_phone"],
+            &lead["phone_2"],
+            &lead["do_not_call_phones"]
+        ),
+        (
+            &json!("+15125550192"),
+            &json!(null),
+            &json!(["+15125550191"])
+        ),
+        "{lead}"
+    );
+    assert_eq!(lead["do_not_call"], false, "{lead}");
+    let entry = newest_of_kind(&app, id, mia, "numbers_not_to_call").await;
+    assert_eq!(
+        entry["detail"],
+        json!({"numbers": ["+15125550191"]}),
+        "{entry}"
+    );
+    let resubmitted = phoned_in(&app, mia, c.a, "1 Oak St", "+15125550191").await;
+    assert_eq!(resubmitted["result_lead_id"], id, "{resubmitted}");
+    assert_eq!(
+        resubmitted["validation_warnings"][0]["code"], "number_not_to_call",
+        "{resubmitted}"
+    );
+
+    // Refused: a number that is not the lead's (now), a body without one, another team's lead.
+    for (key, phone, want) in [
+        (mia, json!("512-555-0191"), StatusCode::UNPROCESSABLE_ENTITY),
+        (mia, json!(null), StatusCode::UNPROCESSABLE_ENTITY),
+        (mia, json!(5125550192_i64), StatusCode::UNPROCESSABLE_ENTITY),
+        (&c.otto.key, json!("512-555-0192"), StatusCode::NOT_FOUND),
+    ] {
+        let path = format!("/api/v1/leads/{id}/do-not-call-phones");
+        let (status, body) = app.post(&path, key, json!({ "phone": phone })).await;
+        assert_eq!(status, want, "{phone}: {body}");
+    }
+
+    // Only an admin lifts it; it stays off the phones until someone edits it back.
+    let (status, body) = bar(mia, "/remove", "+15125550191").await;
+    assert_eq!(status, StatusCode::FORBIDDEN, "{body}");
+    let (status, body) = bar(adam, "/remove", "+15125550192").await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
+    let (status, lead) = bar(adam, "/remove", "512.555.0191").await;
+    assert_eq!(status, StatusCode::OK, "{lead}");
+    assert_eq!(
+        (&lead["primary_phone"], &lead["do_not_call_phones"]),
+        (&json!("+15125550192"), &json!([])),
+        "{lead}"
+    );
+    let entry = newest_of_kind(&app, id, adam, "number_callable").await;
+    assert_eq!(
+        entry["detail"],
+        json!({"number": "+15125550191"}),
+        "{entry}"
+    );
+
+    // The page: a button beside each number for whoever may edit; the admin's beside the list.
+    let mut mia_page = sign_in(&app, "mia@example.com").await;
+    let page = mia_page.get(&format!("/leads/{id}")).await;
+    assert_shows(&page.body, &["do not call this number: (512) 555-0192"]);
+    let to = work_on(
+        &mut mia_page,
+        id,
+        "numbers/not-to-call",
+        &[("phone", "+15125550192")],
+        "number-not-to-call#work",
+    )
+    .await;
+    assert_shows(
+        &to,
+        &[
+            "Number taken off the lead",
+            "Not to call, taken off the lead:",
+            "Not to call, taken off the lead: (512) 555-0192",
+        ],
+    );
+    assert!(
+        !to.contains("may be called again: (512) 555-0192"),
+        "a member lifts nothing"
+    );
+    let mut adam_page = sign_in(&app, "adam@example.com").await;
+    let page = adam_page.get(&format!("/leads/{id}")).await;
+    assert_shows(&page.body, &["may be called again: (512) 555-0192"]);
+    work_on(
+        &mut adam_page,
+        id,
+        "numbers/may-call",
+        &[("phone", "+15125550192")],
+        "number-may-call#work",
+    )
+    .await;
+    let (_, lead) = app.get(&format!("/api/v1/leads/{id}"), adam).await;
+    assert_eq!(lead["do_not_call_phones"], json!([]), "{lead}");
 }

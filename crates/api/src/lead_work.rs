@@ -6,12 +6,15 @@ use apistos::api_operation;
 use leadhub_domain::error::FieldError;
 use leadhub_http::error::ApiError;
 use leadhub_http::extract::{Call, PageQuery, ValidatedJson, ValidatedQuery};
-use leadhub_http::refusals::{Answer, Clashing, Guarded, Queried, Seen, SeenClashing, Versioned};
+use leadhub_http::refusals::{
+    Answer, Clashing, ClashingBody, Guarded, Queried, Seen, SeenClashing, SeenClashingBody,
+    Versioned,
+};
 use leadhub_http::schemas::{Detail, JsonWithStatus};
 
 use crate::lead_work_views::{
     team_id_refused, ActivityPage, BulkBody, BulkResult, ContactBody, EditedLeadView, IfMatch,
-    LeadPatchBody, NoteBody, NotePage, NoteView, Tagged, TeamBody,
+    LeadPatchBody, NoteBody, NotePage, NoteView, NumberBody, Tagged, TeamBody,
 };
 use crate::page::page;
 use crate::submission_views::LeadView;
@@ -29,6 +32,8 @@ pub fn routes(api: &mut Api) {
         GET "/api/v1/leads/{id}/notes" => list_notes,
         POST "/api/v1/leads/{id}/notes" => add_note,
         POST "/api/v1/leads/{id}/contacts" => log_contact,
+        POST "/api/v1/leads/{id}/do-not-call-phones" => bar_lead_number,
+        POST "/api/v1/leads/{id}/do-not-call-phones/remove" => unbar_lead_number,
         DELETE "/api/v1/leads/{id}/notes/{note_id}" => delete_note,
         GET "/api/v1/leads/{id}/activity" => lead_activity,
     }
@@ -161,6 +166,39 @@ pub async fn log_contact(
     let work = &lead.state.lead_work;
     let logged = work.log_contact(lead.user(), lead.path, &log).await?;
     Ok(Tagged::of(logged))
+}
+
+/// Bars one of the lead's numbers at its owner's request ("not this number"): anyone who may
+/// edit the lead. It is taken off the lead (the later numbers move up a slot) and kept in its
+/// `do_not_call_phones`, so no submission, import or merge of leads adds it back; the timeline
+/// says `numbers_not_to_call`. A number that is not the lead's is a 422. Answers the lead with
+/// its new `ETag`.
+#[api_operation(operation_id = "bar_lead_number", tag = "leads")]
+pub async fn bar_lead_number(
+    lead: Call<i64>,
+    body: ValidatedJson<NumberBody>,
+) -> Answer<Tagged<LeadView>, SeenClashingBody> {
+    let phone = body.value.phone.text().unwrap_or_default();
+    let work = &lead.state.lead_work;
+    Ok(Tagged::of(
+        work.bar_number(lead.user(), lead.path, phone).await?,
+    ))
+}
+
+/// Takes a number off the lead's `do_not_call_phones` (the owner agreed to calls there again):
+/// who may take a lead's do-not-call mark off, a team admin or owner. It is not put back on the
+/// lead's phones (an edit does that). The timeline says `number_callable`. A number not on the
+/// list is a 422.
+#[api_operation(operation_id = "unbar_lead_number", tag = "leads")]
+pub async fn unbar_lead_number(
+    lead: Call<i64>,
+    body: ValidatedJson<NumberBody>,
+) -> Answer<Tagged<LeadView>, ClashingBody> {
+    let phone = body.value.phone.text().unwrap_or_default();
+    let work = &lead.state.lead_work;
+    Ok(Tagged::of(
+        work.unbar_number(lead.user(), lead.path, phone).await?,
+    ))
 }
 
 /// Deletes a note: its author, a team admin or owner, or a platform admin. The note's text is

@@ -362,6 +362,19 @@ fn contact_outcome(field: &Lax<String>) -> Result<(), ValidationError> {
     }
 }
 
+/// `POST /api/v1/leads/{id}/do-not-call-phones` and `.../remove`: one number.
+#[derive(Debug, Deserialize, Validate, schemars::JsonSchema, apistos::ApiComponent)]
+pub struct NumberBody {
+    /// The number, written any way (`(512) 555-0100`, `+15125550100`): one of the lead's to
+    /// bar, one of its `do_not_call_phones` to take off that list.
+    #[validate(custom(function = "json_type"), required, length(min = 1, max = 50))]
+    pub phone: Lax<String>,
+}
+
+impl RequestBody for NumberBody {
+    const REFUSES_UNKNOWN: bool = true;
+}
+
 impl ContactBody {
     /// The domain's log; None without a known outcome (validation refuses such a body first).
     pub fn into_log(self) -> Option<ContactLog> {

@@ -7,6 +7,7 @@ use serde::Deserialize;
 
 use leadhub_domain::lead::record::Lead;
 use leadhub_domain::lead::work::{LeadDesk, LeadStatus, LeadWorkError};
+use leadhub_domain::parse::display_phone;
 use leadhub_domain::team::{permits_on_lead, Actor, LeadWorkAction, Member};
 
 use crate::lead_enrichment::{insert_enrichment, HistoryLine};
@@ -180,14 +181,15 @@ async fn detail(
     );
     context.insert("phones", &phones);
     context.insert("emails", &emails);
-    let shown = |numbers: &[String]| -> Vec<String> {
-        numbers
-            .iter()
-            .map(|p| leadhub_domain::parse::display_phone(p))
-            .collect()
-    };
-    context.insert("wrong_phones", &shown(&lead.work.barred.wrong));
-    context.insert("not_to_call", &shown(&lead.work.barred.not_to_call));
+    let barred = &lead.work.barred;
+    let wrong: Vec<String> = barred.wrong.iter().map(|p| display_phone(p)).collect();
+    context.insert("wrong_phones", &wrong);
+    let not_to_call: Vec<serde_json::Value> = barred
+        .not_to_call
+        .iter()
+        .map(|p| serde_json::json!({"value": p, "text": display_phone(p)}))
+        .collect();
+    context.insert("not_to_call", &not_to_call);
     let note_lines: Vec<NoteLine> = notes
         .iter()
         .map(|n| NoteLine::new(n, visitor.user.id, visitor.offset))

@@ -29,6 +29,8 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         POST "/leads/{id}/move" => move_to,
         POST "/leads/{id}/do-not-call" => do_not_call,
         POST "/leads/{id}/may-call" => may_call,
+        POST "/leads/{id}/numbers/not-to-call" => bar_number,
+        POST "/leads/{id}/numbers/may-call" => unbar_number,
         POST "/leads/{id}/archive" => archive,
         POST "/leads/{id}/restore" => restore,
         POST "/leads/{id}/merge" => merge,
@@ -272,6 +274,48 @@ async fn mark_do_not_call(
         .await;
     let done = if marked { "do-not-call" } else { "may-call" };
     answer(visitor, walk, id, edited, done, "work")
+}
+
+/// A form naming one of the lead's numbers (as stored).
+#[derive(Deserialize)]
+struct NumberForm {
+    phone: String,
+}
+
+/// "do not call this number" beside one of the lead's phones.
+async fn bar_number(
+    id: web::Path<String>,
+    walk: web::Query<Walk>,
+    Posted { visitor, form }: Posted<NumberForm>,
+) -> Result<HttpResponse, PageError> {
+    number_change(id, visitor, &walk, &form.phone, true).await
+}
+
+/// "may be called again" beside a number not to call (whoever may take the lead's mark off).
+async fn unbar_number(
+    id: web::Path<String>,
+    walk: web::Query<Walk>,
+    Posted { visitor, form }: Posted<NumberForm>,
+) -> Result<HttpResponse, PageError> {
+    number_change(id, visitor, &walk, &form.phone, false).await
+}
+
+/// Bars `phone` on the lead or takes it off its numbers not to call, as the API's routes do.
+async fn number_change(
+    id: web::Path<String>,
+    visitor: Visitor,
+    walk: &Walk,
+    phone: &str,
+    barred: bool,
+) -> Result<HttpResponse, PageError> {
+    let id = id_of(&id, "Lead")?;
+    let (work, user) = (&visitor.state.lead_work, &visitor.user);
+    let (changed, done) = if barred {
+        (work.bar_number(user, id, phone).await, "number-not-to-call")
+    } else {
+        (work.unbar_number(user, id, phone).await, "number-may-call")
+    };
+    answer(visitor, walk, id, changed, done, "work")
 }
 
 async fn archive(

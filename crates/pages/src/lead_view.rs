@@ -511,11 +511,12 @@ impl TimelineLine {
                     .filter_map(Value::as_str)
                     .map(display_phone)
                     .collect();
-                format!(
-                    "Flagged do not call by a list, taken off the lead: {}",
-                    shown.join(", ")
-                )
+                format!("Not to call, taken off the lead: {}", shown.join(", "))
             }
+            kind::NUMBER_CALLABLE => format!(
+                "{} may be called again",
+                display_phone(d.get("number").and_then(Value::as_str).unwrap_or_default())
+            ),
             SUBMISSION_KIND => format!(
                 "Submission {}: {}",
                 text_of(d.get("submission_id")),

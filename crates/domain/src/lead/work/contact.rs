@@ -6,21 +6,16 @@ use chrono::{DateTime, NaiveDate, Utc};
 use serde_json::json;
 
 use crate::lead::barred::Bar;
-use crate::lead::normalize::PHONE_FIELDS;
 use crate::lead::record::Lead;
-use crate::parse::normalize_phone;
 use crate::store::StoreResult;
 use crate::team::LeadWorkAction;
 use crate::user::User;
 use crate::word_enum::word_enum;
 
-use super::edit::changes;
 use super::model::{kind, LeadStatus, NewActivity};
-use super::repository::{ChangeSaved, LeadChange, StoredFields};
-use super::service::{
-    collision, invalid, optional_note, set_follow_up, set_status, LeadWorkError, LeadWorkService,
-    WorkResult, UNCONDITIONAL_TRIES,
-};
+use super::numbers::{called_number, put_first, take_off_numbers};
+use super::repository::LeadChange;
+use super::service::{optional_note, set_follow_up, set_status, LeadWorkService, WorkResult};
 
 word_enum! {
     /// How a contact attempt went.
@@ -131,96 +126,6 @@ pub(super) fn record_contact(
     }
 }
 
-/// The lead's number that `given` is (any writing of it), E.164; 422 at `phone` otherwise.
-fn called_number(lead: &Lead, given: &str) -> WorkResult<String> {
-    let number = normalize_phone(given).filter(|number| lead.fields.phones().any(|n| n == number));
-    number.ok_or_else(|| {
-        invalid(
-            &["phone".into()],
-            "value_error",
-            "Not one of the lead's numbers",
-        )
-    })
-}
-
-/// The lead's numbers, in slot order.
-fn numbers_of(lead: &Lead) -> Vec<String> {
-    lead.fields.phones().map(str::to_owned).collect()
-}
-
-/// Puts `numbers` into the lead's phone slots in their order, as part of `change` (the primary
-/// number's type goes with a primary number that changes: it described that number).
-fn set_numbers(change: &mut LeadChange, lead: &Lead, numbers: &[String]) {
-    let mut fields = lead.fields.clone();
-    for (i, name) in PHONE_FIELDS.iter().enumerate() {
-        if let Some(slot) = fields.string_field_mut(name) {
-            *slot = numbers.get(i).cloned();
-        }
-    }
-    if fields.primary_phone != lead.fields.primary_phone {
-        fields.primary_phone_type = None;
-    }
-    change.changes.extend(changes(&lead.fields, &fields));
-    change.fields = Some(StoredFields {
-        fields,
-        lot_size_acres: lead.lot_size_acres,
-        keys: None,
-    });
-}
-
-/// Takes `barring` off the lead's numbers (the later ones move up a slot, so the first number
-/// stays the one to call) and keeps each among the lead's barred numbers of the list `bar`, so
-/// no submission or import adds it back. Nothing when all are there already (false).
-fn take_off_numbers(change: &mut LeadChange, lead: &Lead, barring: &[String], bar: Bar) -> bool {
-    let numbers = numbers_of(lead);
-    let kept: Vec<String> = numbers
-        .iter()
-        .filter(|number| !barring.contains(number))
-        .cloned()
-        .collect();
-    if kept != numbers {
-        set_numbers(change, lead, &kept);
-    }
-    let mut barred = lead.work.barred.clone();
-    for number in barring {
-        barred.add(bar, number);
-    }
-    let listed = barred.changes_from(&lead.work.barred);
-    for (name, old, new) in &listed {
-        change
-            .changes
-            .insert((*name).into(), json!({"old": old, "new": new}));
-    }
-    if !listed.is_empty() {
-        change.barred = Some(barred);
-    }
-    kept != numbers || !listed.is_empty()
-}
-
-/// Bars `numbers` (E.164) that a do-not-call list flagged on the lead, as part of `change`: taken
-/// off its phones and kept among its numbers not to call, with a `numbers_not_to_call` timeline
-/// entry naming them; nothing when the lead had them so already.
-pub(super) fn bar_numbers_not_to_call(change: &mut LeadChange, lead: &Lead, numbers: &[String]) {
-    if take_off_numbers(change, lead, numbers, Bar::NotToCall) {
-        change.activity.push(NewActivity {
-            kind: kind::NUMBERS_NOT_TO_CALL,
-            detail: json!({ "numbers": numbers }),
-        });
-    }
-}
-
-/// Makes `phone`, the number the owner answered, the lead's first (the others keep their order
-/// after it), so the next call goes where the owner is; nothing when it is first already.
-fn put_first(change: &mut LeadChange, lead: &Lead, phone: &str) {
-    let mut numbers = numbers_of(lead);
-    if numbers.first().map(String::as_str) == Some(phone) {
-        return;
-    }
-    numbers.retain(|number| number != phone);
-    numbers.insert(0, phone.to_owned());
-    set_numbers(change, lead, &numbers);
-}
-
 impl LeadWorkService {
     /// Logs a contact on a lead (anyone who may edit it): a `contact_logged` timeline entry,
     /// its note, a `new` lead the owner heard from set `contacted`, and the follow-up day given;
@@ -230,28 +135,19 @@ impl LeadWorkService {
     /// change is read again), like a PATCH without `If-Match`.
     pub async fn log_contact(&self, user: &User, id: i64, log: &ContactLog) -> WorkResult<Lead> {
         let note = optional_note(log.note.as_deref(), &["note"])?;
-        for _ in 0..UNCONDITIONAL_TRIES {
-            let lead = self.open_for(user, id, LeadWorkAction::Edit).await?.lead;
+        self.change_as_it_is(user, id, LeadWorkAction::Edit, |change, lead, _| {
             let phone = match log.phone.as_deref() {
-                Some(given) => Some(called_number(&lead, given)?),
+                Some(given) => Some(called_number(lead, given)?),
                 None => None,
             };
-            let mut change = self.change_of(user, &lead);
-            record_contact(&mut change, &lead, log.outcome, true, phone.as_deref());
+            record_contact(change, lead, log.outcome, true, phone.as_deref());
             change.note = note.clone();
             if let Some(day) = log.follow_up {
-                set_follow_up(&mut change, &lead, day);
+                set_follow_up(change, lead, day);
             }
-            match self.work.save_change(change).await? {
-                ChangeSaved::Saved(lead) => return Ok(*lead),
-                ChangeSaved::Collision(other) => return Err(collision(other)),
-                ChangeSaved::Stale | ChangeSaved::RolledBack => continue,
-            }
-        }
-        Err(LeadWorkError::Conflict {
-            detail: "The lead changed meanwhile; try again".into(),
-            lead_id: None,
+            Ok(())
         })
+        .await
     }
 
     /// The contacts logged on each of `leads` (leads the caller sees: a list's page, a lead's

@@ -5,6 +5,7 @@ pub mod digest;
 pub mod edit;
 mod imported;
 pub mod model;
+mod numbers;
 pub mod repository;
 mod service;
 #[cfg(test)]

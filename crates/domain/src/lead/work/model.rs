@@ -209,6 +209,8 @@ pub mod kind {
     pub const CONTACT_LOGGED: &str = "contact_logged";
     /// Numbers a do-not-call list flagged, taken off the lead (`{"numbers": [...]}`).
     pub const NUMBERS_NOT_TO_CALL: &str = "numbers_not_to_call";
+    /// A number taken off the lead's numbers not to call (`{"number": ...}`).
+    pub const NUMBER_CALLABLE: &str = "number_callable";
 }
 
 /// A timeline row to write with a change, in its transaction.

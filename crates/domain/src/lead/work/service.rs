@@ -11,11 +11,10 @@ use crate::clock::Clock;
 use crate::error::{FieldError, LocPart};
 use crate::lead::fields::Warning;
 use crate::lead::record::{Lead, LeadRepository};
-use crate::lead::work::contact::{
-    bar_numbers_not_to_call, record_contact, ContactOutcome, ContactSummary,
-};
+use crate::lead::work::contact::{record_contact, ContactOutcome, ContactSummary};
 use crate::lead::work::edit::{edit_fields, AddressKeys, FieldPatch};
 use crate::lead::work::model::{kind, ActivityEntry, LeadStatus, NewActivity, Note};
+use crate::lead::work::numbers::bar_numbers_not_to_call;
 use crate::lead::work::repository::{ChangeSaved, LeadChange, LeadWorkRepository, StoredFields};
 use crate::lead::work::tags::{set_tags, TagEdit};
 use crate::parse::clean_note;
@@ -348,6 +347,32 @@ impl LeadWorkService {
                 .map_err(|msg| invalid(&["tags".into()], "too_long", msg))?;
         }
         Ok(((!change.activity.is_empty()).then_some(change), warnings))
+    }
+
+    /// Applies what `make` adds to an empty change of the lead, opened for `action`, to the lead
+    /// as it is: a concurrent change is read again (`UNCONDITIONAL_TRIES` times), as a PATCH
+    /// without `If-Match` is.
+    pub(super) async fn change_as_it_is(
+        &self,
+        user: &User,
+        id: i64,
+        action: LeadWorkAction,
+        make: impl Fn(&mut LeadChange, &Lead, Actor) -> WorkResult<()>,
+    ) -> WorkResult<Lead> {
+        for _ in 0..UNCONDITIONAL_TRIES {
+            let Opened { lead, actor } = self.open_for(user, id, action).await?;
+            let mut change = self.change_of(user, &lead);
+            make(&mut change, &lead, actor)?;
+            match self.work.save_change(change).await? {
+                ChangeSaved::Saved(lead) => return Ok(*lead),
+                ChangeSaved::Collision(other) => return Err(collision(other)),
+                ChangeSaved::Stale | ChangeSaved::RolledBack => continue,
+            }
+        }
+        Err(LeadWorkError::Conflict {
+            detail: "The lead changed meanwhile; try again".into(),
+            lead_id: None,
+        })
     }
 
     /// An empty change of `lead` by `user`, now.
@@ -803,7 +828,7 @@ pub(super) fn optional_note(
 }
 
 /// 403 unless `actor` may do `action`.
-fn allow(actor: Actor, action: LeadWorkAction) -> WorkResult<()> {
+pub(super) fn allow(actor: Actor, action: LeadWorkAction) -> WorkResult<()> {
     if permits_on_lead(actor, action) {
         Ok(())
     } else {
