@@ -86,9 +86,9 @@ pub(super) fn take_off_numbers(
     kept != numbers || !listed.is_empty()
 }
 
-/// Bars `numbers` (E.164) that a do-not-call list flagged on the lead, as part of `change`: taken
-/// off its phones and kept among its numbers not to call, with a `numbers_not_to_call` timeline
-/// entry naming them; nothing when the lead had them so already.
+/// Bars `numbers` (E.164) not to call on the lead (a list flagged them, or the owner asked), as
+/// part of `change`: taken off its phones and kept among its numbers not to call, with a
+/// `numbers_not_to_call` timeline entry naming them; nothing when the lead had them so already.
 pub(super) fn bar_numbers_not_to_call(change: &mut LeadChange, lead: &Lead, numbers: &[String]) {
     if take_off_numbers(change, lead, numbers, Bar::NotToCall) {
         change.activity.push(NewActivity {
@@ -128,14 +128,14 @@ impl LeadWorkService {
     /// the lead's phones: an edit does that. A number not on the list is a 422 at `phone`.
     pub async fn unbar_number(&self, user: &User, id: i64, phone: &str) -> WorkResult<Lead> {
         self.change_as_it_is(user, id, LeadWorkAction::Edit, |change, lead, actor| {
+            // Whoever may take the lead's mark off, asked before the number is looked at.
+            allow(actor, LeadWorkAction::ClearDoNotCall)?;
             let barred = &lead.work.barred;
             let number = normalize_phone(phone).filter(|n| barred.not_to_call.contains(n));
             let Some(number) = number else {
                 let msg = "Not one of the lead's numbers not to call";
                 return Err(invalid(&["phone".into()], "value_error", msg));
             };
-            // Whoever may take the lead's mark off.
-            allow(actor, LeadWorkAction::ClearDoNotCall)?;
             let mut kept = barred.clone();
             kept.not_to_call.retain(|n| *n != number);
             for (name, old, new) in kept.changes_from(barred) {

@@ -16,6 +16,7 @@ use crate::user::{MockUserRepository, User};
 
 mod contact;
 mod imported;
+mod numbers;
 mod tags;
 
 const TEAM: i64 = 1;

@@ -1,0 +1,62 @@
+//! One number barred at the owner's request, and taken off the list by whoever may take the
+//! lead's mark off.
+use super::*;
+use crate::lead::work::model::kind;
+
+fn phoned() -> Lead {
+    let mut lead = lead(10, Some(TEAM));
+    lead.fields.primary_phone = Some("+15125550191".into());
+    lead.fields.phone_2 = Some("+15125550192".into());
+    lead.work.barred.not_to_call = vec!["+15125550199".into()];
+    lead
+}
+
+#[tokio::test]
+async fn a_member_bars_one_of_the_leads_numbers_written_any_way() {
+    let (service, saved) = World::of(vec![phoned()]).service();
+    let member = person(3, "m");
+    service
+        .bar_number(&member, 10, "(512) 555-0191")
+        .await
+        .unwrap();
+    let refused = service.bar_number(&member, 10, "512-555-0100").await;
+    assert!(
+        matches!(refused, Err(LeadWorkError::Invalid(_))),
+        "{refused:?}"
+    );
+    let saved = saved.lock().unwrap();
+    assert_eq!(saved.len(), 1, "the refused number saved nothing");
+    let fields = &saved[0].fields.as_ref().unwrap().fields;
+    assert_eq!(fields.primary_phone.as_deref(), Some("+15125550192"));
+    let barred = saved[0].barred.as_ref().unwrap();
+    assert_eq!(barred.not_to_call, ["+15125550199", "+15125550191"]);
+    assert_eq!(saved[0].activity[0].kind, kind::NUMBERS_NOT_TO_CALL);
+}
+
+#[tokio::test]
+async fn only_who_may_take_the_mark_off_lifts_a_number_and_it_stays_off_the_phones() {
+    let (service, saved) = World::of(vec![phoned()]).service();
+    let refused = service
+        .unbar_number(&person(3, "m"), 10, "+15125550199")
+        .await;
+    assert!(
+        matches!(refused, Err(LeadWorkError::Forbidden(_))),
+        "{refused:?}"
+    );
+    let admin = person(2, "a");
+    let missing = service.unbar_number(&admin, 10, "+15125550191").await;
+    assert!(
+        matches!(missing, Err(LeadWorkError::Invalid(_))),
+        "{missing:?}"
+    );
+    service
+        .unbar_number(&admin, 10, "512 555 0199")
+        .await
+        .unwrap();
+    let saved = saved.lock().unwrap();
+    assert_eq!(saved.len(), 1, "{saved:?}");
+    assert!(saved[0].fields.is_none(), "the phones stay as they are");
+    assert!(saved[0].barred.as_ref().unwrap().not_to_call.is_empty());
+    assert_eq!(saved[0].activity[0].kind, kind::NUMBER_CALLABLE);
+    assert!(saved[0].changes.contains_key("do_not_call_phones"));
+}
