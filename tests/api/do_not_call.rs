@@ -404,6 +404,14 @@ async fn the_owner_asks_not_to_be_called_at_one_number_and_an_admin_may_lift_it(
     let phones = json!({"primary_phone": "512-555-0191", "phone_2": "512-555-0192"});
     let (status, body) = patch(&app, id, mia, phones).await;
     assert_eq!(status, StatusCode::OK, "{body}");
+    // The owner's other property in the team, and a lead of another team with the same number.
+    let rental = lead_at(&app, mia, 2, Some(c.a)).await;
+    let elsewhere = lead_at(&app, &c.otto.key, 3, Some(c.b)).await;
+    let cell = json!({"primary_phone": "+15125550100", "phone_2": "+15125550191"});
+    for (lead, key) in [(rental, mia), (elsewhere, &c.otto.key)] {
+        let (status, body) = patch(&app, lead, key, cell.clone()).await;
+        assert_eq!(status, StatusCode::OK, "{body}");
+    }
     let bar = |key: &str, path: &'static str, phone: &'static str| {
         let (app, key) = (&app, key.to_owned());
         let path = format!("/api/v1/leads/{id}/do-not-call-phones{path}");
@@ -432,6 +440,30 @@ async fn the_owner_asks_not_to_be_called_at_one_number_and_an_admin_may_lift_it(
         entry["detail"],
         json!({"numbers": ["+15125550191"]}),
         "{entry}"
+    );
+    // The request is the owner's: their other lead in the team bars the number too; another
+    // team's lead is no business of this one.
+    let (_, other) = app.get(&format!("/api/v1/leads/{rental}"), mia).await;
+    assert_eq!(
+        (
+            &other["primary_phone"],
+            &other["phone_2"],
+            &other["do_not_call_phones"]
+        ),
+        (
+            &json!("+15125550100"),
+            &json!(null),
+            &json!(["+15125550191"])
+        ),
+        "{other}"
+    );
+    let (_, theirs) = app
+        .get(&format!("/api/v1/leads/{elsewhere}"), &c.otto.key)
+        .await;
+    assert_eq!(
+        (&theirs["phone_2"], &theirs["do_not_call_phones"]),
+        (&json!("+15125550191"), &json!([])),
+        "{theirs}"
     );
     let resubmitted = phoned_in(&app, mia, c.a, "1 Oak St", "+15125550191").await;
     assert_eq!(resubmitted["result_lead_id"], id, "{resubmitted}");

@@ -5,7 +5,8 @@ use serde_json::json;
 
 use crate::lead::barred::Bar;
 use crate::lead::normalize::PHONE_FIELDS;
-use crate::lead::record::Lead;
+use crate::lead::record::{Lead, LeadFilter};
+use crate::lead::search::SearchText;
 use crate::parse::normalize_phone;
 use crate::team::LeadWorkAction;
 use crate::user::User;
@@ -14,6 +15,9 @@ use super::edit::changes;
 use super::model::{kind, NewActivity};
 use super::repository::{LeadChange, StoredFields};
 use super::service::{allow, invalid, LeadWorkService, WorkResult};
+
+/// The most of a team's other leads a number barred at its owner's request is barred on too.
+const OTHER_LEADS_MAX: i64 = 100;
 
 /// The lead's number that `given` is (any writing of it), E.164; 422 at `phone` otherwise.
 pub(super) fn called_number(lead: &Lead, given: &str) -> WorkResult<String> {
@@ -113,14 +117,45 @@ pub(super) fn put_first(change: &mut LeadChange, lead: &Lead, phone: &str) {
 impl LeadWorkService {
     /// Bars one of the lead's numbers (`phone`, written any way; else 422 at `phone`) at its
     /// owner's request, as a list's flag bars one: taken off the lead and kept among its numbers
-    /// not to call. Anyone who may edit the lead; applies to the lead as it is.
+    /// not to call. Anyone who may edit the lead; applies to the lead as it is. The request is
+    /// the person's, not the property's: the team's other live leads with that number (the
+    /// owner's other properties, `OTHER_LEADS_MAX` at most) bar it too, each as its own change.
     pub async fn bar_number(&self, user: &User, id: i64, phone: &str) -> WorkResult<Lead> {
-        self.change_as_it_is(user, id, LeadWorkAction::Edit, |change, lead, _| {
-            let number = called_number(lead, phone)?;
-            bar_numbers_not_to_call(change, lead, &[number]);
-            Ok(())
-        })
-        .await
+        let bar = |number: &str| {
+            let number = number.to_owned();
+            move |change: &mut LeadChange, lead: &Lead, _| {
+                if lead.fields.phones().any(|n| n == number) {
+                    bar_numbers_not_to_call(change, lead, std::slice::from_ref(&number));
+                }
+                Ok(())
+            }
+        };
+        let opened = self.open_for(user, id, LeadWorkAction::Edit).await?;
+        let number = called_number(&opened.lead, phone)?;
+        let team_id = opened.lead.team_id;
+        let barred = self
+            .change_as_it_is(user, id, LeadWorkAction::Edit, bar(&number))
+            .await?;
+        let Some(team_id) = team_id else {
+            return Ok(barred);
+        };
+        let filter = LeadFilter {
+            team_id: Some(team_id),
+            q: SearchText::parse(&number),
+            ..LeadFilter::default()
+        };
+        let others = self
+            .leads
+            .list_leads_after(filter, None, OTHER_LEADS_MAX)
+            .await?;
+        for other in others.iter().filter(|o| o.id != id) {
+            if other.fields.phones().any(|n| n == number) {
+                let edit = LeadWorkAction::Edit;
+                self.change_as_it_is(user, other.id, edit, bar(&number))
+                    .await?;
+            }
+        }
+        Ok(barred)
     }
 
     /// Takes `phone` off the lead's numbers not to call, as taking the lead's do-not-call mark off

@@ -351,7 +351,7 @@ impl LeadWorkService {
 
     /// Applies what `make` adds to an empty change of the lead, opened for `action`, to the lead
     /// as it is: a concurrent change is read again (`UNCONDITIONAL_TRIES` times), as a PATCH
-    /// without `If-Match` is.
+    /// without `If-Match` is. A change that adds nothing is not saved (the lead as it is).
     pub(super) async fn change_as_it_is(
         &self,
         user: &User,
@@ -363,6 +363,9 @@ impl LeadWorkService {
             let Opened { lead, actor } = self.open_for(user, id, action).await?;
             let mut change = self.change_of(user, &lead);
             make(&mut change, &lead, actor)?;
+            if change.activity.is_empty() {
+                return Ok(lead);
+            }
             match self.work.save_change(change).await? {
                 ChangeSaved::Saved(lead) => return Ok(*lead),
                 ChangeSaved::Collision(other) => return Err(collision(other)),

@@ -60,3 +60,42 @@ async fn only_who_may_take_the_mark_off_lifts_a_number_and_it_stays_off_the_phon
     assert_eq!(saved[0].activity[0].kind, kind::NUMBER_CALLABLE);
     assert!(saved[0].changes.contains_key("do_not_call_phones"));
 }
+
+/// The owner's other properties of the team bar the number too; another team's lead with the
+/// same number, and a lead of the team without it, stay as they are.
+#[tokio::test]
+async fn the_teams_other_leads_with_the_number_bar_it_too() {
+    let with_number = |id: i64, team: i64| {
+        let mut lead = lead(id, Some(team));
+        lead.fields.phone_3 = Some("+15125550191".into());
+        lead
+    };
+    let leads = vec![
+        phoned(),
+        with_number(11, TEAM),
+        with_number(12, OTHER_TEAM),
+        lead(13, Some(TEAM)),
+    ];
+    let (service, saved) = World::of(leads).service();
+    service
+        .bar_number(&person(3, "m"), 10, "+15125550191")
+        .await
+        .unwrap();
+    let saved = saved.lock().unwrap();
+    let barred: Vec<(i64, Vec<String>)> = saved
+        .iter()
+        .map(|c| (c.lead_id, c.barred.clone().unwrap().not_to_call))
+        .collect();
+    assert_eq!(
+        barred,
+        [
+            (
+                10,
+                vec!["+15125550199".to_owned(), "+15125550191".to_owned()]
+            ),
+            (11, vec!["+15125550191".to_owned()]),
+        ]
+    );
+    let other = &saved[1].fields.as_ref().unwrap().fields;
+    assert_eq!(other.phone_3, None);
+}
