@@ -14,13 +14,14 @@ use crate::workbook_imports::lead as by_address;
 
 backend_tests!(a_sales_sheet_brings_its_working_state_to_the_leads_it_creates,);
 
-/// A salesperson's sheet: a won lead of Bob's, a lead that exists already (9 Elm Street), and a
-/// lead given to someone outside the team.
+/// A salesperson's sheet: a won lead of Bob's, a lead that exists already (9 Elm Street), a
+/// lead given to someone outside the team, and one at a stage of the team's own process.
 const SHEET: &str = "\
 address,city,state,zip_code,Lead Status,Assigned To,Next Call
 1 Main St,Austin,TX,78701,Won,Bob@Example.com,
 9 Elm Street,Austin,TX,78701,Lost,bob@example.com,12/8/2026
 2 Oak Ave,Austin,TX,78701,contacted,mallory@example.com,12/9/2026
+3 Pine Rd,Austin,TX,78701,Proposal Sent,,
 ";
 
 async fn a_sales_sheet_brings_its_working_state_to_the_leads_it_creates(app: TestApp) {
@@ -37,9 +38,9 @@ async fn a_sales_sheet_brings_its_working_state_to_the_leads_it_creates(app: Tes
     let sent = upload(&mut b, "/leads/import", team_id, None, SHEET.as_bytes()).await;
     assert_eq!(sent.status, StatusCode::SEE_OTHER, "{}", sent.body);
     let done = finished(&mut b, sent.location()).await;
-    assert_eq!(count(&done, "created"), 2, "{}", done.body);
+    assert_eq!(count(&done, "created"), 3, "{}", done.body);
     assert_eq!(count(&done, "work"), 1, "{}", done.body);
-    assert_eq!(count(&done, "warnings"), 2, "{}", done.body);
+    assert_eq!(count(&done, "warnings"), 3, "{}", done.body);
     assert!(
         done.body.contains("<code>work_not_set</code>: 2"),
         "{}",
@@ -73,6 +74,22 @@ async fn a_sales_sheet_brings_its_working_state_to_the_leads_it_creates(app: Tes
         lines[2].starts_with("4,Lead Status,contacted,work_not_set,the owner was left out"),
         "{}",
         report.body
+    );
+    assert!(
+        lines[3].starts_with("5,Lead Status,Proposal Sent,invalid_status,")
+            && lines[3].contains("kept in the lead's note"),
+        "{}",
+        report.body
+    );
+    // The stage that is no status is where the person working the lead reads it.
+    let staged = by_address(&leads, "3 Pine Rd");
+    assert_eq!(staged["status"], "new", "{staged}");
+    let (_, notes) = app
+        .get(&format!("/api/v1/leads/{}/notes", staged["id"]), &alice.key)
+        .await;
+    assert_eq!(
+        notes["items"][0]["body"], "Lead Status: Proposal Sent",
+        "{notes}"
     );
     // Each set lead's timeline says who set what.
     let id = won["id"].as_i64().unwrap();

@@ -140,7 +140,7 @@ pub fn read_phone_type(s: &str) -> Option<&'static str> {
 /// A sales sheet's or CRM's word for where a lead stands to one of ours: our own five, and the
 /// stage names of common CRMs where their meaning is plain (`Closed Won`, `Attempted to contact`,
 /// `Unqualified`). A stage of a sales process of its own (`Proposal Sent`) is no status: the
-/// caller drops it with `invalid_status`.
+/// caller keeps it as a line of the lead's note, with `invalid_status`.
 pub fn read_lead_status(s: &str) -> Option<LeadStatus> {
     const STAGES: [(LeadStatus, &[&str]); 5] = [
         (

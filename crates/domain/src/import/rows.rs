@@ -229,7 +229,7 @@ pub fn lead_row(map: &ColumnMap, cells: &[String]) -> LeadRow {
     let kept = numbers_not_to_call(map, cells, &mut row.issues, barring);
     let cells = kept.as_deref().unwrap_or(cells);
     let issues = &mut row.issues;
-    let (mut unit, mut mail_unit, mut note) = (None, None, None);
+    let (mut unit, mut mail_unit, mut note, mut stage_line) = (None, None, None, None);
     let mut street_parts: [Option<String>; 4] = Default::default();
     for (field, value) in mapped(map, cells) {
         let f = &mut row.fields;
@@ -267,10 +267,18 @@ pub fn lead_row(map: &ColumnMap, cells: &[String]) -> LeadRow {
             "team_id" => {
                 row.team_id = TEAM_ID.keep(read_whole(value).filter(|n| *n > 0), cell, issues);
             }
-            LEAD_STATUS => {
-                let status = STATUS.keep(read_lead_status(value), cell, issues);
-                row.work.status = status.filter(|s| *s != LeadStatus::New);
-            }
+            LEAD_STATUS => match read_lead_status(value) {
+                Some(status) => row.work.status = Some(status).filter(|s| *s != LeadStatus::New),
+                // A sales process's own stage ("Proposal Sent"): no status, but where the lead
+                // stood, so it stays where the person working the lead reads it.
+                None => {
+                    let header = map.header_of(LEAD_STATUS).unwrap_or("Lead status");
+                    stage_line = Some(format!("{}: {}", header.trim(), clean_note(value)));
+                    let what = STATUS.what;
+                    let message = format!("'{value}' is not {what}; kept in the lead's note");
+                    issues.push(CellIssue::new(field, value, STATUS.code, message));
+                }
+            },
             DO_NOT_CALL => {
                 // "No" sets nothing, as `new` does for a status: a file never takes a mark off.
                 let marked = YES_OR_NO.keep(read_yes_no(value), cell, issues);
@@ -324,7 +332,10 @@ pub fn lead_row(map: &ColumnMap, cells: &[String]) -> LeadRow {
             }
         }
     }
-    let note = with_note_lines(map, cells, note);
+    let note = match (with_note_lines(map, cells, note), stage_line) {
+        (Some(note), Some(line)) => Some(format!("{note}\n{line}")),
+        (note, line) => note.or(line),
+    };
     row.note = note.and_then(|n| text_within(NOTES, &n, NOTE_MAX_CHARS, issues));
     let f = &mut row.fields;
     // A spare phone or e-mail column's cell goes into the first slot the row leaves empty.
@@ -694,6 +705,17 @@ mod tests {
             row.work.is_empty() && !row.has_field(),
             "no lead of its own"
         );
+        // The stage that is no status stays where the person working the lead reads it.
+        assert_eq!(row.note.as_deref(), Some("Stage: called back"));
+        assert!(row.issues[0].message.ends_with("kept in the lead's note"));
+        let row = lead(&[
+            ("Address", "1 Main St"),
+            ("Notes", "gate code 1234"),
+            ("Deal Stage", "Proposal Sent"),
+        ]);
+        assert_eq!(row.work.status, None);
+        let note = "gate code 1234\nDeal Stage: Proposal Sent";
+        assert_eq!(row.note.as_deref(), Some(note));
         // Every lead starts as new: nothing to set.
         assert!(lead(&[("Stage", "NEW")]).work.is_empty());
         // A CRM's stage name, where its meaning is plain.
