@@ -100,18 +100,19 @@ async fn a_follow_up_day_is_set_listed_exported_and_cleared(app: TestApp) {
     let set = newest_of_kind(&app, early, key, "follow_up_set").await;
     assert_eq!(set["detail"], json!({"old": null, "new": "2026-12-01"}));
 
-    // The exports end with the day, then the contacts logged, the do-not-call mark and the tags.
+    // The exports end with the day, then the contacts logged, the do-not-call mark, the tags and
+    // the barred numbers.
     let export = fetch_csv(&app, "/api/v1/leads/export", key).await.1;
     let mut rows = csv::Reader::from_reader(export.as_bytes());
     assert_eq!(
-        rows.headers().unwrap().iter().nth_back(5),
+        rows.headers().unwrap().iter().nth_back(7),
         Some("follow_up_on")
     );
     let days: Vec<(String, String)> = rows
         .records()
         .map(|r| {
             let r = r.unwrap();
-            (r[0].to_owned(), r.iter().nth_back(5).unwrap().to_owned())
+            (r[0].to_owned(), r.iter().nth_back(7).unwrap().to_owned())
         })
         .collect();
     assert!(

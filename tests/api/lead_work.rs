@@ -241,8 +241,10 @@ async fn working_fields_etag_and_list_filters(app: TestApp) {
     // The working state is in the export too, last, named as in the lead's JSON.
     let mut rows = csv::Reader::from_reader(export.as_bytes());
     let header = rows.headers().unwrap().clone();
-    let work: Vec<&str> = header.iter().rev().take(10).collect();
+    let work: Vec<&str> = header.iter().rev().take(12).collect();
     let last = [
+        "do_not_call_phones",
+        "wrong_phones",
         "tags",
         "do_not_call",
         "contact_count",
@@ -256,13 +258,16 @@ async fn working_fields_etag_and_list_filters(app: TestApp) {
     ];
     assert_eq!(work, last);
     let record = rows.records().next().unwrap().unwrap();
-    let tail: Vec<&str> = record.iter().rev().take(10).collect();
+    let tail: Vec<&str> = record.iter().rev().take(12).collect();
     let work = ["", "", "mia@example.com", mia_id.as_str(), "won"];
-    assert_eq!(tail, [&["", "false", "0", "", ""][..], &work].concat());
+    assert_eq!(
+        tail,
+        [&["", "", "", "false", "0", "", ""][..], &work].concat()
+    );
     let archived = fetch_csv(&app, "/api/v1/leads/export?archived=true", &c.mia.key)
         .await
         .1;
-    let archived_at = archived.lines().nth(1).unwrap().rsplit(',').nth(6).unwrap();
+    let archived_at = archived.lines().nth(1).unwrap().rsplit(',').nth(8).unwrap();
     assert!(
         archived_at.starts_with("20") && archived_at.ends_with('Z'),
         "{archived}"
