@@ -215,9 +215,10 @@ pub struct LeadView {
     /// Numbers a contact was logged on as a wrong number (E.164, oldest first): taken off the
     /// lead's phones, and never added back by a submission or an import.
     pub wrong_phones: Vec<String>,
-    /// Numbers a do-not-call list flagged (an imported file's `Phone 1 DNC` beside `Phone 1`;
-    /// E.164, oldest first): taken off the lead's phones, and never added back by a submission or
-    /// an import.
+    /// Numbers not to call (E.164, oldest first): one the owner asked not to be called at
+    /// (`POST /api/v1/leads/{id}/do-not-call-phones`), or one an imported file's per-number flag
+    /// named (`Phone 1 DNC` beside `Phone 1`). Taken off the lead's phones, and never added back
+    /// by a submission or an import.
     pub do_not_call_phones: Vec<String>,
     /// Raised by every change; the `ETag` of `GET /api/v1/leads/{id}` is this number, quoted.
     pub version: i64,

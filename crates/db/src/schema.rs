@@ -189,7 +189,7 @@ diesel::table! {
         tags -> Text,
         /// Numbers a contact found to be wrong (migration 50): a JSON array of strings.
         wrong_phones -> Text,
-        /// Numbers a do-not-call list flagged (migration 52): a JSON array of strings.
+        /// Numbers not to call (migration 52): a JSON array of strings.
         do_not_call_phones -> Text,
     }
 }

@@ -155,7 +155,7 @@ impl Done {
             "restored" => "Lead restored.",
             "do-not-call" => "Marked do not call: the call lists leave this lead out.",
             "may-call" => "The do-not-call mark is off: the lead is in the call lists again.",
-            "number-not-to-call" => "Number taken off the lead: no list or submission will add it back.",
+            "number-not-to-call" => "Number taken off the lead, and off the team's other leads with it: no list or submission will add it back.",
             "number-may-call" => "The number may be called again; edit the lead to put it back among its phones.",
             "tags-added" => "Tags added.",
             "tag-removed" => "Tag taken off.",
