@@ -143,15 +143,15 @@ async fn the_list_finds_the_leads_someone_contacted_since_a_day(app: TestApp) {
             &app,
             lead,
             &c.olive.key,
-            json!({"assignee_id": c.mia.user.user_id}),
+            json!({"assignee_id": c.mia.user.user_id, "primary_phone": "512-555-0101"}),
         )
         .await;
         assert_eq!(status, StatusCode::OK, "{body}");
     }
     let calls = page_shows(
         &mut page,
-        "/leads?status=open&assignee=me&do_not_call=false&sort=last_contact_at",
-        &["id=\"call-list\" title=\"Your open leads one may call: never contacted first, then the longest untried\" aria-current=\"page\">My call list</a>", "2 leads match these filters"],
+        "/leads?status=open&assignee=me&has_phone=true&do_not_call=false&sort=last_contact_at",
+        &["id=\"call-list\" title=\"Your open leads with a number one may call: never contacted first, then the longest untried\" aria-current=\"page\">My call list</a>", "2 leads match these filters"],
     )
     .await;
     let first = calls

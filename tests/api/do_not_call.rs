@@ -135,10 +135,14 @@ async fn the_pages_mark_show_and_leave_out_the_leads_not_to_call(app: TestApp) {
     let refused = post_form(&mut mia, &format!("/leads/{id}/may-call"), &[]).await;
     assert_eq!(refused.status, StatusCode::FORBIDDEN, "{}", refused.body);
 
-    // My call list leaves it out; the list marks it.
+    // My call list leaves it out, and a lead of hers with no number to call; the list marks it.
+    let silent = lead_at(&app, mia_key, 3, Some(c.a)).await;
+    let body = json!({"assignee_id": c.mia.user.user_id});
+    let (status, body) = patch(&app, silent, mia_key, body).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
     let calls = page_shows(
         &mut mia,
-        "/leads?status=open&assignee=me&do_not_call=false&sort=last_contact_at",
+        "/leads?status=open&assignee=me&has_phone=true&do_not_call=false&sort=last_contact_at",
         &[
             "aria-current=\"page\">My call list</a>",
             "1 lead matches these filters",
@@ -148,6 +152,11 @@ async fn the_pages_mark_show_and_leave_out_the_leads_not_to_call(app: TestApp) {
     assert!(
         calls.body.contains(&format!("href=\"/leads/{callable}?")),
         "{}",
+        calls.body
+    );
+    assert!(
+        !calls.body.contains(&format!("href=\"/leads/{silent}?")),
+        "no number to call: {}",
         calls.body
     );
     assert!(

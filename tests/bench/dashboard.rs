@@ -11,8 +11,8 @@
 //! by the rollup), `/leads?assignee=none`, and three filters counted from the leads they match:
 //! `assignee=me` (every 97th lead is the member's), `follow_up_by=<in a week>` (every seventh lead
 //! has a follow-up day, a month either side of today) and `status=new&created_after=<91 days
-//! ago>`; and a salesperson's lists: "My call list" (`status=open&assignee=me&do_not_call=false`,
-//! in call order), `status=open`, the leads without a phone (a phone on every third lead) and
+//! ago>`; and a salesperson's lists: "My call list"
+//! (`status=open&assignee=me&has_phone=true&do_not_call=false`, in call order), `status=open`, the leads without a phone (a phone on every third lead) and
 //! those with one, the leads without an e-mail (an address on every fourth lead) and those with
 //! one, and the member's contacts of the last week; and the leads of one tag (`tag=storm 2026`, on every
 //! 20th lead), the leads without it, that tag without another (`without_tag=mailer 12`, on no
@@ -197,7 +197,8 @@ async fn bench(backend: Backend) {
         format!("/leads?status=new&created_after={quarter_ago}"),
         // A salesperson's lists: the call list in call order, the open leads, the leads to
         // find a number and an e-mail for, the week's contacts (docs/working-leads.md).
-        "/leads?status=open&assignee=me&do_not_call=false&sort=last_contact_at".to_owned(),
+        "/leads?status=open&assignee=me&has_phone=true&do_not_call=false&sort=last_contact_at"
+            .to_owned(),
         "/leads?status=open".to_owned(),
         "/leads?has_phone=false".to_owned(),
         "/leads?has_email=false".to_owned(),
