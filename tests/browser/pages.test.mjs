@@ -1017,6 +1017,22 @@ async function workingLeads(a, teamUrl, teamId, submit) {
   assert.equal(await a.locator('#work a[href="tel:+15125550142"]').count(), 1, "the number dials again");
   step("a member marks a lead do not call (a badge, a warning, no tel: link); the admin finds it in the marked list and takes the mark off");
 
+  // The owner asks not to be called at one number: it leaves the lead and its list, the other stays to call;
+  // the team's owner lifts it (it is not put back among the phones).
+  const twoNumbers = await submit({ address: "12 Rainey Street", city: "Austin", state: "TX", zip_code: "78701", team_id: teamId,
+    first_name: "Ann", primary_phone: "512 555 0171", phone_2: "512 555 0172" });
+  await a.goto(`${base}/leads/${twoNumbers.result_lead_id}`);
+  await a.getByRole("button", { name: "do not call this number: (512) 555-0171" }).click();
+  await a.getByText("Number taken off the lead").waitFor();
+  assert.equal(await a.locator('#work a[href="tel:+15125550171"]').count(), 0, "a barred number is no link to dial");
+  assert.equal(await a.locator('#work a[href="tel:+15125550172"]').count(), 1, "the other number stays to call");
+  await a.locator("#numbers-not-to-call").getByText("(512) 555-0171").waitFor();
+  await shot(a, "51a-number-not-to-call");
+  await a.getByRole("button", { name: "may be called again: (512) 555-0171" }).click();
+  await a.getByText("The number may be called again").waitFor();
+  assert.equal(await a.locator("#numbers-not-to-call").count(), 0, "the list is empty again");
+  step("one number barred at the owner's request from the lead page (no tel: link, listed apart), then lifted by the team's owner");
+
   // Mia tags the lead from its page, follows the tag to the list of leads carrying it, and takes
   // one tag off again; the bulk bar tags two leads at once.
   await m.goto(leadUrl);
