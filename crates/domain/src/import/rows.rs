@@ -211,14 +211,20 @@ fn numbers_not_to_call(
 }
 
 /// The row's note: its notes cell, then a line `Header: cell` for each non-blank cell of a column
-/// kept in the note (`ColumnMap::note_lines`), in the file's order.
-fn with_note_lines(map: &ColumnMap, cells: &[String], note: Option<String>) -> Option<String> {
+/// kept in the note (`ColumnMap::note_lines`), in the file's order, then `last` (a stage that is
+/// no status).
+fn with_note_lines(
+    map: &ColumnMap,
+    cells: &[String],
+    note: Option<String>,
+    last: Option<String>,
+) -> Option<String> {
     let lines = map.note_lines.iter().filter_map(|&i| {
         let cell = clean_note(cells.get(i).and_then(|c| cell_text(c))?);
         let header = map.headers.get(i).map_or("", |h| h.trim());
         (!cell.is_empty()).then(|| format!("{header}: {cell}"))
     });
-    let all: Vec<String> = note.into_iter().chain(lines).collect();
+    let all: Vec<String> = note.into_iter().chain(lines).chain(last).collect();
     (!all.is_empty()).then(|| all.join("\n"))
 }
 
@@ -332,10 +338,7 @@ pub fn lead_row(map: &ColumnMap, cells: &[String]) -> LeadRow {
             }
         }
     }
-    let note = match (with_note_lines(map, cells, note), stage_line) {
-        (Some(note), Some(line)) => Some(format!("{note}\n{line}")),
-        (note, line) => note.or(line),
-    };
+    let note = with_note_lines(map, cells, note, stage_line);
     row.note = note.and_then(|n| text_within(NOTES, &n, NOTE_MAX_CHARS, issues));
     let f = &mut row.fields;
     // A spare phone or e-mail column's cell goes into the first slot the row leaves empty.

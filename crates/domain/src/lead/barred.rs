@@ -1,5 +1,5 @@
-//! The numbers a lead keeps off its phones: those a logged contact found wrong and those a
-//! do-not-call list flagged. Each is taken off the lead when it is found out and never added back
+//! The numbers a lead keeps off its phones: those a logged contact found wrong and those not to
+//! call (the owner asked, or a do-not-call list flagged them). Each is taken off the lead when it is found out and never added back
 //! by a submission, an import or a merge of leads (a person may still type one back in an edit).
 use serde_json::Value;
 
@@ -10,8 +10,8 @@ use crate::lead::fields::Warning;
 pub struct BarredNumbers {
     /// Numbers a contact was logged on as a wrong number (`leads.wrong_phones`).
     pub wrong: Vec<String>,
-    /// Numbers a do-not-call flag of an imported file named (`leads.do_not_call_phones`):
-    /// skip-tracing services flag the numbers on a do-not-call registry one by one.
+    /// Numbers not to call (`leads.do_not_call_phones`): the owner asked, or an imported file's
+    /// per-number flag named them (skip-tracing services flag registry numbers one by one).
     pub not_to_call: Vec<String>,
 }
 

@@ -3,7 +3,7 @@
 //! list flagged, one the owner asked not to be called at (docs/working-leads.md "Do not call").
 use serde_json::json;
 
-use crate::lead::barred::Bar;
+use crate::lead::barred::{Bar, BarredNumbers};
 use crate::lead::normalize::PHONE_FIELDS;
 use crate::lead::record::{Lead, LeadFilter};
 use crate::lead::search::SearchText;
@@ -78,6 +78,13 @@ pub(super) fn take_off_numbers(
     for number in barring {
         barred.add(bar, number);
     }
+    let listed = set_barred(change, lead, barred);
+    kept != numbers || listed
+}
+
+/// Gives the lead `barred` as part of `change`, each list that differs from the lead's among
+/// the changes `lead.updated` tells; false (and nothing set) when no list differs.
+fn set_barred(change: &mut LeadChange, lead: &Lead, barred: BarredNumbers) -> bool {
     let listed = barred.changes_from(&lead.work.barred);
     for (name, old, new) in &listed {
         change
@@ -87,7 +94,7 @@ pub(super) fn take_off_numbers(
     if !listed.is_empty() {
         change.barred = Some(barred);
     }
-    kept != numbers || !listed.is_empty()
+    !listed.is_empty()
 }
 
 /// Bars `numbers` (E.164) not to call on the lead (a list flagged them, or the owner asked), as
@@ -121,22 +128,16 @@ impl LeadWorkService {
     /// the person's, not the property's: the team's other live leads with that number (the
     /// owner's other properties, `OTHER_LEADS_MAX` at most) bar it too, each as its own change.
     pub async fn bar_number(&self, user: &User, id: i64, phone: &str) -> WorkResult<Lead> {
-        let bar = |number: &str| {
-            let number = number.to_owned();
-            move |change: &mut LeadChange, lead: &Lead, _| {
-                if lead.fields.phones().any(|n| n == number) {
-                    bar_numbers_not_to_call(change, lead, std::slice::from_ref(&number));
-                }
-                Ok(())
-            }
-        };
-        let opened = self.open_for(user, id, LeadWorkAction::Edit).await?;
-        let number = called_number(&opened.lead, phone)?;
-        let team_id = opened.lead.team_id;
+        let edit = LeadWorkAction::Edit;
         let barred = self
-            .change_as_it_is(user, id, LeadWorkAction::Edit, bar(&number))
+            .change_as_it_is(user, id, edit, |change, lead, _| {
+                let number = called_number(lead, phone)?;
+                bar_numbers_not_to_call(change, lead, &[number]);
+                Ok(())
+            })
             .await?;
-        let Some(team_id) = team_id else {
+        // `called_number` read it, so it reads; a lead of no team bars it alone.
+        let (Some(number), Some(team_id)) = (normalize_phone(phone), barred.team_id) else {
             return Ok(barred);
         };
         let filter = LeadFilter {
@@ -150,9 +151,14 @@ impl LeadWorkService {
             .await?;
         for other in others.iter().filter(|o| o.id != id) {
             if other.fields.phones().any(|n| n == number) {
-                let edit = LeadWorkAction::Edit;
-                self.change_as_it_is(user, other.id, edit, bar(&number))
-                    .await?;
+                self.change_as_it_is(user, other.id, edit, |change, lead, _| {
+                    // Still the lead's number: it may have changed since the list was read.
+                    if lead.fields.phones().any(|n| n == number) {
+                        bar_numbers_not_to_call(change, lead, std::slice::from_ref(&number));
+                    }
+                    Ok(())
+                })
+                .await?;
             }
         }
         Ok(barred)
@@ -173,12 +179,7 @@ impl LeadWorkService {
             };
             let mut kept = barred.clone();
             kept.not_to_call.retain(|n| *n != number);
-            for (name, old, new) in kept.changes_from(barred) {
-                change
-                    .changes
-                    .insert(name.into(), json!({"old": old, "new": new}));
-            }
-            change.barred = Some(kept);
+            set_barred(change, lead, kept);
             change.activity.push(NewActivity {
                 kind: kind::NUMBER_CALLABLE,
                 detail: json!({ "number": number }),

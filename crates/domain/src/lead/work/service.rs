@@ -113,7 +113,7 @@ pub struct BulkSet {
     /// A note added to every lead (with a contact: what was said); blank is none.
     pub note: Option<String>,
     /// Numbers (E.164) a do-not-call list flagged: taken off each lead and kept among its numbers
-    /// not to call (`contact::bar_numbers_not_to_call`). An import's per-number flags; the API's
+    /// not to call (`numbers::bar_numbers_not_to_call`). An import's per-number flags; the API's
     /// bulk change has no such member.
     pub numbers_not_to_call: Vec<String>,
 }
