@@ -38,6 +38,7 @@ mod mail_quota;
 mod messy_imports;
 mod metrics;
 mod nearby;
+mod new_leads_in_turn;
 mod openapi;
 mod operations;
 mod page_urls;

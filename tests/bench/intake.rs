@@ -4,10 +4,12 @@
 //!   next to the floor: the same 1000 rows inserted in one bare SQL transaction, same database, same
 //!   run, alternating with the batches; the middle half of each (quartiles) is printed too;
 //! - single submissions from 16 concurrent clients: requests per second, p50 and p99;
-//! - batches for a team with 3 webhook endpoints against a team with none, alternating.
+//! - batches for a team with 3 webhook endpoints against a team with none, alternating;
+//! - singles and batches for a team whose new leads go to 3 members in turn against a team
+//!   with nobody taking them, alternating.
 //!
 //! Run: `cargo bench -p leadhub-tests --bench intake` (add TEST_DATABASE_URL for PostgreSQL).
-//! `INTAKE_BENCH=batch,single,webhooks,deferred` picks figures (all by default), e.g. to profile one.
+//! `INTAKE_BENCH=batch,single,webhooks,turns,deferred` picks figures (all by default), e.g. to profile one.
 //! `INTAKE_BENCH_LEADS=addresses` sends leads without a phone or an e-mail.
 //! `INTAKE_BENCH_SEARCH=off` drops the lead search's indexes and triggers first (SQLite): what the
 //! search costs each write (docs/search.md). A measurement only: the list then scans and `q` finds nothing new.
@@ -21,6 +23,8 @@ use serde_json::{json, Value};
 use leadhub_db::schema::leads;
 use leadhub_tests::{Backend, TestApp, TestDatabase};
 
+#[path = "intake_turns.rs"]
+mod intake_turns;
 #[path = "intake_webhooks.rs"]
 mod intake_webhooks;
 
@@ -151,17 +155,26 @@ async fn batch_figures(app: &TestApp, key: &str, user_id: i64) -> (Vec<f64>, Vec
     (http, floor)
 }
 
-async fn single_figures(app: &TestApp, key: &str) -> (f64, f64, f64) {
+/// Single submissions from `CLIENTS` concurrent clients, `per_client` each, client `c`'s `i`-th
+/// lead `make(c, i)`: requests per second, p50 and p99 in ms.
+async fn single_figures(
+    app: &TestApp,
+    key: &str,
+    per_client: usize,
+    make: impl Fn(usize, usize) -> Value + Send + Sync + 'static,
+) -> (f64, f64, f64) {
+    let make = std::sync::Arc::new(make);
     let started = Instant::now();
     let mut tasks = Vec::new();
     for c in 0..CLIENTS {
+        let make = make.clone();
         let client = app.client.clone();
         let url = app.url("/api/v1/submissions/single");
         let key = key.to_owned();
         tasks.push(tokio::spawn(async move {
-            let mut latencies = Vec::with_capacity(PER_CLIENT);
-            for i in 0..PER_CLIENT {
-                let body = lead(100 + c, i);
+            let mut latencies = Vec::with_capacity(per_client);
+            for i in 0..per_client {
+                let body = make(c, i);
                 let t = Instant::now();
                 let r = client
                     .post(&url)
@@ -281,7 +294,8 @@ fn main() {
                 );
             }
             if wanted("single") {
-                let (rps, p50, p99) = single_figures(&app, &user.key).await;
+                let make = |c, i| lead(100 + c, i);
+                let (rps, p50, p99) = single_figures(&app, &user.key, PER_CLIENT, make).await;
                 println!(
                     "{backend:?}: single submissions, {CLIENTS} clients x {PER_CLIENT}: {rps:.0} req/s, p50 {p50:.2} ms, p99 {p99:.2} ms"
                 );
@@ -289,6 +303,10 @@ fn main() {
             if wanted("webhooks") {
                 let figure = intake_webhooks::figure(&app, &user.key).await;
                 println!("{backend:?}: webhooks: {figure}");
+            }
+            if wanted("turns") {
+                let figure = intake_turns::figure(&app, &user.key).await;
+                println!("{backend:?}: new leads in turn: {figure}");
             }
             if wanted("deferred") {
                 let deferred = deferred_figures(&app, &user.key, 5).await;

@@ -1275,6 +1275,22 @@ async function workingLeads(a, teamUrl, teamId, submit) {
   await a.context().clearPermissions();
   step("a lead's 'Nearby leads' card opens the leads within a mile, nearest first, each with its distance; the place is removed in one click; 'Near me' lists them from the browser's position");
 
+  // The owner gives Mia the team's new leads in turn: the next lead that arrives is hers, and says
+  // so; then takes her out again, leaving the team page as it was.
+  await a.goto(teamUrl);
+  await a.getByRole("button", { name: "Give new leads to mia@example.com" }).click();
+  await a.getByText("New leads of the team now come to this member in turn.").waitFor();
+  await a.locator("#in-turn").getByText("New leads of this team go to Mia Member").waitFor();
+  await shot(a, "14a-new-leads-in-turn");
+  const dealt = await submit({ address: "14 Rainey Street", city: "Austin", state: "TX", zip_code: "78701", team_id: teamId });
+  await m.goto(`${base}/leads/${dealt.result_lead_id}`);
+  await m.locator("#timeline").getByText("Given in turn to Mia Member").waitFor();
+  await a.goto(teamUrl);
+  await a.getByRole("button", { name: "Stop new leads to mia@example.com" }).click();
+  await a.getByText("No more new leads in turn for this member").waitFor();
+  await a.locator("#in-turn").getByText("Nobody takes this team's new leads in turn").waitFor();
+  step("the owner gives a member the team's new leads in turn from the team page; the next lead is hers and its timeline says so");
+
   await m.setViewportSize({ width: 390, height: 844 });
   // On a phone the list's lesser filters start folded: the count of leads is on the first screen.
   await m.goto(`${base}/leads?assignee=me&do_not_call=false`);

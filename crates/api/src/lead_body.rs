@@ -223,6 +223,7 @@ impl SubmittedLead {
             fields: lead.into_fields(),
             raw_json: Box::<str>::from(self.raw).into_string(),
             idempotency_key_id: None,
+            owner_chosen: false,
         }
     }
 }

@@ -66,6 +66,8 @@ pub struct MemberView {
     pub role: String,
     pub is_active: bool,
     pub joined_at: String,
+    /// Takes the team's new leads in turn.
+    pub takes_new_leads: bool,
 }
 
 impl From<&Member> for MemberView {
@@ -78,6 +80,7 @@ impl From<&Member> for MemberView {
             role: m.role.as_str().to_owned(),
             is_active: m.is_active,
             joined_at: iso(m.joined_at),
+            takes_new_leads: m.takes_new_leads,
         }
     }
 }

@@ -25,6 +25,7 @@ pub fn routes(api: &mut Api) {
         GET "/api/teams/{id}/members" => list_members,
         PATCH "/api/teams/{id}/members/{user_id}" => change_role,
         DELETE "/api/teams/{id}/members/{user_id}" => remove_member,
+        PUT "/api/teams/{id}/members/{user_id}/new-leads" => set_takes_new_leads,
     }
 }
 
@@ -66,6 +67,16 @@ pub struct RoleRequest {
 }
 
 impl RequestBody for RoleRequest {}
+
+/// `PUT /api/teams/{id}/members/{user_id}/new-leads`.
+#[derive(Deserialize, Validate, schemars::JsonSchema, apistos::ApiComponent)]
+pub struct NewLeadsRequest {
+    /// true: the member takes the team's new leads in turn; false: no longer.
+    #[validate(custom(function = "json_type"), required)]
+    pub takes_new_leads: Lax<bool>,
+}
+
+impl RequestBody for NewLeadsRequest {}
 
 /// A role that can be given (blank counts as no role given).
 fn grantable_role(field: &Lax<String>) -> Result<(), ValidationError> {
@@ -167,6 +178,25 @@ pub async fn remove_member(member: Call<(i64, String)>) -> Answer<Json<Detail>, 
         .remove_member(member.user(), *team_id, user_id)
         .await?;
     Ok(Json(Detail::new("Member removed")))
+}
+
+/// Puts a member in or out of the team's new leads in turn.
+///
+/// A lead the team's intake creates with no owner goes to the taker who has waited longest.
+/// Owners and team admins choose; a member may take themself out (403 putting themself in); an
+/// inactive member is refused (409).
+#[api_operation(operation_id = "set_member_takes_new_leads", tag = "teams")]
+pub async fn set_takes_new_leads(
+    member: Call<(i64, String)>,
+    body: ValidatedJson<NewLeadsRequest>,
+) -> Answer<Json<MemberView>, GuardedBody> {
+    let (team_id, user_id) = &member.path;
+    let takes = body.value.takes_new_leads.value().copied().unwrap_or(false);
+    let teams = &member.state.teams;
+    let changed = teams
+        .set_takes_new_leads(member.user(), *team_id, user_id, takes)
+        .await?;
+    Ok(Json(MemberView::from(&changed)))
 }
 
 /// The caller's memberships with their roles.

@@ -103,6 +103,8 @@ diesel::table! {
         role -> Text,
         is_active -> Bool,
         joined_at -> Timestamp,
+        takes_new_leads -> Bool,
+        new_lead_turn -> Nullable<BigInt>,
     }
 }
 

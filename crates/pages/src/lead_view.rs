@@ -449,6 +449,12 @@ impl TimelineLine {
                 let (old, new) = old_new(&|v| text_of(Some(v)));
                 format!("Status {old} → {new}")
             }
+            kind::ASSIGNED if d.get("in_turn") == Some(&Value::Bool(true)) => {
+                format!(
+                    "Given in turn to {}",
+                    names.user(d.get("new").unwrap_or(&Value::Null))
+                )
+            }
             kind::ASSIGNED => {
                 let (old, new) = old_new(&|v| names.user(v));
                 format!("Owner {old} → {new}")
@@ -694,6 +700,15 @@ mod tests {
             UtcOffset::default(),
         );
         assert_eq!(owner.text, "Owner user #9 → nobody");
+        let in_turn = TimelineLine::new(
+            &entry(
+                kind::ASSIGNED,
+                serde_json::json!({"old": null, "new": 9, "in_turn": true}),
+            ),
+            &names,
+            UtcOffset::default(),
+        );
+        assert_eq!(in_turn.text, "Given in turn to user #9");
         let tags = |added: &[&str], removed: &[&str]| {
             let detail = serde_json::json!({"added": added, "removed": removed});
             TimelineLine::new(

@@ -129,6 +129,8 @@ impl Done {
                 "The invite was saved, but its e-mail could not be sent. Try \"Resend\" later."
             }
             "invite-revoked" => "Invite revoked.",
+            "takes-new-leads" => "New leads of the team now come to this member in turn.",
+            "no-new-leads" => "No more new leads in turn for this member; the leads they have stay theirs.",
             "deactivated" => "Team deactivated.",
             "joined" => "Welcome! You joined the team.",
             "key-revoked" => "API key revoked.",

@@ -11,6 +11,7 @@ use tera::Context;
 use leadhub_domain::clock::UtcOffset;
 use leadhub_domain::dashboard::Workload;
 use leadhub_domain::lead::record::LeadFilter;
+use leadhub_domain::team::turns::{in_turn_order, Taker};
 use leadhub_domain::team::{
     permits, Actor, CreatedInvite, Invite, Member, Role, TeamAction, TeamError, TeamSummary,
     GRANTABLE_ROLES,
@@ -32,6 +33,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         POST "/teams/{id}/members/{user_id}/role" => change_role,
         GET "/teams/{id}/members/{user_id}/remove" => confirm_remove,
         POST "/teams/{id}/members/{user_id}/remove" => remove,
+        POST "/teams/{id}/members/{user_id}/new-leads" => set_takes_new_leads,
         POST "/teams/{id}/invites" => invite,
         POST "/teams/{id}/invites/{invite_id}/revoke" => revoke_invite,
         POST "/teams/{id}/invites/{invite_id}/resend" => resend_invite,
@@ -78,6 +80,7 @@ struct Controls {
     deactivate: bool,
     change_role: bool,
     remove_member: bool,
+    deal_new_leads: bool,
     invite: bool,
     list_invites: bool,
     revoke_invite: bool,
@@ -90,6 +93,7 @@ impl Controls {
             deactivate: active && can(TeamAction::Deactivate),
             change_role: can(TeamAction::ChangeRole),
             remove_member: can(TeamAction::RemoveMember),
+            deal_new_leads: can(TeamAction::DealNewLeads),
             invite: active && can(TeamAction::Invite),
             list_invites: can(TeamAction::ListInvites),
             revoke_invite: can(TeamAction::RevokeInvite),
@@ -108,6 +112,9 @@ struct MemberRow {
     /// The owner's role never changes and the owner is never removed.
     can_change_role: bool,
     can_remove: bool,
+    /// Takes the team's new leads in turn; the button to change it, for whom may.
+    takes_new_leads: bool,
+    can_set_new_leads: bool,
     /// The member's open leads of this team, and those of them due for a follow-up.
     open: i64,
     due: i64,
@@ -150,6 +157,13 @@ pub struct CreateForm {
 pub struct RoleForm {
     #[serde(default)]
     role: String,
+}
+
+#[derive(Deserialize)]
+pub struct NewLeadsForm {
+    /// `true` or `false`.
+    #[serde(default)]
+    takes: String,
 }
 
 #[derive(Deserialize)]
@@ -248,11 +262,8 @@ pub(crate) async fn team_page(
     let actor = actor(&visitor.user, &summary);
     let controls = Controls::of(actor, summary.team.is_active);
     let workload = workload(visitor, team_id).await?;
-    let members: Vec<MemberRow> = visitor
-        .state
-        .teams
-        .members(&visitor.user, team_id)
-        .await?
+    let all = visitor.state.teams.members(&visitor.user, team_id).await?;
+    let members: Vec<MemberRow> = all
         .iter()
         .map(|m: &Member| {
             let is_me = m.user_internal_id == visitor.user.id;
@@ -270,6 +281,10 @@ pub(crate) async fn team_page(
                 is_me,
                 can_change_role: not_owner && controls.change_role,
                 can_remove: not_owner && (controls.remove_member || is_me),
+                takes_new_leads: m.takes_new_leads,
+                // An inactive member is never put in the turn; taking one out is always allowed.
+                can_set_new_leads: (m.is_active || m.takes_new_leads)
+                    && (controls.deal_new_leads || (is_me && m.takes_new_leads)),
                 open: load.open,
                 due: load.due,
                 contacts_today: load.contacts_today,
@@ -293,6 +308,7 @@ pub(crate) async fn team_page(
     context.insert("team", &TeamRow::new(&summary, visitor.offset));
     context.insert("can", &controls);
     context.insert("members", &members);
+    context.insert("in_turn", &in_turn(&all));
     let unowned = workload.get(&None).copied().unwrap_or_default();
     context.insert("unowned_open", &unowned.open);
     context.insert("today", &visitor.today().to_string());
@@ -309,6 +325,23 @@ pub(crate) async fn team_page(
     context.insert("webhooks", &webhooks);
     let status = add_problem(&mut context, problem);
     visitor.page(status, "team.html", &context)
+}
+
+/// The names of those who take the team's new leads, the next one first.
+fn in_turn(members: &[Member]) -> Vec<String> {
+    let takers = members
+        .iter()
+        .filter(|m| m.takes_new_leads && m.is_active)
+        .map(|m| Taker {
+            user_id: m.user_internal_id,
+            last_turn: m.new_lead_turn,
+        })
+        .collect();
+    in_turn_order(takers)
+        .iter()
+        .filter_map(|t| members.iter().find(|m| m.user_internal_id == t.user_id))
+        .map(|m| m.user_name.clone())
+        .collect()
 }
 
 /// The team's open leads by owner (row id; None: nobody), within what the visitor may see.
@@ -390,6 +423,25 @@ pub async fn change_role(
         .await
     {
         Ok(_) => Ok(visitor.finish(back(team_id, "role"))),
+        Err(e) => refused(&visitor, team_id, e, vec![]).await,
+    }
+}
+
+/// Puts a member in or out of the team's new leads in turn.
+pub async fn set_takes_new_leads(
+    path: web::Path<(String, String)>,
+    Posted { visitor, form }: Posted<NewLeadsForm>,
+) -> Result<HttpResponse, PageError> {
+    let team_id = id_of(&path.0, "Team")?;
+    let takes = form.takes == "true";
+    match visitor
+        .state
+        .teams
+        .set_takes_new_leads(&visitor.user, team_id, &path.1, takes)
+        .await
+    {
+        Ok(_) if takes => Ok(visitor.finish(back(team_id, "takes-new-leads"))),
+        Ok(_) => Ok(visitor.finish(back(team_id, "no-new-leads"))),
         Err(e) => refused(&visitor, team_id, e, vec![]).await,
     }
 }

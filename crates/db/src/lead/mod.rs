@@ -24,6 +24,7 @@ pub(crate) mod saved_views;
 pub(crate) mod single_intake;
 pub(crate) mod submission_rows;
 pub(crate) mod submissions;
+pub(crate) mod turns;
 pub(crate) mod unindexed;
 pub(crate) mod uploads;
 pub(crate) mod word_search;

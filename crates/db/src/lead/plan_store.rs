@@ -16,6 +16,7 @@ use leadhub_domain::lead::work::{kind, NewActivity};
 use crate::job::jobs::insert_jobs;
 use crate::lead::lead_row::{LeadRow, LeadValues};
 use crate::lead::lead_work::insert_activity;
+use crate::lead::turns::{deal_new_leads, give_new_leads};
 use crate::schema::leads;
 use crate::sql::error::stored_word;
 use crate::sql::fixed_chunks::insert_returning_ids;
@@ -36,7 +37,9 @@ pub(crate) fn plan_and_write(
     let mut stored = load_candidates(conn, streets)?;
     let candidates = stored.iter().map(|(_, (c, _))| c.clone()).collect();
     let mut plan = plan::plan(writes.iter().filter(|w| apply(w)), candidates);
+    let owners = deal_new_leads(conn, &plan.new_leads)?;
     let new_ids = insert_leads(conn, std::mem::take(&mut plan.new_leads), now)?;
+    give_new_leads(conn, owners, &new_ids, now)?;
     for merged in std::mem::take(&mut plan.merged) {
         let Some((_, row)) = stored.get_mut(&merged.id) else {
             continue;

@@ -43,6 +43,17 @@ impl From<TeamRow> for Team {
 }
 
 #[derive(Queryable, Selectable)]
+#[diesel(table_name = team_members)]
+struct MemberRow {
+    id: i64,
+    role: String,
+    is_active: bool,
+    joined_at: NaiveDateTime,
+    takes_new_leads: bool,
+    new_lead_turn: Option<i64>,
+}
+
+#[derive(Queryable, Selectable)]
 #[diesel(table_name = team_invites)]
 struct InviteRow {
     id: i64,
@@ -54,6 +65,14 @@ struct InviteRow {
     expires_at: NaiveDateTime,
     used_at: Option<NaiveDateTime>,
     revoked_at: Option<NaiveDateTime>,
+}
+
+/// The membership row of `user_id` in `team_id`.
+#[diesel::dsl::auto_type]
+pub(crate) fn membership(team_id: i64, user_id: i64) -> _ {
+    team_members::table
+        .filter(team_members::team_id.eq(team_id))
+        .filter(team_members::user_id.eq(user_id))
 }
 
 /// A member's role as stored in `team_members.role`.
@@ -239,35 +258,44 @@ impl TeamRepository for Database {
 
     async fn members(&self, team_id: i64) -> StoreResult<Vec<Member>> {
         self.read(move |conn| {
-            let rows: Vec<(i64, String, bool, NaiveDateTime, UserRow)> = conn.load(
+            let rows: Vec<(MemberRow, UserRow)> = conn.load(
                 team_members::table
                     .inner_join(users::table)
                     .filter(team_members::team_id.eq(team_id))
                     .order((team_members::joined_at.asc(), team_members::id.asc()))
-                    .select((
-                        team_members::id,
-                        team_members::role,
-                        team_members::is_active,
-                        team_members::joined_at,
-                        UserRow::as_select(),
-                    )),
+                    .select((MemberRow::as_select(), UserRow::as_select())),
             )?;
             rows.into_iter()
-                .map(|(id, r, is_active, joined_at, user)| {
+                .map(|(m, user)| {
                     let user = User::from(user);
                     Ok(Member {
-                        id,
+                        id: m.id,
                         user_internal_id: user.id,
                         user_name: full_name(&user),
                         user_id: user.user_id,
                         user_email: user.email,
-                        role: member_role(&r)?,
-                        is_active,
-                        joined_at: from_db(joined_at),
+                        role: member_role(&m.role)?,
+                        is_active: m.is_active,
+                        joined_at: from_db(m.joined_at),
+                        takes_new_leads: m.takes_new_leads,
+                        new_lead_turn: m.new_lead_turn,
                     })
                 })
                 .collect()
         })
+        .await
+    }
+
+    async fn set_takes_new_leads(
+        &self,
+        team_id: i64,
+        user_internal_id: i64,
+        takes: bool,
+    ) -> StoreResult<()> {
+        self.execute(
+            diesel::update(membership(team_id, user_internal_id))
+                .set(team_members::takes_new_leads.eq(takes)),
+        )
         .await
     }
 
@@ -278,12 +306,8 @@ impl TeamRepository for Database {
         new_role: Role,
     ) -> StoreResult<()> {
         self.execute(
-            diesel::update(
-                team_members::table
-                    .filter(team_members::team_id.eq(team_id))
-                    .filter(team_members::user_id.eq(user_internal_id)),
-            )
-            .set(team_members::role.eq(new_role.as_str())),
+            diesel::update(membership(team_id, user_internal_id))
+                .set(team_members::role.eq(new_role.as_str())),
         )
         .await
     }
@@ -291,12 +315,7 @@ impl TeamRepository for Database {
     async fn remove_member(&self, team_id: i64, user_internal_id: i64) -> StoreResult<()> {
         self.write(move |conn| {
             conn.transaction(|conn| {
-                diesel::delete(
-                    team_members::table
-                        .filter(team_members::team_id.eq(team_id))
-                        .filter(team_members::user_id.eq(user_internal_id)),
-                )
-                .execute(conn)?;
+                diesel::delete(membership(team_id, user_internal_id)).execute(conn)?;
                 // Who leaves a team stops working its leads (docs/working-leads.md).
                 crate::lead::lead_work::clear_assignments(
                     conn,

@@ -138,6 +138,7 @@ fn empty_request() -> SubmissionRequest {
         team_id: None,
         raw_json: String::new(),
         idempotency_key_id: None,
+        owner_chosen: false,
     }
 }
 
@@ -284,6 +285,7 @@ impl Import<'_> {
                     fields,
                     raw_json: String::new(),
                     idempotency_key_id: None,
+                    owner_chosen: cleaned.work.assignee_email.is_some(),
                 };
                 let item = Item::Lead(Box::new(request));
                 let mut work = cleaned.work;

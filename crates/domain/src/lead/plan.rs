@@ -74,6 +74,9 @@ pub struct NewLead {
     pub enrichment_status: EnrichmentStatus,
     pub submission_count: i32,
     pub created_by: i64,
+    /// A lead of a team whose first submission names no owner: given in turn (`team::turns`)
+    /// when the team has members who take new leads.
+    pub in_turn: bool,
 }
 
 /// A stored lead after the batch's merges into it, to be written back once. Its street and
@@ -173,6 +176,7 @@ struct NewKeys {
     street_key: Option<String>,
     address_key: Option<String>,
     created_by: i64,
+    in_turn: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -254,6 +258,7 @@ impl Planner {
             street_key,
             address_key,
             created_by: w.user_id,
+            in_turn: w.team_id.is_some() && !w.owner_chosen,
         };
         let planned = Planned {
             lead: Draft {
@@ -349,6 +354,7 @@ impl Planner {
                 enrichment_status: p.lead.enrichment_status,
                 submission_count: p.lead.submission_count,
                 created_by: keys.created_by,
+                in_turn: keys.in_turn,
             })
             .collect();
         LeadPlan {

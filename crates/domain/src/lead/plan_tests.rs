@@ -30,6 +30,7 @@ fn write(fields: LeadFields) -> LeadWrite {
         lead: normalize(&fields, 2026),
         submission_id: None,
         enrich_later: false,
+        owner_chosen: false,
     }
 }
 

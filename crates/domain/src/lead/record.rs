@@ -80,6 +80,8 @@ pub struct LeadWrite {
     /// Geocoding or appraisal is configured: a lead that needs it is marked `pending_retry`
     /// and a retry job is queued with the write, so a crash cannot lose the enrichment.
     pub enrich_later: bool,
+    /// The submission names the lead's owner: a new lead is not given in turn.
+    pub owner_chosen: bool,
 }
 
 /// What a submission did to its lead; stored and sent as `created`, `updated`, `skipped`.

@@ -97,6 +97,9 @@ pub struct SubmissionRequest {
     /// A single submission sent with an `Idempotency-Key`: the key's claim, stored with the
     /// submission in its transaction (batch elements leave it to their batch).
     pub idempotency_key_id: Option<i64>,
+    /// The element names its lead's owner (an import row's owner column, set once the lead is
+    /// written): a new lead of it is not given in turn (`team::turns`).
+    pub owner_chosen: bool,
 }
 
 /// One element of a submission: its position in the request, its submitter, the request.
@@ -421,6 +424,7 @@ impl SubmissionService {
                     lead: normalize(&r.fields, year),
                     submission_id: None,
                     enrich_later,
+                    owner_chosen: r.owner_chosen,
                 };
                 let mut submission =
                     new_submission(batch_id, at, user_id, r.team_id, r.raw_json, None, now);
@@ -447,6 +451,8 @@ impl SubmissionService {
                 lead: normalize(&fields, year),
                 submission_id: Some(id),
                 enrich_later,
+                // A deferred batch comes from the API, whose elements name no owner.
+                owner_chosen: false,
             })
             .collect();
         self.write_and_conclude(writes).await

@@ -90,6 +90,7 @@ fn request(fields: LeadFields) -> SubmissionRequest {
         fields,
         team_id: None,
         idempotency_key_id: None,
+        owner_chosen: false,
     }
 }
 
@@ -122,6 +123,7 @@ fn stored(id: i64, fields: LeadFields) -> Candidate {
         lead,
         submission_id: None,
         enrich_later: false,
+        owner_chosen: false,
     };
     Candidate {
         id,

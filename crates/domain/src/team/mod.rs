@@ -4,6 +4,7 @@ pub mod repository;
 mod service;
 #[cfg(test)]
 pub(crate) mod service_tests;
+pub mod turns;
 
 pub use model::*;
 pub use repository::{AcceptOutcome, NewInvite, TeamRepository};

@@ -30,6 +30,8 @@ pub enum TeamAction {
     ManageWebhooks,
     /// Keeps a saved view of the leads list for the whole team, or deletes one.
     ShareViews,
+    /// Chooses who takes the team's new leads in turn (`team::turns`).
+    DealNewLeads,
 }
 
 /// Who acts on a team: a member with a role, or a platform administrator.
@@ -133,6 +135,10 @@ pub struct Member {
     pub role: Role,
     pub is_active: bool,
     pub joined_at: DateTime<Utc>,
+    /// Takes the team's new leads in turn (`team::turns`).
+    pub takes_new_leads: bool,
+    /// The member's last turn at a new lead (None: never had one).
+    pub new_lead_turn: Option<i64>,
 }
 
 #[derive(Debug, Clone, PartialEq)]

@@ -61,6 +61,13 @@ pub trait TeamRepository: Send + Sync {
     ) -> StoreResult<()>;
     async fn deactivate_team(&self, team_id: i64, at: DateTime<Utc>) -> StoreResult<()>;
     async fn members(&self, team_id: i64) -> StoreResult<Vec<Member>>;
+    /// Whether the member takes the team's new leads in turn.
+    async fn set_takes_new_leads(
+        &self,
+        team_id: i64,
+        user_internal_id: i64,
+        takes: bool,
+    ) -> StoreResult<()>;
     async fn set_member_role(
         &self,
         team_id: i64,

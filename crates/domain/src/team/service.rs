@@ -241,6 +241,33 @@ impl TeamService {
             .await?)
     }
 
+    /// Owners and admins choose who takes the team's new leads in turn (`team::turns`); a
+    /// member may take themself out, not put themself in. Only an active member takes them.
+    pub async fn set_takes_new_leads(
+        &self,
+        user: &User,
+        team_id: i64,
+        member_user_id: &str,
+        takes: bool,
+    ) -> Result<Member, TeamError> {
+        let (_, actor) = self.actor(user, team_id).await?;
+        let member = self.member(team_id, member_user_id).await?;
+        let stepping_out = member.user_internal_id == user.id && !takes;
+        if !stepping_out {
+            permit(actor, TeamAction::DealNewLeads)
+                .map_err(|reason| TeamError::Forbidden(reason.into()))?;
+        }
+        if takes && !member.is_active {
+            return Err(TeamError::Conflict(
+                "An inactive member takes no new leads".into(),
+            ));
+        }
+        self.teams
+            .set_takes_new_leads(team_id, member.user_internal_id, takes)
+            .await?;
+        self.member(team_id, member_user_id).await
+    }
+
     pub async fn memberships(&self, user: &User) -> Result<Vec<MembershipSummary>, TeamError> {
         Ok(self.teams.memberships_of(user.id).await?)
     }

@@ -23,6 +23,7 @@ mod accepting;
 mod invites;
 mod permissions;
 mod teammates;
+mod turns;
 
 const TEAM: i64 = 1;
 const PUBLIC_URL: &str = "https://leads.example.com";
@@ -177,6 +178,8 @@ fn member_of(user: &User, role: Role, is_active: bool) -> Member {
         role,
         is_active,
         joined_at: now(),
+        takes_new_leads: false,
+        new_lead_turn: None,
     }
 }
 

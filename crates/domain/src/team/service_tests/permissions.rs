@@ -3,7 +3,7 @@ use super::*;
 
 use crate::test_support::Answer::{self, Done as Y, Forbidden as F, NotFound as N};
 
-const ACTIONS: [TeamAction; 8] = [
+const ACTIONS: [TeamAction; 9] = [
     TeamAction::View,
     TeamAction::Update,
     TeamAction::Deactivate,
@@ -12,6 +12,7 @@ const ACTIONS: [TeamAction; 8] = [
     TeamAction::Invite,
     TeamAction::ListInvites,
     TeamAction::RevokeInvite,
+    TeamAction::DealNewLeads,
 ];
 
 /// `actor` attempts `action` on team 1. The write it leads to is expected exactly once when the
@@ -67,6 +68,13 @@ async fn attempt(actor: &User, action: TeamAction, expected: Answer) -> Answer {
                 .times(writes)
                 .returning(|_, _, _| Ok(true));
         }
+        TeamAction::DealNewLeads => {
+            s.teams
+                .expect_set_takes_new_leads()
+                .with(eq(TEAM), eq(colleague().id), eq(true))
+                .times(writes)
+                .returning(|_, _, _| Ok(()));
+        }
     }
     let service = s.build();
     let colleague = colleague().user_id;
@@ -88,6 +96,10 @@ async fn attempt(actor: &User, action: TeamAction, expected: Answer) -> Answer {
             .map(drop),
         TeamAction::ListInvites => service.invites(actor, TEAM).await.map(drop),
         TeamAction::RevokeInvite => service.revoke_invite(actor, TEAM, 9).await,
+        TeamAction::DealNewLeads => service
+            .set_takes_new_leads(actor, TEAM, &colleague, true)
+            .await
+            .map(drop),
         TeamAction::ManageWebhooks => unreachable!("WebhookService's (webhook::service_tests)"),
         TeamAction::ShareViews => unreachable!("SavedViews' (lead::saved_views)"),
     };
@@ -97,17 +109,17 @@ async fn attempt(actor: &User, action: TeamAction, expected: Answer) -> Answer {
 #[tokio::test]
 async fn the_permission_table_holds_for_every_actor_and_every_action() {
     // A team the caller may not see is "not found", never "forbidden".
-    let table: [(&str, User, [Answer; 8]); 6] = [
-        //                                                    view update deact role remove invite list revoke
-        ("outsider", outsider(), [N, N, N, N, N, N, N, N]),
-        ("member", member(), [Y, F, F, F, F, F, F, F]),
-        ("team admin", team_admin(), [Y, Y, F, Y, Y, Y, Y, Y]),
-        ("owner", owner(), [Y, Y, Y, Y, Y, Y, Y, Y]),
-        ("platform admin", site_admin(), [Y, Y, Y, Y, Y, Y, Y, Y]),
+    let table: [(&str, User, [Answer; 9]); 6] = [
+        //                                          view update deact role remove invite list revoke deal
+        ("outsider", outsider(), [N, N, N, N, N, N, N, N, N]),
+        ("member", member(), [Y, F, F, F, F, F, F, F, F]),
+        ("team admin", team_admin(), [Y, Y, F, Y, Y, Y, Y, Y, Y]),
+        ("owner", owner(), [Y, Y, Y, Y, Y, Y, Y, Y, Y]),
+        ("platform admin", site_admin(), [Y, Y, Y, Y, Y, Y, Y, Y, Y]),
         (
             "platform admin who is a plain member",
             site_admin_in_team(),
-            [Y, Y, Y, Y, Y, Y, Y, Y],
+            [Y, Y, Y, Y, Y, Y, Y, Y, Y],
         ),
     ];
     for (who, actor, answers) in table {

@@ -1,0 +1,300 @@
+//! New leads in turn (docs/working-leads.md "New leads in turn"): the members who take a team's
+//! new leads get them one after another as they arrive, by every way in (a single submission,
+//! a batch now or deferred, an upload); a lead whose row names its owner, a lead merged into
+//! and a lead of another team are left as they were; owners and admins choose who takes them,
+//! a member may step out.
+use reqwest::{Method, StatusCode};
+use serde_json::{json, Value};
+
+use leadhub_tests::{backend_tests, TestApp, TestUser};
+
+use crate::helpers::{batch_ok, completed_batch, submit};
+use crate::lead_uploads::{count, finished, upload};
+use crate::lead_work::{cast, lead_at, newest_of_kind};
+use crate::pages::{page_shows, sign_in};
+use crate::workbook_imports::lead as by_address;
+
+backend_tests!(
+    a_teams_new_leads_go_to_its_takers_in_turn_however_they_arrive,
+    owners_and_admins_choose_who_takes_new_leads_and_a_member_steps_out,
+    the_team_page_shows_who_takes_new_leads_and_changes_it,
+);
+
+/// `key`'s holder puts `member` in or out of team `team_id`'s new leads in turn.
+async fn takes(
+    app: &TestApp,
+    key: &str,
+    team_id: i64,
+    member: &TestUser,
+    body: Value,
+) -> (StatusCode, Value) {
+    let path = format!(
+        "/api/teams/{team_id}/members/{}/new-leads",
+        member.user.user_id
+    );
+    app.call(Method::PUT, &path, Some(key), Some(&body)).await
+}
+
+/// The public id of the owner of lead `id`, or null.
+async fn owner_of(app: &TestApp, key: &str, id: i64) -> Value {
+    let (status, lead) = app.get(&format!("/api/v1/leads/{id}"), key).await;
+    assert_eq!(status, StatusCode::OK, "{lead}");
+    lead["assignee_id"].clone()
+}
+
+fn public(user: &TestUser) -> Value {
+    json!(user.user.user_id)
+}
+
+async fn a_teams_new_leads_go_to_its_takers_in_turn_however_they_arrive(app: TestApp) {
+    let c = cast(&app).await;
+    let (olive, mia) = (&c.olive, &c.mia);
+    let adam = &c.adam.key;
+    for who in [olive, mia] {
+        let (status, body) = takes(&app, adam, c.a, who, json!({"takes_new_leads": true})).await;
+        assert_eq!(status, StatusCode::OK, "{body}");
+        assert_eq!(body["takes_new_leads"], true, "{body}");
+    }
+
+    // Single submissions: Olive joined first, so she is first among those who never had one.
+    let mut given = Vec::new();
+    for n in 1..=3 {
+        let id = lead_at(&app, adam, n, Some(c.a)).await;
+        given.push(owner_of(&app, adam, id).await);
+    }
+    assert_eq!(given, [public(olive), public(mia), public(olive)]);
+    let first = lead_at(&app, adam, 1, Some(c.a)).await;
+    let entry = newest_of_kind(&app, first, adam, "assigned").await;
+    assert_eq!(
+        entry["detail"],
+        json!({"old": null, "new": olive.user.id, "in_turn": true}),
+        "{entry}"
+    );
+    assert_eq!(entry["actor"], Value::Null, "the service gave it: {entry}");
+
+    // A resubmission of a lead's property merges into it: nobody's turn is used, and its
+    // owner stays. The next new lead is Mia's, after Olive's third.
+    assert_eq!(owner_of(&app, adam, first).await, public(olive));
+    // A batch deals its new leads on where the singles stopped.
+    let leads: Vec<Value> = (4..=6)
+        .map(|n| {
+            json!({"address": format!("{n} Oak St"), "city": "Austin", "state": "TX",
+            "zip_code": "78701", "team_id": c.a})
+        })
+        .collect();
+    let answer = batch_ok(&app, adam, json!({"leads": leads})).await;
+    let mut dealt = Vec::new();
+    for element in answer["results"].as_array().unwrap() {
+        let id = element["lead_id"].as_i64().unwrap();
+        dealt.push(owner_of(&app, adam, id).await);
+    }
+    assert_eq!(dealt, [public(mia), public(olive), public(mia)], "{answer}");
+    // A deferred batch, when its job runs.
+    let later = json!({"leads": [{"address": "7 Oak St", "city": "Austin", "state": "TX",
+        "zip_code": "78701", "team_id": c.a}], "process_immediately": false});
+    let answer = batch_ok(&app, adam, later).await;
+    let done = completed_batch(&app, adam, &answer).await;
+    let (_, leads) = app.get("/api/v1/leads?limit=100", adam).await;
+    let deferred = by_address(&leads, "7 Oak St");
+    assert_eq!(deferred["assignee_id"], public(olive), "{done}");
+
+    // Another team's lead, and a lead of no team, go to nobody.
+    let otto = &c.otto.key;
+    let elsewhere = lead_at(&app, otto, 8, Some(c.b)).await;
+    assert_eq!(owner_of(&app, otto, elsewhere).await, Value::Null);
+    let teamless = lead_at(&app, adam, 9, None).await;
+    assert_eq!(owner_of(&app, adam, teamless).await, Value::Null);
+
+    // An upload: the row that names its owner keeps it and uses nobody's turn; the others go
+    // on in turn (Mia's, then Olive's).
+    let sheet = format!(
+        "address,city,state,zip_code,Assigned To\n\
+         10 Oak St,Austin,TX,78701,{}\n\
+         11 Oak St,Austin,TX,78701,\n\
+         12 Oak St,Austin,TX,78701,\n",
+        c.adam.user.email
+    );
+    let mut b = sign_in(&app, "adam@example.com").await;
+    let sent = upload(&mut b, "/leads/import", c.a, None, sheet.as_bytes()).await;
+    assert_eq!(sent.status, StatusCode::SEE_OTHER, "{}", sent.body);
+    let report = finished(&mut b, sent.location()).await;
+    assert_eq!(count(&report, "created"), 3, "{}", report.body);
+    let (_, leads) = app.get("/api/v1/leads?limit=100", adam).await;
+    let owner = |address: &str| by_address(&leads, address)["assignee_id"].clone();
+    assert_eq!(
+        [owner("10 Oak St"), owner("11 Oak St"), owner("12 Oak St")],
+        [public(&c.adam), public(mia), public(olive)],
+        "{leads}"
+    );
+    let named = by_address(&leads, "10 Oak St")["id"].as_i64().unwrap();
+    let entry = newest_of_kind(&app, named, adam, "assigned").await;
+    assert_eq!(
+        entry["detail"].get("in_turn"),
+        None,
+        "the upload's owner: {entry}"
+    );
+}
+
+async fn owners_and_admins_choose_who_takes_new_leads_and_a_member_steps_out(app: TestApp) {
+    let c = cast(&app).await;
+    let (olive, adam, mia) = (&c.olive.key, &c.adam.key, &c.mia.key);
+    let (_, members) = app.get(&format!("/api/teams/{}/members", c.a), mia).await;
+    assert!(
+        members
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|m| m["takes_new_leads"] == false),
+        "{members}"
+    );
+
+    // A member may not put themself in, nor anyone else; another team's member is not found.
+    let on = json!({"takes_new_leads": true});
+    let (status, body) = takes(&app, mia, c.a, &c.mia, on.clone()).await;
+    assert_eq!(status, StatusCode::FORBIDDEN, "{body}");
+    let (status, body) = takes(&app, mia, c.a, &c.adam, on.clone()).await;
+    assert_eq!(status, StatusCode::FORBIDDEN, "{body}");
+    let (status, body) = takes(&app, &c.otto.key, c.a, &c.mia, on.clone()).await;
+    assert_eq!(status, StatusCode::NOT_FOUND, "{body}");
+    let (status, body) = takes(&app, adam, c.a, &c.otto, on.clone()).await;
+    assert_eq!(status, StatusCode::NOT_FOUND, "{body}");
+    for bad in [
+        json!({}),
+        json!({"takes_new_leads": "yes"}),
+        json!({"takes_new_leads": null}),
+    ] {
+        let (status, body) = takes(&app, adam, c.a, &c.mia, bad.clone()).await;
+        assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{bad}: {body}");
+    }
+
+    // The owner puts Mia and Adam in; the first new lead goes to Adam (he joined first).
+    for who in [&c.mia, &c.adam] {
+        let (status, body) = takes(&app, olive, c.a, who, on.clone()).await;
+        assert_eq!(status, StatusCode::OK, "{body}");
+    }
+    let first = lead_at(&app, olive, 1, Some(c.a)).await;
+    assert_eq!(owner_of(&app, olive, first).await, public(&c.adam));
+
+    // Mia steps out herself: the next leads are Adam's alone, and her own lead stays hers.
+    let second = lead_at(&app, olive, 2, Some(c.a)).await;
+    assert_eq!(owner_of(&app, olive, second).await, public(&c.mia));
+    let (status, body) = takes(&app, mia, c.a, &c.mia, json!({"takes_new_leads": false})).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(body["takes_new_leads"], false, "{body}");
+    for n in 3..=4 {
+        let id = lead_at(&app, olive, n, Some(c.a)).await;
+        assert_eq!(owner_of(&app, olive, id).await, public(&c.adam), "lead {n}");
+    }
+    assert_eq!(owner_of(&app, olive, second).await, public(&c.mia));
+
+    // Adam leaves the team: his leads are nobody's (as ever), and new ones wait for a taker.
+    let (status, body) = app
+        .delete(
+            &format!("/api/teams/{}/members/{}", c.a, c.adam.user.user_id),
+            olive,
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let fifth = lead_at(&app, olive, 5, Some(c.a)).await;
+    assert_eq!(owner_of(&app, olive, fifth).await, Value::Null);
+    assert_eq!(owner_of(&app, olive, first).await, Value::Null);
+
+    // The service answers each submission as before: the owner is the lead's, not the answer's.
+    let answer = submit(
+        &app,
+        olive,
+        json!({"address": "6 Oak St", "city": "Austin", "state": "TX", "team_id": c.a}),
+    )
+    .await;
+    assert_eq!(answer["status"], "completed", "{answer}");
+}
+
+async fn the_team_page_shows_who_takes_new_leads_and_changes_it(app: TestApp) {
+    let c = cast(&app).await;
+    let path = format!("/teams/{}", c.a);
+    let mut adam = sign_in(&app, "adam@example.com").await;
+    let page = page_shows(
+        &mut adam,
+        &path,
+        &[
+            "Nobody takes this team's new leads in turn",
+            "Give new leads",
+        ],
+    )
+    .await;
+    let csrf = page.field("csrf");
+    let to_mia = format!("{path}/members/{}/new-leads", c.mia.user.user_id);
+    let sent = adam
+        .post(&to_mia, &[("csrf", csrf.as_str()), ("takes", "true")])
+        .await;
+    assert_eq!(sent.status, StatusCode::SEE_OTHER, "{}", sent.body);
+    assert_eq!(sent.location(), format!("{path}?done=takes-new-leads"));
+    let page = page_shows(
+        &mut adam,
+        sent.location(),
+        &[
+            "New leads of the team now come to this member in turn.",
+            "New leads of this team go to Test User: every lead that arrives",
+        ],
+    )
+    .await;
+    assert!(
+        page.body.contains(&format!(
+            "aria-label=\"Stop new leads to {}\"",
+            c.mia.user.email
+        )),
+        "{}",
+        page.body
+    );
+
+    // Mia sees the button to step out on her own row only, and it works for her.
+    let mut mia = sign_in(&app, "mia@example.com").await;
+    let page = page_shows(&mut mia, &path, &["Stop new leads"]).await;
+    assert!(!page.body.contains("Give new leads"), "{}", page.body);
+    let csrf = page.field("csrf");
+    let sent = mia
+        .post(&to_mia, &[("csrf", csrf.as_str()), ("takes", "false")])
+        .await;
+    assert_eq!(sent.location(), format!("{path}?done=no-new-leads"));
+    // Putting herself back is refused on the page, as in the API.
+    let refused = mia
+        .post(&to_mia, &[("csrf", csrf.as_str()), ("takes", "true")])
+        .await;
+    assert_eq!(refused.status, StatusCode::FORBIDDEN, "{}", refused.body);
+    let id = lead_at(&app, &c.olive.key, 1, Some(c.a)).await;
+    assert_eq!(owner_of(&app, &c.olive.key, id).await, Value::Null);
+
+    // A lead given in turn says so on its page.
+    takes(
+        &app,
+        &c.olive.key,
+        c.a,
+        &c.mia,
+        json!({"takes_new_leads": true}),
+    )
+    .await;
+    let given = lead_at(&app, &c.olive.key, 2, Some(c.a)).await;
+    let texts = ["Given in turn to Test User"];
+    page_shows(&mut mia, &format!("/leads/{given}"), &texts).await;
+    // With two and three takers the page names the next two, then all of them in order.
+    takes(
+        &app,
+        &c.olive.key,
+        c.a,
+        &c.olive,
+        json!({"takes_new_leads": true}),
+    )
+    .await;
+    let two = "is given to Test User, the next one to Test User.";
+    page_shows(&mut mia, &path, &[two]).await;
+    takes(
+        &app,
+        &c.olive.key,
+        c.a,
+        &c.adam,
+        json!({"takes_new_leads": true}),
+    )
+    .await;
+    let three = "and so on in this order: Test User, Test User, Test User.";
+    page_shows(&mut mia, &path, &[three]).await;
+}
