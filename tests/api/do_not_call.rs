@@ -493,6 +493,16 @@ async fn the_owner_asks_not_to_be_called_at_one_number_and_an_admin_may_lift_it(
         assert_eq!(status, want, "{phone}: {body}");
     }
 
+    // Nobody types it back while it is barred: 422 at the field, the lead unchanged.
+    let typed = json!({"phone_2": "(512) 555-0191"});
+    let (status, body) = patch(&app, id, adam, typed.clone()).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
+    assert_eq!(
+        (&body["detail"][0]["loc"], &body["detail"][0]["type"]),
+        (&json!(["body", "phone_2"]), &json!("number_not_to_call")),
+        "{body}"
+    );
+
     // Only an admin lifts it; it stays off the phones until someone edits it back.
     let (status, body) = bar(mia, "/remove", "+15125550191").await;
     assert_eq!(status, StatusCode::FORBIDDEN, "{body}");
@@ -511,6 +521,11 @@ async fn the_owner_asks_not_to_be_called_at_one_number_and_an_admin_may_lift_it(
         json!({"number": "+15125550191"}),
         "{entry}"
     );
+    let (status, lead) = patch(&app, id, mia, typed).await;
+    assert_eq!(status, StatusCode::OK, "{lead}");
+    assert_eq!(lead["phone_2"], "+15125550191", "{lead}");
+    let (status, lead) = patch(&app, id, mia, json!({"phone_2": null})).await;
+    assert_eq!(status, StatusCode::OK, "{lead}");
 
     // The page: a button beside each number for whoever may edit; the admin's beside the list.
     let mut mia_page = sign_in(&app, "mia@example.com").await;

@@ -782,6 +782,17 @@ async fn a_wrong_number_is_taken_off_the_lead_and_never_comes_back(app: TestApp)
         !page.body.contains("id=\"c-phone\""),
         "no number left to choose"
     );
+
+    // A person who types a wrong number back knows it is right after all: it is the lead's
+    // again, and off its wrong numbers.
+    let body = json!({"primary_phone": "512-555-0102"});
+    let (status, edited) = app.patch(&format!("/api/v1/leads/{lead}"), key, body).await;
+    assert_eq!(status, StatusCode::OK, "{edited}");
+    assert_eq!(
+        (&edited["primary_phone"], &edited["wrong_phones"]),
+        (&json!("+15125550102"), &json!(["+15125550100"])),
+        "{edited}"
+    );
 }
 
 async fn the_number_that_reached_the_owner_goes_first(app: TestApp) {

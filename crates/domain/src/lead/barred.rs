@@ -1,6 +1,8 @@
 //! The numbers a lead keeps off its phones: those a logged contact found wrong and those not to
-//! call (the owner asked, or a do-not-call list flagged them). Each is taken off the lead when it is found out and never added back
-//! by a submission, an import or a merge of leads (a person may still type one back in an edit).
+//! call (the owner asked, or a do-not-call list flagged them). Each is taken off the lead when it
+//! is found out and never added back by a submission, an import or a merge of leads; a person's
+//! edit may type a wrong one back (it is right after all), not one not to call
+//! (`lead::work::numbers::typed_back`).
 use serde_json::Value;
 
 use crate::lead::fields::Warning;
@@ -78,7 +80,10 @@ impl BarredNumbers {
             Some(Warning::new(
                 field,
                 "number_not_to_call",
-                format!("'{number}' was not added: a do-not-call list flagged it on this lead"),
+                format!(
+                    "'{number}' was not added: it is among this lead's numbers not to call \
+                     (the owner asked, or a do-not-call list flagged it)"
+                ),
             ))
         } else if has(Bar::Wrong) {
             Some(Warning::new(

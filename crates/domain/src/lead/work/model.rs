@@ -80,9 +80,9 @@ pub struct LeadWork {
     pub do_not_call: bool,
     /// The lead's tags, stored form (`tags::parse_tag`), sorted, each once.
     pub tags: Vec<String>,
-    /// Numbers (E.164) a contact was logged on as a wrong number or a do-not-call list flagged:
-    /// taken off the lead's phones then, and never added back by a submission, an import or a
-    /// merge of leads (a person may still type one back in an edit).
+    /// Numbers (E.164) a contact was logged on as a wrong number, or not to call (the owner
+    /// asked, or a do-not-call list flagged them): taken off the lead's phones then, and never
+    /// added back by a submission, an import or a merge of leads (`lead::barred`).
     pub barred: BarredNumbers,
 }
 

@@ -4,6 +4,7 @@
 use serde_json::json;
 
 use crate::lead::barred::{Bar, BarredNumbers};
+use crate::lead::fields::LeadFields;
 use crate::lead::normalize::PHONE_FIELDS;
 use crate::lead::record::{Lead, LeadFilter};
 use crate::lead::search::SearchText;
@@ -95,6 +96,37 @@ fn set_barred(change: &mut LeadChange, lead: &Lead, barred: BarredNumbers) -> bo
         change.barred = Some(barred);
     }
     !listed.is_empty()
+}
+
+/// The numbers an edit types among the lead's phones that the lead keeps off them, as part of
+/// `change`: one not to call is refused (422 at its field: whoever may take the lead's
+/// do-not-call mark off lifts it first, "may be called again"), since the owner asked or a
+/// registry flagged it; a wrong one is right after all (the person typed it knowing) and leaves
+/// the lead's wrong numbers.
+pub(super) fn typed_back(
+    change: &mut LeadChange,
+    lead: &Lead,
+    edited: &LeadFields,
+) -> WorkResult<()> {
+    let before: Vec<&str> = lead.fields.phones().collect();
+    let mut barred = lead.work.barred.clone();
+    for name in PHONE_FIELDS {
+        let typed = edited.string_field(name).and_then(|v| v.as_deref());
+        let Some(number) = typed.filter(|n| !before.contains(n)) else {
+            continue;
+        };
+        if barred.list(Bar::NotToCall).iter().any(|n| n == number) {
+            return Err(invalid(
+                &[(*name).into()],
+                "number_not_to_call",
+                "This number is among the lead's numbers not to call: it is lifted first \
+                 (\"may be called again\", by a team admin or owner)",
+            ));
+        }
+        barred.wrong.retain(|n| n != number);
+    }
+    set_barred(change, lead, barred);
+    Ok(())
 }
 
 /// Bars `numbers` (E.164) not to call on the lead (a list flagged them, or the owner asked), as

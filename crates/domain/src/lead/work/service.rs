@@ -14,7 +14,7 @@ use crate::lead::record::{Lead, LeadRepository};
 use crate::lead::work::contact::{record_contact, ContactOutcome, ContactSummary};
 use crate::lead::work::edit::{edit_fields, AddressKeys, FieldPatch};
 use crate::lead::work::model::{kind, ActivityEntry, LeadStatus, NewActivity, Note};
-use crate::lead::work::numbers::bar_numbers_not_to_call;
+use crate::lead::work::numbers::{bar_numbers_not_to_call, typed_back};
 use crate::lead::work::repository::{ChangeSaved, LeadChange, LeadWorkRepository, StoredFields};
 use crate::lead::work::tags::{set_tags, TagEdit};
 use crate::parse::clean_note;
@@ -314,6 +314,7 @@ impl LeadWorkService {
                 self.check_property(lead.id, lead.team_id, keys).await?;
             }
             warnings = edit.warnings;
+            typed_back(&mut change, lead, &edit.fields)?;
             if !edit.changes.is_empty() {
                 change.activity.push(NewActivity {
                     kind: kind::EDITED,

@@ -99,3 +99,40 @@ async fn the_teams_other_leads_with_the_number_bar_it_too() {
     let other = &saved[1].fields.as_ref().unwrap().fields;
     assert_eq!(other.phone_3, None);
 }
+
+/// An edit that types `phone` into the lead's third slot.
+fn typing(phone: &str) -> LeadPatch {
+    let mut fields = crate::lead::work::edit::FieldPatch::default();
+    fields.values.phone_3 = Some(phone.into());
+    fields.given.insert("phone_3".into());
+    LeadPatch {
+        fields,
+        ..LeadPatch::default()
+    }
+}
+
+#[tokio::test]
+async fn an_edit_types_a_wrong_number_back_but_never_one_not_to_call() {
+    let mut lead = phoned();
+    lead.work.barred.wrong = vec!["+15125550198".into()];
+    let (service, saved) = World::of(vec![lead]).service();
+    let member = person(3, "m");
+    let refused = service
+        .edit(&member, 10, typing("(512) 555-0199"), None)
+        .await;
+    assert!(
+        matches!(&refused, Err(LeadWorkError::Invalid(e)) if e[0].kind == "number_not_to_call"),
+        "{refused:?}"
+    );
+    service
+        .edit(&member, 10, typing("512-555-0198"), None)
+        .await
+        .unwrap();
+    let saved = saved.lock().unwrap();
+    assert_eq!(saved.len(), 1, "the refused edit saved nothing");
+    let fields = &saved[0].fields.as_ref().unwrap().fields;
+    assert_eq!(fields.phone_3.as_deref(), Some("+15125550198"));
+    let barred = saved[0].barred.as_ref().unwrap();
+    assert!(barred.wrong.is_empty(), "{barred:?}");
+    assert_eq!(barred.not_to_call, ["+15125550199"]);
+}
