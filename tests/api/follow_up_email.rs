@@ -142,7 +142,7 @@ async fn each_person_gets_one_email_a_day_of_their_follow_ups_due(app: TestApp) 
     assert_shows(
         &home.body,
         &[
-            "You will get no more e-mail of follow-ups due.",
+            "You will get no more e-mail of follow-ups due or of new leads given to you.",
             "id=\"digest-on\"",
         ],
     );

@@ -3,9 +3,15 @@
 //! a batch now or deferred, an upload); a lead whose row names its owner, a lead merged into
 //! and a lead of another team are left as they were; owners and admins choose who takes them,
 //! a member may step out.
+use std::time::Duration;
+
+use diesel::prelude::*;
 use reqwest::{Method, StatusCode};
 use serde_json::{json, Value};
 
+use leadhub_db::schema::users;
+use leadhub_domain::mail::Message;
+use leadhub_mail::SentMail;
 use leadhub_tests::{backend_tests, TestApp, TestUser};
 
 use crate::helpers::{batch_ok, completed_batch, submit};
@@ -18,6 +24,7 @@ backend_tests!(
     a_teams_new_leads_go_to_its_takers_in_turn_however_they_arrive,
     owners_and_admins_choose_who_takes_new_leads_and_a_member_steps_out,
     the_team_page_shows_who_takes_new_leads_and_changes_it,
+    each_taker_is_told_at_once_by_email_unless_they_turned_it_off,
 );
 
 /// `key`'s holder puts `member` in or out of team `team_id`'s new leads in turn.
@@ -297,4 +304,95 @@ async fn the_team_page_shows_who_takes_new_leads_and_changes_it(app: TestApp) {
     .await;
     let three = "and so on in this order: Test User, Test User, Test User.";
     page_shows(&mut mia, &path, &[three]).await;
+}
+
+/// The e-mails of leads given in turn sent so far, waiting up to 10 s for `n`.
+async fn given_mails(app: &TestApp, n: usize) -> Vec<SentMail> {
+    let sent = || -> Vec<SentMail> {
+        let all = app.mail.sent().into_iter();
+        all.filter(|m| matches!(m.message, Message::LeadsGiven { .. }))
+            .collect()
+    };
+    for _ in 0..200 {
+        if sent().len() >= n {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    sent()
+}
+
+async fn each_taker_is_told_at_once_by_email_unless_they_turned_it_off(app: TestApp) {
+    let c = cast(&app).await;
+    let adam = &c.adam.key;
+    for who in [&c.olive, &c.mia] {
+        takes(&app, adam, c.a, who, json!({"takes_new_leads": true})).await;
+    }
+    let leads: Vec<Value> = (1..=3)
+        .map(|n| {
+            json!({"address": format!("{n} Oak St"), "city": "Austin", "state": "TX",
+            "zip_code": "78701", "team_id": c.a, "first_name": "Lee"})
+        })
+        .collect();
+    let answer = batch_ok(&app, adam, json!({"leads": leads})).await;
+    let ids: Vec<i64> = answer["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["lead_id"].as_i64().unwrap())
+        .collect();
+
+    // One e-mail each: Olive's two leads (1 and 3), Mia's one, each a link to its page.
+    let sent = given_mails(&app, 2).await;
+    assert_eq!(sent.len(), 2, "{sent:?}");
+    let to = |email: &str| sent.iter().find(|m| m.to == email).unwrap();
+    let olive = to("olive@example.com");
+    assert_eq!(olive.subject, "2 new leads for you", "{}", olive.text);
+    for id in [ids[0], ids[2]] {
+        assert!(
+            olive.text.contains(&format!("/leads/{id}\n")),
+            "{}",
+            olive.text
+        );
+    }
+    assert!(
+        olive.text.contains("3 Oak St, Austin TX 78701, Lee (new)"),
+        "{}",
+        olive.text
+    );
+    let mia = to("mia@example.com");
+    assert_eq!(mia.subject, "A new lead for you: 2 Oak St, Austin TX 78701");
+    assert!(
+        mia.html.contains(&format!("/leads/{}", ids[1])),
+        "{}",
+        mia.html
+    );
+
+    // Mia turned the e-mail of her leads off: her next lead comes without one; Olive's with.
+    let mia_id = c.mia.user.id;
+    app.write_db(move |conn| {
+        diesel::update(users::table.find(mia_id))
+            .set(users::follow_up_digest.eq(false))
+            .execute(conn)
+    })
+    .await;
+    let next = lead_at(&app, adam, 4, Some(c.a)).await;
+    assert_eq!(owner_of(&app, adam, next).await, public(&c.mia));
+    let last = lead_at(&app, adam, 5, Some(c.a)).await;
+    assert_eq!(owner_of(&app, adam, last).await, public(&c.olive));
+    let sent = given_mails(&app, 3).await;
+    let told: Vec<(&str, &str)> = sent
+        .iter()
+        .map(|m| (m.to.as_str(), m.subject.as_str()))
+        .collect();
+    assert_eq!(
+        told[2..],
+        [(
+            "olive@example.com",
+            "A new lead for you: 5 Oak St, Austin TX 78701"
+        )],
+        "{told:?}"
+    );
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(given_mails(&app, 4).await.len(), 3, "none to Mia");
 }

@@ -1234,7 +1234,7 @@ async function workingLeads(a, teamUrl, teamId, submit) {
   await a.goto(`${base}/`);
   await a.locator("#digest").getByText(/you get an e-mail listing them after \d\d:00 (UTC|your time)/).waitFor();
   await a.getByRole("button", { name: "Stop that e-mail" }).click();
-  await a.getByText("You will get no more e-mail of follow-ups due.").waitFor();
+  await a.getByText("You will get no more e-mail of follow-ups due or of new leads given to you.").waitFor();
   await shot(a, "55g-digest-off");
   await a.getByRole("button", { name: "E-mail me my follow-ups due each day" }).click();
   await a.getByText("You will get an e-mail on the days you have follow-ups due.").waitFor();

@@ -40,6 +40,13 @@ pub enum Message {
         /// Where the e-mail is turned off.
         settings_url: String,
     },
+    /// New leads given to the person in turn (`lead::work::given_mail`), sent as they arrive;
+    /// `list_url` is their leads not contacted yet. The digest's switch turns it off too.
+    LeadsGiven {
+        to: String,
+        given: LeadList,
+        settings_url: String,
+    },
 }
 
 /// A part of an e-mail that counts leads, names the first few and links to them all.
@@ -67,7 +74,8 @@ impl Message {
             Message::Invite { to, .. }
             | Message::SignIn { to, .. }
             | Message::WebhookDeactivated { to, .. }
-            | Message::FollowUpsDue { to, .. } => to,
+            | Message::FollowUpsDue { to, .. }
+            | Message::LeadsGiven { to, .. } => to,
         }
     }
 }

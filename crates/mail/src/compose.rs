@@ -78,6 +78,7 @@ pub(crate) fn kind(message: &Message) -> &'static str {
         Message::SignIn { .. } => "sign-in",
         Message::WebhookDeactivated { .. } => "webhook-deactivated",
         Message::FollowUpsDue { .. } => "follow-ups-due",
+        Message::LeadsGiven { .. } => "leads-given",
     }
 }
 

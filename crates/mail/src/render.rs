@@ -14,7 +14,7 @@ pub struct Rendered {
     pub html: String,
 }
 
-const TEMPLATES: [(&str, &str); 13] = [
+const TEMPLATES: [(&str, &str); 16] = [
     ("layout.html", include_str!("../templates/layout.html")),
     (
         "invite.subject.txt",
@@ -51,6 +51,18 @@ const TEMPLATES: [(&str, &str); 13] = [
     (
         "follow_ups_due.html",
         include_str!("../templates/follow_ups_due.html"),
+    ),
+    (
+        "leads_given.subject.txt",
+        include_str!("../templates/leads_given.subject.txt"),
+    ),
+    (
+        "leads_given.txt",
+        include_str!("../templates/leads_given.txt"),
+    ),
+    (
+        "leads_given.html",
+        include_str!("../templates/leads_given.html"),
     ),
 ];
 
@@ -130,6 +142,11 @@ pub fn render(message: &Message) -> Result<Rendered, MailError> {
             settings_url,
             ..
         } => return follow_ups_due(*day, due, given, settings_url),
+        Message::LeadsGiven {
+            given,
+            settings_url,
+            ..
+        } => return leads_given(given, settings_url),
     };
     let mut context = Context::new();
     for (key, value) in values {
@@ -165,6 +182,23 @@ fn follow_ups_due(
     }
     context.insert("settings_url", checked_link(settings_url)?);
     render_parts("follow_ups_due", context)
+}
+
+/// The e-mail of new leads given in turn: its own context, like the digest's.
+fn leads_given(given: &LeadList, settings_url: &str) -> Result<Rendered, MailError> {
+    for line in &given.leads {
+        checked_link(&line.url)?;
+    }
+    let mut context = Context::new();
+    context.insert("given", &given.count);
+    context.insert(
+        "given_more",
+        &(given.count - given.leads.len() as i64).max(0),
+    );
+    context.insert("given_leads", &given.leads);
+    context.insert("given_url", checked_link(&given.list_url)?);
+    context.insert("settings_url", checked_link(settings_url)?);
+    render_parts("leads_given", context)
 }
 
 fn render_parts(name: &str, mut context: Context) -> Result<Rendered, MailError> {
@@ -369,5 +403,49 @@ mod tests {
         ] {
             assert_eq!(checked_link(link).is_ok(), taken, "{link:?}");
         }
+    }
+
+    #[test]
+    fn leads_given_names_the_leads_escaped_and_counts_the_rest() {
+        let line = |n: i64, address: &str| DueLine {
+            address: address.into(),
+            owner: (n == 2).then(|| "Ann <Lee>".to_owned()),
+            status: "new".into(),
+            follow_up_on: None,
+            url: format!("https://leads.test/leads/{n}"),
+        };
+        let given = |count: i64, leads: Vec<DueLine>| Message::LeadsGiven {
+            to: "mia@example.com".into(),
+            given: LeadList {
+                count,
+                leads,
+                list_url: "https://leads.test/leads?assignee=me&contacted=false".into(),
+            },
+            settings_url: "https://leads.test/#digest".into(),
+        };
+        let one = render(&given(1, vec![line(1, "1 Oak St")])).unwrap();
+        assert_eq!(one.subject, "A new lead for you: 1 Oak St");
+        assert!(one.text.contains("A new lead was given to you in turn:\n\n- 1 Oak St (new)\n  https://leads.test/leads/1"), "{}", one.text);
+        let many = render(&given(
+            25,
+            vec![line(1, "1 Oak St"), line(2, "2 <b>Elm</b> St")],
+        ))
+        .unwrap();
+        assert_eq!(many.subject, "25 new leads for you");
+        assert!(many.text.contains("and 23 more."), "{}", many.text);
+        assert!(
+            many.html
+                .contains("2 &lt;b&gt;Elm&lt;/b&gt; St</a>, Ann &lt;Lee&gt;"),
+            "{}",
+            many.html
+        );
+        let mut bad = given(1, vec![line(1, "1 Oak St")]);
+        if let Message::LeadsGiven { settings_url, .. } = &mut bad {
+            *settings_url = "javascript:alert(1)".into();
+        }
+        assert!(
+            render(&bad).is_err(),
+            "a link that is not http(s) is refused"
+        );
     }
 }

@@ -12,7 +12,7 @@ use tracing::Instrument;
 
 use leadhub_domain::jobs::{retry_delay, Job, JobQueue, ENRICH_LEAD, PROCESS_SUBMISSIONS};
 use leadhub_domain::lead::enrichment_retry::{EnrichmentRetries, NextStep};
-use leadhub_domain::lead::work::digest::{FollowUpDigests, FOLLOW_UP_DIGEST};
+use leadhub_domain::lead::work::digest::{FollowUpDigests, FOLLOW_UP_DIGEST, LEADS_GIVEN_IN_TURN};
 use leadhub_domain::submission::{PendingWork, SubmissionService};
 use leadhub_domain::upload::IMPORT_UPLOAD;
 use leadhub_domain::Clock;
@@ -244,6 +244,12 @@ impl Worker {
             FOLLOW_UP_DIGEST => self.services.digests.send().await.map(|run| {
                 tracing::info!(sent = run.sent, "follow-up e-mails sent");
             }),
+            LEADS_GIVEN_IN_TURN => self
+                .services
+                .digests
+                .tell_given(&job.payload)
+                .await
+                .map(|sent| tracing::info!(sent, "e-mails of leads given in turn sent")),
             other => Err(format!("unknown job kind {other:?}")),
         })
     }

@@ -200,8 +200,61 @@ impl DueRow {
     }
 }
 
+/// `DigestRepository::given_in_turn`.
+fn given_in_turn(
+    conn: &mut ReadConnection<'_>,
+    user_id: i64,
+    lead_ids: &[i64],
+    listed: i64,
+) -> QueryResult<Option<DuePerson>> {
+    let email: Vec<String> = conn.load(
+        users::table
+            .find(user_id)
+            .filter(users::deactivated_at.is_null())
+            .filter(users::follow_up_digest.eq(true))
+            .select(users::email),
+    )?;
+    let Some(email) = email.into_iter().next() else {
+        return Ok(None);
+    };
+    let open: Vec<&'static str> = OPEN_STATUSES.to_vec();
+    let still_theirs = || {
+        leads::table
+            .filter(leads::id.eq_any(lead_ids))
+            .filter(leads::assignee_id.eq(user_id))
+            .filter(leads::status.eq_any(open.clone()))
+            .filter(leads::merged_into_id.is_null())
+            .filter(leads::archived_at.is_null())
+    };
+    let count: i64 = conn.get_result(still_theirs().count())?;
+    let given = named(count, || {
+        conn.load(
+            still_theirs()
+                .order(leads::id.desc())
+                .limit(listed)
+                .select(DueRow::as_select()),
+        )
+    })?;
+    Ok(Some(DuePerson {
+        user_id,
+        email,
+        due: DueLeads::default(),
+        given,
+    }))
+}
+
 #[async_trait]
 impl DigestRepository for Database {
+    async fn given_in_turn(
+        &self,
+        user_id: i64,
+        lead_ids: Vec<i64>,
+        listed: i64,
+    ) -> StoreResult<Option<DuePerson>> {
+        self.read(move |conn| given_in_turn(conn, user_id, &lead_ids, listed))
+            .await
+    }
+
     async fn queue_digest(&self, hour: DateTime<Utc>, job: NewJob) -> StoreResult<bool> {
         self.write(move |conn| {
             conn.transaction(|conn| {

@@ -5,13 +5,18 @@
 //! after the leads are.
 use std::collections::BTreeMap;
 
-use chrono::NaiveDateTime;
+use chrono::{NaiveDateTime, Utc};
 use diesel::prelude::*;
+use diesel::result::Error;
 
+use leadhub_domain::jobs::NewJob;
 use leadhub_domain::lead::plan::NewLead;
+use leadhub_domain::lead::work::digest::LEADS_GIVEN_IN_TURN;
+use leadhub_domain::lead::work::given_mail::{GivenInTurn, GivenTo};
 use leadhub_domain::lead::work::kind;
 use leadhub_domain::team::turns::{deal, Taker};
 
+use crate::job::jobs::insert_jobs;
 use crate::pool::connection::on_backend;
 use crate::schema::{lead_activity, leads, team_members, users};
 use crate::sql::fixed_chunks::for_each_fixed_chunk;
@@ -87,7 +92,8 @@ fn takers_of(conn: &mut DbConnection, teams: Vec<i64>) -> QueryResult<BTreeMap<i
 }
 
 /// Gives the new leads (`ids[i]` is the i-th new lead's id) to their owners, each with an
-/// `assigned` entry by nobody (the service gave it), and keeps the takers' turns.
+/// `assigned` entry by nobody (the service gave it), keeps the takers' turns, and queues the
+/// e-mail that tells each owner (`LEADS_GIVEN_IN_TURN`), all in the leads' transaction.
 pub(crate) fn give_new_leads(
     conn: &mut DbConnection,
     dealt: NewLeadOwners,
@@ -98,6 +104,24 @@ pub(crate) fn give_new_leads(
     for (i, owner) in dealt.owners {
         by_owner.entry(owner).or_default().extend(ids.get(i));
     }
+    if by_owner.is_empty() {
+        return Ok(());
+    }
+    let told = GivenInTurn {
+        given: by_owner
+            .iter()
+            .map(|(owner, leads)| GivenTo {
+                user_id: *owner,
+                lead_ids: leads.clone(),
+            })
+            .collect(),
+    };
+    let payload = serde_json::to_value(told).map_err(|e| Error::SerializationError(e.into()))?;
+    insert_jobs(
+        conn,
+        &[NewJob::now(LEADS_GIVEN_IN_TURN, payload, Utc::now())],
+        now,
+    )?;
     for (owner, leads) in by_owner {
         diesel::update(leads::table.filter(leads::id.eq_any(&leads)))
             .set(leads::assignee_id.eq(owner))

@@ -19,6 +19,9 @@ use crate::store::StoreResult;
 
 /// An hour's digest; payload `{"hour": "<RFC 3339>"}` (the UTC hour it was queued for).
 pub const FOLLOW_UP_DIGEST: &str = "follow_up_digest";
+/// The e-mail of new leads given in turn (`team::turns`), queued with the leads' write; payload
+/// `{"given": [{"user_id": N, "lead_ids": [N, ...]}, ...]}`.
+pub const LEADS_GIVEN_IN_TURN: &str = "leads_given_in_turn";
 /// Leads named in one e-mail, soonest day first; the rest are behind its link to the list.
 pub const DIGEST_LISTED: i64 = 20;
 /// How far back a lead given to the person counts as new to them: a day, from one morning's
@@ -74,6 +77,15 @@ pub trait DigestRepository: Send + Sync {
         given_since: DateTime<Utc>,
         listed: i64,
     ) -> StoreResult<Vec<DuePerson>>;
+    /// `user_id`'s e-mail address and those of `lead_ids` still theirs, live and open (the
+    /// latest first, `listed` named), as `DuePerson::given`; None for a deactivated person or
+    /// one who turned the e-mail of their leads off.
+    async fn given_in_turn(
+        &self,
+        user_id: i64,
+        lead_ids: Vec<i64>,
+        listed: i64,
+    ) -> StoreResult<Option<DuePerson>>;
     /// Records `user_id`'s digest of `day` as sent; false when it already was (another worker).
     async fn claim_digest(
         &self,

@@ -208,3 +208,45 @@ async fn with_digests_off_a_queued_job_sends_nothing() {
     service.hour = None;
     assert_eq!(service.send().await, Ok(DigestRun::default()));
 }
+
+#[tokio::test]
+async fn each_taker_is_told_of_the_leads_still_theirs_and_nobody_else() {
+    let mut repo = MockDigestRepository::new();
+    // Mia has two of her three leads still; Sam turned the e-mail off; Ola has none left.
+    repo.expect_given_in_turn()
+        .with(eq(1), eq(vec![7, 8, 9]), eq(DIGEST_LISTED))
+        .returning(|_, _, _| {
+            let mut mia = person(1, "mia@example.com", 0);
+            mia.given = std::mem::take(&mut mia.due);
+            mia.given.count = 2;
+            Ok(Some(mia))
+        });
+    repo.expect_given_in_turn()
+        .with(eq(2), eq(vec![10]), eq(DIGEST_LISTED))
+        .returning(|_, _, _| Ok(None));
+    repo.expect_given_in_turn()
+        .with(eq(3), eq(vec![11]), eq(DIGEST_LISTED))
+        .returning(|_, _, _| Ok(Some(person(3, "ola@example.com", 0))));
+    let mut mailer = MockMailer::new();
+    mailer
+        .expect_send()
+        .withf(|m| match m {
+            Message::LeadsGiven { to, given, .. } => {
+                to == "mia@example.com"
+                    && given.count == 2
+                    && given.leads[0].url == "https://leads.example.com/leads/41"
+            }
+            _ => false,
+        })
+        .times(1)
+        .returning(|_| Ok(()));
+    let service = digests(repo, mailer, "2026-03-05T13:42:10Z");
+    let payload = serde_json::json!({"given": [
+        {"user_id": 1, "lead_ids": [7, 8, 9]},
+        {"user_id": 2, "lead_ids": [10]},
+        {"user_id": 3, "lead_ids": [11]},
+    ]});
+    assert_eq!(service.tell_given(&payload).await, Ok(1));
+    let bad = service.tell_given(&serde_json::json!({"given": 3})).await;
+    assert!(bad.unwrap_err().starts_with("bad payload"));
+}

@@ -3,6 +3,7 @@
 pub mod contact;
 pub mod digest;
 pub mod edit;
+pub mod given_mail;
 mod imported;
 pub mod model;
 mod numbers;
