@@ -11,7 +11,7 @@ use serde_json::{json, Value};
 use leadhub_db::schema::jobs;
 use leadhub_tests::{backend_tests, TestApp};
 
-use crate::helpers::{austin_lead, each, post_batch, submit};
+use crate::helpers::{austin_lead, each, post_batch, result_lead_ids, submit};
 
 /// The app again with the geocoder chain `names` (Census and Nominatim unreachable), cached in
 /// the test's database.
@@ -215,12 +215,7 @@ async fn enrich_again_queues_no_second_retry_for_a_lead(app: TestApp) {
         .collect();
     let (status, answer) = post_batch(&app, &alice.key, leads).await;
     assert_eq!(status, StatusCode::OK, "{answer}");
-    let ids: Vec<i64> = answer["results"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|r| r["lead_id"].as_i64().unwrap())
-        .collect();
+    let ids = result_lead_ids(&answer);
     assert_eq!(retry_jobs(&app, "queued").await, std::slice::from_ref(&ids));
 
     // "Enrich again" on the second lead, twice: it still waits, and the queued job retries it.

@@ -21,7 +21,7 @@ use leadhub_domain::Clock;
 use leadhub_tests::{backend_tests, TestApp, TestUser};
 
 use crate::clock::TestClock;
-use crate::helpers::post_batch;
+use crate::helpers::{post_batch, result_lead_ids};
 use crate::pages::sign_in;
 
 backend_tests!(
@@ -180,12 +180,7 @@ async fn statuses(app: &TestApp, key: &str, ids: &[i64]) -> Vec<String> {
 async fn submitted(app: &TestApp, key: &str, n: usize) -> Vec<i64> {
     let (status, answer) = post_batch(app, key, leads(n)).await;
     assert_eq!(status, StatusCode::OK, "{answer}");
-    answer["results"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|r| r["lead_id"].as_i64().unwrap())
-        .collect()
+    result_lead_ids(&answer)
 }
 
 async fn dead_jobs(app: &TestApp) -> Vec<(i32, Option<String>)> {

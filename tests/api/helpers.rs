@@ -5,7 +5,7 @@ use diesel::prelude::*;
 use reqwest::{Method, StatusCode};
 use serde_json::{json, Value};
 
-use leadhub_db::schema::{submissions, team_members, teams};
+use leadhub_db::schema::{submissions, teams};
 use leadhub_tests::{TestApp, TestUser};
 
 /// An active team created by `owner`, with `owner` as its first member.
@@ -33,20 +33,7 @@ pub async fn team(app: &TestApp, name: &str, owner: &TestUser) -> i64 {
 
 /// Makes `user` an active member of `team_id`.
 pub async fn join(app: &TestApp, team_id: i64, user: &TestUser) {
-    let user_id = user.user.id;
-    let now = chrono::Utc::now().naive_utc();
-    app.write_db(move |conn| {
-        diesel::insert_into(team_members::table)
-            .values((
-                team_members::team_id.eq(team_id),
-                team_members::user_id.eq(user_id),
-                team_members::role.eq("member"),
-                team_members::is_active.eq(true),
-                team_members::joined_at.eq(now),
-            ))
-            .execute(conn)
-    })
-    .await;
+    app.join_team(team_id, user).await;
 }
 
 /// The people of a visibility test: Alice owns team `team`, Mate is a member of it, Stranger
@@ -164,6 +151,13 @@ pub async fn batch_ok(app: &TestApp, key: &str, body: Value) -> Value {
     let (status, answer) = app.post(BATCH, key, body).await;
     assert_eq!(status, StatusCode::OK, "{answer}");
     answer
+}
+
+/// The lead of each element of an answer of {BATCH}, in order.
+pub fn result_lead_ids(answer: &Value) -> Vec<i64> {
+    each(&answer["results"], "lead_id")
+        .map(|id| id.as_i64().unwrap())
+        .collect()
 }
 
 /// GET path of the batch an answer of {BATCH} names.

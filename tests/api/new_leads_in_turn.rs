@@ -14,7 +14,7 @@ use leadhub_domain::mail::Message;
 use leadhub_mail::SentMail;
 use leadhub_tests::{backend_tests, TestApp, TestUser};
 
-use crate::helpers::{batch_ok, completed_batch, submit};
+use crate::helpers::{batch_ok, completed_batch, result_lead_ids, submit};
 use crate::lead_uploads::{count, finished, upload};
 use crate::lead_work::{cast, lead_at, newest_of_kind};
 use crate::pages::{page_shows, sign_in};
@@ -91,8 +91,7 @@ async fn a_teams_new_leads_go_to_its_takers_in_turn_however_they_arrive(app: Tes
         .collect();
     let answer = batch_ok(&app, adam, json!({"leads": leads})).await;
     let mut dealt = Vec::new();
-    for element in answer["results"].as_array().unwrap() {
-        let id = element["lead_id"].as_i64().unwrap();
+    for id in result_lead_ids(&answer) {
         dealt.push(owner_of(&app, adam, id).await);
     }
     assert_eq!(dealt, [public(mia), public(olive), public(mia)], "{answer}");
@@ -335,12 +334,7 @@ async fn each_taker_is_told_at_once_by_email_unless_they_turned_it_off(app: Test
         })
         .collect();
     let answer = batch_ok(&app, adam, json!({"leads": leads})).await;
-    let ids: Vec<i64> = answer["results"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|r| r["lead_id"].as_i64().unwrap())
-        .collect();
+    let ids = result_lead_ids(&answer);
 
     // One e-mail each: Olive's two leads (1 and 3), Mia's one, each a link to its page.
     let sent = given_mails(&app, 2).await;

@@ -21,21 +21,10 @@ async fn team(app: &TestApp, key: &str, name: &str) -> i64 {
 
 /// Two more people in `team_id`, and all three of its members taking its new leads.
 async fn three_takers(app: &TestApp, team_id: i64) {
-    let [a, b] = app.users(["turn-a", "turn-b"]).await;
-    let now = chrono::Utc::now().naive_utc();
-    let (a, b) = (a.user.id, b.user.id);
+    for user in app.users(["turn-a", "turn-b"]).await {
+        app.join_team(team_id, &user).await;
+    }
     app.write_db(move |conn| {
-        for user in [a, b] {
-            diesel::insert_into(team_members::table)
-                .values((
-                    team_members::team_id.eq(team_id),
-                    team_members::user_id.eq(user),
-                    team_members::role.eq("member"),
-                    team_members::is_active.eq(true),
-                    team_members::joined_at.eq(now),
-                ))
-                .execute(conn)?;
-        }
         diesel::update(team_members::table.filter(team_members::team_id.eq(team_id)))
             .set(team_members::takes_new_leads.eq(true))
             .execute(conn)

@@ -205,6 +205,26 @@ impl TestApp {
         response.text().await.unwrap()
     }
 
+    /// Makes `user` an active member of `team_id`, straight in the database.
+    pub async fn join_team(&self, team_id: i64, user: &TestUser) {
+        use diesel::prelude::*;
+        use leadhub_db::schema::team_members;
+        let user_id = user.user.id;
+        let now = chrono::Utc::now().naive_utc();
+        self.write_db(move |conn| {
+            diesel::insert_into(team_members::table)
+                .values((
+                    team_members::team_id.eq(team_id),
+                    team_members::user_id.eq(user_id),
+                    team_members::role.eq("member"),
+                    team_members::is_active.eq(true),
+                    team_members::joined_at.eq(now),
+                ))
+                .execute(conn)
+        })
+        .await;
+    }
+
     /// A bench's user (bench@example.com) and the id of their team "Bench", made over the API.
     pub async fn bench_team(&self) -> (TestUser, i64) {
         let user = self.user("bench@example.com").await;
