@@ -17,7 +17,7 @@ use leadhub_tests::{backend_tests, TestApp, TestUser};
 use crate::helpers::{batch_ok, completed_batch, result_lead_ids, submit};
 use crate::lead_uploads::{count, finished, upload};
 use crate::lead_work::{cast, lead_at, newest_of_kind};
-use crate::pages::{page_shows, sign_in};
+use crate::pages::{assert_shows, page_shows, sign_in};
 use crate::workbook_imports::lead as by_address;
 
 backend_tests!(
@@ -389,4 +389,19 @@ async fn each_taker_is_told_at_once_by_email_unless_they_turned_it_off(app: Test
     );
     tokio::time::sleep(Duration::from_millis(300)).await;
     assert_eq!(given_mails(&app, 4).await.len(), 3, "none to Mia");
+
+    // A server that sends no morning e-mail still offers the switch for these.
+    let quiet = app
+        .with_env(&[("LEADHUB_FOLLOW_UP_DIGEST_HOUR", "off")])
+        .await;
+    let mut olive = sign_in(&quiet, "olive@example.com").await;
+    let home = olive.get("/").await;
+    assert_shows(
+        &home.body,
+        &[
+            "This server sends no morning e-mail of follow-ups due. You get an e-mail as soon as \
+             your team gives you new leads in turn.",
+            "id=\"digest-off\"",
+        ],
+    );
 }

@@ -1233,11 +1233,11 @@ async function workingLeads(a, teamUrl, teamId, submit) {
   // The e-mail of follow-ups due: on unless turned off, switched off and on again on the dashboard.
   await a.goto(`${base}/`);
   await a.locator("#digest").getByText(/you get an e-mail listing them after \d\d:00 (UTC|your time)/).waitFor();
-  await a.getByRole("button", { name: "Stop that e-mail" }).click();
+  await a.getByRole("button", { name: "Stop these e-mails" }).click();
   await a.getByText("You will get no more e-mail of follow-ups due or of new leads given to you.").waitFor();
   await shot(a, "55g-digest-off");
-  await a.getByRole("button", { name: "E-mail me my follow-ups due each day" }).click();
-  await a.getByText("You will get an e-mail on the days you have follow-ups due.").waitFor();
+  await a.getByRole("button", { name: "E-mail me about my leads" }).click();
+  await a.getByText("You will get an e-mail on the days you have follow-ups due, and one when your team gives you new leads in turn.").waitFor();
   step("the e-mail of follow-ups due is turned off and on again from the dashboard");
 
   // A canvasser at one door: the lead's "Nearby leads" card, then the list of them nearest first.

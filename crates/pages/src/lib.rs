@@ -134,7 +134,7 @@ impl Done {
             "deactivated" => "Team deactivated.",
             "joined" => "Welcome! You joined the team.",
             "key-revoked" => "API key revoked.",
-            "digest-on" => "You will get an e-mail on the days you have follow-ups due.",
+            "digest-on" => "You will get an e-mail on the days you have follow-ups due, and one when your team gives you new leads in turn.",
             "digest-off" => "You will get no more e-mail of follow-ups due or of new leads given to you.",
             "webhook-test" => "A test event was queued for the endpoint.",
             "webhook-retried" => "The delivery was queued to be sent again.",
