@@ -9,7 +9,8 @@ use diesel::prelude::*;
 use reqwest::{Method, StatusCode};
 use serde_json::{json, Value};
 
-use leadhub_db::schema::users;
+use leadhub_db::schema::{jobs, users};
+use leadhub_domain::lead::work::given_mail::LEADS_GIVEN_IN_TURN;
 use leadhub_domain::mail::Message;
 use leadhub_mail::SentMail;
 use leadhub_tests::{backend_tests, TestApp, TestUser};
@@ -305,20 +306,27 @@ async fn the_team_page_shows_who_takes_new_leads_and_changes_it(app: TestApp) {
     page_shows(&mut mia, &path, &[three]).await;
 }
 
-/// The e-mails of leads given in turn sent so far, waiting up to 10 s for `n`.
-async fn given_mails(app: &TestApp, n: usize) -> Vec<SentMail> {
-    let sent = || -> Vec<SentMail> {
-        let all = app.mail.sent().into_iter();
-        all.filter(|m| matches!(m.message, Message::LeadsGiven { .. }))
-            .collect()
-    };
+/// The e-mails of leads given in turn, once every job that sends them has run (up to 10 s).
+async fn told_so_far(app: &TestApp) -> Vec<SentMail> {
     for _ in 0..200 {
-        if sent().len() >= n {
+        let waiting: i64 = app
+            .read_db(|conn| {
+                conn.get_result(
+                    jobs::table
+                        .filter(jobs::kind.eq(LEADS_GIVEN_IN_TURN))
+                        .filter(jobs::status.ne("done"))
+                        .count(),
+                )
+            })
+            .await;
+        if waiting == 0 {
             break;
         }
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
-    sent()
+    let all = app.mail.sent().into_iter();
+    all.filter(|m| matches!(m.message, Message::LeadsGiven { .. }))
+        .collect()
 }
 
 async fn each_taker_is_told_at_once_by_email_unless_they_turned_it_off(app: TestApp) {
@@ -337,7 +345,7 @@ async fn each_taker_is_told_at_once_by_email_unless_they_turned_it_off(app: Test
     let ids = result_lead_ids(&answer);
 
     // One e-mail each: Olive's two leads (1 and 3), Mia's one, each a link to its page.
-    let sent = given_mails(&app, 2).await;
+    let sent = told_so_far(&app).await;
     assert_eq!(sent.len(), 2, "{sent:?}");
     let to = |email: &str| sent.iter().find(|m| m.to == email).unwrap();
     let olive = to("olive@example.com");
@@ -374,7 +382,7 @@ async fn each_taker_is_told_at_once_by_email_unless_they_turned_it_off(app: Test
     assert_eq!(owner_of(&app, adam, next).await, public(&c.mia));
     let last = lead_at(&app, adam, 5, Some(c.a)).await;
     assert_eq!(owner_of(&app, adam, last).await, public(&c.olive));
-    let sent = given_mails(&app, 3).await;
+    let sent = told_so_far(&app).await;
     let told: Vec<(&str, &str)> = sent
         .iter()
         .map(|m| (m.to.as_str(), m.subject.as_str()))
@@ -387,8 +395,7 @@ async fn each_taker_is_told_at_once_by_email_unless_they_turned_it_off(app: Test
         )],
         "{told:?}"
     );
-    tokio::time::sleep(Duration::from_millis(300)).await;
-    assert_eq!(given_mails(&app, 4).await.len(), 3, "none to Mia");
+    assert_eq!(told_so_far(&app).await.len(), 3, "none to Mia");
 
     // A server that sends no morning e-mail still offers the switch for these.
     let quiet = app

@@ -155,6 +155,38 @@ pub fn render(message: &Message) -> Result<Rendered, MailError> {
     render_parts(name, context)
 }
 
+/// The names one list of leads goes by in a template: its count, how many more it has than it
+/// names, the leads it names, and the link to them all.
+struct ListNames {
+    count: &'static str,
+    more: &'static str,
+    leads: &'static str,
+    url: &'static str,
+}
+
+/// Puts `list` into `context` under `names`, each link checked; the link to the whole list only
+/// when it counts leads (a template shows it only then).
+fn insert_list(context: &mut Context, list: &LeadList, names: ListNames) -> Result<(), MailError> {
+    for line in &list.leads {
+        checked_link(&line.url)?;
+    }
+    context.insert(names.count, &list.count);
+    context.insert(names.more, &(list.count - list.leads.len() as i64).max(0));
+    context.insert(names.leads, &list.leads);
+    if list.count > 0 {
+        context.insert(names.url, checked_link(&list.list_url)?);
+    }
+    Ok(())
+}
+
+/// The leads given to a person, as both e-mails that tell of them name them.
+const GIVEN: ListNames = ListNames {
+    count: "given",
+    more: "given_more",
+    leads: "given_leads",
+    url: "given_url",
+};
+
 /// Lists of leads do not fit `render`'s text values: its own context.
 fn follow_ups_due(
     day: NaiveDate,
@@ -162,41 +194,24 @@ fn follow_ups_due(
     given: &LeadList,
     settings_url: &str,
 ) -> Result<Rendered, MailError> {
-    for line in due.leads.iter().chain(&given.leads) {
-        checked_link(&line.url)?;
-    }
     let mut context = Context::new();
     context.insert("day", &day.format("%A %-d %B").to_string());
-    context.insert("due", &due.count);
-    context.insert("more", &(due.count - due.leads.len() as i64).max(0));
-    context.insert("leads", &due.leads);
-    context.insert("list_url", checked_link(&due.list_url)?);
-    context.insert("given", &given.count);
-    context.insert(
-        "given_more",
-        &(given.count - given.leads.len() as i64).max(0),
-    );
-    context.insert("given_leads", &given.leads);
-    if given.count > 0 {
-        context.insert("given_url", checked_link(&given.list_url)?);
-    }
+    let due_names = ListNames {
+        count: "due",
+        more: "more",
+        leads: "leads",
+        url: "list_url",
+    };
+    insert_list(&mut context, due, due_names)?;
+    insert_list(&mut context, given, GIVEN)?;
     context.insert("settings_url", checked_link(settings_url)?);
     render_parts("follow_ups_due", context)
 }
 
-/// The e-mail of new leads given in turn: its own context, like the digest's.
+/// The e-mail of new leads given in turn: the digest's list of given leads alone.
 fn leads_given(given: &LeadList, settings_url: &str) -> Result<Rendered, MailError> {
-    for line in &given.leads {
-        checked_link(&line.url)?;
-    }
     let mut context = Context::new();
-    context.insert("given", &given.count);
-    context.insert(
-        "given_more",
-        &(given.count - given.leads.len() as i64).max(0),
-    );
-    context.insert("given_leads", &given.leads);
-    context.insert("given_url", checked_link(&given.list_url)?);
+    insert_list(&mut context, given, GIVEN)?;
     context.insert("settings_url", checked_link(settings_url)?);
     render_parts("leads_given", context)
 }

@@ -12,7 +12,8 @@ use tracing::Instrument;
 
 use leadhub_domain::jobs::{retry_delay, Job, JobQueue, ENRICH_LEAD, PROCESS_SUBMISSIONS};
 use leadhub_domain::lead::enrichment_retry::{EnrichmentRetries, NextStep};
-use leadhub_domain::lead::work::digest::{FollowUpDigests, FOLLOW_UP_DIGEST, LEADS_GIVEN_IN_TURN};
+use leadhub_domain::lead::work::digest::{FollowUpDigests, FOLLOW_UP_DIGEST};
+use leadhub_domain::lead::work::given_mail::LEADS_GIVEN_IN_TURN;
 use leadhub_domain::submission::{PendingWork, SubmissionService};
 use leadhub_domain::upload::IMPORT_UPLOAD;
 use leadhub_domain::Clock;

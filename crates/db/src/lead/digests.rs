@@ -28,16 +28,21 @@ fn offset_of_user() -> _ {
     coalesce(users::utc_offset_minutes, 0_i32)
 }
 
-/// The live leads in an open status whose follow-up day is `day` or earlier (through
-/// `leads_follow_up`, which holds only leads with a day).
+/// The live leads (neither merged away nor archived) in an open status: those the e-mails name.
 #[diesel::dsl::auto_type]
-fn due_by(day: NaiveDate) -> _ {
+fn open_leads() -> _ {
     let open: Vec<&'static str> = OPEN_STATUSES.to_vec();
     leads::table
-        .filter(leads::follow_up_on.le(day))
         .filter(leads::status.eq_any(open))
         .filter(leads::merged_into_id.is_null())
         .filter(leads::archived_at.is_null())
+}
+
+/// The open leads whose follow-up day is `day` or earlier (through `leads_follow_up`, which
+/// holds only leads with a day).
+#[diesel::dsl::auto_type]
+fn due_by(day: NaiveDate) -> _ {
+    open_leads().filter(leads::follow_up_on.le(day))
 }
 
 /// The live leads in an open status, not due by `day` (those are named as due), that someone
@@ -46,9 +51,8 @@ fn due_by(day: NaiveDate) -> _ {
 /// one's entries for who made them.
 #[diesel::dsl::auto_type]
 fn given_since(since: NaiveDateTime, day: NaiveDate) -> _ {
-    let open: Vec<&'static str> = OPEN_STATUSES.to_vec();
     let assigned: &'static str = kind::ASSIGNED;
-    leads::table
+    open_leads()
         .filter(
             leads::id.eq_any(
                 lead_activity::table
@@ -57,14 +61,11 @@ fn given_since(since: NaiveDateTime, day: NaiveDate) -> _ {
                     .select(lead_activity::lead_id),
             ),
         )
-        .filter(leads::status.eq_any(open))
         .filter(
             leads::follow_up_on
                 .is_null()
                 .or(leads::follow_up_on.gt(day)),
         )
-        .filter(leads::merged_into_id.is_null())
-        .filter(leads::archived_at.is_null())
         .filter(exists(
             lead_activity::table
                 .filter(lead_activity::lead_id.eq(leads::id))
@@ -217,14 +218,10 @@ fn given_in_turn(
     let Some(email) = email.into_iter().next() else {
         return Ok(None);
     };
-    let open: Vec<&'static str> = OPEN_STATUSES.to_vec();
     let still_theirs = || {
-        leads::table
+        open_leads()
             .filter(leads::id.eq_any(lead_ids))
             .filter(leads::assignee_id.eq(user_id))
-            .filter(leads::status.eq_any(open.clone()))
-            .filter(leads::merged_into_id.is_null())
-            .filter(leads::archived_at.is_null())
     };
     let count: i64 = conn.get_result(still_theirs().count())?;
     let given = named(count, || {

@@ -7,11 +7,8 @@ use std::collections::BTreeMap;
 
 use chrono::{NaiveDateTime, Utc};
 use diesel::prelude::*;
-use diesel::result::Error;
 
-use leadhub_domain::jobs::NewJob;
 use leadhub_domain::lead::plan::NewLead;
-use leadhub_domain::lead::work::digest::LEADS_GIVEN_IN_TURN;
 use leadhub_domain::lead::work::given_mail::{GivenInTurn, GivenTo};
 use leadhub_domain::lead::work::kind;
 use leadhub_domain::team::turns::{deal, Taker};
@@ -93,7 +90,7 @@ fn takers_of(conn: &mut DbConnection, teams: Vec<i64>) -> QueryResult<BTreeMap<i
 
 /// Gives the new leads (`ids[i]` is the i-th new lead's id) to their owners, each with an
 /// `assigned` entry by nobody (the service gave it), keeps the takers' turns, and queues the
-/// e-mail that tells each owner (`LEADS_GIVEN_IN_TURN`), all in the leads' transaction.
+/// e-mail that tells each owner (`GivenInTurn::job`), all in the leads' transaction.
 pub(crate) fn give_new_leads(
     conn: &mut DbConnection,
     dealt: NewLeadOwners,
@@ -116,12 +113,7 @@ pub(crate) fn give_new_leads(
             })
             .collect(),
     };
-    let payload = serde_json::to_value(told).map_err(|e| Error::SerializationError(e.into()))?;
-    insert_jobs(
-        conn,
-        &[NewJob::now(LEADS_GIVEN_IN_TURN, payload, Utc::now())],
-        now,
-    )?;
+    insert_jobs(conn, &[told.job(Utc::now())], now)?;
     for (owner, leads) in by_owner {
         diesel::update(leads::table.filter(leads::id.eq_any(&leads)))
             .set(leads::assignee_id.eq(owner))

@@ -53,6 +53,11 @@ impl BarredNumbers {
         }
     }
 
+    /// Whether `number` is on the list `bar`.
+    pub fn has(&self, bar: Bar, number: &str) -> bool {
+        self.list(bar).iter().any(|n| n == number)
+    }
+
     /// Adds `number` to the list `bar` (at its end, once).
     pub fn add(&mut self, bar: Bar, number: &str) {
         let list = self.list_mut(bar);
@@ -75,8 +80,7 @@ impl BarredNumbers {
     /// The warning that leaves `number`, given in `field`, off the lead; None when it is not
     /// barred. A flagged number says so before a wrong one: it is the one with consequences.
     pub fn warning(&self, field: &'static str, number: &str) -> Option<Warning> {
-        let has = |bar: Bar| self.list(bar).iter().any(|n| n == number);
-        if has(Bar::NotToCall) {
+        if self.has(Bar::NotToCall, number) {
             Some(Warning::new(
                 field,
                 "number_not_to_call",
@@ -85,7 +89,7 @@ impl BarredNumbers {
                      (the owner asked, or a do-not-call list flagged it)"
                 ),
             ))
-        } else if has(Bar::Wrong) {
+        } else if self.has(Bar::Wrong, number) {
             Some(Warning::new(
                 field,
                 "wrong_number",

@@ -19,11 +19,10 @@ use crate::store::StoreResult;
 
 /// An hour's digest; payload `{"hour": "<RFC 3339>"}` (the UTC hour it was queued for).
 pub const FOLLOW_UP_DIGEST: &str = "follow_up_digest";
-/// The e-mail of new leads given in turn (`team::turns`), queued with the leads' write; payload
-/// `{"given": [{"user_id": N, "lead_ids": [N, ...]}, ...]}`.
-pub const LEADS_GIVEN_IN_TURN: &str = "leads_given_in_turn";
 /// Leads named in one e-mail, soonest day first; the rest are behind its link to the list.
 pub const DIGEST_LISTED: i64 = 20;
+/// A person's open leads not contacted yet: where an e-mail of leads given to them links.
+pub(super) const NOT_CONTACTED_YET: &str = "/leads?assignee=me&status=open&contacted=false";
 /// How far back a lead given to the person counts as new to them: a day, from one morning's
 /// e-mail to the next (a late e-mail names a few of them twice rather than none).
 pub const GIVEN_WITHIN: TimeDelta = TimeDelta::hours(24);
@@ -220,9 +219,11 @@ impl FollowUpDigests {
         }
     }
 
-    fn message(&self, day: NaiveDate, person: DuePerson) -> Message {
+    /// `part` as an e-mail's list: each lead a link to its page, and `list_url` (a path of the
+    /// service) to them all.
+    pub(super) fn lead_list(&self, part: DueLeads, list_url: &str) -> LeadList {
         let base = &self.public_url;
-        let list = |part: DueLeads, list_url: String| LeadList {
+        LeadList {
             count: part.count,
             leads: part
                 .first
@@ -235,22 +236,23 @@ impl FollowUpDigests {
                     follow_up_on: l.follow_up_on,
                 })
                 .collect(),
-            list_url,
-        };
+            list_url: format!("{base}{list_url}"),
+        }
+    }
+
+    /// Where a person turns the e-mails about their leads off: the dashboard's switch.
+    pub(super) fn settings_url(&self) -> String {
+        format!("{}/#digest", self.public_url)
+    }
+
+    fn message(&self, day: NaiveDate, person: DuePerson) -> Message {
+        let due = format!("/leads?assignee=me&status=open&follow_up_by={day}&sort=follow_up_on");
         Message::FollowUpsDue {
             to: person.email,
             day,
-            due: list(
-                person.due,
-                format!(
-                    "{base}/leads?assignee=me&status=open&follow_up_by={day}&sort=follow_up_on"
-                ),
-            ),
-            given: list(
-                person.given,
-                format!("{base}/leads?assignee=me&status=open&contacted=false"),
-            ),
-            settings_url: format!("{base}/#digest"),
+            due: self.lead_list(person.due, &due),
+            given: self.lead_list(person.given, NOT_CONTACTED_YET),
+            settings_url: self.settings_url(),
         }
     }
 

@@ -2,22 +2,44 @@
 //! with the leads' write as one job (`LEADS_GIVEN_IN_TURN`), it tells each taker at once which
 //! leads are theirs now, since a web form's lead is worth most in its first minutes; the
 //! morning digest names them again among the leads given since yesterday.
+use chrono::{DateTime, Utc};
 use serde::Deserialize;
 
-use crate::mail::{DueLine, LeadList, Message};
+use crate::jobs::NewJob;
+use crate::mail::Message;
 
-use super::digest::{FollowUpDigests, DIGEST_LISTED};
+use super::digest::{FollowUpDigests, DIGEST_LISTED, NOT_CONTACTED_YET};
 
-/// The job's payload: who was given which leads.
-#[derive(Debug, Clone, PartialEq, Deserialize, serde::Serialize)]
+/// The job of one write's e-mails; its payload is a `GivenInTurn`.
+pub const LEADS_GIVEN_IN_TURN: &str = "leads_given_in_turn";
+
+/// The job's payload: who was given which leads,
+/// `{"given": [{"user_id": N, "lead_ids": [N, ...]}, ...]}`.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
 pub struct GivenInTurn {
     pub given: Vec<GivenTo>,
 }
 
-#[derive(Debug, Clone, PartialEq, Deserialize, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize)]
 pub struct GivenTo {
     pub user_id: i64,
     pub lead_ids: Vec<i64>,
+}
+
+impl GivenInTurn {
+    /// The job that sends these e-mails, to run at once.
+    pub fn job(&self, now: DateTime<Utc>) -> NewJob {
+        let given: Vec<serde_json::Value> = self
+            .given
+            .iter()
+            .map(|to| serde_json::json!({"user_id": to.user_id, "lead_ids": to.lead_ids}))
+            .collect();
+        NewJob::now(
+            LEADS_GIVEN_IN_TURN,
+            serde_json::json!({ "given": given }),
+            now,
+        )
+    }
 }
 
 impl FollowUpDigests {
@@ -28,7 +50,6 @@ impl FollowUpDigests {
     pub async fn tell_given(&self, payload: &serde_json::Value) -> Result<usize, String> {
         let job: GivenInTurn =
             serde_json::from_value(payload.clone()).map_err(|e| format!("bad payload: {e}"))?;
-        let base = &self.public_url;
         let mut sent = 0;
         for to in job.given {
             let person = self
@@ -39,21 +60,10 @@ impl FollowUpDigests {
             let Some(person) = person.filter(|p| p.given.count > 0) else {
                 continue;
             };
-            let leads = person.given.first.into_iter().map(|l| DueLine {
-                url: format!("{base}/leads/{}", l.id),
-                address: l.address,
-                owner: l.owner,
-                status: l.status,
-                follow_up_on: l.follow_up_on,
-            });
             let message = Message::LeadsGiven {
                 to: person.email,
-                given: LeadList {
-                    count: person.given.count,
-                    leads: leads.collect(),
-                    list_url: format!("{base}/leads?assignee=me&status=open&contacted=false"),
-                },
-                settings_url: format!("{base}/#digest"),
+                given: self.lead_list(person.given, NOT_CONTACTED_YET),
+                settings_url: self.settings_url(),
             };
             self.mailer
                 .send(&message)

@@ -115,7 +115,7 @@ pub(super) fn typed_back(
         let Some(number) = typed.filter(|n| !before.contains(n)) else {
             continue;
         };
-        if barred.list(Bar::NotToCall).iter().any(|n| n == number) {
+        if barred.has(Bar::NotToCall, number) {
             return Err(invalid(
                 &[(*name).into()],
                 "number_not_to_call",
@@ -204,7 +204,7 @@ impl LeadWorkService {
             // Whoever may take the lead's mark off, asked before the number is looked at.
             allow(actor, LeadWorkAction::ClearDoNotCall)?;
             let barred = &lead.work.barred;
-            let number = normalize_phone(phone).filter(|n| barred.not_to_call.contains(n));
+            let number = normalize_phone(phone).filter(|n| barred.has(Bar::NotToCall, n));
             let Some(number) = number else {
                 let msg = "Not one of the lead's numbers not to call";
                 return Err(invalid(&["phone".into()], "value_error", msg));
