@@ -174,10 +174,18 @@ fn a_fresh_start_creates_private_files() {
     );
     assert_eq!(status, 202, "{body}");
     let outbox = data.join("outbox");
+    // The outbox writes each message under a hidden temporary name and then renames it: only
+    // the finished files count (listing the temporary one raced with its rename).
     let files_in = |folder: &PathBuf| -> Vec<PathBuf> {
         std::fs::read_dir(folder)
-            .map(|entries| entries.map(|e| e.unwrap().path()).collect())
+            .map(|entries| entries.map(|e| e.unwrap().path()).collect::<Vec<_>>())
             .unwrap_or_default()
+            .into_iter()
+            .filter(|p| {
+                p.file_name()
+                    .is_some_and(|n| !n.to_string_lossy().starts_with('.'))
+            })
+            .collect()
     };
     let deadline = Instant::now() + Duration::from_secs(10);
     while files_in(&outbox).is_empty() {
