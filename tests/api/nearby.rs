@@ -86,6 +86,17 @@ async fn the_list_finds_the_leads_within_miles_of_a_place_nearest_first(app: Tes
         [north, east, corner]
     );
     assert_eq!(list("within_miles=0.5").await, [north]);
+    // A page further on goes on in the same order (the page's ids are put in order first, then
+    // its rows read), and counts the whole circle.
+    let (status, page) = app
+        .get(
+            &format!("/api/v1/leads?{NEAR_CAPITOL}&within_miles=5&sort=distance&limit=2&offset=1"),
+            &ann.key,
+        )
+        .await;
+    assert_eq!(status, 200, "{page}");
+    assert_eq!(crate::lead_work::ids(&page), [east, corner], "{page}");
+    assert_eq!(page["total"], 4, "{page}");
     assert_eq!(list("within_miles=5&archived=true").await, [archived]);
     assert_eq!(list("within_miles=100&team_id=0").await, Vec::<i64>::new());
     assert_eq!(

@@ -177,7 +177,8 @@ const MILLION_LEADS_STATS: &str = "ANALYZE; DELETE FROM sqlite_stat1 WHERE tbl =
     ('leads', 'leads_street', '1000000 500000 1'), \
     ('leads', 'leads_team_created', '1000000 500000 1'), \
     ('leads', 'leads_updated', '1000000 1 1'), \
-    ('leads', 'leads_position', '1000000 2 1 1'); \
+    ('leads', 'leads_live_position', '900000 2 1 1 1 1 1'), \
+    ('leads', 'leads_live_team', '970000 1 1 1 1'); \
     ANALYZE sqlite_schema;";
 
 #[derive(QueryableByName)]
@@ -274,10 +275,16 @@ fn statements(postgres: bool) -> Vec<(String, String)> {
         } else {
             VISIBLE
         };
+        // The list near a place reads its page's ids first, then those rows (`list_leads`).
+        let columns = if what.starts_with("near") {
+            "leads.id"
+        } else {
+            "leads.*"
+        };
         out.push((
             format!("{what}: page"),
             format!(
-                "SELECT leads.* FROM leads WHERE {visible} AND {condition} ORDER BY {order} LIMIT 50"
+                "SELECT {columns} FROM leads WHERE {visible} AND {condition} ORDER BY {order} LIMIT 50"
             ),
         ));
     }
@@ -398,6 +405,11 @@ fn sqlite_filters_use_indexes() {
                 "tag: count".to_owned(),
                 format!("SELECT count(*) FROM leads WHERE {VISIBLE} AND leads.status = 'new' AND leads.id IN (SELECT lead_tags.lead_id FROM lead_tags WHERE lead_tags.tag = 'hot')"),
             ));
+            // The tags page: each tagged lead's visibility from the live leads' index, no row.
+            statements.push((
+                "tag counts".to_owned(),
+                "SELECT lead_tags.tag, count(*) FROM lead_tags INNER JOIN leads ON leads.id = lead_tags.lead_id WHERE leads.merged_into_id IS NULL AND leads.archived_at IS NULL AND (leads.team_id IS NULL OR leads.team_id IN (1, 2)) GROUP BY lead_tags.tag".to_owned(),
+            ));
             statements.push((
                 "newest first: page".to_owned(),
                 format!("SELECT leads.* FROM leads WHERE {VISIBLE} ORDER BY leads.created_at DESC, leads.id DESC LIMIT 50"),
@@ -430,12 +442,18 @@ fn sqlite_filters_use_indexes() {
                 "{what}"
             );
         } else if what.starts_with("near") {
-            // The box's range on the coordinates' index; the page sorts the circle's leads.
+            // The box's range on the live leads' positions, which hold all the count and the
+            // page's order read: no lead row is read for either.
             assert!(
                 plan.starts_with(
-                    "SEARCH leads USING INDEX leads_position (latitude>? AND latitude<?)"
+                    "SEARCH leads USING COVERING INDEX leads_live_position (latitude>? AND latitude<?)"
                 ),
                 "{what}: {plan}"
+            );
+        } else if what == "tag counts" {
+            assert!(
+                plan.contains("SEARCH leads USING COVERING INDEX leads_live_team (id=?)"),
+                "{what} reads lead rows: {plan}"
             );
         } else if what == "tag: count" {
             assert!(
@@ -500,7 +518,11 @@ fn postgres_filters_use_indexes() {
             assert!(plan.contains("leads_without_email"), "{what}: {plan}");
         }
         if what.starts_with("near") {
-            assert!(plan.contains("leads_position"), "{what}: {plan}");
+            assert!(plan.contains("leads_live_position"), "{what}: {plan}");
+            assert!(
+                plan.contains("Index Only Scan"),
+                "{what} reads lead rows: {plan}"
+            );
         }
         if what.starts_with("sort by last contact") {
             // The call order walks its index and stops after the page.

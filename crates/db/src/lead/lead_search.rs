@@ -142,8 +142,8 @@ pub(crate) fn matches_zip(given: &str) -> LeadCondition {
 }
 
 /// `near`: the lead's coordinates are in the circle. The box around it is what the index on
-/// the coordinates (`leads_position`) seeks; the sum is the square of `Circle::miles_to` in
-/// degrees, so a lead listed is one the page shows within the radius.
+/// the live leads' coordinates (`leads_live_position`) seeks; the sum is the square of
+/// `Circle::miles_to` in degrees, so a lead listed is one the page shows within the radius.
 pub(crate) fn within(circle: &Circle) -> LeadCondition {
     let b = circle.bounds();
     let radius = circle.degrees();

@@ -98,7 +98,8 @@ pub(crate) fn not_tagged(tag: &str, backend: Backend) -> LeadCondition {
 /// How many live leads (not archived, not merged away) of `visible_teams` (None: every team; a
 /// list: those teams and the unassigned leads), of `team_id` alone when given, carry each tag:
 /// most first, then by tag, at most `limit` tags. One grouped read of `lead_tags` joined to
-/// the leads; sorted here, since a team's tags are a few hundred words at most.
+/// the leads (on SQLite each lead's visibility from `leads_live_team`, not its row); sorted
+/// here, since a team's tags are a few hundred words at most.
 pub(crate) fn tag_counts(
     conn: &mut ReadConnection<'_>,
     visible_teams: &Option<Vec<i64>>,

@@ -76,12 +76,17 @@ impl LeadRepository for Database {
                 )?;
                 return Ok((leads_by_id(conn, &ids, filter.sort.descending)?, total));
             }
-            let rows: Vec<LeadRow> = conn.load(
-                in_order(filtered(&filter, backend), filter.sort, filter.near)
-                    .limit(limit)
-                    .offset(offset)
-                    .select(LeadRow::as_select()),
-            )?;
+            let page = in_order(filtered(&filter, backend), filter.sort, filter.near)
+                .limit(limit)
+                .offset(offset);
+            if filter.near.is_some() {
+                // The page's ids first, from the index of live leads' positions alone
+                // (`leads_live_position`), then its rows: the rows of every lead in the circle
+                // are never read to sort them (docs/search.md, "Near a place").
+                let ids: Vec<i64> = conn.load(page.select(leads::id))?;
+                return Ok((leads_in_order(conn, &ids)?, total));
+            }
+            let rows: Vec<LeadRow> = conn.load(page.select(LeadRow::as_select()))?;
             Ok((stored_leads(conn, rows)?, total))
         })
         .await
@@ -205,6 +210,15 @@ fn leads_by_id(
     if descending {
         leads.reverse();
     }
+    Ok(leads)
+}
+
+/// The leads of `ids` in that order (an id of no lead is passed over).
+fn leads_in_order(conn: &mut ReadConnection<'_>, ids: &[i64]) -> QueryResult<Vec<Lead>> {
+    let place: std::collections::HashMap<i64, usize> =
+        ids.iter().enumerate().map(|(i, id)| (*id, i)).collect();
+    let mut leads = leads_of(conn, ids)?;
+    leads.sort_by_key(|lead| place.get(&lead.id).copied());
     Ok(leads)
 }
 
