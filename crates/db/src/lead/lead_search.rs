@@ -47,7 +47,7 @@ pub(crate) fn matches_q(q: &SearchText) -> LeadCondition {
 }
 
 /// The conditions joined by OR (none: false).
-fn any_of(conditions: Vec<LeadCondition>) -> LeadCondition {
+pub(crate) fn any_of(conditions: Vec<LeadCondition>) -> LeadCondition {
     conditions
         .into_iter()
         .reduce(|a, b| Box::new(a.or(b)))

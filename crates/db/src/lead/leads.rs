@@ -14,7 +14,8 @@ use leadhub_domain::store::StoreResult;
 use crate::lead::contacts::contacted;
 use crate::lead::daily_counts::{rolled_up_count, RollupFilter};
 use crate::lead::lead_row::LeadRow;
-use crate::lead::lead_search::{in_order, with_email, with_phone, LeadCondition};
+use crate::lead::lead_search::{any_of, in_order, with_email, with_phone, LeadCondition};
+use crate::lead::lead_tags::tagged;
 use crate::lead::lead_work::{insert_activity, with_assignees};
 use crate::lead::lead_writes::{retry_on_conflict, write_all};
 use crate::lead::word_search::{in_id_order, lead_search, matching, word_match, WordMatch};
@@ -503,9 +504,11 @@ fn listed_count(
 /// A filter of the leads without something a small partial index holds, whose other fields the
 /// rollup answers: never contacted (`leads_contacted` holds the contacted leads) or unassigned
 /// (`leads_assignee_status` the assigned ones); on PostgreSQL also the leads with a phone or an
-/// e-mail (`leads_without_phone` and `leads_without_email` hold the others). Their count is the
-/// rollup's count of the other fields (`rest`) less the leads of `rest` `with` it: at most an
-/// index of some of the visible leads instead of every visible lead's row.
+/// e-mail (`leads_without_phone` and `leads_without_email` hold the others), and the leads without
+/// some tags (`lead_tags` holds the tagged ones: an anti-join read every visible lead's entry,
+/// 110 ms at 233,333 of them, against 75 ms). Their count is the rollup's count of the other
+/// fields (`rest`) less the leads of `rest` `with` it: at most an index of some of the visible
+/// leads instead of every visible lead's row.
 fn complement(
     filter: &LeadFilter,
     backend: Backend,
@@ -551,6 +554,13 @@ fn complement(
                 ..filter.clone()
             },
             with_email(false),
+        ),
+        LeadFilter { without_tags, .. } if postgres && !without_tags.is_empty() => (
+            LeadFilter {
+                without_tags: Vec::new(),
+                ..filter.clone()
+            },
+            any_of(without_tags.iter().map(|tag| tagged(tag)).collect()),
         ),
         _ => return None,
     };
