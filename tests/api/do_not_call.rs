@@ -21,6 +21,7 @@ backend_tests!(
     a_second_row_of_the_property_a_file_just_created_marks_it_too,
     a_skip_tracing_files_flagged_numbers_are_left_out_without_asking_about_columns,
     a_number_a_list_flags_is_taken_off_its_lead_and_never_added_back,
+    a_number_a_list_flags_is_barred_on_the_teams_other_leads_too,
     the_owner_asks_not_to_be_called_at_one_number_and_an_admin_may_lift_it,
 );
 
@@ -404,6 +405,66 @@ async fn a_number_a_list_flags_is_taken_off_its_lead_and_never_added_back(app: T
     assert!(header.ends_with(",do_not_call_phones"), "{there}");
     assert!(row.ends_with(",,+15125550181"), "{there}");
     assert!(row.contains(",+15125550182,"), "{there}");
+}
+
+async fn a_number_a_list_flags_is_barred_on_the_teams_other_leads_too(app: TestApp) {
+    let c = cast(&app).await;
+    let (mia, otto) = (&c.mia.key, &c.otto.key);
+    // The owner's rental in the team, with the cell as its second number; the same cell on a
+    // lead of another team and on a lead of no team.
+    let rental = phoned_in(&app, mia, c.a, "11 Oak St", "512-555-0100").await["result_lead_id"]
+        .as_i64()
+        .unwrap();
+    let (status, body) = patch(&app, rental, mia, json!({"phone_2": "512-555-0161"})).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let theirs = phoned_in(&app, otto, c.b, "12 Oak St", "512-555-0161").await["result_lead_id"]
+        .as_i64()
+        .unwrap();
+    let lead = json!({"address": "13 Oak St", "city": "Austin", "state": "TX",
+        "zip_code": "78701", "primary_phone": "512-555-0161"});
+    let teamless = submit(&app, mia, lead).await["result_lead_id"]
+        .as_i64()
+        .unwrap();
+
+    // A skip-tracing file flags the cell on the owner's home: it bars it there, and on the
+    // team's other lead with that number, as the owner's own request would.
+    let mut session = sign_in(&app, "mia@example.com").await;
+    let traced = "Property Address,City,State,Zip,Phone 1,Phone 1 DNC\n\
+        9 Elm St,Austin,TX,78701,512-555-0161,Y\n";
+    let done = imported(&mut session, c.a, traced.as_bytes(), "traced.csv").await;
+    assert_eq!(count(&done, "created"), 1, "{}", done.body);
+    let (_, other) = app.get(&format!("/api/v1/leads/{rental}"), mia).await;
+    let numbers = |lead: &Value| {
+        (
+            lead["primary_phone"].clone(),
+            lead["phone_2"].clone(),
+            lead["do_not_call_phones"].clone(),
+        )
+    };
+    assert_eq!(
+        numbers(&other),
+        (json!("+15125550100"), json!(null), json!(["+15125550161"])),
+        "{other}"
+    );
+    let entry = newest_of_kind(&app, rental, mia, "numbers_not_to_call").await;
+    assert_eq!(
+        entry["detail"],
+        json!({"numbers": ["+15125550161"]}),
+        "{entry}"
+    );
+    // Another team's lead and a lead of no team are no business of this team's list.
+    let (_, their_lead) = app.get(&format!("/api/v1/leads/{theirs}"), otto).await;
+    assert_eq!(
+        numbers(&their_lead),
+        (json!("+15125550161"), json!(null), json!([])),
+        "{their_lead}"
+    );
+    let (_, no_team) = app.get(&format!("/api/v1/leads/{teamless}"), mia).await;
+    assert_eq!(
+        numbers(&no_team),
+        (json!("+15125550161"), json!(null), json!([])),
+        "{no_team}"
+    );
 }
 
 async fn the_owner_asks_not_to_be_called_at_one_number_and_an_admin_may_lift_it(app: TestApp) {

@@ -114,6 +114,10 @@ impl LeadWorkService {
             lead_of.push(k);
         }
         let sets = self.apply_to_each_lead(user, &leads).await?;
+        if let Err(e) = self.bar_flagged_on_team_leads(user, &leads, &sets).await {
+            // The rows' own leads are set; the file's report stands for them.
+            tracing::warn!(error = %e, "numbers a file flagged were not barred on every lead of the team");
+        }
         Ok(items
             .iter()
             .zip(lead_of)
@@ -123,6 +127,49 @@ impl LeadWorkService {
                 set => set.clone(),
             })
             .collect())
+    }
+
+    /// The numbers a file flagged, barred on the other leads of each flagged lead's team that
+    /// carry them (`bar_on_team_leads`, as the owner's own request is): a list saying a number
+    /// must not be dialled speaks of whoever answers it, whichever of their properties a lead
+    /// is. Only the leads whose working state was set; a lead of no team bars it alone.
+    async fn bar_flagged_on_team_leads(
+        &self,
+        user: &User,
+        leads: &[(i64, ImportedWork)],
+        sets: &[WorkSet],
+    ) -> WorkResult<()> {
+        let flagged: Vec<(i64, &BTreeSet<String>)> = leads
+            .iter()
+            .zip(sets)
+            .filter(|((_, work), set)| {
+                !work.numbers_not_to_call.is_empty() && !matches!(set, WorkSet::Not(_))
+            })
+            .map(|((id, work), _)| (*id, &work.numbers_not_to_call))
+            .collect();
+        if flagged.is_empty() {
+            return Ok(());
+        }
+        let ids = flagged.iter().map(|(id, _)| *id).collect();
+        let team_of: HashMap<i64, i64> = self
+            .leads
+            .find_leads(ids)
+            .await?
+            .into_iter()
+            .filter_map(|lead| Some((lead.id, lead.team_id?)))
+            .collect();
+        let mut barred: BTreeSet<(i64, &str)> = BTreeSet::new();
+        for (id, numbers) in flagged {
+            let Some(&team_id) = team_of.get(&id) else {
+                continue;
+            };
+            for number in numbers {
+                if barred.insert((team_id, number)) {
+                    self.bar_on_team_leads(user, team_id, number).await?;
+                }
+            }
+        }
+        Ok(())
     }
 
     /// `apply_imported_work` of items naming each lead once.

@@ -15,9 +15,10 @@ use crate::user::User;
 use super::edit::changes;
 use super::model::{kind, NewActivity};
 use super::repository::{LeadChange, StoredFields};
-use super::service::{allow, invalid, LeadWorkService, WorkResult};
+use super::service::{allow, invalid, LeadWorkError, LeadWorkService, WorkResult};
 
-/// The most of a team's other leads a number barred at its owner's request is barred on too.
+/// The most of a team's other leads a number barred at its owner's request, or flagged by a
+/// list, is barred on too.
 const OTHER_LEADS_MAX: i64 = 100;
 
 /// The lead's number that `given` is (any writing of it), E.164; 422 at `phone` otherwise.
@@ -169,31 +170,52 @@ impl LeadWorkService {
             })
             .await?;
         // `called_number` read it, so it reads; a lead of no team bars it alone.
-        let (Some(number), Some(team_id)) = (normalize_phone(phone), barred.team_id) else {
-            return Ok(barred);
-        };
+        if let (Some(number), Some(team_id)) = (normalize_phone(phone), barred.team_id) {
+            self.bar_on_team_leads(user, team_id, &number).await?;
+        }
+        Ok(barred)
+    }
+
+    /// Bars `number` (E.164) on the team's live leads that still carry it among their phones
+    /// (`OTHER_LEADS_MAX` at most), each as its own change by `user`: a request or a list not to
+    /// call a number speaks of the person who answers it, whichever of their properties a lead
+    /// is. A lead that is no longer `user`'s to edit (moved, archived or merged meanwhile) is
+    /// passed over.
+    pub(super) async fn bar_on_team_leads(
+        &self,
+        user: &User,
+        team_id: i64,
+        number: &str,
+    ) -> WorkResult<()> {
         let filter = LeadFilter {
             team_id: Some(team_id),
-            q: SearchText::parse(&number),
+            q: SearchText::parse(number),
             ..LeadFilter::default()
         };
-        let others = self
+        let carrying = self
             .leads
             .list_leads_after(filter, None, OTHER_LEADS_MAX)
             .await?;
-        for other in others.iter().filter(|o| o.id != id) {
-            if other.fields.phones().any(|n| n == number) {
-                self.change_as_it_is(user, other.id, edit, |change, lead, _| {
+        let carries = |lead: &Lead| lead.fields.phones().any(|n| n == number);
+        for other in carrying.iter().filter(|lead| carries(lead)) {
+            let barred = self
+                .change_as_it_is(user, other.id, LeadWorkAction::Edit, |change, lead, _| {
                     // Still the lead's number: it may have changed since the list was read.
-                    if lead.fields.phones().any(|n| n == number) {
-                        bar_numbers_not_to_call(change, lead, std::slice::from_ref(&number));
+                    if carries(lead) {
+                        bar_numbers_not_to_call(change, lead, &[number.to_owned()]);
                     }
                     Ok(())
                 })
-                .await?;
+                .await;
+            match barred {
+                Ok(_)
+                | Err(LeadWorkError::NotFound(_))
+                | Err(LeadWorkError::Forbidden(_))
+                | Err(LeadWorkError::Merged(_)) => {}
+                Err(e) => return Err(e),
             }
         }
-        Ok(barred)
+        Ok(())
     }
 
     /// Takes `phone` off the lead's numbers not to call, as taking the lead's do-not-call mark off
