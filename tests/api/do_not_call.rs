@@ -297,6 +297,21 @@ async fn phoned_in(app: &TestApp, key: &str, team: i64, street: &str, phone: &st
     submit(app, key, lead).await
 }
 
+/// A lead's first two numbers and its numbers not to call.
+fn numbers_of(lead: &Value) -> (Value, Value, Value) {
+    (
+        lead["primary_phone"].clone(),
+        lead["phone_2"].clone(),
+        lead["do_not_call_phones"].clone(),
+    )
+}
+
+/// Lead `id`'s newest `numbers_not_to_call` timeline entry names `number` alone.
+async fn barred_on_timeline(app: &TestApp, id: i64, key: &str, number: &str) {
+    let entry = newest_of_kind(app, id, key, "numbers_not_to_call").await;
+    assert_eq!(entry["detail"], json!({ "numbers": [number] }), "{entry}");
+}
+
 async fn a_number_a_list_flags_is_taken_off_its_lead_and_never_added_back(app: TestApp) {
     let c = cast(&app).await;
     let key = &c.mia.key;
@@ -307,13 +322,6 @@ async fn a_number_a_list_flags_is_taken_off_its_lead_and_never_added_back(app: T
     assert_eq!(count(&done, "created"), 1, "{}", done.body);
     let (_, list) = app.get("/api/v1/leads", key).await;
     let id = list["items"][0]["id"].as_i64().unwrap();
-    let lead_of = |lead: &Value| {
-        (
-            lead["primary_phone"].clone(),
-            lead["phone_2"].clone(),
-            lead["do_not_call_phones"].clone(),
-        )
-    };
 
     // A skip-tracing file flags the lead's first number: the lead that had it loses it (its
     // second moves up), keeps it among its numbers not to call, and says so on its timeline.
@@ -324,7 +332,7 @@ async fn a_number_a_list_flags_is_taken_off_its_lead_and_never_added_back(app: T
     let (_, lead) = app.get(&format!("/api/v1/leads/{id}"), key).await;
     let flagged = json!(["+15125550181"]);
     assert_eq!(
-        lead_of(&lead),
+        numbers_of(&lead),
         (json!("+15125550182"), json!(null), flagged.clone()),
         "{lead}"
     );
@@ -333,12 +341,7 @@ async fn a_number_a_list_flags_is_taken_off_its_lead_and_never_added_back(app: T
         "the lead's other number may be called"
     );
     assert_eq!(lead["wrong_phones"], json!([]), "{lead}");
-    let entry = newest_of_kind(&app, id, key, "numbers_not_to_call").await;
-    assert_eq!(
-        entry["detail"],
-        json!({"numbers": ["+15125550181"]}),
-        "{entry}"
-    );
+    barred_on_timeline(&app, id, key, "+15125550181").await;
 
     // Neither a later list without flags, nor the same file again, nor a submission puts it back.
     let done = imported(&mut mia, c.a, plain.as_bytes(), "plain again.csv").await;
@@ -354,7 +357,7 @@ async fn a_number_a_list_flags_is_taken_off_its_lead_and_never_added_back(app: T
     assert_eq!(codes, ["number_not_to_call"], "{answer}");
     let (_, lead) = app.get(&format!("/api/v1/leads/{id}"), key).await;
     assert_eq!(
-        lead_of(&lead),
+        numbers_of(&lead),
         (json!("+15125550182"), json!(null), flagged),
         "{lead}"
     );
@@ -434,34 +437,22 @@ async fn a_number_a_list_flags_is_barred_on_the_teams_other_leads_too(app: TestA
     let done = imported(&mut session, c.a, traced.as_bytes(), "traced.csv").await;
     assert_eq!(count(&done, "created"), 1, "{}", done.body);
     let (_, other) = app.get(&format!("/api/v1/leads/{rental}"), mia).await;
-    let numbers = |lead: &Value| {
-        (
-            lead["primary_phone"].clone(),
-            lead["phone_2"].clone(),
-            lead["do_not_call_phones"].clone(),
-        )
-    };
     assert_eq!(
-        numbers(&other),
+        numbers_of(&other),
         (json!("+15125550100"), json!(null), json!(["+15125550161"])),
         "{other}"
     );
-    let entry = newest_of_kind(&app, rental, mia, "numbers_not_to_call").await;
-    assert_eq!(
-        entry["detail"],
-        json!({"numbers": ["+15125550161"]}),
-        "{entry}"
-    );
+    barred_on_timeline(&app, rental, mia, "+15125550161").await;
     // Another team's lead and a lead of no team are no business of this team's list.
     let (_, their_lead) = app.get(&format!("/api/v1/leads/{theirs}"), otto).await;
     assert_eq!(
-        numbers(&their_lead),
+        numbers_of(&their_lead),
         (json!("+15125550161"), json!(null), json!([])),
         "{their_lead}"
     );
     let (_, no_team) = app.get(&format!("/api/v1/leads/{teamless}"), mia).await;
     assert_eq!(
-        numbers(&no_team),
+        numbers_of(&no_team),
         (json!("+15125550161"), json!(null), json!([])),
         "{no_team}"
     );
@@ -492,39 +483,18 @@ async fn the_owner_asks_not_to_be_called_at_one_number_and_an_admin_may_lift_it(
     let (status, lead) = bar(mia, "", "(512) 555-0191").await;
     assert_eq!(status, StatusCode::OK, "{lead}");
     assert_eq!(
-        (
-            &lead["primary_phone"],
-            &lead["phone_2"],
-            &lead["do_not_call_phones"]
-        ),
-        (
-            &json!("+15125550192"),
-            &json!(null),
-            &json!(["+15125550191"])
-        ),
+        numbers_of(&lead),
+        (json!("+15125550192"), json!(null), json!(["+15125550191"])),
         "{lead}"
     );
     assert_eq!(lead["do_not_call"], false, "{lead}");
-    let entry = newest_of_kind(&app, id, mia, "numbers_not_to_call").await;
-    assert_eq!(
-        entry["detail"],
-        json!({"numbers": ["+15125550191"]}),
-        "{entry}"
-    );
+    barred_on_timeline(&app, id, mia, "+15125550191").await;
     // The request is the owner's: their other lead in the team bars the number too; another
     // team's lead is no business of this one.
     let (_, other) = app.get(&format!("/api/v1/leads/{rental}"), mia).await;
     assert_eq!(
-        (
-            &other["primary_phone"],
-            &other["phone_2"],
-            &other["do_not_call_phones"]
-        ),
-        (
-            &json!("+15125550100"),
-            &json!(null),
-            &json!(["+15125550191"])
-        ),
+        numbers_of(&other),
+        (json!("+15125550100"), json!(null), json!(["+15125550191"])),
         "{other}"
     );
     let (_, theirs) = app
