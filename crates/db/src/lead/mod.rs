@@ -2,7 +2,8 @@
 //! groups single submissions and the one that groups lead changes, rows rewritten without their
 //! indexes, submissions and their outcomes, the dashboard counts, and uploaded files awaiting
 //! import, the contacts logged on leads, the leads' tags, the e-mail of follow-ups due, and each
-//! person's saved views of the leads list.
+//! person's saved views of the leads list; on SQLite, whether a list in an indexed order walks
+//! that index.
 
 pub(crate) mod change_groups;
 pub(crate) mod contacts;
@@ -18,6 +19,7 @@ pub(crate) mod lead_work;
 pub(crate) mod lead_writes;
 pub(crate) mod leads;
 pub(crate) mod merge_leads;
+pub(crate) mod order_walk;
 pub(crate) mod outcomes;
 pub(crate) mod plan_store;
 pub(crate) mod saved_views;
