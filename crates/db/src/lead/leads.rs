@@ -78,11 +78,12 @@ impl LeadRepository for Database {
                 )?;
                 return Ok((leads_by_id(conn, &ids, filter.sort.descending)?, total));
             }
-            let matches = if walk_the_order(conn, &filter, total, offset + limit, backend)? {
-                narrow_leads!(leads::table.into_boxed(), &filter, backend, None)
-            } else {
-                filtered(&filter, backend)
-            };
+            let matches =
+                if walk_the_order(conn, &filter, total, offset.saturating_add(limit), backend)? {
+                    narrow_leads!(leads::table.into_boxed(), &filter, backend, None)
+                } else {
+                    filtered(&filter, backend)
+                };
             let page = in_order(matches, filter.sort, filter.near)
                 .limit(limit)
                 .offset(offset);

@@ -2,7 +2,7 @@
 //! sheet or CRM export to leadhub): each lead's status, the person working it and the day to
 //! follow it up, set by the person importing as one bulk change, so the page's rules hold (an owner must be an active
 //! member of the lead's team) and each lead's timeline says who set them.
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use chrono::NaiveDate;
 
@@ -158,16 +158,18 @@ impl LeadWorkService {
             .into_iter()
             .filter_map(|lead| Some((lead.id, lead.team_id?)))
             .collect();
-        let mut barred: BTreeSet<(i64, &str)> = BTreeSet::new();
+        // Each (team, number) once, passing over the leads of the file that flagged it.
+        let mut flagging: BTreeMap<(i64, &str), Vec<i64>> = BTreeMap::new();
         for (id, numbers) in flagged {
-            let Some(&team_id) = team_of.get(&id) else {
-                continue;
-            };
-            for number in numbers {
-                if barred.insert((team_id, number)) {
-                    self.bar_on_team_leads(user, team_id, number).await?;
+            if let Some(&team_id) = team_of.get(&id) {
+                for number in numbers {
+                    flagging.entry((team_id, number)).or_default().push(id);
                 }
             }
+        }
+        for ((team_id, number), barred) in flagging {
+            self.bar_on_team_leads(user, team_id, number, &barred)
+                .await?;
         }
         Ok(())
     }

@@ -171,13 +171,15 @@ impl LeadWorkService {
             .await?;
         // `called_number` read it, so it reads; a lead of no team bars it alone.
         if let (Some(number), Some(team_id)) = (normalize_phone(phone), barred.team_id) {
-            self.bar_on_team_leads(user, team_id, &number).await?;
+            self.bar_on_team_leads(user, team_id, &number, &[id])
+                .await?;
         }
         Ok(barred)
     }
 
     /// Bars `number` (E.164) on the team's live leads that still carry it among their phones
-    /// (`OTHER_LEADS_MAX` at most), each as its own change by `user`: a request or a list not to
+    /// (`OTHER_LEADS_MAX` at most), but those of `barred` (the leads that barred it just now),
+    /// each as its own change by `user`: a request or a list not to
     /// call a number speaks of the person who answers it, whichever of their properties a lead
     /// is. A lead that is no longer `user`'s to edit (moved, archived or merged meanwhile) is
     /// passed over.
@@ -186,6 +188,7 @@ impl LeadWorkService {
         user: &User,
         team_id: i64,
         number: &str,
+        barred: &[i64],
     ) -> WorkResult<()> {
         let filter = LeadFilter {
             team_id: Some(team_id),
@@ -197,7 +200,8 @@ impl LeadWorkService {
             .list_leads_after(filter, None, OTHER_LEADS_MAX)
             .await?;
         let carries = |lead: &Lead| lead.fields.phones().any(|n| n == number);
-        for other in carrying.iter().filter(|lead| carries(lead)) {
+        let others = carrying.iter().filter(|lead| !barred.contains(&lead.id));
+        for other in others.filter(|lead| carries(lead)) {
             let barred = self
                 .change_as_it_is(user, other.id, LeadWorkAction::Edit, |change, lead, _| {
                     // Still the lead's number: it may have changed since the list was read.
