@@ -179,10 +179,10 @@ impl LeadWorkService {
 
     /// Bars `number` (E.164) on the team's live leads that still carry it among their phones
     /// (`OTHER_LEADS_MAX` at most), but those of `barred` (the leads that barred it just now),
-    /// each as its own change by `user`: a request or a list not to
-    /// call a number speaks of the person who answers it, whichever of their properties a lead
-    /// is. A lead that is no longer `user`'s to edit (moved, archived or merged meanwhile) is
-    /// passed over.
+    /// each as its own change by `user`: a request or a list not to call a number speaks of the
+    /// person who answers it, whichever of their properties a lead is. A lead that is no longer
+    /// `user`'s to edit (moved, archived or merged meanwhile) is passed over: the number is
+    /// barred where it still can be, not refused for a lead nobody asked about.
     pub(super) async fn bar_on_team_leads(
         &self,
         user: &User,
@@ -202,7 +202,7 @@ impl LeadWorkService {
         let carries = |lead: &Lead| lead.fields.phones().any(|n| n == number);
         let others = carrying.iter().filter(|lead| !barred.contains(&lead.id));
         for other in others.filter(|lead| carries(lead)) {
-            let barred = self
+            let outcome = self
                 .change_as_it_is(user, other.id, LeadWorkAction::Edit, |change, lead, _| {
                     // Still the lead's number: it may have changed since the list was read.
                     if carries(lead) {
@@ -211,7 +211,7 @@ impl LeadWorkService {
                     Ok(())
                 })
                 .await;
-            match barred {
+            match outcome {
                 Ok(_)
                 | Err(LeadWorkError::NotFound(_))
                 | Err(LeadWorkError::Forbidden(_))
