@@ -83,7 +83,8 @@ async fn tags_are_set_added_taken_off_and_listed_through_the_api(app: TestApp) {
     // Without: the leads carrying none of the tags named, beside the other filters. Another
     // team's lead carrying one of them is none of Mia's count.
     let theirs = lead_at(&app, &c.otto.key, 3, Some(c.b)).await;
-    patch(&app, theirs, &c.otto.key, json!({"tags": ["roof"]})).await;
+    let (status, body) = patch(&app, theirs, &c.otto.key, json!({"tags": ["roof"]})).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
     let without = |query: &'static str| {
         let app = &app;
         async move {

@@ -65,10 +65,12 @@ impl LeadRepository for Database {
             let backend = conn.backend();
             // On SQLite a filter its word index holds whole is counted there, and its newest or
             // oldest first page is the index's rowids: no lead row is read for either.
-            let words = match backend {
-                Backend::Sqlite => word_match(&filter).filter(|w| w.complete),
+            let held = match backend {
+                Backend::Sqlite => word_match(&filter),
                 Backend::Postgres => None,
             };
+            let in_word_index = held.is_some();
+            let words = held.filter(|w| w.complete);
             let total = listed_count(conn, &filter, words.as_ref(), backend)?;
             if let Some(words) = words.filter(|_| filter.sort.field == SortField::CreatedAt) {
                 let ids: Vec<i64> = conn.load(
@@ -78,12 +80,12 @@ impl LeadRepository for Database {
                 )?;
                 return Ok((leads_by_id(conn, &ids, filter.sort.descending)?, total));
             }
-            let matches =
-                if walk_the_order(conn, &filter, total, offset.saturating_add(limit), backend)? {
-                    narrow_leads!(leads::table.into_boxed(), &filter, backend, None)
-                } else {
-                    filtered(&filter, backend)
-                };
+            let wanted = offset.saturating_add(limit);
+            let matches = if in_word_index && walk_the_order(conn, &filter, total, wanted)? {
+                on_rows(&filter)
+            } else {
+                filtered(&filter, backend)
+            };
             let page = in_order(matches, filter.sort, filter.near)
                 .limit(limit)
                 .offset(offset);
@@ -486,6 +488,14 @@ fn filtered(
     backend: Backend,
 ) -> leads::BoxedQuery<'static, <DbConnection as diesel::Connection>::Backend> {
     narrow_leads!(leads::table.into_boxed(), f, backend)
+}
+
+/// The leads of `f` on SQLite with every condition checked on the row, none in the word index
+/// (`walk_the_order`; `f` has no `q`, which only the index holds).
+fn on_rows(
+    f: &LeadFilter,
+) -> leads::BoxedQuery<'static, <DbConnection as diesel::Connection>::Backend> {
+    narrow_leads!(leads::table.into_boxed(), f, Backend::Sqlite, None)
 }
 
 diesel::define_sql_function!(fn lower(x: diesel::sql_types::Nullable<diesel::sql_types::Text>) -> diesel::sql_types::Nullable<diesel::sql_types::Text>);

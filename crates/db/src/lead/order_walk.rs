@@ -7,18 +7,17 @@ use leadhub_domain::lead::record::LeadFilter;
 use leadhub_domain::lead::search::SortField;
 
 use crate::lead::daily_counts::{rolled_up_count, RollupFilter};
-use crate::lead::word_search::word_match;
-use crate::{Backend, ReadConnection};
+use crate::ReadConnection;
 
 /// Index entries SQLite walks in the time it lists and sorts one match of the word index: ~0.4 µs
 /// an entry (its row read, the conditions checked) against ~2.7 µs a match, measured at a
 /// million leads (docs/search.md "sort"); rounded down, so a close call keeps the word index.
 const WALKED_PER_LISTED: i64 = 4;
 
-/// On SQLite, whether the page of a filter the word index holds, in an order an index of its own
-/// holds (`leads_last_contact`, `leads_updated`), is found sooner by walking that index and
-/// checking each lead's row until `wanted` (the page and those before it) are found, than by
-/// listing all `total` matches from the word index and sorting them. The walk reads about
+/// On SQLite, whether the page of a filter the word index holds (both the caller's to know), in
+/// an order an index of its own holds (`leads_last_contact`, `leads_updated`), is found sooner by
+/// walking that index and checking each lead's row until `wanted` (the page and those before it)
+/// are found, than by listing all `total` matches from the word index and sorting them. The walk reads about
 /// `wanted` x (all live leads / `total`) entries: a broad filter ("the open leads in Texas,
 /// longest untried first": 351,349 matches, 674 ms listed and sorted) is found in the first
 /// hundreds; a narrow one keeps the word index. Never with `q`, which only the index holds.
@@ -27,18 +26,12 @@ pub(crate) fn walk_the_order(
     filter: &LeadFilter,
     total: i64,
     wanted: i64,
-    backend: Backend,
 ) -> QueryResult<bool> {
     let in_its_index = matches!(
         filter.sort.field,
         SortField::LastContactAt | SortField::UpdatedAt
     );
-    if backend != Backend::Sqlite
-        || !in_its_index
-        || filter.q.is_some()
-        || filter.near.is_some()
-        || word_match(filter).is_none()
-    {
+    if !in_its_index || filter.q.is_some() || filter.near.is_some() {
         return Ok(false);
     }
     let Some(everyone) = RollupFilter::of(&LeadFilter::default()) else {

@@ -161,9 +161,8 @@ impl LeadWorkService {
     /// the person's, not the property's: the team's other live leads with that number (the
     /// owner's other properties, `OTHER_LEADS_MAX` at most) bar it too, each as its own change.
     pub async fn bar_number(&self, user: &User, id: i64, phone: &str) -> WorkResult<Lead> {
-        let edit = LeadWorkAction::Edit;
         let barred = self
-            .change_as_it_is(user, id, edit, |change, lead, _| {
+            .change_as_it_is(user, id, LeadWorkAction::Edit, |change, lead, _| {
                 let number = called_number(lead, phone)?;
                 bar_numbers_not_to_call(change, lead, &[number]);
                 Ok(())
