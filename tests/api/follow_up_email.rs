@@ -18,7 +18,7 @@ use leadhub_tests::{backend_tests, TestApp};
 
 use crate::clock::TestClock;
 use crate::lead_work::{cast, lead_at, patch};
-use crate::pages::{assert_shows, sign_in};
+use crate::pages::{assert_shows, page_shows, sign_in};
 
 backend_tests!(
     each_person_gets_one_email_a_day_of_their_follow_ups_due,
@@ -118,21 +118,15 @@ async fn each_person_gets_one_email_a_day_of_their_follow_ups_due(app: TestApp) 
 
     // Adam turns the e-mail off on his dashboard.
     let mut adam = sign_in(&app, "adam@example.com").await;
-    let home = adam.get("/").await;
-    assert_shows(
-        &home.body,
-        &[
-            "you get an e-mail listing them after 13:00 UTC",
-            "id=\"digest-off\"",
-        ],
-    );
+    let in_utc = [
+        "you get an e-mail listing them after 13:00 UTC",
+        "id=\"digest-off\"",
+    ];
+    page_shows(&mut adam, "/", &in_utc).await;
     // Where his browser says he is (Chicago, UTC-6), the e-mail goes at the hour of his day.
     adam.set_cookie("leadhub_utc_offset", Some("-360"));
-    let home = adam.get("/").await;
-    assert_shows(
-        &home.body,
-        &["you get an e-mail listing them after 13:00 your time"],
-    );
+    let in_his_time = ["you get an e-mail listing them after 13:00 your time"];
+    let home = page_shows(&mut adam, "/", &in_his_time).await;
     adam.set_cookie("leadhub_utc_offset", None);
     let csrf = home.field("csrf");
     let (redirect, home) = adam

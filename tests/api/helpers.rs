@@ -128,6 +128,21 @@ pub async fn lead_total(app: &TestApp, key: &str, query: &str) -> i64 {
     body["total"].as_i64().unwrap()
 }
 
+/// The ids of the leads `key`'s holder lists with `query` (`name=value&…`), in the list's
+/// order; asserts 200.
+pub async fn listed_ids(app: &TestApp, key: &str, query: &str) -> Vec<i64> {
+    let (status, body) = app.get(&format!("/api/v1/leads?{query}"), key).await;
+    assert_eq!(status, StatusCode::OK, "{query}: {body}");
+    each(&body["items"], "id")
+        .map(|id| id.as_i64().unwrap())
+        .collect()
+}
+
+/// `listed_ids` with `query` (or nothing) oldest first.
+pub async fn listed_oldest_first(app: &TestApp, key: &str, query: &str) -> Vec<i64> {
+    listed_ids(app, key, &format!("{query}&sort=created_at")).await
+}
+
 pub const SINGLE: &str = "/api/v1/submissions/single";
 
 /// POST {SINGLE}, asserting 200; returns the body.

@@ -607,15 +607,12 @@ async fn a_contact_is_logged_on_every_ticked_lead_at_once(app: TestApp) {
     // The list page's "Log a contact on the ticked leads": the outcome's button, the note and
     // the next day, on each ticked lead; a day that is none is refused with nothing logged.
     let mut mia = sign_in(&app, "mia@example.com").await;
-    let page = mia.get("/leads").await;
-    assert_shows(
-        &page.body,
-        &[
-            "Log a contact on the ticked leads",
-            "name=\"contact\" value=\"no_answer\"",
-            "id=\"bulk-contact-note\"",
-        ],
-    );
+    let bar = [
+        "Log a contact on the ticked leads",
+        "name=\"contact\" value=\"no_answer\"",
+        "id=\"bulk-contact-note\"",
+    ];
+    let page = page_shows(&mut mia, "/leads", &bar).await;
     let csrf = page.field("csrf");
     let (one, two) = (format!("lead-{}", ours[1]), format!("lead-{}", ours[2]));
     let form = |day: &'static str| {
@@ -691,14 +688,11 @@ async fn the_dashboard_counts_my_open_leads_nobody_contacted_yet(app: TestApp) {
 
     // Mia's open leads: two; one of them called. Adam's lead and the closed one do not count.
     let mut mia = sign_in(&app, "mia@example.com").await;
-    let home = mia.get("/").await;
-    assert_shows(
-        &home.body,
-        &[
-            "id=\"my-open\" href=\"/leads?assignee=me&amp;status=open\">2</a>",
-            "id=\"my-not-contacted\" href=\"/leads?assignee=me&amp;status=open&amp;contacted=false\">1</a> of them not contacted yet",
-        ],
-    );
+    let cards = [
+        "id=\"my-open\" href=\"/leads?assignee=me&amp;status=open\">2</a>",
+        "id=\"my-not-contacted\" href=\"/leads?assignee=me&amp;status=open&amp;contacted=false\">1</a> of them not contacted yet",
+    ];
+    page_shows(&mut mia, "/", &cards).await;
     // The card's list holds the lead still to call, and only it: the closed lead nobody
     // called is not a call to make (the count and the list agree).
     let list = mia

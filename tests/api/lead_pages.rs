@@ -279,6 +279,14 @@ async fn enrich_again_follows_the_api_rule(app: TestApp) {
     );
 }
 
+/// The rows of the export `csv` after its header, which must end with the columns `last` (each
+/// after a comma).
+pub(crate) fn rows_after_header<'a>(csv: &'a str, last: &str) -> std::str::Lines<'a> {
+    let mut lines = csv.lines();
+    assert!(lines.next().unwrap().ends_with(last), "{csv}");
+    lines
+}
+
 pub(crate) async fn fetch_csv(
     app: &TestApp,
     path: &str,

@@ -272,36 +272,16 @@ async fn the_team_page_shows_who_takes_new_leads_and_changes_it(app: TestApp) {
     assert_eq!(owner_of(&app, &c.olive.key, id).await, Value::Null);
 
     // A lead given in turn says so on its page.
-    takes(
-        &app,
-        &c.olive.key,
-        c.a,
-        &c.mia,
-        json!({"takes_new_leads": true}),
-    )
-    .await;
-    let given = lead_at(&app, &c.olive.key, 2, Some(c.a)).await;
+    let (olive, on) = (&c.olive.key, json!({"takes_new_leads": true}));
+    takes(&app, olive, c.a, &c.mia, on.clone()).await;
+    let given = lead_at(&app, olive, 2, Some(c.a)).await;
     let texts = ["Given in turn to Test User"];
     page_shows(&mut mia, &format!("/leads/{given}"), &texts).await;
     // With two and three takers the page names the next two, then all of them in order.
-    takes(
-        &app,
-        &c.olive.key,
-        c.a,
-        &c.olive,
-        json!({"takes_new_leads": true}),
-    )
-    .await;
+    takes(&app, olive, c.a, &c.olive, on.clone()).await;
     let two = "is given to Test User, the next one to Test User.";
     page_shows(&mut mia, &path, &[two]).await;
-    takes(
-        &app,
-        &c.olive.key,
-        c.a,
-        &c.adam,
-        json!({"takes_new_leads": true}),
-    )
-    .await;
+    takes(&app, olive, c.a, &c.adam, on).await;
     let three = "and so on in this order: Test User, Test User, Test User.";
     page_shows(&mut mia, &path, &[three]).await;
 }

@@ -8,10 +8,10 @@ use leadhub_tests::{backend_tests, TestApp};
 use crate::helpers::{batch_ok, list_refuses, team};
 use crate::lead_contacts::listed;
 use crate::lead_pages::fetch_csv;
-use crate::lead_uploads::{count, finished, imported, upload};
+use crate::lead_uploads::{count, imported, upload};
 use crate::messy_imports::import_file;
 use crate::pages::{assert_shows, page_shows, sign_in};
-use crate::upload_columns::{choose, selections};
+use crate::upload_columns::{imported_as_chosen, selections};
 
 backend_tests!(
     the_list_finds_the_leads_with_a_phone_or_an_email_and_those_without,
@@ -158,9 +158,7 @@ async fn the_list_finds_the_leads_with_a_phone_or_an_email_and_those_without(app
         [feeds(headers), feeds(headers + 1)],
         ["", "next_free_phone"]
     );
-    let sent = choose(&mut page, sent.location(), &[]).await;
-    assert_eq!(sent.status, StatusCode::SEE_OTHER, "{}", sent.body);
-    let done = finished(&mut page, sent.location()).await;
+    let done = imported_as_chosen(&mut page, sent.location(), &[]).await;
     assert_eq!(count(&done, "merged"), 2, "{}", done.body);
     // The export is newest first: lead two is its second row.
     let (_, lead) = app.get(&format!("/api/v1/leads/{two}"), &ann.key).await;

@@ -7,10 +7,11 @@ use serde_json::{json, Value};
 
 use leadhub_tests::{backend_tests, TestApp};
 
-use crate::helpers::list_refuses;
-use crate::lead_pages::fetch_csv;
+use crate::helpers::{list_refuses, listed_oldest_first};
+use crate::lead_contacts::listed;
+use crate::lead_pages::{fetch_csv, rows_after_header};
 use crate::lead_uploads::finished;
-use crate::lead_work::{cast, ids, lead_at, newest_of_kind, patch};
+use crate::lead_work::{cast, lead_at, newest_of_kind, patch};
 use crate::lead_work_pages::{post_form, refused, work_on};
 use crate::messy_imports::{import_file, import_tagged};
 use crate::pages::{page_shows, sign_in};
@@ -21,12 +22,9 @@ backend_tests!(
     an_import_tags_its_leads_and_a_merge_keeps_both_leads_tags,
 );
 
+/// The leads `key`'s holder lists with `tag=`, oldest first.
 async fn tagged(app: &TestApp, key: &str, tag: &str) -> Vec<i64> {
-    let (status, body) = app
-        .get(&format!("/api/v1/leads?tag={tag}&sort=created_at"), key)
-        .await;
-    assert_eq!(status, StatusCode::OK, "{tag}: {body}");
-    ids(&body)
+    listed_oldest_first(app, key, &format!("tag={tag}")).await
 }
 
 async fn tags_are_set_added_taken_off_and_listed_through_the_api(app: TestApp) {
@@ -85,17 +83,9 @@ async fn tags_are_set_added_taken_off_and_listed_through_the_api(app: TestApp) {
     let theirs = lead_at(&app, &c.otto.key, 3, Some(c.b)).await;
     let (status, body) = patch(&app, theirs, &c.otto.key, json!({"tags": ["roof"]})).await;
     assert_eq!(status, StatusCode::OK, "{body}");
-    let without = |query: &'static str| {
-        let app = &app;
-        async move {
-            let path = format!("/api/v1/leads?{query}&sort=created_at");
-            let (status, body) = app.get(&path, mia).await;
-            assert_eq!(status, StatusCode::OK, "{query}: {body}");
-            // Counted as the leads less those carrying any of the tags (PostgreSQL).
-            assert_eq!(body["total"], ids(&body).len(), "{query}: {body}");
-            ids(&body)
-        }
-    };
+    // `listed` checks the total too: counted as the leads less those carrying any of the tags
+    // (PostgreSQL).
+    let without = |query: &str| listed(&app, mia, format!("{query}&sort=created_at"));
     assert_eq!(without("without_tag=ROOF").await, [two]);
     assert_eq!(without("tag=hot&without_tag=roof,cold").await, [two]);
     assert_eq!(without("without_tag=cold").await, [one, two]);
@@ -135,15 +125,8 @@ async fn tags_are_set_added_taken_off_and_listed_through_the_api(app: TestApp) {
 
     // The export ends with the tags, commas between them.
     let (_, csv) = fetch_csv(&app, "/api/v1/leads/export?tag=roof", mia).await;
-    let mut lines = csv.lines();
-    assert!(
-        lines
-            .next()
-            .unwrap()
-            .ends_with(",do_not_call,tags,wrong_phones,do_not_call_phones"),
-        "{csv}"
-    );
-    let rows: Vec<&str> = lines.collect();
+    let last = ",do_not_call,tags,wrong_phones,do_not_call_phones";
+    let rows: Vec<&str> = rows_after_header(&csv, last).collect();
     assert_eq!(rows.len(), 1, "{csv}");
     assert!(rows[0].ends_with(",false,\"mailer 12, roof\",,"), "{csv}");
 }

@@ -10,7 +10,7 @@ use leadhub_tests::{backend_tests, TestApp};
 
 use crate::helpers::team;
 use crate::lead_uploads::{count, finished, upload};
-use crate::pages::{sign_in, Browser, Page};
+use crate::pages::{assert_shows, sign_in, Browser, Page};
 
 backend_tests!(
     a_file_with_unknown_columns_waits_for_them_and_imports_as_chosen,
@@ -68,6 +68,19 @@ pub(crate) async fn choose(b: &mut Browser, location: &str, changes: &[(&str, &s
     b.post(&format!("{location}/columns"), &pairs).await
 }
 
+/// `choose`, taken (a 303 back to the upload at `location`); the upload's page once its import
+/// has finished.
+pub(crate) async fn imported_as_chosen(
+    b: &mut Browser,
+    location: &str,
+    changes: &[(&str, &str)],
+) -> Page {
+    let sent = choose(b, location, changes).await;
+    assert_eq!(sent.status, StatusCode::SEE_OTHER, "{}", sent.body);
+    assert_eq!(sent.location(), location);
+    finished(b, location).await
+}
+
 /// Posts only the first column's choice to the columns step at `location`, with `csrf` (None: no
 /// token), as a form kept from another page or forged elsewhere would.
 async fn first_column(b: &mut Browser, location: &str, csrf: Option<&str>, field: &str) -> Page {
@@ -104,14 +117,13 @@ async fn a_file_with_unknown_columns_waits_for_them_and_imports_as_chosen(app: T
     let page = b.get(&location).await;
     assert_eq!(page.status, StatusCode::OK, "{}", page.body);
     // Each column with its first cells; "Status" guessed as the permit's, the rest unchosen.
-    for text in [
+    let first_cells = [
         "Prop Addr",
         "1 Main St, Austin, TX 78701",
         "Called back · New",
         "SMITH JOHN A",
-    ] {
-        assert!(page.body.contains(text), "{text}: {}", page.body);
-    }
+    ];
+    assert_shows(&page.body, &first_cells);
     let shown: Vec<(String, String)> = selections(&page);
     let fields: Vec<&str> = shown.iter().map(|(_, f)| f.as_str()).collect();
     assert_eq!(fields, ["", "permit_status", "", ""]);
@@ -120,32 +132,20 @@ async fn a_file_with_unknown_columns_waits_for_them_and_imports_as_chosen(app: T
     assert!(b.get(&location).await.body.contains("id=\"column-choice\""));
     assert_eq!(lead_count(&app, &key).await, 0);
     let list = b.get("/uploads").await;
-    assert!(
-        list.body.contains(">choose its columns</a>"),
-        "{}",
-        list.body
-    );
+    assert_shows(&list.body, &[">choose its columns</a>"]);
 
     let changes = [
         ("column-0", "address"),
         ("column-1", ""),
         ("column-2", "full_name"),
     ];
-    let sent = choose(&mut b, &location, &changes).await;
-    assert_eq!(sent.status, StatusCode::SEE_OTHER, "{}", sent.body);
-    assert_eq!(sent.location(), location);
-    let done = finished(&mut b, &location).await;
+    let done = imported_as_chosen(&mut b, &location, &changes).await;
     assert_eq!(count(&done, "created"), 2, "{}", done.body);
-    assert!(
-        done.body.contains("Prop Addr &rarr; <code>address</code>"),
-        "{}",
-        done.body
-    );
-    assert!(
-        done.body.contains("Ignored: Status, Yr Built"),
-        "{}",
-        done.body
-    );
+    let read_as = [
+        "Prop Addr &rarr; <code>address</code>",
+        "Ignored: Status, Yr Built",
+    ];
+    assert_shows(&done.body, &read_as);
     let (_, page) = app.get("/api/v1/leads?limit=100", &key).await;
     let first = page["items"]
         .as_array()
@@ -200,18 +200,16 @@ async fn a_choice_that_cannot_be_imported_is_refused_and_kept(app: TestApp) {
     tokio::time::sleep(Duration::from_millis(300)).await;
     assert_eq!(lead_count(&app, &key).await, 0);
     // Mended, it imports.
-    let sent = choose(&mut b, &location, &[("column-0", "address")]).await;
-    assert_eq!(sent.status, StatusCode::SEE_OTHER, "{}", sent.body);
-    assert_eq!(count(&finished(&mut b, &location).await, "created"), 2);
+    let done = imported_as_chosen(&mut b, &location, &[("column-0", "address")]).await;
+    assert_eq!(count(&done, "created"), 2);
 }
 
 async fn a_header_naming_nothing_of_ours_is_chosen_not_refused(app: TestApp) {
     let roll = "Situs,Owner1\n9 Elm St Austin TX 78701,ROE RICHARD\n";
     let (_, _, mut b, location) = uploaded(&app, roll).await;
     let changes = [("column-0", "address"), ("column-1", "full_name")];
-    let sent = choose(&mut b, &location, &changes).await;
-    assert_eq!(sent.status, StatusCode::SEE_OTHER, "{}", sent.body);
-    assert_eq!(count(&finished(&mut b, &location).await, "created"), 1);
+    let done = imported_as_chosen(&mut b, &location, &changes).await;
+    assert_eq!(count(&done, "created"), 1);
 }
 
 async fn only_the_teams_members_choose_and_with_the_token(app: TestApp) {
@@ -290,9 +288,7 @@ async fn the_step_asks_about_its_unknown_columns_first_and_folds_the_others(app:
     );
     assert!(body.contains("Flags the number in Phone 1"), "{body}");
     // Sent as shown, the flag column still flags: the number it says N to is kept.
-    let sent = choose(&mut b, &location, &[]).await;
-    assert_eq!(sent.status, StatusCode::SEE_OTHER, "{}", sent.body);
-    let done = finished(&mut b, sent.location()).await;
+    let done = imported_as_chosen(&mut b, &location, &[]).await;
     assert_eq!(count(&done, "created"), 1, "{}", done.body);
     assert_eq!(lead_count(&app, &key).await, 1);
 }
@@ -304,22 +300,11 @@ async fn columns_kept_in_the_note_are_read_on_the_lead(app: TestApp) {
         \"2 Oak Ave, Austin, TX 78701\",,9,\n";
     let (key, _, mut b, location) = uploaded(&app, storm).await;
     let page = b.get(&location).await;
-    assert!(
-        page.body
-            .contains("Keep it in the lead's note (Year Built: …)"),
-        "{}",
-        page.body
-    );
+    assert_shows(&page.body, &["Keep it in the lead's note (Year Built: …)"]);
     let changes = [("column-1", "note_line"), ("column-2", "note_line")];
-    let sent = choose(&mut b, &location, &changes).await;
-    assert_eq!(sent.status, StatusCode::SEE_OTHER, "{}", sent.body);
-    let done = finished(&mut b, &location).await;
+    let done = imported_as_chosen(&mut b, &location, &changes).await;
     assert_eq!(count(&done, "created"), 2, "{}", done.body);
-    assert!(
-        done.body.contains("Roof Age &rarr; <code>note_line</code>"),
-        "{}",
-        done.body
-    );
+    assert_shows(&done.body, &["Roof Age &rarr; <code>note_line</code>"]);
     let (_, leads) = app
         .get("/api/v1/leads?limit=100&sort=created_at", &key)
         .await;

@@ -8,7 +8,7 @@ use serde_json::json;
 
 use leadhub_tests::{backend_tests, TestApp, TestUser};
 
-use crate::helpers::{each, join, team};
+use crate::helpers::{join, listed_ids, team};
 use crate::lead_pages::{batch, lead};
 use crate::lead_uploads::{count, finished, upload};
 use crate::lead_work::set_role;
@@ -41,14 +41,10 @@ fn listed(page: &Page) -> BTreeSet<i64> {
         .collect()
 }
 
+/// The ids of the first 100 leads `key`'s holder lists with `query` (`&name=value…`, or empty).
 async fn api_ids(app: &TestApp, key: &str, query: &str) -> BTreeSet<i64> {
-    let (status, page) = app
-        .get(&format!("/api/v1/leads?limit=100{query}"), key)
-        .await;
-    assert_eq!(status, StatusCode::OK, "{page}");
-    each(&page["items"], "id")
-        .map(|id| id.as_i64().unwrap())
-        .collect()
+    let listed = listed_ids(app, key, &format!("limit=100{query}")).await;
+    listed.into_iter().collect()
 }
 
 /// Alice's team Alpha with a lead at 9 Elm Street and one at 7 Elm Street, the two uploads

@@ -9,7 +9,7 @@ use leadhub_tests::{backend_tests, TestApp};
 
 use crate::helpers::batch_ok;
 use crate::lead_work::{cast, lead_at};
-use crate::pages::{assert_shows, sign_in, Browser, Page};
+use crate::pages::{assert_shows, page_shows, sign_in, Browser, Page};
 
 backend_tests!(every_lead_of_a_list_changes_at_once);
 
@@ -35,14 +35,11 @@ async fn every_lead_of_a_list_changes_at_once(app: TestApp) {
     }
     let mut adam = sign_in(&app, "adam@example.com").await;
     // 60 leads fill two pages; the bar offers all of them.
-    let list = adam.get("/leads?assignee=none").await;
-    assert_shows(
-        &list.body,
-        &[
-            "60 leads match these filters",
-            "name=\"whole_list\" value=\"60\"",
-        ],
-    );
+    let offered = [
+        "60 leads match these filters",
+        "name=\"whole_list\" value=\"60\"",
+    ];
+    page_shows(&mut adam, "/leads?assignee=none", &offered).await;
 
     // Shared out between two people, none of them ticked: 30 each.
     let (adam_id, mia_id) = (&c.adam.user.user_id, &c.mia.user.user_id);

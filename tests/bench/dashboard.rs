@@ -84,20 +84,7 @@ fn seed(db: &TestDatabase, first_team: i64, user: i64) {
     conn.run("INSERT INTO lead_tags (tag, lead_id) SELECT 'storm 2026', id FROM leads WHERE tags <> '[]'");
     conn.run("UPDATE leads SET archived_at = created_at WHERE id % 50 = 7");
     conn.run("UPDATE leads SET merged_into_id = id - 1, address_key = NULL WHERE id % 100 = 13");
-    for (status, action, every) in [
-        ("'completed'", "'created'", 1),
-        ("'completed'", "'updated'", 10),
-        ("'failed'", "NULL", 100),
-    ] {
-        conn.run(&format!(
-            "INSERT INTO submissions (user_id, team_id, raw_json, status, result_lead_id,
-               result_action, validation_warnings, error, created_at, processed_at)
-             SELECT {user}, team_id, '{{\"address\": \"' || address || '\"}}',
-               {status}, CASE WHEN {status} = 'failed' THEN NULL ELSE id END, {action}, '[]',
-               CASE WHEN {status} = 'failed' THEN 'refused' END, created_at, created_at
-             FROM leads WHERE id % {every} = 0"
-        ));
-    }
+    conn.submissions_behind_leads(user, r#"'{"address": "' || address || '"}'"#);
     // A contact logged on every tenth lead, by the member, over the last 60 days: the
     // dashboard counts the viewer's of today.
     conn.run(&format!(

@@ -71,21 +71,11 @@ fn seed(db: &TestDatabase, team: i64, user: i64) {
          FROM ({numbers}) AS n",
         numbers = numbers(Backend::Sqlite, LEADS)
     ));
-    for (status, action, every) in [
-        ("'completed'", "'created'", 1),
-        ("'completed'", "'updated'", 10),
-        ("'failed'", "NULL", 100),
-    ] {
-        conn.execute(&format!(
-            "INSERT INTO submissions (user_id, team_id, raw_json, status, result_lead_id,
-               result_action, validation_warnings, error, created_at, processed_at)
-             SELECT {user}, team_id, '{{\"address\": \"' || address || '\", \"city\": \"Austin\",
-               \"state\": \"TX\", \"zip_code\": \"78701\", \"last_name\": \"' || last_name || '\"}}',
-               {status}, CASE WHEN {status} = 'failed' THEN NULL ELSE id END, {action}, '[]',
-               CASE WHEN {status} = 'failed' THEN 'refused' END, created_at, created_at
-             FROM leads WHERE id % {every} = 0"
-        ));
-    }
+    conn.submissions_behind_leads(
+        user,
+        r#"'{"address": "' || address || '", "city": "Austin", "state": "TX", "zip_code": "78701",
+          "last_name": "' || last_name || '"}'"#,
+    );
     // Contacts logged on a third of the leads, a second one on every ninth: the exports end
     // with each lead's last contact and count, read a chunk at a time beside the leads.
     for (outcome, every) in [("no_answer", 3), ("reached", 9)] {

@@ -55,6 +55,26 @@ impl SeedConnection {
         );
     }
 
+    /// The submissions of `user` behind the seeded leads: one that created each lead, one that
+    /// merged into every tenth and a failed one for every hundredth; `raw_json` is the body each
+    /// sent, an SQL expression over its lead's columns.
+    pub fn submissions_behind_leads(&mut self, user: i64, raw_json: &str) {
+        for (status, action, every) in [
+            ("'completed'", "'created'", 1),
+            ("'completed'", "'updated'", 10),
+            ("'failed'", "NULL", 100),
+        ] {
+            self.run(&format!(
+                "INSERT INTO submissions (user_id, team_id, raw_json, status, result_lead_id,
+                   result_action, validation_warnings, error, created_at, processed_at)
+                 SELECT {user}, team_id, {raw_json},
+                   {status}, CASE WHEN {status} = 'failed' THEN NULL ELSE id END, {action}, '[]',
+                   CASE WHEN {status} = 'failed' THEN 'refused' END, created_at, created_at
+                 FROM leads WHERE id % {every} = 0"
+            ));
+        }
+    }
+
     /// Ends a seed: fresh planner statistics, and on PostgreSQL the visibility map that
     /// index-only scans need (a VACUUM writes it).
     pub fn finish(&mut self) {

@@ -131,13 +131,9 @@ where
 /// SQLite, then PostgreSQL when `TEST_DATABASE_URL` names one (else said on stderr).
 #[test]
 fn box_keys_move_to_usps_order_and_back() {
-    let file = OwnFile::create("box-keys");
-    check(&mut file.connect(), || SQLITE_MIGRATIONS);
-    file.remove();
-    if let Some(own) = OwnSchema::on_test_database("box_keys", "PostgreSQL box key migration") {
-        check(&mut PgConnection::establish(&own.url).unwrap(), || {
-            POSTGRES_MIGRATIONS
-        });
-        own.remove();
-    }
+    OwnFile::with_connection("box-keys", |conn| check(conn, || SQLITE_MIGRATIONS));
+    let what = "PostgreSQL box key migration";
+    OwnSchema::with_connection("box_keys", what, |conn, _| {
+        check(conn, || POSTGRES_MIGRATIONS)
+    });
 }

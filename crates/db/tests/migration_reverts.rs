@@ -60,22 +60,19 @@ where
 
 #[test]
 fn sqlite_migrations_revert_exactly() {
-    let file = OwnFile::create("reverts");
-    let mut conn = file.connect();
-    let count = walk(&mut conn, || SQLITE_MIGRATIONS, SQLITE_SCHEMA);
+    let count = OwnFile::with_connection("reverts", |conn| {
+        walk(conn, || SQLITE_MIGRATIONS, SQLITE_SCHEMA)
+    });
     assert!(count >= 1, "{count} migrations");
-    drop(conn);
-    file.remove();
 }
 
 #[test]
 fn postgres_migrations_revert_exactly() {
-    let Some(own) = OwnSchema::on_test_database("reverts", "PostgreSQL migration reverts") else {
+    let what = "PostgreSQL migration reverts";
+    let Some(count) = OwnSchema::with_connection("reverts", what, |conn, _| {
+        walk(conn, || POSTGRES_MIGRATIONS, POSTGRES_SCHEMA)
+    }) else {
         return;
     };
-    let mut conn = PgConnection::establish(&own.url).unwrap();
-    let count = walk(&mut conn, || POSTGRES_MIGRATIONS, POSTGRES_SCHEMA);
     assert!(count >= 1, "{count} migrations");
-    drop(conn);
-    own.remove();
 }

@@ -9,39 +9,35 @@ use common::schema::{schema, sqlite_line, POSTGRES_SCHEMA, SQLITE_SCHEMA};
 use common::{migrated, OwnFile, OwnSchema};
 
 use diesel::connection::SimpleConnection;
-use diesel::prelude::*;
 use diesel_migrations::MigrationHarness;
 use leadhub_db::{DbError, BASELINE, POSTGRES_MIGRATIONS, SQLITE_MIGRATIONS};
 
 #[test]
 fn sqlite_schema_is_pinned() {
-    let file = OwnFile::create("schema-pin");
-    let mut conn = file.connect();
-    conn.run_pending_migrations(SQLITE_MIGRATIONS).unwrap();
-    let lines: Vec<String> = schema(&mut conn, SQLITE_SCHEMA)
-        .iter()
-        .map(|l| sqlite_line(l))
-        .collect();
+    let lines: Vec<String> = OwnFile::with_connection("schema-pin", |conn| {
+        conn.run_pending_migrations(SQLITE_MIGRATIONS).unwrap();
+        schema(conn, SQLITE_SCHEMA)
+            .iter()
+            .map(|l| sqlite_line(l))
+            .collect()
+    });
     insta::assert_snapshot!("sqlite", lines.join("\n"));
-    drop(conn);
-    file.remove();
 }
 
 #[test]
 fn postgres_schema_is_pinned() {
-    let Some(own) = OwnSchema::on_test_database("schema_pin", "PostgreSQL schema snapshot") else {
+    let what = "PostgreSQL schema snapshot";
+    let Some(lines) = OwnSchema::with_connection("schema_pin", what, |conn, own| {
+        conn.run_pending_migrations(POSTGRES_MIGRATIONS).unwrap();
+        // The catalog names the test's own schema in each function it shows.
+        schema(conn, POSTGRES_SCHEMA)
+            .iter()
+            .map(|l| l.replace(&format!("{}.", own.name()), "<schema>."))
+            .collect::<Vec<String>>()
+    }) else {
         return;
     };
-    let mut conn = PgConnection::establish(&own.url).unwrap();
-    conn.run_pending_migrations(POSTGRES_MIGRATIONS).unwrap();
-    // The catalog names the test's own schema in each function it shows.
-    let lines: Vec<String> = schema(&mut conn, POSTGRES_SCHEMA)
-        .iter()
-        .map(|l| l.replace(&format!("{}.", own.name()), "<schema>."))
-        .collect();
     insta::assert_snapshot!("postgres", lines.join("\n"));
-    drop(conn);
-    own.remove();
 }
 
 /// Marks `versions` applied, as the leadhub that ran those migrations would have.

@@ -44,6 +44,17 @@ impl OwnFile {
     pub fn remove(self) {
         let _ = std::fs::remove_dir_all(&self.dir);
     }
+
+    /// `test` on a plain connection to a fresh file of its own (`prefix` names its folder); the
+    /// connection is closed and the file removed before its answer is returned.
+    pub fn with_connection<T>(prefix: &str, test: impl FnOnce(&mut SqliteConnection) -> T) -> T {
+        let file = OwnFile::create(prefix);
+        let mut conn = file.connect();
+        let answer = test(&mut conn);
+        drop(conn);
+        file.remove();
+        answer
+    }
 }
 
 /// A fresh PostgreSQL schema of a test's own, so that it shares nothing with other tests.
@@ -92,5 +103,21 @@ impl OwnSchema {
         self.admin
             .batch_execute(&format!("DROP SCHEMA {} CASCADE", self.name))
             .unwrap();
+    }
+
+    /// `test` on a plain connection to a fresh schema of its own on `TEST_DATABASE_URL` (given
+    /// the schema too); the connection is closed and the schema dropped before its answer is
+    /// returned. None when that is not set, as `on_test_database` says.
+    pub fn with_connection<T>(
+        prefix: &str,
+        what: &str,
+        test: impl FnOnce(&mut PgConnection, &OwnSchema) -> T,
+    ) -> Option<T> {
+        let own = OwnSchema::on_test_database(prefix, what)?;
+        let mut conn = PgConnection::establish(&own.url).unwrap();
+        let answer = test(&mut conn, &own);
+        drop(conn);
+        own.remove();
+        Some(answer)
     }
 }

@@ -10,6 +10,7 @@ use crate::lead::work::{
     ActorRef, ArchiveFilter, BulkSet, ChangeSaved, FieldPatch, LeadChange, LeadPatch, LeadStatus,
     LeadWorkError, LeadWorkService, Note,
 };
+use crate::store::StoreResult;
 use crate::team::{Actor, Role};
 use crate::test_support::{clock, fresh_lead, now, person, platform_admin, roster_memberships};
 use crate::user::{MockUserRepository, User};
@@ -77,10 +78,9 @@ impl World {
     fn service(self) -> (LeadWorkService, Saved) {
         let saved: Saved = Arc::default();
         let mut leads = MockLeadRepository::new();
-        let stored = self.leads.clone();
         leads
             .expect_find_lead()
-            .returning(move |id| Ok(stored.iter().find(|l| l.id == id).cloned()));
+            .returning(by_id(&self.leads, |l| l.id));
         let stored = self.leads.clone();
         leads
             .expect_find_leads()
@@ -132,10 +132,9 @@ impl World {
         users
             .expect_find_by_email()
             .returning(move |email| Ok(people.iter().find(|u| u.email == email).cloned()));
-        let people = self.users.clone();
         users
             .expect_find_by_internal_id()
-            .returning(move |id| Ok(people.iter().find(|u| u.id == id).cloned()));
+            .returning(by_id(&self.users, |u| u.id));
         let people = self.users.clone();
         users
             .expect_find_by_internal_ids()
@@ -173,6 +172,15 @@ fn listed(all: &[Lead], filter: &LeadFilter, after: Option<LeadCursor>, limit: i
     found.sort_by_key(|l| std::cmp::Reverse((l.created_at, l.id)));
     found.truncate(usize::try_from(limit).unwrap());
     found
+}
+
+/// A store's look-up of one thing by row id, answered from `all`.
+fn by_id<T: Clone + Send + 'static>(
+    all: &[T],
+    id_of: fn(&T) -> i64,
+) -> impl FnMut(i64) -> StoreResult<Option<T>> + Send + 'static {
+    let all = all.to_vec();
+    move |id| Ok(all.iter().find(|t| id_of(t) == id).cloned())
 }
 
 /// The things of `all` whose id (`id_of`) is among `ids`, as a store reads them by id.
