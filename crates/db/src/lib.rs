@@ -22,6 +22,7 @@ pub use pool::backup::{backup_sqlite, BackupError};
 pub use pool::connection::{
     blocking_here, Backend, Database, DbConnection, DbError, ReadConnection, SQLITE_BUSY_TIMEOUT,
 };
+pub use pool::copy_to_postgres::{copy_sqlite_to_postgres, CopiedTable, CopyError};
 pub use pool::migrations::{BASELINE, POSTGRES_MIGRATIONS, SQLITE_MIGRATIONS};
 pub use pool::pool_threads::{settle, StillOpen};
 

@@ -54,6 +54,14 @@ pub enum Command {
         /// Where the copy goes; must not exist.
         file: PathBuf,
     },
+    /// Copies this SQLite database (DATABASE_URL) into a new, empty PostgreSQL database, both
+    /// migrated first, all or nothing; prints each table and its rows. Stop the server first:
+    /// what it writes once the copy has begun stays in SQLite.
+    CopyTo {
+        /// The PostgreSQL database (`postgres://user@host:5432/name`; the password may come from
+        /// PGPASSWORD or ~/.pgpass instead of the URL). It must hold no data.
+        postgres_url: String,
+    },
 }
 
 #[derive(Subcommand, Debug)]
@@ -297,6 +305,22 @@ pub async fn run(cli: Cli, config: Config) -> anyhow::Result<()> {
                     .await??;
             eprintln!("leadhub: copied the database into {}", file.display());
             println!("{bytes}");
+            Ok(())
+        }
+        Command::CopyTo { postgres_url } => {
+            let url = config.database_url.clone();
+            let copied = tokio::task::spawn_blocking(move || {
+                leadhub_db::copy_sqlite_to_postgres(&url, &postgres_url)
+            })
+            .await??;
+            for table in &copied {
+                println!("{}\t{}", table.name, table.rows);
+            }
+            let rows: i64 = copied.iter().map(|t| t.rows).sum();
+            eprintln!(
+                "leadhub: copied {rows} rows of {} tables into PostgreSQL; serve with DATABASE_URL set to it",
+                copied.len()
+            );
             Ok(())
         }
         Command::Lead(LeadCommand::Enrich { id }) => {
