@@ -310,7 +310,16 @@ pub async fn run(cli: Cli, config: Config) -> anyhow::Result<()> {
         Command::CopyTo { postgres_url } => {
             let url = config.database_url.clone();
             let copied = tokio::task::spawn_blocking(move || {
-                leadhub_db::copy_sqlite_to_postgres(&url, &postgres_url)
+                // A large table takes minutes: the person waiting sees it move.
+                let mut said = (String::new(), 0);
+                let mut progress = |table: &str, rows: i64| {
+                    let step = rows / COPY_PROGRESS_EVERY;
+                    if step > 0 && (said.0 != table || said.1 < step) {
+                        eprintln!("leadhub: {table}: {rows} rows copied");
+                        said = (table.to_owned(), step);
+                    }
+                };
+                leadhub_db::copy_sqlite_to_postgres(&url, &postgres_url, &mut progress)
             })
             .await??;
             for table in &copied {
@@ -404,6 +413,9 @@ async fn import_user(state: &AppState, email: Option<&str>) -> anyhow::Result<Us
             }),
     }
 }
+
+/// `copy-to` says how far a table has come each time this many more of its rows are written.
+const COPY_PROGRESS_EVERY: i64 = 100_000;
 
 fn open(config: &Config) -> anyhow::Result<Database> {
     Ok(Database::connect(&config.database_url, 2)?)

@@ -210,4 +210,19 @@ async fn a_sqlite_deployment_moves_to_postgresql_and_serves_the_same() {
         err.contains("no SQLite database at /nowhere/leadhub.db"),
         "{err}"
     );
+
+    // The progress a person waiting sees: each table's rows, a statement (500 rows) at a time.
+    let other = Env::new("copy_progress", true).unwrap();
+    let mut heard: Vec<(String, i64)> = Vec::new();
+    let mut progress = |table: &str, rows: i64| heard.push((table.to_owned(), rows));
+    let (from, to) = (&source.database_url, &other.database_url);
+    let copied = leadhub_db::copy_sqlite_to_postgres(from, to, &mut progress).unwrap();
+    let of_leads: Vec<i64> = heard
+        .iter()
+        .filter(|(t, _)| t == "leads")
+        .map(|(_, n)| *n)
+        .collect();
+    assert_eq!(of_leads, [500, LEADS as i64]);
+    let place = |name: &str| copied.iter().position(|t| t.name == name).unwrap();
+    assert!(place("teams") < place("leads"), "parents first: {copied:?}");
 }

@@ -60,11 +60,13 @@ pub struct CopiedTable {
 
 /// Migrates both databases, then copies every row of `source_url` (`sqlite://PATH`) into
 /// `target_url` (`postgres://...`), which must hold no data; returns the tables in the order
-/// they were written. Nothing is written when anything fails. The copy is of the moment it
-/// starts: a server writing meanwhile keeps those writes in SQLite only, so stop it first.
+/// they were written. `progress` hears each table's rows written so far, a statement at a time.
+/// Nothing is written when anything fails. The copy is of the moment it starts: a server
+/// writing meanwhile keeps those writes in SQLite only, so stop it first.
 pub fn copy_sqlite_to_postgres(
     source_url: &str,
     target_url: &str,
+    progress: &mut dyn FnMut(&str, i64),
 ) -> Result<Vec<CopiedTable>, CopyError> {
     let path = source_url
         .strip_prefix("sqlite://")
@@ -90,7 +92,7 @@ pub fn copy_sqlite_to_postgres(
     check_source(&mut sqlite, &tables)?;
     // One read transaction: every table is read from the same snapshot.
     sqlite.transaction(|sqlite| {
-        postgres.transaction(|postgres| copy_tables(sqlite, postgres, &tables))
+        postgres.transaction(|postgres| copy_tables(sqlite, postgres, &tables, progress))
     })
 }
 
@@ -282,6 +284,7 @@ fn copy_tables(
     sqlite: &mut SqliteConnection,
     pg: &mut PgConnection,
     tables: &[Table],
+    progress: &mut dyn FnMut(&str, i64),
 ) -> Result<Vec<CopiedTable>, CopyError> {
     for name in tables.iter().map(|t| t.name.as_str()).chain([ROLLUP]) {
         if count(pg, name)? > 0 {
@@ -290,7 +293,7 @@ fn copy_tables(
     }
     let mut copied = Vec::with_capacity(tables.len());
     for table in tables {
-        let rows = copy_rows(sqlite, pg, table)?;
+        let rows = copy_rows(sqlite, pg, table, progress)?;
         let written = count(pg, &table.name)?;
         if written != rows {
             return Err(CopyError::Copy(format!(
@@ -322,12 +325,15 @@ fn copy_rows(
     sqlite: &mut SqliteConnection,
     pg: &mut PgConnection,
     table: &Table,
+    progress: &mut dyn FnMut(&str, i64),
 ) -> Result<i64, CopyError> {
     let failed = copy_failed(&table.name);
     let later = |c: &Column| table.self_references.contains(&c.name);
     let now: Vec<&Column> = table.columns.iter().filter(|c| !later(c)).collect();
-    let rows = stream_json(sqlite, &table.name, &now, "", |chunk| {
-        insert_chunk(pg, &table.name, &now, chunk)
+    let rows = stream_json(sqlite, &table.name, &now, "", |chunk, so_far| {
+        insert_chunk(pg, &table.name, &now, chunk)?;
+        progress(&table.name, so_far);
+        Ok(())
     })?;
     // Second pass: the rows' references to rows of their own table, now all written.
     for column in table.columns.iter().filter(|c| later(c)) {
@@ -336,7 +342,7 @@ fn copy_rows(
             binary: false,
         };
         let filter = format!("WHERE {} IS NOT NULL", quoted(&column.name));
-        stream_json(sqlite, &table.name, &[&id, column], &filter, |chunk| {
+        stream_json(sqlite, &table.name, &[&id, column], &filter, |chunk, _| {
             let sql = format!(
                 "UPDATE {t} SET {c} = v.{c} FROM json_populate_recordset(NULL::{t}, $1::json) v \
                  WHERE {t}.id = v.id",
@@ -354,13 +360,13 @@ fn copy_rows(
 }
 
 /// Reads `table`'s rows from SQLite as JSON objects of `columns`, handing them on as JSON
-/// arrays of `ROWS_A_STATEMENT` rows; returns how many rows it read.
+/// arrays of `ROWS_A_STATEMENT` rows with the rows read so far; returns how many rows it read.
 fn stream_json(
     sqlite: &mut SqliteConnection,
     table: &str,
     columns: &[&Column],
     filter: &str,
-    mut write: impl FnMut(&str) -> Result<(), CopyError>,
+    mut write: impl FnMut(&str, i64) -> Result<(), CopyError>,
 ) -> Result<i64, CopyError> {
     let failed = copy_failed(table);
     let objects: Vec<String> = columns
@@ -394,14 +400,14 @@ fn stream_json(
         in_chunk += 1;
         if in_chunk == ROWS_A_STATEMENT {
             chunk.push(']');
-            write(&chunk)?;
+            write(&chunk, rows)?;
             chunk.truncate(1);
             in_chunk = 0;
         }
     }
     if in_chunk > 0 {
         chunk.push(']');
-        write(&chunk)?;
+        write(&chunk, rows)?;
     }
     Ok(rows)
 }
