@@ -6,8 +6,8 @@ use serde_json::json;
 
 use leadhub_tests::{backend_tests, TestApp};
 
-use crate::helpers::list_refuses;
-use crate::lead_contacts::{contacts_back, listed, log, team_a_leads};
+use crate::helpers::{list_refuses, listed};
+use crate::lead_contacts::{contacts_back, log, team_a_leads};
 use crate::lead_pages::fetch_csv;
 use crate::lead_work::{cast, lead_at, patch};
 use crate::pages::{page_shows, sign_in};

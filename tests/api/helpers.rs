@@ -8,6 +8,8 @@ use serde_json::{json, Value};
 use leadhub_db::schema::{submissions, teams};
 use leadhub_tests::{TestApp, TestUser};
 
+use crate::lead_work::ids;
+
 /// An active team created by `owner`, with `owner` as its first member.
 pub async fn team(app: &TestApp, name: &str, owner: &TestUser) -> i64 {
     let name = name.to_owned();
@@ -133,9 +135,19 @@ pub async fn lead_total(app: &TestApp, key: &str, query: &str) -> i64 {
 pub async fn listed_ids(app: &TestApp, key: &str, query: &str) -> Vec<i64> {
     let (status, body) = app.get(&format!("/api/v1/leads?{query}"), key).await;
     assert_eq!(status, StatusCode::OK, "{query}: {body}");
-    each(&body["items"], "id")
-        .map(|id| id.as_i64().unwrap())
-        .collect()
+    ids(&body)
+}
+
+/// `listed_ids` of a list that fits one page (`query` with or without its `?`): its `total`,
+/// however the list counts it (the rollup, the rollup less an index, the word index), must be
+/// its items too.
+pub async fn listed(app: &TestApp, key: &str, query: impl AsRef<str>) -> Vec<i64> {
+    let query = query.as_ref().trim_start_matches('?');
+    let (status, body) = app.get(&format!("/api/v1/leads?{query}"), key).await;
+    assert_eq!(status, StatusCode::OK, "{query}: {body}");
+    let ids = ids(&body);
+    assert_eq!(body["total"], ids.len(), "{query}: {body}");
+    ids
 }
 
 /// `listed_ids` with `query` (or nothing) oldest first.

@@ -9,7 +9,7 @@ use leadhub_db::schema::lead_activity;
 
 use leadhub_tests::{backend_tests, TestApp};
 
-use crate::helpers::{list_refuses, locs, submit};
+use crate::helpers::{list_refuses, listed, locs, submit};
 use crate::lead_pages::fetch_csv;
 use crate::lead_walk::answers;
 use crate::lead_work::{cast, ids, lead_at, Cast};
@@ -512,17 +512,6 @@ async fn the_list_finds_the_leads_not_contacted_yet_and_those_gone_quiet(app: Te
     );
 }
 
-/// The ids of the leads `key`'s holder lists with `query`.
-pub(crate) async fn listed(app: &TestApp, key: &str, query: String) -> Vec<i64> {
-    let (status, body) = app.get(&format!("/api/v1/leads?{query}"), key).await;
-    assert_eq!(status, StatusCode::OK, "{query}: {body}");
-    let ids = ids(&body);
-    // Each list fits a page: its total is its items. Not contacted yet, with only what the
-    // rollup answers besides, is counted as the rollup's count less the contacted leads.
-    assert_eq!(body["total"], ids.len(), "{query}: {body}");
-    ids
-}
-
 /// `count` new leads of team A, oldest first.
 pub(crate) async fn team_a_leads(app: &TestApp, c: &Cast, count: u32) -> Vec<i64> {
     let mut made = Vec::new();
@@ -563,10 +552,7 @@ async fn a_contact_is_logged_on_every_ticked_lead_at_once(app: TestApp) {
     let (status, body) = bulk(mixed, json!({"contact": "emailed"})).await;
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
     assert_eq!(locs(&body), [json!(["body", "ids", 3])]);
-    assert_eq!(
-        listed(&app, key, "contacted=true".into()).await,
-        Vec::<i64>::new()
-    );
+    assert_eq!(listed(&app, key, "contacted=true").await, Vec::<i64>::new());
 
     // An e-mail sent to the whole list: each lead has its contact and its note; the new ones
     // are contacted now, the qualified one stays qualified.
@@ -594,7 +580,7 @@ async fn a_contact_is_logged_on_every_ticked_lead_at_once(app: TestApp) {
         );
         assert_eq!(notes["items"][0]["author"]["email"], "mia@example.com");
     }
-    let mut contacted = listed(&app, key, "contacted=true".into()).await;
+    let mut contacted = listed(&app, key, "contacted=true").await;
     contacted.sort_unstable();
     assert_eq!(contacted, ours);
 

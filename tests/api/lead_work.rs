@@ -8,7 +8,7 @@ use serde_json::{json, Value};
 use leadhub_db::schema::{leads, team_members, users};
 use leadhub_tests::{backend_tests, TestApp, TestUser};
 
-use crate::helpers::{join, locs, submit, team};
+use crate::helpers::{join, listed, locs, submit, team};
 use crate::lead_pages::fetch_csv;
 use crate::webhooks::{first_payload, hooked_team};
 
@@ -141,16 +141,6 @@ pub(crate) fn ids(page: &Value) -> Vec<i64> {
         .collect()
 }
 
-async fn list(app: &TestApp, key: &str, query: &str) -> Vec<i64> {
-    let (status, body) = app.get(&format!("/api/v1/leads{query}"), key).await;
-    assert_eq!(status, StatusCode::OK, "{query}: {body}");
-    let ids = ids(&body);
-    // Every list here fits one page, so its total (the rollup's where it answers the filter:
-    // none, a team, a source, a status) is the number of its items.
-    assert_eq!(body["total"], ids.len(), "{query}: {body}");
-    ids
-}
-
 /// Lead `id`'s timeline as `key`'s holder reads it: its first page, newest first.
 pub(crate) async fn timeline(app: &TestApp, id: i64, key: &str) -> Vec<Value> {
     let (status, mut page) = app.get(&format!("/api/v1/leads/{id}/activity"), key).await;
@@ -200,26 +190,26 @@ async fn working_fields_etag_and_list_filters(app: TestApp) {
     assert_eq!(status, StatusCode::OK, "{body}");
     assert_eq!(body["assignee_id"], json!(mia_id));
     assert_eq!(body["version"], 2);
-    assert_eq!(list(&app, &c.mia.key, "?status=won").await, [first]);
-    assert_eq!(list(&app, &c.mia.key, "?status=NEW").await, [second]);
-    assert_eq!(list(&app, &c.mia.key, "?assignee=me").await, [first]);
+    assert_eq!(listed(&app, &c.mia.key, "?status=won").await, [first]);
+    assert_eq!(listed(&app, &c.mia.key, "?status=NEW").await, [second]);
+    assert_eq!(listed(&app, &c.mia.key, "?assignee=me").await, [first]);
     assert_eq!(
-        list(&app, &c.olive.key, "?assignee=me").await,
+        listed(&app, &c.olive.key, "?assignee=me").await,
         Vec::<i64>::new()
     );
-    assert_eq!(list(&app, &c.olive.key, "?assignee=none").await, [second]);
+    assert_eq!(listed(&app, &c.olive.key, "?assignee=none").await, [second]);
     assert_eq!(
-        list(&app, &c.olive.key, "?assignee=none&status=won").await,
+        listed(&app, &c.olive.key, "?assignee=none&status=won").await,
         Vec::<i64>::new()
     );
     assert_eq!(
-        list(&app, &c.olive.key, &format!("?assignee={mia_id}")).await,
+        listed(&app, &c.olive.key, &format!("?assignee={mia_id}")).await,
         [first]
     );
     // `open`: new, contacted or qualified, counted by the rollup like one status.
-    assert_eq!(list(&app, &c.mia.key, "?status=open").await, [second]);
+    assert_eq!(listed(&app, &c.mia.key, "?status=open").await, [second]);
     assert_eq!(
-        list(&app, &c.mia.key, "?status=%20Open&assignee=me").await,
+        listed(&app, &c.mia.key, "?status=%20Open&assignee=me").await,
         Vec::<i64>::new()
     );
     let (status, body) = app.get("/api/v1/leads?status=done", &c.mia.key).await;
@@ -234,8 +224,8 @@ async fn working_fields_etag_and_list_filters(app: TestApp) {
         .delete(&format!("/api/v1/leads/{second}"), &c.adam.key)
         .await;
     assert_eq!(status, StatusCode::OK);
-    assert_eq!(list(&app, &c.mia.key, "").await, [first]);
-    assert_eq!(list(&app, &c.mia.key, "?archived=true").await, [second]);
+    assert_eq!(listed(&app, &c.mia.key, "").await, [first]);
+    assert_eq!(listed(&app, &c.mia.key, "?archived=true").await, [second]);
     let export = fetch_csv(&app, "/api/v1/leads/export", &c.mia.key).await.1;
     assert_eq!(export.lines().count(), 2, "{export}");
     // The working state is in the export too, last, named as in the lead's JSON.
@@ -281,7 +271,7 @@ async fn working_fields_etag_and_list_filters(app: TestApp) {
             .execute(conn)
     })
     .await;
-    assert_eq!(list(&app, &c.mia.key, "").await, Vec::<i64>::new());
+    assert_eq!(listed(&app, &c.mia.key, "").await, Vec::<i64>::new());
     let (status, headers, body) = fetch(&app, first, &c.mia.key).await;
     assert_eq!(status, StatusCode::MOVED_PERMANENTLY, "{body}");
     assert_eq!(
@@ -653,7 +643,7 @@ async fn bulk_changes_are_all_or_nothing(app: TestApp) {
         [json!(["body", "ids", 3]), json!(["body", "ids", 4])]
     );
     assert_eq!(
-        list(&app, &c.mia.key, "?status=qualified").await,
+        listed(&app, &c.mia.key, "?status=qualified").await,
         Vec::<i64>::new(),
         "nothing changed"
     );
@@ -668,7 +658,7 @@ async fn bulk_changes_are_all_or_nothing(app: TestApp) {
     assert_eq!(status, StatusCode::OK, "{body}");
     assert_eq!(body["updated"], 3);
     assert_eq!(
-        list(&app, &c.mia.key, "?status=qualified&assignee=me")
+        listed(&app, &c.mia.key, "?status=qualified&assignee=me")
             .await
             .len(),
         3
@@ -681,7 +671,7 @@ async fn bulk_changes_are_all_or_nothing(app: TestApp) {
     );
     let (status, _) = bulk(&app, &c.olive.key, ours.clone(), json!({"archived": true})).await;
     assert_eq!(status, StatusCode::OK);
-    assert_eq!(list(&app, &c.mia.key, "").await, Vec::<i64>::new());
+    assert_eq!(listed(&app, &c.mia.key, "").await, Vec::<i64>::new());
     for bad in [
         bulk_body(vec![], json!({"status": "won"})),
         bulk_body(ours.clone(), json!({})),

@@ -5,8 +5,7 @@ use serde_json::{json, Value};
 use leadhub_tests::{backend_tests, TestApp};
 
 use crate::enrichment::with_geocoders;
-use crate::helpers::{batch_ok, list_refuses, team};
-use crate::lead_contacts::listed;
+use crate::helpers::{batch_ok, list_refuses, listed, team};
 use crate::lead_pages::fetch_csv;
 use crate::pages::{page_shows, sign_in};
 
@@ -47,7 +46,7 @@ async fn the_list_finds_the_leads_within_miles_of_a_place_nearest_first(app: Tes
         lead_at("6 Archived Way", Some((0.1, 0.1))),
     ]);
     batch_ok(&app, &ann.key, json!({"team_id": crew, "leads": leads})).await;
-    let all = listed(&app, &ann.key, "sort=created_at".into()).await;
+    let all = listed(&app, &ann.key, "sort=created_at").await;
     let [north, east, south, corner, nowhere, archived] = all[..] else {
         panic!("{all:?}")
     };
@@ -107,7 +106,7 @@ async fn the_list_finds_the_leads_within_miles_of_a_place_nearest_first(app: Tes
     assert!(!list("within_miles=100").await.contains(&nowhere));
     // The API reads `near` in the caller's own writing, spaces and all.
     let spaced = "near=+30.2747+,+-97.7404&sort=distance";
-    assert_eq!(listed(&app, &ann.key, spaced.into()).await, [north, east]);
+    assert_eq!(listed(&app, &ann.key, spaced).await, [north, east]);
 
     let (_, csv) = fetch_csv(
         &app,
@@ -163,7 +162,7 @@ async fn a_leads_page_names_the_leads_nearby_and_lists_them_nearest_first(app: T
         no_zip,
     ]);
     batch_ok(&app, &ann.key, json!({"team_id": crew, "leads": leads})).await;
-    let all = listed(&app, &ann.key, "sort=created_at".into()).await;
+    let all = listed(&app, &ann.key, "sort=created_at").await;
     let [north, east, south, centroid, unplaced] = all[..] else {
         panic!("{all:?}")
     };

@@ -5,8 +5,7 @@ use serde_json::json;
 
 use leadhub_tests::{backend_tests, TestApp};
 
-use crate::helpers::{batch_ok, list_refuses, team};
-use crate::lead_contacts::listed;
+use crate::helpers::{batch_ok, list_refuses, listed, team};
 use crate::lead_pages::fetch_csv;
 use crate::lead_uploads::{count, imported, upload};
 use crate::messy_imports::import_file;
@@ -40,7 +39,7 @@ async fn the_list_finds_the_leads_with_a_phone_or_an_email_and_those_without(app
     ]);
     let team_id = team(&app, "Skip tracing", &ann).await;
     batch_ok(&app, &ann.key, json!({"team_id": team_id, "leads": leads})).await;
-    let all = listed(&app, &ann.key, "sort=created_at".into()).await;
+    let all = listed(&app, &ann.key, "sort=created_at").await;
     let [one, two, three, four, five] = all[..] else {
         panic!("{all:?}")
     };
@@ -217,7 +216,7 @@ async fn a_skip_tracing_file_of_numbered_mobiles_and_landlines_fills_the_phone_s
     assert_eq!(count(&done, "warnings"), 1, "{}", done.body);
     assert_shows(&done.body, &["Landline 3 &rarr; <code>next_free_phone"]);
 
-    let all = listed(&app, &ann.key, "sort=created_at".into()).await;
+    let all = listed(&app, &ann.key, "sort=created_at").await;
     let lead = |id: i64| {
         let app = &app;
         let key = ann.key.clone();

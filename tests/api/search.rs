@@ -7,7 +7,9 @@ use serde_json::{json, Value};
 
 use leadhub_tests::{backend_tests, Backend, TestApp};
 
-use crate::helpers::{assert_query_refused, each, locs, problem_type, submit, submit_leads, team};
+use crate::helpers::{
+    assert_query_refused, each, listed, locs, problem_type, submit, submit_leads, team,
+};
 use crate::lead_pages::fetch_csv;
 
 const BUSINESSES: &str = "/api/v1/lead-sources/businesses";
@@ -30,21 +32,10 @@ async fn archive(app: &TestApp, id: i64) {
     .await;
 }
 
-async fn lead_ids(app: &TestApp, key: &str, query: &str) -> Vec<i64> {
-    let (status, body) = app.get(&format!("/api/v1/leads{query}"), key).await;
-    assert_eq!(status, StatusCode::OK, "{query}: {body}");
-    assert_eq!(
-        body["total"],
-        body["items"].as_array().unwrap().len(),
-        "{query}"
-    );
-    ids(&body)
-}
-
 /// Each of `queries` finds exactly the leads `want`, in that order.
 async fn assert_each_finds(app: &TestApp, key: &str, queries: &[&str], want: &[i64]) {
     for query in queries {
-        assert_eq!(lead_ids(app, key, query).await, want, "{query}");
+        assert_eq!(listed(app, key, query).await, want, "{query}");
     }
 }
 
@@ -79,11 +70,11 @@ async fn text_filters_ignore_case_and_space(app: TestApp) {
     ];
     assert_each_finds(&app, &alice.key, &queries, &[b, a]).await;
     assert_eq!(
-        lead_ids(&app, &alice.key, "?source=door_knock").await,
+        listed(&app, &alice.key, "?source=door_knock").await,
         vec![c]
     );
     assert_eq!(
-        lead_ids(&app, &alice.key, "?city=aust").await,
+        listed(&app, &alice.key, "?city=aust").await,
         Vec::<i64>::new()
     );
     // The source is stored as its slug; the submission keeps what was sent.
@@ -127,16 +118,16 @@ async fn q_finds_phones_written_any_way_and_e_mails(app: TestApp) {
         "?q=zzzz",
     ] {
         assert_eq!(
-            lead_ids(&app, &alice.key, nothing).await,
+            listed(&app, &alice.key, nothing).await,
             Vec::<i64>::new(),
             "{nothing}"
         );
     }
     // Short text is searched too.
-    assert_eq!(lead_ids(&app, &alice.key, "?q=Oa").await, vec![b]);
+    assert_eq!(listed(&app, &alice.key, "?q=Oa").await, vec![b]);
     // The middle of a word: PostgreSQL's trigram index finds any substring, SQLite's word index
     // the starts of words only (docs/search.md).
-    let middle = lead_ids(&app, &alice.key, "?q=amar%20blvd").await;
+    let middle = listed(&app, &alice.key, "?q=amar%20blvd").await;
     match app.db.backend {
         Backend::Sqlite => assert_eq!(middle, Vec::<i64>::new()),
         Backend::Postgres => assert_eq!(middle, vec![a]),
@@ -150,27 +141,24 @@ async fn q_finds_phones_written_any_way_and_e_mails(app: TestApp) {
     )
     .await;
     assert_eq!(
-        lead_ids(&app, &alice.key, "?q=737%20555%200123").await,
+        listed(&app, &alice.key, "?q=737%20555%200123").await,
         vec![b]
     );
-    assert_eq!(lead_ids(&app, &alice.key, "?q=owner@oak").await, vec![b]);
-    assert_eq!(lead_ids(&app, &alice.key, "?q=2145550188").await, vec![b]);
+    assert_eq!(listed(&app, &alice.key, "?q=owner@oak").await, vec![b]);
+    assert_eq!(listed(&app, &alice.key, "?q=2145550188").await, vec![b]);
     // With another filter.
     assert_eq!(
-        lead_ids(&app, &alice.key, "?q=austin&city=austin").await,
+        listed(&app, &alice.key, "?q=austin&city=austin").await,
         Vec::<i64>::new()
     );
     assert_eq!(
-        lead_ids(&app, &alice.key, "?q=Lee&zip_code=78704").await,
+        listed(&app, &alice.key, "?q=Lee&zip_code=78704").await,
         vec![a]
     );
     // A ZIP's first digits, newest first.
+    assert_eq!(listed(&app, &alice.key, "?zip_code=787").await, vec![b, a]);
     assert_eq!(
-        lead_ids(&app, &alice.key, "?zip_code=787").await,
-        vec![b, a]
-    );
-    assert_eq!(
-        lead_ids(&app, &alice.key, "?zip_code=786").await,
+        listed(&app, &alice.key, "?zip_code=786").await,
         Vec::<i64>::new()
     );
 }
@@ -404,7 +392,7 @@ async fn total_is_exact_however_counted(app: TestApp) {
         (format!("?team_id=-{t}&source=referral"), vec![]),
         ("?team_id=-9223372036854775808&city=K".into(), vec![]),
     ] {
-        assert_eq!(lead_ids(&app, &alice.key, &query).await, want, "{query}");
+        assert_eq!(listed(&app, &alice.key, &query).await, want, "{query}");
     }
     let (_, csv) = fetch_csv(
         &app,
@@ -437,28 +425,24 @@ async fn lead_text_is_never_a_team_or_a_filter(app: TestApp) {
     .await;
     archive(&app, archived).await;
     for query in ["?state=TX", "?q=main"] {
-        assert_eq!(
-            lead_ids(&app, &bob.key, query).await,
-            [stray],
-            "bob: {query}"
-        );
+        assert_eq!(listed(&app, &bob.key, query).await, [stray], "bob: {query}");
     }
     assert_eq!(
-        lead_ids(&app, &bob.key, &format!("?q=t{b}")).await,
+        listed(&app, &bob.key, &format!("?q=t{b}")).await,
         Vec::<i64>::new()
     );
     for query in ["?state=TX", "?q=main", "?q=vlive"] {
-        let found = lead_ids(&app, &alice.key, query).await;
+        let found = listed(&app, &alice.key, query).await;
         assert!(!found.contains(&archived), "alice: {query}: {found:?}");
     }
-    assert_eq!(lead_ids(&app, &alice.key, "?q=main").await, [stray, hidden]);
+    assert_eq!(listed(&app, &alice.key, "?q=main").await, [stray, hidden]);
     assert_eq!(
-        lead_ids(&app, &alice.key, "?archived=true&q=vlive").await,
+        listed(&app, &alice.key, "?archived=true&q=vlive").await,
         [archived]
     );
     for query in ["?state=OK", "?city=dallas", "?city=f4dallas", "?q=f0ok"] {
         assert_eq!(
-            lead_ids(&app, &alice.key, query).await,
+            listed(&app, &alice.key, query).await,
             Vec::<i64>::new(),
             "{query}"
         );

@@ -7,8 +7,7 @@ use serde_json::{json, Value};
 
 use leadhub_tests::{backend_tests, TestApp};
 
-use crate::helpers::{list_refuses, listed_oldest_first};
-use crate::lead_contacts::listed;
+use crate::helpers::{list_refuses, listed, listed_oldest_first};
 use crate::lead_pages::{fetch_csv, rows_after_header};
 use crate::lead_uploads::finished;
 use crate::lead_work::{cast, lead_at, newest_of_kind, patch};

@@ -1,12 +1,11 @@
 //! `leadhub backup`: a consistent copy of a SQLite database that a server may be writing.
 use std::path::Path;
 
-use diesel::connection::SimpleConnection;
 use diesel::sql_types::Text;
 use diesel::sqlite::SqliteConnection;
 use diesel::{Connection, QueryableByName, RunQueryDsl};
 
-use crate::pool::connection::{create_private_file, SQLITE_BUSY_TIMEOUT};
+use crate::pool::connection::{create_private_file, open_sqlite_file};
 
 #[derive(Debug, thiserror::Error)]
 pub enum BackupError {
@@ -54,13 +53,7 @@ pub fn backup_sqlite(database_url: &str, target: &Path) -> Result<u64, BackupErr
 
 fn copy(source: &str, target: &str) -> Result<(), BackupError> {
     let failed = |e: diesel::result::Error| BackupError::Copy(e.to_string());
-    let mut conn =
-        SqliteConnection::establish(source).map_err(|e| BackupError::Copy(e.to_string()))?;
-    conn.batch_execute(&format!(
-        "PRAGMA busy_timeout = {};",
-        SQLITE_BUSY_TIMEOUT.as_millis()
-    ))
-    .map_err(failed)?;
+    let mut conn = open_sqlite_file(source).map_err(BackupError::Copy)?;
     diesel::sql_query("VACUUM INTO ?")
         .bind::<Text, _>(target)
         .execute(&mut conn)

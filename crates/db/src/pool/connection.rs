@@ -93,6 +93,19 @@ const SQLITE_MMAP_BYTES: u64 = 256 << 20;
 /// "database is locked": this process's own writers queue in `Database::write` instead.
 pub const SQLITE_BUSY_TIMEOUT: Duration = Duration::from_secs(10);
 
+/// A plain connection to the SQLite file `path` outside the pool (`leadhub backup`, `copy-to`),
+/// waiting `SQLITE_BUSY_TIMEOUT` for a server's writer as the pool's connections do; the error
+/// as text.
+pub(crate) fn open_sqlite_file(path: &str) -> Result<SqliteConnection, String> {
+    let mut conn = SqliteConnection::establish(path).map_err(|e| e.to_string())?;
+    conn.batch_execute(&format!(
+        "PRAGMA busy_timeout = {};",
+        SQLITE_BUSY_TIMEOUT.as_millis()
+    ))
+    .map_err(|e| e.to_string())?;
+    Ok(conn)
+}
+
 /// Per-connection SQLite settings. `busy_timeout` must come before `journal_mode`, or the
 /// pool's first parallel connections fail with "database is locked" while WAL is switched on.
 /// `temp_store = MEMORY` keeps statement journals in memory: a write transaction with a
@@ -504,7 +517,7 @@ pub(crate) fn one_line(text: &str) -> String {
 
 /// libpq waits for an unreachable server as long as the OS lets it; bound it unless the
 /// operator chose a timeout already.
-fn with_connect_timeout(url: &str) -> String {
+pub(crate) fn with_connect_timeout(url: &str) -> String {
     if url.contains("connect_timeout=") {
         url.to_owned()
     } else if url.contains('?') {

@@ -8,13 +8,13 @@
 //! each value converts by its column's type, without a row struct per table.
 use std::collections::{BTreeMap, BTreeSet};
 
-use diesel::connection::{DefaultLoadingMode, SimpleConnection};
+use diesel::connection::DefaultLoadingMode;
 use diesel::pg::PgConnection;
 use diesel::sql_types::{BigInt, Nullable, Text};
 use diesel::sqlite::SqliteConnection;
 use diesel::{Connection, QueryableByName, RunQueryDsl};
 
-use crate::pool::connection::{Database, DbError, SQLITE_BUSY_TIMEOUT};
+use crate::pool::connection::{open_sqlite_file, with_connect_timeout, Database, DbError};
 
 /// Filled by PostgreSQL's own triggers as the leads arrive (migration 15's rollup); copying it
 /// too would count every lead twice. The copy checks that the triggers came to SQLite's figures.
@@ -80,14 +80,9 @@ pub fn copy_sqlite_to_postgres(
     }
     Database::connect(source_url, 1)?.migrate()?;
     Database::connect(target_url, 1)?.migrate()?;
-    let failed = |e: diesel::ConnectionError| CopyError::Copy(e.to_string());
-    let mut sqlite = SqliteConnection::establish(path).map_err(failed)?;
-    // A server still running may hold the write lock a moment; the copy only reads.
-    sqlite.batch_execute(&format!(
-        "PRAGMA busy_timeout = {};",
-        SQLITE_BUSY_TIMEOUT.as_millis()
-    ))?;
-    let mut postgres = PgConnection::establish(target_url).map_err(failed)?;
+    let mut sqlite = open_sqlite_file(path).map_err(CopyError::Copy)?;
+    let mut postgres = PgConnection::establish(&with_connect_timeout(target_url))
+        .map_err(|e| CopyError::Copy(e.to_string()))?;
     let tables = tables_of(&mut postgres)?;
     check_source(&mut sqlite, &tables)?;
     // One read transaction: every table is read from the same snapshot.
@@ -234,7 +229,7 @@ fn parents_first(
         let ready = left.iter().position(|t| {
             parents
                 .get(&t.name)
-                .is_none_or(|p| p.iter().all(|p| placed.contains(p.as_str()) || p == ROLLUP))
+                .is_none_or(|p| p.iter().all(|p| placed.contains(p.as_str())))
         });
         match ready {
             Some(i) => ordered.push(left.remove(i)),
@@ -287,20 +282,13 @@ fn copy_tables(
     progress: &mut dyn FnMut(&str, i64),
 ) -> Result<Vec<CopiedTable>, CopyError> {
     for name in tables.iter().map(|t| t.name.as_str()).chain([ROLLUP]) {
-        if count(pg, name)? > 0 {
+        if holds_rows(pg, name)? {
             return Err(CopyError::TargetNotEmpty(name.to_owned()));
         }
     }
     let mut copied = Vec::with_capacity(tables.len());
     for table in tables {
         let rows = copy_rows(sqlite, pg, table, progress)?;
-        let written = count(pg, &table.name)?;
-        if written != rows {
-            return Err(CopyError::Copy(format!(
-                "{}: {rows} rows read, {written} written",
-                table.name
-            )));
-        }
         for column in &table.numbered {
             continue_numbering(pg, &table.name, column)?;
         }
@@ -313,10 +301,15 @@ fn copy_tables(
     Ok(copied)
 }
 
-fn count(conn: &mut PgConnection, table: &str) -> Result<i64, CopyError> {
-    diesel::sql_query(format!("SELECT COUNT(*) AS n FROM {}", quoted(table)))
+/// Whether `table` has a row; reads one at most.
+fn holds_rows(conn: &mut PgConnection, table: &str) -> Result<bool, CopyError> {
+    let sql = format!(
+        "SELECT COUNT(*) AS n FROM (SELECT 1 FROM {} LIMIT 1) AS one",
+        quoted(table)
+    );
+    diesel::sql_query(sql)
         .get_result::<Count>(conn)
-        .map(|c| c.n)
+        .map(|c| c.n > 0)
         .map_err(copy_failed(table))
 }
 
@@ -327,33 +320,33 @@ fn copy_rows(
     table: &Table,
     progress: &mut dyn FnMut(&str, i64),
 ) -> Result<i64, CopyError> {
-    let failed = copy_failed(&table.name);
+    let t = quoted(&table.name);
     let later = |c: &Column| table.self_references.contains(&c.name);
     let now: Vec<&Column> = table.columns.iter().filter(|c| !later(c)).collect();
+    let names: Vec<String> = now.iter().map(|c| quoted(&c.name)).collect();
+    let names = names.join(", ");
+    let insert = format!(
+        "INSERT INTO {t} ({names}) SELECT {names} FROM json_populate_recordset(NULL::{t}, $1::json)"
+    );
     let rows = stream_json(sqlite, &table.name, &now, "", |chunk, so_far| {
-        insert_chunk(pg, &table.name, &now, chunk)?;
+        write_chunk(pg, &table.name, &insert, chunk)?;
         progress(&table.name, so_far);
         Ok(())
     })?;
     // Second pass: the rows' references to rows of their own table, now all written.
+    let id = Column {
+        name: "id".to_owned(),
+        binary: false,
+    };
     for column in table.columns.iter().filter(|c| later(c)) {
-        let id = Column {
-            name: "id".to_owned(),
-            binary: false,
-        };
-        let filter = format!("WHERE {} IS NOT NULL", quoted(&column.name));
+        let c = quoted(&column.name);
+        let update = format!(
+            "UPDATE {t} SET {c} = v.{c} FROM json_populate_recordset(NULL::{t}, $1::json) v \
+             WHERE {t}.id = v.id"
+        );
+        let filter = format!("WHERE {c} IS NOT NULL");
         stream_json(sqlite, &table.name, &[&id, column], &filter, |chunk, _| {
-            let sql = format!(
-                "UPDATE {t} SET {c} = v.{c} FROM json_populate_recordset(NULL::{t}, $1::json) v \
-                 WHERE {t}.id = v.id",
-                t = quoted(&table.name),
-                c = quoted(&column.name),
-            );
-            diesel::sql_query(sql)
-                .bind::<Text, _>(chunk)
-                .execute(pg)
-                .map(|_| ())
-                .map_err(&failed)
+            write_chunk(pg, &table.name, &update, chunk)
         })?;
     }
     Ok(rows)
@@ -422,22 +415,17 @@ fn sqlite_value(column: &Column) -> String {
     }
 }
 
-fn insert_chunk(
+/// Runs `sql`, a statement of `table` reading its rows from `$1`, with `chunk` as the rows.
+fn write_chunk(
     pg: &mut PgConnection,
     table: &str,
-    columns: &[&Column],
+    sql: &str,
     chunk: &str,
 ) -> Result<(), CopyError> {
-    let names: Vec<String> = columns.iter().map(|c| quoted(&c.name)).collect();
-    let names = names.join(", ");
-    let sql = format!(
-        "INSERT INTO {t} ({names}) SELECT {names} FROM json_populate_recordset(NULL::{t}, $1::json)",
-        t = quoted(table)
-    );
     diesel::sql_query(sql)
         .bind::<Text, _>(chunk)
         .execute(pg)
-        .map(|_| ())
+        .map(drop)
         .map_err(copy_failed(table))
 }
 
