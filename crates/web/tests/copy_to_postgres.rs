@@ -3,13 +3,17 @@
 #![allow(clippy::unwrap_used)]
 
 mod binary;
+#[path = "../../../tests/support/python.rs"]
+mod python;
 
 use diesel::{Connection, RunQueryDsl};
 use leadhub_domain::upload::{NewUpload, UploadKind, UploadStore};
 use reqwest::{Client, StatusCode};
 use serde_json::{json, Value};
+use std::time::Duration;
 
 use binary::{json_of, wait_up, Env};
+use python::Receiver;
 
 /// Leads of the deployment: more than the copy's statements carry (500).
 const LEADS: usize = 520;
@@ -225,4 +229,92 @@ async fn a_sqlite_deployment_moves_to_postgresql_and_serves_the_same() {
     assert_eq!(of_leads, [500, LEADS as i64]);
     let place = |name: &str| copied.iter().position(|t| t.name == name).unwrap();
     assert!(place("teams") < place("leads"), "parents first: {copied:?}");
+}
+
+/// What the receiver verified with the endpoint's secret: `(webhook-id, lead id)`, in order.
+fn verified(log: &[Value]) -> Vec<(String, i64)> {
+    log.iter()
+        .filter(|d| d["verified"] == true)
+        .map(|d| {
+            let id = d["id"].as_str().unwrap().to_owned();
+            (id, d["body"]["data"]["id"].as_i64().unwrap())
+        })
+        .collect()
+}
+
+/// The webhook events a SQLite deployment had not delivered reach their receiver from
+/// PostgreSQL, signed with the endpoint's copied secret: a delivery that had failed once (it
+/// keeps its event's `webhook-id`) and an event not yet fanned out to its endpoints.
+#[tokio::test]
+async fn undelivered_webhook_events_go_out_from_postgresql() {
+    let Some(target) = Env::new("copy_hooks_target", true) else {
+        return;
+    };
+    let Some(rx) = Receiver::start() else {
+        return;
+    };
+    let local = |env: Env| {
+        python::LOCAL_WEBHOOKS
+            .iter()
+            .fold(env, |env, (name, value)| env.var(name, value))
+    };
+    let (source, target) = (local(Env::new("copy_hooks", false).unwrap()), local(target));
+    let key = source.key();
+    let client = Client::new();
+    let (server, base) = source.serve();
+    wait_up(&client, &base).await;
+    let team = post(&client, &base, &key, "/api/teams", json!({"name": "Hooks"})).await["id"]
+        .as_i64()
+        .unwrap();
+    let endpoint = json!({"url": rx.url("hook"), "events": ["lead.created"]});
+    let path = format!("/api/teams/{team}/webhooks");
+    let hook = post(&client, &base, &key, &path, endpoint).await;
+    rx.trust("hook", "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw");
+    let lead = |n: i64| json!({"address": format!("{n} Pecan St"), "city": "Austin", "state": "TX", "team_id": team});
+    let single = "/api/v1/submissions/single";
+    let failed_once = post(&client, &base, &key, single, lead(1)).await["result_lead_id"]
+        .as_i64()
+        .unwrap();
+    // The receiver knows another secret: it refuses the first attempt, and the next is 5 s away.
+    let log = rx
+        .wait_for(Duration::from_secs(30), |log| !log.is_empty())
+        .await;
+    assert_eq!(log[0]["verified"], false, "{log:?}");
+    let refused_event = log[0]["id"].as_str().unwrap().to_owned();
+    server.kill();
+    // Without workers the next event stays as it was written, not fanned out to the endpoint.
+    let mut no_workers = source.command();
+    no_workers.env("LEADHUB_WORKERS", "0");
+    let (server, base) = binary::serve(no_workers);
+    wait_up(&client, &base).await;
+    let not_fanned = post(&client, &base, &key, single, lead(2)).await["result_lead_id"]
+        .as_i64()
+        .unwrap();
+    server.kill();
+
+    let copied = source
+        .command()
+        .args(["copy-to", &target.database_url])
+        .output()
+        .unwrap();
+    assert!(
+        copied.status.success(),
+        "{}",
+        String::from_utf8_lossy(&copied.stderr)
+    );
+    let out = String::from_utf8_lossy(&copied.stdout);
+    assert!(out.lines().any(|l| l == "webhook_deliveries\t1"), "{out}");
+    assert!(out.lines().any(|l| l == "webhook_events\t1"), "{out}");
+
+    rx.trust("hook", hook["secret"].as_str().unwrap());
+    let (_server, base) = target.serve();
+    wait_up(&client, &base).await;
+    let log = rx
+        .wait_for(Duration::from_secs(60), |log| verified(log).len() >= 2)
+        .await;
+    let mut sent = verified(&log);
+    sent.sort_by_key(|(_, lead)| *lead);
+    assert_eq!(sent.len(), 2, "{log:?}");
+    assert_eq!(sent[0], (refused_event, failed_once), "{log:?}");
+    assert_eq!(sent[1].1, not_fanned, "{log:?}");
 }
