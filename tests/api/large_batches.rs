@@ -1,8 +1,12 @@
 //! Large batches with duplicates far apart: elements merge in element order, stored leads are
 //! read once and keep every change, and a lead created early in the batch and merged into later
 //! is stored with the merge.
+use std::sync::Arc;
+
 use reqwest::StatusCode;
 use serde_json::{json, Value};
+
+use leadhub_geocode::ZipCentroidGeocoder;
 
 use leadhub_tests::{backend_tests, TestApp};
 
@@ -98,4 +102,43 @@ async fn duplicates_far_apart(app: TestApp) {
     }
 }
 
-backend_tests!(duplicates_far_apart);
+/// Batches sent together that name the same properties in other orders all succeed: each
+/// writes its leads, and then their geocodes, in lead id order, so on PostgreSQL two never wait
+/// on each other's rows in opposite orders (a deadlock failed one of them with a 500).
+async fn concurrent_batches_of_the_same_properties(app: TestApp) {
+    let geocoder = Arc::new(ZipCentroidGeocoder);
+    let app = app.restart().geocoder(Some(geocoder)).build().await;
+    let alice = app.user("alice@example.com").await;
+    for round in 0..4 {
+        let mut batches = tokio::task::JoinSet::new();
+        for sender in 0..4 {
+            // n -> n * m mod 101 orders 1..=100 anew for each sender.
+            let m = 3 + 10 * sender + round;
+            let leads: Vec<Value> = (1..=100)
+                .map(|n| {
+                    json!({"address": format!("{} Round{round} St", n * m % 101), "city": "Austin",
+                           "state": "TX", "zip_code": "78752", "last_name": format!("Sender{sender}")})
+                })
+                .collect();
+            let request = app
+                .client
+                .post(app.url("/api/v1/submissions/batch"))
+                .bearer_auth(&alice.key)
+                .json(&json!({ "leads": leads }));
+            batches.spawn(async move {
+                let answer = request.send().await.unwrap();
+                (answer.status(), answer.text().await.unwrap())
+            });
+        }
+        while let Some(done) = batches.join_next().await {
+            let (status, body) = done.unwrap();
+            assert_eq!(status, StatusCode::OK, "round {round}: {body}");
+        }
+    }
+    assert_eq!(lead_total(&app, &alice.key, "").await, 400);
+}
+
+backend_tests!(
+    duplicates_far_apart,
+    concurrent_batches_of_the_same_properties
+);

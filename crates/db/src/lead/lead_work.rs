@@ -18,6 +18,7 @@ use leadhub_domain::store::StoreResult;
 use leadhub_domain::webhook::{event_subject, BodyMembers, EventType};
 
 use crate::lead::contacts::contact_summaries;
+use crate::lead::in_lead_order;
 use crate::lead::lead_row::{LeadRow, LeadValues};
 use crate::lead::lead_tags::{index_tags, stored_tags, strings_column, tag_counts};
 use crate::lead::lead_writes::lock_for_writing;
@@ -41,9 +42,9 @@ impl LeadWorkRepository for Database {
         self.write(move |conn| {
             let done = conn.transaction(|conn| {
                 lock_streets(conn, &changes)?;
-                let mut saved = Vec::with_capacity(changes.len());
-                for change in &changes {
-                    saved.push(apply(conn, change)?);
+                let mut saved: Vec<Option<Lead>> = changes.iter().map(|_| None).collect();
+                for i in in_lead_order(&changes, |c| c.lead_id) {
+                    saved[i] = apply(conn, &changes[i])?;
                 }
                 if saved.iter().any(Option::is_none) {
                     // All or nothing: one stale lead undoes the others.

@@ -13,6 +13,7 @@ use leadhub_domain::store::StoreResult;
 
 use crate::lead::contacts::contacted;
 use crate::lead::daily_counts::{rolled_up_count, RollupFilter};
+use crate::lead::in_lead_order;
 use crate::lead::lead_row::LeadRow;
 use crate::lead::lead_search::{any_of, in_order, with_email, with_phone, LeadCondition};
 use crate::lead::lead_tags::tagged;
@@ -146,7 +147,10 @@ impl LeadRepository for Database {
     ) -> StoreResult<()> {
         self.write(move |conn| {
             conn.transaction(|conn| {
-                for u in &updates {
+                for u in in_lead_order(&updates, |u| u.lead_id)
+                    .into_iter()
+                    .map(|i| &updates[i])
+                {
                     let geocode = u.geocode.as_ref();
                     kept_update(
                         leads::table,

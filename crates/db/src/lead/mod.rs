@@ -30,3 +30,12 @@ pub(crate) mod turns;
 pub(crate) mod unindexed;
 pub(crate) mod uploads;
 pub(crate) mod word_search;
+
+/// The positions of `items` in the order of their leads' ids: the order in which every
+/// transaction that changes several leads changes them, so that two never wait on each other's
+/// rows in opposite orders (on PostgreSQL a deadlock, which fails one of them).
+pub(crate) fn in_lead_order<T>(items: &[T], lead_id: impl Fn(&T) -> i64) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..items.len()).collect();
+    order.sort_by_key(|&i| lead_id(&items[i]));
+    order
+}

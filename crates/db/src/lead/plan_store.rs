@@ -40,7 +40,10 @@ pub(crate) fn plan_and_write(
     let owners = deal_new_leads(conn, &plan.new_leads)?;
     let new_ids = insert_leads(conn, std::mem::take(&mut plan.new_leads), now)?;
     give_new_leads(conn, owners, &new_ids, now)?;
-    for merged in std::mem::take(&mut plan.merged) {
+    let mut merged_into = std::mem::take(&mut plan.merged);
+    // In lead id order, as every writer of several leads (`in_lead_order`).
+    merged_into.sort_by_key(|m| m.id);
+    for merged in merged_into {
         let Some((_, row)) = stored.get_mut(&merged.id) else {
             continue;
         };
