@@ -173,7 +173,47 @@ async fn appraisal_comes_from_the_county_layer(app: TestApp) {
     assert_eq!(lead["enrichment_status"], "complete");
 }
 
+/// A single submission that merges into a geocoded lead (no appraisal configured) leaves it
+/// `complete`, and one merging into a lead whose submitter gave its coordinates leaves it
+/// `skipped`: neither waits on a stage that does not apply (they stayed `pending_retry` for
+/// ever), and no `enriched` entry says a lookup ran.
+async fn a_merge_with_no_stage_to_run_waits_on_nothing(app: TestApp) {
+    let app = with_geocoders(app, &["zip"]).await;
+    let alice = app.user("alice@example.com").await;
+    let placed = json!({"address": "7 Placed Ln", "city": "Austin", "state": "TX",
+                        "latitude": 30.27, "longitude": -97.74});
+    for (first, expected) in [
+        (austin_lead("901 Repro Way"), "complete"),
+        (placed, "skipped"),
+    ] {
+        let created = submit(&app, &alice.key, first.clone()).await;
+        let id = created["result_lead_id"].as_i64().unwrap();
+        let lead = format!("/api/v1/leads/{id}");
+        let (_, before) = app.get(&lead, &alice.key).await;
+        assert_eq!(before["enrichment_status"], expected, "{before}");
+        let (_, timeline) = app.get(&format!("{lead}/activity"), &alice.key).await;
+        let mut again = first;
+        again["first_name"] = json!("Second");
+        let merged = submit(&app, &alice.key, again).await;
+        assert_eq!(merged["result_action"], "updated", "{merged}");
+        let (_, after) = app.get(&lead, &alice.key).await;
+        assert_eq!(after["enrichment_status"], expected, "{after}");
+        assert_eq!(after["first_name"], "Second", "{after}");
+        let enriched = |t: &Value| {
+            t["items"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter(|e| e["kind"] == "enriched")
+                .count()
+        };
+        let (_, now) = app.get(&format!("{lead}/activity"), &alice.key).await;
+        assert_eq!(enriched(&now), enriched(&timeline), "{now}");
+    }
+}
+
 backend_tests!(
+    a_merge_with_no_stage_to_run_waits_on_nothing,
     zip_geocoder_places_78701_in_austin,
     a_failed_geocode_is_a_warning_and_retried_later,
     enrich_endpoint_runs_again,

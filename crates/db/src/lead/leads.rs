@@ -168,11 +168,13 @@ impl LeadRepository for Database {
                         ),
                     )
                     .execute(conn)?;
-                    let run = NewActivity {
-                        kind: kind::ENRICHED,
-                        detail: serde_json::json!({ "status": u.status.as_str() }),
-                    };
-                    insert_activity(conn, u.lead_id, actor, &[run], at)?;
+                    if u.looked_up {
+                        let run = NewActivity {
+                            kind: kind::ENRICHED,
+                            detail: serde_json::json!({ "status": u.status.as_str() }),
+                        };
+                        insert_activity(conn, u.lead_id, actor, &[run], at)?;
+                    }
                 }
                 emit_enriched(conn, &updates)
             })
@@ -268,10 +270,11 @@ fn emit_enriched(conn: &mut DbConnection, updates: &[EnrichmentUpdate]) -> Query
     let ids: Vec<i64> = updates
         .iter()
         .filter(|u| {
-            matches!(
-                u.status,
-                EnrichmentStatus::Complete | EnrichmentStatus::Partial
-            )
+            u.looked_up
+                && matches!(
+                    u.status,
+                    EnrichmentStatus::Complete | EnrichmentStatus::Partial
+                )
         })
         .map(|u| u.lead_id)
         .collect();

@@ -196,6 +196,9 @@ pub struct EnrichmentUpdate {
     pub county_fips: Option<String>,
     pub appraisal: Option<serde_json::Value>,
     pub status: EnrichmentStatus,
+    /// Whether a geocoder or the appraisal source was asked: the timeline says so and
+    /// `lead.enriched` is sent. A status settled without asking anyone is stored quietly.
+    pub looked_up: bool,
 }
 
 #[cfg_attr(any(test, feature = "mock"), mockall::automock)]

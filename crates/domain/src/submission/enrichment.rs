@@ -67,6 +67,7 @@ impl Enricher {
             county_fips: lead.county_fips.clone(),
             appraisal: lead.appraisal.clone(),
             status: EnrichmentStatus::Skipped,
+            looked_up: false,
         };
         if let Some(answer) = geocode {
             tally.ran = true;
@@ -111,15 +112,33 @@ impl Enricher {
             }
         }
         update.status = match (tally.ran, tally.failed, tally.missed) {
+            // Marked to wait for enrichment (a merge that changed the lead), or given up, yet no
+            // stage of this enricher applies (it has coordinates and no appraisal is
+            // configured): it waits on nothing, and is what its stages found before, or skipped.
+            (false, _, _)
+                if self.is_configured()
+                    && matches!(
+                        lead.enrichment_status,
+                        EnrichmentStatus::PendingRetry | EnrichmentStatus::GaveUp
+                    ) =>
+            {
+                if update.geocode.is_some() || update.appraisal.is_some() {
+                    EnrichmentStatus::Complete
+                } else {
+                    EnrichmentStatus::Skipped
+                }
+            }
             (false, _, _) => lead.enrichment_status,
             (true, true, _) => EnrichmentStatus::PendingRetry,
             (true, false, true) => EnrichmentStatus::Partial,
             (true, false, false) => EnrichmentStatus::Complete,
         };
+        update.looked_up = tally.ran;
         let setback = tally
             .setback
             .filter(|_| update.status == EnrichmentStatus::PendingRetry);
         Enriched {
+            to_save: tally.ran || update.status != lead.enrichment_status,
             update,
             warnings: tally.warnings,
             setback,
@@ -133,6 +152,9 @@ pub struct Enriched {
     pub update: EnrichmentUpdate,
     pub warnings: Vec<Warning>,
     pub setback: Option<Setback>,
+    /// Whether the lead changes: a stage ran, or its status is settled. Otherwise nothing is
+    /// stored (no timeline entry, no `lead.enriched` event for a lookup that never happened).
+    pub to_save: bool,
 }
 
 /// Why a lead still waits for enrichment.

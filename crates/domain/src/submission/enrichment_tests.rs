@@ -145,9 +145,10 @@ async fn leads_without_an_address_or_with_coordinates_are_not_geocoded() {
     assert_eq!(given.coordinates, Some((30.2672, -97.7431)));
     assert_eq!(
         given.status,
-        EnrichmentStatus::PendingRetry,
-        "left as it was"
+        EnrichmentStatus::Skipped,
+        "it waited on nothing: coordinates given, no appraisal configured"
     );
+    assert!(!given.looked_up);
     assert!(w1.is_empty() && w2.is_empty());
 }
 
@@ -168,7 +169,7 @@ async fn each_answer_goes_to_its_own_lead() {
     assert_eq!(
         ids_and_statuses,
         [
-            (1, EnrichmentStatus::PendingRetry),
+            (1, EnrichmentStatus::Skipped),
             (2, EnrichmentStatus::Partial),
             (3, EnrichmentStatus::Complete),
         ]
@@ -281,9 +282,10 @@ async fn a_lead_already_appraised_or_with_nothing_to_appraise_by_is_not_asked() 
         .enrich(vec![appraised, lead_without_address(2)])
         .await;
     let statuses: Vec<EnrichmentStatus> = done.iter().map(|(u, _)| u.status).collect();
+    // The appraised lead waited on nothing: it is what its appraisal made it.
     assert_eq!(
         statuses,
-        [EnrichmentStatus::PendingRetry, EnrichmentStatus::Skipped]
+        [EnrichmentStatus::Complete, EnrichmentStatus::Skipped]
     );
 }
 
@@ -300,6 +302,7 @@ async fn without_adapters_nothing_changes() {
             county_fips: None,
             appraisal: None,
             status: lead.enrichment_status,
+            looked_up: false,
         }
     );
     assert!(warnings.is_empty());

@@ -536,11 +536,13 @@ impl SubmissionService {
             return Ok(warnings);
         }
         let leads: Vec<Lead> = self.leads.find_leads(lead_ids).await?;
-        let results = self.enricher.enrich(leads).await;
+        let results = self.enricher.enrich_telling(leads).await;
         let mut updates = Vec::with_capacity(results.len());
-        for (update, w) in results {
-            warnings.insert(update.lead_id, w);
-            updates.push(update);
+        for e in results {
+            warnings.insert(e.update.lead_id, e.warnings);
+            if e.to_save {
+                updates.push(e.update);
+            }
         }
         self.leads
             .save_enrichment(updates, None, self.clock.now())
@@ -601,7 +603,11 @@ impl SubmissionService {
         let round = EnrichmentRound::of(&enriched);
         self.leads
             .save_enrichment(
-                enriched.into_iter().map(|e| e.update).collect(),
+                enriched
+                    .into_iter()
+                    .filter(|e| e.to_save)
+                    .map(|e| e.update)
+                    .collect(),
                 None,
                 self.clock.now(),
             )
