@@ -10,7 +10,11 @@ use leadhub_tests::{backend_tests, Backend, TestApp, TestDatabase};
 use crate::helpers::{lead_total, post_batch};
 use crate::metrics::value;
 
-backend_tests!(a_full_storage_a_request_lives_through_still_marks_readiness);
+backend_tests!(
+    a_full_storage_a_request_lives_through_still_marks_readiness,
+    enrichment_not_stored_leaves_the_batch_stored,
+    a_single_submission_hears_a_full_storage
+);
 
 fn batch() -> Vec<Value> {
     (0..200)
@@ -64,6 +68,73 @@ async fn a_full_storage_a_request_lives_through_still_marks_readiness(app: TestA
     assert_eq!(lead_total(&app, &alice.key, "").await, 1);
     // Yet the storage was found full, and readiness says so as the count does.
     not_ready_because(&app, "Database storage full").await;
+}
+
+/// The disk fills after a batch's leads went in: what enrichment found cannot be stored. The
+/// batch answers what it stored (a 507 said "nothing was stored", and a client sending it
+/// again stored it twice), and its leads wait for their retry job.
+async fn enrichment_not_stored_leaves_the_batch_stored(app: TestApp) {
+    let app = crate::enrichment::with_geocoders(app, &["zip"]).await;
+    let alice = app.user("alice@example.com").await;
+    disk_full_on(&app, "UPDATE OF latitude ON leads").await;
+    let leads: Vec<Value> = (1..=3)
+        .map(|i| json!({"address": format!("{i} Congress Ave"), "city": "Austin", "state": "TX", "zip_code": "78701"}))
+        .collect();
+    let (status, body) = post_batch(&app, &alice.key, leads).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(body["succeeded"], 3, "{body}");
+    let (_, list) = app.get("/api/v1/leads", &alice.key).await;
+    let items = list["items"].as_array().unwrap();
+    assert_eq!(items.len(), 3, "{list}");
+    assert!(
+        items
+            .iter()
+            .all(|l| l["enrichment_status"] == "pending_retry"),
+        "{list}"
+    );
+}
+
+/// A single submission, stored and written with its group, hears a full storage for what it
+/// is: 507, as a batch does (the group's error reached it as a 500).
+async fn a_single_submission_hears_a_full_storage(app: TestApp) {
+    let alice = app.user("alice@example.com").await;
+    disk_full_on(&app, "INSERT ON submissions").await;
+    let lead = json!({"address": "1 Full Disk Road", "city": "Austin", "state": "TX"});
+    let (status, body) = app
+        .post("/api/v1/submissions/single", &alice.key, lead)
+        .await;
+    assert_eq!(status, StatusCode::INSUFFICIENT_STORAGE, "{body}");
+    assert_eq!(
+        body,
+        json!({"detail": "The service's storage is full; nothing was stored. Try again later (the operator is alerted)."})
+    );
+}
+
+/// A trigger `BEFORE <event>` (`INSERT ON submissions`) failing every row as a full disk does.
+async fn disk_full_on(app: &TestApp, event: &str) {
+    let statements: Vec<String> = match app.state.db.backend() {
+        leadhub_db::Backend::Sqlite => vec![format!(
+            "CREATE TRIGGER full_disk BEFORE {event} \
+             BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END"
+        )],
+        leadhub_db::Backend::Postgres => vec![
+            "CREATE FUNCTION full_disk() RETURNS trigger LANGUAGE plpgsql AS $$ \
+             BEGIN RAISE EXCEPTION USING ERRCODE = 'disk_full', \
+             MESSAGE = 'could not extend file \"base/1/2\": No space left on device', \
+             HINT = 'Check free disk space.'; END $$"
+                .to_owned(),
+            format!(
+                "CREATE TRIGGER full_disk BEFORE {event} FOR EACH ROW EXECUTE FUNCTION full_disk()"
+            ),
+        ],
+    };
+    app.write_db(move |conn| {
+        for s in &statements {
+            diesel::RunQueryDsl::execute(diesel::sql_query(s), conn)?;
+        }
+        Ok(())
+    })
+    .await;
 }
 
 async fn set_max_pages(app: &TestApp, pages: u64) {

@@ -88,10 +88,15 @@ fn write_group(
 /// The group's error for each of its members: a full storage or a read-only database stays
 /// one (507, 503), the rest keeps its message.
 fn copy_of(error: &StoreError) -> StoreError {
-    let cause = match error {
-        StoreError::Conflict(text) => return StoreError::Conflict(text.clone()),
-        StoreError::Unexpected(cause) => cause,
-    };
+    match error {
+        StoreError::Conflict(text) => StoreError::Conflict(text.clone()),
+        StoreError::Unexpected(cause) => StoreError::Unexpected(copy_of_fault(cause)),
+    }
+}
+
+/// A copy of a group's fault for one of its members: a full storage or a read-only database
+/// stays one (507, 503), any other keeps its message.
+pub(crate) fn copy_of_fault(cause: &anyhow::Error) -> anyhow::Error {
     let found = |c: &(dyn std::error::Error + 'static)| {
         if let Some(full) = c.downcast_ref::<StorageFull>() {
             Some(anyhow::Error::new(StorageFull(full.0.clone())))
@@ -100,12 +105,10 @@ fn copy_of(error: &StoreError) -> StoreError {
                 .map(|ro| anyhow::Error::new(DatabaseReadOnly(ro.0.clone())))
         }
     };
-    StoreError::Unexpected(
-        cause
-            .chain()
-            .find_map(found)
-            .unwrap_or_else(|| anyhow::anyhow!("{cause:#}")),
-    )
+    cause
+        .chain()
+        .find_map(found)
+        .unwrap_or_else(|| anyhow::anyhow!("{cause:#}"))
 }
 
 #[cfg(test)]

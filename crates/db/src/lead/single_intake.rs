@@ -18,6 +18,7 @@ use leadhub_domain::submission::{
 };
 use leadhub_domain::user::User;
 
+use crate::lead::change_groups::copy_of_fault;
 use crate::pool::group_commit::{GroupCommit, Member};
 use crate::{Backend, Database};
 
@@ -154,13 +155,21 @@ fn answer(replies: Vec<Reply>, outcomes: Result<Vec<ElementOutcome>, SubmissionE
         }
         Err(e) => {
             tracing::error!(error = %e, members = replies.len(), "single-submission group failed");
-            let message = format!("{e:#}");
             for reply in replies {
-                let _ = reply.send(Err(SubmissionError::Unexpected(anyhow::anyhow!(
-                    message.clone()
-                ))));
+                let _ = reply.send(Err(copy_for_member(&e)));
             }
         }
+    }
+}
+
+/// The group's error for one of its members, for what it is: a full storage answers 507, a
+/// read-only database 503, a refusal its own status.
+fn copy_for_member(error: &SubmissionError) -> SubmissionError {
+    match error {
+        SubmissionError::Forbidden(why) => SubmissionError::Forbidden(why.clone()),
+        SubmissionError::NotFound(what) => SubmissionError::NotFound(what),
+        SubmissionError::Invalid(fields) => SubmissionError::Invalid(fields.clone()),
+        SubmissionError::Unexpected(cause) => SubmissionError::Unexpected(copy_of_fault(cause)),
     }
 }
 

@@ -135,7 +135,16 @@ impl SubmissionService {
         written: Vec<Written>,
     ) -> Result<Vec<ElementOutcome>, SubmissionError> {
         let needing: Vec<i64> = written.iter().filter_map(lead_to_enrich).collect();
-        let mut enrichment_warnings = self.enrich_leads(needing).await?;
+        // The leads are stored, each waiting one with its retry job (`enrich_later`): a failure
+        // to store what enrichment found (a full disk) leaves them to that job, and the request
+        // says what was stored rather than that nothing was.
+        let mut enrichment_warnings = match self.enrich_leads(needing).await {
+            Ok(warnings) => warnings,
+            Err(error) => {
+                tracing::warn!(%error, "enrichment not stored; the leads wait for their retry");
+                Default::default()
+            }
+        };
         let now = self.clock.now();
         let mut follow_ups = HashSet::new();
         let mut elements = Vec::with_capacity(writes.len());
