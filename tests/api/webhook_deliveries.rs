@@ -14,7 +14,41 @@ use crate::helpers::{batch_ok, batch_path, poll, submit};
 use crate::teams::team_of;
 use crate::webhooks::create_webhook;
 
-backend_tests!(every_event_arrives_signed_retried_and_unheld);
+backend_tests!(
+    every_event_arrives_signed_retried_and_unheld,
+    a_process_without_workers_sends_no_webhooks
+);
+
+/// A process without job workers (`LEADHUB_WORKERS=0`, an API-only one) sends no webhook: its
+/// events wait for a process that has them, which sends them.
+async fn a_process_without_workers_sends_no_webhooks(app: TestApp) {
+    let Some(receiver) = Receiver::start() else {
+        return;
+    };
+    let app = app
+        .restart()
+        .local_webhooks_scaled("0.001")
+        .env("LEADHUB_WORKERS", "0")
+        .build()
+        .await;
+    let [owner] = app.users(["owner"]).await;
+    let team = team_of(&app, &owner, "Quiet", &[]).await;
+    let hook = json!({"url": receiver.url("all"), "events": ["*"]});
+    let made = create_webhook(&app, &owner.key, team, hook).await;
+    receiver.trust("all", made["secret"].as_str().unwrap());
+    let lead = json!({"team_id": team, "address": "5 Quiet Ln", "city": "Austin", "state": "TX"});
+    submit(&app, &owner.key, lead).await;
+    // Many of the test's polls (LEADHUB_JOB_POLL_MS) go by with nothing sent.
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    assert_eq!(receiver.log().await, Vec::<Value>::new());
+
+    let app = app.restart().local_webhooks_scaled("0.001").build().await;
+    let log = receiver
+        .wait_for(Duration::from_secs(30), |log| !log.is_empty())
+        .await;
+    assert_eq!(log[0]["body"]["type"], "lead.created", "{log:?}");
+    drop(app);
+}
 
 fn of<'a>(log: &'a [Value], endpoint: &str) -> Vec<&'a Value> {
     log.iter().filter(|d| d["endpoint"] == endpoint).collect()

@@ -377,8 +377,10 @@ pub fn start_workers(state: &web::Data<AppState>) -> Workers {
             .then(|| state.db.listen_for_jobs())
             .flatten(),
     );
-    workers.add(|stopped| start_deliveries(state, stopped));
     if state.config.workers > 0 {
+        // With the job workers, as documented: a process started with none (an API-only one)
+        // leaves the webhook deliveries to those that have them.
+        workers.add(|stopped| start_deliveries(state, stopped));
         let digests = state.follow_up_digests.clone();
         let every = std::time::Duration::from_millis(state.config.job_poll_ms);
         workers.add(|stopped| tokio::spawn(worker::queue_digests(digests, every, stopped)));
