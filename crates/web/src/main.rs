@@ -29,7 +29,10 @@ fn main() -> ExitCode {
     } else {
         "warn"
     };
-    telemetry::init(filter, &config.log_format);
+    if let Err(e) = telemetry::init(filter, &config.log_format) {
+        eprintln!("leadhub: configuration error: {e}");
+        return ExitCode::from(2);
+    }
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()

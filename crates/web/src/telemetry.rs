@@ -6,8 +6,10 @@ use tracing_subscriber::EnvFilter;
 
 use leadhub_http::config::LogFormat;
 
-pub fn init(filter: &str, format: &LogFormat) {
-    let filter = EnvFilter::try_new(filter).unwrap_or_else(|_| EnvFilter::new("info"));
+/// Refuses a filter it cannot read (`RUST_LOG`), rather than logging by another one.
+pub fn init(filter: &str, format: &LogFormat) -> Result<(), String> {
+    let filter = EnvFilter::try_new(filter)
+        .map_err(|e| format!("RUST_LOG: {filter:?} is not a log filter ({e})"))?;
     let builder = tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_ansi(std::io::stderr().is_terminal())
@@ -17,4 +19,5 @@ pub fn init(filter: &str, format: &LogFormat) {
         LogFormat::Json => builder.json().with_current_span(true).try_init(),
         LogFormat::Text => builder.try_init(),
     };
+    Ok(())
 }

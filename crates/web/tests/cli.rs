@@ -235,13 +235,17 @@ fn an_unknown_database_scheme_is_a_one_line_error() {
 }
 
 #[test]
-fn a_number_out_of_range_stops_the_start_naming_the_variable() {
+fn a_bad_value_stops_the_start_naming_the_variable() {
     let dir = temp_dir("bounds");
     for (name, value) in [
         ("LEADHUB_WEBHOOK_RETRY_SCALE", "1e15"),
         ("LEADHUB_BODY_LIMIT", "0"),
         ("LEADHUB_JOB_LEASE_SECS", "0"),
         ("LEADHUB_JOB_POLL_MS", "0"),
+        // Words that were read as something else: a log filter, a switch, a geocoder list.
+        ("RUST_LOG", "foo=bar=baz["),
+        ("LEADHUB_WEBHOOK_ALLOW_HTTP", "yes"),
+        ("LEADHUB_GEOCODER", ","),
     ] {
         let output = leadhub_command(&dir.join("data"), &dir)
             .arg("serve")

@@ -129,12 +129,28 @@ impl Config {
         check_http_url("LEADHUB_PUBLIC_URL", &public_url)?;
         let smtp_url = get("LEADHUB_SMTP_URL");
         if let Some(url) = &smtp_url {
-            if !url.starts_with("smtp://") && !url.starts_with("smtps://") {
+            let Some(rest) = url
+                .strip_prefix("smtp://")
+                .or_else(|| url.strip_prefix("smtps://"))
+            else {
                 return Err(invalid(
                     "LEADHUB_SMTP_URL",
                     "must start with smtp:// or smtps://",
                 ));
+            };
+            if rest.is_empty() || rest.starts_with(['/', ':', '?']) {
+                return Err(invalid("LEADHUB_SMTP_URL", "has no host"));
             }
+        }
+        let mail_from =
+            get("LEADHUB_MAIL_FROM").unwrap_or_else(|| "leadhub <noreply@localhost>".into());
+        // The mail adapter reads the mailbox itself; this catches what is no address at all,
+        // before anything is migrated or served.
+        if !mail_from.contains('@') {
+            return Err(invalid(
+                "LEADHUB_MAIL_FROM",
+                format!("{mail_from:?} is not an address like leadhub <noreply@example.com>"),
+            ));
         }
         let geocoders: Vec<String> = get("LEADHUB_GEOCODER")
             .unwrap_or_else(|| "census,zip".into())
@@ -142,6 +158,15 @@ impl Config {
             .map(|s| s.trim().to_ascii_lowercase())
             .filter(|s| !s.is_empty())
             .collect();
+        if geocoders.is_empty() {
+            return Err(invalid(
+                "LEADHUB_GEOCODER",
+                format!(
+                    "names no geocoder; use a comma list of {} (none: no geocoding)",
+                    GEOCODER_NAMES.join(", ")
+                ),
+            ));
+        }
         if let Some(bad) = geocoders
             .iter()
             .find(|g| !GEOCODER_NAMES.contains(&g.as_str()))
@@ -222,8 +247,7 @@ impl Config {
             bind,
             public_url,
             smtp_url,
-            mail_from: get("LEADHUB_MAIL_FROM")
-                .unwrap_or_else(|| "leadhub <noreply@localhost>".into()),
+            mail_from,
             geocoders,
             census_url,
             nominatim_url,
@@ -262,8 +286,8 @@ impl Config {
             // Within 1..=1000 (its bound).
             db_pool_size: db_pool_size as u32,
             map_tiles,
-            webhook_allow_http: flag(get("LEADHUB_WEBHOOK_ALLOW_HTTP")),
-            webhook_allow_private: flag(get("LEADHUB_WEBHOOK_ALLOW_PRIVATE")),
+            webhook_allow_http: flag("LEADHUB_WEBHOOK_ALLOW_HTTP", get)?,
+            webhook_allow_private: flag("LEADHUB_WEBHOOK_ALLOW_PRIVATE", get)?,
             webhook_retry_scale: retry_scale(get("LEADHUB_WEBHOOK_RETRY_SCALE"))?,
             webhook_endpoints_per_team: whole_number(
                 "LEADHUB_WEBHOOK_ENDPOINTS_PER_TEAM",
@@ -276,9 +300,15 @@ impl Config {
     }
 }
 
-/// `1` or `true` (any case) turns a switch on.
-fn flag(value: Option<String>) -> bool {
-    value.is_some_and(|v| v == "1" || v.eq_ignore_ascii_case("true"))
+/// `1` or `true` (any case) turns a switch on, `0` or `false` (or unset) leaves it off; any
+/// other word is refused rather than read as off.
+fn flag(variable: &'static str, get: impl Fn(&str) -> Option<String>) -> Result<bool, ConfigError> {
+    match get(variable) {
+        None => Ok(false),
+        Some(v) if v == "1" || v.eq_ignore_ascii_case("true") => Ok(true),
+        Some(v) if v == "0" || v.eq_ignore_ascii_case("false") => Ok(false),
+        Some(v) => Err(invalid(variable, format!("{v:?} is neither 1 nor 0"))),
+    }
 }
 
 fn check_http_url(variable: &'static str, url: &str) -> Result<(), ConfigError> {
@@ -335,6 +365,11 @@ mod tests {
             ("LEADHUB_GEOCODER", "census,google"),
             ("LEADHUB_WORKERS", "-1"),
             ("LEADHUB_SMTP_URL", "http://x"),
+            ("LEADHUB_SMTP_URL", "smtp://"),
+            ("LEADHUB_MAIL_FROM", "not an address"),
+            ("LEADHUB_GEOCODER", ","),
+            ("LEADHUB_WEBHOOK_ALLOW_HTTP", "yes"),
+            ("LEADHUB_WEBHOOK_ALLOW_PRIVATE", "on"),
             ("LEADHUB_TRUSTED_PROXIES", "10.0.0.1,banana"),
             ("LEADHUB_LOG_FORMAT", "xml"),
             ("LEADHUB_CENSUS_URL", "ftp://x"),
