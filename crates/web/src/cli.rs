@@ -258,11 +258,7 @@ pub async fn run(cli: Cli, config: Config) -> anyhow::Result<()> {
         Command::Team(TeamCommand::List) => operator_cli::team_list(&state(config)?).await,
         Command::Key(KeyCommand::Create(args)) => {
             let state = state(config)?;
-            let user = state
-                .auth
-                .find_user_by_email(&args.email)
-                .await
-                .map_err(describe)?;
+            let user = acting_user(&state, &args.email).await?;
             let created = state
                 .auth
                 .create_api_key(&user, &args.name, args.expires_in_days)
@@ -278,11 +274,22 @@ pub async fn run(cli: Cli, config: Config) -> anyhow::Result<()> {
                 // For the person at the terminal; stdout stays the (empty) list for scripts.
                 eprintln!("no dead jobs");
             }
-            for job in dead {
-                let error = job.last_error.unwrap_or_default().replace('\n', " ");
-                println!(
-                    "{}\t{}\t{} attempts\t{}",
-                    job.id, job.kind, job.attempts, error
+            let rows: Vec<Vec<String>> = dead
+                .into_iter()
+                .map(|job| {
+                    let error = job.last_error.unwrap_or_default();
+                    vec![
+                        job.id.to_string(),
+                        job.kind,
+                        job.attempts.to_string(),
+                        error,
+                    ]
+                })
+                .collect();
+            if !rows.is_empty() {
+                print!(
+                    "{}",
+                    operator_cli::aligned(&["ID", "KIND", "ATTEMPTS", "ERROR"], &rows)
                 );
             }
             Ok(())
@@ -293,8 +300,20 @@ pub async fn run(cli: Cli, config: Config) -> anyhow::Result<()> {
             }
             let state = state(config)?;
             let now = state.clock.now();
+            let named = ids.len();
             let count = state.jobs.requeue_dead((!all).then_some(ids), now).await?;
             println!("{count}");
+            if !all && count < named {
+                // A mistyped id must not pass for done.
+                let others = named - count;
+                let said = format!(
+                    "{others} of the {named} ids named no dead job (leadhub jobs dead lists them)"
+                );
+                if count == 0 {
+                    anyhow::bail!(said);
+                }
+                eprintln!("leadhub: {said}");
+            }
             Ok(())
         }
         Command::Backup { file } => {
@@ -399,10 +418,24 @@ pub async fn run(cli: Cli, config: Config) -> anyhow::Result<()> {
     }
 }
 
+/// The active account of `email`; a deactivated one is named as such, not as unknown.
+async fn acting_user(state: &AppState, email: &str) -> anyhow::Result<User> {
+    use leadhub_domain::auth::AuthError;
+    match state.auth.find_user_by_email(email).await {
+        Err(AuthError::NotFound(_)) if operator_cli::is_deactivated(state, email).await? => {
+            anyhow::bail!(
+                "{} is deactivated: it can no longer act (leadhub user list shows it)",
+                email.trim().to_lowercase()
+            )
+        }
+        found => found.map_err(describe),
+    }
+}
+
 /// Who an import acts as: `--email`, else the earliest platform administrator.
 async fn import_user(state: &AppState, email: Option<&str>) -> anyhow::Result<User> {
     match email {
-        Some(email) => state.auth.find_user_by_email(email).await.map_err(describe),
+        Some(email) => acting_user(state, email).await,
         None => UserRepository::first_admin(&state.db)
             .await
             .map_err(|e| anyhow::anyhow!("{e}"))?

@@ -89,6 +89,16 @@ pub async fn user_list(state: &AppState) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// Whether `email` names a deactivated account (the operator's whole directory is read: a
+/// command's one look, not a request path).
+pub async fn is_deactivated(state: &AppState, email: &str) -> anyhow::Result<bool> {
+    let email = email.trim().to_lowercase();
+    let users = operator(state).directory.list_users().await?;
+    Ok(users
+        .iter()
+        .any(|u| u.user.email == email && u.deactivated_at.is_some()))
+}
+
 pub async fn user_deactivate(state: &AppState, email: &str) -> anyhow::Result<()> {
     let revoked = operator(state)
         .deactivate(email, state.clock.now())

@@ -202,6 +202,20 @@ async fn a_sqlite_deployment_moves_to_postgresql_and_serves_the_same() {
     assert!(!not_postgres.status.success());
     let err = String::from_utf8_lossy(&not_postgres.stderr);
     assert!(err.contains("copies into PostgreSQL"), "{err}");
+    // A server that does not answer is said once, on one line.
+    let port = binary::free_port();
+    let unreachable = source
+        .command()
+        .args([
+            "copy-to",
+            &format!("postgres://postgres@127.0.0.1:{port}/x"),
+        ])
+        .output()
+        .unwrap();
+    assert!(!unreachable.status.success());
+    let err = String::from_utf8_lossy(&unreachable.stderr);
+    assert_eq!(err.matches("cannot open the database").count(), 1, "{err}");
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
     let mut misnamed = source.command();
     misnamed.env("DATABASE_URL", "sqlite:///nowhere/leadhub.db");
     let misnamed = misnamed

@@ -221,12 +221,25 @@ fn dead_jobs_are_listed_and_requeued_by_the_cli() {
     });
     let listed = env.command().args(["jobs", "dead"]).output().unwrap();
     let stdout = String::from_utf8(listed.stdout).unwrap();
-    assert!(
-        stdout.contains("enrich_lead") && stdout.contains("parcel layer down"),
-        "{stdout}"
-    );
+    // Aligned columns under a header, the error (which holds spaces) last.
+    let lines: Vec<Vec<&str>> = stdout
+        .lines()
+        .map(|l| l.split_whitespace().collect())
+        .collect();
+    assert_eq!(lines[0], ["ID", "KIND", "ATTEMPTS", "ERROR"], "{stdout}");
+    assert_eq!(lines[1][1..3], ["enrich_lead", "1"], "{stdout}");
+    assert_eq!(lines[1][3..].join(" "), "parcel layer down", "{stdout}");
     let refused = env.command().args(["jobs", "requeue"]).output().unwrap();
     assert!(!refused.status.success(), "requeue needs --id or --all");
+    // An id of no dead job is a refusal, not a quiet 0.
+    let mistyped = env
+        .command()
+        .args(["jobs", "requeue", "--id", "999"])
+        .output()
+        .unwrap();
+    assert!(!mistyped.status.success());
+    let said = String::from_utf8(mistyped.stderr).unwrap();
+    assert!(said.contains("1 of the 1 ids named no dead job"), "{said}");
     let requeued = env
         .command()
         .args(["jobs", "requeue", "--all"])

@@ -155,6 +155,11 @@ fn operator_commands(postgres: bool) {
         ),
         "leadhub: no account has nobody@example.com"
     );
+    // A new key for the account is refused as deactivated, not as unknown.
+    assert_eq!(
+        refused(&env, &["key", "create", "--email", "Bob@example.com"]),
+        "leadhub: bob@example.com is deactivated: it can no longer act (leadhub user list shows it)"
+    );
     let (users, _) = ok(&env, &["user", "list"]);
     assert_eq!(
         cells(row_of(&users, "bob@example.com"))[3..6],

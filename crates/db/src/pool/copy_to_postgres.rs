@@ -35,7 +35,8 @@ pub enum CopyError {
     NoSource(String),
     #[error("leadhub copy-to copies into PostgreSQL: name a postgres:// URL")]
     TargetNotPostgres,
-    #[error("{0}")]
+    // Transparent: the connection error is the message, said once (`{:#}` prints a source too).
+    #[error(transparent)]
     Connect(#[from] DbError),
     #[error("the PostgreSQL database holds data already ({0} has rows): copy into a new, empty database")]
     TargetNotEmpty(String),
