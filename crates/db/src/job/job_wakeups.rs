@@ -12,6 +12,7 @@ use tokio::sync::watch;
 use tokio::task::JoinHandle;
 use tokio_postgres::AsyncMessage;
 
+use crate::pool::connection::one_line;
 use crate::{Database, DbConnection};
 
 /// What a worker waits for: each kind has its own PostgreSQL channel, so events do not send the
@@ -107,9 +108,14 @@ impl Database {
         let url = self.job_signal.postgres_url.clone()?;
         let signal = self.job_signal.clone();
         Some(tokio::spawn(async move {
+            // Told once an outage, and again when it is over: not every few seconds.
+            let mut lost = false;
             loop {
-                if let Err(e) = listen(&url, &signal).await {
-                    tracing::warn!(error = %e, "job wake-up connection lost; workers poll until it is back");
+                if let Err(e) = listen(&url, &signal, &mut lost).await {
+                    if !std::mem::replace(&mut lost, true) {
+                        let error = one_line(&error_chain(&e));
+                        tracing::warn!(%error, "job wake-up connection lost; workers poll until it is back");
+                    }
                 }
                 tokio::time::sleep(RECONNECT_AFTER).await;
             }
@@ -117,8 +123,27 @@ impl Database {
     }
 }
 
-async fn listen(url: &str, signal: &Arc<JobSignal>) -> Result<(), tokio_postgres::Error> {
+/// An error and its causes, as `a: b: c` (tokio-postgres says only "db error" itself).
+fn error_chain(e: &dyn std::error::Error) -> String {
+    let mut text = e.to_string();
+    let mut cause = e.source();
+    while let Some(c) = cause {
+        text.push_str(": ");
+        text.push_str(&c.to_string());
+        cause = c.source();
+    }
+    text
+}
+
+async fn listen(
+    url: &str,
+    signal: &Arc<JobSignal>,
+    lost: &mut bool,
+) -> Result<(), tokio_postgres::Error> {
     let (client, mut connection) = tokio_postgres::connect(url, tokio_postgres::NoTls).await?;
+    if std::mem::replace(lost, false) {
+        tracing::warn!("job wake-up connection back");
+    }
     // The connection object does the socket's work: it must be polled for LISTEN to complete.
     let mut messages = futures_util::stream::poll_fn(move |cx| connection.poll_message(cx));
     let statement = KINDS.map(|w| format!("LISTEN {};", w.channel())).join(" ");

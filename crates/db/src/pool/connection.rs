@@ -173,7 +173,7 @@ impl Database {
         let manager = DbManager::new(backend, target);
         let mut builder = Pool::builder()
             // A connection error is the manager's own to log.
-            .error_handler(Box::new(QueryErrorsOnly))
+            .error_handler(Box::<QueryErrorsOnly>::default())
             .thread_pool(pool_threads::workers())
             .max_size(pool_size)
             .min_idle(Some(1))

@@ -3,7 +3,9 @@
 //! dropping the server's own words: while PostgreSQL restarted, that line was all the log said.
 //! This one opens the backend the URL named and says what went wrong, once per episode: the first
 //! failure (host and error) at ERROR, the recovery at WARN, nothing for the attempts in between.
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
 
 use diesel::pg::PgConnection;
 use diesel::r2d2::{Error, HandleError, ManageConnection, R2D2Connection};
@@ -73,15 +75,41 @@ impl ManageConnection for DbManager {
 
 /// r2d2's default handler logs every failed attempt; connection failures are logged by the
 /// manager, once per episode.
-#[derive(Debug)]
-pub(crate) struct QueryErrorsOnly;
+#[derive(Debug, Default)]
+pub(crate) struct QueryErrorsOnly {
+    /// When the last line was written (seconds of the process's clock).
+    last_said: AtomicU64,
+}
+
+/// Connections failing their check together (the server closed them all) are one line.
+const QUIET_FOR: Duration = Duration::from_secs(10);
 
 impl HandleError<Error> for QueryErrorsOnly {
     fn handle_error(&self, error: Error) {
         if let Error::QueryError(e) = error {
-            tracing::error!(error = %e, "database connection set-up failed");
+            // A pooled connection the server closed (a restart, `pg_terminate_backend`) fails its
+            // check and is replaced: worth a line, not an alarm. libpq's text spans lines.
+            let error = one_line(&e.to_string());
+            let now = started().elapsed().as_secs() + QUIET_FOR.as_secs();
+            let last = self.last_said.load(Ordering::Relaxed);
+            if now >= last + QUIET_FOR.as_secs()
+                && self
+                    .last_said
+                    .compare_exchange(last, now, Ordering::Relaxed, Ordering::Relaxed)
+                    .is_ok()
+            {
+                tracing::warn!(%error, "database connections failed their check or set-up; others are opened (said once in 10 s)");
+            } else {
+                tracing::debug!(%error, "a database connection failed its check or set-up");
+            }
         }
     }
+}
+
+/// The process's clock for `QueryErrorsOnly`: its first use.
+fn started() -> Instant {
+    static STARTED: OnceLock<Instant> = OnceLock::new();
+    *STARTED.get_or_init(Instant::now)
 }
 
 /// `host:port/dbname` of a PostgreSQL URL (user and password left out), or the SQLite path.
