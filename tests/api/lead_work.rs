@@ -8,7 +8,7 @@ use serde_json::{json, Value};
 use leadhub_db::schema::{leads, team_members, users};
 use leadhub_tests::{backend_tests, TestApp, TestUser};
 
-use crate::helpers::{join, listed, locs, submit, team};
+use crate::helpers::{join, listed, locs, problem_type, submit, team};
 use crate::lead_pages::fetch_csv;
 use crate::webhooks::{first_payload, hooked_team};
 
@@ -297,7 +297,7 @@ async fn patch_validates_normalises_and_guards_versions(app: TestApp) {
         &path,
         &c.mia.key,
         "\"1\"",
-        json!({"email_1": " LEE@Example.COM ", "state": "tx", "phone_2": "call me",
+        json!({"email_1": " LEE@Example.COM ", "state": "tx", "lot_size": "big",
             "last_name": "Park", "first_name": null}),
     )
     .await;
@@ -305,10 +305,10 @@ async fn patch_validates_normalises_and_guards_versions(app: TestApp) {
     assert_eq!(headers["etag"], "\"2\"");
     assert_eq!(body["email_1"], "lee@example.com");
     assert_eq!(body["state"], "TX");
-    assert_eq!(body["phone_2"], Value::Null);
+    assert_eq!(body["lot_size"], "big", "kept, with a warning");
     assert_eq!(body["first_name"], Value::Null, "null clears a field");
     assert_eq!(body["last_name"], "Park");
-    assert_eq!(body["validation_warnings"][0]["code"], "invalid_phone");
+    assert_eq!(body["validation_warnings"][0]["code"], "unparsed_lot_size");
 
     // A stale If-Match: 412 and nothing changes.
     let (status, _, body) =
@@ -321,7 +321,7 @@ async fn patch_validates_normalises_and_guards_versions(app: TestApp) {
     assert_eq!(lead["email_1"], "lee@example.com");
     assert_eq!(lead["last_name"], "Park");
     assert_eq!(lead["first_name"], Value::Null);
-    assert_eq!(lead["phone_2"], Value::Null);
+    assert_eq!(lead["lot_size"], "big");
     assert_eq!(lead["state"], "TX");
     // Without If-Match the change applies to the lead as it is.
     let (status, body) = patch(&app, id, &c.mia.key, json!({"status": "contacted"})).await;
@@ -683,6 +683,34 @@ async fn bulk_changes_are_all_or_nothing(app: TestApp) {
     }
 }
 
+/// A member a bulk change does not know, in `set` or beside it, is a 422 naming it (a typo
+/// would otherwise leave every lead as it is, answered 200); nothing changes.
+async fn a_bulk_change_names_members_it_does_not_know(app: TestApp) {
+    let c = cast(&app).await;
+    let id = lead_at(&app, &c.mia.key, 1, Some(c.a)).await;
+    let (status, body) = app
+        .post(
+            BULK,
+            &c.olive.key,
+            json!({"ids": [id], "set": {"status": "won", "colour": "red"}, "extra": 1}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
+    let found = locs(&body);
+    assert_eq!(found.len(), 2, "{body}");
+    for at in [json!(["body", "set", "colour"]), json!(["body", "extra"])] {
+        assert!(found.contains(&at), "{at}: {body}");
+        assert_eq!(problem_type(&body, &at).as_deref(), Some("extra_forbidden"));
+    }
+    let (status, body) = bulk(&app, &c.olive.key, vec![id], json!({"satus": "won"})).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
+    assert_eq!(locs(&body), [json!(["body", "set", "satus"])]);
+    let (_, lead) = app.get(&format!("/api/v1/leads/{id}"), &c.mia.key).await;
+    assert_eq!(lead["status"], "new", "nothing changed");
+    let (status, body) = bulk(&app, &c.olive.key, vec![id], json!({"status": "won"})).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+}
+
 /// A PATCH sends `lead.updated` whose body carries what it changed in `changes` beside `data`
 /// (docs/webhooks.md).
 async fn patch_sends_lead_updated_with_its_changes(app: TestApp) {
@@ -710,7 +738,86 @@ async fn patch_sends_lead_updated_with_its_changes(app: TestApp) {
     assert!(payload.get("merged_id").is_none(), "{payload}");
 }
 
+/// A PATCH has no verbatim copy of what it sends (a submission has): a value normalising would
+/// drop is a 422 naming it, and nothing changes; `null` or a blank string still clears.
+async fn a_patch_refuses_a_value_it_would_drop(app: TestApp) {
+    let c = cast(&app).await;
+    let lead = json!({"address": "4 Elm St", "city": "Austin", "state": "TX", "zip_code": "78701",
+        "team_id": c.a, "primary_phone": "(512) 555-0100", "email_1": "lee@example.com",
+        "permit_date": "2025-01-05", "related_url": "https://permits.example/4", "source": "web"});
+    let id = submit(&app, &c.mia.key, lead).await["result_lead_id"]
+        .as_i64()
+        .unwrap();
+    let path = format!("/api/v1/leads/{id}");
+    let (_, stored) = app.get(&path, &c.mia.key).await;
+    assert_eq!(stored["primary_phone"], "+15125550100", "{stored}");
+
+    for (field, typed) in [
+        ("primary_phone", "555-1234"),
+        ("phone_2", "call me"),
+        ("email_1", "dup@example"),
+        ("permit_date", "next tuesday"),
+        ("related_url", "not a url"),
+        ("source", "---"),
+    ] {
+        let (status, body) = patch(
+            &app,
+            id,
+            &c.mia.key,
+            json!({field: typed, "last_name": "Park"}),
+        )
+        .await;
+        assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{field}: {body}");
+        let at = json!(["body", field]);
+        assert_eq!(locs(&body), std::slice::from_ref(&at), "{field}: {body}");
+        assert_eq!(
+            problem_type(&body, &at).as_deref(),
+            Some("value_error"),
+            "{body}"
+        );
+        assert!(
+            body["detail"][0]["msg"]
+                .as_str()
+                .is_some_and(|m| m.contains(typed)),
+            "the value is named: {body}"
+        );
+        let (_, now) = app.get(&path, &c.mia.key).await;
+        assert_eq!(now, stored, "{field}: nothing changes");
+    }
+    // Every such value is named at once.
+    let (status, body) = patch(
+        &app,
+        id,
+        &c.mia.key,
+        json!({"primary_phone": "555-1234", "email_1": "dup@example"}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
+    assert_eq!(
+        locs(&body),
+        [json!(["body", "email_1"]), json!(["body", "primary_phone"])]
+    );
+
+    // Values normalising reads still change, and null or blank clears.
+    let (status, body) = patch(
+        &app,
+        id,
+        &c.mia.key,
+        json!({"primary_phone": "512.555.0199", "permit_date": "Jan 6, 2025", "email_1": null,
+            "related_url": "  "}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(body["primary_phone"], "+15125550199");
+    assert_eq!(body["permit_date"], "2025-01-06");
+    assert_eq!(body["email_1"], Value::Null);
+    assert_eq!(body["related_url"], Value::Null);
+    assert_eq!(body["validation_warnings"], json!([]), "{body}");
+}
+
 backend_tests!(
+    a_patch_refuses_a_value_it_would_drop,
+    a_bulk_change_names_members_it_does_not_know,
     patch_sends_lead_updated_with_its_changes,
     working_fields_etag_and_list_filters,
     patch_validates_normalises_and_guards_versions,

@@ -206,6 +206,30 @@ async fn the_edit_form_takes_the_api_rules_and_a_stale_form_is_refused(app: Test
     assert!(bad.body.contains("value=\"Lim\""));
     let (_, api) = app.get(&format!("/api/v1/leads/{id}"), &c.mia.key).await;
     assert_eq!(api["last_name"], "Park");
+    // A value the edit would drop (the stored phone with it): refused the same way.
+    let dropped = post_form(
+        &mut mia,
+        &path,
+        &[
+            ("version", &version),
+            ("primary_phone", "555-1234"),
+            ("last_name", "Lim"),
+        ],
+    )
+    .await;
+    assert_eq!(dropped.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(
+        dropped
+            .body
+            .contains("Nothing was saved: primary phone: Value error, &#x27;555-1234&#x27; is not"),
+        "{}",
+        dropped.body
+    );
+    assert!(dropped.body.contains("value=\"555-1234\""));
+    assert!(dropped.body.contains("value=\"Lim\""));
+    let (_, api) = app.get(&format!("/api/v1/leads/{id}"), &c.mia.key).await;
+    assert_eq!(api["primary_phone"], "+15125550199");
+    assert_eq!(api["last_name"], "Park");
 
     // The address of another lead of the team: 409 naming it.
     let taken = post_form(

@@ -13,6 +13,7 @@ use crate::helpers::join;
 use crate::teams::{create_team_id, team_of};
 
 backend_tests!(
+    an_inactive_teams_webhooks_take_no_new_setup,
     owners_and_admins_manage_webhooks,
     members_are_refused_and_other_teams_ids_are_not_found,
     bad_input_is_refused_with_422,
@@ -297,6 +298,25 @@ async fn bad_input_is_refused_with_422(app: TestApp) {
         let (status, answer) = app.patch(&path, &owner.key, body.clone()).await;
         assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}: {answer}");
     }
+    // Contract 1: a member the PATCH does not know is named (it would silently change nothing),
+    // and a PATCH naming nothing is the lead PATCH's 422.
+    let path = format!("{base}/{wid}");
+    let (status, answer) = app
+        .patch(&path, &owner.key, json!({"evnts": ["lead.created"]}))
+        .await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{answer}");
+    assert_eq!(
+        answer,
+        json!({"detail": [{"loc": ["body", "evnts"], "msg": "Extra inputs are not permitted",
+            "type": "extra_forbidden"}]})
+    );
+    let (status, answer) = app.patch(&path, &owner.key, json!({})).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{answer}");
+    assert_eq!(
+        answer,
+        json!({"detail": [{"loc": ["body"], "msg": "Give at least one field to change",
+            "type": "missing"}]})
+    );
     for bad in ["limit=0", "limit=501", "offset=-1", "limit=x"] {
         let (status, answer) = app
             .get(&format!("{base}/{wid}/deliveries?{bad}"), &owner.key)
@@ -307,4 +327,51 @@ async fn bad_input_is_refused_with_422(app: TestApp) {
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{answer}");
     let (_, list) = app.get(&base, &owner.key).await;
     assert_eq!(list[0]["url"], json!(URL), "unchanged");
+}
+
+/// A deactivated team takes no new endpoint, changed endpoint or new secret (403, as for its
+/// leads, businesses and invites); its endpoints are still listed, turned off and deleted.
+async fn an_inactive_teams_webhooks_take_no_new_setup(app: TestApp) {
+    let [owner, admin] = app.users(["owner", "admin"]).await;
+    let team = team_of(&app, &owner, "Closing", &[(&admin, "admin")]).await;
+    let base = format!("/api/teams/{team}/webhooks");
+    let wid = hook_id(&app, &owner.key, team, URL).await;
+    let (status, body) = app.delete(&format!("/api/teams/{team}"), &owner.key).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+
+    let inactive = json!({"detail": "Team is inactive"});
+    let endpoint = format!("{base}/{wid}");
+    for key in [&owner.key, &admin.key] {
+        let (status, body) = app
+            .post(&base, key, json!({"url": URL, "events": ["*"]}))
+            .await;
+        assert_eq!(status, StatusCode::FORBIDDEN, "{body}");
+        assert_eq!(body, inactive);
+        for change in [
+            json!({"url": "https://crm.example.com/other"}),
+            json!({"events": ["lead.created"]}),
+            json!({"is_active": true}),
+        ] {
+            let (status, body) = app.patch(&endpoint, key, change.clone()).await;
+            assert_eq!(status, StatusCode::FORBIDDEN, "{change}: {body}");
+            assert_eq!(body, inactive);
+        }
+        let (status, body) = app
+            .post(&format!("{endpoint}/rotate-secret"), key, json!({}))
+            .await;
+        assert_eq!(status, StatusCode::FORBIDDEN, "{body}");
+        assert_eq!(body, inactive);
+    }
+    let (status, list) = app.get(&base, &owner.key).await;
+    assert_eq!(status, StatusCode::OK, "{list}");
+    assert_eq!(list.as_array().map(Vec::len), Some(1), "nothing added");
+    assert_eq!(list[0]["url"], URL, "nothing changed");
+    // Turning it off stops its deliveries (the team's leads may still change).
+    let (status, body) = app
+        .patch(&endpoint, &owner.key, json!({"is_active": false}))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(body["is_active"], false);
+    let (status, body) = app.delete(&endpoint, &owner.key).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
 }

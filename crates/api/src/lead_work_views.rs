@@ -544,7 +544,11 @@ pub struct BulkBody {
     pub set: BulkSetBody,
 }
 
-impl RequestBody for BulkBody {}
+/// Not a PATCH, but a change all the same: a mistyped member of `set` (or beside it) would
+/// silently leave hundreds of leads as they are (contract 1).
+impl RequestBody for BulkBody {
+    const REFUSES_UNKNOWN: bool = true;
+}
 
 impl BulkBody {
     pub fn into_parts(self) -> (Vec<i64>, BulkSet) {

@@ -51,7 +51,9 @@ pub struct UpdateTeamRequest {
     pub description: Lax<String>,
 }
 
-impl RequestBody for UpdateTeamRequest {}
+impl RequestBody for UpdateTeamRequest {
+    const REFUSES_UNKNOWN: bool = true;
+}
 
 /// `PATCH /api/teams/{id}/members/{user_id}`.
 #[derive(Deserialize, Validate, schemars::JsonSchema, apistos::ApiComponent)]
@@ -66,7 +68,9 @@ pub struct RoleRequest {
     pub role: Lax<String>,
 }
 
-impl RequestBody for RoleRequest {}
+impl RequestBody for RoleRequest {
+    const REFUSES_UNKNOWN: bool = true;
+}
 
 /// `PUT /api/teams/{id}/members/{user_id}/new-leads`.
 #[derive(Deserialize, Validate, schemars::JsonSchema, apistos::ApiComponent)]

@@ -38,7 +38,9 @@ pub struct UpdateWebhookRequest {
     pub is_active: Lax<bool>,
 }
 
-impl RequestBody for UpdateWebhookRequest {}
+impl RequestBody for UpdateWebhookRequest {
+    const REFUSES_UNKNOWN: bool = true;
+}
 
 /// An endpoint as listed: never its secret.
 #[derive(Serialize, schemars::JsonSchema, apistos::ApiComponent)]

@@ -68,4 +68,10 @@ impl FieldError {
         loc.extend_from_slice(path);
         FieldError::new(loc, kind, msg)
     }
+
+    /// A PATCH that names nothing to change (`{}`): refused rather than answered as done, the
+    /// same words for every resource.
+    pub fn nothing_to_change() -> Self {
+        FieldError::body(&[], "missing", "Give at least one field to change")
+    }
 }

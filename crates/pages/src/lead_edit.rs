@@ -9,7 +9,9 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 use leadhub_api::lead_work_views::LeadPatchBody;
+use leadhub_domain::error::FieldError;
 use leadhub_domain::lead::record::Lead;
+use leadhub_domain::lead::work::LeadWorkError;
 use leadhub_http::extract::read_body;
 
 use crate::lead::{refused, title};
@@ -200,41 +202,50 @@ async fn save(
             .map(|v| v.trim().to_owned())
             .unwrap_or_default()
     };
+    // Refused values, the request rules' or the service's (a value it would drop): the form
+    // again as typed, so nothing typed is lost either.
+    let typed_again = |problems: &[FieldError]| {
+        let error = format!("Nothing was saved: {}.", problems_text(problems));
+        let sections = filled(as_posted);
+        let status = StatusCode::UNPROCESSABLE_ENTITY;
+        page(
+            &visitor,
+            &walk,
+            &lead,
+            version,
+            sections,
+            status,
+            Some(error),
+        )
+    };
     let body = Value::Object(members.clone()).to_string();
     let patch = match read_body::<LeadPatchBody>(body.as_bytes()) {
         Ok(body) => body.into_patch(&members),
-        Err(problems) => {
-            let error = format!("Nothing was saved: {}.", problems_text(&problems));
-            let sections = filled(as_posted);
-            let status = StatusCode::UNPROCESSABLE_ENTITY;
-            return page(
-                &visitor,
-                &walk,
-                &lead,
-                version,
-                sections,
-                status,
-                Some(error),
-            );
-        }
+        Err(problems) => return typed_again(&problems),
     };
-    let edited = visitor
+    let edited = match visitor
         .state
         .lead_work
         .edit(&visitor.user, id, patch, Some(version))
         .await
-        .map_err(|e| refused(e, id, &walk))?;
+    {
+        Ok(edited) => edited,
+        Err(LeadWorkError::Invalid(problems)) => return typed_again(&problems),
+        Err(e) => return Err(refused(e, id, &walk)),
+    };
     if edited.warnings.is_empty() {
         return Ok(visitor.finish(see_other(&format!("/leads/{id}?done=edited{}", walk.and()))));
     }
-    // Saved, but some values could not be used: the form again, showing what was stored.
+    // Saved, but some values could not be fully used (a ZIP that is not one, a lot
+    // size without a unit): the form again, showing what was stored. A value that would have
+    // been dropped was refused above instead.
     let warnings: Vec<String> = edited
         .warnings
         .iter()
         .map(|w| format!("{}: {}", label(&w.field), w.message))
         .collect();
     let note = format!(
-        "Saved, but these values could not be used and were left out: {}.",
+        "Saved, but these values could not be fully used: {}.",
         warnings.join("; ")
     );
     stored(&visitor, &walk, &edited.lead, Some(note))

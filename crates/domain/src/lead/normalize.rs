@@ -140,6 +140,35 @@ pub fn normalize(raw: &LeadFields, current_year: i32) -> NormalizedLead {
     }
 }
 
+/// Why normalising drops `value` (cleaned, not blank) of `field`, so that the lead would hold
+/// nothing of it: a phone, an e-mail, a permit date or a related URL that cannot be read, or a
+/// source without a letter or digit. None: something of it is kept (every other field keeps
+/// what it is given, warned or not). Intake drops such a value with a warning, since the
+/// submission keeps it verbatim; an edit, which has no verbatim copy, refuses it instead.
+pub fn dropped_value(field: &str, value: &str, current_year: i32) -> Option<String> {
+    let (kept, why) = match field {
+        f if PHONE_FIELDS.contains(&f) => (
+            normalize_phone(value).is_some(),
+            "is not a valid phone number",
+        ),
+        f if EMAIL_FIELDS.contains(&f) => (
+            normalize_email(value).is_some(),
+            "is not a valid e-mail address",
+        ),
+        "permit_date" => (
+            parse_permit_date_as_of(value, current_year).is_some(),
+            "could not be read as a date",
+        ),
+        "related_url" => (normalize_url(value).is_some(), "is not an http(s) URL"),
+        "source" => (
+            source_slug(value).is_some(),
+            "has no letter or digit to name a source by",
+        ),
+        _ => return None,
+    };
+    (!kept).then(|| format!("'{value}' {why}"))
+}
+
 /// Upper-cases a state code. Validation guarantees a listed code; the plain upper-casing fallback
 /// only keeps this function total should it ever be called on unvalidated input.
 /// `YYYY-MM-DD`, as chrono's `%Y-%m-%d` writes a date of years 0 to 9999 (all a permit date can
@@ -552,5 +581,43 @@ mod tests {
         let twice = normalize(&once.fields, YEAR);
         assert_eq!(once.fields, twice.fields);
         assert_eq!(once.address_key, twice.address_key);
+    }
+
+    #[test]
+    fn dropped_value_says_what_normalising_leaves_nothing_of() {
+        let cases = [
+            ("primary_phone", "555-1234"),
+            ("phone_3", "(512) 555-0100"),
+            ("email_2", "dup@example"),
+            ("email_1", "A@B.CO"),
+            ("permit_date", "next tuesday"),
+            ("permit_date", "1/5/25"),
+            ("related_url", "not a url"),
+            ("related_url", "example.com"),
+            ("source", "---"),
+            ("source", "Permit Scrape"),
+            ("zip_code", "ABC12"),
+            ("lot_size", "big"),
+        ];
+        for (field, value) in cases {
+            let n = normalized_with(&[(field, value)]);
+            // A contact value may move to an earlier slot: any slot of its group holds it.
+            let group: &[&str] = if PHONE_FIELDS.contains(&field) {
+                &PHONE_FIELDS
+            } else if EMAIL_FIELDS.contains(&field) {
+                &EMAIL_FIELDS
+            } else {
+                std::slice::from_ref(&field)
+            };
+            let held = group
+                .iter()
+                .any(|f| n.fields.string_field(f).cloned().flatten().is_some());
+            let dropped = dropped_value(field, value, YEAR);
+            assert_eq!(dropped.is_some(), !held, "{field}: {value} ({dropped:?})");
+        }
+        assert_eq!(
+            dropped_value("primary_phone", "555-1234", YEAR).as_deref(),
+            Some("'555-1234' is not a valid phone number")
+        );
     }
 }

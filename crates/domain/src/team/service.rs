@@ -153,6 +153,9 @@ impl TeamService {
         name: Option<&str>,
         description: Option<Option<&str>>,
     ) -> Result<TeamSummary, TeamError> {
+        if name.is_none() && description.is_none() {
+            return Err(TeamError::Invalid(vec![FieldError::nothing_to_change()]));
+        }
         self.authorize(user, team_id, TeamAction::Update).await?;
         let description = description.map(|d| d.and_then(clean_text));
         self.teams

@@ -120,6 +120,23 @@ pub struct EndpointChanges {
     pub is_active: Option<bool>,
 }
 
+impl EndpointChanges {
+    /// Names nothing to change.
+    pub fn is_empty(&self) -> bool {
+        *self == EndpointChanges::default()
+    }
+
+    /// Only turns the endpoint off: all an inactive team's endpoint may still be changed by, as
+    /// that team's leads may still change and send events.
+    pub fn only_turns_off(&self) -> bool {
+        *self
+            == EndpointChanges {
+                is_active: Some(false),
+                ..EndpointChanges::default()
+            }
+    }
+}
+
 /// How long a rotated-out secret keeps signing alongside the new one.
 pub fn rotation_overlap() -> Duration {
     Duration::hours(24)

@@ -28,6 +28,9 @@ pub struct WebhookService {
     pub endpoints_per_team: usize,
 }
 
+/// The refusal of a change to a deactivated team's webhooks.
+const TEAM_INACTIVE: &str = "Team is inactive";
+
 /// A new endpoint (or a rotated one) with its secret, shown in this answer only.
 #[derive(Debug, Clone, PartialEq)]
 pub struct WithSecret {
@@ -55,6 +58,15 @@ impl WebhookService {
         )
         .await?;
         Ok(())
+    }
+
+    /// Refuses what would set up deliveries for a deactivated team (403, as adding leads,
+    /// businesses or invites to it is): a new endpoint, a changed one, a new secret.
+    async fn team_takes_changes(&self, team_id: i64) -> Result<(), ServiceError> {
+        match self.memberships.team_is_active(team_id).await? {
+            Some(false) => Err(ServiceError::Forbidden(TEAM_INACTIVE.into())),
+            _ => Ok(()),
+        }
     }
 
     /// The team's endpoint, once the caller may manage the team's webhooks.
@@ -103,6 +115,7 @@ impl WebhookService {
         description: Option<String>,
     ) -> Result<WithSecret, ServiceError> {
         self.authorize(user, team_id).await?;
+        self.team_takes_changes(team_id).await?;
         self.check(Some(&url), Some(&events))?;
         let secret = new_secret(self.tokens.as_ref());
         let new = NewEndpoint {
@@ -144,7 +157,13 @@ impl WebhookService {
         endpoint_id: i64,
         changes: EndpointChanges,
     ) -> Result<WebhookEndpoint, ServiceError> {
+        if changes.is_empty() {
+            return Err(ServiceError::Invalid(vec![FieldError::nothing_to_change()]));
+        }
         self.endpoint(user, team_id, endpoint_id).await?;
+        if !changes.only_turns_off() {
+            self.team_takes_changes(team_id).await?;
+        }
         self.check(changes.url.as_deref(), changes.events.as_deref())?;
         self.webhooks
             .update_endpoint(endpoint_id, changes, self.clock.now())
@@ -174,6 +193,7 @@ impl WebhookService {
         endpoint_id: i64,
     ) -> Result<WithSecret, ServiceError> {
         let endpoint = self.endpoint(user, team_id, endpoint_id).await?;
+        self.team_takes_changes(team_id).await?;
         let secret = new_secret(self.tokens.as_ref());
         let now = self.clock.now();
         self.webhooks

@@ -169,10 +169,13 @@ async fn attempt(actor: &User, operation: &str, allowed: bool) -> Answer {
             .await
             .map(drop),
         "list" => s.list(actor, TEAM).await.map(drop),
-        "update" => s
-            .update(actor, TEAM, ENDPOINT, EndpointChanges::default())
-            .await
-            .map(drop),
+        "update" => {
+            let changes = EndpointChanges {
+                description: Some(Some("CRM".into())),
+                ..EndpointChanges::default()
+            };
+            s.update(actor, TEAM, ENDPOINT, changes).await.map(drop)
+        }
         "delete" => s.delete(actor, TEAM, ENDPOINT).await,
         "rotate" => s.rotate_secret(actor, TEAM, ENDPOINT).await.map(drop),
         "deliveries" => s.deliveries(actor, TEAM, ENDPOINT, 50, 0).await.map(drop),

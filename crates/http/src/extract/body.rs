@@ -6,6 +6,7 @@ use apistos::reference_or::ReferenceOr;
 use apistos::{ApiComponent, Schema};
 use futures_util::future::LocalBoxFuture;
 use futures_util::StreamExt;
+use schemars::schema::Schema as JsonSchemaNode;
 use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
@@ -135,31 +136,89 @@ pub fn read_body<T: RequestBody>(body: &[u8]) -> Result<T, Vec<FieldError>> {
     }
 }
 
-/// Each top-level member of the body that `T`'s schema does not declare, as pydantic words an
-/// extra field when extras are forbidden.
+/// Each member of the body that `T`'s schema does not declare, as pydantic words an extra field
+/// when extras are forbidden; also inside a declared member that is an object of declared
+/// members (a bulk change's `set`), where a mistyped name would be as silently ignored.
 fn unknown_members<T: RequestBody>(body: &[u8]) -> Vec<FieldError> {
-    let Ok(Value::Object(members)) = serde_json::from_slice::<Value>(body) else {
+    let Ok(value) = serde_json::from_slice::<Value>(body) else {
         return Vec::new();
     };
-    let schema = schemars::gen::SchemaSettings::openapi3()
+    let root = schemars::gen::SchemaSettings::openapi3()
         .into_generator()
         .into_root_schema_for::<T>();
-    let known = schema
+    let mut found = Vec::new();
+    let none = schemars::Map::new();
+    let known = root
         .schema
         .object
-        .map(|o| o.properties)
-        .unwrap_or_default();
-    members
-        .keys()
-        .filter(|name| !known.contains_key(name.as_str()))
-        .map(|name| {
-            FieldError::new(
-                vec![LocPart::from("body"), LocPart::from(name.as_str())],
+        .as_deref()
+        .map_or(&none, |o| &o.properties);
+    extra_members(
+        &value,
+        known,
+        &root.definitions,
+        &mut vec![LocPart::from("body")],
+        &mut found,
+    );
+    found
+}
+
+/// The members of `value` (at `loc`) that are not among `known`, then those of each known member
+/// whose own schema declares members.
+fn extra_members(
+    value: &Value,
+    known: &schemars::Map<String, JsonSchemaNode>,
+    definitions: &schemars::Map<String, JsonSchemaNode>,
+    loc: &mut Vec<LocPart>,
+    found: &mut Vec<FieldError>,
+) {
+    let Value::Object(members) = value else {
+        return;
+    };
+    for (name, member) in members {
+        loc.push(LocPart::from(name.as_str()));
+        match known.get(name) {
+            None => found.push(FieldError::new(
+                loc.clone(),
                 "extra_forbidden",
                 "Extra inputs are not permitted",
-            )
-        })
-        .collect()
+            )),
+            Some(declared) => {
+                // A member read as a map of any names (no declared members) takes them all.
+                if let Some(inner) = declared_members(declared, definitions) {
+                    extra_members(member, inner, definitions, loc, found);
+                }
+            }
+        }
+        loc.pop();
+    }
+}
+
+/// The members `schema` declares, through a `$ref` (alone or as the one `allOf` schemars writes
+/// beside a description or default); None when it declares none.
+fn declared_members<'a>(
+    schema: &'a JsonSchemaNode,
+    definitions: &'a schemars::Map<String, JsonSchemaNode>,
+) -> Option<&'a schemars::Map<String, JsonSchemaNode>> {
+    let JsonSchemaNode::Object(object) = schema else {
+        return None;
+    };
+    if let Some(reference) = &object.reference {
+        let name = reference.rsplit('/').next()?;
+        return declared_members(definitions.get(name)?, definitions);
+    }
+    if let Some([only]) = object
+        .subschemas
+        .as_deref()
+        .and_then(|s| s.all_of.as_deref())
+    {
+        return declared_members(only, definitions);
+    }
+    object
+        .object
+        .as_deref()
+        .map(|o| &o.properties)
+        .filter(|members| !members.is_empty())
 }
 
 /// Reads checked JSON text into `T`. serde's derive refuses a repeated member, which JSON

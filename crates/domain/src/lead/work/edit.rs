@@ -5,8 +5,10 @@ use std::collections::BTreeSet;
 use serde_json::{json, Map, Value};
 
 use crate::address::AddressKey;
+use crate::error::{FieldError, LocPart};
 use crate::lead::fields::{LeadFields, Warning, ADDRESS_FIELDS};
-use crate::lead::normalize::normalize;
+use crate::lead::normalize::{dropped_value, normalize};
+use crate::parse::clean_text;
 
 /// The lead fields a PATCH names, with their new raw values (`None` clears the field).
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -55,6 +57,26 @@ impl AddressKeys {
             address_key,
         }
     }
+}
+
+/// A 422 for each field the patch gives a value (not blank) that normalising would drop. Intake
+/// may drop such a value with a warning because the submission keeps it verbatim; an edit has
+/// no such copy, so storing nothing of it would lose what was typed, and clear what was stored
+/// (contract 1: a change that does less than it asks is an error). `null` or blank still clears.
+pub fn unusable_values(patch: &FieldPatch, current_year: i32) -> Vec<FieldError> {
+    patch
+        .given
+        .iter()
+        .filter_map(|field| {
+            let value = clean_text(patch.values.string_field(field)?.as_deref()?)?;
+            let why = dropped_value(field, &value, current_year)?;
+            Some(FieldError::body(
+                &[LocPart::from(field.as_str())],
+                "value_error",
+                format!("Value error, {why}"),
+            ))
+        })
+        .collect()
 }
 
 /// Lays `patch` over `current` and normalises the result as intake normalises a submission.
@@ -185,5 +207,32 @@ mod tests {
         let codes: Vec<&str> = edit.warnings.iter().map(|w| w.code.as_str()).collect();
         assert_eq!(codes, ["invalid_phone", "no_address"]);
         assert_eq!(edit.keys, Some(None));
+    }
+
+    #[test]
+    fn a_given_value_normalising_would_drop_is_refused_by_name() {
+        let refused = unusable_values(
+            &patch(&[
+                ("primary_phone", Some("555-1234")),
+                ("email_1", Some("dup@example")),
+                ("permit_date", Some("next tuesday")),
+                ("phone_2", Some("(512) 555-0199")),
+                ("zip_code", Some("ABC")),
+                ("phone_3", Some("   ")),
+                ("email_2", None),
+            ]),
+            2026,
+        );
+        let named: Vec<Vec<LocPart>> = refused.iter().map(|p| p.loc.clone()).collect();
+        let at = |field: &str| vec![LocPart::from("body"), LocPart::from(field)];
+        assert_eq!(
+            named,
+            [at("email_1"), at("permit_date"), at("primary_phone")],
+            "a kept value, a blank and a null clear or change; only dropped values are named"
+        );
+        assert_eq!(
+            refused[2].msg,
+            "Value error, '555-1234' is not a valid phone number"
+        );
     }
 }

@@ -12,7 +12,7 @@ use crate::error::{FieldError, LocPart};
 use crate::lead::fields::Warning;
 use crate::lead::record::{Lead, LeadRepository};
 use crate::lead::work::contact::{record_contact, ContactOutcome, ContactSummary};
-use crate::lead::work::edit::{edit_fields, AddressKeys, FieldPatch};
+use crate::lead::work::edit::{edit_fields, unusable_values, AddressKeys, FieldPatch};
 use crate::lead::work::model::{kind, ActivityEntry, LeadStatus, NewActivity, Note};
 use crate::lead::work::numbers::{bar_numbers_not_to_call, typed_back};
 use crate::lead::work::repository::{ChangeSaved, LeadChange, LeadWorkRepository, StoredFields};
@@ -260,7 +260,9 @@ impl LeadWorkService {
         if_version: Option<i64>,
     ) -> WorkResult<Edited> {
         if patch.is_empty() {
-            return Err(invalid(&[], "missing", "Give at least one field to change"));
+            return Err(LeadWorkError::Invalid(
+                vec![FieldError::nothing_to_change()],
+            ));
         }
         for _ in 0..UNCONDITIONAL_TRIES {
             let Opened { lead, actor } = self.open_for(user, id, LeadWorkAction::Edit).await?;
@@ -302,6 +304,10 @@ impl LeadWorkService {
         let mut warnings = Vec::new();
         if !patch.fields.is_empty() {
             let year = chrono::Datelike::year(&self.clock.now());
+            let refused = unusable_values(&patch.fields, year);
+            if !refused.is_empty() {
+                return Err(LeadWorkError::Invalid(refused));
+            }
             let edit = edit_fields(&lead.fields, &patch.fields, year);
             if edit.fields.is_empty() {
                 return Err(invalid(

@@ -385,14 +385,31 @@ async fn an_edit_is_normalised_like_intake_and_lists_what_changed() {
         .edit(
             &person(3, "m"),
             10,
-            fields(&[("email_1", Some(" X@Y.COM ")), ("phone_2", Some("nope"))]),
+            fields(&[("email_1", Some(" X@Y.COM ")), ("lot_size", Some("big"))]),
             None,
         )
         .await
         .unwrap();
     let codes: Vec<&str> = edited.warnings.iter().map(|w| w.code.as_str()).collect();
-    assert_eq!(codes, ["invalid_phone"]);
+    assert_eq!(codes, ["unparsed_lot_size"], "kept, with a warning");
+    // A value normalising would drop is refused: an edit keeps no verbatim copy of it.
+    let refused = service
+        .edit(
+            &person(3, "m"),
+            10,
+            fields(&[("last_name", Some("Park")), ("phone_2", Some("nope"))]),
+            None,
+        )
+        .await;
+    match refused {
+        Err(LeadWorkError::Invalid(problems)) => assert_eq!(
+            serde_json::to_value(&problems[0].loc).unwrap(),
+            serde_json::json!(["body", "phone_2"])
+        ),
+        other => panic!("{other:?}"),
+    }
     let saved = saved.lock().unwrap();
+    assert_eq!(saved.len(), 1, "the refused edit saved nothing");
     let stored = saved[0].fields.as_ref().unwrap();
     assert_eq!(stored.fields.email_1.as_deref(), Some("x@y.com"));
     assert_eq!(stored.keys, None, "the address did not change");
