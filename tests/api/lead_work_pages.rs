@@ -235,13 +235,23 @@ async fn the_edit_form_takes_the_api_rules_and_a_stale_form_is_refused(app: Test
     let taken = post_form(
         &mut mia,
         &path,
-        &[("version", &version), ("address", "3 Oak St")],
+        &[
+            ("version", &version),
+            ("address", "3 Oak St"),
+            ("last_name", "Lim"),
+        ],
     )
     .await;
     assert_eq!(taken.status, StatusCode::CONFLICT);
     assert!(taken
         .body
         .contains(&format!("merge this lead into lead {other}")));
+    // The form again as typed, with its version: nothing typed is lost.
+    assert!(taken.body.contains("value=\"3 Oak St\""), "{}", taken.body);
+    assert!(taken.body.contains("value=\"Lim\""));
+    assert!(taken
+        .body
+        .contains(&format!("name=\"version\" value=\"{version}\"")));
 
     // Someone else saved first: the form's version is stale.
     app.patch(
@@ -254,6 +264,15 @@ async fn the_edit_form_takes_the_api_rules_and_a_stale_form_is_refused(app: Test
     assert_eq!(stale.status, StatusCode::PRECONDITION_FAILED);
     let (_, api) = app.get(&format!("/api/v1/leads/{id}"), &c.mia.key).await;
     assert_eq!(api["lot"], "7");
+    // The form holds the lead as it is now, with its new version, and says what was typed.
+    assert!(stale.body.contains("value=\"7\""), "{}", stale.body);
+    let now = api["version"].to_string();
+    assert!(stale
+        .body
+        .contains(&format!("name=\"version\" value=\"{now}\"")));
+    assert!(stale
+        .body
+        .contains("what you typed that differs from it: Lot: 9"));
 }
 
 async fn claim_merge_and_archive_from_the_page(app: TestApp) {

@@ -270,8 +270,8 @@ pub fn refused(e: LeadWorkError, id: i64, walk: &Walk) -> PageError {
             "This change cannot be made",
             match lead_id {
                 Some(other) => format!(
-                    "{detail} (lead {other}). Nothing was changed. If both are one property, \
-                     merge this lead into lead {other} from the lead page."
+                    "{detail}. Nothing was changed. If both are one property, merge this lead \
+                     into lead {other} from the lead page."
                 ),
                 None => format!("{detail}. Nothing was changed."),
             },

@@ -231,6 +231,61 @@ async fn save(
     {
         Ok(edited) => edited,
         Err(LeadWorkError::Invalid(problems)) => return typed_again(&problems),
+        // Another lead is this property: the form again as typed, saying which.
+        Err(LeadWorkError::Conflict { detail, lead_id }) => {
+            let error = match lead_id {
+                Some(other) => format!(
+                    "Nothing was saved: {detail}. If both are one property, merge this lead \
+                     into lead {other} from the lead page."
+                ),
+                None => format!("Nothing was saved: {detail}."),
+            };
+            let sections = filled(as_posted);
+            let status = StatusCode::CONFLICT;
+            return page(
+                &visitor,
+                &walk,
+                &lead,
+                version,
+                sections,
+                status,
+                Some(error),
+            );
+        }
+        // The lead changed since the form was opened. Its old values typed again would undo
+        // that change, so the form now holds the lead as it is, and what the person typed that
+        // differs from it is listed: neither their typing nor the other change is lost.
+        Err(LeadWorkError::PreconditionFailed) => {
+            let now = open(&visitor, id).await?;
+            let typed: Vec<String> = sections()
+                .iter()
+                .flat_map(|(_, names)| names.iter())
+                .filter(|name| form.contains_key(**name))
+                .filter_map(|name| {
+                    let text = as_posted(name);
+                    (text != shown(&now, name)).then(|| {
+                        let text = if text.is_empty() { "(blank)" } else { &text };
+                        format!("{}: {text}", label(name))
+                    })
+                })
+                .collect();
+            let error = format!(
+                "Someone changed this lead while you edited it, so nothing was saved. The form \
+                 now shows the lead as it is; what you typed that differs from it: {}.",
+                typed.join("; ")
+            );
+            let sections = filled(|name| shown(&now, name));
+            let status = StatusCode::PRECONDITION_FAILED;
+            return page(
+                &visitor,
+                &walk,
+                &now,
+                now.work.version,
+                sections,
+                status,
+                Some(error),
+            );
+        }
         Err(e) => return Err(refused(e, id, &walk)),
     };
     if edited.warnings.is_empty() {
