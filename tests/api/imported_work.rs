@@ -12,7 +12,10 @@ use crate::lead_uploads::{count, finished, upload};
 use crate::pages::sign_in;
 use crate::workbook_imports::lead as by_address;
 
-backend_tests!(a_sales_sheet_brings_its_working_state_to_the_leads_it_creates,);
+backend_tests!(
+    a_sales_sheet_brings_its_working_state_to_the_leads_it_creates,
+    rows_with_only_tags_are_not_counted_as_working_state_set,
+);
 
 /// A salesperson's sheet: a won lead of Bob's, a lead that exists already (9 Elm Street), a
 /// lead given to someone outside the team, and one at a stage of the team's own process.
@@ -104,4 +107,49 @@ async fn a_sales_sheet_brings_its_working_state_to_the_leads_it_creates(app: Tes
         kinds.contains(&"status_changed") && kinds.contains(&"assigned"),
         "{timeline}"
     );
+}
+
+/// The summary's "Status, owner or follow-up set" counts the rows that set one of those: a row
+/// whose only change is its tags (or its do-not-call mark), on a lead it created or merged into,
+/// is not among them (docs/imports.md).
+async fn rows_with_only_tags_are_not_counted_as_working_state_set(app: TestApp) {
+    let alice = app.user("alice@example.com").await;
+    let team_id = team(&app, "Alpha", &alice).await;
+    let mut existing = lead(9, "Austin", "permits");
+    existing["team_id"] = json!(team_id);
+    batch(&app, &alice, vec![existing]).await;
+    let sheet = "\
+address,city,state,zip_code,Lead Status,Tags,DNC
+1 Main St,Austin,TX,78701,Won,hot,
+2 Oak Ave,Austin,TX,78701,,hot,
+3 Pine Rd,Austin,TX,78701,,,yes
+4 Cedar Ln,Austin,TX,78701,,,
+9 Elm Street,Austin,TX,78701,,mailer,
+";
+    let mut b = sign_in(&app, "alice@example.com").await;
+    let sent = upload(&mut b, "/leads/import", team_id, None, sheet.as_bytes()).await;
+    assert_eq!(sent.status, StatusCode::SEE_OTHER, "{}", sent.body);
+    let done = finished(&mut b, sent.location()).await;
+    assert_eq!(count(&done, "created"), 4, "{}", done.body);
+    assert_eq!(
+        count(&done, "merged") + count(&done, "skipped"),
+        1,
+        "{}",
+        done.body
+    );
+    assert_eq!(
+        count(&done, "work"),
+        1,
+        "only 1 Main St's status: {}",
+        done.body
+    );
+
+    // The tags and the mark were set all the same.
+    let (_, leads) = app.get("/api/v1/leads?limit=100", &alice.key).await;
+    assert_eq!(by_address(&leads, "2 Oak Ave")["tags"], json!(["hot"]));
+    assert_eq!(
+        by_address(&leads, "9 Elm Street")["tags"],
+        json!(["mailer"])
+    );
+    assert_eq!(by_address(&leads, "3 Pine Rd")["do_not_call"], true);
 }

@@ -163,6 +163,46 @@ async fn q_finds_phones_written_any_way_and_e_mails(app: TestApp) {
     );
 }
 
+/// A number stored with an extension (`+15125550100;ext=12`) is found by every documented form
+/// of its number, in any of the five phone fields, and by the extension's digits on their own
+/// (SQLite's word index took the extension in as part of the number, docs/search.md).
+async fn q_finds_a_phone_with_an_extension(app: TestApp) {
+    let alice = app.user("alice@example.com").await;
+    let [a, b, _other] = submit_leads(
+        &app,
+        &alice.key,
+        [
+            json!({"address": "12 Lamar Blvd", "city": "Austin", "state": "TX",
+            "zip_code": "78704", "primary_phone": "(512) 555-0100 ext. 12"}),
+            json!({"address": "9 Oak St", "city": "Austin", "state": "TX",
+            "zip_code": "78704", "primary_phone": "214-555-0188", "phone_2": "737-555-0123 x 4567"}),
+            json!({"address": "5 Elm St", "city": "Austin", "state": "TX",
+            "zip_code": "78704", "primary_phone": "214-555-0101"}),
+        ],
+    )
+    .await;
+    let (_, stored) = app.get(&format!("/api/v1/leads/{a}"), &alice.key).await;
+    assert_eq!(stored["primary_phone"], "+15125550100;ext=12");
+    let forms = [
+        "?q=%2B15125550100",
+        "?q=15125550100",
+        "?q=5125550100",
+        "?q=(512)%20555-0100",
+        "?q=512-555-0100",
+        "?q=555-0100",
+        "?q=5550100",
+        "?q=512555",
+    ];
+    assert_each_finds(&app, &alice.key, &forms, &[a]).await;
+    let second = [
+        "?q=7375550123",
+        "?q=555-0123",
+        "?q=%2B1%20737%20555%200123",
+        "?q=4567",
+    ];
+    assert_each_finds(&app, &alice.key, &second, &[b]).await;
+}
+
 async fn sort(app: TestApp) {
     let alice = app.user("alice@example.com").await;
     let [a, b, c, d] = submit_leads(
@@ -455,6 +495,7 @@ backend_tests!(
     documented,
     text_filters_ignore_case_and_space,
     q_finds_phones_written_any_way_and_e_mails,
+    q_finds_a_phone_with_an_extension,
     sort,
     business_q,
     business_patch

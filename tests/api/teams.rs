@@ -15,7 +15,7 @@ use leadhub_domain::mail::Message;
 use leadhub_tests::python::{python_has, scratch_dir, spawn_ready, Helper};
 use leadhub_tests::{backend_tests, free_port, Backend, TestApp, TestDatabase, TestUser};
 
-use crate::helpers::{locs, submit, SINGLE};
+use crate::helpers::{locs, problem_type, submit, SINGLE};
 
 // ---------------------------------------------------------------------------------------------
 // Helpers shared with identity.rs
@@ -495,6 +495,66 @@ async fn the_role_matrix(app: TestApp) {
     }
     let (status, _) = app.get("/api/teams/abc", &fx.owner.key).await;
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+}
+
+/// Contract 1: a PATCH member the body does not know is a 422 naming it (as the lead and
+/// business PATCH answer), and a PATCH naming nothing is the lead PATCH's 422; nothing changes.
+async fn patches_name_unknown_members_and_refuse_empty_bodies(app: TestApp) {
+    let [ada, bob] = app.users(["ada", "bob"]).await;
+    let t = team_of(&app, &ada, "Crew", &[(&bob, "admin")]).await;
+    let team = format!("/api/teams/{t}");
+    let lead = submit(&app, &ada.key, json!({"address": "1 Oak St", "team_id": t})).await;
+    let (_, before) = app.get(&team, &ada.key).await;
+
+    let (status, body) = app
+        .patch(&team, &ada.key, json!({"descripton": "typo", "colour": 1}))
+        .await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
+    let found = locs(&body);
+    assert_eq!(found.len(), 2, "{body}");
+    for at in [json!(["body", "descripton"]), json!(["body", "colour"])] {
+        assert!(found.contains(&at), "{at}: {body}");
+        assert_eq!(problem_type(&body, &at).as_deref(), Some("extra_forbidden"));
+    }
+    // Beside a known member too: the typo alone is named and the name stays.
+    let (status, body) = app
+        .patch(
+            &team,
+            &ada.key,
+            json!({"name": "Renamed", "descripton": "typo"}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
+    assert_eq!(locs(&body), [json!(["body", "descripton"])]);
+
+    // `{}` answers as the lead PATCH does.
+    let lead_path = format!("/api/v1/leads/{}", lead["result_lead_id"]);
+    let (status, lead_answer) = app.patch(&lead_path, &ada.key, json!({})).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{lead_answer}");
+    let (status, body) = app.patch(&team, &ada.key, json!({})).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
+    assert_eq!(body, lead_answer);
+    assert_eq!(
+        body,
+        json!({"detail": [{"loc": ["body"], "msg": "Give at least one field to change",
+            "type": "missing"}]})
+    );
+    let (_, after) = app.get(&team, &ada.key).await;
+    assert_eq!(after, before, "nothing changed");
+
+    // A member's role: an unknown member beside it is named; the role stays.
+    let member = format!("{team}/members/{}", bob.user.user_id);
+    let (status, body) = app
+        .patch(&member, &ada.key, json!({"role": "member", "colour": 1}))
+        .await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
+    assert_eq!(locs(&body), [json!(["body", "colour"])]);
+    let roles = members(&app, &ada.key, t).await;
+    let of_bob = roles
+        .iter()
+        .find(|m| m["user_id"] == bob.user.user_id.as_str())
+        .unwrap();
+    assert_eq!(of_bob["role"], "admin");
 }
 
 async fn team_lists_creation_counts_and_memberships(app: TestApp) {
@@ -1304,7 +1364,53 @@ fn sqlite_only_invite_flow_through_the_outbox_folder() {
     sqlite_invite_flow(None, &outbox, &outbox, |_| {});
 }
 
+/// A team's lead count is its live leads, as the lead list and the dashboard count them: an
+/// archived lead and one merged into another leave it (docs/merging-leads.md), in the API's
+/// `lead_count` and on the teams list and team pages.
+async fn team_lead_counts_leave_out_archived_and_merged_leads(app: TestApp) {
+    let ada = app.user("ada@example.com").await;
+    let t = team_id(&create_team(&app, &ada.key, "Counted").await);
+    let mut leads = Vec::new();
+    for n in 1..=5 {
+        let lead = submit(
+            &app,
+            &ada.key,
+            json!({"address": format!("{n} Count St"), "city": "Austin", "state": "TX", "team_id": t}),
+        )
+        .await;
+        leads.push(lead["result_lead_id"].as_i64().unwrap());
+    }
+    for archived in &leads[..2] {
+        let (status, body) = app
+            .delete(&format!("/api/v1/leads/{archived}"), &ada.key)
+            .await;
+        assert_eq!(status, StatusCode::OK, "{body}");
+    }
+    let (status, body) = app
+        .post(
+            &format!("/api/v1/leads/{}/merge", leads[2]),
+            &ada.key,
+            json!({"into": leads[3]}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+
+    let (_, listed) = app.get("/api/v1/leads", &ada.key).await;
+    assert_eq!(listed["total"], 2, "the lead list");
+    let (_, team) = app.get(&format!("/api/teams/{t}"), &ada.key).await;
+    assert_eq!(team["lead_count"], 2, "{team}");
+    let (_, teams) = app.get("/api/teams", &ada.key).await;
+    assert_eq!(teams[0]["lead_count"], 2, "{teams}");
+    let mut b = crate::pages::sign_in(&app, "ada@example.com").await;
+    for page in ["/teams".to_owned(), format!("/teams/{t}")] {
+        let body = b.get(&page).await.body;
+        assert!(body.contains("<span>2 leads</span>"), "{page}: {body}");
+    }
+}
+
 backend_tests!(
+    team_lead_counts_leave_out_archived_and_merged_leads,
+    patches_name_unknown_members_and_refuse_empty_bodies,
     the_role_matrix,
     team_lists_creation_counts_and_memberships,
     invites_are_created_validated_and_replaced,

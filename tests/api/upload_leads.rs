@@ -10,13 +10,14 @@ use leadhub_tests::{backend_tests, TestApp, TestUser};
 
 use crate::helpers::{join, listed_ids, team};
 use crate::lead_pages::{batch, lead};
-use crate::lead_uploads::{count, finished, upload};
+use crate::lead_uploads::{assert_counts, count, finished, upload};
 use crate::lead_work::set_role;
-use crate::pages::{sign_in, Page};
+use crate::pages::{sign_in, Browser, Page};
 
 backend_tests!(
     the_upload_page_links_to_exactly_its_leads,
     an_outsider_gets_nothing_of_an_upload,
+    the_uploads_list_splits_merged_and_skipped_and_links_only_to_leads,
 );
 
 /// One new lead, a duplicate of the existing 9 Elm Street (updated), a bad state (the row kept),
@@ -114,6 +115,15 @@ async fn the_upload_page_links_to_exactly_its_leads(app: TestApp) {
         "{}",
         list.body
     );
+    // Its accessible name contains the words it shows (WCAG 2.5.3, axe
+    // label-content-name-mismatch): a speech user says "Remove this filter".
+    let link = list.text_after("id=\"remove-upload-filter\"", '<');
+    let (attributes, shown) = link.split_once('>').unwrap();
+    let name = attributes
+        .split_once("aria-label=\"")
+        .map_or(shown, |(_, label)| label.split('"').next().unwrap());
+    assert_eq!(shown, "Remove this filter", "{link}");
+    assert!(name.starts_with(shown), "{link}");
     // With another filter, removing the upload keeps the other one; the form keeps the upload.
     let narrowed = b.get(&format!("/leads?upload={id}&q=main")).await;
     assert_eq!(listed(&narrowed), [by_address("1 Main")].into());
@@ -183,4 +193,74 @@ async fn an_outsider_gets_nothing_of_an_upload(app: TestApp) {
     assert!(api_ids(&app, &bob.key, &query).await.is_empty());
     // Alice, who may see the upload, still finds it among its leads.
     assert!(api_ids(&app, &alice.key, &query).await.contains(&moved));
+}
+
+/// The cells of upload `id`'s row of the `/uploads` list, each cell's text with its markup.
+fn upload_row(list: &Page, id: &str) -> Vec<String> {
+    let start = list
+        .body
+        .find(&format!("<a href=\"{id}\">"))
+        .unwrap_or_else(|| panic!("{id}: {}", list.body));
+    let row = &list.body[start..];
+    let row = &row[..row.find("</tr>").unwrap()];
+    std::iter::once(row)
+        .chain(row.split("<td>").skip(1))
+        .map(|cell| cell.split("</td>").next().unwrap().trim().to_owned())
+        .collect()
+}
+
+/// A leads file uploaded into `team_id`: its page's path and the page once the import finished.
+async fn import(b: &mut Browser, team_id: i64, bytes: &str) -> (String, Page) {
+    let sent = upload(b, "/leads/import", team_id, None, bytes.as_bytes()).await;
+    assert_eq!(sent.status, StatusCode::SEE_OTHER, "{}", sent.body);
+    let page = finished(b, sent.location()).await;
+    (sent.location().to_owned(), page)
+}
+
+/// The uploads list shows the split of the upload's own page (merged, skipped apart), and links
+/// to an upload's leads only when it created or merged some; the upload's page likewise offers
+/// its leads only when there are any.
+async fn the_uploads_list_splits_merged_and_skipped_and_links_only_to_leads(app: TestApp) {
+    let alice = app.user("alice@example.com").await;
+    let team_id = team(&app, "Alpha", &alice).await;
+    let mut b = sign_in(&app, "alice@example.com").await;
+    let (_, first) = import(&mut b, team_id, SECOND).await;
+    assert_counts(&first, &[("created", 1), ("merged", 0)]);
+    // The same file again: its row is identical to the lead, skipped; nothing to list.
+    let (again, page) = import(&mut b, team_id, SECOND).await;
+    assert_counts(&page, &[("created", 0), ("merged", 0), ("skipped", 1)]);
+    assert!(!page.body.contains("id=\"upload-leads\""), "{}", page.body);
+    assert!(!page.body.contains("See the 0 leads"), "{}", page.body);
+    // One row identical to the lead (skipped), one that adds an owner's name (merged).
+    let (mixed, page) = import(
+        &mut b,
+        team_id,
+        "address,city,state,zip_code,first_name\n5 Pine St,Austin,TX,78701,\n5 Pine St,Austin,TX,78701,Bo\n",
+    )
+    .await;
+    assert_counts(&page, &[("created", 0), ("merged", 1), ("skipped", 1)]);
+    assert!(page.body.contains("See the 1 lead<"), "{}", page.body);
+
+    let list = b.get("/uploads").await;
+    assert!(list.body.contains("<th>Skipped</th>"), "{}", list.body);
+    // File, kind, team, uploaded, status, rows, created, merged, skipped, rejected, warnings, link.
+    let figures = |id: &str| upload_row(&list, id)[5..11].to_vec();
+    assert_eq!(
+        figures(&mixed),
+        ["2", "0", "1", "1", "0", "0"],
+        "{}",
+        list.body
+    );
+    assert_eq!(
+        figures(&again),
+        ["1", "0", "0", "1", "0", "0"],
+        "{}",
+        list.body
+    );
+    let leads_link = |id: &str| format!("href=\"/leads?upload={}\"", &id["/uploads/".len()..]);
+    assert_eq!(
+        upload_row(&list, &mixed)[11],
+        format!("<a {}>Leads</a>", leads_link(&mixed))
+    );
+    assert_eq!(upload_row(&list, &again)[11], "", "{}", list.body);
 }

@@ -588,6 +588,16 @@ try {
   await uploadsAndMap(a, teamId, created.result_lead_id);
   await workingLeads(a, teamUrl, teamId, submit);
 
+  // At desktop widths the members table fits its scrolling box: no Remove… button cut off.
+  for (const width of [1024, 1200, 1440]) {
+    await a.setViewportSize({ width, height: 800 });
+    await a.goto(teamUrl);
+    const [table, box] = await a.locator("table.members").evaluate((t) => [t.scrollWidth, t.parentElement.clientWidth]);
+    assert.ok(table <= box, `the members table (${table}px) overflows its box (${box}px) at ${width} px`);
+  }
+  await shot(a, "19a-team-1440");
+  step("team page at 1024, 1200 and 1440 px: the members table fits its box");
+
   // Readable on a phone.
   await a.setViewportSize({ width: 390, height: 844 });
   await a.goto(teamUrl);

@@ -35,6 +35,7 @@ pub struct TeamView {
     pub name: String,
     pub description: Option<String>,
     pub member_count: i64,
+    /// The team's live leads (neither archived nor merged into another), as the lead list counts them.
     pub lead_count: i64,
     pub is_active: bool,
     pub created_at: String,

@@ -76,3 +76,73 @@ fn postgres_migrations_revert_exactly() {
     };
     assert!(count >= 1, "{count} migrations");
 }
+
+#[derive(diesel::QueryableByName)]
+struct Found {
+    #[diesel(sql_type = diesel::sql_types::BigInt)]
+    rowid: i64,
+}
+
+/// The leads the word index finds for `digits` as the start of a token of `words` (what `q` asks).
+fn found_by(conn: &mut diesel::SqliteConnection, digits: &str) -> Vec<i64> {
+    diesel::sql_query(format!(
+        "SELECT rowid FROM lead_search WHERE lead_search MATCH 'words : \"{digits}\" *' ORDER BY rowid"
+    ))
+    .load::<Found>(conn)
+    .unwrap()
+    .into_iter()
+    .map(|f| f.rowid)
+    .collect()
+}
+
+/// Migration 000055 writes again the word-index entries of the leads stored before it whose
+/// phones carry an extension (their number's last 10 and last 7 digits), and its `down.sql`
+/// writes them back as 000049's view did (docs/search.md, `q`).
+#[test]
+fn sqlite_phone_extension_entries_are_written_again() {
+    const EXTENSION_MIGRATION: &str = "20261229000055";
+    OwnFile::with_connection("extension-entries", |conn| {
+        use diesel::connection::SimpleConnection;
+        while conn
+            .pending_migrations(SQLITE_MIGRATIONS)
+            .unwrap()
+            .first()
+            .is_some_and(|m| m.name().version().to_string() != EXTENSION_MIGRATION)
+        {
+            conn.run_next_migration(SQLITE_MIGRATIONS).unwrap();
+        }
+        conn.batch_execute(
+            "INSERT INTO users (id, user_id, email, is_admin, created_at, updated_at) VALUES \
+               (1, 'u1', 'a@example.com', false, '2026-11-01 10:00:00', '2026-11-01 10:00:00');
+             INSERT INTO leads (id, dedupe_scope, enrichment_status, created_by, created_at, updated_at, primary_phone, phone_3) VALUES \
+               (1, 0, 'partial', 1, '2026-11-01 10:00:00', '2026-11-01 10:00:00', '+15125550100;ext=98', NULL), \
+               (2, 0, 'partial', 1, '2026-11-01 10:00:00', '2026-11-01 10:00:00', '+12145550188', '+17375550123;ext=4567');",
+        )
+        .unwrap();
+        let before = (found_by(conn, "5125550100"), found_by(conn, "5550123"));
+        assert_eq!(
+            before,
+            (vec![], vec![]),
+            "000049's view: the extension in the digits"
+        );
+        conn.run_next_migration(SQLITE_MIGRATIONS).unwrap();
+        for (digits, leads) in [
+            ("15125550100", vec![1]),
+            ("5125550100", vec![1]),
+            ("5550100", vec![1]),
+            ("98", vec![1]),
+            ("7375550123", vec![2]),
+            ("5550123", vec![2]),
+            ("4567", vec![2]),
+            ("5550188", vec![2]),
+        ] {
+            assert_eq!(found_by(conn, digits), leads, "{digits}");
+        }
+        conn.revert_last_migration(SQLITE_MIGRATIONS).unwrap();
+        assert_eq!(
+            (found_by(conn, "5125550100"), found_by(conn, "5550123")),
+            before,
+            "down.sql writes the entries as 000049's view did"
+        );
+    });
+}

@@ -294,10 +294,17 @@ async fn list(
                 "uploaded": when(u.created_at, visitor.offset),
                 "rows": c.rows,
                 "created": c.created,
-                "merged": c.updated + c.skipped,
+                // The split of the upload's own page: rows merged into a lead, and rows
+                // identical to one (skipped), apart.
+                "merged": c.updated,
+                "skipped": c.skipped,
                 "rejected": c.rejected + c.failed,
                 "warnings": c.warnings,
-                "leads_link": (u.status == UploadStatus::Done && u.kind == UploadKind::Leads)
+                // Only an upload that created or merged leads has a list of them; a link to
+                // an empty list would promise leads that are not there.
+                "leads_link": (u.status == UploadStatus::Done
+                    && u.kind == UploadKind::Leads
+                    && c.created + c.updated > 0)
                     .then(|| format!("/leads?upload={}", u.id)),
             })
         })

@@ -189,10 +189,14 @@ impl TeamRepository for Database {
                     .group_by(team_members::team_id)
                     .select((team_members::team_id, diesel::dsl::count_star())),
             )?;
+            // The team's live leads, as the lead list and the dashboard count them: an
+            // archived lead and one merged into another are in no list (docs/merging-leads.md).
             let lead_counts = Counts::load(
                 conn,
                 leads::table
                     .filter(leads::team_id.eq_any(&ids))
+                    .filter(leads::archived_at.is_null())
+                    .filter(leads::merged_into_id.is_null())
                     .group_by(leads::team_id)
                     .select((leads::team_id, diesel::dsl::count_star())),
             )?;

@@ -209,9 +209,13 @@ pub async fn import(
         if chunk.len() >= chunk_size {
             import.flush(std::mem::take(&mut chunk)).await?;
             import.write_held()?;
-            progress
+            if !progress
                 .chunk_done(sheet.bytes_read(), &import.summary)
-                .await;
+                .await
+            {
+                import.summary.stopped = true;
+                break;
+            }
         }
     }
     if !chunk.is_empty() {
@@ -483,7 +487,10 @@ impl Import<'_> {
     /// it, saying so; a row whose working state could not be set says so too (the lead stays, as
     /// the file made it).
     async fn set_work(&mut self, rows: &[Pending], outcomes: &[ElementOutcome]) {
-        let mut applied: Vec<&Pending> = Vec::new();
+        // Each row whose work is sent, and whether that work sets a status, owner or follow-up
+        // day: only such a row counts in the summary's `work` (a row's tags, the file's tags or
+        // a do-not-call mark alone are set too, but are no working state).
+        let mut applied: Vec<(&Pending, bool)> = Vec::new();
         let mut work = Vec::new();
         for (pending, outcome) in rows.iter().zip(outcomes) {
             if pending.work.is_empty() {
@@ -491,7 +498,7 @@ impl Import<'_> {
             }
             match (outcome.action, outcome.lead_id) {
                 (Some(LeadAction::Created), Some(lead_id)) => {
-                    applied.push(pending);
+                    applied.push((pending, pending.work.sets_working_state()));
                     work.push((lead_id, pending.work.clone()));
                 }
                 (Some(_), Some(lead_id)) => {
@@ -501,7 +508,7 @@ impl Import<'_> {
                         self.warn_work(pending, message);
                     }
                     if let Some(mark) = pending.work.for_existing_lead() {
-                        applied.push(pending);
+                        applied.push((pending, mark.sets_working_state()));
                         work.push((lead_id, mark));
                     }
                 }
@@ -513,9 +520,10 @@ impl Import<'_> {
         }
         match self.destination.set_work(self.user, work).await {
             Ok(sets) => {
-                for (pending, set) in applied.into_iter().zip(sets) {
+                for ((pending, working_state), set) in applied.into_iter().zip(sets) {
                     match set {
-                        WorkSet::All => self.summary.work += 1,
+                        WorkSet::All if working_state => self.summary.work += 1,
+                        WorkSet::All => {}
                         WorkSet::OwnerLeftOut(reason) => {
                             let message = format!("the owner was left out: {reason}");
                             self.warn_work(pending, &message);
@@ -528,7 +536,7 @@ impl Import<'_> {
                 let message = format!(
                     "the status, owner, follow-up day, do-not-call mark and tags could not be set: {e:#}"
                 );
-                for pending in applied {
+                for (pending, _) in applied {
                     self.warn_work(pending, &message);
                 }
             }

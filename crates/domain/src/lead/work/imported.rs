@@ -65,6 +65,12 @@ impl ImportedWork {
         self.numbers_not_to_call.extend(numbers);
     }
 
+    /// Whether it sets a status, an owner or a follow-up day: what the import's summary counts
+    /// ("Status, owner or follow-up set"); a mark, tags or numbers alone are not.
+    pub fn sets_working_state(&self) -> bool {
+        self.status.is_some() || self.assignee_email.is_some() || self.follow_up.is_some()
+    }
+
     /// What a lead that existed leaves aside (`for_existing_lead` takes the rest).
     pub fn left_for_existing_lead(&self) -> ImportedWork {
         ImportedWork {
