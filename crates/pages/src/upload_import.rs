@@ -69,7 +69,7 @@ struct StoredProgress<'a> {
 
 #[async_trait]
 impl ImportProgress for StoredProgress<'_> {
-    async fn chunk_done(&mut self, bytes_done: u64, summary: &ImportSummary) {
+    async fn chunk_done(&mut self, bytes_done: u64, summary: &ImportSummary) -> bool {
         let at = self.imports.clock.now();
         let done = i64::try_from(bytes_done).unwrap_or(i64::MAX);
         if let Err(e) = self
@@ -80,6 +80,8 @@ impl ImportProgress for StoredProgress<'_> {
         {
             tracing::warn!(error = %e, upload = self.id, "upload progress not recorded");
         }
+        // An upload runs to its end: a stopping worker's job is leased and taken up again.
+        true
     }
 }
 

@@ -99,7 +99,9 @@ mod tests {
 
     #[async_trait]
     impl ImportProgress for Quiet {
-        async fn chunk_done(&mut self, _: u64, _: &ImportSummary) {}
+        async fn chunk_done(&mut self, _: u64, _: &ImportSummary) -> bool {
+            true
+        }
     }
 
     async fn import_leads(file: &str) -> Result<(ImportSummary, ReportOutput), ImportStopped> {

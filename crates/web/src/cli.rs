@@ -413,6 +413,12 @@ pub async fn run(cli: Cli, config: Config) -> anyhow::Result<()> {
             if let Some(report) = report {
                 println!("report: {}", report.display());
             }
+            if summary.stopped {
+                anyhow::bail!(
+                    "stopped when asked, after {} rows of the file: what they stored stays; run the same import again to go on (the rows stored are skipped as duplicates)",
+                    summary.rows
+                );
+            }
             Ok(())
         }
     }

@@ -5,6 +5,8 @@
 use std::fs::File;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
@@ -73,7 +75,9 @@ pub async fn import_spreadsheet(
         source: settings.source.as_deref(),
     };
     let mut progress = TerminalProgress::new(settings.progress_bar, size);
+    let listening = tokio::spawn(stop_on_signal(progress.stop.clone()));
     let imported = import_sheet(destination, user, run, sheet, report, &mut progress).await;
+    listening.abort();
     if let Some(bar) = progress.bar {
         bar.finish_and_clear();
     }
@@ -88,11 +92,35 @@ pub async fn import_spreadsheet(
     Ok((summary, report))
 }
 
+/// SIGINT (Ctrl-C) or SIGTERM asks the import to stop after the chunk being stored, so that it
+/// ends with its summary and report rather than killed halfway through a chunk.
+async fn stop_on_signal(stop: Arc<AtomicBool>) {
+    let interrupted = tokio::signal::ctrl_c();
+    #[cfg(unix)]
+    let terminated = async {
+        use tokio::signal::unix::{signal, SignalKind};
+        match signal(SignalKind::terminate()) {
+            Ok(mut term) => term.recv().await,
+            Err(_) => std::future::pending().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let terminated = std::future::pending::<Option<()>>();
+    tokio::select! {
+        _ = interrupted => {}
+        _ = terminated => {}
+    }
+    stop.store(true, Ordering::SeqCst);
+    eprintln!("leadhub: stopping once the rows being stored are settled");
+}
+
 /// The CLI's progress: a bar on a terminal, else a line on stderr every 5 seconds.
 struct TerminalProgress {
     bar: Option<ProgressBar>,
     size: u64,
     last_note: Instant,
+    /// Set by a signal: the import ends after the chunk being stored.
+    stop: Arc<AtomicBool>,
 }
 
 impl TerminalProgress {
@@ -110,13 +138,14 @@ impl TerminalProgress {
             bar,
             size,
             last_note: Instant::now(),
+            stop: Arc::new(AtomicBool::new(false)),
         }
     }
 }
 
 #[async_trait]
 impl ImportProgress for TerminalProgress {
-    async fn chunk_done(&mut self, done: u64, summary: &ImportSummary) {
+    async fn chunk_done(&mut self, done: u64, summary: &ImportSummary) -> bool {
         match &self.bar {
             Some(bar) => {
                 bar.set_position(done);
@@ -137,6 +166,7 @@ impl ImportProgress for TerminalProgress {
             }
             None => {}
         }
+        !self.stop.load(Ordering::SeqCst)
     }
 }
 

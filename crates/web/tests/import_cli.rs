@@ -300,6 +300,62 @@ fn lead_import_in_small_chunks_matches_one_chunk() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// SIGTERM (a deploy, Ctrl-C's SIGINT alike) during a long import ends it after the chunk being
+/// stored, with its summary and a line saying where it stopped; a rerun goes on.
+#[cfg(unix)]
+#[test]
+fn a_stopped_import_says_where_and_a_rerun_goes_on() {
+    let rows: String = (1..=4000)
+        .map(|n| format!("{n} Stop St,Austin,TX,78701\n"))
+        .collect();
+    let dir = folder_with(
+        "stop",
+        "long.csv",
+        &format!("address,city,state,zip_code\n{rows}"),
+    );
+    let child = Command::new(BIN)
+        .args(["import", "leads", "long.csv", "--chunk-size", "100"])
+        .env_clear()
+        .env("LEADHUB_DATA_DIR", dir.join("data"))
+        .env("LEADHUB_GEOCODER", "none")
+        .env("RUST_LOG", "warn")
+        .current_dir(&dir)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let started = std::time::Instant::now();
+    while count(&dir, "leads") == 0 {
+        assert!(started.elapsed().as_secs() < 60, "no lead stored");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let killed = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let output = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert_eq!(output.status.code(), Some(1), "{stdout}\n{stderr}");
+    let s = summary(&stdout);
+    let (read, created) = (figure(&s, "rows"), figure(&s, "created"));
+    assert!(read < 4000, "{stdout}");
+    assert_eq!(created, read, "{stdout}");
+    assert_eq!(count(&dir, "leads"), created as i64);
+    assert!(
+        stderr.contains(&format!(
+            "stopped when asked, after {read} rows of the file"
+        )),
+        "{stderr}"
+    );
+    let again = ["import", "leads", "long.csv", "--chunk-size", "1000"];
+    let (stdout, _) = ok(&leadhub(&dir, &again));
+    assert_figures(&stdout, &[("created", 4000 - read), ("skipped", read)]);
+    assert_eq!(count(&dir, "leads"), 4000);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 const BUSINESSES: &str = "\
 name,phone,website,city,state,industry,rating,review_count,notes
 Joe's Plumbing LLC,(512) 555-0100,https://joesplumbing.com,Austin,TX,,4.5,10,x

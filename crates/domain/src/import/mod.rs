@@ -147,7 +147,9 @@ pub trait ImportReport: Send {
 #[cfg_attr(any(test, feature = "mock"), mockall::automock)]
 #[async_trait]
 pub trait ImportProgress: Send {
-    async fn chunk_done(&mut self, bytes_done: u64, summary: &ImportSummary);
+    /// Answers whether to go on: false ends the import after this chunk (the person running
+    /// it asked it to stop); what the rows so far stored stays.
+    async fn chunk_done(&mut self, bytes_done: u64, summary: &ImportSummary) -> bool;
 }
 
 /// Where imported rows go: the API's own services (`ImportServices`), or a mock in tests.

@@ -52,7 +52,7 @@ fn report() -> (MockImportReport, Arc<Mutex<Vec<ReportLine>>>) {
 
 fn progress() -> MockImportProgress {
     let mut p = MockImportProgress::new();
-    p.expect_chunk_done().returning(|_, _| ());
+    p.expect_chunk_done().returning(|_, _| true);
     p
 }
 

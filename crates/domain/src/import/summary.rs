@@ -32,6 +32,9 @@ pub struct ImportSummary {
     /// The columns no field takes.
     pub ignored: Vec<String>,
     pub elapsed: Duration,
+    /// The import was asked to stop before the end of the file: `rows` were read and settled,
+    /// and a rerun of the file skips what they stored.
+    pub stopped: bool,
 }
 
 impl ImportSummary {
