@@ -314,6 +314,16 @@ async fn patch_validates_normalises_and_guards_versions(app: TestApp) {
     let (status, _, body) =
         patch_if_match(&app, &path, &c.mia.key, "\"1\"", json!({"status": "lost"})).await;
     assert_eq!(status, StatusCode::PRECONDITION_FAILED, "{body}");
+    // If-Match compares strongly: the current version as a weak tag does not match.
+    let (status, _, body) = patch_if_match(
+        &app,
+        &path,
+        &c.mia.key,
+        "W/\"2\"",
+        json!({"status": "lost"}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::PRECONDITION_FAILED, "{body}");
     let (_, lead) = app.get(&path, &c.mia.key).await;
     assert_eq!(lead["status"], "new");
     // The first edit changed no indexed column (state stayed TX), so its row was written

@@ -19,18 +19,20 @@ backend_tests!(
     a_process_without_workers_sends_no_webhooks
 );
 
+/// The app again sending webhooks to 127.0.0.1 on a short schedule, without job workers (an
+/// API-only process).
+async fn without_workers(app: TestApp) -> TestApp {
+    let app = app.restart().local_webhooks_scaled("0.001");
+    app.env("LEADHUB_WORKERS", "0").build().await
+}
+
 /// A process without job workers (`LEADHUB_WORKERS=0`, an API-only one) sends no webhook: its
 /// events wait for a process that has them, which sends them.
 async fn a_process_without_workers_sends_no_webhooks(app: TestApp) {
     let Some(receiver) = Receiver::start() else {
         return;
     };
-    let app = app
-        .restart()
-        .local_webhooks_scaled("0.001")
-        .env("LEADHUB_WORKERS", "0")
-        .build()
-        .await;
+    let app = without_workers(app).await;
     let [owner] = app.users(["owner"]).await;
     let team = team_of(&app, &owner, "Quiet", &[]).await;
     let hook = json!({"url": receiver.url("all"), "events": ["*"]});
@@ -77,12 +79,7 @@ async fn every_event_arrives_signed_retried_and_unheld(app: TestApp) {
         return;
     };
     // No job workers yet: a deferred batch waits while its submitter leaves the team.
-    let app = app
-        .restart()
-        .local_webhooks_scaled("0.001")
-        .env("LEADHUB_WORKERS", "0")
-        .build()
-        .await;
+    let app = without_workers(app).await;
     let [owner, leaver] = app.users(["owner", "leaver"]).await;
     let team = team_of(&app, &owner, "Hooked", &[(&leaver, "member")]).await;
     let mut ids = std::collections::HashMap::new();

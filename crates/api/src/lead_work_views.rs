@@ -76,7 +76,9 @@ pub fn etag(version: i64) -> String {
 }
 
 /// The version an `If-Match` header names: None without the header or with `*` (any version);
-/// a tag that is not one of ours names no version (-1), so it never matches.
+/// a tag that is not one of ours names no version (-1), so it never matches. `If-Match` compares
+/// strongly (RFC 9110 13.1.1): a weak tag (`W/"3"`) never matches, and the first strong tag of a
+/// list is the one compared.
 pub struct IfMatch(pub Option<i64>);
 
 impl IfMatch {
@@ -85,12 +87,13 @@ impl IfMatch {
             return IfMatch(None);
         };
         let given = given.to_str().unwrap_or("");
-        let tag = given.split(',').next().unwrap_or("").trim();
-        if tag == "*" {
+        let mut tags = given.split(',').map(str::trim);
+        if given.trim() == "*" {
             return IfMatch(None);
         }
-        let tag = tag.strip_prefix("W/").unwrap_or(tag).trim_matches('"');
-        IfMatch(Some(tag.parse().unwrap_or(-1)))
+        let strong = tags.find(|t| !t.starts_with("W/"));
+        let version = strong.and_then(|t| t.trim_matches('"').parse().ok());
+        IfMatch(Some(version.unwrap_or(-1)))
     }
 }
 

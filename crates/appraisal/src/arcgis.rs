@@ -5,6 +5,7 @@ use std::time::Duration;
 
 use backon::{ExponentialBuilder, Retryable};
 use leadhub_domain::enrich::{said, EnrichError};
+use leadhub_domain::error::with_causes;
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
@@ -211,12 +212,7 @@ fn transport_error(e: reqwest::Error) -> AttemptError {
         // Connection refused, TLS, DNS: not in the retry policy (timeouts and 5xx only). `without_url` keeps the
         // query string, which carries lead data, out of the message.
         let e = e.without_url();
-        let mut msg = format!("request failed: {e}");
-        let mut cause = std::error::Error::source(&e);
-        while let Some(c) = cause {
-            msg.push_str(&format!(": {c}"));
-            cause = c.source();
-        }
+        let msg = format!("request failed: {}", with_causes(&e));
         AttemptError::Fatal(said::UNREACHABLE.into(), msg)
     }
 }

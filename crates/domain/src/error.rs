@@ -75,3 +75,17 @@ impl FieldError {
         FieldError::body(&[], "missing", "Give at least one field to change")
     }
 }
+
+/// An error with its causes, `a: b: c`: the causes say what actually failed (refused, reset,
+/// DNS, the server's own message), where many errors' own text says only "error sending
+/// request" or "db error".
+pub fn with_causes(e: &dyn std::error::Error) -> String {
+    let mut text = e.to_string();
+    let mut cause = e.source();
+    while let Some(c) = cause {
+        text.push_str(": ");
+        text.push_str(&c.to_string());
+        cause = c.source();
+    }
+    text
+}

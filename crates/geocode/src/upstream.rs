@@ -6,6 +6,7 @@
 //! (the adapters report those as `EnrichError::Failed`). The breaker counts every failed attempt
 //! and the time it took, not every failed call, and is asked before each attempt, so retries stop
 //! as soon as it opens.
+use leadhub_domain::error::with_causes;
 use leadhub_domain::telemetry::{CallOutcome, GEOCODER_CALLS};
 use std::time::{Duration, Instant};
 
@@ -190,7 +191,7 @@ impl Upstream {
             Failure::Final(self.says("could not be asked"))
         } else {
             // Connection refused or reset, truncated body: the network or the service, maybe passing.
-            tracing::warn!(service = self.name, error = %full_cause(&cause), "request failed");
+            tracing::warn!(service = self.name, error = %with_causes(&cause), "request failed");
             Failure::Transient(self.says(said::UNREACHABLE))
         }
     }
@@ -205,16 +206,4 @@ impl Upstream {
         tracing::warn!(service = self.name, %problem, "unreadable answer");
         self.says(said::UNREADABLE)
     }
-}
-
-/// An error with its causes, which say what actually failed (refused, reset, DNS).
-fn full_cause(e: &dyn std::error::Error) -> String {
-    let mut text = e.to_string();
-    let mut cause = e.source();
-    while let Some(c) = cause {
-        text.push_str(": ");
-        text.push_str(&c.to_string());
-        cause = c.source();
-    }
-    text
 }

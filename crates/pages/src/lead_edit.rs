@@ -202,21 +202,24 @@ async fn save(
             .map(|v| v.trim().to_owned())
             .unwrap_or_default()
     };
-    // Refused values, the request rules' or the service's (a value it would drop): the form
-    // again as typed, so nothing typed is lost either.
-    let typed_again = |problems: &[FieldError]| {
-        let error = format!("Nothing was saved: {}.", problems_text(problems));
-        let sections = filled(as_posted);
-        let status = StatusCode::UNPROCESSABLE_ENTITY;
+    // A refusal that leaves the lead as the form showed it: the form again as typed, so
+    // nothing typed is lost.
+    let as_typed = |status: StatusCode, why: String| {
+        let error = format!("Nothing was saved: {why}");
         page(
             &visitor,
             &walk,
             &lead,
             version,
-            sections,
+            filled(as_posted),
             status,
             Some(error),
         )
+    };
+    // Refused values, the request rules' or the service's (a value it would drop).
+    let typed_again = |problems: &[FieldError]| {
+        let why = format!("{}.", problems_text(problems));
+        as_typed(StatusCode::UNPROCESSABLE_ENTITY, why)
     };
     let body = Value::Object(members.clone()).to_string();
     let patch = match read_body::<LeadPatchBody>(body.as_bytes()) {
@@ -233,24 +236,14 @@ async fn save(
         Err(LeadWorkError::Invalid(problems)) => return typed_again(&problems),
         // Another lead is this property: the form again as typed, saying which.
         Err(LeadWorkError::Conflict { detail, lead_id }) => {
-            let error = match lead_id {
+            let why = match lead_id {
                 Some(other) => format!(
-                    "Nothing was saved: {detail}. If both are one property, merge this lead \
-                     into lead {other} from the lead page."
+                    "{detail}. If both are one property, merge this lead into lead {other} \
+                     from the lead page."
                 ),
-                None => format!("Nothing was saved: {detail}."),
+                None => format!("{detail}."),
             };
-            let sections = filled(as_posted);
-            let status = StatusCode::CONFLICT;
-            return page(
-                &visitor,
-                &walk,
-                &lead,
-                version,
-                sections,
-                status,
-                Some(error),
-            );
+            return as_typed(StatusCode::CONFLICT, why);
         }
         // The lead changed since the form was opened. Its old values typed again would undo
         // that change, so the form now holds the lead as it is, and what the person typed that

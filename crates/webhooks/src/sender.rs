@@ -4,6 +4,7 @@ use std::time::Duration;
 
 use async_trait::async_trait;
 
+use leadhub_domain::error::with_causes;
 use leadhub_domain::webhook::signature::signature_header;
 use leadhub_domain::webhook::{DueDelivery, SendFailure, WebhookSender};
 use leadhub_domain::Clock;
@@ -71,7 +72,7 @@ impl WebhookSender for HttpSender {
             let mut response = request
                 .send()
                 .await
-                .map_err(|e| SendFailure::before_answer(describe(&e)))?;
+                .map_err(|e| SendFailure::before_answer(with_causes(&e)))?;
             let status = i32::from(response.status().as_u16());
             let mut read = Vec::new();
             while read.len() < MAX_RESPONSE_BYTES {
@@ -114,18 +115,6 @@ fn plain(text: &str) -> String {
         .filter(|word| !word.is_empty())
         .collect::<Vec<_>>()
         .join(" ")
-}
-
-/// A transport error with its causes, which say what actually failed (refused, timed out).
-fn describe(e: &reqwest::Error) -> String {
-    let mut text = e.to_string();
-    let mut cause = std::error::Error::source(e);
-    while let Some(c) = cause {
-        text.push_str(": ");
-        text.push_str(&c.to_string());
-        cause = c.source();
-    }
-    text
 }
 
 #[cfg(test)]

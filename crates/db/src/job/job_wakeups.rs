@@ -12,6 +12,8 @@ use tokio::sync::watch;
 use tokio::task::JoinHandle;
 use tokio_postgres::AsyncMessage;
 
+use leadhub_domain::error::with_causes;
+
 use crate::pool::connection::one_line;
 use crate::{Database, DbConnection};
 
@@ -113,7 +115,7 @@ impl Database {
             loop {
                 if let Err(e) = listen(&url, &signal, &mut lost).await {
                     if !std::mem::replace(&mut lost, true) {
-                        let error = one_line(&error_chain(&e));
+                        let error = one_line(&with_causes(&e));
                         tracing::warn!(%error, "job wake-up connection lost; workers poll until it is back");
                     }
                 }
@@ -121,18 +123,6 @@ impl Database {
             }
         }))
     }
-}
-
-/// An error and its causes, as `a: b: c` (tokio-postgres says only "db error" itself).
-fn error_chain(e: &dyn std::error::Error) -> String {
-    let mut text = e.to_string();
-    let mut cause = e.source();
-    while let Some(c) = cause {
-        text.push_str(": ");
-        text.push_str(&c.to_string());
-        cause = c.source();
-    }
-    text
 }
 
 async fn listen(
