@@ -52,3 +52,16 @@ pub struct DatabaseReadOnly(pub String);
 pub fn is_database_read_only(cause: &anyhow::Error) -> bool {
     cause.chain().any(|c| c.is::<DatabaseReadOnly>())
 }
+
+/// No database connection could be had within the pool's wait: the server is down, gone or
+/// unreachable, or every connection stayed busy. Nothing was done. Carried inside
+/// `StoreError::Unexpected` as `StorageFull` is; the web layer answers 503 for it
+/// (`is_database_unreachable`), so a client retries and the operator's alert says what it is.
+#[derive(Debug, thiserror::Error)]
+#[error("no database connection: {0}")]
+pub struct DatabaseUnreachable(pub String);
+
+/// Whether `cause` is (or wraps) `DatabaseUnreachable`.
+pub fn is_database_unreachable(cause: &anyhow::Error) -> bool {
+    cause.chain().any(|c| c.is::<DatabaseUnreachable>())
+}

@@ -16,7 +16,9 @@ use leadhub_domain::auth::AuthError;
 use leadhub_domain::error::FieldError;
 use leadhub_domain::lead::merge_leads::MergeError;
 use leadhub_domain::lead::work::LeadWorkError;
-use leadhub_domain::store::{is_database_read_only, is_storage_full, StoreError};
+use leadhub_domain::store::{
+    is_database_read_only, is_database_unreachable, is_storage_full, StoreError,
+};
 use leadhub_domain::submission::SubmissionError;
 use leadhub_domain::team::TeamError;
 
@@ -61,6 +63,9 @@ pub enum ApiError {
     /// The database refuses writes: nothing was stored (503 with `Retry-After`, never a 500).
     #[error("database read-only")]
     DatabaseReadOnly,
+    /// No database connection could be had: nothing was done (503 with `Retry-After`).
+    #[error("database unreachable")]
+    DatabaseUnreachable,
     #[error("internal error")]
     Internal,
 }
@@ -72,6 +77,14 @@ pub const STORAGE_FULL_DETAIL: &str =
 /// The 503's detail when the database is read-only.
 pub const DATABASE_READ_ONLY_DETAIL: &str =
     "The service's database is read-only; nothing was stored. Try again later (the operator is alerted).";
+
+/// The 503's detail when no database connection could be had.
+pub const DATABASE_UNREACHABLE_DETAIL: &str =
+    "The service cannot reach its database right now; nothing was done. Try again shortly (the operator is alerted).";
+
+/// How long a client is asked to wait when the database cannot be reached: a restart or a
+/// network cut is often over in seconds.
+pub const DATABASE_UNREACHABLE_RETRY_AFTER: u64 = 10;
 
 /// How long a client is asked to wait when the database is read-only: an operator has to act.
 pub const DATABASE_READ_ONLY_RETRY_AFTER: u64 = 60;
@@ -92,6 +105,13 @@ impl ApiError {
                 "database read-only; request refused"
             );
             return ApiError::DatabaseReadOnly;
+        }
+        if is_database_unreachable(&cause) {
+            tracing::error!(
+                error = format!("{cause:#}"),
+                "no database connection; request refused"
+            );
+            return ApiError::DatabaseUnreachable;
         }
         tracing::error!(error = format!("{cause:#}"), "unexpected error");
         ApiError::Internal
@@ -115,9 +135,9 @@ impl ResponseError for ApiError {
             ApiError::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::RequestTimeout => StatusCode::REQUEST_TIMEOUT,
             ApiError::Validation(_) => StatusCode::UNPROCESSABLE_ENTITY,
-            ApiError::Unavailable(_) | ApiError::DatabaseReadOnly => {
-                StatusCode::SERVICE_UNAVAILABLE
-            }
+            ApiError::Unavailable(_)
+            | ApiError::DatabaseReadOnly
+            | ApiError::DatabaseUnreachable => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
             ApiError::StorageFull => StatusCode::INSUFFICIENT_STORAGE,
             ApiError::Internal => StatusCode::INTERNAL_SERVER_ERROR,
@@ -141,6 +161,7 @@ impl ResponseError for ApiError {
             ApiError::RateLimited { limit, .. } => format!("Rate limit exceeded: {limit}"),
             ApiError::StorageFull => STORAGE_FULL_DETAIL.to_owned(),
             ApiError::DatabaseReadOnly => DATABASE_READ_ONLY_DETAIL.to_owned(),
+            ApiError::DatabaseUnreachable => DATABASE_UNREACHABLE_DETAIL.to_owned(),
             ApiError::Internal => "Internal server error".to_owned(),
             ApiError::ConflictWithLead { detail, lead_id } => {
                 return HttpResponse::build(self.status_code())
@@ -169,6 +190,12 @@ impl ResponseError for ApiError {
             response.insert_header((
                 header::RETRY_AFTER,
                 DATABASE_READ_ONLY_RETRY_AFTER.to_string(),
+            ));
+        }
+        if let ApiError::DatabaseUnreachable = self {
+            response.insert_header((
+                header::RETRY_AFTER,
+                DATABASE_UNREACHABLE_RETRY_AFTER.to_string(),
             ));
         }
         response.json(ErrorBody { detail })

@@ -176,6 +176,8 @@ pub enum PageError {
     StorageFull,
     #[error("database read-only")]
     DatabaseReadOnly,
+    #[error("database unreachable")]
+    DatabaseUnreachable,
     /// A form the domain refused (a conflict, a stale version, a value it cannot take): the
     /// reason, and a link back to where the person was.
     #[error("refused: {text}")]
@@ -205,6 +207,13 @@ impl PageError {
             );
             return PageError::DatabaseReadOnly;
         }
+        if leadhub_domain::store::is_database_unreachable(&cause) {
+            tracing::error!(
+                error = format!("{cause:#}"),
+                "no database connection; request refused"
+            );
+            return PageError::DatabaseUnreachable;
+        }
         tracing::error!(error = format!("{cause:#}"), "unexpected error");
         PageError::Internal
     }
@@ -233,6 +242,12 @@ impl PageError {
                 "The service's storage is full, so nothing was saved. Please try again later."
                     .into(),
             ),
+            PageError::DatabaseUnreachable => (
+                "The service is unavailable",
+                "The service cannot reach its database right now, so nothing was done. Please \
+                 try again in a moment."
+                    .into(),
+            ),
             PageError::DatabaseReadOnly => (
                 "Saving is not possible right now",
                 "The service's database is read-only, so nothing was saved. Please try again later."
@@ -256,7 +271,9 @@ impl ResponseError for PageError {
             PageError::NotFound(_) => StatusCode::NOT_FOUND,
             PageError::Gone(_) => StatusCode::GONE,
             PageError::StorageFull => StatusCode::INSUFFICIENT_STORAGE,
-            PageError::DatabaseReadOnly => StatusCode::SERVICE_UNAVAILABLE,
+            PageError::DatabaseReadOnly | PageError::DatabaseUnreachable => {
+                StatusCode::SERVICE_UNAVAILABLE
+            }
             PageError::Refused { status, .. } => *status,
             PageError::Internal => StatusCode::INTERNAL_SERVER_ERROR,
         }

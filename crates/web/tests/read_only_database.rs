@@ -216,3 +216,44 @@ fn an_immutable_file_stops_even_root() {
         )
     );
 }
+
+/// A PostgreSQL database that goes away while the server runs (dropped here; a server down or a
+/// network cut alike) answers 503 with `Retry-After` and a detail saying so, not a 500, once the
+/// pool's wait for a connection is over (docs/operations.md).
+#[test]
+fn a_database_gone_while_serving_answers_503() {
+    use diesel::{Connection, RunQueryDsl};
+    let Some(env) = Env::new("gone", true) else {
+        return;
+    };
+    let key = env.key();
+    let mut command = env.command();
+    command.env("LEADHUB_WORKERS", "0");
+    let (server, base) = binary::serve(command);
+    binary::runtime().block_on(async {
+        let client = reqwest::Client::new();
+        binary::wait_up(&client, &base).await;
+        let name = env.database_url.rsplit('/').next().unwrap();
+        let name = name.split('?').next().unwrap();
+        let admin = std::env::var("TEST_DATABASE_URL").unwrap();
+        let mut conn = diesel::PgConnection::establish(&admin).unwrap();
+        diesel::sql_query(format!("DROP DATABASE {name} WITH (FORCE)"))
+            .execute(&mut conn)
+            .unwrap();
+        let answer = client
+            .get(format!("{base}/api/v1/leads"))
+            .bearer_auth(&key)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(answer.status().as_u16(), 503);
+        assert_eq!(answer.headers()["retry-after"], "10");
+        let body: serde_json::Value = answer.json().await.unwrap();
+        let detail = body["detail"].as_str().unwrap();
+        assert!(
+            detail.starts_with("The service cannot reach its database right now"),
+            "{body}"
+        );
+    });
+    drop(server);
+}

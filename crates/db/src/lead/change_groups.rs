@@ -14,7 +14,9 @@ use diesel::{Connection, QueryResult};
 use tokio::runtime::Handle;
 
 use leadhub_domain::lead::work::{ChangeSaved, LeadChange};
-use leadhub_domain::store::{DatabaseReadOnly, StorageFull, StoreError, StoreResult};
+use leadhub_domain::store::{
+    DatabaseReadOnly, DatabaseUnreachable, StorageFull, StoreError, StoreResult,
+};
 
 use crate::pool::group_commit::{GroupCommit, Member};
 use crate::sql::error::store_error;
@@ -100,6 +102,8 @@ pub(crate) fn copy_of_fault(cause: &anyhow::Error) -> anyhow::Error {
     let found = |c: &(dyn std::error::Error + 'static)| {
         if let Some(full) = c.downcast_ref::<StorageFull>() {
             Some(anyhow::Error::new(StorageFull(full.0.clone())))
+        } else if let Some(gone) = c.downcast_ref::<DatabaseUnreachable>() {
+            Some(anyhow::Error::new(DatabaseUnreachable(gone.0.clone())))
         } else {
             c.downcast_ref::<DatabaseReadOnly>()
                 .map(|ro| anyhow::Error::new(DatabaseReadOnly(ro.0.clone())))

@@ -16,7 +16,7 @@ use diesel::{Connection, ExpressionMethods, QueryDsl, QueryResult, RunQueryDsl};
 use diesel_migrations::MigrationHarness;
 
 use leadhub_domain::api_key::StoredApiKey;
-use leadhub_domain::store::StoreError;
+use leadhub_domain::store::{DatabaseUnreachable, StoreError};
 use leadhub_domain::user::User;
 
 use crate::job::job_wakeups::JobSignal;
@@ -416,9 +416,10 @@ where
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
     });
-    let mut conn = pool
-        .get()
-        .map_err(|e| StoreError::Unexpected(anyhow::Error::new(e)))?;
+    let mut conn = pool.get().map_err(|e| {
+        let said = one_line(&e.to_string());
+        StoreError::Unexpected(anyhow::Error::new(DatabaseUnreachable(said)))
+    })?;
     let done = work(&mut conn);
     if let Some(w) = writer {
         w.note_write();

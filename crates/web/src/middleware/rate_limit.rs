@@ -18,6 +18,7 @@ use actix_web::middleware::Next;
 use actix_web::{web, HttpMessage, HttpResponse, ResponseError};
 
 use leadhub_domain::rate_limit::{tightest, Usage};
+use leadhub_domain::store::{is_database_unreachable, StoreError};
 use leadhub_http::error::ApiError;
 use leadhub_http::extract::{bearer_credential, Authenticated};
 use leadhub_http::state::AppState;
@@ -42,6 +43,12 @@ pub async fn rate_limit(
         match limiter.hit_ip(&client_bucket(client)).await {
             Ok(Some(usage)) => usages.push(usage),
             Ok(None) => {}
+            // No database at all: the request could not be served either; answer now rather
+            // than after two more waits for a connection.
+            Err(StoreError::Unexpected(cause)) if is_database_unreachable(&cause) => {
+                let response = ApiError::unexpected(cause).error_response();
+                return Ok(req.into_response(response).map_into_right_body());
+            }
             // Failing open: a counter store outage must not take the whole API down with it.
             Err(e) => tracing::warn!(error = %e, "rate-limit store unavailable; IP limit skipped"),
         }
@@ -66,6 +73,12 @@ pub async fn rate_limit(
                 }
                 Err(leadhub_domain::auth::AuthError::Unauthorized) => {
                     req.extensions_mut().insert(Authenticated::Rejected);
+                }
+                Err(leadhub_domain::auth::AuthError::Unexpected(cause))
+                    if is_database_unreachable(&cause) =>
+                {
+                    let response = ApiError::unexpected(cause).error_response();
+                    return Ok(req.into_response(response).map_into_right_body());
                 }
                 // Anything else (the database is down, ...): the extractor tries again and reports it.
                 Err(_) => {}
