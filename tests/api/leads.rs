@@ -47,6 +47,9 @@ async fn filters(app: TestApp) {
         (format!("?team_id={t}"), vec![a]),
         ("?state=OK".into(), vec![c]),
         ("?state=tx".into(), vec![b, a]),
+        // A state's name, as imports read it, is its code.
+        ("?state=Texas".into(), vec![b, a]),
+        ("?state=Okla.".into(), vec![c]),
         ("?city=Dallas".into(), vec![b]),
         ("?zip_code=78701".into(), vec![a]),
         ("?property_type=commercial".into(), vec![b]),

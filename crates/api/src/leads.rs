@@ -12,6 +12,7 @@ use leadhub_domain::lead::search::{LeadSort, SearchText, SortField};
 use leadhub_domain::lead::work::{
     follow_up_day, tags_of_field, ArchiveFilter, AssigneeFilter, LeadStatus, Person, StatusFilter,
 };
+use leadhub_domain::parse::state_from_name;
 use leadhub_http::extract::problems::FIELD_PARAM;
 use leadhub_http::extract::rules::{enum_message, follow_up_date, one_of, tag_words};
 use leadhub_http::extract::{
@@ -270,7 +271,10 @@ impl LeadFilters {
         LeadFilter {
             visible_teams: None,
             team_id: self.team_id.value().copied(),
-            state: text(&self.state),
+            // A name or usual abbreviation is its code, as an import reads it ("Texas", "Okla.").
+            state: self.state.text().map(|given| {
+                state_from_name(given).map_or_else(|| given.to_owned(), |c| c.as_str().to_owned())
+            }),
             city: text(&self.city),
             county: text(&self.county),
             work_type: text(&self.work_type),
