@@ -177,8 +177,11 @@ impl CountyFile {
 
     /// Parses and validates a county file's text.
     pub fn from_toml_str(text: &str, default_timeout: Duration) -> Result<CountyFile, ConfigError> {
-        let raw: RawFile = toml::from_str(text)
-            .map_err(|e| ConfigError::new(format!("invalid TOML: {}", e.to_string().trim_end())))?;
+        // One line (the start refuses with one line): the parser's own text draws the source.
+        let raw: RawFile = toml::from_str(text).map_err(|e| {
+            let at = e.span().map(|s| place(text, s.start)).unwrap_or_default();
+            ConfigError::new(format!("invalid TOML{at}: {}", e.message().trim_end()))
+        })?;
         let settings = raw.settings.validate(default_timeout)?;
         if raw.counties.is_empty() {
             return Err(ConfigError::new(
@@ -588,6 +591,22 @@ fn state_fips(state: StateCode) -> Option<&'static str> {
         .iter()
         .find(|(code, _)| *code == state.as_str())
         .map(|(_, prefix)| *prefix)
+}
+
+/// ` at line L, column C (`the line`)` of byte `offset` of `text`: the line names the key.
+fn place(text: &str, offset: usize) -> String {
+    let before = text.get(..offset).unwrap_or(text);
+    let line = before.matches('\n').count() + 1;
+    let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+    let said: String = text
+        .lines()
+        .nth(line - 1)
+        .unwrap_or("")
+        .trim()
+        .chars()
+        .take(80)
+        .collect();
+    format!(" at line {line}, column {column} (`{said}`)")
 }
 
 #[cfg(test)]

@@ -253,6 +253,18 @@ fn field_keys_are_the_contract_keys() {
 }
 
 #[test]
+fn a_file_that_is_not_toml_is_one_line_naming_the_place() {
+    let e = CountyFile::from_toml_str("root:x:0:0:root:/root:/bin/bash\n", DEFAULT_TIMEOUT)
+        .expect_err("refused")
+        .to_string();
+    assert_eq!(e.lines().count(), 1, "{e}");
+    assert!(
+        e.starts_with("invalid TOML at line 1, column 32 (`root:x:0:0:root:/root:/bin/bash`): "),
+        "{e}"
+    );
+}
+
+#[test]
 fn unknown_settings_and_keys_are_refused() {
     refused(
         "parcel_id_field = \"PROP_ID\"",
