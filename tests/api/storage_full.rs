@@ -29,29 +29,8 @@ fn batch() -> Vec<Value> {
 /// leads of the first fresh submissions (written before their submissions, in a savepoint) fail,
 /// and once those submissions are stored open their leads, written again, go in.
 async fn refuse_first_leads_as_disk_full(app: &TestApp) {
-    let statements: Vec<&'static str> = match app.state.db.backend() {
-        leadhub_db::Backend::Sqlite => vec![
-            "CREATE TRIGGER full_disk BEFORE INSERT ON leads \
-             WHEN (SELECT COUNT(*) FROM submissions) = 0 \
-             BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END",
-        ],
-        leadhub_db::Backend::Postgres => vec![
-            "CREATE FUNCTION full_disk() RETURNS trigger LANGUAGE plpgsql AS $$ \
-             BEGIN IF (SELECT COUNT(*) FROM submissions) = 0 THEN \
-             RAISE EXCEPTION USING ERRCODE = 'disk_full', \
-             MESSAGE = 'could not extend file \"base/1/2\": No space left on device', \
-             HINT = 'Check free disk space.'; END IF; RETURN NEW; END $$",
-            "CREATE TRIGGER full_disk BEFORE INSERT ON leads \
-             FOR EACH ROW EXECUTE FUNCTION full_disk()",
-        ],
-    };
-    app.write_db(move |conn| {
-        for s in &statements {
-            diesel::RunQueryDsl::execute(diesel::sql_query(*s), conn)?;
-        }
-        Ok(())
-    })
-    .await;
+    let no_submission_yet = "(SELECT COUNT(*) FROM submissions) = 0";
+    disk_full_on(app, "INSERT ON leads", no_submission_yet).await;
 }
 
 async fn a_full_storage_a_request_lives_through_still_marks_readiness(app: TestApp) {
@@ -76,7 +55,7 @@ async fn a_full_storage_a_request_lives_through_still_marks_readiness(app: TestA
 async fn enrichment_not_stored_leaves_the_batch_stored(app: TestApp) {
     let app = crate::enrichment::with_geocoders(app, &["zip"]).await;
     let alice = app.user("alice@example.com").await;
-    disk_full_on(&app, "UPDATE OF latitude ON leads").await;
+    disk_full_on(&app, "UPDATE OF latitude ON leads", "TRUE").await;
     let leads: Vec<Value> = (1..=3)
         .map(|i| json!({"address": format!("{i} Congress Ave"), "city": "Austin", "state": "TX", "zip_code": "78701"}))
         .collect();
@@ -98,7 +77,7 @@ async fn enrichment_not_stored_leaves_the_batch_stored(app: TestApp) {
 /// is: 507, as a batch does (the group's error reached it as a 500).
 async fn a_single_submission_hears_a_full_storage(app: TestApp) {
     let alice = app.user("alice@example.com").await;
-    disk_full_on(&app, "INSERT ON submissions").await;
+    disk_full_on(&app, "INSERT ON submissions", "TRUE").await;
     let lead = json!({"address": "1 Full Disk Road", "city": "Austin", "state": "TX"});
     let (status, body) = app
         .post("/api/v1/submissions/single", &alice.key, lead)
@@ -110,19 +89,21 @@ async fn a_single_submission_hears_a_full_storage(app: TestApp) {
     );
 }
 
-/// A trigger `BEFORE <event>` (`INSERT ON submissions`) failing every row as a full disk does.
-async fn disk_full_on(app: &TestApp, event: &str) {
+/// A trigger `BEFORE <event>` (`INSERT ON submissions`) failing each row as a full disk does
+/// while the SQL condition `when` holds (`TRUE`: always).
+async fn disk_full_on(app: &TestApp, event: &str, when: &str) {
     let statements: Vec<String> = match app.state.db.backend() {
         leadhub_db::Backend::Sqlite => vec![format!(
-            "CREATE TRIGGER full_disk BEFORE {event} \
+            "CREATE TRIGGER full_disk BEFORE {event} WHEN {when} \
              BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END"
         )],
         leadhub_db::Backend::Postgres => vec![
-            "CREATE FUNCTION full_disk() RETURNS trigger LANGUAGE plpgsql AS $$ \
-             BEGIN RAISE EXCEPTION USING ERRCODE = 'disk_full', \
-             MESSAGE = 'could not extend file \"base/1/2\": No space left on device', \
-             HINT = 'Check free disk space.'; END $$"
-                .to_owned(),
+            format!(
+                "CREATE FUNCTION full_disk() RETURNS trigger LANGUAGE plpgsql AS $$ \
+                 BEGIN IF {when} THEN RAISE EXCEPTION USING ERRCODE = 'disk_full', \
+                 MESSAGE = 'could not extend file \"base/1/2\": No space left on device', \
+                 HINT = 'Check free disk space.'; END IF; RETURN NEW; END $$"
+            ),
             format!(
                 "CREATE TRIGGER full_disk BEFORE {event} FOR EACH ROW EXECUTE FUNCTION full_disk()"
             ),

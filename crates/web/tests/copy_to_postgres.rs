@@ -267,12 +267,11 @@ async fn undelivered_webhook_events_go_out_from_postgresql() {
     let Some(rx) = Receiver::start() else {
         return;
     };
-    let local = |env: Env| {
-        python::LOCAL_WEBHOOKS
-            .iter()
-            .fold(env, |env, (name, value)| env.var(name, value))
-    };
-    let (source, target) = (local(Env::new("copy_hooks", false).unwrap()), local(target));
+    let source = Env::new("copy_hooks", false).unwrap();
+    let (source, target) = (
+        source.vars(&python::LOCAL_WEBHOOKS),
+        target.vars(&python::LOCAL_WEBHOOKS),
+    );
     let key = source.key();
     let client = Client::new();
     let (server, base) = source.serve();

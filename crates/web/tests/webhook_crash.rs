@@ -23,9 +23,7 @@ async fn post(client: &reqwest::Client, url: String, key: &str, body: Value) -> 
 }
 
 async fn killed_with_events_pending(env: Env) {
-    let env = python::LOCAL_WEBHOOKS
-        .iter()
-        .fold(env, |env, (name, value)| env.var(name, value));
+    let env = env.vars(&python::LOCAL_WEBHOOKS);
     let Some(rx) = Receiver::start() else {
         return;
     };

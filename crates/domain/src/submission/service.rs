@@ -11,11 +11,12 @@ use crate::lead::enrichment_retry::{EnrichmentRetryRepository, EnrichmentRound, 
 use crate::lead::fields::{LeadFields, Warning};
 use crate::lead::normalize::normalize;
 use crate::lead::record::{
-    EnrichmentStatus, Lead, LeadAction, LeadCursor, LeadFilter, LeadRepository, LeadWrite,
+    EnrichmentStatus, EnrichmentUpdate, Lead, LeadAction, LeadCursor, LeadFilter, LeadRepository,
+    LeadWrite,
 };
 use crate::lead::work::AssigneeFilter;
 use crate::secret::TokenGenerator;
-use crate::submission::enrichment::Enricher;
+use crate::submission::enrichment::{Enriched, Enricher};
 use crate::submission::record::{
     BatchSummary, NewBatch, NewSubmission, Submission, SubmissionOutcome, SubmissionRepository,
     SubmissionStatus,
@@ -536,18 +537,27 @@ impl SubmissionService {
             return Ok(warnings);
         }
         let leads: Vec<Lead> = self.leads.find_leads(lead_ids).await?;
-        let results = self.enricher.enrich_telling(leads).await;
-        let mut updates = Vec::with_capacity(results.len());
-        for e in results {
-            warnings.insert(e.update.lead_id, e.warnings);
-            if e.to_save {
-                updates.push(e.update);
-            }
+        let mut results = self.enricher.enrich_telling(leads).await;
+        for e in &mut results {
+            warnings.insert(e.update.lead_id, std::mem::take(&mut e.warnings));
         }
-        self.leads
-            .save_enrichment(updates, None, self.clock.now())
-            .await?;
+        self.store_enriched(results).await?;
         Ok(warnings)
+    }
+
+    /// Stores what enrichment changed (`Enriched::to_save`); nothing, not even a write
+    /// transaction, when it changed no lead.
+    async fn store_enriched(&self, enriched: Vec<Enriched>) -> Result<(), SubmissionError> {
+        let updates: Vec<EnrichmentUpdate> = enriched
+            .into_iter()
+            .filter(|e| e.to_save)
+            .map(|e| e.update)
+            .collect();
+        if !updates.is_empty() {
+            let now = self.clock.now();
+            self.leads.save_enrichment(updates, None, now).await?;
+        }
+        Ok(())
     }
 
     /// The enrichment job: leads still `pending_retry` (or given up, when an operator put the job
@@ -601,17 +611,7 @@ impl SubmissionService {
         }
         let enriched = self.enricher.enrich_telling(waiting).await;
         let round = EnrichmentRound::of(&enriched);
-        self.leads
-            .save_enrichment(
-                enriched
-                    .into_iter()
-                    .filter(|e| e.to_save)
-                    .map(|e| e.update)
-                    .collect(),
-                None,
-                self.clock.now(),
-            )
-            .await?;
+        self.store_enriched(enriched).await?;
         Ok(round)
     }
 

@@ -46,8 +46,7 @@ pub async fn rate_limit(
             // No database at all: the request could not be served either; answer now rather
             // than after two more waits for a connection.
             Err(StoreError::Unexpected(cause)) if is_database_unreachable(&cause) => {
-                let response = ApiError::unexpected(cause).error_response();
-                return Ok(req.into_response(response).map_into_right_body());
+                return Ok(refused(req, cause));
             }
             // Failing open: a counter store outage must not take the whole API down with it.
             Err(e) => tracing::warn!(error = %e, "rate-limit store unavailable; IP limit skipped"),
@@ -77,8 +76,7 @@ pub async fn rate_limit(
                 Err(leadhub_domain::auth::AuthError::Unexpected(cause))
                     if is_database_unreachable(&cause) =>
                 {
-                    let response = ApiError::unexpected(cause).error_response();
-                    return Ok(req.into_response(response).map_into_right_body());
+                    return Ok(refused(req, cause));
                 }
                 // Anything else (the database is down, ...): the extractor tries again and reports it.
                 Err(_) => {}
@@ -94,6 +92,12 @@ pub async fn rate_limit(
     let mut response = next.call(req).await?;
     add_headers(response.headers_mut(), &usages);
     Ok(response.map_into_left_body())
+}
+
+/// The request answered now with `cause` (a database that cannot be reached: 503).
+fn refused<B>(req: ServiceRequest, cause: anyhow::Error) -> ServiceResponse<EitherBody<B>> {
+    let response = ApiError::unexpected(cause).error_response();
+    req.into_response(response).map_into_right_body()
 }
 
 /// A 429 with the headers, when some limit is exceeded.

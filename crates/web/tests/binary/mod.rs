@@ -73,6 +73,12 @@ impl Env {
         self
     }
 
+    /// Adds these variables to every command of this environment.
+    pub fn vars(self, vars: &[(&str, &str)]) -> Env {
+        vars.iter()
+            .fold(self, |env, (name, value)| env.var(name, value))
+    }
+
     pub fn key(&self) -> String {
         let added = self
             .command()
