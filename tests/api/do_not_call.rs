@@ -154,19 +154,37 @@ async fn the_pages_mark_show_and_leave_out_the_leads_not_to_call(app: TestApp) {
         "{}",
         calls.body
     );
-    page_shows(
+    let marked = page_shows(
         &mut mia,
         "/leads?do_not_call=true",
         &[
             "<option value=\"true\" selected>marked do not call</option>",
             "title=\"The owner must not be called\">do not call</span>",
             "1 lead matches these filters",
+            "<option value=\"do-not-call\">mark do not call</option>",
         ],
     )
     .await;
+    // Her bulk bar offers none of what only an admin may do: every lead would refuse it.
+    for admins_only in [
+        "value=\"may-call\"",
+        "value=\"archive\"",
+        "value=\"restore\"",
+    ] {
+        assert!(!marked.body.contains(admins_only), "{}", marked.body);
+    }
 
-    // The admin takes it off from the page.
+    // The admin takes it off from the page; his bulk bar offers it, and archiving.
     let mut adam = sign_in(&app, "adam@example.com").await;
+    page_shows(
+        &mut adam,
+        "/leads?do_not_call=true",
+        &[
+            "<option value=\"may-call\">take the do-not-call mark off</option>",
+            "<option value=\"archive\">archive</option>",
+        ],
+    )
+    .await;
     let page = adam.get(&format!("/leads/{id}")).await;
     assert!(
         page.body

@@ -21,6 +21,7 @@ use leadhub_domain::lead::search::{LeadSort, SortField};
 use leadhub_domain::lead::work::{LeadStatus, StatusFilter, BULK_MAX_IDS};
 use leadhub_domain::parse::display_phone;
 use leadhub_domain::submission::VisibleLeadFilter;
+use leadhub_domain::team::{permits_on_lead, Actor, LeadWorkAction};
 
 use crate::lead_view::{owner_choices, tag_links, ContactLine, TagLink};
 use crate::list::{self, refuse, PageFilters, TeamChoice, PAGE_SIZE};
@@ -236,6 +237,7 @@ async fn list(
     context.insert("status_filters", &StatusFilter::WORDS);
     // The rows name, and the bulk bar offers, the active teams only.
     let teams: Vec<TeamChoice> = all_teams.into_iter().filter(|t| t.active).collect();
+    insert_bulk_permits(&mut context, &visitor, &teams);
     context.insert("property_types", &PROPERTY_TYPES);
     context.insert("enrichment_statuses", &ENRICHMENT_STATUSES);
     context.insert("sorts", &SORTS);
@@ -299,6 +301,25 @@ async fn list(
         Err(problems) => refuse(&mut context, &problems),
     };
     visitor.page(status, "leads.html", &context)
+}
+
+/// Whether the bulk bar offers the changes only a team admin or owner may make (archive and
+/// restore, taking the do-not-call mark off): when the visitor may make them on some lead they
+/// see, i.e. is a platform admin or an admin or owner of an active team. A plain member is not
+/// offered what every lead would refuse.
+fn insert_bulk_permits(context: &mut tera::Context, visitor: &Visitor, teams: &[TeamChoice]) {
+    let actors = teams
+        .iter()
+        .filter_map(|t| t.actor)
+        .chain(Actor::of(&visitor.user, None));
+    let actors: Vec<Actor> = actors.collect();
+    for (name, action) in [
+        ("bulk_may_archive", LeadWorkAction::Archive),
+        ("bulk_may_clear_do_not_call", LeadWorkAction::ClearDoNotCall),
+    ] {
+        let may = actors.iter().any(|a| permits_on_lead(*a, action));
+        context.insert(name, &may);
+    }
 }
 
 /// The `upload` filter as the page shows it: the upload's file name (when the visitor may see
