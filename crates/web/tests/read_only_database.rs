@@ -254,6 +254,12 @@ fn a_database_gone_while_serving_answers_503() {
             detail.starts_with("The service cannot reach its database right now"),
             "{body}"
         );
+        // Readiness says so within an orchestrator's usual 1 s check, not after the pool's 10 s.
+        let asked = std::time::Instant::now();
+        let ready = client.get(format!("{base}/readyz")).send().await.unwrap();
+        assert_eq!(ready.status().as_u16(), 503);
+        let waited = asked.elapsed();
+        assert!(waited < std::time::Duration::from_secs(3), "{waited:?}");
     });
     drop(server);
 }

@@ -89,6 +89,9 @@ pub struct Database {
 /// file-backed (the kernel's page cache, shared by the connections), not heap memory.
 const SQLITE_MMAP_BYTES: u64 = 256 << 20;
 
+/// How long `/readyz` waits for a pooled connection before it answers not ready.
+const READY_WAIT: Duration = Duration::from_millis(900);
+
 /// How long a SQLite writer waits for a writer of another process (the CLI) before it fails with
 /// "database is locked": this process's own writers queue in `Database::write` instead.
 pub const SQLITE_BUSY_TIMEOUT: Duration = Duration::from_secs(10);
@@ -244,17 +247,21 @@ impl Database {
         })
     }
 
-    /// True when the database answers and no migration is pending (readiness).
+    /// True when the database answers and no migration is pending (readiness). It waits at
+    /// most `READY_WAIT` for a connection, not the pool's 10 s: an orchestrator's check gives
+    /// up after a second or so, and a database that is gone must read as not ready, not as a
+    /// check that timed out.
     pub async fn is_ready(&self) -> bool {
-        on_blocking_pool(self.pool.clone(), None, |conn| {
-            let pending = match conn {
+        let pool = self.pool.clone();
+        let checked = tokio::task::spawn_blocking(move || {
+            let mut conn = pool.get_timeout(READY_WAIT).ok()?;
+            let pending = match &mut *conn {
                 DbConnection::Sqlite(c) => c.has_pending_migration(SQLITE_MIGRATIONS),
                 DbConnection::Postgres(c) => c.has_pending_migration(POSTGRES_MIGRATIONS),
             };
-            Ok(pending.map(|p| !p).unwrap_or(false))
-        })
-        .await
-        .unwrap_or(false)
+            pending.ok().map(|p| !p)
+        });
+        matches!(checked.await, Ok(Some(true)))
     }
 
     /// Pool figures for /metrics: (connections open, idle).
