@@ -419,9 +419,16 @@ async fn outsiders_and_members_are_refused_what_the_api_refuses(app: TestApp) {
     let c = cast(&app).await;
     let id = lead_at(&app, &c.olive.key, 9, Some(c.a)).await;
     let mut otto = sign_in(&app, "otto@example.com").await;
-    assert_eq!(
-        otto.get(&format!("/leads/{id}")).await.status,
-        StatusCode::NOT_FOUND
+    let missing = otto.get(&format!("/leads/{id}")).await;
+    assert_eq!(missing.status, StatusCode::NOT_FOUND);
+    // The refusal keeps the site's navigation and the sign-out form, as every page of his.
+    assert_shows(
+        &missing.body,
+        &[
+            "<a href=\"/leads\">Leads</a>",
+            "action=\"/sign-out\"",
+            "otto@example.com",
+        ],
     );
     assert_eq!(
         otto.get(&format!("/leads/{id}/edit")).await.status,

@@ -24,6 +24,7 @@ pub mod businesses;
 pub mod charts;
 pub mod cookies;
 pub mod dashboard;
+mod error_layout;
 pub mod import;
 pub mod invites;
 pub mod keys;
@@ -53,6 +54,7 @@ pub mod upload_columns;
 pub mod upload_import;
 pub mod uploads;
 
+pub use error_layout::error_layout;
 use leadhub_api::docs::{asset_files, static_file};
 use render::PageError;
 use session::Visitor;

@@ -13,6 +13,7 @@ use leadhub_domain::error::{FieldError, LocPart, ServiceError};
 use leadhub_domain::team::TeamError;
 
 use crate::cookies::cleared_session_cookies;
+use crate::error_layout::ErrorMessage;
 
 macro_rules! page_templates {
     ($($name:literal),* $(,)?) => {
@@ -307,12 +308,17 @@ impl ResponseError for PageError {
             context.insert("link_href", back);
             context.insert("link_text", "Back");
         }
-        match render("message.html", &context) {
+        let mut response = match render("message.html", &context) {
             Ok(body) => html(self.status_code(), body),
-            Err(_) => HttpResponse::build(self.status_code())
-                .content_type("text/plain; charset=utf-8")
-                .body(format!("{title}\n\n{text}\n")),
-        }
+            Err(_) => {
+                return HttpResponse::build(self.status_code())
+                    .content_type("text/plain; charset=utf-8")
+                    .body(format!("{title}\n\n{text}\n"))
+            }
+        };
+        // For `error_layout` to render again with the navigation when someone is signed in.
+        response.extensions_mut().insert(ErrorMessage(context));
+        response
     }
 }
 

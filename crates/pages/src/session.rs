@@ -10,7 +10,7 @@
 use actix_web::cookie::Cookie;
 use actix_web::dev::Payload;
 use actix_web::http::{Method, StatusCode};
-use actix_web::{web, FromRequest, HttpRequest, HttpResponse};
+use actix_web::{web, FromRequest, HttpMessage, HttpRequest, HttpResponse};
 use futures_util::future::LocalBoxFuture;
 use serde::de::DeserializeOwned;
 use tera::Context;
@@ -29,6 +29,7 @@ pub use crate::cookies::{
     cleared_session_cookies, fresh_csrf_cookie, session_cookies, CSRF_COOKIE, REFRESH_COOKIE,
     SESSION_COOKIE, UTC_OFFSET_COOKIE,
 };
+use crate::error_layout::SignedIn;
 use crate::render::{html, render, see_other, PageError};
 
 /// The CSRF binding of forms shown before anyone is signed in.
@@ -224,14 +225,16 @@ impl Visitor {
                 tracing::warn!(error = %e, "the person's offset from UTC not kept");
             }
         }
-        Ok(Visitor {
+        let visitor = Visitor {
             state,
             user,
             family_id,
             csrf,
             cookies,
             offset: offset.unwrap_or_default(),
-        })
+        };
+        req.extensions_mut().insert(SignedIn::of(&visitor));
+        Ok(visitor)
     }
 }
 

@@ -270,6 +270,7 @@ pub fn application(
     let limit = state.config.body_limit;
     App::new()
         .document(openapi::spec())
+        .wrap(from_fn(leadhub_pages::error_layout))
         .wrap(from_fn(rate_limit))
         .wrap(NormalizePath::new(TrailingSlash::Trim))
         .wrap(from_fn(observe))
