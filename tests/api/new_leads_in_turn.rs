@@ -15,7 +15,7 @@ use leadhub_domain::mail::Message;
 use leadhub_mail::SentMail;
 use leadhub_tests::{backend_tests, TestApp, TestUser};
 
-use crate::helpers::{batch_ok, completed_batch, result_lead_ids, submit};
+use crate::helpers::{batch_ok, completed_batch, locs, problem_type, result_lead_ids, submit};
 use crate::lead_uploads::{count, finished, upload};
 use crate::lead_work::{cast, lead_at, newest_of_kind};
 use crate::pages::{assert_shows, page_shows, sign_in};
@@ -26,6 +26,7 @@ backend_tests!(
     owners_and_admins_choose_who_takes_new_leads_and_a_member_steps_out,
     the_team_page_shows_who_takes_new_leads_and_changes_it,
     each_taker_is_told_at_once_by_email_unless_they_turned_it_off,
+    the_new_leads_put_names_unknown_members_and_refuses_an_empty_body,
 );
 
 /// `key`'s holder puts `member` in or out of team `team_id`'s new leads in turn.
@@ -216,6 +217,71 @@ async fn owners_and_admins_choose_who_takes_new_leads_and_a_member_steps_out(app
     assert_eq!(answer["status"], "completed", "{answer}");
 }
 
+/// Contract 1, as the team and member-role PATCHes: a member the body does not know is a 422
+/// naming it (beside a valid `takes_new_leads` too), `{}` a 422 naming the missing field; the
+/// member's turn stays as it was.
+async fn the_new_leads_put_names_unknown_members_and_refuses_an_empty_body(app: TestApp) {
+    let c = cast(&app).await;
+    let adam = &c.adam.key;
+    let taking = |members: &Value| {
+        members
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|m| m["user_id"] == c.mia.user.user_id.as_str())
+            .unwrap()["takes_new_leads"]
+            .clone()
+    };
+    let team_members = format!("/api/teams/{}/members", c.a);
+
+    let body = json!({"takes_new_leads": true, "bogus": 1});
+    let (status, answer) = takes(&app, adam, c.a, &c.mia, body).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{answer}");
+    assert_eq!(locs(&answer), [json!(["body", "bogus"])], "{answer}");
+    let at = json!(["body", "bogus"]);
+    assert_eq!(
+        problem_type(&answer, &at).as_deref(),
+        Some("extra_forbidden")
+    );
+    assert_eq!(
+        answer,
+        json!({"detail": [{"loc": ["body", "bogus"], "msg": "Extra inputs are not permitted",
+            "type": "extra_forbidden"}]})
+    );
+    // Every unknown member is listed, beside the missing field.
+    let (status, answer) = takes(&app, adam, c.a, &c.mia, json!({"take": true, "x": 1})).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{answer}");
+    let found = locs(&answer);
+    assert_eq!(found.len(), 3, "{answer}");
+    for at in [json!(["body", "take"]), json!(["body", "x"])] {
+        assert!(found.contains(&at), "{at}: {answer}");
+        assert_eq!(
+            problem_type(&answer, &at).as_deref(),
+            Some("extra_forbidden")
+        );
+    }
+    let missing = json!(["body", "takes_new_leads"]);
+    assert_eq!(problem_type(&answer, &missing).as_deref(), Some("missing"));
+
+    // `{}` names the one field it needs, as the member-role PATCH does.
+    let (status, answer) = takes(&app, adam, c.a, &c.mia, json!({})).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{answer}");
+    assert_eq!(
+        answer,
+        json!({"detail": [{"loc": ["body", "takes_new_leads"], "msg": "Field required",
+            "type": "missing"}]})
+    );
+
+    let (_, members) = app.get(&team_members, adam).await;
+    assert_eq!(taking(&members), false, "nothing changed: {members}");
+    // The body alone is taken.
+    let on = json!({"takes_new_leads": true});
+    let (status, answer) = takes(&app, adam, c.a, &c.mia, on).await;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    let (_, members) = app.get(&team_members, adam).await;
+    assert_eq!(taking(&members), true, "{members}");
+}
+
 async fn the_team_page_shows_who_takes_new_leads_and_changes_it(app: TestApp) {
     let c = cast(&app).await;
     let path = format!("/teams/{}", c.a);
@@ -229,6 +295,10 @@ async fn the_team_page_shows_who_takes_new_leads_and_changes_it(app: TestApp) {
         ],
     )
     .await;
+    // The members table's e-mail may wrap after its @ and before a dot only (pages.css: .email).
+    let cell =
+        "<td data-label=\"E-mail\"><span class=\"email\">mia@<wbr>example<wbr>.com</span></td>";
+    assert_shows(&page.body, &[cell]);
     let csrf = page.field("csrf");
     let to_mia = format!("{path}/members/{}/new-leads", c.mia.user.user_id);
     let sent = adam

@@ -7,7 +7,7 @@ use serde_json::Value;
 
 use leadhub_tests::{backend_tests, TestApp};
 
-use crate::pages::{sign_in, Browser};
+use crate::pages::{page_shows, sign_in, Browser};
 use crate::teams::{create_team_id, team_of};
 use crate::webhooks::send_test;
 
@@ -15,6 +15,7 @@ backend_tests!(
     owners_add_test_and_retry_from_the_team_page,
     owners_disable_enable_rotate_and_delete_from_the_team_page,
     members_get_no_section_and_other_teams_ids_are_not_found,
+    an_inactive_teams_section_offers_no_new_or_changed_endpoints,
 );
 
 const URL: &str = "https://crm.example.com/hooks/leadhub";
@@ -247,6 +248,78 @@ async fn members_get_no_section_and_other_teams_ids_are_not_found(app: TestApp) 
     ];
     refused(&mut r, &csrf, &paths, StatusCode::NOT_FOUND).await;
     assert_eq!(deliveries(&app, &owner.key, team, wid).await.len(), 1);
+}
+
+/// A deactivated team's section says it takes no new or changed endpoints and offers none of
+/// what the API refuses it (403 Team is inactive): no form to add one, no Enable, no New secret;
+/// turning an active endpoint off, a test event and deleting stay, and turning off works.
+async fn an_inactive_teams_section_offers_no_new_or_changed_endpoints(app: TestApp) {
+    const OFF: &str = "https://crm.example.com/hooks/off";
+    let owner = app.user("owner@example.com").await;
+    let team = create_team_id(&app, &owner.key, "Closing").await;
+    let mut b = sign_in(&app, "owner@example.com").await;
+    for url in [URL, OFF] {
+        assert_eq!(add(&mut b, team, url).await.status, StatusCode::OK);
+    }
+    let id_of = |list: &[Value], url: &str| {
+        list.iter().find(|e| e["url"] == url).unwrap()["id"]
+            .as_i64()
+            .unwrap()
+    };
+    let list = endpoints(&app, &owner.key, team).await;
+    let (on, off) = (id_of(&list, URL), id_of(&list, OFF));
+    let (on, off) = (
+        format!("/teams/{team}/webhooks/{on}"),
+        format!("/teams/{team}/webhooks/{off}"),
+    );
+    let csrf = b.get(&format!("/teams/{team}")).await.field("csrf");
+    press(&mut b, &format!("{off}/disable"), &csrf).await;
+    let page = b.get(&format!("/teams/{team}")).await;
+    assert!(
+        !page.body.contains("id=\"webhooks-inactive\""),
+        "{}",
+        page.body
+    );
+    let (status, body) = app.delete(&format!("/api/teams/{team}"), &owner.key).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+
+    let inactive = "This team is inactive, so it takes no new or changed webhook endpoints";
+    let page = page_shows(&mut b, &format!("/teams/{team}"), &[inactive, URL, OFF]).await;
+    let action = |path: String| format!("action=\"{path}\"");
+    for shown in [
+        action(format!("{on}/disable")),
+        action(format!("{on}/test")),
+        action(format!("{off}/test")),
+        format!("href=\"{on}/delete\""),
+        format!("href=\"{off}/delete\""),
+    ] {
+        assert!(page.body.contains(&shown), "{shown} missing: {}", page.body);
+    }
+    for hidden in [
+        action(format!("/teams/{team}/webhooks")),
+        action(format!("{off}/enable")),
+        action(format!("{on}/rotate-secret")),
+        action(format!("{off}/rotate-secret")),
+        "Add an endpoint".to_owned(),
+        "New secret".to_owned(),
+        ">Enable<".to_owned(),
+    ] {
+        assert!(
+            !page.body.contains(&hidden),
+            "{hidden} shown: {}",
+            page.body
+        );
+    }
+
+    // What it still offers works: the active endpoint turns off, and then offers nothing to
+    // turn back on.
+    let csrf = page.field("csrf");
+    let done = press(&mut b, &format!("{on}/disable"), &csrf).await;
+    let page = b.get(done.location()).await;
+    assert!(page.body.contains("Endpoint disabled"), "{}", page.body);
+    assert!(!page.body.contains(&action(format!("{on}/enable"))));
+    let list = endpoints(&app, &owner.key, team).await;
+    assert!(list.iter().all(|e| e["is_active"] == false), "{list:?}");
 }
 
 /// Posts the webhook forms at `paths` as `browser` and expects `status` from each.

@@ -80,7 +80,9 @@ pub struct NewLeadsRequest {
     pub takes_new_leads: Lax<bool>,
 }
 
-impl RequestBody for NewLeadsRequest {}
+impl RequestBody for NewLeadsRequest {
+    const REFUSES_UNKNOWN: bool = true;
+}
 
 /// A role that can be given (blank counts as no role given).
 fn grantable_role(field: &Lax<String>) -> Result<(), ValidationError> {

@@ -1,7 +1,9 @@
 //! The Webhooks section of the team page (owner, admins and platform admins): the team's
 //! endpoints with their recent deliveries, a form to add one (its secret shown once, on the page
-//! that answers the form), a test event and a retry per delivery. `WebhookService` checks every
-//! action again whatever the page showed: a member's form post is a 403, another team's ids 404.
+//! that answers the form), a test event and a retry per delivery; a deactivated team's section
+//! offers nothing that would add or change an endpoint, only turning one off. `WebhookService`
+//! checks every action again whatever the page showed: a member's form post is a 403, another
+//! team's ids 404.
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpResponse};
 use serde::{Deserialize, Serialize};
@@ -35,6 +37,10 @@ pub struct Section {
     endpoints: Vec<EndpointRow>,
     /// The form's checkboxes, one per event type.
     event_types: Vec<&'static str>,
+    /// Whether the team takes new or changed endpoints and new secrets: not once it is
+    /// deactivated (`WebhookService` refuses them, 403), when only turning one off, a test, a
+    /// retry and deleting remain.
+    takes_changes: bool,
 }
 
 #[derive(Serialize)]
@@ -78,8 +84,13 @@ impl DeliveryRow {
     }
 }
 
-/// The section for `visitor`, or None when they may not manage the team's webhooks.
-pub async fn section(visitor: &Visitor, team_id: i64) -> Result<Option<Section>, PageError> {
+/// The section for `visitor` of a team that is `active` or not, or None when they may not
+/// manage the team's webhooks.
+pub async fn section(
+    visitor: &Visitor,
+    team_id: i64,
+    active: bool,
+) -> Result<Option<Section>, PageError> {
     let state = &visitor.state;
     let endpoints = match state.webhooks.list(&visitor.user, team_id).await {
         Ok(list) => list,
@@ -102,6 +113,7 @@ pub async fn section(visitor: &Visitor, team_id: i64) -> Result<Option<Section>,
     Ok(Some(Section {
         endpoints: rows,
         event_types: subscribable().map(EventType::as_str).collect(),
+        takes_changes: active,
     }))
 }
 

@@ -321,7 +321,7 @@ pub(crate) async fn team_page(
     context.insert("notice", &notice);
     context.insert("invite_email", "");
     context.insert("invite_role", "member");
-    let webhooks = crate::team_webhooks::section(visitor, team_id).await?;
+    let webhooks = crate::team_webhooks::section(visitor, team_id, summary.team.is_active).await?;
     context.insert("webhooks", &webhooks);
     let status = add_problem(&mut context, problem);
     visitor.page(status, "team.html", &context)
