@@ -5,10 +5,13 @@
 //! imports back into an empty database as the same rows.
 use std::collections::BTreeMap;
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use serde_json::json;
 
+use leadhub_domain::enrich::Geocoder;
 use leadhub_domain::import::{ImportKind, ImportServices, ImportSummary};
+use leadhub_geocode::ZipCentroidGeocoder;
 use leadhub_tests::{backend_tests, TestApp, TestDatabase, TestUser};
 use leadhub_web::import::{import_spreadsheet, ImportSettings, DEFAULT_CHUNK};
 
@@ -20,6 +23,7 @@ use crate::pages::{assert_shows, sign_in};
 backend_tests!(
     a_messy_file_imports_alike_through_the_cli_and_the_upload,
     an_export_imports_back_as_the_same_rows,
+    an_export_geocoded_by_us_imports_back_geocoded_alike,
     files_separated_by_tabs_or_semicolons_import_as_their_csv_twin,
     the_condos_of_a_property_list_stay_leads_of_their_own,
 );
@@ -459,6 +463,26 @@ async fn an_export_imports_back_as_the_same_rows(app: TestApp) {
     assert_eq!(rows_aside_ids(&first), rows_aside_ids(&second));
 }
 
+/// Coordinates a geocoder of ours found (here ZIP centroids, coarse) come back from an export as
+/// found again by the geocoder, not as the source's own: the same geocode columns and status.
+async fn an_export_geocoded_by_us_imports_back_geocoded_alike(app: TestApp) {
+    let geocoder: Arc<dyn Geocoder> = Arc::new(ZipCentroidGeocoder);
+    let app = app.restart().geocoder(Some(geocoder.clone())).build().await;
+    let alice = app.user("alice@example.com").await;
+    let lead =
+        json!({"address": "5 Pine St", "city": "Austin", "state": "TX", "zip_code": "78701"});
+    batch_ok(&app, &alice.key, json!({"leads": [lead]})).await;
+    let (_, first) = fetch_csv(&app, "/api/v1/leads/export", &alice.key).await;
+    assert!(first.contains(",zip,zip_centroid,"), "{first}");
+    let other = TestDatabase::create(app.db.backend).unwrap();
+    let other = TestApp::builder(other)
+        .geocoder(Some(geocoder))
+        .build()
+        .await;
+    let second = import_into(&other, "export.csv", first.as_bytes(), 1).await;
+    assert_eq!(rows_aside_ids(&first), rows_aside_ids(&second));
+}
+
 /// Imports `bytes`, saved as `file_name`, into an empty database of `app`'s backend (as another
 /// deployment would) and answers that database's CSV export. Every row (`rows`) must be created.
 pub(crate) async fn import_elsewhere(
@@ -468,6 +492,11 @@ pub(crate) async fn import_elsewhere(
     rows: u64,
 ) -> String {
     let other = TestApp::start(TestDatabase::create(app.db.backend).unwrap()).await;
+    import_into(&other, file_name, bytes, rows).await
+}
+
+/// `import_elsewhere` into `other`, an empty database set up as the test needs.
+async fn import_into(other: &TestApp, file_name: &str, bytes: &[u8], rows: u64) -> String {
     let bob = other.user("bob@example.com").await;
     let dir = std::env::temp_dir().join(format!("leadhub-roundtrip-{}", rand_suffix()));
     std::fs::create_dir_all(&dir).unwrap();
@@ -483,7 +512,7 @@ pub(crate) async fn import_elsewhere(
         tags: Vec::new(),
         source: None,
     };
-    let (summary, _) = import_spreadsheet(&services(&other), &bob.user, &settings)
+    let (summary, _) = import_spreadsheet(&services(other), &bob.user, &settings)
         .await
         .unwrap();
     assert_eq!(
@@ -492,7 +521,7 @@ pub(crate) async fn import_elsewhere(
         "{}",
         summary.render()
     );
-    fetch_csv(&other, "/api/v1/leads/export", &bob.key).await.1
+    fetch_csv(other, "/api/v1/leads/export", &bob.key).await.1
 }
 
 /// The export's rows by address, without the columns that name this database's ids and times.

@@ -751,6 +751,17 @@ impl ColumnMap {
         self.report.get(i).copied().unwrap_or(false)
     }
 
+    /// Whether the row's coordinates are this service's own finding, not its source's: a lead
+    /// export imported again names the geocoder that placed the lead (`geocode_source`).
+    pub fn geocoded_by_us(&self, cells: &[String]) -> bool {
+        let column = self.headers.iter().enumerate().position(|(i, h)| {
+            self.fields.get(i).copied().flatten().is_none() && header_key(h) == "geocodesource"
+        });
+        column
+            .and_then(|i| cells.get(i))
+            .is_some_and(|c| !c.trim().is_empty())
+    }
+
     /// The header of the column feeding `field`, for the report.
     pub fn header_of(&self, field: &str) -> Option<&str> {
         self.fields

@@ -376,6 +376,12 @@ pub fn lead_row(map: &ColumnMap, cells: &[String]) -> LeadRow {
     // After the one-line split: a unit belongs to the street, not after the ZIP.
     join_unit(&mut f.address, unit, UNIT, issues);
     join_unit(&mut f.mail_address, mail_unit, MAIL_UNIT, issues);
+    // An export's coordinates that a geocoder of ours found (a ZIP centroid among them) are not
+    // the source's: given, they would read as exact and never be looked up again. The address
+    // is geocoded again instead, which gives the lead its provenance back.
+    if f.address.is_some() && map.geocoded_by_us(cells) {
+        (f.latitude, f.longitude) = (None, None);
+    }
     // Coordinates come in pairs (the API's rule): one alone cannot place the lead.
     let alone = match (f.latitude, f.longitude) {
         (Some(v), None) => Some(("latitude", v, &mut f.latitude)),
@@ -533,6 +539,28 @@ mod tests {
         assert_eq!(row.fields.phone_5.as_deref(), Some("512-555-0100"));
         assert_eq!(codes(&row), [("phone_5", "no_free_slot")]);
         assert_eq!(row.issues[0].value, "(512) 555-0101");
+    }
+
+    #[test]
+    fn coordinates_a_geocoder_of_ours_found_are_looked_up_again() {
+        let exported = |source: &str, address: &str| {
+            lead(&[
+                ("address", address),
+                ("latitude", "42.358786"),
+                ("longitude", "-71.129581"),
+                ("geocode_source", source),
+                ("geocode_match", "zip_centroid"),
+            ])
+        };
+        let coordinates = |row: &LeadRow| (row.fields.latitude, row.fields.longitude);
+        let found = exported("zip", "1 Main St");
+        assert_eq!(coordinates(&found), (None, None));
+        assert!(found.issues.is_empty(), "{:?}", found.issues);
+        // The source's own coordinates (no geocoder named) are kept, and so are the only place
+        // of a row with no address to look up.
+        let given = (Some(42.358786), Some(-71.129581));
+        assert_eq!(coordinates(&exported("", "1 Main St")), given);
+        assert_eq!(coordinates(&exported("census", "")), given);
     }
 
     #[test]
