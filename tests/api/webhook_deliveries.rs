@@ -16,7 +16,8 @@ use crate::webhooks::create_webhook;
 
 backend_tests!(
     every_event_arrives_signed_retried_and_unheld,
-    a_process_without_workers_sends_no_webhooks
+    a_process_without_workers_sends_no_webhooks,
+    a_lead_moved_away_is_told_to_its_old_team_without_its_new_state
 );
 
 /// The app again sending webhooks to 127.0.0.1 on a short schedule, without job workers (an
@@ -49,6 +50,53 @@ async fn a_process_without_workers_sends_no_webhooks(app: TestApp) {
         .wait_for(Duration::from_secs(30), |log| !log.is_empty())
         .await;
     assert_eq!(log[0]["body"]["type"], "lead.created", "{log:?}");
+    drop(app);
+}
+
+/// A lead's events still waiting for their first attempt when the lead moves to another team
+/// reach the old team's endpoint with the lead's id alone: nothing the new team wrote since.
+async fn a_lead_moved_away_is_told_to_its_old_team_without_its_new_state(app: TestApp) {
+    let Some(receiver) = Receiver::start() else {
+        return;
+    };
+    let app = without_workers(app).await;
+    let [owner, bob] = app.users(["owner", "bob"]).await;
+    let old = team_of(&app, &owner, "Old", &[]).await;
+    let new = team_of(&app, &owner, "New", &[(&bob, "member")]).await;
+    let hook = json!({"url": receiver.url("old"), "events": ["*"]});
+    let made = create_webhook(&app, &owner.key, old, hook).await;
+    receiver.trust("old", made["secret"].as_str().unwrap());
+    let lead = json!({"team_id": old, "address": "9 Moving Ln", "city": "Austin", "state": "TX"});
+    let id = submit(&app, &owner.key, lead).await["result_lead_id"]
+        .as_i64()
+        .unwrap();
+    let path = format!("/api/v1/leads/{id}/move");
+    let (status, body) = app.post(&path, &owner.key, json!({"team_id": new})).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let secret = json!({"last_name": "Newteamonly", "email_1": "private@new.example"});
+    let (status, body) = app
+        .patch(&format!("/api/v1/leads/{id}"), &bob.key, secret)
+        .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+
+    let app = app.restart().local_webhooks_scaled("0.001").build().await;
+    let log = receiver
+        .wait_for(Duration::from_secs(30), |log| {
+            types(&of(log, "old")) == ["lead.created", "lead.updated"]
+        })
+        .await;
+    for delivery in &log {
+        let body = &delivery["body"];
+        assert_eq!(body["data"], json!({"id": id}), "{body}");
+        assert!(!body.to_string().contains("Newteamonly"), "{body}");
+    }
+    let moved = log.iter().find(|d| d["body"]["type"] == "lead.updated");
+    let changes = &moved.unwrap()["body"]["changes"];
+    assert_eq!(
+        changes["team_id"],
+        json!({"old": old, "new": new}),
+        "{changes}"
+    );
     drop(app);
 }
 

@@ -46,8 +46,14 @@ impl ApiPayloads {
         let s = self;
         match d.event_type.as_str() {
             "lead.created" | "lead.updated" | "lead.enriched" => {
-                match s.leads.find_lead(id()?).await.map_err(|e| e.to_string())? {
-                    Some(lead) => to_value(serde_json::to_value(LeadView::from(lead))),
+                let id = id()?;
+                match s.leads.find_lead(id).await.map_err(|e| e.to_string())? {
+                    Some(lead) if lead.team_id == Some(d.team_id) => {
+                        to_value(serde_json::to_value(LeadView::from(lead)))
+                    }
+                    // Moved or claimed out since the event: its state now is another team's (or
+                    // nobody's) to see, so this team hears only which lead it was.
+                    Some(_) => Ok(json!({ "id": id })),
                     None => Ok(Value::Null),
                 }
             }
