@@ -17,7 +17,8 @@ use crate::webhooks::create_webhook;
 backend_tests!(
     every_event_arrives_signed_retried_and_unheld,
     a_process_without_workers_sends_no_webhooks,
-    a_lead_moved_away_is_told_to_its_old_team_without_its_new_state
+    a_lead_moved_away_is_told_to_its_old_team_without_its_new_state,
+    an_intake_event_goes_out_at_once_not_at_the_next_poll
 );
 
 /// The app again sending webhooks to 127.0.0.1 on a short schedule, without job workers (an
@@ -97,6 +98,30 @@ async fn a_lead_moved_away_is_told_to_its_old_team_without_its_new_state(app: Te
         json!({"old": old, "new": new}),
         "{changes}"
     );
+    drop(app);
+}
+
+/// A submission's events wake the delivery worker, which sends them then, not at its next look
+/// for work (here a minute away): an event written within a second is due at once.
+async fn an_intake_event_goes_out_at_once_not_at_the_next_poll(app: TestApp) {
+    let Some(receiver) = Receiver::start() else {
+        return;
+    };
+    let app = app.restart().local_webhooks_scaled("0.001");
+    let app = app.env("LEADHUB_JOB_POLL_MS", "60000").build().await;
+    let [owner] = app.users(["owner"]).await;
+    let team = team_of(&app, &owner, "Prompt", &[]).await;
+    let hook = json!({"url": receiver.url("prompt"), "events": ["lead.created"]});
+    let made = create_webhook(&app, &owner.key, team, hook).await;
+    receiver.trust("prompt", made["secret"].as_str().unwrap());
+    // The worker's first look (at its start) is over before the lead comes.
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let lead = json!({"team_id": team, "address": "3 Prompt Way", "city": "Austin", "state": "TX"});
+    submit(&app, &owner.key, lead).await;
+    let log = receiver
+        .wait_for(Duration::from_secs(20), |log| !log.is_empty())
+        .await;
+    assert_eq!(log[0]["body"]["type"], "lead.created", "{log:?}");
     drop(app);
 }
 

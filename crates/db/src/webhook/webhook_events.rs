@@ -5,7 +5,7 @@
 //! later, in transactions of its own (`fan_out`), off intake's path.
 use std::collections::{BTreeSet, HashSet};
 
-use chrono::NaiveDateTime;
+use chrono::{NaiveDateTime, Timelike};
 use diesel::prelude::*;
 use rand::Rng;
 
@@ -191,7 +191,9 @@ pub(crate) fn fan_out(conn: &mut DbConnection, limit: i64) -> QueryResult<usize>
                 occurred_at: at,
                 status: DeliveryStatus::Pending.as_str(),
                 attempts: 0,
-                next_attempt_at: Some(at),
+                // Due now: the worker asks with whole seconds (`SystemClock`), so an event's
+                // fraction of a second would leave it waiting for the next poll (5 s).
+                next_attempt_at: Some(at.with_nanosecond(0).unwrap_or(at)),
                 created_at: at,
                 updated_at: now,
             });
