@@ -102,10 +102,12 @@ impl WebhookSender for HttpSender {
     }
 }
 
-/// An answer's text as the team reads it in `last_error`: one line of visible text, control
-/// characters (terminal escapes, NUL, line breaks) and invisible direction or width marks turned
-/// into single spaces. `stored_excerpt` then bounds it to 1 KiB.
+/// An answer's text as the team reads it in `last_error`: one line of visible text, terminal
+/// escape sequences taken out whole (`\x1b[31m`, not just its ESC), other control characters
+/// (NUL, line breaks) and invisible direction or width marks turned into single spaces.
+/// `stored_excerpt` then bounds it to 1 KiB.
 fn plain(text: &str) -> String {
+    let text = console::strip_ansi_codes(text);
     let hidden = |c: char| {
         c.is_control()
             || c.is_whitespace()
@@ -131,7 +133,7 @@ mod tests {
         let stored = stored_excerpt(&format!("HTTP 403: {}", plain(&answer)));
         assert!(stored.len() <= 1024, "{}", stored.len());
         assert!(
-            stored.starts_with("HTTP 403: <h1>Denied</h1> [31mred [0m nul evil end"),
+            stored.starts_with("HTTP 403: <h1>Denied</h1> red nul evil end"),
             "{stored}"
         );
         assert!(!stored.chars().any(|c| c.is_control() || c == '\u{202e}'));
