@@ -366,11 +366,12 @@ async fn the_export_streams_every_match_as_csv(app: TestApp) {
     assert_eq!(&formula[column("longitude")], "-97.74");
     assert_eq!(&formula[column("address_standardized")], "7 FORMULA WAY");
 
-    // The page's export: the same filter, the same file, for the session.
+    // The page's export: the same filter, the same file, for the session, with a byte-order
+    // mark so that Excel reads it as UTF-8.
     let mut b = sign_in(&app, "alice@example.com").await;
-    let page_csv = b.get("/leads/export?city=Austin").await;
-    assert_eq!(page_csv.status, StatusCode::OK);
-    assert_eq!(page_csv.body, text);
+    let (status, _, bytes) = b.download("/leads/export?city=Austin").await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(bytes, [b"\xEF\xBB\xBF", text.as_bytes()].concat());
     let dallas = b
         .get(&format!(
             "/leads/export?city=Dallas&q=number{}",

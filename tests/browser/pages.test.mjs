@@ -555,7 +555,9 @@ try {
   // Export CSV for the current filter, read back.
   await a.goBack();
   const [download] = await Promise.all([a.waitForEvent("download"), a.click("#export-csv")]);
-  const csvRows = parseCsv(fs.readFileSync(await download.path(), "utf8"));
+  const csvText = fs.readFileSync(await download.path(), "utf8");
+  assert.ok(csvText.startsWith("\ufeff"), "a byte-order mark, so that Excel reads UTF-8");
+  const csvRows = parseCsv(csvText.slice(1));
   assert.deepEqual(csvRows[0].slice(0, 4), ["id", "team_id", "address", "city"]);
   assert.equal(csvRows.length, 2, JSON.stringify(csvRows));
   const col = (name) => csvRows[0].indexOf(name);
@@ -563,7 +565,7 @@ try {
   assert.equal(csvRows[1][col("primary_phone")], "+15125550199", "E.164 phones are written plain: a phone number is no formula");
   const all = await a.request.get(`${base}/leads/export`);
   assert.equal(all.headers()["content-type"], "text/csv; charset=utf-8");
-  const allRows = parseCsv(await all.text());
+  const allRows = parseCsv((await all.text()).replace(/^\ufeff/, ""));
   assert.equal(allRows.length, 4);
   assert.ok(allRows.some((r) => r[col("first_name")] === "'=SUM(1,2)"), "formula cells are prefixed");
   step("Export CSV of the current filter downloaded and read back; formula cells prefixed");

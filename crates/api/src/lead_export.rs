@@ -12,7 +12,7 @@ use actix_web::{HttpRequest, HttpResponse, Responder};
 use apistos::paths::{MediaType, Response, Responses};
 use apistos::reference_or::ReferenceOr;
 use apistos::{ApiComponent, Schema};
-use futures_util::stream;
+use futures_util::{stream, StreamExt};
 use schemars::schema::{InstanceType, SchemaObject};
 
 use leadhub_domain::lead::fields::{EXPORT_RECORD_COLUMNS, STRING_FIELDS};
@@ -255,18 +255,38 @@ fn body(
     })
 }
 
+const UTF8_BOM: &[u8] = b"\xEF\xBB\xBF";
+
 /// A CSV download of leads, documented in OpenAPI as `text/csv`.
 pub struct LeadsCsv {
     source: ExportSource,
     filter: VisibleLeadFilter,
+    /// Starts with a UTF-8 byte-order mark, for a person who opens the file in Excel.
+    marked: bool,
 }
 
 impl LeadsCsv {
     pub fn new(source: ExportSource, filter: VisibleLeadFilter) -> Self {
-        LeadsCsv { source, filter }
+        LeadsCsv {
+            source,
+            filter,
+            marked: false,
+        }
+    }
+
+    /// The download a person clicks: Excel reads a CSV without a byte-order mark in the
+    /// computer's own code page, so `José` shows as `JosÃ©`. A program (the API's export) gets
+    /// the CSV as it is; an import reads either.
+    pub fn for_people(self) -> Self {
+        LeadsCsv {
+            marked: true,
+            ..self
+        }
     }
 
     pub fn into_response(self) -> HttpResponse {
+        let mark = self.marked.then(|| Ok(Bytes::from_static(UTF8_BOM)));
+        let body = stream::iter(mark).chain(body(self.source, self.filter));
         HttpResponse::Ok()
             .content_type("text/csv; charset=utf-8")
             .insert_header((
@@ -275,7 +295,7 @@ impl LeadsCsv {
             ))
             .insert_header((header::CACHE_CONTROL, "no-store"))
             .insert_header((header::X_CONTENT_TYPE_OPTIONS, "nosniff"))
-            .streaming(body(self.source, self.filter))
+            .streaming(body)
     }
 }
 

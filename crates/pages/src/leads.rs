@@ -387,7 +387,8 @@ pub(crate) async fn listed(
 async fn export(visitor: Visitor, req: HttpRequest) -> Result<HttpResponse, PageError> {
     let filter = export_filter(&visitor, &req).await?;
     let source = ExportSource::of(&visitor.state);
-    Ok(visitor.finish(LeadsCsv::new(source, filter).into_response()))
+    let csv = LeadsCsv::new(source, filter).for_people();
+    Ok(visitor.finish(csv.into_response()))
 }
 
 /// The leads an export of the list's URL holds: its filters, read as the API reads them, within
