@@ -263,3 +263,25 @@ fn a_database_gone_while_serving_answers_503() {
     });
     drop(server);
 }
+
+/// A data folder that is a file (`LEADHUB_DATA_DIR` naming one) stops the start with one line
+/// saying so, not the OS's "File exists", which reads as if all were well.
+#[test]
+fn a_data_folder_that_is_a_file_stops_the_start_with_one_line() {
+    let env = Env::new("data-file", false).unwrap();
+    let file = env.dir.join("not-a-folder");
+    std::fs::write(&file, "").unwrap();
+    let mut command = env.command();
+    command
+        .env_remove("DATABASE_URL")
+        .env("LEADHUB_DATA_DIR", &file);
+    let (output, took) = run(command, &["serve"]);
+    let line = refusal(&output, took);
+    assert_eq!(
+        line,
+        format!(
+            "leadhub: cannot open the database: cannot create the folder {}: a file is in the way (is the data folder, LEADHUB_DATA_DIR, a file?)",
+            file.display()
+        )
+    );
+}

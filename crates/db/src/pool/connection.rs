@@ -499,7 +499,17 @@ fn create_sqlite_file(path: &str) -> Result<(), DbError> {
         folders.recursive(true);
         #[cfg(unix)]
         std::os::unix::fs::DirBuilderExt::mode(&mut folders, 0o700);
-        folders.create(folder).map_err(|e| failed(folder, e))?;
+        folders.create(folder).map_err(|e| match e.kind() {
+            // A file where the folder should be (LEADHUB_DATA_DIR naming a file): the OS says
+            // only "File exists", which reads as if all were well.
+            std::io::ErrorKind::AlreadyExists | std::io::ErrorKind::NotADirectory => {
+                DbError::Connect(format!(
+                    "cannot create the folder {}: a file is in the way (is the data folder, LEADHUB_DATA_DIR, a file?)",
+                    folder.display()
+                ))
+            }
+            _ => failed(folder, e),
+        })?;
     }
     match create_private_file(path) {
         Ok(()) => Ok(()),
