@@ -853,7 +853,7 @@ async function uploadsAndMap(page, teamId, mappedLeadId) {
   await page.goto(`${base}/leads/import`);
   await page.setInputFiles("#upload-file", { name: "photo.png", mimeType: "image/png", buffer: Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 0]) });
   await page.getByRole("button", { name: "Upload and import" }).click();
-  await page.getByText("This is neither a CSV file nor an Excel workbook").waitFor();
+  await page.getByText("This file cannot be imported: neither a CSV file nor an Excel workbook").waitFor();
   await shot(page, "42-upload-refused");
   await page.setViewportSize({ width: 390, height: 844 });
   for (const where of ["/leads/import", new URL(report.url()).pathname.replace(/\/report$/, "")]) {

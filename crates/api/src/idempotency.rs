@@ -18,6 +18,7 @@ use chrono::Duration;
 use serde_json::Value;
 
 use leadhub_domain::error::{FieldError, LocPart};
+use leadhub_domain::lead::record::LeadAction;
 use leadhub_domain::secret::hash_secret;
 use leadhub_domain::submission::{
     ElementOutcome, IdempotencyClaim, IdempotentAnswer, StoredForClaim, Submission,
@@ -172,6 +173,11 @@ fn outcome_of(index: usize, s: &Submission) -> ElementOutcome {
         action: s.result_action,
         warnings: s.validation_warnings.clone(),
         error: s.error.clone(),
+        // Not stored, and not part of the answer replayed: the action stands for it.
+        lead_changed: matches!(
+            s.result_action,
+            Some(LeadAction::Created | LeadAction::Updated)
+        ),
     }
 }
 

@@ -31,7 +31,7 @@ pub fn check_file(bytes: &[u8], kind: &ImportKind) -> Result<FileCheck, String> 
     if let Sheet::Csv(csv) = &sheet {
         if bytes.contains(&0) && !csv.is_utf16() {
             return Err(
-                "This is neither a CSV file nor an Excel workbook (.xlsx): it holds binary data."
+                "This file cannot be imported: neither a CSV file nor an Excel workbook (.xlsx): it holds binary data."
                     .into(),
             );
         }

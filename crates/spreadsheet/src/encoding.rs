@@ -1,5 +1,6 @@
 //! Which text encoding a file is in: a byte-order mark says so (UTF-8, UTF-16LE/BE); else UTF-8 when the
-//! file reads as UTF-8, or holds UTF-8 text beside a few bad rows (those rows are rejected one by one);
+//! file reads as UTF-8, or holds UTF-8 text beside a few bad rows (their cells are read as windows-1252,
+//! `sheet`);
 //! else the legacy encoding `chardetng` (Firefox's detector) guesses, typically windows-1252, what Excel
 //! on Windows saves as "CSV".
 use std::io::{self, Read, Seek, SeekFrom};

@@ -1,5 +1,6 @@
 //! Spreadsheet files people upload or import: a file opened by what it holds (`open`), CSV text in
-//! the encoding `encoding` detects, its cells separated as `separator` finds, read row by row so an undecodable row is rejected alone
+//! the encoding `encoding` detects, its cells separated as `separator` finds, read row by row so
+//! a UTF-8 file's windows-1252 cell is read as such and an undecodable row is rejected alone
 //! (`sheet`), an Excel workbook's first worksheet (`workbook`), and the formula-safe CSV cells
 //! (`cell`) and import report (`report`) leadhub writes, the Excel workbook of an export
 //! (`workbook_export`), and a file's run through the import

@@ -69,4 +69,8 @@ impl SheetRows for Sheet {
     fn unread_sheets(&self) -> Vec<String> {
         self.rows().unread_sheets()
     }
+
+    fn separator(&self) -> Option<char> {
+        self.rows().separator()
+    }
 }

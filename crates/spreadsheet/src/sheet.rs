@@ -1,14 +1,17 @@
 //! A CSV file as rows: decoded in the encoding `encoding::detect` found, its separator chosen by
 //! `separator`, parsed by the `csv` crate with Windows or Unix line endings, rows of any width. A
-//! row that does not decode is handed on as unreadable with its number and the rows after it are
-//! read, so one bad row costs that row alone.
+//! UTF-8 file's cell that is not UTF-8 is read as windows-1252 (a row pasted from Excel on
+//! Windows) and named for a warning; a row of another file that does not decode is handed on as
+//! unreadable with its number and cells, and the rows after it are read, so one bad row costs
+//! that row alone.
 use std::io::{self, Cursor, Read, Seek, SeekFrom};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
+use anyhow::bail;
 use anyhow::Context;
 use csv::ByteRecord;
-use encoding_rs::{Encoding, UTF_16BE, UTF_16LE, UTF_8};
+use encoding_rs::{Encoding, UTF_16BE, UTF_16LE, UTF_8, WINDOWS_1252};
 use encoding_rs_io::DecodeReaderBytesBuilder;
 
 use leadhub_domain::import::{ReadRow, SheetRow, SheetRows};
@@ -84,6 +87,11 @@ impl CsvSheet {
             .take(SNIFF_BYTES)
             .read_to_end(&mut start)
             .context("cannot read the file")?;
+        // Text holds no NUL character (UTF-16's NUL bytes are decoded by now): an image or a
+        // program renamed `.csv` does, within its first bytes.
+        if start.contains(&0) {
+            bail!("neither a CSV file nor an Excel workbook (.xlsx): it holds binary data");
+        }
         let cut = start.len() as u64 == SNIFF_BYTES;
         let separator = take_separator(&mut start, cut);
         let source: Source = Box::new(Cursor::new(start).chain(source));
@@ -140,23 +148,45 @@ impl CsvSheet {
         moved.max(1)
     }
 
-    /// The row just read as text, or why it is not text.
-    fn decoded(&self) -> Result<Vec<String>, String> {
+    /// The row just read as text, or as unreadable with its cells as far as they decode.
+    fn decoded(&self) -> ReadRow {
         let mut cells = Vec::with_capacity(self.record.len());
-        for cell in self.record.iter() {
-            let text = std::str::from_utf8(cell).map_err(|_| {
-                format!("the row is not valid {} text (the rest of the file is); save it again with its characters fixed", self.encoding.name())
-            })?;
-            // A transcoded row holds U+FFFD where its bytes meant nothing in the file's encoding.
-            if self.encoding != UTF_8 && text.contains('\u{fffd}') {
-                return Err(format!(
-                    "the row has bytes that are not {} text",
-                    self.encoding.name()
-                ));
+        let mut recoded = Vec::new();
+        let mut unreadable = false;
+        for (column, cell) in self.record.iter().enumerate() {
+            match std::str::from_utf8(cell) {
+                Ok(text) => {
+                    // A transcoded row holds U+FFFD where its bytes meant nothing in the file's
+                    // encoding.
+                    unreadable |= self.encoding != UTF_8 && text.contains('\u{fffd}');
+                    cells.push(text.to_owned());
+                }
+                // Only a UTF-8 file is read undecoded. A cell of it that is not UTF-8 is nearly
+                // always text pasted from Excel on Windows, windows-1252, where every byte is a
+                // character: read so, it is the text its writer saw.
+                Err(_) => {
+                    let (text, _) = WINDOWS_1252.decode_without_bom_handling(cell);
+                    cells.push(text.into_owned());
+                    recoded.push((column, WINDOWS_1252.name()));
+                }
             }
-            cells.push(text.to_owned());
         }
-        Ok(cells)
+        if unreadable {
+            let reason = format!(
+                "the row has bytes that are not {} text (shown as \u{fffd}); fix its characters and import it again",
+                self.encoding.name()
+            );
+            return ReadRow::Unreadable {
+                row: self.row,
+                reason,
+                cells,
+            };
+        }
+        ReadRow::Row(SheetRow {
+            row: self.row,
+            cells,
+            recoded,
+        })
     }
 }
 
@@ -181,20 +211,15 @@ impl SheetRows for CsvSheet {
             return Ok(None);
         }
         self.row += self.rows_taken();
-        Ok(Some(match self.decoded() {
-            Ok(cells) => ReadRow::Row(SheetRow {
-                row: self.row,
-                cells,
-            }),
-            Err(reason) => ReadRow::Unreadable {
-                row: self.row,
-                reason,
-            },
-        }))
+        Ok(Some(self.decoded()))
     }
 
     fn bytes_read(&self) -> u64 {
         self.read.load(Ordering::Relaxed)
+    }
+
+    fn separator(&self) -> Option<char> {
+        Some(char::from(self.separator.byte()))
     }
 }
 
@@ -216,6 +241,7 @@ mod tests {
         ReadRow::Row(SheetRow {
             row: n,
             cells: cells.iter().map(|c| (*c).to_owned()).collect(),
+            recoded: Vec::new(),
         })
     }
 
@@ -232,15 +258,68 @@ mod tests {
     }
 
     #[test]
-    fn a_bad_row_in_a_utf8_file_is_unreadable_alone() {
-        let (encoding, _, rows) = read(b"city\nS\xC3\xA3o Paulo\nM\xFCnchen\nAustin\n");
+    fn a_windows_1252_cell_in_a_utf8_file_is_read_as_such_and_named() {
+        let (encoding, _, rows) =
+            read(b"name,city\nJo\xC3\xABl,S\xC3\xA3o Paulo\nRen\xE9e,M\xFCnchen\nAl,Austin\n");
         assert_eq!(encoding, "UTF-8");
-        assert_eq!(rows.len(), 3);
+        assert_eq!(
+            rows,
+            [
+                row(2, &["Joël", "São Paulo"]),
+                ReadRow::Row(SheetRow {
+                    row: 3,
+                    cells: vec!["Renée".into(), "München".into()],
+                    recoded: vec![(0, "windows-1252"), (1, "windows-1252")],
+                }),
+                row(4, &["Al", "Austin"]),
+            ]
+        );
+        // A cell of UTF-8 text beside it stays UTF-8.
+        let (_, _, rows) = read(b"name,city\nRen\xE9e,S\xC3\xA3o Paulo\n");
+        let ReadRow::Row(read) = &rows[0] else {
+            panic!("{rows:?}")
+        };
+        assert_eq!(read.cells, ["Renée", "São Paulo"]);
+        assert_eq!(read.recoded, [(0, "windows-1252")]);
+    }
+
+    #[test]
+    fn an_undecodable_row_of_a_transcoded_file_is_unreadable_with_its_cells() {
+        // UTF-16LE with a lone surrogate in the second row's first cell.
+        let mut utf16 = vec![0xFF, 0xFE];
+        let mut units: Vec<u16> = "city,zip\r\n".encode_utf16().collect();
+        units.push(0xD800);
+        units.extend("x,78701\r\nAustin,78702\r\n".encode_utf16());
+        for unit in units {
+            utf16.extend(unit.to_le_bytes());
+        }
+        let (_, _, rows) = read(&utf16);
         assert!(
-            matches!(&rows[1], ReadRow::Unreadable { row: 3, reason } if reason.contains("UTF-8")),
+            matches!(&rows[0], ReadRow::Unreadable { row: 2, reason, cells }
+                if reason.contains("UTF-16LE") && cells == &["\u{fffd}x", "78701"]),
             "{rows:?}"
         );
-        assert_eq!(rows[2], row(4, &["Austin"]));
+        assert_eq!(rows[1], row(3, &["Austin", "78702"]));
+    }
+
+    #[test]
+    fn a_binary_file_is_no_csv_file() {
+        for bytes in [
+            &b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR"[..],
+            &b"\0\x01\x02\x03\x04\x05\xfe\xff"[..],
+            &b"name,city\nAl\0,Austin\n"[..],
+        ] {
+            let Err(e) = CsvSheet::open(Cursor::new(bytes.to_vec())) else {
+                panic!("{bytes:?} opened")
+            };
+            assert!(e.to_string().contains("it holds binary data"), "{e}");
+        }
+        // UTF-16's NUL bytes are text.
+        let mut utf16 = vec![0xFF, 0xFE];
+        for unit in "city\r\nAustin\r\n".encode_utf16() {
+            utf16.extend(unit.to_le_bytes());
+        }
+        assert!(CsvSheet::open(Cursor::new(utf16)).is_ok());
     }
 
     #[test]

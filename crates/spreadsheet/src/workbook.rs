@@ -221,7 +221,7 @@ fn send_rows<R: Read + Seek>(
         }
         let row = row.get_or_insert_with(|| SheetRow {
             row: number,
-            cells: Vec::new(),
+            ..SheetRow::default()
         });
         let c = c as usize;
         if row.cells.len() <= c {

@@ -28,6 +28,7 @@ fn row(n: u64, cells: &[&str]) -> SheetRow {
     SheetRow {
         row: n,
         cells: cells.iter().map(|c| (*c).to_owned()).collect(),
+        recoded: Vec::new(),
     }
 }
 

@@ -7,7 +7,7 @@ use std::process::{Command, Output};
 
 use diesel::prelude::*;
 
-use leadhub_db::schema::{businesses, lead_notes, leads};
+use leadhub_db::schema::{businesses, lead_activity, lead_notes, leads};
 use leadhub_db::{Database, ReadConnection};
 
 const BIN: &str = env!("CARGO_BIN_EXE_leadhub");
@@ -511,6 +511,53 @@ fn tag_and_source_mark_every_lead_of_the_file_and_refuse_bad_ones() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// One lead's version and how many timeline rows it has, by lead id.
+fn versions_and_timelines(dir: &Path) -> Vec<(i64, i64, i64)> {
+    in_db(dir, |conn| {
+        let versions: Vec<(i64, i64)> = conn.load(
+            leads::table
+                .select((leads::id, leads::version))
+                .order(leads::id),
+        )?;
+        let mut out = Vec::new();
+        for (id, version) in versions {
+            let rows: i64 = conn.get_result(
+                lead_activity::table
+                    .filter(lead_activity::lead_id.eq(id))
+                    .count(),
+            )?;
+            out.push((id, version, rows));
+        }
+        Ok(out)
+    })
+}
+
+/// A sheet with a working state, tags and each of two properties in two spellings, imported
+/// again as it is: nothing changes (each lead keeps its version, its ETag, and gets no
+/// timeline row) and the summary says so: every row skipped, no warning.
+#[test]
+fn a_file_imported_again_changes_nothing_and_says_so() {
+    const SHEET: &str = "\
+address,city,state,zip_code,lead_status,follow_up_on,tags
+123 N Main St Apt 4,Austin,TX,78702,contacted,12/20/2026,storm;hail
+123 North Main Street #4,Austin,TX,78702,,,
+123 N Main St Apt 4,Austin,TX,78702,,,
+77 Fifth Ave,Austin,TX,78702,,,vip
+77 5th Avenue,Austin,TX,78702,,,
+";
+    let dir = folder_with("again", "leads.csv", SHEET);
+    let (stdout, _) = ok(&leadhub(&dir, &["import", "leads", "leads.csv"]));
+    // The second spelling of 77 Fifth Ave stays; 123 N Main St's is written back by row 4.
+    let figures = [("created", 2), ("updated", 1), ("skipped", 2), ("work", 1)];
+    assert_figures(&stdout, &figures);
+    let before = versions_and_timelines(&dir);
+    let (stdout, _) = ok(&leadhub(&dir, &["import", "leads", "leads.csv"]));
+    let figures = [("updated", 0), ("skipped", 5), ("warnings", 0)];
+    assert_figures(&stdout, &figures);
+    assert_eq!(versions_and_timelines(&dir), before);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn the_team_comes_first_in_the_import_help() {
     let dir = temp_dir("help");
@@ -559,5 +606,24 @@ fn import_needs_someone_to_act_as() {
     assert!(String::from_utf8(missing.stderr)
         .unwrap()
         .contains("nope.csv"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A binary file renamed `.csv` is refused for what it is, as the upload page refuses it: the
+/// reader both share says so, not a header naming nothing.
+#[test]
+fn a_binary_file_is_refused_as_no_csv_file() {
+    let dir = temp_dir("binary");
+    admin(&dir);
+    let png = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\x10\0\0\0\x10\x08\x06\0\0\0";
+    std::fs::write(dir.join("png.csv"), png).unwrap();
+    let out = leadhub(&dir, &["import", "leads", "png.csv"]);
+    assert!(!out.status.success());
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        stderr.contains("neither a CSV file nor an Excel workbook (.xlsx): it holds binary data"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("no column named"), "{stderr}");
     let _ = std::fs::remove_dir_all(&dir);
 }

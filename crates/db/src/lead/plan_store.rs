@@ -78,6 +78,7 @@ pub(crate) fn plan_and_write(
                 warnings: p.warnings,
                 to_enrich: p.to_enrich,
                 restored: restored.contains(&i),
+                lead_changed: p.lead_changed,
             })
         })
         .collect())

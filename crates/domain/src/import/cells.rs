@@ -88,6 +88,97 @@ pub fn read_number(s: &str) -> Option<f64> {
     text.parse::<f64>().ok().filter(|n| n.is_finite())
 }
 
+/// How a file writes a number's fraction. A file separated by semicolons is Excel's "CSV" where
+/// the decimal mark is a comma (`42,3611`, `1.234,5`); every other file writes a point, and a
+/// workbook's numbers are numbers.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum DecimalMark {
+    #[default]
+    Point,
+    Comma,
+}
+
+impl DecimalMark {
+    /// The decimal mark of a file whose cells `separator` separates (None: a workbook).
+    pub fn of_separator(separator: Option<char>) -> DecimalMark {
+        match separator {
+            Some(';') => DecimalMark::Comma,
+            _ => DecimalMark::Point,
+        }
+    }
+}
+
+/// A cell of a decimal-comma file with its numbers in the point form the readers take.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PointForm<'a> {
+    pub text: Cow<'a, str>,
+    /// Each number that also reads with a point, to another value (`21.780`: 21780, or 21.78
+    /// written with a point), as `(as written, as read)`: read the comma's way, for a warning.
+    pub ambiguous: Vec<(String, String)>,
+}
+
+/// `text`, written with a decimal comma and a dot between thousands (`42,3611`, `1.234,5`, `0,5
+/// acres`, `21.780 sqft`), with each number in the point form (`42.3611`, `1234.5`, `0.5 acres`,
+/// `21780 sqft`). A number that reads only with a point (`-71.0601`, `1,234.5`: a program that
+/// writes points though it separates cells by semicolons) or not at all stays as written.
+pub fn comma_decimals_in_point_form(text: &str) -> PointForm<'_> {
+    let bytes = text.as_bytes();
+    let mut out = String::new();
+    let mut copied = 0;
+    let mut ambiguous = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        if !bytes[i].is_ascii_digit() {
+            i += 1;
+            continue;
+        }
+        // A number: digits, with a comma or a dot only between two digits.
+        let start = i;
+        while i < bytes.len() {
+            let between =
+                matches!(bytes[i], b',' | b'.') && bytes.get(i + 1).is_some_and(u8::is_ascii_digit);
+            if bytes[i].is_ascii_digit() || between {
+                i += 1;
+            } else {
+                break;
+            }
+        }
+        let number = &text[start..i];
+        if !number.contains([',', '.']) {
+            continue;
+        }
+        let swapped: String = number
+            .chars()
+            .map(|c| match c {
+                ',' => '.',
+                '.' => ',',
+                c => c,
+            })
+            .collect();
+        let Some(with_comma) = read_number(&swapped) else {
+            continue;
+        };
+        let point_form = swapped.replace(',', "");
+        if read_number(number).is_some_and(|with_point| with_point != with_comma) {
+            ambiguous.push((number.to_owned(), point_form.clone()));
+        }
+        out.push_str(&text[copied..start]);
+        out.push_str(&point_form);
+        copied = i;
+    }
+    if copied == 0 {
+        return PointForm {
+            text: Cow::Borrowed(text),
+            ambiguous,
+        };
+    }
+    out.push_str(&text[copied..]);
+    PointForm {
+        text: Cow::Owned(out),
+        ambiguous,
+    }
+}
+
 /// A whole number (`3`, `3.0`, `1,234`, `three`); None for `2.5`.
 pub fn read_whole(s: &str) -> Option<i64> {
     let n = read_number(s)?;
@@ -352,6 +443,48 @@ mod tests {
         assert_eq!(read_whole("3.0"), Some(3));
         assert_eq!(read_whole("1,234"), Some(1234));
         assert_eq!(read_whole("2.5"), None);
+    }
+
+    #[test]
+    fn a_decimal_comma_files_numbers_in_the_point_form() {
+        let point = |s| comma_decimals_in_point_form(s).text.into_owned();
+        for (written, read) in [
+            ("42,3611", "42.3611"),
+            ("-71,0601", "-71.0601"),
+            ("0,5 acres", "0.5 acres"),
+            ("1.234,5", "1234.5"),
+            ("1.234.567", "1234567"),
+            ("4,5 stars", "4.5 stars"),
+            ("0,25 ac / 10.890,5 sf", "0.25 ac / 10890.5 sf"),
+            // Only a point reads: a program that writes points though it separates by semicolons.
+            ("-71.0601", "-71.0601"),
+            ("30.25", "30.25"),
+            ("1,234.5", "1,234.5"),
+            // No number, or none either way: as written (the cleaning judges it).
+            ("3", "3"),
+            ("1/2 acre", "1/2 acre"),
+            ("Lot 5, 0,5 acres", "Lot 5, 0.5 acres"),
+            ("1.2.3", "1.2.3"),
+            ("call me", "call me"),
+        ] {
+            assert_eq!(point(written), read, "{written}");
+            assert!(comma_decimals_in_point_form(written).ambiguous.is_empty());
+        }
+        // A dot before three digits: thousands here, a decimal point elsewhere.
+        let read = comma_decimals_in_point_form("21.780 sqft");
+        assert_eq!(read.text, "21780 sqft");
+        assert_eq!(read.ambiguous, [("21.780".to_owned(), "21780".to_owned())]);
+        let read = comma_decimals_in_point_form("1,234");
+        assert_eq!(read.text, "1.234");
+        assert_eq!(read.ambiguous, [("1,234".to_owned(), "1.234".to_owned())]);
+        assert!(matches!(
+            comma_decimals_in_point_form("3 beds").text,
+            Cow::Borrowed(_)
+        ));
+        assert_eq!(DecimalMark::of_separator(Some(';')), DecimalMark::Comma);
+        for other in [Some(','), Some('\t'), Some('|'), None] {
+            assert_eq!(DecimalMark::of_separator(other), DecimalMark::Point);
+        }
     }
 
     #[test]

@@ -1,19 +1,22 @@
 //! Importing a spreadsheet of leads or businesses: one use case for the CLI and the browser upload.
 //!
 //! The file is read by an adapter (`SheetRows`: decoding, CSV); this module maps its header (`columns`),
-//! cleans each row's cells into the API's values (`cells`, `rows`), rejects only the rows nothing can be
-//! kept of, sends the rest through the API's own services in chunks (`ImportDestination`), and writes one
+//! cleans each row's cells into the API's values (`cells`, `rows`; a sheet's totals line, a shifted row
+//! and a decimal comma are the file's ways, `reading`), rejects only the rows nothing can be kept of, sends the rest through the API's own services in chunks (`ImportDestination`), and writes one
 //! report line per rejected row and per warning (`ImportReport`) while counting what happened
 //! (`ImportSummary`).
+use std::collections::HashMap;
+
 use async_trait::async_trait;
 
 use crate::business::{ImportOutcome, ImportRequest, RelationshipType};
-use crate::lead::work::{ImportedWork, WorkSet};
+use crate::lead::work::{ImportedWork, LeadWork, WorkSet};
 use crate::submission::{ElementOutcome, SubmissionRequest};
 use crate::user::User;
 
 pub mod cells;
 pub mod columns;
+mod reading;
 pub mod rows;
 mod service;
 #[cfg(test)]
@@ -92,17 +95,26 @@ impl ImportKind {
 }
 
 /// One data row of a file: its spreadsheet row number (the header is row 1) and its cells.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct SheetRow {
     pub row: u64,
     pub cells: Vec<String>,
+    /// The cells that were not text in the file's encoding and were read in another, each as
+    /// `(column, encoding)`: a row pasted from Excel on Windows into a UTF-8 file is
+    /// windows-1252. Each gets a warning (`recoded_cell`). Empty for nearly every row.
+    pub recoded: Vec<(usize, &'static str)>,
 }
 
-/// A row as read: its cells, or why it could not be read (it is rejected; reading goes on).
+/// A row as read: its cells, or why it could not be read (it is rejected; reading goes on) with
+/// its cells as far as they could be read, for the report.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ReadRow {
     Row(SheetRow),
-    Unreadable { row: u64, reason: String },
+    Unreadable {
+        row: u64,
+        reason: String,
+        cells: Vec<String>,
+    },
 }
 
 /// The rows of an opened spreadsheet file (an adapter decodes and parses it).
@@ -122,6 +134,12 @@ pub trait SheetRows: Send {
     /// no column of ours.
     fn unread_sheets(&self) -> Vec<String> {
         Vec::new()
+    }
+    /// The character between a text file's cells (`,`, `;`, tab, `|`); None for a workbook,
+    /// whose cells are cells. A semicolon says how numbers are written (`DecimalMark`), and only
+    /// a separator can shift a row's cells (`reading`).
+    fn separator(&self) -> Option<char> {
+        None
     }
 }
 
@@ -181,6 +199,14 @@ pub trait ImportDestination: Send + Sync {
         user: &User,
         work: Vec<(i64, ImportedWork)>,
     ) -> anyhow::Result<Vec<WorkSet>>;
+
+    /// The working state of `leads` (that rows merged into) as it is now, by lead id: what the
+    /// rows' status, owner and follow-up cells, which set new leads only, are compared with.
+    async fn working_state(
+        &self,
+        user: &User,
+        leads: Vec<i64>,
+    ) -> anyhow::Result<HashMap<i64, LeadWork>>;
 }
 
 #[cfg(test)]

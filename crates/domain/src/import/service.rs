@@ -1,6 +1,7 @@
 //! The import use case: rows in, leads or businesses out through the API's services, a report line for
 //! every rejected row and every warning, and the summary. An import never stops half-way over a row: each
 //! row is imported or reported with its number and reason.
+use std::collections::{BTreeSet, HashMap};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -9,7 +10,7 @@ use async_trait::async_trait;
 use crate::business::{BusinessService, ImportOutcome, ImportRequest};
 use crate::lead::fields::Warning;
 use crate::lead::record::LeadAction;
-use crate::lead::work::{ImportedWork, LeadWorkService, WorkSet};
+use crate::lead::work::{ImportedWork, KeptWork, LeadWork, LeadWorkService, WorkSet};
 use crate::submission::{ElementOutcome, SubmissionRequest, SubmissionService};
 use crate::telemetry::IMPORT_ROWS;
 use crate::user::User;
@@ -17,6 +18,7 @@ use crate::user::User;
 use super::columns::{
     map_header, ColumnMap, ASSIGNEE, DO_NOT_CALL, FOLLOW_UP, LEAD_STATUS, NOTES, NUMBER_DNC, TAGS,
 };
+use super::reading::{misfits, RowReading};
 use super::rows::{business_row, lead_row, CellIssue};
 use super::verbatim::Verbatim;
 use super::{
@@ -95,6 +97,14 @@ impl ImportDestination for ImportServices {
             .await
             .map_err(|e| anyhow::anyhow!("{e}"))
     }
+
+    async fn working_state(
+        &self,
+        _user: &User,
+        leads: Vec<i64>,
+    ) -> anyhow::Result<HashMap<i64, LeadWork>> {
+        Ok(self.lead_work.imported_leads_work(leads).await?)
+    }
 }
 
 /// A service's refusal in words for the person running the import.
@@ -112,6 +122,55 @@ fn describe(e: crate::error::ServiceError) -> anyhow::Error {
                 .join("; ")
         ),
         ServiceError::Unexpected(cause) => cause,
+    }
+}
+
+/// The warning code of a row's working state left aside or not set.
+const WORK_NOT_SET: &str = "work_not_set";
+
+/// The fields of the columns a row's working state came from, in the order a warning about
+/// all of it names the first: status, follow-up, owner, do-not-call, tags, a number's flag.
+fn work_columns(work: &ImportedWork) -> Vec<&'static str> {
+    [
+        (work.status.is_some(), LEAD_STATUS),
+        (work.follow_up.is_some(), FOLLOW_UP),
+        (work.assignee_email.is_some(), ASSIGNEE),
+        (work.do_not_call.is_some(), DO_NOT_CALL),
+        (!work.tags.is_empty(), TAGS),
+        (!work.numbers_not_to_call.is_empty(), NUMBER_DNC),
+    ]
+    .into_iter()
+    .filter_map(|(given, field)| given.then_some(field))
+    .collect()
+}
+
+/// The column of a part of a lead's working state the lead kept, and the warning saying so.
+fn kept_work_said(kept: &KeptWork) -> (&'static str, String) {
+    let as_it_is = "as the team has it";
+    match kept {
+        KeptWork::Status(status) => (
+            LEAD_STATUS,
+            format!(
+                "the lead existed: its status stays {}, {as_it_is}",
+                status.as_str()
+            ),
+        ),
+        KeptWork::Owner(Some(email)) => (
+            ASSIGNEE,
+            format!("the lead existed: {email} still works it, {as_it_is}"),
+        ),
+        KeptWork::Owner(None) => (
+            ASSIGNEE,
+            format!("the lead existed: it stays without an owner, {as_it_is}"),
+        ),
+        KeptWork::FollowUp(Some(day)) => (
+            FOLLOW_UP,
+            format!("the lead existed: its follow-up day stays {day}, {as_it_is}"),
+        ),
+        KeptWork::FollowUp(None) => (
+            FOLLOW_UP,
+            format!("the lead existed: it stays without a follow-up day, {as_it_is}"),
+        ),
     }
 }
 
@@ -156,6 +215,8 @@ struct Import<'a> {
     summary: ImportSummary,
     /// Whether any row reached the destination yet (a refusal before that is the run's, not a row's).
     started: bool,
+    /// How the file writes rows: its decimal mark, the widths of its rows so far.
+    reading: RowReading,
 }
 
 /// Imports every row of `sheet` as `user` into `destination`. Err only when the file cannot be imported
@@ -197,6 +258,7 @@ pub async fn import(
         held: Vec::new(),
         summary,
         started: false,
+        reading: RowReading::new(sheet.separator()),
     };
     let mut chunk: Vec<Pending> = Vec::with_capacity(chunk_size);
     while let Some(read) = sheet.next_row()? {
@@ -243,9 +305,9 @@ impl Import<'_> {
     /// Reads one row: None when it is blank or rejected (and reported), else the row to send.
     fn take(&mut self, read: ReadRow) -> Option<Pending> {
         let row = match read {
-            ReadRow::Unreadable { row, reason } => {
+            ReadRow::Unreadable { row, reason, cells } => {
                 self.summary.rows += 1;
-                self.reject(row, "unreadable_row", &reason, Vec::new());
+                self.reject(row, "unreadable_row", &reason, cells);
                 return None;
             }
             ReadRow::Row(row) => row,
@@ -261,6 +323,11 @@ impl Import<'_> {
             return None;
         }
         self.summary.rows += 1;
+        if self.reading.is_totals_line(&self.map, &row.cells) {
+            let message = "a totals line (a sum of the rows above), not a lead: not imported";
+            self.reject(row.row, "totals_row", message, row.cells);
+            return None;
+        }
         let width = self.map.headers.len();
         let beyond = row
             .cells
@@ -275,10 +342,20 @@ impl Import<'_> {
             self.reject(row.row, "shifted_row", &message, row.cells);
             return None;
         }
+        // Numbers as the cleaning reads them (a decimal-comma file's `42,3611` as `42.3611`).
+        let mut read_issues = Vec::new();
+        let cells = self
+            .reading
+            .in_point_form(&self.map, &row.cells, &mut read_issues);
+        let misfit = || misfits(&self.map, &cells);
+        if let Some(message) = self.reading.shifted(width, row.cells.len(), misfit) {
+            self.reject(row.row, "shifted_row", &message, row.cells);
+            return None;
+        }
         let raw_json = self.verbatim.row(&row.cells);
-        let (item, issues, usable, note, work) = match self.run.kind {
+        let (item, mut issues, usable, note, work) = match self.run.kind {
             ImportKind::Leads => {
-                let cleaned = lead_row(&self.map, &row.cells);
+                let cleaned = lead_row(&self.map, &cells);
                 let usable = cleaned.has_field();
                 let mut fields = cleaned.fields;
                 if fields.source.is_none() {
@@ -297,7 +374,7 @@ impl Import<'_> {
                 (item, cleaned.issues, usable, cleaned.note, work)
             }
             ImportKind::Businesses { .. } => {
-                let cleaned = business_row(&self.map, &row.cells);
+                let cleaned = business_row(&self.map, &cells);
                 let usable = cleaned.has_field();
                 let item = Item::Business(Box::new(cleaned.fields));
                 (item, cleaned.issues, usable, None, ImportedWork::default())
@@ -311,6 +388,8 @@ impl Import<'_> {
             self.reject(row.row, "no_usable_field", &message, row.cells);
             return None;
         }
+        issues.extend(read_issues);
+        self.warn_recoded(&row);
         Some(Pending {
             row,
             raw_json,
@@ -319,6 +398,25 @@ impl Import<'_> {
             note,
             work,
         })
+    }
+
+    /// A `recoded_cell` warning for each cell of `row` the file had in another encoding than
+    /// its own (a row pasted from Excel on Windows into a UTF-8 file), read in that one.
+    fn warn_recoded(&mut self, row: &SheetRow) {
+        for &(column, encoding) in &row.recoded {
+            self.summary.warnings += 1;
+            self.summary.count_reason("recoded_cell");
+            self.held.push(ReportLine {
+                row: row.row,
+                column: self.map.headers.get(column).cloned().unwrap_or_default(),
+                value: row.cells.get(column).cloned().unwrap_or_default(),
+                code: "recoded_cell".to_owned(),
+                message: format!(
+                    "not text in the file's encoding: read as {encoding} (what Excel on Windows saves); check its characters"
+                ),
+                cells: Vec::new(),
+            });
+        }
     }
 
     /// Counts `rows` of this import's kind that ended as `outcome`, for `/metrics` (the summary
@@ -448,11 +546,13 @@ impl Import<'_> {
                     self.summary.created += 1;
                     self.count_rows("created", 1);
                 }
-                Some(LeadAction::Updated) => {
+                Some(LeadAction::Updated) if outcome.lead_changed => {
                     self.summary.updated += 1;
                     self.count_rows("updated", 1);
                 }
-                Some(LeadAction::Skipped) => {
+                // A merge whose change later rows of the chunk undid (two spellings of one
+                // address) left the lead as it was: it changed nothing, as a duplicate.
+                Some(LeadAction::Updated | LeadAction::Skipped) => {
                     self.summary.skipped += 1;
                     self.count_rows("skipped", 1);
                 }
@@ -484,83 +584,115 @@ impl Import<'_> {
     /// Gives each lead a row created the row's status, owner, follow-up day, do-not-call mark,
     /// tags and numbers not to call. A row that merged into a lead that existed gives it only the
     /// mark, the tags and the numbers, and leaves the rest of its working state as the team has
-    /// it, saying so; a row whose working state could not be set says so too (the lead stays, as
-    /// the file made it).
+    /// it, saying so of each cell that says otherwise than the lead; a row whose working state
+    /// could not be set says so too (the lead stays, as the file made it).
     async fn set_work(&mut self, rows: &[Pending], outcomes: &[ElementOutcome]) {
-        // Each row whose work is sent, and whether that work sets a status, owner or follow-up
-        // day: only such a row counts in the summary's `work` (a row's tags, the file's tags or
-        // a do-not-call mark alone are set too, but are no working state).
-        let mut applied: Vec<(&Pending, bool)> = Vec::new();
+        // Each row whose work is sent, with the work sent: only a row whose work sets a status,
+        // owner or follow-up day counts in the summary's `work` (a row's tags, the file's tags
+        // or a do-not-call mark alone are set too, but are no working state).
+        let mut applied: Vec<(&Pending, ImportedWork)> = Vec::new();
         let mut work = Vec::new();
+        // Rows that merged into a lead that existed, with the status, owner and follow-up day
+        // it does not take from them.
+        let mut left: Vec<(&Pending, i64, ImportedWork)> = Vec::new();
         for (pending, outcome) in rows.iter().zip(outcomes) {
             if pending.work.is_empty() {
                 continue;
             }
             match (outcome.action, outcome.lead_id) {
                 (Some(LeadAction::Created), Some(lead_id)) => {
-                    applied.push((pending, pending.work.sets_working_state()));
+                    applied.push((pending, pending.work.clone()));
                     work.push((lead_id, pending.work.clone()));
                 }
                 (Some(_), Some(lead_id)) => {
-                    if !pending.work.left_for_existing_lead().is_empty() {
-                        let message =
-                            "the lead existed: its status, owner and follow-up day stay as the team has them";
-                        self.warn_work(pending, message);
+                    let aside = pending.work.left_for_existing_lead();
+                    if !aside.is_empty() {
+                        left.push((pending, lead_id, aside));
                     }
                     if let Some(mark) = pending.work.for_existing_lead() {
-                        applied.push((pending, mark.sets_working_state()));
+                        applied.push((pending, mark.clone()));
                         work.push((lead_id, mark));
                     }
                 }
                 _ => {}
             }
         }
-        if work.is_empty() {
-            return;
-        }
-        match self.destination.set_work(self.user, work).await {
-            Ok(sets) => {
-                for ((pending, working_state), set) in applied.into_iter().zip(sets) {
-                    match set {
-                        WorkSet::All if working_state => self.summary.work += 1,
-                        WorkSet::All => {}
-                        WorkSet::OwnerLeftOut(reason) => {
-                            let message = format!("the owner was left out: {reason}");
-                            self.warn_work(pending, &message);
+        if !work.is_empty() {
+            match self.destination.set_work(self.user, work).await {
+                Ok(sets) => {
+                    for ((pending, sent), set) in applied.into_iter().zip(sets) {
+                        match set {
+                            WorkSet::All if sent.sets_working_state() => self.summary.work += 1,
+                            WorkSet::All => {}
+                            WorkSet::OwnerLeftOut(reason) => {
+                                let message = format!("the owner was left out: {reason}");
+                                self.warn(&pending.row, ASSIGNEE, WORK_NOT_SET, &message, None);
+                            }
+                            WorkSet::Not(reason) => self.warn_work(pending, &sent, &reason),
                         }
-                        WorkSet::Not(reason) => self.warn_work(pending, &reason),
+                    }
+                }
+                Err(e) => {
+                    let message = format!(
+                        "the status, owner, follow-up day, do-not-call mark and tags could not be set: {e:#}"
+                    );
+                    for (pending, sent) in applied {
+                        self.warn_work(pending, &sent, &message);
                     }
                 }
             }
+        }
+        self.warn_kept(left).await;
+    }
+
+    /// Of each row that merged into a lead that existed, each status, owner or follow-up cell
+    /// that says otherwise than the lead, which keeps its own: a `work_not_set` warning under
+    /// that cell's column, naming what the lead keeps. A cell the lead agrees with (a lead
+    /// export imported again) is no edit lost and says nothing. Read once the chunk's work is
+    /// set, so a row merging into a lead an earlier row of the file created is compared with
+    /// what that row set.
+    async fn warn_kept(&mut self, left: Vec<(&Pending, i64, ImportedWork)>) {
+        if left.is_empty() {
+            return;
+        }
+        let ids: BTreeSet<i64> = left.iter().map(|(_, lead_id, _)| *lead_id).collect();
+        let leads = match self
+            .destination
+            .working_state(self.user, ids.into_iter().collect())
+            .await
+        {
+            Ok(leads) => leads,
             Err(e) => {
-                let message = format!(
-                    "the status, owner, follow-up day, do-not-call mark and tags could not be set: {e:#}"
-                );
-                for (pending, _) in applied {
-                    self.warn_work(pending, &message);
+                // What the leads have is not known: each such cell is said to be left aside.
+                tracing::warn!(error = %e, "the working state of the leads rows merged into was not read");
+                HashMap::new()
+            }
+        };
+        for (pending, lead_id, aside) in left {
+            match leads.get(&lead_id) {
+                Some(lead) => {
+                    for kept in aside.kept_by(lead) {
+                        let (field, message) = kept_work_said(&kept);
+                        self.warn(&pending.row, field, WORK_NOT_SET, &message, None);
+                    }
+                }
+                None => {
+                    let message =
+                        "the lead existed: its status, owner and follow-up day stay as the team has them";
+                    for field in work_columns(&aside) {
+                        self.warn(&pending.row, field, WORK_NOT_SET, message, None);
+                    }
                 }
             }
         }
     }
 
-    /// A `work_not_set` warning under the row's status column, else its follow-up, owner,
-    /// do-not-call, tags or a number's do-not-call column.
-    fn warn_work(&mut self, pending: &Pending, message: &str) {
-        let work = &pending.work;
-        let field = if work.status.is_some() {
-            LEAD_STATUS
-        } else if work.follow_up.is_some() {
-            FOLLOW_UP
-        } else if work.assignee_email.is_some() {
-            ASSIGNEE
-        } else if work.do_not_call.is_some() {
-            DO_NOT_CALL
-        } else if !work.tags.is_empty() {
-            TAGS
-        } else {
-            NUMBER_DNC
-        };
-        self.warn(&pending.row, field, "work_not_set", message, None);
+    /// A `work_not_set` warning for `sent`, a row's working state none of which was set, under
+    /// the column of its first part: status, follow-up, owner, do-not-call, tags or a number's
+    /// do-not-call flag.
+    fn warn_work(&mut self, pending: &Pending, sent: &ImportedWork, message: &str) {
+        let field = work_columns(sent).into_iter().next().unwrap_or(NUMBER_DNC);
+        self.warn(&pending.row, field, WORK_NOT_SET, message, None);
     }
 
     /// Puts each stored row's note on its lead. When the notes cannot be stored, the leads stay

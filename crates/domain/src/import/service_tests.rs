@@ -7,7 +7,7 @@ use super::*;
 use crate::business::{ElementError, ImportOutcome};
 use crate::lead::fields::Warning;
 use crate::lead::record::LeadAction;
-use crate::lead::work::{LeadStatus, WorkSet};
+use crate::lead::work::{Assignee, LeadStatus, LeadWork, WorkSet};
 use crate::submission::{ElementOutcome, SubmissionStatus};
 use crate::test_support::ada;
 
@@ -23,6 +23,7 @@ fn sheet(header: &[&str], rows: Vec<ReadRow>) -> MockSheetRows {
     sheet
         .expect_unread_sheets()
         .return_const(Vec::<String>::new());
+    sheet.expect_separator().return_const(Some(','));
     sheet
         .expect_next_row()
         .returning(move || Ok(rows.lock().ok().and_then(|mut r| r.pop_front())));
@@ -33,6 +34,7 @@ fn row(n: u64, cells: &[&str]) -> ReadRow {
     ReadRow::Row(SheetRow {
         row: n,
         cells: cells.iter().map(|c| (*c).to_owned()).collect(),
+        recoded: Vec::new(),
     })
 }
 
@@ -87,6 +89,7 @@ fn outcome(index: usize, action: Option<LeadAction>, warnings: Vec<Warning>) -> 
         action,
         warnings,
         error: action.is_none().then(|| "boom".to_owned()),
+        lead_changed: matches!(action, Some(LeadAction::Created | LeadAction::Updated)),
     }
 }
 
@@ -108,7 +111,8 @@ async fn every_row_is_imported_or_reported_and_the_summary_counts_it() {
             row(3, &["", "", "", "", ""]),
             ReadRow::Unreadable {
                 row: 4,
-                reason: "not UTF-8".into(),
+                reason: "not UTF-16LE".into(),
+                cells: vec!["\u{fffd}x".into()],
             },
             row(
                 5,
@@ -253,6 +257,12 @@ async fn the_leads_rows_create_get_their_status_and_owner_and_merged_leads_keep_
                 WorkSet::OwnerLeftOut("no account has the address x@example.com".into()),
             ])
         });
+    // The lead row 3 merged into is new, not lost as the row says.
+    destination
+        .expect_working_state()
+        .withf(|_, leads| leads == &[11])
+        .times(1)
+        .returning(|_, _| Ok([(11, LeadWork::default())].into()));
     let (summary, lines) = run(&destination, &ImportKind::Leads, None, 500, &mut file).await;
     let summary = summary.unwrap();
     assert_eq!((summary.created, summary.updated, summary.work), (3, 1, 1));
@@ -260,7 +270,7 @@ async fn the_leads_rows_create_get_their_status_and_owner_and_merged_leads_keep_
         codes(&lines),
         [
             (3, "Lead Status".into(), "work_not_set".into()),
-            (4, "Lead Status".into(), "work_not_set".into()),
+            (4, "Assigned To".into(), "work_not_set".into()),
         ]
     );
     let lines = lines.lock().unwrap();
@@ -272,6 +282,109 @@ async fn the_leads_rows_create_get_their_status_and_owner_and_merged_leads_keep_
     assert_eq!(
         lines[1].message,
         "the owner was left out: no account has the address x@example.com"
+    );
+}
+
+/// A lead export imported again with one follow-up day edited: the leads existed, so their
+/// working state stays; only the cell that says otherwise than its lead is reported, under its
+/// own column, not the rows whose cells say what their leads have.
+#[tokio::test]
+async fn a_merged_rows_cells_are_reported_only_where_they_differ_from_the_lead() {
+    let cells = [
+        ["1 Main St", "contacted", "rep@roof.test", "12/20/2026"],
+        ["2 Main St", "contacted", "REP@roof.test", "2027-02-01"],
+        ["3 Main St", "won", "mgr@roof.test", ""],
+    ];
+    let rows = (2..).zip(&cells).map(|(n, c)| row(n, c)).collect();
+    let header = ["Street", "Lead Status", "Assigned To", "Next Call"];
+    let mut file = sheet(&header, rows);
+    let mut destination = MockImportDestination::new();
+    destination.expect_submit_leads().returning(|_, _, _| {
+        Ok((0..3)
+            .map(|i| ElementOutcome {
+                lead_id: Some(10 + i as i64),
+                ..outcome(i, Some(LeadAction::Skipped), Vec::new())
+            })
+            .collect())
+    });
+    destination
+        .expect_working_state()
+        .withf(|_, leads| leads == &[10, 11, 12])
+        .times(1)
+        .returning(|_, _| {
+            let day = chrono::NaiveDate::from_ymd_opt(2026, 12, 20);
+            let worked = |status, email: &str| LeadWork {
+                status,
+                assignee: Some(Assignee {
+                    id: 5,
+                    user_id: "usr_5".into(),
+                    email: email.into(),
+                }),
+                follow_up_on: day,
+                ..LeadWork::default()
+            };
+            Ok([
+                (10, worked(LeadStatus::Contacted, "rep@roof.test")),
+                (11, worked(LeadStatus::Contacted, "rep@roof.test")),
+                (12, worked(LeadStatus::Qualified, "rep@roof.test")),
+            ]
+            .into())
+        });
+    let (summary, lines) = run(&destination, &ImportKind::Leads, None, 500, &mut file).await;
+    let summary = summary.unwrap();
+    assert_eq!((summary.skipped, summary.work, summary.warnings), (3, 0, 3));
+    let lines = lines.lock().unwrap();
+    let said: Vec<(u64, &str, &str, &str)> = lines
+        .iter()
+        .map(|l| (l.row, l.column.as_str(), l.value.as_str(), l.code.as_str()))
+        .collect();
+    assert_eq!(
+        said,
+        [
+            (3, "Next Call", "2027-02-01", "work_not_set"),
+            (4, "Lead Status", "won", "work_not_set"),
+            (4, "Assigned To", "mgr@roof.test", "work_not_set"),
+        ]
+    );
+    assert_eq!(
+        lines[0].message,
+        "the lead existed: its follow-up day stays 2026-12-20, as the team has it"
+    );
+    assert_eq!(
+        lines[2].message,
+        "the lead existed: rep@roof.test still works it, as the team has it"
+    );
+}
+
+/// The same property in two spellings, imported again: the merges rewrite the address and
+/// write it back (`updated` each, as the API answers), the lead ends as it was, and the summary
+/// counts them skipped.
+#[tokio::test]
+async fn a_merge_that_left_its_lead_as_it_was_counts_as_skipped() {
+    let rows = vec![
+        row(2, &["123 N Main St Apt 4"]),
+        row(3, &["123 North Main Street #4"]),
+        row(4, &["123 N Main St Apt 4"]),
+        row(5, &["77 Fifth Ave", "3"]),
+    ];
+    let mut file = sheet(&["address", "beds"], rows);
+    let mut destination = MockImportDestination::new();
+    destination.expect_submit_leads().returning(|_, _, _| {
+        let mut outcomes = vec![
+            outcome(0, Some(LeadAction::Skipped), Vec::new()),
+            outcome(1, Some(LeadAction::Updated), Vec::new()),
+            outcome(2, Some(LeadAction::Updated), Vec::new()),
+            outcome(3, Some(LeadAction::Updated), Vec::new()),
+        ];
+        outcomes[1].lead_changed = false;
+        outcomes[2].lead_changed = false;
+        Ok(outcomes)
+    });
+    let (summary, _) = run(&destination, &ImportKind::Leads, None, 500, &mut file).await;
+    let summary = summary.unwrap();
+    assert_eq!(
+        (summary.created, summary.updated, summary.skipped),
+        (0, 1, 3)
     );
 }
 

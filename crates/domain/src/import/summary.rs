@@ -11,7 +11,8 @@ pub struct ImportSummary {
     pub created: u64,
     /// Merged into a stored lead that changed.
     pub updated: u64,
-    /// Duplicates that changed nothing.
+    /// Duplicates that changed nothing: the lead was as the row says, or ended its chunk as it
+    /// began it (a merge later rows undid, `ElementOutcome::lead_changed`).
     pub skipped: u64,
     /// Rows not imported: unreadable, shifted, with no usable field, or refused by a rule.
     pub rejected: u64,

@@ -99,6 +99,11 @@ pub struct ElementPlan {
     pub warnings: Vec<Warning>,
     /// Enrichment is to look at the lead now (`lead::plan::needs_enrichment`).
     pub to_enrich: bool,
+    /// The lead ends the batch otherwise than it began it (a new lead: as the element that
+    /// created it made it). False for a merge whose change later elements undid, as the two
+    /// spellings of one address in one file do, though its action is `updated` (contract 3.3
+    /// speaks of each element); an import counts such a row skipped.
+    pub lead_changed: bool,
 }
 
 /// The whole batch's plan.
@@ -137,6 +142,7 @@ pub fn plan<'a>(
             .push(slot);
         let planned = Planned {
             key: c.fields.address_key(),
+            began: c.fields.clone(),
             lead: Draft {
                 fields: c.fields,
                 lot_size_acres: c.lot_size_acres,
@@ -168,6 +174,9 @@ struct Draft {
 struct Planned {
     lead: Draft,
     key: Option<AddressKey>,
+    /// Its fields as the batch found them (a new lead: as created), to tell whether the
+    /// batch's merges into it, all told, changed it.
+    began: LeadFields,
 }
 
 /// What a new lead is created with besides its values.
@@ -270,6 +279,7 @@ impl Planner {
                 barred: BarredNumbers::default(),
             },
             key: w.lead.address_key.clone(),
+            began: w.lead.fields.clone(),
         };
         self.created.push((keys, planned));
         if let Some(street) = street {
@@ -281,6 +291,7 @@ impl Planner {
             action: LeadAction::Created,
             warnings: Vec::new(),
             to_enrich: enrich,
+            lead_changed: true,
         }
     }
 
@@ -313,6 +324,8 @@ impl Planner {
             },
             warnings: outcome.warnings,
             to_enrich: enrich,
+            // Told once every element is planned (`finish`).
+            lead_changed: outcome.changed,
         }
     }
 
@@ -326,7 +339,24 @@ impl Planner {
         }
     }
 
-    fn finish(self) -> LeadPlan {
+    fn finish(mut self) -> LeadPlan {
+        // A merge's change counts only when its lead ends the batch changed.
+        let stored_at: HashMap<i64, usize> = self
+            .stored
+            .iter()
+            .enumerate()
+            .map(|(i, (id, _))| (*id, i))
+            .collect();
+        for element in &mut self.elements {
+            if element.action != LeadAction::Updated {
+                continue;
+            }
+            let planned = match element.lead {
+                PlannedLead::Stored(id) => stored_at.get(&id).map(|&i| &self.stored[i].1),
+                PlannedLead::New(i) => self.created.get(i).map(|(_, p)| p),
+            };
+            element.lead_changed = planned.is_some_and(|p| p.lead.fields != p.began);
+        }
         let enrichment_retry = self.retry.iter().map(|s| self.planned_lead(*s)).collect();
         let merged = self
             .touched

@@ -111,6 +111,45 @@ fn nothing_new_is_a_skip_that_still_counts_the_submission() {
     assert!(plan.elements[0].warnings.is_empty());
 }
 
+/// A file listing one property in two spellings, imported again: each merge overwrites the
+/// address (`updated`, contract 3.3), and the lead ends the batch as it began it, so no element
+/// changed it in the end. A merge whose change stays changed its lead; so did a creation.
+#[test]
+fn merges_that_undo_each_other_leave_their_lead_unchanged() {
+    let spellings = [
+        austin("123 N Main St Apt 4"),
+        austin("123 North Main Street #4"),
+        austin("123 N Main St Apt 4"),
+    ];
+    let writes = spellings.clone().map(write);
+    let plan = plan(&writes, vec![stored(40, spellings[0].clone())]);
+    assert_eq!(
+        decisions(&plan),
+        [
+            (Stored(40), Skipped),
+            (Stored(40), Updated),
+            (Stored(40), Updated)
+        ]
+    );
+    let changed: Vec<bool> = plan.elements.iter().map(|e| e.lead_changed).collect();
+    assert_eq!(changed, [false, false, false]);
+    assert_eq!(plan.merged[0].fields, writes[0].lead.fields);
+
+    // The same file into an empty store: one lead created, two merges that undo each other.
+    let plan = super::plan(&writes, Vec::new());
+    assert_eq!(
+        decisions(&plan),
+        [(New(0), Created), (New(0), Updated), (New(0), Updated)]
+    );
+    let changed: Vec<bool> = plan.elements.iter().map(|e| e.lead_changed).collect();
+    assert_eq!(changed, [true, false, false]);
+
+    // The second spelling alone stays: the lead changed.
+    let plan = super::plan(&writes[..2], vec![stored(40, spellings[0].clone())]);
+    let changed: Vec<bool> = plan.elements.iter().map(|e| e.lead_changed).collect();
+    assert_eq!(changed, [false, true]);
+}
+
 #[test]
 fn a_full_contact_slot_is_a_merge_warning() {
     let mut full = austin("5 Elm St");

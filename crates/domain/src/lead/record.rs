@@ -111,6 +111,8 @@ pub struct LeadWritten {
     pub to_enrich: bool,
     /// This write merged into an archived lead and restored it (docs/working-leads.md).
     pub restored: bool,
+    /// The lead ends the batch otherwise than it began it (`lead::plan::ElementPlan`).
+    pub lead_changed: bool,
 }
 
 /// Filters of `GET /api/v1/leads`; `visible_teams` None means every team (an admin). Text

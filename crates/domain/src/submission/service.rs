@@ -120,6 +120,11 @@ pub struct ElementOutcome {
     pub action: Option<LeadAction>,
     pub warnings: Vec<Warning>,
     pub error: Option<String>,
+    /// The lead ends the request otherwise than it began it: created, or changed by a merge
+    /// that later elements of the batch did not undo (`lead::plan::ElementPlan::lead_changed`).
+    /// An `updated` element whose lead is unchanged in the end is what an import counts as
+    /// skipped; the element's own answer stays `updated` (contract 3.3).
+    pub lead_changed: bool,
 }
 
 impl ElementOutcome {
@@ -332,6 +337,7 @@ impl SubmissionService {
                     action: None,
                     warnings: Vec::new(),
                     error: Some(NO_FIELD.to_owned()),
+                    lead_changed: false,
                 })
                 .collect();
             (None, failed)
@@ -392,6 +398,7 @@ impl SubmissionService {
                     action: None,
                     warnings: Vec::new(),
                     error: None,
+                    lead_changed: false,
                 })
                 .collect()
         } else {

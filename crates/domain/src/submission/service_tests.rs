@@ -150,6 +150,7 @@ fn store_answer(writes: &[LeadWrite], candidates: Vec<Candidate>) -> StoredAndWr
             warnings: e.warnings,
             to_enrich: e.to_enrich,
             restored: false,
+            lead_changed: e.lead_changed,
         })
         .collect();
     StoredAndWritten {
@@ -466,6 +467,7 @@ async fn a_failed_lead_write_keeps_every_submission_and_fails_only_its_own() {
                         warnings: Vec::new(),
                         to_enrich: false,
                         restored: false,
+                        lead_changed: true,
                     })])
                 }
             });
@@ -543,6 +545,7 @@ async fn a_deferred_job_whose_write_fails_is_retried_one_at_a_time() {
                     warnings: Vec::new(),
                     to_enrich: false,
                     restored: false,
+                    lead_changed: true,
                 }
             })])
         });

@@ -8,8 +8,9 @@ use chrono::NaiveDate;
 
 use super::service::{BulkSet, LeadWorkError, LeadWorkService, WorkResult};
 use super::tags::TagEdit;
-use super::LeadStatus;
+use super::{LeadStatus, LeadWork};
 use crate::error::LocPart;
+use crate::store::StoreResult;
 use crate::user::User;
 
 /// The working state a spreadsheet row gives the lead it creates.
@@ -80,6 +81,41 @@ impl ImportedWork {
             ..self.clone()
         }
     }
+
+    /// What of its status, owner and follow-up day (`left_for_existing_lead`) a lead that
+    /// existed, working as `lead` says, keeps otherwise than the row: each part the row gives
+    /// that differs from the lead's, with the lead's. A part the lead has already is no edit
+    /// lost (a lead export imported again), so it is not among them.
+    pub fn kept_by(&self, lead: &LeadWork) -> Vec<KeptWork> {
+        let mut kept = Vec::new();
+        if self.status.is_some_and(|status| status != lead.status) {
+            kept.push(KeptWork::Status(lead.status));
+        }
+        let owner = lead.assignee.as_ref().map(|a| a.email.as_str());
+        if let Some(email) = self.assignee_email.as_deref() {
+            // Addresses are compared as people write them: in any case.
+            if !owner.is_some_and(|owner| owner.eq_ignore_ascii_case(email)) {
+                kept.push(KeptWork::Owner(owner.map(str::to_owned)));
+            }
+        }
+        if self
+            .follow_up
+            .is_some_and(|day| Some(day) != lead.follow_up_on)
+        {
+            kept.push(KeptWork::FollowUp(lead.follow_up_on));
+        }
+        kept
+    }
+}
+
+/// A part of a lead's working state that a row merging into it said otherwise, and which stays
+/// as the lead has it (`ImportedWork::kept_by`): the lead's own value.
+#[derive(Debug, Clone, PartialEq)]
+pub enum KeptWork {
+    Status(LeadStatus),
+    /// The e-mail address of the person working the lead (None: nobody).
+    Owner(Option<String>),
+    FollowUp(Option<NaiveDate>),
 }
 
 /// How much of a lead's imported working state was set.
@@ -132,6 +168,24 @@ impl LeadWorkService {
                 WorkSet::OwnerLeftOut(_) if work.assignee_email.is_none() => WorkSet::All,
                 set => set.clone(),
             })
+            .collect())
+    }
+
+    /// The working state of leads an import's rows merged into, by lead id, as it is now: what
+    /// the rows' status, owner and follow-up day, which such a lead does not take, are compared
+    /// with, so that only a cell saying otherwise is reported. Those leads came back from the
+    /// person's own submissions, which the team rule let through, so no lead is opened again
+    /// (as `add_imported_notes`).
+    pub async fn imported_leads_work(
+        &self,
+        leads: Vec<i64>,
+    ) -> StoreResult<HashMap<i64, LeadWork>> {
+        Ok(self
+            .leads
+            .find_leads(leads)
+            .await?
+            .into_iter()
+            .map(|lead| (lead.id, lead.work))
             .collect())
     }
 

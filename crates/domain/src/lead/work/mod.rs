@@ -17,7 +17,7 @@ pub mod team_tags;
 
 pub use contact::{ContactLog, ContactOutcome, ContactSummary};
 pub use edit::{FieldEdit, FieldPatch};
-pub use imported::{ImportedWork, WorkSet};
+pub use imported::{ImportedWork, KeptWork, WorkSet};
 pub use model::*;
 pub use repository::{ChangeSaved, LeadChange, LeadWorkRepository, StoredFields};
 pub use service::{

@@ -56,6 +56,15 @@ pub struct LeadChange {
     pub changes: Map<String, Value>,
 }
 
+impl LeadChange {
+    /// Whether it leaves the lead as it is: every part of a change that changes something
+    /// writes a timeline row, but for a note, which writes its own. Such a change is not
+    /// saved: saving raises the version and tells `lead.updated`'s receivers of nothing.
+    pub fn changes_nothing(&self) -> bool {
+        self.activity.is_empty() && self.note.is_none()
+    }
+}
+
 /// How a change ended.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ChangeSaved {

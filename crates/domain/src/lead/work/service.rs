@@ -661,6 +661,9 @@ impl LeadWorkService {
     ) -> WorkResult<Vec<Lead>> {
         let mut problems = Vec::new();
         let mut changes = Vec::with_capacity(ids.len());
+        // The leads the change leaves as they are (a status they have, tags they carry): not
+        // saved, so each keeps its version and gets no timeline row nor `lead.updated`.
+        let mut kept: Vec<(usize, Lead)> = Vec::new();
         // The leads read at once and who the user is on each team once: a bulk change of an
         // import's 500 leads would otherwise read each lead and membership on its own.
         let mut found: HashMap<i64, Lead> = self
@@ -689,7 +692,8 @@ impl LeadWorkService {
                 None => self.open_for(user, *id, bulk_action(set)).await,
             };
             match self.bulk_change_of(user, opened, set, &mut assignees).await {
-                Ok(change) => changes.push((i, change)),
+                Ok((change, lead)) if change.changes_nothing() => kept.push((i, lead)),
+                Ok((change, _)) => changes.push((i, change)),
                 Err(LeadWorkError::Unexpected(e)) => return Err(LeadWorkError::Unexpected(e)),
                 Err(e) => problems.push(id_problem(i, &e)),
             }
@@ -698,11 +702,15 @@ impl LeadWorkService {
             return Err(LeadWorkError::Invalid(problems));
         }
         let (index, changes): (Vec<usize>, Vec<LeadChange>) = changes.into_iter().unzip();
-        let saved = self.work.save_changes(changes).await?;
-        let mut leads = Vec::with_capacity(saved.len());
+        let saved = if changes.is_empty() {
+            Vec::new()
+        } else {
+            self.work.save_changes(changes).await?
+        };
+        let mut leads = kept;
         for (i, outcome) in index.into_iter().zip(saved) {
             match outcome {
-                ChangeSaved::Saved(lead) => leads.push(*lead),
+                ChangeSaved::Saved(lead) => leads.push((i, *lead)),
                 ChangeSaved::RolledBack => {}
                 ChangeSaved::Collision(other) => problems.push(id_problem(i, &collision(other))),
                 ChangeSaved::Stale => problems.push(id_problem(
@@ -715,21 +723,23 @@ impl LeadWorkService {
             }
         }
         if problems.is_empty() {
-            Ok(leads)
+            // In the order of `ids`, as asked.
+            leads.sort_by_key(|(i, _)| *i);
+            Ok(leads.into_iter().map(|(_, lead)| lead).collect())
         } else {
             Err(LeadWorkError::Invalid(problems))
         }
     }
 
     /// One lead's change of a bulk request, the lead opened for it (`bulk_action`), checked as
-    /// the single operations check it.
+    /// the single operations check it; with the lead as it was read.
     async fn bulk_change_of(
         &self,
         user: &User,
         opened: WorkResult<Opened>,
         set: &BulkSet,
         assignees: &mut Assignees,
-    ) -> WorkResult<LeadChange> {
+    ) -> WorkResult<(LeadChange, Lead)> {
         let Opened { lead, actor } = opened?;
         let mut change = match set.team_id {
             Some(team_id) => {
@@ -775,7 +785,7 @@ impl LeadWorkService {
         if let Some(archived) = set.archived {
             archive_change(&mut change, &lead, archived);
         }
-        Ok(change)
+        Ok((change, lead))
     }
 }
 

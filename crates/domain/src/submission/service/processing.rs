@@ -171,6 +171,7 @@ impl SubmissionService {
                         action: Some(w.action),
                         warnings,
                         error: None,
+                        lead_changed: w.lead_changed,
                     }
                 }
                 Err(e) => {
@@ -187,6 +188,7 @@ impl SubmissionService {
                         error: Some(
                             "The lead could not be stored; the submission is kept verbatim".into(),
                         ),
+                        lead_changed: false,
                     }
                 }
             };

@@ -57,6 +57,33 @@ async fn a_lead_takes_no_more_than_twenty_tags_but_one_over_may_lose_some() {
     assert_eq!(saved[0].tags.as_ref().map(Vec::len), Some(20));
 }
 
+/// A bulk change adding a tag: a lead carrying it already is not saved (it keeps its version,
+/// gets no timeline row nor `lead.updated`) and is answered as it is, in its place.
+#[tokio::test]
+async fn a_bulk_tag_a_lead_carries_already_leaves_it_as_it_is() {
+    let mut hot = lead(10, Some(TEAM));
+    hot.work.tags = vec!["hot".into()];
+    hot.work.version = 3;
+    let (service, saved) = World::of(vec![hot, lead(11, Some(TEAM))]).service();
+    let set = BulkSet {
+        tags: Some(TagEdit::adding(["hot".to_owned()])),
+        ..BulkSet::default()
+    };
+    let leads = service
+        .bulk(&person(3, "m"), &[11, 10], &set)
+        .await
+        .unwrap();
+    let answered: Vec<(i64, i64)> = leads.iter().map(|l| (l.id, l.work.version)).collect();
+    assert_eq!(answered, [(11, 1), (10, 3)]);
+    let changed: Vec<i64> = saved.lock().unwrap().iter().map(|c| c.lead_id).collect();
+    assert_eq!(changed, [11]);
+    // Every lead carries it now: nothing to save at all.
+    let (service, saved) = World::of(vec![tagged(10, TEAM, &["hot"])]).service();
+    let leads = service.bulk(&person(3, "m"), &[10], &set).await.unwrap();
+    assert_eq!(leads.len(), 1);
+    assert!(saved.lock().unwrap().is_empty());
+}
+
 /// A lead of `team` carrying `tags`.
 fn tagged(id: i64, team: i64, tags: &[&str]) -> Lead {
     let mut lead = lead(id, Some(team));
