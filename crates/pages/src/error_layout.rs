@@ -3,7 +3,6 @@
 //! the response (`ErrorMessage`), the `Visitor` extractor leaves who is signed in on the request
 //! (`SignedIn`), and `error_layout`, around the whole application, renders the two together.
 use actix_web::body::{BoxBody, MessageBody};
-use actix_web::cookie::Cookie;
 use actix_web::dev::{ServiceRequest, ServiceResponse};
 use actix_web::middleware::Next;
 use actix_web::HttpMessage;
@@ -18,20 +17,9 @@ pub(crate) struct ErrorMessage(pub Context);
 
 /// Who is signed in, left on the request once the `Visitor` is known, with the cookies the page
 /// would have set (a refreshed session's among them: losing them would sign the person out).
+/// The layout is made from it only for a refusal, not for every page.
 #[derive(Clone)]
-pub(crate) struct SignedIn {
-    context: Context,
-    cookies: Vec<Cookie<'static>>,
-}
-
-impl SignedIn {
-    pub(crate) fn of(visitor: &Visitor) -> SignedIn {
-        SignedIn {
-            context: crate::base_context(Some(visitor), ""),
-            cookies: visitor.cookies.clone(),
-        }
-    }
-}
+pub(crate) struct SignedIn(pub Visitor);
 
 /// Renders a refusal page again with the navigation when the person is signed in; every other
 /// response passes as it is.
@@ -42,11 +30,11 @@ pub async fn error_layout(
     let mut res = next.call(req).await?;
     let message = res.response().extensions().get::<ErrorMessage>().cloned();
     let signed_in = res.request().extensions().get::<SignedIn>().cloned();
-    let (Some(ErrorMessage(mut context)), Some(signed_in)) = (message, signed_in) else {
+    let (Some(ErrorMessage(mut context)), Some(SignedIn(visitor))) = (message, signed_in) else {
         return Ok(res.map_into_boxed_body());
     };
-    context.extend(signed_in.context);
-    for c in &signed_in.cookies {
+    context.extend(crate::base_context(Some(&visitor), ""));
+    for c in &visitor.cookies {
         if let Err(e) = res.response_mut().add_cookie(c) {
             tracing::error!(error = %e, "cookie not set");
         }

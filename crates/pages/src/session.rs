@@ -73,6 +73,7 @@ pub fn signed_in(state: &AppState, session: &Session, to: &str) -> Result<HttpRe
 }
 
 /// The browser's CSRF secret, or a new one to hand out with this answer.
+#[derive(Clone)]
 pub struct Csrf {
     secret: String,
     fresh: bool,
@@ -131,6 +132,7 @@ impl Csrf {
 
 /// A signed-in person, with the cookies the answer must set (a transparent refresh, a new CSRF
 /// secret). Extracting it from a request without a live session redirects to `/sign-in`.
+#[derive(Clone)]
 pub struct Visitor {
     pub state: web::Data<AppState>,
     pub user: User,
@@ -233,7 +235,7 @@ impl Visitor {
             cookies,
             offset: offset.unwrap_or_default(),
         };
-        req.extensions_mut().insert(SignedIn::of(&visitor));
+        req.extensions_mut().insert(SignedIn(visitor.clone()));
         Ok(visitor)
     }
 }

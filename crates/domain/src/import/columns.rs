@@ -375,8 +375,9 @@ pub const BUSINESS_ALIASES: &[(&str, &[&str])] = &[
 pub const REPORT_COLUMNS: [&str; 6] = ["row", "column", "value", "code", "message", "reason"];
 
 /// Phone and e-mail columns beyond the first of their kind fill the next free slot.
-const PHONE_SLOTS: [&str; 5] = ["primary_phone", "phone_2", "phone_3", "phone_4", "phone_5"];
-const EMAIL_SLOTS: [&str; 3] = ["email_1", "email_2", "email_3"];
+pub(super) const PHONE_SLOTS: [&str; 5] =
+    ["primary_phone", "phone_2", "phone_3", "phone_4", "phone_5"];
+pub(super) const EMAIL_SLOTS: [&str; 3] = ["email_1", "email_2", "email_3"];
 /// What the summary says a spare phone or e-mail column feeds (`ColumnMap::spares`).
 pub const SPARE_PHONE: &str = "next_free_phone";
 pub const SPARE_EMAIL: &str = "next_free_email";
@@ -507,6 +508,9 @@ pub struct ColumnMap {
     pub headers: Vec<String>,
     /// `report[i]`: column i is one of the report's own; worked out once, as every row asks.
     report: Vec<bool>,
+    /// The lead export's `geocode_source` column, feeding no field; worked out once, as every
+    /// row with an address asks (`geocoded_by_us`).
+    geocode_source: Option<usize>,
     /// `asked[i]`: column i's header names no field at all, or names one only as a guess, so a
     /// person is asked about it.
     asked: Vec<bool>,
@@ -579,6 +583,7 @@ impl ColumnMap {
         }
         ColumnMap {
             report: report_columns(headers, &fields),
+            geocode_source: geocode_source_column(headers, &fields),
             fields,
             headers: headers.to_vec(),
             asked,
@@ -654,6 +659,7 @@ impl ColumnMap {
         }
         Ok(ColumnMap {
             report: report_columns(headers, &fields),
+            geocode_source: geocode_source_column(headers, &fields),
             asked: vec![false; headers.len()],
             number_flags: number_flags(headers, &fields, &spares),
             fields,
@@ -754,10 +760,7 @@ impl ColumnMap {
     /// Whether the row's coordinates are this service's own finding, not its source's: a lead
     /// export imported again names the geocoder that placed the lead (`geocode_source`).
     pub fn geocoded_by_us(&self, cells: &[String]) -> bool {
-        let column = self.headers.iter().enumerate().position(|(i, h)| {
-            self.fields.get(i).copied().flatten().is_none() && header_key(h) == "geocodesource"
-        });
-        column
+        self.geocode_source
             .and_then(|i| cells.get(i))
             .is_some_and(|c| !c.trim().is_empty())
     }
@@ -792,6 +795,14 @@ fn known_unused(kind: &ImportKind, key: &str) -> bool {
             && (key == "id" || EXPORT_RECORD_COLUMNS.iter().any(|c| header_key(c) == key))
     };
     key.is_empty() || REPORT_COLUMNS.contains(&key) || exported()
+}
+
+/// The column of the lead export's `geocode_source`, when it feeds no field.
+fn geocode_source_column(headers: &[String], fields: &[Option<&'static str>]) -> Option<usize> {
+    headers
+        .iter()
+        .zip(fields)
+        .position(|(h, f)| f.is_none() && header_key(h) == "geocodesource")
 }
 
 /// Which columns are the report's own (`row`, `reason`, ...): those of its names that feed no field.

@@ -9,7 +9,7 @@ use crate::parse::{normalize_email, normalize_phone, normalize_zip, state_from_n
 use super::cells::{
     cell_text, comma_decimals_in_point_form, read_number, read_rating, DecimalMark,
 };
-use super::columns::ColumnMap;
+use super::columns::{ColumnMap, EMAIL_SLOTS, PHONE_SLOTS};
 use super::rows::CellIssue;
 
 /// The first cell of a sheet's totals line, compared as lower-case letters only.
@@ -32,15 +32,6 @@ const NUMBER_FIELDS: [&str; 7] = [
     "lot_size",
     "rating",
     "review_count",
-];
-
-const PHONE_FIELDS: [&str; 6] = [
-    "primary_phone",
-    "phone_2",
-    "phone_3",
-    "phone_4",
-    "phone_5",
-    "phone",
 ];
 
 /// How this import reads its file's rows: the file's decimal mark, and the widths of the rows
@@ -210,9 +201,10 @@ pub(super) fn misfits(map: &ColumnMap, cells: &[String]) -> Vec<String> {
             let fits = match field {
                 "state" | "mail_state" => state_from_name(text).is_some(),
                 "zip_code" | "mail_zip" => normalize_zip(text).is_some(),
-                "email_1" | "email_2" | "email_3" => normalize_email(text).is_some(),
+                f if EMAIL_SLOTS.contains(&f) => normalize_email(text).is_some(),
                 "rating" => read_rating(text).is_some(),
-                f if PHONE_FIELDS.contains(&f) => normalize_phone(text).is_some(),
+                // A lead's phone slots, and a business's one phone.
+                f if f == "phone" || PHONE_SLOTS.contains(&f) => normalize_phone(text).is_some(),
                 f if NUMBER_FIELDS.contains(&f) && f != "lot_size" => read_number(text).is_some(),
                 _ => true,
             };

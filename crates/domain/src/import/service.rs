@@ -404,9 +404,7 @@ impl Import<'_> {
     /// its own (a row pasted from Excel on Windows into a UTF-8 file), read in that one.
     fn warn_recoded(&mut self, row: &SheetRow) {
         for &(column, encoding) in &row.recoded {
-            self.summary.warnings += 1;
-            self.summary.count_reason("recoded_cell");
-            self.held.push(ReportLine {
+            self.hold_warning(ReportLine {
                 row: row.row,
                 column: self.map.headers.get(column).cloned().unwrap_or_default(),
                 value: row.cells.get(column).cloned().unwrap_or_default(),
@@ -449,8 +447,6 @@ impl Import<'_> {
         message: &str,
         value: Option<&str>,
     ) {
-        self.summary.warnings += 1;
-        self.summary.count_reason(code);
         let column = self.map.fields.iter().position(|f| *f == Some(field));
         let value = match (value, column) {
             (Some(v), _) => v.to_owned(),
@@ -460,7 +456,7 @@ impl Import<'_> {
         let column = column
             .and_then(|i| self.map.headers.get(i).cloned())
             .unwrap_or_else(|| field.to_owned());
-        self.held.push(ReportLine {
+        self.hold_warning(ReportLine {
             row: row.row,
             column,
             value,
@@ -468,6 +464,13 @@ impl Import<'_> {
             message: message.to_owned(),
             cells: Vec::new(),
         })
+    }
+
+    /// Holds a warning's report line for its row's place in the report, and counts it.
+    fn hold_warning(&mut self, line: ReportLine) {
+        self.summary.warnings += 1;
+        self.summary.count_reason(&line.code);
+        self.held.push(line);
     }
 
     fn warn_all(&mut self, pending: &Pending, warnings: &[Warning]) {

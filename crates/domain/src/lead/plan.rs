@@ -142,7 +142,7 @@ pub fn plan<'a>(
             .push(slot);
         let planned = Planned {
             key: c.fields.address_key(),
-            began: c.fields.clone(),
+            began: None,
             lead: Draft {
                 fields: c.fields,
                 lot_size_acres: c.lot_size_acres,
@@ -174,9 +174,10 @@ struct Draft {
 struct Planned {
     lead: Draft,
     key: Option<AddressKey>,
-    /// Its fields as the batch found them (a new lead: as created), to tell whether the
-    /// batch's merges into it, all told, changed it.
-    began: LeadFields,
+    /// Its fields before the batch's first merge into it (a new lead: as created), to tell
+    /// whether the batch's merges, all told, changed it; kept only for a lead merged into, so
+    /// the stored leads of the batch's streets that no element touches are not copied.
+    began: Option<LeadFields>,
 }
 
 /// What a new lead is created with besides its values.
@@ -279,7 +280,7 @@ impl Planner {
                 barred: BarredNumbers::default(),
             },
             key: w.lead.address_key.clone(),
-            began: w.lead.fields.clone(),
+            began: None,
         };
         self.created.push((keys, planned));
         if let Some(street) = street {
@@ -301,6 +302,9 @@ impl Planner {
             self.touched.insert(i);
         }
         let planned = self.get_mut(slot);
+        if planned.began.is_none() {
+            planned.began = Some(planned.lead.fields.clone());
+        }
         let outcome = merge_into(
             &mut planned.lead.fields,
             &w.lead.fields,
@@ -355,7 +359,8 @@ impl Planner {
                 PlannedLead::Stored(id) => stored_at.get(&id).map(|&i| &self.stored[i].1),
                 PlannedLead::New(i) => self.created.get(i).map(|(_, p)| p),
             };
-            element.lead_changed = planned.is_some_and(|p| p.lead.fields != p.began);
+            element.lead_changed =
+                planned.is_some_and(|p| p.began.as_ref() != Some(&p.lead.fields));
         }
         let enrichment_retry = self.retry.iter().map(|s| self.planned_lead(*s)).collect();
         let merged = self
